@@ -1,0 +1,53 @@
+import { createAgent } from '@convo/shared/agents/agent';
+import type { ArchitectContext } from '@convo/shared/agents/contexts';
+import { createTool, failure, success } from '@convo/shared/agents/tool';
+import { applyPlan, validatePlan } from '@convo/shared/domain/form-flow';
+import { Plan, PlanField } from '@convo/shared/schemas/form';
+import type { SessionState } from '@convo/shared/schemas/session';
+import { z } from 'zod';
+import { ARCHITECT_PROMPT } from './prompt.js';
+
+/** Tool input: the seed's PlanSchema (every property required, nothing optional). */
+export const CreatePlanInput = z.object({ fields: z.array(PlanField) });
+
+/**
+ * create_plan: the model decides the order; code checks the plan covers the
+ * form's fields exactly once before it is stored (Zod-parsed, as the seed asks).
+ */
+const createPlan = createTool({
+  name: 'create_plan',
+  description: 'Submit the interview plan: every form field once, in the order to ask them.',
+  schema: CreatePlanInput,
+  execute(args, { draft }) {
+    const plan = Plan.parse(args);
+    const problem = validatePlan(draft.state, plan);
+    if (problem) return { result: failure(`Plan rejected: ${problem}. Include every field exactly once.`) };
+    applyPlan(draft, plan);
+    return { result: success(`Plan saved with ${plan.fields.length} fields.`) };
+  },
+});
+
+export const architectAgent = createAgent({
+  name: 'architect',
+  tools: [createPlan],
+  instructions: (draft) => `${ARCHITECT_PROMPT}\n\nForm fields:\n${JSON.stringify(architectContext(draft.state).fields)}`,
+  context: (draft) => architectContext(draft.state),
+  remainingTasks: (draft) => (draft.state.plan ? [] : ['Create the interview plan using create_plan']),
+  completion: (draft) => (draft.state.plan ? { type: 'handoff', to: 'interviewer' } : null),
+  // The architect plans from the form, not from the conversation.
+  initialMessages: () => [{ role: 'user', content: 'Design the interview plan for this form.' }],
+});
+
+function architectContext(state: SessionState): ArchitectContext {
+  return {
+    agent: 'architect',
+    language: state.bootstrap.language,
+    fields: (state.form?.fields ?? []).map((f) => ({
+      fieldId: f.fieldId,
+      label: f.label,
+      intent: f.intent,
+      required: f.required,
+      sortOrder: f.sortOrder,
+    })),
+  };
+}

@@ -1,0 +1,41 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { GatewayDeps } from './deps.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { eventRoutes } from './routes/events.js';
+import { healthRoutes } from './routes/health.js';
+import { sessionRoutes } from './routes/sessions.js';
+
+/** Builds the gateway without listening, so tests can `inject()` or listen on port 0. */
+export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    // pino's Logger is a FastifyBaseLogger; the cast keeps Fastify's default generic so plugins type-check.
+    loggerInstance: deps.log as unknown as import('fastify').FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Conversational agents gateway', version: '0.1.0', description: 'Public contract: sessions, turns, SSE events, operators.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          token: { type: 'apiKey', in: 'query', name: 'token' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(healthRoutes(deps));
+  await app.register(sessionRoutes(deps));
+  await app.register(eventRoutes(deps));
+  return app;
+}

@@ -1,0 +1,16 @@
+import type { Config } from '@convo/shared/config';
+import type { Logger } from '@convo/shared/logger';
+import type { AgentQueues } from '@convo/shared/queues/catalog';
+import type { SessionStore } from '@convo/shared/store/session-store';
+import type { Redis } from 'ioredis';
+import type { StreamHub } from './sse/stream-hub.js';
+
+/** Everything the routes use; built by server.ts (or a test) and injected into buildApp. */
+export type GatewayDeps = {
+  config: Config;
+  log: Logger;
+  redis: Redis;
+  store: SessionStore;
+  queues: AgentQueues;
+  hub: StreamHub;
+};

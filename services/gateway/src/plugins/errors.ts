@@ -1,0 +1,38 @@
+import { AppError, UnavailableError } from '@convo/shared/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+function send(reply: import('fastify').FastifyReply, status: number, code: string, message: string) {
+  return reply.status(status).send({ error: { code, message } });
+}
+
+/** snake_case for Fastify's own error codes (FST_ERR_CTP_EMPTY_JSON_BODY → empty_json_body). */
+function fastifyCode(err: FastifyError): string {
+  if (!err.code) return 'invalid_request';
+  return err.code.replace(/^FST_ERR_(CTP_)?/, '').toLowerCase();
+}
+
+/**
+ * One error handler: the contract's `{error: {code, message}}` for every
+ * failure, validation and other 4xx passed through, 5xx logged and masked.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const detail = err.validation
+        .map((v) => `${v.instancePath.replace(/^\//, '').replace(/\//g, '.') || err.validationContext || 'body'}: ${v.message}`)
+        .join('; ');
+      return send(reply, 400, 'invalid_request', detail);
+    }
+    if (err instanceof AppError) {
+      if (err instanceof UnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
+      if (err.status >= 500) req.log.error({ err }, 'request failed');
+      return send(reply, err.status, err.code, err.message);
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return send(reply, status, fastifyCode(err), err.message);
+    req.log.error({ err }, 'unhandled error');
+    return send(reply, 500, 'internal_error', 'internal server error');
+  });
+  app.setNotFoundHandler((req, reply) => send(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
+}

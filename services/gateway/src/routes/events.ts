@@ -1,0 +1,79 @@
+import { buildSnapshot } from '@convo/shared/domain/snapshot';
+import { NotFoundError, ValidationError } from '@convo/shared/errors';
+import { SessionIdParams } from '@convo/shared/schemas/api';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authorize } from '../auth.js';
+import type { GatewayDeps } from '../deps.js';
+import { SseClient } from '../sse/sse-client.js';
+
+const EventsQuery = z.object({
+  token: z.string().optional(),
+  lastEventId: z.string().optional(),
+});
+
+function parseEventId(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
+  return Number(raw);
+}
+
+/**
+ * GET /v1/sessions/:id/events: replay after Last-Event-ID exactly once and in
+ * order, then the live tail from the shared StreamHub. Replay and tail may
+ * overlap; the client's cursor drops what it already sent.
+ */
+export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  const { store, hub, config } = deps;
+  return async (app) => {
+    app.get(
+      '/v1/sessions/:id/events',
+      {
+        schema: {
+          tags: ['sessions'],
+          summary: 'Server-Sent Events stream of the session (text/event-stream)',
+          params: SessionIdParams,
+          querystring: EventsQuery,
+          security: [{ bearer: [] }, { token: [] }],
+        },
+      },
+      async (req, reply) => {
+        const sessionId = req.params.id;
+        await authorize(store, req, sessionId);
+        const header = req.headers['last-event-id'];
+        const fromId = parseEventId(typeof header === 'string' && header !== '' ? header : req.query.lastEventId);
+        const loaded = await store.load(sessionId);
+        if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
+
+        reply.hijack();
+        const raw = reply.raw;
+        raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        raw.write(`retry: ${config.sse.retryMs}\n\n`);
+        const client = new SseClient(sessionId, raw, fromId, config.sse.maxBufferBytes);
+
+        // History older than what is retained (or an id from the future) cannot be replayed: resync.
+        const first = loaded.firstRetainedEventId;
+        const gap = (first !== null && fromId + 1 < first) || fromId > loaded.lastEventId;
+        if (gap) client.writeRaw(loaded.lastEventId, 'resync', { snapshot: buildSnapshot(loaded) });
+
+        hub.subscribe(client, client.cursor);
+        try {
+          for (;;) {
+            const batch = await store.readEvents(sessionId, client.cursor, 500);
+            for (const ev of batch) client.write(ev);
+            if (batch.length < 500 || client.isClosed) break;
+          }
+          client.finishReplay();
+        } catch (err) {
+          req.log.warn({ sessionId, err: err instanceof Error ? err.message : String(err) }, 'replay failed');
+          client.close('replay failed');
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import type { SessionEvent } from '@convo/shared/schemas/events';
+
+/**
+ * One SSE connection. Delivers each event at most once and in id order:
+ * while the history is replayed, live events wait in a bounded buffer; a
+ * client whose socket buffer grows past the limit is closed and resumes with
+ * Last-Event-ID, so a slow reader never holds unbounded memory.
+ */
+export class SseClient {
+  private replaying = true;
+  private pending: SessionEvent[] = [];
+  private closed = false;
+  private onCloseHandlers: Array<() => void> = [];
+
+  constructor(
+    readonly sessionId: string,
+    private readonly raw: ServerResponse,
+    /** Id of the last event this client has (Last-Event-ID). */
+    public cursor: number,
+    private readonly maxBufferBytes: number,
+    private readonly maxPending = 1000,
+  ) {
+    raw.on('close', () => this.markClosed());
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  onClose(fn: () => void): void {
+    this.onCloseHandlers.push(fn);
+  }
+
+  deliver(ev: SessionEvent): void {
+    if (this.closed) return;
+    if (this.replaying) {
+      if (this.pending.length >= this.maxPending) return this.close('replay buffer full');
+      this.pending.push(ev);
+      return;
+    }
+    this.write(ev);
+  }
+
+  /** Writes an event unless the client already has it; replay and live tail may overlap. */
+  write(ev: SessionEvent): void {
+    if (this.closed || ev.id <= this.cursor) return;
+    this.cursor = ev.id;
+    this.send(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`);
+  }
+
+  /** Writes an event carrying an explicit id (the resync marker). */
+  writeRaw(id: number, type: string, data: unknown): void {
+    if (this.closed) return;
+    this.cursor = Math.max(this.cursor, id);
+    this.send(`id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  finishReplay(): void {
+    this.replaying = false;
+    const queued = this.pending.sort((a, b) => a.id - b.id);
+    this.pending = [];
+    for (const ev of queued) this.write(ev);
+  }
+
+  comment(text: string): void {
+    if (!this.closed) this.send(`: ${text}\n\n`);
+  }
+
+  close(reason: string): void {
+    if (this.closed) return;
+    this.comment(`closing: ${reason}`);
+    this.raw.end();
+    this.markClosed();
+  }
+
+  private send(chunk: string): void {
+    this.raw.write(chunk);
+    if (this.raw.writableLength > this.maxBufferBytes) this.close('client too slow, reconnect with Last-Event-ID');
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = [];
+    for (const fn of this.onCloseHandlers) fn();
+  }
+}

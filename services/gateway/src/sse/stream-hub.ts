@@ -1,0 +1,144 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '@convo/shared/logger';
+import { parseStreamEntry } from '@convo/shared/store/session-store';
+import type { SseClient } from './sse-client.js';
+
+type Followed = { key: string; cursor: number; clients: Set<SseClient> };
+
+/**
+ * Follows the event streams of every session that has an SSE client on this
+ * gateway over ONE blocking connection (`XREAD BLOCK … STREAMS k1..kN`), and
+ * fans events out to the clients. A new stream interrupts the blocking read
+ * with CLIENT UNBLOCK from the shared command connection, so a gateway uses a
+ * fixed number of Redis connections however many clients it serves.
+ */
+export class StreamHub {
+  private readonly followed = new Map<string, Followed>();
+  private running = false;
+  private blockedId: number | null = null;
+  private reading = false;
+  private wakeIdle: (() => void) | null = null;
+  private loopDone: Promise<void> | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly blocking: Redis,
+    private readonly command: Redis,
+    private readonly keyOf: (sessionId: string) => string,
+    private readonly log: Logger,
+    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number },
+  ) {}
+
+  get clientCount(): number {
+    let n = 0;
+    for (const f of this.followed.values()) n += f.clients.size;
+    return n;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.blocking.on('ready', () => {
+      this.blockedId = null;
+    });
+    this.loopDone = this.loop();
+    this.heartbeat = setInterval(() => this.forEachClient((c) => c.comment('ping')), this.opts.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Starts following a session for a client whose history is known up to `fromId`. */
+  subscribe(client: SseClient, fromId: number): void {
+    const key = this.keyOf(client.sessionId);
+    let f = this.followed.get(key);
+    const isNew = !f;
+    if (!f) {
+      f = { key, cursor: fromId, clients: new Set() };
+      this.followed.set(key, f);
+    }
+    // Events between fromId and the hub's cursor reach the client through its own replay.
+    f.clients.add(client);
+    client.onClose(() => this.unsubscribe(key, client));
+    if (isNew) void this.wake();
+  }
+
+  private unsubscribe(key: string, client: SseClient): void {
+    const f = this.followed.get(key);
+    if (!f) return;
+    f.clients.delete(client);
+    if (f.clients.size === 0) this.followed.delete(key);
+  }
+
+  private forEachClient(fn: (c: SseClient) => void): void {
+    for (const f of this.followed.values()) for (const c of f.clients) fn(c);
+  }
+
+  private async wake(): Promise<void> {
+    if (this.wakeIdle) {
+      const w = this.wakeIdle;
+      this.wakeIdle = null;
+      w();
+      return;
+    }
+    // The XREAD may not have reached Redis yet when we try: retry briefly until it is unblocked or done.
+    for (let i = 0; i < 50 && this.reading && this.blockedId !== null; i++) {
+      const n = await this.command.client('UNBLOCK', this.blockedId).catch((err: unknown) => {
+        this.log.warn({ err }, 'unblock failed');
+        return 0;
+      });
+      if (Number(n) === 1) return;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      if (this.followed.size === 0) {
+        await new Promise<void>((resolve) => {
+          this.wakeIdle = resolve;
+        });
+        continue;
+      }
+      try {
+        await this.readOnce();
+      } catch (err) {
+        if (!this.running) break;
+        this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'stream read failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  private async readOnce(): Promise<void> {
+    if (this.blockedId === null) this.blockedId = Number(await this.blocking.client('ID'));
+    const entries = [...this.followed.values()];
+    const args = [...entries.map((e) => e.key), ...entries.map((e) => `0-${e.cursor}`)];
+    this.reading = true;
+    let res: [string, [string, string[]][]][] | null;
+    try {
+      res = (await this.blocking.xread('COUNT', this.opts.batch, 'BLOCK', this.opts.blockMs, 'STREAMS', ...args)) as
+        | [string, [string, string[]][]][]
+        | null;
+    } finally {
+      this.reading = false;
+    }
+    if (!res) return;
+    for (const [key, items] of res) {
+      const f = this.followed.get(key);
+      if (!f) continue;
+      for (const [id, fields] of items) {
+        const ev = parseStreamEntry(id, fields);
+        if (ev.id > f.cursor) f.cursor = ev.id;
+        for (const c of f.clients) c.deliver(ev);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.forEachClient((c) => c.close('server shutting down'));
+    await this.wake();
+    if (this.wakeIdle) this.wakeIdle();
+    await Promise.race([this.loopDone, new Promise((r) => setTimeout(r, 1000))]);
+  }
+}

@@ -1,0 +1,117 @@
+import { createAskTool } from '@convo/shared/agents/ask-tool';
+import { createAgent } from '@convo/shared/agents/agent';
+import type { GreeterContext } from '@convo/shared/agents/contexts';
+import { createTool, failure, success } from '@convo/shared/agents/tool';
+import { findCountry, countryName } from '@convo/shared/nlu/country';
+import { FALLBACK_TIMEZONE, isValidTimezone, resolveTimezone } from '@convo/shared/nlu/timezone';
+import { z } from 'zod';
+import { GREETER_PROMPT } from './prompt.js';
+
+const SUPPORTED = ['ja', 'en'] as const;
+
+export const SetLanguageInput = z.object({
+  language: z.string().describe('ISO 639-1 code of the language the respondent chose, e.g. "ja" or "en".'),
+});
+export const SetCountryInput = z.object({
+  country: z.string().describe('The country the respondent lives in: ISO 3166-1 alpha-2 code or its name.'),
+});
+export const SetTimezoneInput = z.object({
+  timezone: z.union([z.string(), z.null()]).describe('IANA time zone if known, else null to infer it from the country.'),
+  hint: z.union([z.string(), z.null()]).describe("The respondent's words about where they live (city, region), or null."),
+});
+
+/** set_language: only languages the interview can be held in. */
+const setLanguage = createTool({
+  name: 'set_language',
+  description: "Set the respondent's language (ja or en).",
+  schema: SetLanguageInput,
+  execute(args, { draft }) {
+    const code = args.language.trim().toLowerCase().slice(0, 2);
+    if (!(SUPPORTED as readonly string[]).includes(code)) {
+      return { result: failure(`Language ${args.language} is not supported. Offer Japanese (ja) or English (en).`) };
+    }
+    draft.setLanguage(code);
+    return { result: success(`Language set to ${code}.`) };
+  },
+});
+
+/** set_country: tolerant, accepts a code or any Japanese/English name (seed 004: tolerant lookups). */
+const setCountry = createTool({
+  name: 'set_country',
+  description: "Set the respondent's country of residence.",
+  schema: SetCountryInput,
+  execute(args, { draft }) {
+    const raw = args.country.trim();
+    const code = /^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : (findCountry(raw)?.code ?? null);
+    if (!code || !countryName(code, 'en')) return { result: failure(`Unknown country "${raw}". Ask the respondent again.`) };
+    draft.setCountry(code);
+    return { result: success(`Country set to ${countryName(code, 'en')} (${code}).`) };
+  },
+});
+
+/**
+ * set_timezone: an explicit zone wins; otherwise the zone is inferred from the
+ * country and the respondent's words. A country with several zones gets one
+ * question about the city; failing that, the seed's Asia/Tokyo fallback.
+ */
+const setTimezone = createTool({
+  name: 'set_timezone',
+  description: "Set the respondent's time zone, inferring it from the country (and a city hint) when timezone is null.",
+  schema: SetTimezoneInput,
+  execute(args, { draft }) {
+    const b = draft.state.bootstrap;
+    if (args.timezone && isValidTimezone(args.timezone)) {
+      draft.setTimezone(args.timezone, 'explicit');
+      return { result: success(`Time zone set to ${args.timezone}.`) };
+    }
+    if (!b.country) return { result: failure('Set the country first.') };
+    const r = resolveTimezone(b.country, args.hint);
+    if (r.timezone && (r.source === 'city' || r.source === 'single')) {
+      draft.setTimezone(r.timezone, r.source);
+      return { result: success(`Time zone set to ${r.timezone}.`) };
+    }
+    if (r.source === 'ambiguous' && !b.timezoneAsked) {
+      b.timezoneAsked = true;
+      return {
+        result: success(
+          `${countryName(b.country, 'en')} has several time zones (${r.candidates.slice(0, 5).join(', ')}). Ask which city the respondent lives in, then call set_timezone with it as hint.`,
+          { candidates: r.candidates },
+        ),
+      };
+    }
+    draft.setTimezone(FALLBACK_TIMEZONE, 'fallback');
+    return { result: success(`Could not tell the time zone; using ${FALLBACK_TIMEZONE}.`) };
+  },
+});
+
+export const greeterAgent = createAgent({
+  name: 'greeter',
+  tools: [createAskTool(), setLanguage, setCountry, setTimezone],
+  instructions: (draft, turn) => `${GREETER_PROMPT}\n\nCurrent state:\n${JSON.stringify(greeterContext(draft.state, turn.message))}`,
+  context: (draft, turn) => greeterContext(draft.state, turn.message),
+  // The seed's GreeterAgent.getRemainingTasks.
+  remainingTasks: (draft) => {
+    const b = draft.state.bootstrap;
+    const tasks: string[] = [];
+    if (!b.language) tasks.push('Set the user language using set_language');
+    if (!b.country) tasks.push('Set the user country using set_country');
+    if (!b.timezone) tasks.push('Set the timezone using set_timezone');
+    return tasks;
+  },
+  completion: (draft) => {
+    const b = draft.state.bootstrap;
+    return b.language && b.country && b.timezone ? { type: 'handoff', to: 'architect' } : null;
+  },
+});
+
+function greeterContext(state: import('@convo/shared/schemas/session').SessionState, userMessage: string | null): GreeterContext {
+  return {
+    agent: 'greeter',
+    language: state.bootstrap.language,
+    country: state.bootstrap.country,
+    timezone: state.bootstrap.timezone,
+    timezoneAsked: state.bootstrap.timezoneAsked,
+    formTitle: state.form?.title || null,
+    userMessage,
+  };
+}

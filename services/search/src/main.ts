@@ -1,0 +1,9 @@
+import { UnrecoverableError } from 'bullmq';
+import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+
+// The search agent is filled in by issue #4; until then its worker runs and refuses steps loudly.
+runMain(() =>
+  runAgentService('search', () => async () => {
+    throw new UnrecoverableError('the search agent is not implemented yet (issue #4)');
+  }),
+);

@@ -1,0 +1,37 @@
+import type { AgentName } from '../agents-list.js';
+import type { LlmMessage } from '../schemas/session.js';
+import type { SessionDraft } from './draft.js';
+import type { Tool } from './tool.js';
+
+/** Where control goes once an agent has nothing left to do in this turn. */
+export type Completion = { type: 'handoff'; to: AgentName } | { type: 'return' };
+
+export type TurnInput = { turnId: string; message: string | null };
+
+/**
+ * An agent: its tools, its prompt rendered from the session state, the
+ * structured context the offline model reads, the seed's `getRemainingTasks`,
+ * and the seed's `getNextAgent` as `completion`.
+ */
+export type AgentDefinition = {
+  name: AgentName;
+  tools: Tool[];
+  instructions(draft: SessionDraft, turn: TurnInput): string;
+  context(draft: SessionDraft, turn: TurnInput): Record<string, unknown>;
+  remainingTasks(draft: SessionDraft): string[];
+  /** Checked after every batch of tool calls: a non-null value ends the loop. */
+  completion(draft: SessionDraft): Completion | null;
+  /** Messages after the system prompt when a loop starts fresh; defaults to the session's conversation. */
+  initialMessages?(draft: SessionDraft, turn: TurnInput): LlmMessage[];
+};
+
+export function createAgent(def: AgentDefinition): AgentDefinition {
+  return def;
+}
+
+/** The session's conversation as model messages. */
+export function conversationMessages(draft: SessionDraft): LlmMessage[] {
+  return draft.state.messages.map((m) =>
+    m.role === 'user' ? { role: 'user' as const, content: m.text } : { role: 'assistant' as const, content: m.text, toolCalls: [] },
+  );
+}

@@ -1,0 +1,62 @@
+import type { FieldStatus } from '../schemas/session.js';
+import type { ReviewResult } from '../schemas/form.js';
+
+/**
+ * The structured facts each agent's prompt is rendered from. Remote models
+ * read them inside the system prompt; the offline model reads them as data.
+ */
+export type GreeterContext = {
+  agent: 'greeter';
+  language: string | null;
+  country: string | null;
+  timezone: string | null;
+  timezoneAsked: boolean;
+  formTitle: string | null;
+  /** The respondent's message of this turn (null on the bootstrap run). */
+  userMessage: string | null;
+};
+
+export type ArchitectContext = {
+  agent: 'architect';
+  language: string | null;
+  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; sortOrder: number }>;
+};
+
+export type FactView = { factKey: string; fact: string; doneCriteria: string; questioningHints: string | null };
+
+export type FieldView = {
+  fieldId: string;
+  label: string;
+  intent: string | null;
+  required: boolean;
+  facts: FactView[];
+  status: FieldStatus;
+  followUps: number;
+  lastReview: ReviewResult | null;
+};
+
+export type InterviewerContext = {
+  agent: 'interviewer';
+  language: 'ja' | 'en';
+  formTitle: string | null;
+  sessionStatus: string;
+  current: FieldView | null;
+  /** The respondent answered the current field in this turn and it has not been reviewed since. */
+  answerPending: boolean;
+  /** No interviewer question has been asked yet in this session. */
+  firstQuestion: boolean;
+  /** The current field is a required one that was reopened after running out of follow-ups. */
+  reopened: boolean;
+  bootstrap: { country: string | null; timezone: string | null };
+  summary: Array<{ fieldId: string; label: string; value: string | null; status: FieldStatus }>;
+};
+
+export type ReviewerContext = {
+  agent: 'reviewer';
+  language: 'ja' | 'en';
+  country: string | null;
+  field: { fieldId: string; id: string; label: string; intent: string | null; required: boolean; sortOrder: number };
+  facts: Array<{ id: string; formFieldId: string; factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
+  answers: string[];
+  note: string | null;
+};

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { AGENT_NAMES, type AgentName } from './agents-list.js';
+
+/**
+ * The only module that reads the environment. Everything else receives a
+ * frozen `Config`, so tests can build one from a plain object.
+ */
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Prefix of every BullMQ queue key; a hash tag keeps all queues in one Redis Cluster slot. */
+  QUEUE_PREFIX: z.string().min(1).default('{convo}'),
+  /** Prefix of the session keys (each session's keys share a `{sessionId}` hash tag). */
+  KEY_PREFIX: z.string().min(1).default('convo'),
+  LLM_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4.1-mini'),
+  LLM_TIMEOUT_MS: int(60_000, 1),
+  LLM_MAX_RETRIES: int(3),
+  PORT: int(8080),
+  HOST: z.string().default('0.0.0.0'),
+  OPERATOR_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AGENT_MAX_TURNS: int(10, 1),
+  MAX_FOLLOW_UPS: int(3),
+  MAX_MESSAGE_CHARS: int(8000, 1),
+  SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
+  EVENTS_MAXLEN: int(10_000, 10),
+  MAX_QUEUED_TURNS: int(100, 1),
+  SSE_HEARTBEAT_MS: int(15_000, 10),
+  SSE_MAX_BUFFER_BYTES: int(256 * 1024, 1024),
+  SSE_RETRY_MS: int(2_000, 0),
+  JOB_ATTEMPTS: int(3, 1),
+  JOB_BACKOFF_MS: int(500, 0),
+  JOB_LOCK_MS: int(30_000, 1000),
+  JOB_STALLED_INTERVAL_MS: int(30_000, 1000),
+  SWEEP_INTERVAL_MS: int(5_000, 100),
+  STEP_STALE_MS: int(15_000, 100),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
+});
+
+export type Config = Readonly<{
+  nodeEnv: string;
+  redisUrl: string;
+  queuePrefix: string;
+  keyPrefix: string;
+  llm: Readonly<{
+    provider: 'offline' | 'openai';
+    apiKey: string | undefined;
+    baseUrl: string | undefined;
+    model: string;
+    /** Model per agent: `<AGENT>_MODEL` overrides `LLM_MODEL`. */
+    models: Readonly<Record<AgentName, string>>;
+    timeoutMs: number;
+    maxRetries: number;
+  }>;
+  /** Worker concurrency per agent from `<AGENT>_CONCURRENCY`. */
+  concurrency: Readonly<Record<AgentName, number>>;
+  port: number;
+  host: string;
+  operatorKey: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  agentMaxTurns: number;
+  maxFollowUps: number;
+  maxMessageChars: number;
+  sessionTtlSeconds: number;
+  eventsMaxLen: number;
+  maxQueuedTurns: number;
+  sse: Readonly<{ heartbeatMs: number; maxBufferBytes: number; retryMs: number }>;
+  jobs: Readonly<{ attempts: number; backoffMs: number; lockMs: number; stalledIntervalMs: number }>;
+  sweepIntervalMs: number;
+  stepStaleMs: number;
+  shutdownTimeoutMs: number;
+}>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws a readable `ConfigError` listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.LLM_PROVIDER === 'openai' && !e.OPENAI_API_KEY && !e.OPENAI_BASE_URL) {
+    throw new ConfigError('LLM_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local compatible server)');
+  }
+  const perAgent = <T>(suffix: string, parse: (v: string | undefined) => T): Record<AgentName, T> =>
+    Object.fromEntries(AGENT_NAMES.map((a) => [a, parse(env[`${a.toUpperCase()}_${suffix}`])])) as Record<AgentName, T>;
+  const concurrency = perAgent('CONCURRENCY', (v) => {
+    const n = v === undefined || v === '' ? 4 : Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`<AGENT>_CONCURRENCY must be a positive integer, got ${v}`);
+    return n;
+  });
+  const models = perAgent('MODEL', (v) => (v && v.length > 0 ? v : e.LLM_MODEL));
+  return Object.freeze({
+    nodeEnv: e.NODE_ENV,
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUEUE_PREFIX,
+    keyPrefix: e.KEY_PREFIX,
+    llm: Object.freeze({
+      provider: e.LLM_PROVIDER,
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL,
+      model: e.LLM_MODEL,
+      models: Object.freeze(models),
+      timeoutMs: e.LLM_TIMEOUT_MS,
+      maxRetries: e.LLM_MAX_RETRIES,
+    }),
+    concurrency: Object.freeze(concurrency),
+    port: e.PORT,
+    host: e.HOST,
+    operatorKey: e.OPERATOR_KEY,
+    logLevel: e.LOG_LEVEL,
+    agentMaxTurns: e.AGENT_MAX_TURNS,
+    maxFollowUps: e.MAX_FOLLOW_UPS,
+    maxMessageChars: e.MAX_MESSAGE_CHARS,
+    sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    eventsMaxLen: e.EVENTS_MAXLEN,
+    maxQueuedTurns: e.MAX_QUEUED_TURNS,
+    sse: Object.freeze({ heartbeatMs: e.SSE_HEARTBEAT_MS, maxBufferBytes: e.SSE_MAX_BUFFER_BYTES, retryMs: e.SSE_RETRY_MS }),
+    jobs: Object.freeze({
+      attempts: e.JOB_ATTEMPTS,
+      backoffMs: e.JOB_BACKOFF_MS,
+      lockMs: e.JOB_LOCK_MS,
+      stalledIntervalMs: e.JOB_STALLED_INTERVAL_MS,
+    }),
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    stepStaleMs: e.STEP_STALE_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  });
+}

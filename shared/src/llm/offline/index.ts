@@ -1,0 +1,33 @@
+import type { AgentName } from '../../agents-list.js';
+import { ModelBehaviorError } from '../../errors.js';
+import type { ChatRequest, ChatResponse, LlmProvider } from '../types.js';
+import { architectPolicy } from './architect.js';
+import { greeterPolicy } from './greeter.js';
+import { interviewerPolicy } from './interviewer.js';
+import { toolTail, toResponse, type Policy } from './protocol.js';
+import { reviewerPolicy } from './reviewer.js';
+
+const POLICIES: Partial<Record<AgentName, Policy>> = {
+  greeter: greeterPolicy,
+  architect: architectPolicy,
+  interviewer: interviewerPolicy,
+  reviewer: reviewerPolicy,
+};
+
+/**
+ * The `offline` provider: deterministic rule-based agents that speak the same
+ * tool-calling protocol as a remote model (tool calls with JSON-string
+ * arguments, results fed back as tool messages). A product mode for demos, CI
+ * and load tests, not a test double.
+ */
+export function createOfflineProvider(extra: Partial<Record<AgentName, Policy>> = {}): LlmProvider {
+  const policies = { ...POLICIES, ...extra };
+  return {
+    name: 'offline',
+    async chat(req: ChatRequest): Promise<ChatResponse> {
+      const policy = policies[req.agent];
+      if (!policy) throw new ModelBehaviorError(`the offline provider has no policy for agent ${req.agent}`);
+      return toResponse(req, policy(req, toolTail(req.messages)));
+    },
+  };
+}

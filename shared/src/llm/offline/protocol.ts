@@ -1,0 +1,57 @@
+import type { ChatRequest, ChatResponse, LlmMessage, ToolCall } from '../types.js';
+
+/** What an offline policy decides: at most one tool call per model turn, like a careful model. */
+export type PolicyReply = { call: { name: string; args: Record<string, unknown> } } | { text: string };
+
+export type Policy = (req: ChatRequest, tail: ToolOutcome[]) => PolicyReply;
+
+/** A tool call the loop already ran in this model conversation, with its parsed result. */
+export type ToolOutcome = { name: string; args: Record<string, unknown>; status: 'success' | 'error'; result: Record<string, unknown> };
+
+/** Tool calls and results since the last user-role message (what this loop has done so far). */
+export function toolTail(messages: LlmMessage[]): ToolOutcome[] {
+  let start = 0;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') start = i + 1;
+  });
+  const calls = new Map<string, ToolCall>();
+  const out: ToolOutcome[] = [];
+  for (const m of messages.slice(start)) {
+    if (m.role === 'assistant') for (const c of m.toolCalls) calls.set(c.id, c);
+    if (m.role === 'tool') {
+      const call = calls.get(m.toolCallId);
+      const parsed = safeJson(m.content) as { status?: string; result?: Record<string, unknown> } | null;
+      out.push({
+        name: m.name,
+        args: (safeJson(call?.arguments ?? '{}') as Record<string, unknown> | null) ?? {},
+        status: parsed?.status === 'success' ? 'success' : 'error',
+        result: parsed?.result ?? {},
+      });
+    }
+  }
+  return out;
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Turns a policy reply into the provider protocol (tool calls carry JSON-string arguments, as OpenAI's do). */
+export function toResponse(req: ChatRequest, reply: PolicyReply): ChatResponse {
+  const n = req.messages.length;
+  const usage = { promptTokens: 0, completionTokens: 0 };
+  if ('text' in reply) return { content: reply.text, toolCalls: [], usage, model: 'offline' };
+  return {
+    content: null,
+    toolCalls: [{ id: `call_${req.agent}_${n}`, name: reply.call.name, arguments: JSON.stringify(reply.call.args) }],
+    usage,
+    model: 'offline',
+  };
+}
+
+export const call = (name: string, args: Record<string, unknown>): PolicyReply => ({ call: { name, args } });
+export const ask = (message: string): PolicyReply => call('ask', { message });

@@ -1,0 +1,71 @@
+import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { z } from 'zod';
+import { AGENT_NAMES, type AgentName } from '../agents-list.js';
+import type { Config } from '../config.js';
+import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
+
+/**
+ * The job catalog: one queue per agent, one job type (`step`), one payload
+ * schema. `enqueueStep` is the only way a step reaches a queue, so queue names
+ * and job ids are never spelled anywhere else.
+ */
+export const STEP_JOB_NAME = 'step';
+
+export const StepJob = z.object({
+  v: z.literal(1),
+  sessionId: z.string().min(1),
+  seq: z.number().int().min(1),
+  agent: AgentNameSchema,
+  turnId: z.string().min(1),
+});
+export type StepJob = z.infer<typeof StepJob>;
+
+export function queueName(agent: AgentName): string {
+  return `agent-${agent}`;
+}
+
+/** Deterministic: the same step is enqueued at most once however often it is dispatched. */
+export function stepJobId(sessionId: string, seq: number): string {
+  return `step-${sessionId}-${seq}`;
+}
+
+export function stepJobOptions(config: Config): JobsOptions {
+  return {
+    attempts: config.jobs.attempts,
+    backoff: { type: 'exponential', delay: config.jobs.backoffMs, jitter: 0.5 },
+    // Keep finished jobs a while so a re-dispatch of a finished step is a no-op, but bounded.
+    removeOnComplete: { age: 3600, count: 10_000 },
+    removeOnFail: { age: 24 * 3600, count: 10_000 },
+  };
+}
+
+export type AgentQueues = {
+  get(agent: AgentName): Queue;
+  closeAll(): Promise<void>;
+};
+
+/** Lazily creates one producer Queue per agent on a shared connection. */
+export function createAgentQueues(connection: ConnectionOptions, prefix: string): AgentQueues {
+  const queues = new Map<AgentName, Queue>();
+  return {
+    get(agent) {
+      let q = queues.get(agent);
+      if (!q) {
+        q = new Queue(queueName(agent), { connection, prefix });
+        queues.set(agent, q);
+      }
+      return q;
+    },
+    async closeAll() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      queues.clear();
+    },
+  };
+}
+
+export async function enqueueStep(queues: AgentQueues, config: Config, sessionId: string, step: Step): Promise<void> {
+  const payload: StepJob = { v: 1, sessionId, seq: step.seq, agent: step.agent, turnId: step.turnId };
+  await queues.get(step.agent).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
+}
+
+export const ALL_AGENTS: readonly AgentName[] = AGENT_NAMES;

@@ -1,0 +1,71 @@
+import type { AgentDefinition } from '../agents/agent.js';
+import { runAgentLoop } from '../agents/loop.js';
+import type { FunctionCallResult } from '../agents/tool.js';
+import { SystemError } from '../errors.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
+
+export type LoopHandlerDeps = { llm: LlmProvider; model: string; maxTurns: number };
+
+/**
+ * Step handler of a conversation-owning agent (greeter, architect,
+ * interviewer): runs its loop, resuming a suspended loop whose subtask result
+ * has arrived, and maps the loop's end to the turn's next move.
+ */
+export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const { draft } = ctx;
+    const cp = draft.state.loop;
+    const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? cp : null;
+    if (checkpoint) draft.state.loop = null;
+    const r = await runAgentLoop({
+      agent,
+      draft,
+      llm: deps.llm,
+      model: deps.model,
+      maxTurns: deps.maxTurns,
+      turn: ctx.turn,
+      runStepPrefix: `rs-${ctx.step.seq}`,
+      log: ctx.log,
+      signal: ctx.signal,
+      checkpoint,
+    });
+    if (r.kind === 'ask') return { kind: 'await_user' };
+    if (r.kind === 'suspend') {
+      draft.state.loop = r.checkpoint;
+      return { kind: 'continue', to: r.checkpoint.subAgent };
+    }
+    if (r.completion?.type === 'handoff') return { kind: 'continue', to: r.completion.to };
+    return { kind: 'end' };
+  };
+}
+
+/**
+ * Step handler of a sub-agent (reviewer, checker, auditor): a fresh loop of
+ * its own whose tool leaves a FunctionCallResult for the caller in
+ * `subSessionResults[<pending call id>]`; control then returns to the caller.
+ */
+export function subtaskStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const { draft } = ctx;
+    const cp = draft.state.loop;
+    if (!cp || cp.subAgent !== agent.name || cp.pendingResult !== undefined) {
+      throw new SystemError(`${agent.name} step without a pending subtask`);
+    }
+    await runAgentLoop({
+      agent,
+      draft,
+      llm: deps.llm,
+      model: deps.model,
+      maxTurns: deps.maxTurns,
+      turn: ctx.turn,
+      runStepPrefix: `rs-${ctx.step.seq}`,
+      log: ctx.log,
+      signal: ctx.signal,
+    });
+    const result = draft.state.subSessionResults[cp.pendingCall.id] as FunctionCallResult<Record<string, unknown>> | undefined;
+    cp.pendingResult = result ?? { status: 'error', result: { message: `${agent.name} finished without a result` } };
+    delete draft.state.subSessionResults[cp.pendingCall.id];
+    return { kind: 'continue', to: cp.agent };
+  };
+}

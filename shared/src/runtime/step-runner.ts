@@ -1,0 +1,175 @@
+import { UnrecoverableError } from 'bullmq';
+import type { AgentName } from '../agents-list.js';
+import { SessionDraft } from '../agents/draft.js';
+import type { Config } from '../config.js';
+import { currentField } from '../domain/form-flow.js';
+import { AppError, SystemError, toErrorJson } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { enqueueStep, StepJob, type AgentQueues } from '../queues/catalog.js';
+import { event } from '../schemas/events.js';
+import type { Step } from '../schemas/session.js';
+import type { CommitMode, LoadedSession, SessionStore } from '../store/session-store.js';
+import type { StepHandler, StepOutcome } from './step-handler.js';
+
+export type StepRunnerDeps = {
+  agent: AgentName;
+  handler: StepHandler;
+  store: SessionStore;
+  queues: AgentQueues;
+  config: Config;
+  log: Logger;
+};
+
+export type JobLike = { data: unknown; attemptsMade: number; opts: { attempts?: number } };
+export type StepRunResult = 'committed' | 'failed_turn' | 'stale' | 'gone';
+
+const MAX_CONFLICT_RETRIES = 8;
+
+/**
+ * Runs one step job with exactly-once effect: reload the session, skip the job
+ * if the session has moved past its step, run the agent, and commit state and
+ * events with a compare-and-set. A duplicate delivery either finds the step
+ * already done (stale) or loses the compare-and-set and re-reads.
+ */
+export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: AbortSignal): Promise<StepRunResult> {
+  const parsed = StepJob.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`invalid step payload: ${parsed.error.message}`);
+  const payload = parsed.data;
+  if (payload.agent !== deps.agent) throw new UnrecoverableError(`step for ${payload.agent} reached the ${deps.agent} worker`);
+  const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, agent: deps.agent, seq: payload.seq });
+
+  for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
+    const loaded = await deps.store.load(payload.sessionId);
+    if (!loaded) return 'gone';
+    const step = loaded.step;
+    if (!step || step.seq !== payload.seq) {
+      // A rerun after the commit but before the next dispatch: make sure that dispatch happened.
+      if (step && step.seq > payload.seq) await enqueueStep(deps.queues, deps.config, payload.sessionId, step);
+      return 'stale';
+    }
+    if (loaded.state.startedTurnId !== step.turnId) {
+      await beginTurn(deps, loaded, step);
+      continue;
+    }
+    const result = await executeAndCommit(job, deps, loaded, step, log, signal);
+    if (result !== 'conflict') return result;
+    log.debug('commit conflict, re-reading the session');
+  }
+  throw new SystemError(`session ${payload.sessionId}: too many concurrent commits`);
+}
+
+/** First step of a turn: record `turn.started` and the user's message, once. */
+async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step): Promise<void> {
+  const turn = await deps.store.getTurn(loaded.state.sessionId, step.turnId);
+  const draft = new SessionDraft(loaded.state);
+  draft.state.startedTurnId = step.turnId;
+  draft.emit(event('turn.started', { turnId: step.turnId }));
+  if (turn?.message != null) {
+    const onField = draft.state.plan && draft.state.currentAgent === 'interviewer' ? currentField(draft.state) : null;
+    draft.addUserMessage(turn.message, step.turnId, onField?.field.fieldId ?? null);
+  }
+  await deps.store.commit({
+    sessionId: loaded.state.sessionId,
+    expectedVersion: loaded.version,
+    expectedSeq: step.seq,
+    state: draft.state,
+    mode: 'none',
+    events: draft.events,
+    runSteps: [],
+  });
+}
+
+async function executeAndCommit(
+  job: JobLike,
+  deps: StepRunnerDeps,
+  loaded: LoadedSession,
+  step: Step,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<StepRunResult | 'conflict'> {
+  const draft = new SessionDraft(loaded.state);
+  const turnRecord = await deps.store.getTurn(loaded.state.sessionId, step.turnId);
+  let outcome: StepOutcome;
+  try {
+    outcome =
+      draft.state.status === 'submitted' || draft.state.status === 'failed'
+        ? { kind: 'end' }
+        : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, log, signal });
+  } catch (err) {
+    const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const retryable = err instanceof AppError ? err.retryable : !(err instanceof UnrecoverableError);
+    if (retryable && !finalAttempt) {
+      log.warn({ err: toErrorJson(err), attempt: job.attemptsMade + 1 }, 'step failed, will retry');
+      throw err;
+    }
+    log.error({ err: toErrorJson(err) }, 'step failed, failing the turn');
+    const r = await failTurn(deps, loaded, step, err);
+    return r === 'conflict' ? 'conflict' : 'failed_turn';
+  }
+  return commitOutcome(deps, loaded, step, draft, outcome, log);
+}
+
+async function commitOutcome(
+  deps: StepRunnerDeps,
+  loaded: LoadedSession,
+  step: Step,
+  draft: SessionDraft,
+  outcome: StepOutcome,
+  log: Logger,
+): Promise<StepRunResult | 'conflict'> {
+  let mode: CommitMode;
+  if (outcome.kind === 'continue') {
+    draft.setAgent(outcome.to);
+    mode = 'continue';
+  } else {
+    draft.emit(event('turn.completed', { turnId: step.turnId, awaitingUserResponse: outcome.kind === 'await_user' }));
+    mode = 'end_turn';
+  }
+  const res = await deps.store.commit({
+    sessionId: loaded.state.sessionId,
+    expectedVersion: loaded.version,
+    expectedSeq: step.seq,
+    state: draft.state,
+    mode,
+    nextAgent: outcome.kind === 'continue' ? outcome.to : undefined,
+    events: draft.events,
+    runSteps: draft.runSteps,
+  });
+  if (!res.ok) return 'conflict';
+  log.info({ outcome: outcome.kind, next: res.step?.agent ?? null, events: draft.events.length }, 'step committed');
+  if (res.step) await enqueueStep(deps.queues, deps.config, loaded.state.sessionId, res.step);
+  return 'committed';
+}
+
+/**
+ * Ends the turn with `turn.failed`, discarding the step's partial effects; the
+ * session stays usable and the next queued turn starts.
+ */
+export async function failTurn(
+  deps: Pick<StepRunnerDeps, 'store' | 'queues' | 'config'>,
+  loaded: LoadedSession,
+  step: Step,
+  err: unknown,
+): Promise<'failed_turn' | 'conflict'> {
+  const draft = new SessionDraft(loaded.state);
+  const loop = draft.state.loop;
+  if (loop) {
+    draft.state.loop = null;
+    draft.setAgent(loop.agent);
+  }
+  for (const f of draft.state.fields) if (f.status === 'reviewing') draft.setFieldStatus(f.fieldId, 'interviewing');
+  const { code, message } = toErrorJson(err);
+  draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
+  const res = await deps.store.commit({
+    sessionId: loaded.state.sessionId,
+    expectedVersion: loaded.version,
+    expectedSeq: step.seq,
+    state: draft.state,
+    mode: 'end_turn',
+    events: draft.events,
+    runSteps: [],
+  });
+  if (!res.ok) return 'conflict';
+  if (res.step) await enqueueStep(deps.queues, deps.config, loaded.state.sessionId, res.step);
+  return 'failed_turn';
+}

@@ -1,0 +1,55 @@
+import type { Config } from '../config.js';
+import { SystemError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { enqueueStep, stepJobId, type AgentQueues } from '../queues/catalog.js';
+import type { SessionStore } from '../store/session-store.js';
+import { failTurn } from './step-runner.js';
+
+/**
+ * Safety net for the gaps at-least-once delivery leaves: a step whose job was
+ * never enqueued (a process died between commit and enqueue) is enqueued, and
+ * a step whose job failed for good (e.g. stalled too often) fails its turn so
+ * the session is usable again. Idempotent, so every gateway replica may run it.
+ */
+export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues; config: Config; log: Logger }): Promise<number> {
+  const ids = await deps.store.listStalePending(deps.config.stepStaleMs);
+  let repaired = 0;
+  for (const sessionId of ids) {
+    const loaded = await deps.store.load(sessionId);
+    if (!loaded?.step) {
+      await deps.store.clearPending(sessionId);
+      continue;
+    }
+    const step = loaded.step;
+    const queue = deps.queues.get(step.agent);
+    const job = await queue.getJob(stepJobId(sessionId, step.seq));
+    const state = job ? await job.getState() : 'missing';
+    if (state === 'missing' || state === 'completed' || state === 'unknown') {
+      if (job) await job.remove().catch(() => undefined);
+      await enqueueStep(deps.queues, deps.config, sessionId, step);
+      deps.log.warn({ sessionId, seq: step.seq, agent: step.agent, jobState: state }, 'sweeper re-enqueued a lost step');
+      repaired++;
+    } else if (state === 'failed') {
+      await failTurn(deps, loaded, step, new SystemError(job?.failedReason ?? 'the step failed', undefined, 'step_failed'));
+      deps.log.warn({ sessionId, seq: step.seq, agent: step.agent }, 'sweeper failed the turn of a dead step');
+      repaired++;
+    }
+    await deps.store.markPending(sessionId);
+  }
+  return repaired;
+}
+
+export function startSweeper(deps: Parameters<typeof sweepOnce>[0]): { stop(): void } {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweepOnce(deps)
+      .catch((err: unknown) => deps.log.warn({ err }, 'sweep failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, deps.config.sweepIntervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { AgentName } from './session.js';
+
+/**
+ * Every event of the SSE contract (API.md section 1) as one zod schema.
+ * No transforms: what a worker appends is exactly what a client receives.
+ */
+const ErrorBody = z.object({ code: z.string(), message: z.string() });
+
+export const EventSchemas = {
+  'turn.started': z.object({ turnId: z.string() }),
+  'turn.queued': z.object({ turnId: z.string(), position: z.number().int() }),
+  resync: z.object({ snapshot: z.record(z.string(), z.unknown()) }),
+  message: z.object({
+    messageId: z.string(),
+    role: z.enum(['user', 'assistant']),
+    agent: AgentName.nullable(),
+    text: z.string(),
+    turnId: z.string(),
+  }),
+  'message.delta': z.object({ messageId: z.string(), delta: z.string() }),
+  'agent.changed': z.object({ from: AgentName.nullable(), to: AgentName }),
+  'state.changed': z.object({
+    type: z.enum(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE', 'FIELD_STATUS', 'FIELD_VALUE', 'PLAN_CREATED']),
+    payload: z.record(z.string(), z.unknown()),
+  }),
+  review: z.object({
+    fieldId: z.string(),
+    passed: z.boolean(),
+    missingFacts: z.array(z.string()),
+    feedback: z.string().nullable(),
+  }),
+  check: z.object({ passed: z.boolean(), violations: z.array(z.object({ type: z.string(), message: z.string() })) }),
+  audit: z.object({
+    passed: z.boolean(),
+    violations: z.array(z.object({ type: z.string(), message: z.string(), severity: z.enum(['error', 'warning']) })),
+    summary: z.string(),
+  }),
+  plan: z.record(z.string(), z.unknown()),
+  search: z.object({
+    query: z.string(),
+    topK: z.number().int(),
+    hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
+  }),
+  answer: z.object({ answer: z.string().nullable(), sources: z.array(z.unknown()), final: z.boolean() }),
+  clarify: z.object({ questions: z.array(z.string()) }),
+  'turn.completed': z.object({ turnId: z.string(), awaitingUserResponse: z.boolean() }),
+  'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }),
+  'session.completed': z.object({ collectedFields: z.record(z.string(), z.string()), audit: z.unknown().nullable() }),
+} as const;
+
+export type EventType = keyof typeof EventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof EventSchemas)[T]>;
+/** An event before it has an id (what a commit appends). */
+export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+/** An event as stored and streamed: `id` is the session's monotonically increasing sequence. */
+export type SessionEvent = NewEvent & { id: number };
+
+export const EVENT_TYPES = Object.keys(EventSchemas) as EventType[];
+
+/** Builds a typed event; validation happens once, at commit time. */
+export function event<T extends EventType>(type: T, data: EventData<T>): NewEvent {
+  return { type, data } as NewEvent;
+}
+
+/** Validates an event against its schema (used before every commit). */
+export function validateEvent(e: NewEvent): NewEvent {
+  const schema = EventSchemas[e.type] as z.ZodType;
+  schema.parse(e.data);
+  return e;
+}

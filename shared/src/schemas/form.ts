@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** A form field as the seed's SessionForm defines it. */
+export const FormField = z.object({
+  id: z.string().min(1).max(200),
+  fieldId: z.string().min(1).max(200),
+  label: z.string().min(1).max(500),
+  intent: z.string().max(2000).nullable().default(null),
+  required: z.boolean(),
+  sortOrder: z.number().int().default(0),
+});
+export type FormField = z.infer<typeof FormField>;
+
+/** A fact a field must establish, with the criterion for "done". */
+export const FactDefinition = z.object({
+  id: z.string().min(1).max(200),
+  formFieldId: z.string().min(1).max(200),
+  factKey: z.string().min(1).max(200),
+  fact: z.string().min(1).max(2000),
+  doneCriteria: z.string().max(2000).default(''),
+  questioningHints: z.string().max(2000).nullable().default(null),
+});
+export type FactDefinition = z.infer<typeof FactDefinition>;
+
+export const Compliance = z.object({
+  prohibitedTopics: z.array(z.string().min(1).max(200)).max(100).optional(),
+  maxFollowUpsPerField: z.number().int().min(0).max(10).optional(),
+});
+export type Compliance = z.infer<typeof Compliance>;
+
+export const SessionForm = z
+  .object({
+    title: z.string().max(500).default(''),
+    fields: z.array(FormField).min(1).max(200),
+    facts: z.array(FactDefinition).max(2000).default([]),
+    compliance: Compliance.optional(),
+  })
+  .superRefine((form, ctx) => {
+    const ids = new Set<string>();
+    const fieldIds = new Set<string>();
+    form.fields.forEach((f, i) => {
+      if (ids.has(f.id)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'id'], message: `duplicate field id ${f.id}` });
+      if (fieldIds.has(f.fieldId))
+        ctx.addIssue({ code: 'custom', path: ['fields', i, 'fieldId'], message: `duplicate fieldId ${f.fieldId}` });
+      ids.add(f.id);
+      fieldIds.add(f.fieldId);
+    });
+    form.facts.forEach((k, i) => {
+      if (!ids.has(k.formFieldId))
+        ctx.addIssue({ code: 'custom', path: ['facts', i, 'formFieldId'], message: `unknown formFieldId ${k.formFieldId}` });
+    });
+  });
+export type SessionForm = z.infer<typeof SessionForm>;
+
+/** The architect's plan, as the seed's PlanSchema. */
+export const PlanField = z.object({
+  field_id: z.string(),
+  label: z.string(),
+  intent: z.string(),
+  required: z.boolean(),
+});
+export const Plan = z.object({ fields: z.array(PlanField) });
+export type Plan = z.infer<typeof Plan>;
+
+/** The reviewer's verdict (seed's ReviewResultSchema, plus `skipped` for a declined optional field). */
+export const ReviewResult = z.object({
+  passed: z.boolean(),
+  feedback: z.string().optional(),
+  missing_facts: z.array(z.string()).optional(),
+  extracted_facts: z.array(z.string()).optional(),
+  field_value: z.string().optional(),
+  skipped: z.boolean().optional(),
+});
+export type ReviewResult = z.infer<typeof ReviewResult>;

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { AgentName } from './session.js';
+
+/** Audit record of one tool execution (seed 004, section 5). */
+export const RunStep = z.object({
+  runStepId: z.string(),
+  turnId: z.string(),
+  agent: AgentName,
+  toolName: z.string(),
+  /** Tool arguments: parsed when they parsed, else the raw string the model sent. */
+  input: z.unknown(),
+  /** The FunctionCallResult the tool returned. */
+  output: z.unknown(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+export type RunStep = z.infer<typeof RunStep>;

@@ -1,0 +1,35 @@
+/**
+ * Every key of one session shares the `{sessionId}` hash tag, so the Lua
+ * scripts that touch several of them stay legal on Redis Cluster.
+ */
+export type SessionKeys = {
+  hash: string;
+  events: string;
+  inbox: string;
+  turns: string;
+  idem: string;
+  runStepIds: string;
+  runSteps: string;
+};
+
+export function sessionKeys(prefix: string, sessionId: string): SessionKeys {
+  const base = `${prefix}:s:{${sessionId}}`;
+  return {
+    hash: base,
+    events: `${base}:ev`,
+    inbox: `${base}:inbox`,
+    turns: `${base}:turns`,
+    idem: `${base}:idem`,
+    runStepIds: `${base}:rs`,
+    runSteps: `${base}:rsd`,
+  };
+}
+
+export function allSessionKeys(k: SessionKeys): string[] {
+  return [k.hash, k.events, k.inbox, k.turns, k.idem, k.runStepIds, k.runSteps];
+}
+
+/** Sessions with a pending step, scored by when it was set; read by the sweeper. */
+export function pendingStepsKey(prefix: string): string {
+  return `${prefix}:pending-steps`;
+}

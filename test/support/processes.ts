@@ -1,0 +1,208 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Runs services as real, separate processes for integration tests, exactly as
+ * `npm start` does: `node --import tsx services/<name>/src/main.ts`. A service is
+ * ready when it logs a JSON line with `msg: "ready"`; the gateway's carries `port`.
+ */
+
+/** Repo root, found from this file so tests work from any cwd. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const DEFAULT_AGENTS = ['greeter', 'architect', 'interviewer', 'reviewer'] as const;
+
+/** One parsed pino line; `raw` keeps non-JSON output (stack traces, tsx errors). */
+export type LogLine = { raw: string; json: Record<string, unknown> | undefined };
+
+export interface ServiceProcess {
+  name: string;
+  pid: number;
+  /** Set from the `ready` line when it carries one (the gateway's does). */
+  port?: number;
+  /** Every stdout and stderr line so far, in arrival order. */
+  lines: string[];
+  /** Resolves with the exit code (null when ended by a signal). */
+  exited: Promise<number | null>;
+  /** Sends `signal` (SIGTERM by default) and waits for exit; SIGKILL after `graceMs`. */
+  kill(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+  /**
+   * Resolves with the first line (already seen or future) matching `match`;
+   * rejects on exit or after `timeoutMs`. Lets tests wait on a log event, not a sleep.
+   */
+  waitForLine(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+}
+
+export interface StartServiceOptions {
+  /** How long to wait for `ready` (default 30 s: cold tsx compiles take a few seconds on 2 cores). */
+  readyTimeoutMs?: number;
+}
+
+/** Set TEST_SERVICE_LOGS=1 to see every service's output while debugging a test. */
+const ECHO = process.env.TEST_SERVICE_LOGS === '1';
+
+/** Every process started here, so a crashing test runner still takes them down. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function parseLine(raw: string): LogLine {
+  if (!raw.startsWith('{')) return { raw, json: undefined };
+  try {
+    const json: unknown = JSON.parse(raw);
+    return { raw, json: typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : undefined };
+  } catch {
+    return { raw, json: undefined };
+  }
+}
+
+/** Starts `services/<name>/src/main.ts` with process.env plus `env`; resolves once it logs `ready`. */
+export async function startService(
+  name: string,
+  env: Record<string, string>,
+  opts: StartServiceOptions = {},
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid === undefined) throw new Error(`could not spawn ${name}`);
+  running.add(child);
+  const proc = wrap(name, child, child.pid);
+  try {
+    const ready = await proc.waitForLine((l) => l.json?.msg === 'ready', opts.readyTimeoutMs ?? 30_000);
+    const port = ready.json?.port;
+    if (typeof port === 'number') proc.port = port;
+    return proc;
+  } catch (err) {
+    await proc.kill('SIGKILL');
+    throw new Error(`${name} did not become ready: ${(err as Error).message}\n--- ${name} output ---\n${proc.lines.join('\n')}`);
+  }
+}
+
+function wrap(name: string, child: ChildProcess, pid: number): ServiceProcess {
+  const lines: string[] = [];
+  const events = new EventEmitter();
+  const onLine = (raw: string) => {
+    lines.push(raw);
+    if (ECHO) process.stderr.write(`[${name}] ${raw}\n`);
+    events.emit('line', parseLine(raw));
+  };
+  if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
+  if (child.stderr) createInterface({ input: child.stderr }).on('line', onLine);
+
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolveExit) => {
+    child.once('exit', (code) => {
+      running.delete(child);
+      exitCode = code;
+      // Let readline deliver the last buffered lines before waiters hear about the exit.
+      setImmediate(() => {
+        events.emit('exit', code);
+        resolveExit(code);
+      });
+    });
+  });
+
+  const proc: ServiceProcess = {
+    name,
+    pid,
+    lines,
+    exited,
+    async kill(signal = 'SIGTERM', graceMs = 15_000) {
+      if (exitCode === undefined) {
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      await exited;
+    },
+    waitForLine(match, timeoutMs = 30_000) {
+      return waitForLine(lines, events, () => exitCode, match, timeoutMs);
+    },
+  };
+  return proc;
+}
+
+function waitForLine(
+  lines: readonly string[],
+  events: EventEmitter,
+  exitCode: () => number | null | undefined,
+  match: (line: LogLine) => boolean,
+  timeoutMs: number,
+): Promise<LogLine> {
+  const seen = lines.map(parseLine).find(match);
+  if (seen) return Promise.resolve(seen);
+  if (exitCode() !== undefined) return Promise.reject(new Error(`exited with code ${exitCode()}`));
+  return new Promise((resolveLine, reject) => {
+    const onLine = (line: LogLine) => {
+      if (!match(line)) return;
+      cleanup();
+      resolveLine(line);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`exited with code ${code}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`no matching line after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      events.off('line', onLine);
+      events.off('exit', onExit);
+    };
+    events.on('line', onLine);
+    events.once('exit', onExit);
+  });
+}
+
+export interface Stack {
+  /** Base URL of the gateway, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  procs: Record<string, ServiceProcess>;
+  /** SIGTERMs every process and waits for all of them to exit. */
+  stop(): Promise<void>;
+}
+
+export interface StartStackOptions {
+  /** Given to every process; REDIS_URL defaults to TEST_REDIS_URL from the global setup. */
+  env: Record<string, string>;
+  /** Agent services besides the gateway (default: greeter, architect, interviewer, reviewer). */
+  services?: string[];
+  readyTimeoutMs?: number;
+}
+
+/**
+ * Starts the gateway (PORT=0, loopback only) and the agents in parallel. If any
+ * of them fails to start, the ones that did are stopped before the error is thrown.
+ */
+export async function startStack(opts: StartStackOptions): Promise<Stack> {
+  const redisUrl = opts.env.REDIS_URL ?? process.env.TEST_REDIS_URL;
+  const env = { ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }), ...opts.env };
+  const names = ['gateway', ...(opts.services ?? DEFAULT_AGENTS)];
+  const startOpts = { readyTimeoutMs: opts.readyTimeoutMs };
+  const results = await Promise.allSettled(
+    names.map((name) =>
+      startService(name, name === 'gateway' ? { ...env, PORT: '0', HOST: '127.0.0.1' } : env, startOpts),
+    ),
+  );
+  const procs: Record<string, ServiceProcess> = {};
+  const errors: unknown[] = [];
+  results.forEach((r, i) => (r.status === 'fulfilled' ? (procs[names[i] ?? ''] = r.value) : errors.push(r.reason)));
+  const stop = async () => void (await Promise.all(Object.values(procs).map((p) => p.kill())));
+  const gateway = procs.gateway;
+  if (errors.length > 0 || gateway?.port === undefined) {
+    await stop();
+    if (errors.length === 0) errors.push(new Error('gateway logged ready without a port'));
+    throw new AggregateError(errors, errors.map((e) => (e as Error).message).join('\n\n'));
+  }
+  return { url: `http://127.0.0.1:${gateway.port}`, procs, stop };
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { SessionStore } from '../../shared/src/store/session-store.js';
+
+let redis: Redis;
+let store: SessionStore;
+const prefix = `t-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  redis = new Redis(inject('redisUrl'));
+  store = new SessionStore(redis, { prefix, ttlSeconds: 600, eventsMaxLen: 1000 });
+});
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+async function createSession() {
+  const sessionId = randomUUID();
+  const state = newSessionState({ sessionId, kind: 'form', form: null, language: null, firstAgent: 'greeter', now: new Date().toISOString() });
+  const step = await store.create({ state, tokenHash: 'h', agent: 'greeter', turnId: 'boot' });
+  return { sessionId, step };
+}
+
+describe('session store on Redis', () => {
+  it('commits state and events together once: a second commit with the same version is rejected', async () => {
+    const { sessionId, step } = await createSession();
+    const loaded = (await store.load(sessionId))!;
+    const draft = new SessionDraft(loaded.state);
+    draft.setLanguage('en');
+    const input = { sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: draft.events, runSteps: [] };
+    expect((await store.commit(input)).ok).toBe(true);
+    expect((await store.commit(input)).ok).toBe(false);
+    const events = await store.readEvents(sessionId, 0);
+    expect(events.map((e) => [e.id, e.type])).toEqual([[1, 'state.changed']]);
+    expect((await store.load(sessionId))!.state.bootstrap.language).toBe('en');
+  });
+
+  it('queues turns behind the active one, in arrival order, and starts the next on end_turn', async () => {
+    const { sessionId, step } = await createSession();
+    const accept = (turnId: string, key?: string) =>
+      store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: key, multitask: 'enqueue', maxQueued: 5, acceptedAt: '' });
+    const a = await accept('a');
+    const b = await accept('b', 'key-b');
+    const again = await accept('b2', 'key-b');
+    expect([a, b].map((r) => ('position' in r ? r.position : -1))).toEqual([1, 2]);
+    expect(again).toMatchObject({ outcome: 'duplicate', turnId: 'b', position: 2 });
+    expect((await store.readEvents(sessionId, 0)).map((e) => e.data)).toEqual([
+      { turnId: 'a', position: 1 },
+      { turnId: 'b', position: 2 },
+    ]);
+    const loaded = (await store.load(sessionId))!;
+    const res = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    expect(res).toMatchObject({ ok: true, step: { seq: 2, agent: 'greeter', turnId: 'a' } });
+    const after = (await store.load(sessionId))!;
+    expect(after.activeTurn).toBe('a');
+    expect(after.queued).toBe(1);
+  });
+
+  it('rejects a turn with multitask "reject" while one is active and refuses beyond the inbox limit', async () => {
+    const { sessionId } = await createSession();
+    const r = await store.acceptTurn({ sessionId, turnId: 'x', message: 'x', idempotencyKey: undefined, multitask: 'reject', maxQueued: 5, acceptedAt: '' });
+    expect(r.outcome).toBe('busy');
+    await store.acceptTurn({ sessionId, turnId: 'y', message: 'y', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 1, acceptedAt: '' });
+    const full = await store.acceptTurn({ sessionId, turnId: 'z', message: 'z', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 1, acceptedAt: '' });
+    expect(full.outcome).toBe('inbox_full');
+  });
+
+  it('records run steps once even when a commit repeats them', async () => {
+    const { sessionId, step } = await createSession();
+    const rs = { runStepId: 'rs-1-1', turnId: 'boot', agent: 'greeter' as const, toolName: 'ask', input: {}, output: {}, startedAt: 'a', finishedAt: 'b' };
+    let loaded = (await store.load(sessionId))!;
+    await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
+    loaded = (await store.load(sessionId))!;
+    await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
+    expect(await store.getRunSteps(sessionId)).toEqual([rs]);
+  });
+
+  it('deletes every key of the session', async () => {
+    const { sessionId } = await createSession();
+    await store.delete(sessionId);
+    expect(await store.load(sessionId)).toBeNull();
+    expect(await redis.keys(`${prefix}:s:{${sessionId}}*`)).toEqual([]);
+  });
+});

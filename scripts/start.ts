@@ -81,7 +81,12 @@ class Supervised {
         if (!this.stopping) this.scheduleRestart(code, signal, Date.now() - startedAt);
         done();
       });
-      child.once('error', (err) => say(`${this.name}: could not spawn: ${err.message}`));
+      // A failed spawn emits no 'exit'; without this, stop() would wait forever.
+      child.once('error', (err) => {
+        say(`${this.name}: could not spawn: ${err.message}`);
+        this.child = undefined;
+        done();
+      });
     });
   }
 

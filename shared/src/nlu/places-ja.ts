@@ -1,0 +1,137 @@
+import type { CountryAlias, PlaceEntry } from './place.js';
+
+/**
+ * Places written in Japanese that neither i18n-iso-countries nor the time-zone
+ * database names: Japan's 47 prefectures (with the capital where it differs,
+ * and romaji so "I live in Osaka" works too) and major world cities in
+ * katakana/kanji. Surname-like prefecture names (千葉, 山口…) are kept: in an
+ * answer about where one lives they are far more often the place.
+ */
+
+const TOKYO = 'Asia/Tokyo';
+const jp = (...names: string[]): PlaceEntry => ({ names, country: 'JP', timezone: TOKYO });
+
+/** The 47 prefectures (bare name, official name, capital, romaji) and a few large cities. */
+export const JAPAN_PLACES: readonly PlaceEntry[] = [
+  jp('北海道', 'Hokkaido', '札幌', 'Sapporo'),
+  jp('青森', '青森県', 'Aomori'),
+  jp('岩手', '岩手県', 'Iwate', '盛岡', 'Morioka'),
+  jp('宮城', '宮城県', 'Miyagi', '仙台', 'Sendai'),
+  jp('秋田', '秋田県', 'Akita'),
+  jp('山形', '山形県', 'Yamagata'),
+  jp('福島', '福島県', 'Fukushima'),
+  jp('茨城', '茨城県', 'Ibaraki', '水戸', 'Mito', 'つくば', 'Tsukuba'),
+  jp('栃木', '栃木県', 'Tochigi', '宇都宮', 'Utsunomiya'),
+  jp('群馬', '群馬県', 'Gunma', '前橋', 'Maebashi', '高崎'),
+  jp('埼玉', '埼玉県', 'Saitama', 'さいたま'),
+  jp('千葉', '千葉県', 'Chiba', '船橋'),
+  jp('東京', '東京都', 'Tokyo', 'とうきょう', '新宿', '渋谷', '品川', '八王子'),
+  jp('神奈川', '神奈川県', 'Kanagawa', '横浜', 'Yokohama', '川崎', 'Kawasaki', '相模原'),
+  jp('新潟', '新潟県', 'Niigata'),
+  jp('富山', '富山県', 'Toyama'),
+  jp('石川', '石川県', 'Ishikawa', '金沢', 'Kanazawa'),
+  jp('福井', '福井県', 'Fukui'),
+  jp('山梨', '山梨県', 'Yamanashi', '甲府', 'Kofu'),
+  jp('長野', '長野県', 'Nagano', '松本'),
+  jp('岐阜', '岐阜県', 'Gifu'),
+  jp('静岡', '静岡県', 'Shizuoka', '浜松', 'Hamamatsu'),
+  jp('愛知', '愛知県', 'Aichi', '名古屋', 'Nagoya'),
+  jp('三重', '三重県', 'Mie', '四日市'),
+  jp('滋賀', '滋賀県', 'Shiga', '大津', 'Otsu'),
+  jp('京都', '京都府', 'Kyoto', 'きょうと'),
+  jp('大阪', '大阪府', 'Osaka', 'おおさか', '堺'),
+  jp('兵庫', '兵庫県', 'Hyogo', '神戸', 'Kobe', '姫路'),
+  jp('奈良', '奈良県', 'Nara'),
+  jp('和歌山', '和歌山県', 'Wakayama'),
+  jp('鳥取', '鳥取県', 'Tottori'),
+  jp('島根', '島根県', 'Shimane', '松江', 'Matsue'),
+  jp('岡山', '岡山県', 'Okayama'),
+  jp('広島', '広島県', 'Hiroshima'),
+  jp('山口', '山口県', 'Yamaguchi', '下関'),
+  jp('徳島', '徳島県', 'Tokushima'),
+  jp('香川', '香川県', 'Kagawa', '高松', 'Takamatsu'),
+  jp('愛媛', '愛媛県', 'Ehime', '松山', 'Matsuyama'),
+  jp('高知', '高知県', 'Kochi'),
+  jp('福岡', '福岡県', 'Fukuoka', '北九州', 'Kitakyushu', '博多', 'Hakata'),
+  // "Saga" is an English word; only the Japanese spelling is kept.
+  jp('佐賀', '佐賀県'),
+  jp('長崎', '長崎県', 'Nagasaki'),
+  jp('熊本', '熊本県', 'Kumamoto'),
+  jp('大分', '大分県', 'Oita'),
+  jp('宮崎', '宮崎県', 'Miyazaki'),
+  jp('鹿児島', '鹿児島県', 'Kagoshima'),
+  jp('沖縄', '沖縄県', 'Okinawa', '那覇', 'Naha'),
+];
+
+const at = (country: string, timezone: string, ...names: string[]): PlaceEntry => ({ names, country, timezone });
+
+/** Major world cities and regions as Japanese speakers write them. */
+export const WORLD_PLACES_JA: readonly PlaceEntry[] = [
+  at('US', 'America/New_York', 'ニューヨーク', 'ボストン', 'ワシントンD.C.', 'ワシントンDC', 'マイアミ', 'アトランタ', 'フィラデルフィア', 'フロリダ', 'ニュージャージー', 'マサチューセッツ', 'ペンシルベニア', 'バージニア', 'ノースカロライナ', 'ジョージア州', 'オハイオ'),
+  at('US', 'America/Chicago', 'シカゴ', 'ヒューストン', 'ダラス', 'オースティン', 'テキサス', 'イリノイ', 'ミネソタ'),
+  at('US', 'America/Denver', 'デンバー', 'コロラド', 'ユタ'),
+  at('US', 'America/Phoenix', 'フェニックス', 'アリゾナ'),
+  at('US', 'America/Los_Angeles', 'ロサンゼルス', 'サンフランシスコ', 'シアトル', 'サンディエゴ', 'ラスベガス', 'ポートランド', 'サンノゼ', 'シリコンバレー', 'カリフォルニア', 'ワシントン州', 'オレゴン', 'ネバダ'),
+  at('US', 'America/Detroit', 'デトロイト', 'ミシガン'),
+  at('US', 'America/Anchorage', 'アラスカ', 'アンカレッジ'),
+  at('US', 'Pacific/Honolulu', 'ハワイ', 'ホノルル'),
+  at('CA', 'America/Toronto', 'トロント', 'モントリオール', 'オタワ', 'オンタリオ', 'ケベック'),
+  at('CA', 'America/Vancouver', 'バンクーバー', 'ブリティッシュコロンビア'),
+  at('CA', 'America/Edmonton', 'カルガリー', 'エドモントン', 'アルバータ'),
+  at('CA', 'America/Winnipeg', 'ウィニペグ', 'マニトバ'),
+  at('CA', 'America/Halifax', 'ハリファックス', 'ノバスコシア'),
+  at('GB', 'Europe/London', 'ロンドン', 'マンチェスター', 'エディンバラ', 'リバプール', 'バーミンガム', 'イングランド', 'スコットランド'),
+  at('IE', 'Europe/Dublin', 'ダブリン'),
+  at('FR', 'Europe/Paris', 'パリ', 'リヨン', 'マルセイユ'),
+  at('DE', 'Europe/Berlin', 'ベルリン', 'ミュンヘン', 'フランクフルト', 'ハンブルク', 'デュッセルドルフ'),
+  at('IT', 'Europe/Rome', 'ローマ', 'ミラノ', 'フィレンツェ', 'ベネチア'),
+  at('ES', 'Europe/Madrid', 'マドリード', 'マドリッド', 'バルセロナ'),
+  at('NL', 'Europe/Amsterdam', 'アムステルダム'),
+  at('BE', 'Europe/Brussels', 'ブリュッセル'),
+  at('CH', 'Europe/Zurich', 'チューリッヒ', 'ジュネーブ'),
+  at('AT', 'Europe/Vienna', 'ウィーン'),
+  at('SE', 'Europe/Stockholm', 'ストックホルム'),
+  at('DK', 'Europe/Copenhagen', 'コペンハーゲン'),
+  at('FI', 'Europe/Helsinki', 'ヘルシンキ'),
+  at('PT', 'Europe/Lisbon', 'リスボン'),
+  at('CZ', 'Europe/Prague', 'プラハ'),
+  at('RU', 'Europe/Moscow', 'モスクワ'),
+  at('TR', 'Europe/Istanbul', 'イスタンブール'),
+  at('AU', 'Australia/Sydney', 'シドニー', 'キャンベラ', 'ニューサウスウェールズ'),
+  at('AU', 'Australia/Melbourne', 'メルボルン', 'ビクトリア', 'ビクトリア州'),
+  at('AU', 'Australia/Brisbane', 'ブリスベン', 'ゴールドコースト', 'クイーンズランド'),
+  at('AU', 'Australia/Perth', 'パース', '西オーストラリア'),
+  at('AU', 'Australia/Adelaide', 'アデレード', '南オーストラリア'),
+  at('NZ', 'Pacific/Auckland', 'オークランド', 'ウェリントン', 'クライストチャーチ'),
+  at('KR', 'Asia/Seoul', 'ソウル', '釜山', 'プサン'),
+  at('CN', 'Asia/Shanghai', '上海', '北京', '広州', '深圳', '大連', '蘇州', '天津'),
+  at('TW', 'Asia/Taipei', '台北', '高雄', '台中'),
+  at('HK', 'Asia/Hong_Kong', 'ホンコン'),
+  at('SG', 'Asia/Singapore', 'シンガポール'),
+  at('TH', 'Asia/Bangkok', 'バンコク'),
+  at('VN', 'Asia/Ho_Chi_Minh', 'ホーチミン', 'ハノイ'),
+  at('PH', 'Asia/Manila', 'マニラ', 'セブ'),
+  at('MY', 'Asia/Kuala_Lumpur', 'クアラルンプール'),
+  at('ID', 'Asia/Jakarta', 'ジャカルタ'),
+  at('ID', 'Asia/Makassar', 'バリ'),
+  at('IN', 'Asia/Kolkata', 'ムンバイ', 'デリー', 'ニューデリー', 'バンガロール', 'ベンガルール', 'チェンナイ'),
+  at('AE', 'Asia/Dubai', 'ドバイ', 'アブダビ'),
+  at('BR', 'America/Sao_Paulo', 'サンパウロ', 'リオデジャネイロ'),
+  at('MX', 'America/Mexico_City', 'メキシコシティ'),
+  at('AR', 'America/Argentina/Buenos_Aires', 'ブエノスアイレス'),
+  at('EG', 'Africa/Cairo', 'カイロ'),
+  at('ZA', 'Africa/Johannesburg', 'ヨハネスブルグ', 'ケープタウン'),
+  at('KE', 'Africa/Nairobi', 'ナイロビ'),
+];
+
+/** Short country names in everyday Japanese that the libraries and ICU lack. */
+export const COUNTRY_ALIASES_JA: readonly CountryAlias[] = [
+  { name: '米国', country: 'US' },
+  { name: 'アメリカ', country: 'US' },
+  { name: '英国', country: 'GB' },
+  { name: '豪州', country: 'AU' },
+  { name: '韓国', country: 'KR' },
+  { name: '中国', country: 'CN' },
+  { name: '台湾', country: 'TW' },
+  { name: 'にっぽん', country: 'JP' },
+];

@@ -1,0 +1,83 @@
+/**
+ * Text helpers shared by the rule layer: one normal form for respondent text
+ * and the script tests (kana, kanji, Latin) the Japanese/English rules need.
+ */
+
+/** The two languages an interview can be held in. */
+export type SessionLanguage = 'ja' | 'en';
+
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}ー]/u;
+const HAN = /\p{Script=Han}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+/**
+ * NFKC (full-width letters and digits become ASCII, half-width katakana
+ * full-width), curly quotes made straight, whitespace collapsed. Respondents
+ * type on Japanese IMEs, so "０９０" and "ｆｏｏ＠ｅｘａｍｐｌｅ．ｃｏｍ" must read
+ * like their ASCII forms.
+ */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[‘’‛`´]/g, "'")
+    .replace(/[“”„]/g, '"')
+    .replace(/[‐‑‒–—―−]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Escapes a literal for use inside a RegExp. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** True for hiragana, katakana (incl. the long-vowel mark) and kanji. */
+export function isJapaneseChar(ch: string): boolean {
+  return KANA.test(ch) || HAN.test(ch);
+}
+
+/** True for katakana, including the long-vowel mark "ー" and the middle dot. */
+export function isKatakanaChar(ch: string): boolean {
+  return /[\p{Script=Katakana}ー・]/u.test(ch);
+}
+
+/** Whether the text contains any kana or kanji. */
+export function hasJapanese(text: string): boolean {
+  return [...text].some(isJapaneseChar);
+}
+
+/** Counts of the scripts that matter here; other characters are ignored. */
+export function scriptCounts(text: string): { japanese: number; latin: number } {
+  let japanese = 0;
+  let latin = 0;
+  for (const ch of text) {
+    if (isJapaneseChar(ch)) japanese++;
+    else if (LATIN_LETTER.test(ch)) latin++;
+  }
+  return { japanese, latin };
+}
+
+/** Latin-script words (letters, digits, inner apostrophes and hyphens), lowercased. */
+export function latinWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{Script=Latin}0-9]+(?:['-][\p{Script=Latin}0-9]+)*/gu) ?? []).filter(
+    (w) => /\p{L}|\d/u.test(w),
+  );
+}
+
+/** The kana and kanji of a text, in order (punctuation, spaces and Latin removed). */
+export function japaneseChars(text: string): string[] {
+  return [...text].filter(isJapaneseChar);
+}
+
+/** Lowercases the first letter unless the word looks like an acronym ("URL", "GitHub"). */
+export function lowerFirst(s: string): string {
+  const first = s.charAt(0);
+  const second = s.charAt(1);
+  if (!first || (second && second === second.toUpperCase() && /\p{Lu}/u.test(second))) return s;
+  return first.toLowerCase() + s.slice(1);
+}
+
+/** Strips sentence punctuation (ASCII and Japanese) from both ends. */
+export function trimPunctuation(s: string): string {
+  return s.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
+}

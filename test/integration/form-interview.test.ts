@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Api, loadForm, type Json } from '../support/api.js';
+import { startStack, type Stack } from '../support/processes.js';
+import { SseRecorder, type ReceivedEvent } from '../support/sse.js';
+
+let stack: Stack;
+let api: Api;
+
+beforeAll(async () => {
+  const id = randomUUID().slice(0, 8);
+  stack = await startStack({
+    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `it-${id}`, QUEUE_PREFIX: `{it-${id}}`, LOG_LEVEL: 'info' },
+  });
+  api = new Api(stack.url);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** Event types of one turn, from its turn.started to its turn.completed. */
+function turnTypes(events: ReceivedEvent[], turnId: string): string[] {
+  const start = events.findIndex((e) => e.type === 'turn.started' && e.data.turnId === turnId);
+  const end = events.findIndex((e) => (e.type === 'turn.completed' || e.type === 'turn.failed') && e.data.turnId === turnId);
+  return events.slice(start, end + 1).map((e) => (e.type === 'state.changed' ? `state.changed:${String(e.data.type)}` : e.type));
+}
+
+function lastAssistant(events: ReceivedEvent[]): string {
+  const m = events.filter((e) => e.type === 'message' && e.data.role === 'assistant').at(-1);
+  return String(m?.data.text ?? '');
+}
+
+/** Sends a message and waits for its turn to finish; returns the assistant's reply. */
+async function say(s: { sessionId: string; token: string }, sse: SseRecorder, message: string): Promise<{ turnId: string; reply: string }> {
+  const r = await api.turn(s.sessionId, s.token, message);
+  expect(r.status).toBe(202);
+  const turnId = String(r.json.turnId);
+  await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId), 20_000, `turn ${message}`);
+  return { turnId, reply: lastAssistant(sse.events) };
+}
+
+function assertStreamInvariants(events: ReceivedEvent[]): void {
+  const ids = events.map((e) => e.id);
+  expect(ids).toEqual(ids.map((_, i) => i + 1)); // 1..n, no gap, no duplicate
+}
+
+describe('form interview end to end (HTTP + SSE, services as processes)', () => {
+  it('an English respondent completes a 5-field form', async () => {
+    const s = await api.createSession(loadForm('event-registration-en.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    await sse.waitTurns(1);
+    const greeting = sse.events;
+    expect(greeting.map((e) => e.type)).toEqual(['turn.started', 'message', 'turn.completed']);
+    expect(greeting[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter' });
+
+    const t1 = await say(s, sse, 'English please');
+    expect(turnTypes(sse.events, t1.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_LANGUAGE', 'message', 'turn.completed']);
+    expect(t1.reply).toMatch(/country/i);
+
+    const t2 = await say(s, sse, 'I live in Canada');
+    expect(turnTypes(sse.events, t2.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_COUNTRY', 'message', 'turn.completed']);
+    expect(t2.reply).toMatch(/city|time zone/i);
+
+    const t3 = await say(s, sse, 'Toronto');
+    expect(turnTypes(sse.events, t3.turnId)).toEqual([
+      'turn.started',
+      'message',
+      'state.changed:SET_TIMEZONE',
+      'agent.changed',
+      'state.changed:PLAN_CREATED',
+      'agent.changed',
+      'state.changed:FIELD_STATUS',
+      'message',
+      'turn.completed',
+    ]);
+    const tz = sse.events.find((e) => e.type === 'state.changed' && e.data.type === 'SET_TIMEZONE')!;
+    expect((tz.data.payload as Json).timezone).toBe('America/Toronto');
+    const plan = sse.events.find((e) => e.type === 'state.changed' && e.data.type === 'PLAN_CREATED')!;
+    expect(((plan.data.payload as Json).fields as Json[]).map((f) => f.field_id)).toEqual([
+      'full_name',
+      'email',
+      'attendees',
+      'motivation',
+      'dietary_notes',
+    ]);
+
+    const name = await say(s, sse, 'Jane Doe');
+    expect(turnTypes(sse.events, name.turnId)).toEqual([
+      'turn.started',
+      'message',
+      'state.changed:FIELD_STATUS', // reviewing
+      'agent.changed', // → reviewer
+      'review',
+      'state.changed:FIELD_VALUE',
+      'state.changed:FIELD_STATUS', // done
+      'agent.changed', // → interviewer
+      'state.changed:FIELD_STATUS', // next field interviewing
+      'message',
+      'turn.completed',
+    ]);
+    const badEmail = await say(s, sse, 'jane@');
+    const review1 = sse.events.filter((e) => e.type === 'review').at(-1)!;
+    expect(review1.data).toMatchObject({ fieldId: 'email', passed: false });
+    expect(badEmail.reply.length).toBeGreaterThan(0);
+    await say(s, sse, 'Sorry, it is jane.doe@example.com');
+    await say(s, sse, 'Two of us');
+    const motivation = await say(s, sse, 'I want to learn how to build reliable event-driven systems with queues');
+    expect(sse.events.filter((e) => e.type === 'review').at(-1)!.data).toMatchObject({ fieldId: 'motivation', passed: false });
+    expect(motivation.reply.length).toBeGreaterThan(0);
+    await say(s, sse, 'I work as a backend engineer at a logistics company');
+    const last = await say(s, sse, 'skip');
+    await sse.waitFor((evs) => evs.some((e) => e.type === 'session.completed'), 5_000, 'session.completed');
+    expect(last.reply.length).toBeGreaterThan(0);
+    assertStreamInvariants(sse.events);
+
+    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    expect(snap.status).toBe(200);
+    expect(snap.json).toMatchObject({
+      status: 'awaiting_confirmation',
+      bootstrap: { language: 'en', country: 'CA', timezone: 'America/Toronto' },
+      collectedFields: { full_name: 'Jane Doe', email: 'jane.doe@example.com', attendees: '2' },
+      turn: { active: null, queued: 0 },
+    });
+    expect((snap.json.fields as Json[]).map((f) => [f.fieldId, f.status])).toEqual([
+      ['full_name', 'done'],
+      ['email', 'done'],
+      ['attendees', 'done'],
+      ['motivation', 'done'],
+      ['dietary_notes', 'skipped'],
+    ]);
+    expect(snap.json.messages.length).toBe(sse.events.filter((e) => e.type === 'message').length);
+
+    const submitted = await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token });
+    expect(submitted.status).toBe(200);
+    expect(submitted.json.collectedFields.email).toBe('jane.doe@example.com');
+    const after = await api.turn(s.sessionId, s.token, 'one more thing');
+    expect(after.status).toBe(409);
+
+    const runSteps = await api.call('GET', `/v1/sessions/${s.sessionId}/runsteps`, { token: s.token });
+    const tools = (runSteps.json.runSteps as Json[]).map((r) => r.toolName);
+    expect(tools.filter((t) => t === 'review')).toHaveLength(7);
+    expect(tools).toContain('create_plan');
+    sse.close();
+  });
+});

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT } from './processes.js';
+
+export type Json = Record<string, any>;
+
+/** Small HTTP client for the public contract. */
+export class Api {
+  constructor(readonly base: string) {}
+
+  async call(method: string, path: string, opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) {
+      body = opts.rawBody;
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.base}${path}`, { method, headers, body });
+    const text = await res.text();
+    let json: Json = {};
+    try {
+      json = text ? (JSON.parse(text) as Json) : {};
+    } catch {
+      json = { text };
+    }
+    return { status: res.status, headers: res.headers, json };
+  }
+
+  async createSession(form: unknown, kind = 'form', options?: unknown): Promise<{ sessionId: string; token: string; eventsUrl: string }> {
+    const r = await this.call('POST', '/v1/sessions', { body: { kind, form, ...(options ? { options } : {}) } });
+    if (r.status !== 201) throw new Error(`create session: ${r.status} ${JSON.stringify(r.json)}`);
+    return r.json as { sessionId: string; token: string; eventsUrl: string };
+  }
+
+  async turn(sessionId: string, token: string, message: string, extra: Json = {}) {
+    return this.call('POST', `/v1/sessions/${sessionId}/turns`, { token, body: { message, ...extra } });
+  }
+
+  eventsUrl(sessionId: string, token: string): string {
+    return `${this.base}/v1/sessions/${sessionId}/events?token=${encodeURIComponent(token)}`;
+  }
+}
+
+export function loadForm(name: string): Json {
+  return JSON.parse(readFileSync(resolve(REPO_ROOT, 'examples/forms', name), 'utf8')) as Json;
+}

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().min(1).default('gpt-4.1-mini'),
   LLM_TIMEOUT_MS: int(60_000, 1),
   LLM_MAX_RETRIES: int(3),
+  /** Simulated model latency of the offline provider (demos, load tests, crash tests). */
+  OFFLINE_LATENCY_MS: int(0),
   PORT: int(8080),
   HOST: z.string().default('0.0.0.0'),
   OPERATOR_KEY: z.string().optional(),
@@ -56,6 +58,7 @@ export type Config = Readonly<{
     models: Readonly<Record<AgentName, string>>;
     timeoutMs: number;
     maxRetries: number;
+    offlineLatencyMs: number;
   }>;
   /** Worker concurrency per agent from `<AGENT>_CONCURRENCY`. */
   concurrency: Readonly<Record<AgentName, number>>;
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       models: Object.freeze(models),
       timeoutMs: e.LLM_TIMEOUT_MS,
       maxRetries: e.LLM_MAX_RETRIES,
+      offlineLatencyMs: e.OFFLINE_LATENCY_MS,
     }),
     concurrency: Object.freeze(concurrency),
     port: e.PORT,

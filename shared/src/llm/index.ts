@@ -15,5 +15,5 @@ export function createProvider(config: Config, log: Logger): LlmProvider {
       log,
     });
   }
-  return createOfflineProvider();
+  return createOfflineProvider({ latencyMs: config.llm.offlineLatencyMs });
 }

@@ -10,7 +10,7 @@ export const ENGLISH_COMMON_WORDS: ReadonlySet<string> = new Set(
   or other our ours out over own same she should so some such than that that's the their theirs them then there these they
   this those through to too under until up very was we were what when where which while who whom why will with would you
   your yours yourself hi hello hey yes yeah yep yup ok okay sure thanks thank please good morning afternoon evening fine great
-  well right cool alright go start ready speak want like prefer im dont cant can't won't really maybe also just still`
+  well right cool alright go start ready first last next speak want like prefer im dont cant can't won't really maybe also just still`
     .split(/\s+/)
     .filter(Boolean),
 );

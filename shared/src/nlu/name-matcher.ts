@@ -9,6 +9,8 @@ export type NameMatch<T> = { start: number; end: number; text: string; values: T
 export type NameMatcherOptions = {
   /** A match immediately followed by text matching this is discarded (e.g. /^語/ so "日本語" is not "日本"). */
   rejectFollowing?: RegExp;
+  /** Match short capital codes in any case too; for narrow contexts such as "which time zone?" ("pst"). */
+  codesInAnyCase?: boolean;
 };
 
 type Group<T> = { name: string; pattern: RegExp; probe: string; values: T[] };
@@ -32,7 +34,7 @@ export function createNameMatcher<T>(
   for (const e of entries) {
     const name = normalizeText(e.name);
     if (!name) continue;
-    const caseSensitive = isCodeLike(name);
+    const caseSensitive = !options.codesInAnyCase && isCodeLike(name);
     const key = `${caseSensitive ? 'c' : 'i'}:${caseSensitive ? name : name.toLowerCase()}`;
     const group = groups.get(key) ?? { name, pattern: compile(name, caseSensitive), probe: name.toLowerCase(), values: [] };
     if (!group.values.includes(e.value)) group.values.push(e.value);

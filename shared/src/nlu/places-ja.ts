@@ -67,11 +67,14 @@ const at = (country: string, timezone: string, ...names: string[]): PlaceEntry =
 
 /** Major world cities and regions as Japanese speakers write them. */
 export const WORLD_PLACES_JA: readonly PlaceEntry[] = [
-  at('US', 'America/New_York', 'ニューヨーク', 'ボストン', 'ワシントンD.C.', 'ワシントンDC', 'マイアミ', 'アトランタ', 'フィラデルフィア', 'フロリダ', 'ニュージャージー', 'マサチューセッツ', 'ペンシルベニア', 'バージニア', 'ノースカロライナ', 'ジョージア州', 'オハイオ'),
+  at('US', 'America/New_York',
+    'ニューヨーク', 'ボストン', 'ワシントンD.C.', 'ワシントンDC', 'マイアミ', 'アトランタ', 'フィラデルフィア', 'フロリダ', 'ニュージャージー', 'マサチューセッツ', 'ペンシルベニア',
+    'バージニア', 'ノースカロライナ', 'ジョージア州', 'オハイオ'),
   at('US', 'America/Chicago', 'シカゴ', 'ヒューストン', 'ダラス', 'オースティン', 'テキサス', 'イリノイ', 'ミネソタ'),
   at('US', 'America/Denver', 'デンバー', 'コロラド', 'ユタ'),
   at('US', 'America/Phoenix', 'フェニックス', 'アリゾナ'),
-  at('US', 'America/Los_Angeles', 'ロサンゼルス', 'サンフランシスコ', 'シアトル', 'サンディエゴ', 'ラスベガス', 'ポートランド', 'サンノゼ', 'シリコンバレー', 'カリフォルニア', 'ワシントン州', 'オレゴン', 'ネバダ'),
+  at('US', 'America/Los_Angeles',
+    'ロサンゼルス', 'サンフランシスコ', 'シアトル', 'サンディエゴ', 'ラスベガス', 'ポートランド', 'サンノゼ', 'シリコンバレー', 'カリフォルニア', 'ワシントン州', 'オレゴン', 'ネバダ'),
   at('US', 'America/Detroit', 'デトロイト', 'ミシガン'),
   at('US', 'America/Anchorage', 'アラスカ', 'アンカレッジ'),
   at('US', 'Pacific/Honolulu', 'ハワイ', 'ホノルル'),

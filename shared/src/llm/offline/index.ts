@@ -20,14 +20,26 @@ const POLICIES: Partial<Record<AgentName, Policy>> = {
  * arguments, results fed back as tool messages). A product mode for demos, CI
  * and load tests, not a test double.
  */
-export function createOfflineProvider(extra: Partial<Record<AgentName, Policy>> = {}): LlmProvider {
-  const policies = { ...POLICIES, ...extra };
+export function createOfflineProvider(opts: { latencyMs?: number; policies?: Partial<Record<AgentName, Policy>> } = {}): LlmProvider {
+  const policies = { ...POLICIES, ...opts.policies };
+  const latency = opts.latencyMs ?? 0;
   return {
     name: 'offline',
     async chat(req: ChatRequest): Promise<ChatResponse> {
+      if (latency > 0) await sleep(latency, req.signal);
       const policy = policies[req.agent];
       if (!policy) throw new ModelBehaviorError(`the offline provider has no policy for agent ${req.agent}`);
       return toResponse(req, policy(req, toolTail(req.messages)));
     },
   };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    });
+  });
 }

@@ -1,0 +1,109 @@
+import { ENGLISH_COMMON_WORDS } from './english-words.js';
+import { japaneseChars, latinWords, normalizeText } from './text.js';
+
+/**
+ * What a reply means before what it says: a refusal to answer (skip), an
+ * admission of not knowing (non-answer), or "nothing / なし" — which is a real
+ * answer to "any allergies?" and a refusal only where something must be named.
+ */
+
+// Politeness carries no content: "わかりません、すみません" is still "わかりません".
+const POLITE = [
+  /\b(?:please|thanks|thank you|sorry|i'm afraid|honestly|really|actually|well|hmm+|um+|uh+|er+m*)\b/g,
+  /すみません|すいません|申し訳(?:ありません|ございません|ないです)|ごめんなさい|お願いします|お願いいたします|ください|ちょっと|よく|正直|えーと|えっと|あの|うーん|ですね|です|でした|ね|よ/g,
+];
+
+const NON_ANSWER = [
+  new RegExp(
+    [
+      String.raw`\b(?:i (?:really )?)?(?:don'?t|do not) know\b`, String.raw`\bidk\b`, String.raw`\bdunno\b`, String.raw`\bno (?:idea|clue)\b`,
+      String.raw`\b(?:i'm |i am )?not sure\b`, String.raw`\bunsure\b`, String.raw`\b(?:unknown|not known)\b`,
+      String.raw`\b(?:can'?t|cannot|don'?t) remember\b`, String.raw`\b(?:i )?forgot\b`, String.raw`\b(?:undecided|not decided(?: yet)?|tbd)\b`,
+    ].join('|'),
+    'g',
+  ),
+  /わかりません|分かりません|解りません|わからない|分からない|わかんない|知りません|知らない|不明|覚えていません|覚えてない|忘れました|忘れた|未定|決まっていません|決めていません|さあ/g,
+];
+
+const SKIP_ANYWHERE = new RegExp(
+  [
+    String.raw`\bskip\b`, String.raw`\bprefer not to (?:say|answer|share|disclose)\b`, String.raw`\brather not (?:say|answer|share)\b`,
+    String.raw`\b(?:don'?t|do not) want to (?:answer|say|share)\b`, String.raw`\bdecline to answer\b`, String.raw`\bno comment\b`,
+    String.raw`\bpass on (?:this|that)\b`,
+    'スキップ', '飛ばし', 'とばし', '答えたくない', '回答したくない', '言いたくない', '答えません', '回答しません', '(?:回答|答え)を?控え',
+    '控えさせて', '遠慮します', 'パスします', 'パスで',
+  ].join('|'),
+);
+
+const SKIP_WHOLE = new Set([
+  'pass', 'next', 'next question', 'no thanks', 'no thank you', 'move on', 'not now', 'パス', '次', '次へ', '次の質問', '次に進んで', '結構', 'いいえ結構',
+]);
+
+const NIL_WHOLE = new Set([
+  'none', 'nothing', 'no', 'nope', 'n/a', 'n a', 'na', 'nil', 'not applicable', 'nothing to add', 'nothing else', 'none at all', 'no comments',
+  'nothing in particular', 'nothing special', 'なし', '無し', 'ない', 'ありません', 'ございません', '特になし', '特に無し', 'とくになし', '特にない',
+  '特にありません', '特にございません', '該当なし', '該当しません', '無い', 'いいえ', 'いえ', '特に',
+]);
+
+/**
+ * True when the reply admits not knowing, or says nothing at all: "I don't
+ * know", "not sure", "dunno", "?", "わかりません", "知りません", "不明", "未定" —
+ * but only when that is all it says: "I don't know exactly, maybe 5 years"
+ * is an answer.
+ */
+export function isNonAnswer(text: string): boolean {
+  const t = normalizeText(text).toLowerCase();
+  if (!/[\p{L}\p{N}]/u.test(t)) return true;
+  let rest = t;
+  let found = false;
+  for (const p of NON_ANSWER) {
+    rest = rest.replace(p, () => {
+      found = true;
+      return ' ';
+    });
+  }
+  return found && isEmptyOfContent(stripPolite(rest));
+}
+
+/**
+ * True when the respondent declines or wants to move on: "skip", "prefer not
+ * to say", "スキップ", "答えたくない", "飛ばして" anywhere; "pass", "next",
+ * "no thanks", "パス", "次へ" only as the whole reply ("next month" is an answer).
+ */
+export function isSkipRequest(text: string): boolean {
+  const t = normalizeText(text).toLowerCase();
+  if (SKIP_ANYWHERE.test(t)) return true;
+  // Checked before and after removing politeness: "no thanks" must not shrink to "no".
+  return SKIP_WHOLE.has(withoutPunctuation(t)) || SKIP_WHOLE.has(essence(t));
+}
+
+/**
+ * True for "none", "nothing", "no", "n/a", "なし", "特にありません", "該当なし":
+ * a complete answer to a question about whether something exists, and a way
+ * of passing on an optional question; never a value for an email or a date.
+ */
+export function isNilAnswer(text: string): boolean {
+  return NIL_WHOLE.has(essence(normalizeText(text).toLowerCase()));
+}
+
+/** The reply without punctuation, politeness and extra spaces. */
+function essence(t: string): string {
+  return withoutPunctuation(stripPolite(t));
+}
+
+function withoutPunctuation(t: string): string {
+  return t
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(?<=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}) (?=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana})/gu, '');
+}
+
+function stripPolite(t: string): string {
+  return POLITE.reduce((acc, p) => acc.replace(p, ' '), t);
+}
+
+function isEmptyOfContent(t: string): boolean {
+  const words = latinWords(t).filter((w) => !ENGLISH_COMMON_WORDS.has(w));
+  return words.length === 0 && japaneseChars(t).length < 2;
+}

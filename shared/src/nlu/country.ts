@@ -1,0 +1,108 @@
+import { isKnownCountry, libraryCountryName, matchPlaces, type PlaceMatch, type PlaceValue } from './place-index.js';
+import { normalizeText, type SessionLanguage } from './text.js';
+
+/**
+ * A country found in a respondent's words. `matched` is the text that named
+ * the country (or, when only a city was named, the city); `city` is the city,
+ * state or prefecture as written, and `timezone` its IANA zone, both null when
+ * no place below country level was recognised.
+ */
+export type CountryMatch = {
+  code: string;
+  nameEn: string;
+  nameJa: string;
+  matched: string;
+  city: string | null;
+  timezone: string | null;
+};
+
+/** A city or region recognised within a known country. */
+export type PlaceFound = { city: string; timezone: string };
+
+// "live in", "based in" before a name / "に住んで", "在住" after it mark where the respondent lives
+// (as opposed to where they are from).
+const RESIDENCE_BEFORE = /\b(?:live|lives|living|reside|resides|residing|based|located|stay|staying|moved|relocated)\s+(?:in|to)\s+(?:the\s+)?$/i;
+const RESIDENCE_AFTER = /^(?:都|府|県|州|市)?\s*(?:に住|在住|で暮ら|に滞在|に在住|に引っ越|に移住|で生活|住まい)/;
+
+/**
+ * Finds the country a respondent lives in from free text in Japanese or
+ * English: country names and aliases ("USA", "the UK", "カナダ"), cities
+ * ("Toronto", "New York", "東京"), states and prefectures ("大阪在住").
+ *
+ * When several countries are named, each scores one point per mention (a city
+ * counts for its country) plus one when the words mark residence ("live in",
+ * "に住んでいます"); the highest score wins, ties go to the first mentioned.
+ * So "Toronto, Canada" is Canada with the Toronto zone, and "I'm from Japan
+ * but live in Canada" is Canada.
+ */
+export function findCountry(text: string): CountryMatch | null {
+  const normalized = normalizeText(text);
+  const matches = matchPlaces(normalized);
+  const code = bestCountry(normalized, matches);
+  if (!code) return null;
+  const named = matches.find((m) => m.values.some((v) => v.kind === 'country' && v.code === code));
+  const place = pickPlace(normalized, matches, code);
+  return {
+    code,
+    nameEn: countryName(code, 'en'),
+    nameJa: countryName(code, 'ja'),
+    matched: named?.text ?? place?.city ?? '',
+    city: place?.city ?? null,
+    timezone: place?.timezone ?? null,
+  };
+}
+
+/**
+ * A city, state or prefecture of the given country named in the text (e.g.
+ * "Toronto" for CA), or null. Used to pick a time zone once the country is known.
+ */
+export function findPlaceInCountry(text: string, code: string): PlaceFound | null {
+  const normalized = normalizeText(text);
+  return pickPlace(normalized, matchPlaces(normalized), code.toUpperCase());
+}
+
+/**
+ * A country's name for display: ICU's (CLDR) name or the library's official
+ * one, whichever is shorter — "United States" rather than "United States of
+ * America", but "Hong Kong" rather than "Hong Kong SAR China". An unknown code
+ * gives the empty string, so the result doubles as a validity check.
+ */
+export function countryName(code: string, lang: SessionLanguage): string {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper) || !isKnownCountry(upper)) return '';
+  const fromLibrary = libraryCountryName(upper, lang);
+  let fromIcu: string | undefined;
+  try {
+    fromIcu = new Intl.DisplayNames(lang, { type: 'region', fallback: 'none' }).of(upper);
+  } catch {
+    fromIcu = undefined;
+  }
+  const names = [fromIcu, fromLibrary].filter((n): n is string => Boolean(n));
+  return names.sort((a, b) => a.length - b.length)[0] ?? upper;
+}
+
+function bestCountry(text: string, matches: PlaceMatch[]): string | null {
+  const scores = new Map<string, { score: number; first: number }>();
+  for (const m of matches) {
+    const bonus = marksResidence(text, m) ? 1 : 0;
+    for (const code of new Set(m.values.map((v) => v.code))) {
+      const s = scores.get(code) ?? { score: 0, first: m.start };
+      s.score += 1 + bonus;
+      scores.set(code, s);
+    }
+  }
+  const ranked = [...scores.entries()].sort((a, b) => b[1].score - a[1].score || a[1].first - b[1].first);
+  return ranked[0]?.[0] ?? null;
+}
+
+function pickPlace(text: string, matches: PlaceMatch[], code: string): PlaceFound | null {
+  const places = matches
+    .map((m) => ({ m, v: m.values.find((v): v is Extract<PlaceValue, { kind: 'place' }> => v.kind === 'place' && v.code === code) }))
+    .filter((x): x is { m: PlaceMatch; v: Extract<PlaceValue, { kind: 'place' }> } => x.v !== undefined);
+  const chosen = places.find((x) => marksResidence(text, x.m)) ?? places[0];
+  return chosen ? { city: chosen.m.text, timezone: chosen.v.timezone } : null;
+}
+
+function marksResidence(text: string, m: PlaceMatch): boolean {
+  return RESIDENCE_BEFORE.test(text.slice(0, m.start)) || RESIDENCE_AFTER.test(text.slice(m.end));
+}

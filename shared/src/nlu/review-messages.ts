@@ -1,0 +1,102 @@
+import type { FactType } from './fact-type.js';
+import type { SessionLanguage } from './text.js';
+
+/**
+ * Why a fact is or is not satisfied, as data; {@link verdictText} words it in
+ * the session language, so the same verdict explains itself in logs, in the
+ * reviewer's feedback and in the interviewer's follow-up.
+ */
+export type Verdict =
+  | { code: 'found'; value: string }
+  | { code: 'invalid'; text: string }
+  | { code: 'no_year'; text: string }
+  | { code: 'incomplete_name'; text: string }
+  | { code: 'missing' }
+  | { code: 'too_short'; text: string }
+  | { code: 'covered'; keyword: string | null }
+  | { code: 'nil_ok'; text: string }
+  | { code: 'nil_not_enough'; text: string };
+
+const WHAT: Readonly<Record<SessionLanguage, Record<Exclude<FactType, 'text'>, string>>> = {
+  en: { email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'web address (URL)', name: 'name' },
+  ja: { email: 'メールアドレス', phone: '電話番号', date: '日付', number: '数値', url: 'URL', name: 'お名前' },
+};
+
+/** One sentence explaining a verdict on a fact. */
+export function verdictText(lang: SessionLanguage, type: FactType, fact: string, v: Verdict): string {
+  return lang === 'ja' ? ja(type, fact, v) : en(type, fact, v);
+}
+
+function en(type: FactType, fact: string, v: Verdict): string {
+  const what = type === 'text' ? fact : WHAT.en[type];
+  switch (v.code) {
+    case 'found':
+      return type === 'text' ? `Answered: ${fact}.` : `Found the ${what}: ${v.value}.`;
+    case 'invalid':
+      return type === 'date' ? `'${v.text}' is not a valid date.` : `The ${what} '${v.text}' is not valid.`;
+    case 'no_year':
+      return `The date '${v.text}' has no year.`;
+    case 'incomplete_name':
+      return `'${v.text}' is only part of the name; the full name (first and last name) is needed.`;
+    case 'missing':
+      return type === 'text' ? `No answer yet about: ${fact}.` : `No ${what} was found in the answer.`;
+    case 'too_short':
+      return `The answer '${clip(v.text)}' is too brief for: ${fact}.`;
+    case 'covered':
+      return v.keyword ? `Answered (mentions '${v.keyword}'): ${fact}.` : `Answered: ${fact}.`;
+    case 'nil_ok':
+      return `Answered '${v.text}' (none): ${fact}.`;
+    case 'nil_not_enough':
+      return `'${v.text}' does not answer: ${fact}.`;
+  }
+}
+
+function ja(type: FactType, fact: string, v: Verdict): string {
+  const what = type === 'text' ? fact : WHAT.ja[type];
+  switch (v.code) {
+    case 'found':
+      return type === 'text' ? `「${fact}」は回答済みです。` : `${what}「${v.value}」を確認しました。`;
+    case 'invalid':
+      return type === 'date' ? `「${v.text}」は有効な日付ではありません。` : `${what}「${v.text}」の形式が正しくありません。`;
+    case 'no_year':
+      return `日付「${v.text}」に年が含まれていません。`;
+    case 'incomplete_name':
+      return `「${v.text}」だけでなく、姓と名の両方（フルネーム）が必要です。`;
+    case 'missing':
+      return type === 'text' ? `「${fact}」についてまだ回答がありません。` : `回答に${what}が見つかりませんでした。`;
+    case 'too_short':
+      return `「${clip(v.text)}」だけでは「${fact}」への回答として短すぎます。`;
+    case 'covered':
+      return v.keyword ? `「${fact}」は回答済みです（「${v.keyword}」に言及）。` : `「${fact}」は回答済みです。`;
+    case 'nil_ok':
+      return `「${fact}」は「${v.text}」との回答です。`;
+    case 'nil_not_enough':
+      return `「${v.text}」では「${fact}」への回答になりません。`;
+  }
+}
+
+/** Opening sentence of the feedback when a required question was refused or not known. */
+export function requiredText(lang: SessionLanguage, reason: 'skip' | 'non_answer'): string {
+  if (lang === 'ja') {
+    return reason === 'skip'
+      ? 'この質問は必須のため、スキップできません。'
+      : 'この質問は必須です。おおよそで構いませんので、お答えください。';
+  }
+  return reason === 'skip'
+    ? "This question is required, so it can't be skipped."
+    : 'This question is required; an approximate answer is fine.';
+}
+
+/** Added when an optional question got "I don't know": it may simply be skipped. */
+export function optionalHintText(lang: SessionLanguage): string {
+  return lang === 'ja' ? 'この質問は任意のため、スキップすることもできます。' : 'This question is optional, so it can also be skipped.';
+}
+
+/** Feedback for an optional question the respondent chose to skip. */
+export function skippedText(lang: SessionLanguage): string {
+  return lang === 'ja' ? '任意の質問のため、回答をスキップしました。' : 'The respondent chose to skip this optional question.';
+}
+
+function clip(s: string): string {
+  return [...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s;
+}

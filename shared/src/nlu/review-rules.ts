@@ -1,0 +1,179 @@
+import type { FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
+import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+import { asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
+import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
+import { normalizeText, type SessionLanguage } from './text.js';
+import { extractDate, extractEmail, extractName, extractNumber, extractPhone, extractUrl, type Extraction } from './typed-values.js';
+
+export { classifyFact, type ClassifyOptions, type FactType } from './fact-type.js';
+export { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+export { CONTENT_THRESHOLDS } from './free-text.js';
+
+/** How one fact fared: its type, whether it is satisfied, why (in the session language) and the value found. */
+export type FactResult = {
+  factKey: string;
+  fact: string;
+  type: FactType;
+  satisfied: boolean;
+  reason: string;
+  value: string | null;
+};
+
+/** The reviewer's verdict plus the per-fact explanation behind it. */
+export type ReviewOutcome = ReviewResult & { factResults: FactResult[] };
+
+export type ReviewInput = {
+  field: FormField;
+  facts: FactDefinition[];
+  /** Every respondent message for this field so far, oldest first: follow-ups add facts. */
+  answers: string[];
+  language: SessionLanguage;
+  /** ISO alpha-2 country of residence: the default region for national phone formats. */
+  country: string | null;
+  /** Reference for relative dates ("next Monday"); defaults to now. */
+  now?: Date;
+};
+
+/**
+ * The offline reviewer: deterministic, explainable rules deciding whether the
+ * answers establish every fact of a field.
+ *
+ * - A typed fact (email, phone, date, number, URL, name) is satisfied when a
+ *   valid value of its type appears in any answer (the latest wins).
+ * - Free-text facts are judged by content and keywords (see text-facts.ts).
+ * - A field without facts is judged as one fact made of its label and intent
+ *   (typed if the label says so: a field "Email" checks for an email).
+ * - An optional field whose latest answer is a skip request or "none/なし"
+ *   passes as skipped; a required one never passes on a refusal.
+ */
+export function reviewAnswer(input: ReviewInput): ReviewOutcome {
+  const lang = input.language;
+  const answers = input.answers.map(normalizeText).filter((a) => a.length > 0);
+  const latest = answers.at(-1) ?? '';
+  const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
+  if (!input.field.required && latest && (isSkipRequest(latest) || isNilAnswer(latest))) return skipped(lang, facts, input.field);
+
+  const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
+  const typed = specs.filter((s) => s.type !== 'text');
+  const judged = new Map<FactSpec, FactJudgement>();
+  for (const s of typed) judged.set(s, judgeTyped(s, answers, input));
+  const text = judgeTextFacts(specs.filter((s) => s.type === 'text'), answers, {
+    stripContacts: typed.some((s) => ['email', 'phone', 'url'].includes(s.type)),
+    country: phoneCountry(input),
+  });
+  for (const t of text.results) judged.set(t.spec, t);
+
+  const results = specs.map((s) => toFactResult(lang, judged.get(s) ?? missing(s)));
+  const extracted = results.filter((r) => r.satisfied && r.value !== null).map((r) => `${r.factKey}: ${(r.value ?? '').replace(/\n/g, ' / ')}`);
+  if (results.every((r) => r.satisfied)) {
+    return { passed: true, extracted_facts: extracted, field_value: fieldValue(results, text.usedAnswers), factResults: results };
+  }
+  return {
+    passed: false,
+    feedback: feedbackFor(lang, input.field, latest, results),
+    missing_facts: results.filter((r) => !r.satisfied).map((r) => r.fact),
+    extracted_facts: extracted,
+    factResults: results,
+  };
+}
+
+function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpec {
+  const type = classifyFact(fact, field, { fieldContext: !multi });
+  const texts = multi ? factTexts(fact) : [...factTexts(fact), field.label, field.intent ?? ''];
+  return { fact, type, texts };
+}
+
+/** A field defined without facts is one fact: its label, with the intent as the criterion. */
+function factFromField(field: FormField): FactDefinition {
+  return { id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null };
+}
+
+function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): FactJudgement {
+  let rejected: Extraction | null = null;
+  for (const answer of [...answers].reverse()) {
+    const x = extract(spec, answer, input);
+    if (x.value !== null) return { spec, verdict: { code: 'found', value: x.value }, satisfied: true, value: x.value };
+    if (x.rejected !== null) rejected ??= x;
+  }
+  if (!rejected?.rejected) return missing(spec);
+  const text = rejected.rejected;
+  const code = rejected.problem === 'no_year' || rejected.problem === 'incomplete_name' ? rejected.problem : 'invalid';
+  const verdict: Verdict = { code, text };
+  return { spec, verdict, satisfied: false, value: null };
+}
+
+function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
+  switch (spec.type) {
+    case 'email':
+      return extractEmail(answer);
+    case 'phone':
+      return extractPhone(answer, phoneCountry(input));
+    case 'url':
+      return extractUrl(answer);
+    case 'date':
+      return extractDate(answer, { language: input.language, now: input.now ?? new Date(), requireYear: asksForBirthDate(spec.texts) });
+    case 'number':
+      return extractNumber(answer);
+    case 'name':
+      return extractName(answer, asksForOneNamePart(spec.texts) ? 1 : 2);
+    case 'text':
+      return { value: null, rejected: null };
+  }
+}
+
+/** National phone formats are read in the respondent's country; without one, a Japanese session assumes Japan. */
+function phoneCountry(input: ReviewInput): string | null {
+  return input.country ?? (input.language === 'ja' ? 'JP' : null);
+}
+
+function missing(spec: FactSpec): FactJudgement {
+  return { spec, verdict: { code: 'missing' }, satisfied: false, value: null };
+}
+
+function toFactResult(lang: SessionLanguage, j: FactJudgement): FactResult {
+  return {
+    factKey: j.spec.fact.factKey,
+    fact: j.spec.fact.fact,
+    type: j.spec.type,
+    satisfied: j.satisfied,
+    reason: verdictText(lang, j.spec.type, j.spec.fact.fact, j.verdict),
+    value: j.value,
+  };
+}
+
+function feedbackFor(lang: SessionLanguage, field: FormField, latest: string, results: FactResult[]): string {
+  const parts: string[] = [];
+  if (field.required && latest && isSkipRequest(latest)) parts.push(requiredText(lang, 'skip'));
+  else if (latest && isNonAnswer(latest)) parts.push(field.required ? requiredText(lang, 'non_answer') : optionalHintText(lang));
+  for (const r of results) if (!r.satisfied) parts.push(r.reason);
+  return parts.join(lang === 'ja' ? '' : ' ');
+}
+
+/**
+ * One typed fact: its normalised value. Otherwise the typed values first,
+ * then the answers that carried the free-text facts, one per line.
+ */
+function fieldValue(results: FactResult[], textAnswers: string[]): string {
+  const typed = results.filter((r) => r.type !== 'text' && r.value !== null).map((r) => r.value as string);
+  if (results.length === 1 && typed.length === 1) return typed[0] ?? '';
+  return [...typed, ...textAnswers].join('\n');
+}
+
+function skipped(lang: SessionLanguage, facts: FactDefinition[], field: FormField): ReviewOutcome {
+  const reason = skippedText(lang);
+  return {
+    passed: true,
+    skipped: true,
+    feedback: reason,
+    extracted_facts: [],
+    factResults: facts.map((fact) => ({
+      factKey: fact.factKey,
+      fact: fact.fact,
+      type: classifyFact(fact, field, { fieldContext: facts.length === 1 }),
+      satisfied: false,
+      reason,
+      value: null,
+    })),
+  };
+}

@@ -1,0 +1,116 @@
+import type { FactDefinition } from '../schemas/form.js';
+import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+import { asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
+import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
+import type { Verdict } from './review-messages.js';
+import { trimPunctuation } from './text.js';
+import { contactSpans } from './typed-values.js';
+
+/** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
+export type FactSpec = { fact: FactDefinition; type: FactType; texts: string[] };
+
+/** The decision on one fact. */
+export type FactJudgement = { spec: FactSpec; verdict: Verdict; satisfied: boolean; value: string | null };
+
+export type TextFactOptions = {
+  /** Remove emails, URLs and phone numbers first: they belong to the field's typed facts, not to its prose. */
+  stripContacts: boolean;
+  country: string | null;
+};
+
+type Answer = { text: string; units: number; nil: boolean };
+type State = { spec: FactSpec; threshold: number; answers: string[]; judgement: FactJudgement | null };
+
+/**
+ * Judges a field's free-text facts against the answers (oldest first).
+ *
+ * Skip requests and non-answers never count. One free-text fact: all
+ * informative answers together must reach the fact's content threshold.
+ * Several: an answer covers every fact it shares a distinctive keyword with
+ * (and is long enough for); answers that matched no keyword then fill the
+ * still-uncovered facts in order — the first answer the first fact, a
+ * follow-up the next missing one. "None/なし" satisfies only a fact that asks
+ * whether something exists.
+ */
+export function judgeTextFacts(
+  specs: FactSpec[],
+  rawAnswers: string[],
+  options: TextFactOptions,
+): { results: FactJudgement[]; usedAnswers: string[] } {
+  const answers = usableAnswers(rawAnswers, options);
+  const states: State[] = specs.map((spec) => ({ spec, threshold: thresholdOf(spec), answers: [], judgement: null }));
+  if (states.length === 1 && states[0]) judgeSingle(states[0], answers);
+  else if (states.length > 1) judgeSeveral(states, answers);
+  const results = states.map((s): FactJudgement => s.judgement ?? { spec: s.spec, verdict: { code: 'missing' }, satisfied: false, value: null });
+  const used = answers.map((a) => a.text).filter((t) => states.some((s) => s.judgement?.satisfied && s.answers.includes(t)));
+  return { results, usedAnswers: [...new Set(used)] };
+}
+
+function thresholdOf(spec: FactSpec): number {
+  return asksForDescription(spec.texts) ? CONTENT_THRESHOLDS.descriptive : CONTENT_THRESHOLDS.short;
+}
+
+function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
+  return raw
+    .filter((a) => !isSkipRequest(a) && !isNonAnswer(a))
+    .map((a) => (options.stripContacts ? stripSpans(a, contactSpans(a, options.country)) : a))
+    .map((a) => trimPunctuation(a.replace(/\s+/g, ' ')))
+    .filter((a) => a.length > 0)
+    .map((text) => ({ text, units: contentUnits(text), nil: isNilAnswer(text) }))
+    .filter((a) => a.nil || a.units >= CONTENT_THRESHOLDS.short);
+}
+
+function stripSpans(text: string, spans: Array<[number, number]>): string {
+  let out = text;
+  for (const [start, end] of [...spans].sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + ' ' + out.slice(end);
+  return out;
+}
+
+function judgeSingle(state: State, answers: Answer[]): void {
+  const informative = answers.filter((a) => !a.nil);
+  const nil = answers.filter((a) => a.nil).at(-1);
+  const units = informative.reduce((n, a) => n + a.units, 0);
+  if (informative.length > 0 && units >= state.threshold) {
+    satisfy(state, informative.map((a) => a.text), { code: 'found', value: '' });
+  } else if (nil) {
+    judgeNil(state, nil);
+  } else if (informative.length > 0) {
+    const last = informative.at(-1)?.text ?? '';
+    state.judgement = { spec: state.spec, verdict: { code: 'too_short', text: last }, satisfied: false, value: null };
+  }
+}
+
+function judgeSeveral(states: State[], answers: Answer[]): void {
+  const keywords = distinctiveKeywords(states.map((s) => keywordsOf(s.spec.texts)));
+  const used = new Set<Answer>();
+  for (const a of answers) {
+    if (a.nil) continue;
+    states.forEach((s, i) => {
+      const keyword = sharedKeyword(a.text, keywords[i] ?? []);
+      if (!keyword || s.judgement?.satisfied) return;
+      used.add(a);
+      if (a.units >= s.threshold) satisfy(s, [a.text], { code: 'covered', keyword });
+      else s.judgement = { spec: s.spec, verdict: { code: 'too_short', text: a.text }, satisfied: false, value: null };
+    });
+  }
+  for (const a of answers) {
+    if (used.has(a)) continue;
+    const next = states.find((s) => !s.judgement?.satisfied);
+    if (!next) break;
+    if (a.nil) judgeNil(next, a);
+    else if (a.units >= next.threshold) satisfy(next, [a.text], { code: 'covered', keyword: null });
+    else next.judgement = { spec: next.spec, verdict: { code: 'too_short', text: a.text }, satisfied: false, value: null };
+  }
+}
+
+function judgeNil(state: State, nil: Answer): void {
+  if (asksWhetherAny(state.spec.texts)) satisfy(state, [nil.text], { code: 'nil_ok', text: nil.text });
+  else state.judgement = { spec: state.spec, verdict: { code: 'nil_not_enough', text: nil.text }, satisfied: false, value: null };
+}
+
+function satisfy(state: State, texts: string[], verdict: Verdict): void {
+  state.answers.push(...texts);
+  const value = state.answers.join('\n');
+  const v: Verdict = verdict.code === 'found' ? { code: 'found', value } : verdict;
+  state.judgement = { spec: state.spec, verdict: v, satisfied: true, value };
+}

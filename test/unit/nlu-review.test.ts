@@ -1,0 +1,394 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classifyFact,
+  isNilAnswer,
+  isNonAnswer,
+  isSkipRequest,
+  reviewAnswer,
+  type ReviewInput,
+} from '../../shared/src/nlu/review-rules.js';
+import type { FactDefinition, FormField } from '../../shared/src/schemas/form.js';
+
+function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
+  return { id: 'f1', fieldId: 'field_1', label, intent: opts.intent ?? null, required: opts.required ?? true, sortOrder: 0 };
+}
+
+function fact(factKey: string, description: string, doneCriteria = ''): FactDefinition {
+  return { id: `k_${factKey}`, formFieldId: 'f1', factKey, fact: description, doneCriteria, questioningHints: null };
+}
+
+// A Wednesday, built from local components so relative dates do not depend on the machine's zone.
+const NOW = new Date(2025, 2, 12, 12, 0, 0);
+
+function review(partial: Partial<ReviewInput> & Pick<ReviewInput, 'field' | 'answers'>) {
+  return reviewAnswer({ facts: [], language: 'en', country: null, now: NOW, ...partial });
+}
+
+describe('classifyFact', () => {
+  const f = field('Question');
+  it.each([
+    ['email', 'Email address', 'email'],
+    ['contact', 'メールアドレス', 'email'],
+    ['tel', 'Phone number', 'phone'],
+    ['tel', '携帯電話の番号', 'phone'],
+    ['dob', 'Date of birth', 'date'],
+    ['start', '入社可能日', 'date'],
+    ['start', 'いつから勤務できるか', 'date'],
+    ['when', 'When can the respondent start?', 'date'],
+    ['years', 'Years of experience', 'number'],
+    ['team', 'チームの人数', 'number'],
+    ['exp', '経験年数（何年か）', 'number'],
+    ['portfolio', 'Portfolio URL', 'url'],
+    ['site', 'ポートフォリオのリンク', 'url'],
+    ['fullName', 'Full name', 'name'],
+    ['name', '氏名', 'name'],
+    ['name', 'お名前（フルネーム）', 'name'],
+    ['company', 'Company name', 'text'],
+    ['reason', 'Why the respondent wants to join', 'text'],
+    ['tools', 'いつも使っているツール', 'text'],
+  ] as const)('classifies the fact %s (%j) as %s', (key, description, type) => {
+    expect(classifyFact(fact(key, description), f)).toBe(type);
+  });
+
+  it('prefers "phone" over "number" for a phone number', () => {
+    expect(classifyFact(fact('mobile', 'Mobile phone number'), f)).toBe('phone');
+  });
+
+  it('uses the field label when the fact itself says nothing typed, unless told not to', () => {
+    const emailField = field('Email');
+    const vague = fact('contact', 'How we can reach the respondent');
+    expect(classifyFact(vague, emailField)).toBe('email');
+    expect(classifyFact(vague, emailField, { fieldContext: false })).toBe('text');
+  });
+});
+
+describe('isNonAnswer', () => {
+  it.each(["I don't know", 'no idea', 'Not sure', 'dunno', 'idk', '?', '...', 'わかりません', '分かりません', 'よくわからないです', '知りません', '不明', '未定です'])(
+    '%j is a non-answer',
+    (text) => expect(isNonAnswer(text)).toBe(true),
+  );
+
+  it.each(["I don't know exactly, maybe five years", 'わかりませんが、たぶん3年くらいです', '特にありません', 'なし', 'None', 'Engineer'])(
+    '%j is not a non-answer',
+    (text) => expect(isNonAnswer(text)).toBe(false),
+  );
+});
+
+describe('isSkipRequest', () => {
+  it.each(['skip', 'Skip please', 'pass', 'prefer not to say', "I'd rather not say", 'no thanks', 'next', 'スキップ', 'スキップでお願いします', 'パス', '答えたくないです', '飛ばしてください', '次へ'])(
+    '%j asks to skip',
+    (text) => expect(isSkipRequest(text)).toBe(true),
+  );
+
+  it.each(['next month', 'I passed the exam', 'パスポートを持っています', 'なし', 'I skipped breakfast'])('%j does not ask to skip', (text) =>
+    expect(isSkipRequest(text)).toBe(false),
+  );
+});
+
+describe('isNilAnswer', () => {
+  it.each(['なし', '特にありません', '特になしです', '該当なし', 'None', 'nothing', 'n/a', 'No.'])('%j says "none"', (text) =>
+    expect(isNilAnswer(text)).toBe(true),
+  );
+
+  it.each(['No allergies to report except pollen', 'わかりません', 'skip'])('%j is not just "none"', (text) =>
+    expect(isNilAnswer(text)).toBe(false),
+  );
+});
+
+describe('reviewAnswer — typed facts', () => {
+  const emailField = field('Email');
+  const emailFacts = [fact('email', 'Email address')];
+
+  it("a required email field answered 'foo@' fails and names the invalid address", () => {
+    const r = review({ field: emailField, facts: emailFacts, answers: ['foo@'] });
+    expect(r.passed).toBe(false);
+    expect(r.missing_facts).toEqual(['Email address']);
+    expect(r.feedback).toContain("'foo@'");
+    expect(r.feedback).toContain('not valid');
+    expect(r.field_value).toBeUndefined();
+  });
+
+  it('a follow-up with a valid address passes with the address lowercased', () => {
+    const r = review({ field: emailField, facts: emailFacts, answers: ['foo@', 'sorry, it is Foo.Bar@Example.COM'] });
+    expect(r).toMatchObject({ passed: true, field_value: 'foo.bar@example.com', extracted_facts: ['email: foo.bar@example.com'] });
+    expect(r.factResults[0]).toMatchObject({ type: 'email', satisfied: true, value: 'foo.bar@example.com' });
+  });
+
+  it('reads a full-width address typed on a Japanese keyboard', () => {
+    const r = review({ field: emailField, facts: emailFacts, answers: ['ｔａｒｏ＠ｅｘａｍｐｌｅ．ｊｐです'], language: 'ja' });
+    expect(r.field_value).toBe('taro@example.jp');
+  });
+
+  it('takes the latest valid value when the respondent corrects themselves', () => {
+    const r = review({ field: emailField, facts: emailFacts, answers: ['old@example.com', 'new@example.com'] });
+    expect(r.field_value).toBe('new@example.com');
+  });
+
+  it('reads a Japanese mobile number in the country of residence as E.164', () => {
+    const r = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['090-1234-5678です'], language: 'ja', country: 'JP' });
+    expect(r).toMatchObject({ passed: true, field_value: '+819012345678' });
+  });
+
+  it('assumes Japan for national phone formats in a Japanese session without a country', () => {
+    const r = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['０９０－１２３４－５６７８'], language: 'ja' });
+    expect(r.field_value).toBe('+819012345678');
+  });
+
+  it('reads an international number whatever the country', () => {
+    const r = review({ field: field('Phone'), facts: [fact('phone', 'Phone number')], answers: ['+1 415 555 2671'], country: 'JP' });
+    expect(r.field_value).toBe('+14155552671');
+  });
+
+  it('names a phone number that is not valid', () => {
+    const r = review({ field: field('Phone'), facts: [fact('phone', 'Phone number')], answers: ['12-345'], country: 'JP' });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain("'12-345'");
+  });
+
+  it('reads "2025年4月1日" as 2025-04-01', () => {
+    const r = review({ field: field('入社可能日'), facts: [fact('start', '入社可能日')], answers: ['2025年4月1日から可能です'], language: 'ja' });
+    expect(r).toMatchObject({ passed: true, field_value: '2025-04-01' });
+  });
+
+  it('resolves relative dates against the reference date ("next Monday", "来週の月曜日")', () => {
+    const facts = [fact('start', 'Start date')];
+    expect(review({ field: field('Start date'), facts, answers: ['next Monday'] }).field_value).toBe('2025-03-17');
+    expect(review({ field: field('Start date'), facts, answers: ['来週の月曜日'], language: 'ja' }).field_value).toBe('2025-03-17');
+  });
+
+  it('reads ISO dates and month-only dates', () => {
+    const facts = [fact('start', 'Start date')];
+    expect(review({ field: field('Start date'), facts, answers: ['2025-04-01'] }).field_value).toBe('2025-04-01');
+    expect(review({ field: field('Start date'), facts, answers: ['April 2025'] }).field_value).toBe('2025-04');
+    expect(review({ field: field('開始時期'), facts: [fact('start', '開始時期')], answers: ['2025年4月'], language: 'ja' }).field_value).toBe('2025-04');
+  });
+
+  it('rejects an impossible date and names it', () => {
+    const r = review({ field: field('Start date'), facts: [fact('start', 'Start date')], answers: ['2025-02-30'] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('2025-02-30');
+  });
+
+  it('requires the year for a birth date', () => {
+    const facts = [fact('dob', 'Date of birth')];
+    const r = review({ field: field('Date of birth'), facts, answers: ['May 3rd'] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('no year');
+    expect(review({ field: field('Date of birth'), facts, answers: ['May 3rd', '1990'] }).passed).toBe(false);
+    expect(review({ field: field('Date of birth'), facts, answers: ['May 3, 1990'] }).field_value).toBe('1990-05-03');
+  });
+
+  it.each([
+    ['5年', '5'],
+    ['five years', '5'],
+    ['５', '5'],
+    ['三年です', '3'],
+    ['十二人', '12'],
+    ['about 2.5 years', '2.5'],
+    ['twenty-five', '25'],
+    ['1,200', '1200'],
+  ])('reads the number in %j as %s', (answer, value) => {
+    const r = review({ field: field('Experience'), facts: [fact('years', 'Years of experience')], answers: [answer], language: 'ja' });
+    expect(r).toMatchObject({ passed: true, field_value: value });
+  });
+
+  it('does not read "一緒" or "十分" as numbers', () => {
+    const r = review({ field: field('Team size'), facts: [fact('size', 'Team size')], answers: ['みんな一緒で十分です'], language: 'ja' });
+    expect(r.passed).toBe(false);
+  });
+
+  it('accepts bare domains and adds https://', () => {
+    const facts = [fact('portfolio', 'Portfolio URL')];
+    expect(review({ field: field('Portfolio'), facts, answers: ['example.com/portfolio'] }).field_value).toBe('https://example.com/portfolio');
+    expect(review({ field: field('Portfolio'), facts, answers: ['見てください: https://github.com/taro。'], language: 'ja' }).field_value).toBe(
+      'https://github.com/taro',
+    );
+  });
+
+  it('names a link that is not a valid URL', () => {
+    const r = review({ field: field('Portfolio'), facts: [fact('portfolio', 'Portfolio URL')], answers: ['http://'] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain("'http://'");
+  });
+
+  it('does not take a file name such as Node.js for a web site', () => {
+    const r = review({ field: field('Portfolio'), facts: [fact('portfolio', 'Portfolio URL')], answers: ['I mostly use Node.js'] });
+    expect(r.passed).toBe(false);
+  });
+
+  it('accepts a full name in Latin script or Japanese and removes the introduction', () => {
+    const facts = [fact('fullName', 'Full name')];
+    expect(review({ field: field('Name'), facts, answers: ['My name is Taro Yamada'] }).field_value).toBe('Taro Yamada');
+    expect(review({ field: field('氏名'), facts: [fact('name', '氏名')], answers: ['山田太郎と申します'], language: 'ja' }).field_value).toBe('山田太郎');
+  });
+
+  it('asks for the family name too when only a first name is given', () => {
+    const r = review({ field: field('Name'), facts: [fact('fullName', 'Full name')], answers: ['Taro'] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('first and last name');
+  });
+
+  it('accepts one word for a first-name-only fact', () => {
+    expect(review({ field: field('First name'), facts: [fact('firstName', 'First name')], answers: ['Taro'] }).passed).toBe(true);
+  });
+
+  it('does not take a sentence for a name', () => {
+    const r = review({ field: field('Name'), facts: [fact('fullName', 'Full name')], answers: ['I would like to skip the'] });
+    expect(r.passed).toBe(false);
+  });
+});
+
+describe('reviewAnswer — refusals and optional fields', () => {
+  it('an optional field answered "skip" passes as skipped, without a value', () => {
+    const r = review({ field: field('Comments', { required: false }), answers: ['skip'] });
+    expect(r).toMatchObject({ passed: true, skipped: true });
+    expect(r.field_value).toBeUndefined();
+    expect(r.feedback).toMatch(/skip/i);
+  });
+
+  it('an optional field answered "なし" passes as skipped, with feedback in Japanese', () => {
+    const r = review({ field: field('備考', { required: false }), answers: ['なし'], language: 'ja' });
+    expect(r).toMatchObject({ passed: true, skipped: true });
+    expect(r.feedback).toContain('スキップ');
+  });
+
+  it('only the latest answer decides the skip', () => {
+    const r = review({ field: field('Comments', { required: false }), answers: ['skip', 'Actually, I enjoyed the process a lot'] });
+    expect(r.passed).toBe(true);
+    expect(r.skipped).toBeUndefined();
+  });
+
+  it('a required field answered "skip" fails and says it is required', () => {
+    const r = review({ field: field('Email'), facts: [fact('email', 'Email address')], answers: ['skip'] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('required');
+    expect(r.missing_facts).toEqual(['Email address']);
+  });
+
+  it('a required field answered "わかりません" fails and asks for an approximate answer', () => {
+    const r = review({ field: field('志望動機'), facts: [fact('m', '志望動機')], answers: ['わかりません'], language: 'ja' });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('必須');
+  });
+
+  it('an optional field answered "I don\'t know" fails but says it may be skipped', () => {
+    const r = review({ field: field('Hobbies', { required: false }), answers: ["I don't know"] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('optional');
+  });
+
+  it('"none" completes a question about whether something exists, even when required', () => {
+    const r = review({ field: field('Allergies'), facts: [fact('allergies', 'Any allergies the respondent has')], answers: ['None'] });
+    expect(r).toMatchObject({ passed: true, field_value: 'None' });
+  });
+
+  it('"なし" does not answer a question that needs a description', () => {
+    const r = review({ field: field('志望動機'), facts: [fact('reason', '当社を志望する理由')], answers: ['なし'], language: 'ja' });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('「なし」では');
+  });
+});
+
+describe('reviewAnswer — free text', () => {
+  it('passes an informative answer and stores it as the value', () => {
+    const r = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['I love building tools for designers'] });
+    expect(r).toMatchObject({ passed: true, field_value: 'I love building tools for designers' });
+  });
+
+  it('fails a descriptive fact answered with one word, and says it is too brief', () => {
+    const r = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['Money'] });
+    expect(r.passed).toBe(false);
+    expect(r.feedback).toContain('too brief');
+  });
+
+  it('accepts a short answer for a short fact (a job title)', () => {
+    expect(review({ field: field('Job title'), facts: [fact('title', 'Current job title')], answers: ['Engineer'] }).passed).toBe(true);
+    expect(review({ field: field('職種'), facts: [fact('title', '現在の職種')], answers: ['営業'], language: 'ja' }).passed).toBe(true);
+  });
+
+  it('counts six Japanese characters as enough for a descriptive fact', () => {
+    const facts = [fact('reason', '応募の理由')];
+    expect(review({ field: field('理由'), facts, answers: ['給料が良いから'], language: 'ja' }).passed).toBe(true);
+    expect(review({ field: field('理由'), facts, answers: ['お金'], language: 'ja' }).passed).toBe(false);
+  });
+
+  it('does not let fillers count as content ("はい", "ok")', () => {
+    const facts = [fact('reason', 'Why the respondent wants to join')];
+    expect(review({ field: field('Motivation'), facts, answers: ['ok', 'yes sure'] }).passed).toBe(false);
+  });
+
+  it('judges a field without facts as one fact built from its label', () => {
+    const r = review({ field: field('What do you enjoy about your work?'), answers: ['Solving hard problems with my team'] });
+    expect(r).toMatchObject({ passed: true });
+    expect(r.factResults).toHaveLength(1);
+    expect(r.factResults[0]).toMatchObject({ factKey: 'field_1', type: 'text' });
+  });
+
+  it('checks a field without facts by type when its label names one ("Email")', () => {
+    const r = review({ field: field('Email'), answers: ['foo@'] });
+    expect(r.passed).toBe(false);
+    expect(r.factResults[0]?.type).toBe('email');
+  });
+
+  const motivation = [
+    fact('reason', 'Why the respondent wants to join the company'),
+    fact('goal', 'What the respondent hopes to achieve in the first year'),
+  ];
+
+  it('a multi-fact free-text field gives the first answer to the first fact and asks for the rest', () => {
+    const r = review({ field: field('Motivation'), facts: motivation, answers: ['I love your products and the team culture'] });
+    expect(r.passed).toBe(false);
+    expect(r.missing_facts).toEqual(['What the respondent hopes to achieve in the first year']);
+    expect(r.extracted_facts).toEqual(['reason: I love your products and the team culture']);
+    expect(r.feedback).toContain('What the respondent hopes to achieve');
+  });
+
+  it('a follow-up answer completes the multi-fact field, and the value keeps both answers', () => {
+    const r = review({
+      field: field('Motivation'),
+      facts: motivation,
+      answers: ['I love your products and the team culture', 'I would like to ship a feature that customers use every day'],
+    });
+    expect(r.passed).toBe(true);
+    expect(r.field_value).toBe('I love your products and the team culture\nI would like to ship a feature that customers use every day');
+    expect(r.factResults.map((f) => f.satisfied)).toEqual([true, true]);
+  });
+
+  it('assigns an answer to the fact whose keyword it mentions, whatever the order', () => {
+    const r = review({ field: field('Motivation'), facts: motivation, answers: ['In my first year I hope to achieve a successful product launch'] });
+    expect(r.factResults.map((f) => f.satisfied)).toEqual([false, true]);
+    expect(r.factResults[1]?.reason).toContain("mentions 'hope");
+    expect(r.missing_facts).toEqual(['Why the respondent wants to join the company']);
+  });
+
+  it('matches Japanese facts by shared kanji/katakana pieces', () => {
+    const facts = [fact('reason', '当社を志望する理由'), fact('project', '入社後に挑戦したいプロジェクト')];
+    const first = review({ field: field('志望動機'), facts, answers: ['新しいプロジェクトに挑戦したいです'], language: 'ja' });
+    expect(first.factResults.map((f) => f.satisfied)).toEqual([false, true]);
+    expect(first.feedback).toContain('当社を志望する理由');
+    const done = review({ field: field('志望動機'), facts, answers: ['新しいプロジェクトに挑戦したいです', '御社の製品が好きで、長く使っているからです'], language: 'ja' });
+    expect(done.passed).toBe(true);
+  });
+
+  it('puts typed values first when a field mixes typed and free-text facts', () => {
+    const facts = [fact('email', 'Email address'), fact('contactTime', 'Best time of day to contact the respondent')];
+    const r = review({ field: field('Contact'), facts, answers: ['taro@example.com, weekday evenings after six'] });
+    expect(r.passed).toBe(true);
+    expect(r.field_value).toBe('taro@example.com\nweekday evenings after six');
+  });
+
+  it('does not let an email alone satisfy the free-text fact of a mixed field', () => {
+    const facts = [fact('email', 'Email address'), fact('note', 'Preferred way to be contacted and why')];
+    const r = review({ field: field('Contact'), facts, answers: ['taro@example.com'] });
+    expect(r.passed).toBe(false);
+    expect(r.missing_facts).toEqual(['Preferred way to be contacted and why']);
+  });
+});
+
+describe('reviewAnswer — language of the explanation', () => {
+  it('explains in Japanese in a Japanese session', () => {
+    const r = review({ field: field('メール'), facts: [fact('email', 'メールアドレス')], answers: ['foo@'], language: 'ja' });
+    expect(r.feedback).toBe('メールアドレス「foo@」の形式が正しくありません。');
+    expect(r.factResults[0]?.reason).toBe(r.feedback);
+  });
+});

@@ -142,4 +142,99 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     expect(tools).toContain('create_plan');
     sse.close();
   });
+
+  it('a Japanese respondent completes the same form in Japanese', async () => {
+    const s = await api.createSession(loadForm('event-registration-ja.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    await sse.waitTurns(1);
+    expect(lastAssistant(sse.events)).toMatch(/日本語/);
+
+    const lang = await say(s, sse, '日本語でお願いします');
+    expect(turnTypes(sse.events, lang.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_LANGUAGE', 'message', 'turn.completed']);
+    expect(lang.reply).toMatch(/国/);
+
+    // Tokyo names a city of a single-zone country: country and time zone in one answer, then the first question.
+    const place = await say(s, sse, '東京に住んでいます');
+    expect(turnTypes(sse.events, place.turnId)).toEqual([
+      'turn.started',
+      'message',
+      'state.changed:SET_COUNTRY',
+      'state.changed:SET_TIMEZONE',
+      'agent.changed',
+      'state.changed:PLAN_CREATED',
+      'agent.changed',
+      'state.changed:FIELD_STATUS',
+      'message',
+      'turn.completed',
+    ]);
+    expect(place.reply).toMatch(/氏名/);
+
+    await say(s, sse, '山田太郎');
+    await say(s, sse, 'taro.yamada@example.jp');
+    const unknown = await say(s, sse, 'わかりません');
+    expect(sse.events.filter((e) => e.type === 'review').at(-1)!.data).toMatchObject({ fieldId: 'attendees', passed: false });
+    expect(unknown.reply).toMatch(/人数/);
+    await say(s, sse, '3人です');
+    const goal = await say(s, sse, 'Rustの非同期処理を学びたいです');
+    const followUp = sse.events.filter((e) => e.type === 'review').at(-1)!.data;
+    expect(followUp).toMatchObject({ fieldId: 'motivation', passed: false, missingFacts: ['現在の職業や経歴'] });
+    expect(goal.reply).toMatch(/職業|経歴/);
+    await say(s, sse, 'バックエンドエンジニアとして働いています');
+    const done = await say(s, sse, 'スキップ');
+    await sse.waitFor((evs) => evs.some((e) => e.type === 'session.completed'), 5_000, 'session.completed');
+    expect(done.reply).toMatch(/山田太郎/);
+    assertStreamInvariants(sse.events);
+    // every assistant message after the language choice is in Japanese
+    const assistant = sse.events.filter((e) => e.type === 'message' && e.data.role === 'assistant').slice(1);
+    for (const m of assistant) expect(String(m.data.text)).toMatch(/[ぁ-んァ-ヶ一-龠]/);
+
+    const completed = sse.events.find((e) => e.type === 'session.completed')!;
+    expect(completed.data.collectedFields).toEqual({
+      full_name: '山田太郎',
+      email: 'taro.yamada@example.jp',
+      attendees: '3',
+      motivation: 'Rustの非同期処理を学びたいです\nバックエンドエンジニアとして働いています',
+    });
+    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    expect(snap.json).toMatchObject({
+      status: 'awaiting_confirmation',
+      bootstrap: { language: 'ja', country: 'JP', timezone: 'Asia/Tokyo' },
+      collectedFields: completed.data.collectedFields,
+    });
+    expect((snap.json.fields as Json[]).map((f) => [f.fieldId, f.status, f.followUps])).toEqual([
+      ['full_name', 'done', 0],
+      ['email', 'done', 0],
+      ['attendees', 'done', 1],
+      ['motivation', 'done', 1],
+      ['dietary_notes', 'skipped', 0],
+    ]);
+    expect((await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token })).status).toBe(200);
+    sse.close();
+  });
+
+  it('a field still failing after maxFollowUps is skipped, and a required one is asked again before completion', async () => {
+    const form = loadForm('event-registration-en.json');
+    form.compliance = { maxFollowUpsPerField: 1 };
+    const s = await api.createSession(form, 'form', { language: 'en' });
+    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    await sse.waitTurns(1);
+    await say(s, sse, 'I live in Tokyo');
+    await say(s, sse, 'Jane Doe');
+    await say(s, sse, 'no idea');
+    await say(s, sse, "I don't know");
+    // email gave up: the interview moved on to the next field
+    const statuses = sse.events.filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_STATUS').map((e) => e.data.payload as Json);
+    expect(statuses).toContainEqual({ fieldId: 'email', status: 'skipped', reason: 'max_follow_ups' });
+    await say(s, sse, '2');
+    await say(s, sse, 'I want to learn about queues');
+    await say(s, sse, 'I am a student');
+    const reopened = await say(s, sse, 'skip');
+    expect(sse.events.some((e) => e.type === 'session.completed')).toBe(false);
+    expect(reopened.reply).toMatch(/email/i);
+    expect((await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token })).status).toBe(409);
+    await say(s, sse, 'jane@example.com');
+    await sse.waitFor((evs) => evs.some((e) => e.type === 'session.completed'), 5_000, 'session.completed');
+    expect((await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token })).status).toBe(200);
+    sse.close();
+  });
 });

@@ -14,7 +14,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // pino's Logger is a FastifyBaseLogger; the cast keeps Fastify's default generic so plugins type-check.
     loggerInstance: deps.log as unknown as import('fastify').FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -36,7 +36,7 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
   if (!parsed.success) throw new UnrecoverableError(`invalid step payload: ${parsed.error.message}`);
   const payload = parsed.data;
   if (payload.agent !== deps.agent) throw new UnrecoverableError(`step for ${payload.agent} reached the ${deps.agent} worker`);
-  const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, agent: deps.agent, seq: payload.seq });
+  const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
 
   for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
     const loaded = await deps.store.load(payload.sessionId);

@@ -58,7 +58,10 @@ export class SseRecorder {
     let type = 'message';
     const data: string[] = [];
     for (const line of block.split('\n')) {
-      if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
+      if (line.startsWith(':')) {
+        this.comments.push(line.slice(1).trim());
+        this.notify();
+      }
       else if (line.startsWith('id:')) id = Number(line.slice(3).trim());
       else if (line.startsWith('event:')) type = line.slice(6).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trim());

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { loadConfig } from '../../shared/src/config.js';
+import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { event } from '../../shared/src/schemas/events.js';
+import { startGateway } from '../../services/gateway/src/server.js';
+import { hashToken } from '../../services/gateway/src/auth.js';
+import { SseRecorder } from '../support/sse.js';
+
+/**
+ * The gateway's SSE route in-process on a real Redis: resync when history was
+ * trimmed, heartbeats, live tail for many clients on a fixed number of Redis
+ * connections. Events are appended straight through the store, as workers do.
+ */
+const prefix = `gw-${randomUUID().slice(0, 8)}`;
+let gw: Awaited<ReturnType<typeof startGateway>>;
+let redis: Redis;
+let base: string;
+
+beforeAll(async () => {
+  const config = loadConfig({
+    REDIS_URL: inject('redisUrl'),
+    KEY_PREFIX: prefix,
+    QUEUE_PREFIX: `{${prefix}}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SSE_HEARTBEAT_MS: '100',
+    EVENTS_MAXLEN: '10',
+  });
+  gw = await startGateway(config);
+  base = `http://127.0.0.1:${gw.port}`;
+  redis = new Redis(inject('redisUrl'));
+});
+afterAll(async () => {
+  await gw?.close();
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+async function sessionWithEvents(n: number): Promise<{ sessionId: string; token: string; append(k: number): Promise<void> }> {
+  const sessionId = randomUUID();
+  const token = `tok-${randomUUID()}`;
+  const store = gw.deps.store;
+  const state = newSessionState({ sessionId, kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: new Date().toISOString() });
+  await store.create({ state, tokenHash: hashToken(token), agent: 'greeter', turnId: 'boot' });
+  const append = async (k: number) => {
+    for (let i = 0; i < k; i++) {
+      const loaded = (await store.load(sessionId))!;
+      const d = new SessionDraft(loaded.state);
+      d.emit(event('message.delta', { messageId: 'm', delta: String(loaded.lastEventId + 1) }));
+      const r = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: d.state, mode: 'none', events: d.events, runSteps: [] });
+      if (!r.ok) throw new Error('conflict');
+    }
+  };
+  await append(n);
+  return { sessionId, token, append };
+}
+
+const url = (s: { sessionId: string; token: string }, q = '') => `${base}/v1/sessions/${s.sessionId}/events?token=${s.token}${q}`;
+
+describe('SSE route', () => {
+  it('starts with a resync snapshot when the requested history was trimmed, then continues live', async () => {
+    const s = await sessionWithEvents(400); // MAXLEN ~10 trims the oldest entries
+    const first = Number((await redis.xrange(gw.deps.store.keys(s.sessionId).events, '-', '+', 'COUNT', 1))[0]![0].split('-')[1]);
+    expect(first).toBeGreaterThan(2);
+    const sse = await SseRecorder.open(url(s, '&lastEventId=1'));
+    await sse.waitFor((evs) => evs.length >= 1);
+    expect(sse.events[0]).toMatchObject({ id: 400, type: 'resync' });
+    expect((sse.events[0]!.data.snapshot as { sessionId: string }).sessionId).toBe(s.sessionId);
+    await s.append(2);
+    await sse.waitFor((evs) => evs.length >= 3, 5_000, 'live events after resync');
+    expect(sse.events.slice(1).map((e) => e.id)).toEqual([401, 402]);
+    sse.close();
+  });
+
+  it('replays retained history without a resync when nothing was lost', async () => {
+    const s = await sessionWithEvents(5);
+    const sse = await SseRecorder.open(url(s));
+    await sse.waitFor((evs) => evs.length >= 5);
+    expect(sse.events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(sse.events.every((e) => e.type === 'message.delta')).toBe(true);
+    sse.close();
+  });
+
+  it('sends heartbeat comments on an idle stream', async () => {
+    const s = await sessionWithEvents(1);
+    const sse = await SseRecorder.open(url(s));
+    await sse.waitFor(() => sse.comments.filter((c) => c === 'ping').length >= 2, 5_000, 'two pings');
+    sse.close();
+  });
+
+  it('rejects a malformed Last-Event-ID with 400 in the contract shape', async () => {
+    const s = await sessionWithEvents(1);
+    const res = await fetch(url(s, '&lastEventId=abc'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_last_event_id' } });
+  });
+
+  it('serves 200 live clients on a fixed number of Redis connections', async () => {
+    const before = await gatewayConnections();
+    const sessions = await Promise.all(Array.from({ length: 20 }, () => sessionWithEvents(1)));
+    const clients = await Promise.all(Array.from({ length: 200 }, (_, i) => SseRecorder.open(url(sessions[i % 20]!))));
+    await Promise.all(clients.map((c) => c.waitFor((evs) => evs.length >= 1)));
+    await Promise.all(sessions.map((s) => s.append(3)));
+    await Promise.all(clients.map((c) => c.waitFor((evs) => evs.length >= 4, 10_000, 'live tail')));
+    for (const c of clients) expect(c.events.map((e) => e.id)).toEqual([1, 2, 3, 4]);
+    expect(await gatewayConnections()).toBe(before);
+    expect(before).toBeLessThanOrEqual(3);
+    clients.forEach((c) => c.close());
+  });
+});
+
+/** Connections the gateway opened: ioredis connectionName `gateway` (commands, queues) and `gateway-sse` (the hub). */
+async function gatewayConnections(): Promise<number> {
+  const list = String(await redis.client('LIST')).split('\n');
+  return list.filter((l) => /name=gateway(-sse)?( |$)/.test(l)).length;
+}

@@ -17,6 +17,7 @@ import { ensureRedis } from './ensure-redis.js';
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
 const PARALLEL_SESSIONS = Number(process.env.BENCH_SESSIONS ?? 20);
 const HOPS = 3;
+const FIELDS = 20;
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -90,7 +91,7 @@ function benchForm(fields: number) {
 
 async function pipeline(url: string): Promise<{ lat: number[]; throughput: number }> {
   const id = randomUUID().slice(0, 6);
-  const stack = await startStack({ env: { REDIS_URL: url, KEY_PREFIX: `bench-${id}`, QUEUE_PREFIX: `{bench-${id}}`, LOG_LEVEL: 'warn' } });
+  const stack = await startStack({ env: { REDIS_URL: url, KEY_PREFIX: `bench-${id}`, QUEUE_PREFIX: `{bench-${id}}`, LOG_LEVEL: 'info' } });
   try {
     const api = new Api(stack.url);
     const open = async (fields: number) => {
@@ -108,12 +109,17 @@ async function pipeline(url: string): Promise<{ lat: number[]; throughput: numbe
       return { turn, close: () => sse.close() };
     };
     const answer = 'I would describe it in a few honest words';
-    const one = await open(TURNS + 30);
-    for (let i = 0; i < 20; i++) await one.turn(answer); // warm-up
+    // Sessions of a realistic size: a 20-field form answered field by field, then the next session.
+    const warm = await open(FIELDS);
+    for (let i = 0; i < 10; i++) await warm.turn(answer);
+    warm.close();
     const lat: number[] = [];
-    for (let i = 0; i < TURNS; i++) lat.push(await one.turn(answer));
-    one.close();
-    const sessions = await Promise.all(Array.from({ length: PARALLEL_SESSIONS }, () => open(25)));
+    while (lat.length < TURNS) {
+      const one = await open(FIELDS);
+      for (let i = 0; i < FIELDS - 1 && lat.length < TURNS; i++) lat.push(await one.turn(answer));
+      one.close();
+    }
+    const sessions = await Promise.all(Array.from({ length: PARALLEL_SESSIONS }, () => open(FIELDS + 2)));
     const t0 = performance.now();
     await Promise.all(sessions.map(async (s) => {
       for (let i = 0; i < 20; i++) await s.turn(answer);
@@ -146,7 +152,7 @@ async function main() {
     ['interview turn (HTTP→SSE, offline)', pct(pipe.lat, 50), pct(pipe.lat, 99), `${pipe.throughput.toFixed(0)} turns/s`],
   ];
   console.log(`\nturn = POST /turns → interviewer → reviewer → interviewer → turn.completed on SSE (${HOPS} queue hops)`);
-  console.log(`sequential: ${TURNS} samples; throughput: ${PARALLEL_SESSIONS} sessions in parallel\n`);
+  console.log(`sequential: ${TURNS} answer turns over ${FIELDS}-field forms; throughput: ${PARALLEL_SESSIONS} sessions in parallel\n`);
   console.log(`${'what'.padEnd(38)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  throughput`);
   for (const [what, p50, p99, tp] of rows) console.log(`${what.padEnd(38)} ${fmt(p50)} ${fmt(p99)}  ${tp}`);
   console.log(`\npipeline/bare chain p50 ratio: ${(pct(pipe.lat, 50) / pct(bare.lat, 50)).toFixed(2)}x`);

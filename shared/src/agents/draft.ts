@@ -25,11 +25,16 @@ export class SessionDraft {
   readonly runSteps: RunStep[] = [];
   readonly stateChanges: StateChange[] = [];
 
+  /**
+   * @param owned the caller hands the state over (a freshly loaded copy nobody else holds), so it is not cloned:
+   * cloning a large session on every step costs more than the rest of the step.
+   */
   constructor(
     state: SessionState,
     private readonly clock: () => Date = () => new Date(),
+    owned = false,
   ) {
-    this.state = structuredClone(state);
+    this.state = owned ? state : structuredClone(state);
   }
 
   now(): string {

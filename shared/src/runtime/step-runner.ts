@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import { enqueueStep, StepJob, type AgentQueues } from '../queues/catalog.js';
 import { event } from '../schemas/events.js';
 import type { Step } from '../schemas/session.js';
-import type { CommitMode, LoadedSession, SessionStore } from '../store/session-store.js';
+import type { CommitMode, LoadedSession, SessionStore, TurnRecord } from '../store/session-store.js';
 import type { StepHandler, StepOutcome } from './step-handler.js';
 
 export type StepRunnerDeps = {
@@ -38,8 +38,9 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
   if (payload.agent !== deps.agent) throw new UnrecoverableError(`step for ${payload.agent} reached the ${deps.agent} worker`);
   const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
 
+  let turn: TurnRecord | null | undefined;
   for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
-    const loaded = await deps.store.load(payload.sessionId);
+    let loaded = await deps.store.load(payload.sessionId);
     if (!loaded) return 'gone';
     const step = loaded.step;
     if (!step || step.seq !== payload.seq) {
@@ -47,28 +48,29 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
       if (step && step.seq > payload.seq) await enqueueStep(deps.queues, deps.config, payload.sessionId, step);
       return 'stale';
     }
+    turn ??= await deps.store.getTurn(payload.sessionId, step.turnId);
     if (loaded.state.startedTurnId !== step.turnId) {
-      await beginTurn(deps, loaded, step);
-      continue;
+      const begun = await beginTurn(deps, loaded, step, turn);
+      if (!begun) continue;
+      loaded = begun;
     }
-    const result = await executeAndCommit(job, deps, loaded, step, log, signal);
+    const result = await executeAndCommit(job, deps, loaded, step, turn, log, signal);
     if (result !== 'conflict') return result;
     log.debug('commit conflict, re-reading the session');
   }
   throw new SystemError(`session ${payload.sessionId}: too many concurrent commits`);
 }
 
-/** First step of a turn: record `turn.started` and the user's message, once. */
-async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step): Promise<void> {
-  const turn = await deps.store.getTurn(loaded.state.sessionId, step.turnId);
-  const draft = new SessionDraft(loaded.state);
+/** First step of a turn: record `turn.started` and the user's message, once. Returns the session as committed. */
+async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step, turn: TurnRecord | null): Promise<LoadedSession | null> {
+  const draft = new SessionDraft(loaded.state, undefined, true);
   draft.state.startedTurnId = step.turnId;
   draft.emit(event('turn.started', { turnId: step.turnId }));
   if (turn?.message != null) {
     const onField = draft.state.plan && draft.state.currentAgent === 'interviewer' ? currentField(draft.state) : null;
     draft.addUserMessage(turn.message, step.turnId, onField?.field.fieldId ?? null);
   }
-  await deps.store.commit({
+  const res = await deps.store.commit({
     sessionId: loaded.state.sessionId,
     expectedVersion: loaded.version,
     expectedSeq: step.seq,
@@ -77,6 +79,8 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
     events: draft.events,
     runSteps: [],
   });
+  if (!res.ok) return null;
+  return { ...loaded, version: res.version, state: draft.state, lastEventId: loaded.lastEventId + draft.events.length };
 }
 
 async function executeAndCommit(
@@ -84,11 +88,11 @@ async function executeAndCommit(
   deps: StepRunnerDeps,
   loaded: LoadedSession,
   step: Step,
+  turnRecord: TurnRecord | null,
   log: Logger,
   signal?: AbortSignal,
 ): Promise<StepRunResult | 'conflict'> {
-  const draft = new SessionDraft(loaded.state);
-  const turnRecord = await deps.store.getTurn(loaded.state.sessionId, step.turnId);
+  const draft = new SessionDraft(loaded.state, undefined, true);
   let outcome: StepOutcome;
   try {
     outcome =
@@ -103,7 +107,10 @@ async function executeAndCommit(
       throw err;
     }
     log.error({ err: toErrorJson(err) }, 'step failed, failing the turn');
-    const r = await failTurn(deps, loaded, step, err);
+    // The handler may have left the draft half-changed: fail the turn from the session as stored.
+    const fresh = await deps.store.load(loaded.state.sessionId);
+    if (!fresh || fresh.version !== loaded.version) return 'conflict';
+    const r = await failTurn(deps, fresh, step, err);
     return r === 'conflict' ? 'conflict' : 'failed_turn';
   }
   return commitOutcome(deps, loaded, step, draft, outcome, log);

@@ -3,7 +3,7 @@ import type { AgentName } from '../agents-list.js';
 import { SystemError } from '../errors.js';
 import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
 import type { RunStep } from '../schemas/run-step.js';
-import { SessionState, Step } from '../schemas/session.js';
+import { Step, type SessionState } from '../schemas/session.js';
 import { allSessionKeys, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
 import { ACCEPT_TURN, COMMIT, CREATE_SESSION, READ_WITH_SEQ } from './scripts.js';
 
@@ -142,7 +142,8 @@ export class SessionStore {
     if (!v || !state) return null;
     return {
       version: Number(v),
-      state: SessionState.parse(JSON.parse(state)),
+      // Internal document written only by our own commits: parsed, not re-validated on every read.
+      state: JSON.parse(state) as SessionState,
       step: step ? Step.parse(JSON.parse(step)) : null,
       activeTurn: active || null,
       status: status ?? 'active',

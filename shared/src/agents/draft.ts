@@ -70,11 +70,19 @@ export class SessionDraft {
     this.emit(event('state.changed', { type: 'SET_TIMEZONE', payload: { timezone, source } }));
   }
 
+  /**
+   * Passes control to `to`. The agent stack mirrors the seed's sub-sessions: a
+   * subtask pushes the sub-agent, returning pops it, a hand-off replaces the top.
+   */
   setAgent(to: AgentName): void {
     const from = this.state.currentAgent;
     if (from === to) return;
+    const stack = this.state.agentStack;
+    const loop = this.state.loop;
+    if (loop && loop.subAgent === to && loop.pendingResult === undefined) stack.push({ agent: to, since: this.now() });
+    else if (stack.length >= 2 && stack[stack.length - 2]?.agent === to) stack.pop();
+    else stack.splice(stack.length - 1, 1, { agent: to, since: this.now() });
     this.state.currentAgent = to;
-    this.state.agentStack.push({ agent: to, since: this.now() });
     this.touch();
     this.stateChanges.push({ type: 'SET_CURRENT_AGENT', payload: { from, to } });
     this.emit(event('agent.changed', { from, to }));

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { newSessionState } from '../../shared/src/domain/form-flow.js';
+
+const base = () => newSessionState({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });
+
+describe('SessionDraft agent stack', () => {
+  it('replaces the top on hand-off, pushes a subtask agent and pops it on return', () => {
+    const d = new SessionDraft(base());
+    d.setAgent('architect');
+    d.setAgent('interviewer');
+    expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
+    d.state.loop = {
+      agent: 'interviewer',
+      messages: [],
+      iterations: 1,
+      pendingCall: { id: 'c1', name: 'subtask', arguments: '{}' },
+      subAgent: 'reviewer',
+      pendingStartedAt: '',
+    };
+    d.setAgent('reviewer');
+    expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer', 'reviewer']);
+    d.state.loop.pendingResult = { status: 'success', result: { message: 'ok' } };
+    d.setAgent('interviewer');
+    expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
+    expect(d.events.map((e) => e.data)).toEqual([
+      { from: 'greeter', to: 'architect' },
+      { from: 'architect', to: 'interviewer' },
+      { from: 'interviewer', to: 'reviewer' },
+      { from: 'reviewer', to: 'interviewer' },
+    ]);
+    expect(d.stateChanges.every((c) => c.type === 'SET_CURRENT_AGENT')).toBe(true);
+  });
+
+  it('does not touch the caller\\'s state unless the state is handed over', () => {
+    const state = base();
+    new SessionDraft(state).setLanguage('ja');
+    expect(state.bootstrap.language).toBe('en');
+    new SessionDraft(state, undefined, true).setLanguage('ja');
+    expect(state.bootstrap.language).toBe('ja');
+  });
+});

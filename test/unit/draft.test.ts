@@ -32,7 +32,7 @@ describe('SessionDraft agent stack', () => {
     expect(d.stateChanges.every((c) => c.type === 'SET_CURRENT_AGENT')).toBe(true);
   });
 
-  it('does not touch the caller\\'s state unless the state is handed over', () => {
+  it('does not touch the caller state unless the state is handed over', () => {
     const state = base();
     new SessionDraft(state).setLanguage('ja');
     expect(state.bootstrap.language).toBe('en');

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toolParameters, toolSpec } from '../../shared/src/llm/json-schema.js';
+import { greeterAgent } from '../../services/greeter/src/agent.js';
+import { architectAgent } from '../../services/architect/src/agent.js';
+import { interviewerAgent } from '../../services/interviewer/src/agent.js';
+import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
+
+type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean; items?: Schema; anyOf?: Schema[] };
+
+/** OpenAI strict mode: every object lists all its properties as required and forbids extra ones. */
+function assertStrict(s: Schema, path: string): void {
+  if (s.type === 'object') {
+    expect(s.additionalProperties, `${path} additionalProperties`).toBe(false);
+    expect([...(s.required ?? [])].sort(), `${path} required`).toEqual(Object.keys(s.properties ?? {}).sort());
+  }
+  for (const [k, v] of Object.entries(s.properties ?? {})) assertStrict(v, `${path}.${k}`);
+  if (s.items) assertStrict(s.items, `${path}[]`);
+  for (const a of s.anyOf ?? []) assertStrict(a, path);
+}
+
+describe('tool schemas sent to the model', () => {
+  const agents = [greeterAgent, architectAgent, interviewerAgent, createReviewerAgent({ maxFollowUps: 3 })];
+  for (const agent of agents) {
+    for (const tool of agent.tools) {
+      it(`${agent.name}.${tool.name} is a strict function schema`, () => {
+        const spec = toolSpec(tool.name, tool.description, tool.schema);
+        assertStrict(spec.parameters as Schema, tool.name);
+        expect(spec.parameters).not.toHaveProperty('$schema');
+      });
+    }
+  }
+
+  it('refuses an optional property: tool inputs are nullable, never optional', () => {
+    expect(() => toolParameters(z.object({ a: z.string().optional() }))).toThrow(/optional/);
+  });
+
+  it('keeps nullable fields required and allows null', () => {
+    const p = toolParameters(z.object({ hint: z.union([z.string(), z.null()]) })) as Schema;
+    expect(p.required).toEqual(['hint']);
+    expect(JSON.stringify(p.properties?.hint)).toMatch(/null/);
+  });
+});

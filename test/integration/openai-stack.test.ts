@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Api, loadForm, type Json } from '../support/api.js';
+import { startFakeOpenAi } from '../support/fake-openai-server.js';
+import { startStack, type Stack } from '../support/processes.js';
+import { SseRecorder } from '../support/sse.js';
+
+/**
+ * LLM_PROVIDER=openai through the whole stack against a fake OpenAI-compatible
+ * server: the greeter's real tools and loop, retries of upstream errors,
+ * malformed arguments fed back to the model, and turn.failed when retries run out.
+ */
+let stack: Stack;
+let fake: Awaited<ReturnType<typeof startFakeOpenAi>>;
+let api: Api;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  const id = randomUUID().slice(0, 8);
+  stack = await startStack({
+    env: {
+      REDIS_URL: inject('redisUrl'),
+      KEY_PREFIX: `oa-${id}`,
+      QUEUE_PREFIX: `{oa-${id}}`,
+      LLM_PROVIDER: 'openai',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'sk-test',
+      GREETER_MODEL: 'greeter-model',
+      LLM_MAX_RETRIES: '1',
+      JOB_ATTEMPTS: '1',
+    },
+    services: ['greeter'],
+  });
+  api = new Api(stack.url);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await fake?.close();
+});
+
+const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }] });
+
+describe('openai provider end to end', () => {
+  it('runs the greeter on a remote model, retrying 429 and feeding malformed arguments back', async () => {
+    fake.enqueue(call('ask', { message: 'Hello! Japanese or English?' }));
+    const s = await api.createSession(loadForm('event-registration-en.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    await sse.waitTurns(1);
+    expect(sse.events[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter', text: 'Hello! Japanese or English?' });
+    expect(fake.requests[0]!.body.model).toBe('greeter-model');
+    expect(fake.requests[0]!.body.tools.map((t: Json) => t.function.name)).toEqual(['ask', 'set_language', 'set_country', 'set_timezone']);
+
+    fake.enqueue(
+      { status: 429, headers: { 'retry-after': '0' } },
+      call('set_language', '{"language": '),
+      call('set_language', { language: 'en' }),
+      call('ask', { message: 'Which country do you live in?' }),
+    );
+    await api.turn(s.sessionId, s.token, 'English please');
+    await sse.waitTurns(2);
+    const types = sse.events.slice(3).map((e) => e.type);
+    expect(types).toEqual(['turn.started', 'message', 'state.changed', 'message', 'turn.completed']);
+    expect(sse.events.at(-2)!.data.text).toBe('Which country do you live in?');
+    // request 3 (after the 429 retry) carried the error for the malformed call back to the model
+    const feedback = fake.requests[3]!.body.messages.at(-1);
+    expect(feedback.role).toBe('tool');
+    expect(JSON.parse(feedback.content)).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid JSON for set_language/) } });
+    const steps = (await api.call('GET', `/v1/sessions/${s.sessionId}/runsteps`, { token: s.token })).json.runSteps as Json[];
+    expect(steps.map((r) => [r.toolName, r.output.status])).toEqual([
+      ['ask', 'success'],
+      ['set_language', 'error'],
+      ['set_language', 'success'],
+      ['ask', 'success'],
+    ]);
+    expect(steps[1]!.input).toBe('{"language": ');
+
+    // upstream down beyond the retries: the turn fails, the session stays usable
+    fake.enqueue({ status: 500, headers: { 'retry-after': '0' } }, { status: 500, headers: { 'retry-after': '0' } });
+    const failed = await api.turn(s.sessionId, s.token, 'I live in Japan');
+    await sse.waitTurns(3);
+    expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: failed.json.turnId, error: { code: 'provider_unavailable' } } });
+    fake.enqueue(call('set_country', { country: 'JP' }), call('set_timezone', { timezone: null, hint: 'Japan' }), call('ask', { message: 'ok' }));
+    await api.turn(s.sessionId, s.token, 'I live in Japan');
+    await sse.waitFor((evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'architect'), 15_000, 'hand-off to architect');
+    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    expect(snap.json.bootstrap).toEqual({ language: 'en', country: 'JP', timezone: 'Asia/Tokyo' });
+    sse.close();
+  });
+});

@@ -13,6 +13,22 @@ function fastifyCode(err: FastifyError): string {
 }
 
 /**
+ * Redis unreachable: the producer connection fails fast (no offline queue), and
+ * the client gets 503 with Retry-After instead of a hanging request or a 500.
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  return (
+    err.name === 'MaxRetriesPerRequestError' ||
+    /enableOfflineQueue|Connection is closed|connect ECONNREFUSED/.test(err.message) ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT'
+  );
+}
+
+/**
  * One error handler: the contract's `{error: {code, message}}` for every
  * failure, validation and other 4xx passed through, 5xx logged and masked.
  */
@@ -28,6 +44,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (err instanceof UnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
       if (err.status >= 500) req.log.error({ err }, 'request failed');
       return send(reply, err.status, err.code, err.message);
+    }
+    if (isRedisUnavailable(err)) {
+      req.log.warn({ err: err.message }, 'redis unavailable');
+      reply.header('retry-after', '2');
+      return send(reply, 503, 'unavailable', 'the service is temporarily unavailable; retry shortly');
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return send(reply, status, fastifyCode(err), err.message);

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/src/config.js';
+import { findOnPath, spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
+import { startGateway } from '../../services/gateway/src/server.js';
+import { Api, loadForm } from '../support/api.js';
+import { freePort } from '../support/free-port.js';
+
+/** The gateway on a Redis of its own that is then stopped: clients get 503 + Retry-After, never a 500. */
+const hasRedisServer = findOnPath('redis-server') !== undefined;
+
+describe.skipIf(!hasRedisServer)('when Redis goes away (needs a redis-server binary to stop)', () => {
+  let redis: RedisServerProcess;
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  let api: Api;
+
+  beforeAll(async () => {
+    redis = await spawnRedisServer({ port: await freePort(), args: ['--save', '', '--appendonly', 'no'] });
+    const prefix = `down-${randomUUID().slice(0, 6)}`;
+    gw = await startGateway(
+      loadConfig({ REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}` }),
+    );
+    api = new Api(`http://127.0.0.1:${gw.port}`);
+  });
+  afterAll(async () => {
+    await gw?.close().catch(() => undefined);
+    await redis?.stop();
+  });
+
+  it('answers 503 with Retry-After on writes and readiness, and stays alive', async () => {
+    expect((await api.call('GET', '/readyz')).status).toBe(200);
+    const s = await api.createSession(loadForm('event-registration-en.json'));
+    await redis.stop();
+    const create = await api.call('POST', '/v1/sessions', { body: { kind: 'form', form: loadForm('event-registration-en.json') } });
+    expect(create.status).toBe(503);
+    expect(create.headers.get('retry-after')).toBe('2');
+    expect(create.json).toMatchObject({ error: { code: 'unavailable' } });
+    const turn = await api.turn(s.sessionId, s.token, 'hello');
+    expect(turn.status).toBe(503);
+    expect((await api.call('GET', '/readyz')).status).toBe(503);
+    expect((await api.call('GET', '/healthz')).status).toBe(200);
+  });
+});

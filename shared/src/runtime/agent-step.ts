@@ -3,9 +3,25 @@ import { runAgentLoop } from '../agents/loop.js';
 import type { FunctionCallResult } from '../agents/tool.js';
 import { SystemError } from '../errors.js';
 import type { LlmProvider } from '../llm/types.js';
+import type { LoopCheckpoint } from '../schemas/session.js';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
 
 export type LoopHandlerDeps = { llm: LlmProvider; model: string; maxTurns: number };
+
+function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext, checkpoint: LoopCheckpoint | null) {
+  return runAgentLoop({
+    agent,
+    draft: ctx.draft,
+    llm: deps.llm,
+    model: deps.model,
+    maxTurns: deps.maxTurns,
+    turn: ctx.turn,
+    runStepPrefix: `rs-${ctx.step.seq}`,
+    log: ctx.log,
+    signal: ctx.signal,
+    checkpoint,
+  });
+}
 
 /**
  * Step handler of a conversation-owning agent (greeter, architect,
@@ -18,18 +34,7 @@ export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): 
     const cp = draft.state.loop;
     const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? cp : null;
     if (checkpoint) draft.state.loop = null;
-    const r = await runAgentLoop({
-      agent,
-      draft,
-      llm: deps.llm,
-      model: deps.model,
-      maxTurns: deps.maxTurns,
-      turn: ctx.turn,
-      runStepPrefix: `rs-${ctx.step.seq}`,
-      log: ctx.log,
-      signal: ctx.signal,
-      checkpoint,
-    });
+    const r = await runLoop(agent, deps, ctx, checkpoint);
     if (r.kind === 'ask') return { kind: 'await_user' };
     if (r.kind === 'suspend') {
       draft.state.loop = r.checkpoint;
@@ -52,17 +57,7 @@ export function subtaskStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps
     if (!cp || cp.subAgent !== agent.name || cp.pendingResult !== undefined) {
       throw new SystemError(`${agent.name} step without a pending subtask`);
     }
-    await runAgentLoop({
-      agent,
-      draft,
-      llm: deps.llm,
-      model: deps.model,
-      maxTurns: deps.maxTurns,
-      turn: ctx.turn,
-      runStepPrefix: `rs-${ctx.step.seq}`,
-      log: ctx.log,
-      signal: ctx.signal,
-    });
+    await runLoop(agent, deps, ctx, null);
     const result = draft.state.subSessionResults[cp.pendingCall.id] as FunctionCallResult<Record<string, unknown>> | undefined;
     cp.pendingResult = result ?? { status: 'error', result: { message: `${agent.name} finished without a result` } };
     delete draft.state.subSessionResults[cp.pendingCall.id];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Api, loadForm, type Json } from '../support/api.js';
-import { startFakeOpenAi } from '../support/fake-openai-server.js';
+import { startFakeOpenAi } from '../support/fake-openai.js';
 import { startStack, type Stack } from '../support/processes.js';
 import { SseRecorder } from '../support/sse.js';
 

@@ -1,0 +1,221 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ModelBehaviorError, ProviderError } from '../../shared/src/errors.js';
+import { toolSpec } from '../../shared/src/llm/json-schema.js';
+import { createOpenAiProvider, type OpenAiProviderOptions } from '../../shared/src/llm/openai-provider.js';
+import type { ChatRequest } from '../../shared/src/llm/types.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
+
+/**
+ * The OpenAI provider over real HTTP against a scripted OpenAI-compatible
+ * server. Retry delays are kept tiny with `retry-after: 0` or `retryBaseMs: 1`.
+ */
+let fake: FakeOpenAi;
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  // Every test consumes exactly the replies it planned.
+  expect(fake.pending()).toBe(0);
+  fake.requests.length = 0;
+});
+
+function provider(overrides: Partial<OpenAiProviderOptions> = {}) {
+  return createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 2, retryBaseMs: 1, ...overrides });
+}
+
+const SetLanguage = z.object({ language: z.string(), note: z.union([z.string(), z.null()]) });
+
+function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
+  return {
+    agent: 'greeter',
+    model: 'test-model',
+    context: { secret: 'context is for the offline provider only' },
+    tools: [toolSpec('set_language', 'Set the language', SetLanguage)],
+    messages: [
+      { role: 'system', content: 'You are the greeter.' },
+      { role: 'user', content: '日本語で' },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'call_a', name: 'set_language', arguments: '{"language":"ja","note":null}' }] },
+      { role: 'tool', toolCallId: 'call_a', name: 'set_language', content: '{"status":"success","result":{"message":"ok"}}' },
+      { role: 'assistant', content: 'どちらの国にお住まいですか？', toolCalls: [] },
+      { role: 'user', content: '日本' },
+    ],
+    ...overrides,
+  };
+}
+
+const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('the call should have failed'), (e: unknown) => e);
+
+describe('openai provider: request and response mapping', () => {
+  it('sends the model, our messages in Chat Completions form and strict tools, and maps the tool calls back', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, { name: 'ask', arguments: '{"message":"東京ですか？"}' }] });
+
+    const res = await provider().chat(request());
+
+    expect(res).toEqual({
+      content: null,
+      toolCalls: [
+        { id: 'call_1_0', name: 'set_country', arguments: '{"country":"JP"}' },
+        { id: 'call_1_1', name: 'ask', arguments: '{"message":"東京ですか？"}' },
+      ],
+      usage: { promptTokens: 11, completionTokens: 7 },
+      model: 'test-model',
+    });
+    expect(fake.requests).toHaveLength(1);
+    const { body, headers } = fake.requests[0]!;
+    expect(headers.authorization).toBe('Bearer sk-test');
+    expect(body.model).toBe('test-model');
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'You are the greeter.' },
+      { role: 'user', content: '日本語で' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'set_language', arguments: '{"language":"ja","note":null}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: '{"status":"success","result":{"message":"ok"}}' },
+      { role: 'assistant', content: 'どちらの国にお住まいですか？' },
+      { role: 'user', content: '日本' },
+    ]);
+    expect(body.tool_choice).toBe('auto');
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'set_language',
+          description: 'Set the language',
+          strict: true,
+          parameters: {
+            type: 'object',
+            properties: { language: { type: 'string' }, note: { type: ['string', 'null'] } },
+            required: ['language', 'note'],
+            additionalProperties: false,
+          },
+        },
+      },
+    ]);
+    expect(JSON.stringify(body)).not.toContain('context is for the offline provider only');
+  });
+
+  it('passes malformed tool-call arguments through as the raw string for the agent loop to reject', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'set_language', arguments: '{"language": ' }] });
+    const res = await provider().chat(request());
+    expect(res.toolCalls).toEqual([{ id: 'call_2_0', name: 'set_language', arguments: '{"language": ' }]);
+  });
+
+  it('maps a plain answer and the token usage the server reports', async () => {
+    fake.enqueue({ content: 'Hello!', usage: { prompt_tokens: 1234, completion_tokens: 56 } });
+    const res = await provider().chat(request());
+    expect(res).toMatchObject({ content: 'Hello!', toolCalls: [], usage: { promptTokens: 1234, completionTokens: 56 } });
+  });
+
+  it('omits tools and tool_choice when the agent offers no tools', async () => {
+    fake.enqueue({ content: 'ok' });
+    await provider().chat(request({ tools: [] }));
+    expect(fake.requests[0]!.body).not.toHaveProperty('tools');
+    expect(fake.requests[0]!.body).not.toHaveProperty('tool_choice');
+  });
+
+  it('uses a placeholder key for a local compatible server given no apiKey', async () => {
+    fake.enqueue({ content: 'ok' });
+    await createOpenAiProvider({ baseUrl: fake.url, timeoutMs: 5_000, maxRetries: 0 }).chat(request());
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer not-needed');
+  });
+
+  it('refuses to start with neither an apiKey nor a baseUrl', () => {
+    expect(() => createOpenAiProvider({ timeoutMs: 5_000, maxRetries: 0 })).toThrow(/apiKey/);
+  });
+
+  it('reports a response without choices as a ModelBehaviorError, without retrying', async () => {
+    fake.enqueue({ status: 200, body: { id: 'x', object: 'chat.completion', created: 0, model: 'test-model', choices: [] } });
+    const err = await failure(provider().chat(request()));
+    expect(err).toBeInstanceOf(ModelBehaviorError);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('openai provider: retries', () => {
+  it('retries a 429 honouring retry-after and then succeeds', async () => {
+    fake.enqueue({ status: 429, headers: { 'retry-after': '0' } }, { content: 'hello' });
+    const res = await provider().chat(request());
+    expect(res.content).toBe('hello');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('waits what retry-after-ms asks instead of its own backoff', { timeout: 5_000 }, async () => {
+    // With a 60 s base delay the test could only finish in time by honouring the header.
+    fake.enqueue({ status: 429, headers: { 'retry-after-ms': '5' } }, { content: 'hello' });
+    const res = await provider({ retryBaseMs: 60_000, retryMaxMs: 60_000 }).chat(request());
+    expect(res.content).toBe('hello');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('retries 500, 500 with backoff and succeeds on the third attempt, logging each retry', async () => {
+    fake.enqueue({ status: 500 }, { status: 500 }, { toolCalls: [{ name: 'ask', arguments: '{"message":"hi"}' }] });
+    const warnings: object[] = [];
+    const log = { debug: () => {}, warn: (obj: object) => void warnings.push(obj) };
+    const res = await provider({ log }).chat(request());
+    expect(res.toolCalls.map((c) => c.name)).toEqual(['ask']);
+    expect(fake.requests).toHaveLength(3);
+    expect(warnings).toMatchObject([
+      { status: 500, attempt: 1 },
+      { status: 500, attempt: 2 },
+    ]);
+  });
+
+  it('retries a dropped connection', async () => {
+    fake.enqueue({ disconnect: true }, { content: 'back' });
+    expect((await provider().chat(request())).content).toBe('back');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('retries an attempt that runs past timeoutMs', async () => {
+    fake.enqueue({ delayMs: 2_000, reply: { content: 'too late' } }, { content: 'in time' });
+    expect((await provider({ timeoutMs: 200 }).chat(request())).content).toBe('in time');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('gives up after maxRetries with a retryable ProviderError', async () => {
+    fake.enqueue({ status: 500 }, { status: 502 }, { status: 503 });
+    const err = await failure(provider({ maxRetries: 2 }).chat(request()));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ retryable: true, upstreamStatus: 503, code: 'provider_unavailable' });
+    expect((err as Error).message).toMatch(/after 3 attempts/);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('gives up at once when the server asks to wait longer than a minute', async () => {
+    fake.enqueue({ status: 429, headers: { 'retry-after': '120' } });
+    const err = await failure(provider().chat(request()));
+    expect(err).toMatchObject({ retryable: true, upstreamStatus: 429 });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it.each([400, 401, 403, 404])('does not retry a %i and reports it as not retryable', async (status) => {
+    fake.enqueue({ status, body: { error: { message: `nope ${status}`, type: 'invalid_request_error' } } });
+    const err = await failure(provider().chat(request()));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ retryable: false, upstreamStatus: status, code: 'provider_error' });
+    expect((err as Error).message).toContain(`nope ${status}`);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('obeys x-should-retry: false on a 5xx', async () => {
+    fake.enqueue({ status: 500, headers: { 'x-should-retry': 'false' } });
+    const err = await failure(provider().chat(request()));
+    expect(err).toMatchObject({ retryable: false, upstreamStatus: 500 });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('stops waiting for a retry as soon as the caller aborts, rejecting with the abort reason', async () => {
+    fake.enqueue({ status: 429, headers: { 'retry-after': '30' } });
+    const controller = new AbortController();
+    const call = failure(provider().chat(request({ signal: controller.signal })));
+    await fake.waitForRequests(1);
+    const reason = new Error('job cancelled');
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(fake.requests).toHaveLength(1);
+  });
+});

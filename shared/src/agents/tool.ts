@@ -45,18 +45,28 @@ export function createTool<S extends z.ZodObject>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 
-/** Step 1 of parseAndValidateToolArgs: tool arguments arrive as a JSON string or an already-parsed object. */
-export const ParseToolArgsSchema = z.union([
-  z.string().transform((s, ctx) => {
-    try {
-      return JSON.parse(s === '' ? '{}' : s) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'arguments are not valid JSON' });
-      return z.NEVER;
-    }
-  }),
-  z.record(z.string(), z.unknown()),
-]);
+/**
+ * Step 1 of parseAndValidateToolArgs: tool arguments arrive as a JSON string
+ * (remote models) or an already-parsed object. Picked by type rather than a
+ * union, so the model is told "not valid JSON" instead of a generic union error.
+ */
+const JsonArgsString = z.string().transform((s, ctx) => {
+  try {
+    return JSON.parse(s === '' ? '{}' : s) as unknown;
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `arguments are not valid JSON (${err instanceof Error ? err.message : 'unparsable'})` });
+    return z.NEVER;
+  }
+});
+const ArgsObject = z.record(z.string(), z.unknown(), { error: 'arguments must be a JSON object or a JSON string' });
+export const ParseToolArgsSchema = {
+  safeParse(input: unknown) {
+    return typeof input === 'string' ? JsonArgsString.safeParse(input) : ArgsObject.safeParse(input);
+  },
+  parse(input: unknown): unknown {
+    return typeof input === 'string' ? JsonArgsString.parse(input) : ArgsObject.parse(input);
+  },
+};
 
 /** The one helper that turns raw tool arguments into validated, typed input (seed 004, section 6). */
 export function parseAndValidateToolArgs<T>(

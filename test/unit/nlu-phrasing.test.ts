@@ -97,105 +97,241 @@ describe('greeter phrasing', () => {
 });
 
 describe('questionText', () => {
-  it('asks for a label as a polite question rather than printing "label?"', () => {
-    const en = questionText({ field: field('Email address'), facts: [fact('email', 'Email address')], language: 'en', isFirst: false });
+  const ask = (f: FormField, facts: FactDefinition[], language: 'en' | 'ja' = 'en', isFirst = false) => questionText({ field: f, facts, language, isFirst });
+
+  it('asks for a noun-phrase label in one polite sentence addressed to the respondent', () => {
+    const en = ask(field('Email address'), [fact('email', 'Email address')]);
     expect(en).toContain('Could you tell me your email address?');
     expect(en).not.toContain('Email address?');
-    const ja = questionText({ field: field('メールアドレス'), facts: [fact('email', 'メールアドレス')], language: 'ja', isFirst: false });
-    expect(ja).toContain('メールアドレスを教えていただけますか？');
+    expect(ask(field('メールアドレス'), [fact('email', 'メールアドレス')], 'ja')).toContain('メールアドレスを教えていただけますか？');
   });
 
-  it('keeps a label that is already a question', () => {
-    const text = questionText({ field: field('What do you enjoy about your work?'), facts: [], language: 'en', isFirst: false });
-    expect(text).toContain('What do you enjoy about your work?');
-    expect(text).not.toContain('Could you tell me');
+  it('asks for "Number of …" as the number, not as "your number of …"', () => {
+    const text = ask(field('Number of attendees'), [fact('attendee_count', 'The number of people attending')]);
+    expect(text).toContain('Could you tell me the number of attendees?');
+    expect(text).not.toMatch(/your number/i);
   });
 
-  it('opens the first question differently from the next ones', () => {
+  it('embeds a label that is a clause in the question', () => {
+    const text = ask(field('What you hope to get out of the meetup'), []);
+    expect(text).toContain('Could you tell me what you hope to get out of the meetup?');
+    expect(text).not.toMatch(/^What you hope/m);
+  });
+
+  it('keeps a label that is already a question, adding a missing question mark', () => {
+    const asked = ask(field('Why do you want to join?'), []);
+    expect(asked).toContain('Why do you want to join?');
+    expect(asked).not.toContain('Could you tell me');
+    expect(ask(field('What is your name'), [])).toContain('What is your name?');
+    expect(ask(field('志望動機は何ですか'), [], 'ja')).toContain('志望動機は何ですか？');
+    expect(ask(field('志望動機は何ですか'), [], 'ja')).not.toContain('教えていただけますか');
+  });
+
+  it('says an instruction politely and asks "Any …" as a question', () => {
+    expect(ask(field('Describe your experience'), [])).toContain('Please describe your experience.');
+    expect(ask(field('Any dietary restrictions'), [])).toContain('Do you have any dietary restrictions?');
+  });
+
+  it('asks for the single fact instead of the label when it only adds to the label', () => {
+    expect(ask(field('Dietary requirements'), [fact('dietary', 'Dietary requirements or allergies')])).toContain(
+      'Could you tell me your dietary requirements or allergies?',
+    );
+    expect(ask(field('食事の制限'), [fact('dietary', '食事の制限やアレルギー')], 'ja')).toContain('食事の制限やアレルギーを教えていただけますか？');
+  });
+
+  it('quotes a label in the other language instead of translating it', () => {
+    expect(ask(field('氏名'), [])).toContain('“氏名”');
+    expect(ask(field('Full name'), [], 'ja')).toContain('「Full name」を教えていただけますか？');
+  });
+
+  it('opens the first question differently from the next ones, on the same line as the question', () => {
     const args = { field: field('Email'), facts: [], language: 'en' as const };
-    expect(questionText({ ...args, isFirst: true })).toMatch(/^Let's start with the first question\./);
-    expect(questionText({ ...args, isFirst: false })).toMatch(/^Thank you! Next question:/);
-    expect(questionText({ ...args, language: 'ja', isFirst: true })).toMatch(/^それでは、最初の質問です。/);
+    expect(questionText({ ...args, isFirst: true })).toMatch(/^Let's start with the first question\. Could you tell me your email\?/);
+    expect(questionText({ ...args, isFirst: false })).toMatch(/^Thank you! Next question: Could you tell me your email\?/);
+    expect(questionText({ ...args, language: 'ja', isFirst: true })).toMatch(/^それでは、最初の質問です。Emailを|^それでは、最初の質問です。「Email」を/);
+    expect(ask(field('参加人数'), [], 'ja')).toMatch(/^ありがとうございます。次に、参加人数を教えていただけますか？/);
   });
 
-  it('gives the purpose and lists the facts to cover, addressed to the respondent', () => {
-    const text = questionText({
-      field: field('Motivation', { intent: 'Understand why the respondent applied' }),
-      facts: [fact('reason', 'Why the respondent wants to join the company'), fact('goal', 'What the respondent hopes to achieve in the first year')],
-      language: 'en',
-      isFirst: false,
-    });
-    expect(text).toContain('(Purpose: Understand why the respondent applied)');
-    expect(text).toContain('• Why you want to join the company');
-    expect(text).toContain('• What you hope to achieve in the first year');
+  it('gives the intent as one short line of context, not as a "Purpose:" label', () => {
+    const en = ask(field('Number of attendees', { intent: 'Reserve enough seats' }), [fact('attendee_count', 'The number of people attending', 'Include yourself')]);
+    const lines = en.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe("We'll use it to reserve enough seats. Please include yourself.");
+    expect(en).not.toMatch(/Purpose|Hint|Please include:/);
+    const ja = ask(field('参加人数', { intent: '必要な席数を確保する' }), [fact('attendee_count', '参加する人数', 'ご本人を含めてください')], 'ja');
+    expect(ja.split('\n')[1]).toBe('必要な席数を確保するためにお伺いしています。ご本人を含めてください。');
+    expect(ja).not.toMatch(/目的|ヒント|次の点/);
   });
 
-  it('includes the questioning hints when there are some', () => {
-    const text = questionText({
-      field: field('志望動機'),
-      facts: [fact('reason', '当社を志望する理由', '具体的なエピソードがあれば添えてください')],
-      language: 'ja',
-      isFirst: false,
-    });
-    expect(text).toContain('ヒント：具体的なエピソードがあれば添えてください');
+  it('turns the intent to the respondent and reads a noun or -ing intent as "for"', () => {
+    expect(ask(field('Motivation', { intent: 'Understand why the respondent applied' }), [])).toContain("We'll use it to understand why you applied.");
+    expect(ask(field('Number of guests', { intent: 'Catering' }), [])).toContain("We'll use it for catering.");
+    expect(ask(field('Team', { intent: 'Matching mentors' }), [])).toContain("We'll use it for matching mentors.");
+    expect(ask(field('参加人数', { intent: '席数の確保' }), [], 'ja')).toContain('席数の確保のためにお伺いしています。');
   });
 
-  it('shows the expected format for a date', () => {
-    const text = questionText({ field: field('入社可能日'), facts: [fact('start', '入社可能日')], language: 'ja', isFirst: false });
-    expect(text).toContain('（例：2025年4月1日）');
+  it('leaves out a hint that only repeats the intent, and one meant for the interviewer', () => {
+    const en = ask(field('Email address', { intent: 'Send the ticket and updates' }), [fact('email', 'A valid email address', 'We send the ticket there')]);
+    expect(en).not.toContain('We send the ticket there');
+    expect(en).toContain("We'll use it to send the ticket and updates.");
+    const ja = ask(field('メールアドレス', { intent: '参加チケットと連絡を送る' }), [fact('email', '有効なメールアドレス', 'チケットを送ります')], 'ja');
+    expect(ja).not.toContain('チケットを送ります');
+    expect(ask(field('Start date'), [fact('start', 'Preferred start date', 'Ask whether they are flexible')])).not.toContain('Ask');
+  });
+
+  it('names several facts in one sentence, addressed to the respondent, and a single fact not at all', () => {
+    const en = ask(field('What you hope to get out of the meetup'), [
+      fact('goal', 'What the attendee wants to learn'),
+      fact('background', "The attendee's current role or background"),
+    ]);
+    expect(en).toContain('Please mention what you want to learn and your current role or background.');
+    expect(en).not.toMatch(/attendee|•/);
+    const ja = ask(field('勉強会で得たいこと'), [fact('goal', '学びたいテーマ'), fact('background', '現在の職業や経歴')], 'ja');
+    expect(ja).toContain('学びたいテーマと現在のご職業やご経歴にも触れていただけると助かります。');
+    expect(ja).not.toContain('・');
+    expect(ask(field('Full name'), [fact('full_name', "The attendee's full name")])).not.toMatch(/mention|attendee/);
+  });
+
+  it('includes a hint that adds something', () => {
+    const text = ask(field('志望動機'), [fact('reason', '当社を志望する理由', '具体的なエピソードがあれば添えてください')], 'ja');
+    expect(text).toContain('具体的なエピソードがあれば添えてください。');
+  });
+
+  it('says what format a typed value is expected in', () => {
+    expect(ask(field('入社可能日'), [fact('start', '入社可能日')], 'ja')).toContain('2025年4月1日');
+    expect(ask(field('Full name'), [fact('full_name', "The attendee's full name")])).toContain('first and last name');
   });
 
   it('says an optional question may be skipped, and a required one does not', () => {
-    const optional = questionText({ field: field('Comments', { required: false }), facts: [], language: 'en', isFirst: false });
+    const optional = ask(field('Comments', { required: false }), []);
     expect(optional).toContain('optional');
     expect(optional).toContain('skip');
-    expect(questionText({ field: field('備考', { required: false }), facts: [], language: 'ja', isFirst: false })).toContain('任意');
-    expect(questionText({ field: field('Comments'), facts: [], language: 'en', isFirst: false })).not.toContain('optional');
+    expect(ask(field('備考', { required: false }), [], 'ja')).toContain('任意');
+    expect(ask(field('備考', { required: false }), [], 'ja')).toContain('スキップ');
+    expect(ask(field('Comments'), [])).not.toContain('optional');
   });
 
-  it('speaks polite Japanese (です/ます) in a Japanese session', () => {
-    const text = questionText({ field: field('氏名'), facts: [fact('name', '氏名')], language: 'ja', isFirst: true });
+  it('speaks polite Japanese (です/ます) in a Japanese session, with honorifics on the respondent\'s things', () => {
+    const text = ask(field('氏名'), [fact('name', '氏名')], 'ja', true);
     expect(text).toMatch(/です。|ます|ください/);
     expect(text).not.toMatch(/Could you|Please/);
+    expect(ask(field('住所'), [], 'ja')).toContain('ご住所を教えていただけますか？');
   });
 });
 
 describe('followUpText', () => {
-  it('gives the reviewer feedback and asks for the missing fact', () => {
-    const text = followUpText({ field: field('Email'), missingFacts: ['Email address'], feedback: "The email address 'foo@' is not valid.", language: 'en' });
-    expect(text).toContain("The email address 'foo@' is not valid.");
-    expect(text).toContain('Could you please tell me your email address?');
-  });
+  const motivation = (facts: FactDefinition[]) => ({ ...field('What you hope to get out of the meetup'), facts });
+  const enFacts = [fact('goal', 'What the attendee wants to learn'), fact('background', "The attendee's current role or background")];
+  const jaFacts = [fact('goal', '学びたいテーマ'), fact('background', '現在の職業や経歴')];
 
-  it('does not repeat the missing fact when the feedback already names it', () => {
+  it('thanks and asks "also" for a missing part, naming it with "your" instead of repeating the reviewer', () => {
     const text = followUpText({
-      field: field('Motivation'),
-      missingFacts: ['What the respondent hopes to achieve in the first year'],
-      feedback: 'No answer yet about: What the respondent hopes to achieve in the first year.',
+      field: motivation(enFacts),
+      missingFacts: ["The attendee's current role or background"],
+      feedback: "No answer yet about: The attendee's current role or background.",
       language: 'en',
     });
-    expect(text).toContain('What you hope to achieve in the first year');
-    expect(text.match(/hope to achieve/g)).toHaveLength(1);
+    expect(text).toBe('Thanks! Could you also tell me about your current role or background?');
+    const ja = followUpText({
+      field: { ...field('勉強会で得たいこと'), facts: jaFacts },
+      missingFacts: ['現在の職業や経歴'],
+      feedback: '「現在の職業や経歴」についてまだ回答がありません。',
+      language: 'ja',
+    });
+    expect(ja).toBe('ありがとうございます。あわせて、現在のご職業やご経歴についても教えていただけますか？');
   });
 
-  it('lists several missing facts and thanks the respondent when there is no feedback', () => {
-    const text = followUpText({ field: field('志望動機'), missingFacts: ['志望理由', '入社後に挑戦したいこと'], feedback: null, language: 'ja' });
-    expect(text).toMatch(/^ありがとうございます。/);
-    expect(text).toContain('・志望理由');
-    expect(text).toContain('・入社後に挑戦したいこと');
+  it('names every missing fact, each turned to the respondent', () => {
+    const text = followUpText({ field: field('Motivation'), missingFacts: enFacts.map((f) => f.fact), feedback: null, language: 'en' });
+    expect(text).toContain('what you want to learn');
+    expect(text).toContain('your current role or background');
+    expect(text).not.toMatch(/attendee|No answer yet/);
+    const ja = followUpText({ field: field('志望動機'), missingFacts: ['志望理由', '入社後に挑戦したいこと'], feedback: null, language: 'ja' });
+    expect(ja).toMatch(/^ありがとうございます。/);
+    expect(ja).toContain('志望理由');
+    expect(ja).toContain('入社後に挑戦したいこと');
+    expect(ja).not.toContain('・');
   });
 
-  it('reminds that an optional question may be skipped', () => {
+  it('keeps a sentence saying a value is invalid first, then asks again', () => {
+    const emailField = { ...field('Email address'), facts: [fact('email', 'A valid email address')] };
+    const text = followUpText({ field: emailField, missingFacts: ['A valid email address'], feedback: "The email address 'jane@' is not valid.", language: 'en' });
+    expect(text).toMatch(/^The email address 'jane@' is not valid\. Could you please tell me a valid email address\?$/);
+    const ja = followUpText({
+      field: { ...field('メールアドレス'), facts: [fact('email', '有効なメールアドレス')] },
+      missingFacts: ['有効なメールアドレス'],
+      feedback: 'メールアドレス「taro@」の形式が正しくありません。',
+      language: 'ja',
+    });
+    expect(ja).toMatch(/^メールアドレス「taro@」の形式が正しくありません。/);
+    expect(ja).toContain('有効なメールアドレスを教えていただけますか？');
+  });
+
+  it('keeps the reviewer\'s note that a required question cannot be skipped, without its "nothing found" sentence', () => {
+    const ja = followUpText({
+      field: { ...field('参加人数'), facts: [fact('attendee_count', '参加する人数')] },
+      missingFacts: ['参加する人数'],
+      feedback: 'この質問は必須です。おおよそで構いませんので、お答えください。回答に数値が見つかりませんでした。',
+      language: 'ja',
+    });
+    expect(ja).toMatch(/^この質問は必須です。/);
+    expect(ja).not.toContain('見つかりませんでした');
+    expect(ja).toContain('参加する人数を教えていただけますか？');
+  });
+
+  it('apologises instead of thanking when nothing usable was found', () => {
+    const text = followUpText({
+      field: { ...field('Email address'), facts: [fact('email', 'A valid email address')] },
+      missingFacts: ['A valid email address'],
+      feedback: 'No email address was found in the answer.',
+      language: 'en',
+    });
+    expect(text).toMatch(/^Sorry, I couldn't find an email address in your answer\./);
+    expect(text).not.toContain('Thanks');
+    expect(text).not.toContain(' also ');
+  });
+
+  it('asks for a little more about a fact the reviewer found too brief', () => {
+    const text = followUpText({
+      field: motivation(enFacts),
+      missingFacts: ['What the attendee wants to learn'],
+      feedback: "The answer 'stuff' is too brief for: What the attendee wants to learn.",
+      language: 'en',
+    });
+    expect(text).toBe('Thanks! Could you tell me a little more about what you want to learn?');
+  });
+
+  it('asks for the missing fact when there is no feedback', () => {
+    const text = followUpText({ field: field('Email'), missingFacts: ['Email address'], feedback: null, language: 'en' });
+    expect(text).toContain('Could you tell me your email address?');
+  });
+
+  it('reminds that an optional question may be skipped, once', () => {
     const text = followUpText({ field: field('Hobbies', { required: false }), missingFacts: ['Hobbies'], feedback: null, language: 'en' });
     expect(text).toContain('skip');
+    const hinted = followUpText({
+      field: field('Hobbies', { required: false }),
+      missingFacts: ['Hobbies'],
+      feedback: 'This question is optional, so it can also be skipped.',
+      language: 'en',
+    });
+    expect(hinted.match(/optional/g)).toHaveLength(1);
   });
 });
 
 describe('toRespondent', () => {
   it('turns reviewer wording into words for the respondent', () => {
     expect(toRespondent("The respondent's current role.", 'en')).toBe('your current role');
+    expect(toRespondent("The attendee's current role or background", 'en')).toBe('your current role or background');
+    expect(toRespondent('What the attendee wants to learn', 'en')).toBe('What you want to learn');
     expect(toRespondent('Whether the respondent has used Python', 'en')).toBe('Whether you have used Python');
     expect(toRespondent('回答者の経験年数', 'ja')).toBe('ご自身の経験年数');
+    expect(toRespondent('参加者の氏名', 'ja')).toBe('ご自身の氏名');
+  });
+
+  it('leaves a role word used as a noun modifier alone', () => {
+    expect(toRespondent('User name', 'en')).toBe('User name');
+    expect(toRespondent('Attendee count', 'en')).toBe('Attendee count');
   });
 });
 
@@ -207,7 +343,7 @@ describe('closing phrasing', () => {
     expect(ja).toContain('「氏名」');
   });
 
-  it('summarises every field and invites the respondent to review and submit', () => {
+  it('summarises every field and says the answers are ready to submit', () => {
     const summary = [
       { label: 'Name', value: 'Taro Yamada', status: 'done' },
       { label: 'Motivation', value: 'Great team\nInteresting product', status: 'done' },
@@ -217,10 +353,18 @@ describe('closing phrasing', () => {
     expect(en).toContain('• Name: Taro Yamada');
     expect(en).toContain('• Motivation: Great team / Interesting product');
     expect(en).toContain('• Comments: (skipped)');
+    expect(en).toContain('ready to submit');
     expect(en).toContain('Submit');
     const ja = completionText('ja', summary);
     expect(ja).toContain('・Comments：（スキップ）');
+    expect(ja).toContain('送信の準備が整いました');
     expect(ja).toContain('「送信」');
+  });
+
+  it('does not offer corrections, which are not supported after completion', () => {
+    const summary = [{ label: 'Name', value: 'Taro Yamada', status: 'done' }];
+    expect(completionText('en', summary)).not.toMatch(/change anything|let me know/i);
+    expect(completionText('ja', summary)).not.toMatch(/修正|お知らせください/);
   });
 
   it('replies politely after completion', () => {

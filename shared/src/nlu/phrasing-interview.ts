@@ -1,71 +1,91 @@
 import type { FactDefinition, FormField } from '../schemas/form.js';
 import { classifyFact, type FactType } from './fact-type.js';
-import { lowerFirst, type SessionLanguage } from './text.js';
+import { escapeRegExp, hasJapanese, type SessionLanguage } from './text.js';
 
 /**
  * What the offline interviewer says: the question for a field, follow-ups on
- * what the reviewer found missing, and the closing summary. Facts are written
- * for reviewers ("Why the respondent wants to join"); before they are shown
- * they are turned to the respondent ("why you want to join").
+ * what the reviewer found missing, and the closing summary. Every sentence is
+ * built by a small, visible rule from the form's own words (labels, intents,
+ * facts, hints), so what is said can always be traced back to the form:
+ *
+ * - the label becomes one conversational question ("Email address" → "Could
+ *   you tell me your email address?", "What you hope to get out of it" →
+ *   "Could you tell me what you hope to get out of it?"; a label that is
+ *   already a question is asked as it is);
+ * - the intent and the hints become one line of context ("We'll use it to
+ *   reserve enough seats. Please include yourself.");
+ * - facts are named only when a field has several, in one sentence;
+ * - facts are written for reviewers ("The attendee's current role") and are
+ *   turned to the respondent ("your current role") before they are shown.
+ *
+ * Nothing is translated: a label in the other language is quoted as it is.
  */
-
-/** What phrasing needs of a field: a FormField or any view of one (the interviewer's context). */
-export type QuestionField = Pick<FormField, 'label' | 'intent' | 'required'>;
 
 /** What phrasing needs of a fact. */
 export type QuestionFact = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria' | 'questioningHints'>;
 
+/**
+ * What phrasing needs of a field: a FormField or any view of one (the
+ * interviewer's context). When the view carries the field's facts, a
+ * follow-up can tell "part of the answer is missing" (and say "also") from
+ * "nothing usable was found".
+ */
+export type QuestionField = Pick<FormField, 'label' | 'intent' | 'required'> & { facts?: readonly QuestionFact[] };
+
+// The opening words of a question. The English ones are also what the offline provider's tests look for.
 const OPENER = {
   first: { ja: 'それでは、最初の質問です。', en: "Let's start with the first question." },
-  next: { ja: 'ありがとうございます。次の質問です。', en: 'Thank you! Next question:' },
+  next: { ja: 'ありがとうございます。次に、', en: 'Thank you! Next question:' },
 } as const;
 
-// A value the respondent might write in several ways gets an example of the expected form.
+// A value the respondent might write in several ways gets a word on the expected form.
 const FORMAT_NOTE: Partial<Record<FactType, Record<SessionLanguage, string>>> = {
-  date: { ja: '（例：2025年4月1日）', en: '(For example: 2025-04-01 or April 1, 2025)' },
-  phone: { ja: '（市外局番からお知らせください。）', en: '(Please include the area code.)' },
-  url: { ja: '（例：https://example.com）', en: '(For example: https://example.com)' },
-  name: { ja: '（姓と名の両方をお願いします。）', en: '(Your first and last name, please.)' },
+  date: { ja: '「2025年4月1日」のような形でお書きください。', en: 'For example, “2025-04-01” or “April 1, 2025”.' },
+  phone: { ja: '市外局番からお知らせください。', en: 'Please include the area code.' },
+  url: { ja: '「https://example.com」のような形でお願いします。', en: 'For example, “https://example.com”.' },
+  name: { ja: '姓と名の両方をお願いします。', en: 'Please give both your first and last name.' },
 };
 
 /**
- * The question for a field, built from its label (asked as a question unless
- * it already is one), its intent (as the purpose), the facts to cover when
- * there are several or they say more than the label, the facts' questioning
- * hints, an example of the expected format for typed values, and — for
- * optional fields — that it may be skipped.
+ * The question for a field: the opener and one conversational question made
+ * from the label (or from the single fact when it only extends the label:
+ * "Dietary requirements" + "Dietary requirements or allergies"), the facts to
+ * mention when there are several, then one line of context from the intent,
+ * the hints that add something to it and the expected format of a typed
+ * value, and — for optional fields — that it may be skipped.
  */
 export function questionText(input: { field: QuestionField; facts: QuestionFact[]; language: SessionLanguage; isFirst: boolean }): string {
   const { field, facts, language: lang } = input;
-  const lines = [input.isFirst ? OPENER.first[lang] : OPENER.next[lang], askLabel(field.label, lang)];
-  const intent = field.intent?.trim();
-  if (intent && !same(intent, field.label)) lines.push(lang === 'ja' ? `（目的：${intent}）` : `(Purpose: ${intent})`);
-  const covered = facts.map((f) => f.fact).filter((f) => !same(f, field.label));
-  if (facts.length > 1 || covered.length > 0) lines.push(includeText(facts.map((f) => toRespondent(f.fact, lang)), lang));
-  const hints = facts.map((f) => f.questioningHints?.trim()).filter((h): h is string => Boolean(h));
-  if (hints.length > 0) lines.push(`${lang === 'ja' ? 'ヒント：' : 'Hint: '}${hints.join(lang === 'ja' ? '／' : ' / ')}`);
-  const format = facts.length === 1 && facts[0] ? FORMAT_NOTE[classifyFact(facts[0], field)]?.[lang] : undefined;
-  if (format) lines.push(format);
+  const opener = input.isFirst ? OPENER.first[lang] : OPENER.next[lang];
+  const single = facts.length === 1 ? facts[0] : undefined;
+  const asked = single && extendsLabel(field.label, single.fact, lang) ? askObject(single.fact, lang) : askLabel(field.label, lang);
+  const lines = [[opener, asked, mentionText(field, facts, lang)].filter(Boolean).join(sep(lang))];
+  const context = contextText(field, facts, lang);
+  if (context) lines.push(context);
   if (!field.required) lines.push(optionalNote(lang));
   return lines.join('\n');
 }
 
 /**
- * A follow-up on what is still missing: the reviewer's feedback (or thanks),
- * then the missing facts asked for plainly. When the feedback already names
- * the single missing fact, the question does not repeat it.
+ * A follow-up on what is still missing. The reviewer's sentences that only
+ * say something is missing are dropped — the question asks for it instead —
+ * and any other sentence (an invalid value, a required question that cannot
+ * be skipped) is kept first. Then the missing facts are asked for: "a little
+ * more about" those the reviewer found too brief, "also" when the rest of the
+ * field was answered, and a short apology when nothing usable was found.
  */
 export function followUpText(input: { field: QuestionField; missingFacts: string[]; feedback: string | null; language: SessionLanguage }): string {
-  const { missingFacts: missing, language: lang } = input;
-  const feedback = input.feedback?.trim() ? secondPerson(input.feedback.trim(), lang) : lang === 'ja' ? 'ありがとうございます。' : 'Thank you.';
-  const only = missing.length === 1 ? missing[0] : undefined;
-  let ask: string;
-  if (missing.length === 0) ask = lang === 'ja' ? 'もう少し詳しく教えていただけますか？' : 'Could you tell me a little more?';
-  else if (only && input.feedback?.includes(only)) ask = lang === 'ja' ? 'その点について教えていただけますか？' : 'Could you tell me about that?';
-  else if (only) ask = lang === 'ja' ? `「${toRespondent(only, lang)}」を教えていただけますか？` : `Could you please tell me ${yourPhrase(toRespondent(only, lang))}?`;
-  else ask = listAsk(missing.map((m) => toRespondent(m, lang)), lang);
-  const lines = [feedback, ask];
-  if (!input.field.required) lines.push(optionalNote(lang));
+  const { field, language: lang } = input;
+  const missing = input.missingFacts.map((m) => m.trim()).filter(Boolean);
+  const notes = readFeedback(input.feedback ?? '', missing);
+  const kept = notes.kept ? secondPerson(notes.kept, lang) : '';
+  const known = field.facts?.length ?? 0;
+  const nothingFound = known > 0 && missing.length >= known && notes.brief.length === 0;
+  const also = !kept && known > 0 && missing.length > 0 && missing.length < known;
+  const lead = kept || (nothingFound ? notFoundText(notes.notFound, lang) : lang === 'ja' ? 'ありがとうございます。' : 'Thanks!');
+  const ask = followUpAsk(field, missing, notes.brief, { also, afterProblem: Boolean(kept) }, lang);
+  const lines = [`${lead}${sep(lang)}${ask}`];
+  if (!field.required && !/optional|任意/i.test(kept)) lines.push(optionalNote(lang));
   return lines.join('\n');
 }
 
@@ -81,7 +101,10 @@ export function requiredStillMissingText(lang: SessionLanguage, labels: string[]
     : `A few required questions still need an answer: ${list}. Let me ask them again.`;
 }
 
-/** All questions done: a summary, and an invitation to review and submit. */
+/**
+ * All questions done: a summary, and that the answers are ready to submit.
+ * (Corrections after completion are not supported, so none are offered.)
+ */
 export function completionText(lang: SessionLanguage, summary: Array<{ label: string; value: string | null; status: string }>): string {
   const rows = summary.map((s) => `${lang === 'ja' ? '・' : '• '}${s.label}${lang === 'ja' ? '：' : ': '}${shownValue(s, lang)}`);
   if (lang === 'ja') {
@@ -90,7 +113,7 @@ export function completionText(lang: SessionLanguage, summary: Array<{ label: st
       '',
       ...rows,
       '',
-      '内容をご確認のうえ、問題がなければ「送信」ボタンを押してください。修正したい点があれば、お気軽にお知らせください。',
+      'これで送信の準備が整いました。内容をご確認のうえ、よろしければ「送信」ボタンを押してください。',
     ].join('\n');
   }
   return [
@@ -98,7 +121,7 @@ export function completionText(lang: SessionLanguage, summary: Array<{ label: st
     '',
     ...rows,
     '',
-    'Please review your answers and press “Submit” when everything looks right. If you would like to change anything, just let me know.',
+    'Your answers are ready to submit. Please look them over and press “Submit” when everything looks right.',
   ].join('\n');
 }
 
@@ -109,39 +132,319 @@ export function alreadyCompleteText(lang: SessionLanguage): string {
     : 'All the questions have already been answered — thank you! Please review your answers and press “Submit” when you are ready.';
 }
 
+// ---------------------------------------------------------------------------
+// Questions
+
+const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'why', 'how', 'when', 'where', 'whether', 'if']);
+const AUX = new Set(['do', 'does', 'did', 'are', 'is', 'was', 'were', 'have', 'has', 'can', 'could', 'would', 'will', 'should', 'may', 'shall']);
+const IMPERATIVE = new Set([
+  'please', 'tell', 'describe', 'list', 'explain', 'share', 'give', 'provide', 'briefly', 'enter', 'write', 'include', 'upload',
+  'select', 'choose', 'pick', 'rate', 'specify', 'indicate', 'mention', 'state', 'attach', 'let', 'summarize', 'summarise', 'outline',
+]);
+// "What is your name", "Which session would you like": a direct question written without its question mark.
+const DIRECT_QUESTION =
+  /^(?:what|who|where|how|when|why)['’]s\b|^(?:what|which|who|whom|whose|why|how|when|where)(?:\s+[\w'-]+){0,2}?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|shall|have|has|had|may|might)\s+(?:you|your|we|they|i|he|she|it|this|that|these|those|there|the|a|an|our|my)\b/i;
+
+/**
+ * One question from a label. English: a question is kept (given its question
+ * mark), a clause is embedded ("Could you tell me what you hope to …?"), an
+ * instruction is said politely ("Please describe …."), a noun phrase is asked
+ * for ("Could you tell me your email address?"). Japanese: a question or
+ * request is kept, anything else becomes "〜を教えていただけますか？".
+ */
 function askLabel(label: string, lang: SessionLanguage): string {
-  const l = label.trim();
-  if (/[?？]$/.test(l) || (lang === 'ja' && /(?:か|ください|下さい)[。]?$/.test(l))) return l;
-  if (lang === 'ja') return `${l}を教えていただけますか？`;
-  if (/^(?:what|why|how|when|where|which|who|whom|whose|do|does|did|are|is|have|has|can|could|would|will|please|tell|describe|list|any|anything)\b/i.test(l)) {
-    return `${l.replace(/[.!]$/, '')}?`;
+  const l = label.trim().replace(/[\s:：.。!！]+$/, '');
+  if (lang === 'ja') {
+    if (/[?？]$/.test(l)) return l;
+    if (/か$/.test(l)) return `${l}？`;
+    if (/(?:ください|下さい)$/.test(l)) return `${l}。`;
+    if (!hasJapanese(l)) return `「${l}」を教えていただけますか？`;
+    return /について$/.test(l) ? `${honorific(l)}教えていただけますか？` : `${honorific(l)}を教えていただけますか？`;
   }
-  return `Could you tell me ${yourPhrase(l)}?`;
+  if (/[?？]$/.test(l)) return l;
+  if (hasJapanese(l)) return `Could you tell me “${l}”?`;
+  const first = firstWord(l);
+  if (DIRECT_QUESTION.test(l) || AUX.has(first)) return `${capitalize(l)}?`;
+  if (WH.has(first)) return `Could you tell me ${lowerLead(l)}?`;
+  if (IMPERATIVE.has(first)) return first === 'please' ? `${l}.` : `Please ${lowerLead(l)}.`;
+  if (first === 'any') return `Do you have ${lowerLead(l)}?`;
+  if (first === 'anything') return `Is there ${lowerLead(l)}?`;
+  return `Could you tell me ${objectEn(l).text}?`;
 }
 
-/** "Email address" → "your email address"; questions and phrases with their own determiner are left alone. */
-function yourPhrase(phrase: string): string {
-  const p = lowerFirst(phrase.trim().replace(/[.。?？]+$/, ''));
-  if (/^(?:why|what|how|when|where|which|who|whether|if|your|the|a|an|any|you)\b/i.test(p)) return p;
-  return `your ${p}`;
+/** Asks for a fact (turned to the respondent) as the thing to tell. */
+function askObject(fact: string, lang: SessionLanguage): string {
+  if (lang === 'ja') {
+    const o = objectJa(fact);
+    return /について$/.test(o) ? `${o}教えていただけますか？` : `${o}を教えていただけますか？`;
+  }
+  return `Could you tell me ${objectEn(toRespondent(fact, lang)).text}?`;
 }
 
-function includeText(items: string[], lang: SessionLanguage): string {
-  return lang === 'ja'
-    ? `次の点を含めてお答えください：\n${items.map((i) => `・${i}`).join('\n')}`
-    : `Please include:\n${items.map((i) => `• ${i}`).join('\n')}`;
+/** A single fact that only adds to the label ("Dietary requirements or allergies") is asked instead of it. */
+function extendsLabel(label: string, fact: string, lang: SessionLanguage): boolean {
+  const l = norm(label);
+  const f = norm(toRespondent(fact, lang));
+  return l.length > 0 && f.length > l.length && f.startsWith(l);
 }
 
-function listAsk(items: string[], lang: SessionLanguage): string {
-  return lang === 'ja'
-    ? `次の点について教えていただけますか？\n${items.map((i) => `・${i}`).join('\n')}`
-    : `Could you please tell me about the following?\n${items.map((i) => `• ${i}`).join('\n')}`;
+/** With several facts, one sentence naming them: "Please mention what you want to learn and your current role." */
+function mentionText(field: QuestionField, facts: QuestionFact[], lang: SessionLanguage): string {
+  if (facts.length < 2) return '';
+  const shown = facts.map((f) => f.fact).filter((f) => !same(f, field.label));
+  if (shown.length === 0) return '';
+  if (lang === 'ja') return `${listJa(shown.map(objectJa))}にも触れていただけると助かります。`;
+  return `Please mention ${listEn(shown.map((f) => objectEn(toRespondent(f, lang)).text))}.`;
+}
+
+// ---------------------------------------------------------------------------
+// Context: the intent, the hints and the expected format, on one line.
+
+function contextText(field: QuestionField, facts: QuestionFact[], lang: SessionLanguage): string {
+  const intent = field.intent?.trim() ?? '';
+  const parts: string[] = [];
+  if (intent && !same(intent, field.label)) parts.push(lang === 'ja' ? purposeJa(intent) : purposeEn(intent));
+  const seen = new Set<string>();
+  for (const f of facts) {
+    const hint = f.questioningHints?.trim().replace(/[.。]+$/, '');
+    if (!hint || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`)) continue;
+    seen.add(norm(hint));
+    parts.push(lang === 'ja' ? hintJa(hint) : hintEn(hint));
+  }
+  const only = facts.length === 1 ? facts[0] : undefined;
+  const format = only ? FORMAT_NOTE[classifyFact(only, field)]?.[lang] : undefined;
+  if (format) parts.push(format);
+  return parts.join(sep(lang));
+}
+
+// First words that show an English intent is a verb phrase ("Reserve enough seats").
+const INTENT_VERBS = new Set(
+  (
+    'reserve send identify plan shape understand confirm contact verify check know assess evaluate match tailor prepare arrange book ' +
+    'decide determine estimate ensure make help provide process schedule invite notify reach follow personalize personalise customize ' +
+    'customise improve gauge collect record register allocate assign calculate order create set organize organise select screen choose ' +
+    'find learn get keep track greet welcome prioritize prioritise avoid accommodate design adjust group pair offer issue print deliver ' +
+    'share update remind see give build coordinate review apply meet cater inform address recommend suggest fit'
+  ).split(' '),
+);
+// A verb is followed by its object, which often starts with one of these.
+const OBJECT_START = new Set([
+  'the', 'a', 'an', 'our', 'their', 'your', 'his', 'her', 'its', 'them', 'us', 'you', 'enough', 'any', 'each', 'all', 'which', 'what',
+  'how', 'whether', 'if', 'that', 'this', 'these', 'those', 'who', 'where', 'when', 'why',
+]);
+
+/** "Reserve enough seats" → "We'll use it to reserve enough seats."; "Catering" → "We'll use it for catering." */
+function purposeEn(intent: string): string {
+  if (hasJapanese(intent)) return `(${intent})`;
+  const i = toRespondent(intent, 'en');
+  const words = i.toLowerCase().split(/\s+/);
+  const [w = '', next = ''] = words;
+  if (/^(?:we|this|it|our|these|that|you|your)$/.test(w)) return sentenceEn(i);
+  if (w === 'to') return `We'll use it ${lowerLead(i)}.`;
+  if (w === 'for') return `We'll use it ${lowerLead(i)}.`;
+  if (/^(?:so|because|as|in)$/.test(w)) return `We ask ${lowerLead(i)}.`;
+  if (/..ing$/.test(w) && !INTENT_VERBS.has(w)) return `We'll use it for ${lowerLead(i)}.`;
+  if (INTENT_VERBS.has(w) || OBJECT_START.has(next)) return `We'll use it to ${lowerLead(i)}.`;
+  return `We'll use it for ${lowerLead(i)}.`;
+}
+
+/** "必要な席数を確保する" → "必要な席数を確保するためにお伺いしています。"; a noun gets "のため". */
+function purposeJa(intent: string): string {
+  const i = toRespondent(intent, 'ja').replace(/[。．]+$/, '');
+  if (!hasJapanese(i)) return `（${i}）`;
+  if (/ために?$/.test(i)) return `${i.replace(/に$/, '')}にお伺いしています。`;
+  if (/(?:です|ます|ました|でした)$/.test(i)) return `${i}。`;
+  if (/[うくぐすつぬぶむるい]$/.test(i)) return `${i}ためにお伺いしています。`;
+  return `${i}のためにお伺いしています。`;
+}
+
+const HINT_IMPERATIVE = new Set([
+  'include', 'mention', 'give', 'describe', 'add', 'list', 'tell', 'write', 'share', 'provide', 'specify', 'enter', 'note', 'explain',
+  'state', 'count', 'focus', 'avoid', 'keep', 'consider', 'answer', 'attach', 'use',
+]);
+
+/** "Include yourself" → "Please include yourself."; a statement is kept as a sentence. */
+function hintEn(hint: string): string {
+  if (hasJapanese(hint)) return `(${hint})`;
+  const h = toRespondent(hint, 'en');
+  return HINT_IMPERATIVE.has(firstWord(h)) ? `Please ${lowerLead(h)}.` : sentenceEn(h);
+}
+
+function hintJa(hint: string): string {
+  const h = toRespondent(hint, 'ja');
+  if (/[。！？!?）)]$/.test(h)) return h;
+  if (/(?:す|さい|ません|た|ね|よ)$/.test(h)) return `${h}。`;
+  return `（${h}）`;
+}
+
+/** A hint that tells the interviewer what to do ("Ask about …", "経験を聞く") is not read out. */
+function forInterviewer(hint: string): boolean {
+  return /^(?:ask|probe|clarify)\b/i.test(hint) || /(?:聞く|尋ねる|質問する|確認する)$/.test(hint);
+}
+
+// Words that carry no content when comparing a hint with the intent.
+const STOP = new Set(
+  (
+    'the a an and or of to for in on at by with we you your our us it its this that these those there here is are was be will can do ' +
+    'please them they their from as so if any all some'
+  ).split(' '),
+);
+
+/**
+ * A hint whose content words all appear in the intent or label adds nothing
+ * ("We send the ticket there" under "Send the ticket and updates"). Japanese:
+ * every run of kanji or katakana appears in them.
+ */
+function addsNothing(hint: string, context: string): boolean {
+  if (hasJapanese(hint)) {
+    const runs = hint.match(/[\p{Script=Han}\p{Script=Katakana}ー]+/gu) ?? [];
+    return runs.length > 0 && runs.every((r) => context.includes(r));
+  }
+  const words = (s: string) => (s.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => w.length > 2 && !STOP.has(w)).map((w) => w.replace(/s$/, ''));
+  const have = new Set(words(context));
+  const own = words(hint);
+  return own.length > 0 && own.every((w) => have.has(w));
+}
+
+// ---------------------------------------------------------------------------
+// Follow-ups
+
+type FeedbackNotes = {
+  /** What remains of the feedback once the "missing" notes are taken out. */
+  kept: string;
+  /** Missing facts the reviewer found answered too briefly. */
+  brief: string[];
+  /** What a typed "nothing found" note named ("email address", "メールアドレス"). */
+  notFound: string[];
+};
+
+/**
+ * Takes out of the reviewer's feedback the sentences that only say a fact is
+ * missing or too brief (the offline reviewer's wording in review-messages.ts,
+ * in either language); whatever else it says is kept as written.
+ */
+function readFeedback(feedback: string, missing: string[]): FeedbackNotes {
+  let rest = feedback;
+  const brief: string[] = [];
+  const notFound: string[] = [];
+  for (const m of missing) {
+    rest = rest.replaceAll(`No answer yet about: ${m}.`, '').replaceAll(`「${m}」についてまだ回答がありません。`, '');
+    const tooBrief = [
+      new RegExp(String.raw`The answer '(?:(?!The answer ')[\s\S])*?' is too brief for: ${escapeRegExp(m)}\.`),
+      new RegExp(`「(?:(?!」だけでは)[\\s\\S])*?」だけでは「${escapeRegExp(m)}」への回答として短すぎます。`),
+    ];
+    for (const re of tooBrief) {
+      if (!re.test(rest)) continue;
+      rest = rest.replace(re, '');
+      if (!brief.includes(m)) brief.push(m);
+    }
+  }
+  rest = rest
+    .replace(/No ([^.]+?) was found in the answer\./g, (_m, what: string) => (notFound.push(what), ''))
+    .replace(/回答に([^。]+?)が見つかりませんでした。/g, (_m, what: string) => (notFound.push(what), ''));
+  return { kept: rest.replace(/\s+/g, ' ').trim(), brief, notFound };
+}
+
+/** "Sorry, I couldn't find an email address in your answer." */
+function notFoundText(what: string[], lang: SessionLanguage): string {
+  const only = what.length === 1 ? what[0] : undefined;
+  if (lang === 'ja') return only ? `すみません、ご回答から${only}を読み取れませんでした。` : 'すみません、うまく読み取れませんでした。';
+  return only ? `Sorry, I couldn't find ${/^[aeiou]/i.test(only) ? 'an' : 'a'} ${only} in your answer.` : "Sorry, I couldn't quite catch that.";
+}
+
+function followUpAsk(
+  field: QuestionField,
+  missing: string[],
+  brief: string[],
+  how: { also: boolean; afterProblem: boolean },
+  lang: SessionLanguage,
+): string {
+  const more = missing.filter((m) => brief.includes(m));
+  const other = missing.filter((m) => !brief.includes(m));
+  const typedOnly = other.length === 1 && other[0] !== undefined && factType(field, other[0]) !== 'text';
+  if (lang === 'ja') {
+    if (missing.length === 0) return 'もう少し詳しく教えていただけますか？';
+    const rest = other.map(objectJa);
+    if (more.length > 0) {
+      const first = `${listJa(more.map(objectJa))}について、もう少し詳しく教えていただけますか？`;
+      return rest.length > 0 ? `${first}あわせて、${listJa(rest)}についても教えていただけますか？` : first;
+    }
+    const list = listJa(rest);
+    const about = /について$/.test(list) ? '' : 'について';
+    if (how.also) return `あわせて、${list}${typedOnly ? 'も' : `${about}も`}教えていただけますか？`;
+    return `${list}${typedOnly ? 'を' : about}教えていただけますか？`;
+  }
+  if (missing.length === 0) return 'Could you tell me a little more?';
+  const rest = other.map((m) => objectEn(toRespondent(m, lang)));
+  if (more.length > 0) {
+    const first = `Could you tell me a little more about ${listEn(more.map((m) => objectEn(toRespondent(m, lang)).text))}`;
+    return rest.length > 0 ? `${first}, and also ${listEn(rest.map((r) => r.text))}?` : `${first}?`;
+  }
+  const only = rest.length === 1 ? rest[0] : undefined;
+  const about = only && !only.clause && !typedOnly ? 'about ' : '';
+  const polite = how.afterProblem ? ' please' : how.also ? ' also' : '';
+  return `Could you${polite} tell me ${about}${listEn(rest.map((r) => r.text))}?`;
+}
+
+/** The type of a missing fact: from the field's own fact when the view carries it. */
+function factType(field: QuestionField, fact: string): FactType {
+  const def = field.facts?.find((f) => f.fact.trim() === fact) ?? { factKey: '', fact, doneCriteria: '' };
+  return classifyFact(def, field, { fieldContext: (field.facts?.length ?? 1) <= 1 });
+}
+
+// ---------------------------------------------------------------------------
+// Words
+
+/**
+ * An English noun phrase or clause as the object of "tell me": a clause
+ * ("what you want to learn") as it is; "Number of attendees" → "the number
+ * of attendees"; "Years of experience" → "how many years of experience you
+ * have"; anything without its own determiner → "your …".
+ */
+function objectEn(phrase: string): { text: string; clause: boolean } {
+  const raw = phrase.trim().replace(/[.。?？:：]+$/, '');
+  if (hasJapanese(raw)) return { text: `“${raw}”`, clause: false };
+  const p = lowerLead(raw).replace(/^my\b/i, 'your');
+  const first = firstWord(p);
+  if (WH.has(first)) return { text: p, clause: true };
+  if (/^years? of\b/i.test(p)) return { text: `how many ${p} you have`, clause: true };
+  if (/^(?:your|the|a|an|any|some|this|these|those|you)\b/i.test(p)) return { text: p, clause: false };
+  if (/^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(p) || /\byour\b/i.test(p)) return { text: `the ${p}`, clause: false };
+  return { text: `your ${p}`, clause: false };
+}
+
+/** A Japanese fact as the thing to tell: turned to the respondent, with honorifics; a fact in English is quoted. */
+function objectJa(fact: string): string {
+  const t = toRespondent(fact, 'ja');
+  return hasJapanese(t) ? honorific(t) : `「${t}」`;
+}
+
+// Nouns about the respondent that polite Japanese marks with ご/お ("現在のご職業やご経歴").
+const HONORIFIC: ReadonlyArray<readonly [string, string]> = [
+  ...'職業 経歴 住所 連絡先 希望 意見 要望 経験 所属 専門 家族 予定 年齢 出身 勤務先 感想 関心 都合 予算 用件'.split(' ').map((n) => ['ご', n] as const),
+  ...'名前 仕事 住まい 悩み 考え 好み 勤め先 電話番号'.split(' ').map((n) => ['お', n] as const),
+];
+
+/** Adds ご/お to the nouns above where they start a phrase (after の, や, と, 、 or at the start). */
+function honorific(text: string): string {
+  let t = text;
+  for (const [prefix, noun] of HONORIFIC) t = t.replace(new RegExp(`(^|[のやと、・「（(\\s])${noun}`, 'g'), `$1${prefix}${noun}`);
+  return t;
+}
+
+function listEn(items: string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+function listJa(items: string[]): string {
+  return items.length === 2 ? items.join('と') : items.join('、');
 }
 
 function optionalNote(lang: SessionLanguage): string {
   return lang === 'ja'
-    ? 'この質問は任意です。回答しない場合は「スキップ」とお送りください。'
-    : 'This question is optional — if you would rather not answer, just say “skip”.';
+    ? '任意のご質問ですので、答えにくい場合は「スキップ」とお送りください。'
+    : 'This one is optional — just say “skip” if you’d rather not answer.';
 }
 
 function shownValue(s: { value: string | null; status: string }, lang: SessionLanguage): string {
@@ -154,26 +457,60 @@ function shownValue(s: { value: string | null; status: string }, lang: SessionLa
 const VERBS: Readonly<Record<string, string>> = {
   wants: 'want', hopes: 'hope', likes: 'like', needs: 'need', plans: 'plan', lives: 'live', works: 'work', expects: 'expect',
   prefers: 'prefer', knows: 'know', uses: 'use', speaks: 'speak', thinks: 'think', feels: 'feel', has: 'have', is: 'are',
-  was: 'were', does: 'do', can: 'can', would: 'would', will: 'will', did: 'did',
+  was: 'were', does: 'do', can: 'can', would: 'would', will: 'will', did: 'did', attends: 'attend', applied: 'applied',
 };
 
-/** "Why the respondent wants to join" → "Why you want to join"; "回答者の経験" → "ご自身の経験". */
+// Who facts are written about.
+const ROLE_EN = 'respondent|applicant|candidate|user|participant|attendee|registrant';
+const ROLE_JA = '回答者|応募者|候補者|ユーザー|参加者|申込者|申請者';
+
+/** "Why the respondent wants to join" → "Why you want to join"; "The attendee's role" → "your role"; "回答者の経験" → "ご自身の経験". */
 export function toRespondent(fact: string, lang: SessionLanguage): string {
   return secondPerson(fact.trim().replace(/[.。]$/, ''), lang);
 }
 
 function secondPerson(text: string, lang: SessionLanguage): string {
-  if (lang === 'ja' || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) {
-    return text.replace(/(?:回答者|応募者|候補者|ユーザー)(?:さん)?の/g, 'ご自身の').replace(/(?:回答者|応募者|候補者|ユーザー)(?:さん)?[がは]/g, '');
+  if (lang === 'ja' || hasJapanese(text)) {
+    return text
+      .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?の`, 'g'), 'ご自身の')
+      .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?[がは]`, 'g'), '');
   }
-  return text
-    .replace(/\b(?:the )?(?:respondent|applicant|candidate|user|participant)'s\b/gi, 'your')
-    .replace(/\b(?:the )?(?:respondent|applicant|candidate|user|participant)\b\s*(\w+)?/gi, (_m, verb: string | undefined) =>
-      verb ? `you ${VERBS[verb.toLowerCase()] ?? verb}` : 'you',
-    );
+  const verb = (w: string | undefined) => (w ? ` ${VERBS[w.toLowerCase()] ?? w}` : '');
+  return (
+    text
+      .replace(new RegExp(String.raw`\b(?:the )?(?:${ROLE_EN})['’]s\b`, 'gi'), 'your')
+      // "the respondent" is always the person; a bare "respondent" only when a verb follows ("User name" stays).
+      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN})\b(?:\s+([A-Za-z]+))?`, 'gi'), (_m, w: string | undefined) => `you${verb(w)}`)
+      .replace(new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'), (_m, w: string) => `you${verb(w)}`)
+  );
+}
+
+/** Lowercases the first word when it is an ordinary capitalised word ("What", "A", "Dietary"; not "I", "GitHub", "URL"). */
+function lowerLead(s: string): string {
+  return /^(?:A|\p{Lu}\p{Ll}+)(?![\p{L}'’])/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function sentenceEn(s: string): string {
+  const t = capitalize(s.trim());
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+function firstWord(s: string): string {
+  return (s.trim().match(/^[A-Za-z']+/)?.[0] ?? '').toLowerCase();
+}
+
+function sep(lang: SessionLanguage): string {
+  return lang === 'ja' ? '' : ' ';
+}
+
+function norm(s: string): string {
+  return s.trim().toLowerCase().replace(/[\s.。?？!！:：]/g, '');
 }
 
 function same(a: string, b: string): boolean {
-  const norm = (s: string) => s.trim().toLowerCase().replace(/[\s.。?？!！:：]/g, '');
   return norm(a) === norm(b);
 }

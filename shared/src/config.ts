@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGENT_MAX_TURNS: int(10, 1),
   MAX_FOLLOW_UPS: int(3),
+  /** Application interviews: rephrasings of a question after a failed quick-check before its field is skipped. */
+  CHECK_MAX_REPHRASINGS: int(2),
   MAX_MESSAGE_CHARS: int(8000, 1),
   SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
   EVENTS_MAXLEN: int(10_000, 10),
@@ -68,6 +70,7 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   agentMaxTurns: number;
   maxFollowUps: number;
+  checkMaxRephrasings: number;
   maxMessageChars: number;
   sessionTtlSeconds: number;
   eventsMaxLen: number;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     agentMaxTurns: e.AGENT_MAX_TURNS,
     maxFollowUps: e.MAX_FOLLOW_UPS,
+    checkMaxRephrasings: e.CHECK_MAX_REPHRASINGS,
     maxMessageChars: e.MAX_MESSAGE_CHARS,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     eventsMaxLen: e.EVENTS_MAXLEN,

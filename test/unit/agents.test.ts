@@ -206,7 +206,7 @@ describe('interviewer agent', () => {
     d.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
     d.addUserMessage('ann@example.com', 't0', 'email');
     const model = new ScriptedModel([
-      { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'full_name', note: null } }] },
+      { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'full_name', question: null, note: null } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Your email again?' } }] },
     ]);
     expect(await run(interviewerAgent, d, null, model)).toEqual({ kind: 'ask' });
@@ -220,7 +220,7 @@ describe('interviewer agent', () => {
   it('refuses to review before the respondent answered the current field', async () => {
     const d = await planned();
     const model = new ScriptedModel([
-      { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'email', note: null } }] },
+      { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'email', question: null, note: null } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Could you tell me your email?' } }] },
     ]);
     expect(await run(interviewerAgent, d, null, model)).toEqual({ kind: 'ask' });
@@ -240,7 +240,7 @@ describe('interviewer agent', () => {
     expect(r.kind).toBe('suspend');
     if (r.kind !== 'suspend') return;
     expect(r.checkpoint).toMatchObject({ agent: 'interviewer', subAgent: 'reviewer', pendingCall: { name: 'subtask' } });
-    expect(JSON.parse(r.checkpoint.pendingCall.arguments)).toEqual({ agent: 'reviewer', field_id: 'email', note: null });
+    expect(JSON.parse(r.checkpoint.pendingCall.arguments)).toEqual({ agent: 'reviewer', field_id: 'email', question: null, note: null });
     expect(d.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'reviewing' });
     // A suspended call has no run step until its result arrives.
     expect(d.runSteps.map((s) => s.toolName)).not.toContain('subtask');

@@ -239,7 +239,7 @@ describe('offline interviewer', () => {
     d.addUserMessage('it is ann@', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'it is ann@' };
     const { name, args } = onlyCall(await createOfflineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
-    expect({ name, args }).toEqual({ name: 'subtask', args: { agent: 'reviewer', field_id: 'email', note: null } });
+    expect({ name, args }).toEqual({ name: 'subtask', args: { agent: 'reviewer', field_id: 'email', question: null, note: null } });
   });
 
   it('after a subtask result with outcome follow_up, asks a follow-up about the missing fact', async () => {
@@ -296,7 +296,7 @@ function reviewing(answers: string[], fieldId = 'email'): SessionDraft {
     agent: 'interviewer',
     messages: [],
     iterations: 1,
-    pendingCall: { id: 'call_interviewer_3', name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, note: null }) },
+    pendingCall: { id: 'call_interviewer_3', name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) },
     subAgent: 'reviewer',
     pendingStartedAt: NOW,
   };

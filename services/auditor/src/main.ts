@@ -1,9 +1,9 @@
-import { UnrecoverableError } from 'bullmq';
+import { systemStepHandler } from '@convo/shared/runtime/agent-step';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { auditorAgent } from './agent.js';
 
-// The auditor agent is filled in by issue #3; until then its worker runs and refuses steps loudly.
 runMain(() =>
-  runAgentService('auditor', () => async () => {
-    throw new UnrecoverableError('the auditor agent is not implemented yet (issue #3)');
-  }),
+  runAgentService('auditor', ({ config, llm }) =>
+    systemStepHandler(auditorAgent, { llm, model: config.llm.models.auditor, maxTurns: config.agentMaxTurns }),
+  ),
 );

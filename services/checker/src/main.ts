@@ -1,9 +1,15 @@
-import { UnrecoverableError } from 'bullmq';
+import { needsAudit } from '@convo/shared/domain/form-flow';
+import { subtaskStepHandler } from '@convo/shared/runtime/agent-step';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { createCheckerAgent } from './agent.js';
 
-// The checker agent is filled in by issue #3; until then its worker runs and refuses steps loudly.
 runMain(() =>
-  runAgentService('checker', () => async () => {
-    throw new UnrecoverableError('the checker agent is not implemented yet (issue #3)');
-  }),
+  runAgentService('checker', ({ config, llm }) =>
+    subtaskStepHandler(
+      createCheckerAgent({ maxRephrasings: config.checkMaxRephrasings }),
+      { llm, model: config.llm.models.checker, maxTurns: config.agentMaxTurns },
+      // A skipped last field ends the interview: the auditor runs before the interviewer closes.
+      { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
+    ),
+  ),
 );

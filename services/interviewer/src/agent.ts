@@ -1,17 +1,21 @@
-import { createAskTool } from '@convo/shared/agents/ask-tool';
+import { createAskTool, type AskGate } from '@convo/shared/agents/ask-tool';
 import { conversationMessages, createAgent } from '@convo/shared/agents/agent';
 import type { FieldView, InterviewerContext } from '@convo/shared/agents/contexts';
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
+import { CLOSING_KEY, hasPassedCheck } from '@convo/shared/domain/compliance-flow';
 import { answersForField, currentField, formField, markAsked, markReviewing } from '@convo/shared/domain/form-flow';
 import type { SessionState } from '@convo/shared/schemas/session';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
 
 export const SubtaskInput = z.object({
-  agent: z.enum(['reviewer']).describe('The sub-agent to run.'),
-  field_id: z.string().describe('The field the respondent just answered (must be the current field).'),
-  note: z.union([z.string(), z.null()]).describe('Anything the reviewer should know, or null.'),
+  agent: z
+    .enum(['reviewer', 'checker'])
+    .describe("'reviewer' after the respondent answered; 'checker' (application interviews) to quick-check a question before asking it."),
+  field_id: z.union([z.string(), z.null()]).describe('The current field (null only for the closing message).'),
+  question: z.union([z.string(), z.null()]).describe("For 'checker': the exact text you intend to send with ask. Otherwise null."),
+  note: z.union([z.string(), z.null()]).describe('Anything the sub-agent should know, or null.'),
 });
 
 /**
@@ -21,28 +25,42 @@ export const SubtaskInput = z.object({
  */
 const subtask = createTool({
   name: 'subtask',
-  description: "Run a sub-agent. Use agent 'reviewer' after the respondent answered, to check the answer against the field's facts.",
+  description:
+    "Run a sub-agent on its own queue and wait for its result. 'reviewer' checks the respondent's answer against the field's facts; 'checker' vets a question before you ask it (required in application interviews).",
   schema: SubtaskInput,
   execute(args, { draft }) {
-    const cur = currentField(draft.state);
+    const cur = draft.state.status === 'active' ? currentField(draft.state) : null;
+    const currentId = cur?.field.fieldId ?? null;
+    if (args.agent === 'checker') {
+      if (draft.state.kind !== 'application') return { result: failure('Quick checks are only used in application interviews.') };
+      if (!args.question || args.question.trim() === '') return { result: failure('Give the exact question to check in "question".') };
+      if (args.field_id !== currentId) return { result: failure(`Only questions for the current field ${currentId ?? '(closing message)'} can be checked.`) };
+      return { result: success('Checker started.'), control: { type: 'suspend', subAgent: 'checker' } };
+    }
     if (!cur) return { result: failure('Every field is already resolved; there is nothing to review.') };
-    if (args.field_id !== cur.field.fieldId) {
-      return { result: failure(`Only the current field ${cur.field.fieldId} can be reviewed, not ${args.field_id}.`) };
+    if (args.field_id !== currentId) {
+      return { result: failure(`Only the current field ${currentId} can be reviewed, not ${args.field_id ?? 'null'}.`) };
     }
     if (answersForField(draft.state, cur.field.fieldId).length === 0) {
       return { result: failure(`The respondent has not answered ${cur.field.fieldId} yet: ask first.`) };
     }
     markReviewing(draft, cur.field.fieldId);
-    return { result: success('Reviewer started.'), control: { type: 'suspend', subAgent: args.agent } };
+    return { result: success('Reviewer started.'), control: { type: 'suspend', subAgent: 'reviewer' } };
   },
 });
 
 /** ask for the interviewer: the message belongs to the current field, which becomes `interviewing`. */
-const ask = createAskTool((draft: SessionDraft) => {
-  const cur = currentField(draft.state);
-  if (!cur || draft.state.status !== 'active') return null;
-  markAsked(draft, cur.field.fieldId);
-  return cur.field.fieldId;
+const ask = createAskTool((draft: SessionDraft, text: string): AskGate => {
+  const cur = draft.state.status === 'active' ? currentField(draft.state) : null;
+  const fieldId = cur?.field.fieldId ?? null;
+  // Seed 001 invariant: no question reaches an applicant without a passed quick-check of that exact text.
+  if (draft.state.kind === 'application' && !hasPassedCheck(draft.state, fieldId, text)) {
+    return {
+      refuse: `This exact message has not passed the quick check${fieldId ? ` for ${fieldId}` : ''}. Call subtask with agent "checker" and this text as question first.`,
+    };
+  }
+  if (cur) markAsked(draft, cur.field.fieldId);
+  return { fieldId };
 });
 
 export const interviewerAgent = createAgent({
@@ -52,9 +70,10 @@ export const interviewerAgent = createAgent({
   context: (draft) => interviewerContext(draft.state),
   remainingTasks: (draft) => {
     const ctx = interviewerContext(draft.state);
-    if (!ctx.current) return ['Tell the respondent the form is complete using ask'];
+    const check = ctx.kind === 'application' ? 'quick-check it with subtask (agent checker), then ' : '';
+    if (!ctx.current) return [`Tell the respondent the interview is complete: ${check}send it with ask`];
     if (ctx.answerPending) return [`Review the answer for ${ctx.current.fieldId} using subtask with agent reviewer`];
-    return [`Ask about ${ctx.current.label} using ask`];
+    return [`Write a question about ${ctx.current.label}, ${check}send it with ask`];
   },
   // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null).
   completion: () => null,
@@ -77,10 +96,12 @@ export function interviewerContext(state: SessionState): InterviewerContext {
         status: cur.fieldState.status,
         followUps: cur.fieldState.followUps,
         lastReview: cur.fieldState.lastReview,
+        failedChecks: state.compliance.failedChecks[cur.field.fieldId] ?? 0,
       }
     : null;
   return {
     agent: 'interviewer',
+    kind: state.kind,
     language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
     formTitle: state.form?.title || null,
     sessionStatus: state.status,
@@ -89,6 +110,7 @@ export function interviewerContext(state: SessionState): InterviewerContext {
     firstQuestion: !state.messages.some((m) => m.role === 'assistant' && m.agent === 'interviewer'),
     reopened: cur !== null && cur.field.required && cur.fieldState.status === 'pending' && lastAsk >= 0,
     bootstrap: { country: state.bootstrap.country, timezone: state.bootstrap.timezone },
+    closingFailedChecks: state.compliance.failedChecks[CLOSING_KEY] ?? 0,
     summary: state.fields.map((f) => ({
       fieldId: f.fieldId,
       label: formField(state, f.fieldId)?.label ?? f.fieldId,

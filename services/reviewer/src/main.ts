@@ -1,13 +1,15 @@
+import { needsAudit } from '@convo/shared/domain/form-flow';
 import { subtaskStepHandler } from '@convo/shared/runtime/agent-step';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
 import { createReviewerAgent } from './agent.js';
 
 runMain(() =>
   runAgentService('reviewer', ({ config, llm }) =>
-    subtaskStepHandler(createReviewerAgent({ maxFollowUps: config.maxFollowUps }), {
-      llm,
-      model: config.llm.models.reviewer,
-      maxTurns: config.agentMaxTurns,
-    }),
+    subtaskStepHandler(
+      createReviewerAgent({ maxFollowUps: config.maxFollowUps }),
+      { llm, model: config.llm.models.reviewer, maxTurns: config.agentMaxTurns },
+      // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
+      { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
+    ),
   ),
 );

@@ -6,11 +6,15 @@ export const AskInput = z.object({
   message: z.string().describe('What to say to the respondent: one question (or the closing message), in the session language.'),
 });
 
+/** What an agent decides before a message goes out: the field it belongs to, or why it may not be sent. */
+export type AskGate = { fieldId: string | null } | { refuse: string };
+
 /**
  * `ask`: sends a message to the respondent and ends the loop until they reply.
- * `beforeAsk` lets an agent tie the message to a field (and mark it asked).
+ * `beforeAsk` ties the message to a field (and marks it asked), or refuses it
+ * (an application question that has not passed its quick-check).
  */
-export function createAskTool(beforeAsk?: (draft: SessionDraft) => string | null) {
+export function createAskTool(beforeAsk?: (draft: SessionDraft, text: string) => AskGate) {
   return createTool({
     name: 'ask',
     description: 'Send a message or question to the respondent and wait for their reply. Ends your turn.',
@@ -18,8 +22,12 @@ export function createAskTool(beforeAsk?: (draft: SessionDraft) => string | null
     execute(args, ctx) {
       const text = args.message.trim();
       if (text.length === 0) return { result: failure('message must not be empty') };
-      const fieldId = beforeAsk ? beforeAsk(ctx.draft) : null;
-      const m = ctx.draft.addAssistantMessage(ctx.agent, text, ctx.turnId, fieldId);
+      const gate = beforeAsk ? beforeAsk(ctx.draft, text) : { fieldId: null };
+      if ('refuse' in gate) {
+        ctx.log.warn({ reason: 'unchecked_question' }, 'ask refused');
+        return { result: failure(gate.refuse) };
+      }
+      const m = ctx.draft.addAssistantMessage(ctx.agent, text, ctx.turnId, gate.fieldId);
       return { result: success('Message sent; waiting for the respondent.', { messageId: m.messageId }), control: { type: 'ask' } };
     },
   });

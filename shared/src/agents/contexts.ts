@@ -33,10 +33,13 @@ export type FieldView = {
   status: FieldStatus;
   followUps: number;
   lastReview: ReviewResult | null;
+  /** Failed quick-checks of questions for this field so far (application). */
+  failedChecks: number;
 };
 
 export type InterviewerContext = {
   agent: 'interviewer';
+  kind: 'form' | 'application' | 'faq';
   language: 'ja' | 'en';
   formTitle: string | null;
   sessionStatus: string;
@@ -48,6 +51,8 @@ export type InterviewerContext = {
   /** The current field is a required one that was reopened after running out of follow-ups. */
   reopened: boolean;
   bootstrap: { country: string | null; timezone: string | null };
+  /** Failed quick-checks of the closing message (application). */
+  closingFailedChecks: number;
   summary: Array<{ fieldId: string; label: string; value: string | null; status: FieldStatus }>;
 };
 

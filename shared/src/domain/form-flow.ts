@@ -60,6 +60,7 @@ export function newSessionState(input: {
     loop: null,
     subSessionResults: {},
     audit: null,
+    compliance: { checks: [], failedChecks: {}, volunteered: [] },
     createdAt: input.now,
     updatedAt: input.now,
   };
@@ -165,12 +166,14 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
   return { outcome: 'follow_up', next: null };
 }
 
-export type AdvanceResult = 'next' | 'reopened' | 'completed';
+export type AdvanceResult = 'next' | 'reopened' | 'completed' | 'audit';
 
 /**
  * Moves to the next pending field. When none is left but a required field is
  * not done (it ran out of follow-ups), that field is reopened: submission
  * needs every required field done, so the interview cannot end without it.
+ * A field skipped by the compliance check is never reopened: it cannot be asked.
+ * An application is complete only once audited (seed 001: the auditor always runs).
  */
 export function advance(draft: SessionDraft): AdvanceResult {
   const s = draft.state;
@@ -180,7 +183,7 @@ export function advance(draft: SessionDraft): AdvanceResult {
     s.currentFieldIndex = any;
     return 'next';
   }
-  const reopen = s.fields.findIndex((f) => formField(s, f.fieldId)?.required && f.status !== 'done');
+  const reopen = s.fields.findIndex((f) => formField(s, f.fieldId)?.required && f.status !== 'done' && f.skipReason !== 'compliance');
   if (reopen >= 0) {
     const f = s.fields[reopen]!;
     f.followUps = 0;
@@ -190,9 +193,19 @@ export function advance(draft: SessionDraft): AdvanceResult {
     return 'reopened';
   }
   s.currentFieldIndex = s.fields.length;
-  s.status = 'awaiting_confirmation';
-  draft.emit(event('session.completed', { collectedFields: { ...s.collectedFields }, audit: s.audit ?? null }));
+  if (needsAudit(s)) return 'audit';
+  completeSession(draft);
   return 'completed';
+}
+
+/** Every field is resolved but the application has not been audited yet. */
+export function needsAudit(state: SessionState): boolean {
+  return state.kind === 'application' && state.audit === null && state.currentFieldIndex >= state.fields.length;
+}
+
+export function completeSession(draft: SessionDraft): void {
+  draft.state.status = 'awaiting_confirmation';
+  draft.emit(event('session.completed', { collectedFields: { ...draft.state.collectedFields }, audit: draft.state.audit ?? null }));
 }
 
 /** Seed invariant: submit only when every required field is done. */

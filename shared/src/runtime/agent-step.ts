@@ -1,3 +1,4 @@
+import type { AgentName } from '../agents-list.js';
 import type { AgentDefinition } from '../agents/agent.js';
 import { runAgentLoop } from '../agents/loop.js';
 import type { FunctionCallResult } from '../agents/tool.js';
@@ -50,7 +51,11 @@ export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): 
  * its own whose tool leaves a FunctionCallResult for the caller in
  * `subSessionResults[<pending call id>]`; control then returns to the caller.
  */
-export function subtaskStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
+export function subtaskStepHandler(
+  agent: AgentDefinition,
+  deps: LoopHandlerDeps,
+  opts: { then?: (draft: StepContext['draft']) => AgentName | null } = {},
+): StepHandler {
   return async (ctx: StepContext): Promise<StepOutcome> => {
     const { draft } = ctx;
     const cp = draft.state.loop;
@@ -61,6 +66,20 @@ export function subtaskStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps
     const result = draft.state.subSessionResults[cp.pendingCall.id] as FunctionCallResult<Record<string, unknown>> | undefined;
     cp.pendingResult = result ?? { status: 'error', result: { message: `${agent.name} finished without a result` } };
     delete draft.state.subSessionResults[cp.pendingCall.id];
-    return { kind: 'continue', to: cp.agent };
+    // `then` lets the system run another agent first (the auditor after the last field); the caller resumes after it.
+    return { kind: 'continue', to: opts.then?.(draft) ?? cp.agent };
+  };
+}
+
+/**
+ * Step handler of an agent the system runs on its own initiative (the auditor
+ * once every field is resolved). The caller's suspended loop stays suspended
+ * and resumes after it.
+ */
+export function systemStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    await runLoop(agent, deps, ctx, null);
+    const cp = ctx.draft.state.loop;
+    return cp ? { kind: 'continue', to: cp.agent } : { kind: 'end' };
   };
 }

@@ -2,6 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { AgentName } from '../agents-list.js';
 import { SessionDraft } from '../agents/draft.js';
 import type { Config } from '../config.js';
+import { prepareUserMessage } from '../domain/compliance-flow.js';
 import { currentField } from '../domain/form-flow.js';
 import { AppError, SystemError, toErrorJson } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -68,7 +69,13 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
   draft.emit(event('turn.started', { turnId: step.turnId }));
   if (turn?.message != null) {
     const onField = draft.state.plan && draft.state.currentAgent === 'interviewer' ? currentField(draft.state) : null;
-    draft.addUserMessage(turn.message, step.turnId, onField?.field.fieldId ?? null);
+    const prepared = prepareUserMessage(draft.state, turn.message);
+    const m = draft.addUserMessage(prepared.text, step.turnId, onField?.field.fieldId ?? null);
+    if (prepared.topics.length > 0) {
+      draft.state.compliance.volunteered.push({ messageId: m.messageId, topics: prepared.topics });
+      // The raw text must not outlive this step either.
+      await deps.store.redactTurn(loaded.state.sessionId, step.turnId, prepared.text);
+    }
   }
   const res = await deps.store.commit({
     sessionId: loaded.state.sessionId,

@@ -62,6 +62,19 @@ export const LoopCheckpoint = z.object({
 });
 export type LoopCheckpoint = z.infer<typeof LoopCheckpoint>;
 
+export const CheckViolation = z.object({
+  type: z.enum(['prohibited_topic', 'duplicate_question', 'tone_violation', 'no_intent_binding']),
+  message: z.string(),
+});
+export type CheckViolation = z.infer<typeof CheckViolation>;
+
+export const ComplianceState = z.object({
+  checks: z.array(z.object({ fieldId: z.string().nullable(), question: z.string(), passed: z.boolean(), violations: z.array(CheckViolation) })),
+  failedChecks: z.record(z.string(), z.number().int()),
+  volunteered: z.array(z.object({ messageId: z.string(), topics: z.array(z.string()) })),
+});
+export type ComplianceState = z.infer<typeof ComplianceState>;
+
 /**
  * The seed's MainSessionState, stored as one JSON document per session and
  * changed only by compare-and-set commits that also append its events.
@@ -93,6 +106,8 @@ export const SessionState = z.object({
   loop: LoopCheckpoint.nullable(),
   subSessionResults: z.record(z.string(), z.unknown()).default({}),
   audit: z.unknown().nullable().default(null),
+  /** Application sessions: quick-check history, failed checks per field, prohibited topics the respondent volunteered (masked). */
+  compliance: ComplianceState,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

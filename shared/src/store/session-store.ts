@@ -163,6 +163,15 @@ export class SessionStore {
     return raw ? (JSON.parse(raw) as TurnRecord) : null;
   }
 
+  /** Replaces a turn's stored message (prohibited content the respondent volunteered is masked). */
+  async redactTurn(sessionId: string, turnId: string, message: string): Promise<void> {
+    const k = this.keys(sessionId);
+    const raw = await this.redis.hget(k.turns, turnId);
+    if (!raw) return;
+    const turn = JSON.parse(raw) as TurnRecord;
+    await this.redis.hset(k.turns, turnId, JSON.stringify({ ...turn, message }));
+  }
+
   /** Atomically applies a step's effects if nobody committed since `expectedVersion`. */
   async commit(input: CommitInput): Promise<CommitResult> {
     const args: (string | number)[] = [

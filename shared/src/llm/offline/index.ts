@@ -2,6 +2,8 @@ import type { AgentName } from '../../agents-list.js';
 import { ModelBehaviorError } from '../../errors.js';
 import type { ChatRequest, ChatResponse, LlmProvider } from '../types.js';
 import { architectPolicy } from './architect.js';
+import { auditorPolicy } from './auditor.js';
+import { checkerPolicy } from './checker.js';
 import { greeterPolicy } from './greeter.js';
 import { interviewerPolicy } from './interviewer.js';
 import { toolTail, toResponse, type Policy } from './protocol.js';
@@ -12,6 +14,8 @@ const POLICIES: Partial<Record<AgentName, Policy>> = {
   architect: architectPolicy,
   interviewer: interviewerPolicy,
   reviewer: reviewerPolicy,
+  checker: checkerPolicy,
+  auditor: auditorPolicy,
 };
 
 /**

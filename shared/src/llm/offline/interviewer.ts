@@ -1,4 +1,5 @@
 import type { InterviewerContext } from '../../agents/contexts.js';
+import { countryName } from '../../nlu/country.js';
 import {
   alreadyCompleteText,
   bootstrapDoneText,
@@ -7,36 +8,54 @@ import {
   questionText,
   requiredStillMissingText,
 } from '../../nlu/phrasing.js';
-import { countryName } from '../../nlu/country.js';
-import { ask, call, type Policy } from './protocol.js';
+import { ask, call, type Policy, type ToolOutcome } from './protocol.js';
+
+type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string };
+type CheckOut = { question: string; passed: boolean };
+
+const subtaskResults = (tail: ToolOutcome[], agent: string) =>
+  tail.filter((t) => t.name === 'subtask' && t.args.agent === agent && t.status === 'success');
 
 /**
- * The offline interviewer: review a pending answer, follow up on what the
- * reviewer found missing, otherwise ask the current field; close when done.
+ * The offline interviewer: review a pending answer; then follow up on what the
+ * reviewer found missing, ask the current field, or close. In application
+ * interviews every message first goes through the checker, and a rejected
+ * question is rephrased more plainly before it is checked again.
  */
 export const interviewerPolicy: Policy = (req, tail) => {
   const ctx = req.context as InterviewerContext;
-  const lang = ctx.language;
-  const last = tail.at(-1);
   const cur = ctx.current;
+  const lastReview = subtaskResults(tail, 'reviewer').at(-1);
 
-  if (!cur) {
-    const justFinished = last?.name === 'subtask';
-    const summary = ctx.summary.map((s) => ({ label: s.label, value: s.value, status: s.status }));
-    return ask(justFinished || ctx.sessionStatus === 'active' ? completionText(lang, summary) : alreadyCompleteText(lang));
+  if (cur && ctx.answerPending && !lastReview) {
+    return call('subtask', { agent: 'reviewer', field_id: cur.fieldId, question: null, note: null });
   }
-  if (last?.name === 'subtask' && last.status === 'success') {
-    const out = last.result.reviewerAgentOutput as { outcome?: string; missing_facts?: string[]; feedback?: string } | undefined;
-    if (out?.outcome === 'follow_up') {
-      return ask(followUpText({ field: cur, missingFacts: out.missing_facts ?? [], feedback: out.feedback ?? null, language: lang }));
-    }
-    return ask(question(ctx));
-  }
-  if (ctx.answerPending && last?.name !== 'subtask') {
-    return call('subtask', { agent: 'reviewer', field_id: cur.fieldId, note: null });
-  }
-  return ask(question(ctx));
+  const text = intendedMessage(ctx, tail, lastReview?.result.reviewerAgentOutput as ReviewOut | undefined);
+  if (ctx.kind !== 'application') return ask(text);
+
+  const last = tail.at(-1);
+  const check = last?.name === 'subtask' && last.args.agent === 'checker' && last.status === 'success'
+    ? (last.result.checkerAgentOutput as CheckOut | undefined)
+    : undefined;
+  if (check?.passed) return ask(check.question);
+  const attempts = cur ? cur.failedChecks : ctx.closingFailedChecks;
+  const question = attempts > 0 ? rephrased(ctx, attempts) : text;
+  return call('subtask', { agent: 'checker', field_id: cur?.fieldId ?? null, question, note: null });
 };
+
+function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewOut | undefined): string {
+  const cur = ctx.current;
+  const lang = ctx.language;
+  if (!cur) {
+    const justFinished = tail.some((t) => t.name === 'subtask') || ctx.sessionStatus === 'active';
+    const summary = ctx.summary.map((s) => ({ label: s.label, value: s.value, status: s.status }));
+    return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
+  }
+  if (review?.outcome === 'follow_up' && review.fieldId === cur.fieldId) {
+    return followUpText({ field: cur, missingFacts: review.missing_facts ?? [], feedback: review.feedback ?? null, language: lang });
+  }
+  return question(ctx);
+}
 
 function question(ctx: InterviewerContext): string {
   const cur = ctx.current!;
@@ -47,4 +66,18 @@ function question(ctx: InterviewerContext): string {
     return `${bootstrapDoneText(ctx.language, { country, timezone: ctx.bootstrap.timezone })}\n${q}`;
   }
   return q;
+}
+
+/**
+ * A plainer wording after a failed check: first without the intent and hints
+ * (where an offending phrase usually comes from), then the bare label.
+ */
+function rephrased(ctx: InterviewerContext, attempt: number): string {
+  const cur = ctx.current;
+  const ja = ctx.language === 'ja';
+  if (!cur) return ja ? 'ご回答ありがとうございました。内容をご確認のうえ、送信してください。' : 'Thank you for your answers. Please review them and submit your application.';
+  if (attempt === 1) {
+    return questionText({ field: { ...cur, intent: null, facts: [] }, facts: [], language: ctx.language, isFirst: false });
+  }
+  return ja ? `「${cur.label}」について教えていただけますか？` : `Could you tell me about "${cur.label}"?`;
 }

@@ -1,0 +1,63 @@
+import { createAgent } from '@convo/shared/agents/agent';
+import type { SessionDraft } from '@convo/shared/agents/draft';
+import { createTool, failure, success } from '@convo/shared/agents/tool';
+import { applyAudit } from '@convo/shared/domain/compliance-flow';
+import { formField } from '@convo/shared/domain/form-flow';
+import { z } from 'zod';
+import { AUDITOR_PROMPT } from './prompt.js';
+
+/** Tool input: the seed's AuditResultSchema, `violations` nullable instead of optional (seed 004). */
+export const AuditResultInput = z.object({
+  passed: z.boolean(),
+  violations: z.union([z.array(z.object({ type: z.string(), message: z.string(), severity: z.enum(['error', 'warning']) })), z.null()]),
+  summary: z.string(),
+});
+
+const result = createTool({
+  name: 'result',
+  description: 'Return the audit of the whole interview and the application summary.',
+  schema: AuditResultInput,
+  execute(args, { draft }) {
+    if (draft.state.audit !== null) return { result: failure('The audit was already recorded.') };
+    applyAudit(draft, { passed: args.passed, violations: args.violations ?? [], summary: args.summary });
+    return { result: success('Audit recorded.') };
+  },
+});
+
+export type AuditorContext = {
+  agent: 'auditor';
+  language: 'ja' | 'en';
+  messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
+  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
+  facts: Array<{ formFieldId: string; factKey: string; fact: string }>;
+  prohibitedTopics: string[];
+  /** Prohibited topics the applicant volunteered; their text was masked before it was stored. */
+  volunteered: Array<{ messageId: string; topics: string[] }>;
+};
+
+export function auditorContext(draft: SessionDraft): AuditorContext {
+  const s = draft.state;
+  return {
+    agent: 'auditor',
+    language: s.bootstrap.language === 'ja' ? 'ja' : 'en',
+    // The interview proper: the greeter's bootstrap questions are not part of the application.
+    messages: s.messages.filter((m) => m.agent !== 'greeter' && (m.role === 'assistant' || m.fieldId !== null)).map((m) => ({ role: m.role, text: m.text, fieldId: m.fieldId })),
+    fields: s.fields.map((f) => {
+      const def = formField(s, f.fieldId);
+      return { fieldId: f.fieldId, label: def?.label ?? f.fieldId, intent: def?.intent ?? null, required: def?.required ?? false, status: f.status, value: f.value };
+    }),
+    facts: (s.form?.facts ?? []).map((k) => ({ formFieldId: k.formFieldId, factKey: k.factKey, fact: k.fact })),
+    prohibitedTopics: s.form?.compliance?.prohibitedTopics ?? [],
+    volunteered: s.compliance.volunteered,
+  };
+}
+
+export const auditorAgent = createAgent({
+  name: 'auditor',
+  tools: [result],
+  instructions: (draft) => `${AUDITOR_PROMPT}\n\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}`,
+  context: (draft) => auditorContext(draft),
+  remainingTasks: (draft) => (draft.state.audit === null ? ['Return the audit using result'] : []),
+  completion: (draft) => (draft.state.audit !== null ? { type: 'return' } : null),
+  initialMessages: () => [{ role: 'user', content: 'Audit this interview and summarise the application.' }],
+});

@@ -1,0 +1,98 @@
+import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
+import type { SessionDraft } from '@convo/shared/agents/draft';
+import { createTool, failure, success } from '@convo/shared/agents/tool';
+import { applyCheck } from '@convo/shared/domain/compliance-flow';
+import { currentField, formField } from '@convo/shared/domain/form-flow';
+import { CheckViolation } from '@convo/shared/schemas/session';
+import { z } from 'zod';
+import { CHECKER_PROMPT } from './prompt.js';
+
+/** Tool input: the seed's QuickCheckResultSchema, with `violations` nullable instead of optional (seed 004). */
+export const CheckResultInput = z.object({
+  passed: z.boolean(),
+  violations: z.union([z.array(CheckViolation), z.null()]),
+});
+
+/** What the interviewer asked to have checked: the `subtask` call's own arguments. */
+export function pendingQuestion(draft: SessionDraft): { callId: string; fieldId: string | null; question: string } | null {
+  const call = draft.state.loop?.pendingCall;
+  if (!call) return null;
+  try {
+    const args = JSON.parse(call.arguments) as { field_id?: string | null; question?: string | null };
+    return args.question ? { callId: call.id, fieldId: args.field_id ?? null, question: args.question.trim() } : null;
+  } catch {
+    return null;
+  }
+}
+
+function createResultTool(maxRephrasings: number) {
+  return createTool({
+    name: 'result',
+    description: 'Return your quick-check verdict on the question.',
+    schema: CheckResultInput,
+    execute(args, { draft, log }) {
+      const q = pendingQuestion(draft);
+      if (!q) return { result: failure('There is no question under check.') };
+      if (q.callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
+      const applied = applyCheck(draft, { ...q, passed: args.passed, violations: args.violations ?? [], maxRephrasings });
+      if (applied.fieldSkipped) log.warn({ fieldId: q.fieldId, reason: 'compliance', violations: applied.violations.map((v) => v.type) }, 'field skipped: its question failed every quick-check');
+      const message = applied.passed
+        ? 'Passed. Send exactly this text with ask.'
+        : applied.fieldSkipped
+          ? `Failed ${applied.attempts} times: the field was skipped for compliance and will not be asked. Continue with the next field.`
+          : `Failed: ${applied.violations.map((v) => `${v.type}: ${v.message}`).join('; ')}. Rephrase the question to fix this and check it again.`;
+      draft.state.subSessionResults[q.callId] = success(message, {
+        checkerAgentOutput: { question: q.question, fieldId: q.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped },
+      });
+      return { result: success('Verdict recorded.') };
+    },
+  });
+}
+
+export type CheckerContext = {
+  agent: 'checker';
+  language: 'ja' | 'en';
+  question: string;
+  field: { fieldId: string; label: string; intent: string | null; required: boolean } | null;
+  facts: Array<{ factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
+  answered: Array<{ fieldId: string; label: string; facts: string[] }>;
+  prohibitedTopics: string[];
+};
+
+export function checkerContext(draft: SessionDraft): CheckerContext {
+  const s = draft.state;
+  const q = pendingQuestion(draft);
+  const cur = q?.fieldId ? currentField(s) : null;
+  return {
+    agent: 'checker',
+    language: s.bootstrap.language === 'ja' ? 'ja' : 'en',
+    question: q?.question ?? '',
+    field: cur ? { fieldId: cur.field.fieldId, label: cur.field.label, intent: cur.field.intent, required: cur.field.required } : null,
+    facts: cur ? cur.facts.map((k) => ({ factKey: k.factKey, fact: k.fact, doneCriteria: k.doneCriteria, questioningHints: k.questioningHints })) : [],
+    answered: s.fields
+      .filter((f) => f.status === 'done')
+      .map((f) => {
+        const def = formField(s, f.fieldId);
+        return { fieldId: f.fieldId, label: def?.label ?? f.fieldId, facts: (s.form?.facts ?? []).filter((k) => k.formFieldId === def?.id).map((k) => k.fact) };
+      }),
+    prohibitedTopics: s.form?.compliance?.prohibitedTopics ?? [],
+  };
+}
+
+export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefinition {
+  return createAgent({
+    name: 'checker',
+    tools: [createResultTool(opts.maxRephrasings)],
+    instructions: (draft) => `${CHECKER_PROMPT}\n\nQuestion under check and its field:\n${JSON.stringify(checkerContext(draft))}`,
+    context: (draft) => checkerContext(draft),
+    remainingTasks: (draft) => {
+      const q = pendingQuestion(draft);
+      return q && !(q.callId in draft.state.subSessionResults) ? ['Return your verdict using result'] : [];
+    },
+    completion: (draft) => {
+      const q = pendingQuestion(draft);
+      return q && q.callId in draft.state.subSessionResults ? { type: 'return' } : null;
+    },
+    initialMessages: (draft) => [{ role: 'user', content: `Check this question before it is asked:\n${checkerContext(draft).question}` }],
+  });
+}

@@ -1,0 +1,181 @@
+import { hasJapanese, type SessionLanguage } from '../nlu/text.js';
+import { findInconsistencies, type ConsistencyFact } from './consistency.js';
+import { askingSentences, bindingKeyword, bindingKeywords } from './field-terms.js';
+import { describeToneIssue, findToneIssues } from './tone.js';
+import { describeTopic, findTopicMentions, MASK, maskTopics, type ProhibitedTopic, type TopicMention } from './topics.js';
+
+/** What the auditor reads: the interview proper (seed 001, Auditor). */
+export type AuditInput = {
+  language: 'ja' | 'en';
+  messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
+  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
+  /** Facts belong to a field by `fieldId` or, when it names a field's fieldId, `formFieldId`. */
+  facts: Array<ConsistencyFact>;
+  topics: readonly ProhibitedTopic[];
+  /** "Today" for the start-date rule; defaults to now. */
+  now?: Date;
+};
+
+export type AuditViolation = { type: string; message: string; severity: 'error' | 'warning' };
+
+/** The seed's AuditResultSchema. */
+export type AuditResult = { passed: boolean; violations: AuditViolation[]; summary: string };
+
+type Field = AuditInput['fields'][number];
+
+/**
+ * The offline audit of a finished interview. Messages are numbered from 1 in
+ * the violations. Applicant values quoted in an assistant message (the
+ * closing summary) are the applicant's words and are judged as values, not
+ * as the interviewer's.
+ *
+ * - `prohibited_topic`: an assistant message mentioning a topic is an error;
+ *   an applicant message or a stored value mentioning one is a warning,
+ *   which names the topic but never repeats what was said.
+ * - `over_collection` (warning): an assistant sentence that asks for
+ *   something while bound to no field, or sharing no keyword with any
+ *   field's label, intent or facts.
+ * - `rude_expression` (error): a tone problem in an assistant message.
+ * - `inconsistency` (warning): see consistency.ts.
+ * - `missing_required` (error): a required field whose status is not done.
+ *
+ * `passed` is true when there is no error. The summary lists every field
+ * with its value masked by {@link maskCollectedValue}, then the counts.
+ */
+export function auditTranscript(input: AuditInput): AuditResult {
+  const values = input.fields.map((f) => f.value).filter((v): v is string => v !== null && v.trim().length > 0);
+  const violations: AuditViolation[] = [
+    ...topicViolations(input, values),
+    ...overCollection(input, values),
+    ...rudeExpressions(input, values),
+    ...findInconsistencies({ ...input, now: input.now ?? new Date() }).map((message): AuditViolation => ({ type: 'inconsistency', message, severity: 'warning' })),
+    ...missingRequired(input.fields),
+  ];
+  return { passed: !violations.some((v) => v.severity === 'error'), violations, summary: summaryOf(input, violations) };
+}
+
+/**
+ * A field value made safe to store: clauses about a prohibited topic masked;
+ * null when nothing else is left ("I am Catholic" → null, masked).
+ */
+export function maskCollectedValue(
+  value: string | null,
+  topics: readonly ProhibitedTopic[],
+  language?: SessionLanguage,
+): { value: string | null; masked: boolean } {
+  if (value === null) return { value: null, masked: false };
+  const lang = language ?? (hasJapanese(value) ? 'ja' : 'en');
+  const masked = maskTopics(value, topics, lang);
+  if (masked === value) return { value, masked: false };
+  const rest = masked.split(MASK[lang]).join('').replace(/[\s\p{P}\p{S}]+/gu, '');
+  return { value: rest.length === 0 ? null : masked, masked: true };
+}
+
+/** The text with the applicant's values blanked out, positions kept. */
+function withoutValues(text: string, values: readonly string[]): string {
+  let out = text;
+  const pieces = values.flatMap((v) => [v, ...v.split('\n')]).map((p) => p.trim()).filter((p) => p.length >= 2);
+  for (const p of [...new Set(pieces)].sort((a, b) => b.length - a.length)) out = out.split(p).join(' '.repeat(p.length));
+  return out;
+}
+
+function byTopic(mentions: readonly TopicMention[]): Map<string, TopicMention[]> {
+  const out = new Map<string, TopicMention[]>();
+  for (const m of mentions) out.set(m.topicId, [...(out.get(m.topicId) ?? []), m]);
+  return out;
+}
+
+function topicViolations(input: AuditInput, values: readonly string[]): AuditViolation[] {
+  const topics = new Map(input.topics.map((t) => [t.id, t]));
+  const name = (id: string) => {
+    const t = topics.get(id);
+    return t ? describeTopic(t) : `"${id}"`;
+  };
+  const out: AuditViolation[] = [];
+  input.messages.forEach((m, i) => {
+    const n = i + 1;
+    if (m.role === 'assistant') {
+      const text = withoutValues(m.text, values);
+      for (const [id, hits] of byTopic(findTopicMentions(text, input.topics))) {
+        const quoted = [...new Set(hits.map((h) => `"${m.text.slice(h.start, h.end)}"`))].join(', ');
+        out.push({ type: 'prohibited_topic', severity: 'error', message: `the interviewer asked about prohibited topic ${name(id)} in message #${n}: ${quoted}` });
+      }
+    } else {
+      for (const id of byTopic(findTopicMentions(m.text, input.topics)).keys()) {
+        out.push({ type: 'prohibited_topic', severity: 'warning', message: `the applicant volunteered information about ${name(id)} in message #${n}; it was not stored` });
+      }
+    }
+  });
+  for (const f of input.fields) {
+    if (f.value === null) continue;
+    for (const id of byTopic(findTopicMentions(f.value, input.topics)).keys()) {
+      out.push({ type: 'prohibited_topic', severity: 'warning', message: `the stored value of "${f.label}" (${f.fieldId}) mentions ${name(id)}; it is masked in the summary` });
+    }
+  }
+  return out;
+}
+
+function overCollection(input: AuditInput, values: readonly string[]): AuditViolation[] {
+  const known = new Set(input.fields.map((f) => f.fieldId));
+  const keywords = bindingKeywords([...input.fields.flatMap((f) => [f.label, f.intent ?? '']), ...input.facts.map((k) => k.fact)].filter(Boolean));
+  const out: AuditViolation[] = [];
+  input.messages.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const asking = askingSentences(withoutValues(m.text, values)).map((s) => s.trim()).filter((s) => s.length > 0);
+    if (asking.length === 0) return;
+    const quoted = clip(asking.join(' '));
+    if (m.fieldId === null || !known.has(m.fieldId)) {
+      const why = m.fieldId === null ? 'is bound to no form field' : `is bound to "${m.fieldId}", which is not a field of the form`;
+      out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${quoted}" but ${why}` });
+      return;
+    }
+    for (const s of asking) {
+      if (keywords.length > 0 && bindingKeyword(s, keywords) === null) {
+        out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${clip(s)}", which no form field needs` });
+      }
+    }
+  });
+  return out;
+}
+
+function rudeExpressions(input: AuditInput, values: readonly string[]): AuditViolation[] {
+  const out: AuditViolation[] = [];
+  input.messages.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    for (const issue of findToneIssues(withoutValues(m.text, values))) {
+      out.push({ type: 'rude_expression', severity: 'error', message: `message #${i + 1}: ${describeToneIssue(issue)}` });
+    }
+  });
+  return out;
+}
+
+function missingRequired(fields: readonly Field[]): AuditViolation[] {
+  return fields
+    .filter((f) => f.required && f.status !== 'done')
+    .map((f) => ({ type: 'missing_required', severity: 'error' as const, message: `required field "${f.label}" (${f.fieldId}) is not done (status: ${f.status})` }));
+}
+
+const SUMMARY_TEXT = {
+  en: { title: 'Application summary', skipped: '(skipped)', empty: '(not answered)', warnings: (n: number) => `Warnings: ${n}`, errors: (n: number) => `Errors: ${n}` },
+  ja: { title: '応募内容の要約', skipped: '（スキップ）', empty: '（未回答）', warnings: (n: number) => `警告：${n}件`, errors: (n: number) => `エラー：${n}件` },
+} as const;
+
+function summaryOf(input: AuditInput, violations: readonly AuditViolation[]): string {
+  const t = SUMMARY_TEXT[input.language];
+  const rows = input.fields.map((f) => {
+    const safe = maskCollectedValue(f.value, input.topics, input.language);
+    const shown = safe.value !== null ? safe.value.replace(/\s*\n\s*/g, ' / ') : safe.masked ? MASK[input.language] : f.status === 'skipped' ? t.skipped : t.empty;
+    // A label may itself name a topic (a form asking "Marital status"): the summary carries none.
+    const label = maskTopics(f.label, input.topics, input.language);
+    return input.language === 'ja' ? `・${label}：${shown}` : `• ${label}: ${shown}`;
+  });
+  const warnings = violations.filter((v) => v.severity === 'warning').length;
+  const errors = violations.length - warnings;
+  const counts = errors > 0 ? [t.warnings(warnings), t.errors(errors)] : [t.warnings(warnings)];
+  return [t.title, ...rows, counts.join(input.language === 'ja' ? '、' : ', ')].join('\n');
+}
+
+function clip(s: string): string {
+  const flat = s.replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}

@@ -1,0 +1,50 @@
+/**
+ * Clauses are the unit of masking: what is said about a prohibited topic is
+ * usually the clause around the keyword ("I go to church every Sunday"),
+ * while the next clause may be an answer the form needs.
+ */
+
+const SUBJECT = String.raw`(?:i|i'm|i've|i'd|i'll|we|we're|my|our|you|your|he|she|they|it|it's|this|that|there)`;
+const CONJUNCTION = String.raw`(?:and|but|while|whereas|because|although|though|so)`;
+
+const BOUNDARY = new RegExp(
+  [
+    // Sentence ends; ASCII ones only before a space, the end or non-ASCII text ("3.5", "example.com" hold).
+    String.raw`[.!?]+(?=\s|$|[^\x00-\x7F])`,
+    '[。！？]+',
+    String.raw`\n+`,
+    // Clause separators; an ASCII comma only before a space ("1,000" holds).
+    String.raw`[,;:](?=\s)`,
+    '[、，；：]+',
+    // A conjunction that starts a new clause with its own subject: the clause after begins at the conjunction.
+    String.raw`\s+(?=${CONJUNCTION}\s+${SUBJECT}\b)`,
+  ].join('|'),
+  'gi',
+);
+
+/** The clauses of a text as [start, end) spans of the original, whitespace and separators excluded. */
+export function clauseSpans(text: string): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  let from = 0;
+  const push = (start: number, end: number) => {
+    let s = start;
+    let e = end;
+    while (s < e && /\s/.test(text.charAt(s))) s++;
+    while (e > s && /\s/.test(text.charAt(e - 1))) e--;
+    if (e > s) spans.push({ start: s, end: e });
+  };
+  for (const m of text.matchAll(BOUNDARY)) {
+    push(from, m.index);
+    from = m.index + m[0].length;
+  }
+  push(from, text.length);
+  return spans;
+}
+
+/** The sentences of a text (split at sentence punctuation and line breaks only), trimmed. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,89 @@
+import { classifyFact, type FactType } from '../nlu/fact-type.js';
+import { normalizeText } from '../nlu/text.js';
+import { extractDate, extractNumber, extractPhone } from '../nlu/typed-values.js';
+
+/**
+ * Answers that contradict each other or cannot be right, per field: two
+ * different values of a typed field given in different messages (or two
+ * email addresses in one), a start date already past, more years of
+ * experience than a working life. Each is a warning: a correction ("sorry,
+ * 5 years") also gives two values, and a person should look.
+ */
+
+export type ConsistencyField = { fieldId: string; label: string; intent: string | null; status: string; value: string | null };
+export type ConsistencyFact = { formFieldId?: string; fieldId?: string; factKey: string; fact: string };
+export type ConsistencyMessage = { role: 'user' | 'assistant'; text: string; fieldId: string | null };
+
+/** More years of experience than this is taken for a typo or a misunderstanding. */
+export const MAX_PLAUSIBLE_EXPERIENCE_YEARS = 50;
+
+const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const START = /\b(?:start|starting|join|joining|onboard\w*|available|availability|commence)\b|入社|開始|着任|勤務|入職|就業|稼働/i;
+const EXPERIENCE = /\bexperience\b|\byears? of\b|経験|年数/i;
+
+export function findInconsistencies(input: {
+  language: 'ja' | 'en';
+  messages: readonly ConsistencyMessage[];
+  fields: readonly ConsistencyField[];
+  facts: readonly ConsistencyFact[];
+  now: Date;
+}): string[] {
+  const out: string[] = [];
+  for (const field of input.fields) {
+    const answers = input.messages.filter((m) => m.role === 'user' && m.fieldId === field.fieldId).map((m) => normalizeText(m.text));
+    const type = fieldType(field, input.facts);
+    const name = `"${field.label}" (${field.fieldId})`;
+    const distinct = distinctValues(type, answers, input);
+    if (distinct.length > 1) out.push(`different ${TYPE_NAME[type]} values were given for ${name}: ${distinct.join(', ')}`);
+    const latest = field.value ?? distinct.at(-1) ?? null;
+    const texts = [field.label, field.intent ?? '', ...factsOf(field, input.facts).map((k) => k.fact)].join(' ');
+    if (type === 'date' && latest && START.test(texts)) {
+      const today = isoDay(input.now);
+      if (/^\d{4}-\d{2}(?:-\d{2})?$/.test(latest) && latest < today.slice(0, latest.length)) {
+        out.push(`the start date ${latest} given for ${name} is before today (${today})`);
+      }
+    }
+    if (type === 'number' && latest && EXPERIENCE.test(texts)) {
+      const years = Number(latest);
+      if (Number.isFinite(years) && years > MAX_PLAUSIBLE_EXPERIENCE_YEARS) {
+        out.push(`${latest} years of experience for ${name} is implausible (more than ${MAX_PLAUSIBLE_EXPERIENCE_YEARS})`);
+      }
+    }
+  }
+  return out;
+}
+
+const TYPE_NAME: Readonly<Record<FactType, string>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'URL', name: 'name', text: 'text' };
+
+function factsOf(field: ConsistencyField, facts: readonly ConsistencyFact[]): ConsistencyFact[] {
+  return facts.filter((k) => k.fieldId === field.fieldId || k.formFieldId === field.fieldId);
+}
+
+/** The field's type: its single typed fact's, else what its own key, label and intent say. */
+function fieldType(field: ConsistencyField, facts: readonly ConsistencyFact[]): FactType {
+  const own = factsOf(field, facts);
+  const words = { label: field.label, intent: field.intent };
+  if (own.length === 1 && own[0]) return classifyFact({ factKey: own[0].factKey, fact: own[0].fact, doneCriteria: '' }, words);
+  if (own.length > 1) return 'text';
+  return classifyFact({ factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '' }, words);
+}
+
+/** The distinct values of a typed field across its answers, in order; emails also within one answer. */
+function distinctValues(type: FactType, answers: readonly string[], input: { language: 'ja' | 'en'; now: Date }): string[] {
+  const values: string[] = [];
+  for (const a of answers) {
+    if (type === 'email') values.push(...(a.match(EMAIL) ?? []).map((e) => e.toLowerCase()));
+    else if (type === 'phone') pushValue(values, extractPhone(a, input.language === 'ja' ? 'JP' : null).value);
+    else if (type === 'number') pushValue(values, extractNumber(a).value);
+    else if (type === 'date') pushValue(values, extractDate(a, { language: input.language, now: input.now, requireYear: false }).value);
+  }
+  return [...new Set(values)];
+}
+
+function pushValue(values: string[], value: string | null): void {
+  if (value !== null) values.push(value);
+}
+
+function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}

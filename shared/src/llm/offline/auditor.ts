@@ -1,0 +1,29 @@
+import { auditTranscript } from '../../compliance/audit.js';
+import { resolveTopics } from '../../compliance/topics.js';
+import { call, type Policy } from './protocol.js';
+
+type AuditorContext = {
+  language: 'ja' | 'en';
+  messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
+  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
+  facts: Array<{ formFieldId: string; factKey: string; fact: string }>;
+  prohibitedTopics: string[];
+  volunteered: Array<{ messageId: string; topics: string[] }>;
+};
+
+/** The offline auditor: compliance/audit's rules plus a warning for each prohibited topic the applicant volunteered. */
+export const auditorPolicy: Policy = (req, tail) => {
+  const ctx = req.context as AuditorContext;
+  if (tail.some((t) => t.name === 'result' && t.status === 'success')) return { text: 'Audited.' };
+  const topics = resolveTopics(ctx.prohibitedTopics);
+  const r = auditTranscript({ language: ctx.language, messages: ctx.messages, fields: ctx.fields, facts: ctx.facts, topics });
+  const labels = new Map(topics.map((t) => [t.id, t.label.en]));
+  const volunteered = ctx.volunteered.flatMap((v) =>
+    v.topics.map((id) => ({
+      type: 'prohibited_topic',
+      severity: 'warning' as const,
+      message: `the applicant volunteered information about ${labels.get(id) ?? id} (${v.messageId}); it was masked and not stored`,
+    })),
+  );
+  return call('result', { passed: r.passed, violations: [...r.violations, ...volunteered], summary: r.summary });
+};

@@ -1,0 +1,28 @@
+import { quickCheck } from '../../compliance/quick-check.js';
+import { resolveTopics } from '../../compliance/topics.js';
+import { call, type Policy } from './protocol.js';
+
+type CheckerContext = {
+  language: 'ja' | 'en';
+  question: string;
+  field: { fieldId: string; label: string; intent: string | null; required: boolean } | null;
+  facts: Array<{ factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
+  answered: Array<{ fieldId: string; label: string; facts: string[] }>;
+  prohibitedTopics: string[];
+};
+
+/** The offline QuickCheck: the deterministic rules of compliance/quick-check, reported through `result`. */
+export const checkerPolicy: Policy = (req, tail) => {
+  const ctx = req.context as CheckerContext;
+  if (tail.some((t) => t.name === 'result' && t.status === 'success')) return { text: 'Checked.' };
+  const r = quickCheck({
+    question: ctx.question,
+    language: ctx.language,
+    // The closing message belongs to no field: only topic and tone rules apply (the code filters the rest).
+    field: ctx.field ?? { fieldId: '', label: '', intent: null, required: false },
+    facts: ctx.facts,
+    answered: ctx.answered,
+    topics: resolveTopics(ctx.prohibitedTopics),
+  });
+  return call('result', { passed: r.passed, violations: r.violations });
+};

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Api, loadForm, type Json } from '../support/api.js';
-import { startStack, type Stack } from '../support/processes.js';
+import { startService, startStack, type ServiceProcess, type Stack } from '../support/processes.js';
 import { SseRecorder, type ReceivedEvent } from '../support/sse.js';
 
 /**
@@ -11,16 +11,20 @@ import { SseRecorder, type ReceivedEvent } from '../support/sse.js';
  */
 let stack: Stack;
 let api: Api;
+let env: Record<string, string>;
+const extra: ServiceProcess[] = [];
 
 beforeAll(async () => {
   const id = randomUUID().slice(0, 8);
+  env = { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `app-${id}`, QUEUE_PREFIX: `{app-${id}}` };
   stack = await startStack({
-    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `app-${id}`, QUEUE_PREFIX: `{app-${id}}` },
+    env,
     services: ['greeter', 'architect', 'interviewer', 'reviewer', 'checker', 'auditor'],
   });
   api = new Api(stack.url);
 });
 afterAll(async () => {
+  await Promise.all(extra.map((p) => p.kill()));
   await stack?.stop();
 });
 
@@ -157,6 +161,39 @@ describe('job application with compliance', () => {
     expect(snap.collectedFields.motivation).toMatch(/payment systems/);
     const userEvents = s.sse.events.filter((e) => e.type === 'message' && e.data.role === 'user').map((e) => String(e.data.text));
     expect(userEvents.join(' ')).not.toMatch(/christian|church/i);
+    s.sse.close();
+  });
+
+  // Runs last: it stops the stack's auditor.
+  it('refuses submit while every required field is done but the audit has not run; the turn completes once an auditor is back', async () => {
+    await stack.procs.auditor!.kill();
+    const s = await open(loadForm('engineer-application-en.json'), 'en');
+    const answers = [
+      'I live in Tokyo',
+      'Jane Doe',
+      'jane@example.com',
+      '4 years',
+      'I want to build reliable payment systems at scale',
+      'I can contribute my experience with Kafka and PostgreSQL performance tuning',
+      'April 1, 2027',
+    ];
+    for (const m of answers) await say(s, m);
+    const last = await api.turn(s.sessionId, s.token, 'skip');
+    expect(last.status).toBe(202);
+    // The turn waits in the auditor's queue; nothing holds the interviewer or reviewer meanwhile.
+    await s.sse.waitFor((evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'auditor'), 10_000, 'hand-over to the auditor');
+    const waiting = await snapshot(s);
+    expect(waiting.fields.filter((f: Json) => f.required).map((f: Json) => f.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    expect(waiting.audit).toBeNull();
+    const refused = await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({ code: 'not_ready' });
+    expect(s.sse.events.some((e) => e.type === 'audit' || e.type === 'session.completed')).toBe(false);
+
+    extra.push(await startService('auditor', env));
+    await s.sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === last.json.turnId), 20_000, 'turn after the auditor returned');
+    expect(s.sse.events.map((e) => e.type)).toContain('session.completed');
+    expect((await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token })).status).toBe(200);
     s.sse.close();
   });
 });

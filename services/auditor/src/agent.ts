@@ -1,4 +1,5 @@
 import { createAgent } from '@convo/shared/agents/agent';
+import type { AuditorContext } from '@convo/shared/agents/contexts';
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyAudit } from '@convo/shared/domain/compliance-flow';
@@ -24,16 +25,6 @@ const result = createTool({
   },
 });
 
-export type AuditorContext = {
-  agent: 'auditor';
-  language: 'ja' | 'en';
-  messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
-  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
-  facts: Array<{ formFieldId: string; factKey: string; fact: string }>;
-  prohibitedTopics: string[];
-  /** Prohibited topics the applicant volunteered; their text was masked before it was stored. */
-  volunteered: Array<{ messageId: string; topics: string[] }>;
-};
 
 export function auditorContext(draft: SessionDraft): AuditorContext {
   const s = draft.state;

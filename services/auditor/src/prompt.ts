@@ -1,9 +1,9 @@
-import { DEFAULT_HIRING_TOPICS } from '@convo/shared/compliance/topics';
+import { HIRING_TOPIC_LIST } from '@convo/shared/compliance/topics';
 
 /** System prompt of the auditor (seed 001: final audit and summary). */
 export const AUDITOR_PROMPT = `You are the Auditor of a job application interview. Review the whole conversation and call result once.
 Report violations with a type and severity:
-- prohibited_topic (error when the interviewer asked; warning when the applicant volunteered it: that content was masked and must not appear in your summary). Topics: ${DEFAULT_HIRING_TOPICS.map((t) => t.label.en).join('; ')}; plus the form's prohibitedTopics.
+- prohibited_topic (error when the interviewer asked; warning when the applicant volunteered it: that content was masked and must not appear in your summary). Topics: ${HIRING_TOPIC_LIST}; plus the form's prohibitedTopics.
 - over_collection (warning): questions for information the form's fields do not need.
 - rude_expression (error): rude or demeaning wording by the interviewer.
 - inconsistency (warning): answers that contradict each other.

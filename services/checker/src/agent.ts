@@ -1,4 +1,5 @@
 import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
+import type { CheckerContext } from '@convo/shared/agents/contexts';
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyCheck } from '@convo/shared/domain/compliance-flow';
@@ -49,15 +50,6 @@ function createResultTool(maxRephrasings: number) {
   });
 }
 
-export type CheckerContext = {
-  agent: 'checker';
-  language: 'ja' | 'en';
-  question: string;
-  field: { fieldId: string; label: string; intent: string | null; required: boolean } | null;
-  facts: Array<{ factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
-  answered: Array<{ fieldId: string; label: string; facts: string[] }>;
-  prohibitedTopics: string[];
-};
 
 export function checkerContext(draft: SessionDraft): CheckerContext {
   const s = draft.state;

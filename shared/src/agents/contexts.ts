@@ -65,3 +65,25 @@ export type ReviewerContext = {
   answers: string[];
   note: string | null;
 };
+
+export type CheckerContext = {
+  agent: 'checker';
+  language: 'ja' | 'en';
+  question: string;
+  /** null for the closing message, which belongs to no field. */
+  field: { fieldId: string; label: string; intent: string | null; required: boolean } | null;
+  facts: Array<{ factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
+  answered: Array<{ fieldId: string; label: string; facts: string[] }>;
+  prohibitedTopics: string[];
+};
+
+export type AuditorContext = {
+  agent: 'auditor';
+  language: 'ja' | 'en';
+  messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
+  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
+  facts: Array<{ formFieldId: string; factKey: string; fact: string }>;
+  prohibitedTopics: string[];
+  /** Prohibited topics the applicant volunteered; their text was masked before it was stored. */
+  volunteered: Array<{ messageId: string; topics: string[] }>;
+};

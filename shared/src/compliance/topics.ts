@@ -39,6 +39,9 @@ export function describeTopic(topic: Pick<ProhibitedTopic, 'label' | 'source' | 
   return `"${topic.label.en}" (${sources.join(', ')})`;
 }
 
+/** The built-in topics as remote models read them in the checker's and auditor's prompts: both languages, with their sources. */
+export const HIRING_TOPIC_LIST: string = DEFAULT_HIRING_TOPICS.map((t) => `${describeTopic(t)} / ${t.label.ja}`).join('; ');
+
 /**
  * The built-in topics plus the form's own `compliance.prohibitedTopics`. An
  * entry that names a built-in topic — by id, English or Japanese label, or an

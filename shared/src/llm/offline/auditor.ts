@@ -1,15 +1,7 @@
 import { auditTranscript } from '../../compliance/audit.js';
 import { resolveTopics } from '../../compliance/topics.js';
 import { call, type Policy } from './protocol.js';
-
-type AuditorContext = {
-  language: 'ja' | 'en';
-  messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
-  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
-  facts: Array<{ formFieldId: string; factKey: string; fact: string }>;
-  prohibitedTopics: string[];
-  volunteered: Array<{ messageId: string; topics: string[] }>;
-};
+import type { AuditorContext } from '../../agents/contexts.js';
 
 /** The offline auditor: compliance/audit's rules plus a warning for each prohibited topic the applicant volunteered. */
 export const auditorPolicy: Policy = (req, tail) => {

@@ -1,15 +1,7 @@
 import { quickCheck } from '../../compliance/quick-check.js';
 import { resolveTopics } from '../../compliance/topics.js';
 import { call, type Policy } from './protocol.js';
-
-type CheckerContext = {
-  language: 'ja' | 'en';
-  question: string;
-  field: { fieldId: string; label: string; intent: string | null; required: boolean } | null;
-  facts: Array<{ factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
-  answered: Array<{ fieldId: string; label: string; facts: string[] }>;
-  prohibitedTopics: string[];
-};
+import type { CheckerContext } from '../../agents/contexts.js';
 
 /** The offline QuickCheck: the deterministic rules of compliance/quick-check, reported through `result`. */
 export const checkerPolicy: Policy = (req, tail) => {

@@ -1,0 +1,118 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import kuromoji from 'kuromoji';
+import { stemmer } from 'stemmer';
+
+/**
+ * Text analysis shared by the FAQ search engine and the planner: one
+ * normalisation (NFKC folds full/half-width forms, lowercase, katakana long
+ * vowel and iteration marks kept), Japanese morphological analysis with
+ * kuromoji (IPADIC ships inside its npm package), and English words with
+ * Porter stems.
+ */
+
+export type Script = 'ja' | 'latin' | 'digit';
+
+export type Token = {
+  /** As written, after normalisation. */
+  surface: string;
+  /** Dictionary form for Japanese (教えて → 教える), Porter stem for English (returns → return). */
+  base: string;
+  /** kuromoji's part of speech (名詞, 動詞, 助詞…), or 'word' / 'number' for Latin script. */
+  pos: string;
+  /** kuromoji's sub-category (一般, 固有名詞, 非自立…) or ''. */
+  posDetail: string;
+  /** Content words carry meaning for search: nouns, verbs, adjectives, numbers; not particles, auxiliaries or stop words. */
+  content: boolean;
+  script: Script;
+};
+
+export interface Analyzer {
+  tokens(text: string): Token[];
+  /** The bases of the content tokens, in order (duplicates kept). */
+  contentTerms(text: string): string[];
+}
+
+/** NFKC (ｶﾀｶﾅ → カタカナ, ＡＢＣ１２３ → ABC123), lowercase, one space between words. */
+export function normalize(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+const JA_CHAR = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3005\u3006\u30fc]/;
+
+/** 'ja' when the text has any kana or kanji, else 'en'. */
+export function detectLanguage(text: string): 'ja' | 'en' {
+  return JA_CHAR.test(text) ? 'ja' : 'en';
+}
+
+export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with about from into over under as is are was were be been being am ' +
+    'do does did doing have has had having i me my we our you your he she it its they them their this that these those there here ' +
+    'what which who whom whose when where why how can could should would will shall may might must not no nor so than too very ' +
+    'just also any some all each both few more most other such only own same s t don doesn didn isn aren wasn weren won wouldn ' +
+    'please tell know want like need get let us up out off again further once'
+  ).split(/\s+/),
+);
+
+/** Japanese function words kuromoji tags as nouns or verbs but that carry no search meaning. */
+const JA_STOP_BASES: ReadonlySet<string> = new Set([
+  'する', 'いる', 'ある', 'なる', 'れる', 'られる', 'できる', 'くださる', 'いただく', 'もらう', 'おる', 'くる', 'いく', 'みる',
+  'こと', 'もの', 'の', 'ん', 'よう', 'ため', 'とき', 'ところ', 'これ', 'それ', 'あれ', 'どれ', 'ここ', 'そこ', 'どこ',
+  '教える', '知る', '思う', '言う', '方', 'について', 'ください', 'お願い', '場合', '何', 'なに', 'いつ', 'どう', 'どの', 'どんな',
+]);
+
+const CONTENT_POS: ReadonlySet<string> = new Set(['名詞', '動詞', '形容詞', '形容動詞', '副詞', '接頭詞', '記号']);
+const NON_CONTENT_NOUN_DETAIL: ReadonlySet<string> = new Set(['非自立', '代名詞', '接尾', '数', '副詞可能']);
+
+type KuromojiToken = { surface_form: string; basic_form: string; pos: string; pos_detail_1: string };
+type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
+
+let loading: Promise<Analyzer> | null = null;
+
+/** The analyzer, its dictionary loaded once per process (about 0.5 s). */
+export function loadAnalyzer(): Promise<Analyzer> {
+  loading ??= new Promise<KuromojiTokenizer>((resolve, reject) => {
+    const dicPath = join(dirname(createRequire(import.meta.url).resolve('kuromoji/package.json')), 'dict');
+    kuromoji.builder({ dicPath }).build((err, tokenizer) => (err ? reject(err) : resolve(tokenizer as unknown as KuromojiTokenizer)));
+  }).then(createAnalyzer);
+  return loading;
+}
+
+function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
+  const tokens = (text: string): Token[] => {
+    const out: Token[] = [];
+    // Split into runs of one script so English words inside Japanese text are stemmed as English.
+    for (const run of normalize(text).match(/[\p{L}\p{N}\u30fc\u3005ー]+|[^\s\p{L}\p{N}]/gu) ?? []) {
+      if (JA_CHAR.test(run)) {
+        for (const t of ja.tokenize(run)) out.push(japaneseToken(t));
+      } else if (/^\p{N}+$/u.test(run)) {
+        out.push({ surface: run, base: run, pos: 'number', posDetail: '', content: true, script: 'digit' });
+      } else if (/^[\p{L}\p{N}]+$/u.test(run)) {
+        for (const w of run.split(/(?<=\p{N})(?=\p{L})|(?<=\p{L})(?=\p{N})/u)) {
+          const isNumber = /^\p{N}+$/u.test(w);
+          out.push({
+            surface: w,
+            base: isNumber ? w : stemmer(w),
+            pos: isNumber ? 'number' : 'word',
+            posDetail: '',
+            content: isNumber || !ENGLISH_STOP_WORDS.has(w),
+            script: isNumber ? 'digit' : 'latin',
+          });
+        }
+      }
+    }
+    return out;
+  };
+  return { tokens, contentTerms: (text) => tokens(text).filter((t) => t.content).map((t) => t.base) };
+}
+
+function japaneseToken(t: KuromojiToken): Token {
+  const surface = t.surface_form;
+  const base = t.basic_form && t.basic_form !== '*' ? t.basic_form : surface;
+  const script: Script = /^\p{N}+$/u.test(surface) ? 'digit' : JA_CHAR.test(surface) ? 'ja' : 'latin';
+  const content =
+    script === 'digit' ||
+    (CONTENT_POS.has(t.pos) && t.pos !== '記号' && !(t.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(t.pos_detail_1)) && !JA_STOP_BASES.has(base) && !/^[\u3040-\u309f]$/.test(surface));
+  return { surface, base, pos: t.pos, posDetail: t.pos_detail_1, content, script };
+}

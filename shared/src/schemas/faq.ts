@@ -1,0 +1,174 @@
+import { z } from 'zod';
+
+/**
+ * The FAQ dialog (seed 002): corpus documents, the MultiStepQueryPlan and its
+ * steps, and the public request/response bodies of /agent.search and
+ * /agent.dialog. Every other module takes its FAQ types from here.
+ */
+
+export const FaqLanguage = z.enum(['ja', 'en']);
+export type FaqLanguage = z.infer<typeof FaqLanguage>;
+
+/** A stored FAQ entry. `tags` may carry facets as `key:value` (e.g. `region:Hokkaido`, `地域:北海道`). */
+export const FaqDocument = z.object({
+  id: z.string().min(1).max(200),
+  question: z.string().min(1).max(2000),
+  answer: z.string().min(1).max(20000),
+  tags: z.array(z.string().min(1).max(100)).max(50),
+  language: FaqLanguage,
+});
+export type FaqDocument = z.infer<typeof FaqDocument>;
+
+/** What a client uploads: `id`, `tags` and `language` are optional (generated, empty, detected). */
+export const FaqDocumentInput = z.object({
+  id: z.string().trim().min(1).max(200).regex(/^[\w.:\-]+$/, 'letters, digits, _ . : - only').optional(),
+  question: z.string().trim().min(1).max(2000),
+  answer: z.string().trim().min(1).max(20000),
+  tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+  language: FaqLanguage.optional(),
+});
+export type FaqDocumentInput = z.infer<typeof FaqDocumentInput>;
+
+export const SearchHit = z.object({
+  id: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  score: z.number(),
+  tags: z.array(z.string()),
+  language: FaqLanguage,
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+// --- MultiStepQueryPlan (seed 002 §3.1) ---
+
+export const ClarifyStep = z.object({ id: z.string(), type: z.literal('clarify'), description: z.string().optional(), questions: z.array(z.string()).min(1) });
+export const SearchStep = z.object({
+  id: z.string(),
+  type: z.literal('search'),
+  description: z.string().optional(),
+  query: z.string().min(1),
+  topK: z.number().int().min(1).max(50),
+  filters: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export const FollowupSearchStep = z.object({
+  id: z.string(),
+  type: z.literal('followup_search'),
+  description: z.string().optional(),
+  basedOn: z.enum(['user', 'previous_answer']),
+  query: z.string().min(1),
+  topK: z.number().int().min(1).max(50),
+});
+export const AnswerStep = z.object({
+  id: z.string(),
+  type: z.literal('answer'),
+  description: z.string().optional(),
+  style: z.enum(['faq', 'step_by_step']),
+  includeSources: z.boolean(),
+});
+export const PlanStep = z.discriminatedUnion('type', [ClarifyStep, SearchStep, FollowupSearchStep, AnswerStep]);
+export type PlanStep = z.infer<typeof PlanStep>;
+
+export const MultiStepQueryPlan = z.object({
+  steps: z.array(PlanStep),
+  needsClarification: z.boolean(),
+  clarifyingQuestions: z.array(z.string()).optional(),
+  followupQueries: z.array(z.string()).optional(),
+  confidence: z.enum(['low', 'medium', 'high']),
+  language: z.enum(['ja', 'en', 'other']).optional(),
+  raw: z.unknown().optional(),
+});
+export type MultiStepQueryPlan = z.infer<typeof MultiStepQueryPlan>;
+
+/**
+ * What an LLM planner returns (seed 002 §3.4.1): looser than the plan (topK,
+ * style and includeSources may be missing) and mapped onto MultiStepQueryPlan
+ * by `fromLlmPlan`.
+ */
+export const LlmMultiStepPlan = z.object({
+  steps: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.object({ id: z.string().min(1), type: z.literal('clarify'), description: z.string().optional(), questions: z.array(z.string().min(1)).min(1) }),
+        z.object({
+          id: z.string().min(1),
+          type: z.literal('search'),
+          description: z.string().optional(),
+          query: z.string().min(1),
+          topK: z.number().int().min(1).max(50).optional(),
+          filters: z.record(z.string(), z.unknown()).nullable().optional(),
+        }),
+        z.object({
+          id: z.string().min(1),
+          type: z.literal('followup_search'),
+          description: z.string().optional(),
+          basedOn: z.enum(['user', 'previous_answer']),
+          query: z.string().min(1),
+          topK: z.number().int().min(1).max(50).optional(),
+        }),
+        z.object({
+          id: z.string().min(1),
+          type: z.literal('answer'),
+          description: z.string().optional(),
+          style: z.enum(['faq', 'step_by_step']).optional(),
+          includeSources: z.boolean().optional(),
+        }),
+      ]),
+    )
+    .min(1),
+  needsClarification: z.boolean(),
+  clarifyingQuestions: z.array(z.string()).optional(),
+  followupQueries: z.array(z.string()).optional(),
+  confidence: z.enum(['low', 'medium', 'high']),
+  language: z.enum(['ja', 'en', 'other']).optional(),
+});
+export type LlmMultiStepPlan = z.infer<typeof LlmMultiStepPlan>;
+
+/** One earlier exchange of the dialog, as the planner reads it (newest last). */
+export const DialogTurn = z.object({
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.string(),
+});
+export type DialogTurn = z.infer<typeof DialogTurn>;
+
+// --- Public bodies (API.md §2) ---
+
+export const SearchLanguageOption = z.enum(['ja', 'en', 'auto']);
+
+export const AgentSearchRequest = z.object({
+  query: z.string().trim().min(1).max(2000),
+  topK: z.number().int().min(1).max(50).default(3),
+  language: SearchLanguageOption.default('auto'),
+});
+export type AgentSearchRequest = z.infer<typeof AgentSearchRequest>;
+
+/** The AgentStep records of a dialog response (seed 002 §4.1.1 `steps`). */
+export const AgentStep = z.object({
+  type: z.string(),
+  message: z.string(),
+  query: z.string().optional(),
+  topK: z.number().optional(),
+  hits: z.array(z.object({ id: z.string(), question: z.string(), score: z.number() })).optional(),
+});
+export type AgentStep = z.infer<typeof AgentStep>;
+
+export const DialogOptions = z.object({
+  topK: z.number().int().min(1).max(50).optional(),
+  language: SearchLanguageOption.optional(),
+  useLlmPlanner: z.boolean().optional(),
+  useMultiStepPlanner: z.boolean().optional(),
+  mode: z.enum(['local', 'crew']).optional(),
+  debug: z.boolean().optional(),
+});
+export type DialogOptions = z.infer<typeof DialogOptions>;
+
+export const AgentDialogRequest = z.object({
+  sessionId: z.string().trim().min(1).max(200).regex(/^[\w.:\-]+$/, 'letters, digits, _ . : - only').optional(),
+  message: z.string().trim().min(1).max(8000),
+  history: z.array(DialogTurn.extend({ content: z.string().max(8000) })).max(100).optional(),
+  options: DialogOptions.optional(),
+});
+export type AgentDialogRequest = z.infer<typeof AgentDialogRequest>;
+
+/** One record of `meta.orchestrationSteps`: a plan step or what was done with it. */
+export const OrchestrationStep = z.record(z.string(), z.unknown());
+export type OrchestrationStep = z.infer<typeof OrchestrationStep>;

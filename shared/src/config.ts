@@ -44,6 +44,19 @@ const EnvSchema = z.object({
   SWEEP_INTERVAL_MS: int(5_000, 100),
   STEP_STALE_MS: int(15_000, 100),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
+  /** FAQ dialog: default topK, how long /agent.dialog and /agent.search wait for the queue work (then 504). */
+  FAQ_TOP_K: int(3, 1),
+  DIALOG_TIMEOUT_MS: int(20_000, 100),
+  SEARCH_TIMEOUT_MS: int(10_000, 100),
+  /** The sample corpus loaded on first start (relative to the working directory); empty disables. */
+  FAQ_SEED_FILE: z.string().default('examples/faq/ec-faq.json'),
+  FAQ_MAX_DOCS: int(50_000, 1),
+  FAQ_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1024),
+  /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`. */
+  FAQ_WRITE_KEY: z.string().min(1).optional(),
+  /** External orchestrator for `mode: "crew"` (seed 002 §4.2.1); unset → crew requests get 400. */
+  CREW_URL: z.string().url().optional(),
+  CREW_TIMEOUT_MS: int(10_000, 100),
 });
 
 export type Config = Readonly<{
@@ -80,6 +93,17 @@ export type Config = Readonly<{
   sweepIntervalMs: number;
   stepStaleMs: number;
   shutdownTimeoutMs: number;
+  faq: Readonly<{
+    topK: number;
+    dialogTimeoutMs: number;
+    searchTimeoutMs: number;
+    seedFile: string;
+    maxDocs: number;
+    maxUploadBytes: number;
+    writeKey: string | undefined;
+    crewUrl: string | undefined;
+    crewTimeoutMs: number;
+  }>;
 }>;
 
 export class ConfigError extends Error {}
@@ -140,5 +164,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     stepStaleMs: e.STEP_STALE_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    faq: Object.freeze({
+      topK: e.FAQ_TOP_K,
+      dialogTimeoutMs: e.DIALOG_TIMEOUT_MS,
+      searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
+      seedFile: e.FAQ_SEED_FILE,
+      maxDocs: e.FAQ_MAX_DOCS,
+      maxUploadBytes: e.FAQ_MAX_UPLOAD_BYTES,
+      writeKey: e.FAQ_WRITE_KEY,
+      crewUrl: e.CREW_URL,
+      crewTimeoutMs: e.CREW_TIMEOUT_MS,
+    }),
   });
 }

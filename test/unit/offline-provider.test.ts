@@ -391,9 +391,25 @@ describe('offline provider protocol', () => {
   });
 
   it('throws ModelBehaviorError for an agent it has no policy for', async () => {
-    const req: ChatRequest = { agent: 'planner', model: 'offline', messages: [{ role: 'user', content: 'plan a trip' }], tools: [], context: {} };
+    const req = { agent: 'weather', model: 'offline', messages: [{ role: 'user', content: 'plan a trip' }], tools: [], context: {} } as unknown as ChatRequest;
     await expect(createOfflineProvider().chat(req)).rejects.toBeInstanceOf(ModelBehaviorError);
-    await expect(createOfflineProvider().chat(req)).rejects.toThrow(/no policy for agent planner/);
+    await expect(createOfflineProvider().chat(req)).rejects.toThrow(/no policy for agent weather/);
+  });
+
+  it("answers the LLM planner with the seed planner JSON of the rule plan in its context, and synthesis with the extractive answer", async () => {
+    const rulePlan = {
+      steps: [{ id: 'step_search_1', type: 'search', query: '北海道 送料', topK: 3 }, { id: 'step_answer_1', type: 'answer', style: 'faq', includeSources: true }],
+      needsClarification: false,
+      confidence: 'high',
+      language: 'ja',
+      raw: { rules: ['search'] },
+    };
+    const llm = createOfflineProvider();
+    const plan = await llm.chat({ agent: 'planner', model: 'offline', messages: [{ role: 'user', content: '北海道への送料' }], tools: [], context: { rulePlan } });
+    const { raw: _raw, ...withoutRaw } = rulePlan;
+    expect(JSON.parse(plan.content!)).toEqual(withoutRaw);
+    const answer = await llm.chat({ agent: 'search', model: 'offline', messages: [], tools: [], context: { extractive: '800円です。' } });
+    expect(answer.content).toBe('800円です。');
   });
 
   it('uses a policy passed in for an agent it has none for', async () => {

@@ -5,6 +5,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { GatewayDeps } from './deps.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { eventRoutes } from './routes/events.js';
+import { faqRoutes } from './routes/faq.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 
@@ -36,5 +37,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(eventRoutes(deps));
+  await app.register(faqRoutes(deps));
   return app;
 }

@@ -1,4 +1,6 @@
 import type { Config } from '@convo/shared/config';
+import type { CorpusStore } from '@convo/shared/faq/corpus-store';
+import type { QueueEvents } from 'bullmq';
 import type { Logger } from '@convo/shared/logger';
 import type { AgentQueues } from '@convo/shared/queues/catalog';
 import type { SessionStore } from '@convo/shared/store/session-store';
@@ -13,4 +15,7 @@ export type GatewayDeps = {
   store: SessionStore;
   queues: AgentQueues;
   hub: StreamHub;
+  corpus: CorpusStore;
+  /** Completion events of the search agent's queue (single-shot /agent.search waits on them). */
+  searchEvents: () => Promise<QueueEvents>;
 };

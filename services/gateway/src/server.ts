@@ -1,6 +1,9 @@
 import { loadConfig, type Config } from '@convo/shared/config';
 import { createLogger } from '@convo/shared/logger';
-import { createAgentQueues } from '@convo/shared/queues/catalog';
+import { CorpusStore } from '@convo/shared/faq/corpus-store';
+import { createAgentQueues, queueName } from '@convo/shared/queues/catalog';
+import { QueueEvents } from 'bullmq';
+import { seedCorpus } from './faq/seed.js';
 import { createRedis, waitReady } from '@convo/shared/redis/connection';
 import { startSweeper } from '@convo/shared/runtime/sweeper';
 import { SessionStore } from '@convo/shared/store/session-store';
@@ -10,8 +13,9 @@ import { StreamHub } from './sse/stream-hub.js';
 
 /**
  * Wires real clients and listens. Redis connections per gateway process:
- * one shared command connection (store, queues, unblock) and one blocking
- * connection for the SSE hub, whatever the number of clients.
+ * one shared command connection (store, queues, unblock), one blocking
+ * connection for the SSE hub, whatever the number of clients, and one for
+ * the search queue's completion events (/agent.search).
  */
 export async function startGateway(config: Config = loadConfig()) {
   const log = createLogger('gateway', config.logLevel);
@@ -26,7 +30,22 @@ export async function startGateway(config: Config = loadConfig()) {
     heartbeatMs: config.sse.heartbeatMs,
   });
   hub.start();
-  const deps: GatewayDeps = { config, log, redis, store, queues, hub };
+  const corpus = new CorpusStore(redis, config.keyPrefix);
+  await seedCorpus(corpus, config, log);
+  // The search queue's completion events, opened on the first /agent.search (one more blocking connection).
+  let events: { queueEvents: QueueEvents; connection: ReturnType<typeof createRedis> } | null = null;
+  const searchEvents = async (): Promise<QueueEvents> => {
+    if (!events) {
+      const connection = createRedis(config.redisUrl, 'worker', 'gateway-search-events');
+      connection.on('error', (err: Error) => log.debug({ err: err.message }, 'search events connection error'));
+      const queueEvents = new QueueEvents(queueName('search'), { connection, prefix: config.queuePrefix });
+      queueEvents.on('error', (err: Error) => log.debug({ err: err.message }, 'search events error'));
+      events = { queueEvents, connection };
+    }
+    await events.queueEvents.waitUntilReady();
+    return events.queueEvents;
+  };
+  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents };
   const app = await buildApp(deps);
   const sweeper = startSweeper({ store, queues, config, log });
   await app.listen({ port: config.port, host: config.host });
@@ -38,6 +57,12 @@ export async function startGateway(config: Config = loadConfig()) {
     sweeper.stop();
     await hub.stop();
     await app.close();
+    if (events) {
+      // QueueEvents.close waits for its blocking read, which never returns with Redis gone: cut the connection too.
+      const closing = events.queueEvents.close().catch(() => undefined);
+      events.connection.disconnect();
+      await Promise.race([closing, new Promise((r) => setTimeout(r, 1000).unref())]);
+    }
     await queues.closeAll().catch(() => undefined);
     blocking.disconnect();
     redis.disconnect();

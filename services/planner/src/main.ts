@@ -1,9 +1,12 @@
-import { UnrecoverableError } from 'bullmq';
+import { CorpusReplica } from '@convo/shared/faq/corpus-replica';
+import { CorpusStore } from '@convo/shared/faq/corpus-store';
+import { loadAnalyzer } from '@convo/shared/faq/text/analyzer';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { createPlannerHandler } from './agent.js';
 
-// The planner agent is filled in by issue #4; until then its worker runs and refuses steps loudly.
 runMain(() =>
-  runAgentService('planner', () => async () => {
-    throw new UnrecoverableError('the planner agent is not implemented yet (issue #4)');
+  runAgentService('planner', async ({ config, llm, log, redis }) => {
+    const [analyzer, replica] = await Promise.all([loadAnalyzer(), CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log)]);
+    return createPlannerHandler({ replica, analyzer, llm, model: config.llm.models.planner, config });
   }),
 );

@@ -1,9 +1,13 @@
-import { UnrecoverableError } from 'bullmq';
+import { CorpusReplica } from '@convo/shared/faq/corpus-replica';
+import { CorpusStore } from '@convo/shared/faq/corpus-store';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { SEARCH_QUERY_JOB_NAME } from '@convo/shared/schemas/faq';
+import { createSearchHandler, runSearchQuery } from './agent.js';
 
-// The search agent is filled in by issue #4; until then its worker runs and refuses steps loudly.
 runMain(() =>
-  runAgentService('search', () => async () => {
-    throw new UnrecoverableError('the search agent is not implemented yet (issue #4)');
+  runAgentService('search', async ({ config, llm, log, redis }) => {
+    const replica = await CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log);
+    const deps = { replica, llm, model: config.llm.models.search, config, log };
+    return { step: createSearchHandler(deps), jobs: { [SEARCH_QUERY_JOB_NAME]: (data, signal) => runSearchQuery(data, deps, signal) } };
   }),
 );

@@ -24,6 +24,7 @@ export function newSessionState(input: {
   language: 'ja' | 'en' | null;
   firstAgent: SessionState['currentAgent'];
   now: string;
+  faq?: SessionState['faq'];
 }): SessionState {
   const fields: FieldState[] = input.form
     ? orderFields(input.form.fields).map((f) => ({
@@ -61,6 +62,7 @@ export function newSessionState(input: {
     subSessionResults: {},
     audit: null,
     compliance: { checks: [], failedChecks: {}, volunteered: [] },
+    faq: input.faq ?? null,
     createdAt: input.now,
     updatedAt: input.now,
   };

@@ -1,4 +1,5 @@
 import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { AgentName } from '../agents-list.js';
 import { loadConfig, type Config } from '../config.js';
 import { createProvider } from '../llm/index.js';
@@ -10,7 +11,10 @@ import { SessionStore } from '../store/session-store.js';
 import type { StepHandler } from './step-handler.js';
 import { runStep } from './step-runner.js';
 
-export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger };
+export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: Redis };
+
+/** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
+export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
 
 /**
  * The whole worker entry of an agent service: one BullMQ Worker on the
@@ -18,12 +22,16 @@ export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger };
  * SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS (active jobs not finished by then
  * are handed back to the queue through the stalled-job check).
  */
-export async function runAgentService(agent: AgentName, buildHandler: (deps: ServiceDeps) => StepHandler): Promise<void> {
+export async function runAgentService(
+  agent: AgentName,
+  build: (deps: ServiceDeps) => StepHandler | ServiceHandlers | Promise<StepHandler | ServiceHandlers>,
+): Promise<void> {
   const config = loadConfig();
   const log = createLogger(agent, config.logLevel).child({ agent });
   const llm = createProvider(config, log);
-  const handler = buildHandler({ config, llm, log });
   const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
+  const built = await build({ config, llm, log, redis });
+  const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
   const store = new SessionStore(redis, {
     prefix: config.keyPrefix,
     ttlSeconds: config.sessionTtlSeconds,
@@ -31,14 +39,21 @@ export async function runAgentService(agent: AgentName, buildHandler: (deps: Ser
   });
   const queues = createAgentQueues(redis, config.queuePrefix);
   const deps = { agent, handler, store, queues, config, log };
-  const worker = new Worker(queueName(agent), (job, _token, signal) => runStep(job, deps, signal), {
-    connection: createRedis(config.redisUrl, 'worker', `${agent}-worker`),
-    prefix: config.queuePrefix,
-    concurrency: config.concurrency[agent],
-    lockDuration: config.jobs.lockMs,
-    stalledInterval: config.jobs.stalledIntervalMs,
-    maxStalledCount: 2,
-  });
+  const worker = new Worker(
+    queueName(agent),
+    (job, _token, signal) => {
+      const other = jobs[job.name];
+      return other ? other(job.data, signal) : runStep(job, deps, signal);
+    },
+    {
+      connection: createRedis(config.redisUrl, 'worker', `${agent}-worker`),
+      prefix: config.queuePrefix,
+      concurrency: config.concurrency[agent],
+      lockDuration: config.jobs.lockMs,
+      stalledInterval: config.jobs.stalledIntervalMs,
+      maxStalledCount: 2,
+    },
+  );
   worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
   worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
   await worker.waitUntilReady();

@@ -17,6 +17,8 @@ export type StepContext = {
   draft: SessionDraft;
   step: Step;
   turn: TurnInput;
+  /** Per-turn settings accepted with the turn (FAQ dialog options), or null. */
+  turnOptions?: Record<string, unknown> | null;
   log: Logger;
   signal?: AbortSignal;
 };

@@ -105,7 +105,7 @@ async function executeAndCommit(
     outcome =
       draft.state.status === 'submitted' || draft.state.status === 'failed'
         ? { kind: 'end' }
-        : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, log, signal });
+        : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, turnOptions: turnRecord?.options ?? null, log, signal });
   } catch (err) {
     const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const retryable = err instanceof AppError ? err.retryable : !(err instanceof UnrecoverableError);
@@ -172,6 +172,8 @@ export async function failTurn(
     draft.setAgent(loop.agent);
   }
   for (const f of draft.state.fields) if (f.status === 'reviewing') draft.setFieldStatus(f.fieldId, 'interviewing');
+  // An FAQ dialog's next turn starts with the planner again.
+  if (draft.state.faq && draft.state.currentAgent !== 'planner') draft.setAgent('planner');
   const { code, message } = toErrorJson(err);
   draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
   const res = await deps.store.commit({

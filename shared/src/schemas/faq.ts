@@ -172,3 +172,76 @@ export type AgentDialogRequest = z.infer<typeof AgentDialogRequest>;
 /** One record of `meta.orchestrationSteps`: a plan step or what was done with it. */
 export const OrchestrationStep = z.record(z.string(), z.unknown());
 export type OrchestrationStep = z.infer<typeof OrchestrationStep>;
+
+// --- Dialog state kept in the session (replaces the seed's in-memory contextStore) ---
+
+/** Options of one dialog turn with every default applied. */
+export const ResolvedDialogOptions = z.object({
+  topK: z.number().int().min(1).max(50),
+  language: SearchLanguageOption,
+  useLlmPlanner: z.boolean(),
+  useMultiStepPlanner: z.boolean(),
+  mode: z.enum(['local', 'crew']),
+  debug: z.boolean(),
+});
+export type ResolvedDialogOptions = z.infer<typeof ResolvedDialogOptions>;
+
+export function resolveDialogOptions(o: DialogOptions | undefined, defaults: { topK: number }): ResolvedDialogOptions {
+  return {
+    topK: o?.topK ?? defaults.topK,
+    language: o?.language ?? 'auto',
+    useLlmPlanner: o?.useLlmPlanner ?? false,
+    useMultiStepPlanner: o?.useMultiStepPlanner ?? true,
+    mode: o?.mode ?? 'local',
+    debug: o?.debug ?? false,
+  };
+}
+
+/** One entry of the dialog history as the planner reads it; assistant entries keep the plan that produced them. */
+export const FaqHistoryEntry = z.object({
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.string(),
+  plan: MultiStepQueryPlan.nullable().optional(),
+});
+export type FaqHistoryEntry = z.infer<typeof FaqHistoryEntry>;
+
+/** Everything one dialog turn produced: what /agent.dialog answers from. */
+export const FaqTurnResult = z.object({
+  turnId: z.string(),
+  message: z.string(),
+  options: ResolvedDialogOptions,
+  plan: MultiStepQueryPlan.nullable(),
+  planMeta: z.record(z.string(), z.unknown()),
+  steps: z.array(AgentStep),
+  orchestrationSteps: z.array(OrchestrationStep),
+  hits: z.array(SearchHit),
+  answer: z.string().nullable(),
+  sources: z.array(z.string()),
+  needsClarification: z.boolean(),
+  clarifyingQuestions: z.array(z.string()),
+  final: z.boolean(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type FaqTurnResult = z.infer<typeof FaqTurnResult>;
+
+export const FaqState = z.object({
+  /** 'dialog': created by /agent.dialog and addressed by its id; 'token': created by POST /v1/sessions and guarded by its token. */
+  access: z.enum(['dialog', 'token']),
+  history: z.array(FaqHistoryEntry),
+  /** The most recent turns, newest last (bounded). */
+  turns: z.array(FaqTurnResult),
+});
+export type FaqState = z.infer<typeof FaqState>;
+
+/** Job `query` on the search agent's queue: one /agent.search call. */
+export const SEARCH_QUERY_JOB_NAME = 'query';
+export const SearchQueryJob = z.object({ v: z.literal(1), query: z.string().min(1), topK: z.number().int().min(1).max(50), language: SearchLanguageOption });
+export type SearchQueryJob = z.infer<typeof SearchQueryJob>;
+
+export const AgentSearchResponse = z.object({
+  answer: z.string().nullable(),
+  hits: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string(), score: z.number() })),
+  steps: z.array(AgentStep),
+});
+export type AgentSearchResponse = z.infer<typeof AgentSearchResponse>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_NAMES } from '../agents-list.js';
+import { FaqState } from './faq.js';
 import { Plan, ReviewResult, SessionForm } from './form.js';
 
 export const AgentName = z.enum(AGENT_NAMES);
@@ -108,6 +109,8 @@ export const SessionState = z.object({
   audit: z.unknown().nullable().default(null),
   /** Application sessions: quick-check history, failed checks per field, prohibited topics the respondent volunteered (masked). */
   compliance: ComplianceState,
+  /** FAQ sessions: the dialog context (history with plans) and the results of recent turns. */
+  faq: FaqState.nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -19,9 +19,17 @@ local function append_event(maxlen, etype, data)
 end
 `;
 
-/** ARGV: stateJson, kind, tokenHash, agent, turnId, now, ttl, status */
+/** ARGV: stateJson, kind, tokenHash, agent, turnId ('' = no bootstrap run), now, ttl, status */
 export const CREATE_SESSION = `${REFRESH_TTL}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if ARGV[5] == '' then
+  -- No bootstrap run (FAQ sessions): the first accepted turn starts step 1.
+  redis.call('HSET', KEYS[1], 'v', 1, 'state', ARGV[1], 'kind', ARGV[2], 'tokenHash', ARGV[3],
+    'agent', ARGV[4], 'status', ARGV[8], 'activeTurn', '', 'stepSeq', 0, 'step', '',
+    'eventSeq', 0, 'createdAt', ARGV[6])
+  refresh(tonumber(ARGV[7]))
+  return 1
+end
 local step = cjson.encode({ seq = 1, agent = ARGV[4], turnId = ARGV[5] })
 redis.call('HSET', KEYS[1], 'v', 1, 'state', ARGV[1], 'kind', ARGV[2], 'tokenHash', ARGV[3],
   'agent', ARGV[4], 'status', ARGV[8], 'activeTurn', ARGV[5], 'stepSeq', 1, 'step', step,

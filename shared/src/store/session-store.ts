@@ -41,7 +41,8 @@ export type CommitInput = {
 };
 export type CommitResult = { ok: true; version: number; step: Step | null } | { ok: false };
 
-export type TurnRecord = { message: string | null; acceptedAt: string };
+/** A turn as accepted; `options` carries per-turn settings (FAQ dialog options). */
+export type TurnRecord = { message: string | null; acceptedAt: string; options?: Record<string, unknown> };
 
 type ScriptedRedis = Redis & {
   convoCreate(...args: (string | number)[]): Promise<number>;
@@ -86,21 +87,30 @@ export class SessionStore {
 
   /** Creates the session with its bootstrap step (seq 1) already pending. */
   async create(input: { state: SessionState; tokenHash: string; agent: AgentName; turnId: string }): Promise<Step> {
-    const { state } = input;
+    const created = await this.insert(input.state, input.tokenHash, input.agent, input.turnId);
+    if (!created) throw new SystemError(`session ${input.state.sessionId} already exists`);
+    await this.markPending(input.state.sessionId);
+    return { seq: 1, agent: input.agent, turnId: input.turnId };
+  }
+
+  /** Creates a session that waits for its first turn (no bootstrap run); false when the id is taken. */
+  async createIdle(input: { state: SessionState; tokenHash: string; agent: AgentName }): Promise<boolean> {
+    return this.insert(input.state, input.tokenHash, input.agent, '');
+  }
+
+  private async insert(state: SessionState, tokenHash: string, agent: AgentName, turnId: string): Promise<boolean> {
     const created = await this.redis.convoCreate(
       ...this.keyArgs(state.sessionId),
       JSON.stringify(state),
       state.kind,
-      input.tokenHash,
-      input.agent,
-      input.turnId,
+      tokenHash,
+      agent,
+      turnId,
       state.createdAt,
       this.opts.ttlSeconds,
       state.status,
     );
-    if (created !== 1) throw new SystemError(`session ${state.sessionId} already exists`);
-    await this.markPending(state.sessionId);
-    return { seq: 1, agent: input.agent, turnId: input.turnId };
+    return created === 1;
   }
 
   async acceptTurn(input: {
@@ -111,8 +121,9 @@ export class SessionStore {
     multitask: 'enqueue' | 'reject';
     maxQueued: number;
     acceptedAt: string;
+    options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
-    const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt };
+    const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}) };
     await this.markPending(input.sessionId);
     const r = await this.redis.convoAccept(
       ...this.keyArgs(input.sessionId),

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { newSessionState, unresolvedRequired } from '@convo/shared/domain/form-flow';
 import { buildSnapshot } from '@convo/shared/domain/snapshot';
-import { AppError, ConflictError, NotFoundError, UnavailableError, ValidationError } from '@convo/shared/errors';
+import { ConflictError, NotFoundError, UnavailableError, ValidationError } from '@convo/shared/errors';
 import { enqueueStep } from '@convo/shared/queues/catalog';
 import { CreateSessionBody, CreateSessionResponse, ErrorResponse, PostTurnBody, PostTurnResponse, SessionIdParams } from '@convo/shared/schemas/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorize, newToken } from '../auth.js';
+import { acceptTurn } from '../turns.js';
 import type { GatewayDeps } from '../deps.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
@@ -22,10 +23,24 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       { schema: { tags: ['sessions'], body: CreateSessionBody, response: { 201: CreateSessionResponse, ...errors } } },
       async (req, reply) => {
         const body = req.body;
-        if (body.kind === 'faq') {
-          throw new AppError('not_implemented', 'kind faq is served by POST /agent.dialog (see README)', { status: 501 });
-        }
         const sessionId = randomUUID();
+        if (body.kind === 'faq') {
+          // An FAQ dialog has no greeting: it waits for the first question (turns as for any session, or /agent.dialog with the token).
+          const { token, hash } = newToken();
+          const language = body.options?.language === 'ja' || body.options?.language === 'en' ? body.options.language : null;
+          const state = newSessionState({
+            sessionId,
+            kind: 'faq',
+            form: null,
+            language,
+            firstAgent: 'planner',
+            now: new Date().toISOString(),
+            faq: { access: 'token', history: [], turns: [] },
+          });
+          await store.createIdle({ state, tokenHash: hash, agent: 'planner' });
+          req.log.info({ sessionId, kind: 'faq' }, 'session created');
+          return reply.status(201).send({ sessionId, token, eventsUrl: `/v1/sessions/${sessionId}/events` });
+        }
         const turnId = randomUUID();
         const { token, hash } = newToken();
         const language = body.options?.language === 'ja' || body.options?.language === 'en' ? body.options.language : null;
@@ -65,29 +80,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         if (message.length > config.maxMessageChars) {
           throw new ValidationError(`message is ${message.length} characters; the limit is ${config.maxMessageChars}`, 'message_too_long');
         }
-        const r = await store.acceptTurn({
-          sessionId,
-          turnId: randomUUID(),
-          message,
-          idempotencyKey,
-          multitask,
-          maxQueued: config.maxQueuedTurns,
-          acceptedAt: new Date().toISOString(),
-        });
-        switch (r.outcome) {
-          case 'not_found':
-            throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
-          case 'submitted':
-            throw new ConflictError('session_submitted', 'the session was submitted; it accepts no more turns');
-          case 'busy':
-            throw new ConflictError('turn_in_progress', 'a turn is running and multitask is "reject"');
-          case 'inbox_full':
-            reply.header('retry-after', '2');
-            throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
-        }
-        // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.
-        if (r.step) await enqueueStep(queues, config, sessionId, r.step);
-        req.log.info({ sessionId, turnId: r.turnId, position: r.position, outcome: r.outcome }, 'turn accepted');
+        const r = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message, idempotencyKey, multitask });
         return reply.status(202).send({ turnId: r.turnId, position: r.position });
       },
     );

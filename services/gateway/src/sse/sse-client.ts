@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SessionEvent } from '@convo/shared/schemas/events';
+import type { HubSubscriber } from './stream-hub.js';
 
 /**
  * One SSE connection. Delivers each event at most once and in id order:
@@ -7,7 +8,7 @@ import type { SessionEvent } from '@convo/shared/schemas/events';
  * client whose socket buffer grows past the limit is closed and resumes with
  * Last-Event-ID, so a slow reader never holds unbounded memory.
  */
-export class SseClient {
+export class SseClient implements HubSubscriber {
   private replaying = true;
   private pending: SessionEvent[] = [];
   private closed = false;

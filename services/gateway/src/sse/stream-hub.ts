@@ -1,9 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@convo/shared/logger';
 import { parseStreamEntry } from '@convo/shared/store/session-store';
-import type { SseClient } from './sse-client.js';
+import type { SessionEvent } from '@convo/shared/schemas/events';
 
-type Followed = { key: string; cursor: number; clients: Set<SseClient> };
+/** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
+export interface HubSubscriber {
+  readonly sessionId: string;
+  deliver(ev: SessionEvent): void;
+  comment(text: string): void;
+  close(reason: string): void;
+  onClose(fn: () => void): void;
+}
+
+type Followed = { key: string; cursor: number; clients: Set<HubSubscriber> };
 
 /**
  * Follows the event streams of every session that has an SSE client on this
@@ -47,7 +56,7 @@ export class StreamHub {
   }
 
   /** Starts following a session for a client whose history is known up to `fromId`. */
-  subscribe(client: SseClient, fromId: number): void {
+  subscribe(client: HubSubscriber, fromId: number): void {
     const key = this.keyOf(client.sessionId);
     let f = this.followed.get(key);
     const isNew = !f;
@@ -61,14 +70,14 @@ export class StreamHub {
     if (isNew) void this.wake();
   }
 
-  private unsubscribe(key: string, client: SseClient): void {
+  private unsubscribe(key: string, client: HubSubscriber): void {
     const f = this.followed.get(key);
     if (!f) return;
     f.clients.delete(client);
     if (f.clients.size === 0) this.followed.delete(key);
   }
 
-  private forEachClient(fn: (c: SseClient) => void): void {
+  private forEachClient(fn: (c: HubSubscriber) => void): void {
     for (const f of this.followed.values()) for (const c of f.clients) fn(c);
   }
 

@@ -25,6 +25,11 @@ export type Token = {
   /** Content words carry meaning for search: nouns, verbs, adjectives, numbers; not particles, auxiliaries or stop words. */
   content: boolean;
   script: Script;
+  /**
+   * Katakana reading of a Japanese token (領収書 → リョウシュウ + ショ, ぎふと → ギフト),
+   * absent for Latin and digits. Lets search match kana-written queries against kanji text.
+   */
+  reading?: string;
 };
 
 export interface Analyzer {
@@ -36,6 +41,11 @@ export interface Analyzer {
 /** NFKC (ｶﾀｶﾅ → カタカナ, ＡＢＣ１２３ → ABC123), lowercase, one space between words. */
 export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Hiragana → katakana (ぎふと → ギフト): the two scripts spell the same sounds, and readings are katakana. */
+export function foldKana(text: string): string {
+  return text.replace(/[\u3041-\u3096\u309d\u309e]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60));
 }
 
 const JA_CHAR = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3005\u3006\u30fc]/;
@@ -65,7 +75,15 @@ const JA_STOP_BASES: ReadonlySet<string> = new Set([
 const CONTENT_POS: ReadonlySet<string> = new Set(['名詞', '動詞', '形容詞', '形容動詞', '副詞', '接頭詞', '記号']);
 const NON_CONTENT_NOUN_DETAIL: ReadonlySet<string> = new Set(['非自立', '代名詞', '接尾', '数', '副詞可能']);
 
-type KuromojiToken = { surface_form: string; basic_form: string; pos: string; pos_detail_1: string };
+// A run of Japanese script (digits inside it kept, so kuromoji reads 550円 as number + counter),
+// or of other letters and digits, or one other character.
+const JA_SCRIPT = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc\\u3005\\u3006';
+const SCRIPT_RUN = new RegExp(
+  `[\\p{N}${JA_SCRIPT}]*[${JA_SCRIPT}][\\p{N}${JA_SCRIPT}]*|(?:(?![${JA_SCRIPT}])[\\p{L}\\p{N}])+|[^\\s\\p{L}\\p{N}]`,
+  'gu',
+);
+
+type KuromojiToken = { surface_form: string; basic_form: string; pos: string; pos_detail_1: string; reading?: string };
 type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
 
 let loading: Promise<Analyzer> | null = null;
@@ -82,8 +100,9 @@ export function loadAnalyzer(): Promise<Analyzer> {
 function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
   const tokens = (text: string): Token[] => {
     const out: Token[] = [];
-    // Split into runs of one script so English words inside Japanese text are stemmed as English.
-    for (const run of normalize(text).match(/[\p{L}\p{N}\u30fc\u3005ー]+|[^\s\p{L}\p{N}]/gu) ?? []) {
+    // Split into runs of one script so English words inside Japanese text are stemmed as English
+    // (PayPayが → paypai + が, as "PayPay" alone is), and numbers stay numbers.
+    for (const run of normalize(text).match(SCRIPT_RUN) ?? []) {
       if (JA_CHAR.test(run)) {
         for (const t of ja.tokenize(run)) out.push(japaneseToken(t));
       } else if (/^\p{N}+$/u.test(run)) {
@@ -114,5 +133,11 @@ function japaneseToken(t: KuromojiToken): Token {
   const content =
     script === 'digit' ||
     (CONTENT_POS.has(t.pos) && t.pos !== '記号' && !(t.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(t.pos_detail_1)) && !JA_STOP_BASES.has(base) && !/^[\u3040-\u309f]$/.test(surface));
-  return { surface, base, pos: t.pos, posDetail: t.pos_detail_1, content, script };
+  return { surface, base, pos: t.pos, posDetail: t.pos_detail_1, content, script, reading: readingOf(t, surface) };
+}
+
+/** IPADIC's reading; unknown words have none, so kana surfaces stand for their own reading. */
+function readingOf(t: KuromojiToken, surface: string): string {
+  if (t.reading && t.reading !== '*') return t.reading;
+  return foldKana(surface);
 }

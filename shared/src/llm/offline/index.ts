@@ -4,6 +4,7 @@ import type { ChatRequest, ChatResponse, LlmProvider } from '../types.js';
 import { architectPolicy } from './architect.js';
 import { auditorPolicy } from './auditor.js';
 import { checkerPolicy } from './checker.js';
+import { plannerPolicy, searchPolicy } from './faq.js';
 import { greeterPolicy } from './greeter.js';
 import { interviewerPolicy } from './interviewer.js';
 import { toolTail, toResponse, type Policy } from './protocol.js';
@@ -16,6 +17,8 @@ const POLICIES: Partial<Record<AgentName, Policy>> = {
   reviewer: reviewerPolicy,
   checker: checkerPolicy,
   auditor: auditorPolicy,
+  planner: plannerPolicy,
+  search: searchPolicy,
 };
 
 /**

@@ -1,0 +1,269 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { meanScores, scoreQuery, type MeanScores, type QueryScores } from '../shared/src/faq/eval/metrics.js';
+import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
+import { FaqDocument } from '../shared/src/schemas/faq.js';
+
+/**
+ * `npm run eval:faq`: retrieval quality of the FAQ search engine next to the
+ * plain BM25 baseline, on a labelled query set.
+ *
+ *   --corpus <path>   FAQ documents (default examples/faq/ec-faq.json)
+ *   --queries <path>  labelled queries (default eval/faq/queries.json)
+ *   --json            print JSON (summary + per-query results) instead of tables
+ *   --details         also print one line per query (nDCG of both systems, top hits)
+ *
+ * Every query runs with `{ topK: 10, language: 'auto' }`. Metrics are
+ * macro-averaged over queries:
+ * - Recall@10: share of labelled docs (grade >= 1) in the top 10;
+ * - nDCG@10: gains 2 (answer) / 1 (partial), discount 1/log2(rank + 1),
+ *   ideal DCG from the labels;
+ * - MRR@10: reciprocal rank of the first result with grade >= 1 (a partial
+ *   hit counts), 0 when none is in the top 10.
+ */
+
+const K = 10;
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const KINDS = ['exact', 'paraphrase', 'typo', 'width', 'compound'] as const;
+const LANGUAGES = ['ja', 'en'] as const;
+
+const EvalQuery = z.object({
+  id: z.string().min(1),
+  query: z.string().min(1),
+  language: z.enum(LANGUAGES),
+  relevant: z
+    .record(
+      z.string().min(1),
+      z.number().refine((g) => g === 1 || g === 2, 'grade must be 2 (the answer) or 1 (partially relevant)'),
+    )
+    .refine((r) => Object.keys(r).length > 0, 'at least one labelled document'),
+  kind: z.enum(KINDS),
+});
+type EvalQuery = z.infer<typeof EvalQuery>;
+
+const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--json] [--details]';
+
+class EvalInputError extends Error {}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new EvalInputError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new EvalInputError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function parseList<T>(file: string, schema: z.ZodType<T>, what: string): T[] {
+  const raw = readJson(file);
+  const result = z.array(schema).min(1).safeParse(raw);
+  if (!result.success) {
+    // Name the entry by its id when it has one: `[12 q-ja-013].kind: …`.
+    const where = (p: PropertyKey[]) => {
+      const [i, ...rest] = p;
+      if (typeof i !== 'number') return p.map(String).join('.') || '(root)';
+      const id = Array.isArray(raw) ? (raw[i] as { id?: unknown } | null)?.id : undefined;
+      return `[${i}${typeof id === 'string' ? ` ${id}` : ''}]${rest.map((x) => `.${String(x)}`).join('')}`;
+    };
+    const issues = result.error.issues.slice(0, 20).map((i) => `  ${where(i.path)}: ${i.message}`);
+    const more = result.error.issues.length > 20 ? `\n  … ${result.error.issues.length - 20} more` : '';
+    throw new EvalInputError(`${file}: invalid ${what}\n${issues.join('\n')}${more}`);
+  }
+  return result.data;
+}
+
+function duplicates(ids: string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const id of ids) (seen.has(id) ? dup : seen).add(id);
+  return [...dup];
+}
+
+function loadInputs(corpusPath: string, queriesPath: string): { docs: FaqDocument[]; queries: EvalQuery[] } {
+  const docs = parseList(corpusPath, FaqDocument, 'FAQ documents');
+  const queries = parseList(queriesPath, EvalQuery, 'queries');
+  const problems: string[] = [];
+  const dupDocs = duplicates(docs.map((d) => d.id));
+  if (dupDocs.length > 0) problems.push(`duplicate document ids in ${corpusPath}: ${dupDocs.join(', ')}`);
+  const dupQueries = duplicates(queries.map((q) => q.id));
+  if (dupQueries.length > 0) problems.push(`duplicate query ids in ${queriesPath}: ${dupQueries.join(', ')}`);
+  const known = new Set(docs.map((d) => d.id));
+  for (const q of queries) {
+    const unknown = Object.keys(q.relevant).filter((id) => !known.has(id));
+    if (unknown.length > 0) problems.push(`query ${q.id} labels unknown document id(s): ${unknown.join(', ')}`);
+  }
+  if (problems.length > 0) throw new EvalInputError(problems.join('\n'));
+  return { docs, queries };
+}
+
+interface SystemRun {
+  name: string;
+  buildMs: number;
+  /** Per query, in the order of `queries`. */
+  results: { ranked: string[]; scores: QueryScores; ms: number }[];
+}
+
+async function runSystem(name: string, build: () => Promise<FaqSearchIndex>, queries: EvalQuery[]): Promise<SystemRun> {
+  const t0 = performance.now();
+  const index = await build();
+  const buildMs = performance.now() - t0;
+  const results = queries.map((q) => {
+    const t = performance.now();
+    const hits = index.search(q.query, { topK: K, language: 'auto' });
+    const ms = performance.now() - t;
+    const ranked = hits.map((h) => h.id);
+    return { ranked, scores: scoreQuery(ranked, q.relevant, K), ms };
+  });
+  return { name, buildMs, results };
+}
+
+interface Group {
+  label: string;
+  select: (q: EvalQuery) => boolean;
+}
+
+const GROUPS: Group[] = [
+  { label: 'all', select: () => true },
+  ...LANGUAGES.map((l) => ({ label: `lang:${l}`, select: (q: EvalQuery) => q.language === l })),
+  ...KINDS.map((k) => ({ label: `kind:${k}`, select: (q: EvalQuery) => q.kind === k })),
+];
+
+function summarize(run: SystemRun, queries: EvalQuery[]): Record<string, MeanScores> {
+  const out: Record<string, MeanScores> = {};
+  for (const g of GROUPS) {
+    const scores = run.results.filter((_, i) => g.select(queries[i]!)).map((r) => r.scores);
+    if (scores.length > 0) out[g.label] = meanScores(scores);
+  }
+  return out;
+}
+
+const f3 = (x: number) => (Number.isNaN(x) ? '   -  ' : x.toFixed(3).padStart(6));
+const delta = (a: number, b: number) => {
+  const d = a - b;
+  return (d >= 0 ? '+' : '') + d.toFixed(3);
+};
+
+function printTable(engine: Record<string, MeanScores>, base: Record<string, MeanScores>): void {
+  const metrics: [keyof MeanScores, string][] = [
+    ['recall', `Recall@${K}`],
+    ['ndcg', `nDCG@${K}`],
+    ['mrr', `MRR@${K}`],
+  ];
+  const head1 = ['group'.padEnd(16), '  n'].join(' ') + metrics.map(([, t]) => ' | ' + t.padEnd(22)).join('');
+  const head2 = ' '.repeat(20) + metrics.map(() => ' | ' + 'engine  bm25    Δ     ').join('');
+  console.log(head1);
+  console.log(head2);
+  console.log('-'.repeat(head2.length));
+  for (const g of GROUPS) {
+    const e = engine[g.label];
+    const b = base[g.label];
+    if (!e || !b) continue;
+    const cells = metrics.map(([m]) => ` | ${f3(e[m] as number)} ${f3(b[m] as number)} ${delta(e[m] as number, b[m] as number).padStart(6)} `);
+    console.log(`${g.label.padEnd(16)} ${String(e.n).padStart(3)}${cells.join('')}`);
+  }
+}
+
+async function main(): Promise<void> {
+  let values: { corpus?: string; queries?: string; json?: boolean; details?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        corpus: { type: 'string' },
+        queries: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        details: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new EvalInputError(`${(err as Error).message}\n${USAGE}`);
+  }
+  const corpusPath = path.resolve(values.corpus ?? path.join(REPO_ROOT, 'examples/faq/ec-faq.json'));
+  const queriesPath = path.resolve(values.queries ?? path.join(REPO_ROOT, 'eval/faq/queries.json'));
+  const { docs, queries } = loadInputs(corpusPath, queriesPath);
+
+  // Each system gets its own copy of the documents, so neither can affect the other.
+  const copy = () => docs.map((d) => ({ ...d, tags: [...d.tags] }));
+  const engine = await runSystem('engine', () => createFaqIndex(copy()), queries);
+  const baseline = await runSystem('bm25', () => createBm25Baseline(copy()), queries);
+  const engineSummary = summarize(engine, queries);
+  const baseSummary = summarize(baseline, queries);
+
+  const rel = (p: string) => path.relative(process.cwd(), p) || p;
+  const count = <T>(xs: T[], key: (x: T) => string) =>
+    xs.reduce<Record<string, number>>((acc, x) => ((acc[key(x)] = (acc[key(x)] ?? 0) + 1), acc), {});
+  const timing = (r: SystemRun) => ({
+    buildMs: Number(r.buildMs.toFixed(1)),
+    meanQueryMs: Number((r.results.reduce((s, x) => s + x.ms, 0) / r.results.length).toFixed(3)),
+    maxQueryMs: Number(Math.max(...r.results.map((x) => x.ms)).toFixed(3)),
+  });
+
+  if (values.json) {
+    const out = {
+      corpus: { path: rel(corpusPath), docs: docs.length, byLanguage: count(docs, (d) => d.language) },
+      queries: {
+        path: rel(queriesPath),
+        count: queries.length,
+        byLanguage: count(queries, (q) => q.language),
+        byKind: count(queries, (q) => q.kind),
+      },
+      settings: { topK: K, language: 'auto', mrr: 'first result with grade >= 1', ndcgGain: 'linear (2/1)', average: 'macro over queries' },
+      systems: {
+        engine: { ...timing(engine), metrics: engineSummary },
+        bm25: { ...timing(baseline), metrics: baseSummary },
+      },
+      perQuery: queries.map((q, i) => {
+        const e = engine.results[i]!;
+        const b = baseline.results[i]!;
+        return { id: q.id, kind: q.kind, language: q.language, query: q.query, relevant: q.relevant, engine: { ...e.scores, top: e.ranked }, bm25: { ...b.scores, top: b.ranked } };
+      }),
+    };
+    console.log(JSON.stringify(out, null, 2));
+    return;
+  }
+
+  const langs = count(docs, (d) => d.language);
+  const qLangs = count(queries, (q) => q.language);
+  console.log(`FAQ retrieval evaluation`);
+  console.log(`  corpus : ${rel(corpusPath)} — ${docs.length} docs (${Object.entries(langs).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  console.log(`  queries: ${rel(queriesPath)} — ${queries.length} (${Object.entries(qLangs).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  console.log(`  search(q, { topK: ${K}, language: 'auto' }); macro-averaged over queries.`);
+  console.log(`  Recall@${K}: labelled docs (grade >= 1) found; nDCG@${K}: gains 2/1, 1/log2(rank+1), ideal from labels;`);
+  console.log(`  MRR@${K}: 1/rank of the first result with grade >= 1 (partial hits count).`);
+  console.log('');
+  printTable(engineSummary, baseSummary);
+  console.log('');
+  for (const r of [engine, baseline]) {
+    const t = timing(r);
+    console.log(`  ${r.name.padEnd(6)}: index build ${t.buildMs} ms, query mean ${t.meanQueryMs} ms, max ${t.maxQueryMs} ms`);
+  }
+
+  if (values.details) {
+    console.log('\nper query (nDCG engine / bm25, engine top 3; * = labelled):');
+    queries.forEach((q, i) => {
+      const e = engine.results[i]!;
+      const b = baseline.results[i]!;
+      const top = e.ranked.slice(0, 3).map((id) => (q.relevant[id] ? `${id}*` : id)).join(', ');
+      console.log(`  ${q.id} ${q.kind.padEnd(10)} ${f3(e.scores.ndcg)} ${f3(b.scores.ndcg)}  ${q.query}  →  ${top}`);
+    });
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof EvalInputError) {
+    console.error(`eval:faq: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exitCode = 1;
+});

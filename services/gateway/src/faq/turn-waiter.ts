@@ -1,0 +1,69 @@
+import type { SessionEvent } from '@convo/shared/schemas/events';
+import type { SessionStore } from '@convo/shared/store/session-store';
+import type { HubSubscriber, StreamHub } from '../sse/stream-hub.js';
+
+export type TurnEnd = { kind: 'completed' | 'failed'; event: SessionEvent } | { kind: 'timeout' } | { kind: 'closed' };
+
+/**
+ * Waits, without polling, for one turn of a session to end: subscribes to the
+ * gateway's StreamHub from the event id the session had when the turn was
+ * accepted, reads what was committed meanwhile, and resolves on that turn's
+ * `turn.completed` / `turn.failed` (or the timeout).
+ */
+export class TurnWaiter implements HubSubscriber {
+  private closed = false;
+  private closeHandlers: Array<() => void> = [];
+  private resolve!: (end: TurnEnd) => void;
+  readonly done: Promise<TurnEnd>;
+
+  private constructor(
+    readonly sessionId: string,
+    private readonly turnId: string,
+  ) {
+    this.done = new Promise((r) => (this.resolve = r));
+  }
+
+  static async wait(hub: StreamHub, store: SessionStore, input: { sessionId: string; turnId: string; fromId: number; timeoutMs: number }): Promise<TurnEnd> {
+    const w = new TurnWaiter(input.sessionId, input.turnId);
+    const timer = setTimeout(() => w.finish({ kind: 'timeout' }), input.timeoutMs);
+    hub.subscribe(w, input.fromId);
+    try {
+      let cursor = input.fromId;
+      for (;;) {
+        const batch = await store.readEvents(input.sessionId, cursor, 500);
+        for (const ev of batch) w.deliver(ev);
+        if (batch.length < 500 || w.closed) break;
+        cursor = batch.at(-1)!.id;
+      }
+      return await w.done;
+    } finally {
+      clearTimeout(timer);
+      w.close();
+    }
+  }
+
+  deliver(ev: SessionEvent): void {
+    if (this.closed) return;
+    if (ev.type === 'turn.completed' && ev.data.turnId === this.turnId) this.finish({ kind: 'completed', event: ev });
+    if (ev.type === 'turn.failed' && ev.data.turnId === this.turnId) this.finish({ kind: 'failed', event: ev });
+  }
+
+  comment(): void {}
+
+  /** The hub closes its subscribers when the gateway shuts down. */
+  close(): void {
+    if (this.closed) return;
+    this.finish({ kind: 'closed' });
+  }
+
+  onClose(fn: () => void): void {
+    this.closeHandlers.push(fn);
+  }
+
+  private finish(end: TurnEnd): void {
+    this.resolve(end);
+    if (this.closed) return;
+    this.closed = true;
+    for (const fn of this.closeHandlers) fn();
+  }
+}

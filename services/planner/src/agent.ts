@@ -1,0 +1,120 @@
+import type { Config } from '@convo/shared/config';
+import { success } from '@convo/shared/agents/tool';
+import { SystemError } from '@convo/shared/errors';
+import type { CorpusReplica } from '@convo/shared/faq/corpus-replica';
+import { buildCrewRequest, requestCrewPlan } from '@convo/shared/faq/crew-client';
+import { faqState, planOrchestrationSteps, pushHistory, singleStepPlan, startTurnResult } from '@convo/shared/faq/dialog';
+import { parseLlmPlan, planMultiStepQuery, planRuleBased, type PlanInput, type PlanMeta } from '@convo/shared/faq/planner/index';
+import { detectLanguage, type Analyzer } from '@convo/shared/faq/text/analyzer';
+import type { LlmProvider } from '@convo/shared/llm/types';
+import { event } from '@convo/shared/schemas/events';
+import type { MultiStepQueryPlan, ResolvedDialogOptions } from '@convo/shared/schemas/faq';
+import type { StepContext, StepHandler, StepOutcome } from '@convo/shared/runtime/step-handler';
+
+export type PlannerDeps = {
+  replica: CorpusReplica;
+  analyzer: Analyzer;
+  llm: LlmProvider;
+  model: string;
+  config: Pick<Config, 'faq'>;
+};
+
+/**
+ * The planner's step of an FAQ turn: plan the message with the dialog's
+ * history (rule-based, LLM with fallback, or an external crew orchestrator),
+ * then either ask the clarifying questions and wait for the user, or hand the
+ * plan to the search agent.
+ */
+export function createPlannerHandler(deps: PlannerDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const { draft, turn } = ctx;
+    if (turn.message === null) throw new SystemError('an FAQ turn needs a message');
+    const faq = faqState(draft);
+    const result = startTurnResult(draft, { turnId: turn.turnId, message: turn.message, options: ctx.turnOptions, defaultTopK: deps.config.faq.topK });
+    const options = result.options;
+    const index = await deps.replica.fresh();
+    const input: PlanInput = { message: turn.message, history: faq.history, topK: options.topK, language: options.language };
+    const language = options.language === 'auto' ? detectLanguage(turn.message) : options.language;
+
+    const startedAt = draft.now();
+    const { plan, meta } = await makePlan(input, options, language, {
+      ...deps,
+      corpus: { probe: (q, k) => index.search(q, { topK: k, language: options.language }) },
+      signal: ctx.signal,
+    });
+    result.plan = plan;
+    result.planMeta = { ...meta, corpusVersion: deps.replica.corpusVersion };
+    result.orchestrationSteps.push(...planOrchestrationSteps(plan));
+    draft.runSteps.push({
+      runStepId: `rs-${ctx.step.seq}-1`,
+      turnId: turn.turnId,
+      agent: 'planner',
+      toolName: 'plan_multi_step_query',
+      input: { message: turn.message, historyLength: faq.history.length, options },
+      output: success(`${meta.planner} plan with ${plan.steps.length} steps${meta.fallback ? ` (fallback: ${meta.fallback.reason})` : ''}`, { plan, meta }),
+      startedAt,
+      finishedAt: draft.now(),
+    });
+    ctx.log.info({ planner: meta.planner, fallback: meta.fallback?.reason, steps: plan.steps.map((s) => s.type), clarify: plan.needsClarification }, 'planned');
+    draft.emit(event('plan', plan as unknown as Record<string, unknown>));
+    pushHistory(faq, { role: 'user', content: turn.message });
+
+    if (plan.needsClarification) {
+      const questions = clarifyingQuestions(plan);
+      result.needsClarification = true;
+      result.clarifyingQuestions = questions;
+      result.orchestrationSteps.push({ type: 'clarify_plan', questions });
+      result.finishedAt = draft.now();
+      const text = questions.join('\n');
+      draft.addAssistantMessage('planner', text, turn.turnId, null);
+      draft.emit(event('clarify', { questions }));
+      pushHistory(faq, { role: 'assistant', content: text, plan });
+      return { kind: 'await_user' };
+    }
+    return { kind: 'continue', to: 'search' };
+  };
+}
+
+function clarifyingQuestions(plan: MultiStepQueryPlan): string[] {
+  if (plan.clarifyingQuestions && plan.clarifyingQuestions.length > 0) return plan.clarifyingQuestions;
+  return plan.steps.flatMap((s) => (s.type === 'clarify' ? s.questions : []));
+}
+
+type MakePlanDeps = PlannerDeps & { corpus: { probe: (q: string, k: number) => ReturnType<CorpusReplica['index']['search']> }; signal?: AbortSignal };
+
+async function makePlan(
+  input: PlanInput,
+  options: ResolvedDialogOptions,
+  language: 'ja' | 'en',
+  deps: MakePlanDeps,
+): Promise<{ plan: MultiStepQueryPlan; meta: PlanMeta & { orchestrator?: string } }> {
+  const rule = () => planRuleBased(input, { analyzer: deps.analyzer, corpus: deps.corpus });
+  if (options.mode === 'crew') {
+    const crewUrl = deps.config.faq.crewUrl;
+    if (!crewUrl) return { plan: rule(), meta: { planner: 'rule', fallback: { reason: 'crew_not_configured' } } };
+    try {
+      const body = buildCrewRequest({
+        history: input.history,
+        message: input.message,
+        language,
+        topK: options.topK,
+        optionLanguage: options.language,
+        contentTerms: deps.analyzer.contentTerms(input.message).length,
+        debug: options.debug,
+      });
+      const crewPlan = await requestCrewPlan(crewUrl, body, { timeoutMs: deps.config.faq.crewTimeoutMs, signal: deps.signal });
+      const parsed = parseLlmPlan(JSON.stringify(crewPlan), input);
+      if (!parsed.ok) return { plan: rule(), meta: { planner: 'rule', fallback: { reason: `crew_${parsed.reason}`, detail: parsed.detail } } };
+      return { plan: { ...parsed.plan, raw: crewPlan.raw ?? crewPlan }, meta: { planner: 'llm', orchestrator: 'crew' } };
+    } catch (err) {
+      return { plan: rule(), meta: { planner: 'rule', fallback: { reason: 'crew_error', detail: err instanceof Error ? err.message : String(err) } } };
+    }
+  }
+  if (!options.useMultiStepPlanner) return { plan: singleStepPlan(input.message, options.topK, language), meta: { planner: 'rule' } };
+  // The offline provider answers the LLM planner with the rule plan it finds in the context.
+  const llm: LlmProvider = {
+    name: deps.llm.name,
+    chat: (req) => deps.llm.chat({ ...req, agent: 'planner', model: deps.model, context: { ...req.context, rulePlan: rule() } }),
+  };
+  return planMultiStepQuery(input, { analyzer: deps.analyzer, corpus: deps.corpus, useLlmPlanner: options.useLlmPlanner, llm, model: deps.model, signal: deps.signal });
+}

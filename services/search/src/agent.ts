@@ -1,0 +1,118 @@
+import type { Config } from '@convo/shared/config';
+import { success } from '@convo/shared/agents/tool';
+import { SystemError } from '@convo/shared/errors';
+import { extractiveAnswer, synthesizeAnswer, type ComposedAnswer, type SearchGroup } from '@convo/shared/faq/answer';
+import type { CorpusReplica } from '@convo/shared/faq/corpus-replica';
+import { faqState, pushHistory, turnResult } from '@convo/shared/faq/dialog';
+import type { FaqSearchIndex } from '@convo/shared/faq/search/index';
+import { detectLanguage } from '@convo/shared/faq/text/analyzer';
+import type { LlmProvider } from '@convo/shared/llm/types';
+import type { Logger } from '@convo/shared/logger';
+import { event } from '@convo/shared/schemas/events';
+import { SearchQueryJob, type AgentSearchResponse, type AgentStep, type SearchHit } from '@convo/shared/schemas/faq';
+import type { StepContext, StepHandler, StepOutcome } from '@convo/shared/runtime/step-handler';
+
+export type SearchDeps = { replica: CorpusReplica; llm: LlmProvider; model: string; config: Pick<Config, 'faq'>; log: Logger };
+
+const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } as const;
+
+function stepRecord(language: 'ja' | 'en', query: string, topK: number, hits: SearchHit[], debug: boolean): AgentStep {
+  return {
+    type: 'search',
+    message: SEARCHED[language],
+    query,
+    topK,
+    ...(debug ? { hits: hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
+  };
+}
+
+/**
+ * The answer: synthesised by the model from the hits (the seed's
+ * synthesizeAnswer) when a remote model is configured, else extractive. A
+ * failed synthesis falls back to the extractive answer rather than failing
+ * the turn.
+ */
+async function compose(
+  question: string,
+  groups: SearchGroup[],
+  language: 'ja' | 'en',
+  history: Array<{ role: string; content: string }>,
+  deps: SearchDeps,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<ComposedAnswer & { fallback?: string }> {
+  const extractive = extractiveAnswer(groups, language);
+  if (deps.llm.name === 'offline' || extractive.method === 'none') return extractive;
+  try {
+    return await synthesizeAnswer({ question, groups, history }, { llm: deps.llm, model: deps.model, signal, extractive: extractive.answer });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    log.warn({ err: reason }, 'answer synthesis failed; answering extractively');
+    return { ...extractive, fallback: reason };
+  }
+}
+
+/** The search agent's step of an FAQ turn: run every search step of the plan, then answer. */
+export function createSearchHandler(deps: SearchDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const { draft, turn } = ctx;
+    const faq = faqState(draft);
+    const result = turnResult(draft, turn.turnId);
+    const plan = result.plan;
+    if (!plan) throw new SystemError(`FAQ turn ${turn.turnId} reached search without a plan`);
+    const { options } = result;
+    const language = plan.language === 'ja' || plan.language === 'en' ? plan.language : detectLanguage(result.message);
+    const index = await deps.replica.fresh();
+
+    const groups: SearchGroup[] = [];
+    for (const step of plan.steps) {
+      if (step.type !== 'search' && step.type !== 'followup_search') continue;
+      const startedAt = draft.now();
+      const hits = index.search(step.query, { topK: step.topK, language: options.language });
+      groups.push({ query: step.query, hits });
+      result.hits.push(...hits.filter((h) => !result.hits.some((x) => x.id === h.id)));
+      result.steps.push(stepRecord(language, step.query, step.topK, hits, options.debug));
+      result.orchestrationSteps.push({ type: 'search_executed', stepId: step.id, query: step.query, topK: step.topK, source: 'searchAgent' });
+      draft.runSteps.push({
+        runStepId: `rs-${ctx.step.seq}-${draft.runSteps.length + 1}`,
+        turnId: turn.turnId,
+        agent: 'search',
+        toolName: 'search_faq',
+        input: { query: step.query, topK: step.topK, language: options.language },
+        output: success(`${hits.length} hits`, { hits: hits.map((h) => ({ id: h.id, score: h.score })) }),
+        startedAt,
+        finishedAt: draft.now(),
+      });
+      draft.emit(event('search', { query: step.query, topK: step.topK, hits: hits.map((h) => ({ id: h.id, title: h.question, score: h.score })) }));
+    }
+
+    const answerStep = plan.steps.find((s) => s.type === 'answer');
+    const composed = await compose(result.message, groups, language, faq.history, deps, ctx.log, ctx.signal);
+    const sources = answerStep && !answerStep.includeSources ? [] : composed.sources;
+    result.answer = composed.answer;
+    result.sources = sources;
+    result.final = true;
+    result.finishedAt = draft.now();
+    result.planMeta = { ...result.planMeta, answer: { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) } };
+    draft.addAssistantMessage('search', composed.answer, turn.turnId, null);
+    draft.emit(event('answer', { answer: composed.answer, sources, final: true }));
+    pushHistory(faq, { role: 'assistant', content: composed.answer, plan });
+    // Every dialog turn starts with the planner.
+    draft.setAgent('planner');
+    return { kind: 'end' };
+  };
+}
+
+/** A single-shot /agent.search: search, then answer from the hits; no session involved. */
+export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: AbortSignal): Promise<AgentSearchResponse> {
+  const job = SearchQueryJob.parse(data);
+  const index: FaqSearchIndex = await deps.replica.fresh();
+  const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;
+  const hits = index.search(job.query, { topK: job.topK, language: job.language });
+  const composed = await compose(job.query, [{ query: job.query, hits }], language, [], deps, deps.log, signal);
+  return {
+    answer: composed.method === 'none' ? null : composed.answer,
+    hits: hits.map((h) => ({ id: h.id, question: h.question, answer: h.answer, score: h.score })),
+    steps: [stepRecord(language, job.query, job.topK, hits, false)],
+  };
+}

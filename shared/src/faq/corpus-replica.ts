@@ -1,0 +1,65 @@
+import type { Logger } from '../logger.js';
+import type { FaqDocument } from '../schemas/faq.js';
+import type { CorpusStore } from './corpus-store.js';
+import { createFaqIndex, type FaqSearchIndex } from './search/index.js';
+
+/**
+ * One process's in-memory search index over the Redis corpus. Before serving
+ * a job the caller awaits `fresh()`: one GET of the corpus version; when it
+ * moved, the changed documents (diffed on their stored JSON) are re-analysed
+ * and removed ones dropped, so every replica answers from the same corpus
+ * version without re-indexing everything on each change.
+ */
+export class CorpusReplica {
+  private version = -1;
+  private readonly stored = new Map<string, string>();
+  private refreshing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly store: CorpusStore,
+    readonly index: FaqSearchIndex,
+    private readonly log: Logger,
+  ) {}
+
+  static async open(store: CorpusStore, log: Logger): Promise<CorpusReplica> {
+    const replica = new CorpusReplica(store, await createFaqIndex([]), log);
+    await replica.fresh();
+    return replica;
+  }
+
+  get corpusVersion(): number {
+    return this.version;
+  }
+
+  /** The index, brought up to the corpus version in Redis. */
+  async fresh(): Promise<FaqSearchIndex> {
+    const current = await this.store.version();
+    if (current !== this.version) {
+      // Concurrent jobs share one refresh.
+      this.refreshing ??= this.sync().finally(() => {
+        this.refreshing = null;
+      });
+      await this.refreshing;
+    }
+    return this.index;
+  }
+
+  private async sync(): Promise<void> {
+    const started = performance.now();
+    const snap = await this.store.snapshot();
+    const changed: FaqDocument[] = [];
+    for (const [id, raw] of snap.docs) {
+      if (this.stored.get(id) !== raw) changed.push(JSON.parse(raw) as FaqDocument);
+    }
+    const removed = [...this.stored.keys()].filter((id) => !snap.docs.has(id));
+    if (changed.length > 0) this.index.upsert(changed);
+    if (removed.length > 0) this.index.remove(removed);
+    this.stored.clear();
+    for (const [id, raw] of snap.docs) this.stored.set(id, raw);
+    this.version = snap.version;
+    this.log.info(
+      { corpusVersion: snap.version, docs: snap.docs.size, changed: changed.length, removed: removed.length, ms: Math.round(performance.now() - started) },
+      'faq index synced',
+    );
+  }
+}

@@ -1,0 +1,273 @@
+import type { FaqDocument, FaqLanguage, SearchHit } from '../../schemas/faq.js';
+import { detectLanguage, loadAnalyzer, type Analyzer } from '../text/analyzer.js';
+import { docFeatures, FIELD } from './features.js';
+import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
+import { compileLexicon } from './lexicon.js';
+import { createPostings, type Bm25fParams, type Postings } from './postings.js';
+import { analyzeQuery, type AnalyzedQuery } from './query.js';
+import { questionScorer, rerankBonus, type RerankWeights } from './rerank.js';
+import { createDocSlots, sameDocument } from './slots.js';
+import type { FaqSearchIndex, SearchOptions } from './types.js';
+
+/**
+ * The FAQ search engine. Two stages:
+ *
+ * 1. Recall and first score: three BM25F channels (words, n-grams, readings;
+ *    see features.ts), each normalised by what a perfect match of the query
+ *    would score in it, so a channel's score is roughly "the idf-weighted
+ *    share of the query this document matches", in [0, 1). The first-stage
+ *    score is their weighted sum.
+ * 2. Rerank of the best `depth` candidates: first-stage score plus a bonus
+ *    for how well the *question* matches (rerank.ts), so
+ *    `score = languageFactor × (first + rerankWeight × bonus)`.
+ *
+ * Scores are therefore comparable within a query and roughly across queries
+ * (a score near the sum of the weights means the query is matched fully in
+ * the question; below ~0.1 is a weak, partial match).
+ */
+export interface EngineConfig {
+  /** Weight of each channel in the first-stage score. */
+  channels: { word: number; gram: number; reading: number };
+  /** BM25F field weights and length normalisation, in FIELD order (question, answer, tags). */
+  fields: Bm25fParams;
+  /** Words one and two edits from an unknown query word; [0, 0] turns typo tolerance off. */
+  fuzzyWeights: readonly [number, number];
+  /** Concept synonyms from the lexicon, relative to the word that fired them; 0 turns the lexicon off. */
+  synonymWeight: number;
+  /** Candidates the second stage reorders, and how much its bonus weighs; weight 0 turns it off. */
+  rerank: { depth: number; weight: number; features: RerankWeights };
+  /**
+   * Score factor for documents not in the preferred language: a preference,
+   * not a filter, so a query still finds the other language's FAQ when its
+   * own language has nothing (or much worse).
+   */
+  otherLanguageFactor: number;
+  /**
+   * N-grams and readings held by more than this share of documents are left
+   * out of queries: they are the particles and endings of every answer
+   * (ます, して, #the), cost the most to scan and carry almost no idf.
+   */
+  maxGramDocShare: number;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  channels: { word: 1, gram: 0.5, reading: 0.25 },
+  fields: { weights: [3, 1, 1.5], b: [0.75, 0.75, 0.5], k1: 1.2 },
+  fuzzyWeights: [0.7, 0.45],
+  synonymWeight: 0.5,
+  rerank: { depth: 50, weight: 0.5, features: { coverage: 0.5, dice: 0.35, proximity: 0.15 } },
+  otherLanguageFactor: 0.5,
+  maxGramDocShare: 0.25,
+};
+
+/** The full engine, with `config` overrides (used by the bench to measure each part). */
+export async function createEngine(docs: FaqDocument[] = [], overrides: Partial<EngineConfig> = {}): Promise<FaqSearchIndex> {
+  const analyzer = await loadAnalyzer();
+  const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, ...overrides };
+  const index = buildEngine(analyzer, config);
+  index.upsert(docs);
+  return index;
+}
+
+function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
+  const slots = createDocSlots();
+  const words = createPostings(config.fields);
+  const grams = createPostings(config.fields);
+  const readings = createPostings(config.fields);
+  const channels = [words, grams, readings];
+  /** Per slot: the question's word terms in order, and how many distinct n-grams it has (for the rerank). */
+  let questions: ({ words: string[]; gramCount: number } | undefined)[] = [];
+  const lexicon = config.synonymWeight > 0 ? compileLexicon(analyzer) : undefined;
+  let fuzzy: FuzzyMatcher | undefined;
+  const fuzzyOn = config.fuzzyWeights.some((w) => w > 0);
+  // Per-query scratch, sized to the slot range and reused: accumulated scores,
+  // a slot's best alternative per document, and one posting list's scan.
+  let scores = new Float64Array(0);
+  let best = new Float64Array(0);
+  let scanSlots = new Int32Array(0);
+  let scanSats = new Float64Array(0);
+
+  const add = (doc: FaqDocument) => {
+    const features = docFeatures(analyzer, doc);
+    const { slot, previous } = slots.put(doc);
+    if (previous !== undefined) removeSlot(previous);
+    words.add(slot, features.words);
+    grams.add(slot, features.grams);
+    readings.add(slot, features.readings);
+    questions[slot] = { words: features.words[FIELD.question]!, gramCount: new Set(features.grams[FIELD.question]).size };
+  };
+
+  const removeSlot = (slot: number) => {
+    for (const c of channels) c.remove(slot);
+    questions[slot] = undefined;
+  };
+
+  const compactIfSparse = () => {
+    const remap = slots.compact();
+    if (!remap) return;
+    for (const c of channels) c.compact(remap);
+    const next: typeof questions = [];
+    remap.forEach((to, from) => {
+      if (to >= 0 && questions[from]) next[to] = questions[from];
+    });
+    questions = next;
+  };
+
+  const upsert = (docs: FaqDocument[]) => {
+    for (const doc of docs) {
+      const current = slots.get(doc.id);
+      if (current && sameDocument(current, doc)) continue;
+      add(doc);
+    }
+    fuzzy = undefined;
+    compactIfSparse();
+  };
+
+  const remove = (ids: string[]) => {
+    for (const id of ids) {
+      const slot = slots.drop(id);
+      if (slot !== undefined) removeSlot(slot);
+    }
+    fuzzy = undefined;
+    compactIfSparse();
+  };
+
+  const search = (query: string, opts: SearchOptions): SearchHit[] => {
+    const topK = Math.floor(opts.topK);
+    if (!(topK > 0) || slots.size === 0) return [];
+    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary(), ...(lexicon?.words ?? [])]);
+    const q = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
+    if (scores.length < slots.end) {
+      scores = new Float64Array(slots.end * 2);
+      best = new Float64Array(slots.end * 2);
+      scanSlots = new Int32Array(slots.end * 2);
+      scanSats = new Float64Array(slots.end * 2);
+    }
+    const touched: number[] = [];
+    const addScore = (slot: number, value: number) => {
+      if (scores[slot] === 0) touched.push(slot);
+      scores[slot]! += value;
+    };
+    try {
+      scoreWords(q, config.channels.word, addScore);
+      scoreTerms(grams, q.grams, config.channels.gram, addScore);
+      scoreTerms(readings, q.readings, config.channels.reading, addScore);
+      return rank(q, query, opts, topK, touched);
+    } finally {
+      for (const slot of touched) scores[slot] = 0;
+    }
+  };
+
+  /**
+   * Word channel: per slot, a document counts its best alternative only. A
+   * phrase alternative counts for documents holding all its terms, at the
+   * mean of their term scores.
+   */
+  const scoreWords = (q: AnalyzedQuery, weight: number, addScore: (slot: number, value: number) => void) => {
+    const norm = q.words.reduce((sum, s) => sum + s.idf, 0);
+    if (weight === 0 || norm === 0) return;
+    const hit: number[] = [];
+    const offer = (doc: number, value: number) => {
+      if (value <= best[doc]!) return;
+      if (best[doc] === 0) hit.push(doc);
+      best[doc] = value;
+    };
+    for (const slot of q.words) {
+      for (const alt of slot.alternatives) {
+        if (alt.terms.length === 1) {
+          const idf = words.idf(alt.terms[0]!);
+          const n = words.scan(alt.terms[0]!, scanSlots, scanSats);
+          for (let i = 0; i < n; i++) offer(scanSlots[i]!, alt.weight * idf * scanSats[i]!);
+          continue;
+        }
+        const partial = new Map<number, { sum: number; count: number }>();
+        for (const term of alt.terms) {
+          const idf = words.idf(term);
+          const n = words.scan(term, scanSlots, scanSats);
+          for (let i = 0; i < n; i++) {
+            const p = partial.get(scanSlots[i]!) ?? { sum: 0, count: 0 };
+            p.sum += idf * scanSats[i]!;
+            p.count++;
+            partial.set(scanSlots[i]!, p);
+          }
+        }
+        for (const [doc, p] of partial) if (p.count === alt.terms.length) offer(doc, (alt.weight * p.sum) / p.count);
+      }
+      for (const doc of hit) {
+        addScore(doc, (weight * best[doc]!) / norm);
+        best[doc] = 0;
+      }
+      hit.length = 0;
+    }
+  };
+
+  const scoreTerms = (postings: Postings, terms: readonly string[], weight: number, addScore: (slot: number, value: number) => void) => {
+    if (weight === 0) return;
+    const maxDf = Math.max(1, config.maxGramDocShare * postings.size);
+    const kept = terms.filter((t) => postings.df(t) > 0 && postings.df(t) <= maxDf);
+    // Normalised by every query term that is not too common, matched or not, so
+    // a document matching half of the query's n-grams scores about half.
+    const norm = terms.filter((t) => postings.df(t) <= maxDf).reduce((sum, t) => sum + postings.idf(t), 0);
+    if (norm === 0) return;
+    for (const term of kept) {
+      const scale = (weight * postings.idf(term)) / norm;
+      const n = postings.scan(term, scanSlots, scanSats);
+      for (let i = 0; i < n; i++) addScore(scanSlots[i]!, scale * scanSats[i]!);
+    }
+  };
+
+  const rank = (q: AnalyzedQuery, query: string, opts: SearchOptions, topK: number, touched: number[]): SearchHit[] => {
+    const preferred: FaqLanguage = !opts.language || opts.language === 'auto' ? detectLanguage(query) : opts.language;
+    const factor = (slot: number) => (slots.doc(slot)?.language === preferred ? 1 : config.otherLanguageFactor);
+    const depth = config.rerank.weight > 0 ? Math.max(config.rerank.depth, topK) : 0;
+    for (const slot of touched) scores[slot]! *= factor(slot);
+    const cut = kthLargest(touched, Math.max(depth, topK));
+    const first = touched.filter((s) => scores[s]! > 0 && scores[s]! >= cut).map((slot) => ({ slot, score: scores[slot]! }));
+    first.sort((a, b) => b.score - a.score || byId(a.slot, b.slot));
+    const scoreQuestion = questionScorer(q);
+    for (const c of first.slice(0, depth)) {
+      const question = { ...questions[c.slot]!, hasGram: (g: string) => grams.inField(g, c.slot, FIELD.question) };
+      const bonus = rerankBonus(scoreQuestion(question), config.rerank.features);
+      c.score += factor(c.slot) * config.rerank.weight * bonus;
+    }
+    const ranked = first.map((c) => ({ slot: c.slot, score: round(c.score) }));
+    ranked.sort((a, b) => b.score - a.score || byId(a.slot, b.slot));
+    return ranked.slice(0, topK).map(({ slot, score }) => {
+      const doc = slots.doc(slot)!;
+      return { id: doc.id, question: doc.question, answer: doc.answer, score, tags: [...doc.tags], language: doc.language };
+    });
+  };
+
+  /**
+   * The k-th largest score among `touched` (ties at the cut are all kept), so
+   * only the candidates, not every touched document, become objects and get
+   * sorted: a common word can touch thousands.
+   */
+  const kthLargest = (touched: number[], k: number): number => {
+    if (touched.length <= k) return -Infinity;
+    const values = Float64Array.from(touched, (slot) => scores[slot]!).sort();
+    return values[values.length - k]!;
+  };
+
+  const byId = (a: number, b: number) => {
+    const x = slots.doc(a)!.id;
+    const y = slots.doc(b)!.id;
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+
+  return {
+    get size() {
+      return slots.size;
+    },
+    upsert,
+    remove,
+    has: (id) => slots.get(id) !== undefined,
+    get: (id) => slots.get(id),
+    search,
+  };
+}
+
+/** Rounded so that equal scores reached by different float paths tie, and the id decides. */
+function round(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}

@@ -1,0 +1,99 @@
+import type { FaqDocument } from '../../schemas/faq.js';
+import { ENGLISH_STOP_WORDS, foldKana, normalize, type Analyzer, type Token } from '../text/analyzer.js';
+
+/**
+ * The three kinds of term the engine indexes, for documents and queries alike:
+ *
+ * - words: the analyzer's content-word bases (Japanese dictionary forms,
+ *   English Porter stems), hiragana folded to katakana so ぎふと = ギフト.
+ * - grams: character bi-grams of Japanese runs and boundary-padded tri-grams
+ *   of Latin words (`#ship`…). They survive what word matching cannot: a
+ *   compound split differently by kuromoji (領収書 → 領収 + 書), a typo, an
+ *   unknown word. Bi-grams for Japanese because most Japanese words are two
+ *   characters; tri-grams for English because bi-grams of Latin letters are
+ *   too common to discriminate.
+ * - readings: katakana tri-grams of the token readings (領収書 → リョウシュウショ),
+ *   so a query written in kana (りょうしゅうしょ) meets the kanji text. Only
+ *   for the question and tags: readings are a fallback and homophones make
+ *   them noisy over long answers.
+ */
+
+export const FIELD = { question: 0, answer: 1, tags: 2 } as const;
+export const FIELD_COUNT = 3;
+
+export interface TextFeatures {
+  words: string[];
+  grams: string[];
+  readings: string[];
+}
+
+export interface DocFeatures {
+  /** Per field, in FIELD order. */
+  words: string[][];
+  grams: string[][];
+  readings: string[][];
+}
+
+// Kana, kanji, 々〆 and the long vowel mark; not the middle dot ・, which separates words.
+const JA_RUN = /[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe\u3400-\u9fff\uf900-\ufaff\u3005\u3006]+/g;
+const LATIN_WORD = /\p{Script=Latin}+/gu;
+
+export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
+  const tokens = analyzer.tokens(text);
+  const folded = foldKana(normalize(text));
+  return {
+    words: tokens.filter((t) => t.content).map((t) => foldKana(t.base)),
+    grams: [...japaneseBigrams(folded), ...latinTrigrams(folded)],
+    readings: readingTrigrams(tokens),
+  };
+}
+
+export function docFeatures(analyzer: Analyzer, doc: FaqDocument): DocFeatures {
+  const question = textFeatures(analyzer, doc.question);
+  const answer = textFeatures(analyzer, doc.answer);
+  // Facets are `key:value`; both halves are worth matching, as separate words.
+  const tags = textFeatures(analyzer, doc.tags.map((t) => t.replace(/[:_/|=-]+/g, ' ')).join(' / '));
+  return {
+    words: [question.words, answer.words, tags.words],
+    grams: [question.grams, answer.grams, tags.grams],
+    readings: [question.readings, [], tags.readings],
+  };
+}
+
+/** Bi-grams inside each run of Japanese characters; a one-character run is its own term. */
+export function japaneseBigrams(folded: string): string[] {
+  const out: string[] = [];
+  for (const run of folded.match(JA_RUN) ?? []) {
+    if (run.length === 1) out.push(run);
+    for (let i = 0; i + 2 <= run.length; i++) out.push(run.slice(i, i + 2));
+  }
+  return out;
+}
+
+/** Tri-grams of `#word#` for Latin words of three letters or more that are not stop words. */
+export function latinTrigrams(folded: string): string[] {
+  const out: string[] = [];
+  for (const word of folded.match(LATIN_WORD) ?? []) {
+    if (word.length < 3 || ENGLISH_STOP_WORDS.has(word)) continue;
+    const padded = `#${word}#`;
+    for (let i = 0; i + 3 <= padded.length; i++) out.push(padded.slice(i, i + 3));
+  }
+  return out;
+}
+
+/** Tri-grams of the readings of each run of Japanese tokens (punctuation, Latin and digits end a run). */
+export function readingTrigrams(tokens: readonly Token[]): string[] {
+  const out: string[] = [];
+  let run = '';
+  const flush = () => {
+    if (run.length === 2) out.push(run);
+    for (let i = 0; i + 3 <= run.length; i++) out.push(run.slice(i, i + 3));
+    run = '';
+  };
+  for (const t of tokens) {
+    if (t.script === 'ja' && t.pos !== '記号' && t.reading) run += t.reading;
+    else flush();
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,23 @@
+import type { FaqDocument } from '../../schemas/faq.js';
+import { createBaseline } from './baseline.js';
+import { createEngine } from './engine.js';
+import type { FaqSearchIndex } from './types.js';
+
+/**
+ * FAQ retrieval (seed 002): `createFaqIndex` is the engine the search and
+ * dialog agents use; `createBm25Baseline` is plain BM25 for the evaluation
+ * to compare against. Both load the shared analyzer (kuromoji dictionary,
+ * about half a second, once per process) and then search synchronously.
+ */
+export type { FaqSearchIndex, SearchOptions } from './types.js';
+export { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
+
+/** The full engine: BM25F over words, n-grams and readings, typo and synonym expansion, question rerank. */
+export async function createFaqIndex(docs?: FaqDocument[]): Promise<FaqSearchIndex> {
+  return createEngine(docs);
+}
+
+/** Plain BM25 over question + answer, for evaluation only. */
+export async function createBm25Baseline(docs?: FaqDocument[]): Promise<FaqSearchIndex> {
+  return createBaseline(docs);
+}

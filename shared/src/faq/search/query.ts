@@ -1,0 +1,110 @@
+import type { Analyzer } from '../text/analyzer.js';
+import { textFeatures } from './features.js';
+import type { FuzzyMatcher } from './fuzzy.js';
+import { consumedBy, matchConcepts, type Concept, type ConceptMatches, type Lexicon } from './lexicon.js';
+import type { Postings } from './postings.js';
+
+/**
+ * A query, analysed into what the engine scores. Each query word becomes a
+ * slot: the word itself plus weaker alternatives (typo corrections, concept
+ * synonyms). A document scores a slot by its best alternative only, so a
+ * document that says both "refund" and "返金" is not paid twice for one idea.
+ */
+
+/** Terms a document must all hold (one for a word, several for a phrase synonym such as 代金引換), and their weight. */
+export interface Alternative {
+  terms: readonly string[];
+  weight: number;
+}
+
+export interface WordSlot {
+  /** The query word (or concept) this slot stands for. */
+  label: string;
+  alternatives: Alternative[];
+  /** The slot's share of the word-channel normaliser. */
+  idf: number;
+}
+
+export interface AnalyzedQuery {
+  words: WordSlot[];
+  /** Distinct n-grams. */
+  grams: string[];
+  /** Distinct reading tri-grams. */
+  readings: string[];
+}
+
+export interface QueryExpansion {
+  /** Weight of a word one and two edits away from an unknown query word. */
+  fuzzyWeights: readonly [number, number];
+  /** Weight of a concept synonym relative to the word that fired it. */
+  synonymWeight: number;
+  fuzzy: FuzzyMatcher | undefined;
+  lexicon: Lexicon | undefined;
+}
+
+/** How many corrections one unknown word may expand to. */
+const MAX_CORRECTIONS = 3;
+
+export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, expansion: QueryExpansion): AnalyzedQuery {
+  const features = textFeatures(analyzer, text);
+  const distinct = [...new Set(features.words)];
+  const { lexicon, fuzzy } = expansion;
+
+  // Unknown words (not in the index, not in the lexicon) get typo corrections.
+  const corrections = new Map<string, Alternative[]>();
+  for (const w of distinct) {
+    if (words.df(w) > 0 || lexicon?.words.has(w) || !fuzzy) continue;
+    const near = fuzzy.near(w, MAX_CORRECTIONS).map((m) => ({ terms: [m.word], weight: expansion.fuzzyWeights[m.edits - 1] ?? 0 }));
+    corrections.set(w, near.filter((a) => a.weight > 0));
+  }
+
+  // Concepts fire on the query's words and on the best correction of each unknown word.
+  const best = (w: string) => corrections.get(w)?.[0];
+  const lexiconInput = distinct.flatMap((w) => [w, ...(best(w)?.terms ?? [])]);
+  const concepts: ConceptMatches = lexicon ? matchConcepts(lexicon, lexiconInput) : { byWord: new Map(), phrases: [] };
+
+  const slots: WordSlot[] = distinct.filter((w) => !consumedBy(concepts, w)).map((w) => {
+    const alternatives: Alternative[] = [];
+    if (words.df(w) > 0) alternatives.push({ terms: [w], weight: 1 });
+    alternatives.push(...(corrections.get(w) ?? []));
+    // A word no document uses can only be honoured through its synonyms: they weigh more then.
+    const synonymWeight = words.df(w) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
+    for (const c of concepts.byWord.get(w) ?? []) alternatives.push(...synonyms(c, synonymWeight));
+    const correction = best(w);
+    if (correction) {
+      for (const c of concepts.byWord.get(correction.terms[0]!) ?? []) alternatives.push(...synonyms(c, expansion.synonymWeight * correction.weight));
+    }
+    return { label: w, alternatives: strongest(alternatives, words), idf: words.idf(w) };
+  });
+  for (const { concept, words: phrase } of concepts.phrases) {
+    // The phrase as written counts fully; the concept's other members at the synonym weight.
+    const literal = phrase.every((t) => words.df(t) > 0);
+    const synonymWeight = literal ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
+    const alternatives = strongest([{ terms: phrase, weight: 1 }, ...synonyms(concept, synonymWeight)], words);
+    slots.push({ label: phrase.join(' '), alternatives, idf: meanIdf(phrase, words) });
+  }
+
+  return {
+    words: slots,
+    grams: [...new Set(features.grams)],
+    readings: [...new Set(features.readings)],
+  };
+}
+
+function synonyms(concept: Concept, weight: number): Alternative[] {
+  return concept.targets.map((terms) => ({ terms, weight }));
+}
+
+export function meanIdf(terms: readonly string[], words: Postings): number {
+  return terms.reduce((sum, t) => sum + words.idf(t), 0) / Math.max(1, terms.length);
+}
+
+/** One alternative per term list, at its highest weight, and only those some document could hold. */
+function strongest(alternatives: Alternative[], words: Postings): Alternative[] {
+  const byKey = new Map<string, Alternative>();
+  for (const a of alternatives) {
+    const key = a.terms.join(' ');
+    if (a.weight > (byKey.get(key)?.weight ?? 0)) byKey.set(key, a);
+  }
+  return [...byKey.values()].filter((a) => a.terms.every((t) => words.df(t) > 0));
+}

@@ -1,0 +1,176 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../../shared/src/faq/search/index.js';
+import type { FaqDocument } from '../../shared/src/schemas/faq.js';
+
+const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({ id, language, question, answer, tags });
+
+/** A small shop FAQ in both languages, written for these tests. */
+const CORPUS: FaqDocument[] = [
+  doc('ja-ship-fee', 'ja', '送料はいくらですか？', '送料は全国一律550円です。北海道・沖縄・離島は1,100円となります。5,000円以上のご注文で送料無料です。', ['配送', '地域:北海道']),
+  doc('ja-ship-days', 'ja', '注文してから何日で届きますか？', '通常、ご注文確定後2〜3営業日以内に発送いたします。お届けまでは発送から1〜2日が目安です。', ['配送']),
+  doc('ja-return', 'ja', '返品はできますか？', '商品到着後30日以内であれば、未使用品に限り返品を承ります。マイページの注文履歴から返品申請してください。', ['返品']),
+  doc('ja-refund', 'ja', '返金はいつ頃されますか？', '返品商品の到着を確認後、7営業日以内にご指定の支払方法へ返金いたします。', ['返金']),
+  doc('ja-cancel', 'ja', '注文をキャンセルしたい', '発送前であればマイページの注文履歴からキャンセルできます。発送後のキャンセルはお受けできません。', ['注文']),
+  doc('ja-gift', 'ja', 'ギフトラッピングはできますか？', 'ご注文時に「ギフト包装」を選択いただくと、1点につき330円でラッピングいたします。のしも承ります。', ['ギフト']),
+  doc('ja-receipt', 'ja', '領収書は発行できますか？', '商品発送後、マイページの注文履歴から領収書をPDFでダウンロードいただけます。', ['領収書']),
+  doc('ja-pay', 'ja', '支払い方法は何がありますか？', 'クレジットカード、コンビニ払い、銀行振込、代金引換、PayPayがご利用いただけます。', ['支払い']),
+  doc('ja-password', 'ja', 'パスワードを忘れてしまいました', 'ログイン画面の「パスワードをお忘れの方」から再設定用のリンクをお送りします。', ['アカウント']),
+  doc('en-ship-fee', 'en', 'How much is shipping?', 'Standard shipping is $5.99 for orders under $50. Orders of $50 or more ship for free.', ['shipping']),
+  doc('en-ship-days', 'en', 'How long does delivery take?', 'Orders are dispatched within 1-2 business days and usually arrive within 3-5 business days.', ['shipping']),
+  doc('en-return', 'en', 'What is your return policy?', 'You can return unused items within 30 days of delivery. Start a return from the Orders page.', ['returns']),
+  doc('en-refund', 'en', 'When will I get my refund?', 'Refunds are issued to the original payment method within 5-7 business days after we receive the returned item.', ['refunds']),
+  doc('en-cancel', 'en', 'How do I cancel my order?', 'Orders can be cancelled from your account until they are shipped.', ['orders']),
+  doc('en-gift', 'en', 'Do you offer gift wrapping?', 'Yes, select gift wrapping at checkout for $4 per item. You can also add a message card.', ['gifts']),
+  doc('en-pay', 'en', 'Which payment methods do you accept?', 'We accept Visa, Mastercard, PayPal, PayPay and Apple Pay.', ['payment']),
+  doc('en-password', 'en', 'I forgot my password', 'Click "Forgot password" on the sign-in page and we will email you a link to reset it.', ['account']),
+];
+
+const ids = (index: FaqSearchIndex, query: string, topK = 3, language?: 'ja' | 'en' | 'auto') => index.search(query, { topK, language }).map((h) => h.id);
+
+describe('createFaqIndex', () => {
+  let index: FaqSearchIndex;
+  beforeAll(async () => {
+    index = await createFaqIndex(CORPUS);
+  });
+
+  it.each([
+    ['北海道への送料を教えてください', 'ja-ship-fee'],
+    ['何日くらいで届く？', 'ja-ship-days'],
+    ['注文を取り消したい', 'ja-cancel'],
+    ['How long does delivery take?', 'en-ship-days'],
+    ['cancel my order', 'en-cancel'],
+    ['return policy', 'en-return'],
+  ])('finds the FAQ a plain question asks for: %s', (query, want) => {
+    expect(ids(index, query)[0]).toBe(want);
+  });
+
+  it.each([
+    ['how much is shiping', 'en-ship-fee'],
+    ['refnd', 'en-refund'],
+    ['when do I recieve the refund', 'en-refund'],
+    ['forgot pasword', 'en-password'],
+  ])('finds the FAQ despite a misspelling: %s', (query, want) => {
+    expect(ids(index, query)[0]).toBe(want);
+  });
+
+  it.each([
+    ['ｷﾞﾌﾄ', 'ja-gift'],
+    ['ＧＩＦＴ wrapping', 'en-gift'],
+    ['ぎふと', 'ja-gift'],
+    ['りょうしゅうしょ', 'ja-receipt'],
+    ['ぱすわーど', 'ja-password'],
+  ])('folds full/half width and kana spellings: %s', (query, want) => {
+    expect(ids(index, query)[0]).toBe(want);
+  });
+
+  it.each([
+    ['お金を返してほしい', 'ja-refund'],
+    ['I want my money back', 'en-refund'],
+    ['Can I send it as a present?', 'en-gift'],
+    ['プレゼント用に包んでほしい', 'ja-gift'],
+  ])('bridges a paraphrase that shares no word with the FAQ: %s', (query, want) => {
+    expect(ids(index, query, 3)).toContain(want);
+  });
+
+  it('returns both FAQs of a compound question', () => {
+    expect(ids(index, 'ギフト配送と領収書発行の条件', 3)).toEqual(expect.arrayContaining(['ja-gift', 'ja-receipt']));
+  });
+
+  it('ranks a match in the question above a match only in the answer', async () => {
+    const small = await createFaqIndex([
+      doc('answer-only', 'en', 'Can my watch be repaired?', 'Repairs are free during the warranty period, which lasts one year from purchase.'),
+      doc('in-question', 'en', 'What is the warranty period?', 'One year from the date of purchase for every product we sell.'),
+    ]);
+    expect(ids(small, 'warranty period', 2)).toEqual(['in-question', 'answer-only']);
+  });
+
+  it('returns hits best first with positive scores, at most topK', () => {
+    const hits = index.search('送料', { topK: 2 });
+    expect(hits).toHaveLength(2);
+    expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
+    expect(hits.every((h) => h.score > 0)).toBe(true);
+    expect(index.search('送料', { topK: 1 })).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ id: 'ja-ship-fee', question: '送料はいくらですか？', language: 'ja', tags: ['配送', '地域:北海道'] });
+  });
+
+  it.each(['', '   ', '？！…', '!!! ???', 'の は を'])('returns nothing for a query with nothing to match: %j', (query) => {
+    expect(index.search(query, { topK: 5 })).toEqual([]);
+  });
+
+  it('prefers the requested language without filtering the other out', () => {
+    expect(ids(index, 'PayPay', 1, 'ja')).toEqual(['ja-pay']);
+    expect(ids(index, 'PayPay', 1, 'en')).toEqual(['en-pay']);
+    // 'auto' takes the query's language: Latin letters only, so English.
+    expect(ids(index, 'PayPay', 1, 'auto')).toEqual(['en-pay']);
+    // Only an English FAQ mentions Apple Pay: a Japanese preference still finds it.
+    expect(ids(index, 'Apple Pay', 1, 'ja')).toEqual(['en-pay']);
+  });
+
+  it('gives the same results whatever order the documents were added in', async () => {
+    const reversed = await createFaqIndex([...CORPUS].reverse());
+    for (const query of ['送料', 'refund', 'ギフト 領収書', 'order']) {
+      expect(reversed.search(query, { topK: 5 })).toEqual(index.search(query, { topK: 5 }));
+    }
+  });
+});
+
+describe('FaqSearchIndex updates', () => {
+  it('upsert replaces a document by id, remove takes it out', async () => {
+    const index = await createFaqIndex(CORPUS);
+    expect(index.size).toBe(CORPUS.length);
+    expect(index.has('ja-gift')).toBe(true);
+
+    index.upsert([doc('ja-gift', 'ja', 'ポイントの有効期限はありますか？', '最後のご購入日から1年間有効です。', ['ポイント'])]);
+    expect(index.size).toBe(CORPUS.length);
+    expect(index.get('ja-gift')?.question).toBe('ポイントの有効期限はありますか？');
+    expect(ids(index, 'ポイントの有効期限')[0]).toBe('ja-gift');
+    expect(ids(index, 'ラッピング', 10)).not.toContain('ja-gift');
+
+    index.upsert([doc('en-warranty', 'en', 'How long is the warranty?', 'Every product has a one-year warranty.')]);
+    expect(index.size).toBe(CORPUS.length + 1);
+    expect(ids(index, 'warranty')[0]).toBe('en-warranty');
+
+    index.remove(['en-warranty', 'no-such-id']);
+    expect(index.size).toBe(CORPUS.length);
+    expect(index.has('en-warranty')).toBe(false);
+    expect(index.get('en-warranty')).toBeUndefined();
+    expect(ids(index, 'warranty', 10)).not.toContain('en-warranty');
+  });
+
+  it('keeps answering correctly after many replacements compact the index', async () => {
+    const index = await createFaqIndex(CORPUS);
+    for (let round = 0; round < 40; round++) index.upsert(CORPUS.map((d) => ({ ...d, answer: `${d.answer} (${round})` })));
+    index.remove(['en-gift']);
+    expect(index.size).toBe(CORPUS.length - 1);
+    expect(ids(index, '送料はいくら')[0]).toBe('ja-ship-fee');
+    expect(ids(index, 'gift wrapping', 10)).not.toContain('en-gift');
+  });
+
+  it('starts empty and finds what is added later', async () => {
+    const index = await createFaqIndex();
+    expect(index.size).toBe(0);
+    expect(index.search('送料', { topK: 3 })).toEqual([]);
+    index.upsert(CORPUS.slice(0, 2));
+    expect(ids(index, '送料')[0]).toBe('ja-ship-fee');
+  });
+});
+
+describe('createBm25Baseline', () => {
+  it('finds exact-word matches in both languages and follows upsert and remove', async () => {
+    const baseline = await createBm25Baseline(CORPUS);
+    expect(baseline.size).toBe(CORPUS.length);
+    expect(ids(baseline, '送料はいくらですか')[0]).toBe('ja-ship-fee');
+    expect(ids(baseline, 'return policy?')[0]).toBe('en-return');
+    expect(baseline.search('', { topK: 3 })).toEqual([]);
+
+    baseline.remove(['en-return']);
+    expect(ids(baseline, 'return policy', 10)).not.toContain('en-return');
+    baseline.upsert([doc('en-return', 'en', 'Can I send an item back?', 'Yes, within 30 days.')]);
+    expect(ids(baseline, 'send back')[0]).toBe('en-return');
+  });
+
+  it('is plain: no typo tolerance', async () => {
+    const baseline = await createBm25Baseline(CORPUS);
+    expect(ids(baseline, 'refnd')).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../../shared/src/faq/search/index.js';
+import { createEngine } from '../../shared/src/faq/search/engine.js';
 import type { FaqDocument } from '../../shared/src/schemas/faq.js';
 
 const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({ id, language, question, answer, tags });
@@ -74,6 +75,20 @@ describe('createFaqIndex', () => {
 
   it('returns both FAQs of a compound question', () => {
     expect(ids(index, 'ギフト配送と領収書発行の条件', 3)).toEqual(expect.arrayContaining(['ja-gift', 'ja-receipt']));
+  });
+
+  it('does not let an aspect word ("の条件", "policy") outweigh the topic it is asked about', async () => {
+    const docs = [
+      doc('free-shipping', 'ja', '送料無料になる条件はありますか？', '5,000円以上のご注文で送料無料でお届けします。', ['送料']),
+      doc('gift-address', 'ja', '注文者と異なる住所に届けられますか？', 'お届け先には別の住所を指定できます。', ['ギフト', '配送']),
+      doc('gift-wrap', 'ja', 'ギフトラッピングはできますか？', '1点につき330円で承ります。', ['ギフト']),
+    ];
+    const small = await createFaqIndex(docs);
+    expect(ids(small, 'ギフト 配送 条件', 3)[0]).toBe('gift-address');
+    // Still a word of the query: with the topic matched equally, the entry about conditions wins.
+    expect(ids(small, '送料無料の条件', 3)[0]).toBe('free-shipping');
+    const plain = await createEngine(docs, { aspectWeight: 1 });
+    expect(ids(plain, 'ギフト 配送 条件', 3)[0]).toBe('free-shipping');
   });
 
   it('ranks a match in the question above a match only in the answer', async () => {

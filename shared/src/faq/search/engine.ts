@@ -1,5 +1,6 @@
 import type { FaqDocument, FaqLanguage, SearchHit } from '../../schemas/faq.js';
 import { detectLanguage, loadAnalyzer, type Analyzer } from '../text/analyzer.js';
+import { aspectTerms } from './aspects.js';
 import { docFeatures, FIELD } from './features.js';
 import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
 import { compileLexicon } from './lexicon.js';
@@ -34,6 +35,8 @@ export interface EngineConfig {
   fuzzyWeights: readonly [number, number];
   /** Concept synonyms from the lexicon, relative to the word that fired them; 0 turns the lexicon off. */
   synonymWeight: number;
+  /** Weight of an aspect word of the query (の条件, "policy"; see aspects.ts); 1 treats them as any word. */
+  aspectWeight: number;
   /** Candidates the second stage reorders, and how much its bonus weighs; weight 0 turns it off. */
   rerank: { depth: number; weight: number; features: RerankWeights };
   /**
@@ -55,6 +58,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   fields: { weights: [3, 1, 1.5], b: [0.75, 0.75, 0.5], k1: 1.2 },
   fuzzyWeights: [0.7, 0.45],
   synonymWeight: 0.5,
+  aspectWeight: 0.5,
   rerank: { depth: 50, weight: 0.5, features: { coverage: 0.5, dice: 0.35, proximity: 0.15 } },
   otherLanguageFactor: 0.5,
   maxGramDocShare: 0.25,
@@ -78,6 +82,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
   /** Per slot: the question's word terms in order, and how many distinct n-grams it has (for the rerank). */
   let questions: ({ words: string[]; gramCount: number } | undefined)[] = [];
   const lexicon = config.synonymWeight > 0 ? compileLexicon(analyzer) : undefined;
+  const aspects = { terms: aspectTerms(analyzer), weight: config.aspectWeight };
   let fuzzy: FuzzyMatcher | undefined;
   const fuzzyOn = config.fuzzyWeights.some((w) => w > 0);
   // Per-query scratch, sized to the slot range and reused: accumulated scores,
@@ -136,7 +141,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
     const topK = Math.floor(opts.topK);
     if (!(topK > 0) || slots.size === 0) return [];
     if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary(), ...(lexicon?.words ?? [])]);
-    const q = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
+    const q = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
     if (scores.length < slots.end) {
       scores = new Float64Array(slots.end * 2);
       best = new Float64Array(slots.end * 2);
@@ -164,7 +169,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
    * mean of their term scores.
    */
   const scoreWords = (q: AnalyzedQuery, weight: number, addScore: (slot: number, value: number) => void) => {
-    const norm = q.words.reduce((sum, s) => sum + s.idf, 0);
+    const norm = q.words.reduce((sum, s) => sum + s.idf * s.weight, 0);
     if (weight === 0 || norm === 0) return;
     const hit: number[] = [];
     const offer = (doc: number, value: number) => {
@@ -194,7 +199,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
         for (const [doc, p] of partial) if (p.count === alt.terms.length) offer(doc, (alt.weight * p.sum) / p.count);
       }
       for (const doc of hit) {
-        addScore(doc, (weight * best[doc]!) / norm);
+        addScore(doc, (weight * slot.weight * best[doc]!) / norm);
         best[doc] = 0;
       }
       hit.length = 0;

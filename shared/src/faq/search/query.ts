@@ -23,6 +23,8 @@ export interface WordSlot {
   alternatives: Alternative[];
   /** The slot's share of the word-channel normaliser. */
   idf: number;
+  /** How much the slot counts: 1, less for an aspect word (aspects.ts). */
+  weight: number;
 }
 
 export interface AnalyzedQuery {
@@ -40,6 +42,8 @@ export interface QueryExpansion {
   synonymWeight: number;
   fuzzy: FuzzyMatcher | undefined;
   lexicon: Lexicon | undefined;
+  /** Terms of aspect words (の条件, "policy") and the weight their slots get. */
+  aspects: { terms: ReadonlySet<string>; weight: number };
 }
 
 /** How many corrections one unknown word may expand to. */
@@ -74,14 +78,15 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     if (correction) {
       for (const c of concepts.byWord.get(correction.terms[0]!) ?? []) alternatives.push(...synonyms(c, expansion.synonymWeight * correction.weight));
     }
-    return { label: w, alternatives: strongest(alternatives, words), idf: words.idf(w) };
+    const weight = expansion.aspects.terms.has(w) ? expansion.aspects.weight : 1;
+    return { label: w, alternatives: strongest(alternatives, words), idf: words.idf(w), weight };
   });
   for (const { concept, words: phrase } of concepts.phrases) {
     // The phrase as written counts fully; the concept's other members at the synonym weight.
     const literal = phrase.every((t) => words.df(t) > 0);
     const synonymWeight = literal ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
     const alternatives = strongest([{ terms: phrase, weight: 1 }, ...synonyms(concept, synonymWeight)], words);
-    slots.push({ label: phrase.join(' '), alternatives, idf: meanIdf(phrase, words) });
+    slots.push({ label: phrase.join(' '), alternatives, idf: meanIdf(phrase, words), weight: 1 });
   }
 
   return {

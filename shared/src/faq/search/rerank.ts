@@ -55,10 +55,10 @@ function coverage(query: AnalyzedQuery, words: readonly string[]): number {
   let covered = 0;
   const present = new Set(words);
   for (const slot of query.words) {
-    total += slot.idf;
+    total += slot.idf * slot.weight;
     let best = 0;
     for (const a of slot.alternatives) if (a.weight > best && a.terms.every((t) => present.has(t))) best = a.weight;
-    covered += best * slot.idf;
+    covered += best * slot.idf * slot.weight;
   }
   return total > 0 ? covered / total : 0;
 }

@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { meanScores, scoreQuery, type MeanScores, type QueryScores } from '../shared/src/faq/eval/metrics.js';
-import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
+import { createBm25Baseline, createFaqIndex, DEFAULT_ENGINE_CONFIG, type EngineConfig, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
+import { createEngine } from '../shared/src/faq/search/engine.js';
 import { FaqDocument } from '../shared/src/schemas/faq.js';
 
 /**
@@ -14,6 +15,7 @@ import { FaqDocument } from '../shared/src/schemas/faq.js';
  *
  *   --corpus <path>   FAQ documents (default examples/faq/ec-faq.json)
  *   --queries <path>  labelled queries (default eval/faq/queries.json)
+ *   --no-ablation     skip the table of the engine with one part turned off
  *   --json            print JSON (summary + per-query results) instead of tables
  *   --details         also print one line per query (nDCG of both systems, top hits)
  *
@@ -45,7 +47,20 @@ const EvalQuery = z.object({
 });
 type EvalQuery = z.infer<typeof EvalQuery>;
 
-const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--json] [--details]';
+const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--json] [--details] [--no-ablation]';
+
+/**
+ * The engine with one part turned off, to show what each part contributes.
+ * "lexicon" is the one piece of domain knowledge (lexicon.ts); the other
+ * sets under eval/faq/ show how the engine does where it knows nothing.
+ */
+const ABLATIONS: [string, Partial<EngineConfig>][] = [
+  ['− lexicon', { synonymWeight: 0 }],
+  ['− typo correction', { fuzzyWeights: [0, 0] }],
+  ['− n-grams, readings', { channels: { ...DEFAULT_ENGINE_CONFIG.channels, gram: 0, reading: 0 } }],
+  ['− rerank', { rerank: { ...DEFAULT_ENGINE_CONFIG.rerank, weight: 0 } }],
+  ['− aspect weighting', { aspectWeight: 1 }],
+];
 
 class EvalInputError extends Error {}
 
@@ -173,7 +188,7 @@ function printTable(engine: Record<string, MeanScores>, base: Record<string, Mea
 }
 
 async function main(): Promise<void> {
-  let values: { corpus?: string; queries?: string; json?: boolean; details?: boolean };
+  let values: { corpus?: string; queries?: string; json?: boolean; details?: boolean; ablation?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
@@ -181,7 +196,9 @@ async function main(): Promise<void> {
         queries: { type: 'string' },
         json: { type: 'boolean', default: false },
         details: { type: 'boolean', default: false },
+        ablation: { type: 'boolean', default: true },
       },
+      allowNegative: true,
       strict: true,
       allowPositionals: false,
     }));
@@ -248,6 +265,20 @@ async function main(): Promise<void> {
     console.log(`  ${r.name.padEnd(6)}: index build ${t.buildMs} ms, query mean ${t.meanQueryMs} ms, max ${t.maxQueryMs} ms`);
   }
 
+  if (values.ablation) {
+    console.log('\nwhat each part adds (all queries):');
+    console.log(`  ${'system'.padEnd(22)} Recall@${K}  nDCG@${K}  MRR@${K}`);
+    const line = (name: string, m: MeanScores) => console.log(`  ${name.padEnd(22)} ${f3(m.recall)}     ${f3(m.ndcg)}   ${f3(m.mrr)}`);
+    line('engine', engineSummary.all!);
+    for (const [name, overrides] of ABLATIONS) {
+      const run = await runSystem(name, () => createEngine(copy(), overrides), queries);
+      line(name, summarize(run, queries).all!);
+    }
+    line('bm25 baseline', baseSummary.all!);
+  }
+
+  if (!values.corpus && !values.queries) await printOtherSets();
+
   if (values.details) {
     console.log('\nper query (nDCG engine / bm25, engine top 3; * = labelled):');
     queries.forEach((q, i) => {
@@ -256,6 +287,29 @@ async function main(): Promise<void> {
       const top = e.ranked.slice(0, 3).map((id) => (q.relevant[id] ? `${id}*` : id)).join(', ');
       console.log(`  ${q.id} ${q.kind.padEnd(10)} ${f3(e.scores.ndcg)} ${f3(b.scores.ndcg)}  ${q.query}  →  ${top}`);
     });
+  }
+}
+
+/**
+ * The other labelled sets (eval/faq/<name>/corpus.json + queries.json): `dev`,
+ * on which the engine's weights were chosen, and corpora of other domains
+ * that no part of the engine was written for.
+ */
+async function printOtherSets(): Promise<void> {
+  const root = path.join(REPO_ROOT, 'eval/faq');
+  const sets = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'corpus.json')) && existsSync(path.join(root, e.name, 'queries.json')))
+    .map((e) => e.name)
+    .sort();
+  if (sets.length === 0) return;
+  console.log('\nother labelled sets (all queries; engine / bm25):');
+  console.log(`  ${'set'.padEnd(8)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${K}        nDCG@${K}          MRR@${K}`);
+  for (const name of sets) {
+    const { docs, queries } = loadInputs(path.join(root, name, 'corpus.json'), path.join(root, name, 'queries.json'));
+    const e = summarize(await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries), queries).all!;
+    const b = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
+    const pair = (m: keyof MeanScores) => `${f3(e[m] as number)} / ${f3(b[m] as number)}`;
+    console.log(`  ${name.padEnd(8)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`);
   }
 }
 

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   /** The sample corpus loaded on first start (relative to the working directory); empty disables. */
   FAQ_SEED_FILE: z.string().default('examples/faq/ec-faq.json'),
   FAQ_MAX_DOCS: int(50_000, 1),
+  /** How often a planner/search process checks the corpus version in the background (0: only before each job). */
+  FAQ_REFRESH_MS: int(1_000, 0),
   FAQ_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1024),
   /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`. */
   FAQ_WRITE_KEY: z.string().min(1).optional(),
@@ -99,6 +101,7 @@ export type Config = Readonly<{
     searchTimeoutMs: number;
     seedFile: string;
     maxDocs: number;
+    refreshMs: number;
     maxUploadBytes: number;
     writeKey: string | undefined;
     crewUrl: string | undefined;
@@ -170,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
       seedFile: e.FAQ_SEED_FILE,
       maxDocs: e.FAQ_MAX_DOCS,
+      refreshMs: e.FAQ_REFRESH_MS,
       maxUploadBytes: e.FAQ_MAX_UPLOAD_BYTES,
       writeKey: e.FAQ_WRITE_KEY,
       crewUrl: e.CREW_URL,

@@ -5,7 +5,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { GatewayDeps } from './deps.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { eventRoutes } from './routes/events.js';
-import { faqRoutes } from './routes/faq.js';
+import { faqDialogRoutes } from './routes/faq-dialog.js';
+import { faqDocumentRoutes } from './routes/faq-documents.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 
@@ -37,6 +38,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(eventRoutes(deps));
-  await app.register(faqRoutes(deps));
+  await app.register(faqDialogRoutes(deps));
+  await app.register(faqDocumentRoutes(deps));
   return app;
 }

@@ -6,7 +6,7 @@ import { createPlannerHandler } from './agent.js';
 
 runMain(() =>
   runAgentService('planner', async ({ config, llm, log, redis }) => {
-    const [analyzer, replica] = await Promise.all([loadAnalyzer(), CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log)]);
+    const [analyzer, replica] = await Promise.all([loadAnalyzer(), CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log, { refreshMs: config.faq.refreshMs })]);
     return createPlannerHandler({ replica, analyzer, llm, model: config.llm.models.planner, config });
   }),
 );

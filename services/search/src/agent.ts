@@ -1,4 +1,5 @@
 import type { Config } from '@convo/shared/config';
+import { UnrecoverableError } from 'bullmq';
 import { success } from '@convo/shared/agents/tool';
 import { SystemError } from '@convo/shared/errors';
 import { extractiveAnswer, synthesizeAnswer, type ComposedAnswer, type SearchGroup } from '@convo/shared/faq/answer';
@@ -105,7 +106,10 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
 
 /** A single-shot /agent.search: search, then answer from the hits; no session involved. */
 export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: AbortSignal): Promise<AgentSearchResponse> {
-  const job = SearchQueryJob.parse(data);
+  const parsed = SearchQueryJob.safeParse(data);
+  // A payload that does not validate fails the same way every time: not retried.
+  if (!parsed.success) throw new UnrecoverableError(`invalid search job: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join(', ')}`);
+  const job = parsed.data;
   const index: FaqSearchIndex = await deps.replica.fresh();
   const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;
   const hits = index.search(job.query, { topK: job.topK, language: job.language });

@@ -8,12 +8,15 @@ import { createFaqIndex, type FaqSearchIndex } from './search/index.js';
  * a job the caller awaits `fresh()`: one GET of the corpus version; when it
  * moved, the changed documents (diffed on their stored JSON) are re-analysed
  * and removed ones dropped, so every replica answers from the same corpus
- * version without re-indexing everything on each change.
+ * version without re-indexing everything on each change. A change made
+ * before a request is therefore always seen by it; the background refresh
+ * only moves the re-indexing off the first request after a change.
  */
 export class CorpusReplica {
   private version = -1;
   private readonly stored = new Map<string, string>();
   private refreshing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly store: CorpusStore,
@@ -21,10 +24,22 @@ export class CorpusReplica {
     private readonly log: Logger,
   ) {}
 
-  static async open(store: CorpusStore, log: Logger): Promise<CorpusReplica> {
+  /** Loads the corpus; with `refreshMs` > 0 also checks its version in the background that often. */
+  static async open(store: CorpusStore, log: Logger, opts: { refreshMs?: number } = {}): Promise<CorpusReplica> {
     const replica = new CorpusReplica(store, await createFaqIndex([]), log);
     await replica.fresh();
+    if (opts.refreshMs && opts.refreshMs > 0) {
+      replica.timer = setInterval(() => {
+        replica.fresh().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'faq index refresh failed'));
+      }, opts.refreshMs);
+      replica.timer.unref();
+    }
     return replica;
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 
   get corpusVersion(): number {

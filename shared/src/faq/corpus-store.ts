@@ -5,14 +5,14 @@ import { FaqDocument } from '../schemas/faq.js';
 /**
  * The FAQ corpus in Redis: one hash of documents and a version counter that
  * every change increments in the same script, so a search replica knows with
- * one GET whether its in-memory index is current. Keys share the `{faq}` hash
- * tag (Redis Cluster).
+ * one GET whether its in-memory index is current. Keys share the `{corpus}`
+ * hash tag, so the scripts touch one Redis Cluster slot.
  */
-export type CorpusKeys = { docs: string; version: string; seeded: string; channel: string };
+export type CorpusKeys = { docs: string; version: string; seeded: string };
 
 export function corpusKeys(prefix: string): CorpusKeys {
   const base = `${prefix}:faq:{corpus}`;
-  return { docs: `${base}:docs`, version: `${base}:ver`, seeded: `${base}:seeded`, channel: `${prefix}:faq:changed` };
+  return { docs: `${base}:docs`, version: `${base}:ver`, seeded: `${base}:seeded` };
 }
 
 /** ARGV: maxDocs, then (id, json) pairs. Returns {version, created} or {-1, count} when the corpus would exceed maxDocs. */
@@ -76,9 +76,11 @@ export class CorpusStore {
     return { version: Number(ver ?? 0), docs: new Map(Object.entries(all)) };
   }
 
-  async list(): Promise<FaqDocument[]> {
-    const { docs } = await this.snapshot();
-    return [...docs.values()].map((raw) => JSON.parse(raw) as FaqDocument).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  /** Every document, sorted by id, with the version they belong to (read together). */
+  async list(): Promise<{ documents: FaqDocument[]; version: number }> {
+    const { docs, version } = await this.snapshot();
+    const documents = [...docs.values()].map((raw) => JSON.parse(raw) as FaqDocument).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { documents, version };
   }
 
   /** Inserts or replaces documents atomically; refuses the whole batch if the corpus would exceed `maxDocs`. */
@@ -89,13 +91,11 @@ export class CorpusStore {
     if (version === -1) {
       throw new AppError('corpus_full', `the corpus holds ${created} documents; this upload would exceed FAQ_MAX_DOCS=${maxDocs}`, { status: 413 });
     }
-    await this.redis.publish(this.keys.channel, String(version));
     return { version, created, updated: docs.length - created };
   }
 
   async remove(ids: string[]): Promise<{ version: number; removed: number }> {
     const [version, removed] = await this.redis.faqRemove(this.keys.docs, this.keys.version, ...ids);
-    if (removed > 0) await this.redis.publish(this.keys.channel, String(version));
     return { version, removed };
   }
 

@@ -1,13 +1,16 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Queue, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import { AGENT_NAMES, type AgentName } from '../agents-list.js';
 import type { Config } from '../config.js';
+import { SearchQueryJob } from '../schemas/faq.js';
 import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
 
 /**
- * The job catalog: one queue per agent, one job type (`step`), one payload
- * schema. `enqueueStep` is the only way a step reaches a queue, so queue names
- * and job ids are never spelled anywhere else.
+ * The job catalog: one queue per agent and two job types: `step` (one step
+ * of a session's turn, on every agent's queue) and `query` (a single-shot
+ * /agent.search on the search agent's queue). `enqueueStep` and
+ * `enqueueSearchQuery` are the only ways a job reaches a queue, so queue
+ * names and job ids are never spelled anywhere else.
  */
 export const STEP_JOB_NAME = 'step';
 
@@ -66,6 +69,24 @@ export function createAgentQueues(connection: ConnectionOptions, prefix: string)
 export async function enqueueStep(queues: AgentQueues, config: Config, sessionId: string, step: Step): Promise<void> {
   const payload: StepJob = { v: 1, sessionId, seq: step.seq, agent: step.agent, turnId: step.turnId };
   await queues.get(step.agent).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
+}
+
+/** Job `query` on the search agent's queue; its return value is the AgentSearchResponse. */
+export const SEARCH_QUERY_JOB_NAME = 'query';
+
+/**
+ * A search is read-only, so one retry is harmless; finished jobs are kept
+ * only as long as a waiting request may still read the result.
+ */
+export const SEARCH_QUERY_JOB_OPTIONS: JobsOptions = {
+  attempts: 2,
+  backoff: { type: 'fixed', delay: 100 },
+  removeOnComplete: { age: 60, count: 1000 },
+  removeOnFail: { age: 3600, count: 1000 },
+};
+
+export async function enqueueSearchQuery(queues: AgentQueues, payload: SearchQueryJob): Promise<Job> {
+  return queues.get('search').add(SEARCH_QUERY_JOB_NAME, SearchQueryJob.parse(payload), SEARCH_QUERY_JOB_OPTIONS);
 }
 
 export const ALL_AGENTS: readonly AgentName[] = AGENT_NAMES;

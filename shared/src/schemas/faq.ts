@@ -234,8 +234,7 @@ export const FaqState = z.object({
 });
 export type FaqState = z.infer<typeof FaqState>;
 
-/** Job `query` on the search agent's queue: one /agent.search call. */
-export const SEARCH_QUERY_JOB_NAME = 'query';
+/** Payload of the search agent's `query` job (queues/catalog.ts): one /agent.search call. */
 export const SearchQueryJob = z.object({ v: z.literal(1), query: z.string().min(1), topK: z.number().int().min(1).max(50), language: SearchLanguageOption });
 export type SearchQueryJob = z.infer<typeof SearchQueryJob>;
 

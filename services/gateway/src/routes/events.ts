@@ -1,22 +1,17 @@
 import { buildSnapshot } from '@convo/shared/domain/snapshot';
-import { NotFoundError, ValidationError } from '@convo/shared/errors';
+import { NotFoundError } from '@convo/shared/errors';
 import { SessionIdParams } from '@convo/shared/schemas/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorize } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
+import { requestedEventId } from '../sse/event-id.js';
 import { SseClient } from '../sse/sse-client.js';
 
 const EventsQuery = z.object({
   token: z.string().optional(),
   lastEventId: z.string().optional(),
 });
-
-function parseEventId(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 0;
-  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
-  return Number(raw);
-}
 
 /**
  * GET /v1/sessions/:id/events: replay after Last-Event-ID exactly once and in
@@ -40,8 +35,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const sessionId = req.params.id;
         await authorize(store, req, sessionId);
-        const header = req.headers['last-event-id'];
-        const fromId = parseEventId(typeof header === 'string' && header !== '' ? header : req.query.lastEventId);
+        const fromId = requestedEventId(req) ?? 0;
         const loaded = await store.load(sessionId);
         if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
 

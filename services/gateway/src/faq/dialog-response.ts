@@ -1,0 +1,28 @@
+import type { FaqTurnResult } from '@convo/shared/schemas/faq';
+
+/**
+ * The /agent.dialog response body of seed 002 §4.1.1. `meta` carries the
+ * seed's fields (multiStepPlan, orchestratorMode, orchestrationSteps,
+ * latencyMs) plus `sources` and `planner` (which planner ran, why it fell
+ * back, how the answer was made); with `debug` also the plan's `raw` and the hits.
+ */
+export function dialogResponse(sessionId: string, r: FaqTurnResult, latencyMs: number): Record<string, unknown> {
+  const { raw, ...plan } = r.plan ?? { raw: undefined };
+  return {
+    sessionId,
+    answer: r.answer,
+    needsClarification: r.needsClarification,
+    ...(r.needsClarification ? { clarifyingQuestions: r.clarifyingQuestions } : {}),
+    steps: r.steps,
+    final: r.final,
+    meta: {
+      ...(r.plan ? { multiStepPlan: r.options.debug ? { ...plan, raw } : plan } : {}),
+      orchestratorMode: r.options.mode,
+      orchestrationSteps: r.orchestrationSteps,
+      latencyMs,
+      sources: r.sources,
+      planner: r.planMeta,
+      ...(r.options.debug ? { hits: r.hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
+    },
+  };
+}

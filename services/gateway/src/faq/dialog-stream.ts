@@ -1,0 +1,95 @@
+import type { ServerResponse } from 'node:http';
+import type { SessionEvent } from '@convo/shared/schemas/events';
+import type { SessionStore } from '@convo/shared/store/session-store';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SseClient } from '../sse/sse-client.js';
+import type { StreamHub } from '../sse/stream-hub.js';
+
+/**
+ * `/agent.dialog` with `Accept: text/event-stream`: the events of one turn,
+ * ending after its `answer` or `clarify` (or its `turn.failed`). Only that
+ * turn's events are sent: before its `turn.started`, only its own
+ * `turn.queued`; so another turn of the same session running first (a
+ * second tab) does not leak into this response or end it early.
+ */
+export class DialogStreamClient extends SseClient {
+  constructor(
+    sessionId: string,
+    raw: ServerResponse,
+    cursor: number,
+    maxBufferBytes: number,
+    private readonly turnId: string,
+    /** True when the client already has the turn's start (it resumes with Last-Event-ID past it). */
+    private begun: boolean,
+  ) {
+    super(sessionId, raw, cursor, maxBufferBytes);
+  }
+
+  override write(ev: SessionEvent): void {
+    if (this.isClosed || ev.id <= this.cursor) return;
+    const ours = 'turnId' in ev.data && ev.data.turnId === this.turnId;
+    if (ev.type === 'turn.started' && ours) this.begun = true;
+    if (!this.begun && !(ev.type === 'turn.queued' && ours)) {
+      // Not this turn's: skipped, but the cursor moves on so the replay loop advances.
+      this.cursor = ev.id;
+      return;
+    }
+    super.write(ev);
+    const end = ev.type === 'answer' || ev.type === 'clarify' || (ev.type === 'turn.failed' && ours);
+    if (end) this.close('end of dialog turn');
+  }
+}
+
+/**
+ * The id just before the first event of `turnId` (its turn.queued or
+ * turn.started), found by scanning the retained events; null when the turn
+ * has none yet, or they were trimmed. Only for a repeated request
+ * (Idempotency-Key), so the scan is rare and bounded by EVENTS_MAXLEN.
+ */
+export async function turnStartCursor(store: SessionStore, sessionId: string, turnId: string): Promise<number | null> {
+  let cursor = 0;
+  for (;;) {
+    const batch = await store.readEvents(sessionId, cursor, 500);
+    const first = batch.find((ev) => 'turnId' in ev.data && ev.data.turnId === turnId);
+    if (first) return first.id - 1;
+    if (batch.length < 500) return null;
+    cursor = batch.at(-1)!.id;
+  }
+}
+
+export type StreamTurnDeps = { store: SessionStore; hub: StreamHub; maxBufferBytes: number; retryMs: number; timeoutMs: number };
+
+/** Hijacks the reply and streams the turn from `fromId`: replay first, then the live tail, without gaps or repeats. */
+export async function streamTurn(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: StreamTurnDeps,
+  input: { sessionId: string; turnId: string; fromId: number; begun: boolean },
+): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-session-id': input.sessionId,
+    'x-turn-id': input.turnId,
+  });
+  raw.write(`retry: ${deps.retryMs}\n\n`);
+  const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun);
+  const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
+  client.onClose(() => clearTimeout(timer));
+  deps.hub.subscribe(client, client.cursor);
+  try {
+    for (;;) {
+      const batch = await deps.store.readEvents(input.sessionId, client.cursor, 500);
+      for (const ev of batch) client.write(ev);
+      if (batch.length < 500 || client.isClosed) break;
+    }
+    client.finishReplay();
+  } catch (err) {
+    req.log.warn({ sessionId: input.sessionId, err: err instanceof Error ? err.message : String(err) }, 'dialog stream replay failed');
+    client.close('replay failed');
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { ValidationError } from '@convo/shared/errors';
+import { detectLanguage, normalize } from '@convo/shared/faq/text/analyzer';
+import { FaqDocumentInput, type FaqDocument } from '@convo/shared/schemas/faq';
+import { parse as parseCsv } from 'csv-parse/sync';
+
+/**
+ * POST /faq/documents bodies: JSON (one document, an array, or
+ * `{ "documents": [...] }`) or CSV with a header row. An upload is checked as
+ * a whole before anything is stored, and every problem is named by its row.
+ */
+
+export const MAX_DOCS_PER_UPLOAD = 10_000;
+
+export function jsonRecords(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object' && Array.isArray((body as { documents?: unknown }).documents)) return (body as { documents: unknown[] }).documents;
+  if (body && typeof body === 'object') return [body];
+  throw new ValidationError('expected a document, an array of documents, or { "documents": [...] }', 'invalid_documents');
+}
+
+/** CSV with a header row: id (optional), question, answer, tags (separated by | or ;), language (optional). */
+export function csvRecords(text: string): unknown[] {
+  let rows: Array<Record<string, string>>;
+  try {
+    rows = parseCsv(text.replace(/^\uFEFF/, ''), { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true });
+  } catch (err) {
+    throw new ValidationError(`CSV could not be parsed: ${err instanceof Error ? err.message : String(err)}`, 'invalid_csv');
+  }
+  return rows.map((r) => ({
+    ...(r.id ? { id: r.id } : {}),
+    question: r.question,
+    answer: r.answer,
+    ...(r.tags ? { tags: r.tags.split(/[|;]/).map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(r.language ? { language: r.language } : {}),
+  }));
+}
+
+/**
+ * Validates every record and completes it: the language is detected when
+ * absent, and a missing id is derived from language + normalised question,
+ * so uploading the same question again replaces its earlier version.
+ */
+export function toDocuments(records: unknown[]): FaqDocument[] {
+  if (records.length === 0) throw new ValidationError('no documents in the upload', 'invalid_documents');
+  if (records.length > MAX_DOCS_PER_UPLOAD) throw new ValidationError(`at most ${MAX_DOCS_PER_UPLOAD} documents per upload`, 'too_many_documents');
+  const problems: string[] = [];
+  const docs: FaqDocument[] = [];
+  records.forEach((rec, i) => {
+    const parsed = FaqDocumentInput.safeParse(rec);
+    if (!parsed.success) {
+      problems.push(`document ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'} ${x.message}`).join(', ')}`);
+      return;
+    }
+    const d = parsed.data;
+    const language = d.language ?? detectLanguage(`${d.question} ${d.answer}`);
+    const id = d.id ?? `faq-${createHash('sha256').update(`${language}\n${normalize(d.question)}`).digest('hex').slice(0, 16)}`;
+    docs.push({ id, question: d.question, answer: d.answer, tags: d.tags ?? [], language });
+  });
+  if (problems.length > 0) {
+    const more = problems.length > 10 ? `; and ${problems.length - 10} more` : '';
+    throw new ValidationError(`invalid documents: ${problems.slice(0, 10).join('; ')}${more}`, 'invalid_documents');
+  }
+  const seen = new Set<string>();
+  for (const d of docs) {
+    if (seen.has(d.id)) throw new ValidationError(`document id ${d.id} appears twice in the upload`, 'duplicate_document_id');
+    seen.add(d.id);
+  }
+  return docs;
+}

@@ -1,0 +1,77 @@
+import { NotFoundError, UnauthorizedError } from '@convo/shared/errors';
+import { ErrorResponse } from '@convo/shared/schemas/api';
+import { FaqDocument } from '@convo/shared/schemas/faq';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tokenOf } from '../auth.js';
+import type { GatewayDeps } from '../deps.js';
+import { csvRecords, jsonRecords, toDocuments } from '../faq/uploads.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse };
+
+/** The FAQ corpus (API.md §2): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
+export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  const { config, corpus } = deps;
+
+  /** Writes need `Authorization: Bearer <FAQ_WRITE_KEY>` when that key is configured. */
+  function requireWriteKey(req: FastifyRequest): void {
+    const key = config.faq.writeKey;
+    if (key && tokenOf(req) !== key) throw new UnauthorizedError('missing or invalid FAQ write key');
+  }
+
+  return async (app) => {
+    app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: config.faq.maxUploadBytes }, (_req, body, done) => done(null, body));
+
+    app.get(
+      '/faq/documents',
+      {
+        schema: {
+          tags: ['faq'],
+          summary: 'The corpus, sorted by id, optionally one language, paginated',
+          querystring: z.object({
+            language: z.enum(['ja', 'en']).optional(),
+            limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+            offset: z.coerce.number().int().min(0).default(0),
+          }),
+          response: { 200: z.object({ documents: z.array(FaqDocument), total: z.number(), version: z.number() }), ...errors },
+        },
+      },
+      async (req) => {
+        const { documents, version } = await corpus.list();
+        const filtered = req.query.language ? documents.filter((d) => d.language === req.query.language) : documents;
+        return { documents: filtered.slice(req.query.offset, req.query.offset + req.query.limit), total: filtered.length, version };
+      },
+    );
+
+    app.post(
+      '/faq/documents',
+      {
+        bodyLimit: config.faq.maxUploadBytes,
+        schema: {
+          tags: ['faq'],
+          summary: 'Upsert documents: JSON (one, an array, or { documents }) or text/csv with a header row; all or nothing',
+          response: { 200: z.object({ upserted: z.number(), created: z.number(), updated: z.number(), ids: z.array(z.string()), version: z.number() }), ...errors },
+        },
+      },
+      async (req) => {
+        requireWriteKey(req);
+        const docs = toDocuments(typeof req.body === 'string' ? csvRecords(req.body) : jsonRecords(req.body));
+        const r = await corpus.upsert(docs, config.faq.maxDocs);
+        req.log.info({ upserted: docs.length, created: r.created, corpusVersion: r.version }, 'faq documents upserted');
+        return { upserted: docs.length, created: r.created, updated: r.updated, ids: docs.map((d) => d.id), version: r.version };
+      },
+    );
+
+    app.delete(
+      '/faq/documents/:id',
+      { schema: { tags: ['faq'], params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null(), ...errors } } },
+      async (req, reply) => {
+        requireWriteKey(req);
+        const r = await corpus.remove([req.params.id]);
+        if (r.removed === 0) throw new NotFoundError(`FAQ document ${req.params.id} not found`, 'document_not_found');
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -6,6 +7,9 @@ import { createEngine, DEFAULT_ENGINE_CONFIG as D, type EngineConfig } from '../
 import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
 import { loadAnalyzer, type Analyzer } from '../shared/src/faq/text/analyzer.js';
 import type { FaqDocument } from '../shared/src/schemas/faq.js';
+import { Api } from '../test/support/api.js';
+import { REPO_ROOT, startStack } from '../test/support/processes.js';
+import { ensureRedis } from './ensure-redis.js';
 
 /**
  * `npm run bench:faq`: the FAQ engine on a synthetic shop FAQ of 10,000
@@ -16,7 +20,10 @@ import type { FaqDocument } from '../shared/src/schemas/faq.js';
  * document for queries made from a document's question and then damaged
  * (keywords with typos, kana for katakana or kanji, keywords only), which measures what
  * n-grams, readings, typo correction, the lexicon and the rerank each add.
- * Prints numbers; asserts nothing.
+ * Last, the same corpus through the running system (gateway, planner and
+ * search as processes, offline model): upload, /agent.search and
+ * /agent.dialog latency, and /agent.search throughput with 16 clients
+ * (skip with BENCH_FAQ_STACK=0). Prints numbers; asserts nothing.
  */
 const DOCS = Number(process.env.BENCH_FAQ_DOCS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_FAQ_QUERIES ?? 1_000);
@@ -260,6 +267,63 @@ async function main(): Promise<void> {
     console.log([name.padEnd(11), ...kinds.map((k) => { const s = q.get(k)!; return `${(s.hit1 / s.n).toFixed(2)}/${(s.mrr / s.n).toFixed(2)}`.padEnd(13); })].join(' '));
   }
   console.log(`\nexamples: ${smallProbes.slice(0, 6).map((p) => `[${p.kind}] ${p.query}`).join(' | ')}`);
+
+  if (process.env.BENCH_FAQ_STACK !== '0') await throughTheStack(docs, queries);
+}
+
+const STACK_REQUESTS = Number(process.env.BENCH_FAQ_STACK_REQUESTS ?? 300);
+const STACK_CLIENTS = 16;
+
+/** The same corpus behind the HTTP API: what a client of /agent.search and /agent.dialog sees. */
+async function throughTheStack(docs: FaqDocument[], queries: string[]): Promise<void> {
+  const redis = await ensureRedis({ repoRoot: REPO_ROOT, log: () => undefined });
+  const id = randomUUID().slice(0, 8);
+  const stack = await startStack({
+    env: { REDIS_URL: redis.url, KEY_PREFIX: `benchfaq-${id}`, QUEUE_PREFIX: `{benchfaq-${id}}`, FAQ_SEED_FILE: '', SEARCH_CONCURRENCY: '8', PLANNER_CONCURRENCY: '8' },
+    services: ['planner', 'search'],
+  });
+  try {
+    const api = new Api(stack.url);
+    const upload = await timed(() => api.call('POST', '/faq/documents', { body: docs }));
+    if (upload.value.status !== 200) throw new Error(`upload: ${upload.value.status} ${JSON.stringify(upload.value.json)}`);
+    // The first search after the upload waits for the search replica to index the new version.
+    const firstSearch = await timed(() => api.call('POST', '/agent.search', { body: { query: queries[0], topK: 5 } }));
+    const sample = queries.slice(0, STACK_REQUESTS);
+    const search = async (q: string) => {
+      const r = await timed(() => api.call('POST', '/agent.search', { body: { query: q, topK: 5 } }));
+      if (r.value.status !== 200) throw new Error(`/agent.search: ${r.value.status}`);
+      return r.ms;
+    };
+    for (const q of sample.slice(0, 30)) await search(q); // warm-up
+    const searchLat: number[] = [];
+    for (const q of sample) searchLat.push(await search(q));
+    const dialogLat: number[] = [];
+    for (const q of sample.slice(0, Math.ceil(STACK_REQUESTS / 2))) {
+      const r = await timed(() => api.call('POST', '/agent.dialog', { body: { message: q, options: { topK: 5 } } }));
+      if (r.value.status !== 200) throw new Error(`/agent.dialog: ${r.value.status}`);
+      dialogLat.push(r.ms);
+    }
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: STACK_CLIENTS }, async () => {
+        while (next < sample.length * 2) await search(sample[next++ % sample.length]!);
+      }),
+    );
+    const perSecond = (sample.length * 2) / ((performance.now() - t0) / 1000);
+
+    console.log(`\nthrough the stack: gateway + planner + search as processes, ${docs.length} docs, offline model, HTTP on loopback`);
+    console.log(`upload of ${docs.length} docs (POST /faq/documents)   ${ms(upload.ms)}`);
+    console.log(`first /agent.search after it (replica re-index) ${ms(firstSearch.ms)}`);
+    console.log('request              p50        p99        n');
+    for (const [name, lat] of [['/agent.search', searchLat], ['/agent.dialog', dialogLat]] as const) {
+      console.log(`${name.padEnd(19)}  ${ms(pct(lat, 50)).padEnd(9)}  ${ms(pct(lat, 99)).padEnd(9)}  ${lat.length}`);
+    }
+    console.log(`/agent.search with ${STACK_CLIENTS} clients: ${perSecond.toFixed(0)} requests/s`);
+  } finally {
+    await stack.stop();
+    await redis.stop();
+  }
 }
 
 main().catch((err: unknown) => {

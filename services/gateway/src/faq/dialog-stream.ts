@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { SessionEvent } from '@convo/shared/schemas/events';
 import type { SessionStore } from '@convo/shared/store/session-store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SseClient } from '../sse/sse-client.js';
+import { openEventStream, SseClient } from '../sse/sse-client.js';
 import type { StreamHub } from '../sse/stream-hub.js';
 
 /**
@@ -68,15 +68,7 @@ export async function streamTurn(
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    'x-session-id': input.sessionId,
-    'x-turn-id': input.turnId,
-  });
-  raw.write(`retry: ${deps.retryMs}\n\n`);
+  openEventStream(raw, deps.retryMs, { 'x-session-id': input.sessionId, 'x-turn-id': input.turnId });
   const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun);
   const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
   client.onClose(() => clearTimeout(timer));

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { authorize } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { requestedEventId } from '../sse/event-id.js';
-import { SseClient } from '../sse/sse-client.js';
+import { openEventStream, SseClient } from '../sse/sse-client.js';
 
 const EventsQuery = z.object({
   token: z.string().optional(),
@@ -41,13 +41,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
         reply.hijack();
         const raw = reply.raw;
-        raw.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
-        raw.write(`retry: ${config.sse.retryMs}\n\n`);
+        openEventStream(raw, config.sse.retryMs);
         const client = new SseClient(sessionId, raw, fromId, config.sse.maxBufferBytes);
 
         // History older than what is retained (or an id from the future) cannot be replayed: resync.

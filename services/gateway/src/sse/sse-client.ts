@@ -3,6 +3,21 @@ import type { SessionEvent } from '@convo/shared/schemas/events';
 import type { HubSubscriber } from './stream-hub.js';
 
 /**
+ * Starts an SSE response on a hijacked reply: the stream headers (no
+ * caching, no proxy buffering) and the client's reconnect delay.
+ */
+export function openEventStream(raw: ServerResponse, retryMs: number, headers: Record<string, string> = {}): void {
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    ...headers,
+  });
+  raw.write(`retry: ${retryMs}\n\n`);
+}
+
+/**
  * One SSE connection. Delivers each event at most once and in id order:
  * while the history is replayed, live events wait in a bounded buffer; a
  * client whose socket buffer grows past the limit is closed and resumes with

@@ -1,7 +1,7 @@
 import type { FaqDocument, FaqLanguage, SearchHit } from '../../schemas/faq.js';
 import { detectLanguage, loadAnalyzer, type Analyzer } from '../text/analyzer.js';
 import { createPostings } from './postings.js';
-import { createDocSlots, sameDocument } from './slots.js';
+import { createDocSlots, indexOver, sameDocument, toHit } from './slots.js';
 import type { FaqSearchIndex, SearchOptions } from './types.js';
 
 /**
@@ -85,17 +85,8 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
     return hits
       .filter((h) => h.score > 0)
       .slice(0, topK)
-      .map(({ doc, score }) => ({ id: doc.id, question: doc.question, answer: doc.answer, score, tags: [...doc.tags], language: doc.language }));
+      .map(({ doc, score }) => toHit(doc, score));
   };
 
-  return {
-    get size() {
-      return slots.size;
-    },
-    upsert,
-    remove,
-    has: (id) => slots.get(id) !== undefined,
-    get: (id) => slots.get(id),
-    search,
-  };
+  return indexOver(slots, { upsert, remove, search });
 }

@@ -7,7 +7,7 @@ import { compileLexicon } from './lexicon.js';
 import { createPostings, type Bm25fParams, type Postings } from './postings.js';
 import { analyzeQuery, type AnalyzedQuery } from './query.js';
 import { questionScorer, rerankBonus, type RerankWeights } from './rerank.js';
-import { createDocSlots, sameDocument } from './slots.js';
+import { createDocSlots, indexOver, sameDocument, toHit } from './slots.js';
 import type { FaqSearchIndex, SearchOptions } from './types.js';
 
 /**
@@ -237,10 +237,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
     }
     const ranked = first.map((c) => ({ slot: c.slot, score: round(c.score) }));
     ranked.sort((a, b) => b.score - a.score || byId(a.slot, b.slot));
-    return ranked.slice(0, topK).map(({ slot, score }) => {
-      const doc = slots.doc(slot)!;
-      return { id: doc.id, question: doc.question, answer: doc.answer, score, tags: [...doc.tags], language: doc.language };
-    });
+    return ranked.slice(0, topK).map(({ slot, score }) => toHit(slots.doc(slot)!, score));
   };
 
   /**
@@ -260,16 +257,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
     return x < y ? -1 : x > y ? 1 : 0;
   };
 
-  return {
-    get size() {
-      return slots.size;
-    },
-    upsert,
-    remove,
-    has: (id) => slots.get(id) !== undefined,
-    get: (id) => slots.get(id),
-    search,
-  };
+  return indexOver(slots, { upsert, remove, search });
 }
 
 /** Rounded so that equal scores reached by different float paths tie, and the id decides. */

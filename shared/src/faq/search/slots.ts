@@ -1,4 +1,5 @@
-import type { FaqDocument } from '../../schemas/faq.js';
+import type { FaqDocument, SearchHit } from '../../schemas/faq.js';
+import type { FaqSearchIndex } from './types.js';
 
 /**
  * Documents by slot number, the key every posting list and per-document array
@@ -91,4 +92,21 @@ export function sameDocument(a: FaqDocument, b: FaqDocument): boolean {
     a.tags.length === b.tags.length &&
     a.tags.every((t, i) => t === b.tags[i])
   );
+}
+
+/** A search hit for a stored document (tags copied: hits leave the index). */
+export function toHit(doc: FaqDocument, score: number): SearchHit {
+  return { id: doc.id, question: doc.question, answer: doc.answer, score, tags: [...doc.tags], language: doc.language };
+}
+
+/** The FaqSearchIndex interface over an index's slots and its own update and search functions. */
+export function indexOver(slots: DocSlots, ops: Pick<FaqSearchIndex, 'upsert' | 'remove' | 'search'>): FaqSearchIndex {
+  return {
+    get size() {
+      return slots.size;
+    },
+    ...ops,
+    has: (id) => slots.get(id) !== undefined,
+    get: (id) => slots.get(id),
+  };
 }

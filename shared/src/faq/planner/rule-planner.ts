@@ -222,14 +222,14 @@ function consistentWith(named: Facet[], hits: SearchHit[]): SearchHit[] {
 
 /**
  * What the close hits of a one-word query are about: each hit's first topical
- * tag the query does not already say (else its question). Two or more means
- * the word alone does not pick an answer.
+ * tag the query does not already say, else its question (a choice that only
+ * repeats the user's word would tell them nothing). Two or more means the
+ * word alone does not pick an answer.
  */
 function topicChoices(analyzer: Analyzer, query: string, hits: SearchHit[]): string[] {
   const labels: string[] = [];
   for (const hit of closeHits(hits)) {
-    const tags = topicalTags(hit);
-    const label = tags.find((t) => !mentionsValue(analyzer, query, t)) ?? tags[0] ?? hit.question;
+    const label = topicalTags(hit).find((t) => !mentionsValue(analyzer, query, t)) ?? hit.question.replace(/[?？。.!！\s]+$/u, '');
     if (!labels.includes(label)) labels.push(label);
   }
   return labels.slice(0, MAX_TOPIC_CHOICES);

@@ -56,7 +56,7 @@ export function createPlannerHandler(deps: PlannerDeps): StepHandler {
       finishedAt: draft.now(),
     });
     ctx.log.info({ planner: meta.planner, fallback: meta.fallback?.reason, steps: plan.steps.map((s) => s.type), clarify: plan.needsClarification }, 'planned');
-    draft.emit(event('plan', plan as unknown as Record<string, unknown>));
+    draft.emit(event('plan', plan));
     pushHistory(faq, { role: 'user', content: turn.message });
 
     if (plan.needsClarification) {

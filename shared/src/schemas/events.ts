@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MultiStepQueryPlan } from './faq.js';
 import { AgentName } from './session.js';
 
 /**
@@ -36,13 +37,13 @@ export const EventSchemas = {
     violations: z.array(z.object({ type: z.string(), message: z.string(), severity: z.enum(['error', 'warning']) })),
     summary: z.string(),
   }),
-  plan: z.record(z.string(), z.unknown()),
+  plan: MultiStepQueryPlan,
   search: z.object({
     query: z.string(),
     topK: z.number().int(),
     hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
   }),
-  answer: z.object({ answer: z.string().nullable(), sources: z.array(z.unknown()), final: z.boolean() }),
+  answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }),
   clarify: z.object({ questions: z.array(z.string()) }),
   'turn.completed': z.object({ turnId: z.string(), awaitingUserResponse: z.boolean() }),
   'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }),

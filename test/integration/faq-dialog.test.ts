@@ -121,6 +121,23 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("streams only its own turn when another turn of the session is posted at the same time", async () => {
+    const first = await dialog({ message: '北海道への送料を教えてください', options: ja });
+    const sessionId = first.json.sessionId as string;
+    const [other, streamed] = await Promise.all([
+      dialog({ sessionId, message: '沖縄は？', options: ja }),
+      postEventStream(`${stack.url}/agent.dialog`, { sessionId, message: 'ギフトラッピングはできますか？', options: ja }),
+    ]);
+    expect(other.status).toBe(200);
+    const turnId = streamed.headers.get('x-turn-id');
+    const withTurn = streamed.events.filter((e) => typeof e.data.turnId === 'string');
+    expect(withTurn.length).toBeGreaterThan(0);
+    expect(withTurn.every((e) => e.data.turnId === turnId)).toBe(true);
+    expect(streamed.events.filter((e) => e.type === 'plan')).toHaveLength(1);
+    expect(streamed.events.filter((e) => e.type === 'answer')).toHaveLength(1);
+    expect(String(streamed.events.at(-1)!.data.answer)).toMatch(/ラッピング/);
+  });
+
   it('a follow-up streams followup search events', async () => {
     const first = await dialog({ message: '北海道への送料を教えてください', options: ja });
     const follow = await postEventStream(`${stack.url}/agent.dialog`, { sessionId: first.json.sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja });

@@ -33,7 +33,7 @@ const EnvSchema = z.object({
   MAX_MESSAGE_CHARS: int(8000, 1),
   SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
   EVENTS_MAXLEN: int(10_000, 10),
-  MAX_QUEUED_TURNS: int(100, 1),
+  MAX_QUEUED_TURNS: int(20, 1),
   SSE_HEARTBEAT_MS: int(15_000, 10),
   SSE_MAX_BUFFER_BYTES: int(256 * 1024, 1024),
   SSE_RETRY_MS: int(2_000, 0),
@@ -59,6 +59,25 @@ const EnvSchema = z.object({
   /** External orchestrator for `mode: "crew"` (seed 002 §4.2.1); unset → crew requests get 400. */
   CREW_URL: z.string().url().optional(),
   CREW_TIMEOUT_MS: int(10_000, 100),
+  /** Load shedding: waiting jobs in any one agent queue above which new work gets 503. */
+  SHED_QUEUE_BACKLOG: int(1_000, 1),
+  /** How often the gateway reads the queue backlogs (the shedding decision itself reads memory). */
+  SHED_CHECK_MS: int(200, 10),
+  /** Retry-After of a shed request, in seconds; a random extra of up to as much again spreads the retries. */
+  SHED_RETRY_AFTER_S: int(2, 1),
+  /** Requests that create work, per client (IP) and window, across every gateway (Redis store); 0 disables. */
+  RATE_LIMIT_MAX: int(600, 0),
+  RATE_LIMIT_WINDOW_MS: int(60_000, 1000),
+  /** Take the client address from X-Forwarded-For (behind a proxy you trust). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Model calls per minute per provider and model, across every worker (Redis); 0 = unlimited. */
+  LLM_RPM: int(0, 0),
+  /** How long a model call may wait for the RPM limit before it fails as retryable. */
+  LLM_RATE_MAX_WAIT_MS: int(30_000, 0),
+  /** How often a worker publishes its metrics for the gateway's /metrics. */
+  METRICS_PUSH_MS: int(5_000, 50),
+  /** Port of a worker's own /healthz, /readyz and /metrics; 0 picks a free port (logged at start). */
+  HEALTH_PORT: int(0, 0),
 });
 
 export type Config = Readonly<{
@@ -107,6 +126,17 @@ export type Config = Readonly<{
     crewUrl: string | undefined;
     crewTimeoutMs: number;
   }>;
+  load: Readonly<{
+    queueBacklog: number;
+    checkMs: number;
+    retryAfterSeconds: number;
+    rateLimitMax: number;
+    rateLimitWindowMs: number;
+    trustProxy: boolean;
+  }>;
+  llmRate: Readonly<{ rpm: number; maxWaitMs: number }>;
+  metricsPushMs: number;
+  healthPort: number;
 }>;
 
 export class ConfigError extends Error {}
@@ -179,5 +209,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       crewUrl: e.CREW_URL,
       crewTimeoutMs: e.CREW_TIMEOUT_MS,
     }),
+    load: Object.freeze({
+      queueBacklog: e.SHED_QUEUE_BACKLOG,
+      checkMs: e.SHED_CHECK_MS,
+      retryAfterSeconds: e.SHED_RETRY_AFTER_S,
+      rateLimitMax: e.RATE_LIMIT_MAX,
+      rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
+      trustProxy: e.TRUST_PROXY,
+    }),
+    llmRate: Object.freeze({ rpm: e.LLM_RPM, maxWaitMs: e.LLM_RATE_MAX_WAIT_MS }),
+    metricsPushMs: e.METRICS_PUSH_MS,
+    healthPort: e.HEALTH_PORT,
   });
 }

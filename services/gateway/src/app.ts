@@ -3,11 +3,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from './deps.js';
+import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { sheddingPlugin } from './plugins/shedding.js';
 import { eventRoutes } from './routes/events.js';
 import { faqDialogRoutes } from './routes/faq-dialog.js';
 import { faqDocumentRoutes } from './routes/faq-documents.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { sessionRoutes } from './routes/sessions.js';
 
 /** Builds the gateway without listening, so tests can `inject()` or listen on port 0. */
@@ -16,6 +19,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // pino's Logger is a FastifyBaseLogger; the cast keeps Fastify's default generic so plugins type-check.
     loggerInstance: deps.log as unknown as import('fastify').FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
+    trustProxy: deps.config.load.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -35,7 +39,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  await app.register(sheddingPlugin, deps);
   await app.register(healthRoutes(deps));
+  await app.register(metricsRoutes(deps));
+  await app.register(adminPlugin, { ...deps, prefix: ADMIN_PREFIX });
   await app.register(sessionRoutes(deps));
   await app.register(eventRoutes(deps));
   await app.register(faqDialogRoutes(deps));

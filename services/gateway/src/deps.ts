@@ -5,6 +5,8 @@ import type { Logger } from '@convo/shared/logger';
 import type { AgentQueues } from '@convo/shared/queues/catalog';
 import type { SessionStore } from '@convo/shared/store/session-store';
 import type { Redis } from 'ioredis';
+import type { BacklogMonitor } from './load/backlog.js';
+import type { GatewayMetrics } from './load/gateway-metrics.js';
 import type { StreamHub } from './sse/stream-hub.js';
 
 /** Everything the routes use; built by server.ts (or a test) and injected into buildApp. */
@@ -18,4 +20,8 @@ export type GatewayDeps = {
   corpus: CorpusStore;
   /** Completion events of the search agent's queue (single-shot /agent.search waits on them). */
   searchEvents: () => Promise<QueueEvents>;
+  backlog: BacklogMonitor;
+  metrics: GatewayMetrics;
+  /** Set when the gateway starts shutting down: readiness turns 503. */
+  lifecycle: { stopping: boolean };
 };

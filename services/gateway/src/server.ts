@@ -9,6 +9,8 @@ import { startSweeper } from '@convo/shared/runtime/sweeper';
 import { SessionStore } from '@convo/shared/store/session-store';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './deps.js';
+import { BacklogMonitor } from './load/backlog.js';
+import { createGatewayMetrics } from './load/gateway-metrics.js';
 import { StreamHub } from './sse/stream-hub.js';
 
 /**
@@ -45,7 +47,11 @@ export async function startGateway(config: Config = loadConfig()) {
     await events.queueEvents.waitUntilReady();
     return events.queueEvents;
   };
-  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents };
+  const backlog = new BacklogMonitor(queues, { limit: config.load.queueBacklog, intervalMs: config.load.checkMs }, log);
+  backlog.start();
+  const metrics = createGatewayMetrics({ queues, hub, redis });
+  const lifecycle = { stopping: false };
+  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents, backlog, metrics, lifecycle };
   const app = await buildApp(deps);
   const sweeper = startSweeper({ store, queues, config, log });
   await app.listen({ port: config.port, host: config.host });
@@ -53,10 +59,19 @@ export async function startGateway(config: Config = loadConfig()) {
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port }, 'ready');
 
+  /**
+   * Readiness goes 503 first (a load balancer stops sending), then SSE
+   * clients get a final `: closing` comment and a clean end, so they
+   * reconnect with Last-Event-ID to another gateway; in-flight requests
+   * finish before the process lets go of Redis.
+   */
   const close = async () => {
+    lifecycle.stopping = true;
     sweeper.stop();
+    backlog.stop();
+    const closing = app.close();
     await hub.stop();
-    await app.close();
+    await closing;
     if (events) {
       // QueueEvents.close waits for its blocking read, which never returns with Redis gone: cut the connection too.
       const closing = events.queueEvents.close().catch(() => undefined);

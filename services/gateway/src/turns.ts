@@ -2,6 +2,7 @@ import { AppError, ConflictError, NotFoundError } from '@convo/shared/errors';
 import { enqueueStep } from '@convo/shared/queues/catalog';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from './deps.js';
+import { retryAfterSeconds } from './plugins/shedding.js';
 
 export type AcceptedTurn = { turnId: string; position: number; outcome: 'started' | 'queued' | 'duplicate' };
 
@@ -11,7 +12,7 @@ export type AcceptedTurn = { turnId: string; position: number; outcome: 'started
  * contract's error. Shared by POST /v1/sessions/:id/turns and /agent.dialog.
  */
 export async function acceptTurn(
-  deps: Pick<GatewayDeps, 'store' | 'queues' | 'config'>,
+  deps: Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics'>,
   req: FastifyRequest,
   reply: FastifyReply,
   input: { sessionId: string; turnId: string; message: string; idempotencyKey?: string; multitask: 'enqueue' | 'reject'; options?: Record<string, unknown> },
@@ -35,7 +36,8 @@ export async function acceptTurn(
     case 'busy':
       throw new ConflictError('turn_in_progress', 'a turn is running and multitask is "reject"');
     case 'inbox_full':
-      reply.header('retry-after', '2');
+      deps.metrics.shed.inc({ reason: 'session_inbox', status: '429' });
+      reply.header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)));
       throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
   }
   // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.

@@ -6,6 +6,7 @@ import { prepareUserMessage } from '../domain/compliance-flow.js';
 import { currentField } from '../domain/form-flow.js';
 import { AppError, SystemError, toErrorJson } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
 import { enqueueStep, StepJob, type AgentQueues } from '../queues/catalog.js';
 import { event } from '../schemas/events.js';
 import type { Step } from '../schemas/session.js';
@@ -19,6 +20,7 @@ export type StepRunnerDeps = {
   queues: AgentQueues;
   config: Config;
   log: Logger;
+  metrics?: RuntimeMetrics;
 };
 
 export type JobLike = { data: unknown; attemptsMade: number; opts: { attempts?: number } };
@@ -118,9 +120,20 @@ async function executeAndCommit(
     const fresh = await deps.store.load(loaded.state.sessionId);
     if (!fresh || fresh.version !== loaded.version) return 'conflict';
     const r = await failTurn(deps, fresh, step, err);
-    return r === 'conflict' ? 'conflict' : 'failed_turn';
+    if (r === 'conflict') return 'conflict';
+    observeTurn(deps, loaded, turnRecord, 'failed');
+    return 'failed_turn';
   }
-  return commitOutcome(deps, loaded, step, draft, outcome, log);
+  const r = await commitOutcome(deps, loaded, step, draft, outcome, log);
+  if (r === 'committed' && outcome.kind !== 'continue') observeTurn(deps, loaded, turnRecord, 'completed');
+  return r;
+}
+
+/** Turn latency as a client sees it: accepted by the gateway → ended (bootstrap runs have no accepted turn). */
+function observeTurn(deps: StepRunnerDeps, loaded: LoadedSession, turn: TurnRecord | null, outcome: 'completed' | 'failed'): void {
+  if (!deps.metrics || !turn) return;
+  const seconds = (Date.now() - Date.parse(turn.acceptedAt)) / 1000;
+  if (Number.isFinite(seconds) && seconds >= 0) deps.metrics.turnDuration.observe({ kind: loaded.state.kind, outcome }, seconds);
 }
 
 async function commitOutcome(

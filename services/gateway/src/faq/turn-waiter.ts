@@ -11,6 +11,7 @@ export type TurnEnd = { kind: 'completed' | 'failed'; event: SessionEvent } | { 
  * `turn.completed` / `turn.failed` (or the timeout).
  */
 export class TurnWaiter implements HubSubscriber {
+  readonly isStream = false;
   private closed = false;
   private closeHandlers: Array<() => void> = [];
   private resolve!: (end: TurnEnd) => void;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { newSessionState } from '@convo/shared/domain/form-flow';
-import { AppError, ConflictError, UnauthorizedError, ValidationError } from '@convo/shared/errors';
+import { AppError, ConflictError, UnauthorizedError, UnavailableError, ValidationError } from '@convo/shared/errors';
 import { ErrorResponse } from '@convo/shared/schemas/api';
 import {
   AgentDialogRequest,
@@ -21,6 +21,7 @@ import { dialogResponse } from '../faq/dialog-response.js';
 import { streamTurn, turnStartCursor } from '../faq/dialog-stream.js';
 import { TurnWaiter } from '../faq/turn-waiter.js';
 import { requestedEventId } from '../sse/event-id.js';
+import { WORK_ROUTE } from '../plugins/shedding.js';
 import { acceptTurn } from '../turns.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse };
@@ -58,7 +59,7 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/agent.search',
-      { schema: { tags: ['faq'], summary: 'Single-shot FAQ search with an answer from the best hit', body: AgentSearchRequest, response: { 200: AgentSearchResponse, ...errors } } },
+      { config: WORK_ROUTE, schema: { tags: ['faq'], summary: 'Single-shot FAQ search with an answer from the best hit', body: AgentSearchRequest, response: { 200: AgentSearchResponse, ...errors } } },
       async (req) => {
         const payload: SearchQueryJob = { v: 1, query: req.body.query, topK: req.body.topK, language: req.body.language };
         // Listening before the job exists, so its completion cannot be missed.
@@ -71,6 +72,7 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.post(
       '/agent.dialog',
       {
+        config: WORK_ROUTE,
         schema: {
           tags: ['faq'],
           summary: "One FAQ dialog turn: JSON by default, the turn's events with Accept: text/event-stream",
@@ -112,7 +114,10 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           fromId = loaded?.lastEventId ?? 0;
         }
         const end = await TurnWaiter.wait(hub, store, { sessionId, turnId, fromId, timeoutMs: config.faq.dialogTimeoutMs });
-        if (end.kind === 'timeout' || end.kind === 'closed') {
+        if (end.kind === 'closed') {
+          throw new UnavailableError('this gateway is shutting down; repeat the request with the same sessionId and Idempotency-Key', 1, 'shutting_down');
+        }
+        if (end.kind === 'timeout') {
           throw new TimeoutError(
             `the dialog turn did not finish within ${config.faq.dialogTimeoutMs} ms; it goes on (session ${sessionId}, turn ${turnId}): ` +
               'repeat the request with the same sessionId and Idempotency-Key to get its result',

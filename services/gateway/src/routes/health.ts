@@ -12,6 +12,7 @@ export function healthRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/readyz',
       { schema: { tags: ['operators'], response: { 200: z.object({ status: z.string() }), 503: z.object({ error: z.object({ code: z.string(), message: z.string() }) }) } } },
       async (_req, reply) => {
+        if (deps.lifecycle.stopping) return reply.status(503).send({ error: { code: 'shutting_down', message: 'this gateway is shutting down' } });
         try {
           await Promise.race([deps.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))]);
           return { status: 'ready' };

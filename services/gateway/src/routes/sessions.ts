@@ -7,6 +7,7 @@ import { CreateSessionBody, CreateSessionResponse, ErrorResponse, PostTurnBody, 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorize, newToken } from '../auth.js';
+import { WORK_ROUTE } from '../plugins/shedding.js';
 import { acceptTurn } from '../turns.js';
 import type { GatewayDeps } from '../deps.js';
 
@@ -20,7 +21,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/v1/sessions',
-      { schema: { tags: ['sessions'], body: CreateSessionBody, response: { 201: CreateSessionResponse, ...errors } } },
+      { config: WORK_ROUTE, schema: { tags: ['sessions'], body: CreateSessionBody, response: { 201: CreateSessionResponse, ...errors } } },
       async (req, reply) => {
         const body = req.body;
         const sessionId = randomUUID();
@@ -72,7 +73,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/v1/sessions/:id/turns',
-      { schema: { tags: ['sessions'], params: SessionIdParams, body: PostTurnBody, security, response: { 202: PostTurnResponse, ...errors } } },
+      { config: WORK_ROUTE, schema: { tags: ['sessions'], params: SessionIdParams, body: PostTurnBody, security, response: { 202: PostTurnResponse, ...errors } } },
       async (req, reply) => {
         const sessionId = req.params.id;
         await authorize(store, req, sessionId);

@@ -24,6 +24,7 @@ export function openEventStream(raw: ServerResponse, retryMs: number, headers: R
  * Last-Event-ID, so a slow reader never holds unbounded memory.
  */
 export class SseClient implements HubSubscriber {
+  readonly isStream = true;
   private replaying = true;
   private pending: SessionEvent[] = [];
   private closed = false;

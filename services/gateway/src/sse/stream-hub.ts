@@ -6,6 +6,8 @@ import type { SessionEvent } from '@convo/shared/schemas/events';
 /** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
 export interface HubSubscriber {
   readonly sessionId: string;
+  /** An SSE connection, as opposed to a request waiting for its turn. */
+  readonly isStream: boolean;
   deliver(ev: SessionEvent): void;
   comment(text: string): void;
   close(reason: string): void;
@@ -41,6 +43,13 @@ export class StreamHub {
   get clientCount(): number {
     let n = 0;
     for (const f of this.followed.values()) n += f.clients.size;
+    return n;
+  }
+
+  /** Subscribers that are SSE connections (not requests waiting for a turn). */
+  get streamCount(): number {
+    let n = 0;
+    for (const f of this.followed.values()) for (const c of f.clients) if (c.isStream) n++;
     return n;
   }
 

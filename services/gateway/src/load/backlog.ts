@@ -1,0 +1,64 @@
+import type { Logger } from '@convo/shared/logger';
+import { ALL_AGENTS, type AgentQueues } from '@convo/shared/queues/catalog';
+import type { AgentName } from '@convo/shared/agents-list';
+
+export type Backlog = { queue: AgentName | null; waiting: number; checkedAt: number };
+
+/**
+ * The agent queues' backlog (jobs waiting for a worker), read every
+ * SHED_CHECK_MS in the background, so deciding to shed a request reads
+ * memory and answers in microseconds however loaded Redis is. The worst
+ * queue counts: one slow agent stalls every turn that passes through it.
+ */
+export class BacklogMonitor {
+  private latest: Backlog = { queue: null, waiting: 0, checkedAt: 0 };
+  private timer: NodeJS.Timeout | null = null;
+  private reading = false;
+
+  constructor(
+    private readonly queues: AgentQueues,
+    private readonly opts: { limit: number; intervalMs: number },
+    private readonly log: Logger,
+  ) {}
+
+  get current(): Backlog {
+    return this.latest;
+  }
+
+  /** Over the limit at the last reading. */
+  get overloaded(): boolean {
+    return this.latest.waiting > this.opts.limit;
+  }
+
+  start(): void {
+    void this.read();
+    this.timer = setInterval(() => void this.read(), this.opts.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One reading now (also what tests call to avoid waiting for the interval). */
+  async read(): Promise<Backlog> {
+    if (this.reading) return this.latest;
+    this.reading = true;
+    try {
+      const counts = await Promise.all(ALL_AGENTS.map((a) => this.queues.get(a).getJobCounts('waiting', 'prioritized')));
+      let worst: Backlog = { queue: null, waiting: 0, checkedAt: Date.now() };
+      counts.forEach((c, i) => {
+        const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
+        if (waiting > worst.waiting) worst = { queue: ALL_AGENTS[i]!, waiting, checkedAt: worst.checkedAt };
+      });
+      this.latest = worst;
+    } catch (err) {
+      // Redis away: the requests themselves answer 503; keep the last reading.
+      this.log.debug({ err: err instanceof Error ? err.message : String(err) }, 'backlog read failed');
+    } finally {
+      this.reading = false;
+    }
+    return this.latest;
+  }
+}

@@ -1,0 +1,49 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import { AppError, UnauthorizedError } from '@convo/shared/errors';
+import { ALL_AGENTS } from '@convo/shared/queues/catalog';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayDeps } from '../deps.js';
+
+export const ADMIN_PREFIX = '/admin/queues';
+
+/** The operator key from `Authorization: Bearer <key>` or Basic auth (any user name, the key as password), so a browser can log in. */
+function presentedKey(req: FastifyRequest): string | null {
+  const h = req.headers.authorization ?? '';
+  if (/^Bearer\s+/i.test(h)) return h.replace(/^Bearer\s+/i, '').trim();
+  if (/^Basic\s+/i.test(h)) {
+    const decoded = Buffer.from(h.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : null;
+  }
+  return null;
+}
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The queue dashboard (bull-board) at /admin/queues, in its own scope behind
+ * OPERATOR_KEY. Without a configured key the dashboard is off (403): an
+ * operator tool never opens by default.
+ */
+export async function adminPlugin(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+  const key = deps.config.operatorKey;
+  app.addHook('onRequest', async (req, reply) => {
+    if (!key) throw new AppError('operator_key_not_configured', 'the queue dashboard is disabled: set OPERATOR_KEY', { status: 403 });
+    const given = presentedKey(req);
+    if (!given || !sameKey(given, key)) {
+      reply.header('www-authenticate', 'Basic realm="operators", charset="UTF-8"');
+      throw new UnauthorizedError('missing or invalid operator key');
+    }
+  });
+  const serverAdapter = new FastifyAdapter();
+  serverAdapter.setBasePath(ADMIN_PREFIX);
+  createBullBoard({ queues: ALL_AGENTS.map((a) => new BullMQAdapter(deps.queues.get(a))), serverAdapter, options: { uiConfig: { boardTitle: 'convo agents' } } });
+  await app.register(serverAdapter.registerPlugin());
+}

@@ -104,6 +104,22 @@ export class SseRecorder {
     return this.events;
   }
 
+  /** Resolves when the server has ended the stream. */
+  async waitEnded(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.ended) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('timed out waiting for the stream to end');
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
   /** Waits until `n` turns have completed or failed. */
   waitTurns(n: number, timeoutMs?: number): Promise<ReceivedEvent[]> {
     return this.waitFor((evs) => evs.filter((e) => e.type === 'turn.completed' || e.type === 'turn.failed').length >= n, timeoutMs, `${n} finished turns`);

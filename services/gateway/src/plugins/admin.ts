@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { AppError, UnauthorizedError } from '@convo/shared/errors';
 import { ALL_AGENTS } from '@convo/shared/queues/catalog';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../deps.js';
@@ -34,12 +33,17 @@ function sameKey(a: string, b: string): boolean {
  */
 export async function adminPlugin(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   const key = deps.config.operatorKey;
+  // Replies here rather than throwing: bull-board's routes have an error handler of their own.
   app.addHook('onRequest', async (req, reply) => {
-    if (!key) throw new AppError('operator_key_not_configured', 'the queue dashboard is disabled: set OPERATOR_KEY', { status: 403 });
+    if (!key) {
+      return reply.code(403).send({ error: { code: 'operator_key_not_configured', message: 'the queue dashboard is disabled: set OPERATOR_KEY' } });
+    }
     const given = presentedKey(req);
     if (!given || !sameKey(given, key)) {
-      reply.header('www-authenticate', 'Basic realm="operators", charset="UTF-8"');
-      throw new UnauthorizedError('missing or invalid operator key');
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="operators", charset="UTF-8"')
+        .send({ error: { code: 'unauthorized', message: 'missing or invalid operator key' } });
     }
   });
   const serverAdapter = new FastifyAdapter();

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { Api, loadForm } from '../support/api.js';
+import { startService, startStack, type ServiceProcess, type Stack } from '../support/processes.js';
+import { SseRecorder } from '../support/sse.js';
+
+/**
+ * Load shedding at the gateway (API.md §1: 503 for the system, 429 per client
+ * or per session, always with Retry-After), on a real Redis with the agents
+ * deliberately absent so a backlog builds up.
+ */
+const stacks: Stack[] = [];
+const extra: ServiceProcess[] = [];
+afterAll(async () => {
+  await Promise.all([...stacks.map((s) => s.stop()), ...extra.map((p) => p.kill())]);
+});
+
+function prefixes() {
+  const id = randomUUID().slice(0, 8);
+  return { KEY_PREFIX: `shed-${id}`, QUEUE_PREFIX: `{shed-${id}}` };
+}
+
+async function gateway(env: Record<string, string>): Promise<Api> {
+  const stack = await startStack({ env: { REDIS_URL: inject('redisUrl'), ...env }, services: [] });
+  stacks.push(stack);
+  return new Api(stack.url);
+}
+
+const form = loadForm('event-registration-en.json');
+
+describe('load shedding', () => {
+  it('answers 503 overloaded with Retry-After once an agent queue holds more than SHED_QUEUE_BACKLOG waiting jobs; reads still work', async () => {
+    const api = await gateway({ ...prefixes(), SHED_QUEUE_BACKLOG: '3', SHED_CHECK_MS: '20' });
+    // No greeter runs: every new form session leaves its greeting job waiting.
+    const sessions = [];
+    for (let i = 0; i < 4; i++) sessions.push(await api.createSession(form, 'form'));
+    let shed: Awaited<ReturnType<Api['call']>> | undefined;
+    await vi.waitFor(async () => {
+      shed = await api.call('POST', '/v1/sessions', { body: { kind: 'form', form } });
+      expect(shed.status).toBe(503);
+    }, { timeout: 5_000, interval: 25 });
+    expect(shed!.json.error.code).toBe('overloaded');
+    expect(shed!.json.error.message).toMatch(/greeter/);
+    expect(Number(shed!.headers.get('retry-after'))).toBeGreaterThanOrEqual(2);
+
+    const s = sessions[0]!;
+    const turn = await api.turn(s.sessionId, s.token, 'hello');
+    expect(turn.status).toBe(503);
+    expect(turn.headers.get('retry-after')).toBeTruthy();
+    expect((await api.call('POST', '/agent.search', { body: { query: '送料' } })).status).toBe(503);
+    // Reading is not work: snapshots, health and metrics still answer.
+    expect((await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token })).status).toBe(200);
+    expect((await api.call('GET', '/healthz')).status).toBe(200);
+
+    const metrics = await fetch(`${api.base}/metrics`).then((r) => r.text());
+    expect(metrics).toMatch(/convo_shed_requests_total\{reason="queue_backlog",status="503"\} [1-9]/);
+    expect(metrics).toMatch(/convo_queue_jobs\{queue="agent-greeter",state="waiting"\} [4-9]/);
+  });
+
+  it('answers 429 rate_limited per client, counted in Redis across gateway replicas', async () => {
+    const env = { ...prefixes(), RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' };
+    const [a, b] = await Promise.all([gateway(env), gateway(env)]);
+    const create = (api: Api) => api.call('POST', '/v1/sessions', { body: { kind: 'faq' } });
+    expect((await create(a)).status).toBe(201);
+    expect((await create(b)).status).toBe(201);
+    expect((await create(a)).status).toBe(201);
+    const limited = await create(b);
+    expect(limited.status).toBe(429);
+    expect(limited.json.error.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Routes that create no work are not limited.
+    expect((await a.call('GET', '/faq/documents?limit=1')).status).toBe(200);
+    expect(await fetch(`${b.base}/metrics`).then((r) => r.text())).toMatch(/convo_shed_requests_total\{reason="client_rate",status="429"\} 1/);
+  });
+
+  it('answers 429 too_many_queued_turns when a session already has MAX_QUEUED_TURNS turns waiting, and loses none it accepted', async () => {
+    const names = prefixes();
+    const api = await gateway({ ...names, MAX_QUEUED_TURNS: '2' });
+    const s = await api.createSession(undefined, 'faq');
+    const accepted: string[] = [];
+    for (const m of ['北海道への送料を教えてください', '沖縄は？', 'じゃあ返品ポリシーも知りたい']) {
+      const r = await api.turn(s.sessionId, s.token, m);
+      expect(r.status).toBe(202);
+      accepted.push(r.json.turnId);
+    }
+    const full = await api.turn(s.sessionId, s.token, 'one too many');
+    expect(full.status).toBe(429);
+    expect(full.json.error.code).toBe('too_many_queued_turns');
+    expect(full.headers.get('retry-after')).toBeTruthy();
+
+    // Every accepted turn runs once the agents come up, in order.
+    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const env = { REDIS_URL: inject('redisUrl'), ...names };
+    extra.push(...(await Promise.all([startService('planner', env), startService('search', env)])));
+    await sse.waitFor((evs) => evs.filter((e) => e.type === 'turn.completed').length === 3, 20_000, 'three turns completed');
+    const completed = sse.events.filter((e) => e.type === 'turn.completed').map((e) => e.data.turnId);
+    expect(completed).toEqual(accepted);
+    sse.close();
+  });
+});

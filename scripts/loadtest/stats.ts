@@ -1,0 +1,42 @@
+import { addCounts, type StreamCheck, type StreamCounts } from './stream-check.js';
+
+/** Error messages kept as examples for the report; the count itself is unbounded. */
+const MAX_ERROR_SAMPLES = 10;
+
+/**
+ * The run's counters, shared by every session of it. Memory is bounded by the
+ * run's turn count (one latency sample per ended turn, at most
+ * sessions × turns) plus a few error samples.
+ */
+export class RunStats {
+  sessionsCreated = 0;
+  sessionsShed = 0;
+  accepted = 0;
+  readonly shed = { 429: 0, 503: 0 };
+  errors = 0;
+  readonly errorSamples: string[] = [];
+  completed = 0;
+  failedTurns = 0;
+  unfinished = 0;
+  /** Milliseconds from POST to turn.completed/turn.failed of every ended turn. */
+  readonly latenciesMs: number[] = [];
+  readonly streams: StreamCounts & { reconnects: number } = { events: 0, lost: 0, duplicated: 0, outOfOrder: 0, resyncs: 0, reconnects: 0 };
+
+  error(message: string): void {
+    this.errors++;
+    if (this.errorSamples.length < MAX_ERROR_SAMPLES) this.errorSamples.push(message);
+  }
+
+  turnEnded(latencyMs: number, failed: boolean): void {
+    if (failed) this.failedTurns++;
+    else this.completed++;
+    this.latenciesMs.push(latencyMs);
+  }
+
+  /** Folds in one closed stream; ids that were not integers count as errors. */
+  addStream(check: StreamCheck, reconnects: number): void {
+    addCounts(this.streams, check);
+    this.streams.reconnects += reconnects;
+    if (check.invalidIds > 0) this.error(`${check.invalidIds} event(s) without an integer id on one stream`);
+  }
+}

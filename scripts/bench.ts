@@ -1,166 +1,109 @@
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { Api } from '../test/support/api.js';
-import { startStack } from '../test/support/processes.js';
-import { SseRecorder } from '../test/support/sse.js';
 import { REPO_ROOT } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';
+import { envNum, log, printTable, row, secs, skippedSections, type Row, type SectionResult } from './bench/common.js';
+import { flood } from './bench/flood.js';
+import { overhead } from './bench/overhead.js';
+import { sseClients } from './bench/sse-clients.js';
 
 /**
- * `npm run bench`: the time of one interview turn through the whole pipeline
- * (HTTP POST → gateway → interviewer → reviewer → interviewer → SSE
- * turn.completed, offline model) next to a bare BullMQ chain with the same
- * three hops, on the same Redis and machine. Prints numbers; asserts nothing.
+ * `npm run bench`: on one machine and one Redis, prints
+ *  (a) pipeline overhead: an interview answer turn through the whole pipeline
+ *      (POST → interviewer → reviewer → interviewer → turn.completed on SSE,
+ *      offline model, services as processes) next to a bare BullMQ chain of
+ *      the same hops, sequential and with 20 in flight, and their ratios;
+ *  (b) N idle SSE clients on one gateway: memory per connection, Redis
+ *      connections, every stream live;
+ *  (c) a flood at 10× the sustainable rate: accepted, shed and how fast,
+ *      and that no accepted turn is lost.
+ * Then one table of every figure with its goal. Asserts nothing.
+ *
+ * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood (or a,b,c);
+ * BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
+ * BENCH_FIELDS (20), BENCH_BARE_CONCURRENCY (4, the agents' default);
+ * BENCH_SSE_CLIENTS (10000), BENCH_SSE_HEARTBEAT_MS (5000);
+ * BENCH_FLOOD_SECONDS (10), BENCH_FLOOD_FACTOR (10), BENCH_FLOOD_SESSIONS (400),
+ * BENCH_FLOOD_BACKLOG (200), BENCH_FLOOD_FIELDS (40), BENCH_FLOOD_DRAIN_SECONDS (120),
+ * BENCH_FLOOD_CONNECTIONS (256 keep-alive connections opened before the flood),
+ * BENCH_FLOOD_BASE_RATE (rate used when (a) is skipped; 100 turns/s).
+ * Quick run: BENCH_TURNS=50 BENCH_SSE_CLIENTS=500 BENCH_FLOOD_SECONDS=3 npm run -s bench
  */
-const TURNS = Number(process.env.BENCH_TURNS ?? 200);
-const PARALLEL_SESSIONS = Number(process.env.BENCH_SESSIONS ?? 20);
-const HOPS = 3;
-const FIELDS = 20;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
-const fmt = (n: number) => n.toFixed(2).padStart(8);
-
-async function bareChain(url: string): Promise<{ lat: number[]; single: number[]; throughput: number }> {
-  const prefix = `{bench-${randomUUID().slice(0, 6)}}`;
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  const names = Array.from({ length: HOPS }, (_, i) => `hop-${i}`);
-  const queues = names.map((n) => new Queue(n, { connection, prefix }));
-  const done = new Map<string, () => void>();
-  const workers = names.map(
-    (n, i) =>
-      new Worker(
-        n,
-        async (job) => {
-          const next = queues[i + 1];
-          if (next) await next.add('hop', job.data, { jobId: `${job.data.id}-${i + 1}`, removeOnComplete: true });
-          else done.get(job.data.id as string)?.();
-        },
-        { connection: new Redis(url, { maxRetriesPerRequest: null }), prefix, concurrency: 50 },
-      ),
-  );
-  await Promise.all(workers.map((w) => w.waitUntilReady()));
-  const run = async (hops: number) => {
-    const id = randomUUID();
-    const t0 = performance.now();
-    await new Promise<void>((resolve) => {
-      done.set(id, resolve);
-      void queues[HOPS - hops]!.add('hop', { id }, { jobId: `${id}-0`, removeOnComplete: true });
-    });
-    done.delete(id);
-    return performance.now() - t0;
-  };
-  for (let i = 0; i < 20; i++) await run(HOPS); // warm-up
-  const lat: number[] = [];
-  for (let i = 0; i < TURNS; i++) lat.push(await run(HOPS));
-  const single: number[] = [];
-  for (let i = 0; i < TURNS; i++) single.push(await run(1));
-  const n = PARALLEL_SESSIONS * 20;
-  const t0 = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: PARALLEL_SESSIONS }, async () => {
-      while (next++ < n) await run(HOPS);
-    }),
-  );
-  const throughput = n / ((performance.now() - t0) / 1000);
-  await Promise.all(workers.map((w) => w.close()));
-  await Promise.all(queues.map((q) => q.obliterate({ force: true }).then(() => q.close())));
-  connection.disconnect();
-  return { lat, single, throughput };
-}
-
-function benchForm(fields: number) {
-  return {
-    title: 'bench',
-    fields: Array.from({ length: fields }, (_, i) => ({
-      id: `f${i}`,
-      fieldId: `field_${i}`,
-      label: `Question ${i}`,
-      intent: 'Collect a short description',
-      required: true,
-      sortOrder: i,
-    })),
-    facts: [],
-  };
-}
-
-async function pipeline(url: string): Promise<{ lat: number[]; throughput: number }> {
-  const id = randomUUID().slice(0, 6);
-  const stack = await startStack({ env: { REDIS_URL: url, KEY_PREFIX: `bench-${id}`, QUEUE_PREFIX: `{bench-${id}}`, LOG_LEVEL: 'info' } });
-  try {
-    const api = new Api(stack.url);
-    const open = async (fields: number) => {
-      const s = await api.createSession(benchForm(fields), 'form', { language: 'en' });
-      const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
-      await sse.waitTurns(1);
-      const turn = async (text: string) => {
-        const t0 = performance.now();
-        const r = await api.turn(s.sessionId, s.token, text);
-        const turnId = String(r.json.turnId);
-        await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId), 30_000);
-        return performance.now() - t0;
-      };
-      await turn('I live in Tokyo, Japan');
-      return { turn, close: () => sse.close() };
-    };
-    const answer = 'I would describe it in a few honest words';
-    // Sessions of a realistic size: a 20-field form answered field by field, then the next session.
-    const warm = await open(FIELDS);
-    for (let i = 0; i < 10; i++) await warm.turn(answer);
-    warm.close();
-    const lat: number[] = [];
-    while (lat.length < TURNS) {
-      const one = await open(FIELDS);
-      for (let i = 0; i < FIELDS - 1 && lat.length < TURNS; i++) lat.push(await one.turn(answer));
-      one.close();
-    }
-    const sessions = await Promise.all(Array.from({ length: PARALLEL_SESSIONS }, () => open(FIELDS + 2)));
-    const t0 = performance.now();
-    await Promise.all(sessions.map(async (s) => {
-      for (let i = 0; i < 20; i++) await s.turn(answer);
-    }));
-    const throughput = (PARALLEL_SESSIONS * 20) / ((performance.now() - t0) / 1000);
-    sessions.forEach((s) => s.close());
-    return { lat, throughput };
-  } finally {
-    await stack.stop();
-  }
-}
-
 async function main() {
-  const redis = await ensureRedis({ repoRoot: REPO_ROOT, log: (m) => console.log(m) });
-  const url = redis.url;
-  const ping = new Redis(url);
-  const pings: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const t0 = performance.now();
-    await ping.ping();
-    pings.push(performance.now() - t0);
+  const started = Date.now();
+  const skip = skippedSections();
+  const redis = await ensureRedis({ repoRoot: REPO_ROOT, log });
+  const rows: Row[] = [];
+  const details: Array<[string, string[]]> = [];
+  /** A section that throws becomes a row saying so; the others still run. */
+  const section = async <T extends SectionResult>(title: string, run: () => Promise<T>): Promise<T | null> => {
+    try {
+      const r = await run();
+      rows.push(...r.rows);
+      details.push([title, r.details]);
+      return r;
+    } catch (err) {
+      console.error(err);
+      rows.push(row(`${title}: FAILED`, (err as Error).message.split('\n')[0]!.slice(0, 120)));
+      return null;
+    }
+  };
+  try {
+    const inFlight = envNum('BENCH_SESSIONS', 20);
+    const a = await section('(a) pipeline overhead', () =>
+      overhead(redis.url, {
+        turns: envNum('BENCH_TURNS', 200),
+        inFlight,
+        perLane: envNum('BENCH_TURNS_PER_SESSION', 20),
+        fields: envNum('BENCH_FIELDS', 20),
+        concurrency: envNum('BENCH_BARE_CONCURRENCY', envNum('INTERVIEWER_CONCURRENCY', 4)),
+        skipPing: skip.has('ping'),
+        skipBare: skip.has('bare'),
+        skipPipeline: skip.has('pipeline'),
+      }),
+    );
+    if (!skip.has('sse')) {
+      await section('(b) idle SSE clients', () =>
+        sseClients(redis.url, {
+          clients: envNum('BENCH_SSE_CLIENTS', 10_000),
+          heartbeatMs: envNum('BENCH_SSE_HEARTBEAT_MS', 5_000),
+          createConcurrency: 32,
+          openConcurrency: 200,
+        }),
+      );
+    }
+    if (!skip.has('flood')) {
+      const measured = a?.pipelineThroughput ?? null;
+      const factor = envNum('BENCH_FLOOD_FACTOR', 10);
+      await section(`(c) flood at ${factor}× the sustainable rate`, () =>
+        flood(redis.url, {
+          seconds: envNum('BENCH_FLOOD_SECONDS', 10),
+          factor,
+          baseRate: measured ?? envNum('BENCH_FLOOD_BASE_RATE', 100),
+          baseRateSource: measured ? 'pipeline throughput measured in (a)' : 'no pipeline figure from (a): BENCH_FLOOD_BASE_RATE',
+          sessions: envNum('BENCH_FLOOD_SESSIONS', 400),
+          backlog: envNum('BENCH_FLOOD_BACKLOG', 200),
+          fields: envNum('BENCH_FLOOD_FIELDS', 40),
+          drainSeconds: envNum('BENCH_FLOOD_DRAIN_SECONDS', 120),
+          warmConnections: envNum('BENCH_FLOOD_CONNECTIONS', 256),
+        }),
+      );
+    }
+  } finally {
+    await redis.stop();
   }
-  ping.disconnect();
-  const bare = await bareChain(url);
-  const pipe = await pipeline(url);
-  const rows: Array<[string, number, number, string]> = [
-    ['Redis PING', pct(pings, 50), pct(pings, 99), ''],
-    ['bare BullMQ job, 1 hop', pct(bare.single, 50), pct(bare.single, 99), ''],
-    [`bare BullMQ chain, ${HOPS} hops`, pct(bare.lat, 50), pct(bare.lat, 99), `${bare.throughput.toFixed(0)} chains/s`],
-    ['interview turn (HTTP→SSE, offline)', pct(pipe.lat, 50), pct(pipe.lat, 99), `${pipe.throughput.toFixed(0)} turns/s`],
-  ];
-  console.log(`\nturn = POST /turns → interviewer → reviewer → interviewer → turn.completed on SSE (${HOPS} queue hops)`);
-  console.log(`sequential: ${TURNS} answer turns over ${FIELDS}-field forms; throughput: ${PARALLEL_SESSIONS} sessions in parallel\n`);
-  console.log(`${'what'.padEnd(38)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  throughput`);
-  for (const [what, p50, p99, tp] of rows) console.log(`${what.padEnd(38)} ${fmt(p50)} ${fmt(p99)}  ${tp}`);
-  console.log(`\npipeline/bare chain p50 ratio: ${(pct(pipe.lat, 50) / pct(bare.lat, 50)).toFixed(2)}x`);
-  await redis.stop();
-  process.exit(0);
+  console.log('');
+  for (const [title, lines] of details) {
+    if (lines.length === 0) continue;
+    console.log(`${title}:`);
+    for (const l of lines) console.log(`  - ${l}`);
+  }
+  console.log(`\nbench finished in ${secs(Date.now() - started)} (${skip.size > 0 ? `skipped: ${[...skip].join(', ')}` : 'all sections'})\n`);
+  printTable(rows);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

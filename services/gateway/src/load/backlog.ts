@@ -14,6 +14,8 @@ export class BacklogMonitor {
   private latest: Backlog = { queue: null, waiting: 0, checkedAt: 0 };
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
+  /** Work requests let through since the last reading: each will add a job before the next one. */
+  private admitted = 0;
 
   constructor(
     private readonly queues: AgentQueues,
@@ -25,9 +27,15 @@ export class BacklogMonitor {
     return this.latest;
   }
 
-  /** Over the limit at the last reading. */
-  get overloaded(): boolean {
-    return this.latest.waiting > this.opts.limit;
+  /**
+   * Whether one more work request may pass. Counts the requests let through
+   * since the last reading as jobs already waiting, so a sudden flood is cut
+   * off at the limit instead of a whole check interval later.
+   */
+  admit(): boolean {
+    if (this.latest.waiting + this.admitted > this.opts.limit) return false;
+    this.admitted++;
+    return true;
   }
 
   start(): void {
@@ -53,6 +61,7 @@ export class BacklogMonitor {
         if (waiting > worst.waiting) worst = { queue: ALL_AGENTS[i]!, waiting, checkedAt: worst.checkedAt };
       });
       this.latest = worst;
+      this.admitted = 0;
     } catch (err) {
       // Redis away: the requests themselves answer 503; keep the last reading.
       this.log.debug({ err: err instanceof Error ? err.message : String(err) }, 'backlog read failed');

@@ -42,7 +42,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (err instanceof AppError) {
       if (err instanceof UnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
-      if (err.status >= 500) req.log.error({ err }, 'request failed');
+      // 503 and 504 are the system protecting itself or waiting too long, not faults: no stack in the log.
+      if (err.status >= 500 && err.status !== 503 && err.status !== 504) req.log.error({ err }, 'request failed');
+      else if (err.status >= 500) req.log.warn({ code: err.code, status: err.status }, err.message);
       return send(reply, err.status, err.code, err.message);
     }
     if (isRedisUnavailable(err)) {

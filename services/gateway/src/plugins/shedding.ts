@@ -32,12 +32,18 @@ export function retryAfterSeconds(base: number): number {
 export const sheddingPlugin = fp(async (app: FastifyInstance, deps: GatewayDeps) => {
   const { config, backlog, metrics } = deps;
 
+  // Answered here, not thrown: a flood produces thousands of these a second, and an error
+  // object (stack capture) plus the error handler's logging would cost more than the request.
   app.addHook('onRequest', async (req, reply: FastifyReply) => {
-    if (!req.routeOptions.config.work || !backlog.overloaded) return;
-    metrics.shed.inc({ reason: 'queue_backlog', status: '503' });
-    reply.header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)));
-    const { queue, waiting } = backlog.current;
-    throw new AppError('overloaded', `the system is saturated (${waiting} jobs waiting for the ${queue} agent); retry later`, { status: 503 });
+    if (!req.routeOptions.config.work) return;
+    if (!backlog.admit()) {
+      metrics.shed.inc({ reason: 'queue_backlog', status: '503' });
+      const { queue, waiting } = backlog.current;
+      return reply
+        .code(503)
+        .header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)))
+        .send({ error: { code: 'overloaded', message: `the system is saturated (${waiting} jobs waiting for the ${queue} agent); retry later` } });
+    }
   });
 
   if (config.load.rateLimitMax > 0) {

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** Small shared pieces of `npm run bench`: env knobs, percentiles, formatting, report rows. */
+
+/** A positive number from the environment, or `def` when unset or not a number. */
+export function envNum(name: string, def: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return def;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : def;
+}
+
+/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood). */
+export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood'] as const;
+export type Section = (typeof SECTIONS)[number];
+const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], overhead: ['bare', 'pipeline'] };
+
+export function skippedSections(raw = process.env.BENCH_SKIP ?? ''): Set<Section> {
+  const out = new Set<Section>();
+  for (const word of raw.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean)) {
+    if ((SECTIONS as readonly string[]).includes(word)) out.add(word as Section);
+    else for (const s of ALIASES[word] ?? []) out.add(s);
+  }
+  return out;
+}
+
+/** Nearest-rank percentile; NaN for an empty sample. */
+export function pct(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+export const ms = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
+export const p50p99 = (xs: readonly number[]): string => `p50 ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))} (n=${xs.length})`;
+export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+export const secs = (msValue: number): string => `${(msValue / 1000).toFixed(1)} s`;
+
+export const sleep = (msValue: number) => new Promise<void>((r) => setTimeout(r, msValue));
+
+/** One line of the final table. `met` is empty when the row has no goal. */
+export type Row = { what: string; value: string; goal: string; met: '' | 'yes' | 'NO' | 'n/a' };
+
+export function row(what: string, value: string, goal = '', ok?: boolean | null): Row {
+  const met = goal === '' ? '' : ok === null || ok === undefined ? 'n/a' : ok ? 'yes' : 'NO';
+  return { what, value, goal, met };
+}
+
+/** What every section hands back: table rows plus free-text detail lines. */
+export type SectionResult = { rows: Row[]; details: string[] };
+
+export function printTable(rows: readonly Row[]): void {
+  const head: Row = { what: 'what', value: 'value', goal: 'goal', met: 'met' as Row['met'] };
+  const all = [head, ...rows];
+  const w = (k: keyof Row) => Math.max(...all.map((r) => r[k].length));
+  const [ww, wv, wg] = [w('what'), w('value'), w('goal')];
+  const line = (r: Row) => `${r.what.padEnd(ww)} | ${r.value.padEnd(wv)} | ${r.goal.padEnd(wg)} | ${r.met}`;
+  console.log(line(head));
+  console.log(`${'-'.repeat(ww)}-+-${'-'.repeat(wv)}-+-${'-'.repeat(wg)}-+-----`);
+  for (const r of rows) console.log(line(r));
+}
+
+/** Progress on stderr-like stdout, prefixed so it stands apart from the report. */
+export function log(msg: string): void {
+  console.log(`· ${msg}`);
+}
+
+/** Key and queue prefixes of one stack, so its Redis data can be removed afterwards. */
+export function benchPrefixes(tag: string): { keyPrefix: string; queuePrefix: string } {
+  const id = `${tag}-${randomUUID().slice(0, 6)}`;
+  return { keyPrefix: `bench-${id}`, queuePrefix: `{bench-${id}}` };
+}
+
+/** Soft limit of open files of a process (Linux /proc), or null where it cannot be read. */
+export function openFilesLimit(pid: number | 'self' = 'self'): number | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft === undefined || soft === 'unlimited' ? null : Number(soft);
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` at once; results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+      for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!, i);
+    }),
+  );
+  return out;
+}
+
+/** A form with `fields` short-answer fields, as the interview benches use. */
+export function benchForm(fields: number) {
+  return {
+    title: 'bench',
+    fields: Array.from({ length: fields }, (_, i) => ({
+      id: `f${i}`,
+      fieldId: `field_${i}`,
+      label: `Question ${i}`,
+      intent: 'Collect a short description',
+      required: true,
+      sortOrder: i,
+    })),
+    facts: [],
+  };
+}

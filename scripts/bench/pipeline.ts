@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+import type { Agent } from 'node:http';
+import { Redis } from 'ioredis';
+import { startStack } from '../../test/support/processes.js';
+import { describeBreakdown, snapshot } from './breakdown.js';
+import { benchForm, benchPrefixes, log, sleep } from './common.js';
+import { createSession, eventsUrl, http, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
+import { dropPrefixes } from './redis-info.js';
+import { LiteSse, TurnWaiter } from './sse-lite.js';
+
+/**
+ * One interview answer turn through the whole pipeline: POST /turns →
+ * gateway → interviewer → reviewer → interviewer → turn.completed on the
+ * session's SSE stream, offline model, every service its own process.
+ * Sequential latency over realistic sessions (20-field forms answered field
+ * by field), then throughput with `inFlight` sessions in parallel.
+ */
+export type PipelineOptions = { turns: number; inFlight: number; perLane: number; fields: number };
+export type PipelineResult = { seq: number[]; loaded: number[]; throughput: number; failed: number; breakdown: string[] };
+
+/** Workers publish their metrics this often, so the breakdown phase can read them soon after. */
+const PUSH_MS = 1_000;
+
+export const ANSWER = 'I would describe it in a few honest words';
+
+/** A form session with its stream open and its greeting (and the location turn) done. */
+export type OpenSession = Session & { sse: LiteSse; waiter: TurnWaiter };
+
+export async function openFormSession(agent: Agent, base: string, fields: number, firstTurn: string | null, timeoutMs = 60_000): Promise<OpenSession> {
+  const s = await createSession(agent, base, { kind: 'form', form: benchForm(fields), options: { language: 'en' } });
+  const waiter = new TurnWaiter();
+  const sse = await LiteSse.open(eventsUrl(base, s), { agent, onTurnEnd: waiter.onEnd });
+  if (sse.status !== 200) throw new Error(`events: ${sse.status} ${sse.error ?? ''}`);
+  await waiter.waitEnds(1, timeoutMs);
+  const open = { ...s, sse, waiter };
+  if (firstTurn !== null) await timedTurn(agent, base, open, firstTurn, timeoutMs);
+  return open;
+}
+
+/** POST one turn and wait for its end on the stream; the time from POST to the end event. */
+export async function timedTurn(agent: Agent, base: string, s: OpenSession, message: string, timeoutMs = 30_000): Promise<{ ms: number; failed: boolean }> {
+  const t0 = performance.now();
+  const r = await http(agent, turnsUrl(base, s), { method: 'POST', token: s.token, body: { message } });
+  const turnId = json(r).turnId;
+  if (r.status !== 202 || typeof turnId !== 'string') throw new Error(`turn: ${r.status} ${r.error ?? r.text.slice(0, 200)}`);
+  const failed = await s.waiter.waitTurn(turnId, timeoutMs);
+  return { ms: performance.now() - t0, failed };
+}
+
+export async function pipeline(redisUrl: string, o: PipelineOptions): Promise<PipelineResult> {
+  const { keyPrefix, queuePrefix } = benchPrefixes('pipe');
+  // RATE_LIMIT_MAX=0: the bench's few hundred turns a minute come from one client address.
+  const stack = await startStack({
+    env: { REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', METRICS_PUSH_MS: String(PUSH_MS) },
+  });
+  const agent = keepAliveAgent();
+  const base = stack.url;
+  let failed = 0;
+  try {
+    const turn = async (s: OpenSession) => {
+      const r = await timedTurn(agent, base, s, ANSWER);
+      if (r.failed) failed++;
+      return r.ms;
+    };
+    const open = (fields: number) => openFormSession(agent, base, fields, 'I live in Tokyo, Japan');
+    // Warm-up: JIT and connections of every process.
+    const warm = await open(o.fields);
+    for (let i = 0; i < 10; i++) await turn(warm);
+    warm.sse.close();
+    log(`pipeline: ${o.turns} sequential answer turns`);
+    const seq: number[] = [];
+    while (seq.length < o.turns) {
+      const one = await open(o.fields);
+      for (let i = 0; i < o.fields - 1 && seq.length < o.turns; i++) seq.push(await turn(one));
+      one.sse.close();
+    }
+    // Breakdown: one more session's answer turns alone between two scrapes of the services' metrics.
+    log('pipeline: breakdown of one session\'s answer turns from the services\' metrics');
+    const probe = await open(o.fields);
+    await sleep(PUSH_MS * 2.5);
+    const before = await snapshot(agent, base);
+    const probeMs: number[] = [];
+    for (let i = 0; i < o.fields - 1; i++) probeMs.push(await turn(probe));
+    probe.sse.close();
+    await sleep(PUSH_MS * 2.5);
+    const breakdown = describeBreakdown(before, await snapshot(agent, base), probeMs.length, probeMs.reduce((a, b) => a + b, 0) / probeMs.length);
+    log(`pipeline: ${o.inFlight} sessions in parallel × ${o.perLane} turns`);
+    const sessions = await Promise.all(Array.from({ length: o.inFlight }, () => open(Math.max(o.fields, o.perLane) + 2)));
+    const loaded: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(
+      sessions.map(async (s) => {
+        for (let i = 0; i < o.perLane; i++) loaded.push(await turn(s));
+      }),
+    );
+    const throughput = loaded.length / ((performance.now() - t0) / 1000);
+    sessions.forEach((s) => s.sse.close());
+    return { seq, loaded, throughput, failed, breakdown };
+  } finally {
+    agent.destroy();
+    await stack.stop();
+    const redis = new Redis(redisUrl);
+    await dropPrefixes(redis, [keyPrefix, queuePrefix]).catch(() => 0);
+    redis.disconnect();
+  }
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { startStack, type Stack } from '../../test/support/processes.js';
 
 /** Small shared pieces of `npm run bench`: env knobs, percentiles, formatting, report rows. */
 
@@ -71,6 +72,24 @@ export function log(msg: string): void {
 export function benchPrefixes(tag: string): { keyPrefix: string; queuePrefix: string } {
   const id = `${tag}-${randomUUID().slice(0, 6)}`;
   return { keyPrefix: `bench-${id}`, queuePrefix: `{bench-${id}}` };
+}
+
+/**
+ * A stack of the bench's own, under fresh prefixes: no sample corpus, and no
+ * per-client rate limit (all the bench's requests come from one address).
+ */
+export async function startBenchStack(
+  redisUrl: string,
+  tag: string,
+  env: Record<string, string> = {},
+  services?: string[],
+): Promise<{ stack: Stack; keyPrefix: string; queuePrefix: string }> {
+  const { keyPrefix, queuePrefix } = benchPrefixes(tag);
+  const stack = await startStack({
+    env: { REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', ...env },
+    ...(services ? { services } : {}),
+  });
+  return { stack, keyPrefix, queuePrefix };
 }
 
 /** Soft limit of open files of a process (Linux /proc), or null where it cannot be read. */

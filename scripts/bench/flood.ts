@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { startStack } from '../../test/support/processes.js';
-import { benchForm, benchPrefixes, log, mapLimit, ms, p50p99, pct, row, secs, sleep, type SectionResult } from './common.js';
+import { benchForm, startBenchStack, log, mapLimit, ms, p50p99, pct, row, secs, sleep, type SectionResult } from './common.js';
 import { createSession, eventsUrl, http, httpStats, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
 import { metric, scrape } from './metrics.js';
 import { ANSWER } from './pipeline.js';
@@ -36,18 +35,7 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
   const details: string[] = [];
   const rate = o.factor * o.baseRate;
   const total = Math.max(1, Math.round(rate * o.seconds));
-  const { keyPrefix, queuePrefix } = benchPrefixes('flood');
-  const stack = await startStack({
-    env: {
-      REDIS_URL: redisUrl,
-      KEY_PREFIX: keyPrefix,
-      QUEUE_PREFIX: queuePrefix,
-      LOG_LEVEL: 'info',
-      FAQ_SEED_FILE: '',
-      RATE_LIMIT_MAX: '0',
-      SHED_QUEUE_BACKLOG: String(o.backlog),
-    },
-  });
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'flood', { SHED_QUEUE_BACKLOG: String(o.backlog) });
   const base = stack.url;
   // POSTs and scrapes on one pool, the long-lived streams on another, so streams never take POST sockets.
   const agent = keepAliveAgent(1024);

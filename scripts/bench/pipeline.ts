@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'node:http';
 import { Redis } from 'ioredis';
-import { startStack } from '../../test/support/processes.js';
 import { describeBreakdown, snapshot } from './breakdown.js';
-import { benchForm, benchPrefixes, log, sleep } from './common.js';
+import { benchForm, startBenchStack, log, sleep } from './common.js';
 import { createSession, eventsUrl, http, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
 import { dropPrefixes } from './redis-info.js';
 import { LiteSse, TurnWaiter } from './sse-lite.js';
@@ -48,11 +47,7 @@ export async function timedTurn(agent: Agent, base: string, s: OpenSession, mess
 }
 
 export async function pipeline(redisUrl: string, o: PipelineOptions): Promise<PipelineResult> {
-  const { keyPrefix, queuePrefix } = benchPrefixes('pipe');
-  // RATE_LIMIT_MAX=0: the bench's few hundred turns a minute come from one client address.
-  const stack = await startStack({
-    env: { REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', METRICS_PUSH_MS: String(PUSH_MS) },
-  });
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'pipe', { METRICS_PUSH_MS: String(PUSH_MS) });
   const agent = keepAliveAgent();
   const base = stack.url;
   let failed = 0;

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { startStack } from '../../test/support/processes.js';
-import { benchPrefixes, kb, log, mapLimit, mb, openFilesLimit, row, secs, sleep, type SectionResult } from './common.js';
+import { startBenchStack, kb, log, mapLimit, mb, openFilesLimit, row, secs, sleep, type SectionResult } from './common.js';
 import { createSession, eventsUrl, keepAliveAgent, type Session } from './http-lite.js';
 import { gatewayMemory, metric, scrape } from './metrics.js';
 import { byName, clientsOfProcess, dropPrefixes } from './redis-info.js';
@@ -24,19 +23,7 @@ export async function sseClients(redisUrl: string, o: SseOptions): Promise<Secti
   if (benchLimit !== null && benchLimit < o.clients + 200) {
     details.push(`warning: this process may open only ${benchLimit} files (ulimit -n); ${o.clients} clients need about ${o.clients + 200}`);
   }
-  const { keyPrefix, queuePrefix } = benchPrefixes('sse');
-  const stack = await startStack({
-    env: {
-      REDIS_URL: redisUrl,
-      KEY_PREFIX: keyPrefix,
-      QUEUE_PREFIX: queuePrefix,
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_MAX: '0',
-      FAQ_SEED_FILE: '',
-      SSE_HEARTBEAT_MS: String(o.heartbeatMs),
-    },
-    services: [],
-  });
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'sse', { SSE_HEARTBEAT_MS: String(o.heartbeatMs) }, []);
   const base = stack.url;
   const gatewayPid = stack.procs.gateway!.pid;
   const gwLimit = openFilesLimit(gatewayPid);

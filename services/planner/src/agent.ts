@@ -88,7 +88,9 @@ async function makePlan(
   language: 'ja' | 'en',
   deps: MakePlanDeps,
 ): Promise<{ plan: MultiStepQueryPlan; meta: PlanMeta & { orchestrator?: string } }> {
-  const rule = () => planRuleBased(input, { analyzer: deps.analyzer, corpus: deps.corpus });
+  // At most once per turn: a fallback and the offline model's context would otherwise plan again.
+  let rulePlan: MultiStepQueryPlan | undefined;
+  const rule = () => (rulePlan ??= planRuleBased(input, { analyzer: deps.analyzer, corpus: deps.corpus }));
   if (options.mode === 'crew') {
     const crewUrl = deps.config.faq.crewUrl;
     if (!crewUrl) return { plan: rule(), meta: { planner: 'rule', fallback: { reason: 'crew_not_configured' } } };
@@ -111,10 +113,15 @@ async function makePlan(
     }
   }
   if (!options.useMultiStepPlanner) return { plan: singleStepPlan(input.message, options.topK, language), meta: { planner: 'rule' } };
-  // The offline provider answers the LLM planner with the rule plan it finds in the context.
+  // The offline provider answers the LLM planner with the rule plan it finds in the context; a
+  // getter, so a remote model (which never reads the context) costs no rule planning.
   const llm: LlmProvider = {
     name: deps.llm.name,
-    chat: (req) => deps.llm.chat({ ...req, agent: 'planner', model: deps.model, context: { ...req.context, rulePlan: rule() } }),
+    chat: (req) =>
+      deps.llm.chat({
+        ...req,
+        context: Object.defineProperty({ ...req.context }, 'rulePlan', { get: rule, enumerable: true }),
+      }),
   };
   return planMultiStepQuery(input, { analyzer: deps.analyzer, corpus: deps.corpus, useLlmPlanner: options.useLlmPlanner, llm, model: deps.model, signal: deps.signal });
 }

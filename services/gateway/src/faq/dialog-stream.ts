@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { SessionEvent } from '@convo/shared/schemas/events';
 import type { SessionStore } from '@convo/shared/store/session-store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';
 import type { StreamHub } from '../sse/stream-hub.js';
 
@@ -72,16 +73,5 @@ export async function streamTurn(
   const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun);
   const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
   client.onClose(() => clearTimeout(timer));
-  deps.hub.subscribe(client, client.cursor);
-  try {
-    for (;;) {
-      const batch = await deps.store.readEvents(input.sessionId, client.cursor, 500);
-      for (const ev of batch) client.write(ev);
-      if (batch.length < 500 || client.isClosed) break;
-    }
-    client.finishReplay();
-  } catch (err) {
-    req.log.warn({ sessionId: input.sessionId, err: err instanceof Error ? err.message : String(err) }, 'dialog stream replay failed');
-    client.close('replay failed');
-  }
+  await replayAndFollow(deps.store, deps.hub, client, req.log);
 }

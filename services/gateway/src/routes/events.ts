@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { authorize } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { requestedEventId } from '../sse/event-id.js';
+import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';
 
 const EventsQuery = z.object({
@@ -49,18 +50,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const gap = (first !== null && fromId + 1 < first) || fromId > loaded.lastEventId;
         if (gap) client.writeRaw(loaded.lastEventId, 'resync', { snapshot: buildSnapshot(loaded) });
 
-        hub.subscribe(client, client.cursor);
-        try {
-          for (;;) {
-            const batch = await store.readEvents(sessionId, client.cursor, 500);
-            for (const ev of batch) client.write(ev);
-            if (batch.length < 500 || client.isClosed) break;
-          }
-          client.finishReplay();
-        } catch (err) {
-          req.log.warn({ sessionId, err: err instanceof Error ? err.message : String(err) }, 'replay failed');
-          client.close('replay failed');
-        }
+        await replayAndFollow(store, hub, client, req.log);
       },
     );
   };

@@ -19,7 +19,16 @@ import type { PlanInput, PlanLanguage, PlannerCorpus } from './types.js';
 const PROBE_TOP_K = 10;
 const MAX_TOPIC_CHOICES = 5;
 
-type Ctx = { input: PlanInput; language: PlanLanguage; analyzer: Analyzer; corpus: PlannerCorpus; msg: MessageAnalysis; history: HistoryView };
+type Ctx = {
+  input: PlanInput;
+  language: PlanLanguage;
+  analyzer: Analyzer;
+  corpus: PlannerCorpus;
+  msg: MessageAnalysis;
+  history: HistoryView;
+  /** Probe results by query: the rules often ask the same query twice (a follow-up's own terms, then its facet check). */
+  probes: Map<string, SearchHit[]>;
+};
 
 export function planLanguage(input: PlanInput): PlanLanguage {
   return input.language === 'auto' ? detectLanguage(input.message) : input.language;
@@ -29,12 +38,18 @@ export function planLanguage(input: PlanInput): PlanLanguage {
 export function planRuleBased(input: PlanInput, deps: { analyzer: Analyzer; corpus: PlannerCorpus }): MultiStepQueryPlan {
   // Markers and particles follow the script the message is written in, whatever language the answer should be in.
   const msg = analyzeMessage(deps.analyzer, input.message, detectLanguage(input.message));
-  const ctx: Ctx = { input, language: planLanguage(input), analyzer: deps.analyzer, corpus: deps.corpus, msg, history: readHistory(input.history) };
+  const ctx: Ctx = { input, language: planLanguage(input), analyzer: deps.analyzer, corpus: deps.corpus, msg, history: readHistory(input.history), probes: new Map() };
   return answerToClarification(ctx) ?? followUp(ctx) ?? compound(ctx) ?? searchOrClarify(ctx);
 }
 
 function probe(ctx: Ctx, query: string): SearchHit[] {
-  return query === '' ? [] : ctx.corpus.probe(query, Math.max(ctx.input.topK, PROBE_TOP_K));
+  if (query === '') return [];
+  let hits = ctx.probes.get(query);
+  if (!hits) {
+    hits = ctx.corpus.probe(query, Math.max(ctx.input.topK, PROBE_TOP_K));
+    ctx.probes.set(query, hits);
+  }
+  return hits;
 }
 
 /** A facet value as a term of its own: "US" is an English stop word, yet it is the answer to "which region?". */

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   /** The sample corpus loaded on first start (relative to the working directory); empty disables. */
   FAQ_SEED_FILE: z.string().default('examples/faq/ec-faq.json'),
   FAQ_MAX_DOCS: int(50_000, 1),
+  /** Forms the chat page offers (relative to the working directory); empty offers none. */
+  SAMPLE_FORMS_DIR: z.string().default('examples/forms'),
   /** How often a planner/search process checks the corpus version in the background (0: only before each job). */
   FAQ_REFRESH_MS: int(1_000, 0),
   FAQ_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1024),
@@ -126,6 +128,7 @@ export type Config = Readonly<{
     crewUrl: string | undefined;
     crewTimeoutMs: number;
   }>;
+  web: Readonly<{ sampleFormsDir: string }>;
   load: Readonly<{
     queueBacklog: number;
     checkMs: number;
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       crewUrl: e.CREW_URL,
       crewTimeoutMs: e.CREW_TIMEOUT_MS,
     }),
+    web: Object.freeze({ sampleFormsDir: e.SAMPLE_FORMS_DIR }),
     load: Object.freeze({
       queueBacklog: e.SHED_QUEUE_BACKLOG,
       checkMs: e.SHED_CHECK_MS,

@@ -12,6 +12,7 @@ import { faqDocumentRoutes } from './routes/faq-documents.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { webRoutes } from './routes/web.js';
 
 /** Builds the gateway without listening, so tests can `inject()` or listen on port 0. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -47,5 +48,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes(deps));
   await app.register(faqDialogRoutes(deps));
   await app.register(faqDocumentRoutes(deps));
+  await app.register(webRoutes(deps));
   return app;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UsageError } from '../../scripts/loadtest/errors.js';
 import type { LoadtestReport } from '../../scripts/loadtest/report.js';
 import { runLoadtest } from '../../scripts/loadtest/run.js';
-import { SseReader } from '../../scripts/loadtest/sse-reader.js';
+import { SseReader } from '../../scripts/client/sse-reader.js';
 import { StreamCheck } from '../../scripts/loadtest/stream-check.js';
 import { REPO_ROOT, startStack, type Stack } from '../support/processes.js';
 

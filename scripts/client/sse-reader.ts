@@ -14,6 +14,10 @@ export interface SseReaderOptions {
    * or sent something unparsable. No reconnect follows.
    */
   onFatal(error: Error): void;
+  /** A connection was answered 200; `reconnect` is false for the very first one. */
+  onOpen?(reconnect: boolean): void;
+  /** An open connection ended or an attempt failed; a reconnect follows after `delayMs`. */
+  onDrop?(delayMs: number): void;
 }
 
 /** Per connection: whether it has already been handled as dropped, and whether it delivered events. */
@@ -82,6 +86,7 @@ export class SseReader {
       return;
     }
     if (this.everOpen) this.reconnects++;
+    this.opts.onOpen?.(this.everOpen);
     this.everOpen = true;
     const parser = new SseParser({
       onEvent: (m) => {
@@ -118,6 +123,7 @@ export class SseReader {
     if (this.closed) return;
     this.req = null;
     const delay = this.failedAttempts === 0 ? 0 : Math.min(this.retryMs, FIRST_BACKOFF_MS * 2 ** (this.failedAttempts - 1));
+    this.opts.onDrop?.(delay);
     this.timer = setTimeout(() => {
       this.timer = null;
       this.connect();

@@ -1,0 +1,175 @@
+import { clearLine, createInterface, cursorTo } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { createApi, newIdempotencyKey, withRetry, type RetryNotice } from '../../services/gateway/web/lib/api.js';
+import { applyEvent, applySnapshot, createView, parseStreamEvent, type SessionKind } from '../../services/gateway/web/lib/session-view.js';
+import { SseReader } from '../client/sse-reader.js';
+import type { ChatOptions } from './args.js';
+import { COLOR, describeEvent, describeFields, PLAIN } from './printer.js';
+
+/** After the input ends, how long to wait at most for the last turn's answer. */
+const IDLE_WAIT_MS = 60_000;
+
+export interface ChatIo {
+  input: Readable;
+  output: Writable & { isTTY?: boolean };
+}
+
+/**
+ * One interactive conversation in a terminal: creates (or resumes) a session,
+ * follows its event stream with Last-Event-ID across dropped connections, and
+ * sends each line typed as a turn. Resolves with the exit code.
+ */
+export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
+  const st = opts.color ? COLOR : PLAIN;
+  const api = createApi(opts.url);
+  const tty = io.output.isTTY === true;
+  const rl = createInterface({ input: io.input, output: io.output, terminal: tty, prompt: '> ' });
+
+  const print = (lines: string[]) => {
+    if (lines.length === 0) return;
+    if (tty) {
+      clearLine(io.output, 0);
+      cursorTo(io.output, 0);
+    }
+    io.output.write(`${lines.join('\n')}\n`);
+  };
+  const onRetry = (n: RetryNotice) =>
+    print([st.warn(`  … ${n.error.status === 0 ? 'gateway unreachable' : `busy (${n.error.code})`}, retrying in ${Math.ceil(n.delayMs / 1000)} s`)]);
+
+  let sessionId: string;
+  let token: string;
+  let kind: SessionKind;
+  try {
+    if (opts.resume) {
+      ({ sessionId, token } = opts.resume);
+      const snap = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
+      kind = snap.kind as SessionKind;
+    } else {
+      kind = opts.kind;
+      const body = { kind, ...(opts.form ? { form: opts.form } : {}), options: { language: opts.language } };
+      const created = await withRetry(() => api.createSession(body), { onRetry, maxAttempts: 5 });
+      ({ sessionId, token } = created);
+    }
+  } catch (err) {
+    print([st.warn(`chat: ${(err as Error).message}`)]);
+    rl.close();
+    return 1;
+  }
+
+  const view = createView(kind);
+  const snapshot = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
+  applySnapshot(view, { kind: snapshot.kind, fields: snapshot.fields, bootstrap: snapshot.bootstrap });
+  print([
+    st.bold(`${kind} session ${sessionId}`),
+    st.dim(`resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`),
+    st.dim('type /status, /submit or /quit at any time'),
+    ...(kind === 'faq' ? ['Ask a question (shipping, returns, gift wrapping, receipts, payment, membership).'] : []),
+  ]);
+
+  // Texts this process sent and has not yet seen come back as `message` events.
+  const unechoed: string[] = [];
+  const sentByMe = (text: string) => {
+    const i = unechoed.indexOf(text);
+    if (i < 0) return false;
+    unechoed.splice(i, 1);
+    return true;
+  };
+
+  let finish!: (code: number) => void;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  let outage = false;
+
+  // Requests still running, and who waits for the conversation to go quiet (end of piped input).
+  const inflight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    inflight.add(p);
+    void p.finally(() => {
+      inflight.delete(p);
+      checkIdle();
+    });
+  };
+  let onIdle: (() => void) | null = null;
+  const checkIdle = () => {
+    const quiet = inflight.size === 0 && unechoed.length === 0 && view.activeTurn === null && Object.keys(view.queuedTurns).length === 0;
+    if (quiet && onIdle) onIdle();
+  };
+
+  const reader = new SseReader({
+    url: `${opts.url}/v1/sessions/${encodeURIComponent(sessionId)}/events`,
+    token,
+    resumeFrom: () => view.lastEventId,
+    onEvent: (m) => {
+      const ev = parseStreamEvent(m.type, m.id, m.data);
+      if (!ev || !applyEvent(view, ev)) return;
+      print(describeEvent(view, ev, st, sentByMe));
+      if (ev.type === 'turn.completed' || ev.type === 'turn.failed' || ev.type === 'clarify') rl.prompt(true);
+      checkIdle();
+    },
+    onOpen: (reconnect) => {
+      if (reconnect && outage) print([st.ok(`  … reconnected; resuming after event ${view.lastEventId}`)]);
+      outage = false;
+    },
+    onDrop: (delayMs) => {
+      if (!outage) print([st.warn(`  … connection lost; reconnecting${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`)]);
+      outage = true;
+    },
+    onFatal: (err) => {
+      print([st.warn(`chat: the event stream ended: ${err.message}`)]);
+      finish(1);
+    },
+  });
+  reader.start();
+
+  const send = async (text: string) => {
+    const key = newIdempotencyKey();
+    unechoed.push(text);
+    try {
+      await withRetry(() => api.postTurn(sessionId, token, text, key), { onRetry });
+    } catch (err) {
+      sentByMe(text);
+      print([st.warn(`  ! not sent: ${(err as Error).message}`)]);
+      rl.prompt(true);
+    }
+  };
+
+  const submit = async () => {
+    try {
+      const result = await withRetry(() => api.submit(sessionId, token), { onRetry, maxAttempts: 5 });
+      const labels = new Map(view.fields.map((f) => [f.fieldId, f.label]));
+      print([st.ok('Submitted. Your answers:'), ...Object.entries(result.collectedFields).map(([id, v]) => `  ${labels.get(id) ?? id}: ${v.replace(/\s*\n+\s*/g, ' / ')}`)]);
+      finish(0);
+    } catch (err) {
+      print([st.warn(`  ! cannot submit yet: ${(err as Error).message}`)]);
+      rl.prompt(true);
+    }
+  };
+
+  rl.on('line', (raw) => {
+    const line = raw.trim();
+    if (line === '') return void rl.prompt(true);
+    if (line === '/quit' || line === '/exit') return finish(0);
+    if (line === '/status') {
+      print(describeFields(view, st));
+      return void rl.prompt(true);
+    }
+    if (line === '/submit') return track(submit());
+    const choices = view.clarify?.choices ?? [];
+    const picked = /^\d+$/.test(line) ? choices[Number(line) - 1] : undefined;
+    track(send(picked ?? line));
+  });
+  // End of input (Ctrl-D, or a pipe that closed) leaves the chat once what was sent has been
+  // answered, so `echo question | npm run chat -- --kind faq` prints the answer; the session stays.
+  rl.on('close', () => {
+    const timer = setTimeout(() => finish(0), IDLE_WAIT_MS);
+    onIdle = () => {
+      clearTimeout(timer);
+      finish(0);
+    };
+    checkIdle();
+  });
+
+  const code = await finished;
+  reader.close();
+  rl.close();
+  return code;
+}

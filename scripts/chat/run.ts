@@ -58,7 +58,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
 
   const view = createView(kind);
   const snapshot = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
-  applySnapshot(view, { kind: snapshot.kind, fields: snapshot.fields, bootstrap: snapshot.bootstrap });
+  const { kind: k, status, currentAgent, fields, bootstrap } = snapshot;
+  applySnapshot(view, { kind: k, status, currentAgent, fields, bootstrap });
   print([
     st.bold(`${kind} session ${sessionId}`),
     st.dim(`resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`),

@@ -170,6 +170,11 @@ export interface Stack {
   procs: Record<string, ServiceProcess>;
   /** SIGTERMs every process and waits for all of them to exit. */
   stop(): Promise<void>;
+  /**
+   * Stops the gateway (SIGTERM, as a deploy does) and starts a new one on the
+   * same port, so clients see a dropped connection and then the same URL again.
+   */
+  restartGateway(): Promise<void>;
 }
 
 export interface StartStackOptions {
@@ -204,5 +209,10 @@ export async function startStack(opts: StartStackOptions): Promise<Stack> {
     if (errors.length === 0) errors.push(new Error('gateway logged ready without a port'));
     throw new AggregateError(errors, errors.map((e) => (e as Error).message).join('\n\n'));
   }
-  return { url: `http://127.0.0.1:${gateway.port}`, procs, stop };
+  const port = gateway.port;
+  const restartGateway = async () => {
+    await procs.gateway?.kill();
+    procs.gateway = await startService('gateway', { ...env, PORT: String(port), HOST: '127.0.0.1' }, startOpts);
+  };
+  return { url: `http://127.0.0.1:${port}`, procs, stop, restartGateway };
 }

@@ -157,7 +157,8 @@ async function openSession(id, token, kind) {
   const view = createView(kind);
   // Labels and the required flags come from the snapshot; every event after it replays on top.
   const snapshot = await withRetry(() => api.snapshot(id, token), { onRetry: showRetry });
-  applySnapshot(view, { kind: snapshot.kind, fields: snapshot.fields, bootstrap: snapshot.bootstrap });
+  const { kind: k, status, currentAgent, fields, bootstrap } = snapshot;
+  applySnapshot(view, { kind: k, status, currentAgent, fields, bootstrap });
   session = { id, token, view, pending: new Map(), stream: null };
   els.log.replaceChildren();
   els.setup.hidden = true;
@@ -254,7 +255,6 @@ async function submitAnswers() {
     current.view.status = 'submitted';
     current.view.collectedFields = result.collectedFields;
     hideNotice();
-    sessionStorage.removeItem(STORAGE_KEY);
   } catch (err) {
     showError(err);
   }

@@ -182,6 +182,8 @@ export function applyEvent(view, ev) {
       break;
     case 'message':
       upsertMessage(view, ev.data);
+      // The greeter's first words come before any hand-over: whoever speaks is at work.
+      if (ev.data.role === 'assistant' && ev.data.agent !== null) view.currentAgent = ev.data.agent;
       // The user answered: the open clarifying choices are spent.
       if (ev.data.role === 'user') view.clarify = null;
       break;

@@ -23,7 +23,6 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   const st = opts.color ? COLOR : PLAIN;
   const api = createApi(opts.url);
   const tty = io.output.isTTY === true;
-  const rl = createInterface({ input: io.input, output: io.output, terminal: tty, prompt: '> ' });
 
   const print = (lines: string[]) => {
     if (lines.length === 0) return;
@@ -52,13 +51,14 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     }
   } catch (err) {
     print([st.warn(`chat: ${(err as Error).message}`)]);
-    rl.close();
     return 1;
   }
 
   const view = createView(kind);
   const snapshot = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
   const { kind: k, status, currentAgent, fields, bootstrap } = snapshot;
+  // The history printed before piped input may end: everything up to the snapshot.
+  const historyEnd = typeof snapshot.lastEventId === 'number' ? snapshot.lastEventId : 0;
   applySnapshot(view, { kind: k, status, currentAgent, fields, bootstrap });
   print([
     st.bold(`${kind} session ${sessionId}`),
@@ -91,7 +91,12 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   };
   let onIdle: (() => void) | null = null;
   const checkIdle = () => {
-    const quiet = inflight.size === 0 && unechoed.length === 0 && view.activeTurn === null && Object.keys(view.queuedTurns).length === 0;
+    const quiet =
+      view.lastEventId >= historyEnd &&
+      inflight.size === 0 &&
+      unechoed.length === 0 &&
+      view.activeTurn === null &&
+      Object.keys(view.queuedTurns).length === 0;
     if (quiet && onIdle) onIdle();
   };
 
@@ -119,6 +124,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
       finish(1);
     },
   });
+  // Reading starts only now: lines typed (or piped) earlier wait in stdin's buffer, none is lost.
+  const rl = createInterface({ input: io.input, output: io.output, terminal: tty, prompt: '> ' });
   reader.start();
 
   const send = async (text: string) => {

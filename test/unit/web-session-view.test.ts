@@ -1,0 +1,168 @@
+import { EVENT_TYPES, type NewEvent, type SessionEvent } from '@convo/shared/schemas/events';
+import { describe, expect, it } from 'vitest';
+import { STREAM_EVENT_TYPES } from '../../services/gateway/web/lib/event-stream.js';
+import {
+  answerSources,
+  applyEvent,
+  applySnapshot,
+  canSubmit,
+  createView,
+  fieldProgress,
+  hasUserMessage,
+  parseStreamEvent,
+  type SessionView,
+} from '../../services/gateway/web/lib/session-view.js';
+
+/** The view the page and the terminal client both render, folded from contract events. */
+let seq = 0;
+const ev = (e: NewEvent): SessionEvent => ({ ...e, id: ++seq }) as SessionEvent;
+
+function formView(): SessionView {
+  const view = createView('form');
+  applySnapshot(view, {
+    kind: 'form',
+    fields: [
+      { fieldId: 'name', label: 'Name', required: true, status: 'pending', value: null, followUps: 0 },
+      { fieldId: 'email', label: 'Email', required: true, status: 'pending', value: null, followUps: 0 },
+      { fieldId: 'diet', label: 'Diet', required: false, status: 'pending', value: null, followUps: 0 },
+    ],
+  });
+  return view;
+}
+
+describe('session view', () => {
+  it('listens to every event type of the contract', () => {
+    expect([...STREAM_EVENT_TYPES].sort()).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it('applies an event once: a replayed id changes nothing', () => {
+    const view = formView();
+    const msg = ev({ type: 'message', data: { messageId: 'm1', role: 'assistant', agent: 'greeter', text: 'Hello', turnId: 't1' } });
+    expect(applyEvent(view, msg)).toBe(true);
+    expect(applyEvent(view, msg)).toBe(false);
+    expect(applyEvent(view, { ...msg, id: msg.id - 1 })).toBe(false);
+    expect(view.messages).toHaveLength(1);
+    expect(view.lastEventId).toBe(msg.id);
+    expect(view.currentAgent).toBe('greeter');
+  });
+
+  it('streams deltas into one message that the full message then replaces', () => {
+    const view = formView();
+    applyEvent(view, ev({ type: 'agent.changed', data: { from: null, to: 'interviewer' } }));
+    applyEvent(view, ev({ type: 'message.delta', data: { messageId: 'm2', delta: 'Your ' } }));
+    applyEvent(view, ev({ type: 'message.delta', data: { messageId: 'm2', delta: 'name?' } }));
+    expect(view.messages).toEqual([expect.objectContaining({ messageId: 'm2', text: 'Your name?', streaming: true, agent: 'interviewer' })]);
+    applyEvent(view, ev({ type: 'message', data: { messageId: 'm2', role: 'assistant', agent: 'interviewer', text: 'Your full name?', turnId: 't1' } }));
+    expect(view.messages).toEqual([expect.objectContaining({ messageId: 'm2', text: 'Your full name?', streaming: false })]);
+  });
+
+  it('orders fields by the architect plan and follows their status, value and follow-ups', () => {
+    const view = formView();
+    applyEvent(view, ev({
+      type: 'state.changed',
+      data: { type: 'PLAN_CREATED', payload: { fields: [{ field_id: 'email', label: 'Email', required: true }, { field_id: 'name', label: 'Name', required: true }] } },
+    }));
+    expect(view.fields.map((f) => f.fieldId)).toEqual(['email', 'name', 'diet']);
+    applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'interviewing', followUps: 1 } } }));
+    applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'a@b.co' } } }));
+    applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'done' } } }));
+    expect(view.fields[0]).toMatchObject({ fieldId: 'email', status: 'done', value: 'a@b.co', followUps: 1 });
+    expect(fieldProgress(view)).toEqual({ done: 1, total: 3, requiredDone: 1, required: 2 });
+  });
+
+  it('allows submitting once every required field is done, and for applications only after the audit', () => {
+    const form = formView();
+    for (const id of ['name', 'email']) applyEvent(form, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: id, status: 'done' } } }));
+    expect(canSubmit(form)).toBe(true);
+
+    const app = formView();
+    app.kind = 'application';
+    for (const id of ['name', 'email']) applyEvent(app, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: id, status: 'done' } } }));
+    expect(canSubmit(app)).toBe(false);
+    applyEvent(app, ev({ type: 'audit', data: { passed: true, violations: [], summary: 'ok' } }));
+    expect(canSubmit(app)).toBe(true);
+    applyEvent(app, ev({ type: 'session.completed', data: { collectedFields: { name: 'A', email: 'a@b.co' }, audit: { passed: true, violations: [], summary: 'ok' } } }));
+    expect(app.status).toBe('awaiting_confirmation');
+    app.status = 'submitted';
+    expect(canSubmit(app)).toBe(false);
+
+    const skipped = formView();
+    applyEvent(skipped, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'name', status: 'done' } } }));
+    applyEvent(skipped, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'skipped' } } }));
+    expect(canSubmit(skipped)).toBe(false);
+  });
+
+  it('offers the planner choices while clarifying and drops them once the user answers', () => {
+    const view = createView('faq');
+    applyEvent(view, ev({
+      type: 'plan',
+      data: {
+        steps: [{ id: 'c1', type: 'clarify', description: 'ask', questions: ['Which one?'] }],
+        needsClarification: true,
+        clarifyingQuestions: ['Which one?'],
+        raw: { planner: 'rule', choices: ['Policy', 'Procedure', ''] },
+      } as never,
+    }));
+    applyEvent(view, ev({ type: 'clarify', data: { questions: ['Which one?'] } }));
+    expect(view.clarify).toEqual({ questions: ['Which one?'], choices: ['Policy', 'Procedure'] });
+    applyEvent(view, ev({ type: 'message', data: { messageId: 'u1', role: 'user', agent: null, text: 'Procedure', turnId: 't2' } }));
+    expect(view.clarify).toBeNull();
+    expect(hasUserMessage(view, 't2')).toBe(true);
+    expect(hasUserMessage(view, 't3')).toBe(false);
+  });
+
+  it('names the answer sources by the titles of the same turn search hits', () => {
+    const view = createView('faq');
+    applyEvent(view, ev({ type: 'plan', data: { steps: [], needsClarification: false } as never }));
+    applyEvent(view, ev({ type: 'search', data: { query: 'q', topK: 3, hits: [{ id: 'a', title: 'Returns', score: 1 }] } }));
+    applyEvent(view, ev({ type: 'answer', data: { answer: 'Yes', sources: ['a', 'b'], final: true } }));
+    expect(answerSources(view)).toEqual([{ id: 'a', title: 'Returns' }, { id: 'b', title: 'b' }]);
+    // A new plan starts a new turn's panel.
+    applyEvent(view, ev({ type: 'plan', data: { steps: [], needsClarification: false } as never }));
+    expect(view.searches).toEqual([]);
+    expect(answerSources(view)).toEqual([]);
+  });
+
+  it('tracks the running turn, queued turns and failures', () => {
+    const view = formView();
+    applyEvent(view, ev({ type: 'turn.started', data: { turnId: 't1' } }));
+    applyEvent(view, ev({ type: 'turn.queued', data: { turnId: 't2', position: 1 } }));
+    expect(view).toMatchObject({ activeTurn: 't1', queuedTurns: { t2: 1 } });
+    applyEvent(view, ev({ type: 'turn.failed', data: { turnId: 't1', error: { code: 'llm_unavailable', message: 'down' } } }));
+    expect(view).toMatchObject({ activeTurn: null, lastFailure: { turnId: 't1', code: 'llm_unavailable' } });
+    applyEvent(view, ev({ type: 'turn.started', data: { turnId: 't2' } }));
+    expect(view).toMatchObject({ activeTurn: 't2', queuedTurns: {}, lastFailure: null });
+    applyEvent(view, ev({ type: 'turn.completed', data: { turnId: 't2', awaitingUserResponse: true } }));
+    expect(view).toMatchObject({ activeTurn: null, awaitingUser: true });
+  });
+
+  it('replaces what it knew with the snapshot of a resync', () => {
+    const view = formView();
+    applyEvent(view, ev({ type: 'message', data: { messageId: 'old', role: 'assistant', agent: 'greeter', text: 'old', turnId: 't1' } }));
+    const resync = ev({
+      type: 'resync',
+      data: {
+        snapshot: {
+          kind: 'form',
+          status: 'active',
+          currentAgent: 'interviewer',
+          fields: [{ fieldId: 'name', label: 'Name', required: true, status: 'done', value: 'Ann', followUps: 0 }],
+          messages: [{ messageId: 'm9', role: 'user', agent: null, text: 'Ann' }],
+          lastEventId: seq + 50,
+        },
+      },
+    });
+    applyEvent(view, resync);
+    expect(view.messages.map((m) => m.messageId)).toEqual(['m9']);
+    expect(view.fields).toEqual([expect.objectContaining({ fieldId: 'name', value: 'Ann', status: 'done' })]);
+    expect(view.currentAgent).toBe('interviewer');
+    expect(view.lastEventId).toBe(resync.id + 49);
+  });
+
+  it('reads SSE messages into events and rejects what is not one', () => {
+    expect(parseStreamEvent('message', '7', '{"text":"hi"}')).toEqual({ id: 7, type: 'message', data: { text: 'hi' } });
+    expect(parseStreamEvent('message', '', '{}')).toBeNull();
+    expect(parseStreamEvent('message', 'x', '{}')).toBeNull();
+    expect(parseStreamEvent('message', '3', '{not json')).toBeNull();
+  });
+});

@@ -133,6 +133,7 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     // The reviewer's verdict and the follow-up count are on the panel.
     await expect(p.getByTestId('reviews').locator('li').first().textContent()).resolves.toMatch(/needs more.*Number of attendees/);
     await expect(p.locator('[data-field="attendees"]').textContent()).resolves.toMatch(/1 follow-up/);
+    await p.screenshot({ path: screenshotPath('form-en-interview') });
     await say(p, 'Two of us');
     await say(p, 'I want to learn how to build reliable event-driven systems with queues');
     await expect(p.getByRole('button', { name: 'Submit answers' }).isDisabled()).resolves.toBe(true);

@@ -68,6 +68,7 @@ const els = {
   noticeRetry: /** @type {HTMLButtonElement} */ (byId('notice-retry')),
   faqIntro: byId('faq-intro'),
   faqExamples: byId('faq-examples'),
+  scroller: byId('scroller'),
   log: byId('log'),
   pending: byId('pending'),
   working: byId('working'),
@@ -370,15 +371,19 @@ function renderMessages(view) {
         h('span', { class: 'text', text: m.text }),
       ),
     );
-    stickToBottom = true;
+    // The person's own message always brings the view down; replies only when they were reading the end.
+    if (m.role === 'user') stickToBottom = true;
   }
   if (view.lastFailure && !els.log.querySelector(`[data-failure="${CSS.escape(view.lastFailure.turnId)}"]`)) {
     els.log.append(h('li', { class: 'msg system', 'data-failure': view.lastFailure.turnId, text: t(lang, 'turnFailed', { message: view.lastFailure.message }) }));
   }
-  if (stickToBottom) els.log.lastElementChild?.scrollIntoView({ block: 'end' });
+  if (stickToBottom) (els.pending.lastElementChild ?? els.log.lastElementChild)?.scrollIntoView({ block: 'end' });
 }
 
+/** Whether the reader is at the end of the conversation (then new messages keep it there). */
 function isNearBottom() {
+  const box = els.scroller;
+  if (box.scrollHeight > box.clientHeight) return box.scrollTop + box.clientHeight >= box.scrollHeight - 120;
   return window.innerHeight + window.scrollY >= document.body.scrollHeight - 120;
 }
 

@@ -191,8 +191,22 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     const p = await openPage('/?lang=en', { width: 390, height: 844 });
     await p.getByLabel('FAQ dialog').check();
     await expect(p.getByLabel('Form', { exact: true }).isHidden()).resolves.toBe(true);
+    // This client is over its rate (429 + Retry-After) once: the notice shows while the page waits and retries.
+    let limited = 0;
+    await p.route('**/v1/sessions', async (route) => {
+      if (route.request().method() !== 'POST' || limited++ > 0) return route.continue();
+      await route.fulfill({
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        body: JSON.stringify({ error: { code: 'rate_limited', message: 'more than 600 requests in 1 minute from this client; retry later' } }),
+      });
+    });
     await p.getByRole('button', { name: 'Start' }).click();
+    await expect(p.getByRole('alert').textContent()).resolves.toMatch(/busy \(rate_limited\)\. Retrying in 1 s/);
     await p.getByText('Ask about shipping, returns').waitFor();
+    expect(limited).toBe(2);
+    await expect(p.getByRole('alert').isHidden()).resolves.toBe(true);
+    await p.unroute('**/v1/sessions');
 
     const clarify = await say(p, '返品');
     expect(clarify).toContain('どの内容をお知りになりたいですか');

@@ -333,8 +333,10 @@ function scheduleRender() {
 function render() {
   if (!session) return;
   const { view } = session;
-  renderMessages(view);
-  renderPending(session);
+  const userSpoke = renderMessages(view);
+  const userSending = renderPending(session);
+  // The person's own message always brings the view down; replies only when they were reading the end.
+  if (pinnedToEnd || userSpoke || userSending) scrollToEnd();
   renderChoices(view);
   els.faqIntro.hidden = !(view.kind === 'faq' && view.messages.length === 0);
   const busyAgent = view.activeTurn !== null ? (view.currentAgent ?? '') : '';
@@ -345,7 +347,10 @@ function render() {
   els.panelBody.replaceChildren(...renderPanel(view, lang), renderSubmit(view));
 }
 
-/** @param {SessionView} view */
+/**
+ * @param {SessionView} view
+ * @returns {boolean} whether a user message was added
+ */
 function renderMessages(view) {
   const shown = new Map(Array.from(els.log.children, (li) => [/** @type {HTMLElement} */ (li).dataset.messageId, li]));
   if (shown.size > view.messages.length) {
@@ -353,7 +358,7 @@ function renderMessages(view) {
     els.log.replaceChildren();
     shown.clear();
   }
-  let stickToBottom = isNearBottom();
+  let userSpoke = false;
   for (const m of view.messages) {
     const existing = /** @type {HTMLElement | undefined} */ (shown.get(m.messageId));
     if (existing) {
@@ -371,24 +376,40 @@ function renderMessages(view) {
         h('span', { class: 'text', text: m.text }),
       ),
     );
-    // The person's own message always brings the view down; replies only when they were reading the end.
-    if (m.role === 'user') stickToBottom = true;
+    if (m.role === 'user') userSpoke = true;
   }
   if (view.lastFailure && !els.log.querySelector(`[data-failure="${CSS.escape(view.lastFailure.turnId)}"]`)) {
     els.log.append(h('li', { class: 'msg system', 'data-failure': view.lastFailure.turnId, text: t(lang, 'turnFailed', { message: view.lastFailure.message }) }));
   }
-  if (stickToBottom) (els.pending.lastElementChild ?? els.log.lastElementChild)?.scrollIntoView({ block: 'end' });
+  return userSpoke;
 }
 
-/** Whether the reader is at the end of the conversation (then new messages keep it there). */
+/** Whether the reader is at the end of the conversation: then new messages, and a notice that takes room, keep it there. */
+let pinnedToEnd = true;
+const updatePinned = () => (pinnedToEnd = isNearBottom());
+els.scroller.addEventListener('scroll', updatePinned, { passive: true });
+window.addEventListener('scroll', updatePinned, { passive: true });
+new ResizeObserver(() => {
+  if (pinnedToEnd) scrollToEnd();
+}).observe(els.scroller);
+
+function scrollToEnd() {
+  (els.pending.lastElementChild ?? els.log.lastElementChild)?.scrollIntoView({ block: 'end' });
+}
+
+/** Within 120 px of the end of the conversation (the chat scrolls inside itself on wide screens, the page on phones). */
 function isNearBottom() {
   const box = els.scroller;
   if (box.scrollHeight > box.clientHeight) return box.scrollTop + box.clientHeight >= box.scrollHeight - 120;
   return window.innerHeight + window.scrollY >= document.body.scrollHeight - 120;
 }
 
-/** @param {ActiveSession} current */
+/**
+ * @param {ActiveSession} current
+ * @returns {boolean} whether a message the person just sent was added
+ */
 function renderPending(current) {
+  const before = els.pending.children.length;
   for (const [key, p] of current.pending) if (p.turnId !== null && hasUserMessage(current.view, p.turnId)) current.pending.delete(key);
   els.pending.replaceChildren(
     ...Array.from(current.pending.values(), (p) => {
@@ -397,6 +418,7 @@ function renderPending(current) {
       return h('li', { class: 'msg user pending', lang: langOf(p.text) }, h('span', { class: 'who', text: state }), h('span', { class: 'text', text: p.text }));
     }),
   );
+  return els.pending.children.length > before;
 }
 
 /** @param {SessionView} view */

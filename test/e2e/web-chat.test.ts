@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // page.evaluate callbacks run in the browser: they see the DOM's types.
 import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Api, type Json } from '../support/api.js';
@@ -40,13 +41,14 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     await stack?.stop();
   });
   afterEach(async () => {
-    await page?.close();
+    await page?.context().close();
     // A script error can leave a page that looks fine and does nothing.
     expect(pageErrors).toEqual([]);
   });
 
   async function openPage(path: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-    page = await browser.newPage({ viewport });
+    // A context of its own per page: no storage shared between tests (and axe-core needs one).
+    page = await (await browser.newContext({ viewport })).newPage();
     pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(`${stack.url}${path}`);
@@ -91,6 +93,25 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
       els.map((el) => `${el.getAttribute('data-role')}: ${el.querySelector('.text')?.textContent ?? ''}`),
     );
   }
+
+  /** WCAG 2.1 A and AA rules of axe-core on the page as it is now, as `rule: selectors` lines. */
+  async function accessibilityViolations(p: Page): Promise<string[]> {
+    const result = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  it('passes the WCAG 2.1 AA checks of axe-core on the start screen and in a running interview, in both languages', async () => {
+    for (const ui of ['en', 'ja'] as const) {
+      const p = await openPage(`/?lang=${ui}`);
+      expect(await accessibilityViolations(p), `start screen (${ui})`).toEqual([]);
+      await p.getByRole('button', { name: ui === 'en' ? 'Start' : '開始' }).click();
+      await waitForReply(p, 0);
+      await say(p, ui === 'en' ? 'English' : '日本語', ui === 'en' ? 'Your message' : 'メッセージ');
+      await say(p, ui === 'en' ? 'I live in Osaka, Japan' : '大阪に住んでいます', ui === 'en' ? 'Your message' : 'メッセージ');
+      expect(await accessibilityViolations(p), `interview (${ui})`).toEqual([]);
+      await p.context().close();
+    }
+  });
 
   it('completes the English event registration form: panel follows every field, a shed turn is retried visibly, answers are submitted', async () => {
     const p = await openPage('/?lang=en');
@@ -181,6 +202,7 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     await expect(p.evaluate(() => document.documentElement.lang)).resolves.toBe('ja');
     await expect(p.locator('#log .msg.assistant').last().getAttribute('lang')).resolves.toBe('ja');
     await p.screenshot({ path: screenshotPath('application-ja-audited'), fullPage: true });
+    expect(await accessibilityViolations(p)).toEqual([]);
 
     await p.getByRole('button', { name: '回答を送信' }).click();
     await expect(p.getByTestId('submitted').textContent()).resolves.toBe('送信しました。ありがとうございました。');
@@ -231,6 +253,7 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     // Nothing overflows sideways on a 390 px screen.
     await expect(p.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await p.screenshot({ path: screenshotPath('faq-answer-phone'), fullPage: true });
+    expect(await accessibilityViolations(p)).toEqual([]);
   });
 
   it('resumes after the gateway restarts mid-interview: no message lost or duplicated, a message typed while it was down is sent once', async () => {

@@ -1,10 +1,10 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { createApi, newIdempotencyKey, withRetry, type RetryNotice } from '../../services/gateway/web/lib/api.js';
-import { applyEvent, applySnapshot, createView, parseStreamEvent, type SessionKind } from '../../services/gateway/web/lib/session-view.js';
+import { applyEvent, parseStreamEvent, viewFromSnapshot } from '../../services/gateway/web/lib/session-view.js';
 import { SseReader } from '../client/sse-reader.js';
 import type { ChatOptions } from './args.js';
-import { COLOR, describeEvent, describeFields, PLAIN } from './printer.js';
+import { COLOR, describeEvent, describeFields, oneLine, PLAIN } from './printer.js';
 
 /** After the input ends, how long to wait at most for the last turn's answer. */
 const IDLE_WAIT_MS = 60_000;
@@ -37,29 +37,23 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
 
   let sessionId: string;
   let token: string;
-  let kind: SessionKind;
+  let snapshot: Record<string, unknown>;
   try {
-    if (opts.resume) {
-      ({ sessionId, token } = opts.resume);
-      const snap = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
-      kind = snap.kind as SessionKind;
-    } else {
-      kind = opts.kind;
-      const body = { kind, ...(opts.form ? { form: opts.form } : {}), options: { language: opts.language } };
-      const created = await withRetry(() => api.createSession(body), { onRetry, maxAttempts: 5 });
-      ({ sessionId, token } = created);
+    if (opts.resume) ({ sessionId, token } = opts.resume);
+    else {
+      const body = { kind: opts.kind, ...(opts.form ? { form: opts.form } : {}), options: { language: opts.language } };
+      ({ sessionId, token } = await withRetry(() => api.createSession(body), { onRetry, maxAttempts: 5 }));
     }
+    snapshot = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
   } catch (err) {
     print([st.warn(`chat: ${(err as Error).message}`)]);
     return 1;
   }
 
-  const view = createView(kind);
-  const snapshot = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
-  const { kind: k, status, currentAgent, fields, bootstrap } = snapshot;
+  const view = viewFromSnapshot(snapshot);
+  const kind = view.kind;
   // The history printed before piped input may end: everything up to the snapshot.
   const historyEnd = typeof snapshot.lastEventId === 'number' ? snapshot.lastEventId : 0;
-  applySnapshot(view, { kind: k, status, currentAgent, fields, bootstrap });
   print([
     st.bold(`${kind} session ${sessionId}`),
     st.dim(`resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`),
@@ -144,7 +138,7 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     try {
       const result = await withRetry(() => api.submit(sessionId, token), { onRetry, maxAttempts: 5 });
       const labels = new Map(view.fields.map((f) => [f.fieldId, f.label]));
-      print([st.ok('Submitted. Your answers:'), ...Object.entries(result.collectedFields).map(([id, v]) => `  ${labels.get(id) ?? id}: ${v.replace(/\s*\n+\s*/g, ' / ')}`)]);
+      print([st.ok('Submitted. Your answers:'), ...Object.entries(result.collectedFields).map(([id, v]) => `  ${labels.get(id) ?? id}: ${oneLine(v)}`)]);
       finish(0);
     } catch (err) {
       print([st.warn(`  ! cannot submit yet: ${(err as Error).message}`)]);

@@ -1,4 +1,13 @@
+import { describeError, retryAfterMs } from '../../services/gateway/web/lib/api.js';
 import { UnreachableError } from './errors.js';
+
+export { describeError };
+
+/** Retry-After (delta-seconds or an HTTP date) in seconds, parsed as the chat clients parse it. */
+function retryAfterSeconds(raw: string | null): number | null {
+  const ms = retryAfterMs(raw);
+  return ms === null ? null : ms / 1000;
+}
 
 /** One JSON answer of the gateway; `body` is `{}` when it was not a JSON object. */
 export interface JsonResponse {
@@ -14,7 +23,7 @@ export async function postJson(url: string, body: unknown, opts: { token?: strin
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: opts.signal });
   const text = await res.text();
-  return { status: res.status, retryAfterS: parseRetryAfter(res.headers.get('retry-after')), body: parseObject(text) };
+  return { status: res.status, retryAfterS: retryAfterSeconds(res.headers.get('retry-after')), body: parseObject(text) };
 }
 
 /** The `error.code` of a contract error body, for messages; '' when the body has none. */
@@ -33,20 +42,6 @@ export async function assertReachable(baseUrl: string): Promise<void> {
   } catch (err) {
     throw new UnreachableError(`cannot reach the gateway at ${baseUrl}: ${describeError(err)}`);
   }
-}
-
-/** A short reason for a fetch failure: undici hides the interesting part (ECONNREFUSED…) in `cause`. */
-export function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause instanceof Error ? err.cause.message : '';
-  return cause === '' ? err.message : `${err.message} (${cause})`;
-}
-
-function parseRetryAfter(raw: string | null): number | null {
-  if (raw === null) return null;
-  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
 }
 
 function parseObject(text: string): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { h, langOf } from './lib/dom.js';
 import { openEventStream } from './lib/event-stream.js';
 import { pickUiLanguage, STRINGS, t } from './lib/i18n.js';
 import { renderPanel } from './lib/panel.js';
-import { applyEvent, applySnapshot, canSubmit, createView, hasUserMessage } from './lib/session-view.js';
+import { applyEvent, canSubmit, hasUserMessage, viewFromSnapshot } from './lib/session-view.js';
 
 /** @typedef {import('./lib/session-view.js').SessionView} SessionView */
 /** @typedef {import('./lib/session-view.js').SessionKind} SessionKind */
@@ -23,7 +23,6 @@ import { applyEvent, applySnapshot, canSubmit, createView, hasUserMessage } from
  * @property {string} key idempotency key, reused on every retry of this message
  * @property {string} text
  * @property {string | null} turnId set once the gateway accepted it (202)
- * @property {number} position
  */
 
 /**
@@ -78,6 +77,7 @@ const els = {
   send: /** @type {HTMLButtonElement} */ (byId('send')),
   panelDetails: /** @type {HTMLDetailsElement} */ (byId('panel-details')),
   panelBody: byId('panel-body'),
+  submitArea: byId('submit-area'),
 };
 
 // ---- page language -------------------------------------------------------
@@ -138,8 +138,8 @@ async function startSession() {
     const body = { kind, options: { language } };
     if (kind !== 'faq') body.form = await withRetry(() => api.sampleForm(els.sample.value), { onRetry: showRetry });
     const created = await withRetry(() => api.createSession(body), { onRetry: showRetry });
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ id: created.sessionId, token: created.token, kind }));
-    await openSession(created.sessionId, created.token, kind);
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ id: created.sessionId, token: created.token }));
+    await openSession(created.sessionId, created.token);
   } catch (err) {
     showError(err);
   } finally {
@@ -151,15 +151,11 @@ async function startSession() {
 /**
  * Shows the workspace for a session and follows its stream from the first event:
  * a fresh connect replays the whole history, so a reload rebuilds everything.
- * @param {string} id @param {string} token @param {SessionKind} kind
+ * @param {string} id @param {string} token
  */
-async function openSession(id, token, kind) {
+async function openSession(id, token) {
   hideNotice();
-  const view = createView(kind);
-  // Labels and the required flags come from the snapshot; every event after it replays on top.
-  const snapshot = await withRetry(() => api.snapshot(id, token), { onRetry: showRetry });
-  const { kind: k, status, currentAgent, fields, bootstrap } = snapshot;
-  applySnapshot(view, { kind: k, status, currentAgent, fields, bootstrap });
+  const view = viewFromSnapshot(await withRetry(() => api.snapshot(id, token), { onRetry: showRetry }));
   session = { id, token, view, pending: new Map(), stream: null };
   els.log.replaceChildren();
   els.setup.hidden = true;
@@ -232,13 +228,12 @@ async function send(text) {
   const current = session;
   if (!current) return;
   /** @type {PendingTurn} */
-  const pending = { key: newIdempotencyKey(), text, turnId: null, position: 0 };
+  const pending = { key: newIdempotencyKey(), text, turnId: null };
   current.pending.set(pending.key, pending);
   scheduleRender();
   try {
     const accepted = await withRetry(() => api.postTurn(current.id, current.token, text, pending.key), { onRetry: showRetry });
     pending.turnId = accepted.turnId;
-    pending.position = accepted.position;
     hideNotice();
   } catch (err) {
     current.pending.delete(pending.key);
@@ -344,7 +339,8 @@ function render() {
   const submitted = view.status === 'submitted';
   els.message.disabled = submitted;
   els.send.disabled = submitted;
-  els.panelBody.replaceChildren(...renderPanel(view, lang), renderSubmit(view));
+  els.panelBody.replaceChildren(...renderPanel(view, lang));
+  renderSubmit(view);
 }
 
 /**
@@ -421,34 +417,46 @@ function renderPending(current) {
   return els.pending.children.length > before;
 }
 
+/**
+ * Parts redrawn only when what they show changed (by a key of it): they hold
+ * buttons, and redrawing on every event would drop a keyboard user's focus.
+ * @type {Record<'choices' | 'submit', string>}
+ */
+const drawn = { choices: '', submit: '' };
+
+/** A button that sends its own text as the person's message. @param {string} text */
+function sendButton(text) {
+  const button = h('button', { type: 'button', lang: langOf(text), text });
+  button.addEventListener('click', () => void send(text));
+  return button;
+}
+
 /** @param {SessionView} view */
 function renderChoices(view) {
   const choices = view.clarify?.choices ?? [];
+  const key = JSON.stringify(choices);
+  if (drawn.choices === key) return;
+  drawn.choices = key;
   const label = /** @type {HTMLElement} */ (els.choices.firstElementChild);
-  els.choices.replaceChildren(
-    label,
-    ...choices.map((c) => {
-      const button = h('button', { type: 'button', lang: langOf(c), text: c });
-      button.addEventListener('click', () => void send(c));
-      return button;
-    }),
-  );
+  els.choices.replaceChildren(label, ...choices.map(sendButton));
   els.choices.hidden = choices.length === 0;
 }
 
 function renderFaqExamples() {
-  els.faqExamples.replaceChildren(
-    ...FAQ_EXAMPLES.map((q) => {
-      const button = h('button', { type: 'button', lang: langOf(q), text: q });
-      button.addEventListener('click', () => void send(q));
-      return button;
-    }),
-  );
+  els.faqExamples.replaceChildren(...FAQ_EXAMPLES.map(sendButton));
 }
 
 /** @param {SessionView} view */
 function renderSubmit(view) {
-  if (view.kind === 'faq') return h('div');
+  const ready = canSubmit(view);
+  const key = JSON.stringify([lang, view.kind, view.status, ready, view.status === 'submitted' ? view.collectedFields : null]);
+  if (drawn.submit === key) return;
+  drawn.submit = key;
+  els.submitArea.replaceChildren(...(view.kind === 'faq' ? [] : [submitBox(view, ready)]));
+}
+
+/** @param {SessionView} view @param {boolean} ready */
+function submitBox(view, ready) {
   if (view.status === 'submitted') {
     const labels = new Map(view.fields.map((f) => [f.fieldId, f.label]));
     return h(
@@ -466,7 +474,6 @@ function renderSubmit(view) {
       ),
     );
   }
-  const ready = canSubmit(view);
   const button = h('button', { type: 'button', class: 'primary', id: 'submit', 'aria-describedby': ready ? undefined : 'submit-hint', text: t(lang, 'submit') });
   button.disabled = !ready;
   button.addEventListener('click', () => void submitAnswers());
@@ -486,7 +493,7 @@ async function boot() {
   const saved = readSaved();
   if (saved) {
     try {
-      await openSession(saved.id, saved.token, saved.kind);
+      await openSession(saved.id, saved.token);
       return;
     } catch (err) {
       sessionStorage.removeItem(STORAGE_KEY);
@@ -495,11 +502,11 @@ async function boot() {
   }
 }
 
-/** @returns {{ id: string, token: string, kind: SessionKind } | null} */
+/** @returns {{ id: string, token: string } | null} */
 function readSaved() {
   try {
     const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');
-    if (saved && typeof saved.id === 'string' && typeof saved.token === 'string' && ['form', 'application', 'faq'].includes(saved.kind)) return saved;
+    if (saved && typeof saved.id === 'string' && typeof saved.token === 'string') return saved;
   } catch {
     // A damaged entry starts over.
   }

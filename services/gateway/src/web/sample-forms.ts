@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { detectLanguage } from '@convo/shared/faq/text/analyzer';
 import { SessionForm } from '@convo/shared/schemas/form';
 import type { Logger } from '@convo/shared/logger';
 
@@ -12,8 +13,6 @@ export interface SampleForm {
   language: 'ja' | 'en';
   form: SessionForm;
 }
-
-const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/u;
 
 /**
  * Reads every `*.json` in `dir` once, at start. A file that is not a valid
@@ -37,7 +36,7 @@ export async function loadSampleForms(dir: string, log: Logger): Promise<SampleF
         id: basename(name, '.json'),
         title: form.title,
         kind: form.compliance === undefined ? 'form' : 'application',
-        language: JAPANESE.test(`${form.title} ${form.fields.map((f) => f.label).join(' ')}`) ? 'ja' : 'en',
+        language: detectLanguage(`${form.title} ${form.fields.map((f) => f.label).join(' ')}`),
         form,
       });
     } catch (err) {

@@ -64,7 +64,7 @@ export function createApi(baseUrl) {
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       });
     } catch (err) {
-      throw new ApiError(0, 'unreachable', `The gateway cannot be reached (${describe(err)}).`, null);
+      throw new ApiError(0, 'unreachable', `The gateway cannot be reached (${describeError(err)}).`, null);
     }
     const text = await res.text();
     const json = parseJson(text);
@@ -172,11 +172,14 @@ function parseJson(text) {
   }
 }
 
-/** @param {unknown} err */
-function describe(err) {
+/**
+ * A short reason for a fetch failure: undici hides the interesting part (ECONNREFUSED…) in `cause`.
+ * @param {unknown} err
+ */
+export function describeError(err) {
   if (!(err instanceof Error)) return String(err);
   const cause = /** @type {any} */ (err).cause;
-  return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
+  return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
 }
 
 /**

@@ -116,25 +116,15 @@ function renderReviews(view, lang) {
     'section',
     { 'aria-labelledby': 'reviews-title' },
     h('h3', { id: 'reviews-title', text: t(lang, 'reviews') }),
-    latest.length === 0
-      ? h('p', { class: 'muted', text: t(lang, 'none') })
-      : h(
-          'ul',
-          { 'data-testid': 'reviews' },
-          latest.map((r) =>
-            h(
-              'li',
-              {},
-              h('span', { class: `badge ${r.passed ? 'ok' : 'warning'}`, text: t(lang, r.passed ? 'passed' : 'notPassed') }),
-              ' ',
-              h('span', { lang: langOf(labels.get(r.fieldId) ?? ''), text: labels.get(r.fieldId) ?? r.fieldId }),
-              r.missingFacts.length > 0
-                ? h('div', { class: 'muted' }, `${t(lang, 'missing')}: `, h('span', { lang: langOf(r.missingFacts.join()), text: r.missingFacts.join(', ') }))
-                : null,
-              r.feedback ? h('div', { class: 'muted', lang: langOf(r.feedback), text: r.feedback }) : null,
-            ),
-          ),
-        ),
+    listOrNone(lang, 'reviews', latest, (r) => [
+      h('span', { class: `badge ${r.passed ? 'ok' : 'warning'}`, text: t(lang, r.passed ? 'passed' : 'notPassed') }),
+      ' ',
+      h('span', { lang: langOf(labels.get(r.fieldId) ?? ''), text: labels.get(r.fieldId) ?? r.fieldId }),
+      r.missingFacts.length > 0
+        ? h('div', { class: 'muted' }, `${t(lang, 'missing')}: `, h('span', { lang: langOf(r.missingFacts.join()), text: r.missingFacts.join(', ') }))
+        : null,
+      r.feedback ? h('div', { class: 'muted', lang: langOf(r.feedback), text: r.feedback }) : null,
+    ]),
   );
 }
 
@@ -203,24 +193,26 @@ function renderFaq(view, lang) {
           ),
         ),
     h('h3', { id: 'hits-title', text: t(lang, 'searchHits') }),
-    view.searches.length === 0
-      ? h('p', { class: 'muted', text: t(lang, 'none') })
-      : h(
-          'ul',
-          { 'data-testid': 'search-hits' },
-          view.searches.flatMap((s) =>
-            s.hits.map((hit) =>
-              h('li', {}, h('span', { lang: langOf(hit.title), text: hit.title }), ' ', h('span', { class: 'muted', text: hit.score.toFixed(2) })),
-            ),
-          ),
-        ),
+    listOrNone(
+      lang,
+      'search-hits',
+      view.searches.flatMap((s) => s.hits),
+      (hit) => [h('span', { lang: langOf(hit.title), text: hit.title }), ' ', h('span', { class: 'muted', text: hit.score.toFixed(2) })],
+    ),
     h('h3', { id: 'sources-title', text: t(lang, 'sources') }),
-    sources.length === 0
-      ? h('p', { class: 'muted', text: t(lang, 'none') })
-      : h(
-          'ul',
-          { 'data-testid': 'sources' },
-          sources.map((s) => h('li', {}, h('span', { lang: langOf(s.title), text: s.title }), ' ', h('span', { class: 'muted', text: `[${s.id}]` }))),
-        ),
+    listOrNone(lang, 'sources', sources, (s) => [h('span', { lang: langOf(s.title), text: s.title }), ' ', h('span', { class: 'muted', text: `[${s.id}]` })]),
   );
+}
+
+/**
+ * One `<li>` per item, or a muted dash when there is none.
+ * @template T
+ * @param {UiLanguage} lang
+ * @param {string} testId
+ * @param {T[]} items
+ * @param {(item: T) => import('./dom.js').Child[]} content
+ */
+function listOrNone(lang, testId, items, content) {
+  if (items.length === 0) return h('p', { class: 'muted', text: t(lang, 'none') });
+  return h('ul', { 'data-testid': testId }, items.map((item) => h('li', {}, ...content(item))));
 }

@@ -149,6 +149,21 @@ export function applySnapshot(view, snapshot) {
 }
 
 /**
+ * The view a client starts from before it follows the stream from the first
+ * event: what the snapshot knows that events may never repeat (the kind, the
+ * field labels and required flags, a greeter that has not handed over yet).
+ * The history (messages, reviews, plans) is left to the replayed events.
+ * @param {Record<string, unknown>} snapshot
+ * @returns {SessionView}
+ */
+export function viewFromSnapshot(snapshot) {
+  const { kind, status, currentAgent, fields, bootstrap } = snapshot;
+  const view = createView(isKind(kind) ? kind : 'form');
+  applySnapshot(view, { status, currentAgent, fields, bootstrap });
+  return view;
+}
+
+/**
  * Folds one event into the view.
  * @param {SessionView} view
  * @param {SessionEvent} ev

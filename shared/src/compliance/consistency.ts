@@ -53,7 +53,7 @@ export function findInconsistencies(input: {
   return out;
 }
 
-const TYPE_NAME: Readonly<Record<FactType, string>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'URL', name: 'name', text: 'text' };
+const TYPE_NAME: Readonly<Partial<Record<FactType, string>>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'URL', name: 'name', text: 'text' };
 
 function factsOf(field: ConsistencyField, facts: readonly ConsistencyFact[]): ConsistencyFact[] {
   return facts.filter((k) => k.fieldId === field.fieldId || k.formFieldId === field.fieldId);

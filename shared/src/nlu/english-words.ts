@@ -30,3 +30,18 @@ export const ENGLISH_GENERIC_WORDS: ReadonlySet<string> = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/**
+ * Quantities, degrees and hedges: a closed class of English words that say
+ * how much or how sure, never what. "A little", "some stuff", "quite a lot"
+ * are made only of these.
+ */
+export const ENGLISH_VAGUE_WORDS: ReadonlySet<string> = new Set(
+  `little bit bits lot lots few several much many bunch somewhat kind sort stuff thing things something someone somewhere sometimes
+  occasionally often rarely seldom maybe probably perhaps possibly quite pretty fairly rather mostly mainly basically generally usually
+  various different certain etc same done doing did do does been had having got gotten plenty enough loads tons once twice before
+  previously past ago already ever never yet definitely absolutely sure certainly guess suppose think kinda sorta whatever everything
+  nothing none stuff things lil tad yes no nope yeah yep ok okay fine good nice great couple times time bits`
+    .split(/\s+/)
+    .filter(Boolean),
+);

@@ -1,13 +1,18 @@
-import type { FactDefinition, FormField } from '../schemas/form.js';
+import type { AnswerType, FactDefinition, FormField } from '../schemas/form.js';
+import { listedOptions, yesNoOptions } from './options.js';
 
 /** The parts of a fact that describe it (a full FactDefinition, or a view of one). */
-export type FactWords = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria'>;
+export type FactWords = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria'> &
+  Partial<Pick<FactDefinition, 'questioningHints' | 'answerType' | 'options'>>;
 
 /** The parts of a field that describe it. */
 export type FieldWords = Pick<FormField, 'label' | 'intent'>;
 
-/** The kinds of value the offline reviewer can check; `text` is anything else (judged for content). */
-export type FactType = 'email' | 'phone' | 'date' | 'number' | 'url' | 'name' | 'text';
+/** The kinds of value the offline reviewer understands; `text` is anything else (judged for content). */
+export type FactType = AnswerType;
+
+/** A fact's kind plus, for a choice, the values it allows (as the form writes them). */
+export type AnswerSpec = { type: FactType; options: string[] };
 
 export type ClassifyOptions = {
   /**
@@ -23,8 +28,9 @@ function anyOf(...alternatives: string[]): RegExp {
   return new RegExp(alternatives.join('|'), 'i');
 }
 
-// Checked in this order: "phone number" is a phone, not a number; "start date" a date.
-const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name'>, RegExp]> = [
+// Checked in this order: "phone number" is a phone, not a number; "start date" a date; "how long" a duration, not a number.
+// Each pattern names the value itself ("email", "postal code", "what time"), never a topic word like "size".
+const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice' | 'yes_no'>, RegExp]> = [
   ['email', anyOf(String.raw`\be-?mails?\b`, 'メール')],
   [
     'url',
@@ -35,64 +41,125 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name'>, RegExp]
     ),
   ],
   ['phone', anyOf(String.raw`\b(?:tele)?phone`, String.raw`\btel\b`, String.raw`\b(?:mobile|cell)\s*(?:phone|number|no)\b`, '電話', '携帯')],
+  ['postal_code', anyOf(String.raw`\bpost(?:al)?\s*codes?\b`, String.raw`\bzip(?:\s*codes?)?\b`, String.raw`\bpostcodes?\b`, '郵便番号', '〒')],
+  [
+    'duration',
+    anyOf(
+      String.raw`\bhow long\b`, String.raw`\bduration\b`, String.raw`\blength of\b`, String.raw`\bfor how many (?:years|months|weeks|days)\b`,
+      String.raw`\bhow many (?:years|months|weeks|days|hours)\b`, String.raw`\byears? of\b`,
+      '何年間', '何か月', '何ヶ月', '何カ月', 'どのくらいの間', 'どれくらいの間', '年数', '在籍年数', '経験年数',
+    ),
+  ],
+  [
+    'period',
+    anyOf(
+      String.raw`\bperiod\b`, String.raw`\bsince when\b`, String.raw`\bfrom when\b`, String.raw`\byear or\b`, String.raw`\bor (?:a )?year\b`,
+      String.raw`^\s*when\b(?!\s+(?:can|could|will|would|do|does|is|are|should|shall)\b)`,
+      String.raw`\bwhen (?:did|was|were|had|have)\b`, String.raw`\b(?:time ?frame|timeframe)\b`,
+      '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ', '時期',
+    ),
+  ],
+  [
+    'time',
+    anyOf(
+      String.raw`\b(?:what|which) time\b`, String.raw`\btime of (?:day|arrival|departure)\b`,
+      String.raw`\b(?:arrival|departure|start|end|pick-?up|drop-?off|check-?in|check-?out|appointment|preferred|meeting|delivery) time\b`,
+      String.raw`^\s*time\s*$`, '時刻', '何時(?!間)', '到着時間', '出発時間', '開始時間', '終了時間', '来店時間', '希望時間(?!帯)',
+    ),
+  ],
+  [
+    'year',
+    anyOf(
+      String.raw`\b(?:which|what) year\b`, String.raw`\byear (?:of|when)\b`, String.raw`^\s*year\s*$`,
+      String.raw`\b(?:graduation|founding|birth|start|end|release|model|manufacture|construction|purchase|completion) year\b`,
+      String.raw`\byear (?:built|made|founded|graduated|purchased)\b`, String.raw`\b(?:yyyy|4-digit year)\b`,
+      '何年(?!間|生|前|目)', '年度', '(?:卒業|入学|設立|購入|製造|建築|竣工)年(?!月)',
+    ),
+  ],
   [
     'date',
     anyOf(
-      String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`^\s*when\b`,
-      String.raw`\bwhen (?:can|could|will|would|did|do|does|is|are|was|were)\b`,
-      '日付', '生年月日', '誕生日', '年月日', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品)日', '期日', '締め?切り?',
-      '日程', '何日', '何月', '時期',
-      // "いつから" asks for a date; "いつも" (always) and "いつか" (someday) do not.
-      'いつ(?!も|か(?!ら))',
+      String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\bday\b(?! ?time)`,
+      String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall)\b`,
+      '日付', '生年月日', '誕生日', '年月日', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
+      '期日', '締め?切り?', '日程', '何日', '何月', 'いつ(?!も|か(?!ら)|頃|ごろ)',
     ),
   ],
   [
     'number',
     anyOf(
-      String.raw`\bhow (?:many|much|old|long)\b`, String.raw`\bnumber of\b`, String.raw`\byears? of\b`, String.raw`\b(?:which|what) year\b`,
-      String.raw`\byear (?:of|when)\b`, String.raw`\b(?:graduation|founding|birth|start|end|release|model) year\b`, String.raw`^\s*year\s*$`,
-      String.raw`\b(?:age|count|quantity|amount|salary|budget|headcount|size|score|price|cost|numeric)\b`,
-      '年数', '人数', '件数', '回数', '個数', '台数', '数値', '何年', '何人', '何件', '何回', '何歳', '何個', '年齢', '金額', '予算',
-      '年収', '給与', 'いくつ', '点数',
-      // 数 on its own ("数を教えて") but not 複数 (several) or 数学 (mathematics).
-      '(?<!複)数(?!学)',
+      String.raw`\bhow (?:many|much|old)\b`, String.raw`\bnumber of\b`, String.raw`\bamount\b`, String.raw`\bcount\b`, String.raw`\bquantity\b`,
+      String.raw`\bage\b`, String.raw`\bheadcount\b`, String.raw`\bsalary\b`, String.raw`\bbudget\b`, String.raw`\bprice\b`, String.raw`\bcost\b`,
+      String.raw`\bnumeric\b`, String.raw`\bin (?:cm|kg|km|m|g|mm|yen|dollars|usd|jpy|eur|euros|pounds|lbs?|square (?:meters|metres|feet))\b`,
+      String.raw`\ba (?:whole )?number\b`, String.raw`\bnumber (?:from|between)\b`,
+      '人数', '件数', '回数', '個数', '台数', '数値', '何人', '何件', '何回', '何歳', '何個', '何台', '何名', '年齢', '金額', '予算', '年収', '給与',
+      '月収', '家賃', '費用', '身長', '体重', '面積', 'いくつ', 'いくら', '点数', '(?<![複])数(?![学])',
     ),
   ],
 ];
 
 const PERSONAL_NAME = anyOf(
-  String.raw`\b(?:full|legal|given|family|first|last|middle|your|preferred)\s+name\b`, String.raw`\bsurname\b`, String.raw`\bforename\b`,
+  String.raw`\b(?:full|legal|given|family|first|last|middle|your|preferred|contact|guest|patient|applicant|child's|student's|emergency contact) ?name\b`,
+  String.raw`\bsurname\b`, String.raw`\bforename\b`,
   '氏名', 'フルネーム', '姓名', '苗字', '名字', 'お名前',
 );
 const ANY_NAME_EN = /\bnames?\b/i;
 // "Company name", "names of the tools": names, but not of a person.
 const NAMED_THINGS =
   'company project product organi[sz]ation team school university college business brand file user pet app event course program ' +
-  'department store shop street domain account group club band book game employer job role position';
+  'department store shop street domain account group club band book game employer job role position hotel venue bank station building';
 const ORG_NAME_EN = anyOf(
   String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b`,
-  String.raw`\bnames? of\b(?! (?:the |your )?(?:person|respondent|applicant|candidate|contact))`,
+  String.raw`\bnames? of\b(?! (?:the |your )?(?:person|respondent|applicant|candidate|contact|guest|patient|child|student))`,
 );
-const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場)の?名/;
+const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット)の?名/;
+
+// A fact that asks whether something is so: "Whether the guest needs parking", 「駐車場の有無」, "yes or no".
+const YES_NO = anyOf(
+  String.raw`^\s*whether\b`, String.raw`\byes(?:\s*/\s*|\s+or\s+)no\b`, String.raw`\b(?:yes|no) (?:answer|question)\b`,
+  '有無', 'はい(?:・|/|か|、)いいえ', 'かどうか',
+);
 
 /**
- * Decides what kind of value a fact asks for, from keywords in its key
- * (camelCase and snake_case split), description and done criteria — and,
- * unless told otherwise, the field's label and intent — in English and
- * Japanese. Anything unrecognised is `text`.
+ * Decides what kind of value a fact asks for: its explicit `answerType`
+ * (or `options`) when the form states it; else options listed in its words
+ * ("S/M/L/XL", 「午前・午後・夜間」, "one of A, B or C") make it a choice;
+ * else keywords of its key (camelCase and snake_case split), description,
+ * criteria and hints — and, unless told otherwise, the field's label and
+ * intent — in English and Japanese. Anything unrecognised is `text`.
  */
 export function classifyFact(fact: FactWords, field: FieldWords, options: ClassifyOptions = {}): FactType {
-  const own = typeOf(factTexts(fact));
-  if (own !== 'text' || options.fieldContext === false) return own;
-  return typeOf([field.label, field.intent ?? '']);
+  return answerSpec(fact, field, options).type;
 }
 
-/** The fact's own words: its key split into words, its description and its criteria. */
+/** {@link classifyFact} with the options of a choice. */
+export function answerSpec(fact: FactWords, field: FieldWords, options: ClassifyOptions = {}): AnswerSpec {
+  const explicit = explicitSpec(fact);
+  if (explicit) return explicit;
+  const own = factTexts(fact);
+  const useField = options.fieldContext !== false;
+  const withField = useField ? [...own, field.label, field.intent ?? ''] : own;
+  const listed = listedOptions(withField);
+  if (listed.length >= 2) return yesNoOptions(listed) ? { type: 'yes_no', options: listed } : { type: 'choice', options: listed };
+  const typed = typeOf(own);
+  if (typed !== 'text' || !useField) return { type: typed, options: [] };
+  return { type: typeOf([field.label, field.intent ?? '']), options: [] };
+}
+
+function explicitSpec(fact: FactWords): AnswerSpec | null {
+  const opts = fact.options ?? [];
+  if (fact.answerType) return { type: fact.answerType, options: fact.answerType === 'choice' || fact.answerType === 'yes_no' ? opts : [] };
+  if (opts.length >= 2) return { type: yesNoOptions(opts) ? 'yes_no' : 'choice', options: opts };
+  return null;
+}
+
+/** The fact's own words: its key split into words, its description, its criteria and its hints. */
 export function factTexts(fact: FactWords): string[] {
-  return [splitKey(fact.factKey), fact.fact, fact.doneCriteria];
+  return [splitKey(fact.factKey), fact.fact, fact.doneCriteria, fact.questioningHints ?? ''].filter((t) => t.trim() !== '');
 }
 
 function typeOf(texts: string[]): FactType {
+  if (texts.some((t) => YES_NO.test(t))) return 'yes_no';
   for (const [type, pattern] of RULES) if (texts.some((t) => pattern.test(t))) return type;
   return texts.some(isPersonalName) ? 'name' : 'text';
 }
@@ -132,8 +199,8 @@ const DESCRIPTIVE = anyOf(
 
 // "Any allergies?", "その他あれば": "none" is a full answer.
 const EXISTENCE = anyOf(
-  String.raw`\b(?:any|anything|whether|if any|do you have|have you|are there|is there|other|additional|else|restrictions?|allerg\w*)\b`,
-  '有無', 'あれば', 'ありますか', 'ある場合', 'あるか', 'その他', '他に', 'ほかに', '特記', '備考', 'アレルギー', '制限',
+  String.raw`\b(?:any|anything|whether|if any|do you have|have you|are there|is there|other|additional|else|restrictions?|allerg\w*|none)\b`,
+  '有無', 'あれば', 'ありますか', 'ある場合', 'あるか', 'その他', '他に', 'ほかに', '特記', '備考', 'アレルギー', '制限', 'なし',
 );
 
 /**

@@ -11,16 +11,28 @@ export type Verdict =
   | { code: 'invalid'; text: string }
   | { code: 'no_year'; text: string }
   | { code: 'incomplete_name'; text: string }
+  | { code: 'ambiguous'; text: string; options: string[] }
+  | { code: 'not_an_option'; text: string; options: string[] }
+  | { code: 'vague'; text: string }
   | { code: 'missing' }
   | { code: 'too_short'; text: string }
   | { code: 'covered'; keyword: string | null }
   | { code: 'nil_ok'; text: string }
   | { code: 'nil_not_enough'; text: string };
 
-const WHAT: Readonly<Record<SessionLanguage, Record<Exclude<FactType, 'text'>, string>>> = {
-  en: { email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'web address (URL)', name: 'name' },
-  ja: { email: 'メールアドレス', phone: '電話番号', date: '日付', number: '数値', url: 'URL', name: 'お名前' },
+/** What each kind of value is called, in the session language (also how a field in the other language is named). */
+export const KIND_NAME: Readonly<Record<SessionLanguage, Record<Exclude<FactType, 'text'>, string>>> = {
+  en: {
+    email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'web address (URL)', name: 'name',
+    choice: 'choice', yes_no: 'yes or no', time: 'time', year: 'year', period: 'time or period', duration: 'length of time',
+    postal_code: 'postal code',
+  },
+  ja: {
+    email: 'メールアドレス', phone: '電話番号', date: '日付', number: '数値', url: 'URL', name: 'お名前', choice: '選択肢',
+    yes_no: '「はい」か「いいえ」', time: '時刻', year: '年', period: '時期や期間', duration: '期間', postal_code: '郵便番号',
+  },
 };
+const WHAT = KIND_NAME;
 
 /** One sentence explaining a verdict on a fact. */
 export function verdictText(lang: SessionLanguage, type: FactType, fact: string, v: Verdict): string {
@@ -48,6 +60,12 @@ function en(type: FactType, fact: string, v: Verdict): string {
       return `Answered '${v.text}' (none): ${fact}.`;
     case 'nil_not_enough':
       return `'${v.text}' does not answer: ${fact}.`;
+    case 'ambiguous':
+      return `'${clip(v.text)}' could mean ${v.options.join(' or ')}; which one is it?`;
+    case 'not_an_option':
+      return `Please choose one of: ${v.options.join(', ')}.`;
+    case 'vague':
+      return `'${clip(v.text)}' does not say what: ${fact}.`;
   }
 }
 
@@ -72,6 +90,12 @@ function ja(type: FactType, fact: string, v: Verdict): string {
       return `「${fact}」は「${v.text}」との回答です。`;
     case 'nil_not_enough':
       return `「${v.text}」では「${fact}」への回答になりません。`;
+    case 'ambiguous':
+      return `「${clip(v.text)}」は${v.options.map((o) => `「${o}」`).join('と')}のどちらとも取れます。`;
+    case 'not_an_option':
+      return `${v.options.map((o) => `「${o}」`).join('、')}の中からお選びください。`;
+    case 'vague':
+      return `「${clip(v.text)}」だけでは「${fact}」の内容がわかりません。`;
   }
 }
 

@@ -1,12 +1,14 @@
 import type { FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
 import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
-import { asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
+import { answerSpec, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
 import { normalizeText, type SessionLanguage } from './text.js';
-import { extractDate, extractEmail, extractName, extractNumber, extractPhone, extractUrl, type Extraction } from './typed-values.js';
+import { contactSpans, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
 
-export { classifyFact, type ClassifyOptions, type FactType } from './fact-type.js';
+export { answerSpec, classifyFact, type AnswerSpec, type ClassifyOptions, type FactType } from './fact-type.js';
 export { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 export { CONTENT_THRESHOLDS } from './free-text.js';
 
@@ -33,6 +35,14 @@ export type ReviewInput = {
   country: string | null;
   /** Reference for relative dates ("next Monday"); defaults to now. */
   now?: Date;
+  /** The respondent's IANA time zone: relative dates are their local dates. */
+  timezone?: string | null;
+  /**
+   * The respondent's messages about other fields, oldest first. A typed fact
+   * missing from the field's own answers is taken from them when the latest
+   * answer confirms it ("yes" to "You mentioned … — is that right?").
+   */
+  earlierAnswers?: string[];
 };
 
 /**
@@ -79,9 +89,9 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
 }
 
 function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpec {
-  const type = classifyFact(fact, field, { fieldContext: !multi });
+  const { type, options } = answerSpec(fact, field, { fieldContext: !multi });
   const texts = multi ? factTexts(fact) : [...factTexts(fact), field.label, field.intent ?? ''];
-  return { fact, type, texts };
+  return { fact, type, options, texts };
 }
 
 /** A field defined without facts is one fact: its label, with the intent as the criterion. */
@@ -96,15 +106,55 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
     if (x.value !== null) return { spec, verdict: { code: 'found', value: x.value }, satisfied: true, value: x.value };
     if (x.rejected !== null) rejected ??= x;
   }
+  const confirmed = confirmedEarlier(spec, answers, input);
+  if (confirmed) return { spec, verdict: { code: 'found', value: confirmed }, satisfied: true, value: confirmed };
   if (!rejected?.rejected) return missing(spec);
   const text = rejected.rejected;
-  const code = rejected.problem === 'no_year' || rejected.problem === 'incomplete_name' ? rejected.problem : 'invalid';
-  const verdict: Verdict = { code, text };
+  const p = rejected.problem;
+  const code = p === 'no_year' || p === 'incomplete_name' || p === 'ambiguous' || p === 'not_an_option' ? p : 'invalid';
+  const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: spec.options } : { code, text };
   return { spec, verdict, satisfied: false, value: null };
 }
 
+/** A value of this fact the respondent gave earlier, now confirmed by the latest answer ("yes", 「はい」). */
+function confirmedEarlier(spec: FactSpec, answers: string[], input: ReviewInput): string | null {
+  const latest = answers.at(-1);
+  if (!latest || !input.earlierAnswers?.length || !CANDIDATE_TYPES.has(spec.type)) return null;
+  if (extractYesNo(latest).value !== 'yes') return null;
+  return candidateValue(spec, input.earlierAnswers, input);
+}
+
+/** The kinds of value safe to carry from one field's answer to another: they cannot be mistaken for something else. */
+const CANDIDATE_TYPES: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code', 'choice']);
+
+/** The latest value of the fact's kind in `texts`, or null. */
+export function candidateValue(spec: Pick<FactSpec, 'type' | 'options' | 'texts'>, texts: readonly string[], input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>): string | null {
+  if (!CANDIDATE_TYPES.has(spec.type)) return null;
+  if (spec.type === 'choice' && spec.options.some((o) => [...o].length < 3)) return null;
+  for (const t of [...texts].reverse()) {
+    const x = extract(spec as FactSpec, normalizeText(t), input as ReviewInput);
+    if (x.value !== null) return x.value;
+  }
+  return null;
+}
+
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
+  const time = { language: input.language, now: input.now ?? new Date(), timezone: input.timezone ?? null };
   switch (spec.type) {
+    case 'choice':
+      return extractChoice(answer, spec.options);
+    case 'yes_no':
+      return extractYesNo(answer, spec.options);
+    case 'time':
+      return extractTime(answer, time);
+    case 'year':
+      return extractYear(answer, time);
+    case 'period':
+      return extractPeriod(answer, time);
+    case 'duration':
+      return extractDuration(answer, time);
+    case 'postal_code':
+      return extractPostalCode(answer, input.country);
     case 'email':
       return extractEmail(answer);
     case 'phone':
@@ -112,11 +162,11 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
     case 'url':
       return extractUrl(answer);
     case 'date':
-      return extractDate(answer, { language: input.language, now: input.now ?? new Date(), requireYear: asksForBirthDate(spec.texts) });
+      return extractDate(answer, { ...time, requireYear: asksForBirthDate(spec.texts) });
     case 'number':
       return extractNumber(answer);
     case 'name':
-      return extractName(answer, asksForOneNamePart(spec.texts) ? 1 : 2);
+      return extractName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
     case 'text':
       return { value: null, rejected: null };
   }

@@ -1,13 +1,14 @@
 import type { FactDefinition } from '../schemas/form.js';
 import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+import { contentWords } from './content.js';
 import { asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
 import { trimPunctuation } from './text.js';
-import { contactSpans } from './typed-values.js';
+import { contactSpans, stripSpans } from './typed-values.js';
 
 /** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
-export type FactSpec = { fact: FactDefinition; type: FactType; texts: string[] };
+export type FactSpec = { fact: FactDefinition; type: FactType; options: string[]; texts: string[] };
 
 /** The decision on one fact. */
 export type FactJudgement = { spec: FactSpec; verdict: Verdict; satisfied: boolean; value: string | null };
@@ -60,18 +61,16 @@ function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
     .filter((a) => a.nil || a.units >= CONTENT_THRESHOLDS.short);
 }
 
-function stripSpans(text: string, spans: Array<[number, number]>): string {
-  let out = text;
-  for (const [start, end] of [...spans].sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + ' ' + out.slice(end);
-  return out;
-}
-
 function judgeSingle(state: State, answers: Answer[]): void {
   const informative = answers.filter((a) => !a.nil);
   const nil = answers.filter((a) => a.nil).at(-1);
   const units = informative.reduce((n, a) => n + a.units, 0);
-  if (informative.length > 0 && units >= state.threshold) {
+  const says = informative.some((a) => saysSomething(a, state.spec));
+  if (informative.length > 0 && units >= state.threshold && says) {
     satisfy(state, informative.map((a) => a.text), { code: 'found', value: '' });
+  } else if (informative.length > 0 && !says && !nil) {
+    const last = informative.at(-1)?.text ?? '';
+    state.judgement = { spec: state.spec, verdict: { code: 'vague', text: last }, satisfied: false, value: null };
   } else if (nil) {
     judgeNil(state, nil);
   } else if (informative.length > 0) {
@@ -89,8 +88,8 @@ function judgeSeveral(states: State[], answers: Answer[]): void {
       const keyword = sharedKeyword(a.text, keywords[i] ?? []);
       if (!keyword || s.judgement?.satisfied) return;
       used.add(a);
-      if (a.units >= s.threshold) satisfy(s, [a.text], { code: 'covered', keyword });
-      else s.judgement = { spec: s.spec, verdict: { code: 'too_short', text: a.text }, satisfied: false, value: null };
+      if (a.units >= s.threshold && saysSomething(a, s.spec)) satisfy(s, [a.text], { code: 'covered', keyword });
+      else s.judgement = { spec: s.spec, verdict: { code: saysSomething(a, s.spec) ? 'too_short' : 'vague', text: a.text }, satisfied: false, value: null };
     });
   }
   for (const a of answers) {
@@ -98,9 +97,14 @@ function judgeSeveral(states: State[], answers: Answer[]): void {
     const next = states.find((s) => !s.judgement?.satisfied);
     if (!next) break;
     if (a.nil) judgeNil(next, a);
-    else if (a.units >= next.threshold) satisfy(next, [a.text], { code: 'covered', keyword: null });
-    else next.judgement = { spec: next.spec, verdict: { code: 'too_short', text: a.text }, satisfied: false, value: null };
+    else if (a.units >= next.threshold && saysSomething(a, next.spec)) satisfy(next, [a.text], { code: 'covered', keyword: null });
+    else next.judgement = { spec: next.spec, verdict: { code: saysSomething(a, next.spec) ? 'too_short' : 'vague', text: a.text }, satisfied: false, value: null };
   }
+}
+
+/** The answer has a content word the fact's own words do not already contain ("a little" to "what volunteering" has none). */
+function saysSomething(a: Answer, spec: FactSpec): boolean {
+  return contentWords(a.text, spec.texts).length > 0;
 }
 
 function judgeNil(state: State, nil: Answer): void {

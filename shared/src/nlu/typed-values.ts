@@ -10,7 +10,7 @@ import { hasJapanese, japaneseChars, trimPunctuation, type SessionLanguage } fro
  * normalised value it found, or — when there is something that looks like an
  * attempt but is not valid ("foo@") — that text, so feedback can name it.
  */
-export type Extraction = { value: string | null; rejected: string | null; problem?: 'invalid' | 'no_year' | 'incomplete_name' };
+export type Extraction = { value: string | null; rejected: string | null; problem?: 'invalid' | 'no_year' | 'incomplete_name' | 'ambiguous' | 'not_an_option' };
 
 const NONE: Extraction = { value: null, rejected: null };
 
@@ -49,6 +49,13 @@ export function contactSpans(text: string, country: string | null): Array<[numbe
   const defaultCountry = country && isSupportedCountry(country) ? (country as CountryCode) : undefined;
   for (const f of findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)) spans.push([f.startsAt, f.endsAt]);
   return spans;
+}
+
+/** The text with the given spans blanked out. */
+export function stripSpans(text: string, spans: Array<[number, number]>): string {
+  let out = text;
+  for (const [start, end] of [...spans].sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + ' ' + out.slice(end);
+  return out;
 }
 
 const URL_CANDIDATE =

@@ -11,6 +11,15 @@ export const FormField = z.object({
 });
 export type FormField = z.infer<typeof FormField>;
 
+/**
+ * What kind of value a fact asks for. Optional on a fact (`answerType`): when
+ * absent, the reviewer infers it from the fact's and the field's words.
+ */
+export const AnswerType = z.enum([
+  'choice', 'yes_no', 'date', 'time', 'year', 'period', 'duration', 'number', 'email', 'phone', 'url', 'postal_code', 'name', 'text',
+]);
+export type AnswerType = z.infer<typeof AnswerType>;
+
 /** A fact a field must establish, with the criterion for "done". */
 export const FactDefinition = z.object({
   id: z.string().min(1).max(200),
@@ -19,6 +28,10 @@ export const FactDefinition = z.object({
   fact: z.string().min(1).max(2000),
   doneCriteria: z.string().max(2000).default(''),
   questioningHints: z.string().max(2000).nullable().default(null),
+  /** Extension: the kind of value asked for; inferred from the words when absent. */
+  answerType: AnswerType.optional(),
+  /** Extension: the allowed values of a `choice` (or `yes_no`) fact, as they should be stored. */
+  options: z.array(z.string().trim().min(1).max(200)).min(2).max(50).optional(),
 });
 export type FactDefinition = z.infer<typeof FactDefinition>;
 

@@ -11,7 +11,6 @@ import {
   languageNotUnderstoodText,
   languageUnsupportedText,
   questionText,
-  requiredStillMissingText,
   toRespondent,
 } from '../../shared/src/nlu/phrasing.js';
 import type { FactDefinition, FormField } from '../../shared/src/schemas/form.js';
@@ -336,13 +335,6 @@ describe('toRespondent', () => {
 });
 
 describe('closing phrasing', () => {
-  it('names the required questions still missing', () => {
-    expect(requiredStillMissingText('en', ['Email'])).toContain('“Email”');
-    const ja = requiredStillMissingText('ja', ['メールアドレス', '氏名']);
-    expect(ja).toContain('「メールアドレス」');
-    expect(ja).toContain('「氏名」');
-  });
-
   it('summarises every field and says the answers are ready to submit', () => {
     const summary = [
       { label: 'Name', value: 'Taro Yamada', status: 'done' },

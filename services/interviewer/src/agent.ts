@@ -4,7 +4,8 @@ import type { FieldView, InterviewerContext } from '@convo/shared/agents/context
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { CLOSING_KEY, hasPassedCheck } from '@convo/shared/domain/compliance-flow';
-import { answersForField, currentField, formField, markAsked, markReviewing } from '@convo/shared/domain/form-flow';
+import { candidateFor, factViews } from '@convo/shared/domain/field-views';
+import { currentField, formField, markAsked, markReviewing } from '@convo/shared/domain/form-flow';
 import type { SessionState } from '@convo/shared/schemas/session';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
@@ -19,35 +20,48 @@ export const SubtaskInput = z.object({
 });
 
 /**
- * subtask(reviewer): hands the current field's answers to the reviewer's own
- * queue and suspends this loop without holding a worker; the verdict comes
- * back as this call's result. Only the current field can be reviewed.
+ * subtask(reviewer): hands a field's answers to the reviewer's own queue and
+ * suspends this loop without holding a worker; the verdict comes back as this
+ * call's result. Only the current field with an answer not yet reviewed, or
+ * an earlier field the respondent's latest message corrects, can be reviewed:
+ * an answer is reviewed exactly once, whatever the model does.
  */
 const subtask = createTool({
   name: 'subtask',
   description:
-    "Run a sub-agent on its own queue and wait for its result. 'reviewer' checks the respondent's answer against the field's facts; 'checker' vets a question before you ask it (required in application interviews).",
+    "Run a sub-agent on its own queue and wait for its result. 'reviewer' checks the respondent's new answer against the field's facts; 'checker' vets a question before you ask it (required in application interviews).",
   schema: SubtaskInput,
   execute(args, { draft }) {
-    const cur = draft.state.status === 'active' ? currentField(draft.state) : null;
-    const currentId = cur?.field.fieldId ?? null;
+    const ctx = interviewerContext(draft.state);
+    const currentId = ctx.current?.fieldId ?? null;
     if (args.agent === 'checker') {
       if (draft.state.kind !== 'application') return { result: failure('Quick checks are only used in application interviews.') };
       if (!args.question || args.question.trim() === '') return { result: failure('Give the exact question to check in "question".') };
       if (args.field_id !== currentId) return { result: failure(`Only questions for the current field ${currentId ?? '(closing message)'} can be checked.`) };
       return { result: success('Checker started.'), control: { type: 'suspend', subAgent: 'checker' } };
     }
-    if (!cur) return { result: failure('Every field is already resolved; there is nothing to review.') };
+    if (ctx.correction && args.field_id === ctx.correction.fieldId) {
+      return { result: success('Reviewer started.'), control: { type: 'suspend', subAgent: 'reviewer' } };
+    }
+    if (!ctx.current) return { result: failure('Every field is already resolved; there is nothing to review. Close the interview with ask.') };
     if (args.field_id !== currentId) {
       return { result: failure(`Only the current field ${currentId} can be reviewed, not ${args.field_id ?? 'null'}.`) };
     }
-    if (answersForField(draft.state, cur.field.fieldId).length === 0) {
-      return { result: failure(`The respondent has not answered ${cur.field.fieldId} yet: ask first.`) };
-    }
-    markReviewing(draft, cur.field.fieldId);
+    if (!ctx.answerPending) return { result: failure(nothingToReview(ctx.current)) };
+    markReviewing(draft, ctx.current.fieldId);
     return { result: success('Reviewer started.'), control: { type: 'suspend', subAgent: 'reviewer' } };
   },
 });
+
+/** Tells a model that asked for a review without a new answer what to do instead. */
+function nothingToReview(cur: FieldView): string {
+  if (!cur.asked) return `The respondent has not been asked about ${cur.fieldId} yet: ask about ${cur.label} with ask.`;
+  const missing = cur.lastReview?.missing_facts ?? [];
+  if (cur.lastReview && !cur.lastReview.passed) {
+    return `The respondent's answer for ${cur.fieldId} was already reviewed and nothing new has arrived since. Ask a follow-up about ${missing.join('; ') || cur.label} with ask.`;
+  }
+  return `There is no new answer for ${cur.fieldId} since your last question: wait for the respondent (end your turn with ask if you have not asked yet).`;
+}
 
 /** ask for the interviewer: the message belongs to the current field, which becomes `interviewing`. */
 const ask = createAskTool((draft: SessionDraft, text: string): AskGate => {
@@ -71,9 +85,17 @@ export const interviewerAgent = createAgent({
   remainingTasks: (draft) => {
     const ctx = interviewerContext(draft.state);
     const check = ctx.kind === 'application' ? 'quick-check it with subtask (agent checker), then ' : '';
+    if (ctx.correction) return [`Review the correction of ${ctx.correction.fieldId} using subtask with agent reviewer and field_id ${ctx.correction.fieldId}`];
     if (!ctx.current) return [`Tell the respondent the interview is complete: ${check}send it with ask`];
     if (ctx.answerPending) return [`Review the answer for ${ctx.current.fieldId} using subtask with agent reviewer`];
+    const missing = ctx.current.lastReview && !ctx.current.lastReview.passed ? ctx.current.lastReview.missing_facts ?? [] : [];
+    if (missing.length > 0) return [`Ask a follow-up about ${missing.join('; ')}, ${check}send it with ask`];
     return [`Write a question about ${ctx.current.label}, ${check}send it with ask`];
+  },
+  // Text a model writes instead of calling ask is what it meant to say: sent through ask (and its checks), not dropped.
+  textTool: (draft) => {
+    const ctx = interviewerContext(draft.state);
+    return ctx.answerPending || ctx.correction ? null : 'ask';
   },
   // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null).
   completion: () => null,
@@ -82,21 +104,26 @@ export const interviewerAgent = createAgent({
 
 export function interviewerContext(state: SessionState): InterviewerContext {
   const cur = state.status === 'active' ? currentField(state) : null;
-  const fieldMsgs = (role: 'user' | 'assistant') =>
-    cur ? state.messages.map((m, i) => ({ m, i })).filter((x) => x.m.role === role && x.m.fieldId === cur.field.fieldId) : [];
-  const lastUser = fieldMsgs('user').at(-1)?.i ?? -1;
+  const indexed = state.messages.map((m, i) => ({ m, i }));
+  const fieldMsgs = (role: 'user' | 'assistant') => (cur ? indexed.filter((x) => x.m.role === role && x.m.fieldId === cur.field.fieldId) : []);
+  const lastUser = fieldMsgs('user').at(-1);
   const lastAsk = fieldMsgs('assistant').at(-1)?.i ?? -1;
+  const reviewed = cur?.fieldState.reviewedMessageId ?? null;
+  const answerPending = cur !== null && lastUser !== undefined && lastUser.i > lastAsk && lastUser.m.messageId !== reviewed && !lastUser.m.correction;
   const current: FieldView | null = cur
     ? {
         fieldId: cur.field.fieldId,
         label: cur.field.label,
         intent: cur.field.intent,
         required: cur.field.required,
-        facts: cur.facts.map((k) => ({ factKey: k.factKey, fact: k.fact, doneCriteria: k.doneCriteria, questioningHints: k.questioningHints })),
+        facts: factViews(cur.field, cur.facts),
         status: cur.fieldState.status,
         followUps: cur.fieldState.followUps,
         lastReview: cur.fieldState.lastReview,
         failedChecks: state.compliance.failedChecks[cur.field.fieldId] ?? 0,
+        asked: lastAsk >= 0,
+        finalAttempt: cur.fieldState.finalAttempt,
+        candidate: lastAsk < 0 ? candidateFor(state, cur.field, cur.facts) : null,
       }
     : null;
   return {
@@ -106,9 +133,9 @@ export function interviewerContext(state: SessionState): InterviewerContext {
     formTitle: state.form?.title || null,
     sessionStatus: state.status,
     current,
-    answerPending: cur !== null && lastUser > lastAsk,
+    answerPending,
     firstQuestion: !state.messages.some((m) => m.role === 'assistant' && m.agent === 'interviewer'),
-    reopened: cur !== null && cur.field.required && cur.fieldState.status === 'pending' && lastAsk >= 0,
+    correction: pendingCorrection(state),
     bootstrap: { country: state.bootstrap.country, timezone: state.bootstrap.timezone },
     closingFailedChecks: state.compliance.failedChecks[CLOSING_KEY] ?? 0,
     summary: state.fields.map((f) => ({
@@ -116,6 +143,16 @@ export function interviewerContext(state: SessionState): InterviewerContext {
       label: formField(state, f.fieldId)?.label ?? f.fieldId,
       value: f.value,
       status: f.status,
+      needsReview: f.needsReview,
     })),
   };
+}
+
+/** The latest message corrects a resolved field and has not been reviewed for it yet. */
+function pendingCorrection(state: SessionState): { fieldId: string; label: string } | null {
+  const last = state.messages.at(-1);
+  if (!last || last.role !== 'user' || !last.correction || !last.fieldId) return null;
+  const f = state.fields.find((x) => x.fieldId === last.fieldId);
+  if (!f || f.reviewedMessageId === last.messageId) return null;
+  return { fieldId: f.fieldId, label: formField(state, f.fieldId)?.label ?? f.fieldId };
 }

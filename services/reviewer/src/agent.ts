@@ -2,7 +2,8 @@ import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
 import type { ReviewerContext } from '@convo/shared/agents/contexts';
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { answersForField, applyReview, currentField, maxFollowUpsFor } from '@convo/shared/domain/form-flow';
+import { collectedFacts, conversationSummary, earlierAnswers, factViews } from '@convo/shared/domain/field-views';
+import { answersForField, applyReview, currentField, fieldUnderReview, maxFollowUpsFor, type ReviewApplied } from '@convo/shared/domain/form-flow';
 import type { ReviewResult } from '@convo/shared/schemas/form';
 import { z } from 'zod';
 import { REVIEWER_PROMPT } from './prompt.js';
@@ -41,7 +42,7 @@ function createReviewTool(maxFollowUps: number) {
     description: "Return your verdict on the respondent's answers for the field.",
     schema: ReviewInput,
     execute(args, { draft }) {
-      const cur = currentField(draft.state);
+      const cur = fieldUnderReview(draft.state);
       const callId = pendingCallId(draft);
       if (!cur || !callId) return { result: failure('There is no field under review.') };
       if (callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
@@ -52,18 +53,33 @@ function createReviewTool(maxFollowUps: number) {
         review.feedback = review.feedback ?? 'This field is required and cannot be skipped.';
       }
       const applied = applyReview(draft, cur.field.fieldId, review, maxFollowUpsFor(draft.state, maxFollowUps));
-      const next = currentField(draft.state);
-      const message =
-        applied.outcome === 'follow_up'
-          ? `Not yet complete. Missing: ${(review.missing_facts ?? []).join('; ') || 'details'}. Ask a follow-up.`
-          : applied.next === 'completed'
-            ? 'Field resolved. Every field is resolved: close the interview.'
-            : `Field ${cur.field.fieldId} ${applied.outcome}. Next field: ${next?.field.fieldId ?? 'none'}.`;
-      const result = success(message, { reviewerAgentOutput: { fieldId: cur.field.fieldId, outcome: applied.outcome, ...review } });
+      const result = success(verdictMessage(draft, cur.field.fieldId, applied, review), {
+        reviewerAgentOutput: { fieldId: cur.field.fieldId, outcome: applied.outcome, finalAttempt: cur.fieldState.finalAttempt, ...review },
+      });
       draft.state.subSessionResults[callId] = result;
       return { result: success('Verdict recorded.') };
     },
   });
+}
+
+/** What the interviewer is told to do after the verdict. */
+function verdictMessage(draft: SessionDraft, fieldId: string, applied: ReviewApplied, review: ReviewResult): string {
+  const next = currentField(draft.state);
+  const missing = (review.missing_facts ?? []).join('; ') || 'details';
+  switch (applied.outcome) {
+    case 'follow_up':
+      return draft.state.fields.find((f) => f.fieldId === fieldId)?.finalAttempt
+        ? `Not yet complete. Missing: ${missing}. Last try: say exactly what is still needed, offer the choices or an example, and that they may say they cannot answer.`
+        : `Not yet complete. Missing: ${missing}. Ask a follow-up.`;
+    case 'corrected':
+      return `The correction of ${fieldId} was recorded. Acknowledge it, then continue with ${next ? `the current field ${next.field.fieldId}` : 'closing the interview'}.`;
+    case 'correction_rejected':
+      return `The correction of ${fieldId} could not be used (${missing}); the earlier value stays. Say so briefly, then continue.`;
+    default:
+      return applied.next === 'completed'
+        ? `Field ${fieldId} ${applied.outcome}. Every field is resolved: close the interview.`
+        : `Field ${fieldId} ${applied.outcome}. Next field: ${next?.field.fieldId ?? 'none'}.`;
+  }
 }
 
 export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefinition {
@@ -86,8 +102,8 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
 }
 
 export function reviewerContext(draft: SessionDraft): ReviewerContext {
-  const cur = currentField(draft.state);
-  if (!cur) throw new Error('reviewer context without a current field');
+  const cur = fieldUnderReview(draft.state);
+  if (!cur) throw new Error('reviewer context without a field under review');
   const args = draft.state.loop?.pendingCall.arguments;
   let note: string | null = null;
   try {
@@ -95,13 +111,21 @@ export function reviewerContext(draft: SessionDraft): ReviewerContext {
   } catch {
     note = null;
   }
+  const resolved = cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped';
+  const answers = answersForField(draft.state, cur.field.fieldId);
   return {
     agent: 'reviewer',
     language: draft.state.bootstrap.language === 'ja' ? 'ja' : 'en',
     country: draft.state.bootstrap.country,
+    timezone: draft.state.bootstrap.timezone,
     field: cur.field,
-    facts: cur.facts,
-    answers: answersForField(draft.state, cur.field.fieldId),
+    facts: factViews(cur.field, cur.facts),
+    // A correction is judged on its own words: the earlier answer is what it replaces.
+    answers: resolved ? answers.slice(-1) : answers,
+    earlierAnswers: earlierAnswers(draft.state, cur.field.fieldId),
+    summary: conversationSummary(draft.state),
+    collected: collectedFacts(draft.state),
+    correction: resolved,
     note,
   };
 }

@@ -21,6 +21,13 @@ export type AgentDefinition = {
   remainingTasks(draft: SessionDraft): string[];
   /** Checked after every batch of tool calls: a non-null value ends the loop. */
   completion(draft: SessionDraft): Completion | null;
+  /**
+   * For an agent whose turn must end with a message to the person: the tool
+   * (`ask`) that text written without a tool call is sent through, or null
+   * while that text must not be sent yet (an answer awaits review). Without
+   * it, such text is answered with the remaining tasks.
+   */
+  textTool?(draft: SessionDraft): string | null;
   /** Messages after the system prompt when a loop starts fresh; defaults to the session's conversation. */
   initialMessages?(draft: SessionDraft, turn: TurnInput): LlmMessage[];
 };

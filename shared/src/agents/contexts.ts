@@ -1,5 +1,5 @@
 import type { FieldStatus } from '../schemas/session.js';
-import type { ReviewResult } from '../schemas/form.js';
+import type { AnswerType, ReviewResult } from '../schemas/form.js';
 
 /**
  * The structured facts each agent's prompt is rendered from. Remote models
@@ -22,7 +22,15 @@ export type ArchitectContext = {
   fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; sortOrder: number }>;
 };
 
-export type FactView = { factKey: string; fact: string; doneCriteria: string; questioningHints: string | null };
+/** A fact as agents see it, with the kind of value it asks for (stated by the form or inferred) and a choice's options. */
+export type FactView = {
+  factKey: string;
+  fact: string;
+  doneCriteria: string;
+  questioningHints: string | null;
+  kind: AnswerType;
+  options: string[];
+};
 
 export type FieldView = {
   fieldId: string;
@@ -35,6 +43,12 @@ export type FieldView = {
   lastReview: ReviewResult | null;
   /** Failed quick-checks of questions for this field so far (application). */
   failedChecks: number;
+  /** The field's question has been shown to the respondent. */
+  asked: boolean;
+  /** The next failed verdict ends the field: say what is still needed, offer the choices or an example, and a way out. */
+  finalAttempt: boolean;
+  /** A value for this field the respondent already gave while answering another one: confirm it instead of asking. */
+  candidate: string | null;
 };
 
 export type InterviewerContext = {
@@ -48,21 +62,31 @@ export type InterviewerContext = {
   answerPending: boolean;
   /** No interviewer question has been asked yet in this session. */
   firstQuestion: boolean;
-  /** The current field is a required one that was reopened after running out of follow-ups. */
-  reopened: boolean;
+  /** The respondent's latest message corrects this earlier, resolved field: review it for that field first. */
+  correction: { fieldId: string; label: string } | null;
   bootstrap: { country: string | null; timezone: string | null };
   /** Failed quick-checks of the closing message (application). */
   closingFailedChecks: number;
-  summary: Array<{ fieldId: string; label: string; value: string | null; status: FieldStatus }>;
+  summary: Array<{ fieldId: string; label: string; value: string | null; status: FieldStatus; needsReview: boolean }>;
 };
 
 export type ReviewerContext = {
   agent: 'reviewer';
   language: 'ja' | 'en';
   country: string | null;
+  timezone: string | null;
   field: { fieldId: string; id: string; label: string; intent: string | null; required: boolean; sortOrder: number };
-  facts: Array<{ id: string; formFieldId: string; factKey: string; fact: string; doneCriteria: string; questioningHints: string | null }>;
+  facts: Array<FactView & { id: string; formFieldId: string }>;
+  /** The respondent's answers to this field, oldest first. */
   answers: string[];
+  /** The respondent's messages about other fields, oldest first (they may already contain this field's fact). */
+  earlierAnswers: string[];
+  /** The seed's sub-session summary: the conversation so far, one line per message, the latest last. */
+  summary: string[];
+  /** Facts collected so far: label → value of every resolved field. */
+  collected: Record<string, string>;
+  /** The latest answer corrects this field after it was resolved. */
+  correction: boolean;
   note: string | null;
 };
 

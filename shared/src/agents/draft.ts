@@ -108,14 +108,14 @@ export class SessionDraft {
     return message;
   }
 
-  addUserMessage(text: string, turnId: string, fieldId: string | null): ChatMessage {
-    const m = this.addMessage({ role: 'user', agent: null, text, turnId, fieldId });
+  addUserMessage(text: string, turnId: string, fieldId: string | null, correction = false): ChatMessage {
+    const m = this.addMessage({ role: 'user', agent: null, text, turnId, fieldId, correction });
     this.stateChanges.push({ type: 'ADD_USER_MESSAGE', payload: { messageId: m.messageId } });
     return m;
   }
 
   addAssistantMessage(agent: AgentName, text: string, turnId: string, fieldId: string | null): ChatMessage {
-    const m = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId });
+    const m = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false });
     this.stateChanges.push({ type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: m.messageId, agent } });
     return m;
   }

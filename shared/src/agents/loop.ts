@@ -69,9 +69,10 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
       { agent: agent.name, iteration: iterations, toolCalls: res.toolCalls.map((c) => c.name), ms: Date.now() - started, usage: res.usage },
       'model call',
     );
-    transcript.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls });
+    const calls = res.toolCalls.length > 0 ? res.toolCalls : textAsToolCall(agent, draft, res.content, iterations);
+    transcript.push({ role: 'assistant', content: calls === res.toolCalls ? res.content : null, toolCalls: calls });
 
-    if (res.toolCalls.length === 0) {
+    if (calls.length === 0) {
       const tasks = agent.remainingTasks(draft);
       if (tasks.length > 0) {
         transcript.push({ role: 'user', content: `You still need to: ${tasks.join('; ')}` });
@@ -80,7 +81,7 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
       return { kind: 'completed', completion: agent.completion(draft) };
     }
 
-    const stop = await runToolCalls(o, transcript, res.toolCalls);
+    const stop = await runToolCalls(o, transcript, calls);
     if (stop?.type === 'ask') return { kind: 'ask' };
     if (stop?.type === 'suspend') {
       return {
@@ -98,6 +99,18 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
     const completion = agent.completion(draft);
     if (completion) return { kind: 'completed', completion };
   }
+}
+
+/**
+ * Plain text from an agent whose turn ends with a message to the person is
+ * that message: it becomes a call of the agent's text tool (so its gates and
+ * run step apply), instead of being dropped by a reminder.
+ */
+function textAsToolCall(agent: AgentDefinition, draft: SessionDraft, content: string | null, iteration: number): ToolCall[] {
+  const text = content?.trim() ?? '';
+  const tool = text ? agent.textTool?.(draft) : null;
+  if (!tool) return [];
+  return [{ id: `text_${agent.name}_${iteration}`, name: tool, arguments: JSON.stringify({ message: text }) }];
 }
 
 function initialTranscript(o: LoopOptions): LlmMessage[] {

@@ -34,6 +34,9 @@ export function newSessionState(input: {
         followUps: 0,
         skipReason: null,
         lastReview: null,
+        reviewedMessageId: null,
+        needsReview: false,
+        finalAttempt: false,
       }))
     : [];
   return {
@@ -127,17 +130,42 @@ export function markReviewing(draft: SessionDraft, fieldId: string): void {
   draft.setFieldStatus(fieldId, 'reviewing');
 }
 
-export type ReviewApplied = { outcome: 'done' | 'skipped' | 'follow_up' | 'gave_up'; next: AdvanceResult | null };
+export type ReviewOutcomeKind = 'done' | 'skipped' | 'follow_up' | 'needs_review' | 'corrected' | 'correction_rejected';
+export type ReviewApplied = { outcome: ReviewOutcomeKind; next: AdvanceResult | null };
+
+/** The field whose answers a pending `subtask(reviewer)` call is about (the current field, or a resolved one being corrected). */
+export function fieldUnderReview(state: SessionState): CurrentField | null {
+  const loop = state.loop;
+  let id: string | null = null;
+  try {
+    id = loop ? ((JSON.parse(loop.pendingCall.arguments) as { field_id?: string | null }).field_id ?? null) : null;
+  } catch {
+    id = null;
+  }
+  const cur = currentField(state);
+  if (!id || id === cur?.field.fieldId) return cur;
+  const index = state.fields.findIndex((f) => f.fieldId === id);
+  const fieldState = state.fields[index];
+  const field = formField(state, id);
+  return fieldState && field ? { index, field, facts: factsOf(state, field), fieldState } : null;
+}
 
 /**
  * Applies a reviewer verdict. This is the only code that marks a field `done`
- * (seed invariant: no field advances without a reviewer pass).
+ * (seed invariant: no field advances without a reviewer verdict), and it
+ * bounds every field: after `maxFollowUps` failed verdicts an optional field
+ * is skipped and a required one is kept as the respondent gave it, flagged
+ * `needsReview` for a human, so no interview can loop forever. A verdict on a
+ * field that was already resolved is a correction: a pass replaces its value,
+ * a failure leaves it as it was.
  */
 export function applyReview(draft: SessionDraft, fieldId: string, review: ReviewResult, maxFollowUps: number): ReviewApplied {
   const f = draft.state.fields.find((x) => x.fieldId === fieldId);
   const field = formField(draft.state, fieldId);
   if (!f || !field) throw new Error(`applyReview: unknown field ${fieldId}`);
+  const wasResolved = f.status === 'done' || f.status === 'skipped';
   f.lastReview = review;
+  f.reviewedMessageId = lastUserMessageId(draft.state, fieldId);
   draft.emit(
     event('review', {
       fieldId,
@@ -146,6 +174,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
       feedback: review.feedback ?? null,
     }),
   );
+  if (wasResolved) return applyCorrection(draft, f, review);
   if (review.passed && review.skipped && !field.required) {
     f.skipReason = 'declined';
     draft.setFieldStatus(fieldId, 'skipped', { reason: 'declined' });
@@ -158,24 +187,56 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
     return { outcome: 'done', next: advance(draft) };
   }
   if (f.followUps >= maxFollowUps) {
-    f.skipReason = 'max_follow_ups';
-    draft.setFieldStatus(fieldId, 'skipped', { reason: 'max_follow_ups' });
-    return { outcome: 'gave_up', next: advance(draft) };
+    if (!field.required) {
+      f.skipReason = 'max_follow_ups';
+      draft.setFieldStatus(fieldId, 'skipped', { reason: 'max_follow_ups' });
+      return { outcome: 'skipped', next: advance(draft) };
+    }
+    f.needsReview = true;
+    draft.setFieldValue(fieldId, keptAsGiven(draft.state, fieldId));
+    draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason: 'max_follow_ups' });
+    return { outcome: 'needs_review', next: advance(draft) };
   }
   f.followUps += 1;
+  f.finalAttempt = f.followUps >= maxFollowUps;
   draft.state.followUpCount += 1;
   draft.setFieldStatus(fieldId, 'interviewing', { followUps: f.followUps });
   return { outcome: 'follow_up', next: null };
 }
 
-export type AdvanceResult = 'next' | 'reopened' | 'completed' | 'audit';
+function applyCorrection(draft: SessionDraft, f: FieldState, review: ReviewResult): ReviewApplied {
+  if (!review.passed || review.skipped) return { outcome: 'correction_rejected', next: null };
+  const value = review.field_value ?? answersForField(draft.state, f.fieldId).at(-1) ?? '';
+  f.needsReview = false;
+  f.skipReason = null;
+  draft.setFieldValue(f.fieldId, value);
+  draft.setFieldStatus(f.fieldId, 'done', { reason: 'corrected' });
+  if (draft.state.status === 'awaiting_confirmation') {
+    draft.emit(event('session.completed', completionPayload(draft.state)));
+  }
+  return { outcome: 'corrected', next: null };
+}
+
+/** What a respondent who could not answer said, as they said it (their latest words). */
+function keptAsGiven(state: SessionState, fieldId: string): string {
+  return answersForField(state, fieldId).at(-1) ?? '';
+}
+
+function lastUserMessageId(state: SessionState, fieldId: string): string | null {
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const m = state.messages[i];
+    if (m?.role === 'user' && m.fieldId === fieldId) return m.messageId;
+  }
+  return null;
+}
+
+export type AdvanceResult = 'next' | 'completed' | 'audit';
 
 /**
- * Moves to the next pending field. When none is left but a required field is
- * not done (it ran out of follow-ups), that field is reopened: submission
- * needs every required field done, so the interview cannot end without it.
- * A field skipped by the compliance check is never reopened: it cannot be asked.
- * An application is complete only once audited (seed 001: the auditor always runs).
+ * Moves to the next pending field. Every field is visited once: a field
+ * resolved as skipped or needs-review is not reopened (the bound on questions
+ * is what lets every interview end). An application is complete only once
+ * audited (seed 001: the auditor always runs).
  */
 export function advance(draft: SessionDraft): AdvanceResult {
   const s = draft.state;
@@ -184,15 +245,6 @@ export function advance(draft: SessionDraft): AdvanceResult {
   if (any >= 0) {
     s.currentFieldIndex = any;
     return 'next';
-  }
-  const reopen = s.fields.findIndex((f) => formField(s, f.fieldId)?.required && f.status !== 'done' && f.skipReason !== 'compliance');
-  if (reopen >= 0) {
-    const f = s.fields[reopen]!;
-    f.followUps = 0;
-    f.skipReason = null;
-    s.currentFieldIndex = reopen;
-    draft.setFieldStatus(f.fieldId, 'pending', { reason: 'required_reopened' });
-    return 'reopened';
   }
   s.currentFieldIndex = s.fields.length;
   if (needsAudit(s)) return 'audit';
@@ -207,7 +259,16 @@ export function needsAudit(state: SessionState): boolean {
 
 export function completeSession(draft: SessionDraft): void {
   draft.state.status = 'awaiting_confirmation';
-  draft.emit(event('session.completed', { collectedFields: { ...draft.state.collectedFields }, audit: draft.state.audit ?? null }));
+  draft.emit(event('session.completed', completionPayload(draft.state)));
+}
+
+function completionPayload(state: SessionState) {
+  return { collectedFields: { ...state.collectedFields }, audit: state.audit ?? null, needsReview: fieldsNeedingReview(state) };
+}
+
+/** Fields kept as given after the bounded follow-ups (visible in the snapshot, session.completed, the audit and submit). */
+export function fieldsNeedingReview(state: SessionState): string[] {
+  return state.fields.filter((f) => f.needsReview).map((f) => f.fieldId);
 }
 
 /** Seed invariant: submit only when every required field is done. */

@@ -1,5 +1,5 @@
 import type { LoadedSession } from '../store/session-store.js';
-import { formField } from './form-flow.js';
+import { fieldsNeedingReview, formField } from './form-flow.js';
 
 /** GET /v1/sessions/:id, exactly the contract's fields (plus ids a client may use). */
 export function buildSnapshot(s: LoadedSession): Record<string, unknown> {
@@ -20,9 +20,11 @@ export function buildSnapshot(s: LoadedSession): Record<string, unknown> {
         value: f.value,
         followUps: f.followUps,
         skipReason: f.skipReason,
+        needsReview: f.needsReview,
       };
     }),
     collectedFields: st.collectedFields,
+    needsReview: fieldsNeedingReview(st),
     audit: st.audit,
     messages: st.messages.map((m) => ({
       messageId: m.messageId,
@@ -30,6 +32,7 @@ export function buildSnapshot(s: LoadedSession): Record<string, unknown> {
       agent: m.agent,
       text: m.text,
       createdAt: m.createdAt,
+      fieldId: m.fieldId,
     })),
     turn: { active: s.activeTurn, queued: s.queued },
     lastEventId: s.lastEventId,

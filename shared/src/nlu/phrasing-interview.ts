@@ -1,5 +1,6 @@
 import type { FactDefinition, FormField } from '../schemas/form.js';
-import { classifyFact, type FactType } from './fact-type.js';
+import { answerSpec, type AnswerSpec, type FactType } from './fact-type.js';
+import { KIND_NAME } from './review-messages.js';
 import { escapeRegExp, hasJapanese, type SessionLanguage } from './text.js';
 
 /**
@@ -18,11 +19,15 @@ import { escapeRegExp, hasJapanese, type SessionLanguage } from './text.js';
  * - facts are written for reviewers ("The attendee's current role") and are
  *   turned to the respondent ("your current role") before they are shown.
  *
- * Nothing is translated: a label in the other language is quoted as it is.
+ * Nothing is translated, and nothing in the other language is pasted: form
+ * text written in the other language is left out, and a question about such a
+ * field is asked by the kind of value it wants ("your email address", "one
+ * of: S, M, L") or, for free text, as "the next item" with what it needs.
  */
 
 /** What phrasing needs of a fact. */
-export type QuestionFact = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria' | 'questioningHints'>;
+export type QuestionFact = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria' | 'questioningHints'> &
+  Partial<Pick<FactDefinition, 'answerType' | 'options'>> & { kind?: FactType; options?: string[] };
 
 /**
  * What phrasing needs of a field: a FormField or any view of one (the
@@ -44,7 +49,41 @@ const FORMAT_NOTE: Partial<Record<FactType, Record<SessionLanguage, string>>> = 
   phone: { ja: '市外局番からお知らせください。', en: 'Please include the area code.' },
   url: { ja: '「https://example.com」のような形でお願いします。', en: 'For example, “https://example.com”.' },
   name: { ja: '姓と名の両方をお願いします。', en: 'Please give both your first and last name.' },
+  time: { ja: '「14時30分」のような形でお願いします。', en: 'For example, “14:30” or “2:30 pm”.' },
+  year: { ja: '「2023年」のように西暦でお願いします。', en: 'The year is enough, for example “2023”.' },
 };
+
+// What a good answer looks like, for the last try at a field.
+const EXAMPLE: Partial<Record<FactType, Record<SessionLanguage, string>>> = {
+  ...FORMAT_NOTE,
+  email: { ja: '「name@example.com」のような形でお願いします。', en: 'For example, “name@example.com”.' },
+  number: { ja: '数字でお答えください（例：3）。', en: 'A number is enough, for example “3”.' },
+  period: { ja: '「2023年」や「2019年から2021年」のような形で構いません。', en: 'A year or a span is fine, for example “2023” or “2019 to 2021”.' },
+  duration: { ja: '「3年」「6か月」のような形で構いません。', en: 'For example, “3 years” or “6 months”.' },
+  postal_code: { ja: '「150-0001」のような形でお願いします。', en: 'As written on an envelope, for example “94105” or “M5V 2T6”.' },
+  yes_no: { ja: '「はい」か「いいえ」でお答えください。', en: 'A “yes” or “no” is enough.' },
+  text: { ja: '一言二言で構いませんので、具体的にお書きください。', en: 'A sentence or two with the specifics is enough.' },
+};
+
+/** True when `text` is written in the other language than the session's: it must not be pasted into a message. */
+export function isForeign(text: string, lang: SessionLanguage): boolean {
+  const t = text.trim();
+  if (!t) return false;
+  if (lang === 'en') return hasJapanese(t);
+  return !hasJapanese(t) && /\p{Script=Latin}{2,}/u.test(t) && !/^[A-Z0-9+#./\s-]{1,12}$/.test(t);
+}
+
+/** The kind and options of each fact (stated by the view, else inferred from the words). */
+function specsOf(field: QuestionField, facts: readonly QuestionFact[]): AnswerSpec[] {
+  return facts.map((f) => (f.kind ? { type: f.kind, options: f.options ?? [] } : answerSpec(f, field, { fieldContext: facts.length <= 1 })));
+}
+
+/** "one of: S, M, L, XL" — the choices of a single choice fact, or ''. */
+function choicesText(specs: AnswerSpec[], lang: SessionLanguage): string {
+  const only = specs.length === 1 ? specs[0] : undefined;
+  if (!only || only.type !== 'choice' || only.options.length < 2) return '';
+  return lang === 'ja' ? `${only.options.map((o) => `「${o}」`).join('、')}のいずれかでお答えください。` : `Please answer with one of: ${only.options.join(', ')}.`;
+}
 
 /**
  * The question for a field: the opener and one conversational question made
@@ -57,13 +96,115 @@ const FORMAT_NOTE: Partial<Record<FactType, Record<SessionLanguage, string>>> = 
 export function questionText(input: { field: QuestionField; facts: QuestionFact[]; language: SessionLanguage; isFirst: boolean }): string {
   const { field, facts, language: lang } = input;
   const opener = input.isFirst ? OPENER.first[lang] : OPENER.next[lang];
+  const specs = specsOf(field, facts);
   const single = facts.length === 1 ? facts[0] : undefined;
-  const asked = single && extendsLabel(field.label, single.fact, lang) ? askObject(single.fact, lang) : askLabel(field.label, lang);
+  const asked = isForeign(field.label, lang)
+    ? askByKind(specs, lang)
+    : single && extendsLabel(field.label, single.fact, lang)
+      ? askObject(single.fact, lang)
+      : askLabel(field.label, lang);
   const lines = [[opener, asked, mentionText(field, facts, lang)].filter(Boolean).join(sep(lang))];
-  const context = contextText(field, facts, lang);
+  const context = [contextText(field, facts, specs, lang), choicesText(specs, lang)].filter(Boolean).join(sep(lang));
   if (context) lines.push(context);
   if (!field.required) lines.push(optionalNote(lang));
   return lines.join('\n');
+}
+
+/** A question about a field whose label is in the other language: by the kind of value it wants. */
+function askByKind(specs: AnswerSpec[], lang: SessionLanguage): string {
+  const typed = specs.length === 1 && specs[0] && specs[0].type !== 'text' && specs[0].type !== 'choice' ? specs[0].type : null;
+  if (lang === 'ja') {
+    if (typed === 'yes_no') return '次のご質問には「はい」か「いいえ」でお答えください。';
+    return typed ? `${KIND_NAME.ja[typed]}を教えていただけますか？` : '次の項目について、具体的に教えていただけますか？';
+  }
+  if (typed === 'yes_no') return 'Please answer the next question with yes or no.';
+  return typed ? `Could you tell me the ${KIND_NAME.en[typed]}?` : 'Could you tell me about the next item, in your own words?';
+}
+
+/**
+ * The last try at a field: what is still needed, the choices or an example,
+ * and the way out — saying they cannot answer (the answer is then kept as
+ * given for a person to check) or, for an optional field, skipping it.
+ */
+export function lastChanceText(input: { field: QuestionField; missingFacts: string[]; feedback: string | null; language: SessionLanguage }): string {
+  const { field, language: lang } = input;
+  const facts = field.facts ?? [];
+  const specs = specsOf(field, facts);
+  const missingSpecs = facts.length > 0 ? specs.filter((_, i) => input.missingFacts.includes(facts[i]?.fact.trim() ?? '')) : specs;
+  const needed = (missingSpecs.length > 0 ? missingSpecs : specs).filter((sp): sp is AnswerSpec => sp !== undefined);
+  const what = neededText(field, facts, input.missingFacts, lang);
+  const help = choicesText(needed.length === 1 ? needed : [], lang) || (needed.length === 1 && needed[0] ? (EXAMPLE[needed[0].type]?.[lang] ?? '') : '');
+  if (lang === 'ja') {
+    const out = field.required
+      ? 'お答えが難しい場合は「わかりません」とお送りください。いただいた内容のまま記録し、後ほど担当者が確認します。'
+      : '任意のご質問ですので、答えにくい場合は「スキップ」とお送りください。';
+    return [`恐れ入りますが、${what}がまだ確認できていません。${help}`, out].join('\n');
+  }
+  const out = field.required
+    ? "If you can't answer this, just say so: I'll note what you told me and a member of staff will check it with you."
+    : 'This one is optional, so you can also just say “skip”.';
+  return [`Sorry, I still need ${what}. ${help}`.trim(), out].join('\n');
+}
+
+/** The missing facts named in the session language (a fact written in the other language is named by its kind). */
+function neededText(field: QuestionField, facts: readonly QuestionFact[], missing: string[], lang: SessionLanguage): string {
+  const specs = specsOf(field, facts);
+  const names = (missing.length > 0 ? missing : facts.map((f) => f.fact)).map((m) => {
+    const i = facts.findIndex((f) => f.fact.trim() === m.trim());
+    const kind = specs[i]?.type ?? 'text';
+    if (!isForeign(m, lang)) return lang === 'ja' ? objectJa(m) : objectEn(toRespondent(m, lang)).text;
+    if (kind !== 'text') return lang === 'ja' ? KIND_NAME.ja[kind] : `the ${KIND_NAME.en[kind]}`;
+    return lang === 'ja' ? 'この項目の内容' : 'an answer to this item';
+  });
+  const unique = [...new Set(names)];
+  if (unique.length === 0) return lang === 'ja' ? 'この項目のご回答' : 'an answer to this question';
+  return lang === 'ja' ? listJa(unique) : listEn(unique);
+}
+
+/** A follow-up for a field written in the other language: what is missing, by kind, and the choices. */
+function followUpByKind(input: { field: QuestionField; missingFacts: string[]; language: SessionLanguage }): string {
+  const { field, language: lang } = input;
+  const facts = field.facts ?? [];
+  const what = neededText(field, facts, input.missingFacts, lang);
+  const specs = specsOf(field, facts);
+  const help = choicesText(specs, lang);
+  const lines = [lang === 'ja' ? `すみません、${what}を教えていただけますか？${help}` : `Sorry, could you tell me ${what}? ${help}`.trim()];
+  if (!field.required) lines.push(optionalNote(lang));
+  return lines.join('\n');
+}
+
+/** Confirms a value given earlier instead of asking again. */
+export function confirmCandidateText(lang: SessionLanguage, input: { field: QuestionField; value: string }): string {
+  const facts = input.field.facts ?? [];
+  const specs = specsOf(input.field, facts);
+  const kind = specs.length === 1 && specs[0] ? specs[0].type : 'text';
+  const foreignLabel = isForeign(input.field.label, lang);
+  if (lang === 'ja') {
+    const what = foreignLabel ? (kind !== 'text' ? KIND_NAME.ja[kind] : 'この項目') : `${honorific(input.field.label.replace(/[?？:：]+$/, ''))}`;
+    return `先ほど「${input.value}」とお伺いしました。${what}はこちらでよろしいですか？（「はい」か、正しい内容をお知らせください）`;
+  }
+  const what = foreignLabel ? (kind !== 'text' ? `your ${KIND_NAME.en[kind]}` : 'this item') : objectEn(input.field.label).text;
+  return `Earlier you mentioned “${input.value}”. Shall I use that for ${what}? (Reply “yes”, or tell me the right one.)`;
+}
+
+/** Acknowledges a correction of an earlier answer (or says it could not be used). */
+export function correctionText(lang: SessionLanguage, input: { label: string; value: string | null; accepted: boolean }): string {
+  const foreignLabel = isForeign(input.label, lang);
+  if (lang === 'ja') {
+    const what = foreignLabel ? '先ほどのご回答' : `「${input.label}」`;
+    if (input.accepted) return `承知しました。${what}を「${input.value ?? ''}」に訂正しました。`;
+    return `すみません、訂正内容を読み取れませんでした。${what}は${input.value ? `「${input.value}」` : '元のまま'}にしています。`;
+  }
+  const what = foreignLabel ? 'that earlier answer' : objectEn(input.label).text;
+  if (input.accepted) return `Got it — I've updated ${what} to “${input.value ?? ''}”.`;
+  return `Sorry, I couldn't read the correction, so ${what} stays ${input.value ? `“${input.value}”` : 'as it was'}.`;
+}
+
+/** After the last try failed on a required field: the answer is kept as given, for a person to check. */
+export function keptForReviewText(lang: SessionLanguage): string {
+  return lang === 'ja'
+    ? '承知しました。いただいた内容のまま記録し、後ほど担当者が確認いたします。'
+    : "No problem — I've noted your answer as you gave it, and a member of staff will check it with you.";
 }
 
 /**
@@ -76,6 +217,7 @@ export function questionText(input: { field: QuestionField; facts: QuestionFact[
  */
 export function followUpText(input: { field: QuestionField; missingFacts: string[]; feedback: string | null; language: SessionLanguage }): string {
   const { field, language: lang } = input;
+  if (isForeign(field.label, lang) || input.missingFacts.some((m) => isForeign(m, lang))) return followUpByKind(input);
   const missing = input.missingFacts.map((m) => m.trim()).filter(Boolean);
   const notes = readFeedback(input.feedback ?? '', missing);
   const kept = notes.kept ? secondPerson(notes.kept, lang) : '';
@@ -89,24 +231,19 @@ export function followUpText(input: { field: QuestionField; missingFacts: string
   return lines.join('\n');
 }
 
-/** Before re-asking required questions left unanswered. */
-export function requiredStillMissingText(lang: SessionLanguage, labels: string[]): string {
-  if (lang === 'ja') {
-    const list = labels.map((l) => `「${l}」`).join('、');
-    return `必須の質問${list}にまだお答えいただいていません。恐れ入りますが、もう一度お伺いします。`;
-  }
-  const list = labels.map((l) => `“${l}”`).join(', ');
-  return labels.length === 1
-    ? `The required question ${list} still needs an answer, so let me ask it again.`
-    : `A few required questions still need an answer: ${list}. Let me ask them again.`;
-}
-
 /**
  * All questions done: a summary, and that the answers are ready to submit.
  * (Corrections after completion are not supported, so none are offered.)
  */
-export function completionText(lang: SessionLanguage, summary: Array<{ label: string; value: string | null; status: string }>): string {
-  const rows = summary.map((s) => `${lang === 'ja' ? '・' : '• '}${s.label}${lang === 'ja' ? '：' : ': '}${shownValue(s, lang)}`);
+export function completionText(
+  lang: SessionLanguage,
+  summary: Array<{ label: string; value: string | null; status: string; needsReview?: boolean }>,
+): string {
+  const rows = summary.map((s, i) => {
+    const label = isForeign(s.label, lang) ? (lang === 'ja' ? `項目${i + 1}` : `Item ${i + 1}`) : s.label;
+    const flag = s.needsReview ? (lang === 'ja' ? '（担当者が確認します）' : ' (a member of staff will check this)') : '';
+    return `${lang === 'ja' ? '・' : '• '}${label}${lang === 'ja' ? '：' : ': '}${shownValue(s, lang)}${flag}`;
+  });
   if (lang === 'ja') {
     return [
       'すべての質問にお答えいただき、ありがとうございました！ご回答の内容は次のとおりです。',
@@ -191,7 +328,7 @@ function extendsLabel(label: string, fact: string, lang: SessionLanguage): boole
 /** With several facts, one sentence naming them: "Please mention what you want to learn and your current role." */
 function mentionText(field: QuestionField, facts: QuestionFact[], lang: SessionLanguage): string {
   if (facts.length < 2) return '';
-  const shown = facts.map((f) => f.fact).filter((f) => !same(f, field.label));
+  const shown = facts.map((f) => f.fact).filter((f) => !same(f, field.label) && !isForeign(f, lang));
   if (shown.length === 0) return '';
   if (lang === 'ja') return `${listJa(shown.map(objectJa))}にも触れていただけると助かります。`;
   return `Please mention ${listEn(shown.map((f) => objectEn(toRespondent(f, lang)).text))}.`;
@@ -200,19 +337,19 @@ function mentionText(field: QuestionField, facts: QuestionFact[], lang: SessionL
 // ---------------------------------------------------------------------------
 // Context: the intent, the hints and the expected format, on one line.
 
-function contextText(field: QuestionField, facts: QuestionFact[], lang: SessionLanguage): string {
+function contextText(field: QuestionField, facts: QuestionFact[], specs: AnswerSpec[], lang: SessionLanguage): string {
   const intent = field.intent?.trim() ?? '';
   const parts: string[] = [];
-  if (intent && !same(intent, field.label)) parts.push(lang === 'ja' ? purposeJa(intent) : purposeEn(intent));
+  if (intent && !same(intent, field.label) && !isForeign(intent, lang)) parts.push(lang === 'ja' ? purposeJa(intent) : purposeEn(intent));
   const seen = new Set<string>();
   for (const f of facts) {
     const hint = f.questioningHints?.trim().replace(/[.。]+$/, '');
-    if (!hint || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`)) continue;
+    if (!hint || isForeign(hint, lang) || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`)) continue;
     seen.add(norm(hint));
     parts.push(lang === 'ja' ? hintJa(hint) : hintEn(hint));
   }
-  const only = facts.length === 1 ? facts[0] : undefined;
-  const format = only ? FORMAT_NOTE[classifyFact(only, field)]?.[lang] : undefined;
+  const only = specs.length === 1 ? specs[0] : undefined;
+  const format = only ? FORMAT_NOTE[only.type]?.[lang] : undefined;
   if (format) parts.push(format);
   return parts.join(sep(lang));
 }
@@ -389,7 +526,8 @@ function followUpAsk(
 /** The type of a missing fact: from the field's own fact when the view carries it. */
 function factType(field: QuestionField, fact: string): FactType {
   const def = field.facts?.find((f) => f.fact.trim() === fact) ?? { factKey: '', fact, doneCriteria: '' };
-  return classifyFact(def, field, { fieldContext: (field.facts?.length ?? 1) <= 1 });
+  if ('kind' in def && def.kind) return def.kind;
+  return answerSpec(def, field, { fieldContext: (field.facts?.length ?? 1) <= 1 }).type;
 }
 
 // ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { answerSpec, asksForBirthDate, asksForOneNamePart, classifyFact, factTex
 import { extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
-import { normalizeText, type SessionLanguage } from './text.js';
+import { hasJapanese, normalizeText, type SessionLanguage } from './text.js';
 import { contactSpans, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
 
 export { answerSpec, classifyFact, type AnswerSpec, type ClassifyOptions, type FactType } from './fact-type.js';
@@ -182,12 +182,14 @@ function missing(spec: FactSpec): FactJudgement {
 }
 
 function toFactResult(lang: SessionLanguage, j: FactJudgement): FactResult {
+  // Feedback is read by the respondent's interviewer: a fact written in the other language is named by its kind.
+  const shown = (lang === 'ja') === hasJapanese(j.spec.fact.fact) ? j.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
   return {
     factKey: j.spec.fact.factKey,
     fact: j.spec.fact.fact,
     type: j.spec.type,
     satisfied: j.satisfied,
-    reason: verdictText(lang, j.spec.type, j.spec.fact.fact, j.verdict),
+    reason: verdictText(lang, j.spec.type, shown, j.verdict),
     value: j.value,
   };
 }

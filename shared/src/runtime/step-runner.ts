@@ -3,7 +3,7 @@ import type { AgentName } from '../agents-list.js';
 import { SessionDraft } from '../agents/draft.js';
 import type { Config } from '../config.js';
 import { prepareUserMessage } from '../domain/compliance-flow.js';
-import { currentField } from '../domain/form-flow.js';
+import { routeUserMessage } from '../domain/answer-routing.js';
 import { AppError, SystemError, toErrorJson } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
@@ -70,9 +70,9 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
   draft.state.startedTurnId = step.turnId;
   draft.emit(event('turn.started', { turnId: step.turnId }));
   if (turn?.message != null) {
-    const onField = draft.state.plan && draft.state.currentAgent === 'interviewer' ? currentField(draft.state) : null;
     const prepared = prepareUserMessage(draft.state, turn.message);
-    const m = draft.addUserMessage(prepared.text, step.turnId, onField?.field.fieldId ?? null);
+    const route = routeUserMessage(draft.state, prepared.text);
+    const m = draft.addUserMessage(prepared.text, step.turnId, route.fieldId, route.correction);
     if (prepared.topics.length > 0) {
       draft.state.compliance.volunteered.push({ messageId: m.messageId, topics: prepared.topics });
       // The raw text must not outlive this step either.

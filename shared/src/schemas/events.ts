@@ -47,7 +47,12 @@ export const EventSchemas = {
   clarify: z.object({ questions: z.array(z.string()) }),
   'turn.completed': z.object({ turnId: z.string(), awaitingUserResponse: z.boolean() }),
   'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }),
-  'session.completed': z.object({ collectedFields: z.record(z.string(), z.string()), audit: z.unknown().nullable() }),
+  'session.completed': z.object({
+    collectedFields: z.record(z.string(), z.string()),
+    audit: z.unknown().nullable(),
+    /** Fields kept as given after the bounded follow-ups, for a human to check (an extension of the contract). */
+    needsReview: z.array(z.string()).optional(),
+  }),
 } as const;
 
 export type EventType = keyof typeof EventSchemas;

@@ -22,6 +22,8 @@ export const ChatMessage = z.object({
   createdAt: z.string(),
   /** Field the assistant asked about, or the user answered (drives the reviewer's context). */
   fieldId: z.string().nullable().default(null),
+  /** A user message that corrects an earlier, already resolved field (it is reviewed for that field). */
+  correction: z.boolean().default(false),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -33,6 +35,15 @@ export const FieldState = z.object({
   /** Why a field ended `skipped` (declined optional field, follow-ups exhausted). */
   skipReason: z.string().nullable().default(null),
   lastReview: ReviewResult.nullable().default(null),
+  /** The last user message the reviewer has judged for this field: nothing after a verdict is pending until the user writes again. */
+  reviewedMessageId: z.string().nullable().default(null),
+  /**
+   * A required field the respondent could not answer within the bounded follow-ups: the answer is kept
+   * as given and flagged for a human (the field counts as done so the interview can end).
+   */
+  needsReview: z.boolean().default(false),
+  /** The next failed verdict ends the field: the follow-up says what is still needed and how to get out. */
+  finalAttempt: z.boolean().default(false),
 });
 export type FieldState = z.infer<typeof FieldState>;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newSessionState, unresolvedRequired } from '@convo/shared/domain/form-flow';
+import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo/shared/domain/form-flow';
 import { buildSnapshot } from '@convo/shared/domain/snapshot';
 import { ConflictError, NotFoundError, UnavailableError, ValidationError } from '@convo/shared/errors';
 import { enqueueStep } from '@convo/shared/queues/catalog';
@@ -93,7 +93,16 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           tags: ['sessions'],
           params: SessionIdParams,
           security,
-          response: { 200: z.object({ sessionId: z.string(), status: z.string(), collectedFields: z.record(z.string(), z.string()), audit: z.unknown() }), ...errors },
+          response: {
+            200: z.object({
+              sessionId: z.string(),
+              status: z.string(),
+              collectedFields: z.record(z.string(), z.string()),
+              needsReview: z.array(z.string()),
+              audit: z.unknown(),
+            }),
+            ...errors,
+          },
         },
       },
       async (req) => {
@@ -103,7 +112,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           const loaded = await store.load(sessionId);
           if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
           const st = loaded.state;
-          const body = { sessionId, status: 'submitted', collectedFields: st.collectedFields, audit: st.audit };
+          const body = { sessionId, status: 'submitted', collectedFields: st.collectedFields, needsReview: fieldsNeedingReview(st), audit: st.audit };
           if (st.status === 'submitted') return body;
           const missing = unresolvedRequired(st);
           if (missing.length > 0) throw new ConflictError('not_ready', `required fields are not done: ${missing.join(', ')}`);

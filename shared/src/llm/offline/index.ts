@@ -36,7 +36,7 @@ export function createOfflineProvider(opts: { latencyMs?: number; policies?: Par
       if (latency > 0) await sleep(latency, req.signal);
       const policy = policies[req.agent];
       if (!policy) throw new ModelBehaviorError(`the offline provider has no policy for agent ${req.agent}`);
-      return toResponse(req, policy(req, toolTail(req.messages)));
+      return toResponse(req, await policy(req, toolTail(req.messages)));
     },
   };
 }

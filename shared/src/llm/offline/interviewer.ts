@@ -4,13 +4,16 @@ import {
   alreadyCompleteText,
   bootstrapDoneText,
   completionText,
+  confirmCandidateText,
+  correctionText,
   followUpText,
+  lastChanceText,
+  keptForReviewText,
   questionText,
-  requiredStillMissingText,
 } from '../../nlu/phrasing.js';
 import { ask, call, type Policy, type ToolOutcome } from './protocol.js';
 
-type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string };
+type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string; field_value?: string; finalAttempt?: boolean };
 type CheckOut = { question: string; passed: boolean };
 
 const subtaskResults = (tail: ToolOutcome[], agent: string) =>
@@ -27,6 +30,9 @@ export const interviewerPolicy: Policy = (req, tail) => {
   const cur = ctx.current;
   const lastReview = subtaskResults(tail, 'reviewer').at(-1);
 
+  if (ctx.correction && !lastReview) {
+    return call('subtask', { agent: 'reviewer', field_id: ctx.correction.fieldId, question: null, note: 'correction' });
+  }
   if (cur && ctx.answerPending && !lastReview) {
     return call('subtask', { agent: 'reviewer', field_id: cur.fieldId, question: null, note: null });
   }
@@ -44,23 +50,42 @@ export const interviewerPolicy: Policy = (req, tail) => {
 };
 
 function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewOut | undefined): string {
+  const lead = review ? leadFor(ctx, review) : '';
+  const next = nextMessage(ctx, tail, review);
+  return lead ? `${lead}\n${next}` : next;
+}
+
+/** What to say about the verdict that just came back, before moving on (a correction, an answer kept for review). */
+function leadFor(ctx: InterviewerContext, review: ReviewOut): string {
+  const label = ctx.summary.find((s) => s.fieldId === review.fieldId)?.label ?? '';
+  if (review.outcome === 'corrected') return correctionText(ctx.language, { label, value: review.field_value ?? null, accepted: true });
+  if (review.outcome === 'correction_rejected') {
+    const kept = ctx.summary.find((s) => s.fieldId === review.fieldId)?.value ?? null;
+    return correctionText(ctx.language, { label, value: kept, accepted: false });
+  }
+  if (review.outcome === 'needs_review') return keptForReviewText(ctx.language);
+  return '';
+}
+
+function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewOut | undefined): string {
   const cur = ctx.current;
   const lang = ctx.language;
   if (!cur) {
     const justFinished = tail.some((t) => t.name === 'subtask') || ctx.sessionStatus === 'active';
-    const summary = ctx.summary.map((s) => ({ label: s.label, value: s.value, status: s.status }));
+    const summary = ctx.summary.map((s) => ({ label: s.label, value: s.value, status: s.status, needsReview: s.needsReview }));
     return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
   }
   if (review?.outcome === 'follow_up' && review.fieldId === cur.fieldId) {
-    return followUpText({ field: cur, missingFacts: review.missing_facts ?? [], feedback: review.feedback ?? null, language: lang });
+    const input = { field: cur, missingFacts: review.missing_facts ?? [], feedback: review.feedback ?? null, language: lang };
+    return cur.finalAttempt ? lastChanceText(input) : followUpText(input);
   }
+  if (!cur.asked && cur.candidate) return confirmCandidateText(lang, { field: cur, value: cur.candidate });
   return question(ctx);
 }
 
 function question(ctx: InterviewerContext): string {
   const cur = ctx.current!;
   const q = questionText({ field: cur, facts: cur.facts, language: ctx.language, isFirst: ctx.firstQuestion });
-  if (ctx.reopened) return `${requiredStillMissingText(ctx.language, [cur.label])}\n${q}`;
   if (ctx.firstQuestion && ctx.bootstrap.country && ctx.bootstrap.timezone) {
     const country = countryName(ctx.bootstrap.country, ctx.language);
     return `${bootstrapDoneText(ctx.language, { country, timezone: ctx.bootstrap.timezone })}\n${q}`;

@@ -3,7 +3,7 @@ import type { ChatRequest, ChatResponse, LlmMessage, ToolCall } from '../types.j
 /** What an offline policy decides: at most one tool call per model turn, like a careful model. */
 export type PolicyReply = { call: { name: string; args: Record<string, unknown> } } | { text: string };
 
-export type Policy = (req: ChatRequest, tail: ToolOutcome[]) => PolicyReply;
+export type Policy = (req: ChatRequest, tail: ToolOutcome[]) => PolicyReply | Promise<PolicyReply>;
 
 /** A tool call the loop already ran in this model conversation, with its parsed result. */
 export type ToolOutcome = { name: string; args: Record<string, unknown>; status: 'success' | 'error'; result: Record<string, unknown> };

@@ -1,17 +1,22 @@
 import type { ReviewerContext } from '../../agents/contexts.js';
+import { preloadContentAnalyzer } from '../../nlu/content.js';
 import { reviewAnswer } from '../../nlu/review-rules.js';
 import { call, type Policy } from './protocol.js';
 
 /** The offline reviewer: the deterministic rules of nlu/review-rules, reported through the review tool. */
-export const reviewerPolicy: Policy = (req, tail) => {
+export const reviewerPolicy: Policy = async (req, tail) => {
   const ctx = req.context as ReviewerContext;
   if (tail.some((t) => t.name === 'review' && t.status === 'success')) return { text: 'Reviewed.' };
+  await preloadContentAnalyzer();
   const r = reviewAnswer({
     field: ctx.field,
-    facts: ctx.facts,
+    // The kinds the interviewer was shown are the kinds judged.
+    facts: ctx.facts.map(({ kind, options, ...fact }) => ({ ...fact, answerType: kind, ...(options.length >= 2 ? { options } : {}) })),
     answers: ctx.answers,
     language: ctx.language,
     country: ctx.country,
+    timezone: ctx.timezone,
+    earlierAnswers: ctx.correction ? [] : ctx.earlierAnswers,
   });
   return call('review', {
     passed: r.passed,

@@ -1,0 +1,71 @@
+import type { FactView } from '../agents/contexts.js';
+import { answerSpec } from '../nlu/fact-type.js';
+import { candidateValue } from '../nlu/review-rules.js';
+import type { FactDefinition, FormField } from '../schemas/form.js';
+import type { SessionState } from '../schemas/session.js';
+import { formField } from './form-flow.js';
+
+/** What agents are told about a field's facts: the form's words plus the kind of value each asks for. */
+export function factViews(field: FormField, facts: readonly FactDefinition[]): Array<FactView & { id: string; formFieldId: string }> {
+  return facts.map((k) => {
+    const spec = answerSpec(k, field, { fieldContext: facts.length <= 1 });
+    return {
+      id: k.id,
+      formFieldId: k.formFieldId,
+      factKey: k.factKey,
+      fact: k.fact,
+      doneCriteria: k.doneCriteria,
+      questioningHints: k.questioningHints,
+      kind: spec.type,
+      options: spec.options,
+    };
+  });
+}
+
+/** The respondent's messages that were not answers to `fieldId`, oldest first. */
+export function earlierAnswers(state: SessionState, fieldId: string): string[] {
+  return state.messages.filter((m) => m.role === 'user' && m.fieldId !== null && m.fieldId !== fieldId).map((m) => m.text);
+}
+
+const SUMMARY_LINES = 24;
+const SUMMARY_CHARS = 240;
+
+/**
+ * The seed's sub-session summary of the conversation: one short line per
+ * message ("Q[email]: …", "A[email]: …"), the latest {@link SUMMARY_LINES}.
+ */
+export function conversationSummary(state: SessionState): string[] {
+  return state.messages.slice(-SUMMARY_LINES).map((m) => {
+    const who = m.role === 'user' ? 'A' : 'Q';
+    const about = m.fieldId ? `[${m.fieldId}]` : '';
+    const text = m.text.replace(/\s+/g, ' ');
+    return `${who}${about}: ${text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS)}…` : text}`;
+  });
+}
+
+/** Label → value of every field with a value. */
+export function collectedFacts(state: SessionState): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of state.fields) {
+    if (f.value === null) continue;
+    out[formField(state, f.fieldId)?.label ?? f.fieldId] = f.value;
+  }
+  return out;
+}
+
+/**
+ * A value for a field that is not asked yet, found in what the respondent said
+ * about other fields ("Jane Doe, jane@example.com" to the name question), so
+ * the interviewer confirms it instead of asking. Only kinds that cannot be
+ * mistaken for another field's answer (email, phone, URL, postal code, a
+ * named option) are carried over, and only for a field with one fact.
+ */
+export function candidateFor(state: SessionState, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
+  const views = factViews(field, facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }]);
+  if (views.length !== 1 || !views[0]) return null;
+  const spec = { type: views[0].kind, options: views[0].options, texts: [] };
+  const language = state.bootstrap.language === 'ja' ? 'ja' : 'en';
+  const value = candidateValue(spec, earlierAnswers(state, field.fieldId), { language, country: state.bootstrap.country, now, timezone: state.bootstrap.timezone });
+  // A value already recorded for another field is that field's answer, not this one's.
+  return value !== null && state.fields.some((f) => f.value === value) ? null : value;
+}

@@ -225,7 +225,7 @@ describe('interviewer agent', () => {
     ]);
     expect(await run(interviewerAgent, d, null, model)).toEqual({ kind: 'ask' });
     expect(toolResults(d, 'subtask')).toEqual([
-      { status: 'error', result: { message: 'The respondent has not answered email yet: ask first.' } },
+      { status: 'error', result: { message: 'The respondent has not been asked about email yet: ask about Email with ask.' } },
     ]);
     // The question that followed belongs to the current field, which is now being interviewed.
     expect(d.state.messages.at(-1)).toMatchObject({ role: 'assistant', agent: 'interviewer', fieldId: 'email' });
@@ -299,6 +299,7 @@ describe('reviewer agent', () => {
     d.state.fields[0]!.status = 'done';
     d.state.currentFieldIndex = d.state.fields.findIndex((f) => f.fieldId === 'comments');
     d.addUserMessage('no thanks', 't0', 'comments');
+    d.state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null });
     const model = new ScriptedModel([{ toolCalls: [{ name: 'review', arguments: verdict({ passed: true, skipped: true }) }] }]);
     await run(reviewer, d, null, model);
     expect((d.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
@@ -386,7 +387,7 @@ describe('a whole interview with the offline model', () => {
     expect(d.state.status).toBe('awaiting_confirmation');
     expect(d.state.collectedFields).toEqual({ email: 'ann@example.com', full_name: 'Ann Lee' });
     expect(d.events.filter((e) => e.type === 'session.completed')).toEqual([
-      { type: 'session.completed', data: { collectedFields: { email: 'ann@example.com', full_name: 'Ann Lee' }, audit: null } },
+      { type: 'session.completed', data: { collectedFields: { email: 'ann@example.com', full_name: 'Ann Lee' }, audit: null, needsReview: [] } },
     ]);
     expect(lastAssistant(d)).toMatch(/Submit/);
     // Every field became done or skipped only through a reviewer verdict.

@@ -169,24 +169,26 @@ describe('applyReview', () => {
     ]);
   });
 
-  it('after maxFollowUps follow-ups a further fail skips the field with reason max_follow_ups and moves on', () => {
+  it('after maxFollowUps follow-ups a further fail keeps a required answer as given, flagged needsReview, and moves on', () => {
     const d = draft();
+    d.addUserMessage('no idea, sorry', 't1', 'email');
     expect(applyReview(d, 'email', fail, 2).outcome).toBe('follow_up');
+    expect(statusOf(d, 'email')?.finalAttempt).toBe(false);
     expect(applyReview(d, 'email', fail, 2).outcome).toBe('follow_up');
-    expect(statusOf(d, 'email')?.status).toBe('interviewing');
+    expect(statusOf(d, 'email')).toMatchObject({ status: 'interviewing', finalAttempt: true });
     const r = applyReview(d, 'email', fail, 2);
-    expect(r).toEqual({ outcome: 'gave_up', next: 'next' });
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'skipped', skipReason: 'max_follow_ups', followUps: 2, value: null });
+    expect(r).toEqual({ outcome: 'needs_review', next: 'next' });
+    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', needsReview: true, followUps: 2, value: 'no idea, sorry' });
     expect(d.events.at(-1)).toEqual({
       type: 'state.changed',
-      data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'skipped', reason: 'max_follow_ups' } },
+      data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'done', needsReview: true, reason: 'max_follow_ups' } },
     });
     expect(currentId(d)).toBe('name');
   });
 
-  it('with maxFollowUps 0 gives up on the first fail', () => {
+  it('with maxFollowUps 0 ends a required field on the first fail', () => {
     const d = draft();
-    expect(applyReview(d, 'email', fail, 0).outcome).toBe('gave_up');
+    expect(applyReview(d, 'email', fail, 0).outcome).toBe('needs_review');
     expect(statusOf(d, 'email')?.followUps).toBe(0);
   });
 
@@ -218,29 +220,33 @@ describe('applyReview', () => {
     expect(statusOf(d, 'email')).toMatchObject({ status: 'interviewing', followUps: 1, skipReason: null });
   });
 
-  it('reopens a required field that ran out of follow-ups once the last field is resolved, instead of completing', () => {
+  it('never reopens a field: a required one kept for review is not asked again and the session completes', () => {
     const d = draft();
-    expect(applyReview(d, 'email', fail, 0)).toEqual({ outcome: 'gave_up', next: 'next' });
+    expect(applyReview(d, 'email', fail, 0)).toEqual({ outcome: 'needs_review', next: 'next' });
     applyReview(d, 'name', pass('Ann Lee'), 0);
-    d.events.length = 0;
     const r = applyReview(d, 'comments', pass('Nothing to add'), 0);
-    expect(r).toEqual({ outcome: 'done', next: 'reopened' });
-    expect(currentId(d)).toBe('email');
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'pending', followUps: 0, skipReason: null });
-    expect(d.state.status).toBe('active');
-    expect(kinds(d.events)).not.toContain('session.completed');
-    expect(d.events.at(-1)).toEqual({
-      type: 'state.changed',
-      data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'pending', reason: 'required_reopened' } },
-    });
+    expect(r).toEqual({ outcome: 'done', next: 'completed' });
+    expect(d.state.status).toBe('awaiting_confirmation');
+    expect(d.events.at(-1)).toMatchObject({ type: 'session.completed', data: { needsReview: ['email'] } });
   });
 
-  it('does not reopen an optional field that ran out of follow-ups', () => {
+  it('skips an optional field that ran out of follow-ups', () => {
     const d = draft();
     applyReview(d, 'email', pass('a@example.com'), 0);
     applyReview(d, 'name', pass('Ann Lee'), 0);
-    expect(applyReview(d, 'comments', fail, 0)).toEqual({ outcome: 'gave_up', next: 'completed' });
+    expect(applyReview(d, 'comments', fail, 0)).toEqual({ outcome: 'skipped', next: 'completed' });
     expect(statusOf(d, 'comments')).toMatchObject({ status: 'skipped', skipReason: 'max_follow_ups' });
+  });
+
+  it('treats a verdict on a resolved field as a correction: a pass replaces the value, a fail keeps it', () => {
+    const d = draft();
+    applyReview(d, 'email', pass('a@example.com'), 3);
+    expect(applyReview(d, 'email', pass('b@example.com'), 3)).toEqual({ outcome: 'corrected', next: null });
+    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', value: 'b@example.com' });
+    expect(d.events).toContainEqual({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'b@example.com' } } });
+    expect(applyReview(d, 'email', fail, 3)).toEqual({ outcome: 'correction_rejected', next: null });
+    expect(statusOf(d, 'email')?.value).toBe('b@example.com');
+    expect(currentId(d)).toBe('name');
   });
 
   it('completes the session when the last field resolves: awaiting_confirmation and session.completed with collectedFields', () => {
@@ -253,7 +259,7 @@ describe('applyReview', () => {
     expect(currentField(d.state)).toBeNull();
     expect(d.events.at(-1)).toEqual({
       type: 'session.completed',
-      data: { collectedFields: { email: 'a@example.com', name: 'Ann Lee' }, audit: null },
+      data: { collectedFields: { email: 'a@example.com', name: 'Ann Lee' }, audit: null, needsReview: [] },
     });
     expect(kinds(d.events).filter((k) => k === 'session.completed')).toHaveLength(1);
   });
@@ -282,14 +288,14 @@ describe('advance', () => {
 });
 
 describe('unresolvedRequired', () => {
-  it('lists the required fields that are not done, skipped ones included', () => {
+  it('lists the required fields that are not done; one kept for review counts as done', () => {
     const d = draft();
     expect(unresolvedRequired(d.state)).toEqual(['email', 'name']);
     applyReview(d, 'email', fail, 0);
-    expect(statusOf(d, 'email')?.status).toBe('skipped');
-    expect(unresolvedRequired(d.state)).toEqual(['email', 'name']);
+    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', needsReview: true });
+    expect(unresolvedRequired(d.state)).toEqual(['name']);
     applyReview(d, 'name', pass('Ann Lee'), 0);
-    expect(unresolvedRequired(d.state)).toEqual(['email']);
+    expect(unresolvedRequired(d.state)).toEqual([]);
   });
 
   it('ignores optional fields', () => {

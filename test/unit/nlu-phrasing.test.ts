@@ -138,16 +138,30 @@ describe('questionText', () => {
     expect(ask(field('食事の制限'), [fact('dietary', '食事の制限やアレルギー')], 'ja')).toContain('食事の制限やアレルギーを教えていただけますか？');
   });
 
-  it('quotes a label in the other language instead of translating it', () => {
-    expect(ask(field('氏名'), [])).toContain('“氏名”');
-    expect(ask(field('Full name'), [], 'ja')).toContain('「Full name」を教えていただけますか？');
+  it('never pastes a label in the other language: asks by the kind of value, or for the next item', () => {
+    const en = ask(field('氏名'), []);
+    expect(en).toContain('Could you tell me the name?');
+    expect(en).not.toMatch(/\p{Script=Han}/u);
+    expect(ask(field('Full name'), [], 'ja')).toContain('お名前を教えていただけますか？');
+    expect(ask(field('Email address'), [], 'ja')).toContain('メールアドレスを教えていただけますか？');
+    const choice = ask(field('T-shirt size (S/M/L/XL)'), [], 'ja');
+    expect(choice).toContain('「S」、「M」、「L」、「XL」のいずれかでお答えください。');
+    expect(choice).not.toMatch(/T-shirt/);
+    const free = ask(field('Volunteering experience', { intent: 'Contact the volunteer' }), [], 'ja');
+    expect(free).toContain('次の項目について');
+    expect(free).not.toMatch(/Contact|Volunteering/);
+  });
+
+  it('lists the options of a choice and uses the session language', () => {
+    expect(ask(field('T-shirt size (S/M/L/XL)'), [])).toContain('Please answer with one of: S, M, L, XL.');
+    expect(ask(field('希望時間帯（午前・午後・夜間）'), [], 'ja')).toContain('「午前」、「午後」、「夜間」のいずれかでお答えください。');
   });
 
   it('opens the first question differently from the next ones, on the same line as the question', () => {
     const args = { field: field('Email'), facts: [], language: 'en' as const };
     expect(questionText({ ...args, isFirst: true })).toMatch(/^Let's start with the first question\. Could you tell me your email\?/);
     expect(questionText({ ...args, isFirst: false })).toMatch(/^Thank you! Next question: Could you tell me your email\?/);
-    expect(questionText({ ...args, language: 'ja', isFirst: true })).toMatch(/^それでは、最初の質問です。Emailを|^それでは、最初の質問です。「Email」を/);
+    expect(questionText({ ...args, language: 'ja', isFirst: true })).toMatch(/^それでは、最初の質問です。メールアドレスを/);
     expect(ask(field('参加人数'), [], 'ja')).toMatch(/^ありがとうございます。次に、参加人数を教えていただけますか？/);
   });
 
@@ -348,7 +362,8 @@ describe('closing phrasing', () => {
     expect(en).toContain('ready to submit');
     expect(en).toContain('Submit');
     const ja = completionText('ja', summary);
-    expect(ja).toContain('・Comments：（スキップ）');
+    expect(ja).toContain('・項目3：（スキップ）');
+    expect(ja).not.toContain('Comments');
     expect(ja).toContain('送信の準備が整いました');
     expect(ja).toContain('「送信」');
   });

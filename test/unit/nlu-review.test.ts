@@ -35,9 +35,17 @@ describe('classifyFact', () => {
     ['start', '入社可能日', 'date'],
     ['start', 'いつから勤務できるか', 'date'],
     ['when', 'When can the respondent start?', 'date'],
-    ['years', 'Years of experience', 'number'],
+    ['years', 'Years of experience', 'duration'],
+    ['when', 'When they did it', 'period'],
+    ['done', 'A year or period is given', 'period'],
+    ['size', 'T-shirt size (S/M/L/XL)', 'choice'],
+    ['size', 'Shoe size', 'text'],
+    ['arrival', 'Expected arrival time', 'time'],
+    ['zip', 'Postal code', 'postal_code'],
+    ['parking', 'Whether they need a parking space', 'yes_no'],
+    ['slot', '希望時間帯（午前・午後・夜間）', 'choice'],
     ['team', 'チームの人数', 'number'],
-    ['exp', '経験年数（何年か）', 'number'],
+    ['exp', '経験年数（何年か）', 'duration'],
     ['portfolio', 'Portfolio URL', 'url'],
     ['site', 'ポートフォリオのリンク', 'url'],
     ['fullName', 'Full name', 'name'],
@@ -188,12 +196,24 @@ describe('reviewAnswer — typed facts', () => {
     ['twenty-five', '25'],
     ['1,200', '1200'],
   ])('reads the number in %j as %s', (answer, value) => {
+    const r = review({ field: field('Headcount'), facts: [fact('count', 'Number of people')], answers: [answer], language: 'ja' });
+    expect(r).toMatchObject({ passed: true, field_value: value });
+  });
+
+  it.each([
+    ['5年', '5年'],
+    ['five years', 'five years'],
+    ['about 2.5 years', 'about 2.5 years'],
+    ['3年間です', '3年間'],
+    ['twenty-five', '25'],
+    ['since 2019', 'since 2019'],
+  ])('reads the length of time in %j as %j', (answer, value) => {
     const r = review({ field: field('Experience'), facts: [fact('years', 'Years of experience')], answers: [answer], language: 'ja' });
     expect(r).toMatchObject({ passed: true, field_value: value });
   });
 
   it('does not read "一緒" or "十分" as numbers', () => {
-    const r = review({ field: field('Team size'), facts: [fact('size', 'Team size')], answers: ['みんな一緒で十分です'], language: 'ja' });
+    const r = review({ field: field('チームの人数'), facts: [fact('size', 'チームの人数')], answers: ['みんな一緒で十分です'], language: 'ja' });
     expect(r.passed).toBe(false);
   });
 
@@ -363,10 +383,10 @@ describe('reviewAnswer — free text', () => {
 
   it('matches Japanese facts by shared kanji/katakana pieces', () => {
     const facts = [fact('reason', '当社を志望する理由'), fact('project', '入社後に挑戦したいプロジェクト')];
-    const first = review({ field: field('志望動機'), facts, answers: ['新しいプロジェクトに挑戦したいです'], language: 'ja' });
+    const first = review({ field: field('志望動機'), facts, answers: ['決済基盤の刷新プロジェクトに挑戦したいです'], language: 'ja' });
     expect(first.factResults.map((f) => f.satisfied)).toEqual([false, true]);
     expect(first.feedback).toContain('当社を志望する理由');
-    const done = review({ field: field('志望動機'), facts, answers: ['新しいプロジェクトに挑戦したいです', '御社の製品が好きで、長く使っているからです'], language: 'ja' });
+    const done = review({ field: field('志望動機'), facts, answers: ['決済基盤の刷新プロジェクトに挑戦したいです', '御社の製品が好きで、長く使っているからです'], language: 'ja' });
     expect(done.passed).toBe(true);
   });
 

@@ -43,8 +43,8 @@ export function findInconsistencies(input: {
         out.push(`the start date ${latest} given for ${name} is before today (${today})`);
       }
     }
-    if (type === 'number' && latest && EXPERIENCE.test(texts)) {
-      const years = Number(latest);
+    if ((type === 'number' || type === 'duration') && latest && EXPERIENCE.test(texts)) {
+      const years = Number(extractNumber(latest).value ?? NaN);
       if (Number.isFinite(years) && years > MAX_PLAUSIBLE_EXPERIENCE_YEARS) {
         out.push(`${latest} years of experience for ${name} is implausible (more than ${MAX_PLAUSIBLE_EXPERIENCE_YEARS})`);
       }
@@ -53,7 +53,7 @@ export function findInconsistencies(input: {
   return out;
 }
 
-const TYPE_NAME: Readonly<Partial<Record<FactType, string>>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'URL', name: 'name', text: 'text' };
+const TYPE_NAME: Readonly<Partial<Record<FactType, string>>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', duration: 'number', url: 'URL', name: 'name', text: 'text' };
 
 function factsOf(field: ConsistencyField, facts: readonly ConsistencyFact[]): ConsistencyFact[] {
   return facts.filter((k) => k.fieldId === field.fieldId || k.formFieldId === field.fieldId);
@@ -74,7 +74,7 @@ function distinctValues(type: FactType, answers: readonly string[], input: { lan
   for (const a of answers) {
     if (type === 'email') values.push(...(a.match(EMAIL) ?? []).map((e) => e.toLowerCase()));
     else if (type === 'phone') pushValue(values, extractPhone(a, input.language === 'ja' ? 'JP' : null).value);
-    else if (type === 'number') pushValue(values, extractNumber(a).value);
+    else if (type === 'number' || type === 'duration') pushValue(values, extractNumber(a).value);
     else if (type === 'date') pushValue(values, extractDate(a, { language: input.language, now: input.now, requireYear: false }).value);
   }
   return [...new Set(values)];

@@ -54,15 +54,15 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     'period',
     anyOf(
       String.raw`\bperiod\b`, String.raw`\bsince when\b`, String.raw`\bfrom when\b`, String.raw`\byear or\b`, String.raw`\bor (?:a )?year\b`,
-      String.raw`^\s*when\b(?!\s+(?:can|could|will|would|do|does|is|are|should|shall)\b)`,
+      String.raw`^\s*when\b(?=\s+\w)(?!\s+(?:can|could|will|would|do|does|is|are|should|shall)\b)`,
       String.raw`\bwhen (?:did|was|were|had|have)\b`, String.raw`\b(?:time ?frame|timeframe)\b`,
-      '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ', '時期',
+      '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ',
     ),
   ],
   [
     'time',
     anyOf(
-      String.raw`\b(?:what|which) time\b`, String.raw`\btime of (?:day|arrival|departure)\b`,
+      String.raw`\b(?:what|which) time\b`, String.raw`\btime of (?:arrival|departure)\b`,
       String.raw`\b(?:arrival|departure|start|end|pick-?up|drop-?off|check-?in|check-?out|appointment|preferred|meeting|delivery) time\b`,
       String.raw`^\s*time\s*$`, '時刻', '何時(?!間)', '到着時間', '出発時間', '開始時間', '終了時間', '来店時間', '希望時間(?!帯)',
     ),
@@ -79,10 +79,10 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
   [
     'date',
     anyOf(
-      String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\bday\b(?! ?time)`,
+      String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\b(?:which|what) day\b`,
       String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall)\b`,
       '日付', '生年月日', '誕生日', '年月日', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
-      '期日', '締め?切り?', '日程', '何日', '何月', 'いつ(?!も|か(?!ら)|頃|ごろ)',
+      '期日', '締め?切り?', '日程', '何日', '何月', '時期', 'いつ(?!も|か(?!ら)|頃|ごろ)',
     ),
   ],
   [

@@ -75,6 +75,7 @@ export function isForeign(text: string, lang: SessionLanguage): boolean {
 
 /** The kind and options of each fact (stated by the view, else inferred from the words). */
 function specsOf(field: QuestionField, facts: readonly QuestionFact[]): AnswerSpec[] {
+  if (facts.length === 0) return [answerSpec({ factKey: '', fact: field.label, doneCriteria: field.intent ?? '' }, field)];
   return facts.map((f) => (f.kind ? { type: f.kind, options: f.options ?? [] } : answerSpec(f, field, { fieldContext: facts.length <= 1 })));
 }
 

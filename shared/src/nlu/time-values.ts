@@ -122,9 +122,10 @@ const RANGE =
 export function extractDuration(text: string, o: TimeOptions): Extraction {
   const m = DURATION_EN.exec(text) ?? DURATION_JA.exec(text) ?? SINCE.exec(text) ?? RANGE.exec(text);
   if (m) return { value: m[0].trim(), rejected: null };
-  // A bare number to "how long": "3" after "How many years…" is kept as said.
-  const onlyNumber = findNumbers(text);
-  if (onlyNumber.length === 1 && text.replace(/[\s\p{P}]/gu, '').length <= 4 && onlyNumber[0]) return { value: onlyNumber[0].value, rejected: null };
+  // A bare number to "how long" ("3", "twenty-five") is kept as said: the question gave the unit.
+  const numbers = findNumbers(text);
+  const only = numbers.length === 1 ? numbers[0] : undefined;
+  if (only && !/\p{L}/u.test(text.replace(only.text, '').replace(/です|くらい|ぐらい|ほど|about|around|roughly/gi, ''))) return { value: only.value, rejected: null };
   void o;
   return NONE;
 }
@@ -145,6 +146,9 @@ export function extractPeriod(text: string, o: TimeOptions): Extraction {
       if (s.isCertain('month') || s.isCertain('day') || (s.isCertain('year') && /\d/.test(r.text))) return { value: r.text.trim(), rejected: null };
     }
   }
+  // chrono reads 「2025年4月1日」 but not a bare 「2025年4月」.
+  const ym = /\d{4}\s*年\s*\d{1,2}\s*月/.exec(text);
+  if (ym) return { value: ym[0], rejected: null };
   const year = extractYear(text, o);
   if (year.value) return year;
   return extractDuration(text, o);

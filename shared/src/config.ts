@@ -27,7 +27,10 @@ const EnvSchema = z.object({
   OPERATOR_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGENT_MAX_TURNS: int(10, 1),
-  MAX_FOLLOW_UPS: int(3),
+  /** Follow-ups per field after its first question; the last one says what is needed and how to get out. */
+  MAX_FOLLOW_UPS: int(2),
+  /** Respondent turns after which an interview closes with what it has (open fields kept for review or skipped). */
+  MAX_SESSION_TURNS: int(200, 1),
   /** Application interviews: rephrasings of a question after a failed quick-check before its field is skipped. */
   CHECK_MAX_REPHRASINGS: int(2),
   MAX_MESSAGE_CHARS: int(8000, 1),
@@ -106,6 +109,7 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   agentMaxTurns: number;
   maxFollowUps: number;
+  maxSessionTurns: number;
   checkMaxRephrasings: number;
   maxMessageChars: number;
   sessionTtlSeconds: number;
@@ -185,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     agentMaxTurns: e.AGENT_MAX_TURNS,
     maxFollowUps: e.MAX_FOLLOW_UPS,
+    maxSessionTurns: e.MAX_SESSION_TURNS,
     checkMaxRephrasings: e.CHECK_MAX_REPHRASINGS,
     maxMessageChars: e.MAX_MESSAGE_CHARS,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,

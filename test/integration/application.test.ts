@@ -92,7 +92,7 @@ describe('job application with compliance', () => {
     expect(snap).toMatchObject({
       status: 'awaiting_confirmation',
       audit: { passed: true },
-      collectedFields: { full_name: 'Jane Doe', email: 'jane.doe@example.com', experience_years: '7', start_date: '2027-04-01' },
+      collectedFields: { full_name: 'Jane Doe', email: 'jane.doe@example.com', experience_years: '7 years', start_date: '2027-04-01' },
     });
     expect(snap.collectedFields.portfolio).toMatch(/github\.com\/janedoe/);
     const submit = await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token });
@@ -115,7 +115,7 @@ describe('job application with compliance', () => {
     assertEveryQuestionChecked(s.sse.events);
     const snap = await snapshot(s);
     expect(snap.audit).toMatchObject({ passed: true });
-    expect(snap.collectedFields).toMatchObject({ full_name: '山田花子', email: 'hanako@example.jp', experience_years: '5', start_date: '2027-04-01' });
+    expect(snap.collectedFields).toMatchObject({ full_name: '山田花子', email: 'hanako@example.jp', experience_years: '5年', start_date: '2027-04-01' });
     expect(snap.fields.find((f: Json) => f.fieldId === 'portfolio')).toMatchObject({ status: 'skipped' });
     expect((await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token })).status).toBe(200);
     s.sse.close();

@@ -1,7 +1,9 @@
 import { createAskTool } from '@convo/shared/agents/ask-tool';
 import { createAgent } from '@convo/shared/agents/agent';
 import type { GreeterContext } from '@convo/shared/agents/contexts';
+import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
+import { detectLanguage } from '@convo/shared/faq/text/analyzer';
 import { findCountry, countryName } from '@convo/shared/nlu/country';
 import { FALLBACK_TIMEZONE, isValidTimezone, resolveTimezone } from '@convo/shared/nlu/timezone';
 import { z } from 'zod';
@@ -84,9 +86,29 @@ const setTimezone = createTool({
   },
 });
 
+/** Messages the greeter may send (the greeting included) before it goes on with what it has: every loop with a person ends. */
+export const GREETER_MAX_MESSAGES = 4;
+
+/**
+ * The greeter's ask, bounded: once it has sent {@link GREETER_MAX_MESSAGES}
+ * and language, country and time zone are still not settled, it may not ask
+ * again; the interview goes on with the language the respondent writes in, no
+ * country, and the seed's Asia/Tokyo fallback time zone.
+ */
+const boundedAsk = createAskTool((draft: SessionDraft) => {
+  const b = draft.state.bootstrap;
+  const sent = draft.state.messages.filter((m) => m.role === 'assistant' && m.agent === 'greeter').length;
+  if (sent < GREETER_MAX_MESSAGES || (b.language && b.country && b.timezone)) return { fieldId: null };
+  const replies = draft.state.messages.filter((m) => m.role === 'user').map((m) => m.text);
+  if (!b.language) draft.setLanguage(detectLanguage(replies.join(' ')));
+  if (!b.country) b.countryUnknown = true;
+  if (!b.timezone) draft.setTimezone(FALLBACK_TIMEZONE, 'fallback');
+  return { refuse: 'The greeting has asked enough: the interview goes on with what is known.' };
+});
+
 export const greeterAgent = createAgent({
   name: 'greeter',
-  tools: [createAskTool(), setLanguage, setCountry, setTimezone],
+  tools: [boundedAsk, setLanguage, setCountry, setTimezone],
   instructions: (draft, turn) => `${GREETER_PROMPT}\n\nCurrent state:\n${JSON.stringify(greeterContext(draft.state, turn.message))}`,
   context: (draft, turn) => greeterContext(draft.state, turn.message),
   // The seed's GreeterAgent.getRemainingTasks.
@@ -100,7 +122,7 @@ export const greeterAgent = createAgent({
   },
   completion: (draft) => {
     const b = draft.state.bootstrap;
-    return b.language && b.country && b.timezone ? { type: 'handoff', to: 'architect' } : null;
+    return b.language && (b.country || b.countryUnknown) && b.timezone ? { type: 'handoff', to: 'architect' } : null;
   },
 });
 

@@ -1,11 +1,11 @@
 import { createAskTool, type AskGate } from '@convo/shared/agents/ask-tool';
-import { conversationMessages, createAgent } from '@convo/shared/agents/agent';
+import { conversationMessages, createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
 import type { FieldView, InterviewerContext } from '@convo/shared/agents/contexts';
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { CLOSING_KEY, hasPassedCheck } from '@convo/shared/domain/compliance-flow';
 import { candidateFor, factViews } from '@convo/shared/domain/field-views';
-import { currentField, formField, markAsked, markReviewing } from '@convo/shared/domain/form-flow';
+import { closeOutAtTurnBound, currentField, formField, markAsked, markReviewing, needsAudit } from '@convo/shared/domain/form-flow';
 import type { SessionState } from '@convo/shared/schemas/session';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
@@ -77,7 +77,12 @@ const ask = createAskTool((draft: SessionDraft, text: string): AskGate => {
   return { fieldId };
 });
 
-export const interviewerAgent = createAgent({
+/** The interviewer with its bound on respondent turns per session (MAX_SESSION_TURNS). */
+export function createInterviewerAgent(opts: { maxSessionTurns: number }): AgentDefinition {
+  return createAgent({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns) });
+}
+
+const interviewerBase: AgentDefinition = {
   name: 'interviewer',
   tools: [ask, subtask],
   instructions: (draft) => `${INTERVIEWER_PROMPT}\n\nCurrent state:\n${JSON.stringify(interviewerContext(draft.state))}`,
@@ -97,10 +102,13 @@ export const interviewerAgent = createAgent({
     const ctx = interviewerContext(draft.state);
     return ctx.answerPending || ctx.correction ? null : 'ask';
   },
-  // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null).
-  completion: () => null,
+  // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null), except that an
+  // application closed at the turn bound is audited first.
+  completion: (draft) => (needsAudit(draft.state) && draft.state.loop === null ? { type: 'handoff', to: 'auditor' } : null),
   initialMessages: (draft) => conversationMessages(draft),
-});
+};
+
+export const interviewerAgent = createInterviewerAgent({ maxSessionTurns: 200 });
 
 export function interviewerContext(state: SessionState): InterviewerContext {
   const cur = state.status === 'active' ? currentField(state) : null;

@@ -1,9 +1,9 @@
 import { loopStepHandler } from '@convo/shared/runtime/agent-step';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
-import { interviewerAgent } from './agent.js';
+import { createInterviewerAgent } from './agent.js';
 
 runMain(() =>
   runAgentService('interviewer', ({ config, llm }) =>
-    loopStepHandler(interviewerAgent, { llm, model: config.llm.models.interviewer, maxTurns: config.agentMaxTurns }),
+    loopStepHandler(createInterviewerAgent({ maxSessionTurns: config.maxSessionTurns }), { llm, model: config.llm.models.interviewer, maxTurns: config.agentMaxTurns }),
   ),
 );

@@ -22,6 +22,11 @@ export type AgentDefinition = {
   /** Checked after every batch of tool calls: a non-null value ends the loop. */
   completion(draft: SessionDraft): Completion | null;
   /**
+   * Rules the system applies before the model runs (bounds on how long a
+   * person can be kept in a loop); checked against `completion` afterwards.
+   */
+  prepare?(draft: SessionDraft): void;
+  /**
    * For an agent whose turn must end with a message to the person: the tool
    * (`ask`) that text written without a tool call is sent through, or null
    * while that text must not be sent yet (an answer awaits review). Without

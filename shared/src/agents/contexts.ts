@@ -28,8 +28,12 @@ export type FactView = {
   fact: string;
   doneCriteria: string;
   questioningHints: string | null;
+  /** The form's explicit answerType, when it states one. */
+  answerType?: AnswerType;
   kind: AnswerType;
   options: string[];
+  /** The options were named in prose and may describe what counts rather than what to pick. */
+  optionsDescribe?: boolean;
 };
 
 export type FieldView = {

@@ -49,7 +49,8 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
   let iterations = o.checkpoint?.iterations ?? 0;
   if (o.checkpoint) resumePendingCall(o, transcript, o.checkpoint);
 
-  const resumed = o.checkpoint ? agent.completion(draft) : null;
+  if (!o.checkpoint && agent.prepare) agent.prepare(draft);
+  const resumed = o.checkpoint || agent.prepare ? agent.completion(draft) : null;
   if (resumed) return { kind: 'completed', completion: resumed };
 
   for (;;) {

@@ -16,8 +16,10 @@ export function factViews(field: FormField, facts: readonly FactDefinition[]): A
       fact: k.fact,
       doneCriteria: k.doneCriteria,
       questioningHints: k.questioningHints,
+      ...(k.answerType ? { answerType: k.answerType } : {}),
       kind: spec.type,
       options: spec.options,
+      ...(spec.soft ? { optionsDescribe: true } : {}),
     };
   });
 }

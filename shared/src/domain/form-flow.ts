@@ -53,6 +53,7 @@ export function newSessionState(input: {
       timezone: null,
       timezoneAsked: false,
       languageFixed: input.language !== null,
+      countryUnknown: false,
     },
     form: input.form,
     plan: null,
@@ -250,6 +251,33 @@ export function advance(draft: SessionDraft): AdvanceResult {
   if (needsAudit(s)) return 'audit';
   completeSession(draft);
   return 'completed';
+}
+
+/**
+ * The session's bound on respondent turns: once reached, every field still
+ * open is resolved as it stands (a required one kept as given and flagged
+ * needsReview, an optional one skipped) and the interview closes.
+ */
+export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number): boolean {
+  const s = draft.state;
+  if (s.status !== 'active' || !s.plan) return false;
+  const turns = s.messages.filter((m) => m.role === 'user').length;
+  if (turns < maxTurns) return false;
+  for (const f of s.fields) {
+    if (f.status === 'done' || f.status === 'skipped') continue;
+    const field = formField(s, f.fieldId);
+    if (field?.required) {
+      f.needsReview = true;
+      draft.setFieldValue(f.fieldId, keptAsGiven(s, f.fieldId));
+      draft.setFieldStatus(f.fieldId, 'done', { needsReview: true, reason: 'turn_limit' });
+    } else {
+      f.skipReason = 'turn_limit';
+      draft.setFieldStatus(f.fieldId, 'skipped', { reason: 'turn_limit' });
+    }
+  }
+  s.currentFieldIndex = s.fields.length;
+  if (!needsAudit(s)) completeSession(draft);
+  return true;
 }
 
 /** Every field is resolved but the application has not been audited yet. */

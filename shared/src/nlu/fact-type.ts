@@ -1,5 +1,5 @@
 import type { AnswerType, FactDefinition, FormField } from '../schemas/form.js';
-import { listedOptions, yesNoOptions } from './options.js';
+import { findOptions, yesNoOptions } from './options.js';
 
 /** The parts of a fact that describe it (a full FactDefinition, or a view of one). */
 export type FactWords = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria'> &
@@ -12,7 +12,12 @@ export type FieldWords = Pick<FormField, 'label' | 'intent'>;
 export type FactType = AnswerType;
 
 /** A fact's kind plus, for a choice, the values it allows (as the form writes them). */
-export type AnswerSpec = { type: FactType; options: string[] };
+export type AnswerSpec = {
+  type: FactType;
+  options: string[];
+  /** A choice inferred from options named in prose: a reply naming none of them is judged as free text. */
+  soft?: boolean;
+};
 
 export type ClassifyOptions = {
   /**
@@ -139,8 +144,12 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
   const own = factTexts(fact);
   const useField = options.fieldContext !== false;
   const withField = useField ? [...own, field.label, field.intent ?? ''] : own;
-  const listed = listedOptions(withField);
-  if (listed.length >= 2) return yesNoOptions(listed) ? { type: 'yes_no', options: listed } : { type: 'choice', options: listed };
+  const found = findOptions(withField);
+  const listed = found.options;
+  if (listed.length >= 2) {
+    if (yesNoOptions(listed)) return { type: 'yes_no', options: listed };
+    return found.strict ? { type: 'choice', options: listed } : { type: 'choice', options: listed, soft: true };
+  }
   const typed = typeOf(own);
   if (typed !== 'text' || !useField) return { type: typed, options: [] };
   return { type: typeOf([field.label, field.intent ?? '']), options: [] };

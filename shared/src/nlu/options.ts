@@ -20,41 +20,46 @@ const JOINED_RUN = /(?<![\p{L}\p{N}])[\p{L}\p{N}][\p{L}\p{N}+\- ]{0,20}(?:\s*[/�
 // "one of A, B, C", "either A or B", "choose from: A, B or C", "A、B、Cのいずれか", "AかB".
 const CUE_EN = /\b(?:one of|either|choose(?: one)?(?: from)?|select(?: one)?(?: from)?|pick(?: one)?(?: from)?|options?(?: are)?|among)\s*:?\s*(.+)$/i;
 const CUE_JA = /(.+?)(?:の|から)?(?:いずれか|どれか|どちらか|中から|うちから|から選|から一つ|から1つ|を選)/;
-// A criterion that is nothing but a short "A, B or C" list.
-const WHOLE_OR_LIST = /^(?:[^,，、]{1,24}[,，、]\s*)+[^,，、]{1,24}?,?\s+or\s+[^,，、]{1,24}$|^[^,，、\s]{1,24}(?:\s+[^,，、\s]{1,24})?\s+or\s+[^,，、\s]{1,24}(?:\s+[^,，、\s]{1,24})?$/i;
 
 /**
  * The options listed in any of the texts (the first list found), each as the
  * form writes it. Numbers-only pieces (dates such as 3/3/2025, ratios) and
- * "and/or" are not lists.
+ * "and/or" are not lists, and neither is prose such as "their job, studies
+ * or experience": without brackets, slashes, middle dots or a cue ("one of",
+ * 「いずれか」) a list of alternatives describes what counts, not what to pick.
  */
 export function listedOptions(texts: readonly string[]): string[] {
+  return findOptions(texts).options;
+}
+
+/**
+ * {@link listedOptions}, and whether the list is strict. A list set apart as
+ * a list (brackets, slashes, middle dots) or of short codes ("S, M, L, XL")
+ * is what the answer must be; a list of words named in prose ("one of work,
+ * studies or experience", 「仕事、専攻、経験のいずれか」) may instead describe
+ * what kind of answer counts, so a reply that names none of them is judged
+ * as free text rather than refused.
+ */
+export function findOptions(texts: readonly string[]): { options: string[]; strict: boolean } {
   for (const raw of texts) {
     const t = normalizeText(raw);
     for (const m of t.matchAll(BRACKETED)) {
       const items = splitItems(m[1] ?? '');
-      if (isList(items)) return items;
-    }
-    const cueEn = CUE_EN.exec(t);
-    if (cueEn?.[1]) {
-      const items = splitItems(cueEn[1].replace(/[.。]$/, ''));
-      if (isList(items)) return items;
-    }
-    const cueJa = CUE_JA.exec(t);
-    if (cueJa?.[1]) {
-      const items = splitItems(cueJa[1].replace(/^.*[はをにでが：:]/, ''));
-      if (isList(items)) return items;
+      if (isList(items)) return { options: items, strict: true };
     }
     for (const m of t.matchAll(JOINED_RUN)) {
       const items = splitItems(m[0]);
-      if (isList(items)) return items;
+      if (isList(items)) return { options: items, strict: true };
     }
-    if (WHOLE_OR_LIST.test(trimPunctuation(t))) {
-      const items = splitItems(trimPunctuation(t));
-      if (isList(items)) return items;
+    const cueEn = CUE_EN.exec(t);
+    const cueJa = cueEn ? null : CUE_JA.exec(t);
+    const listed = cueEn?.[1] ? cueEn[1].replace(/[.。]$/, '') : cueJa?.[1] ? cueJa[1].replace(/^.*[はをにでが：:]/, '') : null;
+    if (listed) {
+      const items = splitItems(listed);
+      if (isList(items)) return { options: items, strict: items.every((i) => /^[\p{Lu}\d][\p{Lu}\d+-]{0,3}$/u.test(i) || /\d/.test(i)) };
     }
   }
-  return [];
+  return { options: [], strict: true };
 }
 
 function splitItems(s: string): string[] {

@@ -65,16 +65,18 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   if (!input.field.required && latest && (isSkipRequest(latest) || isNilAnswer(latest))) return skipped(lang, facts, input.field);
 
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
-  const typed = specs.filter((s) => s.type !== 'text');
   const judged = new Map<FactSpec, FactJudgement>();
-  for (const s of typed) judged.set(s, judgeTyped(s, answers, input));
-  const text = judgeTextFacts(specs.filter((s) => s.type === 'text'), answers, {
+  for (const s of specs.filter((x) => x.type !== 'text')) judged.set(s, judgeTyped(s, answers, input));
+  // A soft choice ("work, studies or experience") that no option matched is a description: judged as free text.
+  const asText = specs.filter((s) => s.type === 'text' || (s.soft && !judged.get(s)?.satisfied));
+  const typed = specs.filter((s) => !asText.includes(s));
+  const text = judgeTextFacts(asText, answers, {
     stripContacts: typed.some((s) => ['email', 'phone', 'url'].includes(s.type)),
     country: phoneCountry(input),
   });
   for (const t of text.results) judged.set(t.spec, t);
 
-  const results = specs.map((s) => toFactResult(lang, judged.get(s) ?? missing(s)));
+  const results = specs.map((s) => toFactResult(lang, judged.get(s) ?? missing(s), asText.includes(s) ? 'text' : s.type));
   const extracted = results.filter((r) => r.satisfied && r.value !== null).map((r) => `${r.factKey}: ${(r.value ?? '').replace(/\n/g, ' / ')}`);
   if (results.every((r) => r.satisfied)) {
     return { passed: true, extracted_facts: extracted, field_value: fieldValue(results, text.usedAnswers), factResults: results };
@@ -89,9 +91,9 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
 }
 
 function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpec {
-  const { type, options } = answerSpec(fact, field, { fieldContext: !multi });
+  const { type, options, soft } = answerSpec(fact, field, { fieldContext: !multi });
   const texts = multi ? factTexts(fact) : [...factTexts(fact), field.label, field.intent ?? ''];
-  return { fact, type, options, texts };
+  return { fact, type, options, texts, ...(soft ? { soft } : {}) };
 }
 
 /** A field defined without facts is one fact: its label, with the intent as the criterion. */
@@ -181,15 +183,15 @@ function missing(spec: FactSpec): FactJudgement {
   return { spec, verdict: { code: 'missing' }, satisfied: false, value: null };
 }
 
-function toFactResult(lang: SessionLanguage, j: FactJudgement): FactResult {
+function toFactResult(lang: SessionLanguage, j: FactJudgement, type: FactType): FactResult {
   // Feedback is read by the respondent's interviewer: a fact written in the other language is named by its kind.
   const shown = (lang === 'ja') === hasJapanese(j.spec.fact.fact) ? j.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
   return {
     factKey: j.spec.fact.factKey,
     fact: j.spec.fact.fact,
-    type: j.spec.type,
+    type,
     satisfied: j.satisfied,
-    reason: verdictText(lang, j.spec.type, shown, j.verdict),
+    reason: verdictText(lang, type, shown, j.verdict),
     value: j.value,
   };
 }

@@ -8,7 +8,7 @@ import { trimPunctuation } from './text.js';
 import { contactSpans, stripSpans } from './typed-values.js';
 
 /** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
-export type FactSpec = { fact: FactDefinition; type: FactType; options: string[]; texts: string[] };
+export type FactSpec = { fact: FactDefinition; type: FactType; options: string[]; texts: string[]; soft?: boolean };
 
 /** The decision on one fact. */
 export type FactJudgement = { spec: FactSpec; verdict: Verdict; satisfied: boolean; value: string | null };

@@ -106,6 +106,8 @@ export const SessionState = z.object({
     /** The greeter asked which city/zone, because the country spans several. */
     timezoneAsked: z.boolean().default(false),
     languageFixed: z.boolean().default(false),
+    /** The respondent did not name a country within the greeter's bounded questions: the interview goes on without one. */
+    countryUnknown: z.boolean().default(false),
   }),
   form: SessionForm.nullable(),
   plan: Plan.nullable(),

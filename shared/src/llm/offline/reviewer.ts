@@ -10,8 +10,10 @@ export const reviewerPolicy: Policy = async (req, tail) => {
   await preloadContentAnalyzer();
   const r = reviewAnswer({
     field: ctx.field,
-    // The kinds the interviewer was shown are the kinds judged.
-    facts: ctx.facts.map(({ kind, options, ...fact }) => ({ ...fact, answerType: kind, ...(options.length >= 2 ? { options } : {}) })),
+    // The form's own words (and explicit kinds) are judged; the inferred kinds are the same ones the interviewer was shown.
+    facts: ctx.facts.map(({ kind, options, optionsDescribe, ...fact }) =>
+      optionsDescribe ? fact : { ...fact, answerType: kind, ...(options.length >= 2 ? { options } : {}) },
+    ),
     answers: ctx.answers,
     language: ctx.language,
     country: ctx.country,

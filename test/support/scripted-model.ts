@@ -32,6 +32,11 @@ export class ScriptedModel implements LlmProvider {
     };
   }
 
+  /** Appends replies for a later part of a test. */
+  push(...replies: ScriptedReply[]): void {
+    this.replies.push(...replies);
+  }
+
   get remaining(): number {
     return this.replies.length;
   }

@@ -1,4 +1,5 @@
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
+import { isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { matchOption } from './options.js';
 import { normalizeText, trimPunctuation } from './text.js';
 import type { Extraction } from './typed-values.js';
@@ -13,7 +14,7 @@ const NONE: Extraction = { value: null, rejected: null };
  * rejected so the follow-up can list the options.
  */
 export function extractChoice(text: string, options: readonly string[]): Extraction {
-  if (options.length === 0) return NONE;
+  if (options.length === 0 || saysNothing(text)) return NONE;
   const m = matchOption(text, options);
   if (m && 'option' in m) return { value: m.option, rejected: null };
   const said = trimPunctuation(normalizeText(text));
@@ -32,7 +33,7 @@ const POSITIVE =
 /** "yes" or "no" from a reply to a yes/no question, in English or Japanese. */
 export function extractYesNo(text: string, options: readonly string[] = []): Extraction {
   const t = trimPunctuation(normalizeText(text).toLowerCase());
-  if (!t) return NONE;
+  if (!t || saysNothing(text)) return NONE;
   if (options.length === 2) {
     const m = matchOption(t, options);
     if (m && 'option' in m) return { value: YES_OPTION.test(m.option.trim()) ? 'yes' : 'no', rejected: null };
@@ -71,6 +72,11 @@ function formatPostal(code: string, country: string): string {
   if (country === 'JP' && /^\d{7}$/.test(compact)) return `${compact.slice(0, 3)}-${compact.slice(3)}`;
   if ((country === 'CA' || country === 'GB') && compact.length > 3) return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
   return code.trim();
+}
+
+/** "I'm not sure", "skip", 「わかりません」: a reply that picks nothing, whatever letters it happens to contain. */
+function saysNothing(text: string): boolean {
+  return isNonAnswer(text) || isSkipRequest(text);
 }
 
 function clip(s: string): string {

@@ -41,7 +41,8 @@ export const ENGLISH_VAGUE_WORDS: ReadonlySet<string> = new Set(
   occasionally often rarely seldom maybe probably perhaps possibly quite pretty fairly rather mostly mainly basically generally usually
   various different certain etc same done doing did do does been had having got gotten plenty enough loads tons once twice before
   previously past ago already ever never yet definitely absolutely sure certainly guess suppose think kinda sorta whatever everything
-  nothing none stuff things lil tad yes no nope yeah yep ok okay fine good nice great couple times time bits`
+  nothing none stuff things lil tad yes no nope yeah yep ok okay fine good nice great couple times time bits sorry
+  apologies hmm umm idk dunno unsure`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -1,4 +1,4 @@
-import { ENGLISH_COMMON_WORDS } from './english-words.js';
+import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { normalizeText, trimPunctuation } from './text.js';
 
 /**
@@ -130,7 +130,8 @@ function occurrences(text: string, key: string): number[] {
   for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + 1)) {
     const before = text.charAt(at - 1);
     const after = text.charAt(at + key.length);
-    const wordChar = /[\p{Script=Latin}\p{N}]/u;
+    // "I'm" is not the option "M": an apostrophe joins letters into one word.
+    const wordChar = /[\p{Script=Latin}\p{N}']/u;
     if (latinEdges && ((before && wordChar.test(before)) || (after && wordChar.test(after)))) continue;
     out.push(at);
   }
@@ -144,7 +145,9 @@ function negatedBefore(text: string, at: number): boolean {
 }
 
 function contentWords(text: string): string[] {
-  return (text.match(/\p{Script=Latin}[\p{Script=Latin}'-]*/gu) ?? []).filter((w) => w.length >= 2 && !ENGLISH_COMMON_WORDS.has(w));
+  return (text.match(/\p{Script=Latin}[\p{Script=Latin}'-]*/gu) ?? []).filter(
+    (w) => w.length >= 2 && !ENGLISH_COMMON_WORDS.has(w) && !ENGLISH_VAGUE_WORDS.has(w),
+  );
 }
 
 /** "afternoons" picks "afternoon"; "medium" picks "m" (the word the letter abbreviates); "full" does not pick "full-time". */

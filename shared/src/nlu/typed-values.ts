@@ -146,6 +146,18 @@ const NAME_OUTRO_JA = /\s*(?:と申します|といいます|と言います|で
  * (lower-case common words such as "the", "will") is not a name.
  */
 export function extractName(text: string, parts: 1 | 2): Extraction {
+  const whole = nameIn(text, parts);
+  if (whole.value !== null) return whole;
+  // "Jane Doe, and you can reach me at …", 「山田花子です。メールは…」: the name is the first clause.
+  const first = text.split(/\s*(?:[,;、。]|\s(?:and|but)\s)\s*/)[0] ?? '';
+  if (first && first.length < text.length) {
+    const clause = nameIn(first, parts);
+    if (clause.value !== null) return clause;
+  }
+  return whole;
+}
+
+function nameIn(text: string, parts: 1 | 2): Extraction {
   let rest = trimPunctuation(text);
   if (hasJapanese(rest)) {
     rest = trimPunctuation(rest.replace(NAME_INTRO_JA, '').replace(NAME_OUTRO_JA, ''));

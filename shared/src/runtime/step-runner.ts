@@ -169,6 +169,23 @@ async function commitOutcome(
 }
 
 /**
+ * What a failed turn leaves behind: no suspended loop, no field under review,
+ * and control back with the agent that owns the conversation. The next user
+ * message then goes to the question last shown (see answer-routing), and a
+ * field the failed turn moved to without asking is asked first.
+ */
+export function resetAfterFailure(draft: SessionDraft): void {
+  const loop = draft.state.loop;
+  if (loop) {
+    draft.state.loop = null;
+    draft.setAgent(loop.agent);
+  }
+  for (const f of draft.state.fields) if (f.status === 'reviewing') draft.setFieldStatus(f.fieldId, 'interviewing');
+  // An FAQ dialog's next turn starts with the planner again.
+  if (draft.state.faq && draft.state.currentAgent !== 'planner') draft.setAgent('planner');
+}
+
+/**
  * Ends the turn with `turn.failed`, discarding the step's partial effects; the
  * session stays usable and the next queued turn starts.
  */
@@ -179,14 +196,7 @@ export async function failTurn(
   err: unknown,
 ): Promise<'failed_turn' | 'conflict'> {
   const draft = new SessionDraft(loaded.state);
-  const loop = draft.state.loop;
-  if (loop) {
-    draft.state.loop = null;
-    draft.setAgent(loop.agent);
-  }
-  for (const f of draft.state.fields) if (f.status === 'reviewing') draft.setFieldStatus(f.fieldId, 'interviewing');
-  // An FAQ dialog's next turn starts with the planner again.
-  if (draft.state.faq && draft.state.currentAgent !== 'planner') draft.setAgent('planner');
+  resetAfterFailure(draft);
   const { code, message } = toErrorJson(err);
   draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
   const res = await deps.store.commit({

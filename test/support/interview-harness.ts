@@ -1,0 +1,90 @@
+import type { AgentName } from '../../shared/src/agents-list.js';
+import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { routeUserMessage } from '../../shared/src/domain/answer-routing.js';
+import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
+import type { LlmProvider } from '../../shared/src/llm/types.js';
+import { createLogger } from '../../shared/src/logger.js';
+import { loopStepHandler, subtaskStepHandler } from '../../shared/src/runtime/agent-step.js';
+import type { StepHandler } from '../../shared/src/runtime/step-handler.js';
+import { resetAfterFailure } from '../../shared/src/runtime/step-runner.js';
+import { SessionForm } from '../../shared/src/schemas/form.js';
+import { architectAgent } from '../../services/architect/src/agent.js';
+import { greeterAgent } from '../../services/greeter/src/agent.js';
+import { createInterviewerAgent } from '../../services/interviewer/src/agent.js';
+import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
+
+/**
+ * The step runner without Redis, for unit tests of whole interviews: the
+ * respondent's message is routed as the step runner routes it, each agent's
+ * step handler runs in turn until the turn ends, and a step that throws ends
+ * the turn the way `failTurn` does. Models are the offline provider unless a
+ * test gives one per agent.
+ */
+export type Interview = {
+  draft: SessionDraft;
+  /** Sends a message (null: the bootstrap run) and runs the turn; returns the agents that ran, and whether it failed. */
+  say(message: string | null): Promise<{ ran: AgentName[]; failed: boolean }>;
+  assistantTexts(): string[];
+  lastAssistant(): string;
+};
+
+const NOW = new Date('2026-11-24T10:00:00.000Z');
+const log = createLogger('test', 'silent');
+
+export function startInterview(opts: {
+  form: unknown;
+  language?: 'ja' | 'en' | null;
+  maxFollowUps?: number;
+  maxSessionTurns?: number;
+  models?: Partial<Record<AgentName, LlmProvider>>;
+}): Interview {
+  const form = SessionForm.parse(opts.form);
+  const state = newSessionState({ sessionId: 's1', kind: 'form', form, language: opts.language ?? null, firstAgent: 'greeter', now: NOW.toISOString() });
+  const draft = new SessionDraft(state, () => NOW);
+  const offline = createOfflineProvider();
+  const deps = (agent: AgentName) => ({ llm: opts.models?.[agent] ?? offline, model: 'test', maxTurns: 10 });
+  const handlers: Partial<Record<AgentName, StepHandler>> = {
+    greeter: loopStepHandler(greeterAgent, deps('greeter')),
+    architect: loopStepHandler(architectAgent, deps('architect')),
+    interviewer: loopStepHandler(createInterviewerAgent({ maxSessionTurns: opts.maxSessionTurns ?? 200 }), deps('interviewer')),
+    reviewer: subtaskStepHandler(createReviewerAgent({ maxFollowUps: opts.maxFollowUps ?? 2 }), deps('reviewer')),
+  };
+  let turnNo = 0;
+  const assistantTexts = () => draft.state.messages.filter((m) => m.role === 'assistant').map((m) => m.text);
+  return {
+    draft,
+    assistantTexts,
+    lastAssistant: () => assistantTexts().at(-1) ?? '',
+    async say(message) {
+      const turnId = `t${++turnNo}`;
+      if (message !== null) {
+        const route = routeUserMessage(draft.state, message, NOW);
+        draft.addUserMessage(message, turnId, route.fieldId, route.correction);
+      }
+      const ran: AgentName[] = [];
+      for (let seq = 1; seq <= 30; seq++) {
+        const agent = draft.state.currentAgent;
+        ran.push(agent);
+        const before = structuredClone(draft.state);
+        try {
+          const outcome = await handlers[agent]!({ draft, step: { seq, agent, turnId }, turn: { turnId, message }, log });
+          if (outcome.kind !== 'continue') return { ran, failed: false };
+          draft.setAgent(outcome.to);
+        } catch {
+          // As the step runner does: the failed step's partial effects are dropped and the turn ends.
+          Object.assign(draft.state, before);
+          resetAfterFailure(draft);
+          return { ran, failed: true };
+        }
+      }
+      throw new Error('turn did not end');
+    },
+  };
+}
+
+/** Runs the greeting and settles language and residence, so the interview's first question has been asked. */
+export async function throughGreeting(i: Interview, residence: string): Promise<void> {
+  await i.say(null);
+  await i.say(residence);
+}

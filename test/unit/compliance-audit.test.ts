@@ -229,6 +229,21 @@ describe('missing_required', () => {
   });
 });
 
+describe('needs_review', () => {
+  it('warns about a required answer kept as given after the last follow-up, without failing the audit', () => {
+    const fields = englishFields({ start_date: { value: "I'm not sure yet", needsReview: true } });
+    const r = audit(englishTranscript(), fields);
+    expect(ofType(r, 'needs_review')).toEqual([
+      {
+        type: 'needs_review',
+        severity: 'warning',
+        message: '"Earliest start date" (start_date) was kept as the applicant gave it after the last follow-up; check it with them',
+      },
+    ]);
+    expect(ofType(r, 'missing_required')).toEqual([]);
+  });
+});
+
 describe('maskCollectedValue', () => {
   it('returns null when the whole value is about a prohibited topic', () => {
     expect(maskCollectedValue('I am Catholic.', topics)).toEqual({ value: null, masked: true });

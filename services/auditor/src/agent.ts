@@ -35,7 +35,15 @@ export function auditorContext(draft: SessionDraft): AuditorContext {
     messages: s.messages.filter((m) => m.agent !== 'greeter' && (m.role === 'assistant' || m.fieldId !== null)).map((m) => ({ role: m.role, text: m.text, fieldId: m.fieldId })),
     fields: s.fields.map((f) => {
       const def = formField(s, f.fieldId);
-      return { fieldId: f.fieldId, label: def?.label ?? f.fieldId, intent: def?.intent ?? null, required: def?.required ?? false, status: f.status, value: f.value };
+      return {
+        fieldId: f.fieldId,
+        label: def?.label ?? f.fieldId,
+        intent: def?.intent ?? null,
+        required: def?.required ?? false,
+        status: f.status,
+        value: f.value,
+        needsReview: f.needsReview,
+      };
     }),
     facts: (s.form?.facts ?? []).map((k) => ({ formFieldId: k.formFieldId, factKey: k.factKey, fact: k.fact })),
     prohibitedTopics: s.form?.compliance?.prohibitedTopics ?? [],

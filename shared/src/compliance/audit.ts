@@ -8,7 +8,7 @@ import { describeTopic, findTopicMentions, MASK, maskTopics, type ProhibitedTopi
 export type AuditInput = {
   language: 'ja' | 'en';
   messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
-  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null }>;
+  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null; needsReview?: boolean }>;
   /** Facts belong to a field by `fieldId` or, when it names a field's fieldId, `formFieldId`. */
   facts: Array<ConsistencyFact>;
   topics: readonly ProhibitedTopic[];
@@ -50,6 +50,7 @@ export function auditTranscript(input: AuditInput): AuditResult {
     ...rudeExpressions(input, values),
     ...findInconsistencies({ ...input, now: input.now ?? new Date() }).map((message): AuditViolation => ({ type: 'inconsistency', message, severity: 'warning' })),
     ...missingRequired(input.fields),
+    ...keptForReview(input.fields),
   ];
   return { passed: !violations.some((v) => v.severity === 'error'), violations, summary: summaryOf(input, violations) };
 }
@@ -147,6 +148,13 @@ function rudeExpressions(input: AuditInput, values: readonly string[]): AuditVio
     }
   });
   return out;
+}
+
+/** Required answers the applicant could not give within the bounded follow-ups: kept as given, for a person to check. */
+function keptForReview(fields: readonly Field[]): AuditViolation[] {
+  return fields
+    .filter((f) => f.needsReview)
+    .map((f) => ({ type: 'needs_review', severity: 'warning' as const, message: `"${f.label}" (${f.fieldId}) was kept as the applicant gave it after the last follow-up; check it with them` }));
 }
 
 function missingRequired(fields: readonly Field[]): AuditViolation[] {

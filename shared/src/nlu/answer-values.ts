@@ -60,7 +60,8 @@ export function extractPostalCode(text: string, country: string | null): Extract
   let rejected: string | null = null;
   for (const m of normalizeText(text).toUpperCase().matchAll(POSTAL_CANDIDATE)) {
     const candidate = m[0];
-    const fits = countries.find((c) => postcodeValidator(candidate, c));
+    // Written without its hyphen (1500001) a Japanese code is still the same code.
+    const fits = countries.find((c) => postcodeValidator(candidate, c) || (c === 'JP' && /^\d{7}$/.test(candidate) && postcodeValidator(`${candidate.slice(0, 3)}-${candidate.slice(3)}`, c)));
     if (fits) return { value: formatPostal(candidate, fits), rejected: null };
     rejected ??= candidate;
   }

@@ -146,13 +146,15 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
   const withField = useField ? [...own, field.label, field.intent ?? ''] : own;
   const found = findOptions(withField);
   const listed = found.options;
+  const typed = typeOf(own);
+  const kind = typed !== 'text' || !useField ? typed : typeOf([field.label, field.intent ?? '']);
   if (listed.length >= 2) {
     if (yesNoOptions(listed)) return { type: 'yes_no', options: listed };
+    // "Year (western or Japanese calendar)", "Rooms (1/2/3+)": a typed value whose listed options are accepted as they are.
+    if (kind !== 'text' && kind !== 'name' && kind !== 'yes_no') return { type: kind, options: listed };
     return found.strict ? { type: 'choice', options: listed } : { type: 'choice', options: listed, soft: true };
   }
-  const typed = typeOf(own);
-  if (typed !== 'text' || !useField) return { type: typed, options: [] };
-  return { type: typeOf([field.label, field.intent ?? '']), options: [] };
+  return { type: kind, options: [] };
 }
 
 function explicitSpec(fact: FactWords): AnswerSpec | null {

@@ -141,6 +141,14 @@ export function candidateValue(spec: Pick<FactSpec, 'type' | 'options' | 'texts'
 }
 
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
+  if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
+    const picked = extractChoice(answer, spec.options);
+    if (picked.value !== null) return picked;
+  }
+  return extractKind(spec, answer, input);
+}
+
+function extractKind(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
   const time = { language: input.language, now: input.now ?? new Date(), timezone: input.timezone ?? null };
   switch (spec.type) {
     case 'choice':

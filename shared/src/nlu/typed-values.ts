@@ -3,6 +3,7 @@ import { findPhoneNumbersInText, isSupportedCountry, type CountryCode } from 'li
 import validator from 'validator';
 import { ENGLISH_COMMON_WORDS } from './english-words.js';
 import { findNumbers } from './numbers.js';
+import { chronoReference, utcOffsetMinutes } from './time-values.js';
 import { hasJapanese, japaneseChars, trimPunctuation, type SessionLanguage } from './text.js';
 
 /**
@@ -84,7 +85,7 @@ function* urlCandidates(text: string): Generator<{ candidate: string; index: num
   }
 }
 
-export type DateOptions = { language: SessionLanguage; now: Date; requireYear: boolean };
+export type DateOptions = { language: SessionLanguage; now: Date; requireYear: boolean; timezone?: string | null };
 
 /**
  * A date as YYYY-MM-DD (YYYY-MM when only the month is known): ISO forms,
@@ -101,7 +102,7 @@ export function extractDate(text: string, options: DateOptions): Extraction {
   const parsers = options.language === 'ja' ? [chrono.ja, chrono.en] : [chrono.en, chrono.ja];
   let rejected: Extraction = NONE;
   for (const parser of parsers) {
-    for (const r of parser.parse(text, options.now, { forwardDate: !options.requireYear })) {
+    for (const r of parser.parse(text, chronoReference(options), { forwardDate: !options.requireYear })) {
       const s = r.start;
       const hasDay = s.isCertain('day') || s.isCertain('weekday');
       if (!hasDay && !s.isCertain('month')) continue;
@@ -109,6 +110,7 @@ export function extractDate(text: string, options: DateOptions): Extraction {
         rejected = { value: null, rejected: r.text, problem: 'no_year' };
         continue;
       }
+      if (hasDay && !s.isCertain('day')) return { value: weekdayDate(text, s.get('year') ?? 0, s.get('month') ?? 1, s.get('day') ?? 1, options), rejected: null };
       const month = `${s.get('year')}-${pad(s.get('month'))}`;
       return { value: hasDay ? `${month}-${pad(s.get('day'))}` : month, rejected: null };
     }
@@ -117,6 +119,25 @@ export function extractDate(text: string, options: DateOptions): Extraction {
   const ym = /(\d{4})年\s*(\d{1,2})月(?!\s*\d)/.exec(text);
   if (ym && Number(ym[2]) >= 1 && Number(ym[2]) <= 12) return { value: `${ym[1]}-${pad(Number(ym[2]))}`, rejected: null };
   return rejected;
+}
+
+/**
+ * A weekday chrono placed in the coming days, moved to next week when the
+ * respondent said so (「来週の金曜日」, which chrono reads as this week's),
+ * or to the week after for 「再来週」.
+ */
+function weekdayDate(text: string, y: number, m: number, d: number, options: DateOptions): string {
+  const weeksAhead = /再来週/.test(text) ? 2 : /来週/.test(text) ? 1 : 0;
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (weeksAhead > 0) {
+    const offset = options.timezone ? (utcOffsetMinutes(options.timezone, options.now) ?? 0) : 0;
+    const local = new Date(options.now.getTime() + offset * 60_000);
+    const today = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
+    const monday = today + ((8 - (local.getUTCDay() || 7)) % 7 || 7) * 86_400_000;
+    const target = monday + (weeksAhead - 1) * 7 * 86_400_000;
+    while (day.getTime() < target) day.setUTCDate(day.getUTCDate() + 7);
+  }
+  return day.toISOString().slice(0, 10);
 }
 
 function isoDate(y: number, m: number, d: number): string | null {

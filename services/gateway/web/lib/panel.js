@@ -100,6 +100,7 @@ function renderFields(view, lang) {
               {},
               h('span', { class: `badge ${f.status}`, 'data-testid': 'field-status', text: t(lang, FIELD_STATUS_KEYS[f.status] ?? 'fieldPending') }),
               f.followUps > 0 ? h('div', { class: 'muted', text: t(lang, 'followUps', { n: f.followUps }) }) : null,
+              f.needsReview ? h('div', { class: 'muted', 'data-testid': 'needs-review', text: t(lang, 'needsReview') }) : null,
             ),
           ),
         ),

@@ -28,6 +28,7 @@
  * @property {FieldStatus} status
  * @property {string | null} value
  * @property {number} followUps
+ * @property {boolean} [needsReview] kept as the respondent gave it after the last follow-up, for a person to check
  */
 
 /**
@@ -128,6 +129,7 @@ export function applySnapshot(view, snapshot) {
       status: f.status ?? 'pending',
       value: typeof f.value === 'string' ? f.value : null,
       followUps: typeof f.followUps === 'number' ? f.followUps : 0,
+      needsReview: f.needsReview === true,
     }));
   }
   if (Array.isArray(s.messages)) {
@@ -318,6 +320,8 @@ function applyStateChange(view, type, payload) {
       const field = fieldOf(view, p.fieldId);
       if (typeof p.status === 'string') field.status = /** @type {FieldStatus} */ (p.status);
       if (typeof p.followUps === 'number') field.followUps = p.followUps;
+      if (typeof p.needsReview === 'boolean') field.needsReview = p.needsReview;
+      else if (p.reason === 'corrected') field.needsReview = false;
       break;
     }
     case 'FIELD_VALUE':

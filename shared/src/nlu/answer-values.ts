@@ -13,9 +13,9 @@ const NONE: Extraction = { value: null, rejected: null };
  * 「Mサイズです」 → "M"). A reply that could mean several options, or none, is
  * rejected so the follow-up can list the options.
  */
-export function extractChoice(text: string, options: readonly string[]): Extraction {
+export function extractChoice(text: string, options: readonly string[], echo: readonly string[] = []): Extraction {
   if (options.length === 0 || saysNothing(text)) return NONE;
-  const m = matchOption(text, options);
+  const m = matchOption(text, options, echo);
   if (m && 'option' in m) return { value: m.option, rejected: null };
   const said = trimPunctuation(normalizeText(text));
   if (!said) return NONE;

@@ -95,7 +95,7 @@ export type OptionMatch = { option: string } | { ambiguous: string[] } | null;
  * "medium" → "M"); else the reply as the option's initials ("M" → "Medium").
  * Options named after "not" / 「ではなく」 are dropped.
  */
-export function matchOption(reply: string, options: readonly string[]): OptionMatch {
+export function matchOption(reply: string, options: readonly string[], echo: readonly string[] = []): OptionMatch {
   const text = normalizeText(reply).toLowerCase();
   const opts = options.map((o) => ({ option: o, key: normalizeText(o).toLowerCase() }));
   const whole = opts.filter((o) => o.key === trimPunctuation(text));
@@ -109,9 +109,15 @@ export function matchOption(reply: string, options: readonly string[]): OptionMa
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
   if (direct.length > 1) return { ambiguous: direct };
 
-  const words = contentWords(text);
-  const byWord = distinct(opts.filter((o) => words.some((w) => wordPicks(w, o.key))).map((o) => o.option));
+  // Words of the question itself ("shirt" in "T-shirt size") pick nothing.
+  const echoed = new Set(echo.flatMap((e) => normalizeText(e).toLowerCase().match(/\p{Script=Latin}+/gu) ?? []));
+  const words = contentWords(text).filter((w) => !echoed.has(w));
+  const picks = words.flatMap((w) => opts.filter((o) => wordPicks(w, o.key)).map((o) => ({ w, option: o.option })));
+  const byWord = distinct(picks.map((p) => p.option));
   if (byWord.length === 1 && byWord[0]) return { option: byWord[0] };
+  // Several: the first word that names one is the answer ("Medium, since my last one was tight").
+  const first = picks.find((p) => !negatedBefore(text, text.indexOf(p.w)));
+  if (first && byWord.length > 1 && picks.filter((p) => p.w === first.w).length === 1) return { option: first.option };
   if (byWord.length > 1) return { ambiguous: byWord };
 
   const initials = trimPunctuation(text).replace(/\s+/g, '');
@@ -141,7 +147,7 @@ function occurrences(text: string, key: string): number[] {
 function negatedBefore(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 12), at);
   const after = text.slice(at, at + 30);
-  return /\b(?:not|no|never|except)\s+(?:\S+\s+)?$/.test(before) || /^[^、。,.]{0,12}(?:ではなく|じゃなく|ではありません|じゃない)/.test(after);
+  return /\b(?:not|no|never|except)\s+(?:[^\s,;、。]+\s+)?$/.test(before) || /^[^、。,.]{0,12}(?:ではなく|じゃなく|ではありません|じゃない)/.test(after);
 }
 
 function contentWords(text: string): string[] {

@@ -152,7 +152,7 @@ function extractKind(spec: FactSpec, answer: string, input: ReviewInput): Extrac
   const time = { language: input.language, now: input.now ?? new Date(), timezone: input.timezone ?? null };
   switch (spec.type) {
     case 'choice':
-      return extractChoice(answer, spec.options);
+      return extractChoice(answer, spec.options, spec.texts);
     case 'yes_no':
       return extractYesNo(answer, spec.options);
     case 'time':
@@ -172,7 +172,7 @@ function extractKind(spec: FactSpec, answer: string, input: ReviewInput): Extrac
     case 'url':
       return extractUrl(answer);
     case 'date':
-      return extractDate(answer, { ...time, requireYear: asksForBirthDate(spec.texts) });
+      return extractDate(answer, { ...time, country: input.country, requireYear: asksForBirthDate(spec.texts) });
     case 'number':
       return extractNumber(answer);
     case 'name':

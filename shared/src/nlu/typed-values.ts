@@ -85,7 +85,15 @@ function* urlCandidates(text: string): Generator<{ candidate: string; index: num
   }
 }
 
-export type DateOptions = { language: SessionLanguage; now: Date; requireYear: boolean; timezone?: string | null };
+export type DateOptions = { language: SessionLanguage; now: Date; requireYear: boolean; timezone?: string | null; country?: string | null };
+
+// Countries that write numeric dates month first (3/4/2025 is March 4th); elsewhere day first.
+const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'BZ', 'CA']);
+
+/** chrono's English parser for the respondent's country: month-first or day-first numeric dates. */
+function englishParser(country: string | null | undefined) {
+  return !country || MONTH_FIRST.has(country) ? chrono.en : chrono.en.GB;
+}
 
 /**
  * A date as YYYY-MM-DD (YYYY-MM when only the month is known): ISO forms,
@@ -99,7 +107,8 @@ export function extractDate(text: string, options: DateOptions): Extraction {
     const value = isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
     return value ? { value, rejected: null } : { value: null, rejected: iso[0], problem: 'invalid' };
   }
-  const parsers = options.language === 'ja' ? [chrono.ja, chrono.en] : [chrono.en, chrono.ja];
+  const en = englishParser(options.country);
+  const parsers = options.language === 'ja' ? [chrono.ja, en] : [en, chrono.ja];
   let rejected: Extraction = NONE;
   for (const parser of parsers) {
     for (const r of parser.parse(text, chronoReference(options), { forwardDate: !options.requireYear })) {

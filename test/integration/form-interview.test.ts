@@ -243,4 +243,26 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     expect(submitted.json.needsReview).toEqual(['email']);
     sse.close();
   });
+
+  it('a correction of an earlier answer and a value given ahead of its question, through the running services', async () => {
+    const s = await api.createSession(loadForm('event-registration-en.json'), 'form', { language: 'en' });
+    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    await sse.waitTurns(1);
+    await say(s, sse, 'I live in Tokyo');
+    // The name answer also carries the email: the next question confirms it instead of asking.
+    const confirm = await say(s, sse, 'Jane Doe, and my email is jane@example.com');
+    expect(confirm.reply).toContain('jane@example.com');
+    await say(s, sse, 'yes');
+    const attendees = await say(s, sse, 'Actually, my email is jane.doe@example.org');
+    const values = sse.events.filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_VALUE').map((e) => e.data.payload as Json);
+    expect(values.at(-1)).toEqual({ fieldId: 'email', value: 'jane.doe@example.org' });
+    expect(attendees.reply).toContain('jane.doe@example.org');
+    expect(attendees.reply).toMatch(/number of attendees/i);
+    await say(s, sse, '2');
+    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    expect(snap.json.collectedFields).toMatchObject({ full_name: 'Jane Doe', email: 'jane.doe@example.org', attendees: '2' });
+    const messages = snap.json.messages as Json[];
+    expect(messages.find((m) => m.text === 'Actually, my email is jane.doe@example.org')).toMatchObject({ fieldId: 'email' });
+    sse.close();
+  });
 });

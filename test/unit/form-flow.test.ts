@@ -11,6 +11,7 @@ import {
   maxFollowUpsFor,
   newSessionState,
   orderFields,
+  sessionTurnBound,
   unresolvedRequired,
   validatePlan,
 } from '../../shared/src/domain/form-flow.js';
@@ -337,5 +338,14 @@ describe('a field becomes done only through applyReview', () => {
     d.addUserMessage('a@example.com', 't1', 'email');
     expect(statusOf(d, 'email')?.status).toBe('pending');
     expect(unresolvedRequired(d.state)).toEqual(['email', 'name']);
+  });
+});
+
+describe('sessionTurnBound', () => {
+  it('gives every field 1 + maxFollowUps asks and a correction, after the greeting, within MAX_SESSION_TURNS', () => {
+    const d = draft();
+    expect(sessionTurnBound(d.state, 200, 2)).toBe(8 + 3 * 4);
+    expect(sessionTurnBound(d.state, 200, 0)).toBe(8 + 3 * 2);
+    expect(sessionTurnBound(d.state, 10, 2)).toBe(10);
   });
 });

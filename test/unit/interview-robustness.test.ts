@@ -109,15 +109,29 @@ describe('no dead ends', () => {
     await i.say('Jane Doe');
     await i.say('jane@example.com');
     await i.say('(416) 555-0123');
-    await i.say('no idea');
-    await i.say("I'm not sure, sorry");
+    await i.say('purple');
+    await i.say('the purple one');
     expect(i.lastAssistant()).toContain('S, M, L, XL');
     expect(i.lastAssistant()).toMatch(/can't answer/);
-    await i.say('I really do not know');
-    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: 'I really do not know' });
+    await i.say('a purple one please');
+    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: 'a purple one please' });
     expect(i.lastAssistant()).toMatch(/member of staff will check/);
     const asks = i.draft.state.messages.filter((m) => m.role === 'assistant' && m.fieldId === 'tshirt');
     expect(asks).toHaveLength(3);
+  });
+
+  it('does not ask a third time once the respondent has twice said they cannot answer', async () => {
+    const i = startInterview({ form: volunteerEn, language: 'en', maxFollowUps: 2 });
+    await throughGreeting(i, 'I live in Toronto, Canada');
+    await i.say('Jane Doe');
+    await i.say('jane@example.com');
+    await i.say('(416) 555-0123');
+    await i.say('no idea');
+    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'interviewing' });
+    await i.say("I'm not sure, sorry");
+    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: "I'm not sure, sorry" });
+    expect(i.lastAssistant()).toMatch(/member of staff will check/);
+    expect(i.draft.state.messages.filter((m) => m.role === 'assistant' && m.fieldId === 'tshirt')).toHaveLength(2);
   });
 
   it('closes an interview at MAX_SESSION_TURNS with the open fields kept for review', async () => {

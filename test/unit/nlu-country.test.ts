@@ -13,11 +13,17 @@ describe('findCountry', () => {
     ['New York', 'US', 'New York', 'America/New_York'],
     ['ニューヨーク在住です', 'US', 'ニューヨーク', 'America/New_York'],
     ['Vancouver', 'CA', 'Vancouver', 'America/Vancouver'],
+    // A state or province code after a city's comma.
+    ['Evanston, IL', 'US', 'Illinois', 'America/Chicago'],
+    ['Red Deer, AB', 'CA', 'Alberta', 'America/Edmonton'],
+    // Towns the place index does not know, from the GeoNames gazetteer, in the zone of the nearest large city.
+    ['Mississauga', 'CA', 'Mississauga', 'America/Toronto'],
+    ['I live in Evanston', 'US', 'Evanston', 'America/Chicago'],
     ['イギリスのロンドンです', 'GB', 'ロンドン', 'Europe/London'],
     ['Mexico City', 'MX', 'Mexico City', 'America/Mexico_City'],
     ['New Mexico', 'US', 'New Mexico', 'America/Denver'],
   ])('reads %j as %s with the city %s (%s)', (text, code, city, timezone) => {
-    expect(findCountry(text)).toMatchObject({ code, city, timezone });
+    expect(findCountry(text, { towns: true })).toMatchObject({ code, city, timezone });
   });
 
   it.each([

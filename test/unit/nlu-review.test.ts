@@ -36,7 +36,8 @@ describe('classifyFact', () => {
     ['start', 'いつから勤務できるか', 'date'],
     ['when', 'When can the respondent start?', 'date'],
     ['years', 'Years of experience', 'duration'],
-    ['when', 'When they did it', 'period'],
+    // One point in time is a date; a coarser answer ("in 2023") is kept as written (see reviewAnswer).
+    ['when', 'When they did it', 'date'],
     ['done', 'A year or period is given', 'period'],
     ['size', 'T-shirt size (S/M/L/XL)', 'choice'],
     ['size', 'Shoe size', 'text'],
@@ -168,7 +169,9 @@ describe('reviewAnswer — typed facts', () => {
     const facts = [fact('start', 'Start date')];
     expect(review({ field: field('Start date'), facts, answers: ['2025-04-01'] }).field_value).toBe('2025-04-01');
     expect(review({ field: field('Start date'), facts, answers: ['April 2025'] }).field_value).toBe('2025-04');
-    expect(review({ field: field('開始時期'), facts: [fact('start', '開始時期')], answers: ['2025年4月'], language: 'ja' }).field_value).toBe('2025-04');
+    expect(review({ field: field('開始日'), facts: [fact('start', '開始日')], answers: ['2025年4月'], language: 'ja' }).field_value).toBe('2025-04');
+    // 「時期」 asks for a time at any precision: a period, kept as written.
+    expect(review({ field: field('開始時期'), facts: [fact('start', '開始時期')], answers: ['2025年4月ごろ'], language: 'ja' }).field_value).toBe('2025年4月ごろ');
   });
 
   it('rejects an impossible date and names it', () => {
@@ -391,10 +394,10 @@ describe('reviewAnswer — free text', () => {
   });
 
   it('puts typed values first when a field mixes typed and free-text facts', () => {
-    const facts = [fact('email', 'Email address'), fact('contactTime', 'Best time of day to contact the respondent')];
-    const r = review({ field: field('Contact'), facts, answers: ['taro@example.com, weekday evenings after six'] });
+    const facts = [fact('email', 'Email address'), fact('contactWay', 'How the respondent would like to be contacted')];
+    const r = review({ field: field('Contact'), facts, answers: ['taro@example.com, by email only please'] });
     expect(r.passed).toBe(true);
-    expect(r.field_value).toBe('taro@example.com\nweekday evenings after six');
+    expect(r.field_value).toBe('taro@example.com\nby email only please');
   });
 
   it('does not let an email alone satisfy the free-text fact of a mixed field', () => {

@@ -77,9 +77,9 @@ const ask = createAskTool((draft: SessionDraft, text: string): AskGate => {
   return { fieldId };
 });
 
-/** The interviewer with its bound on respondent turns per session (MAX_SESSION_TURNS). */
-export function createInterviewerAgent(opts: { maxSessionTurns: number }): AgentDefinition {
-  return createAgent({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns) });
+/** The interviewer with its bound on respondent turns per session (see form-flow.sessionTurnBound). */
+export function createInterviewerAgent(opts: { maxSessionTurns: number; maxFollowUps?: number }): AgentDefinition {
+  return createAgent({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns, opts.maxFollowUps) });
 }
 
 const interviewerBase: AgentDefinition = {

@@ -4,6 +4,6 @@ import { createInterviewerAgent } from './agent.js';
 
 runMain(() =>
   runAgentService('interviewer', ({ config, llm }) =>
-    loopStepHandler(createInterviewerAgent({ maxSessionTurns: config.maxSessionTurns }), { llm, model: config.llm.models.interviewer, maxTurns: config.agentMaxTurns }),
+    loopStepHandler(createInterviewerAgent({ maxSessionTurns: config.maxSessionTurns, maxFollowUps: config.maxFollowUps }), { llm, model: config.llm.models.interviewer, maxTurns: config.agentMaxTurns }),
   ),
 );

@@ -2,9 +2,10 @@ import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
 import type { ReviewerContext } from '@convo/shared/agents/contexts';
 import type { SessionDraft } from '@convo/shared/agents/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { collectedFacts, conversationSummary, earlierAnswers, factViews } from '@convo/shared/domain/field-views';
+import { collectedFacts, conversationSummary, earlierAnswers, factViews, otherFields } from '@convo/shared/domain/field-views';
 import { answersForField, applyReview, currentField, fieldUnderReview, maxFollowUpsFor, type ReviewApplied } from '@convo/shared/domain/form-flow';
 import type { ReviewResult } from '@convo/shared/schemas/form';
+import { admitsNotKnowing, isNonAnswer } from '@convo/shared/nlu/answer-intent';
 import { z } from 'zod';
 import { REVIEWER_PROMPT } from './prompt.js';
 
@@ -52,7 +53,7 @@ function createReviewTool(maxFollowUps: number) {
         review.passed = false;
         review.feedback = review.feedback ?? 'This field is required and cannot be skipped.';
       }
-      const applied = applyReview(draft, cur.field.fieldId, review, maxFollowUpsFor(draft.state, maxFollowUps));
+      const applied = applyReview(draft, cur.field.fieldId, review, followUpBound(draft, cur.field.fieldId, review, maxFollowUpsFor(draft.state, maxFollowUps)));
       const result = success(verdictMessage(draft, cur.field.fieldId, applied, review), {
         reviewerAgentOutput: { fieldId: cur.field.fieldId, outcome: applied.outcome, finalAttempt: cur.fieldState.finalAttempt, ...review },
       });
@@ -60,6 +61,20 @@ function createReviewTool(maxFollowUps: number) {
       return { result: success('Verdict recorded.') };
     },
   });
+}
+
+/**
+ * The follow-ups this field may still get. A respondent who has said twice
+ * in a row that they cannot answer ("わかりません", "I'm not sure") is not
+ * asked a third time: the field is resolved now (kept for review, or skipped
+ * if optional), whatever the model would do.
+ */
+function followUpBound(draft: SessionDraft, fieldId: string, review: ReviewResult, max: number): number {
+  if (review.passed) return max;
+  const answers = answersForField(draft.state, fieldId).slice(-2);
+  const unable = answers.length === 2 && answers.every((a) => isNonAnswer(a) || admitsNotKnowing(a));
+  const f = draft.state.fields.find((x) => x.fieldId === fieldId);
+  return unable && f ? Math.min(max, f.followUps) : max;
 }
 
 /** What the interviewer is told to do after the verdict. */
@@ -125,7 +140,9 @@ export function reviewerContext(draft: SessionDraft): ReviewerContext {
     earlierAnswers: earlierAnswers(draft.state, cur.field.fieldId),
     summary: conversationSummary(draft.state),
     collected: collectedFacts(draft.state),
+    otherFields: otherFields(draft.state, cur.field.fieldId),
     correction: resolved,
+    currentValue: resolved ? cur.fieldState.value : null,
     note,
   };
 }

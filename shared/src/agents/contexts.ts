@@ -1,3 +1,4 @@
+import type { FactType } from '../nlu/fact-type.js';
 import type { FieldStatus } from '../schemas/session.js';
 import type { AnswerType, ReviewResult } from '../schemas/form.js';
 
@@ -89,8 +90,12 @@ export type ReviewerContext = {
   summary: string[];
   /** Facts collected so far: label → value of every resolved field. */
   collected: Record<string, string>;
+  /** The form's other fields and the kinds of value they ask for: an answer may be about one of them instead. */
+  otherFields: Array<{ fieldId: string; label: string; kinds: FactType[] }>;
   /** The latest answer corrects this field after it was resolved. */
   correction: boolean;
+  /** The value a correction would replace (null otherwise). */
+  currentValue: string | null;
   note: string | null;
 };
 

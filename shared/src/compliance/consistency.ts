@@ -1,6 +1,7 @@
 import { classifyFact, type FactType } from '../nlu/fact-type.js';
 import { normalizeText } from '../nlu/text.js';
-import { extractDate, extractNumber, extractPhone } from '../nlu/typed-values.js';
+import { extractDate } from '../nlu/date-values.js';
+import { extractNumber, extractPhone } from '../nlu/typed-values.js';
 
 /**
  * Answers that contradict each other or cannot be right, per field: two

@@ -1,9 +1,12 @@
-import { answerSpec, type FactType } from '../nlu/fact-type.js';
+import { answerSpec, factTexts, type FactType } from '../nlu/fact-type.js';
 import { candidateValue } from '../nlu/review-rules.js';
-import { normalizeText, type SessionLanguage } from '../nlu/text.js';
-import { extractDate, extractEmail, extractNumber, extractPhone, extractUrl } from '../nlu/typed-values.js';
-import { extractPostalCode } from '../nlu/answer-values.js';
-import { extractTime, extractYear } from '../nlu/time-values.js';
+import { mentionsLabel, normalizeText, type SessionLanguage } from '../nlu/text.js';
+import { extractQuantity } from '../nlu/quantity.js';
+import { dateDirection, extractDate } from '../nlu/date-values.js';
+import { retractedSpans } from '../nlu/discourse.js';
+import { extractEmail, extractPhone, extractUrl } from '../nlu/typed-values.js';
+import { extractChoice, extractPostalCode } from '../nlu/answer-values.js';
+import { extractDuration, extractPeriod, extractTime, extractYear } from '../nlu/time-values.js';
 import type { FactDefinition, FormField } from '../schemas/form.js';
 import type { SessionState } from '../schemas/session.js';
 import { currentField, factsOf, formField } from './form-flow.js';
@@ -34,30 +37,65 @@ export function lastAskedFieldId(state: SessionState): string | null {
   return null;
 }
 
-// Words people use when they take something back; without one, a value of another field's kind is an answer, not a correction.
-const MARKERS_EN = /\b(?:actually|correction|correct(?:ed|ion)?|sorry|i meant|i mean|wrong|mistake|mistyped|typo|instead|change|update|earlier|previous|before|not .{1,40} but|should be|should have been)\b/i;
-const MARKERS_JA = /間違|訂正|正しくは|さっき|先ほど|先程|前に|やっぱり|やはり|変更|ではなく|じゃなく|修正|誤り|すみません/;
+// Words people use when they take something back. Strong ones say a value was wrong; weak ones only refer to an
+// earlier answer ("as I said earlier", 「先ほども申しましたが」), which is no correction unless a new value of that
+// field's kind comes with them.
+const STRONG_EN = /\b(?:actually|correction|correct(?:ed)?|i meant|i mean|wrong|mistake|mistyped|typo|instead|change|update|not .{1,40} but|should be|should have been|misread|mixed up)\b/i;
+const WEAK_EN = /\b(?:sorry|earlier|previous|before|as i said)\b/i;
+const STRONG_JA = /間違|訂正|正しくは|ではなく|じゃなく|変更|修正|誤り|やっぱり|やはり|変えて|替えて|と言いましたが|って言ったけど|と書きましたが/;
+const WEAK_JA = /さっき|先ほど|先程|前に|すみません/;
+
+/** Kinds by how unmistakable their values are, least first. */
+const SPECIFICITY: readonly FactType[] = ['period', 'duration', 'number', 'choice', 'year', 'time', 'date', 'postal_code', 'url', 'phone', 'email'];
 
 type FieldKinds = { field: FormField; kinds: Array<{ fact: FactDefinition; type: FactType; options: string[] }> };
 
 function correctedField(state: SessionState, raw: string, lastAsked: string | null, now: Date): string | null {
   const text = normalizeText(raw);
-  if (!MARKERS_EN.test(text) && !MARKERS_JA.test(text)) return null;
+  const strong = STRONG_EN.test(text) || STRONG_JA.test(text);
+  if (!strong && !WEAK_EN.test(text) && !WEAK_JA.test(text)) return null;
   const lang: SessionLanguage = state.bootstrap.language === 'ja' ? 'ja' : 'en';
   const resolved = state.fields.filter((f) => (f.status === 'done' || f.status === 'skipped') && f.fieldId !== lastAsked);
   const asked = lastAsked ? state.fields.find((f) => f.fieldId === lastAsked) : undefined;
   const askedOpen = asked && asked.status !== 'done' && asked.status !== 'skipped' ? kindsOf(state, asked.fieldId) : null;
+  // "Make the earliest time 9 am": a message that names the question being asked answers it.
+  if (askedOpen && mentionsLabel(text, askedOpen.field.label)) return null;
   const scored: Array<{ fieldId: string; score: number }> = [];
+  const retracted = retractedSpans(text).map(([a, b]) => text.slice(a, b));
   for (const f of resolved) {
     const fk = kindsOf(state, f.fieldId);
     if (!fk) continue;
-    const named = mentionsLabel(text, fk.field.label);
-    const value = fk.kinds.map((k) => valueOf(k.type, text, lang, state.bootstrap.country, now, k.options)).find((v) => v !== null) ?? null;
-    const changed = value !== null && value !== f.value;
+    // Named by its label, or by a fact's own words ("the odometer" for "Current mileage").
+    const named = mentionsLabel(text, fk.field.label) || fk.kinds.some((k) => mentionsLabel(text, k.fact.fact));
+    // Short options ("C", "L") are read only from a message that names the field or says it changes something.
+    const found = fk.kinds.map((k) => ({ type: k.type, value: valueOf(k, text, lang, state.bootstrap.country, now, named || strong) })).find((v) => v.value !== null);
+    // "Time's still about half three" to a stored 15:30 is the same time, said without pm.
+    const value = found?.type === 'time' && f.value && sameClockFace(found.value ?? '', f.value) ? f.value : (found?.value ?? null);
+    // A loose time expression ("9 am", "now") corrects a period or a duration only where the message names it.
+    const loose = (found?.type === 'period' || found?.type === 'duration') && !CALENDAR_WORDS.test(value ?? '');
+    const changed = value !== null && value !== f.value && (named || !loose);
+    // A date outranks the bare number inside it ("January 25" is no count of 25).
+    const specific = found ? SPECIFICITY.indexOf(found.type) / 10 : 0;
     // The open question takes a value of its own kind, unless the message names the earlier field.
     const openTakesIt = askedOpen?.kinds.some((k) => fk.kinds.some((o) => o.type === k.type)) ?? false;
-    if (named && (changed || value === null)) scored.push({ fieldId: f.fieldId, score: changed ? 3 : 1 });
-    else if (changed && !openTakesIt) scored.push({ fieldId: f.fieldId, score: 2 });
+    // With only "sorry" or "earlier" to go on, an unnamed field is corrected only by a value that cannot be anything
+    // else (an address, a date); "sorry, since Monday" is an answer.
+    const unmistakable = found !== undefined && SPECIFICITY.indexOf(found.type) >= SPECIFICITY.indexOf('date');
+    // "I said 24", 「XLじゃなくて」: the field whose value the message takes back is the one it corrects.
+    const said = f.value !== null && retracted.some((r) => containsValue(r, f.value!));
+    const takesBack = said && (changed || fk.kinds.length === 0);
+    const bonus = specific + (takesBack ? 1 : 0);
+    // A field whose last correction could not be used takes another only when named with a new value: the
+    // respondent repeating themselves is answering the question on screen.
+    const rejectedBefore = !f.needsReview && f.lastReview !== null && !f.lastReview.passed;
+    if (rejectedBefore && !(named && changed)) continue;
+    if (named && changed) scored.push({ fieldId: f.fieldId, score: 3 + bonus });
+    // Taking the old value back settles it even when the open question could take a value of that kind.
+    else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable)))) scored.push({ fieldId: f.fieldId, score: 2 + bonus });
+    // A free-text field ("Sorry, I typed 210 but I'm actually in 201") is corrected when its answer is taken back.
+    else if (takesBack) scored.push({ fieldId: f.fieldId, score: 3 });
+    // Naming a field without a new value corrects it only when the message says something was wrong.
+    else if (named && value === null && strong) scored.push({ fieldId: f.fieldId, score: 1 });
   }
   scored.sort((a, b) => b.score - a.score);
   const [best, second] = scored;
@@ -74,7 +112,8 @@ function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
   return { field, kinds };
 }
 
-function valueOf(type: FactType, text: string, language: SessionLanguage, country: string | null, now: Date, options: string[]): string | null {
+function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean): string | null {
+  const { type, options } = kind;
   switch (type) {
     case 'email':
       return extractEmail(text).value;
@@ -85,25 +124,57 @@ function valueOf(type: FactType, text: string, language: SessionLanguage, countr
     case 'postal_code':
       return extractPostalCode(text, country).value;
     case 'date':
-      return extractDate(text, { language, now, requireYear: false }).value;
+    {
+      const direction = dateDirection(factTexts(kind.fact));
+      const value = extractDate(text, { language, now, requireYear: false, direction }).value;
+      // A birth date or an accident cannot lie in the future: such a date belongs to another field.
+      return value && direction === 'past' && value > now.toISOString().slice(0, 10) ? null : value;
+    }
     case 'time':
       return extractTime(text, { language, now }).value;
     case 'year':
       return extractYear(text, { language, now }).value;
+    case 'period':
+      return extractPeriod(text, { language, now }).value;
+    case 'duration':
+      return extractDuration(text, { language, now }).value;
     case 'number':
-      return extractNumber(text).value;
+      // Digits that belong to a date or a time ("January 25", "since 2019") are no count.
+      return extractQuantity(withoutTimes(text, language, now), factTexts(kind.fact)).value;
     case 'choice':
-      return candidateValue({ type, options, texts: [] }, [text], { language, country, now });
+      return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
     default:
       return null;
   }
 }
 
-/** Whether the message names the field ("email", 「電話番号」): a content word of its label, or a kanji/katakana run of it. */
-function mentionsLabel(text: string, label: string): boolean {
-  const t = text.toLowerCase();
-  const words = (label.toLowerCase().match(/\p{Script=Latin}{4,}/gu) ?? []).filter((w) => !['your', 'what', 'which', 'address', 'number'].includes(w));
-  if (words.some((w) => new RegExp(`\\b${w.slice(0, Math.max(4, w.length - 2))}`, 'i').test(t))) return true;
-  const runs = label.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
-  return runs.some((r) => t.includes(r) || (r.length >= 4 && t.includes(r.slice(0, 2)) && t.includes(r.slice(-2))));
+// A calendar day, month or year ("January 25", "2025年3月"), as opposed to a clock time or "now".
+const CALENDAR_WORDS = /\d{4}|[年月日]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+
+// (A bare 「5日」 may be a count of days: 「週5日」.)
+const DATE_WORDS =
+  /\d{4}|[年月時]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|yesterday|tomorrow|week|month|year|ago|am|pm)\b/i;
+
+/** The text with its time expressions blanked (offsets kept). */
+function withoutTimes(text: string, language: SessionLanguage, now: Date): string {
+  // Only pieces that read as dates or times ("January 25", "2019"); a bare "95" may be the count itself.
+  const pieces = (extractPeriod(text, { language, now }).value?.split(', ') ?? []).filter((p) => DATE_WORDS.test(p));
+  return pieces.reduce((t, p) => (p && t.includes(p) ? t.replace(p, ' '.repeat(p.length)) : t), text);
+}
+
+/** Whether a stored value is written in `text` as a whole (a short Latin value such as "M" must stand alone). */
+function containsValue(text: string, value: string): boolean {
+  const v = value.trim();
+  if (v.length === 0 || v.length > 40) return false;
+  // "61,500" is the stored 61500.
+  if (/^\d+(?:\.\d+)?$/.test(v)) return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((n) => n.replace(/,/g, '') === v);
+  const esc = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9])${esc}(?![A-Za-z0-9])`, 'i').test(text);
+}
+
+/** Two HH:MM times twelve hours apart read the same on a clock face. */
+function sameClockFace(a: string, b: string): boolean {
+  const mins = (t: string) => (/^(\d{2}):(\d{2})$/.exec(t) ? Number(t.slice(0, 2)) * 60 + Number(t.slice(3)) : NaN);
+  const [x, y] = [mins(a), mins(b)];
+  return Number.isFinite(x) && Number.isFinite(y) && (x - y) % 720 === 0;
 }

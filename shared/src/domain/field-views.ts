@@ -1,5 +1,5 @@
 import type { FactView } from '../agents/contexts.js';
-import { answerSpec } from '../nlu/fact-type.js';
+import { answerSpec, type FactType } from '../nlu/fact-type.js';
 import { candidateValue } from '../nlu/review-rules.js';
 import type { FactDefinition, FormField } from '../schemas/form.js';
 import type { SessionState } from '../schemas/session.js';
@@ -67,7 +67,18 @@ export function candidateFor(state: SessionState, field: FormField, facts: reado
   if (views.length !== 1 || !views[0]) return null;
   const spec = { type: views[0].kind, options: views[0].options, texts: [] };
   const language = state.bootstrap.language === 'ja' ? 'ja' : 'en';
-  const value = candidateValue(spec, earlierAnswers(state, field.fieldId), { language, country: state.bootstrap.country, now, timezone: state.bootstrap.timezone });
+  const value = candidateValue(spec, earlierAnswers(state, field.fieldId), { language, country: state.bootstrap.country, now, timezone: state.bootstrap.timezone }, field.label);
   // A value already recorded for another field is that field's answer, not this one's.
   return value !== null && state.fields.some((f) => f.value === value) ? null : value;
+}
+
+/** Every field of the form but `fieldId`, with the kinds of value it asks for. */
+export function otherFields(state: SessionState, fieldId: string): Array<{ fieldId: string; label: string; kinds: FactType[] }> {
+  return (state.form?.fields ?? [])
+    .filter((f) => f.fieldId !== fieldId)
+    .map((f) => {
+      const facts = state.form?.facts.filter((k) => k.formFieldId === f.id) ?? [];
+      const views = factViews(f, facts.length > 0 ? facts : [{ id: f.id, formFieldId: f.id, factKey: f.fieldId, fact: f.label, doneCriteria: f.intent ?? '', questioningHints: null }]);
+      return { fieldId: f.fieldId, label: f.label, kinds: views.map((v) => v.kind) };
+    });
 }

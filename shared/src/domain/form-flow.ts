@@ -253,16 +253,31 @@ export function advance(draft: SessionDraft): AdvanceResult {
   return 'completed';
 }
 
+const DEFAULT_FOLLOW_UPS = 2;
+
+/**
+ * How many messages a respondent may send before the interview closes with
+ * what it has: enough for the greeting, every field asked 1 + maxFollowUps
+ * times, and one correction per field; never more than MAX_SESSION_TURNS.
+ * (An 8-field form with 2 follow-ups closes after 40 messages.)
+ */
+export function sessionTurnBound(state: SessionState, maxTurns: number, maxFollowUps: number): number {
+  const perField = maxFollowUpsFor(state, maxFollowUps) + 2;
+  return Math.min(maxTurns, GREETING_TURNS + state.fields.length * perField);
+}
+
+const GREETING_TURNS = 8;
+
 /**
  * The session's bound on respondent turns: once reached, every field still
  * open is resolved as it stands (a required one kept as given and flagged
  * needsReview, an optional one skipped) and the interview closes.
  */
-export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number): boolean {
+export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number, maxFollowUps: number = DEFAULT_FOLLOW_UPS): boolean {
   const s = draft.state;
   if (s.status !== 'active' || !s.plan) return false;
   const turns = s.messages.filter((m) => m.role === 'user').length;
-  if (turns < maxTurns) return false;
+  if (turns < sessionTurnBound(s, maxTurns, maxFollowUps)) return false;
   for (const f of s.fields) {
     if (f.status === 'done' || f.status === 'skipped') continue;
     const field = formField(s, f.fieldId);

@@ -1,6 +1,7 @@
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
 import { isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { matchOption } from './options.js';
+import { answerPolarity } from './polarity.js';
 import { normalizeText, trimPunctuation } from './text.js';
 import type { Extraction } from './typed-values.js';
 
@@ -13,42 +14,55 @@ const NONE: Extraction = { value: null, rejected: null };
  * 「Mサイズです」 → "M"). A reply that could mean several options, or none, is
  * rejected so the follow-up can list the options.
  */
-export function extractChoice(text: string, options: readonly string[], echo: readonly string[] = []): Extraction {
-  if (options.length === 0 || saysNothing(text)) return NONE;
-  const m = matchOption(text, options, echo);
+export function extractChoice(text: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): Extraction {
+  if (options.length === 0) return NONE;
+  // An option first: "Not sure" or "No preference" may well be one of them.
+  const m = matchOption(text, options, echo, aliases);
   if (m && 'option' in m) return { value: m.option, rejected: null };
+  if (saysNothing(text)) return NONE;
   const said = trimPunctuation(normalizeText(text));
   if (!said) return NONE;
   return { value: null, rejected: clip(said), problem: m ? 'ambiguous' : 'not_an_option' };
 }
 
-// A reply's first word settles it ("No, I don't", "Yes — I do not mind"); otherwise its verbs do.
-const LEADING_YES = /^(?:yes|yeah|yep|yup|sure|of course|certainly|definitely|absolutely|correct|right|indeed|affirmative|はい|ええ|うん|そうです|あります|有り|あり|有)(?![\p{L}])/iu;
-const LEADING_NO = /^(?:no|nope|nah|not really|never|negative|いいえ|いえ|ううん|なし|無し|無|ありません|ないです|ない)(?![\p{L}])/iu;
-const NEGATIVE =
-  /\b(?:don'?t|do not|doesn'?t|does not|didn'?t|did not|haven'?t|have not|hasn'?t|has not|won'?t|will not|can'?t|cannot|not|never|no|none|neither)\b|ません|ないです|ない(?:[。、]|$)|なかった|なし|無し|無い|不要|結構です/i;
-const POSITIVE =
-  /\b(?:i do|i did|i have|i am|i'm|i will|i'll|i can|i would|we do|we have|we will|please|need|needs|want|would like)\b|ます(?:[。、!！]|$)|です(?:[。、!！]|$)|あります|います|必要|希望します|お願いします/i;
-
-/** "yes" or "no" from a reply to a yes/no question, in English or Japanese. */
+/**
+ * "yes" or "no" from a reply to a yes/no question, in English or Japanese
+ * (see polarity.ts). A form's own pair of options ("利用する・しない", "Yes/No")
+ * is read first when the reply is one of them.
+ */
 export function extractYesNo(text: string, options: readonly string[] = []): Extraction {
-  const t = trimPunctuation(normalizeText(text).toLowerCase());
-  if (!t || saysNothing(text)) return NONE;
+  const t = trimPunctuation(normalizeText(text));
+  // "No thanks" declines an offer, which is an answer to a yes/no question; "skip" is not.
+  if (!t || isNonAnswer(text) || (isSkipRequest(text) && !POLAR_LEAD.test(t))) return NONE;
+  if (options.length === 2) {
+    const exact = options.find((o) => normalizeText(o).toLowerCase() === t.toLowerCase().replace(/(?:です|でお願いします|します)$/, ''));
+    if (exact) return { value: polarOf(exact, options), rejected: null };
+  }
+  const p = answerPolarity(t);
+  if (p !== null) return { value: p, rejected: null };
   if (options.length === 2) {
     const m = matchOption(t, options);
-    if (m && 'option' in m) return { value: YES_OPTION.test(m.option.trim()) ? 'yes' : 'no', rejected: null };
+    if (m && 'option' in m) return { value: polarOf(m.option, options), rejected: null };
   }
-  if (LEADING_NO.test(t)) return { value: 'no', rejected: null };
-  if (LEADING_YES.test(t)) return { value: 'yes', rejected: null };
-  if (NEGATIVE.test(t)) return { value: 'no', rejected: null };
-  if (POSITIVE.test(t)) return { value: 'yes', rejected: null };
   return NONE;
 }
 
-const YES_OPTION = /^(?:yes|y|はい|有|あり|有り|する|ある)$/i;
+const POLAR_LEAD = /^(?:(?:yes|no|nope|nah)(?![\p{L}])|はい|いいえ)/iu;
+const YES_OPTION = /^(?:yes|y|はい|有|あり|有り|する|ある|いる|要|必要)$/i;
+const NO_OPTION = /^(?:no|n|いいえ|無|なし|無し|しない|ない|いない|不要)$/i;
+
+/** Which side of a yes/no pair an option is: the negative word, or the one that negates the other. */
+function polarOf(option: string, options: readonly string[]): 'yes' | 'no' {
+  const o = option.trim();
+  if (NO_OPTION.test(o)) return 'no';
+  if (YES_OPTION.test(o)) return 'yes';
+  const other = options.find((x) => x !== option)?.trim() ?? '';
+  return o.length > other.length && (o.startsWith('不') || /ない$|^not\b/i.test(o)) ? 'no' : 'yes';
+}
 
 // Letters and digits in the shapes postal codes take (〒150-0001, M5V 2T6, SW1A 1AA, 94105-1234, 75008).
-const POSTAL_CANDIDATE = /(?<![\p{Script=Latin}\p{N}])(?:\d{3}-?\d{4}|\d{5}(?:-\d{4})?|\d{4}|\d{6}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{2}-?\d{3}|\d{4} ?[A-Z]{2})(?![\p{Script=Latin}\p{N}])/giu;
+// A postal code stands on its own: not part of a longer number (070-2468-1357 holds no code).
+const POSTAL_CANDIDATE = /(?<![\p{Script=Latin}\p{N}]|\p{N}[-‐ ])(?:\d{3}-?\d{4}|\d{5}(?:-\d{4})?|\d{4}|\d{6}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{2}-?\d{3}|\d{4} ?[A-Z]{2})(?![\p{Script=Latin}\p{N}]|[-‐]\p{N}|\s*年)/giu;
 const FALLBACK_COUNTRIES = ['JP', 'US', 'CA', 'GB', 'AU', 'DE', 'FR'];
 
 /**
@@ -57,9 +71,12 @@ const FALLBACK_COUNTRIES = ['JP', 'US', 'CA', 'GB', 'AU', 'DE', 'FR'];
  */
 export function extractPostalCode(text: string, country: string | null): Extraction {
   const countries = country && postcodeValidatorExistsForCountry(country) ? [country] : FALLBACK_COUNTRIES;
+  // Without the respondent's country, four bare digits are as likely a year as a code.
+  const loose = countries === FALLBACK_COUNTRIES;
   let rejected: string | null = null;
   for (const m of normalizeText(text).toUpperCase().matchAll(POSTAL_CANDIDATE)) {
     const candidate = m[0];
+    if (loose && /^\d{4}$/.test(candidate)) continue;
     // Written without its hyphen (1500001) a Japanese code is still the same code.
     const fits = countries.find((c) => postcodeValidator(candidate, c) || (c === 'JP' && /^\d{7}$/.test(candidate) && postcodeValidator(`${candidate.slice(0, 3)}-${candidate.slice(3)}`, c)));
     if (fits) return { value: formatPostal(candidate, fits), rejected: null };

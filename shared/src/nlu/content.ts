@@ -1,4 +1,5 @@
 import { loadAnalyzer, type Analyzer } from '../faq/text/analyzer.js';
+import { preloadJapanese } from './japanese.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_GENERIC_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { latinWords } from './text.js';
 
@@ -18,9 +19,13 @@ import { latinWords } from './text.js';
 let analyzer: Analyzer | null = null;
 let loading: Promise<Analyzer> | null = null;
 
-/** Loads the Japanese analyser once; until then Japanese is read by script runs (kanji/katakana). */
+/**
+ * Loads the Japanese dictionary once for every interview rule (this module's
+ * analyser and japanese.ts's morphemes share it); until then Japanese is read
+ * by script runs (kanji/katakana).
+ */
 export function preloadContentAnalyzer(): Promise<Analyzer> {
-  loading ??= loadAnalyzer().then((a) => (analyzer = a));
+  loading ??= Promise.all([loadAnalyzer(), preloadJapanese()]).then(([a]) => (analyzer = a));
   return loading;
 }
 
@@ -33,6 +38,11 @@ export function contentWords(answer: string, echo: readonly string[]): string[] 
   const echoLatin = latinWords(echoText);
   const out: string[] = [];
   for (const w of latinWords(answer)) {
+    // A code or a number ("104", "MC-2025-118734") is content: it is what an identifier question asks for.
+    if (/\d/.test(w)) {
+      if (!echoLatin.includes(w)) out.push(w);
+      continue;
+    }
     if (!/\p{L}/u.test(w) || w.length < 2) continue;
     if (ENGLISH_COMMON_WORDS.has(w) || ENGLISH_GENERIC_WORDS.has(w) || ENGLISH_VAGUE_WORDS.has(w)) continue;
     if (echoLatin.some((e) => sameStem(e, w))) continue;

@@ -1,4 +1,6 @@
 import { isKnownCountry, libraryCountryName, matchPlaces, type PlaceMatch, type PlaceValue } from './place-index.js';
+import { findTown } from './gazetteer.js';
+import { SUBDIVISION_CODES } from './places-en.js';
 import { normalizeText, type SessionLanguage } from './text.js';
 
 /**
@@ -24,6 +26,16 @@ export type PlaceFound = { city: string; timezone: string };
 const RESIDENCE_BEFORE = /\b(?:live|lives|living|reside|resides|residing|based|located|stay|staying|moved|relocated)\s+(?:in|to)\s+(?:the\s+)?$/i;
 const RESIDENCE_AFTER = /^(?:都|府|県|州|市)?\s*(?:に住|在住|で暮ら|に滞在|に在住|に引っ越|に移住|で生活|住まい)/;
 
+// "Evanston, IL", "Halifax, NS B3H 1A1": a state or province code right after a city's comma.
+const CITY_CODE = /,\s*([A-Z]{2})(?=\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)?\s*(?:[.,;!]|$))/;
+
+/** The text with a trailing state or province code spelled out, so the place index can read it. */
+function withSubdivisionName(text: string): string {
+  const m = CITY_CODE.exec(text);
+  const name = m?.[1] ? SUBDIVISION_CODES[m[1]] : undefined;
+  return m && name ? `${text.slice(0, m.index)}, ${name}${text.slice(m.index + m[0].length)}` : text;
+}
+
 /**
  * Finds the country a respondent lives in from free text in Japanese or
  * English: country names and aliases ("USA", "the UK", "カナダ"), cities
@@ -35,11 +47,12 @@ const RESIDENCE_AFTER = /^(?:都|府|県|州|市)?\s*(?:に住|在住|で暮ら|
  * So "Toronto, Canada" is Canada with the Toronto zone, and "I'm from Japan
  * but live in Canada" is Canada.
  */
-export function findCountry(text: string): CountryMatch | null {
-  const normalized = normalizeText(text);
+export function findCountry(text: string, options: { towns?: boolean } = {}): CountryMatch | null {
+  const normalized = withSubdivisionName(normalizeText(text));
   const matches = matchPlaces(normalized);
   const code = bestCountry(normalized, matches);
-  if (!code) return null;
+  // Towns only where a residence is being read: "Atlantis" names no country.
+  if (!code) return options.towns ? townCountry(normalized) : null;
   const named = matches.find((m) => m.values.some((v) => v.kind === 'country' && v.code === code));
   const place = pickPlace(normalized, matches, code);
   return {
@@ -58,7 +71,24 @@ export function findCountry(text: string): CountryMatch | null {
  */
 export function findPlaceInCountry(text: string, code: string): PlaceFound | null {
   const normalized = normalizeText(text);
-  return pickPlace(normalized, matchPlaces(normalized), code.toUpperCase());
+  const place = pickPlace(normalized, matchPlaces(normalized), code.toUpperCase());
+  if (place) return place;
+  const town = findTown(normalized);
+  return town && town.country === code.toUpperCase() && town.timezone ? { city: town.name, timezone: town.timezone } : null;
+}
+
+/** A town the place index does not know ("Mississauga"), from the gazetteer. */
+function townCountry(text: string): CountryMatch | null {
+  const town = findTown(text);
+  if (!town || !isKnownCountry(town.country)) return null;
+  return {
+    code: town.country,
+    nameEn: countryName(town.country, 'en'),
+    nameJa: countryName(town.country, 'ja'),
+    matched: town.name,
+    city: town.name,
+    timezone: town.timezone,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AnswerType, FactDefinition, FormField } from '../schemas/form.js';
-import { findOptions, yesNoOptions } from './options.js';
+import { findOptions, withoutExamples, yesNoOptions } from './options.js';
 
 /** The parts of a fact that describe it (a full FactDefinition, or a view of one). */
 export type FactWords = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria'> &
@@ -51,17 +51,24 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     'duration',
     anyOf(
       String.raw`\bhow long\b`, String.raw`\bduration\b`, String.raw`\blength of\b`, String.raw`\bfor how many (?:years|months|weeks|days)\b`,
-      String.raw`\bhow many (?:years|months|weeks|days|hours)\b`, String.raw`\byears? of\b`,
+      String.raw`\bhow many (?:years|months|weeks|days|hours)\b`, String.raw`\byears of\b`,
       '何年間', '何か月', '何ヶ月', '何カ月', 'どのくらいの間', 'どれくらいの間', '年数', '在籍年数', '経験年数',
+      // A measured time: a race result, a personal best, how long something takes.
+      String.raw`\b(?:finish(?:ing)?|race|lap|record|completion) times?\b`, String.raw`\btime taken\b`, String.raw`\bpersonal best\b`,
+      '(?<![ァ-ヺー])タイム(?![ァ-ヺー])', '所要時間', 'かかる時間', '自己ベスト',
     ),
   ],
   [
     'period',
     anyOf(
       String.raw`\bperiod\b`, String.raw`\bsince when\b`, String.raw`\bfrom when\b`, String.raw`\byear or\b`, String.raw`\bor (?:a )?year\b`,
-      String.raw`^\s*when\b(?=\s+\w)(?!\s+(?:can|could|will|would|do|does|is|are|should|shall)\b)`,
-      String.raw`\bwhen (?:did|was|were|had|have)\b`, String.raw`\b(?:time ?frame|timeframe)\b`,
-      '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ',
+      // Two points make a span ("When the car is collected and when it is returned", "(from – to)").
+      String.raw`\bwhen\b[^?.]*\band when\b`, String.raw`\bfrom\s*[-–—~]+\s*to\b`, String.raw`\b(?:time ?frame|timeframe)\b`,
+      // A span with a start and an end: "start and end years", "the dates of that experience", "years or dates", 「何年から何年まで」.
+      // ("Month and year" states a precision, not a span.)
+      String.raw`\bstart and end\b`, String.raw`\bdates of\b`, String.raw`\b(?:years|dates) or (?:years|dates)\b`,
+      String.raw`\bfrom (?:when|what date) (?:to|until) (?:when|what date)\b`, '何年から', 'から何年', '開始(?:と|・|から)終了', 'いつからいつまで',
+      '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ', '時期',
     ),
   ],
   [
@@ -69,7 +76,11 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     anyOf(
       String.raw`\b(?:what|which) time\b`, String.raw`\btime of (?:arrival|departure)\b`,
       String.raw`\b(?:arrival|departure|start|end|pick-?up|drop-?off|check-?in|check-?out|appointment|preferred|meeting|delivery) time\b`,
-      String.raw`^\s*time\s*$`, '時刻', '何時(?!間)', '到着時間', '出発時間', '開始時間', '終了時間', '来店時間', '希望時間(?!帯)',
+      String.raw`^\s*time\s*$`, String.raw`\bclock time\b`, String.raw`\btime of (?:the )?day\b`, String.raw`\bat what time\b`,
+      String.raw`\b(?:earliest|latest|starting|finishing|serving|service|collection|best|usual|convenient|visit) time\b`,
+      String.raw`^\s*(?:approx(?:imate)?\.?\s+)?time\b(?!\s+(?:zone|frame|period|off|slots?|window|band|range))`, String.raw`\btime of (?:the )?(?:journey|trip|visit|incident|loss|accident|call|delivery|pick-?up)\b`,
+      String.raw`\bnearest (?:15|30|five|ten|fifteen|thirty) min`,
+      '時刻', '何時(?!間)', '到着時間', '出発時間', '開始時間', '終了時間', '来店時間', '希望時間(?!帯)',
     ),
   ],
   [
@@ -85,15 +96,19 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     'date',
     anyOf(
       String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\b(?:which|what) day\b`,
-      String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall)\b`,
+      // One point in time ("When did you first notice it?", "When was your last donation?") is a date.
+      String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall|did|was|were|had|have)\b`, String.raw`^\s*when\b`,
       '日付', '生年月日', '誕生日', '年月日', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
-      '期日', '締め?切り?', '日程', '何日', '何月', '時期', 'いつ(?!も|か(?!ら)|頃|ごろ)',
+      '期日', '締め?切り?', '日程', '何日', '何月', 'いつ(?!も|か(?!ら)|頃|ごろ)',
     ),
   ],
   [
     'number',
     anyOf(
-      String.raw`\bhow (?:many|much|old)\b`, String.raw`\bnumber of\b`, String.raw`\bamount\b`, String.raw`\bcount\b`, String.raw`\bquantity\b`,
+      String.raw`\bhow (?:many|much|old)\b`, String.raw`\bnumber of\b`, String.raw`\b(?:what|which) grade\b`, String.raw`\bgrade level\b`,
+      // A currency or a unit in brackets: "Estimated value (£)", "Weight (lbs)", 「年収（万円）」.
+      String.raw`[(（]\s*(?:[$£€¥]|usd|gbp|eur|jpy|cad|aud|lbs?|kg|cm|km|miles?|円|万円|ドル|歳|人|名)\s*[)）]`, String.raw`\b(?:usd|gbp|eur|jpy|cad|aud)\b`,
+      '何年生', String.raw`\bamount\b`, String.raw`\bcount\b`, String.raw`\bquantity\b`,
       String.raw`\bage\b`, String.raw`\bheadcount\b`, String.raw`\bsalary\b`, String.raw`\bbudget\b`, String.raw`\bprice\b`, String.raw`\bcost\b`,
       String.raw`\bnumeric\b`, String.raw`\bin (?:cm|kg|km|m|g|mm|yen|dollars|usd|jpy|eur|euros|pounds|lbs?|square (?:meters|metres|feet))\b`,
       String.raw`\ba (?:whole )?number\b`, String.raw`\bnumber (?:from|between)\b`,
@@ -122,8 +137,23 @@ const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロ�
 // A fact that asks whether something is so: "Whether the guest needs parking", 「駐車場の有無」, "yes or no".
 const YES_NO = anyOf(
   String.raw`^\s*whether\b`, String.raw`\byes(?:\s*/\s*|\s+or\s+)no\b`, String.raw`\b(?:yes|no) (?:answer|question)\b`,
-  '有無', 'はい(?:・|/|か|、)いいえ', 'かどうか',
+  '有無', '要否', '是非', 'はい(?:・|/|か|、)いいえ', 'かどうか',
 );
+
+// A question answered by yes or no: an English question opening with an auxiliary or an imperative verb ("Do you…?",
+// "Will you need parking?", "Add a second driver?"), or a Japanese 「…ますか／ですか」 without a question word.
+const YES_NO_QUESTION_EN = /^\s*(?:do|does|did|are|is|was|were|have|has|had|will|would|can|could|should|shall|may|might|add|need|want|include)\b[^?]*\?\s*$/i;
+const YES_NO_QUESTION_JA = /(?:ますか|ですか|でしょうか|ませんか|ありますか|いますか)[?？]?\s*$/;
+const QUESTION_WORD_JA = /何|なに|なん|いつ|どこ|どちら|どれ|どの|どう|どんな|誰|だれ|いくつ|いくら|どのくらい|どれくらい/;
+
+const WHAT = /\b(?:what|which|who|whom|where|how|list|name|names|details?|describe|specify|kinds?|types?)\b|何|なに|どんな|どの|どれ|内容|詳細|名前|種類|具体/i;
+
+/** Whether a field's label is itself a yes/no question. */
+function asksYesNoQuestion(label: string): boolean {
+  const t = label.trim();
+  if (YES_NO_QUESTION_EN.test(t)) return !/\b(?:or|which|what|when|where|who|how)\b/i.test(t.replace(/^\s*\w+/, ''));
+  return YES_NO_QUESTION_JA.test(t) && !QUESTION_WORD_JA.test(t);
+}
 
 /**
  * Decides what kind of value a fact asks for: its explicit `answerType`
@@ -146,20 +176,29 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
   const withField = useField ? [...own, field.label, field.intent ?? ''] : own;
   const found = findOptions(withField);
   const listed = found.options;
-  const typed = typeOf(own);
-  const kind = typed !== 'text' || !useField ? typed : typeOf([field.label, field.intent ?? '']);
+  const typed = ownType(fact);
+  // The field's label and intent type a fact whose own words say nothing, not one that asks for a description.
+  const kind = typed !== null ? typed : useField ? typeOf([field.label, field.intent ?? ''].map(withoutExamples)) : 'text';
   if (listed.length >= 2) {
     if (yesNoOptions(listed)) return { type: 'yes_no', options: listed };
-    // "Year (western or Japanese calendar)", "Rooms (1/2/3+)": a typed value whose listed options are accepted as they are.
-    if (kind !== 'text' && kind !== 'name' && kind !== 'yes_no') return { type: kind, options: listed };
+    // A typed fact keeps its kind unless the form says outright to pick one ("one of …", 「のいずれか」):
+    // "Year (western or Japanese calendar)" is a year, 「タイム（時間・分）」 a duration; listed values are still accepted.
+    // Only options that look like values of the kind are kept ("Rooms (1/2/3+)"); "secondary / high school" in a
+    // year fact, 「携帯・固定どちらでも可」 in a phone fact are words about it.
+    if (!found.cued && kind !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((o) => /\d/.test(o)) ? [] : listed };
     return found.strict ? { type: 'choice', options: listed } : { type: 'choice', options: listed, soft: true };
+  }
+  // A yes/no question as the label types a fact whose own words ask for nothing more specific.
+  if (kind === 'text' && useField && asksYesNoQuestion(field.label) && !asksForDescription(own) && !own.some((t) => WHAT.test(t))) {
+    return { type: 'yes_no', options: [] };
   }
   return { type: kind, options: [] };
 }
 
 function explicitSpec(fact: FactWords): AnswerSpec | null {
   const opts = fact.options ?? [];
-  if (fact.answerType) return { type: fact.answerType, options: fact.answerType === 'choice' || fact.answerType === 'yes_no' ? opts : [] };
+  // Options stay with a typed kind too ("Rooms (1/2/3+)"): a reply naming one is taken as it is.
+  if (fact.answerType) return { type: fact.answerType, options: fact.answerType === 'name' ? [] : opts };
   if (opts.length >= 2) return { type: yesNoOptions(opts) ? 'yes_no' : 'choice', options: opts };
   return null;
 }
@@ -169,11 +208,43 @@ export function factTexts(fact: FactWords): string[] {
   return [splitKey(fact.factKey), fact.fact, fact.doneCriteria, fact.questioningHints ?? ''].filter((t) => t.trim() !== '');
 }
 
+/**
+ * The kind a fact's own words ask for. Its description and criteria speak first; its hints only when those say
+ * nothing typed, since hints often suggest what to ask about ("具体的な点数や志望校があれば聞いて"). A fact that
+ * asks for a description ("Description of any problem: what, where, and since when") is free text whatever
+ * aspects it lists, and examples ("e.g. …", 「…など」) never type a fact.
+ */
+function ownType(fact: FactWords): FactType | null {
+  const main = [splitKey(fact.factKey), fact.fact, fact.doneCriteria].filter((t) => t.trim() !== '').map(withoutExamples).map(withoutDateQualifier);
+  // "Which country, and how long they stayed": two questions in one fact are answered in prose.
+  if (main.some((t) => (t.match(WH_QUESTION) ?? []).length >= 2)) return 'text';
+  const hints = fact.questioningHints ? [withoutExamples(fact.questioningHints)] : [];
+  if (DESCRIBE.test(main.join('\n'))) return 'text';
+  const kind = typeOf(main);
+  if (kind !== 'text' || asksForDescription(main)) return kind;
+  const hinted = typeOf(hints);
+  return hinted !== 'text' ? hinted : null;
+}
+
+const WH_QUESTION = /\b(?:which|what|where|who|how long|how many|how much|when)\b|どこ|いつ|どのくらい|何を|どんな/gi;
+
+/** 「児童の現在（2026年度）の学年」, "(as of 2025)": a year in brackets dates the question, it does not ask for one. */
+function withoutDateQualifier(text: string): string {
+  return text.replace(/[(（][^()（）]*\d{4}[^()（）]*[)）]/g, ' ');
+}
+
+// "Description of…", "describe", 「詳しく」「具体的に」: a request for prose.
+const DESCRIBE = /\b(?:describe|description|explain|explanation|tell us about|in (?:your|their|the patient's|the respondent's) own words)\b|詳しく|具体的に(?:書|記入|説明)|自由記述/i;
+
 function typeOf(texts: string[]): FactType {
   if (texts.some((t) => YES_NO.test(t))) return 'yes_no';
+  // A birth date is a date whatever question word asks for it ("When were you born?"), a birth year a year.
+  if (asksForBirthDate(texts) && !texts.some((t) => YEAR_RULE.test(t))) return 'date';
   for (const [type, pattern] of RULES) if (texts.some((t) => pattern.test(t))) return type;
   return texts.some(isPersonalName) ? 'name' : 'text';
 }
+
+const YEAR_RULE = RULES.find(([type]) => type === 'year')![1];
 
 function isPersonalName(text: string): boolean {
   if (PERSONAL_NAME.test(text)) return true;
@@ -228,4 +299,16 @@ export function asksForDescription(texts: string[]): boolean {
  */
 export function asksWhetherAny(texts: string[]): boolean {
   return texts.some((t) => EXISTENCE.test(t));
+}
+
+// "if reported", "only ask if…", "skip if…", 「ある場合」「あれば」「任意」: the fact applies only sometimes.
+const CONDITIONAL = anyOf(
+  String.raw`\bif (?:any|applicable|so|reported|relevant|known|available|yes|needed|appropriate|they|you|it|there|not)\b`,
+  String.raw`\bonly (?:ask|needed|required|if|when)\b`, String.raw`\bskip (?:if|when|this)\b`, String.raw`\b(?:where|when) applicable\b`,
+  String.raw`\boptional\b`, '場合のみ', 'の場合は', 'ある場合', 'いる場合', 'した場合', 'あれば', '任意', '該当する',
+);
+
+/** A fact that applies only under a condition: within a field of several facts, it never holds the field back. */
+export function asksConditionally(texts: readonly string[]): boolean {
+  return texts.some((t) => CONDITIONAL.test(t));
 }

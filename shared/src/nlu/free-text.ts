@@ -5,8 +5,8 @@ import { japaneseChars, latinWords } from './text.js';
  * Rules for facts answered in prose: how much content is enough, and which
  * answer speaks to which fact.
  *
- * Content is counted in units: a Latin-script word counts 2, a kana or kanji
- * character 1 (fillers such as "ok", "yes", "はい", "そうですね" count 0). So
+ * Content is counted in units: a Latin-script word counts 2, a kana
+ * character 1, a kanji or katakana 1.5 (fillers such as "ok", "yes", "はい", "そうですね" count 0). So
  * one English word ≈ two Japanese characters, and a mixed reply
  * ("Pythonで開発") adds up naturally.
  */
@@ -23,8 +23,10 @@ const JA_FILLERS = /そうですね|そうです|はい|ええ|うん|いいえ|
 /** The content units of a text (see {@link CONTENT_THRESHOLDS}). */
 export function contentUnits(text: string): number {
   const latin = latinWords(text).filter((w) => !LATIN_FILLERS.has(w)).length;
-  const japanese = japaneseChars(text.replace(JA_FILLERS, ' ')).length;
-  return latin * 2 + japanese;
+  const chars = japaneseChars(text.replace(JA_FILLERS, ' '));
+  // Kanji and katakana carry a word's meaning in fewer characters than kana do (英検2級, 微分積分).
+  const dense = chars.filter((c) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(c)).length;
+  return latin * 2 + chars.length + dense / 2;
 }
 
 // Two-character pieces that appear in any fact description and tell facts apart no better than "describe" does.

@@ -1,76 +1,155 @@
+import nlp from 'compromise';
+import { morphemes, type Morpheme } from './japanese.js';
+
 /**
- * Numbers as respondents write them: digits (full-width digits are folded by
- * normalizeText first), "1,200", "2.5", English words up to twenty plus tens
- * ("five", "twenty-five"), simple kanji numerals ("五", "十二", "二十五"), and
- * Japanese magnitude suffixes ("500万" = 5,000,000).
+ * Numbers as respondents write them, in a normalized text (full-width digits
+ * are folded by normalizeText first):
+ * - digits with separators and decimals ("1,200", "2.5"), with Japanese place
+ *   values and magnitudes ("8万5千" = 85000, "1億2000万", "500万") or English
+ *   ones ("45k", "1.2 million");
+ * - English number words, read by compromise ("sixteen hundred", "two and a
+ *   half", "twenty-five"), and "a dozen" / "a couple";
+ * - kanji numerals ("五", "二十五") when the dictionary tags them as numerals
+ *   (一泊, 三人 — not 一緒, 一番, 十分 "enough").
+ * A number only hints at its role (a date, an amount, an age): callers decide.
  */
 
 /** A number found in a text: its plain value ("5", "2.5", "1200") and where it was. */
 export type FoundNumber = { value: string; text: string; index: number };
 
-const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
-  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
-const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-
 const KANJI_DIGITS: Readonly<Record<string, number>> = { 〇: 0, 零: 0, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const KANJI_UNITS: Readonly<Record<string, number>> = { 十: 10, 百: 100, 千: 1000 };
-const MAGNITUDES: Readonly<Record<string, number>> = { 万: 1e4, 億: 1e8 };
+const MAGNITUDES: Readonly<Record<string, number>> = { 万: 1e4, 億: 1e8, 兆: 1e12 };
+const WORD_MAGNITUDES: Readonly<Record<string, number>> = { k: 1e3, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+// Nouns that name a count: "a dozen eggs", "half a dozen", "a couple of nights".
+const COLLECTIVES: Readonly<Record<string, number>> = { dozen: 12, couple: 2 };
+
+// Digits not glued to a preceding letter ("SW1A", "mp3" are codes), then place values and magnitudes.
+const DIGIT_NUMERAL =
+  /(?<![\p{Script=Latin}\d.]|\d,)(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[十百千万億兆](?:\d+(?:\.\d+)?)?)*(?:k(?![\p{L}])|\s?(?:thousand|million|billion|trillion)\b)?/giu;
+const KANJI_RUN = /[〇零一二三四五六七八九十百千万億兆]+/g;
+const COLLECTIVE = new RegExp(`\\b(?:(half an?|an?)\\s+)?(${Object.keys(COLLECTIVES).join('|')})\\b(?!s)`, 'gi');
 
 /**
- * Kanji numerals count only before a counter ("五年", "三人", "十二か月") or as
- * the whole reply: "一緒", "一番" and "十分" (enough) are words, not numbers.
+ * Used only until the dictionary has loaded (see japanese.ts): the counters
+ * a kanji numeral most often precedes, so "三人" still reads as 3.
  */
-const COUNTER = /^(?:年|人|名|個|件|回|歳|才|つ|ヶ月|か月|カ月|ヵ月|ケ月|箇月|月|日|週|時間|円|%|台|本|枚|社|冊|点|度|倍|ドル|万|億)/;
+const COMMON_COUNTER = /^(?:年|人|名|個|件|回|歳|才|つ|ヶ月|か月|カ月|ヵ月|ケ月|箇月|日|週|時間|円|泊|台|本|枚|社|冊|点|倍|ドル)/;
 
-const DIGITS = /(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\d.,])\d+(?:\.\d+)?(?![\d])/g;
-const WORDS = new RegExp(`\\b(?:(${Object.keys(TENS).join('|')})[- ](${UNITS.slice(1, 10).join('|')})|(${[...UNITS, ...Object.keys(TENS)].join('|')}))\\b`, 'gi');
-const KANJI_RUN = /[〇零一二三四五六七八九十百千万億]+/g;
-
-/** Every number in a normalized text, in reading order. */
+/** Every number in a normalized text, in reading order; overlapping readings keep the longest. */
 export function findNumbers(text: string): FoundNumber[] {
-  const found = [...digitNumbers(text), ...wordNumbers(text), ...kanjiNumbers(text)];
-  return found.sort((a, b) => a.index - b.index);
+  const found = [...digitNumbers(text), ...kanjiNumbers(text), ...wordNumbers(text)];
+  return withoutOverlaps([...found, ...collectiveNumbers(text, found)]);
 }
 
 function digitNumbers(text: string): FoundNumber[] {
-  return [...text.matchAll(DIGITS)].map((m) => {
-    const raw = m[0].replace(/,/g, '');
-    const magnitude = MAGNITUDES[text.charAt(m.index + m[0].length)] ?? 1;
-    return { value: plain(raw, magnitude), text: m[0], index: m.index };
-  });
-}
-
-function wordNumbers(text: string): FoundNumber[] {
-  return [...text.matchAll(WORDS)].map((m) => {
-    const tens = m[1] ? (TENS[m[1].toLowerCase()] ?? 0) : 0;
-    const unit = m[2] ?? m[3] ?? '';
-    const value = tens + (UNITS.indexOf(unit.toLowerCase()) >= 0 ? UNITS.indexOf(unit.toLowerCase()) : (TENS[unit.toLowerCase()] ?? 0));
-    return { value: String(value), text: m[0], index: m.index };
+  return [...text.matchAll(DIGIT_NUMERAL)].map((m) => {
+    const [, numeral = '', word = ''] = /^(.*?)\s?(k|thousand|million|billion|trillion)?$/i.exec(m[0]) ?? [];
+    const raw = numeral.replace(/,/g, '');
+    const value = /^[\d.]+$/.test(raw) && !word ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[word.toLowerCase()] ?? 1));
+    return { value, text: m[0], index: m.index };
   });
 }
 
 function kanjiNumbers(text: string): FoundNumber[] {
-  const whole = text.replace(/[\s\p{P}]/gu, '');
+  const tokens = morphemes(text);
   return [...text.matchAll(KANJI_RUN)]
-    // A lone 万 after digits ("500万") was already read with the digits.
-    .filter((m) => /[〇零一二三四五六七八九十百千]/.test(m[0]))
-    .filter((m) => COUNTER.test(text.slice(m.index + m[0].length)) || m[0] === whole)
-    .map((m) => ({ value: String(parseKanji(m[0])), text: m[0], index: m.index }))
+    .filter((m) => (tokens ? taggedAsNumeral(tokens, m[0], m.index) : countedWithoutDictionary(text, m[0], m.index)))
+    .map((m) => ({ value: format(parseKanji(m[0])), text: m[0], index: m.index }))
     .filter((n) => n.value !== 'NaN');
 }
 
-/** "二十五" → 25, "三千五百" → 3500, "二〇二五" (digit by digit) → 2025, "五万" → 50000. */
+/**
+ * The dictionary's word boundaries decide: a run made of numeral morphemes
+ * is a number, one inside a longer word (一緒, 十分, 千葉) is not. IPADIC
+ * keeps 三つ (the native counter つ) as one word. A numeral next to 数 or 何
+ * (十数人, 数十人) is an approximation, not a figure.
+ */
+function taggedAsNumeral(tokens: readonly Morpheme[], run: string, start: number): boolean {
+  const end = start + run.length;
+  const inside = tokens.filter((t) => t.end > start && t.start < end);
+  const numerals = inside.every((t) => t.start >= start && t.end <= end && t.pos1 === '数');
+  const nativeCounter = inside.length === 1 && inside[0]?.start === start && inside[0].surface === `${run}つ`;
+  const approximate = tokens.some((t) => (t.end === start || t.start === end) && /^[数何幾]$/.test(t.surface));
+  return (numerals || nativeCounter) && !approximate;
+}
+
+function countedWithoutDictionary(text: string, run: string, start: number): boolean {
+  return COMMON_COUNTER.test(text.slice(start + run.length)) || run === text.replace(/[\s\p{P}]/gu, '');
+}
+
+type Term = { text: string; tags: string[]; offset: { start: number; length: number } };
+type NumberMatch = { number?: { num?: number }; terms: Term[] };
+
+/** English number words; digits are read by digitNumbers. */
+function wordNumbers(text: string): FoundNumber[] {
+  if (!/\p{Script=Latin}/u.test(text)) return [];
+  const doc = nlp(text);
+  const terms = (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((s) => s.terms);
+  return (doc.numbers().json({ offset: true }) as NumberMatch[]).flatMap((n) => {
+    const first = n.terms[0];
+    const last = n.terms.at(-1);
+    const value = n.number?.num;
+    if (!first || !last || value === undefined) return [];
+    const span = text.slice(first.offset.start, last.offset.start + last.offset.length);
+    if (/\d/.test(span) || !isCardinal(n.terms, terms)) return [];
+    return [{ value: format(value), text: span, index: first.offset.start }];
+  });
+}
+
+/**
+ * A count, not a rank or a pronoun: "a few" (no cardinal) is vague, "first"
+ * and "a second" are ordinals, and "one" after a determiner is a pronoun
+ * ("the one", "no one", "this one").
+ */
+function isCardinal(number: readonly Term[], terms: readonly Term[]): boolean {
+  const tags = number.flatMap((t) => t.tags);
+  if (tags.includes('Ordinal') || !tags.some((t) => t === 'Cardinal' || t === 'Fraction')) return false;
+  const start = number[0]?.offset.start ?? 0;
+  const before = terms.filter((t) => t.offset.length > 0 && t.offset.start + t.offset.length <= start).at(-1);
+  const pronoun = number.length === 1 && /^one$/i.test(number[0]?.text ?? '') && before !== undefined && (before.tags.includes('Determiner') || /^no$/i.test(before.text));
+  return !pronoun;
+}
+
+/** "a dozen" = 12, "half a dozen" = 6, "two dozen" = 24, "a couple" = 2. */
+function collectiveNumbers(text: string, found: readonly FoundNumber[]): FoundNumber[] {
+  return [...text.matchAll(COLLECTIVE)].flatMap((m) => {
+    const size = COLLECTIVES[(m[2] ?? '').toLowerCase()] ?? 0;
+    if (m[1]) return [{ value: format(size * (/^half/i.test(m[1]) ? 0.5 : 1)), text: m[0], index: m.index }];
+    const count = found.find((n) => /^\s+$/.test(text.slice(n.index + n.text.length, m.index)));
+    return count ? [{ value: format(Number(count.value) * size), text: text.slice(count.index, m.index + m[0].length), index: count.index }] : [];
+  });
+}
+
+function withoutOverlaps(found: readonly FoundNumber[]): FoundNumber[] {
+  const sorted = [...found].sort((a, b) => a.index - b.index || b.text.length - a.text.length);
+  const kept: FoundNumber[] = [];
+  let end = 0;
+  for (const n of sorted) {
+    if (n.index < end) continue;
+    kept.push(n);
+    end = n.index + n.text.length;
+  }
+  return kept;
+}
+
+/**
+ * "二十五" → 25, "三千五百" → 3500, "二〇二五" (digit by digit) → 2025,
+ * "五万" → 50000. Digit groups may stand for kanji digits: "8万5千" → 85000,
+ * "1億2000万" → 120000000, "1.5万" → 15000.
+ */
 export function parseKanji(s: string): number {
-  if (![...s].some((ch) => ch in KANJI_UNITS || ch in MAGNITUDES)) {
-    return Number([...s].map((ch) => KANJI_DIGITS[ch] ?? '').join(''));
+  const parts = s.match(/\d+(?:\.\d+)?|./g) ?? [];
+  if (!parts.some((p) => p in KANJI_UNITS || p in MAGNITUDES)) {
+    return Number(parts.map((p) => (/\d/.test(p) ? p : (KANJI_DIGITS[p] ?? 'x'))).join(''));
   }
   let total = 0;
   let section = 0;
   let digit: number | null = null;
-  for (const ch of s) {
-    const d = KANJI_DIGITS[ch];
-    const unit = KANJI_UNITS[ch];
-    const magnitude = MAGNITUDES[ch];
+  for (const p of parts) {
+    const d = /\d/.test(p) ? Number(p) : KANJI_DIGITS[p];
+    const unit = KANJI_UNITS[p];
+    const magnitude = MAGNITUDES[p];
     if (d !== undefined) digit = d;
     else if (unit !== undefined) {
       section += (digit ?? 1) * unit;
@@ -79,17 +158,18 @@ export function parseKanji(s: string): number {
       total += (section + (digit ?? 0) || 1) * magnitude;
       section = 0;
       digit = null;
-    }
+    } else return NaN;
   }
   return total + section + (digit ?? 0);
 }
 
-/**
- * "007" stays "007" (an identifier keeps its zeros), "2.50" becomes "2.5",
- * "500" before 万 becomes "5000000".
- */
-function plain(raw: string, magnitude: number): string {
-  if (magnitude !== 1) return String(Number(raw) * magnitude);
+/** "007" stays "007" (an identifier keeps its zeros), "2.50" becomes "2.5". */
+function plain(raw: string): string {
   if (/^0\d+$/.test(raw)) return raw;
-  return String(Number(raw));
+  return format(Number(raw));
+}
+
+/** A plain decimal without floating-point noise (1.2 × 10⁶ is "1200000", not "1199999.9999999998"). */
+function format(n: number): string {
+  return String(Number(n.toPrecision(12)));
 }

@@ -1,124 +1,313 @@
+import { preferAsserted } from './discourse.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { normalizeText, trimPunctuation } from './text.js';
+import { romanize } from './transliterate.js';
 
 /**
  * Choices: the options a form lists in its own words, and which one a reply
- * picks. Forms write lists in a few conventional shapes — "(S/M/L/XL)",
- * 「午前・午後・夜間」, "one of S, M, L, XL", "Morning, afternoon or evening" —
- * and people answer with the option, a sentence around it ("Medium (M)",
- * 「Mサイズです」), the word an abbreviation stands for ("medium"), or a
- * longer form of it ("afternoons").
+ * picks.
+ *
+ * Forms set a list of options apart in a few conventional ways, and only
+ * those make a list: an explicit cue ("one of", "either", "choose from",
+ * 「のいずれか」「のどれか」「から一つ」), brackets or slashes ("(S/M/L/XL)",
+ * 「参加種目（5km・10km・ハーフ）」), quoted items (「午前のみ」「午後まで」), a
+ * colon before an enumeration, or a text that is nothing but the list
+ * ("S, M, L or XL", 「要・不要」). Everything else that merely joins words —
+ * 「理由・きっかけ」, 「アレルギー・持病・性格など」, "lost or damaged", "years
+ * or dates" — names what the fact is about, not values to pick from: in
+ * Japanese 「・」 joins nouns ("and") far more often than it offers choices.
+ * An "A, B or C" run in prose without a cue is a soft list: a reply naming
+ * one option picks it, a reply naming none is judged as free text.
+ *
+ * Options are cleaned of the descriptions forms put next to them ("Day
+ * (6am–2:30pm)", 「軽自動車（4人乗り）」, "A = Kubernetes", 「午前のみ＝11:30まで」);
+ * those descriptions are kept as aliases a reply may use instead.
  */
 
-const ITEM_MAX_CHARS = 24;
-const ITEM_MAX_WORDS = 3;
+export type OptionList = {
+  options: string[];
+  /** A list set apart as a list (cue, brackets, slashes, quotes, whole text); false for prose "A, B or C". */
+  strict: boolean;
+  /** Whether the list came with an explicit choice cue ("one of", 「のいずれか」, a colon): it overrides a typed kind. */
+  cued: boolean;
+  /** Descriptions the form gives for options, by option. */
+  aliases: Record<string, string[]>;
+};
 
-// A list inside brackets: (S/M/L/XL), （午前・午後・夜間）, [A, B, C], 「はい・いいえ」.
-const BRACKETED = /[(（[［「『]([^()（）[\]［］「」『』]{1,120})[)）\]］」』]/g;
-// A run joined by slashes or middle dots outside brackets: S/M/L/XL, 午前・午後・夜間.
-const JOINED_RUN = /(?<![\p{L}\p{N}])[\p{L}\p{N}][\p{L}\p{N}+\- ]{0,20}(?:\s*[/／・]\s*[\p{L}\p{N}][\p{L}\p{N}+\- ]{0,20})+/gu;
-// "one of A, B, C", "either A or B", "choose from: A, B or C", "A、B、Cのいずれか", "AかB".
-const CUE_EN = /\b(?:one of|either|choose(?: one)?(?: from)?|select(?: one)?(?: from)?|pick(?: one)?(?: from)?|options?(?: are)?|among)\s*:?\s*(.+)$/i;
-const CUE_JA = /(.+?)(?:の|から)?(?:いずれか|どれか|どちらか|中から|うちから|から選|から一つ|から1つ|を選)/;
+const NO_LIST: OptionList = { options: [], strict: true, cued: false, aliases: {} };
 
-/**
- * The options listed in any of the texts (the first list found), each as the
- * form writes it. Numbers-only pieces (dates such as 3/3/2025, ratios) and
- * "and/or" are not lists, and neither is prose such as "their job, studies
- * or experience": without brackets, slashes, middle dots or a cue ("one of",
- * 「いずれか」) a list of alternatives describes what counts, not what to pick.
- */
+const ITEM_MAX_CHARS = 32;
+const ITEM_MAX_WORDS = 4;
+
+const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*\s*:?\s*$/i;
+const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちらか|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
+const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちらか|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
+// "e.g.", 「など」: examples of what counts, never the allowed values.
+const EXAMPLES = /\b(?:e\.?g\.?|for example|such as|like|including)\s*$|例えば|たとえば|例：|例:/i;
+
+/** The options listed in any of the texts (the strongest list found). */
 export function listedOptions(texts: readonly string[]): string[] {
   return findOptions(texts).options;
 }
 
-/**
- * {@link listedOptions}, and whether the list is strict. A list set apart as
- * a list (brackets, slashes, middle dots) or of short codes ("S, M, L, XL")
- * is what the answer must be; a list of words named in prose ("one of work,
- * studies or experience", 「仕事、専攻、経験のいずれか」) may instead describe
- * what kind of answer counts, so a reply that names none of them is judged
- * as free text rather than refused.
- */
-export function findOptions(texts: readonly string[]): { options: string[]; strict: boolean } {
-  for (const raw of texts) {
-    const t = normalizeText(raw);
-    for (const m of t.matchAll(BRACKETED)) {
-      const items = splitItems(m[1] ?? '');
-      if (isList(items)) return { options: items, strict: true };
+/** {@link listedOptions} with the list's strength and the options' aliases. */
+export function findOptions(texts: readonly string[]): OptionList {
+  const found = texts.flatMap((raw, order) => listsIn(normalizeText(raw)).map((l) => ({ ...l, order })));
+  if (found.length === 0) return NO_LIST;
+  const rank = (l: (typeof found)[number]) => (l.cued ? 0 : l.strict ? 1 : 2) * 100 + l.order;
+  const best = [...found].sort((a, b) => rank(a) - rank(b))[0]!;
+  const aliases = aliasesFor(best.options, texts);
+  return { options: best.options, strict: best.strict, cued: best.cued, aliases };
+}
+
+type Found = { options: string[]; strict: boolean; cued: boolean };
+
+// Examples of what counts ("e.g. Python, Go or Rust", 「アレルギー・持病など」, 「例えば…」) are never the allowed values.
+const EXAMPLE_STRETCH = /\b(?:e\.\s?g\.?|for example|for instance|such as|including)[^.。!?！？\n]*|(?:例えば|たとえば|例：|例:)[^。！？\n]*|[^。\n（(「『]*?(?:など|等)(?![\p{L}])/giu;
+
+/** The text without its examples ("e.g. …", 「…など」): they show what counts, they never type a fact. */
+export function withoutExamples(text: string): string {
+  return text.replace(EXAMPLE_STRETCH, ' ');
+}
+
+/** Every list in one text, by the conventions above. */
+function listsIn(raw: string): Found[] {
+  const t = raw.replace(EXAMPLE_STRETCH, ' ');
+  const out: Found[] = [];
+  // Quoted or slashed items are options as written (「一人で帰宅」); a phrase in a 「・」 list is prose.
+  const add = (items: string[], strict: boolean, cued: boolean, phrasesAllowed = false) => {
+    const clean = items.map(cleanItem).filter((x) => x.length > 0);
+    if (isList(clean, phrasesAllowed)) out.push({ options: clean, strict, cued });
+  };
+  // Brackets: (S/M/L/XL), (A, B or C), （5km・10km・ハーフマラソン） — a 「・」 list only when it closes the text.
+  for (const m of t.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
+    const inner = m[1] ?? '';
+    if (EXAMPLES.test(inner) || EXAMPLES.test(t.slice(0, m.index)) || /など|等|\betc\b/.test(inner)) continue;
+    const atEnd = trimPunctuation(t.slice(m.index + m[0].length)) === '';
+    // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
+    const innerCue = /^(.*?)(?:の)?(?:いずれか|どれか|どちらか|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/.exec(inner);
+    if (innerCue?.[1] && /・|、/.test(innerCue[1])) {
+      add(splitItems(innerCue[1]), true, true);
+      continue;
     }
-    for (const m of t.matchAll(JOINED_RUN)) {
-      const items = splitItems(m[0]);
-      if (isList(items)) return { options: items, strict: true };
-    }
-    const cueEn = CUE_EN.exec(t);
-    const cueJa = cueEn ? null : CUE_JA.exec(t);
-    const listed = cueEn?.[1] ? cueEn[1].replace(/[.。]$/, '') : cueJa?.[1] ? cueJa[1].replace(/^.*[はをにでが：:]/, '') : null;
-    if (listed) {
-      const items = splitItems(listed);
-      if (isList(items)) return { options: items, strict: items.every((i) => /^[\p{Lu}\d][\p{Lu}\d+-]{0,3}$/u.test(i) || /\d/.test(i)) };
-    }
+    const cued = CUE_JA_AFTER.test(t.slice(m.index + m[0].length));
+    if (/[/／|]/.test(inner) || /,|、|\bor\b|または/.test(inner)) add(splitItems(inner), true, cued, /[/／|]/.test(inner));
+    else if (/・/.test(inner) && (atEnd || cued)) add(splitItems(inner), true, cued);
   }
-  return { options: [], strict: true };
+  const unbracketed = t.replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ').replace(/\s+/g, ' ').trim();
+  // Quoted items: 「午前のみ」「午後まで」「延長保育」のどれか, "A", "B" or "C".
+  const quoted = [...t.matchAll(/[「『"]([^「」『』"]{1,24})[」』"]/g)];
+  if (quoted.length >= 2) {
+    const last = quoted.at(-1)!;
+    const after = t.slice(last.index + last[0].length);
+    const rest = trimPunctuation(t.replace(/[「『"][^「」『』"]{1,24}[」』"]/g, '').replace(/\b(?:or|and)\b|または|か|、|,/g, ''));
+    // 「…」「…」の4種類のうち、どれか: a few words may stand between the list and its cue.
+    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(t.slice(0, quoted[0]!.index)) || rest === '') add(quoted.map((q) => q[1] ?? ''), true, true, true);
+  }
+  // Slash runs: S/M/L/XL, Yes/No (not km/h, n/a, 3/4/2025).
+  for (const m of unbracketed.matchAll(/(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu)) {
+    const items = splitItems(m[0]);
+    if (items.every((i) => /^[a-z]{1,2}$/.test(i)) && items.length < 3) continue;
+    // "how they do with dryers / clippers": a slash inside a sentence joins two words, not a list of options.
+    if (items.some((i) => i.split(/\s+/).length > 3 || (/\s/.test(i) && i.split(/\s+/).some((w) => ENGLISH_COMMON_WORDS.has(w))))) continue;
+    // "…, Toothache / pain, …": one item of a comma list, written with a slash.
+    const [before, after] = [unbracketed.slice(0, m.index), unbracketed.slice(m.index + m[0].length)];
+    if (/[,、]\s*$/.test(before) || /^\s*[,、]/.test(after)) continue;
+    add(items, true, CUE_JA_AFTER.test(unbracketed.slice(m.index + m[0].length)) || CUE_EN.test(unbracketed.slice(0, m.index)), true);
+  }
+  for (const segment of unbracketed.split(/(?<!\b[A-Z][a-z]{0,3})[.?!;](?=\s|$)|[。？！]/)) listsInSegment(segment.trim(), add);
+  return out;
 }
 
+/** Comma, 「、」, 「・」 and "or" lists inside one sentence: cued, after a colon, the whole text, or ≥3 items in prose. */
+function listsInSegment(s: string, add: (items: string[], strict: boolean, cued: boolean) => void): void {
+  if (!s) return;
+  // Japanese: the list ends at its cue and starts after the last particle or punctuation before it. A 「・」 list
+  // is set apart as a list; 「仕事、専攻、経験のいずれか」 in prose says what kind of answer counts (soft).
+  const ja = /^(.*?)(?:の)?(?:いずれか|どれか|どちらか|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選)/.exec(s);
+  if (ja?.[1] && /[・、,/]|または|もしくは/.test(ja[1])) {
+    const head = ja[1].replace(/^.*[はをにでが：:「」『』]/, '');
+    add(splitItems(head), /[・/]/.test(head) || codes(splitItems(head)), true);
+    return;
+  }
+  // 「はい・いいえが明確」「ある・ないがわかること」: a polar pair stated as the criterion.
+  const polar = /^(.*?)(?:が|の)(?:明確|はっきり|わかる|分かる|わかれば|確認)/.exec(s);
+  if (polar?.[1] && /・/.test(polar[1])) {
+    const items = splitItems(polar[1].replace(/^.*[はをにで：:]/, ''));
+    if (yesNoOptions(items.map(cleanItem))) add(items, true, true);
+  }
+  // English: "one of: A, B, C", "role: A, B, or C", "One of A, B or C", "A, B or C". Options written as names
+  // (capitalised, or codes) are strict; lower-case words in prose ("their job, studies or experience") are soft.
+  // A list's colon, not a clock's ("8:00 am to 6:00 pm").
+  const colon = Math.max(-1, ...[...s.matchAll(/(?<!\d):(?!\d)|：/g)].map((m) => m.index));
+  const afterColon = colon >= 0 ? s.slice(colon + 1) : null;
+  const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b\s*:?\s*(.+)$/i.exec(s);
+  // "one of our four types: Family, Wedding, …": the colon introduces the list itself.
+  const listText = afterColon !== null && cue !== null && cue.index < colon ? afterColon : (cue?.[1] ?? afterColon ?? s);
+  if (EXAMPLES.test(s.slice(0, s.length - listText.length)) || /など|等|\betc\b/.test(listText)) return;
+  const items = splitItems(listText);
+  const named = items.map(cleanItem).every((i) => /^[\p{Lu}\p{N}]/u.test(i)) || codes(items);
+  const hasOr = /\bor\b|または|もしくは/i.test(listText);
+  const whole = cue === null && afterColon === null;
+  if (cue || (afterColon !== null && items.length >= 2)) add(items, named, true);
+  else if (whole && /・/.test(listText) && items.length >= 2 && !/[のをにがはでと]/.test(listText.replace(/・/g, ''))) add(items, true, false);
+  else if (hasOr && items.length >= 3) add(items, named && (whole || /^[\p{Lu}\p{N}]/u.test(listText.trim())), false);
+  else if (hasOr && items.length === 2 && yesNoOptions(items.map(cleanItem))) add(items, true, false);
+}
+
+/** Short codes ("S", "XL", "A", "5km"): options whatever the prose around them. */
+function codes(items: readonly string[]): boolean {
+  return items.every((i) => /^[\p{Lu}\d][\p{Lu}\d+\-]{0,3}$/u.test(i.trim()) || /^\d+\s*\p{L}{0,3}$/u.test(i.trim()));
+}
+
+/**
+ * Items of a list. Commas (「、」) separate items when there are any, so "Toothache / pain" and "Chipped or broken
+ * tooth" stay whole; the last item is split on "or" only without an Oxford comma ("S, M, L or XL"). Without commas,
+ * slashes, middle dots and "or" separate items.
+ */
 function splitItems(s: string): string[] {
-  return s
-    .split(/\s*(?:[/／・、，,|]|\bor\b|\bor\s+|または|もしくは|あるいは|か(?=[^\s]{1,12}(?:$|[・、か]))|\band\b)\s*/i)
-    .map((x) => trimPunctuation(x.replace(/^(?:either|one of)\s+/i, '')))
-    .filter((x) => x.length > 0);
+  const clean = (xs: string[]) => xs.map((x) => trimPunctuation(x.trim().replace(/^(?:either|one of|or|and)\s+/i, ''))).filter((x) => x.length > 0);
+  // A comma inside brackets ("(6am, weekdays)") separates nothing.
+  const depth = (i: number) => (s.slice(0, i).match(/[(（]/g)?.length ?? 0) - (s.slice(0, i).match(/[)）]/g)?.length ?? 0);
+  const commas = [...s.matchAll(/[、，,]/g)].filter((m) => depth(m.index) === 0).map((m) => m.index);
+  // 「電気のみ／ガスのみ／電気・ガス両方」: with slashes as separators, a middle dot joins words inside an item.
+  if (commas.length === 0 && /[/／|]/.test(s)) return clean(s.split(/\s*[/／|]\s*/));
+  if (commas.length === 0) return clean(s.split(/\s*(?:・|\s+or\s+|または|もしくは|あるいは)\s*/i));
+  const parts = [...commas, s.length].map((end, i) => s.slice(i === 0 ? 0 : commas[i - 1]! + 1, end));
+  const oxford = parts.slice(1).some((p) => /^\s*(?:or|and)\s/i.test(p));
+  const last = parts.pop() ?? '';
+  const tail = oxford ? [last] : last.split(/\s+(?:or|and)\s+|または|もしくは|あるいは/i);
+  return clean([...parts, ...tail]);
 }
 
-function isList(items: string[]): boolean {
+/** "Day (6am–2:30pm)" → "Day"; 「軽自動車（4人乗り）」 → 「軽自動車」; "A = Kubernetes" → "A". */
+function cleanItem(item: string): string {
+  return trimPunctuation(item.replace(/\s*[(（][^()（）]*[)）]?\s*/g, ' ').replace(/\s*[=＝].*$/, '').replace(/\s+/g, ' '));
+}
+
+const DETERMINER = /^(?:a|an|the|their|your|his|her|its|our|my|some|any|each|every)\s/i;
+// 「いつでも」「どちらでも」 are answers ("any time", "either"), not questions.
+const QUESTION_WORD = /何|どの|どれ(?!でも)|いつ(?!でも)|どこ(?!でも)|誰(?!でも)|どう(?!でも)|どちら(?!でも)|\b(?:what|which|when|where|who|how|why)\b/i;
+// A Japanese item holding a case particle between words is a phrase (食べ物のアレルギーがある), not an option.
+const JA_PHRASE = /[\p{Script=Han}\p{Script=Katakana}ー][がをはにで][\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u;
+
+function isList(items: string[], phrasesAllowed = false): boolean {
   if (items.length < 2 || items.length > 20) return false;
   if (new Set(items.map((i) => i.toLowerCase())).size !== items.length) return false;
   return items.every(
-    (i) => [...i].length <= ITEM_MAX_CHARS && i.split(/\s+/).length <= ITEM_MAX_WORDS && !/^[\d\s.:-]+$/.test(i) && !/^(?:etc|など|等)$/i.test(i),
+    (i) =>
+      [...i].length <= ITEM_MAX_CHARS &&
+      i.split(/\s+/).length <= ITEM_MAX_WORDS &&
+      !/^[\d\s.:-]+$/.test(i) &&
+      !/^(?:etc|など|等|and)$/i.test(i) &&
+      // "site and role" in prose is two things; "Heating & Cooling", "Keyboard and mouse" written as a name is one option.
+      !(/\s(?:and|&)\s/i.test(i) && !/^[\p{Lu}\p{N}]/u.test(i)) &&
+      !(DETERMINER.test(i) && i.split(/\s+/).length > 1) &&
+      !QUESTION_WORD.test(i) &&
+      (phrasesAllowed || !JA_PHRASE.test(i)),
   );
 }
 
-const YES = /^(?:yes|y|はい|有|あり|有り|する|ある)$/i;
-const NO = /^(?:no|n|いいえ|無|なし|無し|しない|ない)$/i;
+/** Descriptions given for options: "A = Kubernetes", 「午前のみ＝11:30まで」, "Day (6am–2:30pm)", 「軽自動車（4人乗り）」. */
+export function aliasesFor(options: readonly string[], texts: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const all = texts.map(normalizeText).join('\n');
+  for (const o of options) {
+    const esc = o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const edge = /^[\p{Script=Latin}\p{N}]/u.test(o) ? '(?<![\\p{L}\\p{N}])' : '';
+    const defs = [
+      ...all.matchAll(new RegExp(`${edge}${esc}\\s*[=＝:：]\\s*([^,、;；\\n=＝]{2,40})`, 'gu')),
+      ...all.matchAll(new RegExp(`${edge}${esc}\\s*[(（]([^()（）]{2,40})[)）]`, 'gu')),
+    ]
+      .map((m) => trimPunctuation(m[1] ?? ''))
+      .filter((d) => d && d.toLowerCase() !== o.toLowerCase());
+    const mapped = mappedTo(o, all);
+    if (defs.length + mapped.length > 0) out[o] = [...new Set([...defs, ...mapped])];
+  }
+  return out;
+}
 
-/** True when the options are a yes/no pair ("Yes/No", 「はい・いいえ」, 「有・無」). */
+/**
+ * Words a form's hints file under an option: 「ママチャリは一般車」「ロードバイク・クロスバイクはスポーツ車」,
+ * "Maternity shoots go under Newborn", "heat pumps count as Heating & Cooling", "子ども会は一般団体".
+ */
+function mappedTo(option: string, all: string): string[] {
+  const bare = cleanItem(option);
+  const esc = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}`, 'gu');
+  const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b`, 'giu');
+  const out: string[] = [];
+  for (const m of [...all.matchAll(ja), ...all.matchAll(en)]) {
+    const head = (m[1] ?? '').replace(/^.*(?:\b(?:if|when|and|so|but)\b|[はがを])\s*/i, '');
+    for (const piece of head.split(/\s*(?:[・、/／]|\bor\b|\band\b)\s*/i)) {
+      const w = trimPunctuation(piece);
+      if (w && [...w].length <= 24 && w.toLowerCase() !== bare.toLowerCase()) out.push(w);
+    }
+  }
+  return out;
+}
+
+// One side of a yes/no pair: yes/no words, or a predicate and its negation (ある/ない, 利用する/しない, 要/不要).
+const YES = /^(?:yes|y|はい|有|あり|有り|する|ある|いる|要|必要)$/i;
+const NO = /^(?:no|n|いいえ|無|なし|無し|しない|ない|いない|不要|不必要)$/i;
+
+/** True when the options are a yes/no pair ("Yes/No", 「はい・いいえ」, 「有・無」, 「利用する・しない」, 「要・不要」). */
 export function yesNoOptions(options: readonly string[]): boolean {
-  return options.length === 2 && options.some((o) => YES.test(o.trim())) && options.some((o) => NO.test(o.trim()));
+  if (options.length !== 2) return false;
+  const [a, b] = options.map((o) => o.trim());
+  if (!a || !b) return false;
+  if ((YES.test(a) && NO.test(b)) || (NO.test(a) && YES.test(b))) return true;
+  return negationOf(a, b) || negationOf(b, a);
+}
+
+/** 「利用する」/「しない」, 「参加する」/「参加しない」, 「要」/「不要」, "needed"/"not needed". */
+function negationOf(pos: string, neg: string): boolean {
+  if (neg === `不${pos}` || neg === `not ${pos}`.toLowerCase() || neg.toLowerCase() === `not ${pos.toLowerCase()}`) return true;
+  const stem = pos.replace(/(?:する|ある|いる|る|う)$/, '');
+  return /(?:しない|ない|いない)$/.test(neg) && (neg.startsWith(stem) || /^(?:しない|ない|いない)$/.test(neg));
 }
 
 export type OptionMatch = { option: string } | { ambiguous: string[] } | null;
 
 /**
  * The option a reply picks, or the options it could mean, or null. In order:
- * the option as a whole word of the reply (a longer option inside which a
- * shorter one sits wins: "XL" is not "L"); else an option that a content word
- * of the reply begins with or abbreviates ("afternoons" → "Afternoon",
- * "medium" → "M"); else the reply as the option's initials ("M" → "Medium").
- * Options named after "not" / 「ではなく」 are dropped.
+ * the reply is exactly an option; an option written as whole words inside the
+ * reply (a longer option inside which a shorter one sits wins: "XL" is not
+ * "L"); the reply's words as a spelling of one option ("2 bedroom" →
+ * "2-Bedroom", "nights" → "Night", "no pref" → "No preference", "standard"
+ * → "Standard Queen", "medium" → "M"); an alias the form gave ("the AI one" →
+ * "C" when the form says "C = AI in production"); the reply as the option's
+ * initials. Options named after "not" / 「ではなく」 are dropped.
  */
-export function matchOption(reply: string, options: readonly string[], echo: readonly string[] = []): OptionMatch {
-  const text = normalizeText(reply).toLowerCase();
-  const opts = options.map((o) => ({ option: o, key: normalizeText(o).toLowerCase() }));
-  const whole = opts.filter((o) => o.key === trimPunctuation(text));
+export function matchOption(reply: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): OptionMatch {
+  const text = keyOf(reply);
+  const opts = options.map((o) => ({ option: o, key: keyOf(cleanItem(o) || o), keys: keysOf(o) }));
+  const whole = opts.filter((o) => o.keys.includes(trimPunctuation(text)));
   if (whole.length === 1 && whole[0]) return { option: whole[0].option };
 
-  const spans: Array<{ option: string; start: number; end: number }> = [];
-  for (const o of opts) for (const at of occurrences(text, o.key)) spans.push({ option: o.option, start: at, end: at + o.key.length });
-  const outer = spans.filter((s) => !spans.some((t) => t !== s && t.start <= s.start && t.end >= s.end && t.end - t.start > s.end - s.start));
-  const kept = outer.filter((s) => !negatedBefore(text, s.start));
-  const direct = distinct(kept.map((s) => s.option));
+  const direct = compoundFirst(text, opts, literalPicks(text, opts));
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
-  if (direct.length > 1) return { ambiguous: direct };
+  if (direct.length > 1) return firstNamed(text, direct) ?? { ambiguous: direct };
 
-  // Words of the question itself ("shirt" in "T-shirt size") pick nothing.
-  const echoed = new Set(echo.flatMap((e) => normalizeText(e).toLowerCase().match(/\p{Script=Latin}+/gu) ?? []));
-  const words = contentWords(text).filter((w) => !echoed.has(w));
-  const picks = words.flatMap((w) => opts.filter((o) => wordPicks(w, o.key)).map((o) => ({ w, option: o.option })));
-  const byWord = distinct(picks.map((p) => p.option));
-  if (byWord.length === 1 && byWord[0]) return { option: byWord[0] };
-  // Several: the first word that names one is the answer ("Medium, since my last one was tight").
-  const first = picks.find((p) => !negatedBefore(text, text.indexOf(p.w)));
-  if (first && byWord.length > 1 && picks.filter((p) => p.w === first.w).length === 1) return { option: first.option };
-  if (byWord.length > 1) return { ambiguous: byWord };
+  // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
+  const optionWords = new Set(opts.flatMap((o) => wordsOf(o.key)));
+  const echoed = new Set(echo.flatMap((e) => wordsOf(normalizeText(e).toLowerCase())).filter((w) => !optionWords.has(w)));
+  const words = wordsOf(text).filter((w) => !echoed.has(w) && !ENGLISH_COMMON_WORDS.has(w) && !ENGLISH_VAGUE_WORDS.has(w));
+  const bySpelling = spellingPicks(text, words, opts);
+  if (bySpelling.length === 1 && bySpelling[0]) return { option: bySpelling[0] };
+  if (bySpelling.length > 1) return firstNamed(text, bySpelling) ?? { ambiguous: bySpelling };
+
+  // A Japanese option may come back romanised (washitsu for 和室), as an English-language interview names it.
+  const aliasesOf = (o: string) => [...(aliases[o] ?? []), ...[romanize(o)].filter((r): r is string => r !== null)];
+  const byAlias = opts.filter((o) => aliasesOf(o.option).some((a) => aliasNamed(text, words, a, echoed))).map((o) => o.option);
+  if (byAlias.length === 1 && byAlias[0]) return { option: byAlias[0] };
+  const bySize = sizePicks(text, options);
+  if (bySize.length === 1 && bySize[0]) return { option: bySize[0] };
+  if (bySize.length > 1) return firstNamed(text, bySize) ?? { ambiguous: bySize };
+  const indifferent = indifferentOption(text, options);
+  if (indifferent) return { option: indifferent };
+  const byShape = japaneseShapePicks(text, opts);
+  if (byShape.length === 1 && byShape[0]) return { option: byShape[0] };
 
   const initials = trimPunctuation(text).replace(/\s+/g, '');
   if (/^\p{L}{1,3}$/u.test(initials)) {
@@ -126,6 +315,218 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
     if (byInitials.length === 1 && byInitials[0]) return { option: byInitials[0] };
   }
   return null;
+}
+
+/** Options written out in the reply, outermost spans only, not negated. */
+/**
+ * 「カットとカラーをお願いします」 to 「カット」「カット＋カラー」: an option made of parts (joined by +, &, ・) whose
+ * parts are all named outranks the options that are only one of its parts.
+ */
+function compoundFirst(text: string, opts: ReadonlyArray<{ option: string; key: string }>, picked: string[]): string[] {
+  const compounds = opts.filter((o) => {
+    const parts = o.key.split(/\s*(?:\+|＋|\band\b|・)\s*/).filter((p) => p.length > 0);
+    return parts.length >= 2 && parts.every((p) => text.includes(p));
+  });
+  if (compounds.length !== 1) return picked;
+  const whole = compounds[0]!;
+  const parts = whole.key.split(/\s*(?:\+|＋|\band\b|・)\s*/);
+  return [whole.option, ...picked.filter((p) => p !== whole.option && !parts.includes(keyOf(cleanItem(p) || p)))];
+}
+
+/** How an option or a reply is compared: NFKC, lower case, "&" read as "and". */
+function keyOf(s: string): string {
+  return normalizeText(s).toLowerCase().replace(/\s*[&＆]\s*/g, ' and ');
+}
+
+/**
+ * The spellings an option answers to: as written, without its bracketed description (「一般車（シティサイクル）」 →
+ * 一般車, 「田中（店長）」 → 田中), and each side of a slash written into it ("Toothache / pain").
+ */
+function keysOf(option: string): string[] {
+  const bare = cleanItem(option) || option;
+  const sides = /[/／]/.test(bare) ? bare.split(/\s*[/／]\s*/) : [];
+  return distinct([option, bare, ...sides].map(keyOf).filter((k) => k.length > 0));
+}
+
+function literalPicks(text: string, opts: ReadonlyArray<{ option: string; keys: string[] }>): string[] {
+  const spans: Array<{ option: string; start: number; end: number }> = [];
+  for (const o of opts) for (const key of o.keys) for (const at of occurrences(text, key)) spans.push({ option: o.option, start: at, end: at + key.length });
+  const outer = spans.filter((s) => !spans.some((t) => t !== s && t.start <= s.start && t.end >= s.end && t.end - t.start > s.end - s.start));
+  const kept = outer.filter((s) => !negatedAt(text, s.start, s.end)).sort((a, b) => a.start - b.start);
+  // 「さっき平日と言いましたが、…土日祝で」: taken-back options drop out, background ones ("…ので") come last.
+  const asserted = preferAsserted(text, kept, (s) => [s.start, s.end]);
+  return distinct(asserted.map((s) => s.option)).filter((o) => asserted.some((s) => s.option === o));
+}
+
+/**
+ * Options the reply spells with its own words: every word of the option is
+ * matched by a reply word (the same, a plural, an abbreviation of at least
+ * three letters, a number word for a digit), or a word that only this option
+ * has is named ("queen" → "Standard Queen").
+ */
+function spellingPicks(text: string, words: readonly string[], opts: ReadonlyArray<{ option: string; key: string }>): string[] {
+  // Function words of an option ("Chipped or broken tooth") need not be said.
+  // Spelling is read in Latin script; 「中2」 is matched by its shape, not by its digit alone.
+  const tokens = opts.filter((o) => !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(o.key)).map((o) => {
+    const ws = wordsOf(o.key).map(numberWord);
+    const content = ws.filter((w) => !ENGLISH_COMMON_WORDS.has(w));
+    return { ...o, words: content.length > 0 ? content : ws };
+  });
+  const replyWords = words.map(numberWord);
+  const digits = (text.match(/\d+/g) ?? []).map(String);
+  const all = [...replyWords, ...digits];
+  const full = tokens.filter((o) => o.words.length > 0 && o.words.every((w) => all.some((r) => sameWord(r, w))));
+  const positioned = (o: { key: string; words: string[] }) => Math.min(...o.words.map((w) => firstIndex(text, w)));
+  if (full.length > 0) return distinct(full.sort((a, b) => positioned(a) - positioned(b)).map((o) => o.option)).filter((o) => !negatedOption(text, o));
+  const counts = new Map<string, number>();
+  for (const o of tokens) for (const w of new Set(o.words)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const named = (same: (r: string, w: string) => boolean) =>
+    tokens.filter((o) => o.words.some((w) => (counts.get(w) ?? 0) === 1 && w.length >= 3 && replyWords.some((r) => same(r, w))));
+  // A word said in full outranks one read as an abbreviation ("tooth" is the tooth option, not "toothache").
+  const exact = named((r, w) => r === w || (r.startsWith(w) && r.length - w.length <= 3));
+  return distinct((exact.length > 0 ? exact : named(sameWord)).map((o) => o.option));
+}
+
+// "Either is fine", 「どちらでも」: the option that says so, when the form offers one ("No preference", 「指定なし」).
+const INDIFFERENT_REPLY = /\b(?:either|any(?:one| of them| is fine)?|whichever|whoever|doesn'?t matter|no preference|don'?t mind|not fussy|no particular)\b|どちらでも|どれでも|どなたでも|いつでも|こだわりません|特に(?:希望|指定)(?:は)?(?:ありません|なし)/i;
+const INDIFFERENT_OPTION = /\b(?:no preference|any|either|no particular|whichever|not specified|none in particular)\b|どちらでも|どれでも|指定なし|希望なし|こだわらない|おまかせ|お任せ/i;
+
+// An option that means "none": 「指名なし」「特になし」, "None", "N/A".
+const NONE_OPTION = /(?:なし|無し)$|^(?:none|n\/a|not applicable|nothing)\b/i;
+const NONE_REPLY = /^(?:none|nothing|no|nope|n\/a|なし|無し|ないです|ありません|特にありません|特になし|特にないです)$/i;
+
+function indifferentOption(text: string, options: readonly string[]): string | null {
+  const bare = trimPunctuation(text).replace(/(?:です|でお願いします|で)$/, '');
+  const fit = (re: RegExp) => options.filter((o) => re.test(normalizeText(o)));
+  if (INDIFFERENT_REPLY.test(text)) {
+    const fits = fit(INDIFFERENT_OPTION).length > 0 ? fit(INDIFFERENT_OPTION) : fit(NONE_OPTION);
+    if (fits.length === 1) return fits[0]!;
+  }
+  if (NONE_REPLY.test(bare)) {
+    const fits = fit(NONE_OPTION);
+    if (fits.length === 1) return fits[0]!;
+  }
+  return null;
+}
+
+/**
+ * Japanese written shorter or longer than the option: 「高校」 for 高等学校, 「スポーツ」 for スポーツ車,
+ * 「電動アシスト自転車」 for 電動アシスト車 — a kanji/katakana run of the reply that keeps the option's characters in
+ * order (or the reverse), starting with the same one, for exactly one option.
+ */
+function japaneseShapePicks(text: string, opts: ReadonlyArray<{ option: string; key: string }>): string[] {
+  const runs: string[] = text.match(/[\p{Script=Han}\p{Script=Katakana}ー\d]{2,}|[a-z]{2,}/gu) ?? [];
+  const japanese = opts.filter((o) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(o.key) && [...o.key].length >= 2);
+  // Every character of the option said, in order ("電動アシスト自転車", or 「普通車のATで」 with particles between) …
+  const full = japanese.filter((o) => runs.some((r) => r[0] === o.key[0] && inOrder(o.key, r)) || (o.key.length >= 3 && spreadIn(o.key, text)));
+  // … else a shortening of it (「高校」, 「スポーツ」, 「コロナ」).
+  const part = japanese.filter((o) => runs.some((r) => (r[0] === o.key[0] && inOrder(r, o.key)) || (r.length >= 2 && o.key.includes(r))));
+  const shaped = full.length > 0 ? full : part;
+  // A Latin part that only one option has ("MT" → 普通車MT).
+  const latin = japanese.filter((o) => (o.key.match(/[a-z]{2,}/g) ?? []).some((w) => runs.includes(w) && japanese.filter((x) => x.key.includes(w)).length === 1));
+  return distinct([...shaped, ...latin].map((o) => o.option));
+}
+
+/** Every character of `key` in `text`, in order, spanning at most twice its length. */
+function spreadIn(key: string, text: string): boolean {
+  for (let start = text.indexOf(key[0]!); start >= 0; start = text.indexOf(key[0]!, start + 1)) {
+    let i = 0;
+    let end = start;
+    for (let j = start; j < text.length && i < key.length; j++) if (text[j] === key[i]) (i++, (end = j));
+    if (i === key.length && end - start + 1 <= key.length * 2) return true;
+  }
+  return false;
+}
+
+/** Whether every character of `short` appears in `long`, in order. */
+function inOrder(short: string, long: string): boolean {
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length && short.length >= 2;
+}
+
+// Clothing sizes are a convention of their own: "medium" is M, 「エル」 is L, "extra large" is XL.
+const SIZE_WORDS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['xxs', /\b(?:extra[- ]extra[- ]small|2xs)\b/],
+  ['xs', /\b(?:extra[- ]small|x-small)\b/],
+  ['xxl', /\b(?:extra[- ]extra[- ]large|2xl)\b|ダブルエックスエル/],
+  ['xl', /\b(?:extra[- ]large|x-large)\b|エックスエル/],
+  ['s', /\bsmall\b|エス(?:サイズ)?/],
+  ['m', /\bmedium\b|エム(?:サイズ)?/],
+  ['l', /\blarge\b|エル(?:サイズ)?/],
+];
+
+/** The size option a reply names in words, when the options are size codes. */
+function sizePicks(text: string, options: readonly string[]): string[] {
+  const keys = new Map(options.map((o) => [o.toLowerCase(), o]));
+  if (!['s', 'm', 'l'].some((k) => keys.has(k))) return [];
+  let rest = text;
+  const picked: Array<{ option: string; at: number }> = [];
+  for (const [key, re] of SIZE_WORDS) {
+    const m = re.exec(rest);
+    const option = keys.get(key);
+    if (!m || !option) continue;
+    if (negatedAt(rest, m.index, m.index + m[0].length)) continue;
+    picked.push({ option, at: m.index });
+    // "extra large" must not also count as "large".
+    rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+  }
+  return distinct(picked.sort((a, b) => a.at - b.at).map((p) => p.option));
+}
+
+function aliasNamed(text: string, words: readonly string[], alias: string, echoed: ReadonlySet<string>): boolean {
+  const a = normalizeText(alias).toLowerCase();
+  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(a)) return a.length >= 2 && text.includes(a);
+  const content = wordsOf(a).filter((w) => w.length >= 2 && !ENGLISH_COMMON_WORDS.has(w) && !echoed.has(w));
+  return content.length > 0 && content.some((w) => words.some((r) => sameWord(r, w)));
+}
+
+/**
+ * Several named: the first one is the answer ("Medium, since my last one was
+ * tight"), unless the reply hesitates between them ("Day or Night",
+ * 「平日か土日」, "either is fine"), which is for the follow-up to settle.
+ */
+function firstNamed(text: string, picked: readonly string[]): OptionMatch {
+  const at = picked.map((o) => Math.min(...keysOf(o).map((k) => firstIndex(text, k))));
+  if (at.some((x) => x === Number.MAX_SAFE_INTEGER)) return null;
+  const between = text.slice(Math.min(...at), Math.max(...at));
+  // Hesitation: "Day or Night", 「平日か土日」 (か right after an option), 「どちらでも」.
+  const kaAfter = picked.some((o) => keysOf(o).some((k) => text.includes(`${k}か`) && !text.includes(`${k}から`)));
+  if (/\bor\b|\beither\b|\bwhichever\b|\bboth\b|\bany\b|または|どちらでも|どれでも/.test(between) || kaAfter || /\b(?:either|both|whichever)\b|どちらでも|どれでも/.test(text)) return null;
+  // `picked` comes in the order the reply asserts them (taken-back and background ones last).
+  return picked[0] ? { option: picked[0] } : null;
+}
+
+function negatedOption(text: string, option: string): boolean {
+  const at = text.indexOf(option.toLowerCase());
+  return at >= 0 && negatedAt(text, at, at + option.length);
+}
+
+const NUMBER_WORDS: Readonly<Record<string, string>> = {
+  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', single: '1', double: '2', twin: '2',
+};
+
+function numberWord(w: string): string {
+  return NUMBER_WORDS[w] ?? w;
+}
+
+/** Same word, a plural, or an abbreviation of ≥3 letters ("bed" ~ "bedroom", "pref" ~ "preference"). */
+function sameWord(reply: string, option: string): boolean {
+  if (reply === option) return true;
+  // "fall 26" for "Fall 2026": a year written with two digits.
+  if (/^\d{2}$/.test(reply) && /^(?:19|20)\d{2}$/.test(option)) return option.endsWith(reply);
+  if (/^\d+$/.test(reply) || /^\d+$/.test(option)) return false;
+  if (reply.length >= 3 && option.startsWith(reply)) return true;
+  return option.length >= 3 && reply.startsWith(option) && reply.length - option.length <= 3;
+}
+
+function wordsOf(s: string): string[] {
+  return s.match(/[\p{Script=Latin}\p{N}]+(?:'[\p{Script=Latin}]+)?/gu) ?? [];
+}
+
+function firstIndex(text: string, w: string): number {
+  const at = text.indexOf(w);
+  return at < 0 ? Number.MAX_SAFE_INTEGER : at;
 }
 
 /** Where `key` occurs in `text` as a whole word (Latin and digits) or as a substring (Japanese). */
@@ -144,25 +545,10 @@ function occurrences(text: string, key: string): number[] {
   return out;
 }
 
-function negatedBefore(text: string, at: number): boolean {
-  const before = text.slice(Math.max(0, at - 12), at);
-  const after = text.slice(at, at + 30);
-  return /\b(?:not|no|never|except)\s+(?:[^\s,;、。]+\s+)?$/.test(before) || /^[^、。,.]{0,12}(?:ではなく|じゃなく|ではありません|じゃない)/.test(after);
-}
-
-function contentWords(text: string): string[] {
-  return (text.match(/\p{Script=Latin}[\p{Script=Latin}'-]*/gu) ?? []).filter(
-    (w) => w.length >= 2 && !ENGLISH_COMMON_WORDS.has(w) && !ENGLISH_VAGUE_WORDS.has(w),
-  );
-}
-
-/** "afternoons" picks "afternoon"; "medium" picks "m" (the word the letter abbreviates); "full" does not pick "full-time". */
-function wordPicks(word: string, option: string): boolean {
-  if (!/^\p{Script=Latin}/u.test(option)) return false;
-  if (/^\p{L}{1,3}$/u.test(option)) return word.length > option.length && word.startsWith(option.charAt(0)) && option.length === 1;
-  const stem = option.replace(/[\s-]+/g, '');
-  const w = word.replace(/-/g, '');
-  return stem.length >= 4 && (w === stem || (w.startsWith(stem) && w.length - stem.length <= 3) || (stem.startsWith(w) && w.length >= Math.max(4, stem.length - 2)));
+function negatedAt(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 14), start);
+  const after = text.slice(end, end + 12);
+  return /\b(?:not|no|never|except|instead of|rather than)\s+(?:the\s+|a\s+)?$/.test(before) || /^\s*(?:ではなく|じゃなく|ではありません|じゃない|でなく)/.test(after);
 }
 
 function initialsOf(option: string): string {

@@ -1,6 +1,6 @@
 import { countryName } from './country.js';
 import { WORLD_PLACES_JA } from './places-ja.js';
-import type { SessionLanguage } from './text.js';
+import { hasJapanese, type SessionLanguage } from './text.js';
 import { zoneCityName } from './zones.js';
 
 /**
@@ -16,7 +16,9 @@ import { zoneCityName } from './zones.js';
  * greeter needs, the country, so the reply is never a pointless "yes".
  */
 export function greetingText(language: SessionLanguage | null, formTitle: string | null): string {
-  const title = formTitle?.trim() || null;
+  // A title in the other language is left out rather than pasted into the greeting.
+  const raw = formTitle?.trim() || null;
+  const title = raw && language !== null && (language === 'en') === hasJapanese(raw) ? null : raw;
   const ja = title ? `こんにちは！「${title}」へのご回答にご協力いただき、ありがとうございます。` : 'こんにちは！ご回答にご協力いただき、ありがとうございます。';
   const en = title ? `Hello! Thank you for taking the time to answer “${title}”.` : 'Hello! Thank you for taking the time to answer a few questions.';
   if (language === 'ja') return `${ja}\n${askCountryText('ja')}`;

@@ -1,7 +1,9 @@
+import nlp from 'compromise';
 import type { FactDefinition, FormField } from '../schemas/form.js';
 import { answerSpec, type AnswerSpec, type FactType } from './fact-type.js';
 import { KIND_NAME } from './review-messages.js';
 import { escapeRegExp, hasJapanese, type SessionLanguage } from './text.js';
+import { optionInLanguage } from './transliterate.js';
 
 /**
  * What the offline interviewer says: the question for a field, follow-ups on
@@ -83,7 +85,10 @@ function specsOf(field: QuestionField, facts: readonly QuestionFact[]): AnswerSp
 function choicesText(specs: AnswerSpec[], lang: SessionLanguage): string {
   const only = specs.length === 1 ? specs[0] : undefined;
   if (!only || only.type !== 'choice' || only.options.length < 2) return '';
-  return lang === 'ja' ? `${only.options.map((o) => `「${o}」`).join('、')}のいずれかでお答えください。` : `Please answer with one of: ${only.options.join(', ')}.`;
+  // Options in the other language are romanised (和室 → washitsu) or, when that is not possible, not listed.
+  const shown = only.options.map((o) => optionInLanguage(o, lang));
+  if (shown.some((o) => o === null)) return '';
+  return lang === 'ja' ? `${shown.map((o) => `「${o}」`).join('、')}のいずれかでお答えください。` : `Please answer with one of: ${shown.join(', ')}.`;
 }
 
 /**
@@ -377,7 +382,9 @@ function purposeEn(intent: string): string {
   const i = toRespondent(intent, 'en');
   const words = i.toLowerCase().split(/\s+/);
   const [w = '', next = ''] = words;
-  if (/^(?:we|this|it|our|these|that|you|your)$/.test(w)) return sentenceEn(i);
+  // "Helps the provider prepare": a verb in the third person is a sentence about the field.
+  if (/^(?:helps|allows|lets|enables|ensures|means|tells|shows|saves)$/.test(w)) return sentenceEn(`It ${lowerLead(i)}`);
+  if (/^(?:we|this|it|our|these|that|you|your)$/.test(w) || isStatementEn(i)) return sentenceEn(i);
   if (w === 'to') return `We'll use it ${lowerLead(i)}.`;
   if (w === 'for') return `We'll use it ${lowerLead(i)}.`;
   if (/^(?:so|because|as|in)$/.test(w)) return `We ask ${lowerLead(i)}.`;
@@ -386,12 +393,31 @@ function purposeEn(intent: string): string {
   return `We'll use it for ${lowerLead(i)}.`;
 }
 
-/** "必要な席数を確保する" → "必要な席数を確保するためにお伺いしています。"; a noun gets "のため". */
+/**
+ * A statement about the field ("Garage parking is $35/night", "Drivers under 25 pay a surcharge", "Lunch is provided"):
+ * a subject followed by a finite verb. Such an intent is information, not the purpose of the question.
+ */
+function isStatementEn(intent: string): boolean {
+  const terms = nlp(intent).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>;
+  const tags = terms.map((t) => t.terms[0]?.tags ?? []);
+  // "Understand why you applied", "Send the ticket": an imperative is a purpose.
+  if (tags[0]?.includes('Verb') || INTENT_VERBS.has(intent.trim().split(/\s+/)[0]?.toLowerCase() ?? '')) return false;
+  const finite = tags.findIndex((t, k) => k > 0 && t.includes('Verb') && (t.includes('PresentTense') || t.includes('PastTense') || t.includes('Copula') || t.includes('Modal')));
+  return finite > 0 && tags.slice(0, finite).some((t) => t.includes('Noun') || t.includes('Pronoun') || t.includes('Value'));
+}
+
+/** "必要な席数を確保する" → "必要な席数を確保するためにお伺いしています。"; a noun gets "のため"; a statement stays one. */
 function purposeJa(intent: string): string {
   const i = toRespondent(intent, 'ja').replace(/[。．]+$/, '');
   if (!hasJapanese(i)) return `（${i}）`;
   if (/ために?$/.test(i)) return `${i.replace(/に$/, '')}にお伺いしています。`;
-  if (/(?:です|ます|ました|でした)$/.test(i)) return `${i}。`;
+  // 「状況を把握するため、できるだけ具体的に」: the purpose is said already; an adverb asks for a manner.
+  if (/ため[、,]/.test(i)) return /[にく]$/.test(i) ? `${i}お願いします。` : `${i}。`;
+  // 「見積もりがお済みの場合のみ」: a condition, shown as a note.
+  if (/(?:場合|場合のみ|のみ|だけ|限り)$/.test(i)) return `（${i}）`;
+  if (/(?:です|ます|ました|でした|ません|ませんでした|ください|下さい|だ|である|可|不可)$/.test(i)) return `${i}。`;
+  // 「デイタイムは平日10〜17時」: a topic and what is said about it.
+  if (/[\p{Script=Han}\p{Script=Katakana}ー\p{N}]は[^、。]/u.test(i)) return `${i}。`;
   if (/[うくぐすつぬぶむるい]$/.test(i)) return `${i}ためにお伺いしています。`;
   return `${i}のためにお伺いしています。`;
 }

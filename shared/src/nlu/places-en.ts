@@ -80,3 +80,20 @@ export const COUNTRY_ALIASES_EN: readonly CountryAlias[] = [
   { name: 'Swaziland', country: 'SZ' },
   { name: 'NZ', country: 'NZ' },
 ];
+
+/**
+ * The postal abbreviations of US states and Canadian provinces, as people write them after a city ("Evanston,
+ * IL", "Halifax, NS"): read only in that position, since many are also words ("IN", "OR", "ME").
+ */
+export const SUBDIVISION_CODES: Readonly<Record<string, string>> = {
+  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
+  DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois',
+  IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana', ME: 'Maine', MD: 'Maryland',
+  MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi', MO: 'Missouri', MT: 'Montana',
+  NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico', NY: 'New York State',
+  NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania',
+  RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah',
+  VT: 'Vermont', VA: 'Virginia', WA: 'Washington State', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+  ON: 'Ontario', QC: 'Quebec', AB: 'Alberta', MB: 'Manitoba', SK: 'Saskatchewan', NS: 'Nova Scotia',
+  NB: 'New Brunswick', NL: 'Newfoundland', PE: 'Prince Edward Island', YT: 'Yukon', NT: 'Northwest Territories', NU: 'Nunavut',
+};

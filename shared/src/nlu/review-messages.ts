@@ -1,5 +1,6 @@
 import type { FactType } from './fact-type.js';
 import type { SessionLanguage } from './text.js';
+import { optionInLanguage } from './transliterate.js';
 
 /**
  * Why a fact is or is not satisfied, as data; {@link verdictText} words it in
@@ -61,9 +62,9 @@ function en(type: FactType, fact: string, v: Verdict): string {
     case 'nil_not_enough':
       return `'${v.text}' does not answer: ${fact}.`;
     case 'ambiguous':
-      return `'${clip(v.text)}' could mean ${v.options.join(' or ')}; which one is it?`;
+      return `'${clip(v.text)}' could mean ${shownOptions(v.options, 'en').join(' or ')}; which one is it?`;
     case 'not_an_option':
-      return `Please choose one of: ${v.options.join(', ')}.`;
+      return `Please choose one of: ${shownOptions(v.options, 'en').join(', ')}.`;
     case 'vague':
       return `'${clip(v.text)}' does not say what: ${fact}.`;
   }
@@ -91,9 +92,9 @@ function ja(type: FactType, fact: string, v: Verdict): string {
     case 'nil_not_enough':
       return `「${v.text}」では「${fact}」への回答になりません。`;
     case 'ambiguous':
-      return `「${clip(v.text)}」は${v.options.map((o) => `「${o}」`).join('と')}のどちらとも取れます。`;
+      return `「${clip(v.text)}」は${shownOptions(v.options, 'ja').map((o) => `「${o}」`).join('と')}のどちらとも取れます。`;
     case 'not_an_option':
-      return `${v.options.map((o) => `「${o}」`).join('、')}の中からお選びください。`;
+      return `${shownOptions(v.options, 'ja').map((o) => `「${o}」`).join('、')}の中からお選びください。`;
     case 'vague':
       return `「${clip(v.text)}」だけでは「${fact}」の内容がわかりません。`;
   }
@@ -123,4 +124,9 @@ export function skippedText(lang: SessionLanguage): string {
 
 function clip(s: string): string {
   return [...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s;
+}
+
+/** Options as they can be named in the session language (romanised, or left out when they cannot be). */
+function shownOptions(options: readonly string[], lang: SessionLanguage): string[] {
+  return options.map((o) => optionInLanguage(o, lang)).filter((o): o is string => o !== null);
 }

@@ -1,12 +1,18 @@
 import type { FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
 import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
-import { answerSpec, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
-import { extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
+import { answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { aliasesFor } from './options.js';
+import { answerPolarity } from './polarity.js';
+import { dateDirection, extractDate } from './date-values.js';
+import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
-import { hasJapanese, normalizeText, type SessionLanguage } from './text.js';
-import { contactSpans, extractDate, extractEmail, extractName, extractNumber, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
+import { retractedSpans } from './discourse.js';
+import { hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
+import { extractPersonName } from './person-name.js';
+import { extractQuantity } from './quantity.js';
+import { contactSpans, extractEmail, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
 
 export { answerSpec, classifyFact, type AnswerSpec, type ClassifyOptions, type FactType } from './fact-type.js';
 export { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
@@ -43,6 +49,10 @@ export type ReviewInput = {
    * answer confirms it ("yes" to "You mentioned … — is that right?").
    */
   earlierAnswers?: string[];
+  /** The form's other fields: an answer that gives one of them its contact value and names it is about that field. */
+  otherFields?: ReadonlyArray<{ label: string; kinds: readonly FactType[] }>;
+  /** The value a correction replaces: a date given without its year or month takes them from it (「13日ではなく…」). */
+  replacing?: string | null;
 };
 
 /**
@@ -62,29 +72,38 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   const answers = input.answers.map(normalizeText).filter((a) => a.length > 0);
   const latest = answers.at(-1) ?? '';
   const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
-  if (!input.field.required && latest && (isSkipRequest(latest) || isNilAnswer(latest))) return skipped(lang, facts, input.field);
-
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
+  if (!input.field.required && latest && declines(latest, specs, input)) return skipped(lang, facts, input.field);
+
   const judged = new Map<FactSpec, FactJudgement>();
   for (const s of specs.filter((x) => x.type !== 'text')) judged.set(s, judgeTyped(s, answers, input));
   // A soft choice ("work, studies or experience") that no option matched is a description: judged as free text.
   const asText = specs.filter((s) => s.type === 'text' || (s.soft && !judged.get(s)?.satisfied));
   const typed = specs.filter((s) => !asText.includes(s));
-  const text = judgeTextFacts(asText, answers, {
+  // "Sorry, typo in my email - it's …": a message about another field's contact value is no answer to this field's prose.
+  // In a correction, the part taken back ("Sorry, I typed 210 but") is not the new answer.
+  const textAnswers = answers.filter((a) => !aboutAnotherField(a, input)).map((a) => (input.replacing ? withoutRetracted(a) : a));
+  const text = judgeTextFacts(asText, textAnswers, {
     stripContacts: typed.some((s) => ['email', 'phone', 'url'].includes(s.type)),
     country: phoneCountry(input),
   });
   for (const t of text.results) judged.set(t.spec, t);
 
+  // "No" to the field's yes/no question leaves nothing for its conditional facts ("…, if reported") to ask.
+  if (specs.some((s) => s.type === 'yes_no' && judged.get(s)?.value === 'no')) {
+    for (const s of specs.filter((x) => x.conditional)) judged.set(s, missing(s));
+  }
   const results = specs.map((s) => toFactResult(lang, judged.get(s) ?? missing(s), asText.includes(s) ? 'text' : s.type));
   const extracted = results.filter((r) => r.satisfied && r.value !== null).map((r) => `${r.factKey}: ${(r.value ?? '').replace(/\n/g, ' / ')}`);
-  if (results.every((r) => r.satisfied)) {
-    return { passed: true, extracted_facts: extracted, field_value: fieldValue(results, text.usedAnswers), factResults: results };
+  // A fact asked only under a condition ("Crime reference number, if reported") never holds the field back.
+  const blocking = results.filter((r, i) => !r.satisfied && !specs[i]?.conditional);
+  if (blocking.length === 0) {
+    return { passed: true, extracted_facts: extracted, field_value: fieldValue(results), factResults: results };
   }
   return {
     passed: false,
-    feedback: feedbackFor(lang, input.field, latest, results),
-    missing_facts: results.filter((r) => !r.satisfied).map((r) => r.fact),
+    feedback: feedbackFor(lang, input.field, latest, blocking),
+    missing_facts: blocking.map((r) => r.fact),
     extracted_facts: extracted,
     factResults: results,
   };
@@ -93,7 +112,24 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
 function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpec {
   const { type, options, soft } = answerSpec(fact, field, { fieldContext: !multi });
   const texts = multi ? factTexts(fact) : [...factTexts(fact), field.label, field.intent ?? ''];
-  return { fact, type, options, texts, ...(soft ? { soft } : {}) };
+  const aliases = options.length >= 2 ? aliasesFor(options, texts) : {};
+  const echo = [fact.fact, ...(multi ? [] : [field.label])];
+  return { fact, type, options, texts, aliases, echo, ...(soft ? { soft } : {}), ...(multi && asksConditionally(factTexts(fact)) ? { conditional: true } : {}) };
+}
+
+/**
+ * An optional field is skipped on "skip", and on "none / なし" unless the
+ * field can take that as its answer: "no" to a yes/no question, or a listed
+ * option ("No preference").
+ */
+function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput): boolean {
+  const picksOption = specs.some((s) => s.options.length >= 2 && extractChoice(latest, s.options, [], s.aliases).value !== null);
+  const answersYesNo = specs.some((s) => s.type === 'yes_no' && extractYesNo(latest, s.options).value !== null);
+  if (picksOption || answersYesNo) return false;
+  if (isSkipRequest(latest) || isNilAnswer(latest)) return true;
+  // 「記録はないです、大会は初めてなので」, "I don't have one": saying there is nothing to give, with no value of the kind asked.
+  const typed = specs.filter((s) => s.type !== 'text');
+  return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((s) => extract(s, latest, input).value === null);
 }
 
 /** A field defined without facts is one fact: its label, with the intent as the criterion. */
@@ -103,8 +139,14 @@ function factFromField(field: FormField): FactDefinition {
 
 function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): FactJudgement {
   let rejected: Extraction | null = null;
+  const range = spec.type === 'number' ? statedRange([spec.fact.fact, spec.fact.doneCriteria]) : null;
   for (const answer of [...answers].reverse()) {
     const x = extract(spec, answer, input);
+    // "A number between 0 and 4", "on a 0.0–4.0 scale": a value outside the form's range is not the answer ("out of 20").
+    if (x.value !== null && range && (Number(x.value) < range[0] || Number(x.value) > range[1])) {
+      rejected ??= { value: null, rejected: x.value, problem: 'invalid' };
+      continue;
+    }
     if (x.value !== null) return { spec, verdict: { code: 'found', value: x.value }, satisfied: true, value: x.value };
     if (x.rejected !== null) rejected ??= x;
   }
@@ -118,68 +160,190 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
   return { spec, verdict, satisfied: false, value: null };
 }
 
+const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+const RANGE_STATED = [
+  new RegExp(String.raw`\bbetween\s+${NUM}\s+and\s+${NUM}`, 'i'),
+  new RegExp(String.raw`\bfrom\s+${NUM}\s+to\s+${NUM}\b`, 'i'),
+  new RegExp(String.raw`${NUM}\s*[-–〜~]\s*${NUM}\s*(?:scale|点満点|の範囲)`, 'i'),
+  new RegExp(String.raw`${NUM}\s*(?:から|〜|~)\s*${NUM}\s*(?:の間|の範囲|まで)`),
+];
+
+/** The range a fact's description or criteria set for its number, as [min, max], or null. */
+function statedRange(texts: readonly string[]): [number, number] | null {
+  for (const t of texts.map(normalizeText)) {
+    for (const re of RANGE_STATED) {
+      const m = re.exec(t);
+      if (m) {
+        const [a, b] = [Number(m[1]), Number(m[2])];
+        if (a < b) return [a, b];
+      }
+    }
+  }
+  return null;
+}
+
 /** A value of this fact the respondent gave earlier, now confirmed by the latest answer ("yes", 「はい」). */
 function confirmedEarlier(spec: FactSpec, answers: string[], input: ReviewInput): string | null {
   const latest = answers.at(-1);
-  if (!latest || !input.earlierAnswers?.length || !CANDIDATE_TYPES.has(spec.type)) return null;
+  if (!latest || !input.earlierAnswers?.length) return null;
   if (extractYesNo(latest).value !== 'yes') return null;
-  return candidateValue(spec, input.earlierAnswers, input);
+  return candidateValue(spec, input.earlierAnswers, input, input.field.label);
 }
 
 /** The kinds of value safe to carry from one field's answer to another: they cannot be mistaken for something else. */
 const CANDIDATE_TYPES: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code', 'choice']);
 
 /** The latest value of the fact's kind in `texts`, or null. */
-export function candidateValue(spec: Pick<FactSpec, 'type' | 'options' | 'texts'>, texts: readonly string[], input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>): string | null {
-  if (!CANDIDATE_TYPES.has(spec.type)) return null;
-  if (spec.type === 'choice' && spec.options.some((o) => [...o].length < 3)) return null;
-  for (const t of [...texts].reverse()) {
-    const x = extract(spec as FactSpec, normalizeText(t), input as ReviewInput);
-    if (x.value !== null) return x.value;
-  }
-  return null;
+export function candidateValue(
+  spec: Pick<FactSpec, 'type' | 'options' | 'texts'>,
+  texts: readonly string[],
+  input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>,
+  label: string | null = null,
+): string | null {
+  const read = (pool: readonly string[]) => {
+    for (const t of [...pool].reverse()) {
+      const x = extract(spec as FactSpec, normalizeText(t), input as ReviewInput);
+      if (x.value !== null) return x.value;
+    }
+    return null;
+  };
+  const unmistakable = CANDIDATE_TYPES.has(spec.type) && !(spec.type === 'choice' && spec.options.some((o) => [...o].length < 3));
+  const found = unmistakable ? read(texts) : null;
+  if (found !== null || label === null || spec.type === 'text' || spec.type === 'yes_no') return found;
+  // "Actually, make that 4 people" before the number of people was asked: a message that names the field
+  // carries its value, whatever the kind.
+  return read(texts.filter((t) => mentionsLabel(normalizeText(t), label)));
 }
 
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
   if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
-    const picked = extractChoice(answer, spec.options);
+    const picked = extractChoice(answer, spec.options, [], spec.aliases);
     if (picked.value !== null) return picked;
   }
   return extractKind(spec, answer, input);
 }
 
-function extractKind(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
+/** The parts of a fact spec extraction reads. */
+type KindSpec = Pick<FactSpec, 'type' | 'options' | 'texts' | 'aliases' | 'echo'>;
+
+function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extraction {
   const time = { language: input.language, now: input.now ?? new Date(), timezone: input.timezone ?? null };
   switch (spec.type) {
     case 'choice':
-      return extractChoice(answer, spec.options, spec.texts);
+      // The question's own words pick nothing; hints may quote the very shorthand people answer with ('econ').
+      return extractChoice(answer, spec.options, spec.echo ?? spec.texts, spec.aliases);
     case 'yes_no':
       return extractYesNo(answer, spec.options);
-    case 'time':
-      return extractTime(answer, time);
+    case 'time': {
+      const t = extractTime(answer, time);
+      // A correction said without am/pm keeps the half of the day of the time it replaces.
+      const reference = input.replacing && /^\d{2}:\d{2}$/.test(input.replacing) ? [`${input.replacing}`] : [];
+      return t.value ? { ...t, value: withinStatedHours(t.value, answer, [...spec.texts, ...reference]) } : t;
+    }
     case 'year':
       return extractYear(answer, time);
     case 'period':
       return extractPeriod(answer, time);
-    case 'duration':
-      return extractDuration(answer, time);
+    case 'duration': {
+      const d = extractDuration(answer, { ...time, record: asksForRecord(spec.texts) });
+      // "Permanently", 「無期限で」: a length with no end is a length too.
+      const open = d.value === null ? OPEN_ENDED.exec(answer) : null;
+      return open ? { value: open[0], rejected: null } : d;
+    }
     case 'postal_code':
       return extractPostalCode(answer, input.country);
     case 'email':
       return extractEmail(answer);
     case 'phone':
-      return extractPhone(answer, phoneCountry(input));
+      // A mobile is wanted when the form asks for one or the respondent says to use it ("the mobile's better").
+      return extractPhone(answer, phoneCountry(input), { mobile: [...spec.texts, answer].some((t) => /\b(?:mobile|cell)\b|携帯/i.test(t)) });
     case 'url':
       return extractUrl(answer);
     case 'date':
-      return extractDate(answer, { ...time, country: input.country, requireYear: asksForBirthDate(spec.texts) });
+    {
+      const options = { ...time, country: input.country, ...dateReference(spec, input) };
+      const requireYear = asksForBirthDate(spec.texts);
+      const d = extractDate(answer, { ...options, requireYear });
+      // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
+      // time is kept as written.
+      if (d.value === null && d.rejected === null && !requireYear && !spec.texts.some((t) => EXACT_DAY.test(t))) {
+        const coarse = extractPeriod(answer, time);
+        if (coarse.value !== null) return coarse;
+      }
+      // 「昭和22年生まれで、誕生日は3月3日」: the year said on its own completes the day said without one.
+      if (d.problem !== 'no_year') return d;
+      const year = extractYear(answer, time).value;
+      const day = extractDate(answer, { ...options, requireYear: false }).value;
+      return year && day ? { value: `${year}${day.slice(4)}`, rejected: null } : d;
+    }
     case 'number':
-      return extractNumber(answer);
+      // "I can't give you a GPA on a 4.0 scale": a number quoted from the question is not the answer.
+      return extractQuantity(withoutEchoedNumbers(answer, spec.texts), spec.texts);
     case 'name':
-      return extractName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
+      return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
     case 'text':
       return { value: null, rejected: null };
   }
+}
+
+/** Year-less dates point the way the fact does, or, in a correction, to the date nearest the one corrected. */
+function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' | 'future' | 'any' | 'nearest'; now?: Date } {
+  const corrected = input.replacing && /^\d{4}-\d{2}-\d{2}$/.test(input.replacing) ? new Date(`${input.replacing}T12:00:00Z`) : null;
+  return corrected ? { direction: 'nearest', now: corrected } : { direction: dateDirection(spec.texts) };
+}
+
+// Words that settle morning or afternoon; without them "6時" or "at 6" could be either.
+const DAY_PART = /\b(?:am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|noon|midnight)\b|午前|午後|朝|夜|夕方|晩|昼|正午|深夜/i;
+const STATED_CLOCK = /(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|(\d{1,2})時(?:(半)|(\d{1,2})分)?/gi;
+
+/**
+ * "6時くらい" to a form that says 「最長18:30まで」, "after 1" to "Our techs work 8am to 6pm": an hour said without
+ * am or pm is read the way that falls within the hours the form states.
+ */
+function withinStatedHours(value: string, answer: string, texts: readonly string[]): string {
+  const [h, m] = value.split(':').map(Number) as [number, number];
+  if (h === 0 || h >= 12 || DAY_PART.test(answer)) return value;
+  const stated: number[] = [];
+  for (const t of texts.map(normalizeText)) {
+    for (const c of t.matchAll(STATED_CLOCK)) {
+      const hour = Number(c[1] ?? c[4]);
+      const minute = c[5] ? 30 : Number(c[2] ?? c[6] ?? 0);
+      if (!(c[2] || c[3] || c[4]) || hour > 24) continue;
+      stated.push((/p/i.test(c[3] ?? '') && hour < 12 ? hour + 12 : hour) * 60 + minute);
+    }
+  }
+  if (stated.length === 0) return value;
+  const [lo, hi] = [Math.min(...stated), Math.max(...stated)];
+  const within = (mins: number) => mins >= lo - 60 && mins <= hi + 60;
+  const [am, pm] = [h * 60 + m, (h + 12) * 60 + m];
+  return !within(am) && within(pm) ? `${String(h + 12).padStart(2, '0')}:${String(m).padStart(2, '0')}` : value;
+}
+
+// A form that wants a calendar day: "a full date", "A calendar date", "exact date", 「年月日」「日付」.
+const EXACT_DAY = /\b(?:full|calendar|exact|specific|complete)\s+date\b|\bday\b|年月日|日付|何日/i;
+
+const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no end date|forever|until further notice)\b|無期限|ずっと|永久|恒久|無期/i;
+
+/** The answer with every number-bearing phrase that the form's own words contain ("4.0 scale") blanked. */
+function withoutEchoedNumbers(answer: string, texts: readonly string[]): string {
+  const form = texts.join(' ').toLowerCase();
+  return answer.replace(/\S*\d\S*(?:\s+\S+)?/g, (m) => (m.length >= 4 && form.includes(m.toLowerCase().replace(/[.,!?]+$/, '')) && /\s/.test(m) ? ' '.repeat(m.length) : m));
+}
+
+/** The answer without the stretches it takes back, and without a correction's lead-in before them. */
+function withoutRetracted(answer: string): string {
+  const spans = retractedSpans(answer);
+  if (spans.length === 0) return answer;
+  const end = Math.max(...spans.map(([, e]) => e));
+  return trimSentence(answer.slice(end).replace(/^\s*(?:but|,|-|ではなく|じゃなくて)\s*/i, '')) || answer;
+}
+
+const CONTACT_KINDS: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code']);
+
+function aboutAnotherField(answer: string, input: ReviewInput): boolean {
+  return (input.otherFields ?? []).some(
+    (f) => mentionsLabel(answer, f.label) && f.kinds.some((k) => CONTACT_KINDS.has(k) && extractKind({ type: k, options: [], texts: [] }, answer, input).value !== null),
+  );
 }
 
 /** National phone formats are read in the respondent's country; without one, a Japanese session assumes Japan. */
@@ -216,10 +380,11 @@ function feedbackFor(lang: SessionLanguage, field: FormField, latest: string, re
  * One typed fact: its normalised value. Otherwise the typed values first,
  * then the answers that carried the free-text facts, one per line.
  */
-function fieldValue(results: FactResult[], textAnswers: string[]): string {
-  const typed = results.filter((r) => r.type !== 'text' && r.value !== null).map((r) => r.value as string);
+function fieldValue(results: FactResult[]): string {
+  const typed = results.filter((r) => r.type !== 'text' && r.satisfied && r.value !== null).map((r) => r.value as string);
   if (results.length === 1 && typed.length === 1) return typed[0] ?? '';
-  return [...typed, ...textAnswers].join('\n');
+  const texts = results.filter((r) => r.type === 'text' && r.satisfied && r.value).flatMap((r) => (r.value as string).split('\n'));
+  return [...new Set([...typed, ...texts])].join('\n');
 }
 
 function skipped(lang: SessionLanguage, facts: FactDefinition[], field: FormField): ReviewOutcome {

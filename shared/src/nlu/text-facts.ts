@@ -1,14 +1,26 @@
 import type { FactDefinition } from '../schemas/form.js';
-import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest, isUndecided } from './answer-intent.js';
 import { contentWords } from './content.js';
 import { asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
-import { trimPunctuation } from './text.js';
+import { trimSentence } from './text.js';
 import { contactSpans, stripSpans } from './typed-values.js';
 
 /** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
-export type FactSpec = { fact: FactDefinition; type: FactType; options: string[]; texts: string[]; soft?: boolean };
+export type FactSpec = {
+  fact: FactDefinition;
+  type: FactType;
+  options: string[];
+  texts: string[];
+  soft?: boolean;
+  /** Descriptions the form gives for its options ("C = AI in production"). */
+  aliases?: Record<string, string[]>;
+  /** The question's own words, which pick no option. */
+  echo?: string[];
+  /** Asked only under a condition ("if reported", 「ある場合」): never the reason a field fails. */
+  conditional?: boolean;
+};
 
 /** The decision on one fact. */
 export type FactJudgement = { spec: FactSpec; verdict: Verdict; satisfied: boolean; value: string | null };
@@ -37,14 +49,13 @@ export function judgeTextFacts(
   specs: FactSpec[],
   rawAnswers: string[],
   options: TextFactOptions,
-): { results: FactJudgement[]; usedAnswers: string[] } {
+): { results: FactJudgement[] } {
   const answers = usableAnswers(rawAnswers, options);
   const states: State[] = specs.map((spec) => ({ spec, threshold: thresholdOf(spec), answers: [], judgement: null }));
   if (states.length === 1 && states[0]) judgeSingle(states[0], answers);
   else if (states.length > 1) judgeSeveral(states, answers);
   const results = states.map((s): FactJudgement => s.judgement ?? { spec: s.spec, verdict: { code: 'missing' }, satisfied: false, value: null });
-  const used = answers.map((a) => a.text).filter((t) => states.some((s) => s.judgement?.satisfied && s.answers.includes(t)));
-  return { results, usedAnswers: [...new Set(used)] };
+  return { results };
 }
 
 function thresholdOf(spec: FactSpec): number {
@@ -53,12 +64,18 @@ function thresholdOf(spec: FactSpec): number {
 
 function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
   return raw
-    .filter((a) => !isSkipRequest(a) && !isNonAnswer(a))
+    .filter((a) => !isSkipRequest(a) && !isNonAnswer(a) && !isUndecided(a) && !opensWithNotKnowing(a))
     .map((a) => (options.stripContacts ? stripSpans(a, contactSpans(a, options.country)) : a))
-    .map((a) => trimPunctuation(a.replace(/\s+/g, ' ')))
+    .map((a) => trimSentence(a.replace(/\s+/g, ' ')))
     .filter((a) => a.length > 0)
     .map((text) => ({ text, units: contentUnits(text), nil: isNilAnswer(text) }))
     .filter((a) => a.nil || a.units >= CONTENT_THRESHOLDS.short);
+}
+
+/** "Sorry, still no idea - we're touring places": a reply whose first sentence says the answer is not known, without a "but". */
+function opensWithNotKnowing(answer: string): boolean {
+  const first = answer.split(/(?<=[.!?。！？])\s*/)[0] ?? answer;
+  return admitsNotKnowing(first) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first);
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {

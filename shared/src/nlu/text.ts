@@ -81,3 +81,20 @@ export function lowerFirst(s: string): string {
 export function trimPunctuation(s: string): string {
   return s.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
 }
+
+/**
+ * Strips sentence punctuation and spaces from both ends of a value the
+ * respondent wrote, keeping signs that are part of it ("20%", "(M)", "#3").
+ */
+export function trimSentence(s: string): string {
+  return s.replace(/^[\s、。，,．.!?！？…:：;；〜~・-]+|[\s、。，,．.!?！？…:：;；〜~・]+$/gu, '');
+}
+
+/** Whether a message names a field ("email", 「電話番号」): a content word of its label, or a kanji/katakana run of it. */
+export function mentionsLabel(text: string, label: string): boolean {
+  const t = text.toLowerCase();
+  const words = (label.toLowerCase().match(/\p{Script=Latin}{4,}/gu) ?? []).filter((w) => !['your', 'what', 'which', 'address', 'number'].includes(w));
+  if (words.some((w) => new RegExp(`\\b${w.slice(0, Math.max(4, w.length - 2))}`, 'i').test(t))) return true;
+  const runs = label.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
+  return runs.some((r) => t.includes(r) || (r.length >= 4 && t.includes(r.slice(0, 2)) && t.includes(r.slice(-2))));
+}

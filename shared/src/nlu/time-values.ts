@@ -1,155 +1,456 @@
-import * as chrono from 'chrono-node';
-import { findNumbers, parseKanji } from './numbers.js';
+import nlp from 'compromise';
+import {
+  applyEdits,
+  assertedGroup,
+  chronoParsers,
+  chronoReference,
+  dateMentions,
+  forChrono,
+  kanjiDigits,
+  localToday,
+  original,
+  pickAsserted,
+  unchanged,
+  type Edit,
+  type Rewritten,
+} from './date-values.js';
+import { retractedSpans, type Span } from './discourse.js';
+import { findNumbers } from './numbers.js';
 import type { SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
 
+export { chronoReference, utcOffsetMinutes } from './date-values.js';
+
 /**
- * Times, years, periods and durations as respondents write them, read with
- * chrono-node (English and Japanese) plus the forms chrono leaves out
- * (「2023年」, 「令和5年」, "from 2019 to 2021", 「3年間」, "half a year").
+ * Times of day, years, periods and durations as respondents write them.
+ * chrono-node reads clock times and dates in English and Japanese; what it
+ * leaves out is read here: day-part words away from the number (「夜8時」,
+ * "Afternoons are best, say around 4"), spoken times ("quarter to 7"), 和暦
+ * years, lengths of time in words ("sixteen years", 「1時間52分」) and the
+ * many ways of saying when something happened.
  */
 
 const NONE: Extraction = { value: null, rejected: null };
 
 export type TimeOptions = { language: SessionLanguage; now: Date; timezone?: string | null };
 
-/** chrono's reference: the instant plus the session's UTC offset, so "next Friday" is the respondent's next Friday. */
-export function chronoReference(o: TimeOptions): chrono.ParsingReference {
-  const offset = o.timezone ? utcOffsetMinutes(o.timezone, o.now) : null;
-  return offset === null ? { instant: o.now } : { instant: o.now, timezone: offset };
+/** Options for {@link extractDuration}: `record` when the fact asks for a time achieved (a race, a lap), so "1:52" is a length. */
+export type DurationOptions = TimeOptions & { record?: boolean };
+
+type Located = { start: number; end: number };
+const spanOf = (m: Located): Span => [m.start, m.end];
+
+// ---------------------------------------------------------------- English number words
+
+type CompromiseNumber = { text: string; offset?: { start: number; length: number }; number?: { num: number } };
+
+/**
+ * English number words as digits ("sixteen" → 16, "two and a half" → 2.5,
+ * "five thirty" → "5 30"), offsets kept, so one digit pattern reads both and
+ * the value can still be quoted as written.
+ */
+function englishDigits(src: Rewritten): Rewritten {
+  if (!/[a-z]/i.test(src.text)) return src;
+  const found = nlp(src.text).numbers().isCardinal().json({ offset: true }) as CompromiseNumber[];
+  const edits: Edit[] = [];
+  for (const n of found) {
+    const num = n.number?.num;
+    if (!n.offset || num === undefined || !isNumberWords(n.text, num)) continue;
+    const start = n.offset.start;
+    const end = start + n.offset.length;
+    if (edits.some((e) => start < e.end)) continue;
+    edits.push({ start, end, by: spokenDigits(src.text.slice(start, end), num) });
+  }
+  return applyEdits(src, edits);
 }
 
-/** The zone's offset from UTC at `at`, in minutes (Asia/Tokyo → 540), or null for an unknown zone. */
-export function utcOffsetMinutes(timeZone: string, at: Date): number | null {
-  try {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    }).formatToParts(at);
-    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
-    return Math.round((local - Math.floor(at.getTime() / 60000) * 60000) / 60000);
-  } catch {
-    return null;
+// Only numbers said in words: "7ish" already has its digit, and compromise reads "half a" as 0.
+function isNumberWords(text: string, num: number): boolean {
+  return Number.isFinite(num) && !/\d/.test(text) && /[a-z]/i.test(text) && (num !== 0 || /zero/i.test(text));
+}
+
+// compromise reads "five thirty" as 530: small numbers said in a row without "hundred" are an hour and minutes.
+function spokenDigits(words: string, num: number): string {
+  if (num < 100 || num >= 2400 || !/\s/.test(words.trim()) || /hundred|thousand|million|\band\b/i.test(words)) return String(num);
+  return `${Math.floor(num / 100)} ${String(num % 100).padStart(2, '0')}`;
+}
+
+// ---------------------------------------------------------------- times of day
+
+type Clock = Located & { hour: number; minute: number; settled: boolean; bound: boolean };
+
+// Day parts, longest first so 深夜 is not read as 夜. Applied to an hour that has no am/pm of its own.
+const DAY_PART =
+  /(?<late>late at night|深夜|夜中|真夜中|未明)|(?<am>\bmornings?\b|午前|早朝|明け方|朝)|(?<pm>\bafternoons?\b|\bevenings?\b|午後|夕方|夕刻|夕)|(?<night>\bnights?\b|\btonight\b|今夜|今晩|夜|晩)|(?<day>\blunch(?:time)?\b|昼)/gi;
+type DayPart = 'late' | 'am' | 'pm' | 'night' | 'day';
+
+function withDayPart(hour: number, part: DayPart): number {
+  switch (part) {
+    case 'am':
+      return hour === 12 ? 0 : hour;
+    case 'pm':
+      return hour < 12 ? hour + 12 : hour;
+    case 'night': // 夜8時 is 20:00, 夜12時 midnight, 夜2時 the small hours.
+      return hour === 12 ? 0 : hour <= 4 ? hour : hour + 12;
+    case 'late':
+      return hour === 12 ? 0 : hour >= 9 ? hour + 12 : hour;
+    case 'day': // 昼1時 is 13:00, 昼11時 still morning.
+      return hour <= 6 ? hour + 12 : hour;
   }
 }
 
-function parsers(language: SessionLanguage) {
-  return language === 'ja' ? [chrono.ja, chrono.en] : [chrono.en, chrono.ja];
-}
+// Times given as a limit ("after 6pm", 「5時以降」) are less of an answer than a point in time.
+const BOUND_BEFORE = /\b(?:after|from|since|past|not before|no earlier than|later than|before|until|till|by|no later than)\s+(?:about\s+|around\s+)?$/i;
+const BOUND_AFTER = /^\s*(?:以降|以後|過ぎ|すぎ|から|まで|以前|より|or (?:later|after)\b|onwards?\b)/i;
+// A bare number followed by a unit is a quantity, not an hour: "at 5 years old", "about 3 people".
+const QUANTITY_AFTER = /^\s*(?:%|years?|months?|weeks?|days?|hours?|minutes?|mins?|people|persons?|times|percent|km|kg|miles?|pounds?|dollars?|yen|歳|才|人|年|ヶ月|か月|日|回|分間|時間)/i;
+const SPOKEN = /\b(half|quarter|(\d{1,2})(\s*min(?:ute)?s?)?)\s+(past|after|to|before|til)\s+(\d{1,2})\b/gi;
+// British "half seven" is 7:30.
+const HALF_HOUR = /\bhalf\s+(\d{1,2})\b(?!\s*(?:past|to|an?\b))/gi;
+// An hour with no clock mark of its own: "after 7 in the evening", "around 8", "7ish".
+const BARE_HOUR = /(?<=\b(?:at|around|about|by|after|before|from|until|till|say|maybe|approximately|roughly)\s+)(\d{1,2})(?![\d:.]\d)\b|\b(\d{1,2})\s*-?ish\b/gi;
+// "five thirty", "at 7.30", "7.30 in the evening": hour and minutes without a colon.
+const SAID_TOGETHER =
+  /(?<=\b(?:at|around|about|by|say|maybe|approximately|from|after|before|until)\s+)(\d{1,2})[\s.]([0-5]\d)\b(?![.,]\d)|\b(\d{1,2})[\s.]([0-5]\d)(?=\s*(?:in the|at night|tonight))/gi;
+const NAMED = /\b(noon|midday|midnight)\b|(正午)|(真夜中)/gi;
+const CLOCK_LIKE = /(?<![\d.:/-])(\d{1,2})(?::(\d{2})|\s*時\s*(?:(\d{1,2})\s*分)?)(?![\d/-])/;
 
-const PM_WORDS = /\b(?:pm|p\.m\.|in the (?:afternoon|evening)|at night|tonight)\b|午後|夜|夕方/i;
-const AM_WORDS = /\b(?:am|a\.m\.|in the morning)\b|午前|朝/i;
-
-/** A time of day as HH:MM (24-hour): "3pm", "15:30", 「午後3時」, 「10時半」, "around 7 in the evening". */
+/**
+ * A time of day as HH:MM (24-hour): "3pm", "15:30", 「午後3時」, 「夜8時くらい」,
+ * "quarter to 7", "around 5:30 in the evening". Retracted times are dropped,
+ * background ones used only when nothing else is given, and a later, more
+ * precise time refines an earlier one ("after 6pm, say 6:30" → 18:30).
+ */
 export function extractTime(text: string, o: TimeOptions): Extraction {
-  for (const parser of parsers(o.language)) {
-    for (const r of parser.parse(text, chronoReference(o))) {
-      if (r.start.isCertain('hour')) return { value: hhmm(r.start.get('hour') ?? 0, r.start.get('minute') ?? 0), rejected: null };
-    }
-  }
-  const clock = /(?<![\d.:/-])(\d{1,2})(?::(\d{2})|\s*時\s*(?:(\d{1,2})\s*分|(半))?)(?![\d/-])/.exec(text) ?? /\b(\d{1,2})\s*(?:o'?clock)\b/i.exec(text);
-  if (clock) {
-    let hour = Number(clock[1]);
-    const minute = clock[2] ? Number(clock[2]) : clock[3] ? Number(clock[3]) : clock[4] ? 30 : 0;
-    if (hour < 12 && PM_WORDS.test(text)) hour += 12;
-    if (hour === 12 && AM_WORDS.test(text)) hour = 0;
-    if (hour <= 24 && minute < 60) return { value: hhmm(hour % 24, minute), rejected: null };
-    return { value: null, rejected: clock[0], problem: 'invalid' };
-  }
-  const bare = /\b(?:at|around|about|by)\s+(\d{1,2})\b(?![\d/.:-])/i.exec(text);
-  if (bare) {
-    let hour = Number(bare[1]);
-    if (hour < 12 && PM_WORDS.test(text)) hour += 12;
-    if (hour <= 23) return { value: hhmm(hour, 0), rejected: null };
-  }
+  const clocks = clockMentions(text, o);
+  const pool = assertedGroup(text, clocks, spanOf);
+  const best = pool.reduce<Clock | undefined>((b, c) => (b === undefined || refines(c, b) ? c : b), undefined);
+  if (best) return { value: hhmm(best.hour % 24, best.minute), rejected: null };
+  const bad = CLOCK_LIKE.exec(text);
+  if (bad && (Number(bad[1]) > 24 || Number(bad[2] ?? bad[3] ?? 0) >= 60)) return { value: null, rejected: bad[0].trim(), problem: 'invalid' };
   return NONE;
+}
+
+function refines(later: Clock, current: Clock): boolean {
+  if (current.bound && !later.bound) return true;
+  const minutes = (c: Clock) => c.hour * 60 + c.minute;
+  return later.bound === current.bound && current.minute === 0 && later.minute !== 0 && Math.abs(minutes(later) - minutes(current)) <= 60;
 }
 
 function hhmm(h: number, m: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
 }
 
-// Japanese eras still in living memory, by the Gregorian year of their first year.
-const ERAS: Readonly<Record<string, number>> = { 令和: 2019, 平成: 1989, 昭和: 1926, 大正: 1912 };
-const ERA_YEAR = /(令和|平成|昭和|大正)\s*(元|\d{1,2}|[一二三四五六七八九十]+)\s*年/;
-const FOUR_DIGIT_YEAR = /(?<![\d.,])(1[89]\d{2}|20\d{2}|2100)(?![\d])/;
-
-/** A year as YYYY: "2023", 「2023年」, 「令和5年」, "last year". */
-export function extractYear(text: string, o: TimeOptions): Extraction {
-  const era = ERA_YEAR.exec(text);
-  if (era?.[1] && era[2]) {
-    const n = era[2] === '元' ? 1 : /\d/.test(era[2]) ? Number(era[2]) : parseKanji(era[2]);
-    return { value: String((ERAS[era[1]] ?? 0) + n - 1), rejected: null };
+/** Every clock time in the reply, in text order, with day parts and inherited am/pm applied. */
+function clockMentions(text: string, o: TimeOptions): Clock[] {
+  const r = englishDigits(kanjiDigits(unchanged(text)));
+  const found: Clock[] = [];
+  const chronoRead = chronoClocks(r, o);
+  // A spoken reading inside a longer one that settles am/pm gives way to it ("after 1 pm" is 13:00, not "1").
+  const spoken = spokenClocks(r).filter((c) => !chronoRead.some((x) => x.settled && x.start <= c.start && x.end >= c.end && x.end - x.start > c.end - c.start));
+  for (const c of [...spoken, ...chronoRead]) {
+    if (!found.some((f) => c.start < f.end && f.start < c.end)) found.push(c);
   }
-  const y = FOUR_DIGIT_YEAR.exec(text);
-  if (y?.[1]) return { value: y[1], rejected: null };
-  const relative = relativeYear(text, o.now);
-  if (relative) return { value: relative, rejected: null };
-  for (const parser of parsers(o.language)) {
-    for (const r of parser.parse(text, chronoReference(o))) {
-      if (r.start.isCertain('year')) return { value: String(r.start.get('year')), rejected: null };
+  const clocks = found.sort((a, b) => a.start - b.start).map((c) => (c.settled ? c : withNearestDayPart(text, c)));
+  return inheritMeridiem(clocks);
+}
+
+function located(r: Rewritten, at: number, length: number): Located {
+  return { start: r.start(at), end: r.end(at + length) };
+}
+
+function isBound(r: Rewritten, at: number, length: number): boolean {
+  return BOUND_BEFORE.test(r.text.slice(0, at)) || BOUND_AFTER.test(r.text.slice(at + length));
+}
+
+function chronoClocks(r: Rewritten, o: TimeOptions): Clock[] {
+  const out: Clock[] = [];
+  for (const parser of chronoParsers(o.language)) {
+    for (const res of parser.parse(r.text, chronoReference(o))) {
+      const s = res.start;
+      const written = res.text.trim();
+      if (!s.isCertain('hour') || /\b(?:minutes?|hours?|mins?|hrs?)\b|時間|分間/i.test(written)) continue;
+      const at = res.index + res.text.indexOf(written);
+      const bare = /^(?:\D*\s)?\d{1,2}$/.test(written);
+      if (bare && QUANTITY_AFTER.test(r.text.slice(at + written.length))) continue;
+      const hour = s.get('hour') ?? 0;
+      // A 24-hour reading ("19:30", "09:00", 「0時」) or a named hour settles am/pm as firmly as "pm" does.
+      const settled = s.isCertain('meridiem') || hour > 12 || hour === 0 || /\b0\d:\d{2}|noon|midday/i.test(written);
+      out.push({ ...located(r, at, written.length), hour, minute: s.get('minute') ?? 0, settled, bound: isBound(r, at, written.length) });
     }
   }
-  return NONE;
+  return out;
 }
 
-function relativeYear(text: string, now: Date): string | null {
-  const year = now.getUTCFullYear();
-  if (/\bthis year\b|今年|本年/i.test(text)) return String(year);
-  if (/\blast year\b|去年|昨年/i.test(text)) return String(year - 1);
-  if (/\bthe year before last\b|一昨年|おととし/i.test(text)) return String(year - 2);
-  if (/\bnext year\b|来年/i.test(text)) return String(year + 1);
-  return null;
+/** Spoken times chrono leaves out: "half past 5", "quarter to 7", "ten past four", "five thirty", 正午. */
+function spokenClocks(r: Rewritten): Clock[] {
+  const out: Clock[] = [];
+  const push = (m: RegExpMatchArray, hour: number, minute: number, settled: boolean) => {
+    if (hour > 24 || minute >= 60) return;
+    const at = m.index ?? 0;
+    out.push({ ...located(r, at, m[0].length), hour, minute, settled, bound: isBound(r, at, m[0].length) });
+  };
+  for (const m of r.text.matchAll(SPOKEN)) {
+    const word = m[1]?.toLowerCase();
+    // "9 to 5" is a range; minutes before "to"/"past" are said in words ("ten to six") or named ("20 minutes past").
+    if (m[2] && !m[3] && !/[a-z]/i.test(original(r, m.index ?? 0, (m.index ?? 0) + m[2].length))) continue;
+    const minutes = word === 'half' ? 30 : word === 'quarter' ? 15 : Number(m[2]);
+    const hour = Number(m[5]);
+    const before = /^(?:to|before|til)$/i.test(m[4] ?? '');
+    push(m, before ? (hour + 23) % 24 : hour, before ? 60 - minutes : minutes, false);
+  }
+  for (const m of r.text.matchAll(HALF_HOUR)) push(m, Number(m[1]), 30, false);
+  for (const m of r.text.matchAll(SAID_TOGETHER)) push(m, Number(m[1] ?? m[3]), Number(m[2] ?? m[4]), false);
+  for (const m of r.text.matchAll(BARE_HOUR)) {
+    if (!QUANTITY_AFTER.test(r.text.slice((m.index ?? 0) + m[0].length))) push(m, Number(m[1] ?? m[2]), 0, false);
+  }
+  for (const m of r.text.matchAll(NAMED)) push(m, /midnight/i.test(m[0]) || m[3] ? 0 : 12, 0, true);
+  return out;
 }
 
-const NUMBER_WORD = String.raw`\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|several|a few|a couple of|half an?|one and a half`;
-const DURATION_EN = new RegExp(
-  String.raw`(?:(?:about|around|roughly|approximately|almost|nearly|over|more than|less than|under)\s+)?(?:${NUMBER_WORD})(?:\s*(?:-|to)\s*\d+)?\+?\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|decades?)(?:\s+and\s+(?:${NUMBER_WORD})\s*(?:months?|weeks?|days?))?\b`,
-  'i',
+/** The clock with the day part nearest to it in its sentence applied ("Afternoons are best, say around 4" → 16:00). */
+function withNearestDayPart(text: string, c: Clock): Clock {
+  if (c.hour > 12) return c;
+  const [from, to] = sentenceAround(text, c.start);
+  let nearest: { part: DayPart; gap: number } | null = null;
+  for (const m of text.slice(from, to).matchAll(DAY_PART)) {
+    const start = from + m.index;
+    const end = start + m[0].length;
+    const gap = end <= c.start ? c.start - end : start >= c.end ? start - c.end : 0;
+    const part = Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0] as DayPart | undefined;
+    if (part && (!nearest || gap < nearest.gap)) nearest = { part, gap };
+  }
+  return nearest ? { ...c, hour: withDayPart(c.hour, nearest.part), settled: true } : c;
+}
+
+// A full stop ends a sentence unless it sits in a number ("7.30").
+const SENTENCE_END = /[!?。！？\n]|\.(?!\d)/g;
+
+function sentenceAround(text: string, at: number): [number, number] {
+  const last = [...text.slice(0, at).matchAll(SENTENCE_END)].at(-1);
+  const next = [...text.slice(at).matchAll(SENTENCE_END)][0];
+  return [last ? last.index + 1 : 0, next ? at + next.index : text.length];
+}
+
+/** "after 6pm, say 6:30": an hour without am/pm after a pm time, and not before it, is pm too. */
+function inheritMeridiem(clocks: Clock[]): Clock[] {
+  const out: Clock[] = [];
+  for (const c of clocks) {
+    const pm = [...out].reverse().find((p) => p.settled && p.hour >= 12);
+    out.push(!c.settled && pm && c.hour < 12 && c.hour + 12 >= pm.hour ? { ...c, hour: c.hour + 12, settled: true } : c);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- years
+
+type YearMention = Located & { year: number };
+
+// A four-digit number is a year unless it counts something: "2000 yen", "$1999", 「2000円」.
+const YEAR_DIGITS = /(?<![\d.,$£€¥#])((?:1[89]|20)\d{2})(?!\d|,\d|'?s\b|\s*年代)(?:\s*年度?)?/g;
+const COUNTED_AFTER = /^\s*(?:[%円万]|ドル|人|件|個|回|名|社|km|kg|yen|dollars?|pounds?|euros?|people|persons?|words?|steps?|calories|kcal|items?|units?|points?|pieces?|m\b|g\b)/i;
+const RELATIVE_YEAR_EN: ReadonlyArray<[RegExp, number]> = [
+  [/\bthe year before last\b/gi, -2],
+  [/\b(?:this|the current) year\b/gi, 0],
+  [/\blast year\b/gi, -1],
+  [/\bnext year\b/gi, 1],
+];
+const YEARS_AGO_EN = /\b(\d+|an?)\s+years?\s+ago\b/gi;
+const SHORT_YEAR = /(?<![\w'])'(\d{2})\b/g;
+
+/** Every year the reply names, in text order: 2023, 「令和5年」, 「平成30年度」, "last year", 「昨年」, "'98", "3 years ago". */
+function yearMentions(text: string, o: TimeOptions): YearMention[] {
+  const today = localToday(o);
+  const found: YearMention[] = [];
+  // forChrono has turned 和暦 and relative Japanese years into Gregorian ones.
+  const r = forChrono(text, o);
+  for (const m of r.text.matchAll(YEAR_DIGITS)) {
+    if (COUNTED_AFTER.test(r.text.slice(m.index + m[0].length))) continue;
+    found.push({ ...located(r, m.index, m[0].length), year: Number(m[1]) });
+  }
+  for (const [re, shift] of RELATIVE_YEAR_EN) {
+    for (const m of text.matchAll(re)) found.push({ start: m.index, end: m.index + m[0].length, year: today.y + shift });
+  }
+  const e = englishDigits(unchanged(text));
+  for (const m of e.text.matchAll(YEARS_AGO_EN)) {
+    const n = /^an?$/i.test(m[1] ?? '') ? 1 : Number(m[1]);
+    found.push({ ...located(e, m.index, m[0].length), year: today.y - n });
+  }
+  for (const m of text.matchAll(SHORT_YEAR)) {
+    const yy = Number(m[1]);
+    found.push({ start: m.index, end: m.index + m[0].length, year: yy <= (today.y % 100) + 1 ? 2000 + yy : 1900 + yy });
+  }
+  return withoutOverlaps(found);
+}
+
+function withoutOverlaps<T extends Located>(found: T[]): T[] {
+  const kept: T[] = [];
+  for (const f of found) if (!kept.some((k) => f.start < k.end && k.start < f.end)) kept.push(f);
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+/** A year as YYYY: "2023", 「2023年」, 「令和5年」, 「平成30年度」, "last year", 「昨年」; the one the respondent asserts. */
+export function extractYear(text: string, o: TimeOptions): Extraction {
+  // A year written out ("Last year, 2024") outranks one worked out from a relative word.
+  const written = (y: Located) => (/\d/.test(text.slice(y.start, y.end)) ? 1 : 0);
+  const best = pickAsserted(text, yearMentions(text, o), spanOf, written);
+  return best ? { value: String(best.year), rejected: null } : NONE;
+}
+
+// ---------------------------------------------------------------- durations
+
+type Length = Located & { rank: number };
+// Lengths said with a unit are the answer; a clock-style record next; a range or start only implies one.
+const RANK = { unit: 3, clock: 2, range: 1, since: 0 } as const;
+
+const NUM_EN = String.raw`(?:\d+(?:\.\d+)?(?:\s*(?:-|to|or)\s*\d+(?:\.\d+)?)?\+?|an?|half an?|a couple(?: of)?|couple of|a few|few|several|a dozen|dozens of|many)`;
+const UNIT_EN = String.raw`(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?|seconds?|secs?|decades?|fortnights?)`;
+const PART_EN = String.raw`${NUM_EN}[\s-]*${UNIT_EN}\b(?:\s+and\s+a\s+half)?`;
+const QUALIFIER_EN = String.raw`(?:(?:about|around|roughly|approximately|approx\.?|almost|nearly|just over|just under|over|more than|less than|under|at least|at most|up to|close to)\s+)?`;
+const DURATION_EN = new RegExp(String.raw`\b${QUALIFIER_EN}${PART_EN}(?:(?:\s*,\s*|\s+and\s+|\s+)${PART_EN})*(?:\s+ago\b)?(?![\s-]+old\b)`, 'gi');
+const COMPACT_EN = /\b\d+\s?h(?:\s?\d+\s?m(?:in)?)?(?:\s?\d+\s?s)?\b|\b\d+\s?m(?:in)?\s?\d+\s?s\b/gi;
+
+// Japanese lengths: 「3年間」「半年」「1時間52分」「55分30秒」. A number after 月 or 時 is a date or a clock
+// (「1月15日」「10時30分」), one before 前/後/目/生 is a point or an ordinal, and a 和暦 year is a year.
+const NUM_JA = String.raw`(?<![\d月時]|\d\.|令和|平成|昭和|大正)(?:\d{1,3}(?:\.\d+)?|数|十数|半(?=[年日]|[かヶカヵケ箇]月))`;
+const UNIT_JA = String.raw`(?:年半|年間|年|[かヶカヵケ箇]月半|[かヶカヵケ箇]月間?|週間|日間|日|時間半|時間|分間?|秒)(?![前後目生度])`;
+const DURATION_JA = new RegExp(
+  String.raw`(?:約|およそ|だいたい|大体|ほぼ)?${NUM_JA}\s*${UNIT_JA}(?:\s*と?\s*${NUM_JA}\s*${UNIT_JA})*(?:ほど|くらい|ぐらい|程度|以上|未満|弱|強|近く|ちょっと|ちょい|余り|あまり)?`,
+  'g',
 );
-const DURATION_JA = /(?:約|およそ|だいたい|大体|ほぼ)?(?:\d+(?:\.\d+)?|[一二三四五六七八九十百]+|半|数)\s*(?:年半|年間|年|か月|ヶ月|ヵ月|カ月|ケ月|箇月|週間|日間|時間)(?:ほど|くらい|ぐらい|程度|以上|未満)?|半年|数年/;
-const SINCE = /\bsince\s+(?:\d{4}|[a-z]+\s+\d{4}|last\s+\w+|\w+)\b|(?:\d{4}\s*年|令和\S{1,3}年|平成\S{1,3}年|\d{4})\s*(?:\d{1,2}\s*月)?\s*(?:から|以来)/i;
-const RANGE =
-  /(?:from\s+)?(?:[a-z]+\s+)?\d{4}\s*(?:-|–|—|~|〜|to|until|till|through)\s*(?:[a-z]+\s+)?(?:\d{4}|now|present|today)\b|\d{4}\s*年(?:\s*\d{1,2}\s*月)?\s*(?:から|〜|~|-)\s*(?:\d{4}\s*年)?(?:\s*\d{1,2}\s*月)?(?:まで)?|\d{4}\s*年(?:\s*\d{1,2}\s*月)?\s*(?:から|〜|~)\s*(?:現在|今)(?:まで)?/i;
+const CLOCK_LENGTH = /(?<![\d:])(\d{1,3}):(\d{2})(?::(\d{2}))?(?![\d:])/g;
 
-/** A length of time as written: "3 years", "about six months", 「3年間」, 「半年」; a start ("since 2019") also tells how long. */
-export function extractDuration(text: string, o: TimeOptions): Extraction {
-  const m = DURATION_EN.exec(text) ?? DURATION_JA.exec(text) ?? SINCE.exec(text) ?? RANGE.exec(text);
-  if (m) return { value: m[0].trim(), rejected: null };
-  // A bare number to "how long" ("3", "twenty-five") is kept as said: the question gave the unit.
-  const numbers = findNumbers(text);
-  const only = numbers.length === 1 ? numbers[0] : undefined;
-  if (only && !/\p{L}/u.test(text.replace(only.text, '').replace(/です|くらい|ぐらい|ほど|about|around|roughly/gi, ''))) return { value: only.value, rejected: null };
-  void o;
-  return NONE;
+const MONTH_EN = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const YEAR = String.raw`(?:(?:${MONTH_EN}\s+)?(?:19|20)\d{2})`;
+const YEAR_RANGE = new RegExp(
+  [
+    String.raw`\bbetween\s+${YEAR}\s+and\s+${YEAR}\b`,
+    String.raw`\b(?:from\s+)?${YEAR}\s*(?:-|~|〜|to|until|till|through)\s*(?:${YEAR}|\d{2}|now|present|today|the present)\b`,
+    String.raw`\d{4}\s*年(?:\s*\d{1,2}\s*月)?\s*(?:から|〜|~|-)\s*(?:\d{4}\s*年(?:\s*\d{1,2}\s*月)?|\d{1,2}\s*月|現在|今)(?:\s*まで)?`,
+  ].join('|'),
+  'gi',
+);
+const SINCE = new RegExp(
+  [
+    String.raw`\bsince\s+(?:(?:early|late|mid)[\s-]+)?(?:${YEAR}|last\s+\w+|${MONTH_EN}(?=[\s,.]|$)|yesterday|childhood|birth)`,
+    String.raw`(?:\d{4}\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*日|末|初め|上旬|中旬|下旬)?(?:\s*の?\s*(?:朝|昼|夜|夕方|午前|午後))?\s*(?:ごろ|頃|ころ)?\s*(?:から|以来)`,
+    String.raw`\d{4}\s*年\s*(?:ごろ|頃|ころ)?\s*(?:から|以来)`,
+  ].join('|'),
+  'gi',
+);
+
+/** Every length of time in the reply (as written), with how directly it answers "how long". */
+function lengthMentions(text: string, o: DurationOptions): Length[] {
+  const found: Length[] = [];
+  const add = (r: Rewritten, re: RegExp, rank: number, keep: (m: RegExpMatchArray) => boolean = () => true) => {
+    for (const m of r.text.matchAll(re)) if (keep(m)) found.push({ ...located(r, m.index ?? 0, m[0].length), rank });
+  };
+  const words = englishDigits(kanjiDigits(unchanged(text)));
+  add(words, DURATION_EN, RANK.unit, (m) => !/\sago$/i.test(m[0]));
+  add(words, COMPACT_EN, RANK.unit);
+  add(words, DURATION_JA, RANK.unit);
+  add(words, CLOCK_LENGTH, RANK.clock, (m) => m[3] !== undefined || Number(m[1]) >= 24 || Boolean(o.record));
+  const dated = forChrono(text, o);
+  add(dated, YEAR_RANGE, RANK.range);
+  add(dated, SINCE, RANK.since);
+  add(words, DURATION_EN, RANK.since, (m) => /\sago$/i.test(m[0]));
+  return withoutOverlaps(found.sort((a, b) => b.end - b.start - (a.end - a.start)));
 }
+
+// Words that may surround a bare number given as a length ("about 3", 「3くらいです」).
+const BARE_FILLER = /です|くらい|ぐらい|ほど|about|around|roughly/gi;
 
 /**
- * When something happened or will happen, at any precision: a range
- * ("2019 to 2021", 「2019年から2021年まで」), a date or month, a year, a
- * duration, a relative year ("last year", 「昨年」). The value is the phrase as
- * written (a year alone as YYYY), so nothing the respondent said is made more
- * precise than it was.
+ * A length of time as written: "Sixteen years", "about six months", 「3年間」,
+ * 「半年」, 「1時間52分」, "1:52:30"; a range ("2015-2017") or a start ("since
+ * 2019", 「3日前から」) also tells how long. A bare number is kept when it is
+ * the whole reply: the question gave the unit.
+ */
+export function extractDuration(text: string, o: DurationOptions): Extraction {
+  const best = pickAsserted(text, lengthMentions(text, o), spanOf, (l) => l.rank);
+  if (best) return { value: text.slice(best.start, best.end).trim(), rejected: null };
+  const numbers = findNumbers(text);
+  const only = numbers.length === 1 ? numbers[0] : undefined;
+  if (only && !/\p{L}/u.test(text.replace(only.text, '').replace(BARE_FILLER, ''))) return { value: only.value, rejected: null };
+  return NONE;
+}
+
+// A fact about a result timed on a clock: a race, a lap, a personal best.
+const RECORD = /\b(?:time|record|finish(?:ing)?|lap|race|marathon|personal best|pb|pace)\b|タイム|記録|自己ベスト|ベスト|完走|マラソン|ラップ/i;
+
+/** Whether a fact asks for a time achieved, so "1:52" in the answer is a length rather than a time of day. */
+export function asksForRecord(texts: readonly string[]): boolean {
+  return texts.some((t) => RECORD.test(t));
+}
+
+// ---------------------------------------------------------------- periods
+
+// English seasons need a modifier, a year or a preposition: "fall" and "spring" are also verbs and nouns.
+const SEASON_EN = /\b(?:(?:last|this|next|early|late|mid)[\s-]+)?(?:spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?(?:19|20)\d{2})?\b/gi;
+const SEASON_CONTEXT = /\b(?:in|during|that|over|by|since|until|from|through)\s+(?:the\s+)?$/i;
+const SEASON_JA = /(?:(?:\d{4}\s*年|去年|昨年|今年|来年|一昨年|おととし)\s*の?\s*)?(?:春|夏|秋|冬)(?:休み)?(?=\s*(?:頃|ごろ|から|まで|に|先|の(?:終わり|初め|はじめ)|[、。,.]|$))/g;
+// Decades: "the 90s", "the late 1990s", 「90年代」; "my 20s" is an age.
+const DECADE = /\b(?:the\s+(?:(?:early|mid|late)[\s-]+)?(?:(?:19|20)?\d0'?s)|(?:19|20)\d0'?s|'\d0s)\b|(?:19|20)?\d0\s*年代(?:前半|後半|初め|半ば)?/gi;
+const RELATIVE_SPAN = /\b(?:last|this|next|past)\s+(?:week(?:end)?|month|year)\b|先々週|先週|今週|来週|再来週|週末/gi;
+
+// Qualifiers that belong to a time expression: "about", "early", "since", 「ごろ」「末」「から」.
+const BEFORE_QUALIFIER =
+  /(?:\b(?:about|around|approximately|roughly|circa|since|from|until|till|before|after|by|early|mid|late|the end of|the beginning of|the start of|the middle of|end of|beginning of|start of|the last|the past|over the last|over the past|for the last|for the past)[\s-]+)+$|(?:約|およそ|だいたい|大体)\s*$/i;
+const AFTER_QUALIFIER =
+  /^(?:\s*(?:ago|later|or so|-?ish|onwards?)\b)+|^(?:\s*の?\s*(?:朝|昼|夜|夕方|午前|午後|晩))?(?:\s*(?:ごろ|頃|ころ|末|初め|初旬|上旬|中旬|下旬|半ば|前半|後半|以降|以前|前後|くらい|ぐらい|ほど|から|まで|より))+/i;
+// What joins two expressions into one: a range ("2008 to 2010", 「1月から3月」) or 「去年の春」.
+const JOINER = /^\s*(?:-|~|〜|to|until|till|through|and|から|より|の)\s*$/i;
+
+/**
+ * When something happened or will happen, at any precision: every time
+ * expression in the reply (dates, ranges, years, months, seasons, lengths,
+ * relative expressions such as 「3日前から」 or "two weeks ago"), each as
+ * written with its qualifiers, joined with ", " in text order. Nothing is
+ * normalised: the respondent's words are the value.
  */
 export function extractPeriod(text: string, o: TimeOptions): Extraction {
-  const range = RANGE.exec(text) ?? SINCE.exec(text);
-  if (range) return { value: range[0].trim(), rejected: null };
-  for (const parser of parsers(o.language)) {
-    for (const r of parser.parse(text, chronoReference(o))) {
-      const s = r.start;
-      if (s.isCertain('month') || s.isCertain('day') || (s.isCertain('year') && /\d/.test(r.text))) return { value: r.text.trim(), rejected: null };
-    }
+  const dates = dateMentions(text, o);
+  const spans = [
+    ...dates.map(spanOf),
+    ...yearMentions(text, o).map(spanOf),
+    ...lengthMentions(text, o).map(spanOf),
+    ...otherMentions(text, dates.some((d) => d.known.month)).map(spanOf),
+  ];
+  const retracted = retractedSpans(text);
+  const kept = spans.filter(([s, e]) => !retracted.some(([a, b]) => s >= a && e <= b));
+  const phrases = joined(text, kept.map((s) => withQualifiers(text, s)));
+  if (phrases.length === 0) return NONE;
+  return { value: phrases.map(([s, e]) => text.slice(s, e).trim()).join(', '), rejected: null };
+}
+
+// A day of the month on its own ("the 24th", "on the 3rd", 「24日」) once a date has set the month: "from the 20th of
+// September to the 24th".
+const DAY_ALONE = /\b(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b|(?<![\d月])(?:[1-9]|[12]\d|3[01])日(?!間)/gi;
+
+function otherMentions(text: string, monthKnown: boolean): Located[] {
+  const out: Located[] = [];
+  if (monthKnown) for (const m of text.matchAll(DAY_ALONE)) out.push({ start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(SEASON_EN)) {
+    const qualified = /\d|^(?:last|this|next|early|late|mid)/i.test(m[0]);
+    if (qualified || SEASON_CONTEXT.test(text.slice(0, m.index))) out.push({ start: m.index, end: m.index + m[0].length });
   }
-  // chrono reads 「2025年4月1日」 but not a bare 「2025年4月」.
-  const ym = /\d{4}\s*年\s*\d{1,2}\s*月/.exec(text);
-  if (ym) return { value: ym[0], rejected: null };
-  const year = extractYear(text, o);
-  if (year.value) return year;
-  return extractDuration(text, o);
+  for (const re of [SEASON_JA, RELATIVE_SPAN, DECADE]) for (const m of text.matchAll(re)) out.push({ start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+function withQualifiers(text: string, [start, end]: Span): Span {
+  const before = BEFORE_QUALIFIER.exec(text.slice(0, start));
+  const after = AFTER_QUALIFIER.exec(text.slice(end));
+  return [before ? start - before[0].length : start, after ? end + after[0].length : end];
+}
+
+/** Overlapping spans, and spans joined by a range word, become one phrase. */
+function joined(text: string, spans: Span[]): Span[] {
+  const out: Array<[number, number]> = [];
+  for (const [s, e] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = out.at(-1);
+    if (last && (s <= last[1] || JOINER.test(text.slice(last[1], s)))) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
 }

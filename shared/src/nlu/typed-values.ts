@@ -1,10 +1,8 @@
-import * as chrono from 'chrono-node';
-import { findPhoneNumbersInText, isSupportedCountry, type CountryCode } from 'libphonenumber-js';
+import { findPhoneNumbersInText, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import validator from 'validator';
-import { ENGLISH_COMMON_WORDS } from './english-words.js';
+import { findCountry } from './country.js';
+import { preferAsserted } from './discourse.js';
 import { findNumbers } from './numbers.js';
-import { chronoReference, utcOffsetMinutes } from './time-values.js';
-import { hasJapanese, japaneseChars, trimPunctuation, type SessionLanguage } from './text.js';
 
 /**
  * Extractors for typed facts. Each reads one normalized answer and returns the
@@ -20,8 +18,11 @@ const EMAIL_CANDIDATE = /[A-Za-z0-9._%+'-]*@[A-Za-z0-9.-]*/g;
 /** An email address (validator.isEmail), lowercased. */
 export function extractEmail(text: string): Extraction {
   let rejected: string | null = null;
-  for (const m of text.matchAll(EMAIL_CANDIDATE)) {
-    const candidate = m[0].replace(/[.-]+$/, '');
+  // "s.hasegawa@… ではなく satoshi.hasegawa@…": an address the respondent takes back is not the answer.
+  const candidates = preferAsserted(text, [...text.matchAll(EMAIL_CANDIDATE)], (m) => [m.index, m.index + m[0].length]);
+  for (const m of candidates) {
+    // "…setsuko.t@docomo.ne.jp": an ellipsis before an address is not part of it.
+    const candidate = m[0].replace(/[.-]+$/, '').replace(/^[.'-]+/, '');
     if (candidate.length < 2) continue;
     if (validator.isEmail(candidate)) return { value: candidate.toLowerCase(), rejected: null };
     rejected ??= candidate;
@@ -33,13 +34,26 @@ export function extractEmail(text: string): Extraction {
  * A valid phone number in E.164, read with the respondent's country as the
  * default for national formats (090-1234-5678 in JP → +819012345678).
  */
-export function extractPhone(text: string, country: string | null): Extraction {
-  const defaultCountry = country && isSupportedCountry(country) ? (country as CountryCode) : undefined;
-  const found = findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined);
-  const valid = found.find((f) => f.number.isValid());
-  if (valid) return { value: valid.number.number, rejected: null };
+export function extractPhone(text: string, country: string | null, options: { mobile?: boolean } = {}): Extraction {
+  // "07700 900456 - that's a UK number": a country the reply names is the region its national format is read in.
+  const named = findCountry(text)?.code ?? null;
+  const regions = [...new Set([named, country])].filter((r): r is CountryCode => r !== null && isSupportedCountry(r));
+  for (const region of regions.length > 0 ? regions : [undefined]) {
+    const found = findPhoneNumbersInText(text, region ? { defaultCountry: region } : undefined);
+    const valid = preferAsserted(text, found, (f) => [f.startsAt, f.endsAt]).filter((f) => f.number.isValid());
+    // "Desk 029 2018 4471, mobile 07700 900812" to a question about a mobile: the mobile.
+    const wanted = options.mobile ? (valid.find((f) => /MOBILE/.test(f.number.getType() ?? '')) ?? valid[0]) : valid[0];
+    if (wanted) return { value: wanted.number.number, rejected: null };
+  }
   const attempt = /\+?\d[\d\s().-]{3,}\d/.exec(text)?.[0];
-  return attempt ? { value: null, rejected: attempt.trim(), problem: 'invalid' } : NONE;
+  if (!attempt) return NONE;
+  // A number of the right length for the respondent's country (or one the reply names), in a range not (yet)
+  // allocated, is kept as given: a clerk records it and a staff member can check it.
+  for (const region of regions) {
+    const possible = parsePhoneNumberFromString(attempt, region);
+    if (possible?.isPossible()) return { value: possible.number, rejected: null };
+  }
+  return { value: null, rejected: attempt.trim(), problem: 'invalid' };
 }
 
 /** Where emails, URLs and phone numbers sit in a text, so free-text rules can ignore them. */
@@ -59,15 +73,16 @@ export function stripSpans(text: string, spans: Array<[number, number]>): string
   return out;
 }
 
+// A bare domain must not be the local part of an email address (jane.doe@… is not the site jane.doe).
 const URL_CANDIDATE =
-  /\bhttps?:\/\/[^\s<>"'「」『』、。]*|(?<![@\w.-])(?:www\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?(?:\/[^\s<>"'「」『』、。]*)?/gi;
+  /\bhttps?:\/\/[^\s<>"'「」『』、。]*|(?<![@\w.-])(?:www\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?(?:\/[^\s<>"'「」『』、。]*)?(?![\w.+-]*@)/gi;
 // "Node.js" or "README.md" are file names, not sites, unless they carry a path or www.
 const FILE_LIKE = /\.(?:js|ts|py|rb|md|txt|json|html?|css|java|go|rs|sh|ya?ml|exe|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|zip)$/i;
 
 /** A web address (http/https or a bare domain such as example.com/portfolio), with https:// added when missing. */
 export function extractUrl(text: string): Extraction {
   let rejected: string | null = null;
-  for (const { candidate, hasProtocol } of urlCandidates(text)) {
+  for (const { candidate, hasProtocol } of preferAsserted(text, [...urlCandidates(text)], (u) => [u.index, u.index + u.candidate.length])) {
     if (validator.isURL(candidate, { protocols: ['http', 'https'], require_tld: true })) {
       return { value: hasProtocol ? candidate : `https://${candidate}`, rejected: null };
     }
@@ -85,123 +100,9 @@ function* urlCandidates(text: string): Generator<{ candidate: string; index: num
   }
 }
 
-export type DateOptions = { language: SessionLanguage; now: Date; requireYear: boolean; timezone?: string | null; country?: string | null };
-
-// Countries that write numeric dates month first (3/4/2025 is March 4th); elsewhere day first.
-const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'BZ', 'CA']);
-
-/** chrono's English parser for the respondent's country: month-first or day-first numeric dates. */
-function englishParser(country: string | null | undefined) {
-  return !country || MONTH_FIRST.has(country) ? chrono.en : chrono.en.GB;
-}
-
-/**
- * A date as YYYY-MM-DD (YYYY-MM when only the month is known): ISO forms,
- * then chrono in the session language, then the other language. Relative
- * dates ("next Monday", "来週の月曜日") resolve against `now`, towards the
- * future — except for birth dates, which must carry a year.
- */
-export function extractDate(text: string, options: DateOptions): Extraction {
-  const iso = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/.exec(text);
-  if (iso) {
-    const value = isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-    return value ? { value, rejected: null } : { value: null, rejected: iso[0], problem: 'invalid' };
-  }
-  const en = englishParser(options.country);
-  const parsers = options.language === 'ja' ? [chrono.ja, en] : [en, chrono.ja];
-  let rejected: Extraction = NONE;
-  for (const parser of parsers) {
-    for (const r of parser.parse(text, chronoReference(options), { forwardDate: !options.requireYear })) {
-      const s = r.start;
-      const hasDay = s.isCertain('day') || s.isCertain('weekday');
-      if (!hasDay && !s.isCertain('month')) continue;
-      if (options.requireYear && !s.isCertain('year')) {
-        rejected = { value: null, rejected: r.text, problem: 'no_year' };
-        continue;
-      }
-      if (hasDay && !s.isCertain('day')) return { value: weekdayDate(text, s.get('year') ?? 0, s.get('month') ?? 1, s.get('day') ?? 1, options), rejected: null };
-      const month = `${s.get('year')}-${pad(s.get('month'))}`;
-      return { value: hasDay ? `${month}-${pad(s.get('day'))}` : month, rejected: null };
-    }
-  }
-  // chrono reads "2025年4月1日" but not a bare "2025年4月".
-  const ym = /(\d{4})年\s*(\d{1,2})月(?!\s*\d)/.exec(text);
-  if (ym && Number(ym[2]) >= 1 && Number(ym[2]) <= 12) return { value: `${ym[1]}-${pad(Number(ym[2]))}`, rejected: null };
-  return rejected;
-}
-
-/**
- * A weekday chrono placed in the coming days, moved to next week when the
- * respondent said so (「来週の金曜日」, which chrono reads as this week's),
- * or to the week after for 「再来週」.
- */
-function weekdayDate(text: string, y: number, m: number, d: number, options: DateOptions): string {
-  const weeksAhead = /再来週/.test(text) ? 2 : /来週/.test(text) ? 1 : 0;
-  const day = new Date(Date.UTC(y, m - 1, d));
-  if (weeksAhead > 0) {
-    const offset = options.timezone ? (utcOffsetMinutes(options.timezone, options.now) ?? 0) : 0;
-    const local = new Date(options.now.getTime() + offset * 60_000);
-    const today = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
-    const monday = today + ((8 - (local.getUTCDay() || 7)) % 7 || 7) * 86_400_000;
-    const target = monday + (weeksAhead - 1) * 7 * 86_400_000;
-    while (day.getTime() < target) day.setUTCDate(day.getUTCDate() + 7);
-  }
-  return day.toISOString().slice(0, 10);
-}
-
-function isoDate(y: number, m: number, d: number): string | null {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return `${y}-${pad(m)}-${pad(d)}`;
-}
-
-function pad(n: number | null): string {
-  return String(n ?? 0).padStart(2, '0');
-}
-
 /** The first number in the answer, as a plain number string ("5", "2.5"). */
 export function extractNumber(text: string): Extraction {
   const first = findNumbers(text)[0];
   return first ? { value: first.value, rejected: null } : NONE;
 }
 
-const NAME_INTRO_EN = /^(?:(?:hi|hello|hey)\b[\s,!.]*)?(?:(?:my (?:full |legal )?name is|my name's|i am|i'm|it's|this is|call me|name:)\s+)?/i;
-const NAME_INTRO_JA = /^(?:(?:私|わたし|僕|ぼく|俺)の?)?(?:(?:お?名前|氏名|フルネーム)は|(?:私|わたし|僕|ぼく)は)\s*/;
-const NAME_OUTRO_JA = /\s*(?:と申します|といいます|と言います|でございます|です|だよ|です。)$/;
-
-/**
- * A personal name: at least `parts` name words in Latin script ("Taro
- * Yamada"), or at least two kana/kanji for a Japanese full name ("山田太郎").
- * Introductions ("My name is…", "山田太郎と申します") are removed; a sentence
- * (lower-case common words such as "the", "will") is not a name.
- */
-export function extractName(text: string, parts: 1 | 2): Extraction {
-  const whole = nameIn(text, parts);
-  if (whole.value !== null) return whole;
-  // "Jane Doe, and you can reach me at …", 「山田花子です。メールは…」: the name is the first clause.
-  const first = text.split(/\s*(?:[,;、。]|\s(?:and|but)\s)\s*/)[0] ?? '';
-  if (first && first.length < text.length) {
-    const clause = nameIn(first, parts);
-    if (clause.value !== null) return clause;
-  }
-  return whole;
-}
-
-function nameIn(text: string, parts: 1 | 2): Extraction {
-  let rest = trimPunctuation(text);
-  if (hasJapanese(rest)) {
-    rest = trimPunctuation(rest.replace(NAME_INTRO_JA, '').replace(NAME_OUTRO_JA, ''));
-    const chars = japaneseChars(rest).length;
-    const latin = rest.replace(/[^\p{Script=Latin}]/gu, '').length;
-    // Verb and sentence endings mean a sentence ("東京に住んでいます"), not a name.
-    const sentence = /ます|ません|ました|でした|ください|ない|から|ので/.test(rest);
-    if (chars >= (parts === 2 ? 2 : 1) && chars <= 12 && latin === 0 && !sentence) return { value: rest.replace(/\s+/g, ' '), rejected: null };
-    if (latin === 0) return NONE;
-  }
-  rest = trimPunctuation(rest.replace(NAME_INTRO_EN, ''));
-  const words = rest.split(/\s+/).filter(Boolean);
-  const nameLike = words.every((w) => /^\p{L}[\p{L}'.-]*$/u.test(w) && !(w === w.toLowerCase() && ENGLISH_COMMON_WORDS.has(w)));
-  if (nameLike && words.length >= parts && words.length <= 5) return { value: words.join(' '), rejected: null };
-  if (nameLike && words.length === 1) return { value: null, rejected: rest, problem: 'incomplete_name' };
-  return NONE;
-}

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { startMetricsPublisher } from '../metrics/metrics-store.js';
 import { createRuntimeMetrics, type RuntimeMetrics } from '../metrics/runtime-metrics.js';
 import { createAgentQueues, queueName } from '../queues/catalog.js';
+import { preloadContentAnalyzer } from '../nlu/content.js';
 import { createRedis } from '../redis/connection.js';
 import { SessionStore } from '../store/session-store.js';
 import { startHealthServer } from './health-server.js';
@@ -48,6 +49,8 @@ export async function runAgentService(
   const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
   const llm = rateLimitProvider(instrumentProvider(createProvider(config, log), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
+  // The interview rules read Japanese with kuromoji in every service that routes or reviews a message: load it before taking jobs.
+  await preloadContentAnalyzer();
   const built = await build({ config, llm, log, redis });
   const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
   const store = new SessionStore(redis, {

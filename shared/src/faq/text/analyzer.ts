@@ -83,17 +83,35 @@ const SCRIPT_RUN = new RegExp(
   'gu',
 );
 
-type KuromojiToken = { surface_form: string; basic_form: string; pos: string; pos_detail_1: string; reading?: string };
-type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
+/** A kuromoji (IPADIC) token as the library returns it; `word_position` is 1-based. */
+export type KuromojiToken = {
+  surface_form: string;
+  basic_form: string;
+  pos: string;
+  pos_detail_1: string;
+  pos_detail_2?: string;
+  pos_detail_3?: string;
+  conjugated_form?: string;
+  reading?: string;
+  word_position?: number;
+};
+export type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
 
+let tokenizerLoading: Promise<KuromojiTokenizer> | null = null;
 let loading: Promise<Analyzer> | null = null;
 
-/** The analyzer, its dictionary loaded once per process (about 0.5 s). */
-export function loadAnalyzer(): Promise<Analyzer> {
-  loading ??= new Promise<KuromojiTokenizer>((resolve, reject) => {
+/** kuromoji's tokenizer, its dictionary loaded once per process (about 0.5 s) and shared by every user. */
+export function loadKuromoji(): Promise<KuromojiTokenizer> {
+  tokenizerLoading ??= new Promise<KuromojiTokenizer>((resolve, reject) => {
     const dicPath = join(dirname(createRequire(import.meta.url).resolve('kuromoji/package.json')), 'dict');
     kuromoji.builder({ dicPath }).build((err, tokenizer) => (err ? reject(err) : resolve(tokenizer as unknown as KuromojiTokenizer)));
-  }).then(createAnalyzer);
+  });
+  return tokenizerLoading;
+}
+
+/** The analyzer, on the shared kuromoji dictionary. */
+export function loadAnalyzer(): Promise<Analyzer> {
+  loading ??= loadKuromoji().then(createAnalyzer);
   return loading;
 }
 

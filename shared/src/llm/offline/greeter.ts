@@ -28,7 +28,7 @@ export const greeterPolicy: Policy = (req, tail) => {
   }
   if (!ctx.country) {
     if (!text) return ask(`${greetingText(lang, ctx.formTitle)}`);
-    const found = findCountry(text);
+    const found = findCountry(text, { towns: true });
     if (found && !done('set_country')) return call('set_country', { country: found.code });
     // The language answer alone ("日本語") rarely names a country: then simply ask for it.
     if (done('set_language') && !found) return ask(askCountryText(lang));

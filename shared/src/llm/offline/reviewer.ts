@@ -19,6 +19,8 @@ export const reviewerPolicy: Policy = async (req, tail) => {
     country: ctx.country,
     timezone: ctx.timezone,
     earlierAnswers: ctx.correction ? [] : ctx.earlierAnswers,
+    otherFields: ctx.otherFields,
+    replacing: ctx.currentValue,
   });
   return call('review', {
     passed: r.passed,

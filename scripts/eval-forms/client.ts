@@ -1,0 +1,163 @@
+import { SseReader } from '../client/sse-reader.js';
+import type { Snapshot } from './respondent.js';
+
+/**
+ * A black-box client of one session, speaking only the public contract
+ * (/work/shared/API.md): POST /v1/sessions, the event stream, GET snapshot,
+ * POST turns, POST submit, DELETE.
+ */
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    what: string,
+  ) {
+    super(`${what} answered ${status}: ${body.slice(0, 200)}`);
+  }
+}
+
+/** Shed load (503/429) is retried after its Retry-After, a few times: the eval measures answers, not the shedder. */
+async function call(url: string, init: RequestInit & { token?: string }, what: string): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    if ((res.status === 503 || res.status === 429) && attempt < 5) {
+      const after = Number(res.headers.get('retry-after') ?? '1');
+      await new Promise((r) => setTimeout(r, Math.min(10, Number.isFinite(after) ? after : 1) * 1000));
+      continue;
+    }
+    let body: unknown = text;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text for the error message.
+    }
+    return { status: res.status, body };
+  }
+}
+
+export type TurnEnd = { type: 'turn.completed' | 'turn.failed'; turnId: string };
+
+/** Turn ends seen on the stream, and waiters for them. */
+class TurnTracker {
+  private readonly ended = new Map<string, TurnEnd>();
+  private firstStarted: string | null = null;
+  private readonly waiters = new Set<() => void>();
+
+  onEvent(type: string, data: Record<string, unknown>): void {
+    const turnId = typeof data.turnId === 'string' ? data.turnId : null;
+    if (turnId === null) return;
+    if (type === 'turn.started' && this.firstStarted === null) this.firstStarted = turnId;
+    if (type === 'turn.completed' || type === 'turn.failed') this.ended.set(turnId, { type, turnId });
+    for (const w of this.waiters) w();
+  }
+
+  /** The end of `turnId`, or of the session's first run when null; null after `timeoutMs`. */
+  wait(turnId: string | null, timeoutMs: number): Promise<TurnEnd | null> {
+    const found = () => {
+      const id = turnId ?? this.firstStarted;
+      return id === null ? undefined : this.ended.get(id);
+    };
+    const now = found();
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const check = () => {
+        const end = found();
+        if (!end) return;
+        done(end);
+      };
+      const timer = setTimeout(() => done(null), timeoutMs);
+      const done = (v: TurnEnd | null) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(v);
+      };
+      this.waiters.add(check);
+    });
+  }
+}
+
+export class SessionClient {
+  private reader: SseReader | null = null;
+  private lastEventId = 0;
+  private readonly turns = new TurnTracker();
+  streamError: Error | null = null;
+
+  private constructor(
+    private readonly base: string,
+    readonly sessionId: string,
+    private readonly token: string,
+  ) {}
+
+  static async create(base: string, body: unknown): Promise<SessionClient> {
+    const r = await call(`${base}/v1/sessions`, { method: 'POST', body: JSON.stringify(body) }, 'POST /v1/sessions');
+    const b = r.body as { sessionId?: string; token?: string };
+    if (r.status !== 201 || typeof b?.sessionId !== 'string' || typeof b.token !== 'string') {
+      throw new HttpError(r.status, JSON.stringify(r.body), 'POST /v1/sessions');
+    }
+    const client = new SessionClient(base, b.sessionId, b.token);
+    client.openStream();
+    return client;
+  }
+
+  /** The token goes in the query, as a browser EventSource must send it. */
+  private openStream(): void {
+    const url = `${this.base}/v1/sessions/${encodeURIComponent(this.sessionId)}/events?token=${encodeURIComponent(this.token)}`;
+    this.reader = new SseReader({
+      url,
+      resumeFrom: () => this.lastEventId,
+      onEvent: (m) => {
+        const id = Number(m.id);
+        if (Number.isFinite(id) && id > this.lastEventId) this.lastEventId = id;
+        let data: unknown;
+        try {
+          data = JSON.parse(m.data);
+        } catch {
+          return;
+        }
+        if (typeof data === 'object' && data !== null) this.turns.onEvent(m.type, data as Record<string, unknown>);
+      },
+      onFatal: (err) => (this.streamError = err),
+    });
+    this.reader.start();
+  }
+
+  waitTurnEnd(turnId: string | null, timeoutMs: number): Promise<TurnEnd | null> {
+    return this.turns.wait(turnId, timeoutMs);
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const r = await call(this.url(''), { method: 'GET', token: this.token }, 'GET session');
+    if (r.status !== 200) throw new HttpError(r.status, JSON.stringify(r.body), 'GET session');
+    return r.body as Snapshot;
+  }
+
+  async postTurn(message: string, idempotencyKey: string): Promise<string> {
+    const r = await call(this.url('/turns'), { method: 'POST', token: this.token, body: JSON.stringify({ message, idempotencyKey }) }, 'POST turns');
+    const turnId = (r.body as { turnId?: unknown } | null)?.turnId;
+    if (r.status !== 202 || typeof turnId !== 'string') throw new HttpError(r.status, JSON.stringify(r.body), 'POST turns');
+    return turnId;
+  }
+
+  /** The HTTP status of POST /submit (200 or 409 by the contract). */
+  async submit(): Promise<number> {
+    return (await call(this.url('/submit'), { method: 'POST', token: this.token, body: '{}' }, 'POST submit')).status;
+  }
+
+  async erase(): Promise<void> {
+    await call(this.url(''), { method: 'DELETE', token: this.token }, 'DELETE session').catch(() => undefined);
+  }
+
+  close(): void {
+    this.reader?.close();
+    this.reader = null;
+  }
+
+  private url(suffix: string): string {
+    return `${this.base}/v1/sessions/${encodeURIComponent(this.sessionId)}${suffix}`;
+  }
+}

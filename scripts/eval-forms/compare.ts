@@ -1,0 +1,163 @@
+import type { Expected, ExpectedStatus, Kind } from './data.js';
+
+/**
+ * How a recorded value is judged against the clerk's canonical value, per
+ * answer kind (eval/forms/FORMAT.md). Each comparator is lenient only about
+ * presentation (case, width, separators), never about the value itself.
+ */
+
+/** NFKC folds full-width digits and letters, which Japanese respondents type. */
+export const nfkc = (s: string): string => s.normalize('NFKC');
+const fold = (s: string): string => nfkc(s).toLowerCase().replace(/\s+/g, ' ').trim();
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function sameEmail(expected: string, stored: string): boolean {
+  return nfkc(stored).trim().toLowerCase() === expected.trim().toLowerCase();
+}
+
+/** Both sides as '+' and digits: the stored value must already be international (E.164). */
+export function samePhone(expected: string, stored: string): boolean {
+  const canon = (s: string) => `+${nfkc(s).replace(/\D/g, '')}`;
+  return canon(stored) === canon(expected);
+}
+
+/** The stored value contains the date, not as part of a longer date (2023-04 is not 2023-04-15). */
+export function sameDate(expected: string, stored: string): boolean {
+  return new RegExp(`(?<!\\d)${escapeRe(expected.trim())}(?!-?\\d)`).test(nfkc(stored));
+}
+
+/** The first H:MM / HH:MM in the stored value, zero-padded. */
+export function sameTime(expected: string, stored: string): boolean {
+  const pad = (s: string) => {
+    const m = /(\d{1,2}):(\d{2})/.exec(nfkc(s));
+    return m ? `${m[1]!.padStart(2, '0')}:${m[2]}` : null;
+  };
+  const e = pad(expected);
+  return e !== null && pad(stored) === e;
+}
+
+export function sameYear(expected: string, stored: string): boolean {
+  return new RegExp(`(?<!\\d)${escapeRe(expected.trim())}(?!\\d)`).test(nfkc(stored));
+}
+
+/** The first number of the stored value (thousands separators removed) equals the expected number. */
+export function sameNumber(expected: string, stored: string): boolean {
+  const first = (s: string) => {
+    const m = /-?\d+(?:\.\d+)?/.exec(nfkc(s).replace(/(?<=\d),(?=\d)/g, ''));
+    return m ? Number(m[0]) : NaN;
+  };
+  const e = first(expected);
+  return !Number.isNaN(e) && first(stored) === e;
+}
+
+export function sameChoice(expected: string, stored: string): boolean {
+  return fold(stored) === fold(expected);
+}
+
+/** Words that mean yes or no as a clerk would record them; the canonical form is English in both languages. */
+const YES = new Set(['yes', 'y', 'true', 'はい']);
+const NO = new Set(['no', 'n', 'false', 'いいえ']);
+
+export function yesNo(s: string): 'yes' | 'no' | null {
+  const w = fold(s).replace(/[.!。！、,]+$/u, '');
+  if (YES.has(w)) return 'yes';
+  if (NO.has(w)) return 'no';
+  return null;
+}
+
+export function sameYesNo(expected: string, stored: string): boolean {
+  const e = yesNo(expected);
+  return e !== null && yesNo(stored) === e;
+}
+
+export function samePostalCode(expected: string, stored: string): boolean {
+  const canon = (s: string) => nfkc(s).replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  return canon(stored) === canon(expected);
+}
+
+/** Protocol, `www.` and a trailing slash do not matter; the host is case-insensitive, the path is not. */
+export function canonUrl(s: string): string {
+  const bare = nfkc(s).trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/\/+$/, '');
+  const slash = bare.search(/[/?#]/);
+  return slash < 0 ? bare.toLowerCase() : bare.slice(0, slash).toLowerCase() + bare.slice(slash);
+}
+
+export function sameUrl(expected: string, stored: string): boolean {
+  return canonUrl(stored) === canonUrl(expected);
+}
+
+export function sameName(expected: string, stored: string): boolean {
+  const canon = (s: string) => nfkc(s).toLowerCase().replace(/\s+/g, '');
+  return canon(stored) === canon(expected);
+}
+
+/** Every piece occurs in the stored text (NFKC, case-insensitive, whitespace collapsed). */
+export function containsAll(pieces: readonly string[], stored: string): boolean {
+  const hay = fold(stored);
+  return pieces.every((p) => hay.includes(fold(p)));
+}
+
+const BY_KIND: Record<Exclude<Kind, 'period' | 'duration' | 'text'>, (expected: string, stored: string) => boolean> = {
+  email: sameEmail,
+  phone: samePhone,
+  date: sameDate,
+  time: sameTime,
+  year: sameYear,
+  number: sameNumber,
+  choice: sameChoice,
+  yes_no: sameYesNo,
+  postal_code: samePostalCode,
+  url: sameUrl,
+  name: sameName,
+};
+
+/** Whether a recorded value satisfies the expectation's value (status aside). */
+export function valueMatches(expected: Expected, stored: string | null | undefined): boolean {
+  if (stored === null || stored === undefined) return false;
+  if (expected.kind === 'period' || expected.kind === 'duration' || expected.kind === 'text') {
+    return expected.contains !== undefined && containsAll(expected.contains, stored);
+  }
+  return expected.value !== undefined && BY_KIND[expected.kind](expected.value, stored);
+}
+
+export type FinalStatus = ExpectedStatus | 'unresolved';
+
+/** A field of the snapshot as the evaluation reads it; unknown extras are ignored. */
+export interface SnapshotField {
+  fieldId: string;
+  status: string;
+  value?: string | null;
+  followUps?: number;
+  needsReview?: unknown;
+}
+
+/** The snapshot's field status mapped onto the expectation's vocabulary. */
+export function finalStatus(field: SnapshotField | undefined): FinalStatus {
+  if (field === undefined) return 'unresolved';
+  if (field.status === 'skipped') return 'skipped';
+  if (field.status === 'needs_review') return 'needs_review';
+  if (field.status === 'done') return field.needsReview ? 'needs_review' : 'done';
+  return 'unresolved';
+}
+
+export interface FieldScore {
+  fieldId: string;
+  kind: Kind;
+  expectedStatus: ExpectedStatus;
+  /** The expected value, or the `contains` pieces, for reports. */
+  want: string;
+  finalStatus: FinalStatus;
+  value: string | null;
+  correct: boolean;
+  followUps: number;
+}
+
+/** Correct: the final status is the expected one and, for `done`, the value matches. */
+export function scoreField(fieldId: string, expected: Expected, field: SnapshotField | undefined): FieldScore {
+  const status = finalStatus(field);
+  const value = field?.value ?? null;
+  const correct = status === expected.status && (status !== 'done' || valueMatches(expected, value));
+  const want = expected.value ?? expected.contains?.join(' + ') ?? '';
+  return { fieldId, kind: expected.kind, expectedStatus: expected.status, want, finalStatus: status, value, correct, followUps: field?.followUps ?? 0 };
+}

@@ -1,0 +1,83 @@
+import { nfkc } from './compare.js';
+
+/**
+ * Language purity of an assistant message: it is written in the session's
+ * language, except for what the respondent typed themselves (a Japanese name
+ * quoted in English, an English company name quoted in Japanese), e-mail
+ * addresses and URLs.
+ */
+
+const KANA_KANJI = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}々〆ヶ]/u;
+const LATIN = /[A-Za-z]/;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s　、。「」（）()<>]+/gi;
+/** Two or more Latin words of two letters or more, separated only by spaces or hyphens: English pasted into Japanese. */
+const LATIN_RUN = /(?<![A-Za-z])[A-Za-z]{2,}(?:[ \-]+[A-Za-z]{2,})+(?![A-Za-z])/;
+
+/** Replaces what would otherwise be judged with a character that belongs to no script and breaks runs. */
+const BLANK = '\u0000';
+
+export function hasKanaOrKanji(text: string): boolean {
+  return KANA_KANJI.test(text);
+}
+
+/**
+ * Blanks every stretch of `text` that occurs verbatim (NFKC, case-insensitive)
+ * in one of the respondent's messages. A stretch never ends or starts inside a
+ * Latin word, so a respondent's "contact" cannot excuse half of "Contact the".
+ */
+export function blankRespondentText(text: string, respondent: readonly string[]): string {
+  const t = nfkc(text);
+  const low = t.toLowerCase();
+  const hay = respondent.map((m) => nfkc(m).toLowerCase()).join(BLANK);
+  if (hay === '') return t;
+  // Code units, as the indices below are.
+  const out = t.split('');
+  let i = 0;
+  while (i < t.length) {
+    const end = longestAlignedMatch(low, hay, i);
+    if (end > i) {
+      for (let k = i; k < end; k++) out[k] = BLANK;
+      i = end;
+    } else {
+      i++;
+    }
+  }
+  return out.join('');
+}
+
+/** Longest end `j` such that low[i..j) occurs in `hay` and starts and ends on Latin word boundaries. */
+function longestAlignedMatch(low: string, hay: string, i: number): number {
+  if (!boundary(low, i)) return i;
+  let j = i;
+  while (j < low.length && hay.includes(low.slice(i, j + 1))) j++;
+  while (j > i && !boundary(low, j)) j--;
+  // One shared character (a particle, a punctuation mark) is coincidence, not the respondent's text being quoted.
+  return (low.slice(i, j).match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 ? j : i;
+}
+
+/** Position p is not strictly inside a Latin word. */
+function boundary(s: string, p: number): boolean {
+  return p === 0 || p === s.length || !(LATIN.test(s[p - 1]!) && LATIN.test(s[p]!));
+}
+
+/** Blanks e-mail addresses and URLs: they are Latin in every language. */
+function blankAddresses(text: string): string {
+  return text.replace(EMAIL, (m) => BLANK.repeat(m.length)).replace(URL_RE, (m) => BLANK.repeat(m.length));
+}
+
+/**
+ * True when `text` is pure in `language`:
+ * - en: no kana or kanji outside text the respondent typed;
+ * - ja: some kana or kanji, and no run of two or more English words outside
+ *   the respondent's text, e-mail addresses and URLs.
+ */
+export function isPure(text: string, language: 'ja' | 'en', respondent: readonly string[]): boolean {
+  if (language === 'en') {
+    // The respondent's text first: an address typed in Japanese may well contain kanji.
+    return !hasKanaOrKanji(blankRespondentText(text, respondent));
+  }
+  if (!hasKanaOrKanji(text)) return false;
+  const rest = blankRespondentText(blankAddresses(nfkc(text)), respondent);
+  return !LATIN_RUN.test(rest);
+}

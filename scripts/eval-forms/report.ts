@@ -1,0 +1,179 @@
+import type { LoadProblem, SetName } from './data.js';
+import type { SessionResult } from './run-session.js';
+
+/**
+ * Aggregates of the session results, and their text and JSON forms. The
+ * held-out set is reported by its totals only (no breakdowns, no per-session
+ * lines): nobody may tune on it.
+ */
+
+export interface Ratio {
+  n: number;
+  of: number;
+}
+
+export interface Totals {
+  forms: number;
+  sessions: number;
+  /** Sessions the system could not be talked to at all (refused form, HTTP errors). */
+  errors: number;
+  completion: Ratio;
+  completionCooperative: Ratio;
+  accuracy: Ratio;
+  followUpsPerField: number;
+  turnsMean: number;
+  turnsMax: number;
+  stuck: number;
+  purity: Ratio;
+  /** POST /submit answered 200, of the sessions that reached awaiting_confirmation. */
+  submitOk: Ratio;
+  turnsFailed: number;
+  turnsTimedOut: number;
+}
+
+export interface Breakdown {
+  /** Field-value accuracy, sessions and completion per group. */
+  [group: string]: { sessions: number; completion: Ratio; accuracy: Ratio };
+}
+
+export interface SetReport {
+  set: SetName;
+  totals: Totals;
+  byStyle?: Breakdown;
+  byKind?: Record<string, Ratio>;
+  byLanguage?: Breakdown;
+  sessions?: SessionResult[];
+}
+
+const ratio = (n: number, of: number): Ratio => ({ n, of });
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+export function totals(results: readonly SessionResult[], forms: number): Totals {
+  const fields = results.flatMap((r) => r.fields);
+  const coop = results.filter((r) => r.style === 'cooperative');
+  const completed = results.filter((r) => r.completed);
+  const turns = results.map((r) => r.turns);
+  return {
+    forms,
+    sessions: results.length,
+    errors: results.filter((r) => r.error !== null).length,
+    completion: ratio(completed.length, results.length),
+    completionCooperative: ratio(coop.filter((r) => r.completed).length, coop.length),
+    accuracy: ratio(fields.filter((f) => f.correct).length, fields.length),
+    followUpsPerField: fields.length === 0 ? NaN : sum(fields.map((f) => f.followUps)) / fields.length,
+    turnsMean: turns.length === 0 ? NaN : sum(turns) / turns.length,
+    turnsMax: turns.length === 0 ? NaN : Math.max(...turns),
+    stuck: results.filter((r) => r.stuck).length,
+    purity: ratio(sum(results.map((r) => r.pureMessages)), sum(results.map((r) => r.assistantMessages))),
+    submitOk: ratio(completed.filter((r) => r.submitStatus === 200).length, completed.length),
+    turnsFailed: sum(results.map((r) => r.turnsFailed)),
+    turnsTimedOut: sum(results.map((r) => r.turnsTimedOut)),
+  };
+}
+
+function groupBy(results: readonly SessionResult[], key: (r: SessionResult) => string): Breakdown {
+  const out: Breakdown = {};
+  for (const r of results) {
+    const g = (out[key(r)] ??= { sessions: 0, completion: ratio(0, 0), accuracy: ratio(0, 0) });
+    g.sessions++;
+    g.completion = ratio(g.completion.n + (r.completed ? 1 : 0), g.completion.of + 1);
+    g.accuracy = ratio(g.accuracy.n + r.fields.filter((f) => f.correct).length, g.accuracy.of + r.fields.length);
+  }
+  return out;
+}
+
+function byKind(results: readonly SessionResult[]): Record<string, Ratio> {
+  const out: Record<string, Ratio> = {};
+  for (const f of results.flatMap((r) => r.fields)) {
+    const k = (out[f.kind] ??= ratio(0, 0));
+    out[f.kind] = ratio(k.n + (f.correct ? 1 : 0), k.of + 1);
+  }
+  return out;
+}
+
+export function setReport(set: SetName, results: readonly SessionResult[], forms: number, withSessions: boolean): SetReport {
+  const report: SetReport = { set, totals: totals(results, forms) };
+  if (set === 'heldout' || results.length === 0) return report;
+  report.byStyle = groupBy(results, (r) => r.style);
+  report.byKind = byKind(results);
+  report.byLanguage = groupBy(results, (r) => (r.sessionLanguage === r.formLanguage ? r.sessionLanguage : `${r.sessionLanguage} (form ${r.formLanguage})`));
+  if (withSessions) report.sessions = [...results];
+  return report;
+}
+
+// ---- text ----
+
+const pct = (r: Ratio): string => (r.of === 0 ? 'n/a' : `${((100 * r.n) / r.of).toFixed(1)}% (${r.n}/${r.of})`);
+const num = (x: number, digits = 2): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd();
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map(line)].join('\n');
+}
+
+export function totalsTable(reports: readonly SetReport[]): string {
+  const metrics: Array<[string, (t: Totals) => string]> = [
+    ['forms', (t) => String(t.forms)],
+    ['sessions', (t) => String(t.sessions)],
+    ['completion (awaiting_confirmation)', (t) => pct(t.completion)],
+    ['completion, cooperative respondents', (t) => pct(t.completionCooperative)],
+    ['field-value accuracy (correct fields / fields)', (t) => pct(t.accuracy)],
+    ['follow-ups per field', (t) => num(t.followUpsPerField)],
+    ['respondent turns per session (mean / max)', (t) => `${num(t.turnsMean, 1)} / ${Number.isFinite(t.turnsMax) ? t.turnsMax : 'n/a'}`],
+    ['sessions stuck (60 messages or 120 s)', (t) => String(t.stuck)],
+    ['language purity (pure / assistant messages)', (t) => pct(t.purity)],
+    ['submit OK (200 / completed sessions)', (t) => pct(t.submitOk)],
+    ['turns failed / timed out (20 s)', (t) => `${t.turnsFailed} / ${t.turnsTimedOut}`],
+    ['sessions with errors', (t) => String(t.errors)],
+  ];
+  return table(['metric', ...reports.map((r) => r.set)], metrics.map(([name, f]) => [name, ...reports.map((r) => f(r.totals))]));
+}
+
+export function breakdownTables(r: SetReport): string {
+  const parts: string[] = [];
+  const groups = (title: string, b: Breakdown | undefined) => {
+    if (!b) return;
+    const rows = Object.entries(b)
+      .sort(([a], [c]) => a.localeCompare(c))
+      .map(([g, v]) => [g, String(v.sessions), pct(v.completion), pct(v.accuracy)]);
+    parts.push(table([title, 'sessions', 'completion', 'field accuracy'], rows));
+  };
+  groups(`${r.set}: style`, r.byStyle);
+  if (r.byKind) {
+    const rows = Object.entries(r.byKind)
+      .sort(([a], [c]) => a.localeCompare(c))
+      .map(([k, v]) => [k, String(v.of), pct(v)]);
+    parts.push(table([`${r.set}: expected kind`, 'fields', 'accuracy'], rows));
+  }
+  groups(`${r.set}: session language`, r.byLanguage);
+  return parts.join('\n\n');
+}
+
+const clip = (s: string, n = 90): string => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+};
+
+/** One line per dev session that has anything wrong: unfinished, a wrong field, an impure message. */
+export function detailLines(results: readonly SessionResult[]): string[] {
+  const out: string[] = [];
+  for (const r of results) {
+    const wrong = r.fields.filter((f) => !f.correct);
+    if (r.completed && wrong.length === 0 && r.impure.length === 0 && r.submitStatus === 200) continue;
+    const head = `${r.formId}/${r.respondentId} [${r.style}, ${r.sessionLanguage}] ${r.ended || 'unfinished'}, ${r.turns} turns, submit ${r.submitStatus ?? '-'}`;
+    const fields = wrong.map((f) => {
+      const want = f.expectedStatus === 'done' ? `done ${JSON.stringify(f.want)}` : f.expectedStatus;
+      const got = f.finalStatus === 'done' || f.finalStatus === 'needs_review' ? `${f.finalStatus} ${JSON.stringify(clip(f.value ?? '', 60))}` : f.finalStatus;
+      return `${f.fieldId}: want ${want}, got ${got}`;
+    });
+    const impure = r.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`);
+    const extra = [r.error ? `error: ${clip(r.error, 120)}` : '', r.correctionsUnsent > 0 ? `${r.correctionsUnsent} correction(s) never sent` : ''].filter(Boolean);
+    out.push([head, ...fields, ...impure, ...extra].join(' | '));
+  }
+  return out;
+}
+
+export function problemLines(problems: readonly LoadProblem[]): string[] {
+  return problems.map((p) => `${p.fatal ? 'skipped' : 'warning'}: ${p.set}/${p.file}: ${p.message}`);
+}

@@ -1,0 +1,571 @@
+import * as chrono from 'chrono-node';
+import nlp from 'compromise';
+import { backgroundSpans, preferAsserted, type Span } from './discourse.js';
+import { parseKanji } from './numbers.js';
+import type { SessionLanguage } from './text.js';
+import type { Extraction } from './typed-values.js';
+
+/**
+ * Calendar dates as respondents write them. chrono-node reads English and
+ * Japanese; Japanese forms it does not read (和暦, 「2025年の1月15日」,
+ * 「一昨日」, 「3日前」, 「先週の金曜日」, 「先月」, kanji numerals) are first
+ * rewritten into forms it does, with offsets kept so every value can be
+ * traced back to the words the respondent wrote (discourse spans, periods).
+ */
+
+export type DateDirection = 'past' | 'future' | 'any';
+
+export type DateOptions = {
+  language: SessionLanguage;
+  now: Date;
+  timezone?: string | null;
+  country?: string | null;
+  requireYear: boolean;
+  /** Where a date without a year lies from `now` (see {@link dateDirection}); without one, the reply's own words decide. */
+  /** How to complete a missing year; 'nearest' takes the date closest to `now` whatever the reply's tense. */
+  direction?: DateDirection | 'nearest';
+};
+
+/** The instant a reply is read at, and the respondent's zone: "today" is their today. */
+export type Reference = { now: Date; timezone?: string | null };
+
+const NONE: Extraction = { value: null, rejected: null };
+
+/** chrono's reference: the instant plus the session's UTC offset, so "next Friday" is the respondent's next Friday. */
+export function chronoReference(o: Reference): chrono.ParsingReference {
+  const offset = o.timezone ? utcOffsetMinutes(o.timezone, o.now) : null;
+  return offset === null ? { instant: o.now } : { instant: o.now, timezone: offset };
+}
+
+/** The zone's offset from UTC at `at`, in minutes (Asia/Tokyo → 540), or null for an unknown zone. */
+export function utcOffsetMinutes(timeZone: string, at: Date): number | null {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).formatToParts(at);
+    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
+    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
+    return Math.round((local - Math.floor(at.getTime() / 60000) * 60000) / 60000);
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- calendar days
+
+/** A calendar day (month 1-12). */
+export type Day = { y: number; m: number; d: number };
+
+/** The respondent's calendar day at `now`: in their zone, or the machine's when none is known (as chrono does). */
+export function localToday(o: Reference): Day {
+  const offset = o.timezone ? utcOffsetMinutes(o.timezone, o.now) : null;
+  if (offset === null) return { y: o.now.getFullYear(), m: o.now.getMonth() + 1, d: o.now.getDate() };
+  const local = new Date(o.now.getTime() + offset * 60_000);
+  return { y: local.getUTCFullYear(), m: local.getUTCMonth() + 1, d: local.getUTCDate() };
+}
+
+function dayFrom(t: Date): Day {
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+}
+
+function shiftDays(day: Day, n: number): Day {
+  return dayFrom(new Date(Date.UTC(day.y, day.m - 1, day.d + n)));
+}
+
+function shiftMonths(day: Day, n: number): Day {
+  return dayFrom(new Date(Date.UTC(day.y, day.m - 1 + n, 1)));
+}
+
+function dayNumber(day: Day): number {
+  return Date.UTC(day.y, day.m - 1, day.d) / 86_400_000;
+}
+
+function weekdayOf(day: Day): number {
+  return new Date(Date.UTC(day.y, day.m - 1, day.d)).getUTCDay();
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** YYYY-MM-DD, or null when the day does not exist (2025-02-30). */
+export function isoDate(y: number, m: number, d: number): string | null {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return null;
+  return `${y}-${pad(m)}-${pad(d)}`;
+}
+
+function jaDay(day: Day): string {
+  return `${day.y}年${day.m}月${day.d}日`;
+}
+
+// ---------------------------------------------------------------- rewriting with offsets
+
+/** A text rewritten for a parser (`text`), the respondent's `source`, and the way back to its offsets. */
+export type Rewritten = { text: string; source: string; start: (i: number) => number; end: (i: number) => number };
+
+export function unchanged(text: string): Rewritten {
+  return { text, source: text, start: (i) => i, end: (i) => i };
+}
+
+/** What the respondent wrote where the rewritten text has [at, to). */
+export function original(r: Rewritten, at: number, to: number): string {
+  return r.source.slice(r.start(at), r.end(to));
+}
+
+/** A stretch [start, end) of the current text and what replaces it. */
+export type Edit = { start: number; end: number; by: string };
+
+/** Replaces every match of `pattern` (global) for which `replace` returns a string; offsets map back through the edit. */
+export function rewrite(src: Rewritten, pattern: RegExp, replace: (m: RegExpMatchArray) => string | null): Rewritten {
+  const edits: Edit[] = [];
+  for (const m of src.text.matchAll(pattern)) {
+    const by = replace(m);
+    if (by !== null) edits.push({ start: m.index, end: m.index + m[0].length, by });
+  }
+  return applyEdits(src, edits);
+}
+
+/** Applies non-overlapping edits (in text order). */
+export function applyEdits(src: Rewritten, edits: readonly Edit[]): Rewritten {
+  if (edits.length === 0) return src;
+  const placed: Array<{ from: number; to: number; at: number; len: number }> = [];
+  let out = '';
+  let last = 0;
+  for (const e of edits) {
+    out += src.text.slice(last, e.start);
+    placed.push({ from: e.start, to: e.end, at: out.length, len: e.by.length });
+    out += e.by;
+    last = e.end;
+  }
+  out += src.text.slice(last);
+  // An offset inside a replacement maps to the whole replaced stretch: starts to its start, ends to its end.
+  const back = (i: number, isEnd: boolean): number => {
+    let shift = 0;
+    for (const e of placed) {
+      if (isEnd ? i <= e.at : i < e.at) break;
+      if (isEnd ? i <= e.at + e.len : i < e.at + e.len) return isEnd ? e.to : e.from;
+      shift = e.to - (e.at + e.len);
+    }
+    return i + shift;
+  };
+  return { text: out, source: src.source, start: (i) => src.start(back(i, false)), end: (i) => src.end(back(i, true)) };
+}
+
+// ---------------------------------------------------------------- Japanese forms chrono does not read
+
+// Japanese eras still in living memory, by the Gregorian year of their first year; R5 / H30 / 令5 abbreviate them.
+const ERA_START: Readonly<Record<string, number>> = { 令和: 2019, 平成: 1989, 昭和: 1926, 大正: 1912, 令: 2019, 平: 1989, 昭: 1926, R: 2019, H: 1989, S: 1926, T: 1912 };
+const ERA = String.raw`(?<![A-Za-z\d])(令和|平成|昭和|大正|令|平|昭|[RHSTrhst])\s*(元|\d{1,2})`;
+const ERA_YEAR = new RegExp(String.raw`${ERA}\s*年`, 'g');
+// An era year without 年 ("R5", 「H30卒」) only where Japanese usage puts one: "H1 results" is a half-year.
+const ERA_ALONE = new RegExp(String.raw`${ERA}(?=\s*(?:年度|です|頃|ごろ|生まれ|卒|入社|入学|[、。,.!?]|$))`, 'g');
+const ERA_NUMERIC_DATE = new RegExp(String.raw`${ERA}\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,2})(?!\d)`, 'g');
+
+/** The Gregorian year of an era year (平成, "30" → 2018; 令和, 元 → 2019), or null for an unknown era. */
+export function eraYear(era: string, n: string): number | null {
+  const first = ERA_START[era] ?? ERA_START[era.toUpperCase()];
+  if (first === undefined) return null;
+  return first + (n === '元' ? 1 : Number(n)) - 1;
+}
+
+const KANJI = '[〇一二三四五六七八九十百千]+';
+// Kanji numerals count before a calendar or clock counter; 「一時的」「一時期」 are words, and 十分 ("enough") is
+// only minutes after an hour.
+const KANJI_BEFORE_COUNTER = new RegExp(
+  String.raw`${KANJI}(?=\s*(?:年|月|週|[かヶカヵケ箇]月|時(?![的期])))|(?<=月\s*)${KANJI}(?=\s*日)|(?<=時\s*)${KANJI}(?=\s*分)|(?<=分\s*)${KANJI}(?=\s*秒)`,
+  'g',
+);
+
+/** Kanji numerals before 年/月/日/時/分 as digits (平成三十年四月一日 → 平成30年4月1日). */
+export function kanjiDigits(src: Rewritten): Rewritten {
+  return rewrite(src, KANJI_BEFORE_COUNTER, (m) => {
+    const n = parseKanji(m[0]);
+    return Number.isFinite(n) ? String(n) : null;
+  });
+}
+
+const RELATIVE_DAY: Readonly<Record<string, number>> = {
+  一昨日: -2, おととい: -2, 昨日: -1, きのう: -1, 昨夜: -1, 昨晩: -1, 今日: 0, 本日: 0, 今朝: 0, 今夜: 0, 今晩: 0, 明日: 1, あした: 1, 明後日: 2, あさって: 2,
+};
+const RELATIVE_DAY_WORD = new RegExp(Object.keys(RELATIVE_DAY).sort((a, b) => b.length - a.length).join('|'), 'g');
+const RELATIVE_WEEK: Readonly<Record<string, number>> = { 先々週: -2, 先週: -1, 今週: 0, 来週: 1, 再来週: 2 };
+const WEEKDAY_JA = '日月火水木金土';
+const RELATIVE_MONTH: Readonly<Record<string, number>> = { 先々月: -2, 先月: -1, 今月: 0, 来月: 1, 再来月: 2 };
+const RELATIVE_YEAR: Readonly<Record<string, number>> = { 一昨年: -2, おととし: -2, 去年: -1, 昨年: -1, 今年: 0, 本年: 0, 来年: 1, 再来年: 2 };
+const UNIT_JA = '日|週間|週|[かヶカヵケ箇]月|年';
+
+/**
+ * The reply with Japanese dates rewritten into forms chrono reads
+ * (「令和3年の2月14日」 → 「2021年2月14日」, 「先週の金曜日」 → the date it
+ * names). Relative words resolve against the respondent's today.
+ */
+export function forChrono(text: string, o: Reference): Rewritten {
+  return relativeJapanese(gregorianYears(kanjiDigits(unchanged(text))), localToday(o));
+}
+
+/** 和暦 as Gregorian years, and 「2025年の1月」 with the year and month side by side. */
+function gregorianYears(src: Rewritten): Rewritten {
+  const year = (m: RegExpMatchArray) => eraYear(m[1] ?? '', m[2] ?? '');
+  let r = rewrite(src, ERA_NUMERIC_DATE, (m) => (year(m) === null ? null : `${year(m)}年${Number(m[3])}月${Number(m[4])}日`));
+  for (const era of [ERA_YEAR, ERA_ALONE]) r = rewrite(r, era, (m) => (year(m) === null ? null : `${year(m)}年`));
+  return rewrite(r, /(\d{4}\s*年)\s*の\s*(?=\d{1,2}\s*月)/g, (m) => m[1] ?? null);
+}
+
+const alternatives = (words: Readonly<Record<string, number>>) => Object.keys(words).join('|');
+const RELATIVE_YEAR_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_YEAR)})(?:\s*の\s*(?=\d{1,2}\s*月))?`, 'g');
+const RELATIVE_MONTH_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_MONTH)})(?:\s*の?\s*(\d{1,2})\s*日)?`, 'g');
+const RELATIVE_WEEKDAY = new RegExp(String.raw`(${alternatives(RELATIVE_WEEK)})\s*の?\s*([${WEEKDAY_JA}])曜(?:日)?`, 'g');
+const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA})\s*(?:ほど|くらい|ぐらい)?\s*(前|後)(?![半期後])`, 'g');
+
+/** 「去年」「先月」「来週の金曜日」「一昨日」「3日前」 as the calendar dates they name. */
+function relativeJapanese(src: Rewritten, today: Day): Rewritten {
+  let r = rewrite(src, RELATIVE_YEAR_WORD, (m) => `${today.y + (RELATIVE_YEAR[m[1] ?? ''] ?? 0)}年`);
+  r = rewrite(r, RELATIVE_MONTH_WORD, (m) => {
+    const month = shiftMonths(today, RELATIVE_MONTH[m[1] ?? ''] ?? 0);
+    return m[2] ? `${month.y}年${month.m}月${Number(m[2])}日` : `${month.y}年${month.m}月`;
+  });
+  r = rewrite(r, RELATIVE_WEEKDAY, (m) => jaDay(weekdayInWeek(today, RELATIVE_WEEK[m[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(m[2] ?? ''))));
+  r = rewrite(r, RELATIVE_DAY_WORD, (m) => jaDay(shiftDays(today, RELATIVE_DAY[m[0]] ?? 0)));
+  return rewrite(r, COUNTED_FROM_TODAY, (m) => countedFromToday(today, Number(m[1]) * (m[3] === '前' ? -1 : 1), m[2] ?? ''));
+}
+
+/** A weekday (0 = Sunday) in the week `weeks` from this one; Japanese weeks start on Monday. */
+function weekdayInWeek(today: Day, weeks: number, weekday: number): Day {
+  const monday = shiftDays(today, -((weekdayOf(today) + 6) % 7));
+  return shiftDays(monday, 7 * weeks + ((weekday + 6) % 7));
+}
+
+/** 「3日前」「2週間後」「2ヶ月前」「5年前」 at the precision they are said in. */
+function countedFromToday(today: Day, n: number, unit: string): string {
+  if (unit === '年') return `${today.y + n}年`;
+  if (unit.endsWith('月')) {
+    const month = shiftMonths(today, n);
+    return `${month.y}年${month.m}月`;
+  }
+  return jaDay(shiftDays(today, unit.startsWith('週') ? 7 * n : n));
+}
+
+// ---------------------------------------------------------------- what a reply mentions
+
+/** One date a reply mentions, at the offsets where the respondent wrote it. */
+export type DateMention = {
+  start: number;
+  end: number;
+  text: string;
+  year: number;
+  month: number;
+  day: number;
+  known: { year: boolean; month: boolean; day: boolean; weekday: boolean };
+  /** "last March", "next March": the respondent's own direction for a date without a year. */
+  lean: 'past' | 'future' | null;
+};
+
+// Countries that write numeric dates month first (3/4/2025 is March 4th); elsewhere day first.
+const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'BZ', 'CA']);
+
+function englishParser(country: string | null | undefined): chrono.Chrono {
+  return !country || MONTH_FIRST.has(country) ? chrono.en.casual : chrono.en.GB;
+}
+
+/** chrono parsers in the order to trust them: the session language's first. */
+export function chronoParsers(language: SessionLanguage, country?: string | null): chrono.Chrono[] {
+  const en = englishParser(country);
+  return language === 'ja' ? [chrono.ja.casual, en] : [en, chrono.ja.casual];
+}
+
+// "a few days ago", "several weeks", "some time", "the last couple of months": no day is named.
+const VAGUE = /\b(?:few|several|couple|some|many|while|ages)\b/i;
+const QUANTITY_AND_UNIT =
+  /(?:\d+(?:\.\d+)?|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?))\s+(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?)\b/i;
+
+/**
+ * Whether a chrono match names a point in time: "four weeks" and "the last 3
+ * weeks" are lengths and "last week" has no day, while "two weeks ago", "in
+ * 3 days", "the day after tomorrow" and "next month" are points.
+ */
+function namesAPoint(t: string): boolean {
+  if (VAGUE.test(t) || /^(?:last|next|this|coming|past|previous)\s+week$/i.test(t)) return false;
+  if (!QUANTITY_AND_UNIT.test(t)) return true;
+  return /\b(?:ago|later|from now|hence)\b|^in\s/i.test(t);
+}
+
+// In "January 25" a day-first parser takes 25 for a year; a number that short after a month name is a day.
+const MONTH_AND_SHORT_NUMBER = /^[A-Za-z]+\.?\s+(\d{1,2})$/;
+
+// A year written next to a date in the same sentence: "May 3rd, um, 1990", 「平成2年生まれ、5月5日」.
+const YEAR_AFTER = /^[^\d.!?。！？\n]{0,8}?((?:19|20)\d{2})(?!\d)/;
+const YEAR_BEFORE = /(?<!\d)((?:19|20)\d{2})\s*年?[^\d.!?。！？\n]{0,8}$/;
+
+/** Every date the reply mentions, in text order (overlapping readings resolved to the most complete). */
+export function dateMentions(text: string, o: Reference & { language: SessionLanguage; country?: string | null }): DateMention[] {
+  const r = forChrono(text, o);
+  const today = localToday(o);
+  const found: DateMention[] = [];
+  for (const parser of chronoParsers(o.language, o.country)) {
+    for (const res of parser.parse(r.text, chronoReference(o))) {
+      const m = fromChrono(res, r, today);
+      if (m) found.push(m);
+    }
+  }
+  found.push(...monthMentions(r));
+  return mostComplete(withoutVerbs(text, found));
+}
+
+/** "I sat the exam", "I may have": a single lowercase word chrono took for a day or month, which compromise tags as a verb. */
+function withoutVerbs(text: string, found: DateMention[]): DateMention[] {
+  const suspect = found.filter((m) => /^[a-z]+$/.test(m.text));
+  if (suspect.length === 0) return found;
+  const verbs = (nlp(text).json({ offset: true }) as Array<{ terms: Array<{ offset?: { start: number }; tags?: string[] }> }>)
+    .flatMap((s) => s.terms)
+    .filter((t) => t.tags?.includes('Verb'))
+    .map((t) => t.offset?.start);
+  return found.filter((m) => !suspect.includes(m) || !verbs.includes(m.start));
+}
+
+function fromChrono(res: chrono.ParsedResult, r: Rewritten, today: Day): DateMention | null {
+  const s = res.start;
+  const known = { year: s.isCertain('year'), month: s.isCertain('month'), day: s.isCertain('day'), weekday: s.isCertain('weekday') };
+  if (!known.month && !known.day && !known.weekday) return null;
+  const written = writtenDate(res);
+  if (!written || insideNumber(r.text, written.at, written.to)) return null;
+  let day = s.get('day') ?? 1;
+  const short = MONTH_AND_SHORT_NUMBER.exec(r.text.slice(written.at, written.to));
+  if (short?.[1] && Number(short[1]) <= 31 && known.year && !known.day) {
+    day = Number(short[1]);
+    Object.assign(known, { year: false, day: true });
+  }
+  const year = statedYear(res, r.text, [written.at, written.to], known, today);
+  known.year = year !== null;
+  const start = r.start(written.at);
+  const end = r.end(written.to);
+  return {
+    start,
+    end,
+    text: r.source.slice(start, end).trim(),
+    year: year ?? s.get('year') ?? today.y,
+    month: s.get('month') ?? 1,
+    day,
+    known,
+    lean: leanBefore(r.text.slice(0, written.at)),
+  };
+}
+
+/** Where the date chrono found is written, without a leading "on"/"in" (except in "in 3 days"); null for a length. */
+function writtenDate(res: chrono.ParsedResult): { at: number; to: number } | null {
+  if (!namesAPoint(res.text.trim())) return null;
+  const stripped = /^(?:(?:on|in|at)\s+)*/i.exec(res.text)?.[0].length ?? 0;
+  const lead = namesAPoint(res.text.slice(stripped).trim()) ? stripped : 0;
+  const written = res.text.slice(lead).trim();
+  const at = res.index + lead + res.text.slice(lead).indexOf(written);
+  return { at, to: at + written.length };
+}
+
+/**
+ * The year the respondent gave for a date: a two-digit one in its century
+ * (「90年5月3日」), the year closing its range ("12 May - 19 May 2025"), or
+ * one written beside it ("May 3rd, um, 1990"); null when there is none.
+ */
+function statedYear(res: chrono.ParsedResult, text: string, [at, to]: Span, known: DateMention['known'], today: Day): number | null {
+  const year = res.start.get('year') ?? 0;
+  if (known.year) return year >= 100 ? year : year <= (today.y % 100) + 1 ? 2000 + year : 1900 + year;
+  if (!known.month) return null;
+  const e = res.end;
+  if (e?.isCertain('year')) {
+    const endYear = e.get('year') ?? today.y;
+    return (res.start.get('month') ?? 1) > (e.get('month') ?? 1) ? endYear - 1 : endYear;
+  }
+  const near = YEAR_AFTER.exec(text.slice(to)) ?? YEAR_BEFORE.exec(text.slice(0, at));
+  return near?.[1] ? Number(near[1]) : null;
+}
+
+function leanBefore(before: string): 'past' | 'future' | null {
+  if (/\b(?:last|previous|past)\s+$/i.test(before)) return 'past';
+  if (/\b(?:next|coming)\s+$/i.test(before)) return 'future';
+  return null;
+}
+
+/** A match that starts or ends inside a longer number ("1/02" in "31/02/2025") is a fragment. */
+function insideNumber(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 2), start);
+  const after = text.slice(end, end + 2);
+  return /\d$|\d[/.:-]$/.test(before) || /^\d|^[/.:-]\d/.test(after);
+}
+
+// chrono.ja reads 「2025年4月1日」 but not a month alone: 「2025年4月」「4月から」「1月末」.
+const YEAR_MONTH_JA = /(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?!\s*\d{1,2}\s*日)(?!曜)/g;
+
+function monthMentions(r: Rewritten): DateMention[] {
+  const out: DateMention[] = [];
+  for (const m of r.text.matchAll(YEAR_MONTH_JA)) {
+    const month = Number(m[2]);
+    if (month < 1 || month > 12) continue;
+    const start = r.start(m.index);
+    const end = r.end(m.index + m[0].length);
+    const year = m[1] ? Number(m[1]) : 0;
+    out.push({
+      start,
+      end,
+      text: r.source.slice(start, end).trim(),
+      year,
+      month,
+      day: 1,
+      known: { year: Boolean(m[1]), month: true, day: false, weekday: false },
+      lean: null,
+    });
+  }
+  return out;
+}
+
+/** How much of a date a mention pins down: year, month, day (a weekday names a day). */
+export function completeness(m: DateMention): number {
+  return Number(m.known.year) + Number(m.known.month) + Number(m.known.day || m.known.weekday);
+}
+
+/** Overlapping readings of the same words keep the most complete; the survivors in text order. */
+function mostComplete(found: DateMention[]): DateMention[] {
+  const kept: DateMention[] = [];
+  const ranked = found.map((m, i) => ({ m, i })).sort((a, b) => completeness(b.m) - completeness(a.m) || a.i - b.i);
+  for (const { m } of ranked) {
+    if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The candidates the respondent means, in text order: retracted ones
+ * dropped, and those in background clauses only when nothing else is left.
+ */
+export function assertedGroup<T>(text: string, items: readonly T[], span: (t: T) => Span): T[] {
+  const ordered = preferAsserted(text, items, span);
+  const background = backgroundSpans(text);
+  const inBackground = (t: T) => background.some(([a, b]) => span(t)[0] >= a && span(t)[1] <= b);
+  const first = ordered[0];
+  return first === undefined ? [] : ordered.filter((t) => inBackground(t) === inBackground(first));
+}
+
+/** The asserted candidate with the highest score (the first on a tie). */
+export function pickAsserted<T>(text: string, items: readonly T[], span: (t: T) => Span, score: (t: T) => number): T | undefined {
+  const pool = assertedGroup(text, items, span);
+  return pool.reduce<T | undefined>((best, t) => (best === undefined || score(t) > score(best) ? t : best), undefined);
+}
+
+// ---------------------------------------------------------------- direction
+
+// Past-time grammar ("did", "ago", 始まった) fixes when a thing happened whatever it is, so it is read
+// before the future keywords: "When did you start?" asks about the past although "start" usually looks ahead.
+const PAST = new RegExp(
+  [
+    String.raw`\b(?:born|births?|birthdays?|dob|started|began|begun|noticed|happened|occurred|took place|did|ago|last|previous(?:ly)?|since|accident|incident|injur(?:y|ed)|onset|diagnosed|first (?:noticed|felt|saw|experienced|appeared))\b`,
+    '生年月日|誕生日|生まれ|発生|事故|発症|受傷|始まった|始まり|気づ|気付|起き|起こ[っり]|最後に|前回|以前|ました|でした|った日|した日',
+  ].join('|'),
+  'i',
+);
+const FUTURE = new RegExp(
+  [
+    String.raw`\b(?:start(?:s|ing)?|begin(?:s|ning)?|move[- ]?in|moving|pick[- ]?up|collect(?:ion|ing)?|arriv(?:e|al|ing)|appointments?|available|availability|visit|check[- ]?in|deliver(?:y|ed)?|return(?:ing)?|book(?:ing)?|reserv(?:e|ation)|preferred|desired|want|wish|would like|'d like|will|going to|plan(?:ned|ning)?|expected|due|deadline|next|upcoming|earliest|join(?:ing)?)\b`,
+    '希望|予定|入居|開始|利用開始|入社|着任|来院|来店|予約|到着|受け?取り|引き?取り|引渡|納品|配達|お届け|締め?切り?|期限|可能|できる|したい|来週|来月|来年|今後|これから',
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Which way a date without a year lies from today, read from the words of a
+ * fact (or of the reply itself): a past event (birth, accident, "when did it
+ * start", 始まった) is the most recent such day; a plan (start, move-in,
+ * pickup, appointment, 希望日, 予定) the next one; anything else is left to
+ * chrono's nearest reading.
+ */
+export function dateDirection(texts: readonly string[]): DateDirection {
+  const all = texts.join('\n');
+  if (PAST.test(all)) return 'past';
+  if (FUTURE.test(all)) return 'future';
+  return 'any';
+}
+
+// ---------------------------------------------------------------- the date
+
+// Numeric dates chrono drops when the day does not exist, so they can be named back to the respondent.
+const NUMERIC_DATE = /(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})|\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日)(?!\d)/g;
+const NUMERIC_DATE_YEAR_LAST = /(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?!\d)/g;
+
+/**
+ * A date as YYYY-MM-DD (YYYY-MM when only the month is known): the most
+ * complete date the respondent asserts (not one they take back, a background
+ * one only if nothing else), its year completed by `direction` when missing.
+ * A birth date (`requireYear`) without a year is rejected as 'no_year'; a
+ * numeric date that does not exist (2025-02-30) as 'invalid'.
+ */
+export function extractDate(text: string, options: DateOptions): Extraction {
+  const mentions = dateMentions(text, options);
+  // The most complete date wins (a day counts most: "2027年1月の…、1月9日" is the 9th), then one with its year, then one written in digits or a month's name over a
+  // relative one ("the day after Halloween … So Sunday, November 1, 2026").
+  const written = (m: DateMention) => (/\d/.test(text.slice(m.start, m.end)) ? 1 : 0);
+  const best = pickAsserted(text, mentions, (m) => [m.start, m.end], (m) => 4 * (completeness(m) + Number(m.known.day || m.known.weekday)) + 2 * Number(m.known.year) + written(m));
+  if (!best) return impossibleDate(text, options) ?? NONE;
+  if (options.requireYear && !best.known.year) return { value: null, rejected: best.text, problem: 'no_year' };
+  // 'nearest' is for a date corrected near the one it replaces; 'any' lets the reply's own words decide.
+  const direction = options.direction === 'nearest' ? 'any' : options.direction && options.direction !== 'any' ? options.direction : dateDirection([text]);
+  return { value: dateValue(best, direction, options), rejected: null };
+}
+
+function impossibleDate(text: string, o: Reference & { country?: string | null }): Extraction | null {
+  const r = forChrono(text, o);
+  const invalid = (m: RegExpMatchArray) => ({ value: null, rejected: original(r, m.index ?? 0, (m.index ?? 0) + m[0].length), problem: 'invalid' as const });
+  for (const m of r.text.matchAll(NUMERIC_DATE)) {
+    if (!isoDate(Number(m[1]), Number(m[2] ?? m[4]), Number(m[3] ?? m[5]))) return invalid(m);
+  }
+  const monthFirst = !o.country || MONTH_FIRST.has(o.country);
+  for (const m of r.text.matchAll(NUMERIC_DATE_YEAR_LAST)) {
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    if (!isoDate(Number(m[3]), monthFirst ? a : b, monthFirst ? b : a)) return invalid(m);
+  }
+  return null;
+}
+
+/** The mention as YYYY-MM-DD or YYYY-MM, a missing year or a bare weekday placed by the direction. */
+export function dateValue(m: DateMention, direction: DateDirection, o: Reference): string {
+  const today = localToday(o);
+  const lean = m.lean ?? direction;
+  if (m.known.day) {
+    const year = m.known.year ? m.year : dayYear(m.month, m.day, lean, today);
+    return isoDate(year, m.month, m.day) ?? `${year}-${pad(m.month)}-${pad(m.day)}`;
+  }
+  if (m.known.weekday) return weekdayValue(m, direction, today);
+  const year = m.known.year ? m.year : monthYear(m.month, lean, today);
+  return `${year}-${pad(m.month)}`;
+}
+
+/** The year of a month and day: the latest not after today, the soonest not before it, or the nearest. */
+function dayYear(month: number, day: number, direction: DateDirection, today: Day): number {
+  const exists = (y: number) => isoDate(y, month, day) !== null;
+  const distance = (y: number) => dayNumber({ y, m: month, d: day }) - dayNumber(today);
+  const years = [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((n) => today.y + n).filter(exists);
+  const fits = years.filter((y) => (direction === 'past' ? distance(y) <= 0 : direction === 'future' ? distance(y) >= 0 : true));
+  return fits.reduce((a, b) => (Math.abs(distance(b)) < Math.abs(distance(a)) ? b : a), fits[0] ?? today.y);
+}
+
+function monthYear(month: number, direction: DateDirection, today: Day): number {
+  if (direction === 'past') return month <= today.m ? today.y : today.y - 1;
+  if (direction === 'future') return month >= today.m ? today.y : today.y + 1;
+  const gap = month - today.m;
+  return gap > 6 ? today.y - 1 : gap < -6 ? today.y + 1 : today.y;
+}
+
+// A weekday with its own modifier ("last Friday", 来週の金曜日 rewritten to a date) was placed by chrono.
+const WEEKDAY_MODIFIER = /\b(?:last|next|this|coming|past|previous)\b/i;
+
+function weekdayValue(m: DateMention, direction: DateDirection, today: Day): string {
+  const chronoDay = `${m.year}-${pad(m.month)}-${pad(m.day)}`;
+  if (direction === 'any' || WEEKDAY_MODIFIER.test(m.text)) return chronoDay;
+  const target = weekdayOf({ y: m.year, m: m.month, d: m.day });
+  const gap = (target - weekdayOf(today) + 7) % 7;
+  const day = shiftDays(today, direction === 'future' ? gap : gap === 0 ? 0 : gap - 7);
+  return `${day.y}-${pad(day.m)}-${pad(day.d)}`;
+}

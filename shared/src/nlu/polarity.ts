@@ -1,0 +1,130 @@
+import nlp from 'compromise';
+import { backgroundSpans } from './discourse.js';
+import { morphemes, type Morpheme } from './japanese.js';
+import { hasJapanese, normalizeText } from './text.js';
+
+/**
+ * Whether a reply to a yes/no question means yes or no, read from its
+ * grammar rather than from a list of answers: a leading yes/no word settles
+ * it ("Goodness, no - it was the weather", 「はい、お願いします」); otherwise
+ * the predicate of the reply's first sentence is negative (「けが人はいません」,
+ * 「飼う予定はないです」, "we haven't", "nothing to report") or affirmative
+ * (「利用します」, 「高血圧で薬を飲んでいます」, "I'll need one"). A later sentence
+ * that opens with a contrast (「でも」, "but", "however") overrides the first
+ * one (「ぎっくり腰をやりまして。でももう治っていて、今は通院していません」 → no).
+ *
+ * Negation of knowing (「わかりません」, "I don't know", "not sure") is no
+ * answer at all, and idioms built on a negative form (「かもしれません」,
+ * 「しなければならない」, "no problem") are not negations. Background clauses
+ * (「家が少し遠いので、」) are set aside first. Japanese is read with
+ * kuromoji; English with compromise's negation tags.
+ */
+
+export type Polarity = 'yes' | 'no';
+
+const LEAD_YES_JA = /^(?:はい|ええ|うん|そうです|もちろん|あります|あり|有り|有|お願いします)(?![\p{L}])/u;
+const LEAD_NO_JA = /^(?:いいえ|いえ|ううん|いや|なし|無し|無|ないです|ありません|特にありません|特になし)(?![\p{L}])/u;
+// Negative forms that do not negate: "might be", "must", "cannot be helped".
+const JA_IDIOMS = /かもしれ(?:ない|ません)|(?:なければ|なくては|ないと|なきゃ)(?:なら|いけ|だめ)(?:ない|ません)?|しかた(?:が)?ない|仕方(?:が)?ない|(?:では|じゃ)ないでしょうか|ないかな/g;
+const KNOWING = new Set(['わかる', '分かる', '解る', '知る', '覚える', '決まる', '決める', '確か', '思い出す', '存じる']);
+const CONTRAST_JA = /^(?:でも|しかし|ただ|だけど|けど|けれど|ですが|とはいえ|ところが)/;
+const SENTENCE_JA = /[。！？!?\n]+/;
+
+const YES_WORDS_EN = /\b(?:yes|yeah|yep|yup|yea|sure|of course|certainly|definitely|absolutely|correct|indeed|affirmative)\b/i;
+const NO_WORDS_EN = /\b(?:no|nope|nah|not really|not at all|never|negative|none|nothing|nobody|neither)\b(?!\s+(?:problem|worries|doubt|way|matter)\b)/i;
+const KNOWING_EN = /\b(?:(?:don'?t|do not|didn'?t|did not|can'?t|cannot|haven'?t|have not) (?:know|remember|recall|tell|say|decided|made up my mind)|not (?:sure|certain|decided)(?: yet)?|unsure|undecided|no idea|no clue)\b/i;
+const CONTRAST_EN = /^(?:but|however|though|although|yet|that said)\b/i;
+
+/** 'yes', 'no', or null when the reply says neither (or only that the respondent does not know). */
+export function answerPolarity(raw: string): Polarity | null {
+  const text = normalizeText(raw);
+  if (!text) return null;
+  return hasJapanese(text) ? japanesePolarity(text) : englishPolarity(text);
+}
+
+function japanesePolarity(text: string): Polarity | null {
+  const t = text.replace(/^[\s、,。！!]+/, '');
+  if (LEAD_NO_JA.test(t)) return 'no';
+  if (LEAD_YES_JA.test(t)) return 'yes';
+  const sentences = withoutBackground(t).split(SENTENCE_JA).map((s) => s.trim()).filter(Boolean);
+  let answer: Polarity | null = null;
+  for (const [i, s] of sentences.entries()) {
+    // A concessive clause ("…ないんですが、…ですか") ends at が/けど; a question after it asks, it does not answer.
+    const clauses = s.split(/(?<=[たすいんだ])(?:が|けど|けれど|けれども)[、,]/).filter((c) => !/(?:か|かな|でしょうか)$/.test(c.trim()));
+    const p = clauses.map(japaneseClause).find((x) => x !== null) ?? null;
+    // Opening with "I don't know" (「わかりません。検査を受けたことがないので…」) leaves the question open.
+    if (p === 'unknown') {
+      if (i === 0) return null;
+      continue;
+    }
+    if (p === null) continue;
+    if (answer === null || (i > 0 && CONTRAST_JA.test(s))) answer = p;
+  }
+  return answer;
+}
+
+function japaneseClause(clause: string): Polarity | 'unknown' | null {
+  const c = clause.replace(JA_IDIOMS, '');
+  if (/(?:^|[、,\s])(?:なし|無し|特になし)(?:です)?$/.test(c) || /不要|結構です/.test(c)) return 'no';
+  const ms = morphemes(c);
+  if (!ms) return /ません|ないです|ない$|なかった|なし|無し/.test(c) ? 'no' : /ます|です|した|ある|いる/.test(c) ? 'yes' : null;
+  let predicate = false;
+  let negative = false;
+  let unknown = false;
+  for (const [i, m] of ms.entries()) {
+    if (m.pos === '動詞' || m.pos === '形容詞' || (m.pos === '助動詞' && /^(?:です|ます|だ|た)$/.test(m.base))) predicate = true;
+    if (isNegation(m)) {
+      if (negatesKnowing(ms, i)) unknown = true;
+      else negative = true;
+    }
+  }
+  if (unknown) return 'unknown';
+  if (negative) return 'no';
+  return predicate || ms.some((m) => m.pos === '名詞' && m.pos1 !== '非自立') ? 'yes' : null;
+}
+
+/** ない / ん / ぬ / ず as auxiliaries, ない as an adjective (「けがはない」), 無い, なし. */
+function isNegation(m: Morpheme): boolean {
+  if (m.pos === '助動詞' && /^(?:ない|ぬ|ん|ず)$/.test(m.base)) return true;
+  return m.pos === '形容詞' && /^(?:ない|無い)$/.test(m.base);
+}
+
+/** The negation belongs to a verb of knowing (わかりません, 覚えていない): not knowing, not "no". */
+function negatesKnowing(ms: readonly Morpheme[], at: number): boolean {
+  for (let i = at - 1; i >= Math.max(0, at - 4); i--) {
+    const m = ms[i]!;
+    if (m.pos === '動詞' && m.pos1 === '自立') return KNOWING.has(m.base);
+    if (m.pos === '名詞' || m.pos === '形容詞') return KNOWING.has(m.base);
+  }
+  return false;
+}
+
+function englishPolarity(text: string): Polarity | null {
+  const sentences = withoutBackground(text).split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  let answer: Polarity | null = null;
+  for (const [i, s] of sentences.entries()) {
+    const p = englishSentence(s);
+    if (p === null) continue;
+    if (answer === null || (i > 0 && CONTRAST_EN.test(s))) answer = p;
+  }
+  return answer;
+}
+
+function englishSentence(s: string): Polarity | null {
+  if (KNOWING_EN.test(s) && !/^\s*(?:yes|no)\b/i.test(s)) return null;
+  const yes = YES_WORDS_EN.exec(s);
+  const no = NO_WORDS_EN.exec(s);
+  if (yes || no) {
+    if (yes && (!no || yes.index < no.index)) return 'yes';
+    if (no) return 'no';
+  }
+  const doc = nlp(s);
+  if (doc.has('#Negative') || doc.verbs().isNegative().found) return 'no';
+  return doc.terms().found && (doc.has('#Verb') || doc.has('#Noun')) ? 'yes' : null;
+}
+
+function withoutBackground(text: string): string {
+  let out = text;
+  for (const [s, e] of [...backgroundSpans(text)].sort((a, b) => b[0] - a[0])) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
+  return out.trim() || text;
+}

@@ -1,0 +1,344 @@
+import nlp from 'compromise';
+import { isNonAnswer } from './answer-intent.js';
+import { preferAsserted } from './discourse.js';
+import { morphemes, type Morpheme } from './japanese.js';
+import { findNumbers, type FoundNumber } from './numbers.js';
+import { contactSpans, type Extraction } from './typed-values.js';
+
+/**
+ * The number a respondent gives for a quantity fact, read from a normalized
+ * answer. The fact's own words (label, intent, criteria, hints) say what is
+ * counted and in which unit.
+ *
+ * 1. Numerals are what findNumbers reads: digits, English number words, kanji
+ *    numerals the dictionary tags as numbers, 万/億/k/million magnitudes.
+ * 2. Numbers that belong to something else — dates, clock times, phone
+ *    numbers, emails, postal codes, day ordinals ("the 20th"), calendar years
+ *    unless a year is asked — come last, so they win only when alone.
+ * 3. Among the rest, a number carrying the unit the fact counts ("how many
+ *    nights", "number of adults", 人数, 何泊, "(km)") comes first, a bare
+ *    number next, a number with another known unit after ("5泊6日" for 日数
+ *    → 6).
+ * 4. Otherwise the respondent's order, as discourse.ts frames it: values
+ *    taken back are dropped, values in background clauses come last.
+ * 5. When the fact records amounts in a magnitude ("年収（万円）", "in
+ *    thousands", "(k$)"), an amount written in full or with its own magnitude
+ *    ("4,200,000円", "420万円", "$45k") is expressed in it; a bare number is
+ *    taken as already in it.
+ * 6. No number: nothing, except that a vague quantity ("a few", 数人) is
+ *    rejected so the interviewer can ask for a figure.
+ */
+
+const NONE: Extraction = { value: null, rejected: null };
+
+// One family per unit, whatever the language or spelling: a fact asking 日数 accepts "6日間" and "6 days".
+const UNIT_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  day: ['day', '日', '日間'],
+  night: ['night', '泊'],
+  person: ['person', 'people', '人', '名'],
+  year: ['year', 'yr', 'age', '年', '年間', '歳', '才'],
+  month: ['month', 'か月', 'ヶ月', 'カ月', 'ヵ月', 'ケ月', '箇月'],
+  week: ['week', '週', '週間'],
+  hour: ['hour', 'hr', 'h', '時間'],
+  minute: ['minute', 'min', '分', '分間'],
+  km: ['km', 'kilometre', 'kilometer', 'キロメートル'],
+  kg: ['kg', 'kilogram', 'kilo', 'キログラム'],
+  cm: ['cm', 'centimetre', 'centimeter', 'センチ'],
+  yen: ['yen', 'jpy', '円', '¥'],
+  dollar: ['dollar', 'usd', 'buck', 'ドル', '$'],
+  pound: ['pound', 'gbp', 'ポンド', '£'],
+  euro: ['euro', 'eur', 'ユーロ', '€'],
+  percent: ['percent', 'パーセント', '%'],
+};
+const FAMILY_OF = new Map(Object.entries(UNIT_FAMILIES).flatMap(([family, words]) => words.map((w) => [w, family] as const)));
+const CURRENCIES = new Set(['yen', 'dollar', 'pound', 'euro']);
+const JA_UNITS = [...FAMILY_OF.keys()].filter((w) => !/^[a-z]/.test(w)).sort((a, b) => b.length - a.length);
+
+const MAGNITUDE: Readonly<Record<string, number>> = { 百: 1e2, 千: 1e3, 万: 1e4, 億: 1e8, k: 1e3, thousands: 1e3, millions: 1e6, billions: 1e9 };
+// A magnitude that is not part of an amount names the unit of record. 万 and 億 need a figure to be an amount
+// ("500万円"; "万円単位", "（万円）", 何万円 are units); 千円 and 百万円 are amounts unless bracketed alone, asked
+// with 何, or called a 単位.
+const SCALE_JA = [
+  /(?<![\d〇一二三四五六七八九十百千万億数])([万億])(?=円|ドル|ユーロ|ポンド|単位)/,
+  /[(（]\s*([百千][万億]?)(?:円|ドル|ユーロ|ポンド)\s*[)）]/,
+  /(?:単位\s*[:：は]?\s*|何)([百千][万億]?)(?:円|ドル|ユーロ|ポンド)|([百千][万億]?)(?:円|ドル|ユーロ|ポンド)?単位/,
+];
+const CURRENCY_WORDS = [...CURRENCIES].flatMap((f) => UNIT_FAMILIES[f] ?? []).filter((w) => /^[a-z]+$/.test(w)).join('|');
+const SCALE_EN = new RegExp(
+  `\\b(?:in|of)\\s+(?:[$£€¥]\\s*)?(thousands|millions|billions)\\b|\\b(thousands|millions|billions)\\s+of\\s+(?:${CURRENCY_WORDS})s?\\b|(?<![\\w.])(k)(?=\\s*[$£€¥)]|\\s*(?:${CURRENCY_WORDS})\\b)|(?<=[$£€¥(]\\s*)(k)\\b`,
+  'i',
+);
+const COUNTED_EN = /^(?:how many|number of|no\.? of|# of|count of|quantity of)$/i;
+const CALENDAR_YEAR = /\b(?:what|which)\s+year\b|\byear\s+(?:of|built|founded|established|made)\b|西暦|年度|何年に/i;
+
+const NUMERAL = '[\\d〇一二三四五六七八九十]+';
+// Values of other kinds whose digits are not a quantity.
+const OTHER_VALUES = [
+  /\d{1,4}\/\d{1,2}(?:\/\d{1,4})?|\d{1,4}[-.]\d{1,2}[-.]\d{1,4}/g,
+  /\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)\b/gi,
+  /(?:\d+-){2,}\d+/g,
+  /(?:〒\s*)?(?<!\d)\d{3}-\d{4}(?!\d)/g,
+  new RegExp(`(?:${NUMERAL}年)?${NUMERAL}月(?:${NUMERAL}日)?|${NUMERAL}時(?!間)(?:${NUMERAL}分|半)?`, 'g'),
+  // The "1" of a rate: 「1泊あたり2万円」, "£20 per 1 kg".
+  new RegExp(`${NUMERAL}[^\\d\\s、。,]{0,3}?(?:あたり|当たり|につき)|\\bper\\s+${NUMERAL}`, 'gi'),
+];
+const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
+const CALENDAR_YEAR_NUMBER = /^(?:19\d\d|20\d\d|2100)$/;
+const RELATIVE_TIME = new RegExp(`${NUMERAL}\\s*(?:日|週間|か月|ヶ月|カ月|年|時間|分)[前後]|\\d+\\s*(?:days?|weeks?|months?|years?|hours?|minutes?)\\s+ago\\b`, 'gi');
+const RANGE_LINK = /^\s*(?:-|~|〜|to|or|、|から)\s*$/i;
+
+const VAGUE_EN = /\b(?:(?:quite )?a few|several|some|many|a lot|lots|a handful|a bunch|plenty|multiple|numerous|a number of|dozens|hundreds|thousands)\b/i;
+const VAGUE_JA = /複数|多数|大勢|若干|いくつか|いくらか|少々|少し|たくさん|沢山/;
+
+type Term = { text: string; normal: string; root?: string; tags: string[]; offset: { start: number; length: number } };
+type Asked = { units: string[]; scale: number; calendarYear: boolean };
+type Candidate = FoundNumber & { end: number; unit: string | null; elsewhere: boolean };
+
+/** The number the respondent gives for a fact whose own words (`unitTexts`) may name its unit; see the rules above. */
+export function extractQuantity(text: string, unitTexts: readonly string[]): Extraction {
+  if (isNonAnswer(text)) return NONE;
+  const asked = askedUnit(unitTexts);
+  // 「第2番」, "No. 5", "#3": a rank or a label is never a count.
+  const candidates = candidatesIn(text, asked).filter((c) => !/(?:第|No\.?\s*|#)\s*$/i.test(text.slice(Math.max(0, c.index - 4), c.index)));
+  const total = totalOf(text, candidates);
+  const rank = (c: Candidate) => (c.elsewhere ? 1000 : 0) + unitRank(c, asked) + (c === total ? -500 : 0);
+  const grouped = digitGroups(text, unitTexts);
+  if (grouped) return { value: grouped, rejected: null };
+  const best = preferAsserted(text, candidates, (c) => [c.index, c.end]).sort((a, b) => rank(a) - rank(b))[0];
+  if (best) return { value: halved(text, best, inRecordUnit(best, asked.scale)), rejected: null };
+  const spoken = spokenCount(text);
+  if (spoken !== null) return { value: spoken, rejected: null };
+  const vague = vagueQuantity(text);
+  return vague ? { value: null, rejected: vague, problem: 'invalid' } : NONE;
+}
+
+/** "13 and a half pounds", 「2歳半」: half a unit more. */
+function halved(text: string, c: Candidate, value: string): string {
+  const after = text.slice(c.end, c.end + 16);
+  if (!/^\s*(?:\p{L}+\s+)?and a half\b|^\s*(?:[^\s\d]{0,3})?半/u.test(after) || /\./.test(value)) return value;
+  return String(Number(value) + 0.5);
+}
+
+// "10桁", "10-digit": an identifier whose length the form states.
+const STATED_DIGITS = /(\d{1,2})\s*(?:桁|けた|-?\s*digits?\b)/i;
+
+/** 「1207 3365 49」 for a 10-digit number: groups of digits written apart, read as the one number the form asks for. */
+function digitGroups(text: string, unitTexts: readonly string[]): string | null {
+  const n = unitTexts.map((t) => STATED_DIGITS.exec(t)?.[1]).find((x) => x !== undefined);
+  if (!n) return null;
+  for (const m of text.matchAll(/\d[\d\s-]*\d/g)) {
+    const digits = m[0].replace(/[\s-]/g, '');
+    if (digits.length === Number(n) && /[\s-]/.test(m[0])) return digits;
+  }
+  return null;
+}
+
+// "合計88名", "計147名", "50 in total", "so 24 altogether": the number that sums up a breakdown.
+const TOTAL_BEFORE = /(?:合計|総計|総数|全部で|全員で|計|総勢|\b(?:total(?: of)?|in all|altogether|all together|that makes|making)\s*)$/i;
+const TOTAL_AFTER = /^\s*(?:\p{L}{0,4}\s*)?(?:in total|total|altogether|all together|in all)\b/iu;
+
+/**
+ * The total of a breakdown ("児童82名と引率6名で、合計88名です", "22名と2名で24名"): a number marked as the total,
+ * or one that equals the sum of the numbers before it in the same unit.
+ */
+function totalOf(text: string, cs: readonly Candidate[]): Candidate | null {
+  const counted = cs.filter((c) => !c.elsewhere);
+  const marked = counted.find((c) => TOTAL_BEFORE.test(text.slice(Math.max(0, c.index - 16), c.index).replace(/[、,]\s*$/, '')) || TOTAL_AFTER.test(text.slice(c.end, c.end + 24)));
+  if (marked) return marked;
+  for (let i = 2; i < counted.length; i++) {
+    const parts = counted.slice(0, i).filter((c) => familyOf(c.unit ?? '') === familyOf(counted[i]!.unit ?? ''));
+    const sum = parts.reduce((n, c) => n + Number(c.value), 0);
+    if (parts.length >= 2 && sum === Number(counted[i]!.value)) return counted[i]!;
+  }
+  return null;
+}
+
+/** "Just the one", "only one", "twice a week", 「一回だけ」: counts said without a numeral. */
+function spokenCount(text: string): string | null {
+  if (/\b(?:just|only)\s+(?:the\s+)?one\b|\bthe one\b(?=\s*(?:[-—,.!]|$))/i.test(text)) return '1';
+  if (/\btwice\b/i.test(text)) return '2';
+  if (/\bthrice\b/i.test(text)) return '3';
+  if (/\bonce\s+(?:a|per|every)\b/i.test(text)) return '1';
+  return null;
+}
+
+function askedUnit(texts: readonly string[]): Asked {
+  const counted = texts.flatMap((t) => [...recordedIn(t), ...countedEnglish(t), ...countedJapanese(t)]);
+  const mentioned = texts.flatMap((t) => [...mentionedUnits(t), ...(t.match(/[$£€¥%]/g) ?? [])]);
+  const units = [...new Set([...counted, ...mentioned.filter(isKnownUnit)].map(familyOf))];
+  return { units, scale: scaleOf(texts.join(' ')), calendarYear: texts.some((t) => CALENDAR_YEAR.test(t)) };
+}
+
+/** A unit in brackets states how the value is recorded: "(km)", "（万円）" → 円, "(k$)" → $. */
+function recordedIn(text: string): string[] {
+  return [...text.matchAll(/[(（]([^()（）]{1,8})[)）]/g)]
+    .map((m) => (m[1] ?? '').trim().replace(/^(?:[百千万億]+|k(?=\W))/i, ''))
+    .filter(isKnownUnit);
+}
+
+/** The noun after "how many" / "number of": what the fact counts. */
+function countedEnglish(text: string): string[] {
+  const terms = englishTerms(text);
+  return terms.flatMap((t, i) => {
+    const phrase = `${terms[i - 1]?.normal ?? ''} ${t.normal}`;
+    if (!COUNTED_EN.test(phrase)) return [];
+    const noun = terms.slice(i + 1, i + 4).find((n) => n.tags.includes('Noun') && !n.tags.includes('Pronoun'));
+    return noun ? [termWord(noun)] : [];
+  });
+}
+
+/** The counter in 何泊 / 何名, or the head of an X数 compound (人数 → 人, 宿泊数 → 泊). */
+function countedJapanese(text: string): string[] {
+  const tokens = morphemes(text);
+  if (!tokens) return [...text.matchAll(/何(\p{Script=Han})|(\p{Script=Han})数/gu)].map((m) => m[1] ?? m[2] ?? '');
+  return tokens.flatMap((t, i) => {
+    const next = tokens[i + 1];
+    if (t.surface === '何' && next?.pos1 === '接尾') return [next.surface];
+    if (t.surface.length > 1 && t.surface.endsWith('数')) return [t.surface.slice(-2, -1)];
+    if (t.surface === '数' && t.pos1 === '接尾') return [tokens[i - 1]?.surface.slice(-1) ?? ''];
+    return [];
+  });
+}
+
+// A unit in a rate ("per year", "a week", 「1泊あたり」, 「毎月」) divides the quantity; it is not what is counted.
+const RATE = /^(?:per|a|an|each|every|あたり|当たり|につき|ごと|毎)$/;
+
+/** Unit words anywhere in a text, rates aside. Latin words are compromise's, which knows "per year" from "years". */
+function mentionedUnits(text: string): string[] {
+  const words = englishTerms(text).map(termWord);
+  const english = words.filter((_, i) => !RATE.test(words[i - 1] ?? ''));
+  const japanese = (morphemes(text) ?? []).filter((m, i, all) => isJapaneseUnit(m) && !RATE.test(all[i - 1]?.surface ?? '') && !RATE.test(all[i + 1]?.surface ?? ''));
+  return [...english, ...japanese.map((m) => m.surface)];
+}
+
+function isJapaneseUnit(m: Morpheme): boolean {
+  return !/\p{Script=Latin}/u.test(m.surface) && (m.pos2 === '助数詞' || FAMILY_OF.has(m.surface));
+}
+
+function scaleOf(text: string): number {
+  const m = SCALE_JA.map((re) => re.exec(text)).find((x) => x !== null);
+  const ja = m?.[1] ?? m?.[2];
+  if (ja) return [...ja].reduce((product, ch) => product * (MAGNITUDE[ch] ?? 1), 1);
+  const en = SCALE_EN.exec(text);
+  return en ? (MAGNITUDE[(en[1] ?? en[2] ?? en[3] ?? en[4] ?? '').toLowerCase()] ?? 1) : 1;
+}
+
+function candidatesIn(text: string, asked: Asked): Candidate[] {
+  const terms = englishTerms(text);
+  const tokens = morphemes(text);
+  const found = findNumbers(text);
+  const units = found.map((n) => unitOf(text, n.index, n.index + n.text.length, terms, tokens));
+  // "2、3人", "10 to 12 people", "5 or 6 nights": the numbers of a range share its last unit.
+  for (let i = found.length - 2; i >= 0; i--) {
+    const [n, next] = [found[i], found[i + 1]];
+    if (n && next && units[i] === null && RANGE_LINK.test(text.slice(n.index + n.text.length, next.index))) units[i] = units[i + 1] ?? null;
+  }
+  const others = [...OTHER_VALUES.flatMap((re) => spansOf(re, text)), ...contactSpans(text, null)];
+  const context = { text, terms, asked, others, relative: spansOf(RELATIVE_TIME, text) };
+  return found.map((n, i) => {
+    // A bare 1900–2100 reads as a calendar year: the answer to "what year", and nothing else's count.
+    const unit = units[i] ?? (CALENDAR_YEAR_NUMBER.test(n.text) ? 'year' : null);
+    const c = { ...n, end: n.index + n.text.length, unit, elsewhere: false };
+    return { ...c, elsewhere: belongsElsewhere(c, context) };
+  });
+}
+
+type Span = readonly [number, number];
+type Context = { text: string; terms: readonly Term[]; asked: Asked; others: readonly Span[]; relative: readonly Span[] };
+
+function belongsElsewhere(c: Candidate, { text, terms, asked, others, relative }: Context): boolean {
+  const overlaps = ([s, e]: Span) => s < c.end && e > c.index;
+  const tags = terms.filter((t) => overlaps([t.offset.start, t.offset.start + t.offset.length])).flatMap((t) => t.tags);
+  // "3 days ago", 「3日前から」 date an event, unless the fact measures that very span ("how many days ago").
+  const relativeDate = relative.some(overlaps) && !(c.unit !== null && asked.units.includes(c.unit));
+  return (
+    others.some(overlaps) ||
+    relativeDate ||
+    ORDINAL_SUFFIX.test(text.slice(c.end)) ||
+
+    ['Time', 'PhoneNumber', 'Email', 'Url'].some((tag) => tags.includes(tag)) ||
+    (tags.includes('Date') && !tags.includes('Year')) ||
+    (CALENDAR_YEAR_NUMBER.test(c.text) && !asked.calendarYear && c.unit === 'year')
+  );
+}
+
+function spansOf(re: RegExp, text: string): Span[] {
+  return [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const);
+}
+
+/** The unit written with a number: a currency sign before it, or %, a glued abbreviation, a counter or a noun after it. */
+function unitOf(text: string, start: number, end: number, terms: readonly Term[], tokens: readonly Morpheme[] | null): string | null {
+  const sign = /([$£€¥])\s*$/.exec(text.slice(0, start))?.[1];
+  if (sign) return familyOf(sign);
+  const rest = text.slice(end);
+  if (/^\s?%/.test(rest)) return 'percent';
+  const glued = /^[a-z]+/i.exec(rest)?.[0];
+  if (glued) return familyOf(glued);
+  const at = end + (rest.length - rest.trimStart().length);
+  if (tokens) {
+    const counter = tokens.find((t) => t.start === at && isJapaneseUnit(t));
+    if (counter) return familyOf(counter.surface);
+  } else {
+    const counter = JA_UNITS.find((w) => rest.trimStart().startsWith(w));
+    if (counter) return familyOf(counter);
+  }
+  if (!/^\s?\p{Script=Latin}/u.test(rest)) return null;
+  // "2 adults", "25 years old", "2 big rooms": the noun right after, past one modifier.
+  const [first, second] = terms.filter((t) => t.offset.start >= end && t.offset.length > 0);
+  if (first && isUnitTerm(first)) return familyOf(termWord(first));
+  const modifier = first && (first.tags.includes('Adjective') || first.tags.includes('Adverb'));
+  return modifier && second && isUnitTerm(second) ? familyOf(termWord(second)) : null;
+}
+
+function isUnitTerm(t: Term): boolean {
+  return FAMILY_OF.has(termWord(t)) || (t.tags.includes('Noun') && !t.tags.includes('Pronoun'));
+}
+
+// Only a known unit of another family ("5泊" for 日数) marks a number as measuring something else:
+// an unknown noun ("3 kids" for children) may be a synonym.
+function unitRank(c: Candidate, asked: Asked): number {
+  const i = c.unit === null ? -1 : asked.units.indexOf(c.unit);
+  if (asked.units.length === 0 || i >= 0) return Math.max(i, 0);
+  return asked.units.length + (c.unit !== null && isKnownUnit(c.unit) ? 1 : 0);
+}
+
+function inRecordUnit(c: Candidate, scale: number): string {
+  const written = /[千万億兆]|k$|thousand|million|billion|trillion/i.test(c.text) || CURRENCIES.has(c.unit ?? '');
+  if (scale === 1 || !written) return c.value;
+  return String(Number((Number(c.value) / scale).toPrecision(12)));
+}
+
+/** "a few", "several", 「数人」「十数名」「何人か」「複数」: a quantity without a figure. */
+function vagueQuantity(text: string): string | null {
+  const tokens = morphemes(text) ?? [];
+  for (const [i, counter] of tokens.entries()) {
+    let j = i;
+    while (j > 0 && tokens[j - 1]?.pos1 === '数') j--;
+    const run = tokens.slice(j, i).map((t) => t.surface);
+    // 何人 asks; 何人か and 数人 answer without a figure.
+    const last = tokens[i + 1]?.surface === 'か' ? tokens[i + 1] : run.includes('何') ? undefined : counter;
+    if (counter.pos2 === '助数詞' && last && run.some((r) => /^[数何幾]$/.test(r))) return text.slice(tokens[j]?.start ?? 0, last.end);
+  }
+  return (VAGUE_JA.exec(text) ?? VAGUE_EN.exec(text))?.[0] ?? null;
+}
+
+function englishTerms(text: string): Term[] {
+  if (!/\p{Script=Latin}/u.test(text)) return [];
+  const doc = nlp(text);
+  doc.compute('root');
+  return (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((s) => s.terms);
+}
+
+function termWord(t: Term): string {
+  return (t.root ?? t.normal).toLowerCase();
+}
+
+function isKnownUnit(word: string): boolean {
+  return UNIT_FAMILIES[familyOf(word)] !== undefined;
+}
+
+/** The family a unit word belongs to ("days" → day, "日間" → day), or the word itself for units the table does not know ("adults"). */
+function familyOf(word: string): string {
+  const w = word.toLowerCase();
+  return FAMILY_OF.get(w) ?? FAMILY_OF.get(w.replace(/s$/, '')) ?? w;
+}

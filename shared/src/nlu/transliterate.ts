@@ -1,0 +1,26 @@
+import { toRomaji } from 'wanakana';
+import { morphemes } from './japanese.js';
+import { hasJapanese, type SessionLanguage } from './text.js';
+
+/**
+ * Japanese words written in Latin letters (和室 → washitsu, コンパクト →
+ * konpakuto): how an English-language interview names a Japanese form's
+ * options without pasting Japanese script, and a spelling a respondent may
+ * type back. Readings come from kuromoji's dictionary, romanisation from
+ * wanakana (Hepburn). Without the dictionary, kana are still romanised and
+ * kanji are left out (null).
+ */
+export function romanize(text: string): string | null {
+  if (!hasJapanese(text)) return null;
+  const ms = morphemes(text);
+  const kana = ms ? ms.map((m) => m.reading || m.surface).join('') : text;
+  if (/\p{Script=Han}/u.test(kana)) return null;
+  const roman = toRomaji(kana).replace(/\s+/g, ' ').trim();
+  return roman && !hasJapanese(roman) ? roman : null;
+}
+
+/** An option as it can be shown in the session language: a Japanese option romanised for English, anything else as written. */
+export function optionInLanguage(option: string, lang: SessionLanguage): string | null {
+  if (lang === 'en' && hasJapanese(option)) return romanize(option);
+  return option;
+}

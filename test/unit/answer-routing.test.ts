@@ -1,0 +1,82 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeUserMessage } from '../../shared/src/domain/answer-routing.js';
+import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
+import { SessionForm } from '../../shared/src/schemas/form.js';
+import type { SessionState } from '../../shared/src/schemas/session.js';
+
+beforeAll(async () => {
+  await preloadContentAnalyzer();
+});
+
+const NOW = new Date('2026-11-24T10:00:00.000Z');
+
+const form = SessionForm.parse({
+  title: 'Course sign-up',
+  fields: [
+    { id: 'f1', fieldId: 'email', label: 'Email address', intent: null, required: true, sortOrder: 1 },
+    { id: 'f2', fieldId: 'size', label: 'T-shirt size (S/M/L/XL)', intent: null, required: true, sortOrder: 2 },
+    { id: 'f3', fieldId: 'start', label: 'When did you first notice the problem?', intent: null, required: true, sortOrder: 3 },
+    { id: 'f4', fieldId: 'devices', label: 'Number of devices affected', intent: null, required: true, sortOrder: 4 },
+    { id: 'f5', fieldId: 'room', label: 'Room preference', intent: null, required: true, sortOrder: 5 },
+    { id: 'f6', fieldId: 'requests', label: 'Anything else we should know?', intent: null, required: false, sortOrder: 6 },
+  ],
+  facts: [],
+});
+
+/** A session where `done` fields are resolved with these values and `asked` was the last question shown. */
+function session(done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): SessionState {
+  const state = newSessionState({ sessionId: 's', kind: 'form', form, language, firstAgent: 'interviewer', now: NOW.toISOString() });
+  state.plan = { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
+  state.bootstrap.country = language === 'ja' ? 'JP' : 'US';
+  for (const f of state.fields) {
+    if (f.fieldId in done) Object.assign(f, { status: 'done', value: done[f.fieldId] });
+  }
+  state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+  return state;
+}
+
+describe('which field a message is about', () => {
+  it('a correction with a new value of an earlier field goes to that field', () => {
+    const s = session({ email: 'jane@example.com', size: 'M' }, 'start');
+    expect(routeUserMessage(s, 'Sorry, typo - my email is jane.doe@example.com', NOW)).toEqual({ fieldId: 'email', correction: true });
+  });
+
+  it('a short option is read when the message names its field or says it changes something', () => {
+    const s = session({ email: 'jane@example.com', size: 'XL' }, 'start', 'ja');
+    expect(routeUserMessage(s, 'すみません、TシャツのサイズはXLじゃなくてLでお願いします。', NOW)).toEqual({ fieldId: 'size', correction: true });
+    const en = session({ email: 'jane@example.com', size: 'M' }, 'start');
+    expect(routeUserMessage(en, 'Oh wait, can I get a Small T-shirt instead of the Medium?', NOW)).toEqual({ fieldId: 'size', correction: true });
+  });
+
+  it('a date outranks the number inside it', () => {
+    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2' }, 'room');
+    expect(routeUserMessage(s, 'Actually, I checked and it started on January 25, 2026, not the 28th.', NOW)).toEqual({ fieldId: 'start', correction: true });
+  });
+
+  it('the field whose value the message takes back is the one it corrects', () => {
+    const s = session({ email: 'a@b.com', size: 'M', start: 'since March 2025', devices: '24' }, 'room');
+    expect(routeUserMessage(s, "Sorry, I said 24 - it's actually 25 now, we bought more in March.", NOW)).toEqual({ fieldId: 'devices', correction: true });
+  });
+
+  it('referring to an earlier answer without a new value answers the question asked', () => {
+    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
+    expect(routeUserMessage(s, 'As I said earlier, a room near the lift would help, my mother has bad knees.', NOW)).toEqual({ fieldId: 'requests', correction: false });
+    const ja = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: '和室' }, 'requests', 'ja');
+    expect(routeUserMessage(ja, '先ほども申しましたが母の膝が悪いので、できればエレベーターに近いお部屋だとありがたいです。', NOW)).toEqual({ fieldId: 'requests', correction: false });
+  });
+
+  it('a value of the open question\'s own kind answers it', () => {
+    const s = session({ email: 'jane@example.com' }, 'size');
+    expect(routeUserMessage(s, 'Sorry, L please', NOW)).toEqual({ fieldId: 'size', correction: false });
+  });
+
+  it('a field whose last correction could not be used is not corrected again by the same message', () => {
+    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
+    const said = "Sorry, I said 2 earlier - it's 3 devices now";
+    expect(routeUserMessage(s, said, NOW)).toEqual({ fieldId: 'devices', correction: true });
+    const devices = s.fields.find((f) => f.fieldId === 'devices')!;
+    devices.lastReview = { passed: false, feedback: 'not used', missing_facts: [], extracted_facts: [] };
+    expect(routeUserMessage(s, "Sorry, it's 3 not 2", NOW)).toEqual({ fieldId: 'requests', correction: false });
+  });
+});

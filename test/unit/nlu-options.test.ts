@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
+import { answerSpec } from '../../shared/src/nlu/fact-type.js';
+import { findOptions, matchOption, yesNoOptions } from '../../shared/src/nlu/options.js';
+
+beforeAll(async () => {
+  await preloadContentAnalyzer();
+});
+
+describe('a list of options is what a form sets apart as one', () => {
+  it.each([
+    [['Size (XS/S/M/L)'], ['XS', 'S', 'M', 'L']],
+    [['希望コース（初級・中級・上級）'], ['初級', '中級', '上級']],
+    [['「窓口」「郵送」「オンライン」のいずれか'], ['窓口', '郵送', 'オンライン']],
+    [['受取方法は店頭・配送・ロッカーから一つ'], ['店頭', '配送', 'ロッカー']],
+    [['Pick one of: Bronze, Silver, Gold'], ['Bronze', 'Silver', 'Gold']],
+    [['Membership tier: Bronze, Silver, or Gold'], ['Bronze', 'Silver', 'Gold']],
+    [['Bronze, Silver or Gold'], ['Bronze', 'Silver', 'Gold']],
+    [['朝・昼・夜'], ['朝', '昼', '夜']],
+  ])('%j → %j', (texts, options) => {
+    expect(findOptions(texts).options).toEqual(options);
+  });
+
+  it.each([
+    // 「・」 joining nouns is "and": what the fact is about, not values to pick.
+    ['ボランティアに参加する理由・きっかけ'],
+    ['アレルギー・持病・性格など、何でもご記入ください'],
+    ['薬・食べ物のアレルギーがあるかどうか'],
+    ['ゼッケン・記録証に印字します'],
+    ['タイム（時間・分）がわかること'],
+    ['けが人の有無（相手方・同乗者を含む）'],
+    // Two words joined by "or" in prose describe the fact.
+    ['Items lost or damaged'],
+    ['Years or dates'],
+    ['A length of time or the year they passed'],
+    ['Employer or site and role'],
+    ['e.g. Python, Go or Rust'],
+    ['年数、または何年から何年まで'],
+  ])('%s has no options', (text) => {
+    expect(findOptions([text]).options).toEqual([]);
+  });
+
+  it('keeps the descriptions forms give next to options as aliases', () => {
+    const found = findOptions(['Day (6am-2pm), Afternoon (2pm-10pm) or Night (10pm-6am)', 'A = Kubernetes, B = Frontend']);
+    expect(found.options).toEqual(['Day', 'Afternoon', 'Night']);
+    expect(found.aliases.Day).toEqual(['6am-2pm']);
+    expect(findOptions(['朝コース＝9時から、夜コース＝19時から', '「朝コース」「夜コース」のどちらか']).aliases['夜コース']).toEqual(['19時から']);
+  });
+
+  it('recognises yes/no pairs, including a predicate and its negation', () => {
+    expect(yesNoOptions(['Yes', 'No'])).toBe(true);
+    expect(yesNoOptions(['要', '不要'])).toBe(true);
+    expect(yesNoOptions(['参加する', '参加しない'])).toBe(true);
+    expect(yesNoOptions(['利用する', 'しない'])).toBe(true);
+    expect(yesNoOptions(['いる', 'いない'])).toBe(true);
+    expect(yesNoOptions(['午前', '午後'])).toBe(false);
+  });
+
+  it('an explicit choice cue overrides a typed kind; a bracket does not', () => {
+    const field = { label: '参加できる日', intent: null };
+    expect(answerSpec({ factKey: 'day', fact: '参加できる日', doneCriteria: '「平日」「週末」「いつでも」のどれか' }, field)).toMatchObject({ type: 'choice' });
+    expect(answerSpec({ factKey: 'y', fact: 'Graduation year (western or Japanese calendar)', doneCriteria: '' }, { label: 'Year', intent: null }).type).toBe('year');
+    expect(answerSpec({ factKey: 'p', fact: '駐車場を利用するか', doneCriteria: '利用する・しないのどちらか' }, { label: '駐車場', intent: null }).type).toBe('yes_no');
+  });
+});
+
+describe('which option a reply picks', () => {
+  const units = ['Studio', '1-Bedroom', '2-Bedroom'];
+  it.each([
+    ['2 bedroom', units, '2-Bedroom'],
+    ['two-bedroom if possible', units, '2-Bedroom'],
+    ['1 bed', units, '1-Bedroom'],
+    ['just a studio', units, 'Studio'],
+    ['nights', ['Day', 'Afternoon', 'Night'], 'Night'],
+    ['the deluxe', ['Standard Queen', 'Deluxe King', 'Suite'], 'Deluxe King'],
+    ['no pref', ['Dr. Lee', 'Dr. Okafor', 'No preference'], 'No preference'],
+    ['Either is fine', ['Dr. Lee', 'Dr. Okafor', 'No preference'], 'No preference'],
+    ['どちらでも大丈夫です', ['男性スタッフ', '女性スタッフ', '指定なし'], '指定なし'],
+    ['extra large please', ['S', 'M', 'L', 'XL'], 'XL'],
+    ['エムでお願いします', ['S', 'M', 'L', 'XL'], 'M'],
+    ['Can I get a Small instead of the Medium?', ['S', 'M', 'L', 'XL'], 'S'],
+    ['中級でお願いします', ['初級', '中級', '上級'], '中級'],
+    // Taken back, then the answer: 「さっき初級と言いましたが…上級で」.
+    ['さっき初級と言いましたが、仕事が忙しいので上級でお願いします', ['初級', '中級', '上級'], '上級'],
+  ])('%s → %s', (reply, options, option) => {
+    expect(matchOption(reply, options)).toEqual({ option });
+  });
+
+  it('uses the descriptions the form gave', () => {
+    expect(matchOption('the Kubernetes one', ['A', 'B', 'C'], [], { A: ['Kubernetes'], B: ['Frontend'], C: ['AI'] })).toEqual({ option: 'A' });
+  });
+
+  it('leaves hesitation and unrelated words to the follow-up', () => {
+    expect(matchOption('Day or Night, whichever', ['Day', 'Afternoon', 'Night'])).toEqual({ ambiguous: ['Day', 'Night'] });
+    expect(matchOption("I'll check with my manager which one we cover", ['A', 'B', 'C'])).toBeNull();
+    expect(matchOption('purple', ['S', 'M', 'L', 'XL'])).toBeNull();
+  });
+
+  it('words of the question pick nothing, unless they belong to an option', () => {
+    expect(matchOption('a shirt', ['S', 'M', 'L', 'XL'], ['T-shirt size'])).toBeNull();
+    expect(matchOption('standard', ['Standard Queen', 'Deluxe King', 'Suite'], ['One of Standard Queen, Deluxe King or Suite'])).toEqual({ option: 'Standard Queen' });
+  });
+
+  it('accepts a Japanese option spelled in Latin letters (as an English interview names it)', () => {
+    expect(matchOption('washitsu please', ['和室', '洋室'])).toEqual({ option: '和室' });
+  });
+});

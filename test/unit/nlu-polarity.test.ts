@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractYesNo } from '../../shared/src/nlu/answer-values.js';
+import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
+import { answerPolarity } from '../../shared/src/nlu/polarity.js';
+
+beforeAll(async () => {
+  await preloadContentAnalyzer();
+});
+
+describe('yes or no, read from the reply', () => {
+  it.each([
+    // A leading yes/no word settles it, wherever the reply goes next.
+    ['Goodness, no - it was the weather, nothing to report', 'no'],
+    ['Yes, reference 4821/26', 'yes'],
+    ['Nope', 'no'],
+    ['はい、お願いします。お迎えは12時頃です。', 'yes'],
+    ['いいえ、結構です', 'no'],
+    // Otherwise the first sentence's predicate.
+    ['We will be driving, so one space please', 'yes'],
+    ["We haven't reported it yet", 'no'],
+    ['Nothing to declare', 'no'],
+    ['I hold one, got it in 2019', 'yes'],
+    ['利用します', 'yes'],
+    ['使いません', 'no'],
+    ['した', 'yes'],
+    ['けが人はいません', 'no'],
+    ['飼う予定はないです', 'no'],
+    ['特にありません', 'no'],
+    ['高血圧で薬を飲んでいます', 'yes'],
+    ['膝を手術して、今リハビリ中です', 'yes'],
+    ['首が少し痛いです。むちうちかもしれません', 'yes'],
+    ['家が少し遠いので、バスは使わせていただきたいです', 'yes'],
+    ['私も娘も、けがはありませんでした。本当にほっとしました。', 'no'],
+    ['子どもの頃から卵アレルギーがあります。薬は今まで問題なかったと思います。', 'yes'],
+    // A later sentence that opens with a contrast overrides the first.
+    ['2024年にぎっくり腰をやりまして。でももう治っていて、今は通院していません', 'no'],
+    ['保険はまだ入っていないんですが、入ったほうがいいですか', 'no'],
+  ])('%s → %s', (reply, polarity) => {
+    expect(answerPolarity(reply)).toBe(polarity);
+  });
+
+  it.each([
+    "I'm not sure",
+    "We haven't decided yet",
+    '入っているかどうか、わかりません',
+    'わかりません。検査を受けたことがないので…',
+    'ちょっとわからないです',
+  ])('not knowing is no answer: %s', (reply) => {
+    expect(answerPolarity(reply)).toBeNull();
+  });
+
+  it('a yes/no field takes "No thanks" as no and a form\'s own pair as yes/no', () => {
+    expect(extractYesNo('No thanks', ['Yes', 'No']).value).toBe('no');
+    expect(extractYesNo('skip').value).toBeNull();
+    expect(extractYesNo('しないです', ['利用する', 'しない']).value).toBe('no');
+    expect(extractYesNo('不要', ['要', '不要']).value).toBe('no');
+    expect(extractYesNo('要', ['要', '不要']).value).toBe('yes');
+  });
+});

@@ -80,3 +80,28 @@ describe('which field a message is about', () => {
     expect(routeUserMessage(s, "Sorry, it's 3 not 2", NOW)).toEqual({ fieldId: 'requests', correction: false });
   });
 });
+
+describe('two earlier fields with the same value', () => {
+  const twoCounts = SessionForm.parse({
+    title: '学童クラブ',
+    fields: [
+      { id: 'f1', fieldId: 'grade', label: '現在の学年は何年生ですか？', intent: null, required: true, sortOrder: 1 },
+      { id: 'f2', fieldId: 'days', label: '1週間に何日ご利用になりますか？', intent: null, required: true, sortOrder: 2 },
+      { id: 'f3', fieldId: 'reason', label: '入所を希望される理由', intent: null, required: true, sortOrder: 3 },
+    ],
+    facts: [
+      { id: 'k1', formFieldId: 'f1', factKey: 'grade', fact: '児童の現在の学年。1〜6のいずれか', doneCriteria: '学年の数字が分かること', questioningHints: null },
+      { id: 'k2', formFieldId: 'f2', factKey: 'days', fact: '1週間あたりの利用日数（1〜6日）', doneCriteria: '日数が1つに決まっていること', questioningHints: null },
+    ],
+  });
+
+  it('the correction goes to the field whose words it shares', () => {
+    const state = newSessionState({ sessionId: 's', kind: 'form', form: twoCounts, language: 'ja', firstAgent: 'interviewer', now: NOW.toISOString() });
+    state.plan = { fields: twoCounts.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
+    state.bootstrap.country = 'JP';
+    for (const f of state.fields) if (f.fieldId !== 'reason') Object.assign(f, { status: 'done', value: '4' });
+    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: '理由は？', fieldId: 'reason', turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    const text = 'すみません、さっき週4日と言いましたが、妻と相談して週5日にすることにしました。';
+    expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'days', correction: true });
+  });
+});

@@ -44,6 +44,7 @@ const english: Case[] = [
   { label: 'Start date', answer: 'March 3rd, 2027', value: '2027-03-03', kind: 'date' },
   { label: 'Arrival time', answer: 'around 3pm', value: '15:00', kind: 'time' },
   { label: 'Graduation year', answer: 'I graduated in 2019', value: '2019', kind: 'year' },
+  { label: 'Vehicle year', answer: "It's a 2014 Civic", value: '2014', kind: 'year' },
   { label: 'When did you do it?', answer: 'From 2019 to 2021', value: 'From 2019 to 2021', kind: 'date' },
   { label: 'When did you last donate?', answer: 'July 2026', value: '2026-07', kind: 'date' },
   { label: 'When were you born?', answer: 'March 2, 1979', value: '1979-03-02', kind: 'date' },
@@ -56,6 +57,11 @@ const english: Case[] = [
   { label: 'Website', answer: 'github.com/jane', value: 'https://github.com/jane', kind: 'url' },
   { label: 'Postal code', answer: 'm5v2t6', value: 'M5V 2T6', kind: 'postal_code' },
   { label: 'Full name', answer: 'My name is Jane Doe', value: 'Jane Doe', kind: 'name' },
+  // Hesitating between values, or naming a week or a kind of day, gives no value yet.
+  { label: 'Model year of the vehicle', fact: fact('Model year of the vehicle', 'Four-digit year'), answer: 'I want to say 2012? Or 2013? I honestly don\'t know.', value: null, kind: 'year' },
+  { label: 'Number of guests', answer: '3 or 4 of us', value: null, kind: 'number' },
+  { label: 'Number of guests', answer: '20 or so', value: '20', kind: 'number' },
+  { label: 'Date of the blood draw', fact: fact('Date the sample was taken', 'An exact calendar date including the year'), answer: 'It was a weekday, sometime the week before last I think?', value: null, kind: 'date' },
   { label: 'What volunteering have you done?', answer: 'a little', value: null, kind: 'text' },
   { label: 'What volunteering have you done?', answer: 'I coached an under-12 football team for two seasons', value: 'I coached an under-12 football team for two seasons', kind: 'text' },
 ];
@@ -78,6 +84,8 @@ const japanese: Case[] = [
   { label: 'ホームページ', answer: 'https://example.jp/hanako です', value: 'https://example.jp/hanako', kind: 'url' },
   { label: '郵便番号', answer: '〒1500001', value: '150-0001', kind: 'postal_code' },
   { label: '氏名', answer: '山田花子と申します', value: '山田花子', kind: 'name' },
+  { label: '卒業年', fact: fact('卒業した年'), answer: '2019年か2020年だったと思います', value: null, kind: 'year' },
+  { label: '車両の製造年', answer: '2014年式です', value: '2014', kind: 'year' },
   { label: 'どんなボランティアをしましたか', answer: '少しあります', value: null, kind: 'text' },
   { label: 'どんなボランティアをしましたか', answer: '子ども食堂で配膳の手伝いをしました', value: '子ども食堂で配膳の手伝いをしました', kind: 'text' },
 ];

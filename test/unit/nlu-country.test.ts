@@ -16,6 +16,8 @@ describe('findCountry', () => {
     // A state or province code after a city's comma.
     ['Evanston, IL', 'US', 'Illinois', 'America/Chicago'],
     ['Red Deer, AB', 'CA', 'Alberta', 'America/Edmonton'],
+    // ... or ending the reply without the comma.
+    ['beaverton OR', 'US', 'Oregon', 'America/Los_Angeles'],
     // Towns the place index does not know, from the GeoNames gazetteer, in the zone of the nearest large city.
     ['Mississauga', 'CA', 'Mississauga', 'America/Toronto'],
     ['I live in Evanston', 'US', 'Evanston', 'America/Chicago'],

@@ -82,8 +82,18 @@ describe('which option a reply picks', () => {
     ['中級でお願いします', ['初級', '中級', '上級'], '中級'],
     // Taken back, then the answer: 「さっき初級と言いましたが…上級で」.
     ['さっき初級と言いましたが、仕事が忙しいので上級でお願いします', ['初級', '中級', '上級'], '上級'],
+    // A word only one option has, and an option's parts said with particles between them.
+    ['お迎えです', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],
+    ['まだ1年生なので、私が迎えに行きます。', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],
+    ['電気もガスも両方お願いします', ['電気のみ', 'ガスのみ', '電気・ガス両方'], '電気・ガス両方'],
   ])('%s → %s', (reply, options, option) => {
     expect(matchOption(reply, options)).toEqual({ option });
+  });
+
+  it('takes the option of the sentence where the respondent decides', () => {
+    const meals = ['Braised short rib', 'Herb-roasted salmon', 'Wild mushroom risotto'];
+    const reply = "The short rib sounds divine but my cardiologist would have my head. Let's say the mushroom risotto for me. He'll want the short rib, I'm sure.";
+    expect(matchOption(reply, meals)).toEqual({ option: 'Wild mushroom risotto' });
   });
 
   it('uses the descriptions the form gave', () => {

@@ -80,6 +80,8 @@ describe('a name inside chatty text', () => {
     expect(name('My wife, Laura Mitchell')).toEqual(found('Laura Mitchell'));
     expect(name('That would be my brother, Tyler Kowalski. He lives just down the street.')).toEqual(found('Tyler Kowalski'));
     expect(name('My husband Tom Baker will be driving')).toEqual(found('Tom Baker'));
+    // A kinship title is no part of the name.
+    expect(name("This is Aunt Carol, Marcus's aunt on his mother's side. Carol Ann Jenkins, for your list.")).toEqual(found('Carol Ann Jenkins'));
   });
 });
 
@@ -197,6 +199,7 @@ describe('Japanese names', () => {
     // Given names IPADIC files as place names.
     ['佐々木拓海です', '佐々木拓海'],
     ['松本湊です', '松本湊'],
+    ['森田陽向です。', '森田陽向'],
     // An emoji before the name must not shift it.
     ['予約してみました😊 斎藤美穂です!', '斎藤美穂'],
     ['山本大和と申します', '山本大和'],

@@ -35,6 +35,9 @@ describe('yes or no, read from the reply', () => {
     // A later sentence that opens with a contrast overrides the first.
     ['2024年にぎっくり腰をやりまして。でももう治っていて、今は通院していません', 'no'],
     ['保険はまだ入っていないんですが、入ったほうがいいですか', 'no'],
+    // A hedge on a side remark does not hide the answer.
+    ['遅れるかもしれませんが、参加します', 'yes'],
+    ['アレルギーは特にないんですけど、小児喘息があって、吸入薬を持たせてます。', 'yes'],
   ])('%s → %s', (reply, polarity) => {
     expect(answerPolarity(reply)).toBe(polarity);
   });
@@ -45,6 +48,11 @@ describe('yes or no, read from the reply', () => {
     '入っているかどうか、わかりません',
     'わかりません。検査を受けたことがないので…',
     'ちょっとわからないです',
+    // A clause of not knowing, or only a guess, leaves the question open too.
+    '会社で入っているかもしれないんですけど、よくわからないです',
+    '入っているかもしれません',
+    "Maybe, I'd have to check",
+    'I might have one somewhere',
   ])('not knowing is no answer: %s', (reply) => {
     expect(answerPolarity(reply)).toBeNull();
   });

@@ -59,6 +59,9 @@ describe('with the Japanese dictionary', () => {
       ['三つ', ['3']],
       ['二〇二五年', ['2025']],
       ['5 or 6', ['5', '6']],
+      // A number word before a full stop.
+      ['Friday and Saturday. Two.', ['2']],
+      ['zero.', ['0']],
     ])('reads %j as %j', (text, expected) => {
       expect(values(text)).toEqual(expected);
     });
@@ -191,6 +194,10 @@ describe('with the Japanese dictionary', () => {
       ['2、3人', ['人数'], '2'],
       ['10 to 12 people, 3 tables', ['How many people?'], '10'],
       ['I have 3 kids aged 4, 6 and 9', ['Number of children'], '3'],
+      // A label that is a plural noun names what is counted; "so" concludes a breakdown.
+      ['妻と子ども1人と私の3人です。', ['一緒に引越す人数'], '3'],
+      ['夫と息子2人の4人家族です', ['一緒に引越す人数'], '4'],
+      ["It's me plus two devs, so three seats. We might hire in the spring, but let's say 3 for now.", ['Seats needed', 'how many people will use it'], '3'],
     ])('%j for %j → %s', (answer, facts, expected) => {
       expect(quantity(answer, ...facts)).toBe(expected);
     });
@@ -218,6 +225,11 @@ describe('with the Japanese dictionary', () => {
       ["We're a family of three, so we'll need 2 rooms", 'Rooms', '2'],
     ])('%j for %j → %s', (answer, fact, expected) => {
       expect(quantity(answer, fact)).toBe(expected);
+    });
+
+    it('a correction gives a value of the order of the one it replaces, not the replaced one again', () => {
+      const said = "The second digit is a 7, not a 1. It's 67,500, not 61,500.";
+      expect(extractQuantity(said, ['Current mileage (miles)'], { near: '61500' }).value).toBe('67500');
     });
 
     it('gives nothing when every number is taken back', () => {

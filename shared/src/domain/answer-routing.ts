@@ -1,5 +1,6 @@
 import { answerSpec, factTexts, type FactType } from '../nlu/fact-type.js';
 import { candidateValue } from '../nlu/review-rules.js';
+import { ENGLISH_COMMON_WORDS } from '../nlu/english-words.js';
 import { mentionsLabel, normalizeText, type SessionLanguage } from '../nlu/text.js';
 import { extractQuantity } from '../nlu/quantity.js';
 import { dateDirection, extractDate } from '../nlu/date-values.js';
@@ -68,7 +69,7 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
     // Named by its label, or by a fact's own words ("the odometer" for "Current mileage").
     const named = mentionsLabel(text, fk.field.label) || fk.kinds.some((k) => mentionsLabel(text, k.fact.fact));
     // Short options ("C", "L") are read only from a message that names the field or says it changes something.
-    const found = fk.kinds.map((k) => ({ type: k.type, value: valueOf(k, text, lang, state.bootstrap.country, now, named || strong) })).find((v) => v.value !== null);
+    const found = fk.kinds.map((k) => ({ type: k.type, value: valueOf(k, text, lang, state.bootstrap.country, now, named || strong, f.value) })).find((v) => v.value !== null);
     // "Time's still about half three" to a stored 15:30 is the same time, said without pm.
     const value = found?.type === 'time' && f.value && sameClockFace(found.value ?? '', f.value) ? f.value : (found?.value ?? null);
     // A loose time expression ("9 am", "now") corrects a period or a duration only where the message names it.
@@ -99,8 +100,26 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
   }
   scored.sort((a, b) => b.score - a.score);
   const [best, second] = scored;
-  if (!best || (second && second.score === best.score)) return null;
-  return best.fieldId;
+  if (!best) return null;
+  if (!second || second.score < best.score) return best.fieldId;
+  // Two fields held the same old value ("4" for a grade and for days a week): the one whose own words the message
+  // shares (「週5日」 and 「1週間あたりの利用日数」) is the one it corrects.
+  const tied = scored.filter((x) => x.score === best.score).map((x) => ({ fieldId: x.fieldId, shared: sharedWords(text, kindsOf(state, x.fieldId)) }));
+  tied.sort((a, b) => b.shared - a.shared);
+  return tied[0] && tied[0].shared > (tied[1]?.shared ?? 0) ? tied[0].fieldId : null;
+}
+
+/** How many of the field's words (kanji, or English words outside the common ones, by their first five letters) the message uses. */
+function sharedWords(text: string, fk: FieldKinds | null): number {
+  if (!fk) return 0;
+  const own = [fk.field.label, fk.field.intent ?? '', ...fk.kinds.flatMap((k) => factTexts(k.fact))].join(' ');
+  const units = (t: string) =>
+    new Set([
+      ...(t.match(/\p{Script=Han}/gu) ?? []),
+      ...(normalizeText(t).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !ENGLISH_COMMON_WORDS.has(w)).map((w) => w.slice(0, 5)),
+    ]);
+  const mine = units(own);
+  return [...units(text)].filter((u) => mine.has(u)).length;
 }
 
 function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
@@ -112,7 +131,7 @@ function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
   return { field, kinds };
 }
 
-function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean): string | null {
+function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean, current: string | null): string | null {
   const { type, options } = kind;
   switch (type) {
     case 'email':
@@ -140,7 +159,7 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
       return extractDuration(text, { language, now }).value;
     case 'number':
       // Digits that belong to a date or a time ("January 25", "since 2019") are no count.
-      return extractQuantity(withoutTimes(text, language, now), factTexts(kind.fact)).value;
+      return extractQuantity(withoutTimes(text, language, now), factTexts(kind.fact), { near: current }).value;
     case 'choice':
       return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
     default:

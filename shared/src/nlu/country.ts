@@ -26,13 +26,15 @@ export type PlaceFound = { city: string; timezone: string };
 const RESIDENCE_BEFORE = /\b(?:live|lives|living|reside|resides|residing|based|located|stay|staying|moved|relocated)\s+(?:in|to)\s+(?:the\s+)?$/i;
 const RESIDENCE_AFTER = /^(?:都|府|県|州|市)?\s*(?:に住|在住|で暮ら|に滞在|に在住|に引っ越|に移住|で生活|住まい)/;
 
-// "Evanston, IL", "Halifax, NS B3H 1A1": a state or province code right after a city's comma.
-const CITY_CODE = /,\s*([A-Z]{2})(?=\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)?\s*(?:[.,;!]|$))/;
+// "Evanston, IL", "Halifax, NS B3H 1A1", "beaverton OR": a state or province code right after a city (its comma
+// optional when the code ends the reply).
+const CITY_CODE = /(?:,\s*([A-Z]{2})(?=\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)?\s*(?:[.,;!]|$))|(?<=\p{L})\s+([A-Z]{2})(?=\s*[.!]?\s*$))/u;
 
 /** The text with a trailing state or province code spelled out, so the place index can read it. */
 function withSubdivisionName(text: string): string {
   const m = CITY_CODE.exec(text);
-  const name = m?.[1] ? SUBDIVISION_CODES[m[1]] : undefined;
+  const code = m?.[1] ?? m?.[2];
+  const name = code ? SUBDIVISION_CODES[code] : undefined;
   return m && name ? `${text.slice(0, m.index)}, ${name}${text.slice(m.index + m[0].length)}` : text;
 }
 

@@ -318,6 +318,9 @@ export function dateMentions(text: string, o: Reference & { language: SessionLan
   return mostComplete(withoutVerbs(text, found));
 }
 
+const WEEKDAY_NAME = /\b(?:mon|tue|wed|thu|fri|sat|sun)|曜|[月火水木金土日](?:曜)?$/i;
+const WEEK_ONLY = /^(?!.*(?:\d|\bago\b|\bin\b|\bfrom\b))(?=.*\bweeks?\b)/i;
+
 /** "I sat the exam", "I may have": a single lowercase word chrono took for a day or month, which compromise tags as a verb. */
 function withoutVerbs(text: string, found: DateMention[]): DateMention[] {
   const suspect = found.filter((m) => /^[a-z]+$/.test(m.text));
@@ -335,6 +338,10 @@ function fromChrono(res: chrono.ParsedResult, r: Rewritten, today: Day): DateMen
   if (!known.month && !known.day && !known.weekday) return null;
   const written = writtenDate(res);
   if (!written || insideNumber(r.text, written.at, written.to)) return null;
+  // "The week before last", "this week": a week names no day, whatever day chrono fills in.
+  if (!known.weekday && WEEK_ONLY.test(r.text.slice(written.at, written.to))) return null;
+  // "A weekday", "weekends": a kind of day, not a day.
+  if (known.weekday && !known.day && !WEEKDAY_NAME.test(r.text.slice(written.at, written.to))) return null;
   let day = s.get('day') ?? 1;
   const short = MONTH_AND_SHORT_NUMBER.exec(r.text.slice(written.at, written.to));
   if (short?.[1] && Number(short[1]) <= 31 && known.year && !known.day) {

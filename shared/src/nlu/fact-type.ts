@@ -89,7 +89,9 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\b(?:which|what) year\b`, String.raw`\byear (?:of|when)\b`, String.raw`^\s*year\s*$`,
       String.raw`\b(?:graduation|founding|birth|start|end|release|model|manufacture|construction|purchase|completion) year\b`,
       String.raw`\byear (?:built|made|founded|graduated|purchased)\b`, String.raw`\b(?:yyyy|4-digit year)\b`,
-      '何年(?!間|生|前|目)', '年度', '(?:卒業|入学|設立|購入|製造|建築|竣工)年(?!月)',
+      // A noun phrase headed by "year" ("Vehicle year"), but not a rate, a relative year or a school grade.
+      String.raw`^(?!.*\b(?:a|per|each|every|this|last|next|school|academic|fiscal|tax)\s+year)[^?.]{0,40}\byear\s*[:?]?\s*$`,
+      '何年(?!間|生|前|目)', '年度', '(?:卒業|入学|設立|購入|製造|建築|竣工)年(?!月)', '^[^。？?]{0,20}[一-龯]{2}年[:：]?$',
     ),
   ],
   [
@@ -178,7 +180,7 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
   const listed = found.options;
   const typed = ownType(fact);
   // The field's label and intent type a fact whose own words say nothing, not one that asks for a description.
-  const kind = typed !== null ? typed : useField ? typeOf([field.label, field.intent ?? ''].map(withoutExamples)) : 'text';
+  const kind = typed !== null ? typed : useField ? fieldType(field) : 'text';
   if (listed.length >= 2) {
     if (yesNoOptions(listed)) return { type: 'yes_no', options: listed };
     // A typed fact keeps its kind unless the form says outright to pick one ("one of …", 「のいずれか」):
@@ -193,6 +195,17 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     return { type: 'yes_no', options: [] };
   }
   return { type: kind, options: [] };
+}
+
+/**
+ * The kind a field's own words ask for: its label, else its intent. A label that asks what or which
+ * (「何を出しますか？」) wants a description, whatever the intent explains ("fees depend on the item: 金額…").
+ */
+function fieldType(field: FieldWords): FactType {
+  const label = withoutExamples(field.label);
+  const byLabel = typeOf([label]);
+  if (byLabel !== 'text' || WHAT.test(label)) return byLabel;
+  return typeOf([withoutExamples(field.intent ?? '')]);
 }
 
 function explicitSpec(fact: FactWords): AnswerSpec | null {

@@ -89,12 +89,18 @@ function wordNumbers(text: string): FoundNumber[] {
   return (doc.numbers().json({ offset: true }) as NumberMatch[]).flatMap((n) => {
     const first = n.terms[0];
     const last = n.terms.at(-1);
-    const value = n.number?.num;
-    if (!first || !last || value === undefined) return [];
+    if (!first || !last || n.number?.num === undefined) return [];
     const span = text.slice(first.offset.start, last.offset.start + last.offset.length);
+    // compromise reads a number word before a full stop ("Two.") as 0: read the words alone again.
+    const value = n.number.num === 0 && !/\b(?:zero|nil|nought|none|no)\b/i.test(span) ? reread(span) : n.number.num;
+    if (value === undefined) return [];
     if (/\d/.test(span) || !isCardinal(n.terms, terms)) return [];
     return [{ value: format(value), text: span, index: first.offset.start }];
   });
+}
+
+function reread(span: string): number | undefined {
+  return (nlp(span.replace(/[.\s]+$/, '')).numbers().json() as NumberMatch[])[0]?.number?.num;
 }
 
 /**

@@ -1,5 +1,7 @@
+import nlp from 'compromise';
 import { preferAsserted } from './discourse.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
+import { morphemes } from './japanese.js';
 import { normalizeText, trimPunctuation } from './text.js';
 import { romanize } from './transliterate.js';
 
@@ -40,8 +42,9 @@ const ITEM_MAX_CHARS = 32;
 const ITEM_MAX_WORDS = 4;
 
 const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*\s*:?\s*$/i;
-const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちらか|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
-const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちらか|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
+// 「…のどちらですか」「…のどれにしますか」: which one, asked as a question, is a cue as well.
+const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
+const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
 // "e.g.", 「など」: examples of what counts, never the allowed values.
 const EXAMPLES = /\b(?:e\.?g\.?|for example|such as|like|including)\s*$|例えば|たとえば|例：|例:/i;
 
@@ -82,17 +85,19 @@ function listsIn(raw: string): Found[] {
   // Brackets: (S/M/L/XL), (A, B or C), （5km・10km・ハーフマラソン） — a 「・」 list only when it closes the text.
   for (const m of t.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
     const inner = m[1] ?? '';
-    if (EXAMPLES.test(inner) || EXAMPLES.test(t.slice(0, m.index)) || /など|等|\betc\b/.test(inner)) continue;
+    // "(piano, safe, hot tub, artwork, aquarium...)": a list left open is examples.
+    if (EXAMPLES.test(inner) || EXAMPLES.test(t.slice(0, m.index)) || /など|等|\betc\b|(?:\.{2,}|…)\s*$/.test(inner)) continue;
     const atEnd = trimPunctuation(t.slice(m.index + m[0].length)) === '';
     // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
-    const innerCue = /^(.*?)(?:の)?(?:いずれか|どれか|どちらか|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/.exec(inner);
+    const innerCue = /^(.*?)(?:の)?(?:いずれか|どれか|どちら|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/.exec(inner);
     if (innerCue?.[1] && /・|、/.test(innerCue[1])) {
       add(splitItems(innerCue[1]), true, true);
       continue;
     }
     const cued = CUE_JA_AFTER.test(t.slice(m.index + m[0].length));
     if (/[/／|]/.test(inner) || /,|、|\bor\b|または/.test(inner)) add(splitItems(inner), true, cued, /[/／|]/.test(inner));
-    else if (/・/.test(inner) && (atEnd || cued)) add(splitItems(inner), true, cued);
+    // 「（番地・建物名・部屋番号まで）」: items ending in a particle describe how much to give, they are not options.
+    else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim())) add(splitItems(inner), true, cued);
   }
   const unbracketed = t.replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ').replace(/\s+/g, ' ').trim();
   // Quoted items: 「午前のみ」「午後まで」「延長保育」のどれか, "A", "B" or "C".
@@ -124,10 +129,16 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   if (!s) return;
   // Japanese: the list ends at its cue and starts after the last particle or punctuation before it. A 「・」 list
   // is set apart as a list; 「仕事、専攻、経験のいずれか」 in prose says what kind of answer counts (soft).
-  const ja = /^(.*?)(?:の)?(?:いずれか|どれか|どちらか|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選)/.exec(s);
+  const ja = /^(.*?)(?:の)?(?:いずれか|どれか|どちら|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選)/.exec(s);
   if (ja?.[1] && /[・、,/]|または|もしくは/.test(ja[1])) {
     const head = ja[1].replace(/^.*[はをにでが：:「」『』]/, '');
     add(splitItems(head), /[・/]/.test(head) || codes(splitItems(head)), true);
+    return;
+  }
+  // 「玄関先 か 集積所 のどちらか」「午前か午後のどちらか」: two items joined by か before the cue.
+  const pair = ja?.[1] ? /^(?:.*[はをにでが：:「」『』])?\s*([^\sか]{1,12})\s*か\s*([^\sか]{1,12})\s*$/.exec(ja[1]) : null;
+  if (pair?.[1] && pair[2]) {
+    add([pair[1], pair[2]], true, true);
     return;
   }
   // 「はい・いいえが明確」「ある・ないがわかること」: a polar pair stated as the criterion.
@@ -151,8 +162,15 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   const whole = cue === null && afterColon === null;
   if (cue || (afterColon !== null && items.length >= 2)) add(items, named, true);
   else if (whole && /・/.test(listText) && items.length >= 2 && !/[のをにがはでと]/.test(listText.replace(/・/g, ''))) add(items, true, false);
-  else if (hasOr && items.length >= 3) add(items, named && (whole || /^[\p{Lu}\p{N}]/u.test(listText.trim())), false);
+  else if (hasOr && items.length >= 3 && !(!named && modifiers(items))) add(items, named && (whole || /^[\p{Lu}\p{N}]/u.test(listText.trim())), false);
   else if (hasOr && items.length === 2 && yesNoOptions(items.map(cleanItem))) add(items, true, false);
+}
+
+/** "large, heavy, fragile or unusual items": single words before a last item that adds the noun they all describe. */
+function modifiers(items: readonly string[]): boolean {
+  const words = items.map((i) => cleanItem(i).split(/\s+/).length);
+  const last = words.at(-1) ?? 0;
+  return last >= 2 && words.slice(0, -1).every((n) => n === 1) && items.slice(0, -1).every((i) => nlp(cleanItem(i)).has('(#Adjective|#PastTense|#Participle)'));
 }
 
 /** Short codes ("S", "XL", "A", "5km"): options whatever the prose around them. */
@@ -234,7 +252,8 @@ export function aliasesFor(options: readonly string[], texts: readonly string[])
 function mappedTo(option: string, all: string): string[] {
   const bare = cleanItem(option);
   const esc = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}`, 'gu');
+  // (Not 「出す場所は「玄関先」「集積所」のどちら」: a subject before the whole list asks, it maps nothing.)
+  const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}(?!」?\\s*(?:「|・|／|/|、|か|の(?:どちら|いずれ|どれ|うち)))`, 'gu');
   const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b`, 'giu');
   const out: string[] = [];
   for (const m of [...all.matchAll(ja), ...all.matchAll(en)]) {
@@ -287,7 +306,7 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
 
   const direct = compoundFirst(text, opts, literalPicks(text, opts));
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
-  if (direct.length > 1) return firstNamed(text, direct) ?? { ambiguous: direct };
+  if (direct.length > 1) return decided(reply, direct, echo, aliases) ?? firstNamed(text, direct) ?? { ambiguous: direct };
 
   // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
   const optionWords = new Set(opts.flatMap((o) => wordsOf(o.key)));
@@ -295,7 +314,7 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   const words = wordsOf(text).filter((w) => !echoed.has(w) && !ENGLISH_COMMON_WORDS.has(w) && !ENGLISH_VAGUE_WORDS.has(w));
   const bySpelling = spellingPicks(text, words, opts);
   if (bySpelling.length === 1 && bySpelling[0]) return { option: bySpelling[0] };
-  if (bySpelling.length > 1) return firstNamed(text, bySpelling) ?? { ambiguous: bySpelling };
+  if (bySpelling.length > 1) return decided(reply, bySpelling, echo, aliases) ?? firstNamed(text, bySpelling) ?? { ambiguous: bySpelling };
 
   // A Japanese option may come back romanised (washitsu for 和室), as an English-language interview names it.
   const aliasesOf = (o: string) => [...(aliases[o] ?? []), ...[romanize(o)].filter((r): r is string => r !== null)];
@@ -388,7 +407,8 @@ function spellingPicks(text: string, words: readonly string[], opts: ReadonlyArr
 }
 
 // "Either is fine", 「どちらでも」: the option that says so, when the form offers one ("No preference", 「指定なし」).
-const INDIFFERENT_REPLY = /\b(?:either|any(?:one| of them| is fine)?|whichever|whoever|doesn'?t matter|no preference|don'?t mind|not fussy|no particular)\b|どちらでも|どれでも|どなたでも|いつでも|こだわりません|特に(?:希望|指定)(?:は)?(?:ありません|なし)/i;
+// (Japanese: any question word + でも, 「どれでも」「いつでも」「どこでも」「何時でも」, is "any".)
+const INDIFFERENT_REPLY = /\b(?:either|any(?:one| of them| is fine| time)?|whichever|whenever|whoever|doesn'?t matter|no preference|don'?t mind|not fussy|no particular)\b|(?:どちら|どっち|どれ|どなた|だれ|誰|いつ|どこ|何時|なんじ|何)でも|こだわりません|特に(?:希望|指定)(?:は)?(?:ありません|なし)/i;
 const INDIFFERENT_OPTION = /\b(?:no preference|any|either|no particular|whichever|not specified|none in particular)\b|どちらでも|どれでも|指定なし|希望なし|こだわらない|おまかせ|お任せ/i;
 
 // An option that means "none": 「指名なし」「特になし」, "None", "N/A".
@@ -421,14 +441,33 @@ function japaneseShapePicks(text: string, opts: ReadonlyArray<{ option: string; 
   const full = japanese.filter((o) => runs.some((r) => r[0] === o.key[0] && inOrder(o.key, r)) || (o.key.length >= 3 && spreadIn(o.key, text)));
   // … else a shortening of it (「高校」, 「スポーツ」, 「コロナ」).
   const part = japanese.filter((o) => runs.some((r) => (r[0] === o.key[0] && inOrder(r, o.key)) || (r.length >= 2 && o.key.includes(r))));
-  const shaped = full.length > 0 ? full : part;
+  const shaped = full.length > 0 ? full : part.length > 0 ? part : distinctiveWordPicks(text, japanese);
   // A Latin part that only one option has ("MT" → 普通車MT).
   const latin = japanese.filter((o) => (o.key.match(/[a-z]{2,}/g) ?? []).some((w) => runs.includes(w) && japanese.filter((x) => x.key.includes(w)).length === 1));
   return distinct([...shaped, ...latin].map((o) => o.option));
 }
 
+/**
+ * 「お迎えです」 or 「私が迎えに行きます」 to 「保護者お迎え／一人で帰宅」: a word of the reply (a noun or a verb's
+ * stem with kanji or katakana, read with kuromoji) that only one option contains names that option.
+ */
+function distinctiveWordPicks<T extends { key: string }>(text: string, opts: readonly T[]): T[] {
+  const ms = morphemes(text);
+  if (!ms) return [];
+  const words = distinct(
+    ms.filter((m) => (m.pos === '名詞' || m.pos === '動詞') && m.pos1 !== '非自立' && m.pos1 !== '数' && /[\p{Script=Han}\p{Script=Katakana}]/u.test(m.surface) && [...m.surface].length >= 2 && !negatedAt(text, m.start, m.end))
+      .map((m) => m.surface),
+  );
+  const holders = words.map((w) => opts.filter((o) => o.key.includes(w))).filter((h) => h.length === 1);
+  const picked = [...new Set(holders.map((h) => h[0]!))];
+  return picked.length === 1 ? picked : [];
+}
+
 /** Every character of `key` in `text`, in order, spanning at most twice its length. */
-function spreadIn(key: string, text: string): boolean {
+function spreadIn(option: string, text: string): boolean {
+  // 「電気・ガス両方」 said as 「電気もガスも両方」: the option's separators need not be said.
+  const key = option.replace(/[・/／]/g, '');
+  if (!key) return false;
   for (let start = text.indexOf(key[0]!); start >= 0; start = text.indexOf(key[0]!, start + 1)) {
     let i = 0;
     let end = start;
@@ -486,6 +525,22 @@ function aliasNamed(text: string, words: readonly string[], alias: string, echoe
  * tight"), unless the reply hesitates between them ("Day or Night",
  * 「平日か土日」, "either is fine"), which is for the follow-up to settle.
  */
+// "Let's say the risotto", "I'll have the salmon", 「Bにします」: the sentence where the respondent decides.
+const DECISION = /\b(?:let'?s (?:say|go with|do|make it)|i'?ll (?:have|take|go with|choose|pick|get)|i'?d (?:like|prefer|go with|take|choose|pick)|i (?:choose|pick|prefer|want)|(?:put|sign) me (?:down )?for|for me\b|my (?:choice|pick) is)|にします|にしておきます|でお願いします|をお願いします|が(?:いい|良い)です|を希望します|で決まり/i;
+
+/** The one option named in the reply's sentences of decision, when the reply names several. */
+function decided(reply: string, picked: readonly string[], echo: readonly string[], aliases: Record<string, string[]>): OptionMatch {
+  const sentences = normalizeText(reply).split(/(?<=[.!?。！？])\s*/).filter((x) => DECISION.test(x));
+  if (sentences.length === 0 || sentences.join(' ').length >= normalizeText(reply).length - 1) return null;
+  const found = new Set<string>();
+  for (const sentence of sentences) {
+    const m = matchOption(sentence, picked, echo, aliases);
+    if (m && 'option' in m) found.add(m.option);
+    else if (m) return null;
+  }
+  return found.size === 1 ? { option: [...found][0]! } : null;
+}
+
 function firstNamed(text: string, picked: readonly string[]): OptionMatch {
   const at = picked.map((o) => Math.min(...keysOf(o).map((k) => firstIndex(text, k))));
   if (at.some((x) => x === Number.MAX_SAFE_INTEGER)) return null;
@@ -517,7 +572,9 @@ function sameWord(reply: string, option: string): boolean {
   if (/^\d{2}$/.test(reply) && /^(?:19|20)\d{2}$/.test(option)) return option.endsWith(reply);
   if (/^\d+$/.test(reply) || /^\d+$/.test(option)) return false;
   if (reply.length >= 3 && option.startsWith(reply)) return true;
-  return option.length >= 3 && reply.startsWith(option) && reply.length - option.length <= 3;
+  if (option.length >= 3 && reply.startsWith(option) && reply.length - option.length <= 3) return true;
+  // "BR" for "bedroom", "Sq" no: a vowelless abbreviation whose letters the word has in order, from its first.
+  return /^[b-df-hj-np-tv-z]{2,3}$/.test(option) && reply.length >= 5 && reply[0] === option[0] && inOrder(option, reply);
 }
 
 function wordsOf(s: string): string[] {

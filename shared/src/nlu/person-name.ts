@@ -141,6 +141,8 @@ function kindOf(word: string, tags: Set<string>): Kind {
   // In context compromise sometimes reads "Dr" as a first name; its lexicon still knows it as a title.
   if (tags.has('Honorific') || [LEXICON[word.toLowerCase()]].flat().includes('Honorific')) return 'title';
   if (NOT_NAME_TAGS.some((t) => tags.has(t))) return 'other';
+  // "Aunt Carol", "Grandma Rose": a word the lexicon knows as a role is a title, even where the tagger calls it a person.
+  if ([LEXICON[word.toLowerCase()]].flat().includes('Actor')) return 'title';
   if (tags.has('Person')) return 'person';
   // A role before a name works as a title: "Professor Alan Turing", "my husband Tom".
   if (tags.has('Actor')) return 'title';
@@ -213,8 +215,9 @@ function japaneseNames(text: string): Candidate[] {
     const tagged = anchor.pos2 === '人名';
     // After a surname, a word the dictionary files as a place (拓海, 大和) is the given name when the introduction ends there.
     // So is a one-kanji common noun (湊, 翼) right after a surname and right before the end of the introduction.
+    // The last kanji of a given name the dictionary split (陽+向) may be filed as a place too.
     const givenAsPlace = (k: number) =>
-      isSurname(anchor) && k === i + 1 && endsIntro(ms[k + 1]) &&
+      isSurname(anchor) && endsIntro(ms[k + 1]) && (k === i + 1 || /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')) &&
       ((ms[k]?.pos1 === '固有名詞' && ms[k]?.pos2 === '地域') || (ms[k]?.pos === '名詞' && ms[k]?.pos1 === '一般' && /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')));
     const more = (m: Morpheme | undefined, k: number) =>
       m !== undefined && ((continuesName(m) && (tagged || m.pos2 === '人名' || KANA.test(m.surface))) || givenAsPlace(k));

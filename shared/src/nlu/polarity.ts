@@ -27,12 +27,15 @@ const LEAD_NO_JA = /^(?:いいえ|いえ|ううん|いや|なし|無し|無|な�
 // Negative forms that do not negate: "might be", "must", "cannot be helped".
 const JA_IDIOMS = /かもしれ(?:ない|ません)|(?:なければ|なくては|ないと|なきゃ)(?:なら|いけ|だめ)(?:ない|ません)?|しかた(?:が)?ない|仕方(?:が)?ない|(?:では|じゃ)ないでしょうか|ないかな/g;
 const KNOWING = new Set(['わかる', '分かる', '解る', '知る', '覚える', '決まる', '決める', '確か', '思い出す', '存じる']);
+// "Might": 「かもしれない」, 「かも」 at the end.
+const HEDGE_JA = /かもしれ|かも(?:です|ね|ですね)?$/;
 const CONTRAST_JA = /^(?:でも|しかし|ただ|だけど|けど|けれど|ですが|とはいえ|ところが)/;
 const SENTENCE_JA = /[。！？!?\n]+/;
 
 const YES_WORDS_EN = /\b(?:yes|yeah|yep|yup|yea|sure|of course|certainly|definitely|absolutely|correct|indeed|affirmative)\b/i;
 const NO_WORDS_EN = /\b(?:no|nope|nah|not really|not at all|never|negative|none|nothing|nobody|neither)\b(?!\s+(?:problem|worries|doubt|way|matter)\b)/i;
 const KNOWING_EN = /\b(?:(?:don'?t|do not|didn'?t|did not|can'?t|cannot|haven'?t|have not) (?:know|remember|recall|tell|say|decided|made up my mind)|not (?:sure|certain|decided)(?: yet)?|unsure|undecided|no idea|no clue)\b/i;
+const HEDGE_EN = /\b(?:maybe|perhaps|possibly|might)\b/i;
 const CONTRAST_EN = /^(?:but|however|though|although|yet|that said)\b/i;
 
 /** 'yes', 'no', or null when the reply says neither (or only that the respondent does not know). */
@@ -51,7 +54,11 @@ function japanesePolarity(text: string): Polarity | null {
   for (const [i, s] of sentences.entries()) {
     // A concessive clause ("…ないんですが、…ですか") ends at が/けど; a question after it asks, it does not answer.
     const clauses = s.split(/(?<=[たすいんだ])(?:が|けど|けれど|けれども)[、,]/).filter((c) => !/(?:か|かな|でしょうか)$/.test(c.trim()));
-    const p = clauses.map(japaneseClause).find((x) => x !== null) ?? null;
+    // Any clause of not knowing makes the sentence "I don't know"; a hedged clause (「入っているかもしれない」) says neither.
+    const ps = clauses.map(japaneseClause);
+    // After a concession the main clause answers (「アレルギーは特にないんですけど、小児喘息があって」 → yes).
+    const definite = ps.findLast((x) => x === 'yes' || x === 'no') ?? null;
+    const p = ps.includes('unknown') || (definite === null && ps.includes('hedged')) ? 'unknown' : definite;
     // Opening with "I don't know" (「わかりません。検査を受けたことがないので…」) leaves the question open.
     if (p === 'unknown') {
       if (i === 0) return null;
@@ -63,7 +70,8 @@ function japanesePolarity(text: string): Polarity | null {
   return answer;
 }
 
-function japaneseClause(clause: string): Polarity | 'unknown' | null {
+function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null {
+  if (HEDGE_JA.test(clause)) return 'hedged';
   const c = clause.replace(JA_IDIOMS, '');
   if (/(?:^|[、,\s])(?:なし|無し|特になし)(?:です)?$/.test(c) || /不要|結構です/.test(c)) return 'no';
   const ms = morphemes(c);
@@ -111,7 +119,7 @@ function englishPolarity(text: string): Polarity | null {
 }
 
 function englishSentence(s: string): Polarity | null {
-  if (KNOWING_EN.test(s) && !/^\s*(?:yes|no)\b/i.test(s)) return null;
+  if ((KNOWING_EN.test(s) || HEDGE_EN.test(s)) && !/^\s*(?:yes|no)\b/i.test(s)) return null;
   const yes = YES_WORDS_EN.exec(s);
   const no = NO_WORDS_EN.exec(s);
   if (yes || no) {

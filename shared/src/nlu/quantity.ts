@@ -95,13 +95,18 @@ type Asked = { units: string[]; scale: number; calendarYear: boolean };
 type Candidate = FoundNumber & { end: number; unit: string | null; elsewhere: boolean };
 
 /** The number the respondent gives for a fact whose own words (`unitTexts`) may name its unit; see the rules above. */
-export function extractQuantity(text: string, unitTexts: readonly string[]): Extraction {
+export function extractQuantity(text: string, unitTexts: readonly string[], options: { near?: string | null } = {}): Extraction {
   if (isNonAnswer(text)) return NONE;
   const asked = askedUnit(unitTexts);
   // 「第2番」, "No. 5", "#3": a rank or a label is never a count.
   const candidates = candidatesIn(text, asked).filter((c) => !/(?:第|No\.?\s*|#)\s*$/i.test(text.slice(Math.max(0, c.index - 4), c.index)));
-  const total = totalOf(text, candidates);
-  const rank = (c: Candidate) => (c.elsewhere ? 1000 : 0) + unitRank(c, asked) + (c === total ? -500 : 0);
+  const total = totalOf(text, candidates, asked);
+  // A corrected count is of the order of the one it replaces ("the second digit is a 7 … it's 67,500, not 61,500").
+  const near = options.near && /^\d+(?:\.\d+)?$/.test(options.near) ? Number(options.near) : null;
+  // The replaced value itself, said again, is the one taken back.
+  const distance = (c: Candidate) =>
+    near === null || Number(c.value) <= 0 || near <= 0 ? 0 : Number(c.value) === near ? 0.9 : Math.abs(Math.log10(Number(c.value)) - Math.log10(near)) / 100;
+  const rank = (c: Candidate) => (c.elsewhere ? 1000 : 0) + unitRank(c, asked) + (c === total ? -500 : 0) + distance(c);
   const grouped = digitGroups(text, unitTexts);
   if (grouped) return { value: grouped, rejected: null };
   const best = preferAsserted(text, candidates, (c) => [c.index, c.end]).sort((a, b) => rank(a) - rank(b))[0];
@@ -135,15 +140,25 @@ function digitGroups(text: string, unitTexts: readonly string[]): string | null 
 
 // "合計88名", "計147名", "50 in total", "so 24 altogether": the number that sums up a breakdown.
 const TOTAL_BEFORE = /(?:合計|総計|総数|全部で|全員で|計|総勢|\b(?:total(?: of)?|in all|altogether|all together|that makes|making)\s*)$/i;
+// "me plus two devs, so three seats": "so" draws the conclusion of a breakdown, when it counts what is asked.
+const CONCLUSION_BEFORE = /\bso(?: that's| that is| it's)?\s*$/i;
+// 「妻と子ども1人と私の3人です」「夫と息子2人の4人家族」: the count after a と-list and の, or before 家族, sums it up.
+const JA_LIST_TOTAL_BEFORE = /と[^。、,]{0,16}の$/;
+const JA_TOTAL_AFTER = /^\s*(?:人|名)\s*(?:家族|全員|みんな)/;
 const TOTAL_AFTER = /^\s*(?:\p{L}{0,4}\s*)?(?:in total|total|altogether|all together|in all)\b/iu;
 
 /**
  * The total of a breakdown ("児童82名と引率6名で、合計88名です", "22名と2名で24名"): a number marked as the total,
  * or one that equals the sum of the numbers before it in the same unit.
  */
-function totalOf(text: string, cs: readonly Candidate[]): Candidate | null {
+function totalOf(text: string, cs: readonly Candidate[], asked: Asked): Candidate | null {
   const counted = cs.filter((c) => !c.elsewhere);
-  const marked = counted.find((c) => TOTAL_BEFORE.test(text.slice(Math.max(0, c.index - 16), c.index).replace(/[、,]\s*$/, '')) || TOTAL_AFTER.test(text.slice(c.end, c.end + 24)));
+  const before = (c: Candidate) => text.slice(Math.max(0, c.index - 16), c.index).replace(/[、,]\s*$/, '');
+  const concludes = (c: Candidate) => CONCLUSION_BEFORE.test(before(c)) && c.index > (counted[0]?.index ?? c.index) && !(c.unit !== null && isKnownUnit(c.unit) && !asked.units.includes(c.unit));
+  const after = (c: Candidate) => text.slice(c.end, c.end + 24);
+  const marked = counted.find(
+    (c) => TOTAL_BEFORE.test(before(c)) || TOTAL_AFTER.test(after(c)) || JA_LIST_TOTAL_BEFORE.test(before(c)) || JA_TOTAL_AFTER.test(after(c)) || concludes(c),
+  );
   if (marked) return marked;
   for (let i = 2; i < counted.length; i++) {
     const parts = counted.slice(0, i).filter((c) => familyOf(c.unit ?? '') === familyOf(counted[i]!.unit ?? ''));
@@ -163,7 +178,7 @@ function spokenCount(text: string): string | null {
 }
 
 function askedUnit(texts: readonly string[]): Asked {
-  const counted = texts.flatMap((t) => [...recordedIn(t), ...countedEnglish(t), ...countedJapanese(t)]);
+  const counted = texts.flatMap((t) => [...recordedIn(t), ...countedEnglish(t), ...countedJapanese(t), ...labelNoun(t)]);
   const mentioned = texts.flatMap((t) => [...mentionedUnits(t), ...(t.match(/[$£€¥%]/g) ?? [])]);
   const units = [...new Set([...counted, ...mentioned.filter(isKnownUnit)].map(familyOf))];
   return { units, scale: scaleOf(texts.join(' ')), calendarYear: texts.some((t) => CALENDAR_YEAR.test(t)) };
@@ -185,6 +200,14 @@ function countedEnglish(text: string): string[] {
     const noun = terms.slice(i + 1, i + 4).find((n) => n.tags.includes('Noun') && !n.tags.includes('Pronoun'));
     return noun ? [termWord(noun)] : [];
   });
+}
+
+/** A label that is a plural noun and little else ("Seats needed", "Guests", "Bedrooms"): that noun is what is counted. */
+function labelNoun(text: string): string[] {
+  const terms = englishTerms(text).filter((t) => t.normal.length > 0);
+  if (terms.length === 0 || terms.length > 3) return [];
+  const plural = terms.filter((t) => t.tags.includes('Plural') && !t.tags.includes('Pronoun'));
+  return plural.length === 1 ? [termWord(plural[0]!)] : [];
 }
 
 /** The counter in 何泊 / 何名, or the head of an X数 compound (人数 → 人, 宿泊数 → 泊). */

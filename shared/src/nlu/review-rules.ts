@@ -156,7 +156,7 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
   const text = rejected.rejected;
   const p = rejected.problem;
   const code = p === 'no_year' || p === 'incomplete_name' || p === 'ambiguous' || p === 'not_an_option' ? p : 'invalid';
-  const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: spec.options } : { code, text };
+  const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: rejected.alternatives ?? spec.options } : { code, text };
   return { spec, verdict, satisfied: false, value: null };
 }
 
@@ -220,7 +220,35 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
     const picked = extractChoice(answer, spec.options, [], spec.aliases);
     if (picked.value !== null) return picked;
   }
-  return extractKind(spec, answer, input);
+  const x = extractKind(spec, answer, input);
+  if (x.value === null || !HESITATING_KINDS.has(spec.type)) return x;
+  const alternatives = alternativesOffered(spec, answer, input);
+  return alternatives ? { value: null, rejected: clipAnswer(answer), problem: 'ambiguous', alternatives } : x;
+}
+
+/** Kinds of value a respondent may hesitate between ("2012? Or 2013?"); a span or a length is written as said. */
+const HESITATING_KINDS: ReadonlySet<FactType> = new Set(['year', 'date', 'time', 'number']);
+// "X or Y", "X? Y?", 「XかYか」, 「XかY」, "either X or Y" - but not "or so", "or more", "or rather" (approximations, corrections).
+const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later|earlier|thereabouts|above|over|under)\b)|または|それとも|(?<=[\d０-９年月日時分歳人回個枚台])か(?![らな])/gi;
+
+/**
+ * The distinct values of the fact's kind the respondent offers as
+ * alternatives ("I want to say 2012? Or 2013?", 「3人か4人です」), or null when
+ * they offer one value. Such an answer is no value yet: the follow-up asks which.
+ */
+function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput): string[] | null {
+  const pieces = answer.split(ALTERNATIVE_SPLIT);
+  if (pieces.length < 2) return null;
+  const values = new Set<string>();
+  for (const piece of pieces) {
+    const v = piece.trim() ? extractKind(spec, piece, input).value : null;
+    if (v !== null) values.add(v);
+  }
+  return values.size >= 2 ? [...values] : null;
+}
+
+function clipAnswer(answer: string): string {
+  return answer.length > 60 ? `${answer.slice(0, 57)}…` : answer;
 }
 
 /** The parts of a fact spec extraction reads. */
@@ -278,7 +306,9 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
     }
     case 'number':
       // "I can't give you a GPA on a 4.0 scale": a number quoted from the question is not the answer.
-      return extractQuantity(withoutEchoedNumbers(answer, spec.texts), spec.texts);
+      // Numbers the question states ("on a 4.0 scale") are not the answer; a hint's worked example ("a third-floor
+      // walk-up is usually 2 flights") is the interviewer's, and may well be.
+      return extractQuantity(withoutEchoedNumbers(answer, spec.texts.filter((t) => t !== (spec as Partial<FactSpec>).fact?.questioningHints)), spec.texts, { near: input.replacing });
     case 'name':
       return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
     case 'text':
@@ -326,7 +356,8 @@ const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no 
 
 /** The answer with every number-bearing phrase that the form's own words contain ("4.0 scale") blanked. */
 function withoutEchoedNumbers(answer: string, texts: readonly string[]): string {
-  const form = texts.join(' ').toLowerCase();
+  // Joined with a break: "…from 0 to 2" + "Nights in our hotel block" must not read as "2 nights".
+  const form = texts.join('\n').toLowerCase();
   return answer.replace(/\S*\d\S*(?:\s+\S+)?/g, (m) => (m.length >= 4 && form.includes(m.toLowerCase().replace(/[.,!?]+$/, '')) && /\s/.test(m) ? ' '.repeat(m.length) : m));
 }
 

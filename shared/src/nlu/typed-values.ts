@@ -9,7 +9,13 @@ import { findNumbers } from './numbers.js';
  * normalised value it found, or — when there is something that looks like an
  * attempt but is not valid ("foo@") — that text, so feedback can name it.
  */
-export type Extraction = { value: string | null; rejected: string | null; problem?: 'invalid' | 'no_year' | 'incomplete_name' | 'ambiguous' | 'not_an_option' };
+export type Extraction = {
+  value: string | null;
+  rejected: string | null;
+  problem?: 'invalid' | 'no_year' | 'incomplete_name' | 'ambiguous' | 'not_an_option';
+  /** For `ambiguous` without listed options: the values the respondent hesitated between ("2012? Or 2013?"). */
+  alternatives?: string[];
+};
 
 const NONE: Extraction = { value: null, rejected: null };
 
@@ -42,7 +48,7 @@ export function extractPhone(text: string, country: string | null, options: { mo
     const found = findPhoneNumbersInText(text, region ? { defaultCountry: region } : undefined);
     const valid = preferAsserted(text, found, (f) => [f.startsAt, f.endsAt]).filter((f) => f.number.isValid());
     // "Desk 029 2018 4471, mobile 07700 900812" to a question about a mobile: the mobile.
-    const wanted = options.mobile ? (valid.find((f) => /MOBILE/.test(f.number.getType() ?? '')) ?? valid[0]) : valid[0];
+    const wanted = options.mobile ? (valid.find((f) => /MOBILE/.test(f.number.getType() ?? '')) ?? namedMobile(text, region) ?? valid[0]) : valid[0];
     if (wanted) return { value: wanted.number.number, rejected: null };
   }
   const attempt = /\+?\d[\d\s().-]{3,}\d/.exec(text)?.[0];
@@ -54,6 +60,18 @@ export function extractPhone(text: string, country: string | null, options: { mo
     if (possible?.isPossible()) return { value: possible.number, rejected: null };
   }
   return { value: null, rejected: attempt.trim(), problem: 'invalid' };
+}
+
+/**
+ * A number the reply itself calls the mobile ("the mobile's better: 07700 900812", 「携帯は090…」), kept
+ * when it has a possible length even if its range is not allocated (test and fictional ranges).
+ */
+function namedMobile(text: string, region: CountryCode | undefined): { number: { number: string } } | null {
+  for (const m of text.matchAll(/(?:\b(?:mobile|cell)(?:'s)?\b|携帯)[^\d+]{0,20}(\+?\d[\d\s().-]{5,}\d)/gi)) {
+    const n = parsePhoneNumberFromString(m[1]!, region);
+    if (n?.isPossible()) return { number: { number: n.number } };
+  }
+  return null;
 }
 
 /** Where emails, URLs and phone numbers sit in a text, so free-text rules can ignore them. */

@@ -62,6 +62,11 @@ const english: Case[] = [
   { label: 'Number of guests', answer: '3 or 4 of us', value: null, kind: 'number' },
   { label: 'Number of guests', answer: '20 or so', value: '20', kind: 'number' },
   { label: 'Date of the blood draw', fact: fact('Date the sample was taken', 'An exact calendar date including the year'), answer: 'It was a weekday, sometime the week before last I think?', value: null, kind: 'date' },
+  // A day said without its month or year, to a question about dates the form states.
+  { label: 'Preferred day', fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'), answer: '16th', value: '2026-10-16', kind: 'date' },
+  { label: 'Preferred day', fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'), answer: '15 October, if possible', value: '2026-10-15', kind: 'date' },
+  // A website named as where something is found, and a thing's name, ask for neither a URL nor a person's name.
+  { label: "Animal you're applying for", fact: fact('Which animal: the name we gave it or its shelter ID from the website listing'), answer: 'Biscuit (A-2291)', value: 'Biscuit (A-2291)', kind: 'text' },
   { label: 'What volunteering have you done?', answer: 'a little', value: null, kind: 'text' },
   { label: 'What volunteering have you done?', answer: 'I coached an under-12 football team for two seasons', value: 'I coached an under-12 football team for two seasons', kind: 'text' },
 ];

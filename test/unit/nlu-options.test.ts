@@ -17,6 +17,11 @@ describe('a list of options is what a form sets apart as one', () => {
     [['Membership tier: Bronze, Silver, or Gold'], ['Bronze', 'Silver', 'Gold']],
     [['Bronze, Silver or Gold'], ['Bronze', 'Silver', 'Gold']],
     [['朝・昼・夜'], ['朝', '昼', '夜']],
+    [['出す場所は「玄関先」「集積所」のどちらですか'], ['玄関先', '集積所']],
+    [['玄関先 か 集積所 のどちらか'], ['玄関先', '集積所']],
+    [['参加形態。「来場のみ」「模擬店出店」「運営ボランティア」の3つ'], ['来場のみ', '模擬店出店', '運営ボランティア']],
+    [['Our levels are Beginner, Intermediate and Advanced.'], ['Beginner', 'Intermediate', 'Advanced']],
+    [['T-shirt size (S, M, L, XL)'], ['S', 'M', 'L', 'XL']],
   ])('%j → %j', (texts, options) => {
     expect(findOptions(texts).options).toEqual(options);
   });
@@ -28,6 +33,12 @@ describe('a list of options is what a form sets apart as one', () => {
     ['薬・食べ物のアレルギーがあるかどうか'],
     ['ゼッケン・記録証に印字します'],
     ['タイム（時間・分）がわかること'],
+    // Descriptions in brackets, open example lists and adjectives before a noun.
+    ['収集場所の住所（番地・建物名・部屋番号まで）'],
+    ['個室(4名様以上、室料なし)を希望するか'],
+    ["Summary of the talk and how it's delivered (live demo, slides, hands-on)."],
+    ['Special or heavy items? (piano, safe, hot tub, artwork, aquarium...)'],
+    ['Large, heavy, fragile or unusual items'],
     ['けが人の有無（相手方・同乗者を含む）'],
     // Two words joined by "or" in prose describe the fact.
     ['Items lost or damaged'],

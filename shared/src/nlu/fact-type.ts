@@ -33,6 +33,8 @@ function anyOf(...alternatives: string[]): RegExp {
   return new RegExp(alternatives.join('|'), 'i');
 }
 
+const NOT_A_SOURCE = String.raw`(?<!\b(?:from|on|in|at|via|through|see|visit)\s+(?:the\s+|our\s+|your\s+|a\s+)?)`;
+
 // Checked in this order: "phone number" is a phone, not a number; "start date" a date; "how long" a duration, not a number.
 // Each pattern names the value itself ("email", "postal code", "what time"), never a topic word like "size".
 const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice' | 'yes_no'>, RegExp]> = [
@@ -40,9 +42,10 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
   [
     'url',
     anyOf(
-      String.raw`\burls?\b`, String.raw`\bweb ?sites?\b`, String.raw`\bweb ?pages?\b`, String.raw`\bportfolio`, String.raw`\blinks?\b`,
-      String.raw`\bhomepage`, String.raw`\bgithub\b`, String.raw`\blinkedin\b`,
-      'ポートフォリオ', 'ウェブサイト', 'ホームページ', 'サイト', 'リンク',
+      // "ID from the website listing", 「サイトに載っている」: a site named as where something is found is not asked for.
+      String.raw`\burls?\b`, String.raw`${NOT_A_SOURCE}\bweb ?sites?\b`, String.raw`${NOT_A_SOURCE}\bweb ?pages?\b`, String.raw`\bportfolio`, String.raw`\blinks?\b`,
+      String.raw`${NOT_A_SOURCE}\bhomepage`, String.raw`\bgithub\b`, String.raw`\blinkedin\b`,
+      'ポートフォリオ', '(?:ウェブサイト|ホームページ|サイト)(?![にでからの上])', 'リンク',
     ),
   ],
   ['phone', anyOf(String.raw`\b(?:tele)?phone`, String.raw`\btel\b`, String.raw`\b(?:mobile|cell)\s*(?:phone|number|no)\b`, '電話', '携帯')],
@@ -133,6 +136,8 @@ const NAMED_THINGS =
 const ORG_NAME_EN = anyOf(
   String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b`,
   String.raw`\bnames? of\b(?! (?:the |your )?(?:person|respondent|applicant|candidate|contact|guest|patient|child|student))`,
+  // "the name we gave it", "its name": a thing's name; "name or shelter ID": an identifier either way.
+  String.raw`\bits name\b`, String.raw`\bnames?\b[^.;]{0,20}\bgave it\b`, String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
 );
 const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット)の?名/;
 

@@ -44,7 +44,7 @@ const ITEM_MAX_WORDS = 4;
 const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*\s*:?\s*$/i;
 // 「…のどちらですか」「…のどれにしますか」: which one, asked as a question, is a cue as well.
 const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
-const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
+const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|[0-9０-９一二三四五六七八九十]+(?:つ|種類|項目|択)|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
 // "e.g.", 「など」: examples of what counts, never the allowed values.
 const EXAMPLES = /\b(?:e\.?g\.?|for example|such as|like|including)\s*$|例えば|たとえば|例：|例:/i;
 
@@ -95,7 +95,13 @@ function listsIn(raw: string): Found[] {
       continue;
     }
     const cued = CUE_JA_AFTER.test(t.slice(m.index + m[0].length));
-    if (/[/／|]/.test(inner) || /,|、|\bor\b|または/.test(inner)) add(splitItems(inner), true, cued, /[/／|]/.test(inner));
+    // A comma list in brackets without "or" ("(live demo, slides, hands-on)", 「(4名様以上、室料なし)」) describes; it offers
+    // choices with a slash, an "or" or a cue.
+    const innerItems = splitItems(inner).map(cleanItem);
+    const offers =
+      /[/／|]/.test(inner) || /\bor\b|または|もしくは/.test(inner) || cued || codes(innerItems) ||
+      innerItems.every((i) => /^\p{Lu}/u.test(i)) || (atEnd && /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(inner));
+    if (offers && (/[/／|]/.test(inner) || /,|、|\bor\b|または/.test(inner))) add(splitItems(inner), true, cued, /[/／|]/.test(inner));
     // 「（番地・建物名・部屋番号まで）」: items ending in a particle describe how much to give, they are not options.
     else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim())) add(splitItems(inner), true, cued);
   }
@@ -146,6 +152,13 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   if (polar?.[1] && /・/.test(polar[1])) {
     const items = splitItems(polar[1].replace(/^.*[はをにで：:]/, ''));
     if (yesNoOptions(items.map(cleanItem))) add(items, true, true);
+  }
+  // "Our levels are Beginner, Intermediate and Advanced": named values after "<things> are".
+  const item = String.raw`[A-Z][\w+-]*(?:\s[A-Z][\w+-]*)*`;
+  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)\s*:?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(s);
+  if (values?.[1]) {
+    add(splitItems(values[1].replace(/,?\s+and\s+/, ', ')), true, true);
+    return;
   }
   // English: "one of: A, B, C", "role: A, B, or C", "One of A, B or C", "A, B or C". Options written as names
   // (capitalised, or codes) are strict; lower-case words in prose ("their job, studies or experience") are soft.
@@ -254,7 +267,7 @@ function mappedTo(option: string, all: string): string[] {
   const esc = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // (Not 「出す場所は「玄関先」「集積所」のどちら」: a subject before the whole list asks, it maps nothing.)
   const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}(?!」?\\s*(?:「|・|／|/|、|か|の(?:どちら|いずれ|どれ|うち)))`, 'gu');
-  const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b`, 'giu');
+  const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b(?!\\s*(?:,|/|\\band\\b|\\bor\\b))`, 'giu');
   const out: string[] = [];
   for (const m of [...all.matchAll(ja), ...all.matchAll(en)]) {
     const head = (m[1] ?? '').replace(/^.*(?:\b(?:if|when|and|so|but)\b|[はがを])\s*/i, '');

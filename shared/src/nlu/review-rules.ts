@@ -291,7 +291,11 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
     {
       const options = { ...time, country: input.country, ...dateReference(spec, input) };
       const requireYear = asksForBirthDate(spec.texts);
-      const d = extractDate(answer, { ...options, requireYear });
+      const said = extractDate(answer, { ...options, requireYear });
+      // "16th", 「16日」 to a question about a stated month: that day of it.
+      const dayMatch = said.value === null && options.direction === 'nearest' && options.now ? DAY_OF_MONTH.exec(answer) : null;
+      const dayOnly = dayMatch && Number(dayMatch[1] ?? dayMatch[2]) >= 1 && Number(dayMatch[1] ?? dayMatch[2]) <= 31 ? dayMatch : null;
+      const d = dayOnly ? { value: `${options.now!.toISOString().slice(0, 8)}${(dayOnly[1] ?? dayOnly[2] ?? '').padStart(2, '0')}`, rejected: null } : said;
       // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
       // time is kept as written.
       if (d.value === null && d.rejected === null && !requireYear && !spec.texts.some((t) => EXACT_DAY.test(t))) {
@@ -319,7 +323,20 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
 /** Year-less dates point the way the fact does, or, in a correction, to the date nearest the one corrected. */
 function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' | 'future' | 'any' | 'nearest'; now?: Date } {
   const corrected = input.replacing && /^\d{4}-\d{2}-\d{2}$/.test(input.replacing) ? new Date(`${input.replacing}T12:00:00Z`) : null;
-  return corrected ? { direction: 'nearest', now: corrected } : { direction: dateDirection(spec.texts) };
+  if (corrected) return { direction: 'nearest', now: corrected };
+  // "The conference runs 14–16 October 2026; which day?": a day said without its year is the one nearest the form's date.
+  const stated = statedDate(spec.texts.filter((t) => t !== (spec as Partial<FactSpec>).fact?.questioningHints), input);
+  return stated ? { direction: 'nearest', now: stated } : { direction: dateDirection(spec.texts) };
+}
+
+/** A full calendar date (with its year) that the form's own words state, or null. */
+function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
+  for (const t of texts) {
+    if (!/\d{4}/.test(t)) continue;
+    const d = extractDate(t, { language: hasJapanese(t) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
+    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d)) return new Date(`${d}T12:00:00Z`);
+  }
+  return null;
 }
 
 // Words that settle morning or afternoon; without them "6時" or "at 6" could be either.
@@ -350,6 +367,8 @@ function withinStatedHours(value: string, answer: string, texts: readonly string
 }
 
 // A form that wants a calendar day: "a full date", "A calendar date", "exact date", 「年月日」「日付」.
+const DAY_OF_MONTH = /^\D*?\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b\D*$|^\D*?(?<!\d)([0-3]?\d)日(?!間)\D*$/i;
+
 const EXACT_DAY = /\b(?:full|calendar|exact|specific|complete)\s+date\b|\bday\b|年月日|日付|何日/i;
 
 const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no end date|forever|until further notice)\b|無期限|ずっと|永久|恒久|無期/i;

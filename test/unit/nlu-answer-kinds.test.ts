@@ -61,6 +61,7 @@ const english: Case[] = [
   { label: 'Model year of the vehicle', fact: fact('Model year of the vehicle', 'Four-digit year'), answer: 'I want to say 2012? Or 2013? I honestly don\'t know.', value: null, kind: 'year' },
   { label: 'Number of guests', answer: '3 or 4 of us', value: null, kind: 'number' },
   { label: 'Number of guests', answer: '20 or so', value: '20', kind: 'number' },
+  { label: 'How many other pets live in your home?', answer: 'None right now.', value: '0', kind: 'number' },
   { label: 'Date of the blood draw', fact: fact('Date the sample was taken', 'An exact calendar date including the year'), answer: 'It was a weekday, sometime the week before last I think?', value: null, kind: 'date' },
   // A day said without its month or year, to a question about dates the form states.
   { label: 'Preferred day', fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'), answer: '16th', value: '2026-10-16', kind: 'date' },
@@ -91,6 +92,7 @@ const japanese: Case[] = [
   { label: '氏名', answer: '山田花子と申します', value: '山田花子', kind: 'name' },
   { label: '卒業年', fact: fact('卒業した年'), answer: '2019年か2020年だったと思います', value: null, kind: 'year' },
   { label: '車両の製造年', answer: '2014年式です', value: '2014', kind: 'year' },
+  { label: '同居しているペットの数', answer: 'いません。', value: '0', kind: 'number' },
   { label: 'どんなボランティアをしましたか', answer: '少しあります', value: null, kind: 'text' },
   { label: 'どんなボランティアをしましたか', answer: '子ども食堂で配膳の手伝いをしました', value: '子ども食堂で配膳の手伝いをしました', kind: 'text' },
 ];

@@ -1,5 +1,5 @@
 import type { FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
-import { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
 import { answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
 import { aliasesFor } from './options.js';
@@ -125,11 +125,18 @@ function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpe
 function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput): boolean {
   const picksOption = specs.some((s) => s.options.length >= 2 && extractChoice(latest, s.options, [], s.aliases).value !== null);
   const answersYesNo = specs.some((s) => s.type === 'yes_no' && extractYesNo(latest, s.options).value !== null);
-  if (picksOption || answersYesNo) return false;
+  const countsZero = specs.some((s) => s.type === 'number') && countsNothing(latest);
+  if (picksOption || answersYesNo || countsZero) return false;
   if (isSkipRequest(latest) || isNilAnswer(latest)) return true;
   // 「記録はないです、大会は初めてなので」, "I don't have one": saying there is nothing to give, with no value of the kind asked.
   const typed = specs.filter((s) => s.type !== 'text');
   return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((s) => extract(s, latest, input).value === null);
+}
+
+/** A reply that says there are none ("None right now", "no other pets", 「いません」), with no figure. */
+function countsNothing(answer: string): boolean {
+  if (/\d/.test(answer) || isNonAnswer(answer) || admitsNotKnowing(answer)) return false;
+  return isNilAnswer(answer) || /^\s*(?:none|zero|nothing|no (?:other |more )?\w+)\b/i.test(answer) || /^(?:いません|いないです|ありません|ないです|ゼロ|0)/.test(answer.trim());
 }
 
 /** A field defined without facts is one fact: its label, with the intent as the criterion. */
@@ -312,7 +319,11 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       // "I can't give you a GPA on a 4.0 scale": a number quoted from the question is not the answer.
       // Numbers the question states ("on a 4.0 scale") are not the answer; a hint's worked example ("a third-floor
       // walk-up is usually 2 flights") is the interviewer's, and may well be.
-      return extractQuantity(withoutEchoedNumbers(answer, spec.texts.filter((t) => t !== (spec as Partial<FactSpec>).fact?.questioningHints)), spec.texts, { near: input.replacing });
+    {
+      const q = extractQuantity(withoutEchoedNumbers(answer, spec.texts.filter((t) => t !== (spec as Partial<FactSpec>).fact?.questioningHints)), spec.texts, { near: input.replacing });
+      // "None right now", 「いません」 to "how many": a count of nothing is 0.
+      return q.value === null && q.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : q;
+    }
     case 'name':
       return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
     case 'text':

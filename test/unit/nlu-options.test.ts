@@ -39,6 +39,9 @@ describe('a list of options is what a form sets apart as one', () => {
     ["Summary of the talk and how it's delivered (live demo, slides, hands-on)."],
     ['Special or heavy items? (piano, safe, hot tub, artwork, aquarium...)'],
     ['Large, heavy, fragile or unusual items'],
+    // 「どちらでも」 is "either", not a question; 「から」 is no 「か」 between two options.
+    ['携帯・固定どちらでも可'],
+    ['収集は平日（月〜金）のみ。申込日から1週間以降の日を選んでください'],
     ['けが人の有無（相手方・同乗者を含む）'],
     // Two words joined by "or" in prose describe the fact.
     ['Items lost or damaged'],

@@ -43,8 +43,8 @@ const ITEM_MAX_WORDS = 4;
 
 const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*\s*:?\s*$/i;
 // 「…のどちらですか」「…のどれにしますか」: which one, asked as a question, is a cue as well.
-const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
-const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちら|どれ(?=[でにがをか])|[0-9０-９一二三四五六七八九十]+(?:つ|種類|項目|択)|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
+const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちら(?!でも)|どれ(?=[でにがをか])|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
+const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちら(?!でも)|どれ(?=[でにがをか])|[0-9０-９一二三四五六七八九十]+(?:つ|種類|項目|択)|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
 // "e.g.", 「など」: examples of what counts, never the allowed values.
 const EXAMPLES = /\b(?:e\.?g\.?|for example|such as|like|including)\s*$|例えば|たとえば|例：|例:/i;
 
@@ -89,7 +89,7 @@ function listsIn(raw: string): Found[] {
     if (EXAMPLES.test(inner) || EXAMPLES.test(t.slice(0, m.index)) || /など|等|\betc\b|(?:\.{2,}|…)\s*$/.test(inner)) continue;
     const atEnd = trimPunctuation(t.slice(m.index + m[0].length)) === '';
     // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
-    const innerCue = /^(.*?)(?:の)?(?:いずれか|どれか|どちら|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/.exec(inner);
+    const innerCue = /^(.*?)(?:の)?(?:いずれか|どれか|どちら(?!でも)|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/.exec(inner);
     if (innerCue?.[1] && /・|、/.test(innerCue[1])) {
       add(splitItems(innerCue[1]), true, true);
       continue;
@@ -135,15 +135,15 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   if (!s) return;
   // Japanese: the list ends at its cue and starts after the last particle or punctuation before it. A 「・」 list
   // is set apart as a list; 「仕事、専攻、経験のいずれか」 in prose says what kind of answer counts (soft).
-  const ja = /^(.*?)(?:の)?(?:いずれか|どれか|どちら|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選)/.exec(s);
+  const ja = /^(.*?)(?:の)?(?:いずれか|どれか|どちら(?!でも)|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選)/.exec(s);
   if (ja?.[1] && /[・、,/]|または|もしくは/.test(ja[1])) {
     const head = ja[1].replace(/^.*[はをにでが：:「」『』]/, '');
     add(splitItems(head), /[・/]/.test(head) || codes(splitItems(head)), true);
     return;
   }
   // 「玄関先 か 集積所 のどちらか」「午前か午後のどちらか」: two items joined by か before the cue.
-  const pair = ja?.[1] ? /^(?:.*[はをにでが：:「」『』])?\s*([^\sか]{1,12})\s*か\s*([^\sか]{1,12})\s*$/.exec(ja[1]) : null;
-  if (pair?.[1] && pair[2]) {
+  const pair = ja?.[1] ? /^(?:.*[はをにでが：:「」『』])?\s*([^\sか]{1,12})\s*か(?![らなもつ])\s*([^\sか]{1,12})\s*$/.exec(ja[1]) : null;
+  if (pair?.[1] && pair[2] && ![pair[1], pair[2]].some((x) => /[のをにではがとも]|^\d/.test(x))) {
     add([pair[1], pair[2]], true, true);
     return;
   }

@@ -1,7 +1,7 @@
 import { answerSpec, factTexts, type FactType } from '../nlu/fact-type.js';
 import { candidateValue } from '../nlu/review-rules.js';
-import { ENGLISH_COMMON_WORDS } from '../nlu/english-words.js';
-import { mentionsLabel, normalizeText, type SessionLanguage } from '../nlu/text.js';
+import { contentWords } from '../nlu/content.js';
+import { escapeRegExp, mentionsLabel, normalizeText, type SessionLanguage } from '../nlu/text.js';
 import { extractQuantity } from '../nlu/quantity.js';
 import { dateDirection, extractDate } from '../nlu/date-values.js';
 import { retractedSpans } from '../nlu/discourse.js';
@@ -109,17 +109,11 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
   return tied[0] && tied[0].shared > (tied[1]?.shared ?? 0) ? tied[0].fieldId : null;
 }
 
-/** How many of the field's words (kanji, or English words outside the common ones, by their first five letters) the message uses. */
+/** How many of the message's content words the field's own words (label, intent, facts) also use. */
 function sharedWords(text: string, fk: FieldKinds | null): number {
   if (!fk) return 0;
-  const own = [fk.field.label, fk.field.intent ?? '', ...fk.kinds.flatMap((k) => factTexts(k.fact))].join(' ');
-  const units = (t: string) =>
-    new Set([
-      ...(t.match(/\p{Script=Han}/gu) ?? []),
-      ...(normalizeText(t).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !ENGLISH_COMMON_WORDS.has(w)).map((w) => w.slice(0, 5)),
-    ]);
-  const mine = units(own);
-  return [...units(text)].filter((u) => mine.has(u)).length;
+  const own = [fk.field.label, fk.field.intent ?? '', ...fk.kinds.flatMap((k) => factTexts(k.fact))];
+  return contentWords(text, []).length - contentWords(text, own).length;
 }
 
 function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
@@ -187,7 +181,7 @@ function containsValue(text: string, value: string): boolean {
   if (v.length === 0 || v.length > 40) return false;
   // "61,500" is the stored 61500.
   if (/^\d+(?:\.\d+)?$/.test(v)) return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((n) => n.replace(/,/g, '') === v);
-  const esc = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const esc = escapeRegExp(v);
   return new RegExp(`(?<![A-Za-z0-9])${esc}(?![A-Za-z0-9])`, 'i').test(text);
 }
 

@@ -2,7 +2,7 @@ import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-v
 import { isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { matchOption } from './options.js';
 import { answerPolarity } from './polarity.js';
-import { normalizeText, trimPunctuation } from './text.js';
+import { clip, normalizeText, trimPunctuation } from './text.js';
 import type { Extraction } from './typed-values.js';
 
 /** Extractors for choices, yes/no answers and postal codes (see typed-values.ts and time-values.ts for the rest). */
@@ -97,6 +97,3 @@ function saysNothing(text: string): boolean {
   return isNonAnswer(text) || isSkipRequest(text);
 }
 
-function clip(s: string): string {
-  return [...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s;
-}

@@ -2,7 +2,7 @@ import nlp from 'compromise';
 import { preferAsserted } from './discourse.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { morphemes } from './japanese.js';
-import { normalizeText, trimPunctuation } from './text.js';
+import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
 import { romanize } from './transliterate.js';
 
 /**
@@ -43,8 +43,15 @@ const ITEM_MAX_WORDS = 4;
 
 const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*\s*:?\s*$/i;
 // 「…のどちらですか」「…のどれにしますか」: which one, asked as a question, is a cue as well.
-const CUE_JA_NEAR = /^[^。]{0,10}?(?:いずれか|どれか|どちら(?!でも)|どれ(?=[でにがをか])|のうち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/;
-const CUE_JA_AFTER = /^\s*(?:の)?(?:いずれか|どれか|どちら(?!でも)|どれ(?=[でにがをか])|[0-9０-９一二三四五六七八九十]+(?:つ|種類|項目|択)|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選|で選)/;
+// The words that ask for one of a list (「どちらでも」 is "either", an answer, not a cue).
+const WHICH_JA = String.raw`いずれか|どれか|どちら(?!でも)`;
+const PICK_JA = String.raw`から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選`;
+const CUE_JA_NEAR = new RegExp(String.raw`^[^。]{0,10}?(?:${WHICH_JA}|どれ(?=[でにがをか])|のうち|${PICK_JA})`);
+const CUE_JA_AFTER = new RegExp(
+  String.raw`^\s*(?:の)?(?:${WHICH_JA}|どれ(?=[でにがをか])|[0-9０-９一二三四五六七八九十]+(?:つ|種類|項目|択)|うち(?:から|の)?(?:一つ|1つ|ひとつ|いずれか|どれか)?|${PICK_JA}|より選|で選)`,
+);
+// The list before its cue: 「（英語・数学・国語から1つ）」, 「午前・午後のいずれか」.
+const LIST_BEFORE_CUE_JA = new RegExp(String.raw`^(.*?)(?:の)?(?:${WHICH_JA}|うち|${PICK_JA}|より選)`);
 // "e.g.", 「など」: examples of what counts, never the allowed values.
 const EXAMPLES = /\b(?:e\.?g\.?|for example|such as|like|including)\s*$|例えば|たとえば|例：|例:/i;
 
@@ -89,7 +96,7 @@ function listsIn(raw: string): Found[] {
     if (EXAMPLES.test(inner) || EXAMPLES.test(t.slice(0, m.index)) || /など|等|\betc\b|(?:\.{2,}|…)\s*$/.test(inner)) continue;
     const atEnd = trimPunctuation(t.slice(m.index + m[0].length)) === '';
     // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
-    const innerCue = /^(.*?)(?:の)?(?:いずれか|どれか|どちら(?!でも)|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選)/.exec(inner);
+    const innerCue = LIST_BEFORE_CUE_JA.exec(inner);
     if (innerCue?.[1] && /・|、/.test(innerCue[1])) {
       add(splitItems(innerCue[1]), true, true);
       continue;
@@ -135,7 +142,7 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   if (!s) return;
   // Japanese: the list ends at its cue and starts after the last particle or punctuation before it. A 「・」 list
   // is set apart as a list; 「仕事、専攻、経験のいずれか」 in prose says what kind of answer counts (soft).
-  const ja = /^(.*?)(?:の)?(?:いずれか|どれか|どちら(?!でも)|うち|から(?:一つ|1つ|ひとつ|選|お選び)|の中から|を選|より選)/.exec(s);
+  const ja = LIST_BEFORE_CUE_JA.exec(s);
   if (ja?.[1] && /[・、,/]|または|もしくは/.test(ja[1])) {
     const head = ja[1].replace(/^.*[はをにでが：:「」『』]/, '');
     add(splitItems(head), /[・/]/.test(head) || codes(splitItems(head)), true);
@@ -244,7 +251,7 @@ export function aliasesFor(options: readonly string[], texts: readonly string[])
   const out: Record<string, string[]> = {};
   const all = texts.map(normalizeText).join('\n');
   for (const o of options) {
-    const esc = o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const esc = escapeRegExp(o);
     const edge = /^[\p{Script=Latin}\p{N}]/u.test(o) ? '(?<![\\p{L}\\p{N}])' : '';
     const defs = [
       ...all.matchAll(new RegExp(`${edge}${esc}\\s*[=＝:：]\\s*([^,、;；\\n=＝]{2,40})`, 'gu')),
@@ -264,7 +271,7 @@ export function aliasesFor(options: readonly string[], texts: readonly string[])
  */
 function mappedTo(option: string, all: string): string[] {
   const bare = cleanItem(option);
-  const esc = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const esc = escapeRegExp(bare);
   // (Not 「出す場所は「玄関先」「集積所」のどちら」: a subject before the whole list asks, it maps nothing.)
   const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}(?!」?\\s*(?:「|・|／|/|、|か|の(?:どちら|いずれ|どれ|うち)))`, 'gu');
   const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b(?!\\s*(?:,|/|\\band\\b|\\bor\\b))`, 'giu');

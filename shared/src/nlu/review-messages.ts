@@ -1,5 +1,5 @@
 import type { FactType } from './fact-type.js';
-import type { SessionLanguage } from './text.js';
+import { clip, type SessionLanguage } from './text.js';
 import { optionInLanguage } from './transliterate.js';
 
 /**
@@ -122,9 +122,6 @@ export function skippedText(lang: SessionLanguage): string {
   return lang === 'ja' ? '任意の質問のため、回答をスキップしました。' : 'The respondent chose to skip this optional question.';
 }
 
-function clip(s: string): string {
-  return [...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s;
-}
 
 /** Options as they can be named in the session language (romanised, or left out when they cannot be). */
 function shownOptions(options: readonly string[], lang: SessionLanguage): string[] {

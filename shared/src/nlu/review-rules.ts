@@ -136,7 +136,9 @@ function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput
 /** A reply that says there are none ("None right now", "no other pets", 「いません」), with no figure. */
 function countsNothing(answer: string): boolean {
   if (/\d/.test(answer) || isNonAnswer(answer) || admitsNotKnowing(answer)) return false;
-  return isNilAnswer(answer) || /^\s*(?:none|zero|nothing|no (?:other |more )?\w+)\b/i.test(answer) || /^(?:いません|いないです|ありません|ないです|ゼロ|0)/.test(answer.trim());
+  // English opens with a negative quantifier; Japanese says that none exist (「いません」「ないです」).
+  if (hasJapanese(answer)) return answerPolarity(answer) === 'no';
+  return isNilAnswer(answer) || /^\s*(?:none|nothing|no (?:other |more )?\w+)\b/i.test(answer);
 }
 
 /** A field defined without facts is one fact: its label, with the intent as the criterion. */
@@ -230,7 +232,7 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
   const x = extractKind(spec, answer, input);
   if (x.value === null || !HESITATING_KINDS.has(spec.type)) return x;
   const alternatives = alternativesOffered(spec, answer, input);
-  return alternatives ? { value: null, rejected: clipAnswer(answer), problem: 'ambiguous', alternatives } : x;
+  return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : x;
 }
 
 /** Kinds of value a respondent may hesitate between ("2012? Or 2013?"); a span or a length is written as said. */
@@ -252,10 +254,6 @@ function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput)
     if (v !== null) values.add(v);
   }
   return values.size >= 2 ? [...values] : null;
-}
-
-function clipAnswer(answer: string): string {
-  return answer.length > 60 ? `${answer.slice(0, 57)}…` : answer;
 }
 
 /** The parts of a fact spec extraction reads. */
@@ -299,10 +297,7 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       const options = { ...time, country: input.country, ...dateReference(spec, input) };
       const requireYear = asksForBirthDate(spec.texts);
       const said = extractDate(answer, { ...options, requireYear });
-      // "16th", 「16日」 to a question about a stated month: that day of it.
-      const dayMatch = said.value === null && options.direction === 'nearest' && options.now ? DAY_OF_MONTH.exec(answer) : null;
-      const dayOnly = dayMatch && Number(dayMatch[1] ?? dayMatch[2]) >= 1 && Number(dayMatch[1] ?? dayMatch[2]) <= 31 ? dayMatch : null;
-      const d = dayOnly ? { value: `${options.now!.toISOString().slice(0, 8)}${(dayOnly[1] ?? dayOnly[2] ?? '').padStart(2, '0')}`, rejected: null } : said;
+      const d = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
       // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
       // time is kept as written.
       if (d.value === null && d.rejected === null && !requireYear && !spec.texts.some((t) => EXACT_DAY.test(t))) {
@@ -320,7 +315,7 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       // Numbers the question states ("on a 4.0 scale") are not the answer; a hint's worked example ("a third-floor
       // walk-up is usually 2 flights") is the interviewer's, and may well be.
     {
-      const q = extractQuantity(withoutEchoedNumbers(answer, spec.texts.filter((t) => t !== (spec as Partial<FactSpec>).fact?.questioningHints)), spec.texts, { near: input.replacing });
+      const q = extractQuantity(withoutEchoedNumbers(answer, statedTexts(spec)), spec.texts, { near: input.replacing });
       // "None right now", 「いません」 to "how many": a count of nothing is 0.
       return q.value === null && q.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : q;
     }
@@ -336,18 +331,30 @@ function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' 
   const corrected = input.replacing && /^\d{4}-\d{2}-\d{2}$/.test(input.replacing) ? new Date(`${input.replacing}T12:00:00Z`) : null;
   if (corrected) return { direction: 'nearest', now: corrected };
   // "The conference runs 14–16 October 2026; which day?": a day said without its year is the one nearest the form's date.
-  const stated = statedDate(spec.texts.filter((t) => t !== (spec as Partial<FactSpec>).fact?.questioningHints), input);
+  const stated = statedDate(statedTexts(spec), input);
   return stated ? { direction: 'nearest', now: stated } : { direction: dateDirection(spec.texts) };
+}
+
+/** The fact's and field's own words without the hints: what the question states (a hint's example is the interviewer's). */
+function statedTexts(spec: KindSpec): string[] {
+  const hints = (spec as Partial<FactSpec>).fact?.questioningHints;
+  return spec.texts.filter((t) => t !== hints);
 }
 
 /** A full calendar date (with its year) that the form's own words state, or null. */
 function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
-  for (const t of texts) {
-    if (!/\d{4}/.test(t)) continue;
+  for (const t of texts.filter((x) => /\d{4}/.test(x))) {
     const d = extractDate(t, { language: hasJapanese(t) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
     if (d && /^\d{4}-\d{2}-\d{2}$/.test(d)) return new Date(`${d}T12:00:00Z`);
   }
   return null;
+}
+
+/** "16th", 「16日」 said alone to a question about a stated month: that day of it. */
+function dayOfMonth(answer: string, stated: Date): Extraction | null {
+  const m = DAY_OF_MONTH.exec(answer);
+  const day = Number(m?.[1] ?? m?.[2]);
+  return m && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
 }
 
 // Words that settle morning or afternoon; without them "6時" or "at 6" could be either.

@@ -78,6 +78,11 @@ export function lowerFirst(s: string): string {
 }
 
 /** Strips sentence punctuation (ASCII and Japanese) from both ends. */
+/** A reply quoted back in feedback: at most 40 characters. */
+export function clip(s: string): string {
+  return [...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s;
+}
+
 export function trimPunctuation(s: string): string {
   return s.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
 }

@@ -48,8 +48,9 @@ export function extractPhone(text: string, country: string | null, options: { mo
     const found = findPhoneNumbersInText(text, region ? { defaultCountry: region } : undefined);
     const valid = preferAsserted(text, found, (f) => [f.startsAt, f.endsAt]).filter((f) => f.number.isValid());
     // "Desk 029 2018 4471, mobile 07700 900812" to a question about a mobile: the mobile.
-    const wanted = options.mobile ? (valid.find((f) => /MOBILE/.test(f.number.getType() ?? '')) ?? namedMobile(text, region) ?? valid[0]) : valid[0];
-    if (wanted) return { value: wanted.number.number, rejected: null };
+    const mobile = options.mobile ? (valid.find((f) => /MOBILE/.test(f.number.getType() ?? ''))?.number.number ?? namedMobile(text, region)) : null;
+    const wanted = mobile ?? valid[0]?.number.number;
+    if (wanted) return { value: wanted, rejected: null };
   }
   const attempt = /\+?\d[\d\s().-]{3,}\d/.exec(text)?.[0];
   if (!attempt) return NONE;
@@ -66,10 +67,10 @@ export function extractPhone(text: string, country: string | null, options: { mo
  * A number the reply itself calls the mobile ("the mobile's better: 07700 900812", 「携帯は090…」), kept
  * when it has a possible length even if its range is not allocated (test and fictional ranges).
  */
-function namedMobile(text: string, region: CountryCode | undefined): { number: { number: string } } | null {
+function namedMobile(text: string, region: CountryCode | undefined): string | null {
   for (const m of text.matchAll(/(?:\b(?:mobile|cell)(?:'s)?\b|携帯)[^\d+]{0,20}(\+?\d[\d\s().-]{5,}\d)/gi)) {
     const n = parsePhoneNumberFromString(m[1]!, region);
-    if (n?.isPossible()) return { number: { number: n.number } };
+    if (n?.isPossible()) return n.number;
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../../test/support/processes.js';
@@ -21,6 +22,7 @@ export const USAGE = `usage: npm run eval:forms -- [--set dev|heldout|all] [--ur
   --details      one line per dev session with something wrong (dev only: the held-out set is never looked into)
   --concurrency  sessions in parallel (default 4)
   --only         one dev form by id
+  --transcripts  write each dev session's conversation to <dir>/<form>.<respondent>.txt (dev only)
 
   EVAL_FORMS_DIR (env) reads <dir>/dev and <dir>/heldout instead of eval/forms (to try the eval on other data).`;
 
@@ -33,6 +35,7 @@ export interface Options {
   details: boolean;
   concurrency: number;
   only: string | null;
+  transcripts: string | null;
 }
 
 export function parseOptions(argv: string[]): Options {
@@ -47,6 +50,7 @@ export function parseOptions(argv: string[]): Options {
         details: { type: 'boolean', default: false },
         concurrency: { type: 'string', default: '4' },
         only: { type: 'string' },
+        transcripts: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -63,8 +67,9 @@ export function parseOptions(argv: string[]): Options {
   // --only and --details look into single forms and sessions, which is allowed on dev only.
   if (set === 'heldout' && values.details) throw new UsageError('--details is for the dev set only: nobody may tune on the held-out set');
   if (set === 'heldout' && values.only !== undefined) throw new UsageError('--only picks a dev form; the held-out set is run whole');
+  if (set !== 'dev' && values.only === undefined && values.transcripts !== undefined) throw new UsageError('--transcripts is for the dev set only (--set dev)');
   const sets: SetName[] = values.only !== undefined ? ['dev'] : set === 'all' ? [...SETS] : [set as SetName];
-  return { sets, url: values.url ?? null, json: values.json, details: values.details, concurrency, only: values.only ?? null };
+  return { sets, url: values.url ?? null, json: values.json, details: values.details, concurrency, only: values.only ?? null, transcripts: values.transcripts ?? null };
 }
 
 /** Progress goes to stderr, so `--json` leaves stdout clean. */
@@ -86,13 +91,20 @@ function load(opts: Options): Loaded[] {
   });
 }
 
-async function runAll(sut: SystemUnderTest, loaded: Loaded[], concurrency: number): Promise<Map<SetName, SessionResult[]>> {
+function writeTranscript(dir: string, formId: string, respondentId: string, res: SessionResult): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const lines = res.transcript.map((m) => `[${m.role}${m.fieldId ? ` ${m.fieldId}` : ''}] ${m.text}`);
+  fs.writeFileSync(path.join(dir, `${formId}.${respondentId}.txt`), `${lines.join('\n')}\n`);
+}
+
+async function runAll(sut: SystemUnderTest, loaded: Loaded[], concurrency: number, transcripts: string | null): Promise<Map<SetName, SessionResult[]>> {
   const jobs = loaded.flatMap((l) => l.forms.flatMap((form) => form.respondents.map((r) => ({ form, r }))));
   const total = jobs.length;
   let done = 0;
   const results = await mapLimit(jobs, concurrency, async ({ form, r }) => {
     const res = await runSession(sut.url, form, r);
     done++;
+    if (transcripts !== null && form.set === 'dev') writeTranscript(transcripts, form.id, r.id, res);
     // Held-out progress names nothing: a count is all anyone sees of it.
     const what = form.set === 'dev' ? `${form.id}/${r.id}: ${res.error ? 'error' : res.ended}, ${res.turns} turns` : 'heldout session';
     log(`[${done}/${total}] ${what}`);
@@ -161,7 +173,7 @@ export async function main(argv: string[]): Promise<number> {
   const started = Date.now();
   let bySet: Map<SetName, SessionResult[]>;
   try {
-    bySet = await runAll(sut, loaded, opts.concurrency);
+    bySet = await runAll(sut, loaded, opts.concurrency, opts.transcripts);
   } finally {
     await sut.stop();
   }

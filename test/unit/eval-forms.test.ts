@@ -306,6 +306,8 @@ describe('options and report', () => {
   it('refuses details or a single form on the held-out set', () => {
     expect(() => parseOptions(['--set', 'heldout', '--details'])).toThrow(UsageError);
     expect(() => parseOptions(['--set', 'heldout', '--only', 'x'])).toThrow(UsageError);
+    expect(() => parseOptions(['--transcripts', '/tmp/t'])).toThrow(UsageError);
+    expect(parseOptions(['--set', 'dev', '--transcripts', '/tmp/t']).transcripts).toBe('/tmp/t');
     expect(parseOptions([]).sets).toEqual(['dev', 'heldout']);
     expect(parseOptions(['--only', 'x']).sets).toEqual(['dev']);
   });

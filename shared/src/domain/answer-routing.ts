@@ -41,8 +41,9 @@ export function lastAskedFieldId(state: SessionState): string | null {
 // Words people use when they take something back. Strong ones say a value was wrong; weak ones only refer to an
 // earlier answer ("as I said earlier", 「先ほども申しましたが」), which is no correction unless a new value of that
 // field's kind comes with them.
-const STRONG_EN = /\b(?:actually|correction|correct(?:ed)?|i meant|i mean|wrong|mistake|mistyped|typo|instead|change|update|not .{1,40} but|should be|should have been|misread|mixed up)\b/i;
-const WEAK_EN = /\b(?:sorry|earlier|previous|before|as i said)\b/i;
+// ("Actually" corrects where it opens a sentence or a clause; "so I can actually focus" only stresses.)
+const STRONG_EN = /(?:^|[.!?,;:—-]\s*|\b(?:oh|wait|no|sorry|oops|um|uh|and|but)\s+)actually\b|\bactually,|\b(?:correction|correct(?:ed)?|i meant|i mean|wrong|mistake|mistyped|typo|messed up|screwed up|my bad|oops|instead|change|update|not .{1,40} but|should be|should have been|misread|mixed up)\b/i;
+const WEAK_EN = /\b(?:sorry|earlier|previous|before|as i said|actually)\b/i;
 const STRONG_JA = /間違|訂正|正しくは|ではなく|じゃなく|変更|修正|誤り|やっぱり|やはり|変えて|替えて|と言いましたが|って言ったけど|と書きましたが/;
 const WEAK_JA = /さっき|先ほど|先程|前に|すみません/;
 
@@ -90,6 +91,8 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
     // respondent repeating themselves is answering the question on screen.
     const rejectedBefore = !f.needsReview && f.lastReview !== null && !f.lastReview.passed;
     if (rejectedBefore && !(named && changed)) continue;
+    // The same words already taken as this field's correction, sent again, answer the question on screen.
+    if (state.messages.some((m) => m.role === 'user' && m.fieldId === f.fieldId && m.correction && normalizeText(m.text) === text)) continue;
     if (named && changed) scored.push({ fieldId: f.fieldId, score: 3 + bonus });
     // Taking the old value back settles it even when the open question could take a value of that kind.
     else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable)))) scored.push({ fieldId: f.fieldId, score: 2 + bonus });

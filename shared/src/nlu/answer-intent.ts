@@ -28,7 +28,9 @@ const NON_ANSWER = [
 
 const SKIP_ANYWHERE = new RegExp(
   [
-    String.raw`\bskip\b`, String.raw`\bprefer not to (?:say|answer|share|disclose)\b`, String.raw`\brather not (?:say|answer|share)\b`,
+    // "Skip", "let's skip it", "can we skip this one": a request; "the gears skip when I shift" describes something.
+    String.raw`^\W*skip\b`, String.raw`\b(?:let'?s|let us|can we|could we|can i|could i|may i|please|i'?ll|i will|i'?d (?:like|rather|prefer) to|i want to|just|gonna|want to)\s+skip\b`,
+    String.raw`\bskip\s+(?:it|this|that|the (?:question|rest)|for now|please|one)\b`, String.raw`\bprefer not to (?:say|answer|share|disclose)\b`, String.raw`\brather not (?:say|answer|share)\b`,
     String.raw`\b(?:don'?t|do not) want to (?:answer|say|share)\b`, String.raw`\bdecline to answer\b`, String.raw`\bno comment\b`,
     String.raw`\bpass on (?:this|that)\b`,
     'スキップ', '飛ばし', 'とばし', '答えたくない', '回答したくない', '言いたくない', '答えません', '回答しません', '(?:回答|答え)を?控え',

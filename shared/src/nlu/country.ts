@@ -116,7 +116,9 @@ export function countryName(code: string, lang: SessionLanguage): string {
 function bestCountry(text: string, matches: PlaceMatch[]): string | null {
   const scores = new Map<string, { score: number; first: number }>();
   for (const m of matches) {
-    const bonus = marksResidence(text, m) ? 1 : 0;
+    // "Cambridge, Massachusetts", "London, Ontario": the region after a place says which country's place it is.
+    const qualifies = matches.some((p) => p !== m && p.end <= m.start && /^\s*,?\s*$/.test(text.slice(p.end, m.start)));
+    const bonus = (marksResidence(text, m) ? 1 : 0) + (qualifies ? 1 : 0);
     for (const code of new Set(m.values.map((v) => v.code))) {
       const s = scores.get(code) ?? { score: 0, first: m.start };
       s.score += 1 + bonus;

@@ -69,6 +69,8 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\bwhen\b[^?.]*\band when\b`, String.raw`\bfrom\s*[-–—~]+\s*to\b`, String.raw`\b(?:time ?frame|timeframe)\b`,
       // A span with a start and an end: "start and end years", "the dates of that experience", "years or dates", 「何年から何年まで」.
       // ("Month and year" states a precision, not a span.)
+      // A season is a stretch of a year ("season/year", "spring 2024").
+      String.raw`\bseasons?\b(?!\s*(?:ticket|pass))`,
       String.raw`\bstart and end\b`, String.raw`\bdates of\b`, String.raw`\b(?:years|dates) or (?:years|dates)\b`,
       String.raw`\bfrom (?:when|what date) (?:to|until) (?:when|what date)\b`, '何年から', 'から何年', '開始(?:と|・|から)終了', 'いつからいつまで',
       '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ', '時期',
@@ -81,7 +83,7 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\b(?:arrival|departure|start|end|pick-?up|drop-?off|check-?in|check-?out|appointment|preferred|meeting|delivery) time\b`,
       String.raw`^\s*time\s*$`, String.raw`\bclock time\b`, String.raw`\btime of (?:the )?day\b`, String.raw`\bat what time\b`,
       String.raw`\b(?:earliest|latest|starting|finishing|serving|service|collection|best|usual|convenient|visit) time\b`,
-      String.raw`^\s*(?:approx(?:imate)?\.?\s+)?time\b(?!\s+(?:zone|frame|period|off|slots?|window|band|range))`, String.raw`\btime of (?:the )?(?:journey|trip|visit|incident|loss|accident|call|delivery|pick-?up)\b`,
+      String.raw`^\s*(?:approx(?:imate)?\.?\s+)?time\b(?!\s+(?:zone|frame|period|off|slots?|window|band|range)|\s*\((?:season|month|year|date))`, String.raw`\btime of (?:the )?(?:journey|trip|visit|incident|loss|accident|call|delivery|pick-?up)\b`,
       String.raw`\bnearest (?:15|30|five|ten|fifteen|thirty) min`,
       '時刻', '何時(?!間)', '到着時間', '出発時間', '開始時間', '終了時間', '来店時間', '希望時間(?!帯)',
     ),

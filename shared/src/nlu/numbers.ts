@@ -105,15 +105,19 @@ function reread(span: string): number | undefined {
 
 /**
  * A count, not a rank or a pronoun: "a few" (no cardinal) is vague, "first"
- * and "a second" are ordinals, and "one" after a determiner is a pronoun
- * ("the one", "no one", "this one").
+ * and "a second" are ordinals, and "one" after a determiner or an adjective is a pronoun
+ * ("the one", "no one", "this one", "the weighted one").
  */
 function isCardinal(number: readonly Term[], terms: readonly Term[]): boolean {
   const tags = number.flatMap((t) => t.tags);
   if (tags.includes('Ordinal') || !tags.some((t) => t === 'Cardinal' || t === 'Fraction')) return false;
   const start = number[0]?.offset.start ?? 0;
-  const before = terms.filter((t) => t.offset.length > 0 && t.offset.start + t.offset.length <= start).at(-1);
-  const pronoun = number.length === 1 && /^one$/i.test(number[0]?.text ?? '') && before !== undefined && (before.tags.includes('Determiner') || /^no$/i.test(before.text));
+  const preceding = terms.filter((t) => t.offset.length > 0 && t.offset.start + t.offset.length <= start);
+  const before = preceding.at(-1);
+  const determiner = (t: Term | undefined) => t !== undefined && (t.tags.includes('Determiner') || t.tags.includes('Possessive') || /^no$/i.test(t.text));
+  // "the one", "no one", and with a describing word between: "the weighted one", "a blue one".
+  const describing = before !== undefined && !before.tags.includes('Value') && !before.tags.includes('Noun') && determiner(preceding.at(-2));
+  const pronoun = number.length === 1 && /^one$/i.test(number[0]?.text ?? '') && (determiner(before) || describing);
   return !pronoun;
 }
 

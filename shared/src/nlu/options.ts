@@ -4,6 +4,7 @@ import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { morphemes } from './japanese.js';
 import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
 import { romanize } from './transliterate.js';
+import { crossLanguagePicks } from './bilingual.js';
 
 /**
  * Choices: the options a form lists in its own words, and which one a reply
@@ -347,6 +348,11 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   if (indifferent) return { option: indifferent };
   const byShape = japaneseShapePicks(text, opts);
   if (byShape.length === 1 && byShape[0]) return { option: byShape[0] };
+  const byReading = readingPicks(text, opts);
+  if (byReading.length === 1 && byReading[0]) return { option: byReading[0] };
+  // "A compact car" for コンパクト, 「一般で」 for "General": the option named in the other language.
+  const translated = crossLanguagePicks(reply, opts);
+  if (translated.length === 1 && translated[0]) return { option: translated[0] };
 
   const initials = trimPunctuation(text).replace(/\s+/g, '');
   if (/^\p{L}{1,3}$/u.test(initials)) {
@@ -447,6 +453,33 @@ function indifferentOption(text: string, options: readonly string[]): string | n
     if (fits.length === 1) return fits[0]!;
   }
   return null;
+}
+
+/** The kana reading of Japanese text (初めて → はじめて), from the dictionary; null before it is loaded or when a word has none. */
+function kanaReading(text: string): string | null {
+  const ms = morphemes(text);
+  if (!ms) return null;
+  const reading = ms.map((m) => (/[\p{Script=Han}]/u.test(m.surface) ? m.reading : m.surface)).join('');
+  return /\p{Script=Han}/u.test(reading) || reading === '' ? null : toHiragana(reading);
+}
+
+/** 「はじめてです」 for 初めて, 「ふつう」 for 普通: an option written in kanji, said in kana. */
+function readingPicks(text: string, opts: ReadonlyArray<{ option: string; key: string }>): string[] {
+  if (!/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return [];
+  const said = kanaReading(text);
+  if (!said) return [];
+  return opts
+    .filter((o) => /\p{Script=Han}/u.test(o.key))
+    .filter((o) => {
+      const r = kanaReading(cleanItem(o.option) || o.option);
+      return r !== null && r.length >= 3 && said.includes(r);
+    })
+    .map((o) => o.option);
+}
+
+/** Katakana folded to hiragana, so a reading compares with what was typed in either. */
+function toHiragana(s: string): string {
+  return s.replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
 }
 
 /**

@@ -441,9 +441,15 @@ function hintJa(hint: string): string {
   return `（${h}）`;
 }
 
-/** A hint that tells the interviewer what to do ("Ask about …", "経験を聞く") is not read out. */
+/**
+ * A hint written for the interviewer is not read out: one that tells them what to do ("Ask about …", "If they only
+ * know a weighted GPA, ask again", 「経験を聞く」「金額が大きいものを選んでもらう」) or speaks of the respondent in the third
+ * person ("if they reported it", 「回答者が…」).
+ */
 function forInterviewer(hint: string): boolean {
-  return /^(?:ask|probe|clarify)\b/i.test(hint) || /(?:聞く|尋ねる|質問する|確認する)$/.test(hint);
+  const directive = /(?:^|[,.;:]\s*|\b(?:then|and|only|also|just|please)\s+)(?:ask|probe|clarify|confirm|check|remind|prompt|follow up|don'?t ask|make sure|encourage|offer)\b/i;
+  const thirdPerson = /\b(?:they|them|their|theirs|the (?:respondent|applicant|candidate|caller|customer|client|patient|guest|user|parent|owner))\b/i;
+  return directive.test(hint) || thirdPerson.test(hint) || /(?:聞く|尋ねる|質問する|確認する|もらう|促す|聞き取る|伝える)(?:こと)?$/.test(hint) || /回答者|応募者|申込者|申請者/.test(hint);
 }
 
 // Words that carry no content when comparing a hint with the intent.
@@ -613,7 +619,11 @@ function optionalNote(lang: SessionLanguage): string {
 }
 
 function shownValue(s: { value: string | null; status: string }, lang: SessionLanguage): string {
-  if (s.value !== null && s.value.trim() !== '') return s.value.replace(/\s*\n\s*/g, ' / ');
+  if (s.value !== null && s.value.trim() !== '') {
+    const lines = s.value.split(/\s*\n\s*/).map((line) => line.trim());
+    // A Japanese option picked by an English speaker (コンパクト for "a compact car") is shown romanised, as it was offered.
+    return lines.map((line) => (lang === 'en' && hasJapanese(line) ? (optionInLanguage(line, lang) ?? line) : line)).join(' / ');
+  }
   if (s.status === 'skipped') return lang === 'ja' ? '（スキップ）' : '(skipped)';
   return lang === 'ja' ? '（未回答）' : '(not answered)';
 }

@@ -49,6 +49,9 @@ function japanesePolarity(text: string): Polarity | null {
   const t = text.replace(/^[\s、,。！!]+/, '');
   if (LEAD_NO_JA.test(t)) return 'no';
   if (LEAD_YES_JA.test(t)) return 'yes';
+  // The answer word said outright after the reasons (「…不安でして。…ので、いいえでお願いします」) is the answer.
+  const outright = [...withoutBackground(t).matchAll(/(?:^|[、,。！？!?\s])(はい|いいえ)(?:で|です|[、,。！!]|$)/g)].at(-1);
+  if (outright) return outright[1] === 'はい' ? 'yes' : 'no';
   const sentences = withoutBackground(t).split(SENTENCE_JA).map((s) => s.trim()).filter(Boolean);
   let answer: Polarity | null = null;
   for (const [i, s] of sentences.entries()) {
@@ -73,6 +76,11 @@ function japanesePolarity(text: string): Polarity | null {
 function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null {
   if (HEDGE_JA.test(clause)) return 'hedged';
   const c = clause.replace(JA_IDIOMS, '');
+  // The answer word itself, however late it comes (「…不安なので、いいえでお願いします」).
+  const said = /(?:^|[、,\s])(はい|いいえ)(?:で|です|、|,|$)/.exec(c);
+  if (said) return said[1] === 'はい' ? 'yes' : 'no';
+  // 「不可」「不可能です」「無理です」: a noun negated by its own prefix, said as the whole answer.
+  if (/^(?:不|無|非)\p{Script=Han}{1,2}(?:です|だ|で)?$/u.test(c.trim())) return 'no';
   if (/(?:^|[、,\s])(?:なし|無し|特になし)(?:です)?$/.test(c) || /不要|結構です/.test(c)) return 'no';
   const ms = morphemes(c);
   if (!ms) return /ません|ないです|ない$|なかった|なし|無し/.test(c) ? 'no' : /ます|です|した|ある|いる/.test(c) ? 'yes' : null;

@@ -9,7 +9,7 @@ import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
 import { retractedSpans } from './discourse.js';
-import { hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
+import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
 import { extractQuantity } from './quantity.js';
 import { contactSpans, extractEmail, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
@@ -73,7 +73,9 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   const latest = answers.at(-1) ?? '';
   const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
-  if (!input.field.required && latest && declines(latest, specs, input)) return skipped(lang, facts, input.field);
+  // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
+  const quoted = new Map(specs.map((s) => [s, quotedAnswer(latest, s)] as const).filter((e): e is [FactSpec, string] => e[1] !== null));
+  if (!input.field.required && latest && quoted.size === 0 && declines(latest, specs, input)) return skipped(lang, facts, input.field);
 
   const judged = new Map<FactSpec, FactJudgement>();
   for (const s of specs.filter((x) => x.type !== 'text')) judged.set(s, judgeTyped(s, answers, input));
@@ -88,6 +90,7 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
     country: phoneCountry(input),
   });
   for (const t of text.results) judged.set(t.spec, t);
+  for (const [spec, value] of quoted) if (!judged.get(spec)?.satisfied) judged.set(spec, { spec, verdict: { code: 'found', value }, satisfied: true, value });
 
   // "No" to the field's yes/no question leaves nothing for its conditional facts ("…, if reported") to ask.
   if (specs.some((s) => s.type === 'yes_no' && judged.get(s)?.value === 'no')) {
@@ -133,6 +136,26 @@ function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput
   return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((s) => extract(s, latest, input).value === null);
 }
 
+// A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”.
+const QUOTED = /(?<![\p{L}\p{N}])['‘"“「『]([^'‘’"“”「」『』\n]{1,24})['’"”」』](?![\p{L}\p{N}])/gu;
+
+/** The reply, when it is (or opens with) an answer the fact's own words quote as acceptable; else null. */
+function quotedAnswer(reply: string, spec: FactSpec): string | null {
+  const said = normalizeText(reply).toLowerCase();
+  for (const text of spec.texts) {
+    for (const m of text.matchAll(QUOTED)) {
+      const literal = normalizeText(m[1] ?? '').toLowerCase().trim();
+      if (!literal || spec.options.some((o) => o.toLowerCase() === literal)) continue;
+      // Said as a whole word of a short reply ("never", "It's never been serviced"), not inside a longer account.
+      const edge = /^[\p{L}\p{N}]/u.test(literal) && !hasJapanese(literal) ? String.raw`(?<![\p{L}\p{N}'])` : '';
+      const word = new RegExp(`${edge}${escapeRegExp(literal)}${edge ? String.raw`(?![\p{L}\p{N}])` : ''}`, 'u');
+      const short = hasJapanese(said) ? said.length <= 20 : said.split(/\s+/).length <= 10;
+      if (short && word.test(said)) return trimSentence(normalizeText(reply));
+    }
+  }
+  return null;
+}
+
 /** A reply that says there are none ("None right now", "no other pets", 「いません」), with no figure. */
 function countsNothing(answer: string): boolean {
   if (/\d/.test(answer) || isNonAnswer(answer) || admitsNotKnowing(answer)) return false;
@@ -159,6 +182,8 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
     if (x.value !== null) return { spec, verdict: { code: 'found', value: x.value }, satisfied: true, value: x.value };
     if (x.rejected !== null) rejected ??= x;
   }
+  const other = answers.length >= 2 ? catchAllPick(spec, answers.at(-1) ?? '', input) : null;
+  if (other) return { spec, verdict: { code: 'found', value: other }, satisfied: true, value: other };
   const confirmed = confirmedEarlier(spec, answers, input);
   if (confirmed) return { spec, verdict: { code: 'found', value: confirmed }, satisfied: true, value: confirmed };
   if (!rejected?.rejected) return missing(spec);
@@ -167,6 +192,24 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
   const code = p === 'no_year' || p === 'incomplete_name' || p === 'ambiguous' || p === 'not_an_option' ? p : 'invalid';
   const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: rejected.alternatives ?? spec.options } : { code, text };
   return { spec, verdict, satisfied: false, value: null };
+}
+
+// A form's catch-all option: "Other", "Other (please specify)", 「その他」.
+const CATCH_ALL = /^(?:others?|something else|その他|そのほか|他)(?:\s*[(（:：].*)?$/i;
+
+/**
+ * Asked again with the options in view, a concrete answer that is none of them
+ * ("My only income is crypto gains" to 給与・事業・…・その他) is the form's
+ * catch-all option, when it has one. Not knowing is no such answer.
+ */
+function catchAllPick(spec: FactSpec, latest: string, input: ReviewInput): string | null {
+  if (spec.type !== 'choice') return null;
+  const other = spec.options.filter((o) => CATCH_ALL.test(o.trim()));
+  if (other.length !== 1) return null;
+  const x = extract(spec, latest, input);
+  if (x.value !== null || x.problem !== 'not_an_option' || admitsNotKnowing(latest) || isNilAnswer(latest) || isSkipRequest(latest)) return null;
+  // "I don't have any", 「収入はありません」: saying there is nothing is not "other".
+  return answerPolarity(latest) === 'no' ? null : (other[0] ?? null);
 }
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
@@ -238,7 +281,8 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
 /** Kinds of value a respondent may hesitate between ("2012? Or 2013?"); a span or a length is written as said. */
 const HESITATING_KINDS: ReadonlySet<FactType> = new Set(['year', 'date', 'time', 'number']);
 // "X or Y", "X? Y?", 「XかYか」, 「XかY」, "either X or Y" - but not "or so", "or more", "or rather" (approximations, corrections).
-const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later|earlier|thereabouts|above|over|under)\b)|または|それとも|(?<=[\d０-９年月日時分歳人回個枚台])か(?![らな])/gi;
+// (Nor the か of 分かる: 「分かっていなくて」 offers no alternatives.)
+const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later|earlier|thereabouts|above|over|under)\b)|または|それとも|(?<=[\d０-９年月日時分歳人回個枚台])か(?![らなりるれろっ])/gi;
 
 /**
  * The distinct values of the fact's kind the respondent offers as
@@ -341,11 +385,12 @@ function statedTexts(spec: KindSpec): string[] {
   return spec.texts.filter((t) => t !== hints);
 }
 
-/** A full calendar date (with its year) that the form's own words state, or null. */
+/** A calendar date or month (with its year) that the form's own words state, or null; a month stands for its middle. */
 function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
   for (const t of texts.filter((x) => /\d{4}/.test(x))) {
     const d = extractDate(t, { language: hasJapanese(t) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
     if (d && /^\d{4}-\d{2}-\d{2}$/.test(d)) return new Date(`${d}T12:00:00Z`);
+    if (d && /^\d{4}-\d{2}$/.test(d)) return new Date(`${d}-15T12:00:00Z`);
   }
   return null;
 }

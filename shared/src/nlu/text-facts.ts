@@ -4,6 +4,7 @@ import { contentWords } from './content.js';
 import { asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
+import { withoutExamples } from './options.js';
 import { trimSentence } from './text.js';
 import { contactSpans, stripSpans } from './typed-values.js';
 
@@ -121,7 +122,8 @@ function judgeSeveral(states: State[], answers: Answer[]): void {
 
 /** The answer has a content word the fact's own words do not already contain ("a little" to "what volunteering" has none). */
 function saysSomething(a: Answer, spec: FactSpec): boolean {
-  return contentWords(a.text, spec.texts).length > 0;
+  // The form's own example ("e.g. Toyota Prius") may well be the respondent's true answer: it is no echo of the question.
+  return contentWords(a.text, spec.texts.map(withoutExamples)).length > 0;
 }
 
 function judgeNil(state: State, nil: Answer): void {

@@ -81,6 +81,22 @@ describe('which field a message is about', () => {
   });
 });
 
+describe('what is not a correction', () => {
+  it('"actually" inside a sentence only stresses, and one shared word does not name a field', () => {
+    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
+    const text = 'The money would let me cut back my hours so I can actually focus on the devices I have to fix.';
+    expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'requests', correction: false });
+  });
+
+  it('the same words already taken as a correction, sent again, answer the question on screen', () => {
+    const s = session({ email: 'jane@example.com', size: 'M' }, 'start');
+    const text = 'Sorry, typo - my email is jane.doe@example.com';
+    expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'email', correction: true });
+    s.messages.push({ messageId: 'm2', role: 'user', agent: null, text, fieldId: 'email', correction: true, turnId: 't2', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'start', correction: false });
+  });
+});
+
 describe('two earlier fields with the same value', () => {
   const twoCounts = SessionForm.parse({
     title: '学童クラブ',

@@ -10,6 +10,9 @@ describe('findCountry', () => {
     ['北海道の札幌です', 'JP', '北海道', 'Asia/Tokyo'],
     ['I live in Osaka', 'JP', 'Osaka', 'Asia/Tokyo'],
     ['Toronto, Canada', 'CA', 'Toronto', 'America/Toronto'],
+    // The region after a place says which country's place it is.
+    ['Cambridge, MA', 'US', 'Massachusetts', 'America/New_York'],
+    ['London, Ontario', 'CA', 'Ontario', 'America/Toronto'],
     ['New York', 'US', 'New York', 'America/New_York'],
     ['ニューヨーク在住です', 'US', 'ニューヨーク', 'America/New_York'],
     ['Vancouver', 'CA', 'Vancouver', 'America/Vancouver'],

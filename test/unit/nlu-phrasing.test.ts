@@ -190,6 +190,11 @@ describe('questionText', () => {
     const ja = ask(field('メールアドレス', { intent: '参加チケットと連絡を送る' }), [fact('email', '有効なメールアドレス', 'チケットを送ります')], 'ja');
     expect(ja).not.toContain('チケットを送ります');
     expect(ask(field('Start date'), [fact('start', 'Preferred start date', 'Ask whether they are flexible')])).not.toContain('Ask');
+    // Written about the respondent in the third person, or telling the interviewer what to do, anywhere in the hint.
+    const gpa = ask(field('Unweighted GPA (4.0 scale)'), [fact('gpa', 'Unweighted GPA', 'If they only know a weighted GPA, ask again for the unweighted one')]);
+    expect(gpa).not.toContain('weighted GPA, ask');
+    const income = ask(field('主な所得の種類'), [fact('income', '主な所得の種類', '複数ある場合は、金額がいちばん大きいものを選んでもらう')], 'ja');
+    expect(income).not.toContain('選んでもらう');
   });
 
   it('names several facts in one sentence, addressed to the respondent, and a single fact not at all', () => {

@@ -15,6 +15,9 @@ describe('yes or no, read from the reply', () => {
     ['Nope', 'no'],
     ['はい、お願いします。お迎えは12時頃です。', 'yes'],
     ['いいえ、結構です', 'no'],
+    // The answer word said outright after the reasons, and a noun negated by its prefix.
+    ['パソコンは使えますが、オンラインは不安でして。教室がいいので、いいえでお願いします', 'no'],
+    ['不可', 'no'],
     // Otherwise the first sentence's predicate.
     ['We will be driving, so one space please', 'yes'],
     ["We haven't reported it yet", 'no'],

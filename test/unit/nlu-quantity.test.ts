@@ -80,6 +80,7 @@ describe('with the Japanese dictionary', () => {
       ['just a second'],
       ["I'm the one"],
       ['no one knows'],
+      ['our portal only shows the weighted one'],
       ['model SW1A'],
     ])('finds no number in %j', (text) => {
       expect(values(text)).toEqual([]);

@@ -415,3 +415,37 @@ describe('reviewAnswer — language of the explanation', () => {
     expect(r.factResults[0]?.reason).toBe(r.feedback);
   });
 });
+
+describe('reviewAnswer — answers the form itself allows', () => {
+  it("takes an answer the form quotes ('never') as the answer, not a refusal", () => {
+    const f = field('Last tune-up', { required: false, intent: 'When was the bike last serviced?' });
+    const facts = [fact('last_service', 'When the bike last had a service', "Approximate time (season/year) or 'never'.")];
+    expect(review({ field: f, facts, answers: ['never'] })).toMatchObject({ passed: true, field_value: 'never' });
+    expect(review({ field: f, facts, answers: ["It's never been serviced honestly"] })).toMatchObject({ passed: true, field_value: "It's never been serviced honestly" });
+    // "Time (season/year)" asks for a stretch of time, not a clock time.
+    expect(review({ field: f, facts, answers: ['Last spring, so spring 2024'] }).field_value).toContain('spring 2024');
+  });
+
+  it("takes a concrete answer that is none of the options as the form's 'Other' once the options were shown", () => {
+    const facts = [fact('source', 'Main source of income: Salary, Business, Pension or Other', 'One of Salary, Business, Pension, Other')];
+    const said = 'My only income is crypto trading gains';
+    expect(review({ field: field('Income'), facts, answers: [said] }).passed).toBe(false);
+    expect(review({ field: field('Income'), facts, answers: [said, said] })).toMatchObject({ passed: true, field_value: 'Other' });
+    expect(review({ field: field('Income'), facts, answers: [said, "I don't know"] }).passed).toBe(false);
+  });
+
+  it('reads a day said without its year in the month the form states', () => {
+    const f = field('Preferred date', { intent: 'We are currently only booking appointments in June 2025.' });
+    const r = review({ field: f, facts: [fact('date', 'Day in June 2025 for the appointment', 'A calendar date in June 2025')], answers: ['June 10th please'], now: new Date('2026-11-24T10:00:00Z') });
+    expect(r.field_value).toBe('2025-06-10');
+  });
+
+  it('does not take a verb "skip" for a request to skip', () => {
+    const facts = [fact('problem', "What's wrong with the bike", 'Enough detail for the mechanic')];
+    const r = review({ field: field('What needs fixing?'), facts, answers: ['The rear brake is squealing and the gears skip when I shift.'] });
+    expect(r.passed).toBe(true);
+    expect(isSkipRequest('the gears skip when I shift')).toBe(false);
+    expect(isSkipRequest("Can we skip this one?")).toBe(true);
+    expect(isSkipRequest('skip')).toBe(true);
+  });
+});

@@ -32,6 +32,7 @@ describe('a list of options is what a form sets apart as one', () => {
     ['アレルギー・持病・性格など、何でもご記入ください'],
     ['薬・食べ物のアレルギーがあるかどうか'],
     ['ゼッケン・記録証に印字します'],
+    ['アレルギー・苦手な食材'],
     ['タイム（時間・分）がわかること'],
     // Descriptions in brackets, open example lists and adjectives before a noun.
     ['収集場所の住所（番地・建物名・部屋番号まで）'],

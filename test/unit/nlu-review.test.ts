@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
 import {
   classifyFact,
   isNilAnswer,
@@ -36,6 +37,8 @@ describe('classifyFact', () => {
     ['start', 'いつから勤務できるか', 'date'],
     ['when', 'When can the respondent start?', 'date'],
     ['years', 'Years of experience', 'duration'],
+    ['help', '片付けのお手伝い、何時間くらいできますか', 'duration'],
+    ['help', '参加できる時間の長さ', 'duration'],
     // One point in time is a date; a coarser answer ("in 2023") is kept as written (see reviewAnswer).
     ['when', 'When they did it', 'date'],
     ['done', 'A year or period is given', 'period'],
@@ -447,5 +450,32 @@ describe('reviewAnswer — answers the form itself allows', () => {
     expect(isSkipRequest('the gears skip when I shift')).toBe(false);
     expect(isSkipRequest("Can we skip this one?")).toBe(true);
     expect(isSkipRequest('skip')).toBe(true);
+  });
+});
+
+describe('reviewAnswer — a thing\'s age', () => {
+  it('reads "N years old" as the length asked for when the fact asks an age', () => {
+    const f = field('Roof age', { required: false, intent: 'How long ago was the roof put on or last replaced?' });
+    const r = review({ field: f, facts: [fact('roof_age', 'Age of the roof covering.', 'Roughly how many years old the roof is.')], answers: ['It was replaced in 2017, so about 9 years old.'] });
+    expect(r.field_value).toContain('9 years');
+  });
+});
+
+describe('reviewAnswer — an answer that also gives another field its value', () => {
+  beforeAll(async () => {
+    await preloadContentAnalyzer();
+  });
+
+  it('keeps the sentences about this field and leaves out the one about the other', () => {
+    const otherFields = [{ label: '新居の物件ページURL', kinds: ['url'] as const }];
+    const r = review({
+      field: field('お引越しの理由', { required: false }),
+      facts: [fact('riyu', 'なぜ引越すのか', '理由がひとこと分かればよい')],
+      answers: ['住み替えです。新居のページはこれです https://suumo.jp/chukoikkodate/nc_76543210/'],
+      language: 'ja',
+      otherFields,
+    });
+    expect(r.passed).toBe(true);
+    expect(r.field_value).toContain('住み替え');
   });
 });

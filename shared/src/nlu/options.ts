@@ -182,7 +182,8 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   const hasOr = /\bor\b|または|もしくは/i.test(listText);
   const whole = cue === null && afterColon === null;
   if (cue || (afterColon !== null && items.length >= 2)) add(items, named, true);
-  else if (whole && /・/.test(listText) && items.length >= 2 && !/[のをにがはでと]/.test(listText.replace(/・/g, ''))) add(items, true, false);
+  // (Nor with a modifier inside: 「アレルギー・苦手な食材」 names what to tell, not values to pick.)
+  else if (whole && /・/.test(listText) && items.length >= 2 && !/[のをにがはでとな]/.test(listText.replace(/・/g, ''))) add(items, true, false);
   else if (hasOr && items.length >= 3 && !(!named && modifiers(items))) add(items, named && (whole || /^[\p{Lu}\p{N}]/u.test(listText.trim())), false);
   else if (hasOr && items.length === 2 && yesNoOptions(items.map(cleanItem))) add(items, true, false);
 }

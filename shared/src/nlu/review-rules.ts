@@ -84,7 +84,11 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   const typed = specs.filter((s) => !asText.includes(s));
   // "Sorry, typo in my email - it's …": a message about another field's contact value is no answer to this field's prose.
   // In a correction, the part taken back ("Sorry, I typed 210 but") is not the new answer.
-  const textAnswers = answers.filter((a) => !aboutAnotherField(a, input)).map((a) => (input.replacing ? withoutRetracted(a) : a));
+  // (Sentence by sentence: 「住み替えです。新居のページはこれです https://…」 answers this field before it gives another's.)
+  const textAnswers = answers
+    .map((a) => sentencesOf(a).filter((x) => !aboutAnotherField(x, input)).join(' ').trim())
+    .filter((a) => a.length > 0)
+    .map((a) => (input.replacing ? withoutRetracted(a) : a));
   const text = judgeTextFacts(asText, textAnswers, {
     stripContacts: typed.some((s) => ['email', 'phone', 'url'].includes(s.type)),
     country: phoneCountry(input),
@@ -322,7 +326,9 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
     case 'period':
       return extractPeriod(answer, time);
     case 'duration': {
-      const d = extractDuration(answer, { ...time, record: asksForRecord(spec.texts) });
+      // "About 9 years old" to "Age of the roof": where the fact asks a thing's age, its age is the length asked for.
+      const said = spec.texts.some((t) => AGE_ASKED.test(t)) ? answer.replace(/\b((?:years?|months?|weeks?|days?))[\s-]+old\b/gi, '$1') : answer;
+      const d = extractDuration(said, { ...time, record: asksForRecord(spec.texts) });
       // "Permanently", 「無期限で」: a length with no end is a length too.
       const open = d.value === null ? OPEN_ENDED.exec(answer) : null;
       return open ? { value: open[0], rejected: null } : d;
@@ -369,6 +375,8 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       return { value: null, rejected: null };
   }
 }
+
+const AGE_ASKED = /\bage\b|\bhow old\b|\byears? old\b|築年数|年数/i;
 
 /** Year-less dates point the way the fact does, or, in a correction, to the date nearest the one corrected. */
 function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' | 'future' | 'any' | 'nearest'; now?: Date } {
@@ -452,6 +460,10 @@ function withoutRetracted(answer: string): string {
 }
 
 const CONTACT_KINDS: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code']);
+
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[。！？!?])\s*|(?<=\.)\s+(?=\p{Lu})/u).filter((x) => x.trim().length > 0);
+}
 
 function aboutAnotherField(answer: string, input: ReviewInput): boolean {
   return (input.otherFields ?? []).some(

@@ -342,6 +342,8 @@ describe('toRespondent', () => {
     expect(toRespondent("The respondent's current role.", 'en')).toBe('your current role');
     expect(toRespondent("The attendee's current role or background", 'en')).toBe('your current role or background');
     expect(toRespondent('What the attendee wants to learn', 'en')).toBe('What you want to learn');
+    expect(toRespondent('What the customer has noticed about the car', 'en')).toBe('What you have noticed about the car');
+    expect(toRespondent('Name of the pet owner', 'en')).toBe('Name of the pet owner');
     expect(toRespondent('Whether the respondent has used Python', 'en')).toBe('Whether you have used Python');
     expect(toRespondent('回答者の経験年数', 'ja')).toBe('ご自身の経験年数');
     expect(toRespondent('参加者の氏名', 'ja')).toBe('ご自身の氏名');

@@ -479,3 +479,12 @@ describe('reviewAnswer — an answer that also gives another field its value', (
     expect(r.field_value).toContain('住み替え');
   });
 });
+
+describe('reviewAnswer — doubt about relevance is no "I don\'t know"', () => {
+  it('takes an answer that only doubts whether it matters', () => {
+    const f = field('Is there anything else we should know? (noises, warning lights, etc.)', { required: false });
+    const facts = [fact('notes', 'What the customer has noticed about the car, and when it happens')];
+    expect(review({ field: f, facts, answers: ["It pulls a little to the right on the highway, not sure if that's related."] }).passed).toBe(true);
+    expect(review({ field: field('Why are you applying?'), answers: ["Hmm, I'm not sure, honestly."] }).passed).toBe(false);
+  });
+});

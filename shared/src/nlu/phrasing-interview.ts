@@ -637,6 +637,8 @@ const VERBS: Readonly<Record<string, string>> = {
 
 // Who facts are written about.
 const ROLE_EN = 'respondent|applicant|candidate|user|participant|attendee|registrant';
+// With "the", these name the person filling in the form too ("what the customer has noticed"); bare, they may not.
+const ROLE_EN_THE = `${ROLE_EN}|customer|client|caller|guest|patient|requester|requestor|submitter|claimant|policyholder`;
 const ROLE_JA = '回答者|応募者|候補者|ユーザー|参加者|申込者|申請者';
 
 /** "Why the respondent wants to join" → "Why you want to join"; "The attendee's role" → "your role"; "回答者の経験" → "ご自身の経験". */
@@ -653,9 +655,10 @@ function secondPerson(text: string, lang: SessionLanguage): string {
   const verb = (w: string | undefined) => (w ? ` ${VERBS[w.toLowerCase()] ?? w}` : '');
   return (
     text
-      .replace(new RegExp(String.raw`\b(?:the )?(?:${ROLE_EN})['’]s\b`, 'gi'), 'your')
+      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})['’]s\b`, 'gi'), 'your')
+      .replace(new RegExp(String.raw`\b(?:${ROLE_EN})['’]s\b`, 'gi'), 'your')
       // "the respondent" is always the person; a bare "respondent" only when a verb follows ("User name" stays).
-      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN})\b(?:\s+([A-Za-z]+))?`, 'gi'), (_m, w: string | undefined) => `you${verb(w)}`)
+      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'), (_m, w: string | undefined) => `you${verb(w)}`)
       .replace(new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'), (_m, w: string) => `you${verb(w)}`)
   );
 }

@@ -76,7 +76,10 @@ function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
 /** "Sorry, still no idea - we're touring places": a reply whose first sentence says the answer is not known, without a "but". */
 function opensWithNotKnowing(answer: string): boolean {
   const first = answer.split(/(?<=[.!?。！？])\s*/)[0] ?? answer;
-  return admitsNotKnowing(first) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first);
+  // The first clause that says anything ("Hmm, I'm not sure" → "I'm not sure"); "It pulls to the right, not sure if
+  // that's related" opens with an answer and only doubts its relevance.
+  const clause = first.split(/[,;、—–]\s*/).find((c) => contentUnits(c) >= CONTENT_THRESHOLDS.short && !/^\W*(?:hmm+|um+|uh+|well|so|oh|ah|えーと|えっと|うーん|あの)\W*$/i.test(c)) ?? first;
+  return admitsNotKnowing(clause) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first);
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {

@@ -88,6 +88,11 @@ describe('what is not a correction', () => {
     expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'requests', correction: false });
   });
 
+  it('a "no" inside a change of mind does not take back a stored "no"', () => {
+    const s = session({ email: 'a@b.com', room: 'no' }, 'requests');
+    expect(routeUserMessage(s, 'The 14th. Actually no, make that the 15th.', NOW)).toEqual({ fieldId: 'requests', correction: false });
+  });
+
   it('the same words already taken as a correction, sent again, answer the question on screen', () => {
     const s = session({ email: 'jane@example.com', size: 'M' }, 'start');
     const text = 'Sorry, typo - my email is jane.doe@example.com';

@@ -11,6 +11,7 @@ describe('values taken back', () => {
     ['事故の時刻ですが、10時ではなく11時でした。', ['10時']],
     ['サイズはXLじゃなくてLでお願いします。', ['XL']],
     ['さっき3泊と言いましたが、2泊の間違いです。', ['さっき3泊']],
+    ['The 14th. Actually no, make that the 15th.', ['The 14th', 'Actually no']],
   ])('%s', (text, taken) => {
     expect(pieces(text, retractedSpans(text))).toEqual(taken);
   });

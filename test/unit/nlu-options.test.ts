@@ -97,6 +97,8 @@ describe('which option a reply picks', () => {
     ['中級でお願いします', ['初級', '中級', '上級'], '中級'],
     // Taken back, then the answer: 「さっき初級と言いましたが…上級で」.
     ['さっき初級と言いましたが、仕事が忙しいので上級でお願いします', ['初級', '中級', '上級'], '上級'],
+    // Spelled in other words after taking the literal option back.
+    ['Going back to the format — I said Lightning but I meant the standard 30-minute talk.', ['Lightning', 'Standard talk', 'Workshop'], 'Standard talk'],
     // A word only one option has, and an option's parts said with particles between them.
     ['お迎えです', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],
     ['まだ1年生なので、私が迎えに行きます。', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],

@@ -488,3 +488,12 @@ describe('reviewAnswer — doubt about relevance is no "I don\'t know"', () => {
     expect(review({ field: field('Why are you applying?'), answers: ["Hmm, I'm not sure, honestly."] }).passed).toBe(false);
   });
 });
+
+describe('reviewAnswer — a day settled on in the reply', () => {
+  it('takes the day the respondent changes to, not the one they take back or give as a reason', () => {
+    const f = field('Preferred day', { intent: 'The conference runs 14–16 October 2026; which day would suit you best?' });
+    const facts = [fact('day', 'Which conference day (14, 15 or 16 October 2026) the speaker prefers.', 'A date within the conference.')];
+    const r = review({ field: f, facts, answers: ["The 14th. Actually no, make that the 15th — I'm travelling on the 14th."] });
+    expect(r.field_value).toBe('2026-10-15');
+  });
+});

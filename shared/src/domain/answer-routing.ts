@@ -181,7 +181,8 @@ function withoutTimes(text: string, language: SessionLanguage, now: Date): strin
 /** Whether a stored value is written in `text` as a whole (a short Latin value such as "M" must stand alone). */
 function containsValue(text: string, value: string): boolean {
   const v = value.trim();
-  if (v.length === 0 || v.length > 40) return false;
+  // "Actually no, make that the 15th": a yes or a no inside a retraction is the retracting, not the stored answer.
+  if (v.length === 0 || v.length > 40 || /^(?:yes|no|はい|いいえ)$/i.test(v)) return false;
   // "61,500" is the stored 61500.
   if (/^\d+(?:\.\d+)?$/.test(v)) return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((n) => n.replace(/,/g, '') === v);
   const esc = escapeRegExp(v);

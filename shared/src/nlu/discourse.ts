@@ -48,7 +48,7 @@ export function retractedSpans(text: string): Span[] {
 
 // Also hesitation settled aloud: 「午後か夜間…うーん、夜間で」, "Like 140,000 something? Hang on, let me look... 143,880".
 const SELF_CORRECTION =
-  /(?:いや|いえ)[、,…\s]+|(?:[、,….\s]|^)(?:やっぱり|やはり|うーん|ええと|えーと)|\b(?:no wait|wait,? no|or rather|i mean|scratch that|make that|hang on|let me (?:check|look|see|think))\b|(?<=(?:\.\.\.|[…—-])\s*)no,?\s(?=\s*\w)/gi;
+  /(?:いや|いえ)[、,…\s]+|(?:[、,….\s]|^)(?:やっぱり|やはり|うーん|ええと|えーと)|\b(?:no wait|wait,? no|actually,? no|or rather|i mean|scratch that|make that|hang on|let me (?:check|look|see|think))\b|(?<=(?:\.\.\.|[…—-])\s*)no,?\s(?=\s*\w)/gi;
 
 // Reason clauses: 「…ので、」, a conjunctive から after a predicate (遠いから、 — not 3日前から, which is "since"),
 // "because …", a causal "since" followed by a subject, and what precedes ", so I/we/…".

@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import { preferAsserted } from './discourse.js';
+import { preferAsserted, retractedSpans } from './discourse.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { morphemes } from './japanese.js';
 import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
@@ -321,15 +321,17 @@ export type OptionMatch = { option: string } | { ambiguous: string[] } | null;
  * initials. Options named after "not" / 「ではなく」 are dropped.
  */
 export function matchOption(reply: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): OptionMatch {
-  const text = keyOf(reply);
+  const said = keyOf(reply);
   const opts = options.map((o) => ({ option: o, key: keyOf(cleanItem(o) || o), keys: keysOf(o) }));
-  const whole = opts.filter((o) => o.keys.includes(trimPunctuation(text)));
+  const whole = opts.filter((o) => o.keys.includes(trimPunctuation(said)));
   if (whole.length === 1 && whole[0]) return { option: whole[0].option };
 
-  const direct = compoundFirst(text, opts, literalPicks(text, opts));
+  const direct = compoundFirst(said, opts, literalPicks(said, opts));
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
-  if (direct.length > 1) return decided(reply, direct, echo, aliases) ?? firstNamed(text, direct) ?? { ambiguous: direct };
+  if (direct.length > 1) return decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
 
+  // From here on the reply is read without what it takes back ("I said Lightning but I meant the standard talk").
+  const text = withoutRetracted(said);
   // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
   const optionWords = new Set(opts.flatMap((o) => wordsOf(o.key)));
   const echoed = new Set(echo.flatMap((e) => wordsOf(normalizeText(e).toLowerCase())).filter((w) => !optionWords.has(w)));
@@ -667,6 +669,13 @@ function initialsOf(option: string): string {
     .split(/[\s-]+/)
     .map((w) => w.charAt(0))
     .join('');
+}
+
+/** The text with what it takes back blanked out (offsets kept). */
+function withoutRetracted(text: string): string {
+  let out = text;
+  for (const [s, e] of retractedSpans(text)) out = out.slice(0, s) + ' '.repeat(e - s) + out.slice(e);
+  return out;
 }
 
 function distinct(xs: string[]): string[] {

@@ -8,7 +8,7 @@ import { dateDirection, extractDate } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
-import { retractedSpans } from './discourse.js';
+import { preferAsserted, retractedSpans } from './discourse.js';
 import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
 import { extractQuantity } from './quantity.js';
@@ -403,12 +403,18 @@ function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
   return null;
 }
 
-/** "16th", 「16日」 said alone to a question about a stated month: that day of it. */
+/**
+ * "16th", 「16日」 said alone to a question about a stated month: that day of it. Several days: the one the
+ * respondent settles on ("The 14th. Actually no, make that the 15th — I'm travelling on the 14th").
+ */
 function dayOfMonth(answer: string, stated: Date): Extraction | null {
   const m = DAY_OF_MONTH.exec(answer);
-  const day = Number(m?.[1] ?? m?.[2]);
-  return m && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
+  const asserted = m ? null : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (x) => [x.index, x.index + x[0].length])[0];
+  const day = Number(m?.[1] ?? m?.[2] ?? asserted?.[1] ?? asserted?.[2]);
+  return (m || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
 }
+
+const DAY_MENTION = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<!\d)([0-3]?\d)日(?!間)/gi;
 
 // Words that settle morning or afternoon; without them "6時" or "at 6" could be either.
 const DAY_PART = /\b(?:am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|noon|midnight)\b|午前|午後|朝|夜|夕方|晩|昼|正午|深夜/i;

@@ -39,6 +39,7 @@ describe('classifyFact', () => {
     ['years', 'Years of experience', 'duration'],
     ['help', '片付けのお手伝い、何時間くらいできますか', 'duration'],
     ['help', '参加できる時間の長さ', 'duration'],
+    ['when', '事故が起きたのは何時何分頃ですか', 'time'],
     // One point in time is a date; a coarser answer ("in 2023") is kept as written (see reviewAnswer).
     ['when', 'When they did it', 'date'],
     ['done', 'A year or period is given', 'period'],
@@ -486,6 +487,7 @@ describe('reviewAnswer — doubt about relevance is no "I don\'t know"', () => {
     const facts = [fact('notes', 'What the customer has noticed about the car, and when it happens')];
     expect(review({ field: f, facts, answers: ["It pulls a little to the right on the highway, not sure if that's related."] }).passed).toBe(true);
     expect(review({ field: field('Why are you applying?'), answers: ["Hmm, I'm not sure, honestly."] }).passed).toBe(false);
+    expect(review({ field: field('Where will the shoot take place?'), answers: ["Sorry, still no idea - we're touring places over the next few weeks"] }).passed).toBe(false);
   });
 });
 

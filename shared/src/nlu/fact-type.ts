@@ -56,7 +56,7 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\bhow long\b`, String.raw`\bduration\b`, String.raw`\blength of\b`, String.raw`\bfor how many (?:years|months|weeks|days)\b`,
       String.raw`\bhow many (?:years|months|weeks|days|hours)\b`, String.raw`\byears of\b`,
       '何年間', '何か月', '何ヶ月', '何カ月', 'どのくらいの間', 'どれくらいの間', '年数', '在籍年数', '経験年数',
-      '何時間', '何分間?(?!前)', '何日間', '何週間', '(?:時間|期間)の長さ', '(?:どの|どれ)くらいの時間',
+      '何時間', '何分間', '何日間', '何週間', '(?:時間|期間)の長さ', '(?:どの|どれ)くらいの時間',
       // A measured time: a race result, a personal best, how long something takes.
       String.raw`\b(?:finish(?:ing)?|race|lap|record|completion) times?\b`, String.raw`\btime taken\b`, String.raw`\bpersonal best\b`,
       '(?<![ァ-ヺー])タイム(?![ァ-ヺー])', '所要時間', 'かかる時間', '自己ベスト',

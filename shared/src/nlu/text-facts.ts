@@ -5,7 +5,7 @@ import { asksForDescription, asksWhetherAny, type FactType } from './fact-type.j
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
 import { withoutExamples } from './options.js';
-import { trimSentence } from './text.js';
+import { hasJapanese, trimSentence } from './text.js';
 import { contactSpans, stripSpans } from './typed-values.js';
 
 /** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
@@ -76,10 +76,10 @@ function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
 /** "Sorry, still no idea - we're touring places": a reply whose first sentence says the answer is not known, without a "but". */
 function opensWithNotKnowing(answer: string): boolean {
   const first = answer.split(/(?<=[.!?。！？])\s*/)[0] ?? answer;
-  // The first clause that says anything ("Hmm, I'm not sure" → "I'm not sure"); "It pulls to the right, not sure if
-  // that's related" opens with an answer and only doubts its relevance.
-  const clause = first.split(/[,;、—–]\s*/).find((c) => contentUnits(c) >= CONTENT_THRESHOLDS.short && !/^\W*(?:hmm+|um+|uh+|well|so|oh|ah|えーと|えっと|うーん|あの)\W*$/i.test(c)) ?? first;
-  return admitsNotKnowing(clause) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first);
+  // Said in its first few words ("Hmm, I'm not sure", "Sorry, still no idea"); "It pulls to the right on the highway,
+  // not sure if that's related" opens with an answer and only doubts its relevance.
+  const opening = hasJapanese(first) ? first.slice(0, 16) : first.split(/\s+/).slice(0, 6).join(' ');
+  return admitsNotKnowing(opening) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first);
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {

@@ -22,6 +22,8 @@ describe('a list of options is what a form sets apart as one', () => {
     [['参加形態。「来場のみ」「模擬店出店」「運営ボランティア」の3つ'], ['来場のみ', '模擬店出店', '運営ボランティア']],
     [['Our levels are Beginner, Intermediate and Advanced.'], ['Beginner', 'Intermediate', 'Advanced']],
     [['T-shirt size (S, M, L, XL)'], ['S', 'M', 'L', 'XL']],
+    // A dash introduces a list as a colon does.
+    [['Meeting format — In person, Video call, or Phone call'], ['In person', 'Video call', 'Phone call']],
   ])('%j → %j', (texts, options) => {
     expect(findOptions(texts).options).toEqual(options);
   });

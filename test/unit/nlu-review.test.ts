@@ -499,3 +499,17 @@ describe('reviewAnswer — a day settled on in the reply', () => {
     expect(r.field_value).toBe('2026-10-15');
   });
 });
+
+describe('reviewAnswer — kinds named by the options, and days counted from another', () => {
+  it('a kind named only inside the options does not type the fact ("Phone call" is an option)', () => {
+    const facts = [fact('format', 'Meeting format — In person, Video call, or Phone call', 'Parent has chosen one format')];
+    expect(review({ field: field('How would you like to meet?'), facts, answers: ['video'] })).toMatchObject({ passed: true, field_value: 'Video call' });
+  });
+
+  it('reads 「当日返却」「翌日返却」 and "the next day" as times', () => {
+    const facts = [fact('return', 'いつ返却するか(当日返却か翌日返却か、など)', '返却のタイミングがわかる')];
+    const r = review({ field: field('レンタル期間・ご返却のタイミング'), facts, answers: ['当日返却で大丈夫です'], language: 'ja' });
+    expect(r).toMatchObject({ passed: true, field_value: '当日返却' });
+    expect(review({ field: field('When will you return it?'), facts: [fact('r', 'Return period', 'When it comes back')], answers: ['The next day, in the morning'] }).passed).toBe(true);
+  });
+});

@@ -195,7 +195,9 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     // "Year (western or Japanese calendar)" is a year, 「タイム（時間・分）」 a duration; listed values are still accepted.
     // Only options that look like values of the kind are kept ("Rooms (1/2/3+)"); "secondary / high school" in a
     // year fact, 「携帯・固定どちらでも可」 in a phone fact are words about it.
-    if (!found.cued && kind !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((o) => /\d/.test(o)) ? [] : listed };
+    // (A kind named only inside the options - "In person, Video call, or Phone call" - is no kind of the fact.)
+    const kindBesides = kind === 'text' ? kind : kindWithout(listed, fact, field, useField);
+    if (!found.cued && kindBesides !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((o) => /\d/.test(o)) ? [] : listed };
     return found.strict ? { type: 'choice', options: listed } : { type: 'choice', options: listed, soft: true };
   }
   // A yes/no question as the label types a fact whose own words ask for nothing more specific.
@@ -203,6 +205,15 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     return { type: 'yes_no', options: [] };
   }
   return { type: kind, options: [] };
+}
+
+/** The kind the fact's and field's words ask for once the listed options are taken out of them. */
+function kindWithout(options: readonly string[], fact: FactWords, field: FieldWords, useField: boolean): FactType {
+  const strip = (t: string) => options.reduce((acc, o) => acc.split(o).join(' '), t);
+  const f = { ...fact, fact: strip(fact.fact), doneCriteria: strip(fact.doneCriteria), questioningHints: fact.questioningHints === null ? null : strip(fact.questioningHints ?? '') };
+  const typed = ownType(f);
+  if (typed !== null) return typed;
+  return useField ? fieldType({ ...field, label: strip(field.label), intent: field.intent === null || field.intent === undefined ? field.intent : strip(field.intent) }) : 'text';
 }
 
 /**

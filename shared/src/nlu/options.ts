@@ -171,7 +171,8 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   // English: "one of: A, B, C", "role: A, B, or C", "One of A, B or C", "A, B or C". Options written as names
   // (capitalised, or codes) are strict; lower-case words in prose ("their job, studies or experience") are soft.
   // A list's colon, not a clock's ("8:00 am to 6:00 pm").
-  const colon = Math.max(-1, ...[...s.matchAll(/(?<!\d):(?!\d)|：/g)].map((m) => m.index));
+  // A dash does what a colon does ("Meeting format — In person, Video call, or Phone call").
+  const colon = Math.max(-1, ...[...s.matchAll(/(?<!\d):(?!\d)|：|\s[—–]\s?|\s-\s/g)].map((m) => m.index + m[0].length - 1));
   const afterColon = colon >= 0 ? s.slice(colon + 1) : null;
   const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b\s*:?\s*(.+)$/i.exec(s);
   // "one of our four types: Family, Wedding, …": the colon introduces the list itself.

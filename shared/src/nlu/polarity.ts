@@ -144,3 +144,25 @@ function withoutBackground(text: string): string {
   for (const [s, e] of [...backgroundSpans(text)].sort((a, b) => b[0] - a[0])) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
   return out.trim() || text;
 }
+
+// Being and having: 「いません」「ありません」「飼っていません」「持っていない」.
+const EXISTENCE_VERBS: ReadonlySet<string> = new Set(['ある', '有る', 'いる', '居る', 'おる', '持つ', '飼う', '抱える']);
+
+/**
+ * Whether a Japanese reply says that none exist or are had (「いません」「ありません」「ないです」「飼っていません」), as opposed to
+ * negating some other verb (「勤務がまだ出てなくて」 says a schedule is not out, not that there are none).
+ * Without the dictionary: the existence words themselves.
+ */
+export function deniesExistenceJa(text: string): boolean {
+  const ms = morphemes(text);
+  if (!ms) return /(?:いません|ありません|いない|ない(?:です)?$|なし|無し)/.test(text);
+  return ms.some((m, i) => {
+    const prev = ms[i - 1];
+    if (m.pos === '形容詞' && /^(?:ない|無い)$/.test(m.base)) return !(prev && (prev.pos === '動詞' || (prev.pos === '助詞' && /^[てで]$/.test(prev.surface))));
+    if (m.pos === '助動詞' && /^(?:ない|ぬ|ん)$/.test(m.base)) {
+      const verb = ms.slice(0, i).reverse().find((x) => x.pos === '動詞' && x.pos1 === '自立');
+      return verb !== undefined && EXISTENCE_VERBS.has(verb.base);
+    }
+    return false;
+  });
+}

@@ -3,7 +3,7 @@ import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './ans
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
 import { answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
 import { aliasesFor } from './options.js';
-import { answerPolarity } from './polarity.js';
+import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, extractDate } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
@@ -164,7 +164,7 @@ function quotedAnswer(reply: string, spec: FactSpec): string | null {
 function countsNothing(answer: string): boolean {
   if (/\d/.test(answer) || isNonAnswer(answer) || admitsNotKnowing(answer)) return false;
   // English opens with a negative quantifier; Japanese says that none exist (「いません」「ないです」).
-  if (hasJapanese(answer)) return answerPolarity(answer) === 'no';
+  if (hasJapanese(answer)) return answerPolarity(answer) === 'no' && deniesExistenceJa(answer);
   return isNilAnswer(answer) || /^\s*(?:none|nothing|no (?:other |more )?\w+)\b/i.test(answer);
 }
 

@@ -391,7 +391,9 @@ const SEASON_CONTEXT = /\b(?:in|during|that|over|by|since|until|from|through)\s+
 const SEASON_JA = /(?:(?:\d{4}\s*年|去年|昨年|今年|来年|一昨年|おととし)\s*の?\s*)?(?:春|夏|秋|冬)(?:休み)?(?=\s*(?:頃|ごろ|から|まで|に|先|の(?:終わり|初め|はじめ)|[、。,.]|$))/g;
 // Decades: "the 90s", "the late 1990s", 「90年代」; "my 20s" is an age.
 const DECADE = /\b(?:the\s+(?:(?:early|mid|late)[\s-]+)?(?:(?:19|20)?\d0'?s)|(?:19|20)\d0'?s|'\d0s)\b|(?:19|20)?\d0\s*年代(?:前半|後半|初め|半ば)?/gi;
-const RELATIVE_SPAN = /\b(?:last|this|next|past)\s+(?:week(?:end)?|month|year)\b|先々週|先週|今週|来週|再来週|週末/gi;
+// Also days counted from the one in question: "the same day", "the next day", 「当日」「翌日」「次の日」.
+const RELATIVE_SPAN =
+  /\b(?:last|this|next|past)\s+(?:week(?:end)?|month|year)\b|\b(?:the\s+)?(?:same|next|following|previous)\s+(?:day|morning|evening|week)\b|\bthe day (?:after|before)\b|\bovernight\b|先々週|先週|今週|来週|再来週|週末|当日|同日|即日|翌日|翌朝|翌週|翌月|前日|次の日|明くる日/gi;
 
 // Qualifiers that belong to a time expression: "about", "early", "since", 「ごろ」「末」「から」.
 const BEFORE_QUALIFIER =
@@ -418,7 +420,9 @@ export function extractPeriod(text: string, o: TimeOptions): Extraction {
   ];
   const retracted = retractedSpans(text);
   const kept = spans.filter(([s, e]) => !retracted.some(([a, b]) => s >= a && e <= b));
-  const phrases = joined(text, kept.map((s) => withQualifiers(text, s)));
+  // 「翌日返却」「当日返却」: a Japanese time word heading a compound keeps the compound.
+  const compound = ([s, e]: Span): Span => [s, e + (/^[\p{Script=Han}\p{Script=Katakana}ー]+/u.exec(text.slice(e))?.[0].length ?? 0)];
+  const phrases = joined(text, kept.map((s) => compound(withQualifiers(text, s))));
   if (phrases.length === 0) return NONE;
   return { value: phrases.map(([s, e]) => text.slice(s, e).trim()).join(', '), rejected: null };
 }

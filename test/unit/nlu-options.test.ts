@@ -24,6 +24,8 @@ describe('a list of options is what a form sets apart as one', () => {
     [['T-shirt size (S, M, L, XL)'], ['S', 'M', 'L', 'XL']],
     // A dash introduces a list as a colon does.
     [['Meeting format — In person, Video call, or Phone call'], ['In person', 'Video call', 'Phone call']],
+    // Numbers beside a named value: kindergarten and the grades.
+    [['One of: K, 1, 2, 3, 4, 5'], ['K', '1', '2', '3', '4', '5']],
   ])('%j → %j', (texts, options) => {
     expect(findOptions(texts).options).toEqual(options);
   });
@@ -101,6 +103,7 @@ describe('which option a reply picks', () => {
     ['さっき初級と言いましたが、仕事が忙しいので上級でお願いします', ['初級', '中級', '上級'], '上級'],
     // Spelled in other words after taking the literal option back.
     ['Going back to the format — I said Lightning but I meant the standard 30-minute talk.', ['Lightning', 'Standard talk', 'Workshop'], 'Standard talk'],
+    ['She just started fourth grade this fall', ['K', '1', '2', '3', '4', '5'], '4'],
     // A word only one option has, and an option's parts said with particles between them.
     ['お迎えです', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],
     ['まだ1年生なので、私が迎えに行きます。', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],

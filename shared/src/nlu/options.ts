@@ -235,11 +235,13 @@ const JA_PHRASE = /[\p{Script=Han}\p{Script=Katakana}ー][がをはにで][\p{Sc
 function isList(items: string[], phrasesAllowed = false): boolean {
   if (items.length < 2 || items.length > 20) return false;
   if (new Set(items.map((i) => i.toLowerCase())).size !== items.length) return false;
+  // Bare numbers are a list only beside a named value ("K, 1, 2, 3": kindergarten and the grades); alone they are dates, times, counts.
+  const named = items.some((i) => /^\p{L}[\p{L}-]{0,5}$/u.test(i.trim()));
   return items.every(
     (i) =>
       [...i].length <= ITEM_MAX_CHARS &&
       i.split(/\s+/).length <= ITEM_MAX_WORDS &&
-      !/^[\d\s.:-]+$/.test(i) &&
+      (named || !/^[\d\s.:-]+$/.test(i)) &&
       !/^(?:etc|など|等|and)$/i.test(i) &&
       // "site and role" in prose is two things; "Heating & Cooling", "Keyboard and mouse" written as a name is one option.
       !(/\s(?:and|&)\s/i.test(i) && !/^[\p{Lu}\p{N}]/u.test(i)) &&
@@ -616,6 +618,8 @@ function negatedOption(text: string, option: string): boolean {
 
 const NUMBER_WORDS: Readonly<Record<string, string>> = {
   one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', single: '1', double: '2', twin: '2',
+  // "She started fourth grade" for grade 4.
+  first: '1', second: '2', third: '3', fourth: '4', fifth: '5', sixth: '6', seventh: '7', eighth: '8', ninth: '9', tenth: '10', eleventh: '11', twelfth: '12',
 };
 
 function numberWord(w: string): string {

@@ -513,3 +513,11 @@ describe('reviewAnswer — kinds named by the options, and days counted from ano
     expect(review({ field: field('When will you return it?'), facts: [fact('r', 'Return period', 'When it comes back')], answers: ['The next day, in the morning'] }).passed).toBe(true);
   });
 });
+
+describe('reviewAnswer — hours the form states as afternoon hours', () => {
+  it('reads "4:15" as 16:15 when the slots run "from 3:00 to 6:00 in the afternoon"', () => {
+    const f = field('Preferred time slot', { intent: 'Conference slots run every 15 minutes from 3:00 to 6:00 in the afternoon' });
+    const r = review({ field: f, facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 and 6:00')], answers: ['Any time after 4 is good, so maybe 4:15?'] });
+    expect(r.field_value).toBe('16:15');
+  });
+});

@@ -429,11 +429,13 @@ function withinStatedHours(value: string, answer: string, texts: readonly string
   if (h === 0 || h >= 12 || DAY_PART.test(answer)) return value;
   const stated: number[] = [];
   for (const t of texts.map(normalizeText)) {
+    // "From 3:00 to 6:00 in the afternoon": a text that speaks only of the afternoon states afternoon hours.
+    const afternoon = /\b(?:pm|p\.m|afternoon|evening)\b|午後|夕方|夜/i.test(t) && !/\b(?:am|a\.m|morning)\b|午前|朝/i.test(t);
     for (const c of t.matchAll(STATED_CLOCK)) {
       const hour = Number(c[1] ?? c[4]);
       const minute = c[5] ? 30 : Number(c[2] ?? c[6] ?? 0);
       if (!(c[2] || c[3] || c[4]) || hour > 24) continue;
-      stated.push((/p/i.test(c[3] ?? '') && hour < 12 ? hour + 12 : hour) * 60 + minute);
+      stated.push(((/p/i.test(c[3] ?? '') || (afternoon && !c[3])) && hour < 12 ? hour + 12 : hour) * 60 + minute);
     }
   }
   if (stated.length === 0) return value;

@@ -517,7 +517,16 @@ describe('reviewAnswer — kinds named by the options, and days counted from ano
 describe('reviewAnswer — hours the form states as afternoon hours', () => {
   it('reads "4:15" as 16:15 when the slots run "from 3:00 to 6:00 in the afternoon"', () => {
     const f = field('Preferred time slot', { intent: 'Conference slots run every 15 minutes from 3:00 to 6:00 in the afternoon' });
-    const r = review({ field: f, facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 and 6:00')], answers: ['Any time after 4 is good, so maybe 4:15?'] });
+    const r = review({ field: f, facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 PM and 6:00 PM')], answers: ['Any time after 4 is good, so maybe 4:15?'] });
     expect(r.field_value).toBe('16:15');
+  });
+});
+
+describe('reviewAnswer — a day changed to, with its weekday', () => {
+  it('takes "Friday the 21st" for the 21st, scratches Monday, and reads no hesitation in a settled request', () => {
+    const f = field('Which day works best for you?', { intent: 'Must be a day of conference week, Monday Nov 17 through Friday Nov 21, 2025' });
+    const facts = [fact('day', 'Preferred conference day during the week of Nov 17–21, 2025', 'A single date within conference week')];
+    const said = 'Actually scratch Monday — can we do Friday the 21st instead? I just remembered I have a work trip on the 17th.';
+    expect(review({ field: f, facts, answers: [said], replacing: '2025-11-17' }).field_value).toBe('2025-11-21');
   });
 });

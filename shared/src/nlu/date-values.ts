@@ -207,7 +207,12 @@ const UNIT_JA = '日|週間|週|[かヶカヵケ箇]月|年';
  * names). Relative words resolve against the respondent's today.
  */
 export function forChrono(text: string, o: Reference): Rewritten {
-  return relativeJapanese(gregorianYears(kanjiDigits(unchanged(text))), localToday(o));
+  return relativeJapanese(gregorianYears(kanjiDigits(weekdayBeforeDay(unchanged(text)))), localToday(o));
+}
+
+/** "Friday the 21st": the day of the month says which Friday (chrono would take the nearest Friday and drop the 21st). */
+function weekdayBeforeDay(src: Rewritten): Rewritten {
+  return rewrite(src, /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?=(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)/gi, () => '');
 }
 
 /** 和暦 as Gregorian years, and 「2025年の1月」 with the year and month side by side. */

@@ -16,7 +16,7 @@ const MAX_SPAN = 48;
 // English: "not X", "instead of X", "I said X". Verb negation ("don't have", "haven't been") negates an
 // action, not a value, and comparatives ("not more than 3") keep their number.
 const RETRACT_EN =
-  /\b(?:(?:not|isn't|wasn't|aren't|weren't)(?!\s+(?:more|less|fewer|later|earlier|before|after|over|under|above|below|including|counting|only|just|even|quite|sure|certain|yet|really|too|very|exactly|much|many|that|at all)\b)|instead of|rather than|in place of|no longer|i (?:said|wrote|put|gave|typed|entered|told you|mentioned)|i've (?:said|written|put|given))\s+/gi;
+  /\b(?:(?:not|isn't|wasn't|aren't|weren't)(?!\s+(?:more|less|fewer|later|earlier|before|after|over|under|above|below|including|counting|only|just|even|quite|sure|certain|yet|really|too|very|exactly|much|many|that|at all)\b)|instead of|rather than|in place of|no longer|scratch|cancel|forget|i (?:said|wrote|put|gave|typed|entered|told you|mentioned)|i've (?:said|written|put|given))\s+/gi;
 const BOUNDARY_EN = /[,.;!?()\u2014\u2013]|\s-\s|\bbut\b|\bit's\b|\bit is\b|\bi'm\b|\bi am\b/i;
 
 // Japanese: 「XではなくY」「Xじゃなくて」「Xでなく」「Xと言いましたが」「Xは間違い」.

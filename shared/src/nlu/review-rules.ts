@@ -282,6 +282,8 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
   return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : x;
 }
 
+const SETTLES = /\binstead\b|\bmake (?:it|that)\b|\blet'?s (?:do|go with|say|make it)\b|に(?:します|変更して|してください)|でお願いします|に変えて/i;
+
 /** Kinds of value a respondent may hesitate between ("2012? Or 2013?"); a span or a length is written as said. */
 const HESITATING_KINDS: ReadonlySet<FactType> = new Set(['year', 'date', 'time', 'number']);
 // "X or Y", "X? Y?", 「XかYか」, 「XかY」, "either X or Y" - but not "or so", "or more", "or rather" (approximations, corrections).
@@ -296,6 +298,8 @@ const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later
 function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput): string[] | null {
   const pieces = answer.split(ALTERNATIVE_SPLIT);
   if (pieces.length < 2) return null;
+  // "Can we do Friday the 21st instead? I have a trip on the 17th": a reply that settles on one is no hesitation.
+  if (SETTLES.test(answer)) return null;
   const values = new Set<string>();
   for (const piece of pieces) {
     const v = piece.trim() ? extractKind(spec, piece, input).value : null;

@@ -530,3 +530,12 @@ describe('reviewAnswer — a day changed to, with its weekday', () => {
     expect(review({ field: f, facts, answers: [said], replacing: '2025-11-17' }).field_value).toBe('2025-11-21');
   });
 });
+
+describe('reviewAnswer — topics listed under an open question', () => {
+  it('keeps the description, not the topic word it mentions', () => {
+    const f = field('Medical info for race-day staff', { required: false, intent: 'Anything the medical tent should know: conditions, medication, allergies' });
+    const facts = [fact('notes', 'Medical conditions, medications or allergies the runner wants race medics to know about', 'Runner has described any relevant condition')];
+    const r = review({ field: f, facts, answers: ['I take blood pressure medication every morning.'] });
+    expect(r.field_value).toContain('blood pressure');
+  });
+});

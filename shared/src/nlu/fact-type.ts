@@ -198,7 +198,11 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     // (A kind named only inside the options - "In person, Video call, or Phone call" - is no kind of the fact.)
     const kindBesides = kind === 'text' ? kind : kindWithout(listed, fact, field, useField);
     if (!found.cued && kindBesides !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((o) => /\d/.test(o)) ? [] : listed };
-    return found.strict ? { type: 'choice', options: listed } : { type: 'choice', options: listed, soft: true };
+    if (found.strict) return { type: 'choice', options: listed };
+    // "Anything the medical tent should know: conditions, medication, allergies": words in prose under an open question
+    // name topics to tell about, not values to pick.
+    if (asksWhetherAny(withField) || asksForDescription(own)) return { type: kind, options: [] };
+    return { type: 'choice', options: listed, soft: true };
   }
   // A yes/no question as the label types a fact whose own words ask for nothing more specific.
   if (kind === 'text' && useField && asksYesNoQuestion(field.label) && !asksForDescription(own) && !own.some((t) => WHAT.test(t))) {

@@ -349,7 +349,7 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   if (byAlias.length === 1 && byAlias[0]) return { option: byAlias[0] };
   const bySize = sizePicks(text, options);
   if (bySize.length === 1 && bySize[0]) return { option: bySize[0] };
-  if (bySize.length > 1) return firstNamed(text, bySize) ?? { ambiguous: bySize };
+  if (bySize.length > 1) return decided(reply, bySize, echo, aliases) ?? firstNamed(text, bySize) ?? { ambiguous: bySize };
   const indifferent = indifferentOption(text, options);
   if (indifferent) return { option: indifferent };
   const byShape = japaneseShapePicks(text, opts);
@@ -589,7 +589,14 @@ const DECISION = /\b(?:let'?s (?:say|go with|do|make it)|i'?ll (?:have|take|go w
 
 /** The one option named in the reply's sentences of decision, when the reply names several. */
 function decided(reply: string, picked: readonly string[], echo: readonly string[], aliases: Record<string, string[]>): OptionMatch {
-  const sentences = normalizeText(reply).split(/(?<=[.!?。！？])\s*/).filter((x) => DECISION.test(x));
+  // The decision runs from its cue ("… but they run tiny, so let's say a medium"); Japanese cues close the phrase they decide.
+  const sentences = normalizeText(reply)
+    .split(/(?<=[.!?。！？])\s*/)
+    .map((x) => {
+      const m = DECISION.exec(x);
+      return m && /^[a-z]/i.test(m[0]) ? x.slice(m.index) : m ? x : null;
+    })
+    .filter((x): x is string => x !== null);
   if (sentences.length === 0 || sentences.join(' ').length >= normalizeText(reply).length - 1) return null;
   const found = new Set<string>();
   for (const sentence of sentences) {

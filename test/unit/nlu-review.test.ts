@@ -539,3 +539,22 @@ describe('reviewAnswer — topics listed under an open question', () => {
     expect(r.field_value).toContain('blood pressure');
   });
 });
+
+describe('reviewAnswer — Japanese dates said in pieces, and a stated range of months', () => {
+  beforeAll(async () => {
+    await preloadContentAnalyzer();
+  });
+
+  it('reads 「10月の…7日の火曜日」 as 10月7日', () => {
+    const f = field('初回訪問の希望日はいつですか?', { intent: '2025年10月1日〜12月27日の間で受付' });
+    const r = review({ field: f, facts: [fact('d', '初回訪問日(2025年)', '年月日が特定できる')], answers: ['できれば早めがいいので、10月の…7日の火曜日って空いてますか?'], language: 'ja' });
+    expect(r.field_value).toBe('2025-10-07');
+  });
+
+  it('gives 「1月」 the year that puts it inside 「2026年4月〜2027年3月」', () => {
+    const f = field('利用開始月', { intent: '2026年4月〜2027年3月のうち、パスを使い始める月' });
+    const facts = [fact('m', '何月から使い始めるか', '2026年4月〜2027年3月の範囲で年月が決まる')];
+    expect(review({ field: f, facts, answers: ['1月'], language: 'ja' }).field_value).toBe('2027-01');
+    expect(review({ field: f, facts, answers: ['7月から使えると嬉しいです'], language: 'ja' }).field_value).toBe('2026-07');
+  });
+});

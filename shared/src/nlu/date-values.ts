@@ -207,7 +207,16 @@ const UNIT_JA = '日|週間|週|[かヶカヵケ箇]月|年';
  * names). Relative words resolve against the respondent's today.
  */
 export function forChrono(text: string, o: Reference): Rewritten {
-  return relativeJapanese(gregorianYears(kanjiDigits(weekdayBeforeDay(unchanged(text)))), localToday(o));
+  return relativeJapanese(japaneseDayPhrases(gregorianYears(kanjiDigits(weekdayBeforeDay(unchanged(text))))), localToday(o));
+}
+
+/**
+ * 「10月の…7日の火曜日」: a month and its day said apart, and a weekday after the day, are one date
+ * (10月7日); the weekday only confirms it.
+ */
+function japaneseDayPhrases(src: Rewritten): Rewritten {
+  const joined = rewrite(src, /(\d{1,2})月(?:の|[…\s、,.・ー]|えっと|えーと)+(\d{1,2})日/g, (m) => `${m[1]}月${m[2]}日`);
+  return rewrite(joined, /(?<=\d日)(?:の|\s)?[(（]?[月火水木金土日](?:曜日?)?[)）]?(?![\p{Script=Han}])/gu, () => '');
 }
 
 /** "Friday the 21st": the day of the month says which Friday (chrono would take the nearest Friday and drop the 21st). */

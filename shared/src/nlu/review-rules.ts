@@ -4,7 +4,7 @@ import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.
 import { answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
-import { dateDirection, extractDate } from './date-values.js';
+import { dateDirection, dateMentions, extractDate } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
@@ -358,6 +358,11 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
         const coarse = extractPeriod(answer, time);
         if (coarse.value !== null) return coarse;
       }
+      // 「2026年4月〜2027年3月のうち」 and 「1月」: a date said without its year takes the year that puts it in the stated range.
+      if (d.value !== null && !/(?:19|20)\d{2}|令和|平成|昭和|'\d{2}/.test(answer)) {
+        const fitted = intoStatedRange(d.value, statedTexts(spec), input);
+        if (fitted !== d.value) return { value: fitted, rejected: null };
+      }
       // 「昭和22年生まれで、誕生日は3月3日」: the year said on its own completes the day said without one.
       if (d.problem !== 'no_year') return d;
       const year = extractYear(answer, time).value;
@@ -416,6 +421,22 @@ function dayOfMonth(answer: string, stated: Date): Extraction | null {
   const asserted = m ? null : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (x) => [x.index, x.index + x[0].length])[0];
   const day = Number(m?.[1] ?? m?.[2] ?? asserted?.[1] ?? asserted?.[2]);
   return (m || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
+}
+
+/** A YYYY-MM(-DD) value moved a year either way when that, and only that, puts it inside the span the form states. */
+function intoStatedRange(value: string, texts: readonly string[], input: ReviewInput): string {
+  const stated: string[] = [];
+  for (const t of texts.filter((x) => /\d{4}/.test(x))) {
+    for (const m of dateMentions(t, { language: hasJapanese(t) ? 'ja' : 'en', now: input.now ?? new Date(), country: input.country })) {
+      if (m.known.year && m.known.month) stated.push(`${m.year}-${String(m.month).padStart(2, '0')}`);
+    }
+  }
+  if (stated.length < 2) return value;
+  const [lo, hi] = [stated.reduce((a, b) => (a < b ? a : b)), stated.reduce((a, b) => (a > b ? a : b))];
+  const inside = (v: string) => v.slice(0, 7) >= lo && v.slice(0, 7) <= hi;
+  if (inside(value)) return value;
+  const shifted = [-1, 1].map((n) => `${Number(value.slice(0, 4)) + n}${value.slice(4)}`).filter(inside);
+  return shifted.length === 1 ? shifted[0]! : value;
 }
 
 const DAY_MENTION = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<!\d)([0-3]?\d)日(?!間)/gi;

@@ -558,3 +558,21 @@ describe('reviewAnswer — Japanese dates said in pieces, and a stated range of 
     expect(review({ field: f, facts, answers: ['7月から使えると嬉しいです'], language: 'ja' }).field_value).toBe('2026-07');
   });
 });
+
+describe('reviewAnswer — the value settled on after a preface', () => {
+  beforeAll(async () => {
+    await preloadContentAnalyzer();
+  });
+
+  it('takes the day said after 「…なんですけど、」 over the dates of the preface', () => {
+    const f = field('ご来店日', { intent: '2026年3月1日〜5月31日の間' });
+    const said = '旅行は3月の19日から21日までなんですけど、着物を着るのは真ん中の20日にしたいです!';
+    expect(review({ field: f, facts: [fact('d', '来店する日(2026年)', '2026年3月〜5月の特定の日付')], answers: [said], language: 'ja' }).field_value).toBe('2026-03-20');
+  });
+
+  it('reads "for me" as closing what it decides', () => {
+    const facts = [fact('format', 'Meeting format — In person, Video call, or Phone call', 'Parent has chosen one format')];
+    const said = 'I work at the hospital so honestly a video call would be easiest for me, unless the teacher really prefers in person.';
+    expect(review({ field: field('How would you like to meet?'), facts, answers: [said] }).field_value).toBe('Video call');
+  });
+});

@@ -52,7 +52,8 @@ const SELF_CORRECTION =
 
 // Reason clauses: 「…ので、」, a conjunctive から after a predicate (遠いから、 — not 3日前から, which is "since"),
 // "because …", a causal "since" followed by a subject, and what precedes ", so I/we/…".
-const BACKGROUND_JA = /(?:ので|(?<=[いうくすつぬむるただ])から)/g;
+// A preface ending in 「けど、」「けれど、」 (「旅行は19日から21日までなんですけど、」) sets the scene for the answer after it.
+const BACKGROUND_JA = /(?:ので|(?<=[いうくすつぬむるただ])から|(?<=[だすたいんね])(?:けど|けれど|けれども)(?=[、,]))/g;
 const BECAUSE_EN = /\b(?:because|cause|'cause|since (?=(?:i|we|my|our|the|it|he|she|they|there)\b))\b/gi;
 const SO_EN = /,?\s+so\s+(?=(?:i|we|i'd|i'll|i'm|we'd|we're|we'll|it|that|my|our|ideally|probably|maybe|if)\b)/gi;
 const SENTENCE = /[.!?。！？\n]/;

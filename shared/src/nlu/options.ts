@@ -594,7 +594,8 @@ function decided(reply: string, picked: readonly string[], echo: readonly string
     .split(/(?<=[.!?。！？])\s*/)
     .map((x) => {
       const m = DECISION.exec(x);
-      return m && /^[a-z]/i.test(m[0]) ? x.slice(m.index) : m ? x : null;
+      // ("… would be easiest for me": "for me" closes what it decides, as Japanese cues do.)
+      return m && /^[a-z]/i.test(m[0]) && !/^for me$/i.test(m[0]) ? x.slice(m.index) : m ? x : null;
     })
     .filter((x): x is string => x !== null);
   if (sentences.length === 0 || sentences.join(' ').length >= normalizeText(reply).length - 1) return null;

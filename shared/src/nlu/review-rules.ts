@@ -350,7 +350,7 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
     {
       const options = { ...time, country: input.country, ...dateReference(spec, input) };
       const requireYear = asksForBirthDate(spec.texts);
-      const said = extractDate(answer, { ...options, requireYear });
+      const said = settledDay(answer, extractDate(answer, { ...options, requireYear }));
       const d = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
       // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
       // time is kept as written.
@@ -437,6 +437,20 @@ function intoStatedRange(value: string, texts: readonly string[], input: ReviewI
   if (inside(value)) return value;
   const shifted = [-1, 1].map((n) => `${Number(value.slice(0, 4)) + n}${value.slice(4)}`).filter(inside);
   return shifted.length === 1 ? shifted[0]! : value;
+}
+
+/**
+ * 「旅行は3月の19日から21日までなんですけど、…真ん中の20日にしたいです」: the full date sits in the preface; the day the
+ * respondent settles on, said alone, is the answer, in the same month.
+ */
+function settledDay(answer: string, x: Extraction): Extraction {
+  if (x.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(x.value)) return x;
+  const first = preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (m) => [m.index, m.index + m[0].length])[0];
+  const day = Number(first?.[1] ?? first?.[2]);
+  if (!first || !(day >= 1 && day <= 31) || day === Number(x.value.slice(8))) return x;
+  // Only a day said on its own ("the 20th", 「20日」), not one of a full date that the extraction already weighed.
+  if (/(?:月|月の|[a-z]{3,}\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 8), first.index))) return x;
+  return { value: `${x.value.slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null };
 }
 
 const DAY_MENTION = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<!\d)([0-3]?\d)日(?!間)/gi;

@@ -576,3 +576,38 @@ describe('reviewAnswer — the value settled on after a preface', () => {
     expect(review({ field: field('How would you like to meet?'), facts, answers: [said] }).field_value).toBe('Video call');
   });
 });
+
+describe('reviewAnswer — codes, dates by their parts, and not knowing', () => {
+  beforeAll(async () => {
+    await preloadContentAnalyzer();
+  });
+
+  it('keeps a serial or policy number as written, and "(S/N)" offers no options', () => {
+    const serial = review({ field: field('Serial number'), facts: [fact('sn', "The laptop's serial number (S/N)", 'The full serial number as printed on the sticker')], answers: ["It's 5CG3214XKQ"] });
+    expect(serial.field_value).toContain('5CG3214XKQ');
+    const policy = review({ field: field('証券番号'), facts: [fact('p', '保険証券に記載の証券番号（英字＋数字）', '証券番号が聞き取れていること')], answers: ['証券番号はJA-5830214です'], language: 'ja' });
+    expect(policy.field_value).toContain('JA-5830214');
+  });
+
+  it('reads "Day, month and year of purchase" as a date and 「年と月」 as a month', () => {
+    const bought = review({ field: field('When did you buy it?'), facts: [fact('d', 'Date of purchase', 'Day, month and year of purchase (as on the receipt)')], answers: ['I bought it on August 19, 2023.'] });
+    expect(bought.field_value).toBe('2023-08-19');
+    const kit = [fact('k', '持ち出し袋を最後に点検・入れ替えした年月', '年と月がわかる')];
+    expect(review({ field: field('非常持ち出し袋を最後に点検した時期', { required: false }), facts: kit, answers: ['2023.3'], language: 'ja' }).field_value).toBe('2023-03');
+  });
+
+  it("picks the form's own 'not sure' option for a reply of not knowing", () => {
+    const facts = [fact('a', '防災訓練への参加の可否', '回答がはっきりしている')];
+    facts[0]!.questioningHints = '「参加」「不参加」「未定」のいずれかで答えてもらう。迷っている人は「未定」でよい';
+    const said = '参加したい気持ちはあるのですが、その週は娘のところへ行くかもしれなくて、まだはっきりしないんです。';
+    expect(review({ field: field('出欠'), facts, answers: [said], language: 'ja' }).field_value).toBe('未定');
+  });
+
+  it('takes no value told in passing after "no clue", and an earlier guess is withdrawn by "I don\'t know"', () => {
+    const f = field('Year built');
+    const facts = [fact('y', 'Year the house was built', 'A four-digit year')];
+    expect(review({ field: f, facts, answers: ['No clue, honestly. I inherited it from my aunt last year and never saw any paperwork.'] }).passed).toBe(false);
+    expect(review({ field: f, facts, answers: ['1990 I think', "Honestly I don't know, sorry."] }).passed).toBe(false);
+    expect(review({ field: f, facts, answers: ["Not sure, but maybe 1962?"] }).field_value).toBe('1962');
+  });
+});

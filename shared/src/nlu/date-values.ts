@@ -420,16 +420,18 @@ function insideNumber(text: string, start: number, end: number): boolean {
 }
 
 // chrono.ja reads 「2025年4月1日」 but not a month alone: 「2025年4月」「4月から」「1月末」.
-const YEAR_MONTH_JA = /(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?!\s*\d{1,2}\s*日)(?!曜)/g;
+// Also a year and month in digits: 「2023.3」「2023/03」.
+const YEAR_MONTH_JA = /(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?!\s*\d{1,2}\s*日)(?!曜)|(?<![\d./-])((?:19|20)\d{2})[./](0?[1-9]|1[0-2])(?![\d./-])/g;
 
 function monthMentions(r: Rewritten): DateMention[] {
   const out: DateMention[] = [];
   for (const m of r.text.matchAll(YEAR_MONTH_JA)) {
-    const month = Number(m[2]);
+    const month = Number(m[2] ?? m[4]);
     if (month < 1 || month > 12) continue;
     const start = r.start(m.index);
     const end = r.end(m.index + m[0].length);
-    const year = m[1] ? Number(m[1]) : 0;
+    const yearText = m[1] ?? m[3];
+    const year = yearText ? Number(yearText) : 0;
     out.push({
       start,
       end,
@@ -437,7 +439,7 @@ function monthMentions(r: Rewritten): DateMention[] {
       year,
       month,
       day: 1,
-      known: { year: Boolean(m[1]), month: true, day: false, weekday: false },
+      known: { year: Boolean(yearText), month: true, day: false, weekday: false },
       lean: null,
     });
   }

@@ -92,7 +92,8 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
   [
     'year',
     anyOf(
-      String.raw`\b(?:which|what) year\b`, String.raw`\byear (?:of|when)\b`, String.raw`^\s*year\s*$`,
+      // ("Day, month and year of purchase" asks for a date.)
+      String.raw`\b(?:which|what) year\b`, String.raw`(?<!\bmonth,? and )\byear (?:of|when)\b`, String.raw`^\s*year\s*$`,
       String.raw`\b(?:graduation|founding|birth|start|end|release|model|manufacture|construction|purchase|completion) year\b`,
       String.raw`\byear (?:built|made|founded|graduated|purchased)\b`, String.raw`\b(?:yyyy|4-digit year)\b`,
       // A noun phrase headed by "year" ("Vehicle year"), but not a rate, a relative year or a school grade.
@@ -106,7 +107,7 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\b(?:which|what) day\b`,
       // One point in time ("When did you first notice it?", "When was your last donation?") is a date.
       String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall|did|was|were|had|have)\b`, String.raw`^\s*when\b`,
-      '日付', '生年月日', '誕生日', '年月日', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
+      '日付', '生年月日', '誕生日', '年月日', '年月(?!日)', '年と月', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
       '期日', '締め?切り?', '日程', '何日', '何月', 'いつ(?!も|か(?!ら)|頃|ごろ)',
     ),
   ],
@@ -276,9 +277,19 @@ function typeOf(texts: string[]): FactType {
   if (texts.some((t) => YES_NO.test(t))) return 'yes_no';
   // A birth date is a date whatever question word asks for it ("When were you born?"), a birth year a year.
   if (asksForBirthDate(texts) && !texts.some((t) => YEAR_RULE.test(t))) return 'date';
-  for (const [type, pattern] of RULES) if (texts.some((t) => pattern.test(t))) return type;
+  for (const [type, pattern] of RULES) {
+    // A serial, policy or booking number is a code to copy as written ("JA-5830214", "5CG3214XKQ"), not a quantity.
+    if (type === 'number' && texts.some((t) => IDENTIFIER.test(t))) return 'text';
+    if (texts.some((t) => pattern.test(t))) return type;
+  }
   return texts.some(isPersonalName) ? 'name' : 'text';
 }
+
+const IDENTIFIER = anyOf(
+  String.raw`(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance)\s*(?:number|no\.?|#|id|code)`,
+  String.raw`s\/n`, String.raw`vin`,
+  '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号', '型番', '品番', 'ナンバー', '英字[＋+と]数字', '英数字',
+);
 
 const YEAR_RULE = RULES.find(([type]) => type === 'year')![1];
 

@@ -1,5 +1,6 @@
 import nlp from 'compromise';
 import { preferAsserted, retractedSpans } from './discourse.js';
+import { admitsNotKnowing, isUndecided } from './answer-intent.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { morphemes } from './japanese.js';
 import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
@@ -109,19 +110,24 @@ function listsIn(raw: string): Found[] {
     const offers =
       /[/／|]/.test(inner) || /\bor\b|または|もしくは/.test(inner) || cued || codes(innerItems) ||
       innerItems.every((i) => /^\p{Lu}/u.test(i)) || (atEnd && /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(inner));
+    // "(S/N)", "(A/C)": letters joined by a slash abbreviate one word; "(Y/N)" still offers yes or no.
+    const abbreviation = /^\s*\p{L}\s*[/／]\s*\p{L}\s*$/u.test(inner) && !yesNoOptions(splitItems(inner).map(cleanItem));
+    if (abbreviation) continue;
     if (offers && (/[/／|]/.test(inner) || /,|、|\bor\b|または/.test(inner))) add(splitItems(inner), true, cued, /[/／|]/.test(inner));
     // 「（番地・建物名・部屋番号まで）」: items ending in a particle describe how much to give, they are not options.
     else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim())) add(splitItems(inner), true, cued);
   }
   const unbracketed = t.replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ').replace(/\s+/g, ' ').trim();
   // Quoted items: 「午前のみ」「午後まで」「延長保育」のどれか, "A", "B" or "C".
-  const quoted = [...t.matchAll(/[「『"]([^「」『』"]{1,24})[」』"]/g)];
-  if (quoted.length >= 2) {
+  // (Sentence by sentence: 「迷っている人は「未定」でよい」 after the list is a note on one of its items.)
+  for (const sentence of t.split(/(?<=[。！？])/)) {
+    const quoted = [...sentence.matchAll(/[「『"]([^「」『』"]{1,24})[」』"]/g)];
+    if (quoted.length < 2) continue;
     const last = quoted.at(-1)!;
-    const after = t.slice(last.index + last[0].length);
-    const rest = trimPunctuation(t.replace(/[「『"][^「」『』"]{1,24}[」』"]/g, '').replace(/\b(?:or|and)\b|または|か|、|,/g, ''));
+    const after = sentence.slice(last.index + last[0].length);
+    const rest = trimPunctuation(sentence.replace(/[「『"][^「」『』"]{1,24}[」』"]/g, '').replace(/\b(?:or|and)\b|または|か|、|,/g, ''));
     // 「…」「…」の4種類のうち、どれか: a few words may stand between the list and its cue.
-    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(t.slice(0, quoted[0]!.index)) || rest === '') add(quoted.map((q) => q[1] ?? ''), true, true, true);
+    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(sentence.slice(0, quoted[0]!.index)) || rest === '') add(quoted.map((q) => q[1] ?? ''), true, true, true);
   }
   // Slash runs: S/M/L/XL, Yes/No (not km/h, n/a, 3/4/2025).
   for (const m of unbracketed.matchAll(/(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu)) {
@@ -328,6 +334,9 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   const opts = options.map((o) => ({ option: o, key: keyOf(cleanItem(o) || o), keys: keysOf(o) }));
   const whole = opts.filter((o) => o.keys.includes(trimPunctuation(said)));
   if (whole.length === 1 && whole[0]) return { option: whole[0].option };
+  // "No clue honestly", 「まだはっきりしないんです」: the form's own "not sure" option, whatever else the reply mentions.
+  const unsure = admitsNotKnowing(reply) || isUndecided(reply) ? options.filter((o) => UNSURE_OPTION.test(normalizeText(o))) : [];
+  if (unsure.length === 1 && unsure[0]) return { option: unsure[0] };
 
   const direct = compoundFirst(said, opts, literalPicks(said, opts));
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
@@ -442,6 +451,9 @@ function spellingPicks(text: string, words: readonly string[], opts: ReadonlyArr
 // (Japanese: any question word + でも, 「どれでも」「いつでも」「どこでも」「何時でも」, is "any".)
 const INDIFFERENT_REPLY = /\b(?:either|any(?:one| of them| is fine| time)?|whichever|whenever|whoever|doesn'?t matter|no preference|don'?t mind|not fussy|no particular)\b|(?:どちら|どっち|どれ|どなた|だれ|誰|いつ|どこ|何時|なんじ|何)でも|こだわりません|特に(?:希望|指定)(?:は)?(?:ありません|なし)/i;
 const INDIFFERENT_OPTION = /\b(?:no preference|any|either|no particular|whichever|not specified|none in particular)\b|どちらでも|どれでも|指定なし|希望なし|こだわらない|おまかせ|お任せ/i;
+
+// An option that means "not known yet": 未定, "Not sure", "Undecided", "TBD".
+const UNSURE_OPTION = /^(?:未定|検討中|わからない|分からない|不明|not sure|unsure|undecided|tbd|to be decided|don'?t know|not decided(?: yet)?|maybe)\b|^(?:未定|不明)/i;
 
 // An option that means "none": 「指名なし」「特になし」, "None", "N/A".
 const NONE_OPTION = /(?:なし|無し)$|^(?:none|n\/a|not applicable|nothing)\b/i;

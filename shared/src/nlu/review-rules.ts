@@ -7,7 +7,7 @@ import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
-import { judgeTextFacts, type FactJudgement, type FactSpec } from './text-facts.js';
+import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
 import { preferAsserted, retractedSpans } from './discourse.js';
 import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
@@ -177,7 +177,11 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
   let rejected: Extraction | null = null;
   const range = spec.type === 'number' ? statedRange([spec.fact.fact, spec.fact.doneCriteria]) : null;
   for (const answer of [...answers].reverse()) {
+    // "No clue, honestly. I inherited it from my aunt last year": after "I don't know", a value told in passing is no
+    // answer, and an earlier guess is withdrawn ("Honestly I don't know for sure" after "I never got any papers").
+    // (A choice may offer "Not sure" itself.)
     const x = extract(spec, answer, input);
+    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !(spec.type === 'choice' && x.value !== null)) break;
     // "A number between 0 and 4", "on a 0.0–4.0 scale": a value outside the form's range is not the answer ("out of 20").
     if (x.value !== null && range && (Number(x.value) < range[0] || Number(x.value) > range[1])) {
       rejected ??= { value: null, rejected: x.value, problem: 'invalid' };
@@ -215,6 +219,9 @@ function catchAllPick(spec: FactSpec, latest: string, input: ReviewInput): strin
   // "I don't have any", 「収入はありません」: saying there is nothing is not "other".
   return answerPolarity(latest) === 'no' ? null : (other[0] ?? null);
 }
+
+// What still offers a value after "I don't know": a "but", a guess, an approximation.
+const OFFERS_ANYWAY = /\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like)\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 const RANGE_STATED = [

@@ -74,7 +74,7 @@ function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
 }
 
 /** "Sorry, still no idea - we're touring places": a reply whose first sentence says the answer is not known, without a "but". */
-function opensWithNotKnowing(answer: string): boolean {
+export function opensWithNotKnowing(answer: string): boolean {
   const first = answer.split(/(?<=[.!?。！？])\s*/)[0] ?? answer;
   // Said in its first few words ("Hmm, I'm not sure", "Sorry, still no idea"); "It pulls to the right on the highway,
   // not sure if that's related" opens with an answer and only doubts its relevance.

@@ -611,3 +611,26 @@ describe('reviewAnswer — codes, dates by their parts, and not knowing', () => 
     expect(review({ field: f, facts, answers: ["Not sure, but maybe 1962?"] }).field_value).toBe('1962');
   });
 });
+
+describe('reviewAnswer — "none" where the criteria accept it, and あり／なし criteria', () => {
+  beforeAll(async () => {
+    await preloadContentAnalyzer();
+  });
+
+  it('records 「なし」 as the answer when the criteria say not taking any is complete', () => {
+    const facts = [fact('m', '服用中の薬', '薬の名前か種類がわかる、または飲んでいないことがわかる')];
+    expect(review({ field: field('現在服用中のお薬', { required: false }), facts, answers: ['なし'], language: 'ja' })).toMatchObject({ passed: true, field_value: 'なし' });
+    expect(review({ field: field('現在服用中のお薬', { required: false }), facts: [fact('m', '服用中の薬')], answers: ['なし'], language: 'ja' }).skipped).toBe(true);
+  });
+
+  it('reads 「あり／なしがはっきりしている」 as a yes/no pair, and 「特にありません」 as no', () => {
+    const facts = [fact('a', '麻酔による体調不良の経験', 'あり／なしがはっきりしている')];
+    expect(review({ field: field('麻酔で具合が悪くなったことはありますか？'), facts, answers: ['いいえ、特にありません。'], language: 'ja' }).field_value).toBe('no');
+  });
+
+  it('a medicine\'s name is no person\'s name', () => {
+    const facts = [fact('m', '服用中の薬', '薬の名前か種類がわかる')];
+    const f = field('現在服用中のお薬', { required: false, intent: '今使っているお薬の名前' });
+    expect(review({ field: f, facts, answers: ['花粉症の薬（アレグラ）を毎日飲んでいます。'], language: 'ja' }).field_value).toContain('アレグラ');
+  });
+});

@@ -143,7 +143,7 @@ const ORG_NAME_EN = anyOf(
   // "the name we gave it", "its name": a thing's name; "name or shelter ID": an identifier either way.
   String.raw`\bits name\b`, String.raw`\bnames?\b[^.;]{0,20}\bgave it\b`, String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
 );
-const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット)の?名/;
+const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?名/;
 
 // A fact that asks whether something is so: "Whether the guest needs parking", 「駐車場の有無」, "yes or no".
 const YES_NO = anyOf(
@@ -344,6 +344,19 @@ export function asksForDescription(texts: string[]): boolean {
  * A fact asking whether something exists ("any allergies?", "その他あれば"), so
  * "none" / "なし" is a complete answer rather than a refusal.
  */
+/**
+ * Criteria that name "none" as a complete answer (「薬の名前か種類がわかる、または飲んでいないことがわかる」,
+ * 「食材名がわかる、または特になしと確認できた」, "…, or says there is nothing"): a nil reply answers the fact.
+ */
+export function acceptsNone(doneCriteria: string): boolean {
+  return NONE_ACCEPTED.test(doneCriteria);
+}
+
+const NONE_ACCEPTED = anyOf(
+  String.raw`(?:または|もしくは|か、)[^。]*(?:ない|なし|無し|いない)(?:こと)?(?:が|と)?(?:わかる|分かる|確認|明らか|はっきり)`,
+  String.raw`or[^.]*(?:nothing|none|no (?:\w+ )?(?:to add|needed|at all))`,
+);
+
 export function asksWhetherAny(texts: string[]): boolean {
   return texts.some((t) => EXISTENCE.test(t));
 }

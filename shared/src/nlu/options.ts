@@ -132,6 +132,10 @@ function listsIn(raw: string): Found[] {
   // Slash runs: S/M/L/XL, Yes/No (not km/h, n/a, 3/4/2025).
   for (const m of unbracketed.matchAll(/(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu)) {
     const items = splitItems(m[0]);
+    // 「あり／なしがはっきりしている」: the predicate after the last item is not part of it.
+    const last = items.at(-1) ?? '';
+    const predicate = /^(.+?)[がをはでにと](?=.*(?:する|している|いる|ある|わかる|分かる|明確|こと|です|ます|確認)$)/u.exec(last);
+    if (predicate?.[1] && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(last)) items[items.length - 1] = predicate[1];
     if (items.every((i) => /^[a-z]{1,2}$/.test(i)) && items.length < 3) continue;
     // "how they do with dryers / clippers": a slash inside a sentence joins two words, not a list of options.
     if (items.some((i) => i.split(/\s+/).length > 3 || (/\s/.test(i) && i.split(/\s+/).some((w) => ENGLISH_COMMON_WORDS.has(w))))) continue;

@@ -1,7 +1,7 @@
 import type { FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
-import { answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { acceptsNone, answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate } from './date-values.js';
@@ -75,7 +75,9 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
   // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
   const quoted = new Map(specs.map((s) => [s, quotedAnswer(latest, s)] as const).filter((e): e is [FactSpec, string] => e[1] !== null));
-  if (!input.field.required && latest && quoted.size === 0 && declines(latest, specs, input)) return skipped(lang, facts, input.field);
+  // (Nor is "none" where the criteria take "none" as an answer: 「…または飲んでいないことがわかる」.)
+  const noneAnswers = isNilAnswer(latest) && specs.some((s) => acceptsNone(s.fact.doneCriteria));
+  if (!input.field.required && latest && quoted.size === 0 && !noneAnswers && declines(latest, specs, input)) return skipped(lang, facts, input.field);
 
   const judged = new Map<FactSpec, FactJudgement>();
   for (const s of specs.filter((x) => x.type !== 'text')) judged.set(s, judgeTyped(s, answers, input));

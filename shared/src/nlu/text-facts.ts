@@ -1,7 +1,7 @@
 import type { FactDefinition } from '../schemas/form.js';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest, isUndecided } from './answer-intent.js';
 import { contentWords } from './content.js';
-import { asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
+import { acceptsNone, asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
 import { withoutExamples } from './options.js';
@@ -130,7 +130,7 @@ function saysSomething(a: Answer, spec: FactSpec): boolean {
 }
 
 function judgeNil(state: State, nil: Answer): void {
-  if (asksWhetherAny(state.spec.texts)) satisfy(state, [nil.text], { code: 'nil_ok', text: nil.text });
+  if (asksWhetherAny(state.spec.texts) || acceptsNone(state.spec.fact.doneCriteria)) satisfy(state, [nil.text], { code: 'nil_ok', text: nil.text });
   else state.judgement = { spec: state.spec, verdict: { code: 'nil_not_enough', text: nil.text }, satisfied: false, value: null };
 }
 

@@ -102,6 +102,29 @@ describe('what is not a correction', () => {
   });
 });
 
+describe('a day corrected by its weekday and day of the month', () => {
+  const choir = SessionForm.parse({
+    title: 'Choir audition',
+    fields: [
+      { id: 'f1', fieldId: 'years', label: 'Years of choral experience', intent: null, required: true, sortOrder: 1 },
+      { id: 'f2', fieldId: 'day', label: 'Which day?', intent: 'Auditions are held on Saturday, September 13 and Sunday, September 14, 2025', required: true, sortOrder: 2 },
+      { id: 'f3', fieldId: 'piece', label: 'What will you sing?', intent: null, required: true, sortOrder: 3 },
+    ],
+    facts: [],
+  });
+
+  it('goes to the date, not to a count that "the 14th" is not', () => {
+    const state = newSessionState({ sessionId: 's', kind: 'form', form: choir, language: 'en', firstAgent: 'interviewer', now: NOW.toISOString() });
+    state.plan = { fields: choir.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
+    state.bootstrap.country = 'US';
+    Object.assign(state.fields[0]!, { status: 'done', value: '6' });
+    Object.assign(state.fields[1]!, { status: 'done', value: '2025-09-13' });
+    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'What will you sing?', fieldId: 'piece', turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    const text = "Oh wait, I said Saturday but I'm working that day — can you put me down for Sunday the 14th instead?";
+    expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'day', correction: true });
+  });
+});
+
 describe('two earlier fields with the same value', () => {
   const twoCounts = SessionForm.parse({
     title: '学童クラブ',

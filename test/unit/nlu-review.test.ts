@@ -634,3 +634,10 @@ describe('reviewAnswer — "none" where the criteria accept it, and あり／な
     expect(review({ field: f, facts, answers: ['花粉症の薬（アレグラ）を毎日飲んでいます。'], language: 'ja' }).field_value).toContain('アレグラ');
   });
 });
+
+describe('reviewAnswer — the one year a form states', () => {
+  it('gives a date said without its year the year the form names', () => {
+    const facts = [fact('d', '事故が発生した年月日。本フォームで受け付けるのは2025年に発生した事故のため、年の記載がなければ2025年とする。', '月日がわかること')];
+    expect(review({ field: field('事故はいつ起きましたか'), facts, answers: ['7/3'], language: 'ja', now: new Date('2026-11-24T10:00:00Z') }).field_value).toBe('2025-07-03');
+  });
+});

@@ -1,5 +1,5 @@
 import { answerSpec, factTexts, type FactType } from '../nlu/fact-type.js';
-import { candidateValue } from '../nlu/review-rules.js';
+import { candidateValue, readValue } from '../nlu/review-rules.js';
 import { contentWords } from '../nlu/content.js';
 import { escapeRegExp, mentionsLabel, normalizeText, type SessionLanguage } from '../nlu/text.js';
 import { extractQuantity } from '../nlu/quantity.js';
@@ -70,7 +70,7 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
     // Named by its label, or by a fact's own words ("the odometer" for "Current mileage").
     const named = mentionsLabel(text, fk.field.label) || fk.kinds.some((k) => mentionsLabel(text, k.fact.fact));
     // Short options ("C", "L") are read only from a message that names the field or says it changes something.
-    const found = fk.kinds.map((k) => ({ type: k.type, value: valueOf(k, text, lang, state.bootstrap.country, now, named || strong, f.value) })).find((v) => v.value !== null);
+    const found = fk.kinds.map((k) => ({ type: k.type, value: valueOf(k, text, lang, state.bootstrap.country, now, named || strong, f.value, fk.field) })).find((v) => v.value !== null);
     // "Time's still about half three" to a stored 15:30 is the same time, said without pm.
     const value = found?.type === 'time' && f.value && sameClockFace(found.value ?? '', f.value) ? f.value : (found?.value ?? null);
     // A loose time expression ("9 am", "now") corrects a period or a duration only where the message names it.
@@ -128,7 +128,7 @@ function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
   return { field, kinds };
 }
 
-function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean, current: string | null): string | null {
+function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean, current: string | null, field: FormField): string | null {
   const { type, options } = kind;
   switch (type) {
     case 'email':
@@ -142,7 +142,9 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
     case 'date':
     {
       const direction = dateDirection(factTexts(kind.fact));
-      const value = extractDate(text, { language, now, requireYear: false, direction }).value;
+      // Read as the reviewer reads it: "Sunday the 14th" is a day of the month the form states.
+      const texts = [...factTexts(kind.fact), field.label, field.intent ?? ''];
+      const value = readValue({ type, options: [], texts }, text, { language, country, now }) ?? extractDate(text, { language, now, requireYear: false, direction }).value;
       // A birth date or an accident cannot lie in the future: such a date belongs to another field.
       return value && direction === 'past' && value > now.toISOString().slice(0, 10) ? null : value;
     }
@@ -156,7 +158,8 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
       return extractDuration(text, { language, now }).value;
     case 'number':
       // Digits that belong to a date or a time ("January 25", "since 2019") are no count.
-      return extractQuantity(withoutTimes(text, language, now), factTexts(kind.fact), { near: current }).value;
+      // Nor do ordinals ("Sunday the 14th", 「14日」).
+      return extractQuantity(withoutTimes(text, language, now).replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' '), factTexts(kind.fact), { near: current }).value;
     case 'choice':
       return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
     default:

@@ -280,6 +280,18 @@ export function candidateValue(
   return read(texts.filter((t) => mentionsLabel(normalizeText(t), label)));
 }
 
+/**
+ * The value of a kind in one message, read as the reviewer reads an answer (the form's stated dates and hours
+ * included): for routing a message to the field it corrects.
+ */
+export function readValue(
+  spec: { type: FactType; options: string[]; texts: string[] },
+  message: string,
+  input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>,
+): string | null {
+  return extract(spec as FactSpec, normalizeText(message), input as ReviewInput).value;
+}
+
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
   if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
     const picked = extractChoice(answer, spec.options, [], spec.aliases);
@@ -367,10 +379,13 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
         const coarse = extractPeriod(answer, time);
         if (coarse.value !== null) return coarse;
       }
-      // 「2026年4月〜2027年3月のうち」 and 「1月」: a date said without its year takes the year that puts it in the stated range.
+      // 「2026年4月〜2027年3月のうち」 and 「1月」: a date said without its year takes the year that puts it in the stated range;
+      // 「2025年に発生した事故のため」: or the one year the form states.
       if (d.value !== null && !/(?:19|20)\d{2}|令和|平成|昭和|'\d{2}/.test(answer)) {
         const fitted = intoStatedRange(d.value, statedTexts(spec), input);
         if (fitted !== d.value) return { value: fitted, rejected: null };
+        const year = statedYearOnly(statedTexts(spec));
+        if (year !== null && !d.value.startsWith(year) && !asksForBirthDate(spec.texts)) return { value: `${year}${d.value.slice(4)}`, rejected: null };
       }
       // 「昭和22年生まれで、誕生日は3月3日」: the year said on its own completes the day said without one.
       if (d.problem !== 'no_year') return d;
@@ -432,6 +447,14 @@ function dayOfMonth(answer: string, stated: Date): Extraction | null {
   return (m || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
 }
 
+/** The one calendar year the form's words state, when they state no month with it ("accidents in 2025", 「2025年分」). */
+function statedYearOnly(texts: readonly string[]): string | null {
+  const joined = texts.join('\n');
+  if (/(?:19|20)\d{2}\s*(?:年\s*)?(?:の\s*)?\d{1,2}\s*月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{4}[-/.]\d{1,2}/i.test(joined)) return null;
+  const years = new Set([...joined.matchAll(/(?<!\d)((?:19|20)\d{2})(?!\d)/g)].map((m) => m[1]!));
+  return years.size === 1 ? [...years][0]! : null;
+}
+
 /** A YYYY-MM(-DD) value moved a year either way when that, and only that, puts it inside the span the form states. */
 function intoStatedRange(value: string, texts: readonly string[], input: ReviewInput): string {
   const stated: string[] = [];
@@ -458,7 +481,7 @@ function settledDay(answer: string, x: Extraction): Extraction {
   const day = Number(first?.[1] ?? first?.[2]);
   if (!first || !(day >= 1 && day <= 31) || day === Number(x.value.slice(8))) return x;
   // Only a day said on its own ("the 20th", 「20日」), not one of a full date that the extraction already weighed.
-  if (/(?:月|月の|[a-z]{3,}\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 8), first.index))) return x;
+  if (/(?:月|月の|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 12), first.index))) return x;
   return { value: `${x.value.slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null };
 }
 

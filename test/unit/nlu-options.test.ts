@@ -106,6 +106,8 @@ describe('which option a reply picks', () => {
     ['She just started fourth grade this fall', ['K', '1', '2', '3', '4', '5'], '4'],
     // The clause of decision, even inside one sentence.
     ["I'm normally a small, but race shirts run tiny so let's say a medium to be safe.", ['XS', 'S', 'M', 'L', 'XL'], 'M'],
+    // Named after the last "but": 「…迷いますが、130で」.
+    ['120か130か迷いますが、130で', ['110', '120', '130', '140'], '130'],
     // A word only one option has, and an option's parts said with particles between them.
     ['お迎えです', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],
     ['まだ1年生なので、私が迎えに行きます。', ['保護者お迎え', '一人で帰宅'], '保護者お迎え'],

@@ -86,6 +86,12 @@ describe('with the Japanese dictionary', () => {
       expect(values(text)).toEqual([]);
     });
 
+    it('reads thousands grouped with spaces', () => {
+      expect(values('70 000 $')).toEqual(['70000']);
+      expect(values('1 200 000 yen')).toEqual(['1200000']);
+      expect(values('3 rooms and 2 baths')).toEqual(['3', '2']);
+    });
+
     it('keeps where each number was written', () => {
       expect(findNumbers('about 1,200 or 一泊')).toEqual([
         { value: '1200', text: '1,200', index: 6 },

@@ -26,7 +26,7 @@ const COLLECTIVES: Readonly<Record<string, number>> = { dozen: 12, couple: 2 };
 
 // Digits not glued to a preceding letter ("SW1A", "mp3" are codes), then place values and magnitudes.
 const DIGIT_NUMERAL =
-  /(?<![\p{Script=Latin}\d.]|\d,)(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[十百千万億兆](?:\d+(?:\.\d+)?)?)*(?:k(?![\p{L}])|\s?(?:thousand|million|billion|trillion)\b)?/giu;
+  /(?<![\p{Script=Latin}\d.]|\d,|\d[ \u00a0\u202f])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]|[ \u00a0\u202f]\d)|\d+)(?:\.\d+)?(?:[十百千万億兆](?:\d+(?:\.\d+)?)?)*(?:k(?![\p{L}])|\s?(?:thousand|million|billion|trillion)\b)?/giu;
 const KANJI_RUN = /[〇零一二三四五六七八九十百千万億兆]+/g;
 const COLLECTIVE = new RegExp(`\\b(?:(half an?|an?)\\s+)?(${Object.keys(COLLECTIVES).join('|')})\\b(?!s)`, 'gi');
 
@@ -45,7 +45,8 @@ export function findNumbers(text: string): FoundNumber[] {
 function digitNumbers(text: string): FoundNumber[] {
   return [...text.matchAll(DIGIT_NUMERAL)].map((m) => {
     const [, numeral = '', word = ''] = /^(.*?)\s?(k|thousand|million|billion|trillion)?$/i.exec(m[0]) ?? [];
-    const raw = numeral.replace(/,/g, '');
+    // "70 000": a space groups thousands as a comma does.
+    const raw = numeral.replace(/[,\u00a0\u202f ]/g, '');
     const value = /^[\d.]+$/.test(raw) && !word ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[word.toLowerCase()] ?? 1));
     return { value, text: m[0], index: m.index };
   });

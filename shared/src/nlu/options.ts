@@ -344,7 +344,7 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
 
   const direct = compoundFirst(said, opts, literalPicks(said, opts));
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
-  if (direct.length > 1) return decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
+  if (direct.length > 1) return afterContrast(said, opts, direct) ?? decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
 
   // From here on the reply is read without what it takes back ("I said Lightning but I meant the standard talk").
   const text = withoutRetracted(said);
@@ -622,6 +622,16 @@ function decided(reply: string, picked: readonly string[], echo: readonly string
     else if (m) return null;
   }
   return found.size === 1 ? { option: [...found][0]! } : null;
+}
+
+/** 「120か130か迷いますが、130で」, "S or M, I can't decide, but M": the one option named after the last "but" settles it. */
+function afterContrast(text: string, opts: ReadonlyArray<{ option: string; keys: string[] }>, picked: readonly string[]): OptionMatch {
+  const marks = [...text.matchAll(/(?<=[すたいんだ])(?:が|けど|けれど|けれども)[、,]|\bbut\b|\bhowever\b/g)];
+  const last = marks.at(-1);
+  if (!last) return null;
+  const tail = text.slice(last.index + last[0].length);
+  const named = literalPicks(tail, opts.filter((o) => picked.includes(o.option)));
+  return named.length === 1 && named[0] ? { option: named[0] } : null;
 }
 
 function firstNamed(text: string, picked: readonly string[]): OptionMatch {

@@ -125,6 +125,27 @@ describe('a day corrected by its weekday and day of the month', () => {
   });
 });
 
+describe('a count corrected by naming its question', () => {
+  const daycare = SessionForm.parse({
+    title: 'Dog daycare',
+    fields: [
+      { id: 'f1', fieldId: 'days', label: 'How many days per week will your dog attend?', intent: null, required: true, sortOrder: 1 },
+      { id: 'f2', fieldId: 'vet', label: "Vet's phone number", intent: null, required: false, sortOrder: 2 },
+    ],
+    facts: [],
+  });
+
+  it('"going back to the days question — 4 days a week, not 2" corrects the days', () => {
+    const state = newSessionState({ sessionId: 's', kind: 'form', form: daycare, language: 'en', firstAgent: 'interviewer', now: NOW.toISOString() });
+    state.plan = { fields: daycare.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
+    state.bootstrap.country = 'US';
+    Object.assign(state.fields[0]!, { status: 'done', value: '2' });
+    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: "Vet's phone?", fieldId: 'vet', turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    const text = 'Sorry, going back to the days question — my partner just reminded me we agreed on 4 days a week, not 2.';
+    expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'days', correction: true });
+  });
+});
+
 describe('two earlier fields with the same value', () => {
   const twoCounts = SessionForm.parse({
     title: '学童クラブ',

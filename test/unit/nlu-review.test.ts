@@ -39,6 +39,7 @@ describe('classifyFact', () => {
     ['years', 'Years of experience', 'duration'],
     ['help', '片付けのお手伝い、何時間くらいできますか', 'duration'],
     ['help', '参加できる時間の長さ', 'duration'],
+    ['days', 'How many days per week will your dog attend?', 'number'],
     ['when', '事故が起きたのは何時何分頃ですか', 'time'],
     // One point in time is a date; a coarser answer ("in 2023") is kept as written (see reviewAnswer).
     ['when', 'When they did it', 'date'],

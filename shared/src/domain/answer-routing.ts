@@ -158,8 +158,13 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
       return extractDuration(text, { language, now }).value;
     case 'number':
       // Digits that belong to a date or a time ("January 25", "since 2019") are no count.
-      // Nor do ordinals ("Sunday the 14th", 「14日」).
-      return extractQuantity(withoutTimes(text, language, now).replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' '), factTexts(kind.fact), { near: current }).value;
+      // Nor do ordinals ("Sunday the 14th", 「14日」). A message that names the field ("the days question … 4 days a
+      // week") is read whole: its counted days are the count.
+    {
+      const bare = (t: string) => t.replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ');
+      const counted = extractQuantity(bare(withoutTimes(text, language, now)), factTexts(kind.fact), { near: current }).value;
+      return counted ?? (explicit ? extractQuantity(bare(text), factTexts(kind.fact), { near: current }).value : null);
+    }
     case 'choice':
       return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
     default:

@@ -54,7 +54,8 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     'duration',
     anyOf(
       String.raw`\bhow long\b`, String.raw`\bduration\b`, String.raw`\blength of\b`, String.raw`\bfor how many (?:years|months|weeks|days)\b`,
-      String.raw`\bhow many (?:years|months|weeks|days|hours)\b`, String.raw`\byears of\b`,
+      // ("How many days per week" counts days: a frequency, not a length.)
+      String.raw`\bhow many (?:years|months|weeks|days|hours)\b(?!\s+(?:per|a|an|each|every)\s)`, String.raw`\byears of\b`,
       '何年間', '何か月', '何ヶ月', '何カ月', 'どのくらいの間', 'どれくらいの間', '年数', '在籍年数', '経験年数',
       '何時間', '何分間', '何日間', '何週間', '(?:時間|期間)の長さ', '(?:どの|どれ)くらいの時間',
       // A measured time: a race result, a personal best, how long something takes.

@@ -163,7 +163,12 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
     {
       const bare = (t: string) => t.replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ');
       const counted = extractQuantity(bare(withoutTimes(text, language, now)), factTexts(kind.fact), { near: current }).value;
-      return counted ?? (explicit ? extractQuantity(bare(text), factTexts(kind.fact), { near: current }).value : null);
+      if (counted !== null || !explicit) return counted;
+      // Only a number followed by the very unit the question counts ("4 days" to "How many days per week"), which
+      // the date reading took for a length of time.
+      const words = new Set([field.label, ...factTexts(kind.fact)].join(' ').toLowerCase().match(/\p{L}+/gu) ?? []);
+      const unit = [...bare(text).matchAll(/(\d+)\s*(\p{L}+)/gu)].find((m) => words.has((m[2] ?? '').toLowerCase()));
+      return unit?.[1] ?? null;
     }
     case 'choice':
       return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });

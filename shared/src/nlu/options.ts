@@ -624,11 +624,16 @@ function decided(reply: string, picked: readonly string[], echo: readonly string
   return found.size === 1 ? { option: [...found][0]! } : null;
 }
 
-/** 「120か130か迷いますが、130で」, "S or M, I can't decide, but M": the one option named after the last "but" settles it. */
+/**
+ * 「120か130か迷いますが、130で」, "S or M, I can't decide, but M": after hesitating between options, the one named
+ * after the last "but" settles it. (Without the hesitation, "but" may bring in someone else's choice.)
+ */
 function afterContrast(text: string, opts: ReadonlyArray<{ option: string; keys: string[] }>, picked: readonly string[]): OptionMatch {
   const marks = [...text.matchAll(/(?<=[すたいんだ])(?:が|けど|けれど|けれども)[、,]|\bbut\b|\bhowever\b/g)];
   const last = marks.at(-1);
   if (!last) return null;
+  const head = text.slice(0, last.index);
+  if (!/迷|悩|どっち|どちら|\bor\b|\beither\b|\btorn\b|can'?t decide|not sure/.test(head)) return null;
   const tail = text.slice(last.index + last[0].length);
   const named = literalPicks(tail, opts.filter((o) => picked.includes(o.option)));
   return named.length === 1 && named[0] ? { option: named[0] } : null;

@@ -642,3 +642,23 @@ describe('reviewAnswer — the one year a form states', () => {
     expect(review({ field: field('事故はいつ起きましたか'), facts, answers: ['7/3'], language: 'ja', now: new Date('2026-11-24T10:00:00Z') }).field_value).toBe('2025-07-03');
   });
 });
+
+describe('reviewAnswer — not knowing, then answering anyway', () => {
+  beforeAll(async () => {
+    await preloadContentAnalyzer();
+  });
+
+  it('"no clue … Let\'s say 90 minutes" gives 90 minutes; "No, sorry, I forgot…" is a no', () => {
+    const f = field('How long should the photographer stay?');
+    const r = review({ field: f, facts: [fact('c', 'How long the coverage lasts', 'A length of time')], answers: ['Honestly I have no clue how long these usually take... is 90 minutes enough? Let\'s say 90 minutes.'] });
+    expect(r.field_value).toContain('90 minutes');
+    const fasted = review({ field: field('Had you been fasting before the draw?'), facts: [fact('f', 'Whether the patient fasted for 8 hours', 'Yes or no')], answers: ['No, sorry, I forgot and had a coffee with milk on the way.'] });
+    expect(fasted.field_value).toBe('no');
+  });
+
+  it('keeps a corrected full date when a count of days is also said (「1日ずれて…10日で」)', () => {
+    const facts = [fact('d', '引越し日', '年月日がわかる')];
+    const said = 'すみません、さっきの引越し日ですが、業者の都合で1日ずれて2027年1月10日になりました。10日でおねがいします。';
+    expect(review({ field: field('引越し日（旧居の使用停止日）'), facts, answers: [said], language: 'ja', replacing: '2027-01-09' }).field_value).toBe('2027-01-10');
+  });
+});

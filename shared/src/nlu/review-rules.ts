@@ -8,7 +8,7 @@ import { dateDirection, dateMentions, extractDate } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
-import { preferAsserted, retractedSpans } from './discourse.js';
+import { backgroundSpans, preferAsserted, retractedSpans } from './discourse.js';
 import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
 import { extractQuantity } from './quantity.js';
@@ -183,7 +183,9 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
     // answer, and an earlier guess is withdrawn ("Honestly I don't know for sure" after "I never got any papers").
     // (A choice may offer "Not sure" itself.)
     const x = extract(spec, answer, input);
-    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !(spec.type === 'choice' && x.value !== null)) break;
+    // (Nor a reply that opens with its yes or no: "No, sorry, I forgot and had a coffee".)
+    const polarFirst = spec.type === 'yes_no' && /^\W*(?:yes|yeah|yep|no|nope|nah|はい|いいえ)(?![\p{L}])/iu.test(answer);
+    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !polarFirst && !(spec.type === 'choice' && x.value !== null)) break;
     // "A number between 0 and 4", "on a 0.0–4.0 scale": a value outside the form's range is not the answer ("out of 20").
     if (x.value !== null && range && (Number(x.value) < range[0] || Number(x.value) > range[1])) {
       rejected ??= { value: null, rejected: x.value, problem: 'invalid' };
@@ -223,7 +225,7 @@ function catchAllPick(spec: FactSpec, latest: string, input: ReviewInput): strin
 }
 
 // What still offers a value after "I don't know": a "but", a guess, an approximation.
-const OFFERS_ANYWAY = /\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like)\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
+const OFFERS_ANYWAY = /\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 const RANGE_STATED = [
@@ -477,7 +479,13 @@ function intoStatedRange(value: string, texts: readonly string[], input: ReviewI
  */
 function settledDay(answer: string, x: Extraction): Extraction {
   if (x.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(x.value)) return x;
-  const first = preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (m) => [m.index, m.index + m[0].length])[0];
+  const days = [...answer.matchAll(DAY_MENTION)];
+  const background = backgroundSpans(answer);
+  const inBackground = (m: RegExpMatchArray) => background.some(([a, b]) => m.index! >= a && m.index! + m[0].length <= b);
+  // Only when the date found is said in the preface alone (「1日ずれて2027年1月10日に…10日で」 keeps the 10th).
+  const ownDay = Number(x.value.slice(8));
+  if (!days.some((m) => Number(m[1] ?? m[2]) === ownDay) || days.some((m) => Number(m[1] ?? m[2]) === ownDay && !inBackground(m))) return x;
+  const first = preferAsserted(answer, days, (m) => [m.index, m.index + m[0].length])[0];
   const day = Number(first?.[1] ?? first?.[2]);
   if (!first || !(day >= 1 && day <= 31) || day === Number(x.value.slice(8))) return x;
   // Only a day said on its own ("the 20th", 「20日」), not one of a full date that the extraction already weighed.

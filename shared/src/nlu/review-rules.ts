@@ -319,7 +319,13 @@ const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later
  * they offer one value. Such an answer is no value yet: the follow-up asks which.
  */
 function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput): string[] | null {
-  const pieces = answer.split(ALTERNATIVE_SPLIT);
+  // A sentence after the question mark that runs on is a reason ("maybe 1:15? Church lets out at noon and …"), not
+  // another option; a short one or one that starts with "or" is.
+  const pieces = answer.split(ALTERNATIVE_SPLIT).filter((p, i) => {
+    if (i === 0) return true;
+    const t = p.trim();
+    return /^(?:or\b|それとも|または)|^[\d０-９]/i.test(t) || (hasJapanese(t) ? t.length <= 12 : t.split(/\s+/).length <= 5);
+  });
   if (pieces.length < 2) return null;
   // "Can we do Friday the 21st instead? I have a trip on the 17th": a reply that settles on one is no hesitation.
   if (SETTLES.test(answer)) return null;

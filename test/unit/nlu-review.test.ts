@@ -666,7 +666,7 @@ describe('reviewAnswer — not knowing, then answering anyway', () => {
 describe('reviewAnswer — a reason after a question mark is no alternative', () => {
   it('"maybe 1:15? Church lets out at noon and …" is 13:15 within afternoon slots', () => {
     const f = field('Preferred slot', { intent: 'Slots start every 15 minutes from 10:00 am to 4:00 pm' });
-    const r = review({ field: f, facts: [fact('t', 'Preferred audition time', 'A time between 10:00 am and 4:00 pm')], answers: ["Anything after lunch — maybe 1:15? Church lets out at noon and I'd like a bite to eat first."] });
+    const r = review({ field: f, facts: [fact('t', 'Preferred audition start time', 'A start time between 10:00 am and 4:00 pm')], answers: ["Anything after lunch — maybe 1:15? Church lets out at noon and I'd like a bite to eat first."] });
     expect(r.field_value).toBe('13:15');
     expect(review({ field: field('What year did you graduate?'), answers: ['I want to say 2012? Or 2013?'] }).passed).toBe(false);
   });

@@ -102,6 +102,16 @@ describe('what is not a correction', () => {
   });
 });
 
+/** A session of any form with `done` resolved and `asked` the last question shown. */
+function stateFor(f: SessionForm, done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): SessionState {
+  const state = newSessionState({ sessionId: 's', kind: 'form', form: f, language, firstAgent: 'interviewer', now: NOW.toISOString() });
+  state.plan = { fields: f.fields.map((x) => ({ field_id: x.fieldId, label: x.label, intent: x.intent ?? '', required: x.required })) };
+  state.bootstrap.country = language === 'ja' ? 'JP' : 'US';
+  for (const x of state.fields) if (x.fieldId in done) Object.assign(x, { status: 'done', value: done[x.fieldId] });
+  state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+  return state;
+}
+
 describe('a day corrected by its weekday and day of the month', () => {
   const choir = SessionForm.parse({
     title: 'Choir audition',
@@ -114,12 +124,7 @@ describe('a day corrected by its weekday and day of the month', () => {
   });
 
   it('goes to the date, not to a count that "the 14th" is not', () => {
-    const state = newSessionState({ sessionId: 's', kind: 'form', form: choir, language: 'en', firstAgent: 'interviewer', now: NOW.toISOString() });
-    state.plan = { fields: choir.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
-    state.bootstrap.country = 'US';
-    Object.assign(state.fields[0]!, { status: 'done', value: '6' });
-    Object.assign(state.fields[1]!, { status: 'done', value: '2025-09-13' });
-    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'What will you sing?', fieldId: 'piece', turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    const state = stateFor(choir, { years: '6', day: '2025-09-13' }, 'piece');
     const text = "Oh wait, I said Saturday but I'm working that day — can you put me down for Sunday the 14th instead?";
     expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'day', correction: true });
   });
@@ -136,11 +141,7 @@ describe('a count corrected by naming its question', () => {
   });
 
   it('"going back to the days question — 4 days a week, not 2" corrects the days', () => {
-    const state = newSessionState({ sessionId: 's', kind: 'form', form: daycare, language: 'en', firstAgent: 'interviewer', now: NOW.toISOString() });
-    state.plan = { fields: daycare.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
-    state.bootstrap.country = 'US';
-    Object.assign(state.fields[0]!, { status: 'done', value: '2' });
-    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: "Vet's phone?", fieldId: 'vet', turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    const state = stateFor(daycare, { days: '2' }, 'vet');
     const text = 'Sorry, going back to the days question — my partner just reminded me we agreed on 4 days a week, not 2.';
     expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'days', correction: true });
   });

@@ -5,9 +5,8 @@ import { escapeRegExp, mentionsLabel, normalizeText, type SessionLanguage } from
 import { extractQuantity } from '../nlu/quantity.js';
 import { dateDirection, extractDate } from '../nlu/date-values.js';
 import { retractedSpans } from '../nlu/discourse.js';
-import { extractEmail, extractPhone, extractUrl } from '../nlu/typed-values.js';
-import { extractChoice, extractPostalCode } from '../nlu/answer-values.js';
-import { extractDuration, extractPeriod, extractTime, extractYear } from '../nlu/time-values.js';
+import { extractChoice } from '../nlu/answer-values.js';
+import { extractPeriod } from '../nlu/time-values.js';
 import type { FactDefinition, FormField } from '../schemas/form.js';
 import type { SessionState } from '../schemas/session.js';
 import { currentField, factsOf, formField } from './form-flow.js';
@@ -64,7 +63,10 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
   if (askedOpen && mentionsLabel(text, askedOpen.field.label)) return null;
   const scored: Array<{ fieldId: string; score: number }> = [];
   const retracted = retractedSpans(text).map(([a, b]) => text.slice(a, b));
+  // The same words already taken as a field's correction, sent again, answer the question on screen.
+  const correctedBefore = new Set(state.messages.filter((m) => m.role === 'user' && m.correction && normalizeText(m.text) === text).map((m) => m.fieldId));
   for (const f of resolved) {
+    if (correctedBefore.has(f.fieldId)) continue;
     const fk = kindsOf(state, f.fieldId);
     if (!fk) continue;
     // Named by its label, or by a fact's own words ("the odometer" for "Current mileage").
@@ -91,8 +93,6 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
     // respondent repeating themselves is answering the question on screen.
     const rejectedBefore = !f.needsReview && f.lastReview !== null && !f.lastReview.passed;
     if (rejectedBefore && !(named && changed)) continue;
-    // The same words already taken as this field's correction, sent again, answer the question on screen.
-    if (state.messages.some((m) => m.role === 'user' && m.fieldId === f.fieldId && m.correction && normalizeText(m.text) === text)) continue;
     if (named && changed) scored.push({ fieldId: f.fieldId, score: 3 + bonus });
     // Taking the old value back settles it even when the open question could take a value of that kind.
     else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable)))) scored.push({ fieldId: f.fieldId, score: 2 + bonus });
@@ -130,50 +130,37 @@ function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
 
 function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean, current: string | null, field: FormField): string | null {
   const { type, options } = kind;
+  // Read as the reviewer reads an answer to this field (its stated dates and hours included).
+  const texts = [...factTexts(kind.fact), field.label, field.intent ?? ''];
   switch (type) {
-    case 'email':
-      return extractEmail(text).value;
-    case 'phone':
-      return extractPhone(text, country ?? (language === 'ja' ? 'JP' : null)).value;
-    case 'url':
-      return extractUrl(text).value;
-    case 'postal_code':
-      return extractPostalCode(text, country).value;
     case 'date':
     {
       const direction = dateDirection(factTexts(kind.fact));
-      // Read as the reviewer reads it: "Sunday the 14th" is a day of the month the form states.
-      const texts = [...factTexts(kind.fact), field.label, field.intent ?? ''];
+      // "Sunday the 14th" is a day of the month the form states.
       const value = readValue({ type, options: [], texts }, text, { language, country, now }) ?? extractDate(text, { language, now, requireYear: false, direction }).value;
       // A birth date or an accident cannot lie in the future: such a date belongs to another field.
       return value && direction === 'past' && value > now.toISOString().slice(0, 10) ? null : value;
     }
-    case 'time':
-      return extractTime(text, { language, now }).value;
-    case 'year':
-      return extractYear(text, { language, now }).value;
-    case 'period':
-      return extractPeriod(text, { language, now }).value;
-    case 'duration':
-      return extractDuration(text, { language, now }).value;
     case 'number':
-      // Digits that belong to a date or a time ("January 25", "since 2019") are no count.
-      // Nor do ordinals ("Sunday the 14th", 「14日」). A message that names the field ("the days question … 4 days a
-      // week") is read whole: its counted days are the count.
     {
+      // Digits that belong to a date or a time ("January 25", "since 2019") are no count, nor are ordinals ("Sunday the 14th").
       const bare = (t: string) => t.replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ');
       const counted = extractQuantity(bare(withoutTimes(text, language, now)), factTexts(kind.fact), { near: current }).value;
       if (counted !== null || !explicit) return counted;
-      // Only a number followed by the very unit the question counts ("4 days" to "How many days per week"), which
-      // the date reading took for a length of time.
-      const words = new Set([field.label, ...factTexts(kind.fact)].join(' ').toLowerCase().match(/\p{L}+/gu) ?? []);
+      // A message that names the field: a number followed by the very unit the question counts ("4 days" to "How many
+      // days per week"), which the date reading took for a length of time.
+      const words = new Set(texts.join(' ').toLowerCase().match(/\p{L}+/gu) ?? []);
       const unit = [...bare(text).matchAll(/(\d+)\s*(\p{L}+)/gu)].find((m) => words.has((m[2] ?? '').toLowerCase()));
       return unit?.[1] ?? null;
     }
     case 'choice':
       return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
-    default:
+    case 'text':
+    case 'yes_no':
+    case 'name':
       return null;
+    default:
+      return readValue({ type, options: [], texts }, text, { language, country, now });
   }
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { stemmer } from 'stemmer';
 import { ENGLISH_STOP_WORDS } from '../faq/text/analyzer.js';
+import { retractedSpans } from './discourse.js';
 import { morphemes, type Morpheme } from './japanese.js';
 import { hasJapanese, normalizeText } from './text.js';
 
@@ -124,7 +125,7 @@ function japaneseReplyPicks(reply: string, choices: readonly Choice[]): string[]
 
 type ReplyWord = { at: number; glosses: string[] };
 
-/** Words of a Japanese reply that EDICT glosses, longest compounds included; words said with 「ではなく」 after them are left out. */
+/** Words of a Japanese reply that EDICT glosses, longest compounds included; words taken back are left out. */
 function replyWords(text: string): ReplyWord[] {
   const ms = morphemes(text) ?? [];
   const out: ReplyWord[] = [];
@@ -132,7 +133,8 @@ function replyWords(text: string): ReplyWord[] {
     for (let j = Math.min(ms.length, i + 4); j > i; j--) {
       const span = ms.slice(i, j);
       const surface = span.map((m) => m.surface).join('');
-      const glosses = englishGlosses(surface).length > 0 ? englishGlosses(surface) : j === i + 1 ? englishGlosses(span[0]!.base) : [];
+      const whole = englishGlosses(surface);
+      const glosses = whole.length > 0 ? whole : j === i + 1 ? englishGlosses(span[0]!.base) : [];
       if (glosses.length > 0 && (j > i + 1 || isContent(span[0]!))) out.push({ at: span[0]!.start, glosses });
     }
   }
@@ -140,20 +142,18 @@ function replyWords(text: string): ReplyWord[] {
     const glosses = loanwordGlosses(m[0]);
     if (glosses.length > 0) out.push({ at: m.index ?? 0, glosses });
   }
-  return out.filter((w) => !negatedHere(text, w.at));
-}
-
-function negatedHere(text: string, at: number): boolean {
-  const rest = text.slice(at);
-  const word = rest.match(/^[\p{Script=Han}\p{Script=Katakana}ー]+/u)?.[0] ?? '';
-  return /^(?:ではなく|じゃなく|ではありません|以外)/.test(rest.slice(word.length));
+  // Words taken back (「夜勤ではなく」) name no option.
+  const retracted = retractedSpans(text);
+  return out.filter((w) => !retracted.some(([a, b]) => w.at >= a && w.at < b));
 }
 
 /** A katakana run written as two or three listed loanwords (フルグルーミング = フル + グルーミング): their glosses joined. */
 function loanwordGlosses(run: string): string[] {
-  if (englishGlosses(run).length > 0) return englishGlosses(run);
+  const whole = englishGlosses(run);
+  if (whole.length > 0) return whole;
   const split = (s: string, depth: number): string[][] | null => {
-    if (englishGlosses(s).length > 0) return [englishGlosses(s).slice(0, 3)];
+    const listed = englishGlosses(s);
+    if (listed.length > 0) return [listed.slice(0, 3)];
     if (depth === 0) return null;
     for (let cut = s.length - 2; cut >= 2; cut--) {
       const head = englishGlosses(s.slice(0, cut));

@@ -91,6 +91,13 @@ export function preferAsserted<T>(text: string, items: readonly T[], span: (t: T
   return [...front, ...back];
 }
 
+/** The text with what it takes back blanked out, offsets kept ("I said Lightning but I meant the standard talk"). */
+export function blankRetracted(text: string): string {
+  let out = text;
+  for (const [s, e] of retractedSpans(text)) out = out.slice(0, s) + ' '.repeat(e - s) + out.slice(e);
+  return out;
+}
+
 /** A span without the spaces and punctuation at its ends. */
 function core(text: string, [s, e]: Span): Span {
   let [a, b] = [s, e];

@@ -1,10 +1,10 @@
 import nlp from 'compromise';
-import { preferAsserted, retractedSpans } from './discourse.js';
+import { blankRetracted, preferAsserted } from './discourse.js';
 import { admitsNotKnowing, isUndecided } from './answer-intent.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { morphemes } from './japanese.js';
 import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
-import { romanize } from './transliterate.js';
+import { kanaReading, romanize } from './transliterate.js';
 import { crossLanguagePicks } from './bilingual.js';
 
 /**
@@ -347,7 +347,7 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   if (direct.length > 1) return afterContrast(said, opts, direct) ?? decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
 
   // From here on the reply is read without what it takes back ("I said Lightning but I meant the standard talk").
-  const text = withoutRetracted(said);
+  const text = blankRetracted(said);
   // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
   const optionWords = new Set(opts.flatMap((o) => wordsOf(o.key)));
   const echoed = new Set(echo.flatMap((e) => wordsOf(normalizeText(e).toLowerCase())).filter((w) => !optionWords.has(w)));
@@ -477,14 +477,6 @@ function indifferentOption(text: string, options: readonly string[]): string | n
   return null;
 }
 
-/** The kana reading of Japanese text (初めて → はじめて), from the dictionary; null before it is loaded or when a word has none. */
-function kanaReading(text: string): string | null {
-  const ms = morphemes(text);
-  if (!ms) return null;
-  const reading = ms.map((m) => (/[\p{Script=Han}]/u.test(m.surface) ? m.reading : m.surface)).join('');
-  return /\p{Script=Han}/u.test(reading) || reading === '' ? null : toHiragana(reading);
-}
-
 /** 「はじめてです」 for 初めて, 「ふつう」 for 普通: an option written in kanji, said in kana. */
 function readingPicks(text: string, opts: ReadonlyArray<{ option: string; key: string }>): string[] {
   if (!/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return [];
@@ -497,11 +489,6 @@ function readingPicks(text: string, opts: ReadonlyArray<{ option: string; key: s
       return r !== null && r.length >= 3 && said.includes(r);
     })
     .map((o) => o.option);
-}
-
-/** Katakana folded to hiragana, so a reading compares with what was typed in either. */
-function toHiragana(s: string): string {
-  return s.replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
 }
 
 /**
@@ -713,13 +700,6 @@ function initialsOf(option: string): string {
     .split(/[\s-]+/)
     .map((w) => w.charAt(0))
     .join('');
-}
-
-/** The text with what it takes back blanked out (offsets kept). */
-function withoutRetracted(text: string): string {
-  let out = text;
-  for (const [s, e] of retractedSpans(text)) out = out.slice(0, s) + ' '.repeat(e - s) + out.slice(e);
-  return out;
 }
 
 function distinct(xs: string[]): string[] {

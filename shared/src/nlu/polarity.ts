@@ -76,9 +76,6 @@ function japanesePolarity(text: string): Polarity | null {
 function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null {
   if (HEDGE_JA.test(clause)) return 'hedged';
   const c = clause.replace(JA_IDIOMS, '');
-  // The answer word itself, however late it comes (「…不安なので、いいえでお願いします」).
-  const said = /(?:^|[、,\s])(はい|いいえ)(?:で|です|、|,|$)/.exec(c);
-  if (said) return said[1] === 'はい' ? 'yes' : 'no';
   // 「不可」「不可能です」「無理です」: a noun negated by its own prefix, said as the whole answer.
   if (/^(?:不|無|非)\p{Script=Han}{1,2}(?:です|だ|で)?$/u.test(c.trim())) return 'no';
   if (/(?:^|[、,\s])(?:なし|無し|特になし)(?:です)?$/.test(c) || /不要|結構です/.test(c)) return 'no';

@@ -194,7 +194,8 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
     if (x.value !== null) return { spec, verdict: { code: 'found', value: x.value }, satisfied: true, value: x.value };
     if (x.rejected !== null) rejected ??= x;
   }
-  const other = answers.length >= 2 ? catchAllPick(spec, answers.at(-1) ?? '', input) : null;
+  const latest = answers.at(-1) ?? '';
+  const other = answers.length >= 2 && spec.type === 'choice' ? catchAllPick(spec, latest, extract(spec, latest, input)) : null;
   if (other) return { spec, verdict: { code: 'found', value: other }, satisfied: true, value: other };
   const confirmed = confirmedEarlier(spec, answers, input);
   if (confirmed) return { spec, verdict: { code: 'found', value: confirmed }, satisfied: true, value: confirmed };
@@ -214,11 +215,9 @@ const CATCH_ALL = /^(?:others?|something else|その他|そのほか|他)(?:\s*[
  * ("My only income is crypto gains" to 給与・事業・…・その他) is the form's
  * catch-all option, when it has one. Not knowing is no such answer.
  */
-function catchAllPick(spec: FactSpec, latest: string, input: ReviewInput): string | null {
-  if (spec.type !== 'choice') return null;
+function catchAllPick(spec: FactSpec, latest: string, x: Extraction): string | null {
   const other = spec.options.filter((o) => CATCH_ALL.test(o.trim()));
   if (other.length !== 1) return null;
-  const x = extract(spec, latest, input);
   if (x.value !== null || x.problem !== 'not_an_option' || admitsNotKnowing(latest) || isNilAnswer(latest) || isSkipRequest(latest)) return null;
   // "I don't have any", 「収入はありません」: saying there is nothing is not "other".
   return answerPolarity(latest) === 'no' ? null : (other[0] ?? null);
@@ -417,7 +416,7 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
   }
 }
 
-const AGE_ASKED = /\bage\b|\bhow old\b|\byears? old\b|築年数|年数/i;
+const AGE_ASKED = /\bage\b|\bhow old\b|\byears? old\b/i;
 
 /** Year-less dates point the way the fact does, or, in a correction, to the date nearest the one corrected. */
 function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' | 'future' | 'any' | 'nearest'; now?: Date } {

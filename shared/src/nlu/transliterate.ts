@@ -1,4 +1,4 @@
-import { toRomaji } from 'wanakana';
+import { toHiragana, toRomaji } from 'wanakana';
 import { morphemes } from './japanese.js';
 import { hasJapanese, type SessionLanguage } from './text.js';
 
@@ -12,8 +12,7 @@ import { hasJapanese, type SessionLanguage } from './text.js';
  */
 export function romanize(text: string): string | null {
   if (!hasJapanese(text)) return null;
-  const ms = morphemes(text);
-  const kana = ms ? ms.map((m) => m.reading || m.surface).join('') : text;
+  const kana = readingOf(text) ?? text;
   if (/\p{Script=Han}/u.test(kana)) return null;
   const roman = toRomaji(kana).replace(/\s+/g, ' ').trim();
   return roman && !hasJapanese(roman) ? roman : null;
@@ -23,4 +22,16 @@ export function romanize(text: string): string | null {
 export function optionInLanguage(option: string, lang: SessionLanguage): string | null {
   if (lang === 'en' && hasJapanese(option)) return romanize(option);
   return option;
+}
+
+/** The reading of Japanese text in hiragana (初めて → はじめて), or null before the dictionary loads or when a kanji has none. */
+export function kanaReading(text: string): string | null {
+  const kana = readingOf(text);
+  return kana && !/\p{Script=Han}/u.test(kana) ? toHiragana(kana, { passRomaji: true }) : null;
+}
+
+/** Each morpheme's dictionary reading (its surface when it has none), or null before the dictionary loads. */
+function readingOf(text: string): string | null {
+  const ms = morphemes(text);
+  return ms ? ms.map((m) => m.reading || m.surface).join('') : null;
 }

@@ -18,12 +18,12 @@ const NON_ANSWER = [
     [
       String.raw`\b(?:i (?:really )?)?(?:don'?t|do not) know\b`, String.raw`\bidk\b`, String.raw`\bdunno\b`, String.raw`\bno (?:idea|clue)\b`,
       String.raw`\b(?:i'm |i am )?not sure\b`, String.raw`\bunsure\b`, String.raw`\b(?:unknown|not known)\b`,
-      String.raw`\b(?:can'?t|cannot|don'?t) remember\b`, String.raw`\b(?:i )?forgot\b`, String.raw`\b(?:undecided|not decided(?: yet)?|tbd)\b`,
+      String.raw`\b(?:can'?t|cannot|don'?t) (?:remember|recall)\b`, String.raw`\bcan'?t think of\b`, String.raw`\b(?:i )?forgot\b`, String.raw`\b(?:undecided|not decided(?: yet)?|tbd)\b`,
       String.raw`\b(?:can'?t|cannot|couldn'?t) (?:say|tell|give you)\b`, String.raw`\bno idea\b`,
     ].join('|'),
     'g',
   ),
-  /わかりません|分かりません|解りません|わからない|分からない|わかんない|知りません|知らない|不明|覚えていません|覚えてない|忘れました|忘れた|未定|決まっていません|決めていません|何とも言えません|なんとも言えません|さあ/g,
+  /わかりません|分かりません|解りません|わからない|分からない|わかんない|知りません|知らない|不明|覚えていません|覚えてない|覚えていない|思い出せ(?:ない|ません|なく)|忘れました|忘れた|未定|決まっていません|決めていません|何とも言えません|なんとも言えません|さあ/g,
 ];
 
 const SKIP_ANYWHERE = new RegExp(
@@ -124,7 +124,7 @@ export function admitsNotKnowing(text: string): boolean {
 
 // "We haven't picked a venue yet", 「まだ相談中で、今は何とも言えない」: the answer does not exist yet.
 const UNDECIDED =
-  /\b(?:haven'?t|have not|hasn'?t|has not|not yet|yet to)\s+(?:\w+\s+){0,2}(?:decided|picked|chosen|booked|confirmed|settled|sorted|figured|found)\b|\bnot (?:decided|confirmed|settled)(?: yet)?\b|\bundecided\b|\btbd\b|\bstill (?:deciding|thinking|figuring|looking)\b|未定|検討中|相談中|決まっていな|決まっていま?せん|決めていな|決めていま?せん|何とも言えな|なんとも言えな|まだわから/i;
+  /\b(?:haven'?t|have not|hasn'?t|has not|not yet|yet to)\s+(?:\w+\s+){0,2}(?:decided|picked|chosen|booked|confirmed|settled|sorted|figured|found|worked out)\b|\bnot (?:decided|confirmed|settled)(?: yet)?\b|\bundecided\b|\btbd\b|\bstill (?:deciding|thinking|figuring|looking)\b|未定|検討中|相談中|決まっていな|決まっていま?せん|決めていな|決めていま?せん|決められな|決められま?せん|何とも言えな|なんとも言えな|まだわから/i;
 
 /** True when the reply says the answer is not decided yet. */
 export function isUndecided(text: string): boolean {

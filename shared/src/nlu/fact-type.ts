@@ -98,7 +98,7 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\b(?:graduation|founding|birth|start|end|release|model|manufacture|construction|purchase|completion) year\b`,
       String.raw`\byear (?:built|made|founded|graduated|purchased)\b`, String.raw`\b(?:yyyy|4-digit year)\b`,
       // A noun phrase headed by "year" ("Vehicle year"), but not a rate, a relative year or a school grade.
-      String.raw`^(?!.*\b(?:a|per|each|every|this|last|next|school|academic|fiscal|tax)\s+year)[^?.]{0,40}\byear\s*[:?]?\s*$`,
+      String.raw`^(?!.*\b(?:a|per|each|every|this|last|next|school|academic|fiscal|tax)\s+year)(?!.*\bmonth,?\s+and\s+year\s*[:?]?\s*$)[^?.]{0,40}\byear\s*[:?]?\s*$`,
       '何年(?!間|生|前|目)', '年度', '(?:卒業|入学|設立|購入|製造|建築|竣工)年(?!月)', '^[^。？?]{0,20}[一-龯]{2}年[:：]?$',
     ),
   ],
@@ -108,6 +108,7 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
       String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\b(?:which|what) day\b`,
       // One point in time ("When did you first notice it?", "When was your last donation?") is a date.
       String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall|did|was|were|had|have)\b`, String.raw`^\s*when\b`,
+      String.raw`\bmonth,?\s+and\s+year\b`, String.raw`\byear\s+and\s+month\b`, String.raw`\bmonth\s*\/\s*year\b`,
       '日付', '生年月日', '誕生日', '年月日', '年月(?!日)', '年と月', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
       '期日', '締め?切り?', '日程', '何日', '何月', 'いつ(?!も|か(?!ら)|頃|ごろ)',
     ),
@@ -276,6 +277,8 @@ const DESCRIBE = /\b(?:describe|description|explain|explanation|tell us about|in
 
 function typeOf(texts: string[]): FactType {
   if (texts.some((t) => YES_NO.test(t))) return 'yes_no';
+  // 「会員期間を開始する年月」: a Japanese noun phrase is what its last noun is; the 期間 before it is only its topic.
+  if (texts.some((t) => /年月[。．.]?\s*$/.test(t.trim()))) return 'date';
   // A birth date is a date whatever question word asks for it ("When were you born?"), a birth year a year.
   if (asksForBirthDate(texts) && !texts.some((t) => YEAR_RULE.test(t))) return 'date';
   for (const [type, pattern] of RULES) {
@@ -283,21 +286,30 @@ function typeOf(texts: string[]): FactType {
     if (type === 'number' && texts.some((t) => IDENTIFIER.test(t))) return 'text';
     if (texts.some((t) => pattern.test(t))) return type;
   }
-  return texts.some(isPersonalName) ? 'name' : 'text';
+  return asksForPersonName(texts) ? 'name' : 'text';
 }
 
 const IDENTIFIER = anyOf(
-  String.raw`(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance)\s*(?:number|no\.?|#|id|code)`,
-  String.raw`s\/n`, String.raw`vin`,
+  String.raw`\b(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance)\s*(?:number|no\b\.?|#|id\b|code)`,
+  String.raw`\bs\/n\b`, String.raw`\bvin\b`,
   '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号', '型番', '品番', 'ナンバー', '英字[＋+と]数字', '英数字',
 );
 
+/** The fact asks for a serial, policy, booking or plate number: a code to copy, which no description replaces. */
+export function asksForIdentifier(texts: readonly string[]): boolean {
+  return texts.some((t) => IDENTIFIER.test(t));
+}
+
 const YEAR_RULE = RULES.find(([type]) => type === 'year')![1];
 
-function isPersonalName(text: string): boolean {
-  if (PERSONAL_NAME.test(text)) return true;
-  if (ANY_NAME_EN.test(text) && !ORG_NAME_EN.test(text)) return true;
-  return /名前/.test(text) && !ORG_NAME_JA.test(text);
+/**
+ * A person's name: said outright ("full name", 「氏名」), or a name no text of the fact gives to a thing ("Pet's name"
+ * with "the name the pet responds to" is the pet's).
+ */
+function asksForPersonName(texts: readonly string[]): boolean {
+  if (texts.some((t) => PERSONAL_NAME.test(t))) return true;
+  if (texts.some((t) => ORG_NAME_EN.test(t) || ORG_NAME_JA.test(t))) return false;
+  return texts.some((t) => ANY_NAME_EN.test(t) || /名前/.test(t));
 }
 
 /** "fullName" / "full_name" / "full-name" → "full name". */
@@ -342,10 +354,6 @@ export function asksForDescription(texts: string[]): boolean {
 }
 
 /**
- * A fact asking whether something exists ("any allergies?", "その他あれば"), so
- * "none" / "なし" is a complete answer rather than a refusal.
- */
-/**
  * Criteria that name "none" as a complete answer (「薬の名前か種類がわかる、または飲んでいないことがわかる」,
  * 「食材名がわかる、または特になしと確認できた」, "…, or says there is nothing"): a nil reply answers the fact.
  */
@@ -355,9 +363,24 @@ export function acceptsNone(doneCriteria: string): boolean {
 
 const NONE_ACCEPTED = anyOf(
   String.raw`(?:または|もしくは|か、)[^。]*(?:ない|なし|無し|いない)(?:こと)?(?:が|と)?(?:わかる|分かる|確認|明らか|はっきり)`,
-  String.raw`or[^.]*(?:nothing|none|no (?:\w+ )?(?:to add|needed|at all))`,
+  String.raw`\bor\b[^.]*\b(?:nothing|none|no (?:\w+ )?(?:to add|needed|at all))\b`,
 );
 
+// A field for whatever else the respondent wants to add, not for one thing the form needs.
+const REMARKS = anyOf(
+  String.raw`\banything else\b`, String.raw`\b(?:other|additional|further|special|extra)\s+(?:notes?|comments?|remarks?|information|info|requests?|instructions)\b`,
+  String.raw`^\s*(?:notes?|comments?|remarks?)\b`, '備考', '特記事項', 'その他(?:ご|の)?(?:要望|連絡|質問|伝えたい)', '(?:ほか|他)に(?:何か|なにか)', '自由(?:記入|記述)?欄',
+);
+
+/** The field collects remarks ("Anything else we should know?", 「備考」): "nothing" there leaves it blank. */
+export function asksForRemarks(field: { label: string; intent?: string | null }): boolean {
+  return REMARKS.test(field.label);
+}
+
+/**
+ * A fact asking whether something exists ("any allergies?", "その他あれば"), so
+ * "none" / "なし" is a complete answer rather than a refusal.
+ */
 export function asksWhetherAny(texts: string[]): boolean {
   return texts.some((t) => EXISTENCE.test(t));
 }

@@ -188,7 +188,8 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   // "one of our four types: Family, Wedding, …": the colon introduces the list itself.
   const listText = afterColon !== null && cue !== null && cue.index < colon ? afterColon : (cue?.[1] ?? afterColon ?? s);
   if (EXAMPLES.test(s.slice(0, s.length - listText.length)) || /など|等|\betc\b/.test(listText)) return;
-  const items = splitItems(listText);
+  // "One of Windows, macOS or Android is identified": the list ends where its predicate starts.
+  const items = splitItems(listText.replace(/\s+(?:is|are|was|were|be|being|has been|must be|should be)\s+\w+(?:\s+\w+)?\s*$/i, ''));
   const named = items.map(cleanItem).every((i) => /^[\p{Lu}\p{N}]/u.test(i)) || codes(items);
   const hasOr = /\bor\b|または|もしくは/i.test(listText);
   const whole = cue === null && afterColon === null;
@@ -255,7 +256,8 @@ function isList(items: string[], phrasesAllowed = false): boolean {
       !/^(?:etc|など|等|and)$/i.test(i) &&
       // "site and role" in prose is two things; "Heating & Cooling", "Keyboard and mouse" written as a name is one option.
       !(/\s(?:and|&)\s/i.test(i) && !/^[\p{Lu}\p{N}]/u.test(i)) &&
-      !(DETERMINER.test(i) && i.split(/\s+/).length > 1) &&
+      // ("Every time" written as a name is an option; "every day of the week" in prose is not.)
+      !(DETERMINER.test(i) && i.split(/\s+/).length > 1 && !/^\p{Lu}/u.test(i)) &&
       !QUESTION_WORD.test(i) &&
       (phrasesAllowed || !JA_PHRASE.test(i)),
   );

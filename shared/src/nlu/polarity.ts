@@ -27,6 +27,8 @@ const LEAD_NO_JA = /^(?:いいえ|いえ|ううん|いや|なし|無し|無|な�
 // Negative forms that do not negate: "might be", "must", "cannot be helped".
 const JA_IDIOMS = /かもしれ(?:ない|ません)|(?:なければ|なくては|ないと|なきゃ)(?:なら|いけ|だめ)(?:ない|ません)?|しかた(?:が)?ない|仕方(?:が)?ない|(?:では|じゃ)ないでしょうか|ないかな/g;
 const KNOWING = new Set(['わかる', '分かる', '解る', '知る', '覚える', '決まる', '決める', '確か', '思い出す', '存じる']);
+// Verbs and verbal nouns of declining an offer.
+const DECLINING_JA = new Set(['やめる', '止める', '見送る', '控える', '断る', '遠慮', '辞退', '見合わせる']);
 // "Might": 「かもしれない」, 「かも」 at the end.
 const HEDGE_JA = /かもしれ|かも(?:です|ね|ですね)?$/;
 const CONTRAST_JA = /^(?:でも|しかし|ただ|だけど|けど|けれど|ですが|とはいえ|ところが)/;
@@ -92,6 +94,9 @@ function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null 
     }
   }
   if (unknown) return 'unknown';
+  // Declining said affirmatively (「今回はやめておきます」「遠慮します」「見送ります」) answers no; declining negated is yes.
+  const decline = ms.findLastIndex((m) => DECLINING_JA.has(m.base));
+  if (decline >= 0) return ms.slice(decline + 1, decline + 4).some(isNegation) ? 'yes' : 'no';
   if (negative) return 'no';
   return predicate || ms.some((m) => m.pos === '名詞' && m.pos1 !== '非自立') ? 'yes' : null;
 }
@@ -137,8 +142,15 @@ function englishSentence(s: string): Polarity | null {
 }
 
 function withoutBackground(text: string): string {
+  // Spans may overlap (「素敵ですけれど、…ので、」 both start at the sentence): merged first, cut from the end.
+  const merged: Array<[number, number]> = [];
+  for (const [s, e] of [...backgroundSpans(text)].sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else merged.push([s, e]);
+  }
   let out = text;
-  for (const [s, e] of [...backgroundSpans(text)].sort((a, b) => b[0] - a[0])) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
+  for (const [s, e] of merged.reverse()) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
   return out.trim() || text;
 }
 

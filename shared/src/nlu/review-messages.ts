@@ -15,6 +15,7 @@ export type Verdict =
   | { code: 'ambiguous'; text: string; options: string[] }
   | { code: 'not_an_option'; text: string; options: string[] }
   | { code: 'vague'; text: string }
+  | { code: 'no_code'; text: string }
   | { code: 'missing' }
   | { code: 'too_short'; text: string }
   | { code: 'covered'; keyword: string | null }
@@ -67,6 +68,8 @@ function en(type: FactType, fact: string, v: Verdict): string {
       return `Please choose one of: ${shownOptions(v.options, 'en').join(', ')}.`;
     case 'vague':
       return `'${clip(v.text)}' does not say what: ${fact}.`;
+    case 'no_code':
+      return `'${clip(v.text)}' gives no number or code for: ${fact}.`;
   }
 }
 
@@ -97,6 +100,8 @@ function ja(type: FactType, fact: string, v: Verdict): string {
       return `${shownOptions(v.options, 'ja').map((o) => `「${o}」`).join('、')}の中からお選びください。`;
     case 'vague':
       return `「${clip(v.text)}」だけでは「${fact}」の内容がわかりません。`;
+    case 'no_code':
+      return `「${clip(v.text)}」には「${fact}」の番号や記号がありません。`;
   }
 }
 

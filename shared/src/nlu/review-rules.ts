@@ -1,7 +1,7 @@
 import type { FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
-import { acceptsNone, answerSpec, asksConditionally, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { acceptsNone, answerSpec, asksConditionally, asksForRemarks, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate } from './date-values.js';
@@ -76,7 +76,8 @@ export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
   const quoted = new Map(specs.map((s) => [s, quotedAnswer(latest, s)] as const).filter((e): e is [FactSpec, string] => e[1] !== null));
   // (Nor is "none" where the criteria take "none" as an answer: 「…または飲んでいないことがわかる」.)
-  const noneAnswers = isNilAnswer(latest) && specs.some((s) => acceptsNone(s.fact.doneCriteria));
+  // A catch-all ("Anything else we should know?", 「備考」) told "nothing" is left blank, whatever its criteria accept.
+  const noneAnswers = isNilAnswer(latest) && !asksForRemarks(input.field) && specs.some((s) => acceptsNone(s.fact.doneCriteria));
   if (!input.field.required && latest && quoted.size === 0 && !noneAnswers && declines(latest, specs, input)) return skipped(lang, facts, input.field);
 
   const judged = new Map<FactSpec, FactJudgement>();

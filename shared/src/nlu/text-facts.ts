@@ -1,11 +1,11 @@
 import type { FactDefinition } from '../schemas/form.js';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest, isUndecided } from './answer-intent.js';
 import { contentWords } from './content.js';
-import { acceptsNone, asksForDescription, asksWhetherAny, type FactType } from './fact-type.js';
+import { acceptsNone, asksForDescription, asksForIdentifier, asksWhetherAny, type FactType } from './fact-type.js';
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
 import { withoutExamples } from './options.js';
-import { hasJapanese, trimSentence } from './text.js';
+import { hasJapanese, normalizeText, trimSentence } from './text.js';
 import { contactSpans, stripSpans } from './typed-values.js';
 
 /** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
@@ -73,13 +73,35 @@ function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
     .filter((a) => a.nil || a.units >= CONTENT_THRESHOLDS.short);
 }
 
+// "I don't have a title yet" opening a reply: the thing asked for does not exist yet ("…and I don't have a laptop yet" later is a reason).
+const NOTHING_YET = /\b(?:don'?t|do not|doesn'?t|does not) have (?:a|an|the|one)\s+(?:\w+\s+){0,2}yet\b/i;
+
 /** "Sorry, still no idea - we're touring places": a reply whose first sentence says the answer is not known, without a "but". */
 export function opensWithNotKnowing(answer: string): boolean {
   const first = answer.split(/(?<=[.!?。！？])\s*/)[0] ?? answer;
   // Said in its first few words ("Hmm, I'm not sure", "Sorry, still no idea"); "It pulls to the right on the highway,
   // not sure if that's related" opens with an answer and only doubts its relevance.
-  const opening = hasJapanese(first) ? first.slice(0, 16) : first.split(/\s+/).slice(0, 6).join(' ');
-  return admitsNotKnowing(opening) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first);
+  const opening = hasJapanese(first) ? first.slice(0, 16) : first.split(/\s+/).slice(0, 8).join(' ');
+  if ((admitsNotKnowing(opening) || NOTHING_YET.test(opening)) && !/\b(?:but|though|however)\b|けど|けれど|が、/i.test(first)) return true;
+  return closesWithNotKnowingJa(answer);
+}
+
+/**
+ * 「証券が見当たらなくて…今すぐには分かりません」: Japanese puts its main predicate last, so a reply whose last
+ * sentence ends in not knowing gives reasons, not the answer — unless it doubts only a question inside it
+ * (「関係あるかは分かりません」) or still guesses (「たぶん…」「3年くらい」).
+ */
+function closesWithNotKnowingJa(answer: string): boolean {
+  const sentences = answer.split(/(?<=[。！？!?])\s*/).filter((x) => x.trim().length > 0);
+  const last = sentences[0] ?? '';
+  // One sentence only: 「頭痛がひどいです。原因は分かりません。」 answers first and doubts something else after.
+  if (sentences.length !== 1 || !hasJapanese(last)) return false;
+  const tail = last.replace(/[。！？!?…\s]+$/u, '').slice(-12);
+  if (!admitsNotKnowing(tail)) return false;
+  // 「関係あるかは分かりません」 doubts a question inside the answer, 「原因は分かりません」 a thing it names.
+  const before = last.slice(0, last.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定/u));
+  if (/か(?:は|も|どうか(?:は)?)?\s*$|[\p{Script=Han}\p{Script=Katakana}ー]は\s*(?:まだ|よく)?$/u.test(before)) return false;
+  return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|かな|と思/.test(answer);
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {
@@ -129,14 +151,44 @@ function saysSomething(a: Answer, spec: FactSpec): boolean {
   return contentWords(a.text, spec.texts.map(withoutExamples)).length > 0;
 }
 
+/** A token shaped like a code: digits with something ("4701234/25", "MC-2025-118734", 「品川 300」), or a run of capitals ("QXKZRT"). */
+function hasCode(text: string): boolean {
+  const t = normalizeText(text);
+  return (t.match(/[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((w) => w.length >= 2) || /\b[A-Z]{4,}\b/.test(t);
+}
+
+const CODE_RUN = /(?<![A-Za-z0-9])[A-Za-z0-9][A-Za-z0-9/.-]*(?: [A-Za-z0-9/.-]+)*/g;
+
+/**
+ * The code an identifier answer gives, as the clerk copies it: "It's 5CG3214XKQ" → "5CG3214XKQ", 「1207 3365 49 って
+ *書いてあります」 → "1207336549". Null when the latest answer with a code holds more than one run of it (a plate
+ * 「品川 300 あ 12-34」 keeps its words).
+ */
+function codeIn(answers: readonly string[]): string | null {
+  const latest = [...answers].reverse().find(hasCode);
+  if (!latest) return null;
+  const runs = (normalizeText(latest).match(CODE_RUN) ?? [])
+    .map((r) => r.split(' ').map((w) => w.replace(/[.-]+$/, '')).filter((w) => /\d/.test(w) || /^[A-Z]{3,}$/.test(w)).join(' '))
+    .filter((r) => hasCode(r));
+  if (runs.length !== 1 || !runs[0]) return null;
+  const run = runs[0];
+  // Digits grouped for reading ("1207 3365 49") are one number; words between codes stay apart.
+  return /^[\d ]+$/.test(run) ? run.replace(/ /g, '') : run;
+}
+
 function judgeNil(state: State, nil: Answer): void {
   if (asksWhetherAny(state.spec.texts) || acceptsNone(state.spec.fact.doneCriteria)) satisfy(state, [nil.text], { code: 'nil_ok', text: nil.text });
   else state.judgement = { spec: state.spec, verdict: { code: 'nil_not_enough', text: nil.text }, satisfied: false, value: null };
 }
 
 function satisfy(state: State, texts: string[], verdict: Verdict): void {
+  // "The sticker has worn off, so I can't look it up" says plenty, but a serial number is a code or nothing.
+  if (verdict.code !== 'nil_ok' && asksForIdentifier(state.spec.texts) && ![...state.answers, ...texts].some(hasCode)) {
+    state.judgement = { spec: state.spec, verdict: { code: 'no_code', text: texts.at(-1) ?? '' }, satisfied: false, value: null };
+    return;
+  }
   state.answers.push(...texts);
-  const value = state.answers.join('\n');
+  const value = (asksForIdentifier(state.spec.texts) ? codeIn(state.answers) : null) ?? state.answers.join('\n');
   const v: Verdict = verdict.code === 'found' ? { code: 'found', value } : verdict;
   state.judgement = { spec: state.spec, verdict: v, satisfied: true, value };
 }

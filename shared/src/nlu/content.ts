@@ -62,6 +62,10 @@ function japaneseContent(text: string): string[] {
     const verb = t.pos === '動詞' && t.posDetail === '自立' && !LIGHT_VERBS.has(t.base);
     if ((noun || verb) && !/^[\p{Script=Hiragana}]$/u.test(t.surface)) out.push(t.base);
   }
+  // 「あおぞら保育園」: a name in hiragana before the noun it names, which the dictionary breaks into fillers.
+  for (const m of text.matchAll(/(?<![\p{Script=Hiragana}])[\p{Script=Hiragana}]{3,}(?=[\p{Script=Han}\p{Script=Katakana}])/gu)) {
+    if (!/[をにがはでとのへもやか]$/u.test(m[0])) out.push(m[0]);
+  }
   return out;
 }
 

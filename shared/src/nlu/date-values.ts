@@ -167,6 +167,8 @@ const ERA_YEAR = new RegExp(String.raw`${ERA}\s*年`, 'g');
 // An era year without 年 ("R5", 「H30卒」) only where Japanese usage puts one: "H1 results" is a half-year.
 const ERA_ALONE = new RegExp(String.raw`${ERA}(?=\s*(?:年度|です|頃|ごろ|生まれ|卒|入社|入学|[、。,.!?]|$))`, 'g');
 const ERA_NUMERIC_DATE = new RegExp(String.raw`${ERA}\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,2})(?!\d)`, 'g');
+// 「R7.6」: an era year and a month.
+const ERA_NUMERIC_MONTH = new RegExp(String.raw`${ERA}\s*[./-]\s*(\d{1,2})(?![\d./-])`, 'g');
 
 /** The Gregorian year of an era year (平成, "30" → 2018; 令和, 元 → 2019), or null for an unknown era. */
 export function eraYear(era: string, n: string): number | null {
@@ -228,6 +230,7 @@ function weekdayBeforeDay(src: Rewritten): Rewritten {
 function gregorianYears(src: Rewritten): Rewritten {
   const year = (m: RegExpMatchArray) => eraYear(m[1] ?? '', m[2] ?? '');
   let r = rewrite(src, ERA_NUMERIC_DATE, (m) => (year(m) === null ? null : `${year(m)}年${Number(m[3])}月${Number(m[4])}日`));
+  r = rewrite(r, ERA_NUMERIC_MONTH, (m) => (year(m) === null || Number(m[3]) < 1 || Number(m[3]) > 12 ? null : `${year(m)}年${Number(m[3])}月`));
   for (const era of [ERA_YEAR, ERA_ALONE]) r = rewrite(r, era, (m) => (year(m) === null ? null : `${year(m)}年`));
   return rewrite(r, /(\d{4}\s*年)\s*の\s*(?=\d{1,2}\s*月)/g, (m) => m[1] ?? null);
 }

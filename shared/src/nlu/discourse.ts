@@ -66,7 +66,10 @@ export function backgroundSpans(text: string): Span[] {
   for (const m of text.matchAll(BECAUSE_EN)) {
     const before = text.slice(0, m.index).trim();
     const opens = before === '' || /[.!?。！？]$/.test(before);
-    spans.push([m.index, forwardTo(text, m.index + m[0].length, opens ? /[,;.!?]/ : /[.;!?]/, 200)]);
+    // (", so that would be my personal card" after it is the conclusion, not more of the reason.)
+    const so = [...text.slice(m.index).matchAll(SO_EN)][0];
+    const end = forwardTo(text, m.index + m[0].length, opens ? /[,;.!?]/ : /[.;!?]/, 200);
+    spans.push([m.index, so ? Math.min(end, m.index + so.index) : end]);
   }
   for (const m of text.matchAll(SO_EN)) spans.push([backTo(text, m.index, SENTENCE, 200), m.index]);
   return spans.filter(([s, e]) => e > s);

@@ -290,9 +290,9 @@ function typeOf(texts: string[]): FactType {
 }
 
 const IDENTIFIER = anyOf(
-  String.raw`\b(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance)\s*(?:number|no\b\.?|#|id\b|code)`,
+  String.raw`\b(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance|version)\s*(?:number|no\b\.?|#|id\b|code)`,
   String.raw`\bs\/n\b`, String.raw`\bvin\b`,
-  '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号', '型番', '品番', 'ナンバー', '英字[＋+と]数字', '英数字',
+  '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号', '型番', '品番', 'ナンバー', 'バージョン番号', '英字[＋+と]数字', '英数字',
 );
 
 /** The fact asks for a serial, policy, booking or plate number: a code to copy, which no description replaces. */

@@ -6,6 +6,7 @@ import { morphemes } from './japanese.js';
 import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
 import { kanaReading, romanize } from './transliterate.js';
 import { crossLanguagePicks } from './bilingual.js';
+import { timeSlotPicks } from './time-values.js';
 
 /**
  * Choices: the options a form lists in its own words, and which one a reply
@@ -142,6 +143,8 @@ function listsIn(raw: string): Found[] {
     // "…, Toothache / pain, …": one item of a comma list, written with a slash.
     const [before, after] = [unbracketed.slice(0, m.index), unbracketed.slice(m.index + m[0].length)];
     if (/[,、]\s*$/.test(before) || /^\s*[,、]/.test(after)) continue;
+    // A label that is two names for one thing ("Conference / event attended", "Company / organisation") offers no choice.
+    if (items.length === 2 && trimPunctuation(before) === '' && trimPunctuation(after) === '' && !codes(items) && !yesNoOptions(items.map(cleanItem))) continue;
     add(items, true, CUE_JA_AFTER.test(unbracketed.slice(m.index + m[0].length)) || CUE_EN.test(unbracketed.slice(0, m.index)), true);
   }
   for (const segment of unbracketed.split(/(?<!\b[A-Z][a-z]{0,3})[.?!;](?=\s|$)|[。？！]/)) listsInSegment(segment.trim(), add);
@@ -348,6 +351,11 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
   if (direct.length > 1) return afterContrast(said, opts, direct) ?? decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
 
+  // Clock spans ("9時〜12時") are picked by the time or the part of the day the reply names.
+  const bySlot = timeSlotPicks(reply, options, /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(reply + options.join('')) ? 'ja' : 'en');
+  if (bySlot.length === 1 && bySlot[0]) return { option: bySlot[0] };
+  if (bySlot.length > 1) return { ambiguous: bySlot };
+
   // From here on the reply is read without what it takes back ("I said Lightning but I meant the standard talk").
   const text = blankRetracted(said);
   // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
@@ -401,7 +409,8 @@ function compoundFirst(text: string, opts: ReadonlyArray<{ option: string; key: 
 
 /** How an option or a reply is compared: NFKC, lower case, "&" read as "and". */
 function keyOf(s: string): string {
-  return normalizeText(s).toLowerCase().replace(/\s*[&＆]\s*/g, ' and ');
+  // (「１３時～１５時」 for 「13時〜15時」: the wave dash and the tildes are one sign; "self employed" is "Self-employed".)
+  return normalizeText(s).toLowerCase().replace(/\s*[&＆]\s*/g, ' and ').replace(/[〜～~]/g, '~').replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
 }
 
 /**

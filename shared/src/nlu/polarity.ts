@@ -37,6 +37,7 @@ const SENTENCE_JA = /[。！？!?\n]+/;
 const YES_WORDS_EN = /\b(?:yes|yeah|yep|yup|yea|sure|of course|certainly|definitely|absolutely|correct|indeed|affirmative)\b/i;
 const NO_WORDS_EN = /\b(?:no|nope|nah|not really|not at all|never|negative|none|nothing|nobody|neither)\b(?!\s+(?:problem|worries|doubt|way|matter)\b)/i;
 const KNOWING_EN = /\b(?:(?:don'?t|do not|didn'?t|did not|can'?t|cannot|haven'?t|have not) (?:know|remember|recall|tell|say|decided|made up my mind)|not (?:sure|certain|decided)(?: yet)?|unsure|undecided|no idea|no clue)\b/i;
+const DONT_KNOW_AT_END = /\b(?:(?:don'?t|do not) know|no idea|not sure|unsure)\s*(?:[,.!?;]|$)/i;
 const HEDGE_EN = /\b(?:maybe|perhaps|possibly|might)\b/i;
 const CONTRAST_EN = /^(?:but|however|though|although|yet|that said)\b/i;
 
@@ -122,14 +123,21 @@ function englishPolarity(text: string): Polarity | null {
   let answer: Polarity | null = null;
   for (const [i, s] of sentences.entries()) {
     const p = englishSentence(s);
+    // Opening with "No, sorry, I genuinely don't know" leaves the question open, whatever the reasons after it say.
+    if (p === 'unknown') {
+      if (i === 0) return null;
+      continue;
+    }
     if (p === null) continue;
     if (answer === null || (i > 0 && CONTRAST_EN.test(s))) answer = p;
   }
   return answer;
 }
 
-function englishSentence(s: string): Polarity | null {
+function englishSentence(s: string): Polarity | 'unknown' | null {
   if ((KNOWING_EN.test(s) || HEDGE_EN.test(s)) && !/^\s*(?:yes|no)\b/i.test(s)) return null;
+  // "No, sorry, I genuinely don't know": the "no" refuses the question; "No, I don't know of any" still answers it.
+  if (/^\s*(?:yes|no)\b/i.test(s) && DONT_KNOW_AT_END.test(s)) return 'unknown';
   const yes = YES_WORDS_EN.exec(s);
   const no = NO_WORDS_EN.exec(s);
   if (yes || no) {

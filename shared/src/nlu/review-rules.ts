@@ -225,7 +225,8 @@ function catchAllPick(spec: FactSpec, latest: string, x: Extraction): string | n
 }
 
 // What still offers a value after "I don't know": a "but", a guess, an approximation.
-const OFFERS_ANYWAY = /\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
+// (Or remembers: "Oh, actually yes, the vet did it… So yes.")
+const OFFERS_ANYWAY = /(?:^|[.!?,;]\s*)(?:oh,?\s+)?actually,?\s+(?:yes|no)\b|\bso (?:yes|no)\b|\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 const RANGE_STATED = [

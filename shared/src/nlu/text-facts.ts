@@ -99,9 +99,10 @@ function closesWithNotKnowingJa(answer: string): boolean {
   const tail = last.replace(/[。！？!?…\s]+$/u, '').slice(-12);
   if (!admitsNotKnowing(tail)) return false;
   // 「関係あるかは分かりません」 doubts a question inside the answer, 「原因は分かりません」 a thing it names.
-  const before = last.slice(0, last.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定/u));
+  const before = last.slice(0, last.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定|覚え|思い出/u));
   if (/か(?:は|も|どうか(?:は)?)?\s*$|[\p{Script=Han}\p{Script=Katakana}ー]は\s*(?:まだ|よく)?$/u.test(before)) return false;
-  return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|かな|と思/.test(answer);
+  // (「何で知ったんだったかな」 asks itself; 「3年前かな」 guesses.)
+  return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|と思|(?<![何いつどこ誰どうなぜ][^、。]*)かな/u.test(answer);
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {

@@ -458,3 +458,62 @@ function joined(text: string, spans: Span[]): Span[] {
   }
   return out;
 }
+
+type Slot = { option: string; from: number; to: number };
+
+/**
+ * The options a reply picks when every option is a span of the clock (「9時〜12時」, "1:00-3:00 pm"): the span it
+ * names ("３時から５時" in the afternoon → 15時〜17時), the span a time it names falls in, or the spans a part of the
+ * day covers (「午前の枠で」 → 9時〜12時; "afternoon" may leave two). Empty when the options are not clock spans.
+ */
+export function timeSlotPicks(reply: string, options: readonly string[], language: SessionLanguage): string[] {
+  const o: TimeOptions = { language, now: new Date(0) };
+  const slots: Slot[] = [];
+  for (const option of options) {
+    const [a, b, ...rest] = clockMentions(apart(option), o);
+    if (!a || !b || rest.length > 0) return [];
+    const [from, to] = [minutesOf(a), minutesOf(b)];
+    if (from >= to) return [];
+    slots.push({ option, from, to });
+  }
+  if (slots.length < 2) return [];
+  const told = assertedGroup(reply, clockMentions(apart(reply), o), spanOf).map(minutesOf);
+  // An hour said without its half of the day (「３時から５時」) is read in the half where a slot holds it.
+  const fits = (t: number, s: Slot) => t >= s.from && t < s.to;
+  const read = (t: number) => (t < 720 && !slots.some((s) => fits(t, s) || s.from === t) ? t + 720 : t);
+  if (told.length >= 2) {
+    const [from, to] = [read(told[0]!), read(told[1]!)];
+    const exact = slots.filter((s) => s.from === from && s.to === to);
+    if (exact.length > 0) return exact.map((s) => s.option);
+    return slots.filter((s) => from >= s.from && to <= s.to).map((s) => s.option);
+  }
+  if (told.length === 1) {
+    const t = read(told[0]!);
+    const starting = slots.filter((s) => s.from === t);
+    return (starting.length > 0 ? starting : slots.filter((s) => fits(t, s))).map((s) => s.option);
+  }
+  const parts = [...blankedRetractions(reply).matchAll(DAY_PART)].map((m) => Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0]);
+  const part = parts.at(-1);
+  if (part === 'am') return slots.filter((s) => s.to <= 13 * 60).map((s) => s.option);
+  if (part === 'pm' || part === 'day') return slots.filter((s) => s.from >= 12 * 60 && s.from < 18 * 60).map((s) => s.option);
+  if (part === 'night' || part === 'late') return slots.filter((s) => s.from >= 17 * 60).map((s) => s.option);
+  return [];
+}
+
+// The two ends of a span said as one ("9時〜12時", "1:00-3:00", "3 to 5"): chrono reads such a span as its start only.
+const SPAN_BETWEEN = /(?<=\d\s*(?:時|:\d\d|\s*[ap]\.?m\.?)?)\s*(?:〜|～|~|–|—|-|から|\bto\b|\btill\b|\buntil\b)\s*(?=(?:午前|午後)?\s*\d)/gi;
+
+/** The text with a span's ends set apart, same length so offsets still point into the original. */
+function apart(text: string): string {
+  return text.replace(SPAN_BETWEEN, (m) => (m.length >= 2 ? `, ${' '.repeat(m.length - 2)}` : ','));
+}
+
+function minutesOf(c: Pick<Clock, 'hour' | 'minute'>): number {
+  return (c.hour % 24) * 60 + c.minute;
+}
+
+function blankedRetractions(text: string): string {
+  let out = text;
+  for (const [s, e] of retractedSpans(text)) out = out.slice(0, s) + ' '.repeat(e - s) + out.slice(e);
+  return out;
+}

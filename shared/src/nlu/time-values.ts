@@ -14,7 +14,7 @@ import {
   type Edit,
   type Rewritten,
 } from './date-values.js';
-import { retractedSpans, type Span } from './discourse.js';
+import { blankRetracted, retractedSpans, type Span } from './discourse.js';
 import { findNumbers } from './numbers.js';
 import type { SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
@@ -492,7 +492,7 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
     const starting = slots.filter((s) => s.from === t);
     return (starting.length > 0 ? starting : slots.filter((s) => fits(t, s))).map((s) => s.option);
   }
-  const parts = [...blankedRetractions(reply).matchAll(DAY_PART)].map((m) => Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0]);
+  const parts = [...blankRetracted(reply).matchAll(DAY_PART)].map((m) => Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0]);
   const part = parts.at(-1);
   if (part === 'am') return slots.filter((s) => s.to <= 13 * 60).map((s) => s.option);
   if (part === 'pm' || part === 'day') return slots.filter((s) => s.from >= 12 * 60 && s.from < 18 * 60).map((s) => s.option);
@@ -510,10 +510,4 @@ function apart(text: string): string {
 
 function minutesOf(c: Pick<Clock, 'hour' | 'minute'>): number {
   return (c.hour % 24) * 60 + c.minute;
-}
-
-function blankedRetractions(text: string): string {
-  let out = text;
-  for (const [s, e] of retractedSpans(text)) out = out.slice(0, s) + ' '.repeat(e - s) + out.slice(e);
-  return out;
 }

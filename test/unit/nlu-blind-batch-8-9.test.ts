@@ -172,7 +172,7 @@ describe('numbers and dates', () => {
   });
 
   it('R7.6 is June of 令和7', () => {
-    expect(extractDate(normalizeText('R7.6'), { language: 'ja', now: NOW, timezone: 'Asia/Tokyo' }).value).toBe('2025-06');
+    expect(extractDate(normalizeText('R7.6'), { language: 'ja', now: NOW, timezone: 'Asia/Tokyo', requireYear: true }).value).toBe('2025-06');
   });
 
   it('a hiragana name before its noun says something', () => {

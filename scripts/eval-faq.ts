@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { meanScores, scoreQuery, type MeanScores, type QueryScores } from '../shared/src/faq/eval/metrics.js';
-import { createBm25Baseline, createFaqIndex, DEFAULT_ENGINE_CONFIG, type EngineConfig, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
+import { createBm25Baseline, createFaqIndex, DEFAULT_ENGINE_CONFIG, parseSynonymGroups, type EngineConfig, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
 import { createEngine } from '../shared/src/faq/search/engine.js';
 import { FaqDocument } from '../shared/src/schemas/faq.js';
 
@@ -15,6 +15,7 @@ import { FaqDocument } from '../shared/src/schemas/faq.js';
  *
  *   --corpus <path>   FAQ documents (default examples/faq/ec-faq.json)
  *   --queries <path>  labelled queries (default eval/faq/queries.json)
+ *   --synonyms <path> a deployment's synonym groups (default: the sample corpus's own, examples/faq/ec-synonyms.txt)
  *   --no-ablation     skip the table of the engine with one part turned off
  *   --json            print JSON (summary + per-query results) instead of tables
  *   --details         also print one line per query (nDCG of both systems, top hits)
@@ -47,7 +48,7 @@ const EvalQuery = z.object({
 });
 type EvalQuery = z.infer<typeof EvalQuery>;
 
-const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--json] [--details] [--no-ablation]';
+const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--synonyms <path>] [--json] [--details] [--no-ablation]';
 
 /**
  * The engine with one part turned off, to show what each part contributes.
@@ -55,7 +56,7 @@ const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [
  * sets under eval/faq/ show how the engine does where it knows nothing.
  */
 const ABLATIONS: [string, Partial<EngineConfig>][] = [
-  ['− lexicon', { synonymWeight: 0 }],
+  ['− synonyms', { synonymWeight: 0 }],
   ['− typo correction', { fuzzyWeights: [0, 0] }],
   ['− n-grams, readings', { channels: { ...DEFAULT_ENGINE_CONFIG.channels, gram: 0, reading: 0 } }],
   ['− rerank', { rerank: { ...DEFAULT_ENGINE_CONFIG.rerank, weight: 0 } }],
@@ -188,12 +189,13 @@ function printTable(engine: Record<string, MeanScores>, base: Record<string, Mea
 }
 
 async function main(): Promise<void> {
-  let values: { corpus?: string; queries?: string; json?: boolean; details?: boolean; ablation?: boolean };
+  let values: { corpus?: string; queries?: string; synonyms?: string; json?: boolean; details?: boolean; ablation?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
         corpus: { type: 'string' },
         queries: { type: 'string' },
+        synonyms: { type: 'string' },
         json: { type: 'boolean', default: false },
         details: { type: 'boolean', default: false },
         ablation: { type: 'boolean', default: true },
@@ -208,10 +210,13 @@ async function main(): Promise<void> {
   const corpusPath = path.resolve(values.corpus ?? path.join(REPO_ROOT, 'examples/faq/ec-faq.json'));
   const queriesPath = path.resolve(values.queries ?? path.join(REPO_ROOT, 'eval/faq/queries.json'));
   const { docs, queries } = loadInputs(corpusPath, queriesPath);
+  // The sample corpus is evaluated as it is deployed, with its own synonym file; other sets with the general resources only.
+  const synonymsPath = values.synonyms ?? (values.corpus ? undefined : path.join(REPO_ROOT, 'examples/faq/ec-synonyms.txt'));
+  const synonymGroups = synonymsPath ? parseSynonymGroups(readFileSync(synonymsPath, 'utf8')) : [];
 
   // Each system gets its own copy of the documents, so neither can affect the other.
   const copy = () => docs.map((d) => ({ ...d, tags: [...d.tags] }));
-  const engine = await runSystem('engine', () => createFaqIndex(copy()), queries);
+  const engine = await runSystem('engine', () => createFaqIndex(copy(), { synonymGroups }), queries);
   const baseline = await runSystem('bm25', () => createBm25Baseline(copy()), queries);
   const engineSummary = summarize(engine, queries);
   const baseSummary = summarize(baseline, queries);

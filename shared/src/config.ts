@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   /** How often a planner/search process checks the corpus version in the background (0: only before each job). */
   FAQ_REFRESH_MS: int(1_000, 0),
   FAQ_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1024),
+  /** A deployment's own synonym groups for FAQ search: one group per line, words separated by commas (README); empty for none. The default goes with the sample corpus. */
+  FAQ_SYNONYMS_FILE: z.string().default('examples/faq/ec-synonyms.txt'),
   /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`. */
   FAQ_WRITE_KEY: z.string().min(1).optional(),
   /** External orchestrator for `mode: "crew"` (seed 002 §4.2.1); unset → crew requests get 400. */
@@ -128,6 +130,7 @@ export type Config = Readonly<{
     maxDocs: number;
     refreshMs: number;
     maxUploadBytes: number;
+    synonymsFile: string | undefined;
     writeKey: string | undefined;
     crewUrl: string | undefined;
     crewTimeoutMs: number;
@@ -213,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDocs: e.FAQ_MAX_DOCS,
       refreshMs: e.FAQ_REFRESH_MS,
       maxUploadBytes: e.FAQ_MAX_UPLOAD_BYTES,
+      synonymsFile: e.FAQ_SYNONYMS_FILE || undefined,
       writeKey: e.FAQ_WRITE_KEY,
       crewUrl: e.CREW_URL,
       crewTimeoutMs: e.CREW_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../../shared/src/faq/search/index.js';
 import { createEngine } from '../../shared/src/faq/search/engine.js';
 import type { FaqDocument } from '../../shared/src/schemas/faq.js';
+import { parseSynonymGroups } from '../../shared/src/faq/search/synonyms.js';
 
 const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({ id, language, question, answer, tags });
 
@@ -64,13 +65,28 @@ describe('createFaqIndex', () => {
     expect(ids(index, query)[0]).toBe(want);
   });
 
+  // General resources, not a shop lexicon: Sudachi's synonym groups (解約 ~ キャンセル, サインイン ~ ログイン) and
+  // WordNet's commonest sense (repay ~ refund).
   it.each([
-    ['お金を返してほしい', 'ja-refund'],
-    ['I want my money back', 'en-refund'],
-    ['Can I send it as a present?', 'en-gift'],
-    ['プレゼント用に包んでほしい', 'ja-gift'],
-  ])('bridges a paraphrase that shares no word with the FAQ: %s', (query, want) => {
+    ['注文を解約したい', 'ja-cancel'],
+    ['サインイン用のパスワードを忘れた', 'ja-password'],
+    ['will you repay me', 'en-refund'],
+  ])('bridges a paraphrase through a general synonym dictionary: %s', (query, want) => {
     expect(ids(index, query, 3)).toContain(want);
+  });
+
+  it('shows which synonyms a query was expanded to, only those some document holds', () => {
+    expect(index.expansions?.('注文を解約したい')).toEqual(expect.arrayContaining([{ word: '解約', synonyms: expect.arrayContaining(['キャンセル']) }]));
+    expect(index.expansions?.('will you repay me')).toEqual([{ word: 'repai', synonyms: ['refund', 'return'] }]);
+  });
+
+  it("takes a deployment's own synonym groups before the general ones", async () => {
+    const groups = parseSynonymGroups('# shop words\n戻し金、返金\nreimbursement, refund, money back\npresent, gift\n');
+    const custom = await createFaqIndex(CORPUS, { synonymGroups: groups });
+    expect(ids(custom, '戻し金はいつ')).toContain('ja-refund');
+    expect(ids(custom, 'reimbursement please')).toContain('en-refund');
+    expect(ids(custom, 'Can I send it as a present?')).toContain('en-gift');
+    expect(ids(index, 'Can I send it as a present?')).not.toContain('en-gift');
   });
 
   it('returns both FAQs of a compound question', () => {

@@ -17,13 +17,16 @@ export type SearchDeps = { replica: CorpusReplica; llm: LlmProvider; model: stri
 
 const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } as const;
 
-function stepRecord(language: 'ja' | 'en', query: string, topK: number, hits: SearchHit[], debug: boolean): AgentStep {
+type Expansions = { word: string; synonyms: string[] }[];
+
+function stepRecord(language: 'ja' | 'en', query: string, topK: number, hits: SearchHit[], expansions: Expansions, debug: boolean): AgentStep {
   return {
     type: 'search',
     message: SEARCHED[language],
     query,
     topK,
     ...(debug ? { hits: hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
+    ...(expansions.length > 0 ? { expansions } : {}),
   };
 }
 
@@ -70,9 +73,10 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
       if (step.type !== 'search' && step.type !== 'followup_search') continue;
       const startedAt = draft.now();
       const hits = index.search(step.query, { topK: step.topK, language: options.language });
+      const expansions = index.expansions?.(step.query) ?? [];
       groups.push({ query: step.query, hits });
       result.hits.push(...hits.filter((h) => !result.hits.some((x) => x.id === h.id)));
-      result.steps.push(stepRecord(language, step.query, step.topK, hits, options.debug));
+      result.steps.push(stepRecord(language, step.query, step.topK, hits, expansions, options.debug));
       result.orchestrationSteps.push({ type: 'search_executed', stepId: step.id, query: step.query, topK: step.topK, source: 'searchAgent' });
       draft.runSteps.push({
         runStepId: `rs-${ctx.step.seq}-${draft.runSteps.length + 1}`,
@@ -84,7 +88,8 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
         startedAt,
         finishedAt: draft.now(),
       });
-      draft.emit(event('search', { query: step.query, topK: step.topK, hits: hits.map((h) => ({ id: h.id, title: h.question, score: h.score })) }));
+      const shown = hits.map((h) => ({ id: h.id, title: h.question, score: h.score }));
+      draft.emit(event('search', { query: step.query, topK: step.topK, hits: shown, ...(expansions.length > 0 ? { expansions } : {}) }));
     }
 
     const answerStep = plan.steps.find((s) => s.type === 'answer');
@@ -117,6 +122,6 @@ export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: A
   return {
     answer: composed.method === 'none' ? null : composed.answer,
     hits: hits.map((h) => ({ id: h.id, question: h.question, answer: h.answer, score: h.score })),
-    steps: [stepRecord(language, job.query, job.topK, hits, false)],
+    steps: [stepRecord(language, job.query, job.topK, hits, index.expansions?.(job.query) ?? [], false)],
   };
 }

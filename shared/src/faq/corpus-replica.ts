@@ -25,8 +25,8 @@ export class CorpusReplica {
   ) {}
 
   /** Loads the corpus; with `refreshMs` > 0 also checks its version in the background that often. */
-  static async open(store: CorpusStore, log: Logger, opts: { refreshMs?: number } = {}): Promise<CorpusReplica> {
-    const replica = new CorpusReplica(store, await createFaqIndex([]), log);
+  static async open(store: CorpusStore, log: Logger, opts: { refreshMs?: number; synonymGroups?: readonly (readonly string[])[] } = {}): Promise<CorpusReplica> {
+    const replica = new CorpusReplica(store, await createFaqIndex([], { synonymGroups: opts.synonymGroups }), log);
     await replica.fresh();
     if (opts.refreshMs && opts.refreshMs > 0) {
       replica.timer = setInterval(() => {

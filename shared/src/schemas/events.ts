@@ -42,6 +42,8 @@ export const EventSchemas = {
     query: z.string(),
     topK: z.number().int(),
     hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
+    /** Query words the engine expanded with synonyms (Sudachi, WordNet, the deployment's own), and to what. */
+    expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional(),
   }),
   answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }),
   clarify: z.object({ questions: z.array(z.string()) }),

@@ -148,6 +148,7 @@ export const AgentStep = z.object({
   query: z.string().optional(),
   topK: z.number().optional(),
   hits: z.array(z.object({ id: z.string(), question: z.string(), score: z.number() })).optional(),
+  expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional(),
 });
 export type AgentStep = z.infer<typeof AgentStep>;
 

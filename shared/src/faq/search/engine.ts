@@ -4,6 +4,7 @@ import { aspectTerms } from './aspects.js';
 import { docFeatures, FIELD } from './features.js';
 import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
 import { compileLexicon } from './lexicon.js';
+import { generalSynonyms, type SynonymSource } from './synonyms.js';
 import { createPostings, type Bm25fParams, type Postings } from './postings.js';
 import { analyzeQuery, type AnalyzedQuery } from './query.js';
 import { questionScorer, rerankBonus, type RerankWeights } from './rerank.js';
@@ -33,7 +34,7 @@ export interface EngineConfig {
   fields: Bm25fParams;
   /** Words one and two edits from an unknown query word; [0, 0] turns typo tolerance off. */
   fuzzyWeights: readonly [number, number];
-  /** Concept synonyms from the lexicon, relative to the word that fired them; 0 turns the lexicon off. */
+  /** Synonyms (Sudachi, WordNet, the deployment's own), relative to the word that fired them; 0 turns expansion off. */
   synonymWeight: number;
   /** Weight of an aspect word of the query (の条件, "policy"; see aspects.ts); 1 treats them as any word. */
   aspectWeight: number;
@@ -65,15 +66,15 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 };
 
 /** The full engine, with `config` overrides (used by the bench to measure each part). */
-export async function createEngine(docs: FaqDocument[] = [], overrides: Partial<EngineConfig> = {}): Promise<FaqSearchIndex> {
+export async function createEngine(docs: FaqDocument[] = [], overrides: Partial<EngineConfig> = {}, synonyms: SynonymSource = generalSynonyms()): Promise<FaqSearchIndex> {
   const analyzer = await loadAnalyzer();
   const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, ...overrides };
-  const index = buildEngine(analyzer, config);
+  const index = buildEngine(analyzer, config, synonyms);
   index.upsert(docs);
   return index;
 }
 
-function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
+function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: SynonymSource): FaqSearchIndex {
   const slots = createDocSlots();
   const words = createPostings(config.fields);
   const grams = createPostings(config.fields);
@@ -81,7 +82,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
   const channels = [words, grams, readings];
   /** Per slot: the question's word terms in order, and how many distinct n-grams it has (for the rerank). */
   let questions: ({ words: string[]; gramCount: number } | undefined)[] = [];
-  const lexicon = config.synonymWeight > 0 ? compileLexicon(analyzer) : undefined;
+  const lexicon = config.synonymWeight > 0 ? compileLexicon(analyzer, synonyms) : undefined;
   const aspects = { terms: aspectTerms(analyzer), weight: config.aspectWeight };
   let fuzzy: FuzzyMatcher | undefined;
   const fuzzyOn = config.fuzzyWeights.some((w) => w > 0);
@@ -140,7 +141,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
   const search = (query: string, opts: SearchOptions): SearchHit[] => {
     const topK = Math.floor(opts.topK);
     if (!(topK > 0) || slots.size === 0) return [];
-    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary(), ...(lexicon?.words ?? [])]);
+    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
     const q = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
     if (scores.length < slots.end) {
       scores = new Float64Array(slots.end * 2);
@@ -257,7 +258,12 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig): FaqSearchIndex {
     return x < y ? -1 : x > y ? 1 : 0;
   };
 
-  return indexOver(slots, { upsert, remove, search });
+  const expansions = (query: string) => {
+    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
+    return analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight }).expansions;
+  };
+
+  return indexOver(slots, { upsert, remove, search, expansions });
 }
 
 /** Rounded so that equal scores reached by different float paths tie, and the id decides. */

@@ -1,7 +1,7 @@
 import type { Analyzer } from '../text/analyzer.js';
 import { textFeatures } from './features.js';
 import type { FuzzyMatcher } from './fuzzy.js';
-import { consumedBy, matchConcepts, type Concept, type ConceptMatches, type Lexicon } from './lexicon.js';
+import type { Concept, Lexicon } from './lexicon.js';
 import type { Postings } from './postings.js';
 
 /**
@@ -27,8 +27,15 @@ export interface WordSlot {
   weight: number;
 }
 
+/** A query word and the synonyms it was expanded to (only those some document holds), for the search event. */
+export interface Expansion {
+  word: string;
+  synonyms: string[];
+}
+
 export interface AnalyzedQuery {
   words: WordSlot[];
+  expansions: Expansion[];
   /** Distinct n-grams. */
   grams: string[];
   /** Distinct reading tri-grams. */
@@ -38,7 +45,7 @@ export interface AnalyzedQuery {
 export interface QueryExpansion {
   /** Weight of a word one and two edits away from an unknown query word. */
   fuzzyWeights: readonly [number, number];
-  /** Weight of a concept synonym relative to the word that fired it. */
+  /** Weight of a synonym relative to the word that fired it. */
   synonymWeight: number;
   fuzzy: FuzzyMatcher | undefined;
   lexicon: Lexicon | undefined;
@@ -54,50 +61,43 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
   const distinct = [...new Set(features.words)];
   const { lexicon, fuzzy } = expansion;
 
-  // Unknown words (not in the index, not in the lexicon) get typo corrections.
+  const conceptsOf = (w: string): readonly Concept[] => (lexicon && expansion.synonymWeight > 0 ? lexicon.conceptsOf(w) : []);
+  const known = (terms: readonly string[]) => terms.every((t) => words.df(t) > 0);
+
+  // Unknown words (no document holds them, nor any synonym of them) get typo corrections.
   const corrections = new Map<string, Alternative[]>();
   for (const w of distinct) {
-    if (words.df(w) > 0 || lexicon?.words.has(w) || !fuzzy) continue;
+    if (words.df(w) > 0 || !fuzzy || conceptsOf(w).some((c) => c.members.some((m) => known(m.words)))) continue;
     const near = fuzzy.near(w, MAX_CORRECTIONS).map((m) => ({ terms: [m.word], weight: expansion.fuzzyWeights[m.edits - 1] ?? 0 }));
     corrections.set(w, near.filter((a) => a.weight > 0));
   }
 
-  // Concepts fire on the query's words and on the best correction of each unknown word.
-  const best = (w: string) => corrections.get(w)?.[0];
-  const lexiconInput = distinct.flatMap((w) => [w, ...(best(w)?.terms ?? [])]);
-  const concepts: ConceptMatches = lexicon ? matchConcepts(lexicon, lexiconInput) : { byWord: new Map(), phrases: [] };
-
-  const slots: WordSlot[] = distinct.filter((w) => !consumedBy(concepts, w)).map((w) => {
+  const expansions: Expansion[] = [];
+  const slots: WordSlot[] = distinct.map((w) => {
     const alternatives: Alternative[] = [];
     if (words.df(w) > 0) alternatives.push({ terms: [w], weight: 1 });
     alternatives.push(...(corrections.get(w) ?? []));
     // A word no document uses can only be honoured through its synonyms: they weigh more then.
     const synonymWeight = words.df(w) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
-    for (const c of concepts.byWord.get(w) ?? []) alternatives.push(...synonyms(c, synonymWeight));
-    const correction = best(w);
-    if (correction) {
-      for (const c of concepts.byWord.get(correction.terms[0]!) ?? []) alternatives.push(...synonyms(c, expansion.synonymWeight * correction.weight));
-    }
+    const fired = conceptsOf(w);
+    for (const c of fired) alternatives.push(...synonyms(c, synonymWeight));
     const weight = expansion.aspects.terms.has(w) ? expansion.aspects.weight : 1;
-    return { label: w, alternatives: strongest(alternatives, words), idf: words.idf(w), weight };
+    const kept = strongest(alternatives, words);
+    const used = fired.flatMap((c) => c.members.filter((m) => known(m.words)).map((m) => m.written));
+    if (used.length > 0) expansions.push({ word: w, synonyms: [...new Set(used)] });
+    return { label: w, alternatives: kept, idf: words.idf(w), weight };
   });
-  for (const { concept, words: phrase } of concepts.phrases) {
-    // The phrase as written counts fully; the concept's other members at the synonym weight.
-    const literal = phrase.every((t) => words.df(t) > 0);
-    const synonymWeight = literal ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
-    const alternatives = strongest([{ terms: phrase, weight: 1 }, ...synonyms(concept, synonymWeight)], words);
-    slots.push({ label: phrase.join(' '), alternatives, idf: meanIdf(phrase, words), weight: 1 });
-  }
 
   return {
     words: slots,
+    expansions,
     grams: [...new Set(features.grams)],
     readings: [...new Set(features.readings)],
   };
 }
 
 function synonyms(concept: Concept, weight: number): Alternative[] {
-  return concept.targets.map((terms) => ({ terms, weight }));
+  return concept.members.map((m) => ({ terms: m.words, weight }));
 }
 
 export function meanIdf(terms: readonly string[], words: Postings): number {

@@ -23,4 +23,6 @@ export interface FaqSearchIndex {
   get(id: string): FaqDocument | undefined;
   /** Best first, at most `topK`, only scores > 0; equal scores by id. Empty for a query with nothing to match. */
   search(query: string, opts: SearchOptions): SearchHit[];
+  /** The synonyms `query` is expanded to (query word → synonyms some document holds); absent where nothing is expanded. */
+  expansions?(query: string): { word: string; synonyms: string[] }[];
 }

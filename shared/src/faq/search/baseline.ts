@@ -6,8 +6,9 @@ import type { FaqSearchIndex, SearchOptions } from './types.js';
 
 /**
  * Plain BM25 (k1 = 1.2, b = 0.75), the yardstick the engine is evaluated
- * against: one field, question + answer; Japanese text as kuromoji surface
- * tokens (particles included), English as lowercase whitespace-separated
+ * against: one field, question + answer; Japanese text as kuromoji base
+ * forms (教えて → 教える; particles included, as a search server's default
+ * kuromoji analysis keeps them), English as lowercase whitespace-separated
  * words with the punctuation at their edges cut off (otherwise "shipping?"
  * would never match "shipping"). No stemming, fuzzy matching, n-grams,
  * synonyms or rerank. It takes the same language preference as the engine,
@@ -32,7 +33,7 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
       ? analyzer
           .tokens(text)
           .filter((t) => t.pos !== '記号')
-          .map((t) => t.surface)
+          .map((t) => t.base)
       : text
           .toLowerCase()
           .split(/\s+/)

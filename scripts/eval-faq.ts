@@ -296,25 +296,32 @@ async function main(): Promise<void> {
 }
 
 /**
- * The other labelled sets (eval/faq/<name>/corpus.json + queries.json): `dev`,
- * on which the engine's weights were chosen, and corpora of other domains
- * that no part of the engine was written for.
+ * The other labelled sets: eval/faq/<name>/corpus.json with `queries.json`, or with a split into
+ * `queries-dev.json` (looked at while tuning) and `queries-heldout.json` (totals only). `dev` is the set
+ * the engine's weights were first chosen on; the others are corpora no part of the engine was written for.
  */
 async function printOtherSets(): Promise<void> {
   const root = path.join(REPO_ROOT, 'eval/faq');
-  const sets = readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'corpus.json')) && existsSync(path.join(root, e.name, 'queries.json')))
+  const runs = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'corpus.json')))
     .map((e) => e.name)
-    .sort();
-  if (sets.length === 0) return;
+    .sort()
+    .flatMap((set) =>
+      readdirSync(path.join(root, set))
+        .filter((f) => /^queries(?:-[\w-]+)?\.json$/.test(f))
+        .sort()
+        .map((f) => ({ set, label: f === 'queries.json' ? set : `${set}/${f.slice('queries-'.length, -'.json'.length)}`, queries: path.join(root, set, f) })),
+    );
+  if (runs.length === 0) return;
+  const width = Math.max(8, ...runs.map((r) => r.label.length));
   console.log('\nother labelled sets (all queries; engine / bm25):');
-  console.log(`  ${'set'.padEnd(8)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${K}        nDCG@${K}          MRR@${K}`);
-  for (const name of sets) {
-    const { docs, queries } = loadInputs(path.join(root, name, 'corpus.json'), path.join(root, name, 'queries.json'));
+  console.log(`  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${K}        nDCG@${K}          MRR@${K}`);
+  for (const run of runs) {
+    const { docs, queries } = loadInputs(path.join(root, run.set, 'corpus.json'), run.queries);
     const e = summarize(await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries), queries).all!;
     const b = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
     const pair = (m: keyof MeanScores) => `${f3(e[m] as number)} / ${f3(b[m] as number)}`;
-    console.log(`  ${name.padEnd(8)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`);
+    console.log(`  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`);
   }
 }
 

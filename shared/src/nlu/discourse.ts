@@ -75,6 +75,17 @@ export function backgroundSpans(text: string): Span[] {
   return spans.filter(([s, e]) => e > s);
 }
 
+/** Spans in text order with overlapping ones merged, and also those `joins` says belong together (the gap between them). */
+export function mergeSpans(spans: readonly Span[], joins: (gapStart: number, gapEnd: number) => boolean = () => false): Span[] {
+  const out: Array<[number, number]> = [];
+  for (const [s, e] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = out.at(-1);
+    if (last && (s <= last[1] || joins(last[1], s))) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
 /**
  * Candidates in the order they should be tried: those the respondent
  * asserts first, then those inside background clauses, each group in text

@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import { backgroundSpans } from './discourse.js';
+import { backgroundSpans, mergeSpans } from './discourse.js';
 import { morphemes, type Morpheme } from './japanese.js';
 import { hasJapanese, normalizeText } from './text.js';
 
@@ -151,14 +151,8 @@ function englishSentence(s: string): Polarity | 'unknown' | null {
 
 function withoutBackground(text: string): string {
   // Spans may overlap (「素敵ですけれど、…ので、」 both start at the sentence): merged first, cut from the end.
-  const merged: Array<[number, number]> = [];
-  for (const [s, e] of [...backgroundSpans(text)].sort((a, b) => a[0] - b[0])) {
-    const last = merged.at(-1);
-    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
-    else merged.push([s, e]);
-  }
   let out = text;
-  for (const [s, e] of merged.reverse()) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
+  for (const [s, e] of mergeSpans(backgroundSpans(text)).reverse()) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
   return out.trim() || text;
 }
 

@@ -93,13 +93,13 @@ export function opensWithNotKnowing(answer: string): boolean {
  */
 function closesWithNotKnowingJa(answer: string): boolean {
   const sentences = answer.split(/(?<=[。！？!?])\s*/).filter((x) => x.trim().length > 0);
-  const last = sentences[0] ?? '';
+  const sentence = sentences[0] ?? '';
   // One sentence only: 「頭痛がひどいです。原因は分かりません。」 answers first and doubts something else after.
-  if (sentences.length !== 1 || !hasJapanese(last)) return false;
-  const tail = last.replace(/[。！？!?…\s]+$/u, '').slice(-12);
+  if (sentences.length !== 1 || !hasJapanese(sentence)) return false;
+  const tail = sentence.replace(/[。！？!?…\s]+$/u, '').slice(-12);
   if (!admitsNotKnowing(tail)) return false;
   // 「関係あるかは分かりません」 doubts a question inside the answer, 「原因は分かりません」 a thing it names.
-  const before = last.slice(0, last.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定|覚え|思い出/u));
+  const before = sentence.slice(0, sentence.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定|覚え|思い出/u));
   if (/か(?:は|も|どうか(?:は)?)?\s*$|[\p{Script=Han}\p{Script=Katakana}ー]は\s*(?:まだ|よく)?$/u.test(before)) return false;
   // (「何で知ったんだったかな」 asks itself; 「3年前かな」 guesses.)
   return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|と思|(?<![何いつどこ誰どうなぜ][^、。]*)かな/u.test(answer);
@@ -184,12 +184,13 @@ function judgeNil(state: State, nil: Answer): void {
 
 function satisfy(state: State, texts: string[], verdict: Verdict): void {
   // "The sticker has worn off, so I can't look it up" says plenty, but a serial number is a code or nothing.
-  if (verdict.code !== 'nil_ok' && asksForIdentifier(state.spec.texts) && ![...state.answers, ...texts].some(hasCode)) {
+  const identifier = asksForIdentifier(state.spec.texts);
+  if (verdict.code !== 'nil_ok' && identifier && ![...state.answers, ...texts].some(hasCode)) {
     state.judgement = { spec: state.spec, verdict: { code: 'no_code', text: texts.at(-1) ?? '' }, satisfied: false, value: null };
     return;
   }
   state.answers.push(...texts);
-  const value = (asksForIdentifier(state.spec.texts) ? codeIn(state.answers) : null) ?? state.answers.join('\n');
+  const value = (identifier ? codeIn(state.answers) : null) ?? state.answers.join('\n');
   const v: Verdict = verdict.code === 'found' ? { code: 'found', value } : verdict;
   state.judgement = { spec: state.spec, verdict: v, satisfied: true, value };
 }

@@ -14,7 +14,7 @@ import {
   type Edit,
   type Rewritten,
 } from './date-values.js';
-import { blankRetracted, retractedSpans, type Span } from './discourse.js';
+import { blankRetracted, mergeSpans, retractedSpans, type Span } from './discourse.js';
 import { findNumbers } from './numbers.js';
 import type { SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
@@ -83,6 +83,11 @@ type Clock = Located & { hour: number; minute: number; settled: boolean; bound: 
 const DAY_PART =
   /(?<late>late at night|深夜|夜中|真夜中|未明)|(?<am>\bmornings?\b|午前|早朝|明け方|朝)|(?<pm>\bafternoons?\b|\bevenings?\b|午後|夕方|夕刻|夕)|(?<night>\bnights?\b|\btonight\b|今夜|今晩|夜|晩)|(?<day>\blunch(?:time)?\b|昼)/gi;
 type DayPart = 'late' | 'am' | 'pm' | 'night' | 'day';
+
+/** Which day part a DAY_PART match named: the name of its group. */
+function dayPartOf(m: RegExpMatchArray): DayPart | undefined {
+  return Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0] as DayPart | undefined;
+}
 
 function withDayPart(hour: number, part: DayPart): number {
   switch (part) {
@@ -217,7 +222,7 @@ function withNearestDayPart(text: string, c: Clock): Clock {
     const start = from + m.index;
     const end = start + m[0].length;
     const gap = end <= c.start ? c.start - end : start >= c.end ? start - c.end : 0;
-    const part = Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0] as DayPart | undefined;
+    const part = dayPartOf(m);
     if (part && (!nearest || gap < nearest.gap)) nearest = { part, gap };
   }
   return nearest ? { ...c, hour: withDayPart(c.hour, nearest.part), settled: true } : c;
@@ -450,13 +455,7 @@ function withQualifiers(text: string, [start, end]: Span): Span {
 
 /** Overlapping spans, and spans joined by a range word, become one phrase. */
 function joined(text: string, spans: Span[]): Span[] {
-  const out: Array<[number, number]> = [];
-  for (const [s, e] of [...spans].sort((a, b) => a[0] - b[0])) {
-    const last = out.at(-1);
-    if (last && (s <= last[1] || JOINER.test(text.slice(last[1], s)))) last[1] = Math.max(last[1], e);
-    else out.push([s, e]);
-  }
-  return out;
+  return mergeSpans(spans, (from, to) => JOINER.test(text.slice(from, to)));
 }
 
 type Slot = { option: string; from: number; to: number };
@@ -467,6 +466,8 @@ type Slot = { option: string; from: number; to: number };
  * day covers (「午前の枠で」 → 9時〜12時; "afternoon" may leave two). Empty when the options are not clock spans.
  */
 export function timeSlotPicks(reply: string, options: readonly string[], language: SessionLanguage): string[] {
+  // Options without a digit are no clock spans: most choice replies leave here, before any clock parsing.
+  if (options.length < 2 || !options.every((x) => /\d/.test(x))) return [];
   const o: TimeOptions = { language, now: new Date(0) };
   const slots: Slot[] = [];
   for (const option of options) {
@@ -476,7 +477,6 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
     if (from >= to) return [];
     slots.push({ option, from, to });
   }
-  if (slots.length < 2) return [];
   const told = assertedGroup(reply, clockMentions(apart(reply), o), spanOf).map(minutesOf);
   // An hour said without its half of the day (「３時から５時」) is read in the half where a slot holds it.
   const fits = (t: number, s: Slot) => t >= s.from && t < s.to;
@@ -492,8 +492,7 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
     const starting = slots.filter((s) => s.from === t);
     return (starting.length > 0 ? starting : slots.filter((s) => fits(t, s))).map((s) => s.option);
   }
-  const parts = [...blankRetracted(reply).matchAll(DAY_PART)].map((m) => Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0]);
-  const part = parts.at(-1);
+  const part = [...blankRetracted(reply).matchAll(DAY_PART)].map(dayPartOf).at(-1);
   if (part === 'am') return slots.filter((s) => s.to <= 13 * 60).map((s) => s.option);
   if (part === 'pm' || part === 'day') return slots.filter((s) => s.from >= 12 * 60 && s.from < 18 * 60).map((s) => s.option);
   if (part === 'night' || part === 'late') return slots.filter((s) => s.from >= 17 * 60).map((s) => s.option);

@@ -86,6 +86,9 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   const aspects = { terms: aspectTerms(analyzer), weight: config.aspectWeight };
   let fuzzy: FuzzyMatcher | undefined;
   const fuzzyOn = config.fuzzyWeights.some((w) => w > 0);
+  // The search agent asks for a query's expansions right after searching it: the analysis is kept for that one query,
+  // and dropped whenever the corpus changes (corrections and synonyms depend on what documents hold).
+  let last: { query: string; analysed: AnalyzedQuery } | undefined;
   // Per-query scratch, sized to the slot range and reused: accumulated scores,
   // a slot's best alternative per document, and one posting list's scan.
   let scores = new Float64Array(0);
@@ -126,6 +129,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       add(doc);
     }
     fuzzy = undefined;
+    last = undefined;
     compactIfSparse();
   };
 
@@ -135,14 +139,22 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       if (slot !== undefined) removeSlot(slot);
     }
     fuzzy = undefined;
+    last = undefined;
     compactIfSparse();
+  };
+
+  const analyze = (query: string): AnalyzedQuery => {
+    if (last?.query === query) return last.analysed;
+    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
+    const analysed = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
+    last = { query, analysed };
+    return analysed;
   };
 
   const search = (query: string, opts: SearchOptions): SearchHit[] => {
     const topK = Math.floor(opts.topK);
     if (!(topK > 0) || slots.size === 0) return [];
-    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
-    const q = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
+    const q = analyze(query);
     if (scores.length < slots.end) {
       scores = new Float64Array(slots.end * 2);
       best = new Float64Array(slots.end * 2);
@@ -258,12 +270,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     return x < y ? -1 : x > y ? 1 : 0;
   };
 
-  const expansions = (query: string) => {
-    if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
-    return analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight }).expansions;
-  };
-
-  return indexOver(slots, { upsert, remove, search, expansions });
+  return indexOver(slots, { upsert, remove, search, expansions: (query) => analyze(query).expansions });
 }
 
 /** Rounded so that equal scores reached by different float paths tie, and the id decides. */

@@ -107,6 +107,25 @@ describe('createFaqIndex', () => {
     expect(ids(plain, 'ギフト 配送 条件', 3)[0]).toBe('free-shipping');
   });
 
+  it('tells compounds that share a word apart (保険証 / 保険料 / 保険者), but not across a space', async () => {
+    const docs = [
+      doc('card', 'ja', '保険証をなくしたとき', '再交付の申請をしてください。', []),
+      doc('premium', 'ja', '保険料の納付について', '保険料は毎月の給与から差し引かれます。', []),
+      doc('insurer', 'ja', '保険者の変更について', '転職すると保険者が変わります。', []),
+    ];
+    const small = await createFaqIndex(docs);
+    expect(ids(small, '保険証', 3)[0]).toBe('card');
+    expect(ids(small, 'ほけん料', 3)).toContain('premium');
+    expect(ids(small, '保険者', 3)[0]).toBe('insurer');
+    expect(ids(small, '保険料いくら', 3)[0]).toBe('premium');
+    // Words typed apart are two words, not the compound 保険納付.
+    const { textFeatures } = await import('../../shared/src/faq/search/features.js');
+    const { loadAnalyzer } = await import('../../shared/src/faq/text/analyzer.js');
+    const analyzer = await loadAnalyzer();
+    expect(textFeatures(analyzer, '保険 納付').compounds).toEqual([]);
+    expect(textFeatures(analyzer, '保険証の再交付').compounds).toEqual(['保険証', '再交付']);
+  });
+
   it('ranks a match in the question above a match only in the answer', async () => {
     const small = await createFaqIndex([
       doc('answer-only', 'en', 'Can my watch be repaired?', 'Repairs are free during the warranty period, which lasts one year from purchase.'),

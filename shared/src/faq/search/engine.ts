@@ -52,6 +52,13 @@ export interface EngineConfig {
    * (ます, して, #the), cost the most to scan and carry almost no idf.
    */
   maxGramDocShare: number;
+  gramFields?: Bm25fParams;
+  /**
+   * Pseudo-relevance feedback (RM3-style): the `terms` words most typical of
+   * the `docs` best first-stage documents are added to the query at `weight`
+   * of the query's own words; weight 0 turns it off.
+   */
+  feedback: { docs: number; terms: number; weight: number };
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -63,6 +70,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   rerank: { depth: 50, weight: 0.5, features: { coverage: 0.5, dice: 0.35, proximity: 0.15 } },
   otherLanguageFactor: 0.5,
   maxGramDocShare: 0.25,
+  feedback: { docs: 5, terms: 10, weight: 0 },
 };
 
 /** The full engine, with `config` overrides (used by the bench to measure each part). */
@@ -77,7 +85,7 @@ export async function createEngine(docs: FaqDocument[] = [], overrides: Partial<
 function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: SynonymSource): FaqSearchIndex {
   const slots = createDocSlots();
   const words = createPostings(config.fields);
-  const grams = createPostings(config.fields);
+  const grams = createPostings(config.gramFields ?? config.fields);
   const readings = createPostings(config.fields);
   const channels = [words, grams, readings];
   /** Per slot: the question's word terms in order, and how many distinct n-grams it has (for the rerank). */
@@ -170,6 +178,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       scoreWords(q, config.channels.word, addScore);
       scoreTerms(grams, q.grams, config.channels.gram, addScore);
       scoreTerms(readings, q.readings, config.channels.reading, addScore);
+      if (config.feedback.weight > 0) scoreFeedback(q, touched, addScore);
       return rank(q, query, opts, topK, touched);
     } finally {
       for (const slot of touched) scores[slot] = 0;
@@ -217,6 +226,42 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       }
       hit.length = 0;
     }
+  };
+
+  /**
+   * RM3's relevance model without its query interpolation (the query's own
+   * words are already scored): P(w|R) = Σ_d score(d)·tf(w,d)/|d| over the best
+   * first-stage documents, times idf so the words every answer uses
+   * (手続き, please) do not lead; the strongest words not in the query are then
+   * scored like a second, weaker query.
+   */
+  const scoreFeedback = (q: AnalyzedQuery, touched: number[], addScore: (slot: number, value: number) => void) => {
+    const { docs, terms, weight } = config.feedback;
+    const top = touched
+      .filter((s) => scores[s]! > 0)
+      .sort((a, b) => scores[b]! - scores[a]!)
+      .slice(0, docs);
+    if (top.length === 0) return;
+    const inQuery = new Set(q.words.flatMap((slot) => slot.alternatives.flatMap((a) => a.terms)));
+    const maxDf = Math.max(1, config.maxGramDocShare * words.size);
+    const relevance = new Map<string, number>();
+    for (const slot of top) {
+      const doc = words.termsOf(slot);
+      doc.terms.forEach((term, i) => {
+        if (inQuery.has(term) || words.df(term) > maxDf) return;
+        relevance.set(term, (relevance.get(term) ?? 0) + (scores[slot]! * doc.counts[i]!) / Math.max(1, doc.length));
+      });
+    }
+    const chosen = [...relevance].map(([term, p]) => ({ term, w: p * words.idf(term) })).sort((a, b) => b.w - a.w).slice(0, terms);
+    const norm = chosen.reduce((sum, c) => sum + c.w, 0);
+    if (norm === 0) return;
+    const add: [number, number][] = [];
+    for (const c of chosen) {
+      const n = words.scan(c.term, scanSlots, scanSats);
+      for (let i = 0; i < n; i++) add.push([scanSlots[i]!, (weight * c.w * scanSats[i]!) / norm]);
+    }
+    // Added after collecting: the scan buffers and the first-stage scores must not move while the model is built.
+    for (const [slot, value] of add) addScore(slot, value);
   };
 
   const scoreTerms = (postings: Postings, terms: readonly string[], weight: number, addScore: (slot: number, value: number) => void) => {

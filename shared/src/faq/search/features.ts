@@ -23,6 +23,8 @@ export const FIELD_COUNT = 3;
 
 export interface TextFeatures {
   words: string[];
+  /** Noun compounds joined (see wordTerms); indexed with the words. */
+  compounds: string[];
   grams: string[];
   readings: string[];
 }
@@ -41,11 +43,37 @@ const LATIN_WORD = /\p{Script=Latin}+/gu;
 export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
   const tokens = analyzer.tokens(text);
   const folded = foldKana(normalize(text));
+  const { words, compounds } = wordTerms(tokens);
   return {
-    words: tokens.filter((t) => t.content).map((t) => foldKana(t.base)),
+    words,
+    compounds,
     grams: [...japaneseBigrams(folded), ...latinTrigrams(folded)],
     readings: readingTrigrams(tokens),
   };
+}
+
+/**
+ * Content-word bases, then each run of two or more nouns joined as written
+ * (保険 + 証 → 保険証, 被 + 保険 + 者 → 被保険者): IPADIC splits compounds, and
+ * their suffixes (証, 料, 者, 院) are not content words on their own, so
+ * without the joined form 保険証, 保険料 and 保険者 would all be just 保険.
+ */
+function wordTerms(tokens: readonly Token[]): { words: string[]; compounds: string[] } {
+  const words: string[] = [];
+  const compounds: string[] = [];
+  let run: Token[] = [];
+  const flush = () => {
+    if (run.length > 1) compounds.push(foldKana(run.map((t) => t.surface).join('')));
+    run = [];
+  };
+  for (const t of tokens) {
+    if (t.content) words.push(foldKana(t.base));
+    if (run.length > 0 && run.at(-1)!.run !== t.run) flush();
+    if (t.script === 'ja' && (t.pos === '名詞' || t.pos === '接頭詞') && t.posDetail !== '非自立' && t.posDetail !== '代名詞') run.push(t);
+    else flush();
+  }
+  flush();
+  return { words, compounds };
 }
 
 export function docFeatures(analyzer: Analyzer, doc: FaqDocument): DocFeatures {
@@ -54,7 +82,7 @@ export function docFeatures(analyzer: Analyzer, doc: FaqDocument): DocFeatures {
   // Facets are `key:value`; both halves are worth matching, as separate words.
   const tags = textFeatures(analyzer, doc.tags.map((t) => t.replace(/[:_/|=-]+/g, ' ')).join(' / '));
   return {
-    words: [question.words, answer.words, tags.words],
+    words: [question, answer, tags].map((f) => [...f.words, ...f.compounds]),
     grams: [question.grams, answer.grams, tags.grams],
     readings: [question.readings, [], tags.readings],
   };

@@ -42,6 +42,8 @@ export interface Postings {
   inField(term: string, slot: number, field: number): boolean;
   /** Terms that occur in at least one live document. */
   vocabulary(): string[];
+  /** The document's distinct terms with their frequency over all fields, and its length (all fields); empty when the slot is dead. */
+  termsOf(slot: number): { terms: string[]; counts: Uint16Array; length: number };
   /** Renumbers slots (`remap[old]` = new slot, −1 = dead) after the caller dropped dead ones. */
   compact(remap: Int32Array): void;
 }
@@ -63,6 +65,7 @@ export function createPostings(params: Bm25fParams): Postings {
   const dfs: number[] = [];
   let lengths = new Float64Array(0); // slot * fieldCount + field
   let docTerms: (Int32Array | undefined)[] = [];
+  let docCounts: (Uint16Array | undefined)[] = [];
   let alive = new Uint8Array(0);
   const totals = new Float64Array(fieldCount);
   let live = 0;
@@ -104,13 +107,16 @@ export function createPostings(params: Bm25fParams): Postings {
       }
     });
     const ids = new Int32Array(tf.size);
+    const totalsOf = new Uint16Array(tf.size);
     let i = 0;
     for (const [id, counts] of tf) {
+      totalsOf[i] = Math.min(0xffff, counts.reduce((a, c) => a + c, 0));
       ids[i++] = id;
       lists[id]!.push(slot, counts.reduce((packed, c, field) => packed | (Math.min(c, TF_MAX) << (field * TF_BITS)), 0));
       dfs[id]!++;
     }
     docTerms[slot] = ids;
+    docCounts[slot] = totalsOf;
     alive[slot] = 1;
     live++;
   };
@@ -122,6 +128,7 @@ export function createPostings(params: Bm25fParams): Postings {
     for (let f = 0; f < fieldCount; f++) totals[f]! -= lengths[slot * fieldCount + f]!;
     for (const id of docTerms[slot] ?? []) dfs[id]!--;
     docTerms[slot] = undefined;
+    docCounts[slot] = undefined;
   };
 
   const df = (term: string) => {
@@ -177,6 +184,14 @@ export function createPostings(params: Bm25fParams): Postings {
 
   const vocabulary = () => terms.filter((_, id) => dfs[id]! > 0);
 
+  const termsOf = (slot: number) => {
+    const ids = alive[slot] ? docTerms[slot] : undefined;
+    if (!ids) return { terms: [], counts: new Uint16Array(0), length: 0 };
+    let length = 0;
+    for (let f = 0; f < fieldCount; f++) length += lengths[slot * fieldCount + f]!;
+    return { terms: Array.from(ids, (id) => terms[id]!), counts: docCounts[slot]!, length };
+  };
+
   const compact = (remap: Int32Array) => {
     for (let id = 0; id < lists.length; id++) {
       const list = lists[id]!;
@@ -193,15 +208,18 @@ export function createPostings(params: Bm25fParams): Postings {
     const nextLengths = new Float64Array(Math.max(size, 64) * fieldCount);
     const nextAlive = new Uint8Array(Math.max(size, 64));
     const nextDocTerms: (Int32Array | undefined)[] = [];
+    const nextDocCounts: (Uint16Array | undefined)[] = [];
     remap.forEach((to, from) => {
       if (to < 0 || !alive[from]) return;
       nextLengths.set(lengths.subarray(from * fieldCount, (from + 1) * fieldCount), to * fieldCount);
       nextAlive[to] = 1;
       nextDocTerms[to] = docTerms[from];
+      nextDocCounts[to] = docCounts[from];
     });
     lengths = nextLengths;
     alive = nextAlive;
     docTerms = nextDocTerms;
+    docCounts = nextDocCounts;
   };
 
   return {
@@ -215,6 +233,7 @@ export function createPostings(params: Bm25fParams): Postings {
     scan,
     inField,
     vocabulary,
+    termsOf,
     compact,
   };
 }

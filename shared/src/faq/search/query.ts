@@ -58,7 +58,8 @@ const MAX_CORRECTIONS = 3;
 
 export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, expansion: QueryExpansion): AnalyzedQuery {
   const features = textFeatures(analyzer, text);
-  const distinct = [...new Set(features.words)];
+  // A compound no document holds adds nothing its parts do not: it is left out rather than counted as unmatched.
+  const distinct = [...new Set([...features.words, ...features.compounds])];
   const { lexicon, fuzzy } = expansion;
 
   const conceptsOf = (w: string): readonly Concept[] => (lexicon && expansion.synonymWeight > 0 ? lexicon.conceptsOf(w) : []);

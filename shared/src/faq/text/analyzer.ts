@@ -30,6 +30,8 @@ export type Token = {
    * absent for Latin and digits. Lets search match kana-written queries against kanji text.
    */
   reading?: string;
+  /** Which run of one script (split at spaces and punctuation) the token came from: tokens of different runs were not adjacent. */
+  run?: number;
 };
 
 export interface Analyzer {
@@ -120,9 +122,11 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
     const out: Token[] = [];
     // Split into runs of one script so English words inside Japanese text are stemmed as English
     // (PayPayが → paypai + が, as "PayPay" alone is), and numbers stay numbers.
+    let index = 0;
     for (const run of normalize(text).match(SCRIPT_RUN) ?? []) {
+      index++;
       if (JA_CHAR.test(run)) {
-        for (const t of ja.tokenize(run)) out.push(japaneseToken(t));
+        for (const t of ja.tokenize(run)) out.push({ ...japaneseToken(t), run: index });
       } else if (/^\p{N}+$/u.test(run)) {
         out.push({ surface: run, base: run, pos: 'number', posDetail: '', content: true, script: 'digit' });
       } else if (/^[\p{L}\p{N}]+$/u.test(run)) {

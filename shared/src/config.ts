@@ -81,6 +81,37 @@ const EnvSchema = z.object({
   LLM_RPM: int(0, 0),
   /** How long a model call may wait for the RPM limit before it fails as retryable. */
   LLM_RATE_MAX_WAIT_MS: int(30_000, 0),
+  /** Hybrid FAQ retrieval: the embedding model; unset or empty = lexical search only. */
+  EMBEDDINGS_MODEL: z.string().optional(),
+  /** OpenAI-compatible server for embeddings; falls back to OPENAI_BASE_URL, then OpenAI. */
+  EMBEDDINGS_BASE_URL: z.string().url().optional(),
+  /** Falls back to OPENAI_API_KEY; a local server usually needs none. */
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  /** Output size asked of models that can shorten their vectors (text-embedding-3-*); unset = the model's own. */
+  EMBEDDINGS_DIMENSIONS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
+  /** Documents per embeddings request while indexing. */
+  EMBEDDINGS_BATCH_SIZE: int(64, 1),
+  /** Embeddings requests per minute per model across every replica (Redis); 0 = unlimited. */
+  EMBEDDINGS_RPM: int(0, 0),
+  /** Per attempt while indexing; retries as LLM calls are retried. */
+  EMBEDDINGS_TIMEOUT_MS: int(30_000, 100),
+  EMBEDDINGS_MAX_RETRIES: int(2),
+  /** A query's embedding, one attempt: past this the search answers lexically. */
+  EMBEDDINGS_QUERY_TIMEOUT_MS: int(2_000, 50),
+  /** After a failure the server is left alone this long (doubling per failure up to 60 s) before queries and indexing try it again. */
+  EMBEDDINGS_RETRY_MS: int(5_000, 10),
+  /** Text sent per document (question, answer, tags) is cut to this many characters. */
+  EMBEDDINGS_MAX_INPUT_CHARS: int(8_000, 100),
+  /** Task prefixes some models are trained with (e5: `query: ` / `passage: `; nomic-embed-text: `search_query: ` / `search_document: `). */
+  EMBEDDINGS_QUERY_PREFIX: z.string().default(''),
+  EMBEDDINGS_DOCUMENT_PREFIX: z.string().default(''),
+  /** Cosine below which a dense candidate is not a match at all (model-dependent). */
+  EMBEDDINGS_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
+  /** Candidates taken from each side before fusion (at least topK). */
+  EMBEDDINGS_CANDIDATES: int(50, 1),
+  /** Reciprocal rank fusion: k, and the dense ranking's weight against the lexical one's 1. */
+  EMBEDDINGS_RRF_K: int(60, 1),
+  EMBEDDINGS_DENSE_WEIGHT: z.coerce.number().min(0).max(10).default(1),
   /** How often a worker publishes its metrics for the gateway's /metrics. */
   METRICS_PUSH_MS: int(5_000, 50),
   /** Port of a worker's own /healthz, /readyz and /metrics; 0 picks a free port (logged at start). */
@@ -145,8 +176,30 @@ export type Config = Readonly<{
     trustProxy: boolean;
   }>;
   llmRate: Readonly<{ rpm: number; maxWaitMs: number }>;
+  /** Hybrid FAQ retrieval; undefined when EMBEDDINGS_MODEL is unset (lexical only). */
+  embeddings: EmbeddingsConfig | undefined;
   metricsPushMs: number;
   healthPort: number;
+}>;
+
+export type EmbeddingsConfig = Readonly<{
+  model: string;
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  dimensions: number | undefined;
+  batchSize: number;
+  rpm: number;
+  timeoutMs: number;
+  maxRetries: number;
+  queryTimeoutMs: number;
+  retryMs: number;
+  maxInputChars: number;
+  queryPrefix: string;
+  documentPrefix: string;
+  minSimilarity: number;
+  candidates: number;
+  rrfK: number;
+  denseWeight: number;
 }>;
 
 export class ConfigError extends Error {}
@@ -170,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return n;
   });
   const models = perAgent('MODEL', (v) => (v && v.length > 0 ? v : e.LLM_MODEL));
+  const embeddings = embeddingsConfig(e);
   return Object.freeze({
     nodeEnv: e.NODE_ENV,
     redisUrl: e.REDIS_URL,
@@ -231,7 +285,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: e.TRUST_PROXY,
     }),
     llmRate: Object.freeze({ rpm: e.LLM_RPM, maxWaitMs: e.LLM_RATE_MAX_WAIT_MS }),
+    embeddings,
     metricsPushMs: e.METRICS_PUSH_MS,
     healthPort: e.HEALTH_PORT,
+  });
+}
+
+/** The embeddings client falls back to the chat provider's server and key, so one local server can serve both. */
+function embeddingsConfig(e: z.infer<typeof EnvSchema>): EmbeddingsConfig | undefined {
+  const model = e.EMBEDDINGS_MODEL?.trim();
+  if (!model) return undefined;
+  const apiKey = e.EMBEDDINGS_API_KEY || e.OPENAI_API_KEY || undefined;
+  const baseUrl = e.EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL;
+  if (!apiKey && !baseUrl) {
+    throw new ConfigError('EMBEDDINGS_MODEL needs EMBEDDINGS_API_KEY or OPENAI_API_KEY (or EMBEDDINGS_BASE_URL for a local compatible server)');
+  }
+  return Object.freeze({
+    model,
+    apiKey,
+    baseUrl,
+    dimensions: e.EMBEDDINGS_DIMENSIONS,
+    batchSize: e.EMBEDDINGS_BATCH_SIZE,
+    rpm: e.EMBEDDINGS_RPM,
+    timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
+    maxRetries: e.EMBEDDINGS_MAX_RETRIES,
+    queryTimeoutMs: e.EMBEDDINGS_QUERY_TIMEOUT_MS,
+    retryMs: e.EMBEDDINGS_RETRY_MS,
+    maxInputChars: e.EMBEDDINGS_MAX_INPUT_CHARS,
+    queryPrefix: e.EMBEDDINGS_QUERY_PREFIX,
+    documentPrefix: e.EMBEDDINGS_DOCUMENT_PREFIX,
+    minSimilarity: e.EMBEDDINGS_MIN_SIMILARITY,
+    candidates: e.EMBEDDINGS_CANDIDATES,
+    rrfK: e.EMBEDDINGS_RRF_K,
+    denseWeight: e.EMBEDDINGS_DENSE_WEIGHT,
   });
 }

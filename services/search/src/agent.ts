@@ -4,6 +4,7 @@ import { success } from '@convo/shared/agents/tool';
 import { SystemError } from '@convo/shared/errors';
 import { extractiveAnswer, synthesizeAnswer, type ComposedAnswer, type SearchGroup } from '@convo/shared/faq/answer';
 import type { CorpusReplica } from '@convo/shared/faq/corpus-replica';
+import type { Retrieval, Retriever } from '@convo/shared/faq/hybrid/index';
 import { faqState, pushHistory, turnResult } from '@convo/shared/faq/dialog';
 import type { FaqSearchIndex } from '@convo/shared/faq/search/index';
 import { detectLanguage } from '@convo/shared/faq/text/analyzer';
@@ -13,21 +14,39 @@ import { event } from '@convo/shared/schemas/events';
 import { SearchQueryJob, type AgentSearchResponse, type AgentStep, type SearchHit } from '@convo/shared/schemas/faq';
 import type { StepContext, StepHandler, StepOutcome } from '@convo/shared/runtime/step-handler';
 
-export type SearchDeps = { replica: CorpusReplica; llm: LlmProvider; model: string; config: Pick<Config, 'faq'>; log: Logger };
+/** `retrieve` is lexical, or hybrid when an embedding model is configured (shared/src/faq/hybrid). */
+export type SearchDeps = { replica: CorpusReplica; retrieve: Retriever; llm: LlmProvider; model: string; config: Pick<Config, 'faq'>; log: Logger };
 
 const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } as const;
 
 type Expansions = { word: string; synonyms: string[] }[];
 
-function stepRecord(language: 'ja' | 'en', query: string, topK: number, hits: SearchHit[], expansions: Expansions, debug: boolean): AgentStep {
+/** One executed search: what was asked and what came back. */
+type Searched = { query: string; topK: number; hits: SearchHit[]; expansions: Expansions; how: RetrievalFields };
+
+/** How a search ran, as the step record, run step and `search` event carry it (nothing for a lexical-only deployment). */
+type RetrievalFields = Pick<Retrieval, 'retrieval' | 'warning'>;
+
+function retrievalFields(r: Retrieval): RetrievalFields {
+  return { ...(r.retrieval ? { retrieval: r.retrieval } : {}), ...(r.warning ? { warning: r.warning } : {}) };
+}
+
+function stepRecord(language: 'ja' | 'en', s: Searched, debug: boolean): AgentStep {
   return {
     type: 'search',
     message: SEARCHED[language],
-    query,
-    topK,
-    ...(debug ? { hits: hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
-    ...(expansions.length > 0 ? { expansions } : {}),
+    query: s.query,
+    topK: s.topK,
+    ...(debug ? { hits: s.hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
+    ...(s.expansions.length > 0 ? { expansions: s.expansions } : {}),
+    ...s.how,
   };
+}
+
+/** One search through the configured retriever; an embeddings failure comes back as lexical hits with a warning, never as an error. */
+async function search(deps: SearchDeps, index: FaqSearchIndex, query: string, topK: number, language: 'ja' | 'en' | 'auto', signal?: AbortSignal): Promise<Searched> {
+  const found = await deps.retrieve(index, query, { topK, language }, signal);
+  return { query, topK, hits: found.hits, expansions: index.expansions?.(query) ?? [], how: retrievalFields(found) };
 }
 
 /**
@@ -72,11 +91,11 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
     for (const step of plan.steps) {
       if (step.type !== 'search' && step.type !== 'followup_search') continue;
       const startedAt = draft.now();
-      const hits = index.search(step.query, { topK: step.topK, language: options.language });
-      const expansions = index.expansions?.(step.query) ?? [];
+      const searched = await search(deps, index, step.query, step.topK, options.language, ctx.signal);
+      const { hits, expansions, how } = searched;
       groups.push({ query: step.query, hits });
       result.hits.push(...hits.filter((h) => !result.hits.some((x) => x.id === h.id)));
-      result.steps.push(stepRecord(language, step.query, step.topK, hits, expansions, options.debug));
+      result.steps.push(stepRecord(language, searched, options.debug));
       result.orchestrationSteps.push({ type: 'search_executed', stepId: step.id, query: step.query, topK: step.topK, source: 'searchAgent' });
       draft.runSteps.push({
         runStepId: `rs-${ctx.step.seq}-${draft.runSteps.length + 1}`,
@@ -84,12 +103,12 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
         agent: 'search',
         toolName: 'search_faq',
         input: { query: step.query, topK: step.topK, language: options.language },
-        output: success(`${hits.length} hits`, { hits: hits.map((h) => ({ id: h.id, score: h.score })) }),
+        output: success(`${hits.length} hits`, { hits: hits.map((h) => ({ id: h.id, score: h.score })), ...how }),
         startedAt,
         finishedAt: draft.now(),
       });
       const shown = hits.map((h) => ({ id: h.id, title: h.question, score: h.score }));
-      draft.emit(event('search', { query: step.query, topK: step.topK, hits: shown, ...(expansions.length > 0 ? { expansions } : {}) }));
+      draft.emit(event('search', { query: step.query, topK: step.topK, hits: shown, ...(expansions.length > 0 ? { expansions } : {}), ...how }));
     }
 
     const answerStep = plan.steps.find((s) => s.type === 'answer');
@@ -117,11 +136,12 @@ export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: A
   const job = parsed.data;
   const index: FaqSearchIndex = await deps.replica.fresh();
   const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;
-  const hits = index.search(job.query, { topK: job.topK, language: job.language });
+  const searched = await search(deps, index, job.query, job.topK, job.language, signal);
+  const { hits } = searched;
   const composed = await compose(job.query, [{ query: job.query, hits }], language, [], deps, deps.log, signal);
   return {
     answer: composed.method === 'none' ? null : composed.answer,
     hits: hits.map((h) => ({ id: h.id, question: h.question, answer: h.answer, score: h.score })),
-    steps: [stepRecord(language, job.query, job.topK, hits, index.expansions?.(job.query) ?? [], false)],
+    steps: [stepRecord(language, searched, false)],
   };
 }

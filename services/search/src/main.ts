@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CorpusReplica } from '@convo/shared/faq/corpus-replica';
+import { openFaqSearch } from '@convo/shared/faq/hybrid/index';
 import { parseSynonymGroups } from '@convo/shared/faq/search/index';
-import { CorpusStore } from '@convo/shared/faq/corpus-store';
 import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
 import { SEARCH_QUERY_JOB_NAME } from '@convo/shared/queues/catalog';
 import { createSearchHandler, runSearchQuery } from './agent.js';
@@ -9,8 +8,15 @@ import { createSearchHandler, runSearchQuery } from './agent.js';
 runMain(() =>
   runAgentService('search', async ({ config, llm, log, redis }) => {
     const synonymGroups = config.faq.synonymsFile ? parseSynonymGroups(readFileSync(config.faq.synonymsFile, 'utf8')) : [];
-    const replica = await CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log, { refreshMs: config.faq.refreshMs, synonymGroups });
-    const deps = { replica, llm, model: config.llm.models.search, config, log };
+    const { replica, retrieve } = await openFaqSearch({
+      redis,
+      keyPrefix: config.keyPrefix,
+      log,
+      refreshMs: config.faq.refreshMs,
+      synonymGroups,
+      embeddings: config.embeddings,
+    });
+    const deps = { replica, retrieve, llm, model: config.llm.models.search, config, log };
     return { step: createSearchHandler(deps), jobs: { [SEARCH_QUERY_JOB_NAME]: (data, signal) => runSearchQuery(data, deps, signal) } };
   }),
 );

@@ -3,6 +3,19 @@ import type { FaqDocument } from '../schemas/faq.js';
 import type { CorpusStore } from './corpus-store.js';
 import { createFaqIndex, type FaqSearchIndex } from './search/index.js';
 
+/** What one sync changed: documents added or edited (with their stored JSON), ids removed; `initial` on the first load. */
+export type CorpusChange = { changed: { doc: FaqDocument; raw: string }[]; removed: string[]; initial: boolean };
+
+export type ReplicaOptions = {
+  refreshMs?: number;
+  synonymGroups?: readonly (readonly string[])[];
+  /**
+   * Called after each sync that changed something, once the lexical index is
+   * current; it must not block (the hybrid vectors embed in the background).
+   */
+  onChange?: (change: CorpusChange) => void;
+};
+
 /**
  * One process's in-memory search index over the Redis corpus. Before serving
  * a job the caller awaits `fresh()`: one GET of the corpus version; when it
@@ -22,11 +35,12 @@ export class CorpusReplica {
     private readonly store: CorpusStore,
     readonly index: FaqSearchIndex,
     private readonly log: Logger,
+    private readonly onChange?: (change: CorpusChange) => void,
   ) {}
 
   /** Loads the corpus; with `refreshMs` > 0 also checks its version in the background that often. */
-  static async open(store: CorpusStore, log: Logger, opts: { refreshMs?: number; synonymGroups?: readonly (readonly string[])[] } = {}): Promise<CorpusReplica> {
-    const replica = new CorpusReplica(store, await createFaqIndex([], { synonymGroups: opts.synonymGroups }), log);
+  static async open(store: CorpusStore, log: Logger, opts: ReplicaOptions = {}): Promise<CorpusReplica> {
+    const replica = new CorpusReplica(store, await createFaqIndex([], { synonymGroups: opts.synonymGroups }), log, opts.onChange);
     await replica.fresh();
     if (opts.refreshMs && opts.refreshMs > 0) {
       replica.timer = setInterval(() => {
@@ -62,12 +76,13 @@ export class CorpusReplica {
   private async sync(): Promise<void> {
     const started = performance.now();
     const snap = await this.store.snapshot();
-    const changed: FaqDocument[] = [];
+    const changed: CorpusChange['changed'] = [];
     for (const [id, raw] of snap.docs) {
-      if (this.stored.get(id) !== raw) changed.push(JSON.parse(raw) as FaqDocument);
+      if (this.stored.get(id) !== raw) changed.push({ doc: JSON.parse(raw) as FaqDocument, raw });
     }
     const removed = [...this.stored.keys()].filter((id) => !snap.docs.has(id));
-    if (changed.length > 0) this.index.upsert(changed);
+    const initial = this.version === -1;
+    if (changed.length > 0) this.index.upsert(changed.map((c) => c.doc));
     if (removed.length > 0) this.index.remove(removed);
     this.stored.clear();
     for (const [id, raw] of snap.docs) this.stored.set(id, raw);
@@ -76,5 +91,15 @@ export class CorpusReplica {
       { corpusVersion: snap.version, docs: snap.docs.size, changed: changed.length, removed: removed.length, ms: Math.round(performance.now() - started) },
       'faq index synced',
     );
+    if (this.onChange && (changed.length > 0 || removed.length > 0 || initial)) this.notify({ changed, removed, initial });
+  }
+
+  private notify(change: CorpusChange): void {
+    try {
+      this.onChange?.(change);
+    } catch (err) {
+      // The lexical index is already current; a listener's bug must not fail the job that triggered the sync.
+      this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'faq corpus change listener failed');
+    }
   }
 }

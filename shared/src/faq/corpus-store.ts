@@ -8,11 +8,19 @@ import { FaqDocument } from '../schemas/faq.js';
  * one GET whether its in-memory index is current. Keys share the `{corpus}`
  * hash tag, so the scripts touch one Redis Cluster slot.
  */
-export type CorpusKeys = { docs: string; version: string; seeded: string };
+export type CorpusKeys = {
+  docs: string;
+  version: string;
+  seeded: string;
+  /** Hybrid retrieval: hash id → embedding record (faq/hybrid/vector-store.ts); entries go with their document. */
+  vectors: string;
+  /** Prefix of the per-document keys a replica holds while it embeds that document. */
+  vectorLease: string;
+};
 
 export function corpusKeys(prefix: string): CorpusKeys {
   const base = `${prefix}:faq:{corpus}`;
-  return { docs: `${base}:docs`, version: `${base}:ver`, seeded: `${base}:seeded` };
+  return { docs: `${base}:docs`, version: `${base}:ver`, seeded: `${base}:seeded`, vectors: `${base}:vec`, vectorLease: `${base}:vec-lease:` };
 }
 
 /** ARGV: maxDocs, then (id, json) pairs. Returns {version, created} or {-1, count} when the corpus would exceed maxDocs. */
@@ -27,10 +35,13 @@ for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return {redis.call('INCR', KEYS[2]), created}
 `;
 
-/** ARGV: ids. Returns {version, removed}. */
+/** KEYS: docs, version, vectors. ARGV: ids. Returns {version, removed}. A removed document's embedding goes with it. */
 const REMOVE = `
 local removed = 0
-for i = 1, #ARGV do removed = removed + redis.call('HDEL', KEYS[1], ARGV[i]) end
+for i = 1, #ARGV do
+  removed = removed + redis.call('HDEL', KEYS[1], ARGV[i])
+  redis.call('HDEL', KEYS[3], ARGV[i])
+end
 local v = tonumber(redis.call('GET', KEYS[2]) or '0')
 if removed > 0 then v = redis.call('INCR', KEYS[2]) end
 return {v, removed}
@@ -48,7 +59,7 @@ export class CorpusStore {
   constructor(redis: Redis, prefix: string) {
     if (!('faqUpsert' in redis)) {
       redis.defineCommand('faqUpsert', { numberOfKeys: 2, lua: UPSERT });
-      redis.defineCommand('faqRemove', { numberOfKeys: 2, lua: REMOVE });
+      redis.defineCommand('faqRemove', { numberOfKeys: 3, lua: REMOVE });
     }
     this.redis = redis as ScriptedRedis;
     this.keys = corpusKeys(prefix);
@@ -95,7 +106,7 @@ export class CorpusStore {
   }
 
   async remove(ids: string[]): Promise<{ version: number; removed: number }> {
-    const [version, removed] = await this.redis.faqRemove(this.keys.docs, this.keys.version, ...ids);
+    const [version, removed] = await this.redis.faqRemove(this.keys.docs, this.keys.version, this.keys.vectors, ...ids);
     return { version, removed };
   }
 

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ProviderError } from '../errors.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
+import { sleep } from './openai-client.js';
 import type { LlmProvider } from './types.js';
 
 export type LlmRateOptions = {
@@ -12,52 +13,53 @@ export type LlmRateOptions = {
   prefix: string;
 };
 
+/** Takes one call from a per-key budget; resolves with how long it waited for the next window (0 when it did not). */
+export type RpmGate = (key: string, opts?: { signal?: AbortSignal; maxWaitMs?: number }) => Promise<{ waitedMs: number }>;
+
 /**
- * Keeps a flood of turns from becoming a storm of upstream 429s: every model
- * call takes a token from a per-provider-and-model budget in Redis (a fixed
- * one-minute window, rate-limiter-flexible), so the limit holds across all
- * workers and replicas. A call over budget waits for the next window, up to
- * `maxWaitMs`, then fails with a retryable ProviderError.
+ * A per-key budget of calls per minute in Redis (a fixed one-minute window,
+ * rate-limiter-flexible), so the limit holds across all workers and replicas.
+ * A call over budget waits for the next window, up to `maxWaitMs` (the
+ * caller may ask for less), then fails with a retryable ProviderError (429).
+ * Null when `rpm` is 0: nothing to limit.
  */
-export function rateLimitProvider(provider: LlmProvider, redis: Redis, opts: LlmRateOptions, metrics?: RuntimeMetrics): LlmProvider {
-  if (opts.rpm <= 0) return provider;
+export function createRpmGate(redis: Redis, opts: LlmRateOptions & { what: string; setting: string }): RpmGate | null {
+  if (opts.rpm <= 0) return null;
   const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${opts.prefix}:llm-rpm`, points: opts.rpm, duration: 60 });
-  return {
-    name: provider.name,
-    async chat(req) {
-      const key = `${provider.name}:${req.model}`;
-      const started = Date.now();
-      let waited = false;
-      for (;;) {
-        try {
-          await limiter.consume(key, 1);
-          break;
-        } catch (res) {
-          if (!(res instanceof RateLimiterRes)) throw res;
-          if (Date.now() - started + res.msBeforeNext > opts.maxWaitMs) {
-            throw new ProviderError(`model calls to ${key} are over LLM_RPM=${opts.rpm}; retry in ${Math.ceil(res.msBeforeNext / 1000)} s`, 429, true);
-          }
-          waited = true;
-          await sleep(res.msBeforeNext + Math.random() * 50, req.signal);
+  return async (key, call = {}) => {
+    const maxWaitMs = call.maxWaitMs ?? opts.maxWaitMs;
+    const started = Date.now();
+    let waited = false;
+    for (;;) {
+      try {
+        await limiter.consume(key, 1);
+        return { waitedMs: waited ? Date.now() - started : 0 };
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        if (Date.now() - started + res.msBeforeNext > maxWaitMs) {
+          throw new ProviderError(`${opts.what} to ${key} are over ${opts.setting}=${opts.rpm}; retry in ${Math.ceil(res.msBeforeNext / 1000)} s`, 429, true);
         }
+        waited = true;
+        await sleep(res.msBeforeNext + Math.random() * 50, call.signal);
       }
-      if (waited) metrics?.llmRateWait.observe({ provider: provider.name, model: req.model }, (Date.now() - started) / 1000);
-      return provider.chat(req);
-    },
+    }
   };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/**
+ * Keeps a flood of turns from becoming a storm of upstream 429s: every model
+ * call takes a token from a per-provider-and-model budget (`createRpmGate`,
+ * LLM_RPM) before it is sent.
+ */
+export function rateLimitProvider(provider: LlmProvider, redis: Redis, opts: LlmRateOptions, metrics?: RuntimeMetrics): LlmProvider {
+  const take = createRpmGate(redis, { ...opts, what: 'model calls', setting: 'LLM_RPM' });
+  if (!take) return provider;
+  return {
+    name: provider.name,
+    async chat(req) {
+      const { waitedMs } = await take(`${provider.name}:${req.model}`, { signal: req.signal });
+      if (waitedMs > 0) metrics?.llmRateWait.observe({ provider: provider.name, model: req.model }, waitedMs / 1000);
+      return provider.chat(req);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MultiStepQueryPlan } from './faq.js';
+import { MultiStepQueryPlan, RetrievalMode } from './faq.js';
 import { AgentName } from './session.js';
 
 /**
@@ -44,6 +44,9 @@ export const EventSchemas = {
     hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
     /** Query words the engine expanded with synonyms (Sudachi, WordNet, the deployment's own), and to what. */
     expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional(),
+    /** With an embedding model configured: `hybrid`, or `lexical` with a `warning` when the embeddings were unavailable. */
+    retrieval: RetrievalMode.optional(),
+    warning: z.string().optional(),
   }),
   answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }),
   clarify: z.object({ questions: z.array(z.string()) }),

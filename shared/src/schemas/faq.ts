@@ -141,6 +141,10 @@ export const AgentSearchRequest = z.object({
 });
 export type AgentSearchRequest = z.infer<typeof AgentSearchRequest>;
 
+/** `hybrid`: lexical and embedding rankings fused; `lexical`: the lexical engine alone, because the embeddings were unavailable. */
+export const RetrievalMode = z.enum(['hybrid', 'lexical']);
+export type RetrievalMode = z.infer<typeof RetrievalMode>;
+
 /** The AgentStep records of a dialog response (seed 002 §4.1.1 `steps`). */
 export const AgentStep = z.object({
   type: z.string(),
@@ -149,6 +153,10 @@ export const AgentStep = z.object({
   topK: z.number().optional(),
   hits: z.array(z.object({ id: z.string(), question: z.string(), score: z.number() })).optional(),
   expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional(),
+  /** With an embedding model configured: how the step searched; absent for lexical-only deployments. */
+  retrieval: RetrievalMode.optional(),
+  /** Why a hybrid search answered lexically (the embeddings server failed); the results are still valid. */
+  warning: z.string().optional(),
 });
 export type AgentStep = z.infer<typeof AgentStep>;
 

@@ -63,6 +63,8 @@ export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Re
 
     const preferred = searchOpts.language === 'ja' || searchOpts.language === 'en' ? searchOpts.language : detectLanguage(query);
     const nearest = deps.dense.search(vector, n, opts.minSimilarity).filter((h) => index.has(h.id));
+    // For tuning EMBEDDINGS_MIN_SIMILARITY to a model: how close the best documents came (ids and cosines, no query text).
+    deps.log.debug({ dense: nearest.slice(0, 3).map((h) => [h.id, Math.round(h.similarity * 1000) / 1000]), lexical: lexical.length }, 'hybrid faq search');
     const denseIds = preferLanguage(
       nearest.map((h) => h.id),
       (id) => index.get(id)?.language === preferred,

@@ -61,6 +61,9 @@ const ABLATIONS: [string, Partial<EngineConfig>][] = [
   ['− n-grams, readings', { channels: { ...DEFAULT_ENGINE_CONFIG.channels, gram: 0, reading: 0 } }],
   ['− rerank', { rerank: { ...DEFAULT_ENGINE_CONFIG.rerank, weight: 0 } }],
   ['− aspect weighting', { aspectWeight: 1 }],
+  ['− compounds', { compounds: false }],
+  ['− predicate weighting', { predicateWeight: 1 }],
+  ['− feedback', { feedback: { ...DEFAULT_ENGINE_CONFIG.feedback, weight: 0 } }],
 ];
 
 class EvalInputError extends Error {}
@@ -282,7 +285,7 @@ async function main(): Promise<void> {
     line('bm25 baseline', baseSummary.all!);
   }
 
-  if (!values.corpus && !values.queries) await printOtherSets();
+  if (!values.corpus && !values.queries) await printOtherSets(values.ablation ?? true);
 
   if (values.details) {
     console.log('\nper query (nDCG engine / bm25, engine top 3; * = labelled):');
@@ -300,7 +303,7 @@ async function main(): Promise<void> {
  * `queries-dev.json` (looked at while tuning) and `queries-heldout.json` (totals only). `dev` is the set
  * the engine's weights were first chosen on; the others are corpora no part of the engine was written for.
  */
-async function printOtherSets(): Promise<void> {
+async function printOtherSets(ablation: boolean): Promise<void> {
   const root = path.join(REPO_ROOT, 'eval/faq');
   const runs = readdirSync(root, { withFileTypes: true })
     .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'corpus.json')))
@@ -322,6 +325,24 @@ async function printOtherSets(): Promise<void> {
     const b = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
     const pair = (m: keyof MeanScores) => `${f3(e[m] as number)} / ${f3(b[m] as number)}`;
     console.log(`  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`);
+  }
+  const heldout = runs.filter((r) => r.label.endsWith('/heldout'));
+  if (!ablation || heldout.length === 0) return;
+  // Each part is kept only where these, the blind held-out parts, show it helps.
+  console.log(`\nwhat each part adds on the held-out parts (nDCG@${K}):`);
+  console.log(`  ${'system'.padEnd(22)} ${heldout.map((r) => r.label.padStart(width)).join(' ')}`);
+  const rows: [string, (docs: FaqDocument[]) => Promise<FaqSearchIndex>][] = [
+    ['engine', (docs) => createEngine(docs)],
+    ...ABLATIONS.map(([name, overrides]): [string, (docs: FaqDocument[]) => Promise<FaqSearchIndex>] => [name, (docs) => createEngine(docs, overrides)]),
+    ['bm25 baseline', (docs) => createBm25Baseline(docs)],
+  ];
+  for (const [name, build] of rows) {
+    const cells: string[] = [];
+    for (const run of heldout) {
+      const { docs, queries } = loadInputs(path.join(root, run.set, 'corpus.json'), run.queries);
+      cells.push(f3(summarize(await runSystem(name, () => build(docs.map((d) => ({ ...d }))), queries), queries).all!.ndcg).padStart(width));
+    }
+    console.log(`  ${name.padEnd(22)} ${cells.join(' ')}`);
   }
 }
 

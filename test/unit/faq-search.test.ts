@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../../shared/src/faq/search/index.js';
-import { createEngine } from '../../shared/src/faq/search/engine.js';
+import { createEngine, select } from '../../shared/src/faq/search/engine.js';
 import type { FaqDocument } from '../../shared/src/schemas/faq.js';
 import { parseSynonymGroups } from '../../shared/src/faq/search/synonyms.js';
 
@@ -202,6 +202,20 @@ describe('FaqSearchIndex updates', () => {
     expect(index.search('送料', { topK: 3 })).toEqual([]);
     index.upsert(CORPUS.slice(0, 2));
     expect(ids(index, '送料')[0]).toBe('ja-ship-fee');
+  });
+});
+
+describe('select (the k-th score of a query without sorting them all)', () => {
+  it('returns what a sort would put at the index, ties and all', () => {
+    // Seeded so a failure reproduces; small values so ties are common.
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let round = 0; round < 2000; round++) {
+      const values = Float64Array.from({ length: 1 + Math.floor(next() * 60) }, () => Math.floor(next() * 8));
+      const index = Math.floor(next() * values.length);
+      const sorted = [...values].sort((a, b) => a - b);
+      expect(select(Float64Array.from(values), index)).toBe(sorted[index]);
+    }
   });
 });
 

@@ -18,7 +18,9 @@ import type { FaqSearchIndex, SearchOptions } from './types.js';
  *    see features.ts), each normalised by what a perfect match of the query
  *    would score in it, so a channel's score is roughly "the idf-weighted
  *    share of the query this document matches", in [0, 1). The first-stage
- *    score is their weighted sum.
+ *    score is their weighted sum, plus a small share for the words typical of
+ *    the best of these documents (pseudo-relevance feedback), which reaches
+ *    long answers that say the same thing in other words.
  * 2. Rerank of the best `depth` candidates: first-stage score plus a bonus
  *    for how well the *question* matches (rerank.ts), so
  *    `score = languageFactor × (first + rerankWeight × bonus)`.
@@ -38,6 +40,15 @@ export interface EngineConfig {
   synonymWeight: number;
   /** Weight of an aspect word of the query (の条件, "policy"; see aspects.ts); 1 treats them as any word. */
   aspectWeight: number;
+  /**
+   * Weight of a Japanese verb or adjective of the query (もらえる, 払う, 安い)
+   * relative to a noun: they say what is done, and an FAQ's titles share them
+   * across topics (…はもらえますか), so at full weight a title with the same
+   * verb outranks the entry about the thing asked for.
+   */
+  predicateWeight: number;
+  /** Noun compounds (保険証, 被保険者) are words too, next to their parts (see features.ts). */
+  compounds: boolean;
   /** Candidates the second stage reorders, and how much its bonus weighs; weight 0 turns it off. */
   rerank: { depth: number; weight: number; features: RerankWeights };
   /**
@@ -52,7 +63,6 @@ export interface EngineConfig {
    * (ます, して, #the), cost the most to scan and carry almost no idf.
    */
   maxGramDocShare: number;
-  gramFields?: Bm25fParams;
   /**
    * Pseudo-relevance feedback (RM3-style): the `terms` words most typical of
    * the `docs` best first-stage documents are added to the query at `weight`
@@ -67,10 +77,12 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   fuzzyWeights: [0.7, 0.45],
   synonymWeight: 0.5,
   aspectWeight: 0.5,
+  predicateWeight: 0.5,
+  compounds: true,
   rerank: { depth: 50, weight: 0.5, features: { coverage: 0.5, dice: 0.35, proximity: 0.15 } },
   otherLanguageFactor: 0.5,
   maxGramDocShare: 0.25,
-  feedback: { docs: 5, terms: 10, weight: 0 },
+  feedback: { docs: 5, terms: 10, weight: 0.1 },
 };
 
 /** The full engine, with `config` overrides (used by the bench to measure each part). */
@@ -85,7 +97,7 @@ export async function createEngine(docs: FaqDocument[] = [], overrides: Partial<
 function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: SynonymSource): FaqSearchIndex {
   const slots = createDocSlots();
   const words = createPostings(config.fields);
-  const grams = createPostings(config.gramFields ?? config.fields);
+  const grams = createPostings(config.fields);
   const readings = createPostings(config.fields);
   const channels = [words, grams, readings];
   /** Per slot: the question's word terms in order, and how many distinct n-grams it has (for the rerank). */
@@ -108,10 +120,11 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     const features = docFeatures(analyzer, doc);
     const { slot, previous } = slots.put(doc);
     if (previous !== undefined) removeSlot(previous);
-    words.add(slot, features.words);
+    const indexed = config.compounds ? features.words.map((w, field) => [...w, ...features.compounds[field]!]) : features.words;
+    words.add(slot, indexed);
     grams.add(slot, features.grams);
     readings.add(slot, features.readings);
-    questions[slot] = { words: features.words[FIELD.question]!, gramCount: new Set(features.grams[FIELD.question]).size };
+    questions[slot] = { words: indexed[FIELD.question]!, gramCount: new Set(features.grams[FIELD.question]).size };
   };
 
   const removeSlot = (slot: number) => {
@@ -154,7 +167,15 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   const analyze = (query: string): AnalyzedQuery => {
     if (last?.query === query) return last.analysed;
     if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
-    const analysed = analyzeQuery(analyzer, query, words, { fuzzy, lexicon, aspects, fuzzyWeights: config.fuzzyWeights, synonymWeight: config.synonymWeight });
+    const analysed = analyzeQuery(analyzer, query, words, {
+      fuzzy,
+      lexicon,
+      aspects,
+      fuzzyWeights: config.fuzzyWeights,
+      synonymWeight: config.synonymWeight,
+      predicateWeight: config.predicateWeight,
+      compounds: config.compounds,
+    });
     last = { query, analysed };
     return analysed;
   };
@@ -237,9 +258,10 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
    */
   const scoreFeedback = (q: AnalyzedQuery, touched: number[], addScore: (slot: number, value: number) => void) => {
     const { docs, terms, weight } = config.feedback;
+    const cut = kthLargest(touched, docs);
     const top = touched
-      .filter((s) => scores[s]! > 0)
-      .sort((a, b) => scores[b]! - scores[a]!)
+      .filter((s) => scores[s]! > 0 && scores[s]! >= cut)
+      .sort((a, b) => scores[b]! - scores[a]! || byId(a, b))
       .slice(0, docs);
     if (top.length === 0) return;
     const inQuery = new Set(q.words.flatMap((slot) => slot.alternatives.flatMap((a) => a.terms)));
@@ -255,13 +277,12 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     const chosen = [...relevance].map(([term, p]) => ({ term, w: p * words.idf(term) })).sort((a, b) => b.w - a.w).slice(0, terms);
     const norm = chosen.reduce((sum, c) => sum + c.w, 0);
     if (norm === 0) return;
-    const add: [number, number][] = [];
+    // The model is complete before any score moves, so the expansion is added straight in.
     for (const c of chosen) {
+      const scale = (weight * c.w) / norm;
       const n = words.scan(c.term, scanSlots, scanSats);
-      for (let i = 0; i < n; i++) add.push([scanSlots[i]!, (weight * c.w * scanSats[i]!) / norm]);
+      for (let i = 0; i < n; i++) addScore(scanSlots[i]!, scale * scanSats[i]!);
     }
-    // Added after collecting: the scan buffers and the first-stage scores must not move while the model is built.
-    for (const [slot, value] of add) addScore(slot, value);
   };
 
   const scoreTerms = (postings: Postings, terms: readonly string[], weight: number, addScore: (slot: number, value: number) => void) => {
@@ -305,8 +326,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
    */
   const kthLargest = (touched: number[], k: number): number => {
     if (touched.length <= k) return -Infinity;
-    const values = Float64Array.from(touched, (slot) => scores[slot]!).sort();
-    return values[values.length - k]!;
+    return select(Float64Array.from(touched, (slot) => scores[slot]!), touched.length - k);
   };
 
   const byId = (a: number, b: number) => {
@@ -316,6 +336,34 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   };
 
   return indexOver(slots, { upsert, remove, search, expansions: (query) => analyze(query).expansions });
+}
+
+/**
+ * The value that would stand at `index` if `values` were sorted ascending
+ * (Hoare's quickselect; reorders `values`). Linear on average, against the
+ * n log n of a sort: a common word touches thousands of documents per query.
+ */
+export function select(values: Float64Array, index: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (index <= j) hi = j;
+    else if (index >= i) lo = i;
+    else break;
+  }
+  return values[index]!;
 }
 
 /** Rounded so that equal scores reached by different float paths tie, and the id decides. */

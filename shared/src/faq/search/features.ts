@@ -25,6 +25,8 @@ export interface TextFeatures {
   words: string[];
   /** Noun compounds joined (see wordTerms); indexed with the words. */
   compounds: string[];
+  /** The words that are verbs or adjectives (Japanese): what is done, not what it is done to. */
+  predicates: string[];
   grams: string[];
   readings: string[];
 }
@@ -32,6 +34,7 @@ export interface TextFeatures {
 export interface DocFeatures {
   /** Per field, in FIELD order. */
   words: string[][];
+  compounds: string[][];
   grams: string[][];
   readings: string[][];
 }
@@ -47,6 +50,7 @@ export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
   return {
     words,
     compounds,
+    predicates: tokens.filter((t) => t.content && (t.pos === '動詞' || t.pos === '形容詞')).map((t) => foldKana(t.base)),
     grams: [...japaneseBigrams(folded), ...latinTrigrams(folded)],
     readings: readingTrigrams(tokens),
   };
@@ -82,7 +86,8 @@ export function docFeatures(analyzer: Analyzer, doc: FaqDocument): DocFeatures {
   // Facets are `key:value`; both halves are worth matching, as separate words.
   const tags = textFeatures(analyzer, doc.tags.map((t) => t.replace(/[:_/|=-]+/g, ' ')).join(' / '));
   return {
-    words: [question, answer, tags].map((f) => [...f.words, ...f.compounds]),
+    words: [question.words, answer.words, tags.words],
+    compounds: [question.compounds, answer.compounds, tags.compounds],
     grams: [question.grams, answer.grams, tags.grams],
     readings: [question.readings, [], tags.readings],
   };

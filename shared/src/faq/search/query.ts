@@ -23,7 +23,7 @@ export interface WordSlot {
   alternatives: Alternative[];
   /** The slot's share of the word-channel normaliser. */
   idf: number;
-  /** How much the slot counts: 1, less for an aspect word (aspects.ts). */
+  /** How much the slot counts: 1, less for an aspect word (aspects.ts) or a verb or adjective. */
   weight: number;
 }
 
@@ -51,6 +51,10 @@ export interface QueryExpansion {
   lexicon: Lexicon | undefined;
   /** Terms of aspect words (の条件, "policy") and the weight their slots get. */
   aspects: { terms: ReadonlySet<string>; weight: number };
+  /** Whether noun compounds are words too (see features.ts). */
+  compounds: boolean;
+  /** Weight of a verb or adjective of the query relative to a noun (see EngineConfig). */
+  predicateWeight: number;
 }
 
 /** How many corrections one unknown word may expand to. */
@@ -59,8 +63,9 @@ const MAX_CORRECTIONS = 3;
 export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, expansion: QueryExpansion): AnalyzedQuery {
   const features = textFeatures(analyzer, text);
   // A compound no document holds adds nothing its parts do not: it is left out rather than counted as unmatched.
-  const distinct = [...new Set([...features.words, ...features.compounds])];
+  const distinct = [...new Set(expansion.compounds ? [...features.words, ...features.compounds] : features.words)];
   const { lexicon, fuzzy } = expansion;
+  const predicates = new Set(features.predicates);
 
   const conceptsOf = (w: string): readonly Concept[] => (lexicon && expansion.synonymWeight > 0 ? lexicon.conceptsOf(w) : []);
   const known = (terms: readonly string[]) => terms.every((t) => words.df(t) > 0);
@@ -82,7 +87,7 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     const synonymWeight = words.df(w) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
     const fired = conceptsOf(w);
     for (const c of fired) alternatives.push(...synonyms(c, synonymWeight));
-    const weight = expansion.aspects.terms.has(w) ? expansion.aspects.weight : 1;
+    const weight = (expansion.aspects.terms.has(w) ? expansion.aspects.weight : 1) * (predicates.has(w) ? expansion.predicateWeight : 1);
     const kept = strongest(alternatives, words);
     const used = fired.flatMap((c) => c.members.filter((m) => known(m.words)).map((m) => m.written));
     if (used.length > 0) expansions.push({ word: w, synonyms: [...new Set(used)] });

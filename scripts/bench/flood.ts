@@ -61,7 +61,7 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
   };
   try {
     log(`flood: opening ${o.sessions} form sessions (stream open, greeting done)`);
-    let t0 = performance.now();
+    const t0 = performance.now();
     const sessions = await mapLimit(Array.from({ length: o.sessions }), 20, async (): Promise<Session> => {
       const s = await createSession(agent, base, { kind: 'form', form: benchForm(o.fields), options: { language: 'en' } });
       const waiter = new TurnWaiter();

@@ -23,7 +23,9 @@ async function call(url: string, init: RequestInit & { token?: string }, what: s
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(30_000) }).catch((err: unknown) => {
+      throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    });
     const text = await res.text();
     if ((res.status === 503 || res.status === 429) && attempt < 5) {
       const after = Number(res.headers.get('retry-after') ?? '1');

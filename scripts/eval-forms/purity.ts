@@ -10,9 +10,9 @@ import { nfkc } from './compare.js';
 const KANA_KANJI = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}々〆ヶ]/u;
 const LATIN = /[A-Za-z]/;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s　、。「」（）()<>]+/gi;
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s\u3000、。「」（）()<>]+/gi;
 /** Two or more Latin words of two letters or more, separated only by spaces or hyphens: English pasted into Japanese. */
-const LATIN_RUN = /(?<![A-Za-z])[A-Za-z]{2,}(?:[ \-]+[A-Za-z]{2,})+(?![A-Za-z])/;
+const LATIN_RUN = /(?<![A-Za-z])[A-Za-z]{2,}(?:[ -]+[A-Za-z]{2,})+(?![A-Za-z])/;
 
 /** Replaces what would otherwise be judged with a character that belongs to no script and breaks runs. */
 const BLANK = '\u0000';

@@ -108,7 +108,10 @@ describe('loadtest refuses what it must not run', () => {
 describe('stream check', () => {
   const feed = (ids: Array<number | [number, string]>) => {
     const check = new StreamCheck();
-    for (const e of ids) (Array.isArray(e) ? check.observe(String(e[0]), e[1]) : check.observe(String(e), 'message'));
+    for (const entry of ids) {
+      if (Array.isArray(entry)) check.observe(String(entry[0]), entry[1]);
+      else check.observe(String(entry), 'message');
+    }
     return check;
   };
 

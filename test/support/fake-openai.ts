@@ -21,6 +21,8 @@ export type FakeResponse =
   | { disconnect: true }
   | { delayMs: number; reply: FakeResponse };
 
+// Scripted replies read any part of the request the test cares about.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type FakeRequest = { body: any; headers: Record<string, string> };
 
 export type FakeOpenAi = {
@@ -84,6 +86,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions(\?.*)?$/.test(req.url ?? '')) {
         return sendJson(res, 404, { error: { message: `fake OpenAI has no route ${req.method} ${req.url}` } });
       }
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed JSON body, as FakeRequest carries it
       let body: any;
       try {
         body = JSON.parse(raw);

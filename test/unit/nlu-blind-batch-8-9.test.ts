@@ -191,6 +191,7 @@ describe('source hygiene', () => {
         if (name === 'node_modules' || name.startsWith('.')) continue;
         const path = join(dir, name);
         if (statSync(path).isDirectory()) walk(path);
+        // eslint-disable-next-line no-control-regex -- control characters are what this test looks for
         else if (/\.(?:ts|js|mjs|json|md)$/.test(name) && /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(readFileSync(path, 'utf8'))) offenders.push(path);
       }
     };

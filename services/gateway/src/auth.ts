@@ -13,6 +13,19 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/**
+ * Whether a presented credential equals the expected one, in constant time:
+ * both are hashed first, so neither their contents nor their lengths show in
+ * the time taken. Every credential the gateway checks (session tokens, the
+ * operator key, the FAQ write key) goes through here.
+ */
+export function sameSecret(presented: string | null, expectedHash: string): boolean {
+  if (presented === null) return false;
+  const a = Buffer.from(hashToken(presented), 'hex');
+  const b = Buffer.from(expectedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** Bearer header, or `?token=` for EventSource, which cannot set headers. */
 export function tokenOf(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
@@ -25,9 +38,5 @@ export function tokenOf(req: FastifyRequest): string | null {
 export async function authorize(store: SessionStore, req: FastifyRequest, sessionId: string): Promise<void> {
   const stored = await store.getTokenHash(sessionId);
   if (!stored) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
-  const token = tokenOf(req);
-  if (!token) throw new UnauthorizedError();
-  const a = Buffer.from(hashToken(token), 'hex');
-  const b = Buffer.from(stored, 'hex');
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new UnauthorizedError();
+  if (!sameSecret(tokenOf(req), stored)) throw new UnauthorizedError();
 }

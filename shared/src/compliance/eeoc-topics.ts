@@ -1,5 +1,5 @@
 import { en, ja, NOT_TECH, YOUR } from './topic-patterns.js';
-import type { ProhibitedTopic } from './topics.js';
+import type { ProhibitedTopic } from './topic-types.js';
 
 /**
  * The US Equal Employment Opportunity Commission's prohibited pre-employment

@@ -1,6 +1,6 @@
 import { EEOC_TOPICS } from './eeoc-topics.js';
 import { MHLW_TOPICS } from './mhlw-topics.js';
-import type { ProhibitedTopic } from './topics.js';
+import type { ProhibitedTopic } from './topic-types.js';
 
 /**
  * What fair-hiring guidance forbids asking an applicant, as patterns.

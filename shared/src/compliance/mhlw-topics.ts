@@ -1,5 +1,5 @@
 import { en, ja, NOT_ORG, YOUR } from './topic-patterns.js';
-import type { ProhibitedTopic } from './topics.js';
+import type { ProhibitedTopic } from './topic-types.js';
 
 /**
  * Japan's Ministry of Health, Labour and Welfare, 「公正な採用選考の基本」:

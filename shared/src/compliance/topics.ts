@@ -2,31 +2,11 @@ import { escapeRegExp, hasJapanese, type SessionLanguage } from '../nlu/text.js'
 import { clauseSpans } from './clauses.js';
 import { DEFAULT_HIRING_TOPICS } from './hiring-topics.js';
 import { normalizeWithMap, originalSpan } from './text-map.js';
+import type { ProhibitedTopic, TopicMention, TopicSource } from './topic-types.js';
+
+export type { ProhibitedTopic, TopicMention, TopicSource } from './topic-types.js';
 
 export { DEFAULT_HIRING_TOPICS } from './hiring-topics.js';
-
-/** Who lists a topic: Japan's MHLW fair-recruitment guidance, the US EEOC, or the form itself. */
-export type TopicSource = 'mhlw' | 'eeoc' | 'form';
-
-/**
- * A subject an interviewer must not ask about, with the patterns that find it
- * in English and Japanese text. English patterns should match whole words;
- * Japanese ones match anywhere. Patterns are cloned before use, so their
- * `lastIndex` is never shared.
- */
-export type ProhibitedTopic = {
-  id: string;
-  label: { en: string; ja: string };
-  source: TopicSource;
-  /** Other lists naming the same topic (religion is on both MHLW's and the EEOC's). */
-  alsoListedBy?: readonly TopicSource[];
-  /** Names a form's `compliance.prohibitedTopics` may use for this topic ("家族", "family background"). */
-  aliases?: readonly string[];
-  patterns: { en: readonly RegExp[]; ja: readonly RegExp[] };
-};
-
-/** One place a topic is mentioned; `start`/`end` index the original text, `match` is that slice. */
-export type TopicMention = { topicId: string; label: { en: string; ja: string }; match: string; start: number; end: number };
 
 /** The text that replaces a masked clause. */
 export const MASK: Readonly<Record<SessionLanguage, string>> = { ja: '［非開示］', en: '[redacted]' };

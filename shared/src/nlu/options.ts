@@ -212,7 +212,7 @@ function modifiers(items: readonly string[]): boolean {
 
 /** Short codes ("S", "XL", "A", "5km"): options whatever the prose around them. */
 function codes(items: readonly string[]): boolean {
-  return items.every((i) => /^[\p{Lu}\d][\p{Lu}\d+\-]{0,3}$/u.test(i.trim()) || /^\d+\s*\p{L}{0,3}$/u.test(i.trim()));
+  return items.every((i) => /^[\p{Lu}\d][\p{Lu}\d+-]{0,3}$/u.test(i.trim()) || /^\d+\s*\p{L}{0,3}$/u.test(i.trim()));
 }
 
 /**
@@ -544,7 +544,11 @@ function spreadIn(option: string, text: string): boolean {
   for (let start = text.indexOf(key[0]!); start >= 0; start = text.indexOf(key[0]!, start + 1)) {
     let i = 0;
     let end = start;
-    for (let j = start; j < text.length && i < key.length; j++) if (text[j] === key[i]) (i++, (end = j));
+    for (let j = start; j < text.length && i < key.length; j++) {
+      if (text[j] !== key[i]) continue;
+      i++;
+      end = j;
+    }
     if (i === key.length && end - start + 1 <= key.length * 2) return true;
   }
   return false;

@@ -21,7 +21,7 @@ export type FaqDocument = z.infer<typeof FaqDocument>;
 
 /** What a client uploads: `id`, `tags` and `language` are optional (generated, empty, detected). */
 export const FaqDocumentInput = z.object({
-  id: z.string().trim().min(1).max(200).regex(/^[\w.:\-]+$/, 'letters, digits, _ . : - only').optional(),
+  id: z.string().trim().min(1).max(200).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only').optional(),
   question: z.string().trim().min(1).max(2000),
   answer: z.string().trim().min(1).max(20000),
   tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
@@ -171,7 +171,7 @@ export const DialogOptions = z.object({
 export type DialogOptions = z.infer<typeof DialogOptions>;
 
 export const AgentDialogRequest = z.object({
-  sessionId: z.string().trim().min(1).max(200).regex(/^[\w.:\-]+$/, 'letters, digits, _ . : - only').optional(),
+  sessionId: z.string().trim().min(1).max(200).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only').optional(),
   message: z.string().trim().min(1).max(8000),
   history: z.array(DialogTurn.extend({ content: z.string().max(8000) })).max(100).optional(),
   options: DialogOptions.optional(),

@@ -1,9 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { ALL_AGENTS } from '@convo/shared/queues/catalog';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hashToken, sameSecret } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 
 export const ADMIN_PREFIX = '/admin/queues';
@@ -20,12 +20,6 @@ function presentedKey(req: FastifyRequest): string | null {
   return null;
 }
 
-function sameKey(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /**
  * The queue dashboard (bull-board) at /admin/queues, in its own scope behind
  * OPERATOR_KEY. Without a configured key the dashboard is off (403): an
@@ -33,13 +27,13 @@ function sameKey(a: string, b: string): boolean {
  */
 export async function adminPlugin(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   const key = deps.config.operatorKey;
+  const keyHash = key ? hashToken(key) : '';
   // Replies here rather than throwing: bull-board's routes have an error handler of their own.
   app.addHook('onRequest', async (req, reply) => {
     if (!key) {
       return reply.code(403).send({ error: { code: 'operator_key_not_configured', message: 'the queue dashboard is disabled: set OPERATOR_KEY' } });
     }
-    const given = presentedKey(req);
-    if (!given || !sameKey(given, key)) {
+    if (!sameSecret(presentedKey(req), keyHash)) {
       return reply
         .code(401)
         .header('www-authenticate', 'Basic realm="operators", charset="UTF-8"')

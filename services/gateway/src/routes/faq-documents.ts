@@ -4,7 +4,7 @@ import { FaqDocument } from '@convo/shared/schemas/faq';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { tokenOf } from '../auth.js';
+import { hashToken, sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { csvRecords, jsonRecords, toDocuments } from '../faq/uploads.js';
 
@@ -13,11 +13,11 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 413
 /** The FAQ corpus (API.md §2): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
 export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { config, corpus } = deps;
+  const writeKeyHash = config.faq.writeKey ? hashToken(config.faq.writeKey) : undefined;
 
   /** Writes need `Authorization: Bearer <FAQ_WRITE_KEY>` when that key is configured. */
   function requireWriteKey(req: FastifyRequest): void {
-    const key = config.faq.writeKey;
-    if (key && tokenOf(req) !== key) throw new UnauthorizedError('missing or invalid FAQ write key');
+    if (writeKeyHash && !sameSecret(tokenOf(req), writeKeyHash)) throw new UnauthorizedError('missing or invalid FAQ write key');
   }
 
   return async (app) => {

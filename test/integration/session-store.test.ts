@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SessionDraft } from '../../shared/src/agents/draft.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';
 import { SessionStore } from '../../shared/src/store/session-store.js';
+import { createSession as createSessionScript, replaceTurn } from '../../shared/src/store/scripts.js';
 
 let redis: Redis;
 let store: SessionStore;
@@ -78,6 +79,25 @@ describe('session store on Redis', () => {
     loaded = (await store.load(sessionId))!;
     await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
     expect(await store.getRunSteps(sessionId)).toEqual([rs]);
+  });
+
+  it('redacts a turn through a compare-and-set script that refuses a record changed since it was read', async () => {
+    const { sessionId } = await createSession();
+    await store.acceptTurn({ sessionId, turnId: 't1', message: 'my religion is X', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 5, acceptedAt: 'now', options: { topK: 3 } });
+    await store.redactTurn(sessionId, 't1', 'my religion is ■');
+    expect(await store.getTurn(sessionId, 't1')).toEqual({ message: 'my religion is ■', acceptedAt: 'now', options: { topK: 3 } });
+    const keys = store.keys(sessionId);
+    const stale = JSON.stringify({ message: 'my religion is X', acceptedAt: 'now' });
+    await expect(replaceTurn.run(redis, { keys, turnId: 't1', readJson: stale, newJson: '{}' })).resolves.toBe(false);
+    expect((await store.getTurn(sessionId, 't1'))!.message).toBe('my religion is ■');
+    // A turn that does not exist is left alone.
+    await store.redactTurn(sessionId, 'nope', 'x');
+    expect(await store.getTurn(sessionId, 'nope')).toBeNull();
+  });
+
+  it('runs scripts from their .lua files with the shared helpers included', () => {
+    expect(createSessionScript.lua).toContain('local function refresh(ttl)');
+    expect(createSessionScript.lua).not.toContain('@include');
   });
 
   it('deletes every key of the session', async () => {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
+import { defineScript } from '../redis/script.js';
 import { FaqDocument } from '../schemas/faq.js';
 
 /**
@@ -23,45 +24,38 @@ export function corpusKeys(prefix: string): CorpusKeys {
   return { docs: `${base}:docs`, version: `${base}:ver`, seeded: `${base}:seeded`, vectors: `${base}:vec`, vectorLease: `${base}:vec-lease:` };
 }
 
-/** ARGV: maxDocs, then (id, json) pairs. Returns {version, created} or {-1, count} when the corpus would exceed maxDocs. */
-const UPSERT = `
-local created = 0
-for i = 2, #ARGV, 2 do
-  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then created = created + 1 end
-end
-local size = redis.call('HLEN', KEYS[1])
-if size + created > tonumber(ARGV[1]) then return {-1, size} end
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-return {redis.call('INCR', KEYS[2]), created}
-`;
+const file = (name: string) => new URL(`./lua/${name}.lua`, import.meta.url);
 
-/** KEYS: docs, version, vectors. ARGV: ids. Returns {version, removed}. A removed document's embedding goes with it. */
-const REMOVE = `
-local removed = 0
-for i = 1, #ARGV do
-  removed = removed + redis.call('HDEL', KEYS[1], ARGV[i])
-  redis.call('HDEL', KEYS[3], ARGV[i])
-end
-local v = tonumber(redis.call('GET', KEYS[2]) or '0')
-if removed > 0 then v = redis.call('INCR', KEYS[2]) end
-return {v, removed}
-`;
+const upsertDocs = defineScript({
+  name: 'faqCorpusUpsert',
+  file: file('corpus-upsert'),
+  encode: (input: { keys: CorpusKeys; maxDocs: number; docs: readonly { id: string; json: string }[] }) => ({
+    keys: [input.keys.docs, input.keys.version],
+    args: [input.maxDocs, ...input.docs.flatMap((d) => [d.id, d.json])],
+  }),
+  decode: (reply) => {
+    const [version, count] = reply as [number, number];
+    return version === -1 ? { refused: true as const, size: count } : { refused: false as const, version, created: count };
+  },
+});
 
-type ScriptedRedis = Redis & {
-  faqUpsert(...args: (string | number)[]): Promise<[number, number]>;
-  faqRemove(...args: (string | number)[]): Promise<[number, number]>;
-};
+const removeDocs = defineScript({
+  name: 'faqCorpusRemove',
+  file: file('corpus-remove'),
+  encode: (input: { keys: CorpusKeys; ids: readonly string[] }) => ({ keys: [input.keys.docs, input.keys.version, input.keys.vectors], args: input.ids }),
+  decode: (reply) => {
+    const [version, removed] = reply as [number, number];
+    return { version, removed };
+  },
+});
 
 export class CorpusStore {
-  private readonly redis: ScriptedRedis;
   readonly keys: CorpusKeys;
 
-  constructor(redis: Redis, prefix: string) {
-    if (!('faqUpsert' in redis)) {
-      redis.defineCommand('faqUpsert', { numberOfKeys: 2, lua: UPSERT });
-      redis.defineCommand('faqRemove', { numberOfKeys: 3, lua: REMOVE });
-    }
-    this.redis = redis as ScriptedRedis;
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
     this.keys = corpusKeys(prefix);
   }
 
@@ -97,17 +91,15 @@ export class CorpusStore {
   /** Inserts or replaces documents atomically; refuses the whole batch if the corpus would exceed `maxDocs`. */
   async upsert(docs: FaqDocument[], maxDocs: number): Promise<{ version: number; created: number; updated: number }> {
     if (docs.length === 0) return { version: await this.version(), created: 0, updated: 0 };
-    const args = docs.flatMap((d) => [d.id, JSON.stringify(FaqDocument.parse(d))]);
-    const [version, created] = await this.redis.faqUpsert(this.keys.docs, this.keys.version, maxDocs, ...args);
-    if (version === -1) {
-      throw new AppError('corpus_full', `the corpus holds ${created} documents; this upload would exceed FAQ_MAX_DOCS=${maxDocs}`, { status: 413 });
+    const result = await upsertDocs.run(this.redis, { keys: this.keys, maxDocs, docs: docs.map((d) => ({ id: d.id, json: JSON.stringify(FaqDocument.parse(d)) })) });
+    if (result.refused) {
+      throw new AppError('corpus_full', `the corpus holds ${result.size} documents; this upload would exceed FAQ_MAX_DOCS=${maxDocs}`, { status: 413 });
     }
-    return { version, created, updated: docs.length - created };
+    return { version: result.version, created: result.created, updated: docs.length - result.created };
   }
 
   async remove(ids: string[]): Promise<{ version: number; removed: number }> {
-    const [version, removed] = await this.redis.faqRemove(this.keys.docs, this.keys.version, this.keys.vectors, ...ids);
-    return { version, removed };
+    return removeDocs.run(this.redis, { keys: this.keys, ids });
   }
 
   /** Loads `docs` only the first time any gateway starts on this Redis (a deleted sample stays deleted). */

@@ -5,7 +5,9 @@ import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/even
 import type { RunStep } from '../schemas/run-step.js';
 import { Step, type SessionState } from '../schemas/session.js';
 import { allSessionKeys, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
-import { ACCEPT_TURN, COMMIT, CREATE_SESSION, READ_WITH_SEQ } from './scripts.js';
+import { acceptTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CommitMode } from './scripts.js';
+
+export type { AcceptResult, CommitMode } from './scripts.js';
 
 export type StoreOptions = { prefix: string; ttlSeconds: number; eventsMaxLen: number };
 
@@ -23,11 +25,6 @@ export type LoadedSession = {
   queued: number;
 };
 
-export type AcceptResult =
-  | { outcome: 'not_found' | 'submitted' | 'busy' | 'inbox_full' }
-  | { outcome: 'queued' | 'started' | 'duplicate'; turnId: string; position: number; step: Step | null };
-
-export type CommitMode = 'none' | 'continue' | 'end_turn';
 export type CommitInput = {
   sessionId: string;
   expectedVersion: number;
@@ -44,13 +41,6 @@ export type CommitResult = { ok: true; version: number; step: Step | null } | { 
 /** A turn as accepted; `options` carries per-turn settings (FAQ dialog options). */
 export type TurnRecord = { message: string | null; acceptedAt: string; options?: Record<string, unknown> };
 
-type ScriptedRedis = Redis & {
-  convoCreate(...args: (string | number)[]): Promise<number>;
-  convoAccept(...args: (string | number)[]): Promise<(string | number)[]>;
-  convoCommit(...args: (string | number)[]): Promise<(string | number)[]>;
-  convoRead(...args: (string | number)[]): Promise<(string | number)[]>;
-};
-
 /** Parses a stream id `0-<n>` back into the session's event number. */
 export function eventNumber(streamId: string): number {
   const n = Number(streamId.split('-')[1]);
@@ -58,31 +48,18 @@ export function eventNumber(streamId: string): number {
 }
 
 /**
- * The session's Redis store: state, events, inbox and run steps. All writes
- * go through the Lua scripts of scripts.ts; this class only shapes arguments.
+ * The session's Redis store: state, events, inbox and run steps. Every write
+ * of session data goes through a Lua script of scripts.ts (./lua/); this
+ * class turns the domain's values into their inputs.
  */
 export class SessionStore {
-  private readonly redis: ScriptedRedis;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly opts: StoreOptions,
-  ) {
-    this.redis = redis as ScriptedRedis;
-    if (!('convoCommit' in redis)) {
-      redis.defineCommand('convoCreate', { numberOfKeys: 7, lua: CREATE_SESSION });
-      redis.defineCommand('convoAccept', { numberOfKeys: 7, lua: ACCEPT_TURN });
-      redis.defineCommand('convoCommit', { numberOfKeys: 7, lua: COMMIT });
-      redis.defineCommand('convoRead', { numberOfKeys: 7, lua: READ_WITH_SEQ });
-    }
-  }
+  ) {}
 
   keys(sessionId: string): SessionKeys {
     return sessionKeys(this.opts.prefix, sessionId);
-  }
-
-  private keyArgs(sessionId: string): string[] {
-    return allSessionKeys(this.keys(sessionId));
   }
 
   /** Creates the session with its bootstrap step (seq 1) already pending. */
@@ -98,19 +75,18 @@ export class SessionStore {
     return this.insert(input.state, input.tokenHash, input.agent, '');
   }
 
-  private async insert(state: SessionState, tokenHash: string, agent: AgentName, turnId: string): Promise<boolean> {
-    const created = await this.redis.convoCreate(
-      ...this.keyArgs(state.sessionId),
-      JSON.stringify(state),
-      state.kind,
+  private async insert(state: SessionState, tokenHash: string, agent: AgentName, bootstrapTurnId: string): Promise<boolean> {
+    return createSession.run(this.redis, {
+      keys: this.keys(state.sessionId),
+      stateJson: JSON.stringify(state),
+      kind: state.kind,
       tokenHash,
       agent,
-      turnId,
-      state.createdAt,
-      this.opts.ttlSeconds,
-      state.status,
-    );
-    return created === 1;
+      bootstrapTurnId,
+      now: state.createdAt,
+      ttlSeconds: this.opts.ttlSeconds,
+      status: state.status,
+    });
   }
 
   async acceptTurn(input: {
@@ -125,43 +101,32 @@ export class SessionStore {
   }): Promise<AcceptResult> {
     const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}) };
     await this.markPending(input.sessionId);
-    const r = await this.redis.convoAccept(
-      ...this.keyArgs(input.sessionId),
-      input.turnId,
-      JSON.stringify(turn),
-      input.idempotencyKey ?? '',
-      input.multitask,
-      input.maxQueued,
-      this.opts.ttlSeconds,
-      this.opts.eventsMaxLen,
-    );
-    const outcome = String(r[0]);
-    if (outcome === 'queued' || outcome === 'started' || outcome === 'duplicate') {
-      return {
-        outcome,
-        turnId: String(r[1]),
-        position: Number(r[2]),
-        step: r[3] ? Step.parse(JSON.parse(String(r[3]))) : null,
-      };
-    }
-    return { outcome: outcome as 'not_found' | 'submitted' | 'busy' | 'inbox_full' };
+    return acceptTurn.run(this.redis, {
+      keys: this.keys(input.sessionId),
+      turnId: input.turnId,
+      turnJson: JSON.stringify(turn),
+      idempotencyKey: input.idempotencyKey,
+      multitask: input.multitask,
+      maxQueued: input.maxQueued,
+      ttlSeconds: this.opts.ttlSeconds,
+      eventsMaxLen: this.opts.eventsMaxLen,
+    });
   }
 
   async load(sessionId: string): Promise<LoadedSession | null> {
-    const r = await this.redis.convoRead(...this.keyArgs(sessionId));
-    const [v, state, step, active, eventSeq, tokenHash, status, qlen, firstId] = r.map(String);
-    if (!v || !state) return null;
+    const record = await readSession.run(this.redis, { keys: this.keys(sessionId) });
+    if (!record) return null;
     return {
-      version: Number(v),
+      version: record.version,
       // Internal document written only by our own commits: parsed, not re-validated on every read.
-      state: JSON.parse(state) as SessionState,
-      step: step ? Step.parse(JSON.parse(step)) : null,
-      activeTurn: active || null,
-      status: status ?? 'active',
-      tokenHash: tokenHash ?? '',
-      lastEventId: Number(eventSeq),
-      firstRetainedEventId: firstId ? eventNumber(firstId) : null,
-      queued: Number(qlen),
+      state: JSON.parse(record.stateJson) as SessionState,
+      step: record.step,
+      activeTurn: record.activeTurn,
+      status: record.status,
+      tokenHash: record.tokenHash,
+      lastEventId: record.eventSeq,
+      firstRetainedEventId: record.firstStreamId ? eventNumber(record.firstStreamId) : null,
+      queued: record.queued,
     };
   }
 
@@ -176,35 +141,35 @@ export class SessionStore {
 
   /** Replaces a turn's stored message (prohibited content the respondent volunteered is masked). */
   async redactTurn(sessionId: string, turnId: string, message: string): Promise<void> {
-    const k = this.keys(sessionId);
-    const raw = await this.redis.hget(k.turns, turnId);
-    if (!raw) return;
-    const turn = JSON.parse(raw) as TurnRecord;
-    await this.redis.hset(k.turns, turnId, JSON.stringify({ ...turn, message }));
+    const keys = this.keys(sessionId);
+    // Turn records do not change once accepted; the compare-and-set only guards against one that did.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const readJson = await this.redis.hget(keys.turns, turnId);
+      if (!readJson) return;
+      const turn = JSON.parse(readJson) as TurnRecord;
+      if (await replaceTurn.run(this.redis, { keys, turnId, readJson, newJson: JSON.stringify({ ...turn, message }) })) return;
+    }
+    throw new SystemError(`turn ${turnId} of session ${sessionId} kept changing while being redacted`);
   }
 
   /** Atomically applies a step's effects if nobody committed since `expectedVersion`. */
   async commit(input: CommitInput): Promise<CommitResult> {
-    const args: (string | number)[] = [
-      input.expectedVersion,
-      input.expectedSeq === null ? '' : input.expectedSeq,
-      JSON.stringify(input.state),
-      input.state.status,
-      input.state.currentAgent,
-      input.mode,
-      input.nextAgent ?? '',
-      this.opts.ttlSeconds,
-      this.opts.eventsMaxLen,
-      input.events.length,
-    ];
-    for (const e of input.events) args.push(validateEvent(e).type, JSON.stringify(e.data));
-    args.push(input.runSteps.length);
-    for (const s of input.runSteps) args.push(s.runStepId, JSON.stringify(s));
-    const r = await this.redis.convoCommit(...this.keyArgs(input.sessionId), ...args);
-    if (r[0] !== 'ok') return { ok: false };
-    const step = r[2] ? Step.parse(JSON.parse(String(r[2]))) : null;
-    if (step) await this.markPending(input.sessionId);
-    return { ok: true, version: Number(r[1]), step };
+    const result = await commitStep.run(this.redis, {
+      keys: this.keys(input.sessionId),
+      expectedVersion: input.expectedVersion,
+      expectedSeq: input.expectedSeq,
+      stateJson: JSON.stringify(input.state),
+      status: input.state.status,
+      agent: input.state.currentAgent,
+      mode: input.mode,
+      nextAgent: input.nextAgent,
+      ttlSeconds: this.opts.ttlSeconds,
+      eventsMaxLen: this.opts.eventsMaxLen,
+      events: input.events.map((e) => ({ type: validateEvent(e).type, dataJson: JSON.stringify(e.data) })),
+      runSteps: input.runSteps.map((s) => ({ id: s.runStepId, json: JSON.stringify(s) })),
+    });
+    if (result.ok && result.step) await this.markPending(input.sessionId);
+    return result;
   }
 
   /** Events with id > afterId, oldest first. */
@@ -222,7 +187,7 @@ export class SessionStore {
   }
 
   async delete(sessionId: string): Promise<boolean> {
-    const n = await this.redis.del(...this.keyArgs(sessionId));
+    const n = await this.redis.del(...allSessionKeys(this.keys(sessionId)));
     await this.redis.zrem(pendingStepsKey(this.opts.prefix), sessionId);
     return n > 0;
   }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { defineScript } from '../../redis/script.js';
 import type { CorpusKeys } from '../corpus-store.js';
 import { decodeVector, encodeVector } from '../search/dense.js';
 
@@ -15,89 +16,48 @@ export type VectorRecord = { model: string; hash: string; vector: Float32Array }
 /** One vector to store, for the document whose stored JSON has SHA-1 `docSha`. */
 export type VectorWrite = { id: string; docSha: string; record: VectorRecord };
 
-/**
- * KEYS: docs, vectors, then lease keys. ARGV: owner, then (id, docSha, record) triples.
- * A vector is written only while its document is still the version that was
- * embedded (SHA-1 of the stored JSON): a replica that embedded an old version
- * can never overwrite the vector of a newer one. Leases the caller holds are
- * released. Returns how many vectors were written.
- */
-const WRITE = `
-local written = 0
-for i = 2, #ARGV, 3 do
-  local raw = redis.call('HGET', KEYS[1], ARGV[i])
-  if raw and redis.sha1hex(raw) == ARGV[i + 1] then
-    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
-    written = written + 1
-  end
-end
-for i = 3, #KEYS do
-  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end
-end
-return written
-`;
+const file = (name: string) => new URL(`./lua/${name}.lua`, import.meta.url);
+const count = (reply: unknown) => Number(reply);
 
-/**
- * KEYS: lease keys. ARGV: owner, lease ms. Takes each lease that is free or
- * already the owner's (renewed), so a replica is never blocked by its own
- * lease. Returns 1 or 0 per key.
- */
-const CLAIM = `
-local out = {}
-for i = 1, #KEYS do
-  local holder = redis.call('GET', KEYS[i])
-  if not holder or holder == ARGV[1] then
-    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
-    out[i] = 1
-  else
-    out[i] = 0
-  end
-end
-return out
-`;
+const writeVectors = defineScript({
+  name: 'faqVectorWrite',
+  file: file('vector-write'),
+  encode: (input: { keys: CorpusKeys; leases: readonly string[]; owner: string; writes: readonly { id: string; docSha: string; recordJson: string }[] }) => ({
+    keys: [input.keys.docs, input.keys.vectors, ...input.leases],
+    args: [input.owner, ...input.writes.flatMap((w) => [w.id, w.docSha, w.recordJson])],
+  }),
+  decode: count,
+});
 
-/** KEYS: lease keys. ARGV: owner. Deletes the leases the owner holds. */
-const RELEASE = `
-for i = 1, #KEYS do
-  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end
-end
-return 0
-`;
+const claimLeases = defineScript({
+  name: 'faqVectorClaim',
+  file: file('vector-claim'),
+  encode: (input: { leases: readonly string[]; owner: string; leaseMs: number }) => ({ keys: input.leases, args: [input.owner, input.leaseMs] }),
+  decode: (reply) => (reply as number[]).map((taken) => taken === 1),
+});
 
-/** KEYS: docs, vectors. ARGV: ids. Deletes the vectors of ids that have no document (checked in the script, so a document added meanwhile keeps its vector). */
-const PRUNE = `
-local pruned = 0
-for i = 1, #ARGV do
-  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then pruned = pruned + redis.call('HDEL', KEYS[2], ARGV[i]) end
-end
-return pruned
-`;
+const releaseLeases = defineScript({
+  name: 'faqVectorRelease',
+  file: file('vector-release'),
+  encode: (input: { leases: readonly string[]; owner: string }) => ({ keys: input.leases, args: [input.owner] }),
+  decode: () => undefined,
+});
 
-type ScriptedRedis = Redis & {
-  faqVectorWrite(...args: (string | number)[]): Promise<number>;
-  faqVectorClaim(...args: (string | number)[]): Promise<number[]>;
-  faqVectorRelease(...args: (string | number)[]): Promise<number>;
-  faqVectorPrune(...args: (string | number)[]): Promise<number>;
-};
+const pruneVectors = defineScript({
+  name: 'faqVectorPrune',
+  file: file('vector-prune'),
+  encode: (input: { keys: CorpusKeys; ids: readonly string[] }) => ({ keys: [input.keys.docs, input.keys.vectors], args: input.ids }),
+  decode: count,
+});
 
 /** Ids per HMGET / script call: bounded replies however large the corpus. */
 const CHUNK = 500;
 
 export class VectorStore {
-  private readonly redis: ScriptedRedis;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly keys: CorpusKeys,
-  ) {
-    if (!('faqVectorWrite' in redis)) {
-      redis.defineCommand('faqVectorWrite', { lua: WRITE });
-      redis.defineCommand('faqVectorClaim', { lua: CLAIM });
-      redis.defineCommand('faqVectorRelease', { lua: RELEASE });
-      redis.defineCommand('faqVectorPrune', { numberOfKeys: 2, lua: PRUNE });
-    }
-    this.redis = redis as ScriptedRedis;
-  }
+  ) {}
 
   /** The stored records of `ids` that exist and decode; others are simply absent. */
   async read(ids: readonly string[]): Promise<Map<string, VectorRecord>> {
@@ -121,9 +81,9 @@ export class VectorStore {
   async claim(ids: readonly string[], owner: string, leaseMs: number): Promise<Set<string>> {
     const held = new Set<string>();
     for (const part of chunks(ids, CHUNK)) {
-      const taken = await this.redis.faqVectorClaim(part.length, ...part.map((id) => this.leaseKey(id)), owner, leaseMs);
+      const taken = await claimLeases.run(this.redis, { leases: part.map((id) => this.leaseKey(id)), owner, leaseMs });
       part.forEach((id, i) => {
-        if (taken[i] === 1) held.add(id);
+        if (taken[i]) held.add(id);
       });
     }
     return held;
@@ -134,16 +94,15 @@ export class VectorStore {
     let written = 0;
     for (const part of chunks(writes, CHUNK)) {
       const leases = part.map((w) => this.leaseKey(w.id));
-      const args = part.flatMap((w) => [w.id, w.docSha, formatRecord(w.record)]);
-      written += await this.redis.faqVectorWrite(2 + leases.length, this.keys.docs, this.keys.vectors, ...leases, owner, ...args);
+      const entries = part.map((w) => ({ id: w.id, docSha: w.docSha, recordJson: formatRecord(w.record) }));
+      written += await writeVectors.run(this.redis, { keys: this.keys, leases, owner, writes: entries });
     }
     return written;
   }
 
   async release(ids: readonly string[], owner: string): Promise<void> {
     for (const part of chunks(ids, CHUNK)) {
-      const leases = part.map((id) => this.leaseKey(id));
-      await this.redis.faqVectorRelease(leases.length, ...leases, owner);
+      await releaseLeases.run(this.redis, { leases: part.map((id) => this.leaseKey(id)), owner });
     }
   }
 
@@ -151,7 +110,7 @@ export class VectorStore {
   async prune(): Promise<number> {
     const ids = await this.redis.hkeys(this.keys.vectors);
     let pruned = 0;
-    for (const part of chunks(ids, CHUNK)) pruned += await this.redis.faqVectorPrune(this.keys.docs, this.keys.vectors, ...part);
+    for (const part of chunks(ids, CHUNK)) pruned += await pruneVectors.run(this.redis, { keys: this.keys, ids: part });
     return pruned;
   }
 

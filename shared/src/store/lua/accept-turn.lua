@@ -1,0 +1,39 @@
+-- Accepts a user turn: starts it when the session is idle, queues it behind the running turn
+-- otherwise, or recognises a retry by its idempotency key.
+-- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps
+-- ARGV: 1 turnId, 2 turnJson, 3 idempotencyKey ('' = none), 4 multitask ('enqueue' | 'reject'),
+--       5 maxQueued, 6 ttl, 7 events maxlen
+-- Returns {outcome, turnId, position, stepJson}; outcome is one of
+-- not_found | submitted | busy | inbox_full (alone) or duplicate | queued | started.
+--- @include "session-helpers.lua"
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'not_found'} end
+if redis.call('HGET', KEYS[1], 'status') == 'submitted' then return {'submitted'} end
+local active = redis.call('HGET', KEYS[1], 'activeTurn')
+if ARGV[3] ~= '' then
+  local existing = redis.call('HGET', KEYS[5], ARGV[3])
+  if existing then
+    if active == existing then
+      return {'duplicate', existing, 0, redis.call('HGET', KEYS[1], 'step') or ''}
+    end
+    local idx = redis.call('LPOS', KEYS[3], existing)
+    if idx then return {'duplicate', existing, idx + 1, ''} end
+    return {'duplicate', existing, 0, ''}
+  end
+end
+if active and active ~= '' then
+  if ARGV[4] == 'reject' then return {'busy'} end
+  if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[5]) then return {'inbox_full'} end
+end
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[3], ARGV[1]) end
+refresh(tonumber(ARGV[6]))
+if active and active ~= '' then
+  local pos = redis.call('RPUSH', KEYS[3], ARGV[1])
+  append_event(ARGV[7], 'turn.queued', cjson.encode({ turnId = ARGV[1], position = pos }))
+  return {'queued', ARGV[1], pos, ''}
+end
+redis.call('HSET', KEYS[1], 'activeTurn', ARGV[1])
+local seq = redis.call('HINCRBY', KEYS[1], 'stepSeq', 1)
+local step = cjson.encode({ seq = seq, agent = redis.call('HGET', KEYS[1], 'agent'), turnId = ARGV[1] })
+redis.call('HSET', KEYS[1], 'step', step)
+return {'started', ARGV[1], 0, step}

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SessionDraft } from '../../shared/src/agents/draft.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { event } from '../../shared/src/schemas/events.js';
 import { SessionStore } from '../../shared/src/store/session-store.js';
 import { createSession as createSessionScript, replaceTurn } from '../../shared/src/store/scripts.js';
 
@@ -98,6 +99,27 @@ describe('session store on Redis', () => {
   it('runs scripts from their .lua files with the shared helpers included', () => {
     expect(createSessionScript.lua).toContain('local function refresh(ttl)');
     expect(createSessionScript.lua).not.toContain('@include');
+  });
+
+  it('reads the events after a cursor in batches, as many as there are, and stops where the caller stops', async () => {
+    const { sessionId, step } = await createSession();
+    const loaded = (await store.load(sessionId))!;
+    const events = Array.from({ length: 7 }, (_, i) => event('turn.queued', { turnId: `t${i}`, position: i + 1 }));
+    await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events, runSteps: [] });
+    const ids = async (after: number, batch: number) => {
+      const out: number[] = [];
+      for await (const ev of store.eventsAfter(sessionId, after, batch)) out.push(ev.id);
+      return out;
+    };
+    expect(await ids(0, 3)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(await ids(5, 2)).toEqual([6, 7]);
+    expect(await ids(7, 2)).toEqual([]);
+    const first: number[] = [];
+    for await (const ev of store.eventsAfter(sessionId, 0, 2)) {
+      first.push(ev.id);
+      if (ev.id === 3) break;
+    }
+    expect(first).toEqual([1, 2, 3]);
   });
 
   it('deletes every key of the session', async () => {

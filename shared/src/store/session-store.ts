@@ -178,6 +178,20 @@ export class SessionStore {
     return entries.map(([id, fields]) => parseStreamEntry(id, fields));
   }
 
+  /**
+   * Every event with id > afterId, oldest first, read in batches as the
+   * caller consumes them: the one loop for replays, waits and scans.
+   */
+  async *eventsAfter(sessionId: string, afterId: number, batchSize = 500): AsyncGenerator<SessionEvent> {
+    let cursor = afterId;
+    for (;;) {
+      const batch = await this.readEvents(sessionId, cursor, batchSize);
+      yield* batch;
+      if (batch.length < batchSize) return;
+      cursor = batch.at(-1)!.id;
+    }
+  }
+
   async getRunSteps(sessionId: string): Promise<RunStep[]> {
     const k = this.keys(sessionId);
     const ids = await this.redis.lrange(k.runStepIds, 0, -1);

@@ -48,14 +48,10 @@ export class DialogStreamClient extends SseClient {
  * (Idempotency-Key), so the scan is rare and bounded by EVENTS_MAXLEN.
  */
 export async function turnStartCursor(store: SessionStore, sessionId: string, turnId: string): Promise<number | null> {
-  let cursor = 0;
-  for (;;) {
-    const batch = await store.readEvents(sessionId, cursor, 500);
-    const first = batch.find((ev) => 'turnId' in ev.data && ev.data.turnId === turnId);
-    if (first) return first.id - 1;
-    if (batch.length < 500) return null;
-    cursor = batch.at(-1)!.id;
+  for await (const ev of store.eventsAfter(sessionId, 0)) {
+    if ('turnId' in ev.data && ev.data.turnId === turnId) return ev.id - 1;
   }
+  return null;
 }
 
 export type StreamTurnDeps = { store: SessionStore; hub: StreamHub; maxBufferBytes: number; retryMs: number; timeoutMs: number };

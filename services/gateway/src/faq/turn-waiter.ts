@@ -29,12 +29,9 @@ export class TurnWaiter implements HubSubscriber {
     const timer = setTimeout(() => w.finish({ kind: 'timeout' }), input.timeoutMs);
     hub.subscribe(w, input.fromId);
     try {
-      let cursor = input.fromId;
-      for (;;) {
-        const batch = await store.readEvents(input.sessionId, cursor, 500);
-        for (const ev of batch) w.deliver(ev);
-        if (batch.length < 500 || w.closed) break;
-        cursor = batch.at(-1)!.id;
+      for await (const ev of store.eventsAfter(input.sessionId, input.fromId)) {
+        w.deliver(ev);
+        if (w.closed) break;
       }
       return await w.done;
     } finally {

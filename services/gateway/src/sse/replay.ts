@@ -12,10 +12,9 @@ import type { StreamHub } from './stream-hub.js';
 export async function replayAndFollow(store: SessionStore, hub: StreamHub, client: SseClient, log: FastifyBaseLogger): Promise<void> {
   hub.subscribe(client, client.cursor);
   try {
-    for (;;) {
-      const batch = await store.readEvents(client.sessionId, client.cursor, 500);
-      for (const ev of batch) client.write(ev);
-      if (batch.length < 500 || client.isClosed) break;
+    for await (const ev of store.eventsAfter(client.sessionId, client.cursor)) {
+      client.write(ev);
+      if (client.isClosed) break;
     }
     client.finishReplay();
   } catch (err) {

@@ -160,6 +160,9 @@ describe('FAQ sessions through the session API', () => {
     sse.close();
 
     expect((await dialog({ sessionId: s.sessionId, message: 'and gift wrapping?' })).status).toBe(401);
+    // Any token is not enough: it has to be this session's.
+    const other = await api.call('POST', '/agent.dialog', { token: `${s.token}x`, body: { sessionId: s.sessionId, message: 'and gift wrapping?' } });
+    expect(other.status).toBe(401);
     const withToken = await api.call('POST', '/agent.dialog', { token: s.token, body: { sessionId: s.sessionId, message: 'Do you offer gift wrapping?' } });
     expect(withToken.status).toBe(200);
     expect(withToken.json.answer).toMatch(/\$5/);

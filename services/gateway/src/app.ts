@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticate } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -41,6 +42,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(sheddingPlugin, deps);
+  app.addHook('preHandler', authenticate(deps));
   await app.register(healthRoutes(deps));
   await app.register(metricsRoutes(deps));
   await app.register(adminPlugin, { ...deps, prefix: ADMIN_PREFIX });

@@ -1,7 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { NotFoundError, UnauthorizedError } from '@convo/shared/errors';
 import type { SessionStore } from '@convo/shared/store/session-store';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { GatewayDeps } from './deps.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Who may call the route, checked before its handler: 'session' needs the
+     * token of the session named by `:id`; 'faqWrite' needs FAQ_WRITE_KEY when
+     * one is configured. Routes without it are open (or check access
+     * themselves, as /agent.dialog does for the session it resolves).
+     */
+    auth?: 'session' | 'faqWrite';
+  }
+}
 
 /** 256 random bits, base64url; only its SHA-256 is stored. */
 export function newToken(): { token: string; hash: string } {
@@ -32,6 +45,18 @@ export function tokenOf(req: FastifyRequest): string | null {
   if (h && /^Bearer\s+/i.test(h)) return h.replace(/^Bearer\s+/i, '').trim();
   const q = (req.query as Record<string, unknown> | undefined)?.token;
   return typeof q === 'string' && q.length > 0 ? q : null;
+}
+
+/** The preHandler that enforces each route's `config.auth`; registered once, before the routes. */
+export function authenticate(deps: Pick<GatewayDeps, 'store' | 'config'>): preHandlerAsyncHookHandler {
+  const writeKeyHash = deps.config.faq.writeKey ? hashToken(deps.config.faq.writeKey) : undefined;
+  return async (req) => {
+    const auth = req.routeOptions.config.auth;
+    if (auth === 'session') await authorize(deps.store, req, (req.params as { id: string }).id);
+    if (auth === 'faqWrite' && writeKeyHash && !sameSecret(tokenOf(req), writeKeyHash)) {
+      throw new UnauthorizedError('missing or invalid FAQ write key');
+    }
+  };
 }
 
 /** 404 for an unknown session, 401 for a missing or wrong token (never another session's data). */

@@ -3,7 +3,6 @@ import { NotFoundError } from '@convo/shared/errors';
 import { SessionIdParams } from '@convo/shared/schemas/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authorize } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { requestedEventId } from '../sse/event-id.js';
 import { replayAndFollow } from '../sse/replay.js';
@@ -32,10 +31,10 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           querystring: EventsQuery,
           security: [{ bearer: [] }, { token: [] }],
         },
+        config: { auth: 'session' },
       },
       async (req, reply) => {
         const sessionId = req.params.id;
-        await authorize(store, req, sessionId);
         const fromId = requestedEventId(req) ?? 0;
         const loaded = await store.load(sessionId);
         if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');

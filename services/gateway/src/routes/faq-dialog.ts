@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { newSessionState } from '@convo/shared/domain/form-flow';
 import { AppError, ConflictError, UnauthorizedError, UnavailableError, ValidationError } from '@convo/shared/errors';
 import { ErrorResponse } from '@convo/shared/schemas/api';
 import {
@@ -10,19 +9,19 @@ import {
   type SearchQueryJob,
 } from '@convo/shared/schemas/faq';
 import { enqueueSearchQuery } from '@convo/shared/queues/catalog';
-import type { SessionState } from '@convo/shared/schemas/session';
+import type { LoadedSession } from '@convo/shared/store/session-store';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { newToken, tokenOf } from '../auth.js';
+import { sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { dialogResponse } from '../faq/dialog-response.js';
 import { streamTurn, turnStartCursor } from '../faq/dialog-stream.js';
 import { TurnWaiter } from '../faq/turn-waiter.js';
 import { requestedEventId } from '../sse/event-id.js';
 import { WORK_ROUTE } from '../plugins/shedding.js';
-import { acceptTurn } from '../turns.js';
+import { acceptTurn, createSession } from '../sessions/service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse };
 
@@ -148,33 +147,23 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     ): Promise<{ sessionId: string; lastEventId: number }> {
       const sessionId = body.sessionId ?? (idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID());
       const existing = await store.load(sessionId);
-      if (existing) return { sessionId, lastEventId: checkDialogAccess(req, existing.state, existing.lastEventId) };
-      const state = newSessionState({
-        sessionId,
-        kind: 'faq',
-        form: null,
-        language: language === 'auto' ? null : language,
-        firstAgent: 'planner',
-        now: new Date().toISOString(),
-        faq: { access: 'dialog', history: (body.history ?? []).map((h) => ({ role: h.role, content: h.content })), turns: [] },
-      });
-      if (await store.createIdle({ state, tokenHash: newToken().hash, agent: 'planner' })) {
-        req.log.info({ sessionId, kind: 'faq' }, 'dialog session created');
-        return { sessionId, lastEventId: 0 };
-      }
+      if (existing) return { sessionId, lastEventId: checkDialogAccess(req, existing) };
+      const faq = { access: 'dialog' as const, history: (body.history ?? []).map((h) => ({ role: h.role, content: h.content })), turns: [] };
+      if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq }, req.log)) return { sessionId, lastEventId: 0 };
       // Created by a concurrent request with the same id.
       const raced = await store.load(sessionId);
       if (!raced) throw new ConflictError('session_changing', 'the session was created and deleted concurrently; retry');
-      return { sessionId, lastEventId: checkDialogAccess(req, raced.state, raced.lastEventId) };
+      return { sessionId, lastEventId: checkDialogAccess(req, raced) };
     }
   };
 }
 
-function checkDialogAccess(req: FastifyRequest, state: SessionState, lastEventId: number): number {
+function checkDialogAccess(req: FastifyRequest, session: LoadedSession): number {
+  const { state } = session;
   if (state.kind !== 'faq' || !state.faq) throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
-  // A session made with POST /v1/sessions keeps its token requirement here too.
-  if (state.faq.access === 'token' && !tokenOf(req)) throw new UnauthorizedError();
-  return lastEventId;
+  // A session made with POST /v1/sessions keeps its token requirement here too: the right token, not just one.
+  if (state.faq.access === 'token' && !sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError();
+  return session.lastEventId;
 }
 
 /**

@@ -1,10 +1,8 @@
-import { NotFoundError, UnauthorizedError } from '@convo/shared/errors';
+import { NotFoundError } from '@convo/shared/errors';
 import { ErrorResponse } from '@convo/shared/schemas/api';
 import { FaqDocument } from '@convo/shared/schemas/faq';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hashToken, sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { csvRecords, jsonRecords, toDocuments } from '../faq/uploads.js';
 
@@ -13,12 +11,6 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 413
 /** The FAQ corpus (API.md §2): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
 export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { config, corpus } = deps;
-  const writeKeyHash = config.faq.writeKey ? hashToken(config.faq.writeKey) : undefined;
-
-  /** Writes need `Authorization: Bearer <FAQ_WRITE_KEY>` when that key is configured. */
-  function requireWriteKey(req: FastifyRequest): void {
-    if (writeKeyHash && !sameSecret(tokenOf(req), writeKeyHash)) throw new UnauthorizedError('missing or invalid FAQ write key');
-  }
 
   return async (app) => {
     app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: config.faq.maxUploadBytes }, (_req, body, done) => done(null, body));
@@ -47,6 +39,8 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.post(
       '/faq/documents',
       {
+        // Writes need `Authorization: Bearer <FAQ_WRITE_KEY>` when that key is configured.
+        config: { auth: 'faqWrite' },
         bodyLimit: config.faq.maxUploadBytes,
         schema: {
           tags: ['faq'],
@@ -55,7 +49,6 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        requireWriteKey(req);
         const docs = toDocuments(typeof req.body === 'string' ? csvRecords(req.body) : jsonRecords(req.body));
         const r = await corpus.upsert(docs, config.faq.maxDocs);
         req.log.info({ upserted: docs.length, created: r.created, corpusVersion: r.version }, 'faq documents upserted');
@@ -65,9 +58,8 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.delete(
       '/faq/documents/:id',
-      { schema: { tags: ['faq'], params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null(), ...errors } } },
+      { config: { auth: 'faqWrite' }, schema: { tags: ['faq'], params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null(), ...errors } } },
       async (req, reply) => {
-        requireWriteKey(req);
         const r = await corpus.remove([req.params.id]);
         if (r.removed === 0) throw new NotFoundError(`FAQ document ${req.params.id} not found`, 'document_not_found');
         return reply.status(204).send(null);

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo/shared/domain/form-flow';
+import { AppError, ConflictError, NotFoundError, UnavailableError } from '@convo/shared/errors';
+import type { SessionForm } from '@convo/shared/schemas/form';
+import type { SessionKind, SessionState } from '@convo/shared/schemas/session';
+import { enqueueStep } from '@convo/shared/queues/catalog';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { newToken } from '../auth.js';
+import type { GatewayDeps } from '../deps.js';
+import { retryAfterSeconds } from '../plugins/shedding.js';
+
+/**
+ * The session use cases the routes call: create, accept a turn, submit. The
+ * routes only translate HTTP; every rule of the contract about sessions and
+ * turns lives here.
+ */
+
+type ServiceDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics'>;
+
+export type NewSession =
+  | { kind: 'form' | 'application'; form: SessionForm | null; language: 'ja' | 'en' | null }
+  | { kind: 'faq'; language: 'ja' | 'en' | null; faq: NonNullable<SessionState['faq']>; sessionId?: string };
+
+/**
+ * Creates a session and returns its id and token. A form or application
+ * session starts with the greeter's bootstrap run; an FAQ session waits for
+ * its first question. An FAQ session may be asked for under a given id
+ * (/agent.dialog's sessionId): null when that id is already taken.
+ */
+export async function createSession(deps: ServiceDeps, input: NewSession, log: FastifyBaseLogger): Promise<{ sessionId: string; token: string } | null> {
+  const { token, hash } = newToken();
+  const now = new Date().toISOString();
+  if (input.kind === 'faq') {
+    const sessionId = input.sessionId ?? randomUUID();
+    const state = newSessionState({ sessionId, kind: 'faq', form: null, language: input.language, firstAgent: 'planner', now, faq: input.faq });
+    if (!(await deps.store.createIdle({ state, tokenHash: hash, agent: 'planner' }))) return null;
+    log.info({ sessionId, kind: 'faq', access: input.faq.access }, 'session created');
+    return { sessionId, token };
+  }
+  const sessionId = randomUUID();
+  const turnId = randomUUID();
+  const state = newSessionState({ sessionId, kind: input.kind as SessionKind, form: input.form, language: input.language, firstAgent: 'greeter', now });
+  const step = await deps.store.create({ state, tokenHash: hash, agent: 'greeter', turnId });
+  await enqueueStep(deps.queues, deps.config, sessionId, step);
+  log.info({ sessionId, turnId, kind: input.kind }, 'session created');
+  return { sessionId, token };
+}
+
+export type SubmitResult = { sessionId: string; status: 'submitted'; collectedFields: Record<string, string>; needsReview: string[]; audit: unknown };
+
+/**
+ * Submits a session whose required fields are done (and, for an application,
+ * audited): a compare-and-set on the session's version, retried while agents
+ * commit in between. Submitting again answers the same.
+ */
+export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId: string, log: FastifyBaseLogger): Promise<SubmitResult> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const loaded = await deps.store.load(sessionId);
+    if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
+    const state = loaded.state;
+    const result: SubmitResult = { sessionId, status: 'submitted', collectedFields: state.collectedFields, needsReview: fieldsNeedingReview(state), audit: state.audit };
+    if (state.status === 'submitted') return result;
+    const missing = unresolvedRequired(state);
+    if (missing.length > 0) throw new ConflictError('not_ready', `required fields are not done: ${missing.join(', ')}`);
+    if (state.kind === 'application' && state.audit === null) throw new ConflictError('not_ready', 'the audit has not run yet');
+    const submitted = { ...state, status: 'submitted' as const, updatedAt: new Date().toISOString() };
+    const committed = await deps.store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: submitted, mode: 'none', events: [], runSteps: [] });
+    if (committed.ok) {
+      log.info({ sessionId }, 'session submitted');
+      return result;
+    }
+  }
+  throw new UnavailableError('the session is changing; retry', 1);
+}
+
+export type AcceptedTurn = { turnId: string; position: number; outcome: 'started' | 'queued' | 'duplicate' };
+
+/**
+ * Accepts a user turn into the session's inbox (API.md §1 turn rules) and
+ * dispatches its first step when nothing else runs; every refusal is the
+ * contract's error. Shared by POST /v1/sessions/:id/turns and /agent.dialog.
+ */
+export async function acceptTurn(
+  deps: ServiceDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  input: { sessionId: string; turnId: string; message: string; idempotencyKey?: string; multitask: 'enqueue' | 'reject'; options?: Record<string, unknown> },
+): Promise<AcceptedTurn> {
+  const { store, queues, config } = deps;
+  const r = await store.acceptTurn({
+    sessionId: input.sessionId,
+    turnId: input.turnId,
+    message: input.message,
+    idempotencyKey: input.idempotencyKey,
+    multitask: input.multitask,
+    maxQueued: config.maxQueuedTurns,
+    acceptedAt: new Date().toISOString(),
+    options: input.options,
+  });
+  switch (r.outcome) {
+    case 'not_found':
+      throw new NotFoundError(`session ${input.sessionId} not found`, 'session_not_found');
+    case 'submitted':
+      throw new ConflictError('session_submitted', 'the session was submitted; it accepts no more turns');
+    case 'busy':
+      throw new ConflictError('turn_in_progress', 'a turn is running and multitask is "reject"');
+    case 'inbox_full':
+      deps.metrics.shed.inc({ reason: 'session_inbox', status: '429' });
+      reply.header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)));
+      throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
+  }
+  // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.
+  if (r.step) await enqueueStep(queues, config, input.sessionId, r.step);
+  req.log.info({ sessionId: input.sessionId, turnId: r.turnId, position: r.position, outcome: r.outcome }, 'turn accepted');
+  return { turnId: r.turnId, position: r.position, outcome: r.outcome };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { loadConfig } from '../../shared/src/config.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';
 import { event } from '../../shared/src/schemas/events.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';
 import { event } from '../../shared/src/schemas/events.js';
 import { SessionStore } from '../../shared/src/store/session-store.js';

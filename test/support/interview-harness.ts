@@ -1,11 +1,11 @@
 import type { AgentName } from '../../shared/src/agents-list.js';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { routeUserMessage } from '../../shared/src/domain/answer-routing.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';
 import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
 import type { LlmProvider } from '../../shared/src/llm/types.js';
 import { createLogger } from '../../shared/src/logger.js';
-import { loopStepHandler, subtaskStepHandler } from '../../shared/src/runtime/agent-step.js';
+import { loopStepHandler, subtaskStepHandler } from '../../shared/src/agents/agent-step.js';
 import type { StepHandler } from '../../shared/src/runtime/step-handler.js';
 import { resetAfterFailure } from '../../shared/src/runtime/step-runner.js';
 import { SessionForm } from '../../shared/src/schemas/form.js';

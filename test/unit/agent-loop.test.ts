@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../shared/src/agents/agent.js';
 import { createAskTool } from '../../shared/src/agents/ask-tool.js';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { runAgentLoop } from '../../shared/src/agents/loop.js';
 import { createTool, success } from '../../shared/src/agents/tool.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';

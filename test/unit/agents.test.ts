@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../../shared/src/agents/agent.js';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { runAgentLoop } from '../../shared/src/agents/loop.js';
 import { currentField, newSessionState } from '../../shared/src/domain/form-flow.js';
 import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
 import type { LlmProvider } from '../../shared/src/llm/types.js';
 import { createLogger } from '../../shared/src/logger.js';
-import { loopStepHandler, subtaskStepHandler } from '../../shared/src/runtime/agent-step.js';
+import { loopStepHandler, subtaskStepHandler } from '../../shared/src/agents/agent-step.js';
 import type { StepHandler } from '../../shared/src/runtime/step-handler.js';
 import type { AgentName } from '../../shared/src/agents-list.js';
 import { SessionForm } from '../../shared/src/schemas/form.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../../shared/src/agents-list.js';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { applyPlan, newSessionState } from '../../shared/src/domain/form-flow.js';
 import type { LlmProvider } from '../../shared/src/llm/types.js';
 import { createLogger } from '../../shared/src/logger.js';
-import { loopStepHandler, subtaskStepHandler, systemStepHandler } from '../../shared/src/runtime/agent-step.js';
+import { loopStepHandler, subtaskStepHandler, systemStepHandler } from '../../shared/src/agents/agent-step.js';
 import type { StepHandler } from '../../shared/src/runtime/step-handler.js';
 import { SessionForm } from '../../shared/src/schemas/form.js';
 import { auditorAgent } from '../../services/auditor/src/agent.js';

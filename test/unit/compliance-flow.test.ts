@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { applyAudit, applyCheck, hasPassedCheck, prepareUserMessage } from '../../shared/src/domain/compliance-flow.js';
 import { applyPlan, newSessionState } from '../../shared/src/domain/form-flow.js';
+import { formTurnIntake } from '../../shared/src/domain/turn-intake.js';
+import { plainTurnIntake } from '../../shared/src/runtime/step-handler.js';
 import { SessionForm } from '../../shared/src/schemas/form.js';
 
 function application() {
@@ -82,5 +84,19 @@ describe('compliance flow', () => {
     expect(audit.summary).not.toMatch(/church/i);
     expect(d.state.status).toBe('awaiting_confirmation');
     expect(d.events.map((e) => e.type).slice(-2)).toEqual(['audit', 'session.completed']);
+  });
+
+  it('takes a turn through the forms intake: masked, routed, recorded as volunteered, with the redaction asked for', () => {
+    const d = application();
+    const taken = formTurnIntake(d, 'I go to church every Sunday.', 't1');
+    const message = d.state.messages.at(-1)!;
+    expect(message.text).not.toMatch(/church/);
+    expect(taken).toEqual({ redactedMessage: message.text });
+    expect(d.state.compliance.volunteered).toEqual([{ messageId: message.messageId, topics: ['religion'] }]);
+
+    const plain = application();
+    expect(plainTurnIntake(plain, 'I go to church every Sunday.', 't1')).toEqual({});
+    expect(plain.state.messages.at(-1)!.text).toBe('I go to church every Sunday.');
+    expect(plain.state.compliance.volunteered).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import {
   advance,
   answersForField,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conversationMessages, type AgentDefinition, type TurnInput } from '../../shared/src/agents/agent.js';
-import { SessionDraft } from '../../shared/src/agents/draft.js';
+import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { parseAndValidateToolArgs, success, type FunctionCallResult } from '../../shared/src/agents/tool.js';
 import { applyPlan, applyReview, markAsked, newSessionState, orderFields } from '../../shared/src/domain/form-flow.js';
 import { ModelBehaviorError } from '../../shared/src/errors.js';

@@ -1,6 +1,6 @@
 import { createAgent } from '@convo/shared/agents/agent';
 import type { AuditorContext } from '@convo/shared/agents/contexts';
-import type { SessionDraft } from '@convo/shared/agents/draft';
+import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyAudit } from '@convo/shared/domain/compliance-flow';
 import { formField } from '@convo/shared/domain/form-flow';

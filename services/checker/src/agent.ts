@@ -1,6 +1,6 @@
 import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
 import type { CheckerContext } from '@convo/shared/agents/contexts';
-import type { SessionDraft } from '@convo/shared/agents/draft';
+import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyCheck } from '@convo/shared/domain/compliance-flow';
 import { currentField, formField } from '@convo/shared/domain/form-flow';

@@ -1,4 +1,4 @@
-import { runMain } from '@convo/shared/runtime/agent-service';
+import { runMain } from '@convo/shared/agents/agent-service';
 import { startGateway } from './server.js';
 
 runMain(async () => {

@@ -1,7 +1,7 @@
 import { createAskTool, type AskGate } from '@convo/shared/agents/ask-tool';
 import { conversationMessages, createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
 import type { FieldView, InterviewerContext } from '@convo/shared/agents/contexts';
-import type { SessionDraft } from '@convo/shared/agents/draft';
+import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { CLOSING_KEY, hasPassedCheck } from '@convo/shared/domain/compliance-flow';
 import { candidateFor, factViews } from '@convo/shared/domain/field-views';

@@ -1,7 +1,7 @@
 import { CorpusReplica } from '@convo/shared/faq/corpus-replica';
 import { CorpusStore } from '@convo/shared/faq/corpus-store';
 import { loadAnalyzer } from '@convo/shared/faq/text/analyzer';
-import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
 import { createPlannerHandler } from './agent.js';
 
 runMain(() =>

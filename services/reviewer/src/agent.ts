@@ -1,6 +1,6 @@
 import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
 import type { ReviewerContext } from '@convo/shared/agents/contexts';
-import type { SessionDraft } from '@convo/shared/agents/draft';
+import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { collectedFacts, conversationSummary, earlierAnswers, factViews, otherFields } from '@convo/shared/domain/field-views';
 import { answersForField, applyReview, currentField, fieldUnderReview, maxFollowUpsFor, type ReviewApplied } from '@convo/shared/domain/form-flow';

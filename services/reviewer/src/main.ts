@@ -1,6 +1,7 @@
 import { needsAudit } from '@convo/shared/domain/form-flow';
-import { subtaskStepHandler } from '@convo/shared/runtime/agent-step';
-import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { subtaskStepHandler } from '@convo/shared/agents/agent-step';
+import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
+import { FORM_TURNS } from '@convo/shared/domain/turn-intake';
 import { createReviewerAgent } from './agent.js';
 
 runMain(() =>
@@ -11,5 +12,6 @@ runMain(() =>
       // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),
+    FORM_TURNS,
   ),
 );

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { openFaqSearch } from '@convo/shared/faq/hybrid/index';
 import { parseSynonymGroups } from '@convo/shared/faq/search/index';
-import { runAgentService, runMain } from '@convo/shared/runtime/agent-service';
+import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
 import { SEARCH_QUERY_JOB_NAME } from '@convo/shared/queues/catalog';
 import { createSearchHandler, runSearchQuery } from './agent.js';
 

@@ -1,12 +1,13 @@
 import type { AgentName } from '../agents-list.js';
 import type { LlmMessage } from '../schemas/session.js';
-import type { SessionDraft } from './draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
+import type { TurnInput } from '../runtime/step-handler.js';
 import type { Tool } from './tool.js';
 
 /** Where control goes once an agent has nothing left to do in this turn. */
 export type Completion = { type: 'handoff'; to: AgentName } | { type: 'return' };
 
-export type TurnInput = { turnId: string; message: string | null };
+export type { TurnInput } from '../runtime/step-handler.js';
 
 /**
  * An agent: its tools, its prompt rendered from the session state, the

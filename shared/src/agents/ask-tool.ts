@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SessionDraft } from './draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
 import { createTool, failure, success } from './tool.js';
 
 export const AskInput = z.object({

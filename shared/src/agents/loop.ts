@@ -4,7 +4,7 @@ import type { LlmProvider, ToolSpec } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import type { LlmMessage, LoopCheckpoint, ToolCall } from '../schemas/session.js';
 import { conversationMessages, type AgentDefinition, type Completion, type TurnInput } from './agent.js';
-import type { SessionDraft } from './draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
 import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, type FunctionCallResult, type ToolExecution } from './tool.js';
 
 export type LoopResult =

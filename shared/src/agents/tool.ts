@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentName } from '../agents-list.js';
 import type { Logger } from '../logger.js';
-import type { SessionDraft } from './draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
 
 /**
  * Seed 004's FunctionCallResult: `status` plus `result.message`, which is what

@@ -1,4 +1,4 @@
-import type { SessionDraft } from '../agents/draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
 import { findTopicMentions, maskTopics, resolveTopics, type ProhibitedTopic } from '../compliance/topics.js';
 import { event } from '../schemas/events.js';
 import type { CheckViolation, SessionState } from '../schemas/session.js';

@@ -1,4 +1,4 @@
-import type { SessionDraft } from '../agents/draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
 import { event } from '../schemas/events.js';
 import type { FactDefinition, FormField, Plan, ReviewResult, SessionForm } from '../schemas/form.js';
 import type { FieldState, SessionKind, SessionState } from '../schemas/session.js';

@@ -1,4 +1,4 @@
-import type { SessionDraft } from '../agents/draft.js';
+import type { SessionDraft } from '../runtime/draft.js';
 import { SystemError } from '../errors.js';
 import {
   ResolvedDialogOptions,

@@ -1,8 +1,24 @@
 import type { AgentName } from '../agents-list.js';
-import type { TurnInput } from '../agents/agent.js';
-import type { SessionDraft } from '../agents/draft.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../schemas/session.js';
+import type { SessionDraft } from './draft.js';
+
+/** The user turn a step belongs to; `message` is null on a session's bootstrap run. */
+export type TurnInput = { turnId: string; message: string | null };
+
+/**
+ * How a product takes a user message as its turn starts: it adds the message
+ * to the draft (a form routes it to the field it answers) and may ask for the
+ * stored turn to be rewritten (a job application masks what must not be
+ * kept). Runs once per turn, in the step that begins it.
+ */
+export type TurnIntake = (draft: SessionDraft, message: string, turnId: string) => { redactedMessage?: string };
+
+/** The intake of a product that keeps messages as they are (the FAQ dialog). */
+export const plainTurnIntake: TurnIntake = (draft, message, turnId) => {
+  draft.addUserMessage(message, turnId, null, false);
+  return {};
+};
 
 /** What a step decided about the rest of the turn. */
 export type StepOutcome =

@@ -1,9 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { AgentName } from '../agents-list.js';
-import { SessionDraft } from '../agents/draft.js';
+import { SessionDraft } from './draft.js';
 import type { Config } from '../config.js';
-import { prepareUserMessage } from '../domain/compliance-flow.js';
-import { routeUserMessage } from '../domain/answer-routing.js';
 import { AppError, SystemError, toErrorJson } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
@@ -11,7 +9,7 @@ import { enqueueStep, StepJob, type AgentQueues } from '../queues/catalog.js';
 import { event } from '../schemas/events.js';
 import type { Step } from '../schemas/session.js';
 import type { CommitMode, LoadedSession, SessionStore, TurnRecord } from '../store/session-store.js';
-import type { StepHandler, StepOutcome } from './step-handler.js';
+import { plainTurnIntake, type StepHandler, type StepOutcome, type TurnIntake } from './step-handler.js';
 
 export type StepRunnerDeps = {
   agent: AgentName;
@@ -21,6 +19,8 @@ export type StepRunnerDeps = {
   config: Config;
   log: Logger;
   metrics?: RuntimeMetrics;
+  /** The product's way of taking a user message (see TurnIntake); messages are kept as they are without one. */
+  intake?: TurnIntake;
 };
 
 export type JobLike = { data: unknown; attemptsMade: number; opts: { attempts?: number } };
@@ -70,14 +70,9 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
   draft.state.startedTurnId = step.turnId;
   draft.emit(event('turn.started', { turnId: step.turnId }));
   if (turn?.message != null) {
-    const prepared = prepareUserMessage(draft.state, turn.message);
-    const route = routeUserMessage(draft.state, prepared.text);
-    const m = draft.addUserMessage(prepared.text, step.turnId, route.fieldId, route.correction);
-    if (prepared.topics.length > 0) {
-      draft.state.compliance.volunteered.push({ messageId: m.messageId, topics: prepared.topics });
-      // The raw text must not outlive this step either.
-      await deps.store.redactTurn(loaded.state.sessionId, step.turnId, prepared.text);
-    }
+    const { redactedMessage } = (deps.intake ?? plainTurnIntake)(draft, turn.message, step.turnId);
+    // The raw text must not outlive this step either.
+    if (redactedMessage !== undefined) await deps.store.redactTurn(loaded.state.sessionId, step.turnId, redactedMessage);
   }
   const res = await deps.store.commit({
     sessionId: loaded.state.sessionId,

@@ -12,17 +12,19 @@ import { createLogger, type Logger } from '../logger.js';
 import { startMetricsPublisher } from '../metrics/metrics-store.js';
 import { createRuntimeMetrics, type RuntimeMetrics } from '../metrics/runtime-metrics.js';
 import { createAgentQueues, queueName } from '../queues/catalog.js';
-import { preloadContentAnalyzer } from '../nlu/content.js';
 import { createRedis } from '../redis/connection.js';
 import { SessionStore } from '../store/session-store.js';
-import { startHealthServer } from './health-server.js';
-import type { StepHandler } from './step-handler.js';
-import { runStep } from './step-runner.js';
+import { startHealthServer } from '../runtime/health-server.js';
+import type { StepHandler, TurnIntake } from '../runtime/step-handler.js';
+import { runStep } from '../runtime/step-runner.js';
 
 export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: Redis };
 
 /** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
 export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
+
+/** What the product a service belongs to adds to every step: how it takes user messages, and what to load before the first job. */
+export type ProductTurns = { intake?: TurnIntake; warmUp?: () => Promise<unknown> };
 
 /** After the shutdown deadline, how long cancelled jobs get to hand themselves back before the worker is cut off. */
 const HAND_BACK_GRACE_MS = 2_000;
@@ -43,14 +45,14 @@ const HAND_BACK_GRACE_MS = 2_000;
 export async function runAgentService(
   agent: AgentName,
   build: (deps: ServiceDeps) => StepHandler | ServiceHandlers | Promise<StepHandler | ServiceHandlers>,
+  product: ProductTurns = {},
 ): Promise<void> {
   const config = loadConfig();
   const log = createLogger(agent, config.logLevel).child({ agent });
   const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
   const llm = rateLimitProvider(instrumentProvider(createProvider(config, log), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
-  // The interview rules read Japanese with kuromoji in every service that routes or reviews a message: load it before taking jobs.
-  await preloadContentAnalyzer();
+  await product.warmUp?.();
   const built = await build({ config, llm, log, redis });
   const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
   const store = new SessionStore(redis, {
@@ -59,7 +61,7 @@ export async function runAgentService(
     eventsMaxLen: config.eventsMaxLen,
   });
   const queues = createAgentQueues(redis, config.queuePrefix);
-  const deps = { agent, handler, store, queues, config, log, metrics };
+  const deps = { agent, handler, store, queues, config, log, metrics, intake: product.intake };
   let stopping = false;
 
   const process_ = async (job: Job, token: string | undefined, signal: AbortSignal | undefined) => {

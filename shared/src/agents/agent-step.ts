@@ -5,7 +5,7 @@ import type { FunctionCallResult } from '../agents/tool.js';
 import { SystemError } from '../errors.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { LoopCheckpoint } from '../schemas/session.js';
-import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
+import type { StepContext, StepHandler, StepOutcome } from '../runtime/step-handler.js';
 
 export type LoopHandlerDeps = { llm: LlmProvider; model: string; maxTurns: number };
 

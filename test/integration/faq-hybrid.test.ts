@@ -7,7 +7,7 @@ import type { EmbeddingsConfig } from '../../shared/src/config.js';
 import { CorpusStore } from '../../shared/src/faq/corpus-store.js';
 import { openFaqSearch, type FaqSearch } from '../../shared/src/faq/hybrid/index.js';
 import { decodeVector } from '../../shared/src/faq/search/dense.js';
-import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
+import { offlineProvider } from '../support/offline-policies.js';
 import type { Logger } from '../../shared/src/logger.js';
 import type { FaqDocument } from '../../shared/src/schemas/faq.js';
 import { startFakeEmbeddings, type FakeEmbeddings } from '../support/fake-embeddings.js';
@@ -334,7 +334,7 @@ describe('when the embeddings server fails', () => {
 describe('the search agent', () => {
   function deps(search: FaqSearch): SearchDeps {
     const log = capturingLog().log;
-    return { replica: search.replica, retrieve: search.retrieve, llm: createOfflineProvider({ latencyMs: 0 }), model: 'offline', config: { faq: { topK: 3 } as SearchDeps['config']['faq'] }, log };
+    return { replica: search.replica, retrieve: search.retrieve, llm: offlineProvider({ latencyMs: 0 }), model: 'offline', config: { faq: { topK: 3 } as SearchDeps['config']['faq'] }, log };
   }
 
   it('answers /agent.search jobs from hybrid hits, and says in the step when it answered lexically instead of failing', async () => {

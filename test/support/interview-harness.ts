@@ -2,7 +2,7 @@ import type { AgentName } from '../../shared/src/agents-list.js';
 import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { routeUserMessage } from '../../shared/src/domain/answer-routing.js';
 import { newSessionState } from '../../shared/src/domain/form-flow.js';
-import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
+import { offlineProvider } from './offline-policies.js';
 import type { LlmProvider } from '../../shared/src/llm/types.js';
 import { createLogger } from '../../shared/src/logger.js';
 import { loopStepHandler, subtaskStepHandler } from '../../shared/src/agents/agent-step.js';
@@ -42,7 +42,7 @@ export function startInterview(opts: {
   const form = SessionForm.parse(opts.form);
   const state = newSessionState({ sessionId: 's1', kind: 'form', form, language: opts.language ?? null, firstAgent: 'greeter', now: NOW.toISOString() });
   const draft = new SessionDraft(state, () => NOW);
-  const offline = createOfflineProvider();
+  const offline = offlineProvider();
   const deps = (agent: AgentName) => ({ llm: opts.models?.[agent] ?? offline, model: 'test', maxTurns: 10 });
   const handlers: Partial<Record<AgentName, StepHandler>> = {
     greeter: loopStepHandler(greeterAgent, deps('greeter')),

@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../../shared/src/agents/agent.js';
 import { SessionDraft } from '../../shared/src/runtime/draft.js';
 import { runAgentLoop } from '../../shared/src/agents/loop.js';
 import { currentField, newSessionState } from '../../shared/src/domain/form-flow.js';
-import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
+import { offlineProvider } from '../support/offline-policies.js';
 import type { LlmProvider } from '../../shared/src/llm/types.js';
 import { createLogger } from '../../shared/src/logger.js';
 import { loopStepHandler, subtaskStepHandler } from '../../shared/src/agents/agent-step.js';
@@ -44,7 +44,7 @@ function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } =
 let turnNo = 0;
 
 /** One run of an agent's loop for a turn, the respondent's message (if any) added first as the step runner does. */
-function run(agent: AgentDefinition, d: SessionDraft, message: string | null, llm: LlmProvider = createOfflineProvider()) {
+function run(agent: AgentDefinition, d: SessionDraft, message: string | null, llm: LlmProvider = offlineProvider()) {
   const turnId = `t${++turnNo}`;
   if (message !== null) d.addUserMessage(message, turnId, null);
   return runAgentLoop({ agent, draft: d, llm, model: 'offline', maxTurns: 10, turn: { turnId, message }, runStepPrefix: `rs-${turnNo}`, log });
@@ -335,7 +335,7 @@ describe('reviewer agent', () => {
  * handler and follows `continue` until the turn ends.
  */
 async function turn(d: SessionDraft, message: string | null): Promise<AgentName[]> {
-  const llm = createOfflineProvider();
+  const llm = offlineProvider();
   const deps = { llm, model: 'offline', maxTurns: 10 };
   const handlers: Partial<Record<AgentName, StepHandler>> = {
     greeter: loopStepHandler(greeterAgent, deps),

@@ -250,7 +250,7 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
   });
 
   it('after a failed turn the next message goes to the question last shown, and a question never shown is asked first', async () => {
-    const offline = (await import('../../shared/src/llm/offline/index.js')).createOfflineProvider();
+    const offline = (await import('../support/offline-policies.js')).offlineProvider();
     let calls = 0;
     let failAt = 0;
     const interviewer = {

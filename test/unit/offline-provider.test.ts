@@ -6,6 +6,7 @@ import { applyPlan, applyReview, markAsked, newSessionState, orderFields } from 
 import { ModelBehaviorError } from '../../shared/src/errors.js';
 import { toolSpec } from '../../shared/src/llm/json-schema.js';
 import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
+import { offlineProvider } from '../support/offline-policies.js';
 import type { ChatRequest, ChatResponse, LlmMessage, ToolCall } from '../../shared/src/llm/types.js';
 import { createLogger } from '../../shared/src/logger.js';
 import { SessionForm, type ReviewResult } from '../../shared/src/schemas/form.js';
@@ -88,7 +89,7 @@ describe('offline greeter', () => {
   it('greets in both Japanese and English on the bootstrap run and asks which language to use', async () => {
     const d = draft();
     const { turn, transcript } = greeterTurn(d, null);
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toMatch(/こんにちは/);
     expect(args.message).toMatch(/日本語と英語/);
@@ -100,7 +101,7 @@ describe('offline greeter', () => {
   it('greets in the preset language only and goes straight to the country when the form fixes the language', async () => {
     const d = draft({ language: 'ja' });
     const { turn, transcript } = greeterTurn(d, null);
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toContain('お住まいの国');
     expect(args.message).not.toMatch(/Hello|English/);
@@ -109,12 +110,12 @@ describe('offline greeter', () => {
   it('answers "日本語" with set_language ja', async () => {
     const d = draft();
     const { turn, transcript } = greeterTurn(d, '日本語');
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
     expect({ name, args }).toEqual({ name: 'set_language', args: { language: 'ja' } });
   });
 
   it('after set_language succeeds, asks for the country in Japanese', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = draft();
     const { turn, transcript } = greeterTurn(d, '日本語');
     const result = await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
@@ -128,14 +129,14 @@ describe('offline greeter', () => {
   it('asks again, in both languages, when the reply names no language', async () => {
     const d = draft();
     const { turn, transcript } = greeterTurn(d, '12345');
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toContain('日本語');
     expect(args.message).toContain('English');
   });
 
   it('reads "東京に住んでいます" as set_country JP, then set_timezone with the words as hint', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = draft({ language: 'ja' });
     const { turn, transcript } = greeterTurn(d, '東京に住んでいます');
     const first = await llm.chat(request(greeterAgent, d, turn, transcript));
@@ -148,12 +149,12 @@ describe('offline greeter', () => {
   it('reads "I live in Canada" as set_country CA', async () => {
     const d = draft({ language: 'en' });
     const { turn, transcript } = greeterTurn(d, 'I live in Canada');
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
     expect({ name, args }).toEqual({ name: 'set_country', args: { country: 'CA' } });
   });
 
   it('when set_timezone returns candidates, asks which city, naming example cities of that country', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = draft({ language: 'en' });
     const { turn, transcript } = greeterTurn(d, 'I live in Canada');
     await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
@@ -166,7 +167,7 @@ describe('offline greeter', () => {
   });
 
   it('names the candidate cities in katakana when the session is Japanese', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = draft({ language: 'ja' });
     const { turn, transcript } = greeterTurn(d, 'カナダです');
     await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
@@ -181,7 +182,7 @@ describe('offline architect', () => {
   it('plans every field, required ones first then by sortOrder, with the label standing in for a missing intent', async () => {
     const d = draft({ language: 'en' });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(architectAgent, d, turn, startTranscript(architectAgent, d, turn))));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(architectAgent, d, turn, startTranscript(architectAgent, d, turn))));
     expect(name).toBe('create_plan');
     expect(args).toEqual({
       fields: [
@@ -193,7 +194,7 @@ describe('offline architect', () => {
   });
 
   it('stops calling tools once the plan was accepted', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = draft({ language: 'en' });
     const turn: TurnInput = { turnId: 't1', message: null };
     const transcript = startTranscript(architectAgent, d, turn);
@@ -226,7 +227,7 @@ describe('offline interviewer', () => {
     d.setTimezone('Asia/Tokyo', 'single');
     applyPlan(d, { fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.label, required: f.required })) });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
     expect(name).toBe('ask');
     expect(args.message).toContain('Japan');
     expect(args.message).toContain('Asia/Tokyo');
@@ -238,12 +239,12 @@ describe('offline interviewer', () => {
     const d = interviewing();
     d.addUserMessage('it is ann@', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'it is ann@' };
-    const { name, args } = onlyCall(await createOfflineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
     expect({ name, args }).toEqual({ name: 'subtask', args: { agent: 'reviewer', field_id: 'email', question: null, note: null } });
   });
 
   it('after a subtask result with outcome follow_up, asks a follow-up about the missing fact', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = interviewing();
     d.addUserMessage('it is ann@', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'it is ann@' };
@@ -266,7 +267,7 @@ describe('offline interviewer', () => {
   });
 
   it('after a subtask result with outcome done, asks the next field', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const d = interviewing();
     d.addUserMessage('ann@example.com', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'ann@example.com' };
@@ -306,7 +307,7 @@ function reviewing(answers: string[], fieldId = 'email'): SessionDraft {
 
 async function reviewerCall(d: SessionDraft) {
   const turn: TurnInput = { turnId: 't2', message: null };
-  return onlyCall(await createOfflineProvider().chat(request(reviewerAgent, d, turn, startTranscript(reviewerAgent, d, turn))));
+  return onlyCall(await offlineProvider().chat(request(reviewerAgent, d, turn, startTranscript(reviewerAgent, d, turn))));
 }
 
 describe('offline reviewer', () => {
@@ -340,7 +341,7 @@ describe('offline reviewer', () => {
 
 describe('offline provider protocol', () => {
   it('sends every tool call with JSON-string arguments that parse back to the tool input', async () => {
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const cases: ChatRequest[] = [];
     const boot = draft();
     cases.push(request(greeterAgent, boot, { turnId: 't', message: null }, []));
@@ -370,14 +371,14 @@ describe('offline provider protocol', () => {
     const d = reviewing(['it is ann@']);
     const turn: TurnInput = { turnId: 't2', message: null };
     const req = request(reviewerAgent, d, turn, startTranscript(reviewerAgent, d, turn));
-    const a = await createOfflineProvider().chat(req);
-    const b = await createOfflineProvider().chat(structuredClone(req));
+    const a = await offlineProvider().chat(req);
+    const b = await offlineProvider().chat(structuredClone(req));
     expect(b).toEqual(a);
 
     const g = draft();
     const { turn: gt, transcript } = greeterTurn(g, 'I live in Canada, English please');
     const greq = request(greeterAgent, g, gt, transcript);
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     expect(await llm.chat(greq)).toEqual(await llm.chat(greq));
   });
 
@@ -385,14 +386,14 @@ describe('offline provider protocol', () => {
     const d = draft();
     const { turn, transcript } = greeterTurn(d, '日本語');
     const req = request(greeterAgent, d, turn, transcript);
-    const { call } = onlyCall(await createOfflineProvider().chat(req));
+    const { call } = onlyCall(await offlineProvider().chat(req));
     expect(call.id).toBe(`call_greeter_${req.messages.length}`);
   });
 
   it('throws ModelBehaviorError for an agent it has no policy for', async () => {
     const req = { agent: 'weather', model: 'offline', messages: [{ role: 'user', content: 'plan a trip' }], tools: [], context: {} } as unknown as ChatRequest;
-    await expect(createOfflineProvider().chat(req)).rejects.toBeInstanceOf(ModelBehaviorError);
-    await expect(createOfflineProvider().chat(req)).rejects.toThrow(/no policy for agent weather/);
+    await expect(offlineProvider().chat(req)).rejects.toBeInstanceOf(ModelBehaviorError);
+    await expect(offlineProvider().chat(req)).rejects.toThrow(/no policy for agent weather/);
   });
 
   it("answers the LLM planner with the seed planner JSON of the rule plan in its context, and synthesis with the extractive answer", async () => {
@@ -403,7 +404,7 @@ describe('offline provider protocol', () => {
       language: 'ja',
       raw: { rules: ['search'] },
     };
-    const llm = createOfflineProvider();
+    const llm = offlineProvider();
     const plan = await llm.chat({ agent: 'planner', model: 'offline', messages: [{ role: 'user', content: '北海道への送料' }], tools: [], context: { rulePlan } });
     const { raw: _raw, ...withoutRaw } = rulePlan;
     expect(JSON.parse(plan.content!)).toEqual(withoutRaw);
@@ -411,9 +412,10 @@ describe('offline provider protocol', () => {
     expect(answer.content).toBe('800円です。');
   });
 
-  it('uses a policy passed in for an agent it has none for', async () => {
+  it('answers with the policies it was given, and refuses an agent it has none for', async () => {
     const llm = createOfflineProvider({ policies: { planner: () => ({ text: 'planned' }) } });
     const res = await llm.chat({ agent: 'planner', model: 'offline', messages: [], tools: [], context: {} });
     expect(res).toMatchObject({ content: 'planned', toolCalls: [] });
+    await expect(llm.chat({ agent: 'search', model: 'offline', messages: [], tools: [], context: {} })).rejects.toThrow(/no policy for agent search/);
   });
 });

@@ -1,5 +1,5 @@
 import { createAgent } from '@convo/shared/agents/agent';
-import type { ArchitectContext } from '@convo/shared/agents/contexts';
+import type { ArchitectContext } from './context.js';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyPlan, validatePlan } from '@convo/shared/domain/form-flow';
 import { Plan, PlanField } from '@convo/shared/schemas/form';

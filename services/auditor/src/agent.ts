@@ -1,5 +1,5 @@
 import { createAgent } from '@convo/shared/agents/agent';
-import type { AuditorContext } from '@convo/shared/agents/contexts';
+import type { AuditorContext } from './context.js';
 import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyAudit } from '@convo/shared/domain/compliance-flow';

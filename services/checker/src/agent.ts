@@ -1,5 +1,5 @@
 import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
-import type { CheckerContext } from '@convo/shared/agents/contexts';
+import type { CheckerContext } from './context.js';
 import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { applyCheck } from '@convo/shared/domain/compliance-flow';

@@ -3,6 +3,7 @@ import { subtaskStepHandler } from '@convo/shared/agents/agent-step';
 import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
 import { FORM_TURNS } from '@convo/shared/domain/turn-intake';
 import { createCheckerAgent } from './agent.js';
+import { checkerPolicy } from './offline.js';
 
 runMain(() =>
   runAgentService('checker', ({ config, llm }) =>
@@ -12,6 +13,6 @@ runMain(() =>
       // A skipped last field ends the interview: the auditor runs before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),
-    FORM_TURNS,
+    { ...FORM_TURNS, offline: checkerPolicy },
   ),
 );

@@ -1,6 +1,6 @@
 import { createAskTool } from '@convo/shared/agents/ask-tool';
 import { createAgent } from '@convo/shared/agents/agent';
-import type { GreeterContext } from '@convo/shared/agents/contexts';
+import type { GreeterContext } from './context.js';
 import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { detectLanguage } from '@convo/shared/faq/text/analyzer';

@@ -1,6 +1,7 @@
 import { createAskTool, type AskGate } from '@convo/shared/agents/ask-tool';
 import { conversationMessages, createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
-import type { FieldView, InterviewerContext } from '@convo/shared/agents/contexts';
+import type { FieldView } from '@convo/shared/domain/field-views';
+import type { InterviewerContext } from './context.js';
 import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { CLOSING_KEY, hasPassedCheck } from '@convo/shared/domain/compliance-flow';

@@ -1,5 +1,5 @@
 import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
-import type { ReviewerContext } from '@convo/shared/agents/contexts';
+import type { ReviewerContext } from './context.js';
 import type { SessionDraft } from '@convo/shared/runtime/draft';
 import { createTool, failure, success } from '@convo/shared/agents/tool';
 import { collectedFacts, conversationSummary, earlierAnswers, factViews, otherFields } from '@convo/shared/domain/field-views';

@@ -3,6 +3,7 @@ import { subtaskStepHandler } from '@convo/shared/agents/agent-step';
 import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
 import { FORM_TURNS } from '@convo/shared/domain/turn-intake';
 import { createReviewerAgent } from './agent.js';
+import { reviewerPolicy } from './offline.js';
 
 runMain(() =>
   runAgentService('reviewer', ({ config, llm }) =>
@@ -12,6 +13,6 @@ runMain(() =>
       // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),
-    FORM_TURNS,
+    { ...FORM_TURNS, offline: reviewerPolicy },
   ),
 );

@@ -4,6 +4,7 @@ import { parseSynonymGroups } from '@convo/shared/faq/search/index';
 import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
 import { SEARCH_QUERY_JOB_NAME } from '@convo/shared/queues/catalog';
 import { createSearchHandler, runSearchQuery } from './agent.js';
+import { searchPolicy } from './offline.js';
 
 runMain(() =>
   runAgentService('search', async ({ config, llm, log, redis }) => {
@@ -18,5 +19,5 @@ runMain(() =>
     });
     const deps = { replica, retrieve, llm, model: config.llm.models.search, config, log };
     return { step: createSearchHandler(deps), jobs: { [SEARCH_QUERY_JOB_NAME]: (data, signal) => runSearchQuery(data, deps, signal) } };
-  }),
+  }, { offline: searchPolicy }),
 );

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { AgentName } from '../agents-list.js';
 import { loadConfig, type Config } from '../config.js';
 import { createProvider } from '../llm/index.js';
+import type { Policy } from '../llm/offline/index.js';
 import { instrumentProvider } from '../llm/instrumented.js';
 import { rateLimitProvider } from '../llm/rate-limited.js';
 import type { LlmProvider } from '../llm/types.js';
@@ -23,8 +24,12 @@ export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis
 /** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
 export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
 
-/** What the product a service belongs to adds to every step: how it takes user messages, and what to load before the first job. */
-export type ProductTurns = { intake?: TurnIntake; warmUp?: () => Promise<unknown> };
+/**
+ * What a service adds to the runtime: its agent's offline policy (the offline
+ * model's rules for it), and from its product how user messages are taken and
+ * what to load before the first job.
+ */
+export type ServiceOptions = { offline?: Policy; intake?: TurnIntake; warmUp?: () => Promise<unknown> };
 
 /** After the shutdown deadline, how long cancelled jobs get to hand themselves back before the worker is cut off. */
 const HAND_BACK_GRACE_MS = 2_000;
@@ -45,14 +50,14 @@ const HAND_BACK_GRACE_MS = 2_000;
 export async function runAgentService(
   agent: AgentName,
   build: (deps: ServiceDeps) => StepHandler | ServiceHandlers | Promise<StepHandler | ServiceHandlers>,
-  product: ProductTurns = {},
+  options: ServiceOptions = {},
 ): Promise<void> {
   const config = loadConfig();
   const log = createLogger(agent, config.logLevel).child({ agent });
   const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
-  const llm = rateLimitProvider(instrumentProvider(createProvider(config, log), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
-  await product.warmUp?.();
+  const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
+  await options.warmUp?.();
   const built = await build({ config, llm, log, redis });
   const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
   const store = new SessionStore(redis, {
@@ -61,7 +66,7 @@ export async function runAgentService(
     eventsMaxLen: config.eventsMaxLen,
   });
   const queues = createAgentQueues(redis, config.queuePrefix);
-  const deps = { agent, handler, store, queues, config, log, metrics, intake: product.intake };
+  const deps = { agent, handler, store, queues, config, log, metrics, intake: options.intake };
   let stopping = false;
 
   const process_ = async (job: Job, token: string | undefined, signal: AbortSignal | undefined) => {

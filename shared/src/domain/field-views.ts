@@ -1,9 +1,41 @@
-import type { FactView } from '../agents/contexts.js';
 import { answerSpec, type FactType } from '../nlu/fact-type.js';
+import type { AnswerType, FactDefinition, FormField, ReviewResult } from '../schemas/form.js';
+import type { FieldStatus, SessionState } from '../schemas/session.js';
 import { candidateValue } from '../nlu/review-rules.js';
-import type { FactDefinition, FormField } from '../schemas/form.js';
-import type { SessionState } from '../schemas/session.js';
 import { formField } from './form-flow.js';
+
+/** A fact as agents see it, with the kind of value it asks for (stated by the form or inferred) and a choice's options. */
+export type FactView = {
+  factKey: string;
+  fact: string;
+  doneCriteria: string;
+  questioningHints: string | null;
+  /** The form's explicit answerType, when it states one. */
+  answerType?: AnswerType;
+  kind: AnswerType;
+  options: string[];
+  /** The options were named in prose and may describe what counts rather than what to pick. */
+  optionsDescribe?: boolean;
+};
+
+export type FieldView = {
+  fieldId: string;
+  label: string;
+  intent: string | null;
+  required: boolean;
+  facts: FactView[];
+  status: FieldStatus;
+  followUps: number;
+  lastReview: ReviewResult | null;
+  /** Failed quick-checks of questions for this field so far (application). */
+  failedChecks: number;
+  /** The field's question has been shown to the respondent. */
+  asked: boolean;
+  /** The next failed verdict ends the field: say what is still needed, offer the choices or an example, and a way out. */
+  finalAttempt: boolean;
+  /** A value for this field the respondent already gave while answering another one: confirm it instead of asking. */
+  candidate: string | null;
+};
 
 /** What agents are told about a field's facts: the form's words plus the kind of value each asks for. */
 export function factViews(field: FormField, facts: readonly FactDefinition[]): Array<FactView & { id: string; formFieldId: string }> {

@@ -1,11 +1,16 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { createOfflineProvider } from './offline/index.js';
+import type { AgentName } from '../agents-list.js';
+import { createOfflineProvider, type Policy } from './offline/index.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import type { LlmProvider } from './types.js';
 
-/** Builds the configured provider; core code only ever sees `LlmProvider`. */
-export function createProvider(config: Config, log: Logger): LlmProvider {
+/**
+ * Builds the configured provider; core code only ever sees `LlmProvider`.
+ * `offlinePolicies` are the offline model's rules for the agents this
+ * process runs (each agent's folder holds its own).
+ */
+export function createProvider(config: Config, log: Logger, offlinePolicies: Partial<Record<AgentName, Policy>> = {}): LlmProvider {
   if (config.llm.provider === 'openai') {
     return createOpenAiProvider({
       apiKey: config.llm.apiKey,
@@ -15,5 +20,5 @@ export function createProvider(config: Config, log: Logger): LlmProvider {
       log,
     });
   }
-  return createOfflineProvider({ latencyMs: config.llm.offlineLatencyMs });
+  return createOfflineProvider({ latencyMs: config.llm.offlineLatencyMs, policies: offlinePolicies });
 }

@@ -1,34 +1,20 @@
 import type { AgentName } from '../../agents-list.js';
 import { ModelBehaviorError } from '../../errors.js';
 import type { ChatRequest, ChatResponse, LlmProvider } from '../types.js';
-import { architectPolicy } from './architect.js';
-import { auditorPolicy } from './auditor.js';
-import { checkerPolicy } from './checker.js';
-import { plannerPolicy, searchPolicy } from './faq.js';
-import { greeterPolicy } from './greeter.js';
-import { interviewerPolicy } from './interviewer.js';
 import { toolTail, toResponse, type Policy } from './protocol.js';
-import { reviewerPolicy } from './reviewer.js';
 
-const POLICIES: Partial<Record<AgentName, Policy>> = {
-  greeter: greeterPolicy,
-  architect: architectPolicy,
-  interviewer: interviewerPolicy,
-  reviewer: reviewerPolicy,
-  checker: checkerPolicy,
-  auditor: auditorPolicy,
-  planner: plannerPolicy,
-  search: searchPolicy,
-};
+export type { Policy } from './protocol.js';
 
 /**
  * The `offline` provider: deterministic rule-based agents that speak the same
  * tool-calling protocol as a remote model (tool calls with JSON-string
  * arguments, results fed back as tool messages). A product mode for demos, CI
- * and load tests, not a test double.
+ * and load tests, not a test double. Each agent's policy lives in its own
+ * folder (services/<agent>/src/offline.ts) and is registered by the service
+ * that runs it.
  */
 export function createOfflineProvider(opts: { latencyMs?: number; policies?: Partial<Record<AgentName, Policy>> } = {}): LlmProvider {
-  const policies = { ...POLICIES, ...opts.policies };
+  const policies = opts.policies ?? {};
   const latency = opts.latencyMs ?? 0;
   return {
     name: 'offline',

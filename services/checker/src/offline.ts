@@ -1,7 +1,7 @@
-import { quickCheck } from '../../compliance/quick-check.js';
-import { resolveTopics } from '../../compliance/topics.js';
-import { call, type Policy } from './protocol.js';
-import type { CheckerContext } from '../../agents/contexts.js';
+import { quickCheck } from '@convo/shared/compliance/quick-check';
+import { resolveTopics } from '@convo/shared/compliance/topics';
+import { call, type Policy } from '@convo/shared/llm/offline/protocol';
+import type { CheckerContext } from './context.js';
 
 /** The offline QuickCheck: the deterministic rules of compliance/quick-check, reported through `result`. */
 export const checkerPolicy: Policy = (req, tail) => {

@@ -1,5 +1,5 @@
-import type { MultiStepQueryPlan } from '../../schemas/faq.js';
-import type { Policy } from './protocol.js';
+import type { MultiStepQueryPlan } from '@convo/shared/schemas/faq';
+import type { Policy } from '@convo/shared/llm/offline/protocol';
 
 /**
  * The offline LLM planner answers with the seed's planner JSON (§3.4.1) of
@@ -12,6 +12,3 @@ export const plannerPolicy: Policy = (req) => {
   const { raw: _raw, ...json } = plan;
   return { text: JSON.stringify(json) };
 };
-
-/** The offline answer synthesiser returns the extractive answer it is handed. */
-export const searchPolicy: Policy = (req) => ({ text: String((req.context as { extractive?: string }).extractive ?? '') });

@@ -1,5 +1,5 @@
-import type { ArchitectContext } from '../../agents/contexts.js';
-import { call, type Policy } from './protocol.js';
+import type { ArchitectContext } from './context.js';
+import { call, type Policy } from '@convo/shared/llm/offline/protocol';
 
 /** The offline architect: required fields first, then sortOrder (stable). */
 export const architectPolicy: Policy = (req, tail) => {

@@ -1,5 +1,5 @@
-import type { InterviewerContext } from '../../agents/contexts.js';
-import { countryName } from '../../nlu/country.js';
+import type { InterviewerContext } from './context.js';
+import { countryName } from '@convo/shared/nlu/country';
 import {
   alreadyCompleteText,
   bootstrapDoneText,
@@ -10,8 +10,8 @@ import {
   lastChanceText,
   keptForReviewText,
   questionText,
-} from '../../nlu/phrasing.js';
-import { ask, call, type Policy, type ToolOutcome } from './protocol.js';
+} from '@convo/shared/nlu/phrasing';
+import { ask, call, type Policy, type ToolOutcome } from '@convo/shared/llm/offline/protocol';
 
 type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string; field_value?: string; finalAttempt?: boolean };
 type CheckOut = { question: string; passed: boolean };

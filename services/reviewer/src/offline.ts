@@ -1,7 +1,7 @@
-import type { ReviewerContext } from '../../agents/contexts.js';
-import { preloadContentAnalyzer } from '../../nlu/content.js';
-import { reviewAnswer } from '../../nlu/review-rules.js';
-import { call, type Policy } from './protocol.js';
+import type { ReviewerContext } from './context.js';
+import { preloadContentAnalyzer } from '@convo/shared/nlu/content';
+import { reviewAnswer } from '@convo/shared/nlu/review-rules';
+import { call, type Policy } from '@convo/shared/llm/offline/protocol';
 
 /** The offline reviewer: the deterministic rules of nlu/review-rules, reported through the review tool. */
 export const reviewerPolicy: Policy = async (req, tail) => {

@@ -1,7 +1,7 @@
-import { auditTranscript } from '../../compliance/audit.js';
-import { resolveTopics } from '../../compliance/topics.js';
-import { call, type Policy } from './protocol.js';
-import type { AuditorContext } from '../../agents/contexts.js';
+import { auditTranscript } from '@convo/shared/compliance/audit';
+import { resolveTopics } from '@convo/shared/compliance/topics';
+import { call, type Policy } from '@convo/shared/llm/offline/protocol';
+import type { AuditorContext } from './context.js';
 
 /** The offline auditor: compliance/audit's rules plus a warning for each prohibited topic the applicant volunteered. */
 export const auditorPolicy: Policy = (req, tail) => {

@@ -1,6 +1,6 @@
-import type { GreeterContext } from '../../agents/contexts.js';
-import { findCountry, countryName } from '../../nlu/country.js';
-import { detectLanguageChoice } from '../../nlu/language.js';
+import type { GreeterContext } from './context.js';
+import { findCountry, countryName } from '@convo/shared/nlu/country';
+import { detectLanguageChoice } from '@convo/shared/nlu/language';
 import {
   askCountryText,
   askTimezoneText,
@@ -8,8 +8,8 @@ import {
   greetingText,
   languageNotUnderstoodText,
   languageUnsupportedText,
-} from '../../nlu/phrasing.js';
-import { ask, call, type Policy } from './protocol.js';
+} from '@convo/shared/nlu/phrasing';
+import { ask, call, type Policy } from '@convo/shared/llm/offline/protocol';
 
 /** The offline greeter: the seed's getSection order (language → country → time zone), one step per model call. */
 export const greeterPolicy: Policy = (req, tail) => {

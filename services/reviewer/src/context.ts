@@ -1,0 +1,30 @@
+import type { FactType } from '@convo/shared/nlu/fact-type';
+import type { FactView } from '@convo/shared/domain/field-views';
+
+/**
+ * The structured facts this agent's prompt is rendered from. Remote models
+ * read them inside the system prompt; the offline policy reads them as data.
+ */
+export type ReviewerContext = {
+  agent: 'reviewer';
+  language: 'ja' | 'en';
+  country: string | null;
+  timezone: string | null;
+  field: { fieldId: string; id: string; label: string; intent: string | null; required: boolean; sortOrder: number };
+  facts: Array<FactView & { id: string; formFieldId: string }>;
+  /** The respondent's answers to this field, oldest first. */
+  answers: string[];
+  /** The respondent's messages about other fields, oldest first (they may already contain this field's fact). */
+  earlierAnswers: string[];
+  /** The seed's sub-session summary: the conversation so far, one line per message, the latest last. */
+  summary: string[];
+  /** Facts collected so far: label → value of every resolved field. */
+  collected: Record<string, string>;
+  /** The form's other fields and the kinds of value they ask for: an answer may be about one of them instead. */
+  otherFields: Array<{ fieldId: string; label: string; kinds: FactType[] }>;
+  /** The latest answer corrects this field after it was resolved. */
+  correction: boolean;
+  /** The value a correction would replace (null otherwise). */
+  currentValue: string | null;
+  note: string | null;
+};

@@ -14,7 +14,7 @@ export const CreatePlanInput = z.object({ fields: z.array(PlanField) });
  * create_plan: the model decides the order; code checks the plan covers the
  * form's fields exactly once before it is stored (Zod-parsed, as the seed asks).
  */
-const createPlan = createTool({
+export const createPlan = createTool({
   name: 'create_plan',
   description: 'Submit the interview plan: every form field once, in the order to ask them.',
   schema: CreatePlanInput,

@@ -1,13 +1,14 @@
 import type { ArchitectContext } from './context.js';
-import { call, type Policy } from '@convo/shared/llm/offline/protocol';
+import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { createPlan } from './agent.js';
 
 /** The offline architect: required fields first, then sortOrder (stable). */
 export const architectPolicy: Policy = (req, tail) => {
   const ctx = req.context as ArchitectContext;
-  if (tail.some((t) => t.name === 'create_plan' && t.status === 'success')) return { text: 'Plan created.' };
+  if (callsOf(tail, createPlan).some((t) => t.status === 'success')) return { text: 'Plan created.' };
   const ordered = ctx.fields
     .map((f, i) => ({ f, i }))
     .sort((a, b) => Number(b.f.required) - Number(a.f.required) || a.f.sortOrder - b.f.sortOrder || a.i - b.i)
     .map(({ f }) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? f.label, required: f.required }));
-  return call('create_plan', { fields: ordered });
+  return call(createPlan, { fields: ordered });
 };

@@ -14,7 +14,7 @@ export const AuditResultInput = z.object({
   summary: z.string(),
 });
 
-const result = createTool({
+export const auditResult = createTool({
   name: 'result',
   description: 'Return the audit of the whole interview and the application summary.',
   schema: AuditResultInput,
@@ -53,7 +53,7 @@ export function auditorContext(draft: SessionDraft): AuditorContext {
 
 export const auditorAgent = createAgent({
   name: 'auditor',
-  tools: [result],
+  tools: [auditResult],
   instructions: (draft) => `${AUDITOR_PROMPT}\n\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}`,
   context: (draft) => auditorContext(draft),
   remainingTasks: (draft) => (draft.state.audit === null ? ['Return the audit using result'] : []),

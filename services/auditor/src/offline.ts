@@ -1,12 +1,13 @@
 import { auditTranscript } from '@convo/shared/compliance/audit';
 import { resolveTopics } from '@convo/shared/compliance/topics';
-import { call, type Policy } from '@convo/shared/llm/offline/protocol';
+import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { auditResult } from './agent.js';
 import type { AuditorContext } from './context.js';
 
 /** The offline auditor: compliance/audit's rules plus a warning for each prohibited topic the applicant volunteered. */
 export const auditorPolicy: Policy = (req, tail) => {
   const ctx = req.context as AuditorContext;
-  if (tail.some((t) => t.name === 'result' && t.status === 'success')) return { text: 'Audited.' };
+  if (callsOf(tail, auditResult).some((t) => t.status === 'success')) return { text: 'Audited.' };
   const topics = resolveTopics(ctx.prohibitedTopics);
   const r = auditTranscript({ language: ctx.language, messages: ctx.messages, fields: ctx.fields, facts: ctx.facts, topics });
   const labels = new Map(topics.map((t) => [t.id, t.label.en]));
@@ -17,5 +18,5 @@ export const auditorPolicy: Policy = (req, tail) => {
       message: `the applicant volunteered information about ${labels.get(id) ?? id} (${v.messageId}); it was masked and not stored`,
     })),
   );
-  return call('result', { passed: r.passed, violations: [...r.violations, ...volunteered], summary: r.summary });
+  return call(auditResult, { passed: r.passed, violations: [...r.violations, ...volunteered], summary: r.summary });
 };

@@ -26,11 +26,13 @@ export function pendingQuestion(draft: SessionDraft): { callId: string; fieldId:
   }
 }
 
+/** The verdict tool's identity (its instances differ only in the rephrasing bound), for the offline policy. */
+export const CHECK_RESULT_TOOL = { name: 'result', schema: CheckResultInput } as const;
+
 function createResultTool(maxRephrasings: number) {
   return createTool({
-    name: 'result',
+    ...CHECK_RESULT_TOOL,
     description: 'Return your quick-check verdict on the question.',
-    schema: CheckResultInput,
     execute(args, { draft, log }) {
       const q = pendingQuestion(draft);
       if (!q) return { result: failure('There is no question under check.') };

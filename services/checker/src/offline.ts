@@ -1,12 +1,13 @@
 import { quickCheck } from '@convo/shared/compliance/quick-check';
 import { resolveTopics } from '@convo/shared/compliance/topics';
-import { call, type Policy } from '@convo/shared/llm/offline/protocol';
+import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { CHECK_RESULT_TOOL } from './agent.js';
 import type { CheckerContext } from './context.js';
 
 /** The offline QuickCheck: the deterministic rules of compliance/quick-check, reported through `result`. */
 export const checkerPolicy: Policy = (req, tail) => {
   const ctx = req.context as CheckerContext;
-  if (tail.some((t) => t.name === 'result' && t.status === 'success')) return { text: 'Checked.' };
+  if (callsOf(tail, CHECK_RESULT_TOOL).some((t) => t.status === 'success')) return { text: 'Checked.' };
   const r = quickCheck({
     question: ctx.question,
     language: ctx.language,
@@ -16,5 +17,5 @@ export const checkerPolicy: Policy = (req, tail) => {
     answered: ctx.answered,
     topics: resolveTopics(ctx.prohibitedTopics),
   });
-  return call('result', { passed: r.passed, violations: r.violations });
+  return call(CHECK_RESULT_TOOL, { passed: r.passed, violations: r.violations });
 };

@@ -23,7 +23,7 @@ export const SetTimezoneInput = z.object({
 });
 
 /** set_language: only languages the interview can be held in. */
-const setLanguage = createTool({
+export const setLanguage = createTool({
   name: 'set_language',
   description: "Set the respondent's language (ja or en).",
   schema: SetLanguageInput,
@@ -38,7 +38,7 @@ const setLanguage = createTool({
 });
 
 /** set_country: tolerant, accepts a code or any Japanese/English name (seed 004: tolerant lookups). */
-const setCountry = createTool({
+export const setCountry = createTool({
   name: 'set_country',
   description: "Set the respondent's country of residence.",
   schema: SetCountryInput,
@@ -56,7 +56,7 @@ const setCountry = createTool({
  * country and the respondent's words. A country with several zones gets one
  * question about the city; failing that, the seed's Asia/Tokyo fallback.
  */
-const setTimezone = createTool({
+export const setTimezone = createTool({
   name: 'set_timezone',
   description: "Set the respondent's time zone, inferring it from the country (and a city hint) when timezone is null.",
   schema: SetTimezoneInput,

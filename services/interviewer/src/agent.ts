@@ -27,7 +27,7 @@ export const SubtaskInput = z.object({
  * an earlier field the respondent's latest message corrects, can be reviewed:
  * an answer is reviewed exactly once, whatever the model does.
  */
-const subtask = createTool({
+export const subtask = createTool({
   name: 'subtask',
   description:
     "Run a sub-agent on its own queue and wait for its result. 'reviewer' checks the respondent's new answer against the field's facts; 'checker' vets a question before you ask it (required in application interviews).",

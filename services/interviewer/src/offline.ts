@@ -11,13 +11,15 @@ import {
   keptForReviewText,
   questionText,
 } from '@convo/shared/nlu/phrasing';
-import { ask, call, type Policy, type ToolOutcome } from '@convo/shared/llm/offline/protocol';
+import { ask } from '@convo/shared/agents/ask-tool';
+import { call, callsOf, type Policy, type ToolOutcome } from '@convo/shared/llm/offline/protocol';
+import { subtask } from './agent.js';
 
 type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string; field_value?: string; finalAttempt?: boolean };
 type CheckOut = { question: string; passed: boolean };
 
 const subtaskResults = (tail: ToolOutcome[], agent: string) =>
-  tail.filter((t) => t.name === 'subtask' && t.args.agent === agent && t.status === 'success');
+  callsOf(tail, subtask).filter((t) => t.args.agent === agent && t.status === 'success');
 
 /**
  * The offline interviewer: review a pending answer; then follow up on what the
@@ -31,10 +33,10 @@ export const interviewerPolicy: Policy = (req, tail) => {
   const lastReview = subtaskResults(tail, 'reviewer').at(-1);
 
   if (ctx.correction && !lastReview) {
-    return call('subtask', { agent: 'reviewer', field_id: ctx.correction.fieldId, question: null, note: 'correction' });
+    return call(subtask, { agent: 'reviewer', field_id: ctx.correction.fieldId, question: null, note: 'correction' });
   }
   if (cur && ctx.answerPending && !lastReview) {
-    return call('subtask', { agent: 'reviewer', field_id: cur.fieldId, question: null, note: null });
+    return call(subtask, { agent: 'reviewer', field_id: cur.fieldId, question: null, note: null });
   }
   const text = intendedMessage(ctx, tail, lastReview?.result.reviewerAgentOutput as ReviewOut | undefined);
   if (ctx.kind !== 'application') return ask(text);
@@ -46,7 +48,7 @@ export const interviewerPolicy: Policy = (req, tail) => {
   if (check?.passed) return ask(check.question);
   const attempts = cur ? cur.failedChecks : ctx.closingFailedChecks;
   const question = attempts > 0 ? rephrased(ctx, attempts) : text;
-  return call('subtask', { agent: 'checker', field_id: cur?.fieldId ?? null, question, note: null });
+  return call(subtask, { agent: 'checker', field_id: cur?.fieldId ?? null, question, note: null });
 };
 
 function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewOut | undefined): string {
@@ -71,7 +73,7 @@ function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: Revie
   const cur = ctx.current;
   const lang = ctx.language;
   if (!cur) {
-    const justFinished = tail.some((t) => t.name === 'subtask') || ctx.sessionStatus === 'active';
+    const justFinished = callsOf(tail, subtask).length > 0 || ctx.sessionStatus === 'active';
     const summary = ctx.summary.map((s) => ({ label: s.label, value: s.value, status: s.status, needsReview: s.needsReview }));
     return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
   }

@@ -37,11 +37,13 @@ function pendingCallId(draft: SessionDraft): string | null {
 }
 
 /** review: the verdict is applied by code (form-flow.applyReview) and handed back to the interviewer. */
+/** The review tool's identity (its instances differ only in the follow-up bound), for the offline policy. */
+export const REVIEW_TOOL = { name: 'review', schema: ReviewInput } as const;
+
 function createReviewTool(maxFollowUps: number) {
   return createTool({
-    name: 'review',
+    ...REVIEW_TOOL,
     description: "Return your verdict on the respondent's answers for the field.",
-    schema: ReviewInput,
     execute(args, { draft }) {
       const cur = fieldUnderReview(draft.state);
       const callId = pendingCallId(draft);

@@ -1,12 +1,13 @@
 import type { ReviewerContext } from './context.js';
 import { preloadContentAnalyzer } from '@convo/shared/nlu/content';
 import { reviewAnswer } from '@convo/shared/nlu/review-rules';
-import { call, type Policy } from '@convo/shared/llm/offline/protocol';
+import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { REVIEW_TOOL } from './agent.js';
 
 /** The offline reviewer: the deterministic rules of nlu/review-rules, reported through the review tool. */
 export const reviewerPolicy: Policy = async (req, tail) => {
   const ctx = req.context as ReviewerContext;
-  if (tail.some((t) => t.name === 'review' && t.status === 'success')) return { text: 'Reviewed.' };
+  if (callsOf(tail, REVIEW_TOOL).some((t) => t.status === 'success')) return { text: 'Reviewed.' };
   await preloadContentAnalyzer();
   const r = reviewAnswer({
     field: ctx.field,
@@ -22,7 +23,7 @@ export const reviewerPolicy: Policy = async (req, tail) => {
     otherFields: ctx.otherFields,
     replacing: ctx.currentValue,
   });
-  return call('review', {
+  return call(REVIEW_TOOL, {
     passed: r.passed,
     feedback: r.feedback ?? null,
     missing_facts: r.missing_facts ?? [],

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import type { SessionDraft } from '../runtime/draft.js';
+import { call, type PolicyReply } from '../llm/offline/protocol.js';
 import { createTool, failure, success } from './tool.js';
 
 export const AskInput = z.object({
   message: z.string().describe('What to say to the respondent: one question (or the closing message), in the session language.'),
 });
+
+/** The ask tool's identity, for offline policies: every agent's ask tool has this name and input. */
+export const ASK_TOOL = { name: 'ask', schema: AskInput } as const;
+
+/** An offline policy's "say this and wait for the reply". */
+export const ask = (message: string): PolicyReply => call(ASK_TOOL, { message });
 
 /** What an agent decides before a message goes out: the field it belongs to, or why it may not be sent. */
 export type AskGate = { fieldId: string | null } | { refuse: string };
@@ -16,7 +23,7 @@ export type AskGate = { fieldId: string | null } | { refuse: string };
  */
 export function createAskTool(beforeAsk?: (draft: SessionDraft, text: string) => AskGate) {
   return createTool({
-    name: 'ask',
+    ...ASK_TOOL,
     description: 'Send a message or question to the respondent and wait for their reply. Ends your turn.',
     schema: AskInput,
     execute(args, ctx) {

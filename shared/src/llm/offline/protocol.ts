@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ChatRequest, ChatResponse, LlmMessage, ToolCall } from '../types.js';
 
 /** What an offline policy decides: at most one tool call per model turn, like a careful model. */
@@ -53,5 +54,14 @@ export function toResponse(req: ChatRequest, reply: PolicyReply): ChatResponse {
   };
 }
 
-export const call = (name: string, args: Record<string, unknown>): PolicyReply => ({ call: { name, args } });
-export const ask = (message: string): PolicyReply => call('ask', { message });
+/**
+ * A tool as a policy names it: the tool object itself (or its name and input
+ * schema), so renaming a tool or changing its input breaks the policy when it
+ * is compiled, not when it runs.
+ */
+export type ToolRef<S extends z.ZodObject = z.ZodObject> = { readonly name: string; readonly schema: S };
+
+export const call = <S extends z.ZodObject>(tool: ToolRef<S>, args: z.input<S>): PolicyReply => ({ call: { name: tool.name, args: args as Record<string, unknown> } });
+
+/** The calls of `tool` this loop already ran, newest last. */
+export const callsOf = (tail: readonly ToolOutcome[], tool: ToolRef): ToolOutcome[] => tail.filter((t) => t.name === tool.name);

@@ -113,15 +113,15 @@ async function makePlan(
     }
   }
   if (!options.useMultiStepPlanner) return { plan: singleStepPlan(input.message, options.topK, language), meta: { planner: 'rule' } };
-  // The offline provider answers the LLM planner with the rule plan it finds in the context; a
-  // getter, so a remote model (which never reads the context) costs no rule planning.
-  const llm: LlmProvider = {
-    name: deps.llm.name,
-    chat: (req) =>
-      deps.llm.chat({
-        ...req,
-        context: Object.defineProperty({ ...req.context }, 'rulePlan', { get: rule, enumerable: true }),
-      }),
-  };
-  return planMultiStepQuery(input, { analyzer: deps.analyzer, corpus: deps.corpus, useLlmPlanner: options.useLlmPlanner, llm, model: deps.model, signal: deps.signal });
+  // Planned by the rules once, up front (a few index probes, nothing next to a model call): the
+  // fallback if the model's plan is unusable, and part of the model's context.
+  return planMultiStepQuery(input, {
+    analyzer: deps.analyzer,
+    corpus: deps.corpus,
+    useLlmPlanner: options.useLlmPlanner,
+    llm: deps.llm,
+    model: deps.model,
+    signal: deps.signal,
+    rulePlan: rule(),
+  });
 }

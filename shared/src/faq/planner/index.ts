@@ -24,13 +24,15 @@ export type PlanDeps = {
   llm?: LlmProvider;
   model?: string;
   signal?: AbortSignal;
+  /** The rule-based plan of this input when the caller already made it: the fallback, and a fact in the model's context. */
+  rulePlan?: MultiStepQueryPlan;
 };
 
 export async function planMultiStepQuery(input: PlanInput, deps: PlanDeps): Promise<{ plan: MultiStepQueryPlan; meta: PlanMeta }> {
-  if (!deps.useLlmPlanner) return { plan: planRuleBased(input, deps), meta: { planner: 'rule' } };
+  if (!deps.useLlmPlanner) return { plan: deps.rulePlan ?? planRuleBased(input, deps), meta: { planner: 'rule' } };
   const llm = await planWithLlm(input, deps);
   if (llm.ok) return { plan: llm.plan, meta: { planner: 'llm' } };
-  return { plan: planRuleBased(input, deps), meta: { planner: 'rule', fallback: { reason: llm.reason, detail: llm.detail } } };
+  return { plan: deps.rulePlan ?? planRuleBased(input, deps), meta: { planner: 'rule', fallback: { reason: llm.reason, detail: llm.detail } } };
 }
 
 type LlmOutcome = { ok: true; plan: MultiStepQueryPlan } | { ok: false; reason: PlanFallbackReason; detail: string };
@@ -46,7 +48,8 @@ async function planWithLlm(input: PlanInput, deps: PlanDeps): Promise<LlmOutcome
       model: deps.model,
       messages: buildLlmPlannerMessages(input),
       tools: [],
-      context: { message: input.message, topK: input.topK, language: input.language, historyLength: input.history.length },
+      // The rule plan is data a model may compare against; the offline planner answers with it.
+      context: { message: input.message, topK: input.topK, language: input.language, historyLength: input.history.length, ...(deps.rulePlan ? { rulePlan: deps.rulePlan } : {}) },
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     content = res.content;

@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import { AppError, SystemError, toErrorJson } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
-import { enqueueStep, StepJob, type AgentQueues } from '../queues/catalog.js';
+import { StepJob, type AgentQueues } from '../queues/catalog.js';
+import { commitStep, dispatch } from './commit.js';
 import { event } from '../schemas/events.js';
 import type { Step } from '../schemas/session.js';
 import type { CommitMode, LoadedSession, SessionStore, TurnRecord } from '../store/session-store.js';
@@ -48,7 +49,7 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
     const step = loaded.step;
     if (!step || step.seq !== payload.seq) {
       // A rerun after the commit but before the next dispatch: make sure that dispatch happened.
-      if (step && step.seq > payload.seq) await enqueueStep(deps.queues, deps.config, payload.sessionId, step);
+      if (step && step.seq > payload.seq) await dispatch(deps, payload.sessionId, step);
       return 'stale';
     }
     turn ??= await deps.store.getTurn(payload.sessionId, step.turnId);
@@ -74,17 +75,9 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
     // The raw text must not outlive this step either.
     if (redactedMessage !== undefined) await deps.store.redactTurn(loaded.state.sessionId, step.turnId, redactedMessage);
   }
-  const res = await deps.store.commit({
-    sessionId: loaded.state.sessionId,
-    expectedVersion: loaded.version,
-    expectedSeq: step.seq,
-    state: draft.state,
-    mode: 'none',
-    events: draft.events,
-    runSteps: [],
-  });
-  if (!res.ok) return null;
-  return { ...loaded, version: res.version, state: draft.state, lastEventId: loaded.lastEventId + draft.events.length };
+  const committed = await commitStep(deps, { loaded, step, draft, mode: 'none', keepRunSteps: false });
+  if (!committed) return null;
+  return { ...loaded, version: committed.version, state: draft.state, lastEventId: loaded.lastEventId + draft.events.length };
 }
 
 async function executeAndCommit(
@@ -147,19 +140,9 @@ async function commitOutcome(
     draft.emit(event('turn.completed', { turnId: step.turnId, awaitingUserResponse: outcome.kind === 'await_user' }));
     mode = 'end_turn';
   }
-  const res = await deps.store.commit({
-    sessionId: loaded.state.sessionId,
-    expectedVersion: loaded.version,
-    expectedSeq: step.seq,
-    state: draft.state,
-    mode,
-    nextAgent: outcome.kind === 'continue' ? outcome.to : undefined,
-    events: draft.events,
-    runSteps: draft.runSteps,
-  });
-  if (!res.ok) return 'conflict';
-  log.info({ outcome: outcome.kind, next: res.step?.agent ?? null, events: draft.events.length }, 'step committed');
-  if (res.step) await enqueueStep(deps.queues, deps.config, loaded.state.sessionId, res.step);
+  const committed = await commitStep(deps, { loaded, step, draft, mode, nextAgent: outcome.kind === 'continue' ? outcome.to : undefined });
+  if (!committed) return 'conflict';
+  log.info({ outcome: outcome.kind, next: committed.next?.agent ?? null, events: draft.events.length }, 'step committed');
   return 'committed';
 }
 
@@ -194,16 +177,6 @@ export async function failTurn(
   resetAfterFailure(draft);
   const { code, message } = toErrorJson(err);
   draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
-  const res = await deps.store.commit({
-    sessionId: loaded.state.sessionId,
-    expectedVersion: loaded.version,
-    expectedSeq: step.seq,
-    state: draft.state,
-    mode: 'end_turn',
-    events: draft.events,
-    runSteps: [],
-  });
-  if (!res.ok) return 'conflict';
-  if (res.step) await enqueueStep(deps.queues, deps.config, loaded.state.sessionId, res.step);
-  return 'failed_turn';
+  const committed = await commitStep(deps, { loaded, step, draft, mode: 'end_turn', keepRunSteps: false });
+  return committed ? 'failed_turn' : 'conflict';
 }

@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
 import { SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { enqueueStep, stepJobId, type AgentQueues } from '../queues/catalog.js';
+import { stepJobId, type AgentQueues } from '../queues/catalog.js';
+import { dispatch } from './commit.js';
 import type { SessionStore } from '../store/session-store.js';
 import { failTurn } from './step-runner.js';
 
@@ -26,7 +27,7 @@ export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues
     const state = job ? await job.getState() : 'missing';
     if (state === 'missing' || state === 'completed' || state === 'unknown') {
       if (job) await job.remove().catch(() => undefined);
-      await enqueueStep(deps.queues, deps.config, sessionId, step);
+      await dispatch(deps, sessionId, step);
       deps.log.warn({ sessionId, seq: step.seq, agent: step.agent, jobState: state }, 'sweeper re-enqueued a lost step');
       repaired++;
     } else if (state === 'failed') {

@@ -3,7 +3,7 @@ import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo
 import { AppError, ConflictError, NotFoundError, UnavailableError } from '@convo/shared/errors';
 import type { SessionForm } from '@convo/shared/schemas/form';
 import type { SessionKind, SessionState } from '@convo/shared/schemas/session';
-import { enqueueStep } from '@convo/shared/queues/catalog';
+import { dispatch } from '@convo/shared/runtime/commit';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
@@ -41,7 +41,7 @@ export async function createSession(deps: ServiceDeps, input: NewSession, log: F
   const turnId = randomUUID();
   const state = newSessionState({ sessionId, kind: input.kind as SessionKind, form: input.form, language: input.language, firstAgent: 'greeter', now });
   const step = await deps.store.create({ state, tokenHash: hash, agent: 'greeter', turnId });
-  await enqueueStep(deps.queues, deps.config, sessionId, step);
+  await dispatch(deps, sessionId, step);
   log.info({ sessionId, turnId, kind: input.kind }, 'session created');
   return { sessionId, token };
 }
@@ -86,7 +86,7 @@ export async function acceptTurn(
   reply: FastifyReply,
   input: { sessionId: string; turnId: string; message: string; idempotencyKey?: string; multitask: 'enqueue' | 'reject'; options?: Record<string, unknown> },
 ): Promise<AcceptedTurn> {
-  const { store, queues, config } = deps;
+  const { store, config } = deps;
   const r = await store.acceptTurn({
     sessionId: input.sessionId,
     turnId: input.turnId,
@@ -110,7 +110,7 @@ export async function acceptTurn(
       throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
   }
   // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.
-  if (r.step) await enqueueStep(queues, config, input.sessionId, r.step);
+  await dispatch(deps, input.sessionId, r.step);
   req.log.info({ sessionId: input.sessionId, turnId: r.turnId, position: r.position, outcome: r.outcome }, 'turn accepted');
   return { turnId: r.turnId, position: r.position, outcome: r.outcome };
 }

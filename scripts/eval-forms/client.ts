@@ -3,7 +3,7 @@ import type { Snapshot } from './respondent.js';
 
 /**
  * A black-box client of one session, speaking only the public contract
- * (/work/shared/API.md): POST /v1/sessions, the event stream, GET snapshot,
+ * (docs/API.md): POST /v1/sessions, the event stream, GET snapshot,
  * POST turns, POST submit, DELETE.
  */
 

@@ -63,7 +63,7 @@ const EnvSchema = z.object({
   FAQ_SYNONYMS_FILE: z.string().default('examples/faq/ec-synonyms.txt'),
   /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`. */
   FAQ_WRITE_KEY: z.string().min(1).optional(),
-  /** External orchestrator for `mode: "crew"` (seed 002 §4.2.1); unset → crew requests get 400. */
+  /** External orchestrator for `mode: "crew"` (docs/seeds/002 §4.2.1); unset → crew requests get 400. */
   CREW_URL: z.string().url().optional(),
   CREW_TIMEOUT_MS: int(10_000, 100),
   /** Load shedding: waiting jobs in any one agent queue above which new work gets 503. */

@@ -7,7 +7,7 @@ import { formField } from '@convo/shared/domain/form-flow';
 import { z } from 'zod';
 import { AUDITOR_PROMPT } from './prompt.js';
 
-/** Tool input: the seed's AuditResultSchema, `violations` nullable instead of optional (seed 004). */
+/** Tool input: the seed's AuditResultSchema, `violations` nullable instead of optional (docs/seeds/004). */
 export const AuditResultInput = z.object({
   passed: z.boolean(),
   violations: z.union([z.array(z.object({ type: z.string(), message: z.string(), severity: z.enum(['error', 'warning']) })), z.null()]),

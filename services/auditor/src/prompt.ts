@@ -1,6 +1,6 @@
 import { HIRING_TOPIC_LIST } from '@convo/shared/compliance/topics';
 
-/** System prompt of the auditor (seed 001: final audit and summary). */
+/** System prompt of the auditor (docs/seeds/001: final audit and summary). */
 export const AUDITOR_PROMPT = `You are the Auditor of a job application interview. Review the whole conversation and call result once.
 Report violations with a type and severity:
 - prohibited_topic (error when the interviewer asked; warning when the applicant volunteered it: that content was masked and must not appear in your summary). Topics: ${HIRING_TOPIC_LIST}; plus the form's prohibitedTopics.

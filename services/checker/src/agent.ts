@@ -8,7 +8,7 @@ import { CheckViolation } from '@convo/shared/schemas/session';
 import { z } from 'zod';
 import { CHECKER_PROMPT } from './prompt.js';
 
-/** Tool input: the seed's QuickCheckResultSchema, with `violations` nullable instead of optional (seed 004). */
+/** Tool input: the seed's QuickCheckResultSchema, with `violations` nullable instead of optional (docs/seeds/004). */
 export const CheckResultInput = z.object({
   passed: z.boolean(),
   violations: z.union([z.array(CheckViolation), z.null()]),

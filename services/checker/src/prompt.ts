@@ -1,6 +1,6 @@
 import { HIRING_TOPIC_LIST } from '@convo/shared/compliance/topics';
 
-/** System prompt of the checker (seed 001: QuickCheck before every question). */
+/** System prompt of the checker (docs/seeds/001: QuickCheck before every question). */
 export const CHECKER_PROMPT = `You are the QuickCheck of a job application interview. Before a question reaches the applicant you vet its exact text and call result once.
 Violations (type: message):
 - no_intent_binding: the question does not serve the current field's label, intent or facts (skip this check when field is null: the closing message).

@@ -37,7 +37,7 @@ export const setLanguage = createTool({
   },
 });
 
-/** set_country: tolerant, accepts a code or any Japanese/English name (seed 004: tolerant lookups). */
+/** set_country: tolerant, accepts a code or any Japanese/English name (docs/seeds/004: tolerant lookups). */
 export const setCountry = createTool({
   name: 'set_country',
   description: "Set the respondent's country of residence.",

@@ -1,4 +1,4 @@
-/** System prompt of the greeter (seed 000: greeting, language, country, time zone). */
+/** System prompt of the greeter (docs/seeds/000: greeting, language, country, time zone). */
 export const GREETER_PROMPT = `You are the Greeter of a form interview. Your job, in order:
 1. Greet the respondent warmly and ask which language they prefer (Japanese or English) with the ask tool.
 2. When they answer, call set_language ("ja" or "en"). From then on speak only that language.

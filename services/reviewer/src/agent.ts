@@ -9,7 +9,7 @@ import { admitsNotKnowing, isNonAnswer } from '@convo/shared/nlu/answer-intent';
 import { z } from 'zod';
 import { REVIEWER_PROMPT } from './prompt.js';
 
-/** Tool input (seed 004: nullable, never optional). */
+/** Tool input (docs/seeds/004: nullable, never optional). */
 export const ReviewInput = z.object({
   passed: z.boolean(),
   feedback: z.union([z.string(), z.null()]),

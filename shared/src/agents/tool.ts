@@ -35,7 +35,7 @@ export type ToolContext = {
 export type Tool<S extends z.ZodObject = z.ZodObject> = {
   name: string;
   description: string;
-  /** Tool input schema: every field present, optional ones nullable (seed 004, 1.1). */
+  /** Tool input schema: every field present, optional ones nullable (docs/seeds/004, 1.1). */
   schema: S;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolExecution> | ToolExecution;
 };
@@ -68,7 +68,7 @@ export const ParseToolArgsSchema = {
   },
 };
 
-/** The one helper that turns raw tool arguments into validated, typed input (seed 004, section 6). */
+/** The one helper that turns raw tool arguments into validated, typed input (docs/seeds/004, section 6). */
 export function parseAndValidateToolArgs<T>(
   toolArgs: unknown,
   schema: z.ZodType<T>,

@@ -4,7 +4,7 @@ import { askingSentences, bindingKeyword, bindingKeywords } from './field-terms.
 import { describeToneIssue, findToneIssues } from './tone.js';
 import { describeTopic, findTopicMentions, MASK, maskTopics, type ProhibitedTopic, type TopicMention } from './topics.js';
 
-/** What the auditor reads: the interview proper (seed 001, Auditor). */
+/** What the auditor reads: the interview proper (docs/seeds/001, Auditor). */
 export type AuditInput = {
   language: 'ja' | 'en';
   messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;

@@ -2,7 +2,7 @@ import { askingSentences, bindingKeyword, bindingKeywords, repeatedUnits } from 
 import { describeToneIssue, findToneIssues } from './tone.js';
 import { describeTopic, findTopicMentions, type ProhibitedTopic } from './topics.js';
 
-/** What the checker knows when a question is about to be asked (seed 001, QuickCheck). */
+/** What the checker knows when a question is about to be asked (docs/seeds/001, QuickCheck). */
 export type QuickCheckInput = {
   question: string;
   language: 'ja' | 'en';

@@ -5,7 +5,7 @@ import type { CheckViolation, SessionState } from '../schemas/session.js';
 import { advance, completeSession, type AdvanceResult } from './form-flow.js';
 
 /**
- * The application interview's compliance rules (seed 001), in code: the
+ * The application interview's compliance rules (docs/seeds/001), in code: the
  * quick-check gate before every question, the floor of rule-based checks under
  * any model's verdict, masking of prohibited topics a respondent volunteers,
  * and the audit that completes the session.

@@ -237,7 +237,7 @@ export type AdvanceResult = 'next' | 'completed' | 'audit';
  * Moves to the next pending field. Every field is visited once: a field
  * resolved as skipped or needs-review is not reopened (the bound on questions
  * is what lets every interview end). An application is complete only once
- * audited (seed 001: the auditor always runs).
+ * audited (docs/seeds/001: the auditor always runs).
  */
 export function advance(draft: SessionDraft): AdvanceResult {
   const s = draft.state;

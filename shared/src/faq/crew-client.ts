@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { FaqHistoryEntry } from '../schemas/faq.js';
 
 /**
- * Client of an external orchestrator for `mode: "crew"` (seed 002 §4.2.1):
+ * Client of an external orchestrator for `mode: "crew"` (docs/seeds/002 §4.2.1):
  * POST {CREW_URL}/crew/orchestrator/plan with the conversation, returning a
  * plan in the LLM planner's JSON shape (mapped by the caller). Any failure is
  * an AppError the planner turns into a rule-based fallback.

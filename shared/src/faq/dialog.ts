@@ -61,7 +61,7 @@ export function startTurnResult(draft: SessionDraft, input: { turnId: string; me
   return result;
 }
 
-/** The plan's steps as `meta.orchestrationSteps` lists them (seed 002 §4.1.1). */
+/** The plan's steps as `meta.orchestrationSteps` lists them (docs/seeds/002 §4.1.1). */
 export function planOrchestrationSteps(plan: MultiStepQueryPlan): OrchestrationStep[] {
   return plan.steps.map((s) => {
     switch (s.type) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SessionForm } from './form.js';
 import { SessionKind } from './session.js';
 
-/** HTTP bodies of the public contract (API.md section 1). */
+/** HTTP bodies of the public contract (docs/API.md section 1). */
 export const CreateSessionBody = z
   .object({
     kind: SessionKind,

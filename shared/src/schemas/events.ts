@@ -3,7 +3,7 @@ import { MultiStepQueryPlan, RetrievalMode } from './faq.js';
 import { AgentName } from './session.js';
 
 /**
- * Every event of the SSE contract (API.md section 1) as one zod schema.
+ * Every event of the SSE contract (docs/API.md section 1) as one zod schema.
  * No transforms: what a worker appends is exactly what a client receives.
  */
 const ErrorBody = z.object({ code: z.string(), message: z.string() });

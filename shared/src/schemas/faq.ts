@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The FAQ dialog (seed 002): corpus documents, the MultiStepQueryPlan and its
+ * The FAQ dialog (docs/seeds/002): corpus documents, the MultiStepQueryPlan and its
  * steps, and the public request/response bodies of /agent.search and
  * /agent.dialog. Every other module takes its FAQ types from here.
  */
@@ -39,7 +39,7 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
-// --- MultiStepQueryPlan (seed 002 §3.1) ---
+// --- MultiStepQueryPlan (docs/seeds/002 §3.1) ---
 
 export const ClarifyStep = z.object({ id: z.string(), type: z.literal('clarify'), description: z.string().optional(), questions: z.array(z.string()).min(1) });
 export const SearchStep = z.object({
@@ -80,7 +80,7 @@ export const MultiStepQueryPlan = z.object({
 export type MultiStepQueryPlan = z.infer<typeof MultiStepQueryPlan>;
 
 /**
- * What an LLM planner returns (seed 002 §3.4.1): looser than the plan (topK,
+ * What an LLM planner returns (docs/seeds/002 §3.4.1): looser than the plan (topK,
  * style and includeSources may be missing) and mapped onto MultiStepQueryPlan
  * by `fromLlmPlan`.
  */
@@ -130,7 +130,7 @@ export const DialogTurn = z.object({
 });
 export type DialogTurn = z.infer<typeof DialogTurn>;
 
-// --- Public bodies (API.md §2) ---
+// --- Public bodies (docs/API.md §2) ---
 
 export const SearchLanguageOption = z.enum(['ja', 'en', 'auto']);
 
@@ -145,7 +145,7 @@ export type AgentSearchRequest = z.infer<typeof AgentSearchRequest>;
 export const RetrievalMode = z.enum(['hybrid', 'lexical']);
 export type RetrievalMode = z.infer<typeof RetrievalMode>;
 
-/** The AgentStep records of a dialog response (seed 002 §4.1.1 `steps`). */
+/** The AgentStep records of a dialog response (docs/seeds/002 §4.1.1 `steps`). */
 export const AgentStep = z.object({
   type: z.string(),
   message: z.string(),

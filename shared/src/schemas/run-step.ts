@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentName } from './session.js';
 
-/** Audit record of one tool execution (seed 004, section 5). */
+/** Audit record of one tool execution (docs/seeds/004, section 5). */
 export const RunStep = z.object({
   runStepId: z.string(),
   turnId: z.string(),

@@ -1,7 +1,7 @@
 import type { FaqTurnResult } from '@convo/shared/schemas/faq';
 
 /**
- * The /agent.dialog response body of seed 002 §4.1.1. `meta` carries the
+ * The /agent.dialog response body of docs/seeds/002 §4.1.1. `meta` carries the
  * seed's fields (multiStepPlan, orchestratorMode, orchestrationSteps,
  * latencyMs) plus `sources` and `planner` (which planner ran, why it fell
  * back, how the answer was made); with `debug` also the plan's `raw` and the hits.

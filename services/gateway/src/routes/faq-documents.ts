@@ -8,7 +8,7 @@ import { csvRecords, jsonRecords, toDocuments } from '../faq/uploads.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse };
 
-/** The FAQ corpus (API.md §2): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
+/** The FAQ corpus (docs/API.md §2): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
 export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { config, corpus } = deps;
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 
-/** Operators' probes (API.md section 4). */
+/** Operators' probes (docs/API.md section 4). */
 export function healthRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/healthz', { schema: { tags: ['operators'], response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({

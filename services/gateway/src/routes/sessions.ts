@@ -11,7 +11,7 @@ import type { GatewayDeps } from '../deps.js';
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { token: [] }];
 
-/** Session routes of API.md section 1 (the SSE route lives in events.ts). */
+/** Session routes of docs/API.md section 1 (the SSE route lives in events.ts). */
 export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { store, config } = deps;
 

@@ -76,7 +76,7 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
 export type AcceptedTurn = { turnId: string; position: number; outcome: 'started' | 'queued' | 'duplicate' };
 
 /**
- * Accepts a user turn into the session's inbox (API.md §1 turn rules) and
+ * Accepts a user turn into the session's inbox (docs/API.md §1 turn rules) and
  * dispatches its first step when nothing else runs; every refusal is the
  * contract's error. Shared by POST /v1/sessions/:id/turns and /agent.dialog.
  */

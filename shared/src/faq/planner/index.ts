@@ -7,7 +7,7 @@ import { planRuleBased } from './rule-planner.js';
 import type { PlanFallbackReason, PlanInput, PlanMeta, PlannerCorpus } from './types.js';
 
 /**
- * `planMultiStepQuery` (seed 002 §3): the rule-based planner, or with
+ * `planMultiStepQuery` (docs/seeds/002 §3): the rule-based planner, or with
  * `useLlmPlanner` the LLM planner, which falls back to the rules whenever its
  * answer cannot be used; `meta.fallback` says why.
  */

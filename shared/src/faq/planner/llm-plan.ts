@@ -4,7 +4,7 @@ import { planLanguage } from './rule-planner.js';
 import type { PlanFallbackReason, PlanInput } from './types.js';
 
 /**
- * Reading the LLM planner's reply (seed 002 §3.4.1) into a MultiStepQueryPlan.
+ * Reading the LLM planner's reply (docs/seeds/002 §3.4.1) into a MultiStepQueryPlan.
  * Lenient about wrapping (code fences, a sentence around the object), strict
  * about content: a plan that would leave the dialog with nothing to do is
  * refused so the rule planner can stand in.

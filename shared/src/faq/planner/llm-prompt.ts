@@ -1,6 +1,6 @@
 import type { PlanInput } from './types.js';
 
-/** The LLM planner's prompts, as seed 002 §3.4.2 and §3.4.3 write them. */
+/** The LLM planner's prompts, as docs/seeds/002 §3.4.2 and §3.4.3 write them. */
 
 /** Seed 002 §3.4.2, word for word. */
 export const PLANNER_SYSTEM_PROMPT = `あなたは EC / コマース FAQ 検索の「プランナー」です。

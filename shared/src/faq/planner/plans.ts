@@ -1,7 +1,7 @@
 import type { MultiStepQueryPlan, PlanStep } from '../../schemas/faq.js';
 import type { PlanLanguage } from './types.js';
 
-/** Building the plans the rule planner returns; step ids follow seed 002 (`step_search_1`). */
+/** Building the plans the rule planner returns; step ids follow docs/seeds/002 (`step_search_1`). */
 
 /** What `raw` holds on a rule plan: which rules fired and what they saw, for debugging and for the next turn. */
 export type RuleTrace = {
@@ -42,7 +42,7 @@ export function searchPlan(o: {
       : { id: `step_followup_${i + 1}`, type: 'followup_search', description: o.description, basedOn: o.basedOn ?? 'user', query, topK: o.topK },
   );
   steps.push(answerStep(1, o.language));
-  // The orchestrator runs followupQueries when present (seed 002 §4.1.2): follow-ups and compound parts.
+  // The orchestrator runs followupQueries when present (docs/seeds/002 §4.1.2): follow-ups and compound parts.
   const listQueries = o.kind === 'followup_search' || o.queries.length > 1;
   return {
     steps,

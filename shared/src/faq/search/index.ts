@@ -6,7 +6,7 @@ import { foldKana, loadAnalyzer } from '../text/analyzer.js';
 import type { FaqSearchIndex } from './types.js';
 
 /**
- * FAQ retrieval (seed 002): `createFaqIndex` is the engine the search and
+ * FAQ retrieval (docs/seeds/002): `createFaqIndex` is the engine the search and
  * dialog agents use; `createBm25Baseline` is plain BM25 for the evaluation
  * to compare against. Both load the shared analyzer (kuromoji dictionary,
  * about half a second, once per process) and then search synchronously.

@@ -44,9 +44,12 @@ function createResultTool(maxRephrasings: number) {
         : applied.fieldSkipped
           ? `Failed ${applied.attempts} times: the field was skipped for compliance and will not be asked. Continue with the next field.`
           : `Failed: ${applied.violations.map((v) => `${v.type}: ${v.message}`).join('; ')}. Rephrase the question to fix this and check it again.`;
-      draft.state.subSessionResults[q.callId] = success(message, {
-        checkerAgentOutput: { question: q.question, fieldId: q.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped },
-      });
+      draft.setSubtaskResult(
+        q.callId,
+        success(message, {
+          checkerAgentOutput: { question: q.question, fieldId: q.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped },
+        }),
+      );
       return { result: success('Verdict recorded.') };
     },
   });

@@ -59,7 +59,7 @@ function createReviewTool(maxFollowUps: number) {
       const result = success(verdictMessage(draft, cur.field.fieldId, applied, review), {
         reviewerAgentOutput: { fieldId: cur.field.fieldId, outcome: applied.outcome, finalAttempt: cur.fieldState.finalAttempt, ...review },
       });
-      draft.state.subSessionResults[callId] = result;
+      draft.setSubtaskResult(callId, result);
       return { result: success('Verdict recorded.') };
     },
   });

@@ -34,11 +34,11 @@ export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): 
     const { draft } = ctx;
     const cp = draft.state.loop;
     const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? cp : null;
-    if (checkpoint) draft.state.loop = null;
+    if (checkpoint) draft.setLoop(null);
     const r = await runLoop(agent, deps, ctx, checkpoint);
     if (r.kind === 'ask') return { kind: 'await_user' };
     if (r.kind === 'suspend') {
-      draft.state.loop = r.checkpoint;
+      draft.setLoop(r.checkpoint);
       return { kind: 'continue', to: r.checkpoint.subAgent };
     }
     if (r.completion?.type === 'handoff') return { kind: 'continue', to: r.completion.to };

@@ -58,16 +58,16 @@ export function applyCheck(
     (v) => input.fieldId !== null || v.type === 'prohibited_topic' || v.type === 'tone_violation',
   );
   const passed = violations.length === 0 && (input.passed || floor.length === 0);
-  draft.state.compliance.checks.push({ fieldId: input.fieldId, question, passed, violations });
+  draft.updateCompliance((c) => c.checks.push({ fieldId: input.fieldId, question, passed, violations }));
   draft.emit(event('check', { passed, violations }));
   if (passed) return { passed, violations, attempts: 0, fieldSkipped: false, next: null };
   const key = input.fieldId ?? CLOSING_KEY;
   const attempts = (draft.state.compliance.failedChecks[key] ?? 0) + 1;
-  draft.state.compliance.failedChecks[key] = attempts;
+  draft.updateCompliance((c) => (c.failedChecks[key] = attempts));
   if (input.fieldId === null || attempts <= input.maxRephrasings) return { passed, violations, attempts, fieldSkipped: false, next: null };
   const f = draft.state.fields.find((x) => x.fieldId === input.fieldId);
   if (!f) return { passed, violations, attempts, fieldSkipped: false, next: null };
-  f.skipReason = 'compliance';
+  draft.updateField(f.fieldId, { skipReason: 'compliance' });
   draft.setFieldStatus(f.fieldId, 'skipped', { reason: 'compliance', violations: violations.map((v) => v.type) });
   return { passed, violations, attempts, fieldSkipped: true, next: advance(draft) };
 }
@@ -96,7 +96,7 @@ export function applyAudit(draft: SessionDraft, input: AuditInput): void {
     violations,
     summary: maskTopics(input.summary, topics, lang),
   };
-  draft.state.audit = audit;
+  draft.setAudit(audit);
   draft.emit(event('audit', audit));
   completeSession(draft);
 }

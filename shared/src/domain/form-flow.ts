@@ -116,9 +116,7 @@ export function validatePlan(state: SessionState, plan: Plan): string | null {
 
 /** Stores the plan and puts the field states in plan order; the interview starts at its first field. */
 export function applyPlan(draft: SessionDraft, plan: Plan): void {
-  const byId = new Map(draft.state.fields.map((f) => [f.fieldId, f]));
-  draft.state.fields = plan.fields.map((p) => byId.get(p.field_id)).filter((f): f is FieldState => f !== undefined);
-  draft.state.currentFieldIndex = 0;
+  draft.orderFields(plan.fields.map((p) => p.field_id));
   draft.setPlan(plan);
 }
 
@@ -165,8 +163,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
   const field = formField(draft.state, fieldId);
   if (!f || !field) throw new Error(`applyReview: unknown field ${fieldId}`);
   const wasResolved = f.status === 'done' || f.status === 'skipped';
-  f.lastReview = review;
-  f.reviewedMessageId = lastUserMessageId(draft.state, fieldId);
+  draft.updateField(fieldId, { lastReview: review, reviewedMessageId: lastUserMessageId(draft.state, fieldId) });
   draft.emit(
     event('review', {
       fieldId,
@@ -177,7 +174,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
   );
   if (wasResolved) return applyCorrection(draft, f, review);
   if (review.passed && review.skipped && !field.required) {
-    f.skipReason = 'declined';
+    draft.updateField(fieldId, { skipReason: 'declined' });
     draft.setFieldStatus(fieldId, 'skipped', { reason: 'declined' });
     return { outcome: 'skipped', next: advance(draft) };
   }
@@ -189,18 +186,17 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
   }
   if (f.followUps >= maxFollowUps) {
     if (!field.required) {
-      f.skipReason = 'max_follow_ups';
+      draft.updateField(fieldId, { skipReason: 'max_follow_ups' });
       draft.setFieldStatus(fieldId, 'skipped', { reason: 'max_follow_ups' });
       return { outcome: 'skipped', next: advance(draft) };
     }
-    f.needsReview = true;
+    draft.updateField(fieldId, { needsReview: true });
     draft.setFieldValue(fieldId, keptAsGiven(draft.state, fieldId));
     draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason: 'max_follow_ups' });
     return { outcome: 'needs_review', next: advance(draft) };
   }
-  f.followUps += 1;
-  f.finalAttempt = f.followUps >= maxFollowUps;
-  draft.state.followUpCount += 1;
+  draft.updateField(fieldId, { followUps: f.followUps + 1, finalAttempt: f.followUps + 1 >= maxFollowUps });
+  draft.countFollowUp();
   draft.setFieldStatus(fieldId, 'interviewing', { followUps: f.followUps });
   return { outcome: 'follow_up', next: null };
 }
@@ -208,8 +204,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
 function applyCorrection(draft: SessionDraft, f: FieldState, review: ReviewResult): ReviewApplied {
   if (!review.passed || review.skipped) return { outcome: 'correction_rejected', next: null };
   const value = review.field_value ?? answersForField(draft.state, f.fieldId).at(-1) ?? '';
-  f.needsReview = false;
-  f.skipReason = null;
+  draft.updateField(f.fieldId, { needsReview: false, skipReason: null });
   draft.setFieldValue(f.fieldId, value);
   draft.setFieldStatus(f.fieldId, 'done', { reason: 'corrected' });
   if (draft.state.status === 'awaiting_confirmation') {
@@ -244,10 +239,10 @@ export function advance(draft: SessionDraft): AdvanceResult {
   const after = s.fields.findIndex((f, i) => i > s.currentFieldIndex && f.status === 'pending');
   const any = after >= 0 ? after : s.fields.findIndex((f) => f.status === 'pending');
   if (any >= 0) {
-    s.currentFieldIndex = any;
+    draft.setCurrentFieldIndex(any);
     return 'next';
   }
-  s.currentFieldIndex = s.fields.length;
+  draft.setCurrentFieldIndex(s.fields.length);
   if (needsAudit(s)) return 'audit';
   completeSession(draft);
   return 'completed';
@@ -282,15 +277,15 @@ export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number, maxFo
     if (f.status === 'done' || f.status === 'skipped') continue;
     const field = formField(s, f.fieldId);
     if (field?.required) {
-      f.needsReview = true;
+      draft.updateField(f.fieldId, { needsReview: true });
       draft.setFieldValue(f.fieldId, keptAsGiven(s, f.fieldId));
       draft.setFieldStatus(f.fieldId, 'done', { needsReview: true, reason: 'turn_limit' });
     } else {
-      f.skipReason = 'turn_limit';
+      draft.updateField(f.fieldId, { skipReason: 'turn_limit' });
       draft.setFieldStatus(f.fieldId, 'skipped', { reason: 'turn_limit' });
     }
   }
-  s.currentFieldIndex = s.fields.length;
+  draft.setCurrentFieldIndex(s.fields.length);
   if (!needsAudit(s)) completeSession(draft);
   return true;
 }
@@ -301,7 +296,7 @@ export function needsAudit(state: SessionState): boolean {
 }
 
 export function completeSession(draft: SessionDraft): void {
-  draft.state.status = 'awaiting_confirmation';
+  draft.awaitConfirmation();
   draft.emit(event('session.completed', completionPayload(draft.state)));
 }
 

@@ -14,7 +14,7 @@ export const formTurnIntake: TurnIntake = (draft, message, turnId) => {
   const route = routeUserMessage(draft.state, prepared.text);
   const added = draft.addUserMessage(prepared.text, turnId, route.fieldId, route.correction);
   if (prepared.topics.length === 0) return {};
-  draft.state.compliance.volunteered.push({ messageId: added.messageId, topics: prepared.topics });
+  draft.updateCompliance((c) => c.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));
   return { redactedMessage: prepared.text };
 };
 

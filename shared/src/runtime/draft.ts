@@ -2,9 +2,9 @@ import type { AgentName } from '../agents-list.js';
 import { event, type NewEvent } from '../schemas/events.js';
 import type { Plan } from '../schemas/form.js';
 import type { RunStep } from '../schemas/run-step.js';
-import type { ChatMessage, FieldStatus, SessionState } from '../schemas/session.js';
+import type { ChatMessage, ComplianceState, FieldState, FieldStatus, LoopCheckpoint, SessionState } from '../schemas/session.js';
 
-/** The seed's StateChange records (001, "StateChange"), collected from tool calls. */
+/** The StateChange records of docs/seeds/001, read off the events a draft emitted. */
 export type StateChangeType =
   | 'SET_LANGUAGE'
   | 'SET_COUNTRY'
@@ -19,11 +19,12 @@ export type StateChange = { type: StateChangeType; payload: Record<string, unkno
  * through a method that also records the event the contract promises for it,
  * so state and events cannot drift apart; the step runner commits both at once.
  */
+const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE']);
+
 export class SessionDraft {
   readonly state: SessionState;
   readonly events: NewEvent[] = [];
   readonly runSteps: RunStep[] = [];
-  readonly stateChanges: StateChange[] = [];
 
   /**
    * @param owned the caller hands the state over (a freshly loaded copy nobody else holds), so it is not cloned:
@@ -45,6 +46,86 @@ export class SessionDraft {
     this.events.push(e);
   }
 
+  /** The StateChange records of this draft, derived from its events so the two cannot disagree. */
+  get stateChanges(): StateChange[] {
+    return this.events.flatMap((e): StateChange[] => {
+      if (e.type === 'agent.changed') return [{ type: 'SET_CURRENT_AGENT', payload: { ...(e.data as object) } }];
+      if (e.type === 'message') {
+        const m = e.data as { messageId: string; role: string; agent: string | null };
+        return [m.role === 'user' ? { type: 'ADD_USER_MESSAGE', payload: { messageId: m.messageId } } : { type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: m.messageId, agent: m.agent } }];
+      }
+      if (e.type !== 'state.changed') return [];
+      const change = e.data as { type: string; payload: Record<string, unknown> };
+      return BOOTSTRAP_CHANGES.has(change.type) ? [{ type: change.type as StateChangeType, payload: change.payload }] : [];
+    });
+  }
+
+  /** The first step of a turn: the session records which turn it started and says so. */
+  beginTurn(turnId: string): void {
+    this.state.startedTurnId = turnId;
+    this.emit(event('turn.started', { turnId }));
+  }
+
+  /** The agent loop suspends on a subtask (its checkpoint is kept until the result comes back), or resumes and clears it. */
+  setLoop(checkpoint: LoopCheckpoint | null): void {
+    this.state.loop = checkpoint;
+  }
+
+  /** A sub-agent's result for the suspended loop's pending call `callId` (read when the loop resumes). */
+  setSubtaskResult(callId: string, result: unknown): void {
+    this.state.subSessionResults[callId] = result;
+    this.touch();
+  }
+
+  /** The session waits for the respondent to confirm before it can be submitted. */
+  awaitConfirmation(): void {
+    this.state.status = 'awaiting_confirmation';
+    this.touch();
+  }
+
+  /**
+   * A field's interview bookkeeping (follow-ups, skip reason, last review…);
+   * its status and value change through setFieldStatus / setFieldValue, which
+   * emit their events.
+   */
+  updateField(fieldId: string, patch: Partial<Omit<FieldState, 'fieldId' | 'status' | 'value'>>): void {
+    const f = this.state.fields.find((x) => x.fieldId === fieldId);
+    if (!f) return;
+    Object.assign(f, patch);
+    this.touch();
+  }
+
+  /** Which field the interview is at (the number of fields once every one is settled). */
+  setCurrentFieldIndex(index: number): void {
+    this.state.currentFieldIndex = index;
+    this.touch();
+  }
+
+  /** One more follow-up question asked in this session (bounded, see form-flow). */
+  countFollowUp(): void {
+    this.state.followUpCount += 1;
+    this.touch();
+  }
+
+  /** The fields in the order the plan asks them, starting at the first. */
+  orderFields(fieldIds: readonly string[]): void {
+    const byId = new Map(this.state.fields.map((f) => [f.fieldId, f]));
+    this.state.fields = fieldIds.map((id) => byId.get(id)).filter((f): f is SessionState['fields'][number] => f !== undefined);
+    this.state.currentFieldIndex = 0;
+    this.touch();
+  }
+
+  /** Application sessions: changes to the compliance record go through here (checks, failed-check counts, volunteered topics). */
+  updateCompliance(change: (compliance: ComplianceState) => void): void {
+    change(this.state.compliance);
+    this.touch();
+  }
+
+  setAudit(audit: unknown): void {
+    this.state.audit = audit;
+    this.touch();
+  }
+
   private touch(): void {
     this.state.updatedAt = this.now();
   }
@@ -52,21 +133,18 @@ export class SessionDraft {
   setLanguage(language: string): void {
     this.state.bootstrap.language = language;
     this.touch();
-    this.stateChanges.push({ type: 'SET_LANGUAGE', payload: { language } });
     this.emit(event('state.changed', { type: 'SET_LANGUAGE', payload: { language } }));
   }
 
   setCountry(country: string): void {
     this.state.bootstrap.country = country;
     this.touch();
-    this.stateChanges.push({ type: 'SET_COUNTRY', payload: { country } });
     this.emit(event('state.changed', { type: 'SET_COUNTRY', payload: { country } }));
   }
 
   setTimezone(timezone: string, source: string): void {
     this.state.bootstrap.timezone = timezone;
     this.touch();
-    this.stateChanges.push({ type: 'SET_TIMEZONE', payload: { timezone, source } });
     this.emit(event('state.changed', { type: 'SET_TIMEZONE', payload: { timezone, source } }));
   }
 
@@ -84,7 +162,6 @@ export class SessionDraft {
     else stack.splice(stack.length - 1, 1, { agent: to, since: this.now() });
     this.state.currentAgent = to;
     this.touch();
-    this.stateChanges.push({ type: 'SET_CURRENT_AGENT', payload: { from, to } });
     this.emit(event('agent.changed', { from, to }));
   }
 
@@ -110,13 +187,11 @@ export class SessionDraft {
 
   addUserMessage(text: string, turnId: string, fieldId: string | null, correction = false): ChatMessage {
     const m = this.addMessage({ role: 'user', agent: null, text, turnId, fieldId, correction });
-    this.stateChanges.push({ type: 'ADD_USER_MESSAGE', payload: { messageId: m.messageId } });
     return m;
   }
 
   addAssistantMessage(agent: AgentName, text: string, turnId: string, fieldId: string | null): ChatMessage {
     const m = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false });
-    this.stateChanges.push({ type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: m.messageId, agent } });
     return m;
   }
 

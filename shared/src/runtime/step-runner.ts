@@ -68,8 +68,7 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
 /** First step of a turn: record `turn.started` and the user's message, once. Returns the session as committed. */
 async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step, turn: TurnRecord | null): Promise<LoadedSession | null> {
   const draft = new SessionDraft(loaded.state, undefined, true);
-  draft.state.startedTurnId = step.turnId;
-  draft.emit(event('turn.started', { turnId: step.turnId }));
+  draft.beginTurn(step.turnId);
   if (turn?.message != null) {
     const { redactedMessage } = (deps.intake ?? plainTurnIntake)(draft, turn.message, step.turnId);
     // The raw text must not outlive this step either.
@@ -155,7 +154,7 @@ async function commitOutcome(
 export function resetAfterFailure(draft: SessionDraft): void {
   const loop = draft.state.loop;
   if (loop) {
-    draft.state.loop = null;
+    draft.setLoop(null);
     draft.setAgent(loop.agent);
   }
   for (const f of draft.state.fields) if (f.status === 'reviewing') draft.setFieldStatus(f.fieldId, 'interviewing');

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { runSearchQuery, type SearchDeps } from '../../services/search/src/agent.js';
 import type { EmbeddingsConfig } from '../../shared/src/config.js';
 import { CorpusStore } from '../../shared/src/faq/corpus-store.js';
+import { Registry } from 'prom-client';
 import { openFaqSearch, type FaqSearch } from '../../shared/src/faq/hybrid/index.js';
 import { decodeVector } from '../../shared/src/faq/search/dense.js';
 import { offlineProvider } from '../support/offline-policies.js';
@@ -283,6 +284,25 @@ describe('when the embeddings server fails', () => {
     await vi.waitFor(async () => expect((await find(search, 'wuxtrel')).retrieval).toBe('hybrid'), { timeout: 5_000, interval: 20 });
     expect((await find(search, 'wuxtrel')).hits[0]?.id).toBe('zorblax');
     expect(lines.filter((l) => String(l.msg).startsWith('embeddings server recovered'))).toHaveLength(1);
+  });
+
+  it('counts for operators what it embedded, what is pending and how searches were answered', async () => {
+    const { prefix } = await seeded();
+    const registry = new Registry();
+    const connection = new Redis(inject('redisUrl'));
+    connections.push(connection);
+    const search = await openFaqSearch({ redis: connection, keyPrefix: prefix, log: capturingLog().log, refreshMs: 0, embeddings: embeddingsConfig({ retryMs: 10_000 }), registry });
+    opened.push(search);
+    await allEmbedded(search);
+    await find(search, 'gift wrapping');
+    fake.setMode({ kind: 'status', status: 500 });
+    await find(search, 'gift wrapping');
+    const text = await registry.metrics();
+    expect(text).toContain(`convo_faq_embedded_documents_total ${CORPUS.length}`);
+    expect(text).toContain('convo_faq_embeddings_pending_documents 0');
+    expect(text).toMatch(/convo_faq_searches_total\{retrieval="hybrid"\} 1/);
+    expect(text).toMatch(/convo_faq_searches_total\{retrieval="lexical"\} 1/);
+    expect(text).toMatch(/convo_faq_embeddings_requests_total\{purpose="query",outcome="error"\} 1/);
   });
 
   it('answers lexically within the query timeout when the server hangs', async () => {

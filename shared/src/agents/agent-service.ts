@@ -19,7 +19,8 @@ import { startHealthServer } from '../runtime/health-server.js';
 import type { StepHandler, TurnIntake } from '../runtime/step-handler.js';
 import { runStep } from '../runtime/step-runner.js';
 
-export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: Redis };
+/** What a service's build step gets; `metrics` is the worker's registry, for figures of the service's own. */
+export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: Redis; metrics: RuntimeMetrics };
 
 /** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
 export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
@@ -58,7 +59,7 @@ export async function runAgentService(
   const metrics = createRuntimeMetrics();
   const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
   await options.warmUp?.();
-  const built = await build({ config, llm, log, redis });
+  const built = await build({ config, llm, log, redis, metrics });
   const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
   const store = new SessionStore(redis, {
     prefix: config.keyPrefix,

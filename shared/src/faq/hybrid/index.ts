@@ -4,8 +4,10 @@ import { createRpmGate } from '../../llm/rate-limited.js';
 import type { Logger } from '../../logger.js';
 import { CorpusReplica } from '../corpus-replica.js';
 import { CorpusStore } from '../corpus-store.js';
+import type { Registry } from 'prom-client';
 import { createOpenAiEmbedder, type Embedder } from './embedder.js';
 import { EmbeddingsHealth } from './health.js';
+import { createEmbeddingsMetrics, measuredEmbedder, measuredRetriever } from './metrics.js';
 import { createHybridRetriever, lexicalRetriever, type Retriever } from './retriever.js';
 import { VectorStore } from './vector-store.js';
 import { VectorSync } from './vector-sync.js';
@@ -29,6 +31,8 @@ export type FaqSearchDeps = {
   synonymGroups?: readonly (readonly string[])[];
   /** Undefined: lexical search only, exactly as without hybrid retrieval. */
   embeddings: EmbeddingsConfig | undefined;
+  /** Where hybrid retrieval's figures are registered (the worker's registry); none when absent. */
+  registry?: Registry;
 };
 
 /** How long an indexing batch may wait for the rate limit (the embedder's bound) plus slack for backoffs. */
@@ -46,7 +50,10 @@ export async function openFaqSearch(deps: FaqSearchDeps): Promise<FaqSearch> {
     const replica = await CorpusReplica.open(store, deps.log, { refreshMs: deps.refreshMs, synonymGroups: deps.synonymGroups });
     return { replica, retrieve: lexicalRetriever, close: () => replica.close() };
   }
-  const embedder = createEmbedder(deps, cfg);
+  let pendingDocuments = () => 0;
+  const metrics = deps.registry ? createEmbeddingsMetrics(deps.registry, () => pendingDocuments()) : undefined;
+  const rawEmbedder = createEmbedder(deps, cfg);
+  const embedder = metrics ? measuredEmbedder(rawEmbedder, metrics) : rawEmbedder;
   const log = deps.log.child({ tool: 'search_faq', embeddingsModel: embedder.modelKey });
   const health = new EmbeddingsHealth(log, cfg.retryMs);
   const vectors = new VectorSync({
@@ -65,7 +72,7 @@ export async function openFaqSearch(deps: FaqSearchDeps): Promise<FaqSearch> {
     synonymGroups: deps.synonymGroups,
     onChange: (change) => vectors.update(change),
   });
-  const retrieve = createHybridRetriever(
+  const hybrid = createHybridRetriever(
     { dense: vectors.dense, embedder, health, log },
     {
       candidates: cfg.candidates,
@@ -76,6 +83,8 @@ export async function openFaqSearch(deps: FaqSearchDeps): Promise<FaqSearch> {
       queryPrefix: cfg.queryPrefix,
     },
   );
+  const retrieve = metrics ? measuredRetriever(hybrid, metrics) : hybrid;
+  pendingDocuments = () => vectors.pendingCount;
   log.info({ batchSize: cfg.batchSize, rpm: cfg.rpm, pending: vectors.pendingCount }, 'hybrid faq retrieval on');
   return {
     replica,

@@ -12,9 +12,9 @@ import type { FieldState, SessionKind, SessionState } from '../schemas/session.j
 /** Required fields first, then `sortOrder`, then the form's own order. */
 export function orderFields(fields: FormField[]): FormField[] {
   return fields
-    .map((f, i) => ({ f, i }))
-    .sort((a, b) => Number(b.f.required) - Number(a.f.required) || a.f.sortOrder - b.f.sortOrder || a.i - b.i)
-    .map((x) => x.f);
+    .map((field, position) => ({ field, position }))
+    .sort((a, b) => Number(b.field.required) - Number(a.field.required) || a.field.sortOrder - b.field.sortOrder || a.position - b.position)
+    .map((entry) => entry.field);
 }
 
 export function newSessionState(input: {
@@ -27,8 +27,8 @@ export function newSessionState(input: {
   faq?: SessionState['faq'];
 }): SessionState {
   const fields: FieldState[] = input.form
-    ? orderFields(input.form.fields).map((f) => ({
-        fieldId: f.fieldId,
+    ? orderFields(input.form.fields).map((field) => ({
+        fieldId: field.fieldId,
         status: 'pending',
         value: null,
         followUps: 0,
@@ -73,11 +73,11 @@ export function newSessionState(input: {
 }
 
 export function formField(state: SessionState, fieldId: string): FormField | undefined {
-  return state.form?.fields.find((f) => f.fieldId === fieldId);
+  return state.form?.fields.find((field) => field.fieldId === fieldId);
 }
 
 export function factsOf(state: SessionState, field: FormField): FactDefinition[] {
-  return state.form?.facts.filter((k) => k.formFieldId === field.id) ?? [];
+  return state.form?.facts.filter((fact) => fact.formFieldId === field.id) ?? [];
 }
 
 export type CurrentField = { index: number; field: FormField; facts: FactDefinition[]; fieldState: FieldState };
@@ -93,7 +93,7 @@ export function currentField(state: SessionState): CurrentField | null {
 
 /** Every answer the respondent gave for a field, oldest first (follow-ups add facts). */
 export function answersForField(state: SessionState, fieldId: string): string[] {
-  return state.messages.filter((m) => m.role === 'user' && m.fieldId === fieldId).map((m) => m.text);
+  return state.messages.filter((message) => message.role === 'user' && message.fieldId === fieldId).map((message) => message.text);
 }
 
 export function maxFollowUpsFor(state: SessionState, fallback: number): number {
@@ -102,12 +102,12 @@ export function maxFollowUpsFor(state: SessionState, fallback: number): number {
 
 /** Validates the architect's plan against the form: the same fields, each once. */
 export function validatePlan(state: SessionState, plan: Plan): string | null {
-  const formIds = new Set(state.form?.fields.map((f) => f.fieldId) ?? []);
+  const formIds = new Set(state.form?.fields.map((field) => field.fieldId) ?? []);
   const seen = new Set<string>();
-  for (const p of plan.fields) {
-    if (!formIds.has(p.field_id)) return `unknown field_id ${p.field_id}`;
-    if (seen.has(p.field_id)) return `field_id ${p.field_id} appears twice`;
-    seen.add(p.field_id);
+  for (const plannedField of plan.fields) {
+    if (!formIds.has(plannedField.field_id)) return `unknown field_id ${plannedField.field_id}`;
+    if (seen.has(plannedField.field_id)) return `field_id ${plannedField.field_id} appears twice`;
+    seen.add(plannedField.field_id);
   }
   const missing = [...formIds].filter((id) => !seen.has(id));
   if (missing.length > 0) return `the plan is missing fields: ${missing.join(', ')}`;
@@ -116,13 +116,13 @@ export function validatePlan(state: SessionState, plan: Plan): string | null {
 
 /** Stores the plan and puts the field states in plan order; the interview starts at its first field. */
 export function applyPlan(draft: SessionDraft, plan: Plan): void {
-  draft.orderFields(plan.fields.map((p) => p.field_id));
+  draft.orderFields(plan.fields.map((plannedField) => plannedField.field_id));
   draft.setPlan(plan);
 }
 
 export function markAsked(draft: SessionDraft, fieldId: string): void {
-  const f = draft.state.fields.find((x) => x.fieldId === fieldId);
-  if (f && (f.status === 'pending' || f.status === 'reviewing')) draft.setFieldStatus(fieldId, 'interviewing');
+  const fieldState = draft.state.fields.find((candidate) => candidate.fieldId === fieldId);
+  if (fieldState && (fieldState.status === 'pending' || fieldState.status === 'reviewing')) draft.setFieldStatus(fieldId, 'interviewing');
 }
 
 export function markReviewing(draft: SessionDraft, fieldId: string): void {
@@ -143,7 +143,7 @@ export function fieldUnderReview(state: SessionState): CurrentField | null {
   }
   const cur = currentField(state);
   if (!id || id === cur?.field.fieldId) return cur;
-  const index = state.fields.findIndex((f) => f.fieldId === id);
+  const index = state.fields.findIndex((candidate) => candidate.fieldId === id);
   const fieldState = state.fields[index];
   const field = formField(state, id);
   return fieldState && field ? { index, field, facts: factsOf(state, field), fieldState } : null;
@@ -159,10 +159,10 @@ export function fieldUnderReview(state: SessionState): CurrentField | null {
  * a failure leaves it as it was.
  */
 export function applyReview(draft: SessionDraft, fieldId: string, review: ReviewResult, maxFollowUps: number): ReviewApplied {
-  const f = draft.state.fields.find((x) => x.fieldId === fieldId);
+  const fieldState = draft.state.fields.find((candidate) => candidate.fieldId === fieldId);
   const field = formField(draft.state, fieldId);
-  if (!f || !field) throw new Error(`applyReview: unknown field ${fieldId}`);
-  const wasResolved = f.status === 'done' || f.status === 'skipped';
+  if (!fieldState || !field) throw new Error(`applyReview: unknown field ${fieldId}`);
+  const wasResolved = fieldState.status === 'done' || fieldState.status === 'skipped';
   draft.updateField(fieldId, { lastReview: review, reviewedMessageId: lastUserMessageId(draft.state, fieldId) });
   draft.emit(
     event('review', {
@@ -172,7 +172,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
       feedback: review.feedback ?? null,
     }),
   );
-  if (wasResolved) return applyCorrection(draft, f, review);
+  if (wasResolved) return applyCorrection(draft, fieldState, review);
   if (review.passed && review.skipped && !field.required) {
     draft.updateField(fieldId, { skipReason: 'declined' });
     draft.setFieldStatus(fieldId, 'skipped', { reason: 'declined' });
@@ -184,7 +184,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
     draft.setFieldStatus(fieldId, 'done');
     return { outcome: 'done', next: advance(draft) };
   }
-  if (f.followUps >= maxFollowUps) {
+  if (fieldState.followUps >= maxFollowUps) {
     if (!field.required) {
       draft.updateField(fieldId, { skipReason: 'max_follow_ups' });
       draft.setFieldStatus(fieldId, 'skipped', { reason: 'max_follow_ups' });
@@ -195,18 +195,18 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
     draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason: 'max_follow_ups' });
     return { outcome: 'needs_review', next: advance(draft) };
   }
-  draft.updateField(fieldId, { followUps: f.followUps + 1, finalAttempt: f.followUps + 1 >= maxFollowUps });
+  draft.updateField(fieldId, { followUps: fieldState.followUps + 1, finalAttempt: fieldState.followUps + 1 >= maxFollowUps });
   draft.countFollowUp();
-  draft.setFieldStatus(fieldId, 'interviewing', { followUps: f.followUps });
+  draft.setFieldStatus(fieldId, 'interviewing', { followUps: fieldState.followUps });
   return { outcome: 'follow_up', next: null };
 }
 
-function applyCorrection(draft: SessionDraft, f: FieldState, review: ReviewResult): ReviewApplied {
+function applyCorrection(draft: SessionDraft, fieldState: FieldState, review: ReviewResult): ReviewApplied {
   if (!review.passed || review.skipped) return { outcome: 'correction_rejected', next: null };
-  const value = review.field_value ?? answersForField(draft.state, f.fieldId).at(-1) ?? '';
-  draft.updateField(f.fieldId, { needsReview: false, skipReason: null });
-  draft.setFieldValue(f.fieldId, value);
-  draft.setFieldStatus(f.fieldId, 'done', { reason: 'corrected' });
+  const value = review.field_value ?? answersForField(draft.state, fieldState.fieldId).at(-1) ?? '';
+  draft.updateField(fieldState.fieldId, { needsReview: false, skipReason: null });
+  draft.setFieldValue(fieldState.fieldId, value);
+  draft.setFieldStatus(fieldState.fieldId, 'done', { reason: 'corrected' });
   if (draft.state.status === 'awaiting_confirmation') {
     draft.emit(event('session.completed', completionPayload(draft.state)));
   }
@@ -220,8 +220,8 @@ function keptAsGiven(state: SessionState, fieldId: string): string {
 
 function lastUserMessageId(state: SessionState, fieldId: string): string | null {
   for (let i = state.messages.length - 1; i >= 0; i--) {
-    const m = state.messages[i];
-    if (m?.role === 'user' && m.fieldId === fieldId) return m.messageId;
+    const message = state.messages[i];
+    if (message?.role === 'user' && message.fieldId === fieldId) return message.messageId;
   }
   return null;
 }
@@ -235,15 +235,15 @@ export type AdvanceResult = 'next' | 'completed' | 'audit';
  * audited (docs/seeds/001: the auditor always runs).
  */
 export function advance(draft: SessionDraft): AdvanceResult {
-  const s = draft.state;
-  const after = s.fields.findIndex((f, i) => i > s.currentFieldIndex && f.status === 'pending');
-  const any = after >= 0 ? after : s.fields.findIndex((f) => f.status === 'pending');
+  const state = draft.state;
+  const after = state.fields.findIndex((fieldState, i) => i > state.currentFieldIndex && fieldState.status === 'pending');
+  const any = after >= 0 ? after : state.fields.findIndex((fieldState) => fieldState.status === 'pending');
   if (any >= 0) {
     draft.setCurrentFieldIndex(any);
     return 'next';
   }
-  draft.setCurrentFieldIndex(s.fields.length);
-  if (needsAudit(s)) return 'audit';
+  draft.setCurrentFieldIndex(state.fields.length);
+  if (needsAudit(state)) return 'audit';
   completeSession(draft);
   return 'completed';
 }
@@ -269,24 +269,24 @@ const GREETING_TURNS = 8;
  * needsReview, an optional one skipped) and the interview closes.
  */
 export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number, maxFollowUps: number = DEFAULT_FOLLOW_UPS): boolean {
-  const s = draft.state;
-  if (s.status !== 'active' || !s.plan) return false;
-  const turns = s.messages.filter((m) => m.role === 'user').length;
-  if (turns < sessionTurnBound(s, maxTurns, maxFollowUps)) return false;
-  for (const f of s.fields) {
-    if (f.status === 'done' || f.status === 'skipped') continue;
-    const field = formField(s, f.fieldId);
+  const state = draft.state;
+  if (state.status !== 'active' || !state.plan) return false;
+  const turns = state.messages.filter((message) => message.role === 'user').length;
+  if (turns < sessionTurnBound(state, maxTurns, maxFollowUps)) return false;
+  for (const fieldState of state.fields) {
+    if (fieldState.status === 'done' || fieldState.status === 'skipped') continue;
+    const field = formField(state, fieldState.fieldId);
     if (field?.required) {
-      draft.updateField(f.fieldId, { needsReview: true });
-      draft.setFieldValue(f.fieldId, keptAsGiven(s, f.fieldId));
-      draft.setFieldStatus(f.fieldId, 'done', { needsReview: true, reason: 'turn_limit' });
+      draft.updateField(fieldState.fieldId, { needsReview: true });
+      draft.setFieldValue(fieldState.fieldId, keptAsGiven(state, fieldState.fieldId));
+      draft.setFieldStatus(fieldState.fieldId, 'done', { needsReview: true, reason: 'turn_limit' });
     } else {
-      draft.updateField(f.fieldId, { skipReason: 'turn_limit' });
-      draft.setFieldStatus(f.fieldId, 'skipped', { reason: 'turn_limit' });
+      draft.updateField(fieldState.fieldId, { skipReason: 'turn_limit' });
+      draft.setFieldStatus(fieldState.fieldId, 'skipped', { reason: 'turn_limit' });
     }
   }
-  draft.setCurrentFieldIndex(s.fields.length);
-  if (!needsAudit(s)) completeSession(draft);
+  draft.setCurrentFieldIndex(state.fields.length);
+  if (!needsAudit(state)) completeSession(draft);
   return true;
 }
 
@@ -306,10 +306,10 @@ function completionPayload(state: SessionState) {
 
 /** Fields kept as given after the bounded follow-ups (visible in the snapshot, session.completed, the audit and submit). */
 export function fieldsNeedingReview(state: SessionState): string[] {
-  return state.fields.filter((f) => f.needsReview).map((f) => f.fieldId);
+  return state.fields.filter((fieldState) => fieldState.needsReview).map((fieldState) => fieldState.fieldId);
 }
 
 /** Seed invariant: submit only when every required field is done. */
 export function unresolvedRequired(state: SessionState): string[] {
-  return state.fields.filter((f) => formField(state, f.fieldId)?.required && f.status !== 'done').map((f) => f.fieldId);
+  return state.fields.filter((fieldState) => formField(state, fieldState.fieldId)?.required && fieldState.status !== 'done').map((fieldState) => fieldState.fieldId);
 }

@@ -32,9 +32,9 @@ export type Reference = { now: Date; timezone?: string | null };
 const NONE: Extraction = { value: null, rejected: null };
 
 /** chrono's reference: the instant plus the session's UTC offset, so "next Friday" is the respondent's next Friday. */
-export function chronoReference(o: Reference): chrono.ParsingReference {
-  const offset = o.timezone ? utcOffsetMinutes(o.timezone, o.now) : null;
-  return offset === null ? { instant: o.now } : { instant: o.now, timezone: offset };
+export function chronoReference(reference: Reference): chrono.ParsingReference {
+  const offset = reference.timezone ? utcOffsetMinutes(reference.timezone, reference.now) : null;
+  return offset === null ? { instant: reference.now } : { instant: reference.now, timezone: offset };
 }
 
 /** The zone's offset from UTC at `at`, in minutes (Asia/Tokyo → 540), or null for an unknown zone. */
@@ -49,7 +49,7 @@ export function utcOffsetMinutes(timeZone: string, at: Date): number | null {
       hour: '2-digit',
       minute: '2-digit',
     }).formatToParts(at);
-    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
+    const get = (unit: string) => Number(parts.find((part) => part.type === unit)?.value ?? 0);
     const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
     return Math.round((local - Math.floor(at.getTime() / 60000) * 60000) / 60000);
   } catch {
@@ -63,23 +63,23 @@ export function utcOffsetMinutes(timeZone: string, at: Date): number | null {
 export type Day = { y: number; m: number; d: number };
 
 /** The respondent's calendar day at `now`: in their zone, or the machine's when none is known (as chrono does). */
-export function localToday(o: Reference): Day {
-  const offset = o.timezone ? utcOffsetMinutes(o.timezone, o.now) : null;
-  if (offset === null) return { y: o.now.getFullYear(), m: o.now.getMonth() + 1, d: o.now.getDate() };
-  const local = new Date(o.now.getTime() + offset * 60_000);
+export function localToday(reference: Reference): Day {
+  const offset = reference.timezone ? utcOffsetMinutes(reference.timezone, reference.now) : null;
+  if (offset === null) return { y: reference.now.getFullYear(), m: reference.now.getMonth() + 1, d: reference.now.getDate() };
+  const local = new Date(reference.now.getTime() + offset * 60_000);
   return { y: local.getUTCFullYear(), m: local.getUTCMonth() + 1, d: local.getUTCDate() };
 }
 
-function dayFrom(t: Date): Day {
-  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+function dayFrom(instant: Date): Day {
+  return { y: instant.getUTCFullYear(), m: instant.getUTCMonth() + 1, d: instant.getUTCDate() };
 }
 
-function shiftDays(day: Day, n: number): Day {
-  return dayFrom(new Date(Date.UTC(day.y, day.m - 1, day.d + n)));
+function shiftDays(day: Day, days: number): Day {
+  return dayFrom(new Date(Date.UTC(day.y, day.m - 1, day.d + days)));
 }
 
-function shiftMonths(day: Day, n: number): Day {
-  return dayFrom(new Date(Date.UTC(day.y, day.m - 1 + n, 1)));
+function shiftMonths(day: Day, months: number): Day {
+  return dayFrom(new Date(Date.UTC(day.y, day.m - 1 + months, 1)));
 }
 
 function dayNumber(day: Day): number {
@@ -90,15 +90,15 @@ function weekdayOf(day: Day): number {
   return new Date(Date.UTC(day.y, day.m - 1, day.d)).getUTCDay();
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
+function pad(part: number): string {
+  return String(part).padStart(2, '0');
 }
 
 /** YYYY-MM-DD, or null when the day does not exist (2025-02-30). */
-export function isoDate(y: number, m: number, d: number): string | null {
-  const t = new Date(Date.UTC(y, m - 1, d));
-  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return null;
-  return `${y}-${pad(m)}-${pad(d)}`;
+export function isoDate(year: number, month: number, day: number): string | null {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return `${year}-${pad(month)}-${pad(day)}`;
 }
 
 function jaDay(day: Day): string {
@@ -108,26 +108,26 @@ function jaDay(day: Day): string {
 // ---------------------------------------------------------------- rewriting with offsets
 
 /** A text rewritten for a parser (`text`), the respondent's `source`, and the way back to its offsets. */
-export type Rewritten = { text: string; source: string; start: (i: number) => number; end: (i: number) => number };
+export type Rewritten = { text: string; source: string; start: (offset: number) => number; end: (offset: number) => number };
 
 export function unchanged(text: string): Rewritten {
-  return { text, source: text, start: (i) => i, end: (i) => i };
+  return { text, source: text, start: (offset) => offset, end: (offset) => offset };
 }
 
 /** What the respondent wrote where the rewritten text has [at, to). */
-export function original(r: Rewritten, at: number, to: number): string {
-  return r.source.slice(r.start(at), r.end(to));
+export function original(rewritten: Rewritten, at: number, to: number): string {
+  return rewritten.source.slice(rewritten.start(at), rewritten.end(to));
 }
 
 /** A stretch [start, end) of the current text and what replaces it. */
 export type Edit = { start: number; end: number; by: string };
 
 /** Replaces every match of `pattern` (global) for which `replace` returns a string; offsets map back through the edit. */
-export function rewrite(src: Rewritten, pattern: RegExp, replace: (m: RegExpMatchArray) => string | null): Rewritten {
+export function rewrite(src: Rewritten, pattern: RegExp, replace: (match: RegExpMatchArray) => string | null): Rewritten {
   const edits: Edit[] = [];
-  for (const m of src.text.matchAll(pattern)) {
-    const by = replace(m);
-    if (by !== null) edits.push({ start: m.index, end: m.index + m[0].length, by });
+  for (const match of src.text.matchAll(pattern)) {
+    const by = replace(match);
+    if (by !== null) edits.push({ start: match.index, end: match.index + match[0].length, by });
   }
   return applyEdits(src, edits);
 }
@@ -138,24 +138,24 @@ export function applyEdits(src: Rewritten, edits: readonly Edit[]): Rewritten {
   const placed: Array<{ from: number; to: number; at: number; len: number }> = [];
   let out = '';
   let last = 0;
-  for (const e of edits) {
-    out += src.text.slice(last, e.start);
-    placed.push({ from: e.start, to: e.end, at: out.length, len: e.by.length });
-    out += e.by;
-    last = e.end;
+  for (const edit of edits) {
+    out += src.text.slice(last, edit.start);
+    placed.push({ from: edit.start, to: edit.end, at: out.length, len: edit.by.length });
+    out += edit.by;
+    last = edit.end;
   }
   out += src.text.slice(last);
   // An offset inside a replacement maps to the whole replaced stretch: starts to its start, ends to its end.
-  const back = (i: number, isEnd: boolean): number => {
+  const back = (offset: number, isEnd: boolean): number => {
     let shift = 0;
-    for (const e of placed) {
-      if (isEnd ? i <= e.at : i < e.at) break;
-      if (isEnd ? i <= e.at + e.len : i < e.at + e.len) return isEnd ? e.to : e.from;
-      shift = e.to - (e.at + e.len);
+    for (const edit of placed) {
+      if (isEnd ? offset <= edit.at : offset < edit.at) break;
+      if (isEnd ? offset <= edit.at + edit.len : offset < edit.at + edit.len) return isEnd ? edit.to : edit.from;
+      shift = edit.to - (edit.at + edit.len);
     }
-    return i + shift;
+    return offset + shift;
   };
-  return { text: out, source: src.source, start: (i) => src.start(back(i, false)), end: (i) => src.end(back(i, true)) };
+  return { text: out, source: src.source, start: (offset) => src.start(back(offset, false)), end: (offset) => src.end(back(offset, true)) };
 }
 
 // ---------------------------------------------------------------- Japanese forms chrono does not read
@@ -171,10 +171,10 @@ const ERA_NUMERIC_DATE = new RegExp(String.raw`${ERA}\s*[./-]\s*(\d{1,2})\s*[./-
 const ERA_NUMERIC_MONTH = new RegExp(String.raw`${ERA}\s*[./-]\s*(\d{1,2})(?![\d./-])`, 'g');
 
 /** The Gregorian year of an era year (平成, "30" → 2018; 令和, 元 → 2019), or null for an unknown era. */
-export function eraYear(era: string, n: string): number | null {
+export function eraYear(era: string, yearInEra: string): number | null {
   const first = ERA_START[era] ?? ERA_START[era.toUpperCase()];
   if (first === undefined) return null;
-  return first + (n === '元' ? 1 : Number(n)) - 1;
+  return first + (yearInEra === '元' ? 1 : Number(yearInEra)) - 1;
 }
 
 const KANJI = '[〇一二三四五六七八九十百千]+';
@@ -187,9 +187,9 @@ const KANJI_BEFORE_COUNTER = new RegExp(
 
 /** Kanji numerals before 年/月/日/時/分 as digits (平成三十年四月一日 → 平成30年4月1日). */
 export function kanjiDigits(src: Rewritten): Rewritten {
-  return rewrite(src, KANJI_BEFORE_COUNTER, (m) => {
-    const n = parseKanji(m[0]);
-    return Number.isFinite(n) ? String(n) : null;
+  return rewrite(src, KANJI_BEFORE_COUNTER, (match) => {
+    const parsed = parseKanji(match[0]);
+    return Number.isFinite(parsed) ? String(parsed) : null;
   });
 }
 
@@ -208,8 +208,8 @@ const UNIT_JA = '日|週間|週|[かヶカヵケ箇]月|年';
  * (「令和3年の2月14日」 → 「2021年2月14日」, 「先週の金曜日」 → the date it
  * names). Relative words resolve against the respondent's today.
  */
-export function forChrono(text: string, o: Reference): Rewritten {
-  return relativeJapanese(japaneseDayPhrases(gregorianYears(kanjiDigits(weekdayBeforeDay(unchanged(text))))), localToday(o));
+export function forChrono(text: string, reference: Reference): Rewritten {
+  return relativeJapanese(japaneseDayPhrases(gregorianYears(kanjiDigits(weekdayBeforeDay(unchanged(text))))), localToday(reference));
 }
 
 /**
@@ -217,7 +217,7 @@ export function forChrono(text: string, o: Reference): Rewritten {
  * (10月7日); the weekday only confirms it.
  */
 function japaneseDayPhrases(src: Rewritten): Rewritten {
-  const joined = rewrite(src, /(\d{1,2})月(?:の|[…\s、,.・ー]|えっと|えーと)+(\d{1,2})日/g, (m) => `${m[1]}月${m[2]}日`);
+  const joined = rewrite(src, /(\d{1,2})月(?:の|[…\s、,.・ー]|えっと|えーと)+(\d{1,2})日/g, (match) => `${match[1]}月${match[2]}日`);
   return rewrite(joined, /(?<=\d日)(?:の|\s)?[(（]?[月火水木金土日](?:曜日?)?[)）]?(?![\p{Script=Han}])/gu, () => '');
 }
 
@@ -228,11 +228,11 @@ function weekdayBeforeDay(src: Rewritten): Rewritten {
 
 /** 和暦 as Gregorian years, and 「2025年の1月」 with the year and month side by side. */
 function gregorianYears(src: Rewritten): Rewritten {
-  const year = (m: RegExpMatchArray) => eraYear(m[1] ?? '', m[2] ?? '');
-  let r = rewrite(src, ERA_NUMERIC_DATE, (m) => (year(m) === null ? null : `${year(m)}年${Number(m[3])}月${Number(m[4])}日`));
-  r = rewrite(r, ERA_NUMERIC_MONTH, (m) => (year(m) === null || Number(m[3]) < 1 || Number(m[3]) > 12 ? null : `${year(m)}年${Number(m[3])}月`));
-  for (const era of [ERA_YEAR, ERA_ALONE]) r = rewrite(r, era, (m) => (year(m) === null ? null : `${year(m)}年`));
-  return rewrite(r, /(\d{4}\s*年)\s*の\s*(?=\d{1,2}\s*月)/g, (m) => m[1] ?? null);
+  const year = (match: RegExpMatchArray) => eraYear(match[1] ?? '', match[2] ?? '');
+  let rewritten = rewrite(src, ERA_NUMERIC_DATE, (match) => (year(match) === null ? null : `${year(match)}年${Number(match[3])}月${Number(match[4])}日`));
+  rewritten = rewrite(rewritten, ERA_NUMERIC_MONTH, (match) => (year(match) === null || Number(match[3]) < 1 || Number(match[3]) > 12 ? null : `${year(match)}年${Number(match[3])}月`));
+  for (const era of [ERA_YEAR, ERA_ALONE]) rewritten = rewrite(rewritten, era, (match) => (year(match) === null ? null : `${year(match)}年`));
+  return rewrite(rewritten, /(\d{4}\s*年)\s*の\s*(?=\d{1,2}\s*月)/g, (match) => match[1] ?? null);
 }
 
 const alternatives = (words: Readonly<Record<string, number>>) => Object.keys(words).join('|');
@@ -243,14 +243,14 @@ const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA}
 
 /** 「去年」「先月」「来週の金曜日」「一昨日」「3日前」 as the calendar dates they name. */
 function relativeJapanese(src: Rewritten, today: Day): Rewritten {
-  let r = rewrite(src, RELATIVE_YEAR_WORD, (m) => `${today.y + (RELATIVE_YEAR[m[1] ?? ''] ?? 0)}年`);
-  r = rewrite(r, RELATIVE_MONTH_WORD, (m) => {
-    const month = shiftMonths(today, RELATIVE_MONTH[m[1] ?? ''] ?? 0);
-    return m[2] ? `${month.y}年${month.m}月${Number(m[2])}日` : `${month.y}年${month.m}月`;
+  let rewritten = rewrite(src, RELATIVE_YEAR_WORD, (match) => `${today.y + (RELATIVE_YEAR[match[1] ?? ''] ?? 0)}年`);
+  rewritten = rewrite(rewritten, RELATIVE_MONTH_WORD, (match) => {
+    const month = shiftMonths(today, RELATIVE_MONTH[match[1] ?? ''] ?? 0);
+    return match[2] ? `${month.y}年${month.m}月${Number(match[2])}日` : `${month.y}年${month.m}月`;
   });
-  r = rewrite(r, RELATIVE_WEEKDAY, (m) => jaDay(weekdayInWeek(today, RELATIVE_WEEK[m[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(m[2] ?? ''))));
-  r = rewrite(r, RELATIVE_DAY_WORD, (m) => jaDay(shiftDays(today, RELATIVE_DAY[m[0]] ?? 0)));
-  return rewrite(r, COUNTED_FROM_TODAY, (m) => countedFromToday(today, Number(m[1]) * (m[3] === '前' ? -1 : 1), m[2] ?? ''));
+  rewritten = rewrite(rewritten, RELATIVE_WEEKDAY, (match) => jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))));
+  rewritten = rewrite(rewritten, RELATIVE_DAY_WORD, (match) => jaDay(shiftDays(today, RELATIVE_DAY[match[0]] ?? 0)));
+  return rewrite(rewritten, COUNTED_FROM_TODAY, (match) => countedFromToday(today, Number(match[1]) * (match[3] === '前' ? -1 : 1), match[2] ?? ''));
 }
 
 /** A weekday (0 = Sunday) in the week `weeks` from this one; Japanese weeks start on Monday. */
@@ -260,13 +260,13 @@ function weekdayInWeek(today: Day, weeks: number, weekday: number): Day {
 }
 
 /** 「3日前」「2週間後」「2ヶ月前」「5年前」 at the precision they are said in. */
-function countedFromToday(today: Day, n: number, unit: string): string {
-  if (unit === '年') return `${today.y + n}年`;
+function countedFromToday(today: Day, amount: number, unit: string): string {
+  if (unit === '年') return `${today.y + amount}年`;
   if (unit.endsWith('月')) {
-    const month = shiftMonths(today, n);
+    const month = shiftMonths(today, amount);
     return `${month.y}年${month.m}月`;
   }
-  return jaDay(shiftDays(today, unit.startsWith('週') ? 7 * n : n));
+  return jaDay(shiftDays(today, unit.startsWith('週') ? 7 * amount : amount));
 }
 
 // ---------------------------------------------------------------- what a reply mentions
@@ -307,10 +307,10 @@ const QUANTITY_AND_UNIT =
  * weeks" are lengths and "last week" has no day, while "two weeks ago", "in
  * 3 days", "the day after tomorrow" and "next month" are points.
  */
-function namesAPoint(t: string): boolean {
-  if (VAGUE.test(t) || /^(?:last|next|this|coming|past|previous)\s+week$/i.test(t)) return false;
-  if (!QUANTITY_AND_UNIT.test(t)) return true;
-  return /\b(?:ago|later|from now|hence)\b|^in\s/i.test(t);
+function namesAPoint(phrase: string): boolean {
+  if (VAGUE.test(phrase) || /^(?:last|next|this|coming|past|previous)\s+week$/i.test(phrase)) return false;
+  if (!QUANTITY_AND_UNIT.test(phrase)) return true;
+  return /\b(?:ago|later|from now|hence)\b|^in\s/i.test(phrase);
 }
 
 // In "January 25" a day-first parser takes 25 for a year; a number that short after a month name is a day.
@@ -321,17 +321,17 @@ const YEAR_AFTER = /^[^\d.!?。！？\n]{0,8}?((?:19|20)\d{2})(?!\d)/;
 const YEAR_BEFORE = /(?<!\d)((?:19|20)\d{2})\s*年?[^\d.!?。！？\n]{0,8}$/;
 
 /** Every date the reply mentions, in text order (overlapping readings resolved to the most complete). */
-export function dateMentions(text: string, o: Reference & { language: SessionLanguage; country?: string | null }): DateMention[] {
-  const r = forChrono(text, o);
-  const today = localToday(o);
+export function dateMentions(text: string, options: Reference & { language: SessionLanguage; country?: string | null }): DateMention[] {
+  const rewritten = forChrono(text, options);
+  const today = localToday(options);
   const found: DateMention[] = [];
-  for (const parser of chronoParsers(o.language, o.country)) {
-    for (const res of parser.parse(r.text, chronoReference(o))) {
-      const m = fromChrono(res, r, today);
-      if (m) found.push(m);
+  for (const parser of chronoParsers(options.language, options.country)) {
+    for (const res of parser.parse(rewritten.text, chronoReference(options))) {
+      const mention = fromChrono(res, rewritten, today);
+      if (mention) found.push(mention);
     }
   }
-  found.push(...monthMentions(r));
+  found.push(...monthMentions(rewritten));
   return mostComplete(withoutVerbs(text, found));
 }
 
@@ -340,44 +340,44 @@ const WEEK_ONLY = /^(?!.*(?:\d|\bago\b|\bin\b|\bfrom\b))(?=.*\bweeks?\b)/i;
 
 /** "I sat the exam", "I may have": a single lowercase word chrono took for a day or month, which compromise tags as a verb. */
 function withoutVerbs(text: string, found: DateMention[]): DateMention[] {
-  const suspect = found.filter((m) => /^[a-z]+$/.test(m.text));
+  const suspect = found.filter((mention) => /^[a-z]+$/.test(mention.text));
   if (suspect.length === 0) return found;
   const verbs = (nlp(text).json({ offset: true }) as Array<{ terms: Array<{ offset?: { start: number }; tags?: string[] }> }>)
-    .flatMap((s) => s.terms)
-    .filter((t) => t.tags?.includes('Verb'))
-    .map((t) => t.offset?.start);
-  return found.filter((m) => !suspect.includes(m) || !verbs.includes(m.start));
+    .flatMap((sentence) => sentence.terms)
+    .filter((term) => term.tags?.includes('Verb'))
+    .map((term) => term.offset?.start);
+  return found.filter((mention) => !suspect.includes(mention) || !verbs.includes(mention.start));
 }
 
-function fromChrono(res: chrono.ParsedResult, r: Rewritten, today: Day): DateMention | null {
-  const s = res.start;
-  const known = { year: s.isCertain('year'), month: s.isCertain('month'), day: s.isCertain('day'), weekday: s.isCertain('weekday') };
+function fromChrono(res: chrono.ParsedResult, rewritten: Rewritten, today: Day): DateMention | null {
+  const components = res.start;
+  const known = { year: components.isCertain('year'), month: components.isCertain('month'), day: components.isCertain('day'), weekday: components.isCertain('weekday') };
   if (!known.month && !known.day && !known.weekday) return null;
   const written = writtenDate(res);
-  if (!written || insideNumber(r.text, written.at, written.to)) return null;
+  if (!written || insideNumber(rewritten.text, written.at, written.to)) return null;
   // "The week before last", "this week": a week names no day, whatever day chrono fills in.
-  if (!known.weekday && WEEK_ONLY.test(r.text.slice(written.at, written.to))) return null;
+  if (!known.weekday && WEEK_ONLY.test(rewritten.text.slice(written.at, written.to))) return null;
   // "A weekday", "weekends": a kind of day, not a day.
-  if (known.weekday && !known.day && !WEEKDAY_NAME.test(r.text.slice(written.at, written.to))) return null;
-  let day = s.get('day') ?? 1;
-  const short = MONTH_AND_SHORT_NUMBER.exec(r.text.slice(written.at, written.to));
+  if (known.weekday && !known.day && !WEEKDAY_NAME.test(rewritten.text.slice(written.at, written.to))) return null;
+  let day = components.get('day') ?? 1;
+  const short = MONTH_AND_SHORT_NUMBER.exec(rewritten.text.slice(written.at, written.to));
   if (short?.[1] && Number(short[1]) <= 31 && known.year && !known.day) {
     day = Number(short[1]);
     Object.assign(known, { year: false, day: true });
   }
-  const year = statedYear(res, r.text, [written.at, written.to], known, today);
+  const year = statedYear(res, rewritten.text, [written.at, written.to], known, today);
   known.year = year !== null;
-  const start = r.start(written.at);
-  const end = r.end(written.to);
+  const start = rewritten.start(written.at);
+  const end = rewritten.end(written.to);
   return {
     start,
     end,
-    text: r.source.slice(start, end).trim(),
-    year: year ?? s.get('year') ?? today.y,
-    month: s.get('month') ?? 1,
+    text: rewritten.source.slice(start, end).trim(),
+    year: year ?? components.get('year') ?? today.y,
+    month: components.get('month') ?? 1,
     day,
     known,
-    lean: leanBefore(r.text.slice(0, written.at)),
+    lean: leanBefore(rewritten.text.slice(0, written.at)),
   };
 }
 
@@ -400,10 +400,10 @@ function statedYear(res: chrono.ParsedResult, text: string, [at, to]: Span, know
   const year = res.start.get('year') ?? 0;
   if (known.year) return year >= 100 ? year : year <= (today.y % 100) + 1 ? 2000 + year : 1900 + year;
   if (!known.month) return null;
-  const e = res.end;
-  if (e?.isCertain('year')) {
-    const endYear = e.get('year') ?? today.y;
-    return (res.start.get('month') ?? 1) > (e.get('month') ?? 1) ? endYear - 1 : endYear;
+  const endComponents = res.end;
+  if (endComponents?.isCertain('year')) {
+    const endYear = endComponents.get('year') ?? today.y;
+    return (res.start.get('month') ?? 1) > (endComponents.get('month') ?? 1) ? endYear - 1 : endYear;
   }
   const near = YEAR_AFTER.exec(text.slice(to)) ?? YEAR_BEFORE.exec(text.slice(0, at));
   return near?.[1] ? Number(near[1]) : null;
@@ -426,19 +426,19 @@ function insideNumber(text: string, start: number, end: number): boolean {
 // Also a year and month in digits: 「2023.3」「2023/03」.
 const YEAR_MONTH_JA = /(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?!\s*\d{1,2}\s*日)(?!曜)|(?<![\d./-])((?:19|20)\d{2})[./](0?[1-9]|1[0-2])(?![\d./-])/g;
 
-function monthMentions(r: Rewritten): DateMention[] {
+function monthMentions(rewritten: Rewritten): DateMention[] {
   const out: DateMention[] = [];
-  for (const m of r.text.matchAll(YEAR_MONTH_JA)) {
-    const month = Number(m[2] ?? m[4]);
+  for (const monthMatch of rewritten.text.matchAll(YEAR_MONTH_JA)) {
+    const month = Number(monthMatch[2] ?? monthMatch[4]);
     if (month < 1 || month > 12) continue;
-    const start = r.start(m.index);
-    const end = r.end(m.index + m[0].length);
-    const yearText = m[1] ?? m[3];
+    const start = rewritten.start(monthMatch.index);
+    const end = rewritten.end(monthMatch.index + monthMatch[0].length);
+    const yearText = monthMatch[1] ?? monthMatch[3];
     const year = yearText ? Number(yearText) : 0;
     out.push({
       start,
       end,
-      text: r.source.slice(start, end).trim(),
+      text: rewritten.source.slice(start, end).trim(),
       year,
       month,
       day: 1,
@@ -450,16 +450,16 @@ function monthMentions(r: Rewritten): DateMention[] {
 }
 
 /** How much of a date a mention pins down: year, month, day (a weekday names a day). */
-export function completeness(m: DateMention): number {
-  return Number(m.known.year) + Number(m.known.month) + Number(m.known.day || m.known.weekday);
+export function completeness(mention: DateMention): number {
+  return Number(mention.known.year) + Number(mention.known.month) + Number(mention.known.day || mention.known.weekday);
 }
 
 /** Overlapping readings of the same words keep the most complete; the survivors in text order. */
 function mostComplete(found: DateMention[]): DateMention[] {
   const kept: DateMention[] = [];
-  const ranked = found.map((m, i) => ({ m, i })).sort((a, b) => completeness(b.m) - completeness(a.m) || a.i - b.i);
-  for (const { m } of ranked) {
-    if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+  const ranked = found.map((mention, order) => ({ mention, order })).sort((a, b) => completeness(b.mention) - completeness(a.mention) || a.order - b.order);
+  for (const { mention } of ranked) {
+    if (!kept.some((other) => mention.start < other.end && other.start < mention.end)) kept.push(mention);
   }
   return kept.sort((a, b) => a.start - b.start);
 }
@@ -468,18 +468,18 @@ function mostComplete(found: DateMention[]): DateMention[] {
  * The candidates the respondent means, in text order: retracted ones
  * dropped, and those in background clauses only when nothing else is left.
  */
-export function assertedGroup<T>(text: string, items: readonly T[], span: (t: T) => Span): T[] {
+export function assertedGroup<T>(text: string, items: readonly T[], span: (candidate: T) => Span): T[] {
   const ordered = preferAsserted(text, items, span);
   const background = backgroundSpans(text);
-  const inBackground = (t: T) => background.some(([a, b]) => span(t)[0] >= a && span(t)[1] <= b);
+  const inBackground = (candidate: T) => background.some(([start, end]) => span(candidate)[0] >= start && span(candidate)[1] <= end);
   const first = ordered[0];
-  return first === undefined ? [] : ordered.filter((t) => inBackground(t) === inBackground(first));
+  return first === undefined ? [] : ordered.filter((candidate) => inBackground(candidate) === inBackground(first));
 }
 
 /** The asserted candidate with the highest score (the first on a tie). */
-export function pickAsserted<T>(text: string, items: readonly T[], span: (t: T) => Span, score: (t: T) => number): T | undefined {
+export function pickAsserted<T>(text: string, items: readonly T[], span: (candidate: T) => Span, score: (candidate: T) => number): T | undefined {
   const pool = assertedGroup(text, items, span);
-  return pool.reduce<T | undefined>((best, t) => (best === undefined || score(t) > score(best) ? t : best), undefined);
+  return pool.reduce<T | undefined>((best, candidate) => (best === undefined || score(candidate) > score(best) ? candidate : best), undefined);
 }
 
 // ---------------------------------------------------------------- direction
@@ -532,8 +532,8 @@ export function extractDate(text: string, options: DateOptions): Extraction {
   const mentions = dateMentions(text, options);
   // The most complete date wins (a day counts most: "2027年1月の…、1月9日" is the 9th), then one with its year, then one written in digits or a month's name over a
   // relative one ("the day after Halloween … So Sunday, November 1, 2026").
-  const written = (m: DateMention) => (/\d/.test(text.slice(m.start, m.end)) ? 1 : 0);
-  const best = pickAsserted(text, mentions, (m) => [m.start, m.end], (m) => 4 * (completeness(m) + Number(m.known.day || m.known.weekday)) + 2 * Number(m.known.year) + written(m));
+  const written = (mention: DateMention) => (/\d/.test(text.slice(mention.start, mention.end)) ? 1 : 0);
+  const best = pickAsserted(text, mentions, (mention) => [mention.start, mention.end], (mention) => 4 * (completeness(mention) + Number(mention.known.day || mention.known.weekday)) + 2 * Number(mention.known.year) + written(mention));
   if (!best) return impossibleDate(text, options) ?? NONE;
   if (options.requireYear && !best.known.year) return { value: null, rejected: best.text, problem: 'no_year' };
   // 'nearest' is for a date corrected near the one it replaces; 'any' lets the reply's own words decide.
@@ -541,39 +541,39 @@ export function extractDate(text: string, options: DateOptions): Extraction {
   return { value: dateValue(best, direction, options), rejected: null };
 }
 
-function impossibleDate(text: string, o: Reference & { country?: string | null }): Extraction | null {
-  const r = forChrono(text, o);
-  const invalid = (m: RegExpMatchArray) => ({ value: null, rejected: original(r, m.index ?? 0, (m.index ?? 0) + m[0].length), problem: 'invalid' as const });
-  for (const m of r.text.matchAll(NUMERIC_DATE)) {
-    if (!isoDate(Number(m[1]), Number(m[2] ?? m[4]), Number(m[3] ?? m[5]))) return invalid(m);
+function impossibleDate(text: string, reference: Reference & { country?: string | null }): Extraction | null {
+  const rewritten = forChrono(text, reference);
+  const invalid = (match: RegExpMatchArray) => ({ value: null, rejected: original(rewritten, match.index ?? 0, (match.index ?? 0) + match[0].length), problem: 'invalid' as const });
+  for (const match of rewritten.text.matchAll(NUMERIC_DATE)) {
+    if (!isoDate(Number(match[1]), Number(match[2] ?? match[4]), Number(match[3] ?? match[5]))) return invalid(match);
   }
-  const monthFirst = !o.country || MONTH_FIRST.has(o.country);
-  for (const m of r.text.matchAll(NUMERIC_DATE_YEAR_LAST)) {
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    if (!isoDate(Number(m[3]), monthFirst ? a : b, monthFirst ? b : a)) return invalid(m);
+  const monthFirst = !reference.country || MONTH_FIRST.has(reference.country);
+  for (const match of rewritten.text.matchAll(NUMERIC_DATE_YEAR_LAST)) {
+    const [first, second] = [Number(match[1]), Number(match[2])];
+    if (!isoDate(Number(match[3]), monthFirst ? first : second, monthFirst ? second : first)) return invalid(match);
   }
   return null;
 }
 
 /** The mention as YYYY-MM-DD or YYYY-MM, a missing year or a bare weekday placed by the direction. */
-export function dateValue(m: DateMention, direction: DateDirection, o: Reference): string {
-  const today = localToday(o);
-  const lean = m.lean ?? direction;
-  if (m.known.day) {
-    const year = m.known.year ? m.year : dayYear(m.month, m.day, lean, today);
-    return isoDate(year, m.month, m.day) ?? `${year}-${pad(m.month)}-${pad(m.day)}`;
+export function dateValue(mention: DateMention, direction: DateDirection, reference: Reference): string {
+  const today = localToday(reference);
+  const lean = mention.lean ?? direction;
+  if (mention.known.day) {
+    const year = mention.known.year ? mention.year : dayYear(mention.month, mention.day, lean, today);
+    return isoDate(year, mention.month, mention.day) ?? `${year}-${pad(mention.month)}-${pad(mention.day)}`;
   }
-  if (m.known.weekday) return weekdayValue(m, direction, today);
-  const year = m.known.year ? m.year : monthYear(m.month, lean, today);
-  return `${year}-${pad(m.month)}`;
+  if (mention.known.weekday) return weekdayValue(mention, direction, today);
+  const year = mention.known.year ? mention.year : monthYear(mention.month, lean, today);
+  return `${year}-${pad(mention.month)}`;
 }
 
 /** The year of a month and day: the latest not after today, the soonest not before it, or the nearest. */
 function dayYear(month: number, day: number, direction: DateDirection, today: Day): number {
-  const exists = (y: number) => isoDate(y, month, day) !== null;
-  const distance = (y: number) => dayNumber({ y, m: month, d: day }) - dayNumber(today);
-  const years = [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((n) => today.y + n).filter(exists);
-  const fits = years.filter((y) => (direction === 'past' ? distance(y) <= 0 : direction === 'future' ? distance(y) >= 0 : true));
+  const exists = (year: number) => isoDate(year, month, day) !== null;
+  const distance = (year: number) => dayNumber({ y: year, m: month, d: day }) - dayNumber(today);
+  const years = [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((offset) => today.y + offset).filter(exists);
+  const fits = years.filter((year) => (direction === 'past' ? distance(year) <= 0 : direction === 'future' ? distance(year) >= 0 : true));
   return fits.reduce((a, b) => (Math.abs(distance(b)) < Math.abs(distance(a)) ? b : a), fits[0] ?? today.y);
 }
 
@@ -587,10 +587,10 @@ function monthYear(month: number, direction: DateDirection, today: Day): number 
 // A weekday with its own modifier ("last Friday", 来週の金曜日 rewritten to a date) was placed by chrono.
 const WEEKDAY_MODIFIER = /\b(?:last|next|this|coming|past|previous)\b/i;
 
-function weekdayValue(m: DateMention, direction: DateDirection, today: Day): string {
-  const chronoDay = `${m.year}-${pad(m.month)}-${pad(m.day)}`;
-  if (direction === 'any' || WEEKDAY_MODIFIER.test(m.text)) return chronoDay;
-  const target = weekdayOf({ y: m.year, m: m.month, d: m.day });
+function weekdayValue(mention: DateMention, direction: DateDirection, today: Day): string {
+  const chronoDay = `${mention.year}-${pad(mention.month)}-${pad(mention.day)}`;
+  if (direction === 'any' || WEEKDAY_MODIFIER.test(mention.text)) return chronoDay;
+  const target = weekdayOf({ y: mention.year, m: mention.month, d: mention.day });
   const gap = (target - weekdayOf(today) + 7) % 7;
   const day = shiftDays(today, direction === 'future' ? gap : gap === 0 ? 0 : gap - 7);
   return `${day.y}-${pad(day.m)}-${pad(day.d)}`;

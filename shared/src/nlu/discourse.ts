@@ -27,23 +27,23 @@ const BOUNDARY_JA = /[、。，,！？!?\s「」『』（）()]|(?<=[\p{Script=H
 /** Stretches that take a value back: the values inside them are not the answer. */
 export function retractedSpans(text: string): Span[] {
   const spans: Span[] = [];
-  for (const m of text.matchAll(RETRACT_EN)) {
-    const start = m.index + m[0].length;
+  for (const retraction of text.matchAll(RETRACT_EN)) {
+    const start = retraction.index + retraction[0].length;
     spans.push([start, forwardTo(text, start, BOUNDARY_EN)]);
   }
-  for (const m of text.matchAll(RETRACT_JA)) {
-    spans.push([backTo(text, m.index, BOUNDARY_JA), m.index]);
+  for (const retraction of text.matchAll(RETRACT_JA)) {
+    spans.push([backTo(text, retraction.index, BOUNDARY_JA), retraction.index]);
   }
   // A change of mind mid-reply takes back what came before it in the sentence: "週2回…いや、やっぱり週1回",
   // "3 o'clock - no wait, 4", "Tuesday, or rather Wednesday".
-  for (const m of text.matchAll(SELF_CORRECTION)) {
+  for (const correction of text.matchAll(SELF_CORRECTION)) {
     // "週2回…いや": the trailing dots of a hesitation do not end the sentence being taken back.
     // A change of mind that opens a new sentence ("…something? Hang on…") takes back the sentence before it.
-    const end = text.slice(0, m.index).replace(/[.…\s、,?!？！。]+$/, '').length;
+    const end = text.slice(0, correction.index).replace(/[.…\s、,?!？！。]+$/, '').length;
     const start = backTo(text, end, SENTENCE, 200);
     if (end > start) spans.push([start, end]);
   }
-  return spans.filter(([s, e]) => e > s);
+  return spans.filter(([start, end]) => end > start);
 }
 
 // Also hesitation settled aloud: 「午後か夜間…うーん、夜間で」, "Like 140,000 something? Hang on, let me look... 143,880".
@@ -61,27 +61,27 @@ const SENTENCE = /[.!?。！？\n]/;
 /** Stretches that give background (a reason, a circumstance) rather than the answer itself. */
 export function backgroundSpans(text: string): Span[] {
   const spans: Span[] = [];
-  for (const m of text.matchAll(BACKGROUND_JA)) spans.push([backTo(text, m.index, SENTENCE, 200), m.index + m[0].length]);
+  for (const reason of text.matchAll(BACKGROUND_JA)) spans.push([backTo(text, reason.index, SENTENCE, 200), reason.index + reason[0].length]);
   // "Because X, Y": a reason that opens the sentence ends at its comma; one that follows the answer runs to the end.
-  for (const m of text.matchAll(BECAUSE_EN)) {
-    const before = text.slice(0, m.index).trim();
+  for (const because of text.matchAll(BECAUSE_EN)) {
+    const before = text.slice(0, because.index).trim();
     const opens = before === '' || /[.!?。！？]$/.test(before);
     // (", so that would be my personal card" after it is the conclusion, not more of the reason.)
-    const so = [...text.slice(m.index).matchAll(SO_EN)][0];
-    const end = forwardTo(text, m.index + m[0].length, opens ? /[,;.!?]/ : /[.;!?]/, 200);
-    spans.push([m.index, so ? Math.min(end, m.index + so.index) : end]);
+    const so = [...text.slice(because.index).matchAll(SO_EN)][0];
+    const end = forwardTo(text, because.index + because[0].length, opens ? /[,;.!?]/ : /[.;!?]/, 200);
+    spans.push([because.index, so ? Math.min(end, because.index + so.index) : end]);
   }
-  for (const m of text.matchAll(SO_EN)) spans.push([backTo(text, m.index, SENTENCE, 200), m.index]);
-  return spans.filter(([s, e]) => e > s);
+  for (const conclusion of text.matchAll(SO_EN)) spans.push([backTo(text, conclusion.index, SENTENCE, 200), conclusion.index]);
+  return spans.filter(([start, end]) => end > start);
 }
 
 /** Spans in text order with overlapping ones merged, and also those `joins` says belong together (the gap between them). */
 export function mergeSpans(spans: readonly Span[], joins: (gapStart: number, gapEnd: number) => boolean = () => false): Span[] {
   const out: Array<[number, number]> = [];
-  for (const [s, e] of [...spans].sort((a, b) => a[0] - b[0])) {
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
     const last = out.at(-1);
-    if (last && (s <= last[1] || joins(last[1], s))) last[1] = Math.max(last[1], e);
-    else out.push([s, e]);
+    if (last && (start <= last[1] || joins(last[1], start))) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
   }
   return out;
 }
@@ -92,38 +92,38 @@ export function mergeSpans(spans: readonly Span[], joins: (gapStart: number, gap
  * order. Retracted candidates are dropped; if every candidate is retracted,
  * nothing is left ("not 5" names no value).
  */
-export function preferAsserted<T>(text: string, items: readonly T[], span: (t: T) => Span): T[] {
+export function preferAsserted<T>(text: string, items: readonly T[], span: (item: T) => Span): T[] {
   const retracted = retractedSpans(text);
   const background = backgroundSpans(text);
   // Parsers may include the punctuation around a value (chrono reads 「、10時」): judge the value itself.
   const inside = (spans: Span[], at: Span) => {
-    const [s, e] = core(text, at);
-    return spans.some(([a, b]) => s >= a && e <= b);
+    const [start, end] = core(text, at);
+    return spans.some(([from, to]) => start >= from && end <= to);
   };
-  const kept = items.filter((t) => !inside(retracted, span(t)));
-  const [front, back] = [kept.filter((t) => !inside(background, span(t))), kept.filter((t) => inside(background, span(t)))];
+  const kept = items.filter((item) => !inside(retracted, span(item)));
+  const [front, back] = [kept.filter((item) => !inside(background, span(item))), kept.filter((item) => inside(background, span(item)))];
   return [...front, ...back];
 }
 
 /** The text with what it takes back blanked out, offsets kept ("I said Lightning but I meant the standard talk"). */
 export function blankRetracted(text: string): string {
   let out = text;
-  for (const [s, e] of retractedSpans(text)) out = out.slice(0, s) + ' '.repeat(e - s) + out.slice(e);
+  for (const [start, end] of retractedSpans(text)) out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end);
   return out;
 }
 
 /** A span without the spaces and punctuation at its ends. */
-function core(text: string, [s, e]: Span): Span {
-  let [a, b] = [s, e];
-  while (a < b && /[\s\p{P}]/u.test(text.charAt(a))) a++;
-  while (b > a && /[\s\p{P}]/u.test(text.charAt(b - 1))) b--;
-  return [a, b];
+function core(text: string, [start, end]: Span): Span {
+  let [from, to] = [start, end];
+  while (from < to && /[\s\p{P}]/u.test(text.charAt(from))) from++;
+  while (to > from && /[\s\p{P}]/u.test(text.charAt(to - 1))) to--;
+  return [from, to];
 }
 
 function forwardTo(text: string, from: number, boundary: RegExp, max = MAX_SPAN): number {
   const rest = text.slice(from, from + max);
-  const m = boundary.exec(rest);
-  return from + (m ? m.index : rest.length);
+  const found = boundary.exec(rest);
+  return from + (found ? found.index : rest.length);
 }
 
 function backTo(text: string, to: number, boundary: RegExp, max = MAX_SPAN): number {
@@ -131,6 +131,6 @@ function backTo(text: string, to: number, boundary: RegExp, max = MAX_SPAN): num
   const before = text.slice(from, to);
   let last = -1;
   const global = new RegExp(boundary.source, boundary.flags.includes('g') ? boundary.flags : `${boundary.flags}g`);
-  for (const m of before.matchAll(global)) last = m.index + m[0].length;
+  for (const match of before.matchAll(global)) last = match.index + match[0].length;
   return last >= 0 ? from + last : from;
 }

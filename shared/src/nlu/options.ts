@@ -65,9 +65,9 @@ export function listedOptions(texts: readonly string[]): string[] {
 
 /** {@link listedOptions} with the list's strength and the options' aliases. */
 export function findOptions(texts: readonly string[]): OptionList {
-  const found = texts.flatMap((raw, order) => listsIn(normalizeText(raw)).map((l) => ({ ...l, order })));
+  const found = texts.flatMap((raw, order) => listsIn(normalizeText(raw)).map((list) => ({ ...list, order })));
   if (found.length === 0) return NO_LIST;
-  const rank = (l: (typeof found)[number]) => (l.cued ? 0 : l.strict ? 1 : 2) * 100 + l.order;
+  const rank = (list: (typeof found)[number]) => (list.cued ? 0 : list.strict ? 1 : 2) * 100 + list.order;
   const best = [...found].sort((a, b) => rank(a) - rank(b))[0]!;
   const aliases = aliasesFor(best.options, texts);
   return { options: best.options, strict: best.strict, cued: best.cued, aliases };
@@ -85,32 +85,32 @@ export function withoutExamples(text: string): string {
 
 /** Every list in one text, by the conventions above. */
 function listsIn(raw: string): Found[] {
-  const t = raw.replace(EXAMPLE_STRETCH, ' ');
+  const text = raw.replace(EXAMPLE_STRETCH, ' ');
   const out: Found[] = [];
   // Quoted or slashed items are options as written (「一人で帰宅」); a phrase in a 「・」 list is prose.
   const add = (items: string[], strict: boolean, cued: boolean, phrasesAllowed = false) => {
-    const clean = items.map(cleanItem).filter((x) => x.length > 0);
+    const clean = items.map(cleanItem).filter((item) => item.length > 0);
     if (isList(clean, phrasesAllowed)) out.push({ options: clean, strict, cued });
   };
   // Brackets: (S/M/L/XL), (A, B or C), （5km・10km・ハーフマラソン） — a 「・」 list only when it closes the text.
-  for (const m of t.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
-    const inner = m[1] ?? '';
+  for (const bracketMatch of text.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
+    const inner = bracketMatch[1] ?? '';
     // "(piano, safe, hot tub, artwork, aquarium...)": a list left open is examples.
-    if (EXAMPLES.test(inner) || EXAMPLES.test(t.slice(0, m.index)) || /など|等|\betc\b|(?:\.{2,}|…)\s*$/.test(inner)) continue;
-    const atEnd = trimPunctuation(t.slice(m.index + m[0].length)) === '';
+    if (EXAMPLES.test(inner) || EXAMPLES.test(text.slice(0, bracketMatch.index)) || /など|等|\betc\b|(?:\.{2,}|…)\s*$/.test(inner)) continue;
+    const atEnd = trimPunctuation(text.slice(bracketMatch.index + bracketMatch[0].length)) === '';
     // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
     const innerCue = LIST_BEFORE_CUE_JA.exec(inner);
     if (innerCue?.[1] && /・|、/.test(innerCue[1])) {
       add(splitItems(innerCue[1]), true, true);
       continue;
     }
-    const cued = CUE_JA_AFTER.test(t.slice(m.index + m[0].length));
+    const cued = CUE_JA_AFTER.test(text.slice(bracketMatch.index + bracketMatch[0].length));
     // A comma list in brackets without "or" ("(live demo, slides, hands-on)", 「(4名様以上、室料なし)」) describes; it offers
     // choices with a slash, an "or" or a cue.
     const innerItems = splitItems(inner).map(cleanItem);
     const offers =
       /[/／|]/.test(inner) || /\bor\b|または|もしくは/.test(inner) || cued || codes(innerItems) ||
-      innerItems.every((i) => /^\p{Lu}/u.test(i)) || (atEnd && /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(inner));
+      innerItems.every((item) => /^\p{Lu}/u.test(item)) || (atEnd && /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(inner));
     // "(S/N)", "(A/C)": letters joined by a slash abbreviate one word; "(Y/N)" still offers yes or no.
     const abbreviation = /^\s*\p{L}\s*[/／]\s*\p{L}\s*$/u.test(inner) && !yesNoOptions(splitItems(inner).map(cleanItem));
     if (abbreviation) continue;
@@ -118,45 +118,45 @@ function listsIn(raw: string): Found[] {
     // 「（番地・建物名・部屋番号まで）」: items ending in a particle describe how much to give, they are not options.
     else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim())) add(splitItems(inner), true, cued);
   }
-  const unbracketed = t.replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ').replace(/\s+/g, ' ').trim();
+  const unbracketed = text.replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ').replace(/\s+/g, ' ').trim();
   // Quoted items: 「午前のみ」「午後まで」「延長保育」のどれか, "A", "B" or "C".
   // (Sentence by sentence: 「迷っている人は「未定」でよい」 after the list is a note on one of its items.)
-  for (const sentence of t.split(/(?<=[。！？])/)) {
+  for (const sentence of text.split(/(?<=[。！？])/)) {
     const quoted = [...sentence.matchAll(/[「『"]([^「」『』"]{1,24})[」』"]/g)];
     if (quoted.length < 2) continue;
     const last = quoted.at(-1)!;
     const after = sentence.slice(last.index + last[0].length);
     const rest = trimPunctuation(sentence.replace(/[「『"][^「」『』"]{1,24}[」』"]/g, '').replace(/\b(?:or|and)\b|または|か|、|,/g, ''));
     // 「…」「…」の4種類のうち、どれか: a few words may stand between the list and its cue.
-    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(sentence.slice(0, quoted[0]!.index)) || rest === '') add(quoted.map((q) => q[1] ?? ''), true, true, true);
+    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(sentence.slice(0, quoted[0]!.index)) || rest === '') add(quoted.map((quote) => quote[1] ?? ''), true, true, true);
   }
   // Slash runs: S/M/L/XL, Yes/No (not km/h, n/a, 3/4/2025).
-  for (const m of unbracketed.matchAll(/(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu)) {
-    const items = splitItems(m[0]);
+  for (const slashMatch of unbracketed.matchAll(/(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu)) {
+    const items = splitItems(slashMatch[0]);
     // 「あり／なしがはっきりしている」: the predicate after the last item is not part of it.
     const last = items.at(-1) ?? '';
     const predicate = /^(.+?)[がをはでにと](?=.*(?:する|している|いる|ある|わかる|分かる|明確|こと|です|ます|確認)$)/u.exec(last);
     if (predicate?.[1] && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(last)) items[items.length - 1] = predicate[1];
-    if (items.every((i) => /^[a-z]{1,2}$/.test(i)) && items.length < 3) continue;
+    if (items.every((item) => /^[a-z]{1,2}$/.test(item)) && items.length < 3) continue;
     // "how they do with dryers / clippers": a slash inside a sentence joins two words, not a list of options.
-    if (items.some((i) => i.split(/\s+/).length > 3 || (/\s/.test(i) && i.split(/\s+/).some((w) => ENGLISH_COMMON_WORDS.has(w))))) continue;
+    if (items.some((item) => item.split(/\s+/).length > 3 || (/\s/.test(item) && item.split(/\s+/).some((word) => ENGLISH_COMMON_WORDS.has(word))))) continue;
     // "…, Toothache / pain, …": one item of a comma list, written with a slash.
-    const [before, after] = [unbracketed.slice(0, m.index), unbracketed.slice(m.index + m[0].length)];
+    const [before, after] = [unbracketed.slice(0, slashMatch.index), unbracketed.slice(slashMatch.index + slashMatch[0].length)];
     if (/[,、]\s*$/.test(before) || /^\s*[,、]/.test(after)) continue;
     // A label that is two names for one thing ("Conference / event attended", "Company / organisation") offers no choice.
     if (items.length === 2 && trimPunctuation(before) === '' && trimPunctuation(after) === '' && !codes(items) && !yesNoOptions(items.map(cleanItem))) continue;
-    add(items, true, CUE_JA_AFTER.test(unbracketed.slice(m.index + m[0].length)) || CUE_EN.test(unbracketed.slice(0, m.index)), true);
+    add(items, true, CUE_JA_AFTER.test(unbracketed.slice(slashMatch.index + slashMatch[0].length)) || CUE_EN.test(unbracketed.slice(0, slashMatch.index)), true);
   }
   for (const segment of unbracketed.split(/(?<!\b[A-Z][a-z]{0,3})[.?!;](?=\s|$)|[。？！]/)) listsInSegment(segment.trim(), add);
   return out;
 }
 
 /** Comma, 「、」, 「・」 and "or" lists inside one sentence: cued, after a colon, the whole text, or ≥3 items in prose. */
-function listsInSegment(s: string, add: (items: string[], strict: boolean, cued: boolean) => void): void {
-  if (!s) return;
+function listsInSegment(segment: string, add: (items: string[], strict: boolean, cued: boolean) => void): void {
+  if (!segment) return;
   // Japanese: the list ends at its cue and starts after the last particle or punctuation before it. A 「・」 list
   // is set apart as a list; 「仕事、専攻、経験のいずれか」 in prose says what kind of answer counts (soft).
-  const ja = LIST_BEFORE_CUE_JA.exec(s);
+  const ja = LIST_BEFORE_CUE_JA.exec(segment);
   if (ja?.[1] && /[・、,/]|または|もしくは/.test(ja[1])) {
     const head = ja[1].replace(/^.*[はをにでが：:「」『』]/, '');
     add(splitItems(head), /[・/]/.test(head) || codes(splitItems(head)), true);
@@ -164,19 +164,19 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   }
   // 「玄関先 か 集積所 のどちらか」「午前か午後のどちらか」: two items joined by か before the cue.
   const pair = ja?.[1] ? /^(?:.*[はをにでが：:「」『』])?\s*([^\sか]{1,12})\s*か(?![らなもつ])\s*([^\sか]{1,12})\s*$/.exec(ja[1]) : null;
-  if (pair?.[1] && pair[2] && ![pair[1], pair[2]].some((x) => /[のをにではがとも]|^\d/.test(x))) {
+  if (pair?.[1] && pair[2] && ![pair[1], pair[2]].some((side) => /[のをにではがとも]|^\d/.test(side))) {
     add([pair[1], pair[2]], true, true);
     return;
   }
   // 「はい・いいえが明確」「ある・ないがわかること」: a polar pair stated as the criterion.
-  const polar = /^(.*?)(?:が|の)(?:明確|はっきり|わかる|分かる|わかれば|確認)/.exec(s);
+  const polar = /^(.*?)(?:が|の)(?:明確|はっきり|わかる|分かる|わかれば|確認)/.exec(segment);
   if (polar?.[1] && /・/.test(polar[1])) {
     const items = splitItems(polar[1].replace(/^.*[はをにで：:]/, ''));
     if (yesNoOptions(items.map(cleanItem))) add(items, true, true);
   }
   // "Our levels are Beginner, Intermediate and Advanced": named values after "<things> are".
   const item = String.raw`[A-Z][\w+-]*(?:\s[A-Z][\w+-]*)*`;
-  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)\s*:?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(s);
+  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)\s*:?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(segment);
   if (values?.[1]) {
     add(splitItems(values[1].replace(/,?\s+and\s+/, ', ')), true, true);
     return;
@@ -185,15 +185,15 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
   // (capitalised, or codes) are strict; lower-case words in prose ("their job, studies or experience") are soft.
   // A list's colon, not a clock's ("8:00 am to 6:00 pm").
   // A dash does what a colon does ("Meeting format — In person, Video call, or Phone call").
-  const colon = Math.max(-1, ...[...s.matchAll(/(?<!\d):(?!\d)|：|\s[—–]\s?|\s-\s/g)].map((m) => m.index + m[0].length - 1));
-  const afterColon = colon >= 0 ? s.slice(colon + 1) : null;
-  const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b\s*:?\s*(.+)$/i.exec(s);
+  const colon = Math.max(-1, ...[...segment.matchAll(/(?<!\d):(?!\d)|：|\s[—–]\s?|\s-\s/g)].map((colonMatch) => colonMatch.index + colonMatch[0].length - 1));
+  const afterColon = colon >= 0 ? segment.slice(colon + 1) : null;
+  const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b\s*:?\s*(.+)$/i.exec(segment);
   // "one of our four types: Family, Wedding, …": the colon introduces the list itself.
-  const listText = afterColon !== null && cue !== null && cue.index < colon ? afterColon : (cue?.[1] ?? afterColon ?? s);
-  if (EXAMPLES.test(s.slice(0, s.length - listText.length)) || /など|等|\betc\b/.test(listText)) return;
+  const listText = afterColon !== null && cue !== null && cue.index < colon ? afterColon : (cue?.[1] ?? afterColon ?? segment);
+  if (EXAMPLES.test(segment.slice(0, segment.length - listText.length)) || /など|等|\betc\b/.test(listText)) return;
   // "One of Windows, macOS or Android is identified": the list ends where its predicate starts.
   const items = splitItems(listText.replace(/\s+(?:is|are|was|were|be|being|has been|must be|should be)\s+\w+(?:\s+\w+)?\s*$/i, ''));
-  const named = items.map(cleanItem).every((i) => /^[\p{Lu}\p{N}]/u.test(i)) || codes(items);
+  const named = items.map(cleanItem).every((cleaned) => /^[\p{Lu}\p{N}]/u.test(cleaned)) || codes(items);
   const hasOr = /\bor\b|または|もしくは/i.test(listText);
   const whole = cue === null && afterColon === null;
   if (cue || (afterColon !== null && items.length >= 2)) add(items, named, true);
@@ -205,14 +205,14 @@ function listsInSegment(s: string, add: (items: string[], strict: boolean, cued:
 
 /** "large, heavy, fragile or unusual items": single words before a last item that adds the noun they all describe. */
 function modifiers(items: readonly string[]): boolean {
-  const words = items.map((i) => cleanItem(i).split(/\s+/).length);
+  const words = items.map((item) => cleanItem(item).split(/\s+/).length);
   const last = words.at(-1) ?? 0;
-  return last >= 2 && words.slice(0, -1).every((n) => n === 1) && items.slice(0, -1).every((i) => nlp(cleanItem(i)).has('(#Adjective|#PastTense|#Participle)'));
+  return last >= 2 && words.slice(0, -1).every((wordCount) => wordCount === 1) && items.slice(0, -1).every((item) => nlp(cleanItem(item)).has('(#Adjective|#PastTense|#Participle)'));
 }
 
 /** Short codes ("S", "XL", "A", "5km"): options whatever the prose around them. */
 function codes(items: readonly string[]): boolean {
-  return items.every((i) => /^[\p{Lu}\d][\p{Lu}\d+-]{0,3}$/u.test(i.trim()) || /^\d+\s*\p{L}{0,3}$/u.test(i.trim()));
+  return items.every((item) => /^[\p{Lu}\d][\p{Lu}\d+-]{0,3}$/u.test(item.trim()) || /^\d+\s*\p{L}{0,3}$/u.test(item.trim()));
 }
 
 /**
@@ -220,16 +220,16 @@ function codes(items: readonly string[]): boolean {
  * tooth" stay whole; the last item is split on "or" only without an Oxford comma ("S, M, L or XL"). Without commas,
  * slashes, middle dots and "or" separate items.
  */
-function splitItems(s: string): string[] {
-  const clean = (xs: string[]) => xs.map((x) => trimPunctuation(x.trim().replace(/^(?:either|one of|or|and)\s+/i, ''))).filter((x) => x.length > 0);
+function splitItems(text: string): string[] {
+  const clean = (xs: string[]) => xs.map((item) => trimPunctuation(item.trim().replace(/^(?:either|one of|or|and)\s+/i, ''))).filter((item) => item.length > 0);
   // A comma inside brackets ("(6am, weekdays)") separates nothing.
-  const depth = (i: number) => (s.slice(0, i).match(/[(（]/g)?.length ?? 0) - (s.slice(0, i).match(/[)）]/g)?.length ?? 0);
-  const commas = [...s.matchAll(/[、，,]/g)].filter((m) => depth(m.index) === 0).map((m) => m.index);
+  const depth = (position: number) => (text.slice(0, position).match(/[(（]/g)?.length ?? 0) - (text.slice(0, position).match(/[)）]/g)?.length ?? 0);
+  const commas = [...text.matchAll(/[、，,]/g)].filter((comma) => depth(comma.index) === 0).map((comma) => comma.index);
   // 「電気のみ／ガスのみ／電気・ガス両方」: with slashes as separators, a middle dot joins words inside an item.
-  if (commas.length === 0 && /[/／|]/.test(s)) return clean(s.split(/\s*[/／|]\s*/));
-  if (commas.length === 0) return clean(s.split(/\s*(?:・|\s+or\s+|または|もしくは|あるいは)\s*/i));
-  const parts = [...commas, s.length].map((end, i) => s.slice(i === 0 ? 0 : commas[i - 1]! + 1, end));
-  const oxford = parts.slice(1).some((p) => /^\s*(?:or|and)\s/i.test(p));
+  if (commas.length === 0 && /[/／|]/.test(text)) return clean(text.split(/\s*[/／|]\s*/));
+  if (commas.length === 0) return clean(text.split(/\s*(?:・|\s+or\s+|または|もしくは|あるいは)\s*/i));
+  const parts = [...commas, text.length].map((end, i) => text.slice(i === 0 ? 0 : commas[i - 1]! + 1, end));
+  const oxford = parts.slice(1).some((part) => /^\s*(?:or|and)\s/i.test(part));
   const last = parts.pop() ?? '';
   const tail = oxford ? [last] : last.split(/\s+(?:or|and)\s+|または|もしくは|あるいは/i);
   return clean([...parts, ...tail]);
@@ -248,21 +248,21 @@ const JA_PHRASE = /[\p{Script=Han}\p{Script=Katakana}ー][がをはにで][\p{Sc
 
 function isList(items: string[], phrasesAllowed = false): boolean {
   if (items.length < 2 || items.length > 20) return false;
-  if (new Set(items.map((i) => i.toLowerCase())).size !== items.length) return false;
+  if (new Set(items.map((item) => item.toLowerCase())).size !== items.length) return false;
   // Bare numbers are a list only beside a named value ("K, 1, 2, 3": kindergarten and the grades); alone they are dates, times, counts.
-  const named = items.some((i) => /^\p{L}[\p{L}-]{0,5}$/u.test(i.trim()));
+  const named = items.some((item) => /^\p{L}[\p{L}-]{0,5}$/u.test(item.trim()));
   return items.every(
-    (i) =>
-      [...i].length <= ITEM_MAX_CHARS &&
-      i.split(/\s+/).length <= ITEM_MAX_WORDS &&
-      (named || !/^[\d\s.:-]+$/.test(i)) &&
-      !/^(?:etc|など|等|and)$/i.test(i) &&
+    (item) =>
+      [...item].length <= ITEM_MAX_CHARS &&
+      item.split(/\s+/).length <= ITEM_MAX_WORDS &&
+      (named || !/^[\d\s.:-]+$/.test(item)) &&
+      !/^(?:etc|など|等|and)$/i.test(item) &&
       // "site and role" in prose is two things; "Heating & Cooling", "Keyboard and mouse" written as a name is one option.
-      !(/\s(?:and|&)\s/i.test(i) && !/^[\p{Lu}\p{N}]/u.test(i)) &&
+      !(/\s(?:and|&)\s/i.test(item) && !/^[\p{Lu}\p{N}]/u.test(item)) &&
       // ("Every time" written as a name is an option; "every day of the week" in prose is not.)
-      !(DETERMINER.test(i) && i.split(/\s+/).length > 1 && !/^\p{Lu}/u.test(i)) &&
-      !QUESTION_WORD.test(i) &&
-      (phrasesAllowed || !JA_PHRASE.test(i)),
+      !(DETERMINER.test(item) && item.split(/\s+/).length > 1 && !/^\p{Lu}/u.test(item)) &&
+      !QUESTION_WORD.test(item) &&
+      (phrasesAllowed || !JA_PHRASE.test(item)),
   );
 }
 
@@ -270,17 +270,17 @@ function isList(items: string[], phrasesAllowed = false): boolean {
 export function aliasesFor(options: readonly string[], texts: readonly string[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const all = texts.map(normalizeText).join('\n');
-  for (const o of options) {
-    const esc = escapeRegExp(o);
-    const edge = /^[\p{Script=Latin}\p{N}]/u.test(o) ? '(?<![\\p{L}\\p{N}])' : '';
+  for (const option of options) {
+    const esc = escapeRegExp(option);
+    const edge = /^[\p{Script=Latin}\p{N}]/u.test(option) ? '(?<![\\p{L}\\p{N}])' : '';
     const defs = [
       ...all.matchAll(new RegExp(`${edge}${esc}\\s*[=＝:：]\\s*([^,、;；\\n=＝]{2,40})`, 'gu')),
       ...all.matchAll(new RegExp(`${edge}${esc}\\s*[(（]([^()（）]{2,40})[)）]`, 'gu')),
     ]
-      .map((m) => trimPunctuation(m[1] ?? ''))
-      .filter((d) => d && d.toLowerCase() !== o.toLowerCase());
-    const mapped = mappedTo(o, all);
-    if (defs.length + mapped.length > 0) out[o] = [...new Set([...defs, ...mapped])];
+      .map((definitionMatch) => trimPunctuation(definitionMatch[1] ?? ''))
+      .filter((definition) => definition && definition.toLowerCase() !== option.toLowerCase());
+    const mapped = mappedTo(option, all);
+    if (defs.length + mapped.length > 0) out[option] = [...new Set([...defs, ...mapped])];
   }
   return out;
 }
@@ -296,11 +296,11 @@ function mappedTo(option: string, all: string): string[] {
   const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}(?!」?\\s*(?:「|・|／|/|、|か|の(?:どちら|いずれ|どれ|うち)))`, 'gu');
   const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b(?!\\s*(?:,|/|\\band\\b|\\bor\\b))`, 'giu');
   const out: string[] = [];
-  for (const m of [...all.matchAll(ja), ...all.matchAll(en)]) {
-    const head = (m[1] ?? '').replace(/^.*(?:\b(?:if|when|and|so|but)\b|[はがを])\s*/i, '');
+  for (const mappingMatch of [...all.matchAll(ja), ...all.matchAll(en)]) {
+    const head = (mappingMatch[1] ?? '').replace(/^.*(?:\b(?:if|when|and|so|but)\b|[はがを])\s*/i, '');
     for (const piece of head.split(/\s*(?:[・、/／]|\bor\b|\band\b)\s*/i)) {
-      const w = trimPunctuation(piece);
-      if (w && [...w].length <= 24 && w.toLowerCase() !== bare.toLowerCase()) out.push(w);
+      const alias = trimPunctuation(piece);
+      if (alias && [...alias].length <= 24 && alias.toLowerCase() !== bare.toLowerCase()) out.push(alias);
     }
   }
   return out;
@@ -313,10 +313,10 @@ const NO = /^(?:no|n|いいえ|無|なし|無し|しない|ない|いない|不�
 /** True when the options are a yes/no pair ("Yes/No", 「はい・いいえ」, 「有・無」, 「利用する・しない」, 「要・不要」). */
 export function yesNoOptions(options: readonly string[]): boolean {
   if (options.length !== 2) return false;
-  const [a, b] = options.map((o) => o.trim());
-  if (!a || !b) return false;
-  if ((YES.test(a) && NO.test(b)) || (NO.test(a) && YES.test(b))) return true;
-  return negationOf(a, b) || negationOf(b, a);
+  const [first, second] = options.map((option) => option.trim());
+  if (!first || !second) return false;
+  if ((YES.test(first) && NO.test(second)) || (NO.test(first) && YES.test(second))) return true;
+  return negationOf(first, second) || negationOf(second, first);
 }
 
 /** 「利用する」/「しない」, 「参加する」/「参加しない」, 「要」/「不要」, "needed"/"not needed". */
@@ -340,11 +340,11 @@ export type OptionMatch = { option: string } | { ambiguous: string[] } | null;
  */
 export function matchOption(reply: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): OptionMatch {
   const said = keyOf(reply);
-  const opts = options.map((o) => ({ option: o, key: keyOf(cleanItem(o) || o), keys: keysOf(o) }));
-  const whole = opts.filter((o) => o.keys.includes(trimPunctuation(said)));
+  const opts = options.map((option) => ({ option: option, key: keyOf(cleanItem(option) || option), keys: keysOf(option) }));
+  const whole = opts.filter((choice) => choice.keys.includes(trimPunctuation(said)));
   if (whole.length === 1 && whole[0]) return { option: whole[0].option };
   // "No clue honestly", 「まだはっきりしないんです」: the form's own "not sure" option, whatever else the reply mentions.
-  const unsure = admitsNotKnowing(reply) || isUndecided(reply) ? options.filter((o) => UNSURE_OPTION.test(normalizeText(o))) : [];
+  const unsure = admitsNotKnowing(reply) || isUndecided(reply) ? options.filter((option) => UNSURE_OPTION.test(normalizeText(option))) : [];
   if (unsure.length === 1 && unsure[0]) return { option: unsure[0] };
 
   const direct = compoundFirst(said, opts, literalPicks(said, opts));
@@ -359,16 +359,16 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   // From here on the reply is read without what it takes back ("I said Lightning but I meant the standard talk").
   const text = blankRetracted(said);
   // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
-  const optionWords = new Set(opts.flatMap((o) => wordsOf(o.key)));
-  const echoed = new Set(echo.flatMap((e) => wordsOf(normalizeText(e).toLowerCase())).filter((w) => !optionWords.has(w)));
-  const words = wordsOf(text).filter((w) => !echoed.has(w) && !ENGLISH_COMMON_WORDS.has(w) && !ENGLISH_VAGUE_WORDS.has(w));
+  const optionWords = new Set(opts.flatMap((choice) => wordsOf(choice.key)));
+  const echoed = new Set(echo.flatMap((echoText) => wordsOf(normalizeText(echoText).toLowerCase())).filter((word) => !optionWords.has(word)));
+  const words = wordsOf(text).filter((word) => !echoed.has(word) && !ENGLISH_COMMON_WORDS.has(word) && !ENGLISH_VAGUE_WORDS.has(word));
   const bySpelling = spellingPicks(text, words, opts);
   if (bySpelling.length === 1 && bySpelling[0]) return { option: bySpelling[0] };
   if (bySpelling.length > 1) return decided(reply, bySpelling, echo, aliases) ?? firstNamed(text, bySpelling) ?? { ambiguous: bySpelling };
 
   // A Japanese option may come back romanised (washitsu for 和室), as an English-language interview names it.
-  const aliasesOf = (o: string) => [...(aliases[o] ?? []), ...[romanize(o)].filter((r): r is string => r !== null)];
-  const byAlias = opts.filter((o) => aliasesOf(o.option).some((a) => aliasNamed(text, words, a, echoed))).map((o) => o.option);
+  const aliasesOf = (option: string) => [...(aliases[option] ?? []), ...[romanize(option)].filter((romanized): romanized is string => romanized !== null)];
+  const byAlias = opts.filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, words, alias, echoed))).map((choice) => choice.option);
   if (byAlias.length === 1 && byAlias[0]) return { option: byAlias[0] };
   const bySize = sizePicks(text, options);
   if (bySize.length === 1 && bySize[0]) return { option: bySize[0] };
@@ -385,7 +385,7 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
 
   const initials = trimPunctuation(text).replace(/\s+/g, '');
   if (/^\p{L}{1,3}$/u.test(initials)) {
-    const byInitials = opts.filter((o) => initialsOf(o.key) === initials || o.key.startsWith(initials)).map((o) => o.option);
+    const byInitials = opts.filter((choice) => initialsOf(choice.key) === initials || choice.key.startsWith(initials)).map((choice) => choice.option);
     if (byInitials.length === 1 && byInitials[0]) return { option: byInitials[0] };
   }
   return null;
@@ -397,20 +397,20 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
  * parts are all named outranks the options that are only one of its parts.
  */
 function compoundFirst(text: string, opts: ReadonlyArray<{ option: string; key: string }>, picked: string[]): string[] {
-  const compounds = opts.filter((o) => {
-    const parts = o.key.split(/\s*(?:\+|＋|\band\b|・)\s*/).filter((p) => p.length > 0);
-    return parts.length >= 2 && parts.every((p) => text.includes(p));
+  const compounds = opts.filter((choice) => {
+    const parts = choice.key.split(/\s*(?:\+|＋|\band\b|・)\s*/).filter((part) => part.length > 0);
+    return parts.length >= 2 && parts.every((part) => text.includes(part));
   });
   if (compounds.length !== 1) return picked;
   const whole = compounds[0]!;
   const parts = whole.key.split(/\s*(?:\+|＋|\band\b|・)\s*/);
-  return [whole.option, ...picked.filter((p) => p !== whole.option && !parts.includes(keyOf(cleanItem(p) || p)))];
+  return [whole.option, ...picked.filter((pick) => pick !== whole.option && !parts.includes(keyOf(cleanItem(pick) || pick)))];
 }
 
 /** How an option or a reply is compared: NFKC, lower case, "&" read as "and". */
-function keyOf(s: string): string {
+function keyOf(text: string): string {
   // (「１３時～１５時」 for 「13時〜15時」: the wave dash and the tildes are one sign; "self employed" is "Self-employed".)
-  return normalizeText(s).toLowerCase().replace(/\s*[&＆]\s*/g, ' and ').replace(/[〜～~]/g, '~').replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
+  return normalizeText(text).toLowerCase().replace(/\s*[&＆]\s*/g, ' and ').replace(/[〜～~]/g, '~').replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
 }
 
 /**
@@ -420,17 +420,17 @@ function keyOf(s: string): string {
 function keysOf(option: string): string[] {
   const bare = cleanItem(option) || option;
   const sides = /[/／]/.test(bare) ? bare.split(/\s*[/／]\s*/) : [];
-  return distinct([option, bare, ...sides].map(keyOf).filter((k) => k.length > 0));
+  return distinct([option, bare, ...sides].map(keyOf).filter((key) => key.length > 0));
 }
 
 function literalPicks(text: string, opts: ReadonlyArray<{ option: string; keys: string[] }>): string[] {
   const spans: Array<{ option: string; start: number; end: number }> = [];
-  for (const o of opts) for (const key of o.keys) for (const at of occurrences(text, key)) spans.push({ option: o.option, start: at, end: at + key.length });
-  const outer = spans.filter((s) => !spans.some((t) => t !== s && t.start <= s.start && t.end >= s.end && t.end - t.start > s.end - s.start));
+  for (const choice of opts) for (const key of choice.keys) for (const at of occurrences(text, key)) spans.push({ option: choice.option, start: at, end: at + key.length });
+  const outer = spans.filter((span) => !spans.some((other) => other !== span && other.start <= span.start && other.end >= span.end && other.end - other.start > span.end - span.start));
   const kept = outer.filter((s) => !negatedAt(text, s.start, s.end)).sort((a, b) => a.start - b.start);
   // 「さっき平日と言いましたが、…土日祝で」: taken-back options drop out, background ones ("…ので") come last.
-  const asserted = preferAsserted(text, kept, (s) => [s.start, s.end]);
-  return distinct(asserted.map((s) => s.option)).filter((o) => asserted.some((s) => s.option === o));
+  const asserted = preferAsserted(text, kept, (span) => [span.start, span.end]);
+  return distinct(asserted.map((span) => span.option)).filter((option) => asserted.some((span) => span.option === option));
 }
 
 /**
@@ -442,24 +442,24 @@ function literalPicks(text: string, opts: ReadonlyArray<{ option: string; keys: 
 function spellingPicks(text: string, words: readonly string[], opts: ReadonlyArray<{ option: string; key: string }>): string[] {
   // Function words of an option ("Chipped or broken tooth") need not be said.
   // Spelling is read in Latin script; 「中2」 is matched by its shape, not by its digit alone.
-  const tokens = opts.filter((o) => !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(o.key)).map((o) => {
-    const ws = wordsOf(o.key).map(numberWord);
-    const content = ws.filter((w) => !ENGLISH_COMMON_WORDS.has(w));
-    return { ...o, words: content.length > 0 ? content : ws };
+  const tokens = opts.filter((choice) => !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(choice.key)).map((choice) => {
+    const ws = wordsOf(choice.key).map(numberWord);
+    const content = ws.filter((word) => !ENGLISH_COMMON_WORDS.has(word));
+    return { ...choice, words: content.length > 0 ? content : ws };
   });
   const replyWords = words.map(numberWord);
   const digits = (text.match(/\d+/g) ?? []).map(String);
   const all = [...replyWords, ...digits];
-  const full = tokens.filter((o) => o.words.length > 0 && o.words.every((w) => all.some((r) => sameWord(r, w))));
-  const positioned = (o: { key: string; words: string[] }) => Math.min(...o.words.map((w) => firstIndex(text, w)));
+  const full = tokens.filter((choice) => choice.words.length > 0 && choice.words.every((word) => all.some((replyWord) => sameWord(replyWord, word))));
+  const positioned = (choice: { key: string; words: string[] }) => Math.min(...choice.words.map((word) => firstIndex(text, word)));
   if (full.length > 0) return distinct(full.sort((a, b) => positioned(a) - positioned(b)).map((o) => o.option)).filter((o) => !negatedOption(text, o));
   const counts = new Map<string, number>();
-  for (const o of tokens) for (const w of new Set(o.words)) counts.set(w, (counts.get(w) ?? 0) + 1);
-  const named = (same: (r: string, w: string) => boolean) =>
-    tokens.filter((o) => o.words.some((w) => (counts.get(w) ?? 0) === 1 && w.length >= 3 && replyWords.some((r) => same(r, w))));
+  for (const choice of tokens) for (const word of new Set(choice.words)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const named = (same: (replyWord: string, word: string) => boolean) =>
+    tokens.filter((choice) => choice.words.some((word) => (counts.get(word) ?? 0) === 1 && word.length >= 3 && replyWords.some((replyWord) => same(replyWord, word))));
   // A word said in full outranks one read as an abbreviation ("tooth" is the tooth option, not "toothache").
-  const exact = named((r, w) => r === w || (r.startsWith(w) && r.length - w.length <= 3));
-  return distinct((exact.length > 0 ? exact : named(sameWord)).map((o) => o.option));
+  const exact = named((replyWord, word) => replyWord === word || (replyWord.startsWith(word) && replyWord.length - word.length <= 3));
+  return distinct((exact.length > 0 ? exact : named(sameWord)).map((choice) => choice.option));
 }
 
 // "Either is fine", 「どちらでも」: the option that says so, when the form offers one ("No preference", 「指定なし」).
@@ -476,7 +476,7 @@ const NONE_REPLY = /^(?:none|nothing|no|nope|n\/a|なし|無し|ないです|あ
 
 function indifferentOption(text: string, options: readonly string[]): string | null {
   const bare = trimPunctuation(text).replace(/(?:です|でお願いします|で)$/, '');
-  const fit = (re: RegExp) => options.filter((o) => re.test(normalizeText(o)));
+  const fit = (re: RegExp) => options.filter((option) => re.test(normalizeText(option)));
   if (INDIFFERENT_REPLY.test(text)) {
     const fits = fit(INDIFFERENT_OPTION).length > 0 ? fit(INDIFFERENT_OPTION) : fit(NONE_OPTION);
     if (fits.length === 1) return fits[0]!;
@@ -494,12 +494,12 @@ function readingPicks(text: string, opts: ReadonlyArray<{ option: string; key: s
   const said = kanaReading(text);
   if (!said) return [];
   return opts
-    .filter((o) => /\p{Script=Han}/u.test(o.key))
-    .filter((o) => {
-      const r = kanaReading(cleanItem(o.option) || o.option);
-      return r !== null && r.length >= 3 && said.includes(r);
+    .filter((choice) => /\p{Script=Han}/u.test(choice.key))
+    .filter((choice) => {
+      const reading = kanaReading(cleanItem(choice.option) || choice.option);
+      return reading !== null && reading.length >= 3 && said.includes(reading);
     })
-    .map((o) => o.option);
+    .map((choice) => choice.option);
 }
 
 /**
@@ -509,15 +509,15 @@ function readingPicks(text: string, opts: ReadonlyArray<{ option: string; key: s
  */
 function japaneseShapePicks(text: string, opts: ReadonlyArray<{ option: string; key: string }>): string[] {
   const runs: string[] = text.match(/[\p{Script=Han}\p{Script=Katakana}ー\d]{2,}|[a-z]{2,}/gu) ?? [];
-  const japanese = opts.filter((o) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(o.key) && [...o.key].length >= 2);
+  const japanese = opts.filter((choice) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(choice.key) && [...choice.key].length >= 2);
   // Every character of the option said, in order ("電動アシスト自転車", or 「普通車のATで」 with particles between) …
-  const full = japanese.filter((o) => runs.some((r) => r[0] === o.key[0] && inOrder(o.key, r)) || (o.key.length >= 3 && spreadIn(o.key, text)));
+  const full = japanese.filter((choice) => runs.some((run) => run[0] === choice.key[0] && inOrder(choice.key, run)) || (choice.key.length >= 3 && spreadIn(choice.key, text)));
   // … else a shortening of it (「高校」, 「スポーツ」, 「コロナ」).
-  const part = japanese.filter((o) => runs.some((r) => (r[0] === o.key[0] && inOrder(r, o.key)) || (r.length >= 2 && o.key.includes(r))));
+  const part = japanese.filter((choice) => runs.some((run) => (run[0] === choice.key[0] && inOrder(run, choice.key)) || (run.length >= 2 && choice.key.includes(run))));
   const shaped = full.length > 0 ? full : part.length > 0 ? part : distinctiveWordPicks(text, japanese);
   // A Latin part that only one option has ("MT" → 普通車MT).
-  const latin = japanese.filter((o) => (o.key.match(/[a-z]{2,}/g) ?? []).some((w) => runs.includes(w) && japanese.filter((x) => x.key.includes(w)).length === 1));
-  return distinct([...shaped, ...latin].map((o) => o.option));
+  const latin = japanese.filter((choice) => (choice.key.match(/[a-z]{2,}/g) ?? []).some((word) => runs.includes(word) && japanese.filter((other) => other.key.includes(word)).length === 1));
+  return distinct([...shaped, ...latin].map((choice) => choice.option));
 }
 
 /**
@@ -528,11 +528,11 @@ function distinctiveWordPicks<T extends { key: string }>(text: string, opts: rea
   const ms = morphemes(text);
   if (!ms) return [];
   const words = distinct(
-    ms.filter((m) => (m.pos === '名詞' || m.pos === '動詞') && m.pos1 !== '非自立' && m.pos1 !== '数' && /[\p{Script=Han}\p{Script=Katakana}]/u.test(m.surface) && [...m.surface].length >= 2 && !negatedAt(text, m.start, m.end))
-      .map((m) => m.surface),
+    ms.filter((morpheme) => (morpheme.pos === '名詞' || morpheme.pos === '動詞') && morpheme.pos1 !== '非自立' && morpheme.pos1 !== '数' && /[\p{Script=Han}\p{Script=Katakana}]/u.test(morpheme.surface) && [...morpheme.surface].length >= 2 && !negatedAt(text, morpheme.start, morpheme.end))
+      .map((morpheme) => morpheme.surface),
   );
-  const holders = words.map((w) => opts.filter((o) => o.key.includes(w))).filter((h) => h.length === 1);
-  const picked = [...new Set(holders.map((h) => h[0]!))];
+  const holders = words.map((word) => opts.filter((choice) => choice.key.includes(word))).filter((owners) => owners.length === 1);
+  const picked = [...new Set(holders.map((owners) => owners[0]!))];
   return picked.length === 1 ? picked : [];
 }
 
@@ -574,27 +574,27 @@ const SIZE_WORDS: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** The size option a reply names in words, when the options are size codes. */
 function sizePicks(text: string, options: readonly string[]): string[] {
-  const keys = new Map(options.map((o) => [o.toLowerCase(), o]));
-  if (!['s', 'm', 'l'].some((k) => keys.has(k))) return [];
+  const keys = new Map(options.map((option) => [option.toLowerCase(), option]));
+  if (!['s', 'm', 'l'].some((code) => keys.has(code))) return [];
   let rest = text;
   const picked: Array<{ option: string; at: number }> = [];
   for (const [key, re] of SIZE_WORDS) {
-    const m = re.exec(rest);
+    const sizeMatch = re.exec(rest);
     const option = keys.get(key);
-    if (!m || !option) continue;
-    if (negatedAt(rest, m.index, m.index + m[0].length)) continue;
-    picked.push({ option, at: m.index });
+    if (!sizeMatch || !option) continue;
+    if (negatedAt(rest, sizeMatch.index, sizeMatch.index + sizeMatch[0].length)) continue;
+    picked.push({ option, at: sizeMatch.index });
     // "extra large" must not also count as "large".
-    rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+    rest = rest.slice(0, sizeMatch.index) + ' '.repeat(sizeMatch[0].length) + rest.slice(sizeMatch.index + sizeMatch[0].length);
   }
   return distinct(picked.sort((a, b) => a.at - b.at).map((p) => p.option));
 }
 
 function aliasNamed(text: string, words: readonly string[], alias: string, echoed: ReadonlySet<string>): boolean {
-  const a = normalizeText(alias).toLowerCase();
-  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(a)) return a.length >= 2 && text.includes(a);
-  const content = wordsOf(a).filter((w) => w.length >= 2 && !ENGLISH_COMMON_WORDS.has(w) && !echoed.has(w));
-  return content.length > 0 && content.some((w) => words.some((r) => sameWord(r, w)));
+  const normalized = normalizeText(alias).toLowerCase();
+  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(normalized)) return normalized.length >= 2 && text.includes(normalized);
+  const content = wordsOf(normalized).filter((word) => word.length >= 2 && !ENGLISH_COMMON_WORDS.has(word) && !echoed.has(word));
+  return content.length > 0 && content.some((word) => words.some((replyWord) => sameWord(replyWord, word)));
 }
 
 /**
@@ -610,18 +610,18 @@ function decided(reply: string, picked: readonly string[], echo: readonly string
   // The decision runs from its cue ("… but they run tiny, so let's say a medium"); Japanese cues close the phrase they decide.
   const sentences = normalizeText(reply)
     .split(/(?<=[.!?。！？])\s*/)
-    .map((x) => {
-      const m = DECISION.exec(x);
+    .map((sentence) => {
+      const cue = DECISION.exec(sentence);
       // ("… would be easiest for me": "for me" closes what it decides, as Japanese cues do.)
-      return m && /^[a-z]/i.test(m[0]) && !/^for me$/i.test(m[0]) ? x.slice(m.index) : m ? x : null;
+      return cue && /^[a-z]/i.test(cue[0]) && !/^for me$/i.test(cue[0]) ? sentence.slice(cue.index) : cue ? sentence : null;
     })
-    .filter((x): x is string => x !== null);
+    .filter((sentence): sentence is string => sentence !== null);
   if (sentences.length === 0 || sentences.join(' ').length >= normalizeText(reply).length - 1) return null;
   const found = new Set<string>();
   for (const sentence of sentences) {
-    const m = matchOption(sentence, picked, echo, aliases);
-    if (m && 'option' in m) found.add(m.option);
-    else if (m) return null;
+    const decision = matchOption(sentence, picked, echo, aliases);
+    if (decision && 'option' in decision) found.add(decision.option);
+    else if (decision) return null;
   }
   return found.size === 1 ? { option: [...found][0]! } : null;
 }
@@ -637,16 +637,16 @@ function afterContrast(text: string, opts: ReadonlyArray<{ option: string; keys:
   const head = text.slice(0, last.index);
   if (!/迷|悩|どっち|どちら|\bor\b|\beither\b|\btorn\b|can'?t decide|not sure/.test(head)) return null;
   const tail = text.slice(last.index + last[0].length);
-  const named = literalPicks(tail, opts.filter((o) => picked.includes(o.option)));
+  const named = literalPicks(tail, opts.filter((choice) => picked.includes(choice.option)));
   return named.length === 1 && named[0] ? { option: named[0] } : null;
 }
 
 function firstNamed(text: string, picked: readonly string[]): OptionMatch {
-  const at = picked.map((o) => Math.min(...keysOf(o).map((k) => firstIndex(text, k))));
-  if (at.some((x) => x === Number.MAX_SAFE_INTEGER)) return null;
+  const at = picked.map((option) => Math.min(...keysOf(option).map((key) => firstIndex(text, key))));
+  if (at.some((position) => position === Number.MAX_SAFE_INTEGER)) return null;
   const between = text.slice(Math.min(...at), Math.max(...at));
   // Hesitation: "Day or Night", 「平日か土日」 (か right after an option), 「どちらでも」.
-  const kaAfter = picked.some((o) => keysOf(o).some((k) => text.includes(`${k}か`) && !text.includes(`${k}から`)));
+  const kaAfter = picked.some((option) => keysOf(option).some((key) => text.includes(`${key}か`) && !text.includes(`${key}から`)));
   if (/\bor\b|\beither\b|\bwhichever\b|\bboth\b|\bany\b|または|どちらでも|どれでも/.test(between) || kaAfter || /\b(?:either|both|whichever)\b|どちらでも|どれでも/.test(text)) return null;
   // `picked` comes in the order the reply asserts them (taken-back and background ones last).
   return picked[0] ? { option: picked[0] } : null;
@@ -663,8 +663,8 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
   first: '1', second: '2', third: '3', fourth: '4', fifth: '5', sixth: '6', seventh: '7', eighth: '8', ninth: '9', tenth: '10', eleventh: '11', twelfth: '12',
 };
 
-function numberWord(w: string): string {
-  return NUMBER_WORDS[w] ?? w;
+function numberWord(word: string): string {
+  return NUMBER_WORDS[word] ?? word;
 }
 
 /** Same word, a plural, or an abbreviation of ≥3 letters ("bed" ~ "bedroom", "pref" ~ "preference"). */
@@ -679,12 +679,12 @@ function sameWord(reply: string, option: string): boolean {
   return /^[b-df-hj-np-tv-z]{2,3}$/.test(option) && reply.length >= 5 && reply[0] === option[0] && inOrder(option, reply);
 }
 
-function wordsOf(s: string): string[] {
-  return s.match(/[\p{Script=Latin}\p{N}]+(?:'[\p{Script=Latin}]+)?/gu) ?? [];
+function wordsOf(text: string): string[] {
+  return text.match(/[\p{Script=Latin}\p{N}]+(?:'[\p{Script=Latin}]+)?/gu) ?? [];
 }
 
-function firstIndex(text: string, w: string): number {
-  const at = text.indexOf(w);
+function firstIndex(text: string, word: string): number {
+  const at = text.indexOf(word);
   return at < 0 ? Number.MAX_SAFE_INTEGER : at;
 }
 
@@ -713,7 +713,7 @@ function negatedAt(text: string, start: number, end: number): boolean {
 function initialsOf(option: string): string {
   return option
     .split(/[\s-]+/)
-    .map((w) => w.charAt(0))
+    .map((word) => word.charAt(0))
     .join('');
 }
 

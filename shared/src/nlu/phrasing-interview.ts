@@ -69,16 +69,16 @@ const EXAMPLE: Partial<Record<FactType, Record<SessionLanguage, string>>> = {
 
 /** True when `text` is written in the other language than the session's: it must not be pasted into a message. */
 export function isForeign(text: string, lang: SessionLanguage): boolean {
-  const t = text.trim();
-  if (!t) return false;
-  if (lang === 'en') return hasJapanese(t);
-  return !hasJapanese(t) && /\p{Script=Latin}{2,}/u.test(t) && !/^[A-Z0-9+#./\s-]{1,12}$/.test(t);
+  const trimmed = text.trim();
+  if (!trimmed) return false;
+  if (lang === 'en') return hasJapanese(trimmed);
+  return !hasJapanese(trimmed) && /\p{Script=Latin}{2,}/u.test(trimmed) && !/^[A-Z0-9+#./\s-]{1,12}$/.test(trimmed);
 }
 
 /** The kind and options of each fact (stated by the view, else inferred from the words). */
 function specsOf(field: QuestionField, facts: readonly QuestionFact[]): AnswerSpec[] {
   if (facts.length === 0) return [answerSpec({ factKey: '', fact: field.label, doneCriteria: field.intent ?? '' }, field)];
-  return facts.map((f) => (f.kind ? { type: f.kind, options: f.options ?? [] } : answerSpec(f, field, { fieldContext: facts.length <= 1 })));
+  return facts.map((fact) => (fact.kind ? { type: fact.kind, options: fact.options ?? [] } : answerSpec(fact, field, { fieldContext: facts.length <= 1 })));
 }
 
 /** "one of: S, M, L, XL" — the choices of a single choice fact, or ''. */
@@ -86,9 +86,9 @@ function choicesText(specs: AnswerSpec[], lang: SessionLanguage): string {
   const only = specs.length === 1 ? specs[0] : undefined;
   if (!only || only.type !== 'choice' || only.options.length < 2) return '';
   // Options in the other language are romanised (和室 → washitsu) or, when that is not possible, not listed.
-  const shown = only.options.map((o) => optionInLanguage(o, lang));
-  if (shown.some((o) => o === null)) return '';
-  return lang === 'ja' ? `${shown.map((o) => `「${o}」`).join('、')}のいずれかでお答えください。` : `Please answer with one of: ${shown.join(', ')}.`;
+  const shown = only.options.map((option) => optionInLanguage(option, lang));
+  if (shown.some((option) => option === null)) return '';
+  return lang === 'ja' ? `${shown.map((option) => `「${option}」`).join('、')}のいずれかでお答えください。` : `Please answer with one of: ${shown.join(', ')}.`;
 }
 
 /**
@@ -155,10 +155,10 @@ export function lastChanceText(input: { field: QuestionField; missingFacts: stri
 /** The missing facts named in the session language (a fact written in the other language is named by its kind). */
 function neededText(field: QuestionField, facts: readonly QuestionFact[], missing: string[], lang: SessionLanguage): string {
   const specs = specsOf(field, facts);
-  const names = (missing.length > 0 ? missing : facts.map((f) => f.fact)).map((m) => {
-    const i = facts.findIndex((f) => f.fact.trim() === m.trim());
-    const kind = specs[i]?.type ?? 'text';
-    if (!isForeign(m, lang)) return lang === 'ja' ? objectJa(m) : objectEn(toRespondent(m, lang)).text;
+  const names = (missing.length > 0 ? missing : facts.map((fact) => fact.fact)).map((factText) => {
+    const factIndex = facts.findIndex((fact) => fact.fact.trim() === factText.trim());
+    const kind = specs[factIndex]?.type ?? 'text';
+    if (!isForeign(factText, lang)) return lang === 'ja' ? objectJa(factText) : objectEn(toRespondent(factText, lang)).text;
     if (kind !== 'text') return lang === 'ja' ? KIND_NAME.ja[kind] : `the ${KIND_NAME.en[kind]}`;
     return lang === 'ja' ? 'この項目の内容' : 'an answer to this item';
   });
@@ -223,8 +223,8 @@ export function keptForReviewText(lang: SessionLanguage): string {
  */
 export function followUpText(input: { field: QuestionField; missingFacts: string[]; feedback: string | null; language: SessionLanguage }): string {
   const { field, language: lang } = input;
-  if (isForeign(field.label, lang) || input.missingFacts.some((m) => isForeign(m, lang))) return followUpByKind(input);
-  const missing = input.missingFacts.map((m) => m.trim()).filter(Boolean);
+  if (isForeign(field.label, lang) || input.missingFacts.some((missingFact) => isForeign(missingFact, lang))) return followUpByKind(input);
+  const missing = input.missingFacts.map((missingFact) => missingFact.trim()).filter(Boolean);
   const notes = readFeedback(input.feedback ?? '', missing);
   const kept = notes.kept ? secondPerson(notes.kept, lang) : '';
   const known = field.facts?.length ?? 0;
@@ -245,10 +245,10 @@ export function completionText(
   lang: SessionLanguage,
   summary: Array<{ label: string; value: string | null; status: string; needsReview?: boolean }>,
 ): string {
-  const rows = summary.map((s, i) => {
-    const label = isForeign(s.label, lang) ? (lang === 'ja' ? `項目${i + 1}` : `Item ${i + 1}`) : s.label;
-    const flag = s.needsReview ? (lang === 'ja' ? '（担当者が確認します）' : ' (a member of staff will check this)') : '';
-    return `${lang === 'ja' ? '・' : '• '}${label}${lang === 'ja' ? '：' : ': '}${shownValue(s, lang)}${flag}`;
+  const rows = summary.map((entry, i) => {
+    const label = isForeign(entry.label, lang) ? (lang === 'ja' ? `項目${i + 1}` : `Item ${i + 1}`) : entry.label;
+    const flag = entry.needsReview ? (lang === 'ja' ? '（担当者が確認します）' : ' (a member of staff will check this)') : '';
+    return `${lang === 'ja' ? '・' : '• '}${label}${lang === 'ja' ? '：' : ': '}${shownValue(entry, lang)}${flag}`;
   });
   if (lang === 'ja') {
     return [
@@ -296,48 +296,48 @@ const DIRECT_QUESTION =
  * request is kept, anything else becomes "〜を教えていただけますか？".
  */
 function askLabel(label: string, lang: SessionLanguage): string {
-  const l = label.trim().replace(/[\s:：.。!！]+$/, '');
+  const trimmed = label.trim().replace(/[\s:：.。!！]+$/, '');
   if (lang === 'ja') {
-    if (/[?？]$/.test(l)) return l;
-    if (/か$/.test(l)) return `${l}？`;
-    if (/(?:ください|下さい)$/.test(l)) return `${l}。`;
-    if (!hasJapanese(l)) return `「${l}」を教えていただけますか？`;
-    return /について$/.test(l) ? `${honorific(l)}教えていただけますか？` : `${honorific(l)}を教えていただけますか？`;
+    if (/[?？]$/.test(trimmed)) return trimmed;
+    if (/か$/.test(trimmed)) return `${trimmed}？`;
+    if (/(?:ください|下さい)$/.test(trimmed)) return `${trimmed}。`;
+    if (!hasJapanese(trimmed)) return `「${trimmed}」を教えていただけますか？`;
+    return /について$/.test(trimmed) ? `${honorific(trimmed)}教えていただけますか？` : `${honorific(trimmed)}を教えていただけますか？`;
   }
-  if (/[?？]$/.test(l)) return l;
-  if (hasJapanese(l)) return `Could you tell me “${l}”?`;
-  const first = firstWord(l);
-  if (DIRECT_QUESTION.test(l) || AUX.has(first)) return `${capitalize(l)}?`;
-  if (WH.has(first)) return `Could you tell me ${lowerLead(l)}?`;
-  if (IMPERATIVE.has(first)) return first === 'please' ? `${l}.` : `Please ${lowerLead(l)}.`;
-  if (first === 'any') return `Do you have ${lowerLead(l)}?`;
-  if (first === 'anything') return `Is there ${lowerLead(l)}?`;
-  return `Could you tell me ${objectEn(l).text}?`;
+  if (/[?？]$/.test(trimmed)) return trimmed;
+  if (hasJapanese(trimmed)) return `Could you tell me “${trimmed}”?`;
+  const first = firstWord(trimmed);
+  if (DIRECT_QUESTION.test(trimmed) || AUX.has(first)) return `${capitalize(trimmed)}?`;
+  if (WH.has(first)) return `Could you tell me ${lowerLead(trimmed)}?`;
+  if (IMPERATIVE.has(first)) return first === 'please' ? `${trimmed}.` : `Please ${lowerLead(trimmed)}.`;
+  if (first === 'any') return `Do you have ${lowerLead(trimmed)}?`;
+  if (first === 'anything') return `Is there ${lowerLead(trimmed)}?`;
+  return `Could you tell me ${objectEn(trimmed).text}?`;
 }
 
 /** Asks for a fact (turned to the respondent) as the thing to tell. */
 function askObject(fact: string, lang: SessionLanguage): string {
   if (lang === 'ja') {
-    const o = objectJa(fact);
-    return /について$/.test(o) ? `${o}教えていただけますか？` : `${o}を教えていただけますか？`;
+    const object = objectJa(fact);
+    return /について$/.test(object) ? `${object}教えていただけますか？` : `${object}を教えていただけますか？`;
   }
   return `Could you tell me ${objectEn(toRespondent(fact, lang)).text}?`;
 }
 
 /** A single fact that only adds to the label ("Dietary requirements or allergies") is asked instead of it. */
 function extendsLabel(label: string, fact: string, lang: SessionLanguage): boolean {
-  const l = norm(label);
-  const f = norm(toRespondent(fact, lang));
-  return l.length > 0 && f.length > l.length && f.startsWith(l);
+  const plainLabel = norm(label);
+  const plainFact = norm(toRespondent(fact, lang));
+  return plainLabel.length > 0 && plainFact.length > plainLabel.length && plainFact.startsWith(plainLabel);
 }
 
 /** With several facts, one sentence naming them: "Please mention what you want to learn and your current role." */
 function mentionText(field: QuestionField, facts: QuestionFact[], lang: SessionLanguage): string {
   if (facts.length < 2) return '';
-  const shown = facts.map((f) => f.fact).filter((f) => !same(f, field.label) && !isForeign(f, lang));
+  const shown = facts.map((fact) => fact.fact).filter((fact) => !same(fact, field.label) && !isForeign(fact, lang));
   if (shown.length === 0) return '';
   if (lang === 'ja') return `${listJa(shown.map(objectJa))}にも触れていただけると助かります。`;
-  return `Please mention ${listEn(shown.map((f) => objectEn(toRespondent(f, lang)).text))}.`;
+  return `Please mention ${listEn(shown.map((fact) => objectEn(toRespondent(fact, lang)).text))}.`;
 }
 
 // ---------------------------------------------------------------------------
@@ -348,8 +348,8 @@ function contextText(field: QuestionField, facts: QuestionFact[], specs: AnswerS
   const parts: string[] = [];
   if (intent && !same(intent, field.label) && !isForeign(intent, lang)) parts.push(lang === 'ja' ? purposeJa(intent) : purposeEn(intent));
   const seen = new Set<string>();
-  for (const f of facts) {
-    const hint = f.questioningHints?.trim().replace(/[.。]+$/, '');
+  for (const fact of facts) {
+    const hint = fact.questioningHints?.trim().replace(/[.。]+$/, '');
     if (!hint || isForeign(hint, lang) || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`)) continue;
     seen.add(norm(hint));
     parts.push(lang === 'ja' ? hintJa(hint) : hintEn(hint));
@@ -379,18 +379,18 @@ const OBJECT_START = new Set([
 /** "Reserve enough seats" → "We'll use it to reserve enough seats."; "Catering" → "We'll use it for catering." */
 function purposeEn(intent: string): string {
   if (hasJapanese(intent)) return `(${intent})`;
-  const i = toRespondent(intent, 'en');
-  const words = i.toLowerCase().split(/\s+/);
-  const [w = '', next = ''] = words;
+  const phrased = toRespondent(intent, 'en');
+  const words = phrased.toLowerCase().split(/\s+/);
+  const [first = '', next = ''] = words;
   // "Helps the provider prepare": a verb in the third person is a sentence about the field.
-  if (/^(?:helps|allows|lets|enables|ensures|means|tells|shows|saves)$/.test(w)) return sentenceEn(`It ${lowerLead(i)}`);
-  if (/^(?:we|this|it|our|these|that|you|your)$/.test(w) || isStatementEn(i)) return sentenceEn(i);
-  if (w === 'to') return `We'll use it ${lowerLead(i)}.`;
-  if (w === 'for') return `We'll use it ${lowerLead(i)}.`;
-  if (/^(?:so|because|as|in)$/.test(w)) return `We ask ${lowerLead(i)}.`;
-  if (/..ing$/.test(w) && !INTENT_VERBS.has(w)) return `We'll use it for ${lowerLead(i)}.`;
-  if (INTENT_VERBS.has(w) || OBJECT_START.has(next)) return `We'll use it to ${lowerLead(i)}.`;
-  return `We'll use it for ${lowerLead(i)}.`;
+  if (/^(?:helps|allows|lets|enables|ensures|means|tells|shows|saves)$/.test(first)) return sentenceEn(`It ${lowerLead(phrased)}`);
+  if (/^(?:we|this|it|our|these|that|you|your)$/.test(first) || isStatementEn(phrased)) return sentenceEn(phrased);
+  if (first === 'to') return `We'll use it ${lowerLead(phrased)}.`;
+  if (first === 'for') return `We'll use it ${lowerLead(phrased)}.`;
+  if (/^(?:so|because|as|in)$/.test(first)) return `We ask ${lowerLead(phrased)}.`;
+  if (/..ing$/.test(first) && !INTENT_VERBS.has(first)) return `We'll use it for ${lowerLead(phrased)}.`;
+  if (INTENT_VERBS.has(first) || OBJECT_START.has(next)) return `We'll use it to ${lowerLead(phrased)}.`;
+  return `We'll use it for ${lowerLead(phrased)}.`;
 }
 
 /**
@@ -399,27 +399,27 @@ function purposeEn(intent: string): string {
  */
 function isStatementEn(intent: string): boolean {
   const terms = nlp(intent).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>;
-  const tags = terms.map((t) => t.terms[0]?.tags ?? []);
+  const tags = terms.map((term) => term.terms[0]?.tags ?? []);
   // "Understand why you applied", "Send the ticket": an imperative is a purpose.
   if (tags[0]?.includes('Verb') || INTENT_VERBS.has(intent.trim().split(/\s+/)[0]?.toLowerCase() ?? '')) return false;
-  const finite = tags.findIndex((t, k) => k > 0 && t.includes('Verb') && (t.includes('PresentTense') || t.includes('PastTense') || t.includes('Copula') || t.includes('Modal')));
-  return finite > 0 && tags.slice(0, finite).some((t) => t.includes('Noun') || t.includes('Pronoun') || t.includes('Value'));
+  const finite = tags.findIndex((termTags, k) => k > 0 && termTags.includes('Verb') && (termTags.includes('PresentTense') || termTags.includes('PastTense') || termTags.includes('Copula') || termTags.includes('Modal')));
+  return finite > 0 && tags.slice(0, finite).some((termTags) => termTags.includes('Noun') || termTags.includes('Pronoun') || termTags.includes('Value'));
 }
 
 /** "必要な席数を確保する" → "必要な席数を確保するためにお伺いしています。"; a noun gets "のため"; a statement stays one. */
 function purposeJa(intent: string): string {
-  const i = toRespondent(intent, 'ja').replace(/[。．]+$/, '');
-  if (!hasJapanese(i)) return `（${i}）`;
-  if (/ために?$/.test(i)) return `${i.replace(/に$/, '')}にお伺いしています。`;
+  const phrased = toRespondent(intent, 'ja').replace(/[。．]+$/, '');
+  if (!hasJapanese(phrased)) return `（${phrased}）`;
+  if (/ために?$/.test(phrased)) return `${phrased.replace(/に$/, '')}にお伺いしています。`;
   // 「状況を把握するため、できるだけ具体的に」: the purpose is said already; an adverb asks for a manner.
-  if (/ため[、,]/.test(i)) return /[にく]$/.test(i) ? `${i}お願いします。` : `${i}。`;
+  if (/ため[、,]/.test(phrased)) return /[にく]$/.test(phrased) ? `${phrased}お願いします。` : `${phrased}。`;
   // 「見積もりがお済みの場合のみ」: a condition, shown as a note.
-  if (/(?:場合|場合のみ|のみ|だけ|限り)$/.test(i)) return `（${i}）`;
-  if (/(?:です|ます|ました|でした|ません|ませんでした|ください|下さい|だ|である|可|不可)$/.test(i)) return `${i}。`;
+  if (/(?:場合|場合のみ|のみ|だけ|限り)$/.test(phrased)) return `（${phrased}）`;
+  if (/(?:です|ます|ました|でした|ません|ませんでした|ください|下さい|だ|である|可|不可)$/.test(phrased)) return `${phrased}。`;
   // 「デイタイムは平日10〜17時」: a topic and what is said about it.
-  if (/[\p{Script=Han}\p{Script=Katakana}ー\p{N}]は[^、。]/u.test(i)) return `${i}。`;
-  if (/[うくぐすつぬぶむるい]$/.test(i)) return `${i}ためにお伺いしています。`;
-  return `${i}のためにお伺いしています。`;
+  if (/[\p{Script=Han}\p{Script=Katakana}ー\p{N}]は[^、。]/u.test(phrased)) return `${phrased}。`;
+  if (/[うくぐすつぬぶむるい]$/.test(phrased)) return `${phrased}ためにお伺いしています。`;
+  return `${phrased}のためにお伺いしています。`;
 }
 
 const HINT_IMPERATIVE = new Set([
@@ -430,15 +430,15 @@ const HINT_IMPERATIVE = new Set([
 /** "Include yourself" → "Please include yourself."; a statement is kept as a sentence. */
 function hintEn(hint: string): string {
   if (hasJapanese(hint)) return `(${hint})`;
-  const h = toRespondent(hint, 'en');
-  return HINT_IMPERATIVE.has(firstWord(h)) ? `Please ${lowerLead(h)}.` : sentenceEn(h);
+  const phrased = toRespondent(hint, 'en');
+  return HINT_IMPERATIVE.has(firstWord(phrased)) ? `Please ${lowerLead(phrased)}.` : sentenceEn(phrased);
 }
 
 function hintJa(hint: string): string {
-  const h = toRespondent(hint, 'ja');
-  if (/[。！？!?）)]$/.test(h)) return h;
-  if (/(?:す|さい|ません|た|ね|よ)$/.test(h)) return `${h}。`;
-  return `（${h}）`;
+  const phrased = toRespondent(hint, 'ja');
+  if (/[。！？!?）)]$/.test(phrased)) return phrased;
+  if (/(?:す|さい|ません|た|ね|よ)$/.test(phrased)) return `${phrased}。`;
+  return `（${phrased}）`;
 }
 
 /**
@@ -468,12 +468,12 @@ const STOP = new Set(
 function addsNothing(hint: string, context: string): boolean {
   if (hasJapanese(hint)) {
     const runs = hint.match(/[\p{Script=Han}\p{Script=Katakana}ー]+/gu) ?? [];
-    return runs.length > 0 && runs.every((r) => context.includes(r));
+    return runs.length > 0 && runs.every((run) => context.includes(run));
   }
-  const words = (s: string) => (s.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => w.length > 2 && !STOP.has(w)).map((w) => w.replace(/s$/, ''));
+  const words = (text: string) => (text.toLowerCase().match(/[a-z]+/g) ?? []).filter((word) => word.length > 2 && !STOP.has(word)).map((word) => word.replace(/s$/, ''));
   const have = new Set(words(context));
   const own = words(hint);
-  return own.length > 0 && own.every((w) => have.has(w));
+  return own.length > 0 && own.every((word) => have.has(word));
 }
 
 // ---------------------------------------------------------------------------
@@ -497,16 +497,16 @@ function readFeedback(feedback: string, missing: string[]): FeedbackNotes {
   let rest = feedback;
   const brief: string[] = [];
   const notFound: string[] = [];
-  for (const m of missing) {
-    rest = rest.replaceAll(`No answer yet about: ${m}.`, '').replaceAll(`「${m}」についてまだ回答がありません。`, '');
+  for (const missingFact of missing) {
+    rest = rest.replaceAll(`No answer yet about: ${missingFact}.`, '').replaceAll(`「${missingFact}」についてまだ回答がありません。`, '');
     const tooBrief = [
-      new RegExp(String.raw`The answer '(?:(?!The answer ')[\s\S])*?' is too brief for: ${escapeRegExp(m)}\.`),
-      new RegExp(`「(?:(?!」だけでは)[\\s\\S])*?」だけでは「${escapeRegExp(m)}」への回答として短すぎます。`),
+      new RegExp(String.raw`The answer '(?:(?!The answer ')[\s\S])*?' is too brief for: ${escapeRegExp(missingFact)}\.`),
+      new RegExp(`「(?:(?!」だけでは)[\\s\\S])*?」だけでは「${escapeRegExp(missingFact)}」への回答として短すぎます。`),
     ];
     for (const re of tooBrief) {
       if (!re.test(rest)) continue;
       rest = rest.replace(re, '');
-      if (!brief.includes(m)) brief.push(m);
+      if (!brief.includes(missingFact)) brief.push(missingFact);
     }
   }
   rest = rest
@@ -529,8 +529,8 @@ function followUpAsk(
   how: { also: boolean; afterProblem: boolean },
   lang: SessionLanguage,
 ): string {
-  const more = missing.filter((m) => brief.includes(m));
-  const other = missing.filter((m) => !brief.includes(m));
+  const more = missing.filter((fact) => brief.includes(fact));
+  const other = missing.filter((fact) => !brief.includes(fact));
   const typedOnly = other.length === 1 && other[0] !== undefined && factType(field, other[0]) !== 'text';
   if (lang === 'ja') {
     if (missing.length === 0) return 'もう少し詳しく教えていただけますか？';
@@ -545,20 +545,20 @@ function followUpAsk(
     return `${list}${typedOnly ? 'を' : about}教えていただけますか？`;
   }
   if (missing.length === 0) return 'Could you tell me a little more?';
-  const rest = other.map((m) => objectEn(toRespondent(m, lang)));
+  const rest = other.map((fact) => objectEn(toRespondent(fact, lang)));
   if (more.length > 0) {
-    const first = `Could you tell me a little more about ${listEn(more.map((m) => objectEn(toRespondent(m, lang)).text))}`;
-    return rest.length > 0 ? `${first}, and also ${listEn(rest.map((r) => r.text))}?` : `${first}?`;
+    const first = `Could you tell me a little more about ${listEn(more.map((fact) => objectEn(toRespondent(fact, lang)).text))}`;
+    return rest.length > 0 ? `${first}, and also ${listEn(rest.map((object) => object.text))}?` : `${first}?`;
   }
   const only = rest.length === 1 ? rest[0] : undefined;
   const about = only && !only.clause && !typedOnly ? 'about ' : '';
   const polite = how.afterProblem ? ' please' : how.also ? ' also' : '';
-  return `Could you${polite} tell me ${about}${listEn(rest.map((r) => r.text))}?`;
+  return `Could you${polite} tell me ${about}${listEn(rest.map((object) => object.text))}?`;
 }
 
 /** The type of a missing fact: from the field's own fact when the view carries it. */
 function factType(field: QuestionField, fact: string): FactType {
-  const def = field.facts?.find((f) => f.fact.trim() === fact) ?? { factKey: '', fact, doneCriteria: '' };
+  const def = field.facts?.find((definition) => definition.fact.trim() === fact) ?? { factKey: '', fact, doneCriteria: '' };
   if ('kind' in def && def.kind) return def.kind;
   return answerSpec(def, field, { fieldContext: (field.facts?.length ?? 1) <= 1 }).type;
 }
@@ -575,32 +575,32 @@ function factType(field: QuestionField, fact: string): FactType {
 function objectEn(phrase: string): { text: string; clause: boolean } {
   const raw = phrase.trim().replace(/[.。?？:：]+$/, '');
   if (hasJapanese(raw)) return { text: `“${raw}”`, clause: false };
-  const p = lowerLead(raw).replace(/^my\b/i, 'your');
-  const first = firstWord(p);
-  if (WH.has(first)) return { text: p, clause: true };
-  if (/^years? of\b/i.test(p)) return { text: `how many ${p} you have`, clause: true };
-  if (/^(?:your|the|a|an|any|some|this|these|those|you)\b/i.test(p)) return { text: p, clause: false };
-  if (/^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(p) || /\byour\b/i.test(p)) return { text: `the ${p}`, clause: false };
-  return { text: `your ${p}`, clause: false };
+  const lowered = lowerLead(raw).replace(/^my\b/i, 'your');
+  const first = firstWord(lowered);
+  if (WH.has(first)) return { text: lowered, clause: true };
+  if (/^years? of\b/i.test(lowered)) return { text: `how many ${lowered} you have`, clause: true };
+  if (/^(?:your|the|a|an|any|some|this|these|those|you)\b/i.test(lowered)) return { text: lowered, clause: false };
+  if (/^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) || /\byour\b/i.test(lowered)) return { text: `the ${lowered}`, clause: false };
+  return { text: `your ${lowered}`, clause: false };
 }
 
 /** A Japanese fact as the thing to tell: turned to the respondent, with honorifics; a fact in English is quoted. */
 function objectJa(fact: string): string {
-  const t = toRespondent(fact, 'ja');
-  return hasJapanese(t) ? honorific(t) : `「${t}」`;
+  const phrased = toRespondent(fact, 'ja');
+  return hasJapanese(phrased) ? honorific(phrased) : `「${phrased}」`;
 }
 
 // Nouns about the respondent that polite Japanese marks with ご/お ("現在のご職業やご経歴").
 const HONORIFIC: ReadonlyArray<readonly [string, string]> = [
-  ...'職業 経歴 住所 連絡先 希望 意見 要望 経験 所属 専門 家族 予定 年齢 出身 勤務先 感想 関心 都合 予算 用件'.split(' ').map((n) => ['ご', n] as const),
-  ...'名前 仕事 住まい 悩み 考え 好み 勤め先 電話番号'.split(' ').map((n) => ['お', n] as const),
+  ...'職業 経歴 住所 連絡先 希望 意見 要望 経験 所属 専門 家族 予定 年齢 出身 勤務先 感想 関心 都合 予算 用件'.split(' ').map((noun) => ['ご', noun] as const),
+  ...'名前 仕事 住まい 悩み 考え 好み 勤め先 電話番号'.split(' ').map((noun) => ['お', noun] as const),
 ];
 
 /** Adds ご/お to the nouns above where they start a phrase (after の, や, と, 、 or at the start). */
 function honorific(text: string): string {
-  let t = text;
-  for (const [prefix, noun] of HONORIFIC) t = t.replace(new RegExp(`(^|[のやと、・「（(\\s])${noun}`, 'g'), `$1${prefix}${noun}`);
-  return t;
+  let marked = text;
+  for (const [prefix, noun] of HONORIFIC) marked = marked.replace(new RegExp(`(^|[のやと、・「（(\\s])${noun}`, 'g'), `$1${prefix}${noun}`);
+  return marked;
 }
 
 function listEn(items: string[]): string {
@@ -618,13 +618,13 @@ function optionalNote(lang: SessionLanguage): string {
     : 'This one is optional — just say “skip” if you’d rather not answer.';
 }
 
-function shownValue(s: { value: string | null; status: string }, lang: SessionLanguage): string {
-  if (s.value !== null && s.value.trim() !== '') {
-    const lines = s.value.split(/\s*\n\s*/).map((line) => line.trim());
+function shownValue(entry: { value: string | null; status: string }, lang: SessionLanguage): string {
+  if (entry.value !== null && entry.value.trim() !== '') {
+    const lines = entry.value.split(/\s*\n\s*/).map((line) => line.trim());
     // A Japanese option picked by an English speaker (コンパクト for "a compact car") is shown romanised, as it was offered.
     return lines.map((line) => (lang === 'en' && hasJapanese(line) ? (optionInLanguage(line, lang) ?? line) : line)).join(' / ');
   }
-  if (s.status === 'skipped') return lang === 'ja' ? '（スキップ）' : '(skipped)';
+  if (entry.status === 'skipped') return lang === 'ja' ? '（スキップ）' : '(skipped)';
   return lang === 'ja' ? '（未回答）' : '(not answered)';
 }
 
@@ -652,41 +652,41 @@ function secondPerson(text: string, lang: SessionLanguage): string {
       .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?の`, 'g'), 'ご自身の')
       .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?[がは]`, 'g'), '');
   }
-  const verb = (w: string | undefined) => (w ? ` ${VERBS[w.toLowerCase()] ?? w}` : '');
+  const verb = (word: string | undefined) => (word ? ` ${VERBS[word.toLowerCase()] ?? word}` : '');
   return (
     text
       .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})['’]s\b`, 'gi'), 'your')
       .replace(new RegExp(String.raw`\b(?:${ROLE_EN})['’]s\b`, 'gi'), 'your')
       // "the respondent" is always the person; a bare "respondent" only when a verb follows ("User name" stays).
-      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'), (_m, w: string | undefined) => `you${verb(w)}`)
-      .replace(new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'), (_m, w: string) => `you${verb(w)}`)
+      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'), (_m, word: string | undefined) => `you${verb(word)}`)
+      .replace(new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'), (_m, word: string) => `you${verb(word)}`)
   );
 }
 
 /** Lowercases the first word when it is an ordinary capitalised word ("What", "A", "Dietary"; not "I", "GitHub", "URL"). */
-function lowerLead(s: string): string {
-  return /^(?:A|\p{Lu}\p{Ll}+)(?![\p{L}'’])/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+function lowerLead(text: string): string {
+  return /^(?:A|\p{Lu}\p{Ll}+)(?![\p{L}'’])/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function sentenceEn(s: string): string {
-  const t = capitalize(s.trim());
-  return /[.!?]$/.test(t) ? t : `${t}.`;
+function sentenceEn(text: string): string {
+  const sentence = capitalize(text.trim());
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-function firstWord(s: string): string {
-  return (s.trim().match(/^[A-Za-z']+/)?.[0] ?? '').toLowerCase();
+function firstWord(text: string): string {
+  return (text.trim().match(/^[A-Za-z']+/)?.[0] ?? '').toLowerCase();
 }
 
 function sep(lang: SessionLanguage): string {
   return lang === 'ja' ? '' : ' ';
 }
 
-function norm(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s.。?？!！:：]/g, '');
+function norm(text: string): string {
+  return text.trim().toLowerCase().replace(/[\s.。?？!！:：]/g, '');
 }
 
 function same(a: string, b: string): boolean {

@@ -50,7 +50,7 @@ const UNIT_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   euro: ['euro', 'eur', 'ユーロ', '€'],
   percent: ['percent', 'パーセント', '%'],
 };
-const FAMILY_OF = new Map(Object.entries(UNIT_FAMILIES).flatMap(([family, words]) => words.map((w) => [w, family] as const)));
+const FAMILY_OF = new Map(Object.entries(UNIT_FAMILIES).flatMap(([family, words]) => words.map((word) => [word, family] as const)));
 const CURRENCIES = new Set(['yen', 'dollar', 'pound', 'euro']);
 const JA_UNITS = [...FAMILY_OF.keys()].filter((w) => !/^[a-z]/.test(w)).sort((a, b) => b.length - a.length);
 
@@ -63,7 +63,7 @@ const SCALE_JA = [
   /[(（]\s*([百千][万億]?)(?:円|ドル|ユーロ|ポンド)\s*[)）]/,
   /(?:単位\s*[:：は]?\s*|何)([百千][万億]?)(?:円|ドル|ユーロ|ポンド)|([百千][万億]?)(?:円|ドル|ユーロ|ポンド)?単位/,
 ];
-const CURRENCY_WORDS = [...CURRENCIES].flatMap((f) => UNIT_FAMILIES[f] ?? []).filter((w) => /^[a-z]+$/.test(w)).join('|');
+const CURRENCY_WORDS = [...CURRENCIES].flatMap((family) => UNIT_FAMILIES[family] ?? []).filter((word) => /^[a-z]+$/.test(word)).join('|');
 const SCALE_EN = new RegExp(
   `\\b(?:in|of)\\s+(?:[$£€¥]\\s*)?(thousands|millions|billions)\\b|\\b(thousands|millions|billions)\\s+of\\s+(?:${CURRENCY_WORDS})s?\\b|(?<![\\w.])(k)(?=\\s*[$£€¥)]|\\s*(?:${CURRENCY_WORDS})\\b)|(?<=[$£€¥(]\\s*)(k)\\b`,
   'i',
@@ -99,17 +99,17 @@ export function extractQuantity(text: string, unitTexts: readonly string[], opti
   if (isNonAnswer(text)) return NONE;
   const asked = askedUnit(unitTexts);
   // 「第2番」, "No. 5", "#3": a rank or a label is never a count.
-  const candidates = candidatesIn(text, asked).filter((c) => !/(?:第|No\.?\s*|#)\s*$/i.test(text.slice(Math.max(0, c.index - 4), c.index)));
+  const candidates = candidatesIn(text, asked).filter((candidate) => !/(?:第|No\.?\s*|#)\s*$/i.test(text.slice(Math.max(0, candidate.index - 4), candidate.index)));
   const total = totalOf(text, candidates, asked);
   // A corrected count is of the order of the one it replaces ("the second digit is a 7 … it's 67,500, not 61,500").
   const near = options.near && /^\d+(?:\.\d+)?$/.test(options.near) ? Number(options.near) : null;
   // The replaced value itself, said again, is the one taken back.
-  const distance = (c: Candidate) =>
-    near === null || Number(c.value) <= 0 || near <= 0 ? 0 : Number(c.value) === near ? 0.9 : Math.abs(Math.log10(Number(c.value)) - Math.log10(near)) / 100;
-  const rank = (c: Candidate) => (c.elsewhere ? 1000 : 0) + unitRank(c, asked) + (c === total ? -500 : 0) + distance(c);
+  const distance = (candidate: Candidate) =>
+    near === null || Number(candidate.value) <= 0 || near <= 0 ? 0 : Number(candidate.value) === near ? 0.9 : Math.abs(Math.log10(Number(candidate.value)) - Math.log10(near)) / 100;
+  const rank = (candidate: Candidate) => (candidate.elsewhere ? 1000 : 0) + unitRank(candidate, asked) + (candidate === total ? -500 : 0) + distance(candidate);
   const grouped = digitGroups(text, unitTexts);
   if (grouped) return { value: grouped, rejected: null };
-  const best = preferAsserted(text, candidates, (c) => [c.index, c.end]).sort((a, b) => rank(a) - rank(b))[0];
+  const best = preferAsserted(text, candidates, (candidate) => [candidate.index, candidate.end]).sort((a, b) => rank(a) - rank(b))[0];
   if (best) return { value: halved(text, best, inRecordUnit(best, asked.scale)), rejected: null };
   const spoken = spokenCount(text);
   if (spoken !== null) return { value: spoken, rejected: null };
@@ -118,8 +118,8 @@ export function extractQuantity(text: string, unitTexts: readonly string[], opti
 }
 
 /** "13 and a half pounds", 「2歳半」: half a unit more. */
-function halved(text: string, c: Candidate, value: string): string {
-  const after = text.slice(c.end, c.end + 16);
+function halved(text: string, candidate: Candidate, value: string): string {
+  const after = text.slice(candidate.end, candidate.end + 16);
   if (!/^\s*(?:\p{L}+\s+)?and a half\b|^\s*(?:[^\s\d]{0,3})?半/u.test(after) || /\./.test(value)) return value;
   return String(Number(value) + 0.5);
 }
@@ -129,11 +129,11 @@ const STATED_DIGITS = /(\d{1,2})\s*(?:桁|けた|-?\s*digits?\b)/i;
 
 /** 「1207 3365 49」 for a 10-digit number: groups of digits written apart, read as the one number the form asks for. */
 function digitGroups(text: string, unitTexts: readonly string[]): string | null {
-  const n = unitTexts.map((t) => STATED_DIGITS.exec(t)?.[1]).find((x) => x !== undefined);
-  if (!n) return null;
-  for (const m of text.matchAll(/\d[\d\s-]*\d/g)) {
-    const digits = m[0].replace(/[\s-]/g, '');
-    if (digits.length === Number(n) && /[\s-]/.test(m[0])) return digits;
+  const digitCount = unitTexts.map((unitText) => STATED_DIGITS.exec(unitText)?.[1]).find((count) => count !== undefined);
+  if (!digitCount) return null;
+  for (const groupMatch of text.matchAll(/\d[\d\s-]*\d/g)) {
+    const digits = groupMatch[0].replace(/[\s-]/g, '');
+    if (digits.length === Number(digitCount) && /[\s-]/.test(groupMatch[0])) return digits;
   }
   return null;
 }
@@ -152,17 +152,17 @@ const TOTAL_AFTER = /^\s*(?:\p{L}{0,4}\s*)?(?:in total|total|altogether|all toge
  * or one that equals the sum of the numbers before it in the same unit.
  */
 function totalOf(text: string, cs: readonly Candidate[], asked: Asked): Candidate | null {
-  const counted = cs.filter((c) => !c.elsewhere);
-  const before = (c: Candidate) => text.slice(Math.max(0, c.index - 16), c.index).replace(/[、,]\s*$/, '');
-  const concludes = (c: Candidate) => CONCLUSION_BEFORE.test(before(c)) && c.index > (counted[0]?.index ?? c.index) && !(c.unit !== null && isKnownUnit(c.unit) && !asked.units.includes(c.unit));
-  const after = (c: Candidate) => text.slice(c.end, c.end + 24);
+  const counted = cs.filter((candidate) => !candidate.elsewhere);
+  const before = (candidate: Candidate) => text.slice(Math.max(0, candidate.index - 16), candidate.index).replace(/[、,]\s*$/, '');
+  const concludes = (candidate: Candidate) => CONCLUSION_BEFORE.test(before(candidate)) && candidate.index > (counted[0]?.index ?? candidate.index) && !(candidate.unit !== null && isKnownUnit(candidate.unit) && !asked.units.includes(candidate.unit));
+  const after = (candidate: Candidate) => text.slice(candidate.end, candidate.end + 24);
   const marked = counted.find(
-    (c) => TOTAL_BEFORE.test(before(c)) || TOTAL_AFTER.test(after(c)) || JA_LIST_TOTAL_BEFORE.test(before(c)) || JA_TOTAL_AFTER.test(after(c)) || concludes(c),
+    (candidate) => TOTAL_BEFORE.test(before(candidate)) || TOTAL_AFTER.test(after(candidate)) || JA_LIST_TOTAL_BEFORE.test(before(candidate)) || JA_TOTAL_AFTER.test(after(candidate)) || concludes(candidate),
   );
   if (marked) return marked;
   for (let i = 2; i < counted.length; i++) {
-    const parts = counted.slice(0, i).filter((c) => familyOf(c.unit ?? '') === familyOf(counted[i]!.unit ?? ''));
-    const sum = parts.reduce((n, c) => n + Number(c.value), 0);
+    const parts = counted.slice(0, i).filter((candidate) => familyOf(candidate.unit ?? '') === familyOf(counted[i]!.unit ?? ''));
+    const sum = parts.reduce((running, part) => running + Number(part.value), 0);
     if (parts.length >= 2 && sum === Number(counted[i]!.value)) return counted[i]!;
   }
   return null;
@@ -178,47 +178,47 @@ function spokenCount(text: string): string | null {
 }
 
 function askedUnit(texts: readonly string[]): Asked {
-  const counted = texts.flatMap((t) => [...recordedIn(t), ...countedEnglish(t), ...countedJapanese(t), ...labelNoun(t)]);
-  const mentioned = texts.flatMap((t) => [...mentionedUnits(t), ...(t.match(/[$£€¥%]/g) ?? [])]);
+  const counted = texts.flatMap((text) => [...recordedIn(text), ...countedEnglish(text), ...countedJapanese(text), ...labelNoun(text)]);
+  const mentioned = texts.flatMap((text) => [...mentionedUnits(text), ...(text.match(/[$£€¥%]/g) ?? [])]);
   const units = [...new Set([...counted, ...mentioned.filter(isKnownUnit)].map(familyOf))];
-  return { units, scale: scaleOf(texts.join(' ')), calendarYear: texts.some((t) => CALENDAR_YEAR.test(t)) };
+  return { units, scale: scaleOf(texts.join(' ')), calendarYear: texts.some((text) => CALENDAR_YEAR.test(text)) };
 }
 
 /** A unit in brackets states how the value is recorded: "(km)", "（万円）" → 円, "(k$)" → $. */
 function recordedIn(text: string): string[] {
   return [...text.matchAll(/[(（]([^()（）]{1,8})[)）]/g)]
-    .map((m) => (m[1] ?? '').trim().replace(/^(?:[百千万億]+|k(?=\W))/i, ''))
+    .map((bracketMatch) => (bracketMatch[1] ?? '').trim().replace(/^(?:[百千万億]+|k(?=\W))/i, ''))
     .filter(isKnownUnit);
 }
 
 /** The noun after "how many" / "number of": what the fact counts. */
 function countedEnglish(text: string): string[] {
   const terms = englishTerms(text);
-  return terms.flatMap((t, i) => {
-    const phrase = `${terms[i - 1]?.normal ?? ''} ${t.normal}`;
+  return terms.flatMap((term, i) => {
+    const phrase = `${terms[i - 1]?.normal ?? ''} ${term.normal}`;
     if (!COUNTED_EN.test(phrase)) return [];
-    const noun = terms.slice(i + 1, i + 4).find((n) => n.tags.includes('Noun') && !n.tags.includes('Pronoun'));
+    const noun = terms.slice(i + 1, i + 4).find((following) => following.tags.includes('Noun') && !following.tags.includes('Pronoun'));
     return noun ? [termWord(noun)] : [];
   });
 }
 
 /** A label that is a plural noun and little else ("Seats needed", "Guests", "Bedrooms"): that noun is what is counted. */
 function labelNoun(text: string): string[] {
-  const terms = englishTerms(text).filter((t) => t.normal.length > 0);
+  const terms = englishTerms(text).filter((term) => term.normal.length > 0);
   if (terms.length === 0 || terms.length > 3) return [];
-  const plural = terms.filter((t) => t.tags.includes('Plural') && !t.tags.includes('Pronoun'));
+  const plural = terms.filter((term) => term.tags.includes('Plural') && !term.tags.includes('Pronoun'));
   return plural.length === 1 ? [termWord(plural[0]!)] : [];
 }
 
 /** The counter in 何泊 / 何名, or the head of an X数 compound (人数 → 人, 宿泊数 → 泊). */
 function countedJapanese(text: string): string[] {
   const tokens = morphemes(text);
-  if (!tokens) return [...text.matchAll(/何(\p{Script=Han})|(\p{Script=Han})数/gu)].map((m) => m[1] ?? m[2] ?? '');
-  return tokens.flatMap((t, i) => {
+  if (!tokens) return [...text.matchAll(/何(\p{Script=Han})|(\p{Script=Han})数/gu)].map((match) => match[1] ?? match[2] ?? '');
+  return tokens.flatMap((token, i) => {
     const next = tokens[i + 1];
-    if (t.surface === '何' && next?.pos1 === '接尾') return [next.surface];
-    if (t.surface.length > 1 && t.surface.endsWith('数')) return [t.surface.slice(-2, -1)];
-    if (t.surface === '数' && t.pos1 === '接尾') return [tokens[i - 1]?.surface.slice(-1) ?? ''];
+    if (token.surface === '何' && next?.pos1 === '接尾') return [next.surface];
+    if (token.surface.length > 1 && token.surface.endsWith('数')) return [token.surface.slice(-2, -1)];
+    if (token.surface === '数' && token.pos1 === '接尾') return [tokens[i - 1]?.surface.slice(-1) ?? ''];
     return [];
   });
 }
@@ -230,17 +230,17 @@ const RATE = /^(?:per|a|an|each|every|あたり|当たり|につき|ごと|毎)$
 function mentionedUnits(text: string): string[] {
   const words = englishTerms(text).map(termWord);
   const english = words.filter((_, i) => !RATE.test(words[i - 1] ?? ''));
-  const japanese = (morphemes(text) ?? []).filter((m, i, all) => isJapaneseUnit(m) && !RATE.test(all[i - 1]?.surface ?? '') && !RATE.test(all[i + 1]?.surface ?? ''));
-  return [...english, ...japanese.map((m) => m.surface)];
+  const japanese = (morphemes(text) ?? []).filter((morpheme, i, all) => isJapaneseUnit(morpheme) && !RATE.test(all[i - 1]?.surface ?? '') && !RATE.test(all[i + 1]?.surface ?? ''));
+  return [...english, ...japanese.map((morpheme) => morpheme.surface)];
 }
 
-function isJapaneseUnit(m: Morpheme): boolean {
-  return !/\p{Script=Latin}/u.test(m.surface) && (m.pos2 === '助数詞' || FAMILY_OF.has(m.surface));
+function isJapaneseUnit(morpheme: Morpheme): boolean {
+  return !/\p{Script=Latin}/u.test(morpheme.surface) && (morpheme.pos2 === '助数詞' || FAMILY_OF.has(morpheme.surface));
 }
 
 function scaleOf(text: string): number {
-  const m = SCALE_JA.map((re) => re.exec(text)).find((x) => x !== null);
-  const ja = m?.[1] ?? m?.[2];
+  const scaleMatch = SCALE_JA.map((re) => re.exec(text)).find((match) => match !== null);
+  const ja = scaleMatch?.[1] ?? scaleMatch?.[2];
   if (ja) return [...ja].reduce((product, ch) => product * (MAGNITUDE[ch] ?? 1), 1);
   const en = SCALE_EN.exec(text);
   return en ? (MAGNITUDE[(en[1] ?? en[2] ?? en[3] ?? en[4] ?? '').toLowerCase()] ?? 1) : 1;
@@ -250,43 +250,43 @@ function candidatesIn(text: string, asked: Asked): Candidate[] {
   const terms = englishTerms(text);
   const tokens = morphemes(text);
   const found = findNumbers(text);
-  const units = found.map((n) => unitOf(text, n.index, n.index + n.text.length, terms, tokens));
+  const units = found.map((numeral) => unitOf(text, numeral.index, numeral.index + numeral.text.length, terms, tokens));
   // "2、3人", "10 to 12 people", "5 or 6 nights": the numbers of a range share its last unit.
   for (let i = found.length - 2; i >= 0; i--) {
-    const [n, next] = [found[i], found[i + 1]];
-    if (n && next && units[i] === null && RANGE_LINK.test(text.slice(n.index + n.text.length, next.index))) units[i] = units[i + 1] ?? null;
+    const [numeral, next] = [found[i], found[i + 1]];
+    if (numeral && next && units[i] === null && RANGE_LINK.test(text.slice(numeral.index + numeral.text.length, next.index))) units[i] = units[i + 1] ?? null;
   }
   const others = [...OTHER_VALUES.flatMap((re) => spansOf(re, text)), ...contactSpans(text, null)];
   const context = { text, terms, asked, others, relative: spansOf(RELATIVE_TIME, text) };
-  return found.map((n, i) => {
+  return found.map((numeral, i) => {
     // A bare 1900–2100 reads as a calendar year: the answer to "what year", and nothing else's count.
-    const unit = units[i] ?? (CALENDAR_YEAR_NUMBER.test(n.text) ? 'year' : null);
-    const c = { ...n, end: n.index + n.text.length, unit, elsewhere: false };
-    return { ...c, elsewhere: belongsElsewhere(c, context) };
+    const unit = units[i] ?? (CALENDAR_YEAR_NUMBER.test(numeral.text) ? 'year' : null);
+    const candidate = { ...numeral, end: numeral.index + numeral.text.length, unit, elsewhere: false };
+    return { ...candidate, elsewhere: belongsElsewhere(candidate, context) };
   });
 }
 
 type Span = readonly [number, number];
 type Context = { text: string; terms: readonly Term[]; asked: Asked; others: readonly Span[]; relative: readonly Span[] };
 
-function belongsElsewhere(c: Candidate, { text, terms, asked, others, relative }: Context): boolean {
-  const overlaps = ([s, e]: Span) => s < c.end && e > c.index;
-  const tags = terms.filter((t) => overlaps([t.offset.start, t.offset.start + t.offset.length])).flatMap((t) => t.tags);
+function belongsElsewhere(candidate: Candidate, { text, terms, asked, others, relative }: Context): boolean {
+  const overlaps = ([start, end]: Span) => start < candidate.end && end > candidate.index;
+  const tags = terms.filter((term) => overlaps([term.offset.start, term.offset.start + term.offset.length])).flatMap((term) => term.tags);
   // "3 days ago", 「3日前から」 date an event, unless the fact measures that very span ("how many days ago").
-  const relativeDate = relative.some(overlaps) && !(c.unit !== null && asked.units.includes(c.unit));
+  const relativeDate = relative.some(overlaps) && !(candidate.unit !== null && asked.units.includes(candidate.unit));
   return (
     others.some(overlaps) ||
     relativeDate ||
-    ORDINAL_SUFFIX.test(text.slice(c.end)) ||
+    ORDINAL_SUFFIX.test(text.slice(candidate.end)) ||
 
     ['Time', 'PhoneNumber', 'Email', 'Url'].some((tag) => tags.includes(tag)) ||
     (tags.includes('Date') && !tags.includes('Year')) ||
-    (CALENDAR_YEAR_NUMBER.test(c.text) && !asked.calendarYear && c.unit === 'year')
+    (CALENDAR_YEAR_NUMBER.test(candidate.text) && !asked.calendarYear && candidate.unit === 'year')
   );
 }
 
 function spansOf(re: RegExp, text: string): Span[] {
-  return [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const);
+  return [...text.matchAll(re)].map((match) => [match.index, match.index + match[0].length] as const);
 }
 
 /** The unit written with a number: a currency sign before it, or %, a glued abbreviation, a counter or a noun after it. */
@@ -299,36 +299,36 @@ function unitOf(text: string, start: number, end: number, terms: readonly Term[]
   if (glued) return familyOf(glued);
   const at = end + (rest.length - rest.trimStart().length);
   if (tokens) {
-    const counter = tokens.find((t) => t.start === at && isJapaneseUnit(t));
+    const counter = tokens.find((token) => token.start === at && isJapaneseUnit(token));
     if (counter) return familyOf(counter.surface);
   } else {
-    const counter = JA_UNITS.find((w) => rest.trimStart().startsWith(w));
+    const counter = JA_UNITS.find((unitWord) => rest.trimStart().startsWith(unitWord));
     if (counter) return familyOf(counter);
   }
   if (!/^\s?\p{Script=Latin}/u.test(rest)) return null;
   // "2 adults", "25 years old", "2 big rooms": the noun right after, past one modifier.
-  const [first, second] = terms.filter((t) => t.offset.start >= end && t.offset.length > 0);
+  const [first, second] = terms.filter((term) => term.offset.start >= end && term.offset.length > 0);
   if (first && isUnitTerm(first)) return familyOf(termWord(first));
   const modifier = first && (first.tags.includes('Adjective') || first.tags.includes('Adverb'));
   return modifier && second && isUnitTerm(second) ? familyOf(termWord(second)) : null;
 }
 
-function isUnitTerm(t: Term): boolean {
-  return FAMILY_OF.has(termWord(t)) || (t.tags.includes('Noun') && !t.tags.includes('Pronoun'));
+function isUnitTerm(term: Term): boolean {
+  return FAMILY_OF.has(termWord(term)) || (term.tags.includes('Noun') && !term.tags.includes('Pronoun'));
 }
 
 // Only a known unit of another family ("5泊" for 日数) marks a number as measuring something else:
 // an unknown noun ("3 kids" for children) may be a synonym.
-function unitRank(c: Candidate, asked: Asked): number {
-  const i = c.unit === null ? -1 : asked.units.indexOf(c.unit);
-  if (asked.units.length === 0 || i >= 0) return Math.max(i, 0);
-  return asked.units.length + (c.unit !== null && isKnownUnit(c.unit) ? 1 : 0);
+function unitRank(candidate: Candidate, asked: Asked): number {
+  const unitIndex = candidate.unit === null ? -1 : asked.units.indexOf(candidate.unit);
+  if (asked.units.length === 0 || unitIndex >= 0) return Math.max(unitIndex, 0);
+  return asked.units.length + (candidate.unit !== null && isKnownUnit(candidate.unit) ? 1 : 0);
 }
 
-function inRecordUnit(c: Candidate, scale: number): string {
-  const written = /[千万億兆]|k$|thousand|million|billion|trillion/i.test(c.text) || CURRENCIES.has(c.unit ?? '');
-  if (scale === 1 || !written) return c.value;
-  return String(Number((Number(c.value) / scale).toPrecision(12)));
+function inRecordUnit(candidate: Candidate, scale: number): string {
+  const written = /[千万億兆]|k$|thousand|million|billion|trillion/i.test(candidate.text) || CURRENCIES.has(candidate.unit ?? '');
+  if (scale === 1 || !written) return candidate.value;
+  return String(Number((Number(candidate.value) / scale).toPrecision(12)));
 }
 
 /** "a few", "several", 「数人」「十数名」「何人か」「複数」: a quantity without a figure. */
@@ -337,10 +337,10 @@ function vagueQuantity(text: string): string | null {
   for (const [i, counter] of tokens.entries()) {
     let j = i;
     while (j > 0 && tokens[j - 1]?.pos1 === '数') j--;
-    const run = tokens.slice(j, i).map((t) => t.surface);
+    const run = tokens.slice(j, i).map((token) => token.surface);
     // 何人 asks; 何人か and 数人 answer without a figure.
     const last = tokens[i + 1]?.surface === 'か' ? tokens[i + 1] : run.includes('何') ? undefined : counter;
-    if (counter.pos2 === '助数詞' && last && run.some((r) => /^[数何幾]$/.test(r))) return text.slice(tokens[j]?.start ?? 0, last.end);
+    if (counter.pos2 === '助数詞' && last && run.some((surface) => /^[数何幾]$/.test(surface))) return text.slice(tokens[j]?.start ?? 0, last.end);
   }
   return (VAGUE_JA.exec(text) ?? VAGUE_EN.exec(text))?.[0] ?? null;
 }
@@ -349,11 +349,11 @@ function englishTerms(text: string): Term[] {
   if (!/\p{Script=Latin}/u.test(text)) return [];
   const doc = nlp(text);
   doc.compute('root');
-  return (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((s) => s.terms);
+  return (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((sentence) => sentence.terms);
 }
 
-function termWord(t: Term): string {
-  return (t.root ?? t.normal).toLowerCase();
+function termWord(term: Term): string {
+  return (term.root ?? term.normal).toLowerCase();
 }
 
 function isKnownUnit(word: string): boolean {
@@ -362,6 +362,6 @@ function isKnownUnit(word: string): boolean {
 
 /** The family a unit word belongs to ("days" → day, "日間" → day), or the word itself for units the table does not know ("adults"). */
 function familyOf(word: string): string {
-  const w = word.toLowerCase();
-  return FAMILY_OF.get(w) ?? FAMILY_OF.get(w.replace(/s$/, '')) ?? w;
+  const lower = word.toLowerCase();
+  return FAMILY_OF.get(lower) ?? FAMILY_OF.get(lower.replace(/s$/, '')) ?? lower;
 }

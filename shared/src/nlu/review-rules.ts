@@ -69,51 +69,51 @@ export type ReviewInput = {
  */
 export function reviewAnswer(input: ReviewInput): ReviewOutcome {
   const lang = input.language;
-  const answers = input.answers.map(normalizeText).filter((a) => a.length > 0);
+  const answers = input.answers.map(normalizeText).filter((answer) => answer.length > 0);
   const latest = answers.at(-1) ?? '';
   const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
   // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
-  const quoted = new Map(specs.map((s) => [s, quotedAnswer(latest, s)] as const).filter((e): e is [FactSpec, string] => e[1] !== null));
+  const quoted = new Map(specs.map((spec) => [spec, quotedAnswer(latest, spec)] as const).filter((entry): entry is [FactSpec, string] => entry[1] !== null));
   // (Nor is "none" where the criteria take "none" as an answer: 「…または飲んでいないことがわかる」.)
   // A catch-all ("Anything else we should know?", 「備考」) told "nothing" is left blank, whatever its criteria accept.
-  const noneAnswers = isNilAnswer(latest) && !asksForRemarks(input.field) && specs.some((s) => acceptsNone(s.fact.doneCriteria));
+  const noneAnswers = isNilAnswer(latest) && !asksForRemarks(input.field) && specs.some((spec) => acceptsNone(spec.fact.doneCriteria));
   if (!input.field.required && latest && quoted.size === 0 && !noneAnswers && declines(latest, specs, input)) return skipped(lang, facts, input.field);
 
   const judged = new Map<FactSpec, FactJudgement>();
-  for (const s of specs.filter((x) => x.type !== 'text')) judged.set(s, judgeTyped(s, answers, input));
+  for (const spec of specs.filter((candidate) => candidate.type !== 'text')) judged.set(spec, judgeTyped(spec, answers, input));
   // A soft choice ("work, studies or experience") that no option matched is a description: judged as free text.
-  const asText = specs.filter((s) => s.type === 'text' || (s.soft && !judged.get(s)?.satisfied));
-  const typed = specs.filter((s) => !asText.includes(s));
+  const asText = specs.filter((spec) => spec.type === 'text' || (spec.soft && !judged.get(spec)?.satisfied));
+  const typed = specs.filter((spec) => !asText.includes(spec));
   // "Sorry, typo in my email - it's …": a message about another field's contact value is no answer to this field's prose.
   // In a correction, the part taken back ("Sorry, I typed 210 but") is not the new answer.
   // (Sentence by sentence: 「住み替えです。新居のページはこれです https://…」 answers this field before it gives another's.)
   const textAnswers = answers
-    .map((a) => sentencesOf(a).filter((x) => !aboutAnotherField(x, input)).join(' ').trim())
-    .filter((a) => a.length > 0)
-    .map((a) => (input.replacing ? withoutRetracted(a) : a));
+    .map((answer) => sentencesOf(answer).filter((sentence) => !aboutAnotherField(sentence, input)).join(' ').trim())
+    .filter((answer) => answer.length > 0)
+    .map((answer) => (input.replacing ? withoutRetracted(answer) : answer));
   const text = judgeTextFacts(asText, textAnswers, {
-    stripContacts: typed.some((s) => ['email', 'phone', 'url'].includes(s.type)),
+    stripContacts: typed.some((spec) => ['email', 'phone', 'url'].includes(spec.type)),
     country: phoneCountry(input),
   });
-  for (const t of text.results) judged.set(t.spec, t);
+  for (const judgement of text.results) judged.set(judgement.spec, judgement);
   for (const [spec, value] of quoted) if (!judged.get(spec)?.satisfied) judged.set(spec, { spec, verdict: { code: 'found', value }, satisfied: true, value });
 
   // "No" to the field's yes/no question leaves nothing for its conditional facts ("…, if reported") to ask.
-  if (specs.some((s) => s.type === 'yes_no' && judged.get(s)?.value === 'no')) {
-    for (const s of specs.filter((x) => x.conditional)) judged.set(s, missing(s));
+  if (specs.some((spec) => spec.type === 'yes_no' && judged.get(spec)?.value === 'no')) {
+    for (const spec of specs.filter((candidate) => candidate.conditional)) judged.set(spec, missing(spec));
   }
-  const results = specs.map((s) => toFactResult(lang, judged.get(s) ?? missing(s), asText.includes(s) ? 'text' : s.type));
-  const extracted = results.filter((r) => r.satisfied && r.value !== null).map((r) => `${r.factKey}: ${(r.value ?? '').replace(/\n/g, ' / ')}`);
+  const results = specs.map((spec) => toFactResult(lang, judged.get(spec) ?? missing(spec), asText.includes(spec) ? 'text' : spec.type));
+  const extracted = results.filter((result) => result.satisfied && result.value !== null).map((result) => `${result.factKey}: ${(result.value ?? '').replace(/\n/g, ' / ')}`);
   // A fact asked only under a condition ("Crime reference number, if reported") never holds the field back.
-  const blocking = results.filter((r, i) => !r.satisfied && !specs[i]?.conditional);
+  const blocking = results.filter((result, i) => !result.satisfied && !specs[i]?.conditional);
   if (blocking.length === 0) {
     return { passed: true, extracted_facts: extracted, field_value: fieldValue(results), factResults: results };
   }
   return {
     passed: false,
     feedback: feedbackFor(lang, input.field, latest, blocking),
-    missing_facts: blocking.map((r) => r.fact),
+    missing_facts: blocking.map((result) => result.fact),
     extracted_facts: extracted,
     factResults: results,
   };
@@ -133,14 +133,14 @@ function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpe
  * option ("No preference").
  */
 function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput): boolean {
-  const picksOption = specs.some((s) => s.options.length >= 2 && extractChoice(latest, s.options, [], s.aliases).value !== null);
-  const answersYesNo = specs.some((s) => s.type === 'yes_no' && extractYesNo(latest, s.options).value !== null);
-  const countsZero = specs.some((s) => s.type === 'number') && countsNothing(latest);
+  const picksOption = specs.some((spec) => spec.options.length >= 2 && extractChoice(latest, spec.options, [], spec.aliases).value !== null);
+  const answersYesNo = specs.some((spec) => spec.type === 'yes_no' && extractYesNo(latest, spec.options).value !== null);
+  const countsZero = specs.some((spec) => spec.type === 'number') && countsNothing(latest);
   if (picksOption || answersYesNo || countsZero) return false;
   if (isSkipRequest(latest) || isNilAnswer(latest)) return true;
   // 「記録はないです、大会は初めてなので」, "I don't have one": saying there is nothing to give, with no value of the kind asked.
-  const typed = specs.filter((s) => s.type !== 'text');
-  return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((s) => extract(s, latest, input).value === null);
+  const typed = specs.filter((spec) => spec.type !== 'text');
+  return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null);
 }
 
 // A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”.
@@ -150,9 +150,9 @@ const QUOTED = /(?<![\p{L}\p{N}])['‘"“「『]([^'‘’"“”「」『』\n
 function quotedAnswer(reply: string, spec: FactSpec): string | null {
   const said = normalizeText(reply).toLowerCase();
   for (const text of spec.texts) {
-    for (const m of text.matchAll(QUOTED)) {
-      const literal = normalizeText(m[1] ?? '').toLowerCase().trim();
-      if (!literal || spec.options.some((o) => o.toLowerCase() === literal)) continue;
+    for (const quoteMatch of text.matchAll(QUOTED)) {
+      const literal = normalizeText(quoteMatch[1] ?? '').toLowerCase().trim();
+      if (!literal || spec.options.some((option) => option.toLowerCase() === literal)) continue;
       // Said as a whole word of a short reply ("never", "It's never been serviced"), not inside a longer account.
       const edge = /^[\p{L}\p{N}]/u.test(literal) && !hasJapanese(literal) ? String.raw`(?<![\p{L}\p{N}'])` : '';
       const word = new RegExp(`${edge}${escapeRegExp(literal)}${edge ? String.raw`(?![\p{L}\p{N}])` : ''}`, 'u');
@@ -183,17 +183,17 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
     // "No clue, honestly. I inherited it from my aunt last year": after "I don't know", a value told in passing is no
     // answer, and an earlier guess is withdrawn ("Honestly I don't know for sure" after "I never got any papers").
     // (A choice may offer "Not sure" itself.)
-    const x = extract(spec, answer, input);
+    const extraction = extract(spec, answer, input);
     // (Nor a reply that opens with its yes or no: "No, sorry, I forgot and had a coffee".)
     const polarFirst = spec.type === 'yes_no' && /^\W*(?:yes|yeah|yep|no|nope|nah|はい|いいえ)(?![\p{L}])/iu.test(answer);
-    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !polarFirst && !(spec.type === 'choice' && x.value !== null)) break;
+    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !polarFirst && !(spec.type === 'choice' && extraction.value !== null)) break;
     // "A number between 0 and 4", "on a 0.0–4.0 scale": a value outside the form's range is not the answer ("out of 20").
-    if (x.value !== null && range && (Number(x.value) < range[0] || Number(x.value) > range[1])) {
-      rejected ??= { value: null, rejected: x.value, problem: 'invalid' };
+    if (extraction.value !== null && range && (Number(extraction.value) < range[0] || Number(extraction.value) > range[1])) {
+      rejected ??= { value: null, rejected: extraction.value, problem: 'invalid' };
       continue;
     }
-    if (x.value !== null) return { spec, verdict: { code: 'found', value: x.value }, satisfied: true, value: x.value };
-    if (x.rejected !== null) rejected ??= x;
+    if (extraction.value !== null) return { spec, verdict: { code: 'found', value: extraction.value }, satisfied: true, value: extraction.value };
+    if (extraction.rejected !== null) rejected ??= extraction;
   }
   const latest = answers.at(-1) ?? '';
   const other = answers.length >= 2 && spec.type === 'choice' ? catchAllPick(spec, latest, extract(spec, latest, input)) : null;
@@ -202,8 +202,8 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
   if (confirmed) return { spec, verdict: { code: 'found', value: confirmed }, satisfied: true, value: confirmed };
   if (!rejected?.rejected) return missing(spec);
   const text = rejected.rejected;
-  const p = rejected.problem;
-  const code = p === 'no_year' || p === 'incomplete_name' || p === 'ambiguous' || p === 'not_an_option' ? p : 'invalid';
+  const problem = rejected.problem;
+  const code = problem === 'no_year' || problem === 'incomplete_name' || problem === 'ambiguous' || problem === 'not_an_option' ? problem : 'invalid';
   const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: rejected.alternatives ?? spec.options } : { code, text };
   return { spec, verdict, satisfied: false, value: null };
 }
@@ -216,10 +216,10 @@ const CATCH_ALL = /^(?:others?|something else|その他|そのほか|他)(?:\s*[
  * ("My only income is crypto gains" to 給与・事業・…・その他) is the form's
  * catch-all option, when it has one. Not knowing is no such answer.
  */
-function catchAllPick(spec: FactSpec, latest: string, x: Extraction): string | null {
-  const other = spec.options.filter((o) => CATCH_ALL.test(o.trim()));
+function catchAllPick(spec: FactSpec, latest: string, extraction: Extraction): string | null {
+  const other = spec.options.filter((option) => CATCH_ALL.test(option.trim()));
   if (other.length !== 1) return null;
-  if (x.value !== null || x.problem !== 'not_an_option' || admitsNotKnowing(latest) || isNilAnswer(latest) || isSkipRequest(latest)) return null;
+  if (extraction.value !== null || extraction.problem !== 'not_an_option' || admitsNotKnowing(latest) || isNilAnswer(latest) || isSkipRequest(latest)) return null;
   // "I don't have any", 「収入はありません」: saying there is nothing is not "other".
   return answerPolarity(latest) === 'no' ? null : (other[0] ?? null);
 }
@@ -238,12 +238,12 @@ const RANGE_STATED = [
 
 /** The range a fact's description or criteria set for its number, as [min, max], or null. */
 function statedRange(texts: readonly string[]): [number, number] | null {
-  for (const t of texts.map(normalizeText)) {
+  for (const text of texts.map(normalizeText)) {
     for (const re of RANGE_STATED) {
-      const m = re.exec(t);
-      if (m) {
-        const [a, b] = [Number(m[1]), Number(m[2])];
-        if (a < b) return [a, b];
+      const rangeMatch = re.exec(text);
+      if (rangeMatch) {
+        const [min, max] = [Number(rangeMatch[1]), Number(rangeMatch[2])];
+        if (min < max) return [min, max];
       }
     }
   }
@@ -269,18 +269,18 @@ export function candidateValue(
   label: string | null = null,
 ): string | null {
   const read = (pool: readonly string[]) => {
-    for (const t of [...pool].reverse()) {
-      const x = extract(spec as FactSpec, normalizeText(t), input as ReviewInput);
-      if (x.value !== null) return x.value;
+    for (const text of [...pool].reverse()) {
+      const extraction = extract(spec as FactSpec, normalizeText(text), input as ReviewInput);
+      if (extraction.value !== null) return extraction.value;
     }
     return null;
   };
-  const unmistakable = CANDIDATE_TYPES.has(spec.type) && !(spec.type === 'choice' && spec.options.some((o) => [...o].length < 3));
+  const unmistakable = CANDIDATE_TYPES.has(spec.type) && !(spec.type === 'choice' && spec.options.some((option) => [...option].length < 3));
   const found = unmistakable ? read(texts) : null;
   if (found !== null || label === null || spec.type === 'text' || spec.type === 'yes_no') return found;
   // "Actually, make that 4 people" before the number of people was asked: a message that names the field
   // carries its value, whatever the kind.
-  return read(texts.filter((t) => mentionsLabel(normalizeText(t), label)));
+  return read(texts.filter((text) => mentionsLabel(normalizeText(text), label)));
 }
 
 /**
@@ -300,10 +300,10 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
     const picked = extractChoice(answer, spec.options, [], spec.aliases);
     if (picked.value !== null) return picked;
   }
-  const x = extractKind(spec, answer, input);
-  if (x.value === null || !HESITATING_KINDS.has(spec.type)) return x;
+  const extraction = extractKind(spec, answer, input);
+  if (extraction.value === null || !HESITATING_KINDS.has(spec.type)) return extraction;
   const alternatives = alternativesOffered(spec, answer, input);
-  return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : x;
+  return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : extraction;
 }
 
 const SETTLES = /\binstead\b|\bmake (?:it|that)\b|\blet'?s (?:do|go with|say|make it)\b|に(?:します|変更して|してください)|でお願いします|に変えて/i;
@@ -322,18 +322,18 @@ const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later
 function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput): string[] | null {
   // A sentence after the question mark that runs on is a reason ("maybe 1:15? Church lets out at noon and …"), not
   // another option; a short one or one that starts with "or" is.
-  const pieces = answer.split(ALTERNATIVE_SPLIT).filter((p, i) => {
+  const pieces = answer.split(ALTERNATIVE_SPLIT).filter((part, i) => {
     if (i === 0) return true;
-    const t = p.trim();
-    return /^(?:or\b|それとも|または)|^[\d０-９]/i.test(t) || (hasJapanese(t) ? t.length <= 12 : t.split(/\s+/).length <= 5);
+    const trimmed = part.trim();
+    return /^(?:or\b|それとも|または)|^[\d０-９]/i.test(trimmed) || (hasJapanese(trimmed) ? trimmed.length <= 12 : trimmed.split(/\s+/).length <= 5);
   });
   if (pieces.length < 2) return null;
   // "Can we do Friday the 21st instead? I have a trip on the 17th": a reply that settles on one is no hesitation.
   if (SETTLES.test(answer)) return null;
   const values = new Set<string>();
   for (const piece of pieces) {
-    const v = piece.trim() ? extractKind(spec, piece, input).value : null;
-    if (v !== null) values.add(v);
+    const value = piece.trim() ? extractKind(spec, piece, input).value : null;
+    if (value !== null) values.add(value);
   }
   return values.size >= 2 ? [...values] : null;
 }
@@ -350,10 +350,10 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
     case 'yes_no':
       return extractYesNo(answer, spec.options);
     case 'time': {
-      const t = extractTime(answer, time);
+      const clock = extractTime(answer, time);
       // A correction said without am/pm keeps the half of the day of the time it replaces.
       const reference = input.replacing && /^\d{2}:\d{2}$/.test(input.replacing) ? [`${input.replacing}`] : [];
-      return t.value ? { ...t, value: withinStatedHours(t.value, answer, [...spec.texts, ...reference]) } : t;
+      return clock.value ? { ...clock, value: withinStatedHours(clock.value, answer, [...spec.texts, ...reference]) } : clock;
     }
     case 'year':
       return extractYear(answer, time);
@@ -361,11 +361,11 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       return extractPeriod(answer, time);
     case 'duration': {
       // "About 9 years old" to "Age of the roof": where the fact asks a thing's age, its age is the length asked for.
-      const said = spec.texts.some((t) => AGE_ASKED.test(t)) ? answer.replace(/\b((?:years?|months?|weeks?|days?))[\s-]+old\b/gi, '$1') : answer;
-      const d = extractDuration(said, { ...time, record: asksForRecord(spec.texts) });
+      const said = spec.texts.some((text) => AGE_ASKED.test(text)) ? answer.replace(/\b((?:years?|months?|weeks?|days?))[\s-]+old\b/gi, '$1') : answer;
+      const duration = extractDuration(said, { ...time, record: asksForRecord(spec.texts) });
       // "Permanently", 「無期限で」: a length with no end is a length too.
-      const open = d.value === null ? OPEN_ENDED.exec(answer) : null;
-      return open ? { value: open[0], rejected: null } : d;
+      const open = duration.value === null ? OPEN_ENDED.exec(answer) : null;
+      return open ? { value: open[0], rejected: null } : duration;
     }
     case 'postal_code':
       return extractPostalCode(answer, input.country);
@@ -373,7 +373,7 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       return extractEmail(answer);
     case 'phone':
       // A mobile is wanted when the form asks for one or the respondent says to use it ("the mobile's better").
-      return extractPhone(answer, phoneCountry(input), { mobile: [...spec.texts, answer].some((t) => /\b(?:mobile|cell)\b|携帯/i.test(t)) });
+      return extractPhone(answer, phoneCountry(input), { mobile: [...spec.texts, answer].some((text) => /\b(?:mobile|cell)\b|携帯/i.test(text)) });
     case 'url':
       return extractUrl(answer);
     case 'date':
@@ -381,35 +381,35 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       const options = { ...time, country: input.country, ...dateReference(spec, input) };
       const requireYear = asksForBirthDate(spec.texts);
       const said = settledDay(answer, extractDate(answer, { ...options, requireYear }));
-      const d = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
+      const date = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
       // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
       // time is kept as written.
-      if (d.value === null && d.rejected === null && !requireYear && !spec.texts.some((t) => EXACT_DAY.test(t))) {
+      if (date.value === null && date.rejected === null && !requireYear && !spec.texts.some((text) => EXACT_DAY.test(text))) {
         const coarse = extractPeriod(answer, time);
         if (coarse.value !== null) return coarse;
       }
       // 「2026年4月〜2027年3月のうち」 and 「1月」: a date said without its year takes the year that puts it in the stated range;
       // 「2025年に発生した事故のため」: or the one year the form states.
-      if (d.value !== null && !/(?:19|20)\d{2}|令和|平成|昭和|'\d{2}/.test(answer)) {
-        const fitted = intoStatedRange(d.value, statedTexts(spec), input);
-        if (fitted !== d.value) return { value: fitted, rejected: null };
+      if (date.value !== null && !/(?:19|20)\d{2}|令和|平成|昭和|'\d{2}/.test(answer)) {
+        const fitted = intoStatedRange(date.value, statedTexts(spec), input);
+        if (fitted !== date.value) return { value: fitted, rejected: null };
         const year = statedYearOnly(statedTexts(spec));
-        if (year !== null && !d.value.startsWith(year) && !asksForBirthDate(spec.texts)) return { value: `${year}${d.value.slice(4)}`, rejected: null };
+        if (year !== null && !date.value.startsWith(year) && !asksForBirthDate(spec.texts)) return { value: `${year}${date.value.slice(4)}`, rejected: null };
       }
       // 「昭和22年生まれで、誕生日は3月3日」: the year said on its own completes the day said without one.
-      if (d.problem !== 'no_year') return d;
+      if (date.problem !== 'no_year') return date;
       const year = extractYear(answer, time).value;
       const day = extractDate(answer, { ...options, requireYear: false }).value;
-      return year && day ? { value: `${year}${day.slice(4)}`, rejected: null } : d;
+      return year && day ? { value: `${year}${day.slice(4)}`, rejected: null } : date;
     }
     case 'number':
       // "I can't give you a GPA on a 4.0 scale": a number quoted from the question is not the answer.
       // Numbers the question states ("on a 4.0 scale") are not the answer; a hint's worked example ("a third-floor
       // walk-up is usually 2 flights") is the interviewer's, and may well be.
     {
-      const q = extractQuantity(withoutEchoedNumbers(answer, statedTexts(spec)), spec.texts, { near: input.replacing });
+      const quantity = extractQuantity(withoutEchoedNumbers(answer, statedTexts(spec)), spec.texts, { near: input.replacing });
       // "None right now", 「いません」 to "how many": a count of nothing is 0.
-      return q.value === null && q.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : q;
+      return quantity.value === null && quantity.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : quantity;
     }
     case 'name':
       return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
@@ -432,15 +432,15 @@ function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' 
 /** The fact's and field's own words without the hints: what the question states (a hint's example is the interviewer's). */
 function statedTexts(spec: KindSpec): string[] {
   const hints = (spec as Partial<FactSpec>).fact?.questioningHints;
-  return spec.texts.filter((t) => t !== hints);
+  return spec.texts.filter((text) => text !== hints);
 }
 
 /** A calendar date or month (with its year) that the form's own words state, or null; a month stands for its middle. */
 function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
-  for (const t of texts.filter((x) => /\d{4}/.test(x))) {
-    const d = extractDate(t, { language: hasJapanese(t) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
-    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d)) return new Date(`${d}T12:00:00Z`);
-    if (d && /^\d{4}-\d{2}$/.test(d)) return new Date(`${d}-15T12:00:00Z`);
+  for (const text of texts.filter((candidate) => /\d{4}/.test(candidate))) {
+    const date = extractDate(text, { language: hasJapanese(text) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
+    if (date && /^\d{4}-\d{2}-\d{2}$/.test(date)) return new Date(`${date}T12:00:00Z`);
+    if (date && /^\d{4}-\d{2}$/.test(date)) return new Date(`${date}-15T12:00:00Z`);
   }
   return null;
 }
@@ -450,33 +450,33 @@ function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
  * respondent settles on ("The 14th. Actually no, make that the 15th — I'm travelling on the 14th").
  */
 function dayOfMonth(answer: string, stated: Date): Extraction | null {
-  const m = DAY_OF_MONTH.exec(answer);
-  const asserted = m ? null : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (x) => [x.index, x.index + x[0].length])[0];
-  const day = Number(m?.[1] ?? m?.[2] ?? asserted?.[1] ?? asserted?.[2]);
-  return (m || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
+  const dayMatch = DAY_OF_MONTH.exec(answer);
+  const asserted = dayMatch ? null : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (mention) => [mention.index, mention.index + mention[0].length])[0];
+  const day = Number(dayMatch?.[1] ?? dayMatch?.[2] ?? asserted?.[1] ?? asserted?.[2]);
+  return (dayMatch || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
 }
 
 /** The one calendar year the form's words state, when they state no month with it ("accidents in 2025", 「2025年分」). */
 function statedYearOnly(texts: readonly string[]): string | null {
   const joined = texts.join('\n');
   if (/(?:19|20)\d{2}\s*(?:年\s*)?(?:の\s*)?\d{1,2}\s*月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{4}[-/.]\d{1,2}/i.test(joined)) return null;
-  const years = new Set([...joined.matchAll(/(?<!\d)((?:19|20)\d{2})(?!\d)/g)].map((m) => m[1]!));
+  const years = new Set([...joined.matchAll(/(?<!\d)((?:19|20)\d{2})(?!\d)/g)].map((yearMatch) => yearMatch[1]!));
   return years.size === 1 ? [...years][0]! : null;
 }
 
 /** A YYYY-MM(-DD) value moved a year either way when that, and only that, puts it inside the span the form states. */
 function intoStatedRange(value: string, texts: readonly string[], input: ReviewInput): string {
   const stated: string[] = [];
-  for (const t of texts.filter((x) => /\d{4}/.test(x))) {
-    for (const m of dateMentions(t, { language: hasJapanese(t) ? 'ja' : 'en', now: input.now ?? new Date(), country: input.country })) {
-      if (m.known.year && m.known.month) stated.push(`${m.year}-${String(m.month).padStart(2, '0')}`);
+  for (const text of texts.filter((candidate) => /\d{4}/.test(candidate))) {
+    for (const mention of dateMentions(text, { language: hasJapanese(text) ? 'ja' : 'en', now: input.now ?? new Date(), country: input.country })) {
+      if (mention.known.year && mention.known.month) stated.push(`${mention.year}-${String(mention.month).padStart(2, '0')}`);
     }
   }
   if (stated.length < 2) return value;
   const [lo, hi] = [stated.reduce((a, b) => (a < b ? a : b)), stated.reduce((a, b) => (a > b ? a : b))];
-  const inside = (v: string) => v.slice(0, 7) >= lo && v.slice(0, 7) <= hi;
+  const inside = (date: string) => date.slice(0, 7) >= lo && date.slice(0, 7) <= hi;
   if (inside(value)) return value;
-  const shifted = [-1, 1].map((n) => `${Number(value.slice(0, 4)) + n}${value.slice(4)}`).filter(inside);
+  const shifted = [-1, 1].map((offset) => `${Number(value.slice(0, 4)) + offset}${value.slice(4)}`).filter(inside);
   return shifted.length === 1 ? shifted[0]! : value;
 }
 
@@ -484,20 +484,20 @@ function intoStatedRange(value: string, texts: readonly string[], input: ReviewI
  * 「旅行は3月の19日から21日までなんですけど、…真ん中の20日にしたいです」: the full date sits in the preface; the day the
  * respondent settles on, said alone, is the answer, in the same month.
  */
-function settledDay(answer: string, x: Extraction): Extraction {
-  if (x.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(x.value)) return x;
+function settledDay(answer: string, extraction: Extraction): Extraction {
+  if (extraction.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(extraction.value)) return extraction;
   const days = [...answer.matchAll(DAY_MENTION)];
   const background = backgroundSpans(answer);
-  const inBackground = (m: RegExpMatchArray) => background.some(([a, b]) => m.index! >= a && m.index! + m[0].length <= b);
+  const inBackground = (dayMatch: RegExpMatchArray) => background.some(([start, end]) => dayMatch.index! >= start && dayMatch.index! + dayMatch[0].length <= end);
   // Only when the date found is said in the preface alone (「1日ずれて2027年1月10日に…10日で」 keeps the 10th).
-  const ownDay = Number(x.value.slice(8));
-  if (!days.some((m) => Number(m[1] ?? m[2]) === ownDay) || days.some((m) => Number(m[1] ?? m[2]) === ownDay && !inBackground(m))) return x;
-  const first = preferAsserted(answer, days, (m) => [m.index, m.index + m[0].length])[0];
+  const ownDay = Number(extraction.value.slice(8));
+  if (!days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay) || days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay && !inBackground(dayMatch))) return extraction;
+  const first = preferAsserted(answer, days, (dayMatch) => [dayMatch.index, dayMatch.index + dayMatch[0].length])[0];
   const day = Number(first?.[1] ?? first?.[2]);
-  if (!first || !(day >= 1 && day <= 31) || day === Number(x.value.slice(8))) return x;
+  if (!first || !(day >= 1 && day <= 31) || day === Number(extraction.value.slice(8))) return extraction;
   // Only a day said on its own ("the 20th", 「20日」), not one of a full date that the extraction already weighed.
-  if (/(?:月|月の|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 12), first.index))) return x;
-  return { value: `${x.value.slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null };
+  if (/(?:月|月の|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 12), first.index))) return extraction;
+  return { value: `${extraction.value.slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null };
 }
 
 const DAY_MENTION = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<!\d)([0-3]?\d)日(?!間)/gi;
@@ -511,24 +511,24 @@ const STATED_CLOCK = /(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|(\d{1,2})�
  * am or pm is read the way that falls within the hours the form states.
  */
 function withinStatedHours(value: string, answer: string, texts: readonly string[]): string {
-  const [h, m] = value.split(':').map(Number) as [number, number];
-  if (h === 0 || h >= 12 || DAY_PART.test(answer)) return value;
+  const [givenHour, givenMinute] = value.split(':').map(Number) as [number, number];
+  if (givenHour === 0 || givenHour >= 12 || DAY_PART.test(answer)) return value;
   const stated: number[] = [];
-  for (const t of texts.map(normalizeText)) {
+  for (const text of texts.map(normalizeText)) {
     // "From 3:00 to 6:00 in the afternoon": a text that speaks only of the afternoon states afternoon hours.
-    const afternoon = /\b(?:pm|p\.m|afternoon|evening)\b|午後|夕方|夜/i.test(t) && !/\b(?:am|a\.m|morning)\b|午前|朝/i.test(t);
-    for (const c of t.matchAll(STATED_CLOCK)) {
-      const hour = Number(c[1] ?? c[4]);
-      const minute = c[5] ? 30 : Number(c[2] ?? c[6] ?? 0);
-      if (!(c[2] || c[3] || c[4]) || hour > 24) continue;
-      stated.push(((/p/i.test(c[3] ?? '') || (afternoon && !c[3])) && hour < 12 ? hour + 12 : hour) * 60 + minute);
+    const afternoon = /\b(?:pm|p\.m|afternoon|evening)\b|午後|夕方|夜/i.test(text) && !/\b(?:am|a\.m|morning)\b|午前|朝/i.test(text);
+    for (const clockMatch of text.matchAll(STATED_CLOCK)) {
+      const hour = Number(clockMatch[1] ?? clockMatch[4]);
+      const minute = clockMatch[5] ? 30 : Number(clockMatch[2] ?? clockMatch[6] ?? 0);
+      if (!(clockMatch[2] || clockMatch[3] || clockMatch[4]) || hour > 24) continue;
+      stated.push(((/p/i.test(clockMatch[3] ?? '') || (afternoon && !clockMatch[3])) && hour < 12 ? hour + 12 : hour) * 60 + minute);
     }
   }
   if (stated.length === 0) return value;
   const [lo, hi] = [Math.min(...stated), Math.max(...stated)];
   const within = (mins: number) => mins >= lo - 60 && mins <= hi + 60;
-  const [am, pm] = [h * 60 + m, (h + 12) * 60 + m];
-  return !within(am) && within(pm) ? `${String(h + 12).padStart(2, '0')}:${String(m).padStart(2, '0')}` : value;
+  const [am, pm] = [givenHour * 60 + givenMinute, (givenHour + 12) * 60 + givenMinute];
+  return !within(am) && within(pm) ? `${String(givenHour + 12).padStart(2, '0')}:${String(givenMinute).padStart(2, '0')}` : value;
 }
 
 // A form that wants a calendar day: "a full date", "A calendar date", "exact date", 「年月日」「日付」.
@@ -542,26 +542,26 @@ const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no 
 function withoutEchoedNumbers(answer: string, texts: readonly string[]): string {
   // Joined with a break: "…from 0 to 2" + "Nights in our hotel block" must not read as "2 nights".
   const form = texts.join('\n').toLowerCase();
-  return answer.replace(/\S*\d\S*(?:\s+\S+)?/g, (m) => (m.length >= 4 && form.includes(m.toLowerCase().replace(/[.,!?]+$/, '')) && /\s/.test(m) ? ' '.repeat(m.length) : m));
+  return answer.replace(/\S*\d\S*(?:\s+\S+)?/g, (phrase) => (phrase.length >= 4 && form.includes(phrase.toLowerCase().replace(/[.,!?]+$/, '')) && /\s/.test(phrase) ? ' '.repeat(phrase.length) : phrase));
 }
 
 /** The answer without the stretches it takes back, and without a correction's lead-in before them. */
 function withoutRetracted(answer: string): string {
   const spans = retractedSpans(answer);
   if (spans.length === 0) return answer;
-  const end = Math.max(...spans.map(([, e]) => e));
+  const end = Math.max(...spans.map(([, spanEnd]) => spanEnd));
   return trimSentence(answer.slice(end).replace(/^\s*(?:but|,|-|ではなく|じゃなくて)\s*/i, '')) || answer;
 }
 
 const CONTACT_KINDS: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code']);
 
 function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[。！？!?])\s*|(?<=\.)\s+(?=\p{Lu})/u).filter((x) => x.trim().length > 0);
+  return text.split(/(?<=[。！？!?])\s*|(?<=\.)\s+(?=\p{Lu})/u).filter((sentence) => sentence.trim().length > 0);
 }
 
 function aboutAnotherField(answer: string, input: ReviewInput): boolean {
   return (input.otherFields ?? []).some(
-    (f) => mentionsLabel(answer, f.label) && f.kinds.some((k) => CONTACT_KINDS.has(k) && extractKind({ type: k, options: [], texts: [] }, answer, input).value !== null),
+    (field) => mentionsLabel(answer, field.label) && field.kinds.some((kind) => CONTACT_KINDS.has(kind) && extractKind({ type: kind, options: [], texts: [] }, answer, input).value !== null),
   );
 }
 
@@ -574,16 +574,16 @@ function missing(spec: FactSpec): FactJudgement {
   return { spec, verdict: { code: 'missing' }, satisfied: false, value: null };
 }
 
-function toFactResult(lang: SessionLanguage, j: FactJudgement, type: FactType): FactResult {
+function toFactResult(lang: SessionLanguage, judgement: FactJudgement, type: FactType): FactResult {
   // Feedback is read by the respondent's interviewer: a fact written in the other language is named by its kind.
-  const shown = (lang === 'ja') === hasJapanese(j.spec.fact.fact) ? j.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
+  const shown = (lang === 'ja') === hasJapanese(judgement.spec.fact.fact) ? judgement.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
   return {
-    factKey: j.spec.fact.factKey,
-    fact: j.spec.fact.fact,
+    factKey: judgement.spec.fact.factKey,
+    fact: judgement.spec.fact.fact,
     type,
-    satisfied: j.satisfied,
-    reason: verdictText(lang, type, shown, j.verdict),
-    value: j.value,
+    satisfied: judgement.satisfied,
+    reason: verdictText(lang, type, shown, judgement.verdict),
+    value: judgement.value,
   };
 }
 
@@ -591,7 +591,7 @@ function feedbackFor(lang: SessionLanguage, field: FormField, latest: string, re
   const parts: string[] = [];
   if (field.required && latest && isSkipRequest(latest)) parts.push(requiredText(lang, 'skip'));
   else if (latest && isNonAnswer(latest)) parts.push(field.required ? requiredText(lang, 'non_answer') : optionalHintText(lang));
-  for (const r of results) if (!r.satisfied) parts.push(r.reason);
+  for (const result of results) if (!result.satisfied) parts.push(result.reason);
   return parts.join(lang === 'ja' ? '' : ' ');
 }
 
@@ -600,9 +600,9 @@ function feedbackFor(lang: SessionLanguage, field: FormField, latest: string, re
  * then the answers that carried the free-text facts, one per line.
  */
 function fieldValue(results: FactResult[]): string {
-  const typed = results.filter((r) => r.type !== 'text' && r.satisfied && r.value !== null).map((r) => r.value as string);
+  const typed = results.filter((result) => result.type !== 'text' && result.satisfied && result.value !== null).map((result) => result.value as string);
   if (results.length === 1 && typed.length === 1) return typed[0] ?? '';
-  const texts = results.filter((r) => r.type === 'text' && r.satisfied && r.value).flatMap((r) => (r.value as string).split('\n'));
+  const texts = results.filter((result) => result.type === 'text' && result.satisfied && result.value).flatMap((result) => (result.value as string).split('\n'));
   return [...new Set([...typed, ...texts])].join('\n');
 }
 

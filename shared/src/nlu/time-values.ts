@@ -38,7 +38,7 @@ export type TimeOptions = { language: SessionLanguage; now: Date; timezone?: str
 export type DurationOptions = TimeOptions & { record?: boolean };
 
 type Located = { start: number; end: number };
-const spanOf = (m: Located): Span => [m.start, m.end];
+const spanOf = (mention: Located): Span => [mention.start, mention.end];
 
 // ---------------------------------------------------------------- English number words
 
@@ -53,12 +53,12 @@ function englishDigits(src: Rewritten): Rewritten {
   if (!/[a-z]/i.test(src.text)) return src;
   const found = nlp(src.text).numbers().isCardinal().json({ offset: true }) as CompromiseNumber[];
   const edits: Edit[] = [];
-  for (const n of found) {
-    const num = n.number?.num;
-    if (!n.offset || num === undefined || !isNumberWords(n.text, num)) continue;
-    const start = n.offset.start;
-    const end = start + n.offset.length;
-    if (edits.some((e) => start < e.end)) continue;
+  for (const wordNumber of found) {
+    const num = wordNumber.number?.num;
+    if (!wordNumber.offset || num === undefined || !isNumberWords(wordNumber.text, num)) continue;
+    const start = wordNumber.offset.start;
+    const end = start + wordNumber.offset.length;
+    if (edits.some((edit) => start < edit.end)) continue;
     edits.push({ start, end, by: spokenDigits(src.text.slice(start, end), num) });
   }
   return applyEdits(src, edits);
@@ -85,8 +85,8 @@ const DAY_PART =
 type DayPart = 'late' | 'am' | 'pm' | 'night' | 'day';
 
 /** Which day part a DAY_PART match named: the name of its group. */
-function dayPartOf(m: RegExpMatchArray): DayPart | undefined {
-  return Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0] as DayPart | undefined;
+function dayPartOf(match: RegExpMatchArray): DayPart | undefined {
+  return Object.entries(match.groups ?? {}).find(([, groupText]) => groupText !== undefined)?.[0] as DayPart | undefined;
 }
 
 function withDayPart(hour: number, part: DayPart): number {
@@ -126,10 +126,10 @@ const CLOCK_LIKE = /(?<![\d.:/-])(\d{1,2})(?::(\d{2})|\s*時\s*(?:(\d{1,2})\s*�
  * background ones used only when nothing else is given, and a later, more
  * precise time refines an earlier one ("after 6pm, say 6:30" → 18:30).
  */
-export function extractTime(text: string, o: TimeOptions): Extraction {
-  const clocks = clockMentions(text, o);
+export function extractTime(text: string, options: TimeOptions): Extraction {
+  const clocks = clockMentions(text, options);
   const pool = assertedGroup(text, clocks, spanOf);
-  const best = pool.reduce<Clock | undefined>((b, c) => (b === undefined || refines(c, b) ? c : b), undefined);
+  const best = pool.reduce<Clock | undefined>((chosen, clock) => (chosen === undefined || refines(clock, chosen) ? clock : chosen), undefined);
   if (best) return { value: hhmm(best.hour % 24, best.minute), rejected: null };
   const bad = CLOCK_LIKE.exec(text);
   if (bad && (Number(bad[1]) > 24 || Number(bad[2] ?? bad[3] ?? 0) >= 60)) return { value: null, rejected: bad[0].trim(), problem: 'invalid' };
@@ -138,94 +138,94 @@ export function extractTime(text: string, o: TimeOptions): Extraction {
 
 function refines(later: Clock, current: Clock): boolean {
   if (current.bound && !later.bound) return true;
-  const minutes = (c: Clock) => c.hour * 60 + c.minute;
+  const minutes = (clock: Clock) => clock.hour * 60 + clock.minute;
   return later.bound === current.bound && current.minute === 0 && later.minute !== 0 && Math.abs(minutes(later) - minutes(current)) <= 60;
 }
 
-function hhmm(h: number, m: number): string {
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+function hhmm(hour: number, minute: number): string {
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 }
 
 /** Every clock time in the reply, in text order, with day parts and inherited am/pm applied. */
-function clockMentions(text: string, o: TimeOptions): Clock[] {
-  const r = englishDigits(kanjiDigits(unchanged(text)));
+function clockMentions(text: string, options: TimeOptions): Clock[] {
+  const rewritten = englishDigits(kanjiDigits(unchanged(text)));
   const found: Clock[] = [];
-  const chronoRead = chronoClocks(r, o);
+  const chronoRead = chronoClocks(rewritten, options);
   // A spoken reading inside a longer one that settles am/pm gives way to it ("after 1 pm" is 13:00, not "1").
-  const spoken = spokenClocks(r).filter((c) => !chronoRead.some((x) => x.settled && x.start <= c.start && x.end >= c.end && x.end - x.start > c.end - c.start));
-  for (const c of [...spoken, ...chronoRead]) {
-    if (!found.some((f) => c.start < f.end && f.start < c.end)) found.push(c);
+  const spoken = spokenClocks(rewritten).filter((clock) => !chronoRead.some((chronoClock) => chronoClock.settled && chronoClock.start <= clock.start && chronoClock.end >= clock.end && chronoClock.end - chronoClock.start > clock.end - clock.start));
+  for (const clock of [...spoken, ...chronoRead]) {
+    if (!found.some((taken) => clock.start < taken.end && taken.start < clock.end)) found.push(clock);
   }
-  const clocks = found.sort((a, b) => a.start - b.start).map((c) => (c.settled ? c : withNearestDayPart(text, c)));
+  const clocks = found.sort((a, b) => a.start - b.start).map((clock) => (clock.settled ? clock : withNearestDayPart(text, clock)));
   return inheritMeridiem(clocks);
 }
 
-function located(r: Rewritten, at: number, length: number): Located {
-  return { start: r.start(at), end: r.end(at + length) };
+function located(rewritten: Rewritten, at: number, length: number): Located {
+  return { start: rewritten.start(at), end: rewritten.end(at + length) };
 }
 
-function isBound(r: Rewritten, at: number, length: number): boolean {
-  return BOUND_BEFORE.test(r.text.slice(0, at)) || BOUND_AFTER.test(r.text.slice(at + length));
+function isBound(rewritten: Rewritten, at: number, length: number): boolean {
+  return BOUND_BEFORE.test(rewritten.text.slice(0, at)) || BOUND_AFTER.test(rewritten.text.slice(at + length));
 }
 
-function chronoClocks(r: Rewritten, o: TimeOptions): Clock[] {
+function chronoClocks(rewritten: Rewritten, options: TimeOptions): Clock[] {
   const out: Clock[] = [];
-  for (const parser of chronoParsers(o.language)) {
-    for (const res of parser.parse(r.text, chronoReference(o))) {
-      const s = res.start;
+  for (const parser of chronoParsers(options.language)) {
+    for (const res of parser.parse(rewritten.text, chronoReference(options))) {
+      const components = res.start;
       const written = res.text.trim();
-      if (!s.isCertain('hour') || /\b(?:minutes?|hours?|mins?|hrs?)\b|時間|分間/i.test(written)) continue;
+      if (!components.isCertain('hour') || /\b(?:minutes?|hours?|mins?|hrs?)\b|時間|分間/i.test(written)) continue;
       const at = res.index + res.text.indexOf(written);
       const bare = /^(?:\D*\s)?\d{1,2}$/.test(written);
-      if (bare && QUANTITY_AFTER.test(r.text.slice(at + written.length))) continue;
-      const hour = s.get('hour') ?? 0;
+      if (bare && QUANTITY_AFTER.test(rewritten.text.slice(at + written.length))) continue;
+      const hour = components.get('hour') ?? 0;
       // A 24-hour reading ("19:30", "09:00", 「0時」) or a named hour settles am/pm as firmly as "pm" does.
-      const settled = s.isCertain('meridiem') || hour > 12 || hour === 0 || /\b0\d:\d{2}|noon|midday/i.test(written);
-      out.push({ ...located(r, at, written.length), hour, minute: s.get('minute') ?? 0, settled, bound: isBound(r, at, written.length) });
+      const settled = components.isCertain('meridiem') || hour > 12 || hour === 0 || /\b0\d:\d{2}|noon|midday/i.test(written);
+      out.push({ ...located(rewritten, at, written.length), hour, minute: components.get('minute') ?? 0, settled, bound: isBound(rewritten, at, written.length) });
     }
   }
   return out;
 }
 
 /** Spoken times chrono leaves out: "half past 5", "quarter to 7", "ten past four", "five thirty", 正午. */
-function spokenClocks(r: Rewritten): Clock[] {
+function spokenClocks(rewritten: Rewritten): Clock[] {
   const out: Clock[] = [];
-  const push = (m: RegExpMatchArray, hour: number, minute: number, settled: boolean) => {
+  const push = (match: RegExpMatchArray, hour: number, minute: number, settled: boolean) => {
     if (hour > 24 || minute >= 60) return;
-    const at = m.index ?? 0;
-    out.push({ ...located(r, at, m[0].length), hour, minute, settled, bound: isBound(r, at, m[0].length) });
+    const at = match.index ?? 0;
+    out.push({ ...located(rewritten, at, match[0].length), hour, minute, settled, bound: isBound(rewritten, at, match[0].length) });
   };
-  for (const m of r.text.matchAll(SPOKEN)) {
-    const word = m[1]?.toLowerCase();
+  for (const match of rewritten.text.matchAll(SPOKEN)) {
+    const word = match[1]?.toLowerCase();
     // "9 to 5" is a range; minutes before "to"/"past" are said in words ("ten to six") or named ("20 minutes past").
-    if (m[2] && !m[3] && !/[a-z]/i.test(original(r, m.index ?? 0, (m.index ?? 0) + m[2].length))) continue;
-    const minutes = word === 'half' ? 30 : word === 'quarter' ? 15 : Number(m[2]);
-    const hour = Number(m[5]);
-    const before = /^(?:to|before|til)$/i.test(m[4] ?? '');
-    push(m, before ? (hour + 23) % 24 : hour, before ? 60 - minutes : minutes, false);
+    if (match[2] && !match[3] && !/[a-z]/i.test(original(rewritten, match.index ?? 0, (match.index ?? 0) + match[2].length))) continue;
+    const minutes = word === 'half' ? 30 : word === 'quarter' ? 15 : Number(match[2]);
+    const hour = Number(match[5]);
+    const before = /^(?:to|before|til)$/i.test(match[4] ?? '');
+    push(match, before ? (hour + 23) % 24 : hour, before ? 60 - minutes : minutes, false);
   }
-  for (const m of r.text.matchAll(HALF_HOUR)) push(m, Number(m[1]), 30, false);
-  for (const m of r.text.matchAll(SAID_TOGETHER)) push(m, Number(m[1] ?? m[3]), Number(m[2] ?? m[4]), false);
-  for (const m of r.text.matchAll(BARE_HOUR)) {
-    if (!QUANTITY_AFTER.test(r.text.slice((m.index ?? 0) + m[0].length))) push(m, Number(m[1] ?? m[2]), 0, false);
+  for (const match of rewritten.text.matchAll(HALF_HOUR)) push(match, Number(match[1]), 30, false);
+  for (const match of rewritten.text.matchAll(SAID_TOGETHER)) push(match, Number(match[1] ?? match[3]), Number(match[2] ?? match[4]), false);
+  for (const match of rewritten.text.matchAll(BARE_HOUR)) {
+    if (!QUANTITY_AFTER.test(rewritten.text.slice((match.index ?? 0) + match[0].length))) push(match, Number(match[1] ?? match[2]), 0, false);
   }
-  for (const m of r.text.matchAll(NAMED)) push(m, /midnight/i.test(m[0]) || m[3] ? 0 : 12, 0, true);
+  for (const match of rewritten.text.matchAll(NAMED)) push(match, /midnight/i.test(match[0]) || match[3] ? 0 : 12, 0, true);
   return out;
 }
 
 /** The clock with the day part nearest to it in its sentence applied ("Afternoons are best, say around 4" → 16:00). */
-function withNearestDayPart(text: string, c: Clock): Clock {
-  if (c.hour > 12) return c;
-  const [from, to] = sentenceAround(text, c.start);
+function withNearestDayPart(text: string, clock: Clock): Clock {
+  if (clock.hour > 12) return clock;
+  const [from, to] = sentenceAround(text, clock.start);
   let nearest: { part: DayPart; gap: number } | null = null;
-  for (const m of text.slice(from, to).matchAll(DAY_PART)) {
-    const start = from + m.index;
-    const end = start + m[0].length;
-    const gap = end <= c.start ? c.start - end : start >= c.end ? start - c.end : 0;
-    const part = dayPartOf(m);
+  for (const partMatch of text.slice(from, to).matchAll(DAY_PART)) {
+    const start = from + partMatch.index;
+    const end = start + partMatch[0].length;
+    const gap = end <= clock.start ? clock.start - end : start >= clock.end ? start - clock.end : 0;
+    const part = dayPartOf(partMatch);
     if (part && (!nearest || gap < nearest.gap)) nearest = { part, gap };
   }
-  return nearest ? { ...c, hour: withDayPart(c.hour, nearest.part), settled: true } : c;
+  return nearest ? { ...clock, hour: withDayPart(clock.hour, nearest.part), settled: true } : clock;
 }
 
 // A full stop ends a sentence unless it sits in a number ("7.30").
@@ -240,9 +240,9 @@ function sentenceAround(text: string, at: number): [number, number] {
 /** "after 6pm, say 6:30": an hour without am/pm after a pm time, and not before it, is pm too. */
 function inheritMeridiem(clocks: Clock[]): Clock[] {
   const out: Clock[] = [];
-  for (const c of clocks) {
-    const pm = [...out].reverse().find((p) => p.settled && p.hour >= 12);
-    out.push(!c.settled && pm && c.hour < 12 && c.hour + 12 >= pm.hour ? { ...c, hour: c.hour + 12, settled: true } : c);
+  for (const clock of clocks) {
+    const pm = [...out].reverse().find((earlier) => earlier.settled && earlier.hour >= 12);
+    out.push(!clock.settled && pm && clock.hour < 12 && clock.hour + 12 >= pm.hour ? { ...clock, hour: clock.hour + 12, settled: true } : clock);
   }
   return out;
 }
@@ -264,41 +264,41 @@ const YEARS_AGO_EN = /\b(\d+|an?)\s+years?\s+ago\b/gi;
 const SHORT_YEAR = /(?<![\w'])'(\d{2})\b/g;
 
 /** Every year the reply names, in text order: 2023, 「令和5年」, 「平成30年度」, "last year", 「昨年」, "'98", "3 years ago". */
-function yearMentions(text: string, o: TimeOptions): YearMention[] {
-  const today = localToday(o);
+function yearMentions(text: string, options: TimeOptions): YearMention[] {
+  const today = localToday(options);
   const found: YearMention[] = [];
   // forChrono has turned 和暦 and relative Japanese years into Gregorian ones.
-  const r = forChrono(text, o);
-  for (const m of r.text.matchAll(YEAR_DIGITS)) {
-    if (COUNTED_AFTER.test(r.text.slice(m.index + m[0].length))) continue;
-    found.push({ ...located(r, m.index, m[0].length), year: Number(m[1]) });
+  const gregorian = forChrono(text, options);
+  for (const yearMatch of gregorian.text.matchAll(YEAR_DIGITS)) {
+    if (COUNTED_AFTER.test(gregorian.text.slice(yearMatch.index + yearMatch[0].length))) continue;
+    found.push({ ...located(gregorian, yearMatch.index, yearMatch[0].length), year: Number(yearMatch[1]) });
   }
   for (const [re, shift] of RELATIVE_YEAR_EN) {
-    for (const m of text.matchAll(re)) found.push({ start: m.index, end: m.index + m[0].length, year: today.y + shift });
+    for (const relativeMatch of text.matchAll(re)) found.push({ start: relativeMatch.index, end: relativeMatch.index + relativeMatch[0].length, year: today.y + shift });
   }
-  const e = englishDigits(unchanged(text));
-  for (const m of e.text.matchAll(YEARS_AGO_EN)) {
-    const n = /^an?$/i.test(m[1] ?? '') ? 1 : Number(m[1]);
-    found.push({ ...located(e, m.index, m[0].length), year: today.y - n });
+  const inDigits = englishDigits(unchanged(text));
+  for (const agoMatch of inDigits.text.matchAll(YEARS_AGO_EN)) {
+    const yearsAgo = /^an?$/i.test(agoMatch[1] ?? '') ? 1 : Number(agoMatch[1]);
+    found.push({ ...located(inDigits, agoMatch.index, agoMatch[0].length), year: today.y - yearsAgo });
   }
-  for (const m of text.matchAll(SHORT_YEAR)) {
-    const yy = Number(m[1]);
-    found.push({ start: m.index, end: m.index + m[0].length, year: yy <= (today.y % 100) + 1 ? 2000 + yy : 1900 + yy });
+  for (const shortMatch of text.matchAll(SHORT_YEAR)) {
+    const yy = Number(shortMatch[1]);
+    found.push({ start: shortMatch.index, end: shortMatch.index + shortMatch[0].length, year: yy <= (today.y % 100) + 1 ? 2000 + yy : 1900 + yy });
   }
   return withoutOverlaps(found);
 }
 
 function withoutOverlaps<T extends Located>(found: T[]): T[] {
   const kept: T[] = [];
-  for (const f of found) if (!kept.some((k) => f.start < k.end && k.start < f.end)) kept.push(f);
+  for (const mention of found) if (!kept.some((other) => mention.start < other.end && other.start < mention.end)) kept.push(mention);
   return kept.sort((a, b) => a.start - b.start);
 }
 
 /** A year as YYYY: "2023", 「2023年」, 「令和5年」, 「平成30年度」, "last year", 「昨年」; the one the respondent asserts. */
-export function extractYear(text: string, o: TimeOptions): Extraction {
+export function extractYear(text: string, options: TimeOptions): Extraction {
   // A year written out ("Last year, 2024") outranks one worked out from a relative word.
-  const written = (y: Located) => (/\d/.test(text.slice(y.start, y.end)) ? 1 : 0);
-  const best = pickAsserted(text, yearMentions(text, o), spanOf, written);
+  const written = (mention: Located) => (/\d/.test(text.slice(mention.start, mention.end)) ? 1 : 0);
+  const best = pickAsserted(text, yearMentions(text, options), spanOf, written);
   return best ? { value: String(best.year), rejected: null } : NONE;
 }
 
@@ -345,20 +345,20 @@ const SINCE = new RegExp(
 );
 
 /** Every length of time in the reply (as written), with how directly it answers "how long". */
-function lengthMentions(text: string, o: DurationOptions): Length[] {
+function lengthMentions(text: string, options: DurationOptions): Length[] {
   const found: Length[] = [];
-  const add = (r: Rewritten, re: RegExp, rank: number, keep: (m: RegExpMatchArray) => boolean = () => true) => {
-    for (const m of r.text.matchAll(re)) if (keep(m)) found.push({ ...located(r, m.index ?? 0, m[0].length), rank });
+  const add = (rewritten: Rewritten, re: RegExp, rank: number, keep: (match: RegExpMatchArray) => boolean = () => true) => {
+    for (const match of rewritten.text.matchAll(re)) if (keep(match)) found.push({ ...located(rewritten, match.index ?? 0, match[0].length), rank });
   };
   const words = englishDigits(kanjiDigits(unchanged(text)));
-  add(words, DURATION_EN, RANK.unit, (m) => !/\sago$/i.test(m[0]));
+  add(words, DURATION_EN, RANK.unit, (match) => !/\sago$/i.test(match[0]));
   add(words, COMPACT_EN, RANK.unit);
   add(words, DURATION_JA, RANK.unit);
-  add(words, CLOCK_LENGTH, RANK.clock, (m) => m[3] !== undefined || Number(m[1]) >= 24 || Boolean(o.record));
-  const dated = forChrono(text, o);
+  add(words, CLOCK_LENGTH, RANK.clock, (match) => match[3] !== undefined || Number(match[1]) >= 24 || Boolean(options.record));
+  const dated = forChrono(text, options);
   add(dated, YEAR_RANGE, RANK.range);
   add(dated, SINCE, RANK.since);
-  add(words, DURATION_EN, RANK.since, (m) => /\sago$/i.test(m[0]));
+  add(words, DURATION_EN, RANK.since, (match) => /\sago$/i.test(match[0]));
   return withoutOverlaps(found.sort((a, b) => b.end - b.start - (a.end - a.start)));
 }
 
@@ -371,8 +371,8 @@ const BARE_FILLER = /です|くらい|ぐらい|ほど|about|around|roughly/gi;
  * 2019", 「3日前から」) also tells how long. A bare number is kept when it is
  * the whole reply: the question gave the unit.
  */
-export function extractDuration(text: string, o: DurationOptions): Extraction {
-  const best = pickAsserted(text, lengthMentions(text, o), spanOf, (l) => l.rank);
+export function extractDuration(text: string, options: DurationOptions): Extraction {
+  const best = pickAsserted(text, lengthMentions(text, options), spanOf, (mention) => mention.rank);
   if (best) return { value: text.slice(best.start, best.end).trim(), rejected: null };
   const numbers = findNumbers(text);
   const only = numbers.length === 1 ? numbers[0] : undefined;
@@ -385,7 +385,7 @@ const RECORD = /\b(?:time|record|finish(?:ing)?|lap|race|marathon|personal best|
 
 /** Whether a fact asks for a time achieved, so "1:52" in the answer is a length rather than a time of day. */
 export function asksForRecord(texts: readonly string[]): boolean {
-  return texts.some((t) => RECORD.test(t));
+  return texts.some((text) => RECORD.test(text));
 }
 
 // ---------------------------------------------------------------- periods
@@ -415,21 +415,21 @@ const JOINER = /^\s*(?:-|~|〜|to|until|till|through|and|から|より|の)\s*$/
  * written with its qualifiers, joined with ", " in text order. Nothing is
  * normalised: the respondent's words are the value.
  */
-export function extractPeriod(text: string, o: TimeOptions): Extraction {
-  const dates = dateMentions(text, o);
+export function extractPeriod(text: string, options: TimeOptions): Extraction {
+  const dates = dateMentions(text, options);
   const spans = [
     ...dates.map(spanOf),
-    ...yearMentions(text, o).map(spanOf),
-    ...lengthMentions(text, o).map(spanOf),
-    ...otherMentions(text, dates.some((d) => d.known.month)).map(spanOf),
+    ...yearMentions(text, options).map(spanOf),
+    ...lengthMentions(text, options).map(spanOf),
+    ...otherMentions(text, dates.some((date) => date.known.month)).map(spanOf),
   ];
   const retracted = retractedSpans(text);
-  const kept = spans.filter(([s, e]) => !retracted.some(([a, b]) => s >= a && e <= b));
+  const kept = spans.filter(([start, end]) => !retracted.some(([from, to]) => start >= from && end <= to));
   // 「翌日返却」「当日返却」: a Japanese time word heading a compound keeps the compound.
-  const compound = ([s, e]: Span): Span => [s, e + (/^[\p{Script=Han}\p{Script=Katakana}ー]+/u.exec(text.slice(e))?.[0].length ?? 0)];
-  const phrases = joined(text, kept.map((s) => compound(withQualifiers(text, s))));
+  const compound = ([start, end]: Span): Span => [start, end + (/^[\p{Script=Han}\p{Script=Katakana}ー]+/u.exec(text.slice(end))?.[0].length ?? 0)];
+  const phrases = joined(text, kept.map((span) => compound(withQualifiers(text, span))));
   if (phrases.length === 0) return NONE;
-  return { value: phrases.map(([s, e]) => text.slice(s, e).trim()).join(', '), rejected: null };
+  return { value: phrases.map(([start, end]) => text.slice(start, end).trim()).join(', '), rejected: null };
 }
 
 // A day of the month on its own ("the 24th", "on the 3rd", 「24日」) once a date has set the month: "from the 20th of
@@ -438,12 +438,12 @@ const DAY_ALONE = /\b(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b|(?<![\d�
 
 function otherMentions(text: string, monthKnown: boolean): Located[] {
   const out: Located[] = [];
-  if (monthKnown) for (const m of text.matchAll(DAY_ALONE)) out.push({ start: m.index, end: m.index + m[0].length });
-  for (const m of text.matchAll(SEASON_EN)) {
-    const qualified = /\d|^(?:last|this|next|early|late|mid)/i.test(m[0]);
-    if (qualified || SEASON_CONTEXT.test(text.slice(0, m.index))) out.push({ start: m.index, end: m.index + m[0].length });
+  if (monthKnown) for (const dayMatch of text.matchAll(DAY_ALONE)) out.push({ start: dayMatch.index, end: dayMatch.index + dayMatch[0].length });
+  for (const seasonMatch of text.matchAll(SEASON_EN)) {
+    const qualified = /\d|^(?:last|this|next|early|late|mid)/i.test(seasonMatch[0]);
+    if (qualified || SEASON_CONTEXT.test(text.slice(0, seasonMatch.index))) out.push({ start: seasonMatch.index, end: seasonMatch.index + seasonMatch[0].length });
   }
-  for (const re of [SEASON_JA, RELATIVE_SPAN, DECADE]) for (const m of text.matchAll(re)) out.push({ start: m.index, end: m.index + m[0].length });
+  for (const re of [SEASON_JA, RELATIVE_SPAN, DECADE]) for (const match of text.matchAll(re)) out.push({ start: match.index, end: match.index + match[0].length });
   return out;
 }
 
@@ -467,35 +467,35 @@ type Slot = { option: string; from: number; to: number };
  */
 export function timeSlotPicks(reply: string, options: readonly string[], language: SessionLanguage): string[] {
   // Options without a digit are no clock spans: most choice replies leave here, before any clock parsing.
-  if (options.length < 2 || !options.every((x) => /\d/.test(x))) return [];
-  const o: TimeOptions = { language, now: new Date(0) };
+  if (options.length < 2 || !options.every((option) => /\d/.test(option))) return [];
+  const timeOptions: TimeOptions = { language, now: new Date(0) };
   const slots: Slot[] = [];
   for (const option of options) {
-    const [a, b, ...rest] = clockMentions(apart(option), o);
-    if (!a || !b || rest.length > 0) return [];
-    const [from, to] = [minutesOf(a), minutesOf(b)];
+    const [start, end, ...rest] = clockMentions(apart(option), timeOptions);
+    if (!start || !end || rest.length > 0) return [];
+    const [from, to] = [minutesOf(start), minutesOf(end)];
     if (from >= to) return [];
     slots.push({ option, from, to });
   }
-  const told = assertedGroup(reply, clockMentions(apart(reply), o), spanOf).map(minutesOf);
+  const told = assertedGroup(reply, clockMentions(apart(reply), timeOptions), spanOf).map(minutesOf);
   // An hour said without its half of the day (「３時から５時」) is read in the half where a slot holds it.
-  const fits = (t: number, s: Slot) => t >= s.from && t < s.to;
-  const read = (t: number) => (t < 720 && !slots.some((s) => fits(t, s) || s.from === t) ? t + 720 : t);
+  const fits = (minute: number, slot: Slot) => minute >= slot.from && minute < slot.to;
+  const read = (minute: number) => (minute < 720 && !slots.some((slot) => fits(minute, slot) || slot.from === minute) ? minute + 720 : minute);
   if (told.length >= 2) {
     const [from, to] = [read(told[0]!), read(told[1]!)];
-    const exact = slots.filter((s) => s.from === from && s.to === to);
-    if (exact.length > 0) return exact.map((s) => s.option);
-    return slots.filter((s) => from >= s.from && to <= s.to).map((s) => s.option);
+    const exact = slots.filter((slot) => slot.from === from && slot.to === to);
+    if (exact.length > 0) return exact.map((slot) => slot.option);
+    return slots.filter((slot) => from >= slot.from && to <= slot.to).map((slot) => slot.option);
   }
   if (told.length === 1) {
-    const t = read(told[0]!);
-    const starting = slots.filter((s) => s.from === t);
-    return (starting.length > 0 ? starting : slots.filter((s) => fits(t, s))).map((s) => s.option);
+    const toldMinute = read(told[0]!);
+    const starting = slots.filter((slot) => slot.from === toldMinute);
+    return (starting.length > 0 ? starting : slots.filter((slot) => fits(toldMinute, slot))).map((slot) => slot.option);
   }
   const part = [...blankRetracted(reply).matchAll(DAY_PART)].map(dayPartOf).at(-1);
-  if (part === 'am') return slots.filter((s) => s.to <= 13 * 60).map((s) => s.option);
-  if (part === 'pm' || part === 'day') return slots.filter((s) => s.from >= 12 * 60 && s.from < 18 * 60).map((s) => s.option);
-  if (part === 'night' || part === 'late') return slots.filter((s) => s.from >= 17 * 60).map((s) => s.option);
+  if (part === 'am') return slots.filter((slot) => slot.to <= 13 * 60).map((slot) => slot.option);
+  if (part === 'pm' || part === 'day') return slots.filter((slot) => slot.from >= 12 * 60 && slot.from < 18 * 60).map((slot) => slot.option);
+  if (part === 'night' || part === 'late') return slots.filter((slot) => slot.from >= 17 * 60).map((slot) => slot.option);
   return [];
 }
 
@@ -504,9 +504,9 @@ const SPAN_BETWEEN = /(?<=\d\s*(?:時|:\d\d|\s*[ap]\.?m\.?)?)\s*(?:〜|～|~|–
 
 /** The text with a span's ends set apart, same length so offsets still point into the original. */
 function apart(text: string): string {
-  return text.replace(SPAN_BETWEEN, (m) => (m.length >= 2 ? `, ${' '.repeat(m.length - 2)}` : ','));
+  return text.replace(SPAN_BETWEEN, (between) => (between.length >= 2 ? `, ${' '.repeat(between.length - 2)}` : ','));
 }
 
-function minutesOf(c: Pick<Clock, 'hour' | 'minute'>): number {
-  return (c.hour % 24) * 60 + c.minute;
+function minutesOf(clock: Pick<Clock, 'hour' | 'minute'>): number {
+  return (clock.hour % 24) * 60 + clock.minute;
 }

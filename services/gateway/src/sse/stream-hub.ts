@@ -41,16 +41,16 @@ export class StreamHub {
   ) {}
 
   get clientCount(): number {
-    let n = 0;
-    for (const f of this.followed.values()) n += f.clients.size;
-    return n;
+    let count = 0;
+    for (const session of this.followed.values()) count += session.clients.size;
+    return count;
   }
 
   /** Subscribers that are SSE connections (not requests waiting for a turn). */
   get streamCount(): number {
-    let n = 0;
-    for (const f of this.followed.values()) for (const c of f.clients) if (c.isStream) n++;
-    return n;
+    let count = 0;
+    for (const session of this.followed.values()) for (const client of session.clients) if (client.isStream) count++;
+    return count;
   }
 
   start(): void {
@@ -60,51 +60,51 @@ export class StreamHub {
       this.blockedId = null;
     });
     this.loopDone = this.loop();
-    this.heartbeat = setInterval(() => this.forEachClient((c) => c.comment('ping')), this.opts.heartbeatMs);
+    this.heartbeat = setInterval(() => this.forEachClient((client) => client.comment('ping')), this.opts.heartbeatMs);
     this.heartbeat.unref();
   }
 
   /** Starts following a session for a client whose history is known up to `fromId`. */
   subscribe(client: HubSubscriber, fromId: number): void {
     const key = this.keyOf(client.sessionId);
-    let f = this.followed.get(key);
-    const isNew = !f;
-    if (!f) {
-      f = { key, cursor: fromId, clients: new Set() };
-      this.followed.set(key, f);
+    let session = this.followed.get(key);
+    const isNew = !session;
+    if (!session) {
+      session = { key, cursor: fromId, clients: new Set() };
+      this.followed.set(key, session);
     }
     // Events between fromId and the hub's cursor reach the client through its own replay.
-    f.clients.add(client);
+    session.clients.add(client);
     client.onClose(() => this.unsubscribe(key, client));
     if (isNew) void this.wake();
   }
 
   private unsubscribe(key: string, client: HubSubscriber): void {
-    const f = this.followed.get(key);
-    if (!f) return;
-    f.clients.delete(client);
-    if (f.clients.size === 0) this.followed.delete(key);
+    const session = this.followed.get(key);
+    if (!session) return;
+    session.clients.delete(client);
+    if (session.clients.size === 0) this.followed.delete(key);
   }
 
-  private forEachClient(fn: (c: HubSubscriber) => void): void {
-    for (const f of this.followed.values()) for (const c of f.clients) fn(c);
+  private forEachClient(fn: (client: HubSubscriber) => void): void {
+    for (const session of this.followed.values()) for (const client of session.clients) fn(client);
   }
 
   private async wake(): Promise<void> {
     if (this.wakeIdle) {
-      const w = this.wakeIdle;
+      const resume = this.wakeIdle;
       this.wakeIdle = null;
-      w();
+      resume();
       return;
     }
     // The XREAD may not have reached Redis yet when we try: retry briefly until it is unblocked or done.
     for (let i = 0; i < 50 && this.reading && this.blockedId !== null; i++) {
-      const n = await this.command.client('UNBLOCK', this.blockedId).catch((err: unknown) => {
+      const unblocked = await this.command.client('UNBLOCK', this.blockedId).catch((err: unknown) => {
         this.log.warn({ err }, 'unblock failed');
         return 0;
       });
-      if (Number(n) === 1) return;
-      await new Promise((r) => setTimeout(r, 2));
+      if (Number(unblocked) === 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
   }
 
@@ -121,7 +121,7 @@ export class StreamHub {
       } catch (err) {
         if (!this.running) break;
         this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'stream read failed; retrying');
-        await new Promise((r) => setTimeout(r, 500));
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
   }
@@ -129,7 +129,7 @@ export class StreamHub {
   private async readOnce(): Promise<void> {
     if (this.blockedId === null) this.blockedId = Number(await this.blocking.client('ID'));
     const entries = [...this.followed.values()];
-    const args = [...entries.map((e) => e.key), ...entries.map((e) => `0-${e.cursor}`)];
+    const args = [...entries.map((session) => session.key), ...entries.map((session) => `0-${session.cursor}`)];
     this.reading = true;
     let res: [string, [string, string[]][]][] | null;
     try {
@@ -141,12 +141,12 @@ export class StreamHub {
     }
     if (!res) return;
     for (const [key, items] of res) {
-      const f = this.followed.get(key);
-      if (!f) continue;
+      const session = this.followed.get(key);
+      if (!session) continue;
       for (const [id, fields] of items) {
         const ev = parseStreamEntry(id, fields);
-        if (ev.id > f.cursor) f.cursor = ev.id;
-        for (const c of f.clients) c.deliver(ev);
+        if (ev.id > session.cursor) session.cursor = ev.id;
+        for (const client of session.clients) client.deliver(ev);
       }
     }
   }
@@ -154,9 +154,9 @@ export class StreamHub {
   async stop(): Promise<void> {
     this.running = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    this.forEachClient((c) => c.close('server shutting down'));
+    this.forEachClient((client) => client.close('server shutting down'));
     await this.wake();
     if (this.wakeIdle) this.wakeIdle();
-    await Promise.race([this.loopDone, new Promise((r) => setTimeout(r, 1000))]);
+    await Promise.race([this.loopDone, new Promise((resolve) => setTimeout(resolve, 1000))]);
   }
 }

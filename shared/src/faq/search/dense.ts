@@ -7,24 +7,24 @@
  */
 
 /** Scales `v` to unit length in place and returns it; a zero vector stays zero (it is similar to nothing). */
-export function normalize(v: Float32Array): Float32Array {
+export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;
-  for (let i = 0; i < v.length; i++) sum += v[i]! * v[i]!;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
   const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
-  return v;
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  return vector;
 }
 
 /** True when every component is a finite number: a NaN from a broken server would poison every dot product. */
-export function isFiniteVector(v: ArrayLike<number>): boolean {
-  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
-  return v.length > 0;
+export function isFiniteVector(vector: ArrayLike<number>): boolean {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) return false;
+  return vector.length > 0;
 }
 
 /** Little-endian float32 as base64: a quarter of the JSON-number size, and the byte order OpenAI's own base64 uses. */
-export function encodeVector(v: Float32Array): string {
-  const bytes = Buffer.alloc(v.length * 4);
-  for (let i = 0; i < v.length; i++) bytes.writeFloatLE(v[i]!, i * 4);
+export function encodeVector(vector: Float32Array): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) bytes.writeFloatLE(vector[i]!, i * 4);
   return bytes.toString('base64');
 }
 
@@ -32,9 +32,9 @@ export function encodeVector(v: Float32Array): string {
 export function decodeVector(text: string): Float32Array | null {
   const bytes = Buffer.from(text, 'base64');
   if (bytes.length === 0 || bytes.length % 4 !== 0) return null;
-  const v = new Float32Array(bytes.length / 4);
-  for (let i = 0; i < v.length; i++) v[i] = bytes.readFloatLE(i * 4);
-  return v;
+  const vector = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
+  return vector;
 }
 
 export type DenseHit = { id: string; similarity: number };
@@ -96,22 +96,22 @@ export class DenseIndex {
   }
 
   /**
-   * The `n` rows most similar to `query` (cosine), best first, equal
+   * The `limit` rows most similar to `query` (cosine), best first, equal
    * similarities by id; only those at or above `minSimilarity`. Empty when
    * the query's dimension is not the index's.
    */
-  search(query: Float32Array, n: number, minSimilarity = -Infinity): DenseHit[] {
+  search(query: Float32Array, limit: number, minSimilarity = -Infinity): DenseHit[] {
     const dim = this.dim;
-    if (n <= 0 || this.ids.length === 0 || query.length !== dim) return [];
-    const q = normalize(Float32Array.from(query));
+    if (limit <= 0 || this.ids.length === 0 || query.length !== dim) return [];
+    const unitQuery = normalize(Float32Array.from(query));
     const top: DenseHit[] = [];
     for (let row = 0; row < this.ids.length; row++) {
       const base = row * dim;
       let dot = 0;
-      for (let i = 0; i < dim; i++) dot += this.matrix[base + i]! * q[i]!;
+      for (let i = 0; i < dim; i++) dot += this.matrix[base + i]! * unitQuery[i]!;
       if (dot < minSimilarity) continue;
-      if (top.length === n && dot <= top[n - 1]!.similarity) continue;
-      insertSorted(top, { id: this.ids[row]!, similarity: dot }, n);
+      if (top.length === limit && dot <= top[limit - 1]!.similarity) continue;
+      insertSorted(top, { id: this.ids[row]!, similarity: dot }, limit);
     }
     return top;
   }
@@ -125,12 +125,12 @@ export class DenseIndex {
   }
 }
 
-/** Keeps `top` sorted (similarity descending, then id) and at most `n` long. */
-function insertSorted(top: DenseHit[], hit: DenseHit, n: number): void {
+/** Keeps `top` sorted (similarity descending, then id) and at most `limit` long. */
+function insertSorted(top: DenseHit[], hit: DenseHit, limit: number): void {
   let i = top.length;
   while (i > 0 && before(hit, top[i - 1]!)) i--;
   top.splice(i, 0, hit);
-  if (top.length > n) top.pop();
+  if (top.length > limit) top.pop();
 }
 
 function before(a: DenseHit, b: DenseHit): boolean {

@@ -105,7 +105,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   const lexicon = config.synonymWeight > 0 ? compileLexicon(analyzer, synonyms) : undefined;
   const aspects = { terms: aspectTerms(analyzer), weight: config.aspectWeight };
   let fuzzy: FuzzyMatcher | undefined;
-  const fuzzyOn = config.fuzzyWeights.some((w) => w > 0);
+  const fuzzyOn = config.fuzzyWeights.some((weight) => weight > 0);
   // The search agent asks for a query's expansions right after searching it: the analysis is kept for that one query,
   // and dropped whenever the corpus changes (corrections and synonyms depend on what documents hold).
   let last: { query: string; analysed: AnalyzedQuery } | undefined;
@@ -120,7 +120,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     const features = docFeatures(analyzer, doc);
     const { slot, previous } = slots.put(doc);
     if (previous !== undefined) removeSlot(previous);
-    const indexed = config.compounds ? features.words.map((w, field) => [...w, ...features.compounds[field]!]) : features.words;
+    const indexed = config.compounds ? features.words.map((fieldWords, field) => [...fieldWords, ...features.compounds[field]!]) : features.words;
     words.add(slot, indexed);
     grams.add(slot, features.grams);
     readings.add(slot, features.readings);
@@ -128,14 +128,14 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   };
 
   const removeSlot = (slot: number) => {
-    for (const c of channels) c.remove(slot);
+    for (const channel of channels) channel.remove(slot);
     questions[slot] = undefined;
   };
 
   const compactIfSparse = () => {
     const remap = slots.compact();
     if (!remap) return;
-    for (const c of channels) c.compact(remap);
+    for (const channel of channels) channel.compact(remap);
     const next: typeof questions = [];
     remap.forEach((to, from) => {
       if (to >= 0 && questions[from]) next[to] = questions[from];
@@ -183,7 +183,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   const search = (query: string, opts: SearchOptions): SearchHit[] => {
     const topK = Math.floor(opts.topK);
     if (!(topK > 0) || slots.size === 0) return [];
-    const q = analyze(query);
+    const analyzed = analyze(query);
     if (scores.length < slots.end) {
       scores = new Float64Array(slots.end * 2);
       best = new Float64Array(slots.end * 2);
@@ -196,11 +196,11 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       scores[slot]! += value;
     };
     try {
-      scoreWords(q, config.channels.word, addScore);
-      scoreTerms(grams, q.grams, config.channels.gram, addScore);
-      scoreTerms(readings, q.readings, config.channels.reading, addScore);
-      if (config.feedback.weight > 0) scoreFeedback(q, touched, addScore);
-      return rank(q, query, opts, topK, touched);
+      scoreWords(analyzed, config.channels.word, addScore);
+      scoreTerms(grams, analyzed.grams, config.channels.gram, addScore);
+      scoreTerms(readings, analyzed.readings, config.channels.reading, addScore);
+      if (config.feedback.weight > 0) scoreFeedback(analyzed, touched, addScore);
+      return rank(analyzed, query, opts, topK, touched);
     } finally {
       for (const slot of touched) scores[slot] = 0;
     }
@@ -211,8 +211,8 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
    * phrase alternative counts for documents holding all its terms, at the
    * mean of their term scores.
    */
-  const scoreWords = (q: AnalyzedQuery, weight: number, addScore: (slot: number, value: number) => void) => {
-    const norm = q.words.reduce((sum, s) => sum + s.idf * s.weight, 0);
+  const scoreWords = (analyzed: AnalyzedQuery, weight: number, addScore: (slot: number, value: number) => void) => {
+    const norm = analyzed.words.reduce((sum, wordSlot) => sum + wordSlot.idf * wordSlot.weight, 0);
     if (weight === 0 || norm === 0) return;
     const hit: number[] = [];
     const offer = (doc: number, value: number) => {
@@ -220,26 +220,26 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       if (best[doc] === 0) hit.push(doc);
       best[doc] = value;
     };
-    for (const slot of q.words) {
+    for (const slot of analyzed.words) {
       for (const alt of slot.alternatives) {
         if (alt.terms.length === 1) {
           const idf = words.idf(alt.terms[0]!);
-          const n = words.scan(alt.terms[0]!, scanSlots, scanSats);
-          for (let i = 0; i < n; i++) offer(scanSlots[i]!, alt.weight * idf * scanSats[i]!);
+          const count = words.scan(alt.terms[0]!, scanSlots, scanSats);
+          for (let i = 0; i < count; i++) offer(scanSlots[i]!, alt.weight * idf * scanSats[i]!);
           continue;
         }
         const partial = new Map<number, { sum: number; count: number }>();
         for (const term of alt.terms) {
           const idf = words.idf(term);
-          const n = words.scan(term, scanSlots, scanSats);
-          for (let i = 0; i < n; i++) {
-            const p = partial.get(scanSlots[i]!) ?? { sum: 0, count: 0 };
-            p.sum += idf * scanSats[i]!;
-            p.count++;
-            partial.set(scanSlots[i]!, p);
+          const count = words.scan(term, scanSlots, scanSats);
+          for (let i = 0; i < count; i++) {
+            const tally = partial.get(scanSlots[i]!) ?? { sum: 0, count: 0 };
+            tally.sum += idf * scanSats[i]!;
+            tally.count++;
+            partial.set(scanSlots[i]!, tally);
           }
         }
-        for (const [doc, p] of partial) if (p.count === alt.terms.length) offer(doc, (alt.weight * p.sum) / p.count);
+        for (const [doc, tally] of partial) if (tally.count === alt.terms.length) offer(doc, (alt.weight * tally.sum) / tally.count);
       }
       for (const doc of hit) {
         addScore(doc, (weight * slot.weight * best[doc]!) / norm);
@@ -256,15 +256,15 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
    * (手続き, please) do not lead; the strongest words not in the query are then
    * scored like a second, weaker query.
    */
-  const scoreFeedback = (q: AnalyzedQuery, touched: number[], addScore: (slot: number, value: number) => void) => {
+  const scoreFeedback = (analyzed: AnalyzedQuery, touched: number[], addScore: (slot: number, value: number) => void) => {
     const { docs, terms, weight } = config.feedback;
     const cut = kthLargest(touched, docs);
     const top = touched
-      .filter((s) => scores[s]! > 0 && scores[s]! >= cut)
+      .filter((slot) => scores[slot]! > 0 && scores[slot]! >= cut)
       .sort((a, b) => scores[b]! - scores[a]! || byId(a, b))
       .slice(0, docs);
     if (top.length === 0) return;
-    const inQuery = new Set(q.words.flatMap((slot) => slot.alternatives.flatMap((a) => a.terms)));
+    const inQuery = new Set(analyzed.words.flatMap((slot) => slot.alternatives.flatMap((alternative) => alternative.terms)));
     const maxDf = Math.max(1, config.maxGramDocShare * words.size);
     const relevance = new Map<string, number>();
     for (const slot of top) {
@@ -274,47 +274,47 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
         relevance.set(term, (relevance.get(term) ?? 0) + (scores[slot]! * doc.counts[i]!) / Math.max(1, doc.length));
       });
     }
-    const chosen = [...relevance].map(([term, p]) => ({ term, w: p * words.idf(term) })).sort((a, b) => b.w - a.w).slice(0, terms);
-    const norm = chosen.reduce((sum, c) => sum + c.w, 0);
+    const chosen = [...relevance].map(([term, strength]) => ({ term, w: strength * words.idf(term) })).sort((a, b) => b.w - a.w).slice(0, terms);
+    const norm = chosen.reduce((sum, expansion) => sum + expansion.w, 0);
     if (norm === 0) return;
     // The model is complete before any score moves, so the expansion is added straight in.
-    for (const c of chosen) {
-      const scale = (weight * c.w) / norm;
-      const n = words.scan(c.term, scanSlots, scanSats);
-      for (let i = 0; i < n; i++) addScore(scanSlots[i]!, scale * scanSats[i]!);
+    for (const expansion of chosen) {
+      const scale = (weight * expansion.w) / norm;
+      const count = words.scan(expansion.term, scanSlots, scanSats);
+      for (let i = 0; i < count; i++) addScore(scanSlots[i]!, scale * scanSats[i]!);
     }
   };
 
   const scoreTerms = (postings: Postings, terms: readonly string[], weight: number, addScore: (slot: number, value: number) => void) => {
     if (weight === 0) return;
     const maxDf = Math.max(1, config.maxGramDocShare * postings.size);
-    const kept = terms.filter((t) => postings.df(t) > 0 && postings.df(t) <= maxDf);
+    const kept = terms.filter((term) => postings.df(term) > 0 && postings.df(term) <= maxDf);
     // Normalised by every query term that is not too common, matched or not, so
     // a document matching half of the query's n-grams scores about half.
-    const norm = terms.filter((t) => postings.df(t) <= maxDf).reduce((sum, t) => sum + postings.idf(t), 0);
+    const norm = terms.filter((term) => postings.df(term) <= maxDf).reduce((sum, term) => sum + postings.idf(term), 0);
     if (norm === 0) return;
     for (const term of kept) {
       const scale = (weight * postings.idf(term)) / norm;
-      const n = postings.scan(term, scanSlots, scanSats);
-      for (let i = 0; i < n; i++) addScore(scanSlots[i]!, scale * scanSats[i]!);
+      const count = postings.scan(term, scanSlots, scanSats);
+      for (let i = 0; i < count; i++) addScore(scanSlots[i]!, scale * scanSats[i]!);
     }
   };
 
-  const rank = (q: AnalyzedQuery, query: string, opts: SearchOptions, topK: number, touched: number[]): SearchHit[] => {
+  const rank = (analyzed: AnalyzedQuery, query: string, opts: SearchOptions, topK: number, touched: number[]): SearchHit[] => {
     const preferred: FaqLanguage = !opts.language || opts.language === 'auto' ? detectLanguage(query) : opts.language;
     const factor = (slot: number) => (slots.doc(slot)?.language === preferred ? 1 : config.otherLanguageFactor);
     const depth = config.rerank.weight > 0 ? Math.max(config.rerank.depth, topK) : 0;
     for (const slot of touched) scores[slot]! *= factor(slot);
     const cut = kthLargest(touched, Math.max(depth, topK));
-    const first = touched.filter((s) => scores[s]! > 0 && scores[s]! >= cut).map((slot) => ({ slot, score: scores[slot]! }));
+    const first = touched.filter((slot) => scores[slot]! > 0 && scores[slot]! >= cut).map((slot) => ({ slot, score: scores[slot]! }));
     first.sort((a, b) => b.score - a.score || byId(a.slot, b.slot));
-    const scoreQuestion = questionScorer(q);
-    for (const c of first.slice(0, depth)) {
-      const question = { ...questions[c.slot]!, hasGram: (g: string) => grams.inField(g, c.slot, FIELD.question) };
+    const scoreQuestion = questionScorer(analyzed);
+    for (const candidate of first.slice(0, depth)) {
+      const question = { ...questions[candidate.slot]!, hasGram: (gram: string) => grams.inField(gram, candidate.slot, FIELD.question) };
       const bonus = rerankBonus(scoreQuestion(question), config.rerank.features);
-      c.score += factor(c.slot) * config.rerank.weight * bonus;
+      candidate.score += factor(candidate.slot) * config.rerank.weight * bonus;
     }
-    const ranked = first.map((c) => ({ slot: c.slot, score: round(c.score) }));
+    const ranked = first.map((candidate) => ({ slot: candidate.slot, score: round(candidate.score) }));
     ranked.sort((a, b) => b.score - a.score || byId(a.slot, b.slot));
     return ranked.slice(0, topK).map(({ slot, score }) => toHit(slots.doc(slot)!, score));
   };
@@ -330,9 +330,9 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   };
 
   const byId = (a: number, b: number) => {
-    const x = slots.doc(a)!.id;
-    const y = slots.doc(b)!.id;
-    return x < y ? -1 : x > y ? 1 : 0;
+    const firstId = slots.doc(a)!.id;
+    const secondId = slots.doc(b)!.id;
+    return firstId < secondId ? -1 : firstId > secondId ? 1 : 0;
   };
 
   return indexOver(slots, { upsert, remove, search, expansions: (query) => analyze(query).expansions });
@@ -354,9 +354,9 @@ export function select(values: Float64Array, index: number): number {
       while (values[i]! < pivot) i++;
       while (values[j]! > pivot) j--;
       if (i <= j) {
-        const t = values[i]!;
+        const held = values[i]!;
         values[i++] = values[j]!;
-        values[j--] = t;
+        values[j--] = held;
       }
     }
     if (index <= j) hi = j;

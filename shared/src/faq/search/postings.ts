@@ -110,9 +110,9 @@ export function createPostings(params: Bm25fParams): Postings {
     const totalsOf = new Uint16Array(tf.size);
     let i = 0;
     for (const [id, counts] of tf) {
-      totalsOf[i] = Math.min(0xffff, counts.reduce((a, c) => a + c, 0));
+      totalsOf[i] = Math.min(0xffff, counts.reduce((total, count) => total + count, 0));
       ids[i++] = id;
-      lists[id]!.push(slot, counts.reduce((packed, c, field) => packed | (Math.min(c, TF_MAX) << (field * TF_BITS)), 0));
+      lists[id]!.push(slot, counts.reduce((packed, count, field) => packed | (Math.min(count, TF_MAX) << (field * TF_BITS)), 0));
       dfs[id]!++;
     }
     docTerms[slot] = ids;
@@ -125,7 +125,7 @@ export function createPostings(params: Bm25fParams): Postings {
     if (!alive[slot]) return;
     alive[slot] = 0;
     live--;
-    for (let f = 0; f < fieldCount; f++) totals[f]! -= lengths[slot * fieldCount + f]!;
+    for (let field = 0; field < fieldCount; field++) totals[field]! -= lengths[slot * fieldCount + field]!;
     for (const id of docTerms[slot] ?? []) dfs[id]!--;
     docTerms[slot] = undefined;
     docCounts[slot] = undefined;
@@ -137,32 +137,32 @@ export function createPostings(params: Bm25fParams): Postings {
   };
 
   const idf = (term: string) => {
-    const n = df(term);
-    return Math.log(1 + (live - n + 0.5) / (n + 0.5));
+    const docFreq = df(term);
+    return Math.log(1 + (live - docFreq + 0.5) / (docFreq + 0.5));
   };
 
   const scan = (term: string, slots: Int32Array, sats: Float64Array): number => {
     const id = termIds.get(term);
     if (id === undefined || dfs[id] === 0) return 0;
-    let n = 0;
+    let matched = 0;
     const list = lists[id]!;
     const { weights, b, k1 } = params;
-    const avg = Array.from(totals, (t) => (live > 0 && t > 0 ? t / live : 1));
+    const avg = Array.from(totals, (total) => (live > 0 && total > 0 ? total / live : 1));
     for (let i = 0; i < list.length; i += stride) {
       const slot = list[i]!;
       if (!alive[slot]) continue;
       let tfw = 0;
       const packed = list[i + 1]!;
-      for (let f = 0; f < fieldCount; f++) {
-        const tf = tfOf(packed, f);
+      for (let field = 0; field < fieldCount; field++) {
+        const tf = tfOf(packed, field);
         if (tf === 0) continue;
-        const norm = 1 - b[f]! + (b[f]! * lengths[slot * fieldCount + f]!) / avg[f]!;
-        tfw += (weights[f]! * tf) / norm;
+        const norm = 1 - b[field]! + (b[field]! * lengths[slot * fieldCount + field]!) / avg[field]!;
+        tfw += (weights[field]! * tf) / norm;
       }
-      slots[n] = slot;
-      sats[n++] = tfw / (tfw + k1);
+      slots[matched] = slot;
+      sats[matched++] = tfw / (tfw + k1);
     }
-    return n;
+    return matched;
   };
 
   const inField = (term: string, slot: number, field: number) => {
@@ -174,9 +174,9 @@ export function createPostings(params: Bm25fParams): Postings {
     let hi = list.length / stride - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const s = list[mid * stride]!;
-      if (s === slot) return tfOf(list[mid * stride + 1]!, field) > 0;
-      if (s < slot) lo = mid + 1;
+      const midSlot = list[mid * stride]!;
+      if (midSlot === slot) return tfOf(list[mid * stride + 1]!, field) > 0;
+      if (midSlot < slot) lo = mid + 1;
       else hi = mid - 1;
     }
     return false;
@@ -188,7 +188,7 @@ export function createPostings(params: Bm25fParams): Postings {
     const ids = alive[slot] ? docTerms[slot] : undefined;
     if (!ids) return { terms: [], counts: new Uint16Array(0), length: 0 };
     let length = 0;
-    for (let f = 0; f < fieldCount; f++) length += lengths[slot * fieldCount + f]!;
+    for (let field = 0; field < fieldCount; field++) length += lengths[slot * fieldCount + field]!;
     return { terms: Array.from(ids, (id) => terms[id]!), counts: docCounts[slot]!, length };
   };
 

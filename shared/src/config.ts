@@ -76,7 +76,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_MAX: int(600, 0),
   RATE_LIMIT_WINDOW_MS: int(60_000, 1000),
   /** Take the client address from X-Forwarded-For (behind a proxy you trust). */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Model calls per minute per provider and model, across every worker (Redis); 0 = unlimited. */
   LLM_RPM: int(0, 0),
   /** How long a model call may wait for the RPM limit before it fails as retryable. */
@@ -88,7 +88,7 @@ const EnvSchema = z.object({
   /** Falls back to OPENAI_API_KEY; a local server usually needs none. */
   EMBEDDINGS_API_KEY: z.string().optional(),
   /** Output size asked of models that can shorten their vectors (text-embedding-3-*); unset = the model's own. */
-  EMBEDDINGS_DIMENSIONS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
+  EMBEDDINGS_DIMENSIONS: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).optional()),
   /** Documents per embeddings request while indexing. */
   EMBEDDINGS_BATCH_SIZE: int(64, 1),
   /** Embeddings requests per minute per model across every replica (Redis); 0 = unlimited. */
@@ -208,95 +208,95 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
-  if (e.LLM_PROVIDER === 'openai' && !e.OPENAI_API_KEY && !e.OPENAI_BASE_URL) {
+  const vars = parsed.data;
+  if (vars.LLM_PROVIDER === 'openai' && !vars.OPENAI_API_KEY && !vars.OPENAI_BASE_URL) {
     throw new ConfigError('LLM_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local compatible server)');
   }
-  const perAgent = <T>(suffix: string, parse: (v: string | undefined) => T): Record<AgentName, T> =>
-    Object.fromEntries(AGENT_NAMES.map((a) => [a, parse(env[`${a.toUpperCase()}_${suffix}`])])) as Record<AgentName, T>;
-  const concurrency = perAgent('CONCURRENCY', (v) => {
-    const n = v === undefined || v === '' ? 4 : Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`<AGENT>_CONCURRENCY must be a positive integer, got ${v}`);
-    return n;
+  const perAgent = <T>(suffix: string, parse: (value: string | undefined) => T): Record<AgentName, T> =>
+    Object.fromEntries(AGENT_NAMES.map((agent) => [agent, parse(env[`${agent.toUpperCase()}_${suffix}`])])) as Record<AgentName, T>;
+  const concurrency = perAgent('CONCURRENCY', (value) => {
+    const count = value === undefined || value === '' ? 4 : Number(value);
+    if (!Number.isInteger(count) || count < 1) throw new ConfigError(`<AGENT>_CONCURRENCY must be a positive integer, got ${value}`);
+    return count;
   });
-  const models = perAgent('MODEL', (v) => (v && v.length > 0 ? v : e.LLM_MODEL));
-  const embeddings = embeddingsConfig(e);
+  const models = perAgent('MODEL', (value) => (value && value.length > 0 ? value : vars.LLM_MODEL));
+  const embeddings = embeddingsConfig(vars);
   return Object.freeze({
-    nodeEnv: e.NODE_ENV,
-    redisUrl: e.REDIS_URL,
-    queuePrefix: e.QUEUE_PREFIX,
-    keyPrefix: e.KEY_PREFIX,
+    nodeEnv: vars.NODE_ENV,
+    redisUrl: vars.REDIS_URL,
+    queuePrefix: vars.QUEUE_PREFIX,
+    keyPrefix: vars.KEY_PREFIX,
     llm: Object.freeze({
-      provider: e.LLM_PROVIDER,
-      apiKey: e.OPENAI_API_KEY,
-      baseUrl: e.OPENAI_BASE_URL,
-      model: e.LLM_MODEL,
+      provider: vars.LLM_PROVIDER,
+      apiKey: vars.OPENAI_API_KEY,
+      baseUrl: vars.OPENAI_BASE_URL,
+      model: vars.LLM_MODEL,
       models: Object.freeze(models),
-      timeoutMs: e.LLM_TIMEOUT_MS,
-      maxRetries: e.LLM_MAX_RETRIES,
-      offlineLatencyMs: e.OFFLINE_LATENCY_MS,
+      timeoutMs: vars.LLM_TIMEOUT_MS,
+      maxRetries: vars.LLM_MAX_RETRIES,
+      offlineLatencyMs: vars.OFFLINE_LATENCY_MS,
     }),
     concurrency: Object.freeze(concurrency),
-    port: e.PORT,
-    host: e.HOST,
-    operatorKey: e.OPERATOR_KEY,
-    logLevel: e.LOG_LEVEL,
-    agentMaxTurns: e.AGENT_MAX_TURNS,
-    maxFollowUps: e.MAX_FOLLOW_UPS,
-    maxSessionTurns: e.MAX_SESSION_TURNS,
-    checkMaxRephrasings: e.CHECK_MAX_REPHRASINGS,
-    maxMessageChars: e.MAX_MESSAGE_CHARS,
-    sessionTtlSeconds: e.SESSION_TTL_SECONDS,
-    eventsMaxLen: e.EVENTS_MAXLEN,
-    maxQueuedTurns: e.MAX_QUEUED_TURNS,
-    sse: Object.freeze({ heartbeatMs: e.SSE_HEARTBEAT_MS, maxBufferBytes: e.SSE_MAX_BUFFER_BYTES, retryMs: e.SSE_RETRY_MS }),
+    port: vars.PORT,
+    host: vars.HOST,
+    operatorKey: vars.OPERATOR_KEY,
+    logLevel: vars.LOG_LEVEL,
+    agentMaxTurns: vars.AGENT_MAX_TURNS,
+    maxFollowUps: vars.MAX_FOLLOW_UPS,
+    maxSessionTurns: vars.MAX_SESSION_TURNS,
+    checkMaxRephrasings: vars.CHECK_MAX_REPHRASINGS,
+    maxMessageChars: vars.MAX_MESSAGE_CHARS,
+    sessionTtlSeconds: vars.SESSION_TTL_SECONDS,
+    eventsMaxLen: vars.EVENTS_MAXLEN,
+    maxQueuedTurns: vars.MAX_QUEUED_TURNS,
+    sse: Object.freeze({ heartbeatMs: vars.SSE_HEARTBEAT_MS, maxBufferBytes: vars.SSE_MAX_BUFFER_BYTES, retryMs: vars.SSE_RETRY_MS }),
     jobs: Object.freeze({
-      attempts: e.JOB_ATTEMPTS,
-      backoffMs: e.JOB_BACKOFF_MS,
-      lockMs: e.JOB_LOCK_MS,
-      stalledIntervalMs: e.JOB_STALLED_INTERVAL_MS,
+      attempts: vars.JOB_ATTEMPTS,
+      backoffMs: vars.JOB_BACKOFF_MS,
+      lockMs: vars.JOB_LOCK_MS,
+      stalledIntervalMs: vars.JOB_STALLED_INTERVAL_MS,
     }),
-    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
-    stepStaleMs: e.STEP_STALE_MS,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sweepIntervalMs: vars.SWEEP_INTERVAL_MS,
+    stepStaleMs: vars.STEP_STALE_MS,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     faq: Object.freeze({
-      topK: e.FAQ_TOP_K,
-      dialogTimeoutMs: e.DIALOG_TIMEOUT_MS,
-      searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
-      seedFile: e.FAQ_SEED_FILE,
-      maxDocs: e.FAQ_MAX_DOCS,
-      refreshMs: e.FAQ_REFRESH_MS,
-      maxUploadBytes: e.FAQ_MAX_UPLOAD_BYTES,
-      synonymsFile: e.FAQ_SYNONYMS_FILE || undefined,
-      writeKey: e.FAQ_WRITE_KEY,
-      crewUrl: e.CREW_URL,
-      crewTimeoutMs: e.CREW_TIMEOUT_MS,
+      topK: vars.FAQ_TOP_K,
+      dialogTimeoutMs: vars.DIALOG_TIMEOUT_MS,
+      searchTimeoutMs: vars.SEARCH_TIMEOUT_MS,
+      seedFile: vars.FAQ_SEED_FILE,
+      maxDocs: vars.FAQ_MAX_DOCS,
+      refreshMs: vars.FAQ_REFRESH_MS,
+      maxUploadBytes: vars.FAQ_MAX_UPLOAD_BYTES,
+      synonymsFile: vars.FAQ_SYNONYMS_FILE || undefined,
+      writeKey: vars.FAQ_WRITE_KEY,
+      crewUrl: vars.CREW_URL,
+      crewTimeoutMs: vars.CREW_TIMEOUT_MS,
     }),
-    web: Object.freeze({ sampleFormsDir: e.SAMPLE_FORMS_DIR }),
+    web: Object.freeze({ sampleFormsDir: vars.SAMPLE_FORMS_DIR }),
     load: Object.freeze({
-      queueBacklog: e.SHED_QUEUE_BACKLOG,
-      checkMs: e.SHED_CHECK_MS,
-      retryAfterSeconds: e.SHED_RETRY_AFTER_S,
-      rateLimitMax: e.RATE_LIMIT_MAX,
-      rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
-      trustProxy: e.TRUST_PROXY,
+      queueBacklog: vars.SHED_QUEUE_BACKLOG,
+      checkMs: vars.SHED_CHECK_MS,
+      retryAfterSeconds: vars.SHED_RETRY_AFTER_S,
+      rateLimitMax: vars.RATE_LIMIT_MAX,
+      rateLimitWindowMs: vars.RATE_LIMIT_WINDOW_MS,
+      trustProxy: vars.TRUST_PROXY,
     }),
-    llmRate: Object.freeze({ rpm: e.LLM_RPM, maxWaitMs: e.LLM_RATE_MAX_WAIT_MS }),
+    llmRate: Object.freeze({ rpm: vars.LLM_RPM, maxWaitMs: vars.LLM_RATE_MAX_WAIT_MS }),
     embeddings,
-    metricsPushMs: e.METRICS_PUSH_MS,
-    healthPort: e.HEALTH_PORT,
+    metricsPushMs: vars.METRICS_PUSH_MS,
+    healthPort: vars.HEALTH_PORT,
   });
 }
 
 /** The embeddings client falls back to the chat provider's server and key, so one local server can serve both. */
-function embeddingsConfig(e: z.infer<typeof EnvSchema>): EmbeddingsConfig | undefined {
-  const model = e.EMBEDDINGS_MODEL?.trim();
+function embeddingsConfig(env: z.infer<typeof EnvSchema>): EmbeddingsConfig | undefined {
+  const model = env.EMBEDDINGS_MODEL?.trim();
   if (!model) return undefined;
-  const apiKey = e.EMBEDDINGS_API_KEY || e.OPENAI_API_KEY || undefined;
-  const baseUrl = e.EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL;
+  const apiKey = env.EMBEDDINGS_API_KEY || env.OPENAI_API_KEY || undefined;
+  const baseUrl = env.EMBEDDINGS_BASE_URL ?? env.OPENAI_BASE_URL;
   if (!apiKey && !baseUrl) {
     throw new ConfigError('EMBEDDINGS_MODEL needs EMBEDDINGS_API_KEY or OPENAI_API_KEY (or EMBEDDINGS_BASE_URL for a local compatible server)');
   }
@@ -304,19 +304,19 @@ function embeddingsConfig(e: z.infer<typeof EnvSchema>): EmbeddingsConfig | unde
     model,
     apiKey,
     baseUrl,
-    dimensions: e.EMBEDDINGS_DIMENSIONS,
-    batchSize: e.EMBEDDINGS_BATCH_SIZE,
-    rpm: e.EMBEDDINGS_RPM,
-    timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
-    maxRetries: e.EMBEDDINGS_MAX_RETRIES,
-    queryTimeoutMs: e.EMBEDDINGS_QUERY_TIMEOUT_MS,
-    retryMs: e.EMBEDDINGS_RETRY_MS,
-    maxInputChars: e.EMBEDDINGS_MAX_INPUT_CHARS,
-    queryPrefix: e.EMBEDDINGS_QUERY_PREFIX,
-    documentPrefix: e.EMBEDDINGS_DOCUMENT_PREFIX,
-    minSimilarity: e.EMBEDDINGS_MIN_SIMILARITY,
-    candidates: e.EMBEDDINGS_CANDIDATES,
-    rrfK: e.EMBEDDINGS_RRF_K,
-    denseWeight: e.EMBEDDINGS_DENSE_WEIGHT,
+    dimensions: env.EMBEDDINGS_DIMENSIONS,
+    batchSize: env.EMBEDDINGS_BATCH_SIZE,
+    rpm: env.EMBEDDINGS_RPM,
+    timeoutMs: env.EMBEDDINGS_TIMEOUT_MS,
+    maxRetries: env.EMBEDDINGS_MAX_RETRIES,
+    queryTimeoutMs: env.EMBEDDINGS_QUERY_TIMEOUT_MS,
+    retryMs: env.EMBEDDINGS_RETRY_MS,
+    maxInputChars: env.EMBEDDINGS_MAX_INPUT_CHARS,
+    queryPrefix: env.EMBEDDINGS_QUERY_PREFIX,
+    documentPrefix: env.EMBEDDINGS_DOCUMENT_PREFIX,
+    minSimilarity: env.EMBEDDINGS_MIN_SIMILARITY,
+    candidates: env.EMBEDDINGS_CANDIDATES,
+    rrfK: env.EMBEDDINGS_RRF_K,
+    denseWeight: env.EMBEDDINGS_DENSE_WEIGHT,
   });
 }

@@ -27,27 +27,27 @@ export const auditResult = createTool({
 
 
 export function auditorContext(draft: SessionDraft): AuditorContext {
-  const s = draft.state;
+  const state = draft.state;
   return {
     agent: 'auditor',
-    language: s.bootstrap.language === 'ja' ? 'ja' : 'en',
+    language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
     // The interview proper: the greeter's bootstrap questions are not part of the application.
-    messages: s.messages.filter((m) => m.agent !== 'greeter' && (m.role === 'assistant' || m.fieldId !== null)).map((m) => ({ role: m.role, text: m.text, fieldId: m.fieldId })),
-    fields: s.fields.map((f) => {
-      const def = formField(s, f.fieldId);
+    messages: state.messages.filter((message) => message.agent !== 'greeter' && (message.role === 'assistant' || message.fieldId !== null)).map((message) => ({ role: message.role, text: message.text, fieldId: message.fieldId })),
+    fields: state.fields.map((field) => {
+      const def = formField(state, field.fieldId);
       return {
-        fieldId: f.fieldId,
-        label: def?.label ?? f.fieldId,
+        fieldId: field.fieldId,
+        label: def?.label ?? field.fieldId,
         intent: def?.intent ?? null,
         required: def?.required ?? false,
-        status: f.status,
-        value: f.value,
-        needsReview: f.needsReview,
+        status: field.status,
+        value: field.value,
+        needsReview: field.needsReview,
       };
     }),
-    facts: (s.form?.facts ?? []).map((k) => ({ formFieldId: k.formFieldId, factKey: k.factKey, fact: k.fact })),
-    prohibitedTopics: s.form?.compliance?.prohibitedTopics ?? [],
-    volunteered: s.compliance.volunteered,
+    facts: (state.form?.facts ?? []).map((fact) => ({ formFieldId: fact.formFieldId, factKey: fact.factKey, fact: fact.fact })),
+    prohibitedTopics: state.form?.compliance?.prohibitedTopics ?? [],
+    volunteered: state.compliance.volunteered,
   };
 }
 

@@ -7,16 +7,16 @@ import type { AuditorContext } from './context.js';
 /** The offline auditor: compliance/audit's rules plus a warning for each prohibited topic the applicant volunteered. */
 export const auditorPolicy: Policy = (req, tail) => {
   const ctx = req.context as AuditorContext;
-  if (callsOf(tail, auditResult).some((t) => t.status === 'success')) return { text: 'Audited.' };
+  if (callsOf(tail, auditResult).some((outcome) => outcome.status === 'success')) return { text: 'Audited.' };
   const topics = resolveTopics(ctx.prohibitedTopics);
-  const r = auditTranscript({ language: ctx.language, messages: ctx.messages, fields: ctx.fields, facts: ctx.facts, topics });
-  const labels = new Map(topics.map((t) => [t.id, t.label.en]));
-  const volunteered = ctx.volunteered.flatMap((v) =>
-    v.topics.map((id) => ({
+  const audit = auditTranscript({ language: ctx.language, messages: ctx.messages, fields: ctx.fields, facts: ctx.facts, topics });
+  const labels = new Map(topics.map((topic) => [topic.id, topic.label.en]));
+  const volunteered = ctx.volunteered.flatMap((report) =>
+    report.topics.map((id) => ({
       type: 'prohibited_topic',
       severity: 'warning' as const,
-      message: `the applicant volunteered information about ${labels.get(id) ?? id} (${v.messageId}); it was masked and not stored`,
+      message: `the applicant volunteered information about ${labels.get(id) ?? id} (${report.messageId}); it was masked and not stored`,
     })),
   );
-  return call(auditResult, { passed: r.passed, violations: [...r.violations, ...volunteered], summary: r.summary });
+  return call(auditResult, { passed: audit.passed, violations: [...audit.violations, ...volunteered], summary: audit.summary });
 };

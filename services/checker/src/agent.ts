@@ -34,20 +34,20 @@ function createResultTool(maxRephrasings: number) {
     ...CHECK_RESULT_TOOL,
     description: 'Return your quick-check verdict on the question.',
     execute(args, { draft, log }) {
-      const q = pendingQuestion(draft);
-      if (!q) return { result: failure('There is no question under check.') };
-      if (q.callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
-      const applied = applyCheck(draft, { ...q, passed: args.passed, violations: args.violations ?? [], maxRephrasings });
-      if (applied.fieldSkipped) log.warn({ fieldId: q.fieldId, reason: 'compliance', violations: applied.violations.map((v) => v.type) }, 'field skipped: its question failed every quick-check');
+      const pending = pendingQuestion(draft);
+      if (!pending) return { result: failure('There is no question under check.') };
+      if (pending.callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
+      const applied = applyCheck(draft, { ...pending, passed: args.passed, violations: args.violations ?? [], maxRephrasings });
+      if (applied.fieldSkipped) log.warn({ fieldId: pending.fieldId, reason: 'compliance', violations: applied.violations.map((violation) => violation.type) }, 'field skipped: its question failed every quick-check');
       const message = applied.passed
         ? 'Passed. Send exactly this text with ask.'
         : applied.fieldSkipped
           ? `Failed ${applied.attempts} times: the field was skipped for compliance and will not be asked. Continue with the next field.`
-          : `Failed: ${applied.violations.map((v) => `${v.type}: ${v.message}`).join('; ')}. Rephrase the question to fix this and check it again.`;
+          : `Failed: ${applied.violations.map((violation) => `${violation.type}: ${violation.message}`).join('; ')}. Rephrase the question to fix this and check it again.`;
       draft.setSubtaskResult(
-        q.callId,
+        pending.callId,
         success(message, {
-          checkerAgentOutput: { question: q.question, fieldId: q.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped },
+          checkerAgentOutput: { question: pending.question, fieldId: pending.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped },
         }),
       );
       return { result: success('Verdict recorded.') };
@@ -57,22 +57,22 @@ function createResultTool(maxRephrasings: number) {
 
 
 export function checkerContext(draft: SessionDraft): CheckerContext {
-  const s = draft.state;
-  const q = pendingQuestion(draft);
-  const cur = q?.fieldId ? currentField(s) : null;
+  const state = draft.state;
+  const pending = pendingQuestion(draft);
+  const cur = pending?.fieldId ? currentField(state) : null;
   return {
     agent: 'checker',
-    language: s.bootstrap.language === 'ja' ? 'ja' : 'en',
-    question: q?.question ?? '',
+    language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
+    question: pending?.question ?? '',
     field: cur ? { fieldId: cur.field.fieldId, label: cur.field.label, intent: cur.field.intent, required: cur.field.required } : null,
-    facts: cur ? cur.facts.map((k) => ({ factKey: k.factKey, fact: k.fact, doneCriteria: k.doneCriteria, questioningHints: k.questioningHints })) : [],
-    answered: s.fields
-      .filter((f) => f.status === 'done')
-      .map((f) => {
-        const def = formField(s, f.fieldId);
-        return { fieldId: f.fieldId, label: def?.label ?? f.fieldId, facts: (s.form?.facts ?? []).filter((k) => k.formFieldId === def?.id).map((k) => k.fact) };
+    facts: cur ? cur.facts.map((fact) => ({ factKey: fact.factKey, fact: fact.fact, doneCriteria: fact.doneCriteria, questioningHints: fact.questioningHints })) : [],
+    answered: state.fields
+      .filter((field) => field.status === 'done')
+      .map((field) => {
+        const def = formField(state, field.fieldId);
+        return { fieldId: field.fieldId, label: def?.label ?? field.fieldId, facts: (state.form?.facts ?? []).filter((fact) => fact.formFieldId === def?.id).map((fact) => fact.fact) };
       }),
-    prohibitedTopics: s.form?.compliance?.prohibitedTopics ?? [],
+    prohibitedTopics: state.form?.compliance?.prohibitedTopics ?? [],
   };
 }
 
@@ -83,12 +83,12 @@ export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefin
     instructions: (draft) => `${CHECKER_PROMPT}\n\nQuestion under check and its field:\n${JSON.stringify(checkerContext(draft))}`,
     context: (draft) => checkerContext(draft),
     remainingTasks: (draft) => {
-      const q = pendingQuestion(draft);
-      return q && !(q.callId in draft.state.subSessionResults) ? ['Return your verdict using result'] : [];
+      const pending = pendingQuestion(draft);
+      return pending && !(pending.callId in draft.state.subSessionResults) ? ['Return your verdict using result'] : [];
     },
     completion: (draft) => {
-      const q = pendingQuestion(draft);
-      return q && q.callId in draft.state.subSessionResults ? { type: 'return' } : null;
+      const pending = pendingQuestion(draft);
+      return pending && pending.callId in draft.state.subSessionResults ? { type: 'return' } : null;
     },
     initialMessages: (draft) => [{ role: 'user', content: `Check this question before it is asked:\n${checkerContext(draft).question}` }],
   });

@@ -7,8 +7,8 @@ import type { CheckerContext } from './context.js';
 /** The offline QuickCheck: the deterministic rules of compliance/quick-check, reported through `result`. */
 export const checkerPolicy: Policy = (req, tail) => {
   const ctx = req.context as CheckerContext;
-  if (callsOf(tail, CHECK_RESULT_TOOL).some((t) => t.status === 'success')) return { text: 'Checked.' };
-  const r = quickCheck({
+  if (callsOf(tail, CHECK_RESULT_TOOL).some((outcome) => outcome.status === 'success')) return { text: 'Checked.' };
+  const result = quickCheck({
     question: ctx.question,
     language: ctx.language,
     // The closing message belongs to no field: only topic and tone rules apply (the code filters the rest).
@@ -17,5 +17,5 @@ export const checkerPolicy: Policy = (req, tail) => {
     answered: ctx.answered,
     topics: resolveTopics(ctx.prohibitedTopics),
   });
-  return call(CHECK_RESULT_TOOL, { passed: r.passed, violations: r.violations });
+  return call(CHECK_RESULT_TOOL, { passed: result.passed, violations: result.violations });
 };

@@ -34,17 +34,17 @@ export function hashToken(token: string): string {
  */
 export function sameSecret(presented: string | null, expectedHash: string): boolean {
   if (presented === null) return false;
-  const a = Buffer.from(hashToken(presented), 'hex');
-  const b = Buffer.from(expectedHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
+  const presentedHash = Buffer.from(hashToken(presented), 'hex');
+  const storedHash = Buffer.from(expectedHash, 'hex');
+  return presentedHash.length === storedHash.length && timingSafeEqual(presentedHash, storedHash);
 }
 
 /** Bearer header, or `?token=` for EventSource, which cannot set headers. */
 export function tokenOf(req: FastifyRequest): string | null {
-  const h = req.headers.authorization;
-  if (h && /^Bearer\s+/i.test(h)) return h.replace(/^Bearer\s+/i, '').trim();
-  const q = (req.query as Record<string, unknown> | undefined)?.token;
-  return typeof q === 'string' && q.length > 0 ? q : null;
+  const header = req.headers.authorization;
+  if (header && /^Bearer\s+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim();
+  const queryToken = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof queryToken === 'string' && queryToken.length > 0 ? queryToken : null;
 }
 
 /** The preHandler that enforces each route's `config.auth`; registered once, before the routes. */

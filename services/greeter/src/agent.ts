@@ -61,23 +61,23 @@ export const setTimezone = createTool({
   description: "Set the respondent's time zone, inferring it from the country (and a city hint) when timezone is null.",
   schema: SetTimezoneInput,
   execute(args, { draft }) {
-    const b = draft.state.bootstrap;
+    const bootstrap = draft.state.bootstrap;
     if (args.timezone && isValidTimezone(args.timezone)) {
       draft.setTimezone(args.timezone, 'explicit');
       return { result: success(`Time zone set to ${args.timezone}.`) };
     }
-    if (!b.country) return { result: failure('Set the country first.') };
-    const r = resolveTimezone(b.country, args.hint);
-    if (r.timezone && (r.source === 'city' || r.source === 'single')) {
-      draft.setTimezone(r.timezone, r.source);
-      return { result: success(`Time zone set to ${r.timezone}.`) };
+    if (!bootstrap.country) return { result: failure('Set the country first.') };
+    const resolved = resolveTimezone(bootstrap.country, args.hint);
+    if (resolved.timezone && (resolved.source === 'city' || resolved.source === 'single')) {
+      draft.setTimezone(resolved.timezone, resolved.source);
+      return { result: success(`Time zone set to ${resolved.timezone}.`) };
     }
-    if (r.source === 'ambiguous' && !b.timezoneAsked) {
-      b.timezoneAsked = true;
+    if (resolved.source === 'ambiguous' && !bootstrap.timezoneAsked) {
+      bootstrap.timezoneAsked = true;
       return {
         result: success(
-          `${countryName(b.country, 'en')} has several time zones (${r.candidates.slice(0, 5).join(', ')}). Ask which city the respondent lives in, then call set_timezone with it as hint.`,
-          { candidates: r.candidates },
+          `${countryName(bootstrap.country, 'en')} has several time zones (${resolved.candidates.slice(0, 5).join(', ')}). Ask which city the respondent lives in, then call set_timezone with it as hint.`,
+          { candidates: resolved.candidates },
         ),
       };
     }
@@ -96,13 +96,13 @@ export const GREETER_MAX_MESSAGES = 4;
  * country, and the seed's Asia/Tokyo fallback time zone.
  */
 const boundedAsk = createAskTool((draft: SessionDraft) => {
-  const b = draft.state.bootstrap;
-  const sent = draft.state.messages.filter((m) => m.role === 'assistant' && m.agent === 'greeter').length;
-  if (sent < GREETER_MAX_MESSAGES || (b.language && b.country && b.timezone)) return { fieldId: null };
-  const replies = draft.state.messages.filter((m) => m.role === 'user').map((m) => m.text);
-  if (!b.language) draft.setLanguage(detectLanguage(replies.join(' ')));
-  if (!b.country) b.countryUnknown = true;
-  if (!b.timezone) draft.setTimezone(FALLBACK_TIMEZONE, 'fallback');
+  const bootstrap = draft.state.bootstrap;
+  const sent = draft.state.messages.filter((message) => message.role === 'assistant' && message.agent === 'greeter').length;
+  if (sent < GREETER_MAX_MESSAGES || (bootstrap.language && bootstrap.country && bootstrap.timezone)) return { fieldId: null };
+  const replies = draft.state.messages.filter((message) => message.role === 'user').map((message) => message.text);
+  if (!bootstrap.language) draft.setLanguage(detectLanguage(replies.join(' ')));
+  if (!bootstrap.country) bootstrap.countryUnknown = true;
+  if (!bootstrap.timezone) draft.setTimezone(FALLBACK_TIMEZONE, 'fallback');
   return { refuse: 'The greeting has asked enough: the interview goes on with what is known.' };
 });
 
@@ -113,16 +113,16 @@ export const greeterAgent = createAgent({
   context: (draft, turn) => greeterContext(draft.state, turn.message),
   // The seed's GreeterAgent.getRemainingTasks.
   remainingTasks: (draft) => {
-    const b = draft.state.bootstrap;
+    const bootstrap = draft.state.bootstrap;
     const tasks: string[] = [];
-    if (!b.language) tasks.push('Set the user language using set_language');
-    if (!b.country) tasks.push('Set the user country using set_country');
-    if (!b.timezone) tasks.push('Set the timezone using set_timezone');
+    if (!bootstrap.language) tasks.push('Set the user language using set_language');
+    if (!bootstrap.country) tasks.push('Set the user country using set_country');
+    if (!bootstrap.timezone) tasks.push('Set the timezone using set_timezone');
     return tasks;
   },
   completion: (draft) => {
-    const b = draft.state.bootstrap;
-    return b.language && (b.country || b.countryUnknown) && b.timezone ? { type: 'handoff', to: 'architect' } : null;
+    const bootstrap = draft.state.bootstrap;
+    return bootstrap.language && (bootstrap.country || bootstrap.countryUnknown) && bootstrap.timezone ? { type: 'handoff', to: 'architect' } : null;
   },
 });
 

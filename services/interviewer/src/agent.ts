@@ -113,8 +113,8 @@ export const interviewerAgent = createInterviewerAgent({ maxSessionTurns: 200 })
 
 export function interviewerContext(state: SessionState): InterviewerContext {
   const cur = state.status === 'active' ? currentField(state) : null;
-  const indexed = state.messages.map((m, i) => ({ m, i }));
-  const fieldMsgs = (role: 'user' | 'assistant') => (cur ? indexed.filter((x) => x.m.role === role && x.m.fieldId === cur.field.fieldId) : []);
+  const indexed = state.messages.map((message, i) => ({ m: message, i }));
+  const fieldMsgs = (role: 'user' | 'assistant') => (cur ? indexed.filter((entry) => entry.m.role === role && entry.m.fieldId === cur.field.fieldId) : []);
   const lastUser = fieldMsgs('user').at(-1);
   const lastAsk = fieldMsgs('assistant').at(-1)?.i ?? -1;
   const reviewed = cur?.fieldState.reviewedMessageId ?? null;
@@ -143,16 +143,16 @@ export function interviewerContext(state: SessionState): InterviewerContext {
     sessionStatus: state.status,
     current,
     answerPending,
-    firstQuestion: !state.messages.some((m) => m.role === 'assistant' && m.agent === 'interviewer'),
+    firstQuestion: !state.messages.some((message) => message.role === 'assistant' && message.agent === 'interviewer'),
     correction: pendingCorrection(state),
     bootstrap: { country: state.bootstrap.country, timezone: state.bootstrap.timezone },
     closingFailedChecks: state.compliance.failedChecks[CLOSING_KEY] ?? 0,
-    summary: state.fields.map((f) => ({
-      fieldId: f.fieldId,
-      label: formField(state, f.fieldId)?.label ?? f.fieldId,
-      value: f.value,
-      status: f.status,
-      needsReview: f.needsReview,
+    summary: state.fields.map((field) => ({
+      fieldId: field.fieldId,
+      label: formField(state, field.fieldId)?.label ?? field.fieldId,
+      value: field.value,
+      status: field.status,
+      needsReview: field.needsReview,
     })),
   };
 }
@@ -161,7 +161,7 @@ export function interviewerContext(state: SessionState): InterviewerContext {
 function pendingCorrection(state: SessionState): { fieldId: string; label: string } | null {
   const last = state.messages.at(-1);
   if (!last || last.role !== 'user' || !last.correction || !last.fieldId) return null;
-  const f = state.fields.find((x) => x.fieldId === last.fieldId);
-  if (!f || f.reviewedMessageId === last.messageId) return null;
-  return { fieldId: f.fieldId, label: formField(state, f.fieldId)?.label ?? f.fieldId };
+  const field = state.fields.find((candidate) => candidate.fieldId === last.fieldId);
+  if (!field || field.reviewedMessageId === last.messageId) return null;
+  return { fieldId: field.fieldId, label: formField(state, field.fieldId)?.label ?? field.fieldId };
 }

@@ -19,7 +19,7 @@ type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[];
 type CheckOut = { question: string; passed: boolean };
 
 const subtaskResults = (tail: ToolOutcome[], agent: string) =>
-  callsOf(tail, subtask).filter((t) => t.args.agent === agent && t.status === 'success');
+  callsOf(tail, subtask).filter((outcome) => outcome.args.agent === agent && outcome.status === 'success');
 
 /**
  * The offline interviewer: review a pending answer; then follow up on what the
@@ -59,10 +59,10 @@ function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: R
 
 /** What to say about the verdict that just came back, before moving on (a correction, an answer kept for review). */
 function leadFor(ctx: InterviewerContext, review: ReviewOut): string {
-  const label = ctx.summary.find((s) => s.fieldId === review.fieldId)?.label ?? '';
+  const label = ctx.summary.find((entry) => entry.fieldId === review.fieldId)?.label ?? '';
   if (review.outcome === 'corrected') return correctionText(ctx.language, { label, value: review.field_value ?? null, accepted: true });
   if (review.outcome === 'correction_rejected') {
-    const kept = ctx.summary.find((s) => s.fieldId === review.fieldId)?.value ?? null;
+    const kept = ctx.summary.find((entry) => entry.fieldId === review.fieldId)?.value ?? null;
     return correctionText(ctx.language, { label, value: kept, accepted: false });
   }
   if (review.outcome === 'needs_review') return keptForReviewText(ctx.language);
@@ -74,7 +74,7 @@ function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: Revie
   const lang = ctx.language;
   if (!cur) {
     const justFinished = callsOf(tail, subtask).length > 0 || ctx.sessionStatus === 'active';
-    const summary = ctx.summary.map((s) => ({ label: s.label, value: s.value, status: s.status, needsReview: s.needsReview }));
+    const summary = ctx.summary.map((entry) => ({ label: entry.label, value: entry.value, status: entry.status, needsReview: entry.needsReview }));
     return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
   }
   if (review?.outcome === 'follow_up' && review.fieldId === cur.fieldId) {
@@ -87,12 +87,12 @@ function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: Revie
 
 function question(ctx: InterviewerContext): string {
   const cur = ctx.current!;
-  const q = questionText({ field: cur, facts: cur.facts, language: ctx.language, isFirst: ctx.firstQuestion });
+  const text = questionText({ field: cur, facts: cur.facts, language: ctx.language, isFirst: ctx.firstQuestion });
   if (ctx.firstQuestion && ctx.bootstrap.country && ctx.bootstrap.timezone) {
     const country = countryName(ctx.bootstrap.country, ctx.language);
-    return `${bootstrapDoneText(ctx.language, { country, timezone: ctx.bootstrap.timezone })}\n${q}`;
+    return `${bootstrapDoneText(ctx.language, { country, timezone: ctx.bootstrap.timezone })}\n${text}`;
   }
-  return q;
+  return text;
 }
 
 /**

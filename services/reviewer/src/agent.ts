@@ -74,9 +74,9 @@ function createReviewTool(maxFollowUps: number) {
 function followUpBound(draft: SessionDraft, fieldId: string, review: ReviewResult, max: number): number {
   if (review.passed) return max;
   const answers = answersForField(draft.state, fieldId).slice(-2);
-  const unable = answers.length === 2 && answers.every((a) => isNonAnswer(a) || admitsNotKnowing(a));
-  const f = draft.state.fields.find((x) => x.fieldId === fieldId);
-  return unable && f ? Math.min(max, f.followUps) : max;
+  const unable = answers.length === 2 && answers.every((answer) => isNonAnswer(answer) || admitsNotKnowing(answer));
+  const field = draft.state.fields.find((candidate) => candidate.fieldId === fieldId);
+  return unable && field ? Math.min(max, field.followUps) : max;
 }
 
 /** What the interviewer is told to do after the verdict. */
@@ -85,7 +85,7 @@ function verdictMessage(draft: SessionDraft, fieldId: string, applied: ReviewApp
   const missing = (review.missing_facts ?? []).join('; ') || 'details';
   switch (applied.outcome) {
     case 'follow_up':
-      return draft.state.fields.find((f) => f.fieldId === fieldId)?.finalAttempt
+      return draft.state.fields.find((field) => field.fieldId === fieldId)?.finalAttempt
         ? `Not yet complete. Missing: ${missing}. Last try: say exactly what is still needed, offer the choices or an example, and that they may say they cannot answer.`
         : `Not yet complete. Missing: ${missing}. Ask a follow-up.`;
     case 'corrected':

@@ -7,9 +7,9 @@ import { REVIEW_TOOL } from './agent.js';
 /** The offline reviewer: the deterministic rules of nlu/review-rules, reported through the review tool. */
 export const reviewerPolicy: Policy = async (req, tail) => {
   const ctx = req.context as ReviewerContext;
-  if (callsOf(tail, REVIEW_TOOL).some((t) => t.status === 'success')) return { text: 'Reviewed.' };
+  if (callsOf(tail, REVIEW_TOOL).some((outcome) => outcome.status === 'success')) return { text: 'Reviewed.' };
   await preloadContentAnalyzer();
-  const r = reviewAnswer({
+  const review = reviewAnswer({
     field: ctx.field,
     // The form's own words (and explicit kinds) are judged; the inferred kinds are the same ones the interviewer was shown.
     facts: ctx.facts.map(({ kind, options, optionsDescribe, ...fact }) =>
@@ -24,11 +24,11 @@ export const reviewerPolicy: Policy = async (req, tail) => {
     replacing: ctx.currentValue,
   });
   return call(REVIEW_TOOL, {
-    passed: r.passed,
-    feedback: r.feedback ?? null,
-    missing_facts: r.missing_facts ?? [],
-    extracted_facts: r.extracted_facts ?? [],
-    field_value: r.field_value ?? null,
-    skipped: r.skipped ?? null,
+    passed: review.passed,
+    feedback: review.feedback ?? null,
+    missing_facts: review.missing_facts ?? [],
+    extracted_facts: review.extracted_facts ?? [],
+    field_value: review.field_value ?? null,
+    skipped: review.skipped ?? null,
   });
 };

@@ -35,13 +35,13 @@ export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): 
     const cp = draft.state.loop;
     const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? cp : null;
     if (checkpoint) draft.setLoop(null);
-    const r = await runLoop(agent, deps, ctx, checkpoint);
-    if (r.kind === 'ask') return { kind: 'await_user' };
-    if (r.kind === 'suspend') {
-      draft.setLoop(r.checkpoint);
-      return { kind: 'continue', to: r.checkpoint.subAgent };
+    const result = await runLoop(agent, deps, ctx, checkpoint);
+    if (result.kind === 'ask') return { kind: 'await_user' };
+    if (result.kind === 'suspend') {
+      draft.setLoop(result.checkpoint);
+      return { kind: 'continue', to: result.checkpoint.subAgent };
     }
-    if (r.completion?.type === 'handoff') return { kind: 'continue', to: r.completion.to };
+    if (result.completion?.type === 'handoff') return { kind: 'continue', to: result.completion.to };
     return { kind: 'end' };
   };
 }

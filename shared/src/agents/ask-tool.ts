@@ -34,8 +34,8 @@ export function createAskTool(beforeAsk?: (draft: SessionDraft, text: string) =>
         ctx.log.warn({ reason: 'unchecked_question' }, 'ask refused');
         return { result: failure(gate.refuse) };
       }
-      const m = ctx.draft.addAssistantMessage(ctx.agent, text, ctx.turnId, gate.fieldId);
-      return { result: success('Message sent; waiting for the respondent.', { messageId: m.messageId }), control: { type: 'ask' } };
+      const message = ctx.draft.addAssistantMessage(ctx.agent, text, ctx.turnId, gate.fieldId);
+      return { result: success('Message sent; waiting for the respondent.', { messageId: message.messageId }), control: { type: 'ask' } };
     },
   });
 }

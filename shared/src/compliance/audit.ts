@@ -43,7 +43,7 @@ type Field = AuditInput['fields'][number];
  * with its value masked by {@link maskCollectedValue}, then the counts.
  */
 export function auditTranscript(input: AuditInput): AuditResult {
-  const values = input.fields.map((f) => f.value).filter((v): v is string => v !== null && v.trim().length > 0);
+  const values = input.fields.map((field) => field.value).filter((value): value is string => value !== null && value.trim().length > 0);
   const violations: AuditViolation[] = [
     ...topicViolations(input, values),
     ...overCollection(input, values),
@@ -52,7 +52,7 @@ export function auditTranscript(input: AuditInput): AuditResult {
     ...missingRequired(input.fields),
     ...keptForReview(input.fields),
   ];
-  return { passed: !violations.some((v) => v.severity === 'error'), violations, summary: summaryOf(input, violations) };
+  return { passed: !violations.some((violation) => violation.severity === 'error'), violations, summary: summaryOf(input, violations) };
 }
 
 /**
@@ -75,64 +75,64 @@ export function maskCollectedValue(
 /** The text with the applicant's values blanked out, positions kept. */
 function withoutValues(text: string, values: readonly string[]): string {
   let out = text;
-  const pieces = values.flatMap((v) => [v, ...v.split('\n')]).map((p) => p.trim()).filter((p) => p.length >= 2);
-  for (const p of [...new Set(pieces)].sort((a, b) => b.length - a.length)) out = out.split(p).join(' '.repeat(p.length));
+  const pieces = values.flatMap((value) => [value, ...value.split('\n')]).map((piece) => piece.trim()).filter((piece) => piece.length >= 2);
+  for (const piece of [...new Set(pieces)].sort((a, b) => b.length - a.length)) out = out.split(piece).join(' '.repeat(piece.length));
   return out;
 }
 
 function byTopic(mentions: readonly TopicMention[]): Map<string, TopicMention[]> {
   const out = new Map<string, TopicMention[]>();
-  for (const m of mentions) out.set(m.topicId, [...(out.get(m.topicId) ?? []), m]);
+  for (const mention of mentions) out.set(mention.topicId, [...(out.get(mention.topicId) ?? []), mention]);
   return out;
 }
 
 function topicViolations(input: AuditInput, values: readonly string[]): AuditViolation[] {
-  const topics = new Map(input.topics.map((t) => [t.id, t]));
+  const topics = new Map(input.topics.map((topic) => [topic.id, topic]));
   const name = (id: string) => {
-    const t = topics.get(id);
-    return t ? describeTopic(t) : `"${id}"`;
+    const topic = topics.get(id);
+    return topic ? describeTopic(topic) : `"${id}"`;
   };
   const out: AuditViolation[] = [];
-  input.messages.forEach((m, i) => {
-    const n = i + 1;
-    if (m.role === 'assistant') {
-      const text = withoutValues(m.text, values);
+  input.messages.forEach((message, i) => {
+    const ordinal = i + 1;
+    if (message.role === 'assistant') {
+      const text = withoutValues(message.text, values);
       for (const [id, hits] of byTopic(findTopicMentions(text, input.topics))) {
-        const quoted = [...new Set(hits.map((h) => `"${m.text.slice(h.start, h.end)}"`))].join(', ');
-        out.push({ type: 'prohibited_topic', severity: 'error', message: `the interviewer asked about prohibited topic ${name(id)} in message #${n}: ${quoted}` });
+        const quoted = [...new Set(hits.map((hit) => `"${message.text.slice(hit.start, hit.end)}"`))].join(', ');
+        out.push({ type: 'prohibited_topic', severity: 'error', message: `the interviewer asked about prohibited topic ${name(id)} in message #${ordinal}: ${quoted}` });
       }
     } else {
-      for (const id of byTopic(findTopicMentions(m.text, input.topics)).keys()) {
-        out.push({ type: 'prohibited_topic', severity: 'warning', message: `the applicant volunteered information about ${name(id)} in message #${n}; it was not stored` });
+      for (const id of byTopic(findTopicMentions(message.text, input.topics)).keys()) {
+        out.push({ type: 'prohibited_topic', severity: 'warning', message: `the applicant volunteered information about ${name(id)} in message #${ordinal}; it was not stored` });
       }
     }
   });
-  for (const f of input.fields) {
-    if (f.value === null) continue;
-    for (const id of byTopic(findTopicMentions(f.value, input.topics)).keys()) {
-      out.push({ type: 'prohibited_topic', severity: 'warning', message: `the stored value of "${f.label}" (${f.fieldId}) mentions ${name(id)}; it is masked in the summary` });
+  for (const field of input.fields) {
+    if (field.value === null) continue;
+    for (const id of byTopic(findTopicMentions(field.value, input.topics)).keys()) {
+      out.push({ type: 'prohibited_topic', severity: 'warning', message: `the stored value of "${field.label}" (${field.fieldId}) mentions ${name(id)}; it is masked in the summary` });
     }
   }
   return out;
 }
 
 function overCollection(input: AuditInput, values: readonly string[]): AuditViolation[] {
-  const known = new Set(input.fields.map((f) => f.fieldId));
-  const keywords = bindingKeywords([...input.fields.flatMap((f) => [f.label, f.intent ?? '']), ...input.facts.map((k) => k.fact)].filter(Boolean));
+  const known = new Set(input.fields.map((field) => field.fieldId));
+  const keywords = bindingKeywords([...input.fields.flatMap((field) => [field.label, field.intent ?? '']), ...input.facts.map((fact) => fact.fact)].filter(Boolean));
   const out: AuditViolation[] = [];
-  input.messages.forEach((m, i) => {
-    if (m.role !== 'assistant') return;
-    const asking = askingSentences(withoutValues(m.text, values)).map((s) => s.trim()).filter((s) => s.length > 0);
+  input.messages.forEach((message, i) => {
+    if (message.role !== 'assistant') return;
+    const asking = askingSentences(withoutValues(message.text, values)).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0);
     if (asking.length === 0) return;
     const quoted = clip(asking.join(' '));
-    if (m.fieldId === null || !known.has(m.fieldId)) {
-      const why = m.fieldId === null ? 'is bound to no form field' : `is bound to "${m.fieldId}", which is not a field of the form`;
+    if (message.fieldId === null || !known.has(message.fieldId)) {
+      const why = message.fieldId === null ? 'is bound to no form field' : `is bound to "${message.fieldId}", which is not a field of the form`;
       out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${quoted}" but ${why}` });
       return;
     }
-    for (const s of asking) {
-      if (keywords.length > 0 && bindingKeyword(s, keywords) === null) {
-        out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${clip(s)}", which no form field needs` });
+    for (const sentence of asking) {
+      if (keywords.length > 0 && bindingKeyword(sentence, keywords) === null) {
+        out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${clip(sentence)}", which no form field needs` });
       }
     }
   });
@@ -141,9 +141,9 @@ function overCollection(input: AuditInput, values: readonly string[]): AuditViol
 
 function rudeExpressions(input: AuditInput, values: readonly string[]): AuditViolation[] {
   const out: AuditViolation[] = [];
-  input.messages.forEach((m, i) => {
-    if (m.role !== 'assistant') return;
-    for (const issue of findToneIssues(withoutValues(m.text, values))) {
+  input.messages.forEach((message, i) => {
+    if (message.role !== 'assistant') return;
+    for (const issue of findToneIssues(withoutValues(message.text, values))) {
       out.push({ type: 'rude_expression', severity: 'error', message: `message #${i + 1}: ${describeToneIssue(issue)}` });
     }
   });
@@ -153,37 +153,37 @@ function rudeExpressions(input: AuditInput, values: readonly string[]): AuditVio
 /** Required answers the applicant could not give within the bounded follow-ups: kept as given, for a person to check. */
 function keptForReview(fields: readonly Field[]): AuditViolation[] {
   return fields
-    .filter((f) => f.needsReview)
-    .map((f) => ({ type: 'needs_review', severity: 'warning' as const, message: `"${f.label}" (${f.fieldId}) was kept as the applicant gave it after the last follow-up; check it with them` }));
+    .filter((field) => field.needsReview)
+    .map((field) => ({ type: 'needs_review', severity: 'warning' as const, message: `"${field.label}" (${field.fieldId}) was kept as the applicant gave it after the last follow-up; check it with them` }));
 }
 
 function missingRequired(fields: readonly Field[]): AuditViolation[] {
   return fields
-    .filter((f) => f.required && f.status !== 'done')
-    .map((f) => ({ type: 'missing_required', severity: 'error' as const, message: `required field "${f.label}" (${f.fieldId}) is not done (status: ${f.status})` }));
+    .filter((field) => field.required && field.status !== 'done')
+    .map((field) => ({ type: 'missing_required', severity: 'error' as const, message: `required field "${field.label}" (${field.fieldId}) is not done (status: ${field.status})` }));
 }
 
 const SUMMARY_TEXT = {
-  en: { title: 'Application summary', skipped: '(skipped)', empty: '(not answered)', warnings: (n: number) => `Warnings: ${n}`, errors: (n: number) => `Errors: ${n}` },
-  ja: { title: '応募内容の要約', skipped: '（スキップ）', empty: '（未回答）', warnings: (n: number) => `警告：${n}件`, errors: (n: number) => `エラー：${n}件` },
+  en: { title: 'Application summary', skipped: '(skipped)', empty: '(not answered)', warnings: (count: number) => `Warnings: ${count}`, errors: (count: number) => `Errors: ${count}` },
+  ja: { title: '応募内容の要約', skipped: '（スキップ）', empty: '（未回答）', warnings: (count: number) => `警告：${count}件`, errors: (count: number) => `エラー：${count}件` },
 } as const;
 
 function summaryOf(input: AuditInput, violations: readonly AuditViolation[]): string {
-  const t = SUMMARY_TEXT[input.language];
-  const rows = input.fields.map((f) => {
-    const safe = maskCollectedValue(f.value, input.topics, input.language);
-    const shown = safe.value !== null ? safe.value.replace(/\s*\n\s*/g, ' / ') : safe.masked ? MASK[input.language] : f.status === 'skipped' ? t.skipped : t.empty;
+  const labels = SUMMARY_TEXT[input.language];
+  const rows = input.fields.map((field) => {
+    const safe = maskCollectedValue(field.value, input.topics, input.language);
+    const shown = safe.value !== null ? safe.value.replace(/\s*\n\s*/g, ' / ') : safe.masked ? MASK[input.language] : field.status === 'skipped' ? labels.skipped : labels.empty;
     // A label may itself name a topic (a form asking "Marital status"): the summary carries none.
-    const label = maskTopics(f.label, input.topics, input.language);
+    const label = maskTopics(field.label, input.topics, input.language);
     return input.language === 'ja' ? `・${label}：${shown}` : `• ${label}: ${shown}`;
   });
-  const warnings = violations.filter((v) => v.severity === 'warning').length;
+  const warnings = violations.filter((violation) => violation.severity === 'warning').length;
   const errors = violations.length - warnings;
-  const counts = errors > 0 ? [t.warnings(warnings), t.errors(errors)] : [t.warnings(warnings)];
-  return [t.title, ...rows, counts.join(input.language === 'ja' ? '、' : ', ')].join('\n');
+  const counts = errors > 0 ? [labels.warnings(warnings), labels.errors(errors)] : [labels.warnings(warnings)];
+  return [labels.title, ...rows, counts.join(input.language === 'ja' ? '、' : ', ')].join('\n');
 }
 
-function clip(s: string): string {
-  const flat = s.replace(/\s+/g, ' ');
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }

@@ -27,15 +27,15 @@ export function clauseSpans(text: string): Array<{ start: number; end: number }>
   const spans: Array<{ start: number; end: number }> = [];
   let from = 0;
   const push = (start: number, end: number) => {
-    let s = start;
-    let e = end;
-    while (s < e && /\s/.test(text.charAt(s))) s++;
-    while (e > s && /\s/.test(text.charAt(e - 1))) e--;
-    if (e > s) spans.push({ start: s, end: e });
+    let first = start;
+    let last = end;
+    while (first < last && /\s/.test(text.charAt(first))) first++;
+    while (last > first && /\s/.test(text.charAt(last - 1))) last--;
+    if (last > first) spans.push({ start: first, end: last });
   };
-  for (const m of text.matchAll(BOUNDARY)) {
-    push(from, m.index);
-    from = m.index + m[0].length;
+  for (const match of text.matchAll(BOUNDARY)) {
+    push(from, match.index);
+    from = match.index + match[0].length;
   }
   push(from, text.length);
   return spans;
@@ -45,6 +45,6 @@ export function clauseSpans(text: string): Array<{ start: number; end: number }>
 export function sentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+    .map((clause) => clause.trim())
+    .filter((clause) => clause.length > 0);
 }

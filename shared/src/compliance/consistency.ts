@@ -31,13 +31,13 @@ export function findInconsistencies(input: {
 }): string[] {
   const out: string[] = [];
   for (const field of input.fields) {
-    const answers = input.messages.filter((m) => m.role === 'user' && m.fieldId === field.fieldId).map((m) => normalizeText(m.text));
+    const answers = input.messages.filter((message) => message.role === 'user' && message.fieldId === field.fieldId).map((message) => normalizeText(message.text));
     const type = fieldType(field, input.facts);
     const name = `"${field.label}" (${field.fieldId})`;
     const distinct = distinctValues(type, answers, input);
     if (distinct.length > 1) out.push(`different ${TYPE_NAME[type]} values were given for ${name}: ${distinct.join(', ')}`);
     const latest = field.value ?? distinct.at(-1) ?? null;
-    const texts = [field.label, field.intent ?? '', ...factsOf(field, input.facts).map((k) => k.fact)].join(' ');
+    const texts = [field.label, field.intent ?? '', ...factsOf(field, input.facts).map((fact) => fact.fact)].join(' ');
     if (type === 'date' && latest && START.test(texts)) {
       const today = isoDay(input.now);
       if (/^\d{4}-\d{2}(?:-\d{2})?$/.test(latest) && latest < today.slice(0, latest.length)) {
@@ -57,7 +57,7 @@ export function findInconsistencies(input: {
 const TYPE_NAME: Readonly<Partial<Record<FactType, string>>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', duration: 'number', url: 'URL', name: 'name', text: 'text' };
 
 function factsOf(field: ConsistencyField, facts: readonly ConsistencyFact[]): ConsistencyFact[] {
-  return facts.filter((k) => k.fieldId === field.fieldId || k.formFieldId === field.fieldId);
+  return facts.filter((fact) => fact.fieldId === field.fieldId || fact.formFieldId === field.fieldId);
 }
 
 /** The field's type: its single typed fact's, else what its own key, label and intent say. */
@@ -72,11 +72,11 @@ function fieldType(field: ConsistencyField, facts: readonly ConsistencyFact[]): 
 /** The distinct values of a typed field across its answers, in order; emails also within one answer. */
 function distinctValues(type: FactType, answers: readonly string[], input: { language: 'ja' | 'en'; now: Date }): string[] {
   const values: string[] = [];
-  for (const a of answers) {
-    if (type === 'email') values.push(...(a.match(EMAIL) ?? []).map((e) => e.toLowerCase()));
-    else if (type === 'phone') pushValue(values, extractPhone(a, input.language === 'ja' ? 'JP' : null).value);
-    else if (type === 'number' || type === 'duration') pushValue(values, extractNumber(a).value);
-    else if (type === 'date') pushValue(values, extractDate(a, { language: input.language, now: input.now, requireYear: false }).value);
+  for (const answer of answers) {
+    if (type === 'email') values.push(...(answer.match(EMAIL) ?? []).map((email) => email.toLowerCase()));
+    else if (type === 'phone') pushValue(values, extractPhone(answer, input.language === 'ja' ? 'JP' : null).value);
+    else if (type === 'number' || type === 'duration') pushValue(values, extractNumber(answer).value);
+    else if (type === 'date') pushValue(values, extractDate(answer, { language: input.language, now: input.now, requireYear: false }).value);
   }
   return [...new Set(values)];
 }
@@ -85,6 +85,6 @@ function pushValue(values: string[], value: string | null): void {
   if (value !== null) values.push(value);
 }
 
-function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }

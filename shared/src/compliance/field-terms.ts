@@ -35,9 +35,9 @@ const ACRONYM = /\b[A-Z]{2,3}s?\b/g;
 /** The keywords of a field's words (label, intent, facts, hints), with their synonyms. */
 export function bindingKeywords(texts: readonly string[]): string[] {
   const out = new Set(keywordsOf([...texts]));
-  for (const t of texts) for (const a of t.match(ACRONYM) ?? []) if (!ENGLISH_COMMON_WORDS.has(a.toLowerCase())) out.add(a.toLowerCase());
+  for (const text of texts) for (const acronym of text.match(ACRONYM) ?? []) if (!ENGLISH_COMMON_WORDS.has(acronym.toLowerCase())) out.add(acronym.toLowerCase());
   for (const group of SYNONYMS) {
-    if (group.some((w) => out.has(w) || texts.some((t) => mentions(t, w)))) for (const w of group) out.add(w);
+    if (group.some((word) => out.has(word) || texts.some((text) => mentions(text, word)))) for (const word of group) out.add(word);
   }
   return [...out];
 }
@@ -63,7 +63,7 @@ const ASKS_JA = /教えて|(?:お答え|ご記入|ご入力|お聞かせ|お知�
 
 /** The sentences that ask for something: a question mark, a request ("could you tell me", "教えて…"), a question ending ("…ますか"). */
 export function askingSentences(text: string): string[] {
-  return sentences(text).filter((s) => /[?？]\s*$/.test(s) || ASKS_EN.test(s) || ASKS_JA.test(s));
+  return sentences(text).filter((sentence) => /[?？]\s*$/.test(sentence) || ASKS_EN.test(sentence) || ASKS_JA.test(sentence));
 }
 
 // Words that describe any value and tell fields apart no better than "describe" does.
@@ -76,9 +76,9 @@ const GENERIC_JA = new Set(['有効', '具体的', '応募者', '回答', '質�
  * バックエンド開発 and 経験年数).
  */
 export function units(text: string): string[] {
-  const latin = keywordsOf([text]).filter((k) => /^\p{Script=Latin}/u.test(k) && !GENERIC_EN.has(k));
-  const acronyms = (text.match(ACRONYM) ?? []).map((a) => a.toLowerCase()).filter((a) => !ENGLISH_COMMON_WORDS.has(a));
-  const runs = (text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? []).filter((r) => !GENERIC_JA.has(r));
+  const latin = keywordsOf([text]).filter((keyword) => /^\p{Script=Latin}/u.test(keyword) && !GENERIC_EN.has(keyword));
+  const acronyms = (text.match(ACRONYM) ?? []).map((acronym) => acronym.toLowerCase()).filter((acronym) => !ENGLISH_COMMON_WORDS.has(acronym));
+  const runs = (text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? []).filter((run) => !GENERIC_JA.has(run));
   return [...new Set([...latin, ...acronyms, ...runs])];
 }
 
@@ -91,8 +91,8 @@ export function units(text: string): string[] {
 export function containsUnit(text: string, unit: string): boolean {
   if (/^\p{Script=Latin}/u.test(unit)) return sharedKeyword(text, [unit]) !== null;
   const chars = [...unit];
-  const pieces = chars.slice(0, -1).map((c, i) => c + (chars[i + 1] ?? ''));
-  const found = pieces.filter((p) => text.includes(p)).length;
+  const pieces = chars.slice(0, -1).map((char, i) => char + (chars[i + 1] ?? ''));
+  const found = pieces.filter((bigram) => text.includes(bigram)).length;
   return found >= Math.ceil((pieces.length * 2) / 3);
 }
 
@@ -104,8 +104,8 @@ export function containsUnit(text: string, unit: string): boolean {
  */
 export function repeatedUnits(question: string, asked: string, currentTexts: readonly string[]): string[] {
   const current = currentTexts.join('\n');
-  const own = units(asked).filter((u) => !containsUnit(current, u));
+  const own = units(asked).filter((unit) => !containsUnit(current, unit));
   if (own.length === 0) return [];
-  const hit = own.filter((u) => containsUnit(question, u));
+  const hit = own.filter((unit) => containsUnit(question, unit));
   return hit.length > 0 && hit.length >= Math.ceil(own.length / 2) ? hit : [];
 }

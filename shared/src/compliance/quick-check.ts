@@ -48,22 +48,22 @@ export function quickCheck(input: QuickCheckInput): QuickCheckResult {
 }
 
 function topicViolations(input: QuickCheckInput): Violation[] {
-  const byId = new Map(input.topics.map((t) => [t.id, t]));
+  const byId = new Map(input.topics.map((topic) => [topic.id, topic]));
   const seen = new Set<string>();
   const out: Violation[] = [];
-  for (const m of findTopicMentions(input.question, input.topics)) {
-    const key = `${m.topicId}\u0000${m.match.toLowerCase()}`;
-    const topic = byId.get(m.topicId);
+  for (const mention of findTopicMentions(input.question, input.topics)) {
+    const key = `${mention.topicId}\u0000${mention.match.toLowerCase()}`;
+    const topic = byId.get(mention.topicId);
     if (seen.has(key) || !topic) continue;
     seen.add(key);
-    out.push({ type: 'prohibited_topic', message: `prohibited topic ${describeTopic(topic)}: "${m.match}"` });
+    out.push({ type: 'prohibited_topic', message: `prohibited topic ${describeTopic(topic)}: "${mention.match}"` });
   }
   return out;
 }
 
 function currentTexts(input: QuickCheckInput): string[] {
-  const f = input.field;
-  return [f.label, f.intent ?? '', ...input.facts.flatMap((k) => [k.fact, k.doneCriteria, k.questioningHints ?? ''])].filter((t) => t.length > 0);
+  const field = input.field;
+  return [field.label, field.intent ?? '', ...input.facts.flatMap((fact) => [fact.fact, fact.doneCriteria, fact.questioningHints ?? ''])].filter((fact) => fact.length > 0);
 }
 
 function duplicateViolations(input: QuickCheckInput): Violation[] {
@@ -72,14 +72,14 @@ function duplicateViolations(input: QuickCheckInput): Violation[] {
   if (!asking || !input.field.fieldId) return [];
   const current = currentTexts(input);
   const out: Violation[] = [];
-  for (const a of input.answered) {
-    if (a.fieldId === input.field.fieldId) continue;
-    for (const asked of [a.label, ...a.facts]) {
+  for (const answered of input.answered) {
+    if (answered.fieldId === input.field.fieldId) continue;
+    for (const asked of [answered.label, ...answered.facts]) {
       const repeated = repeatedUnits(asking, asked, current);
       if (repeated.length === 0) continue;
       out.push({
         type: 'duplicate_question',
-        message: `asks again for "${asked}" of the answered field "${a.label}" (${a.fieldId}): shares ${repeated.map((u) => `"${u}"`).join(', ')}`,
+        message: `asks again for "${asked}" of the answered field "${answered.label}" (${answered.fieldId}): shares ${repeated.map((unit) => `"${unit}"`).join(', ')}`,
       });
       break;
     }
@@ -95,7 +95,7 @@ function bindingViolations(input: QuickCheckInput): Violation[] {
   if (!input.field.fieldId) return [];
   const keywords = bindingKeywords(currentTexts(input));
   if (keywords.length === 0 || bindingKeyword(input.question, keywords) !== null) return [];
-  const shown = keywords.slice(0, 8).map((k) => `"${k}"`).join(', ');
+  const shown = keywords.slice(0, 8).map((keyword) => `"${keyword}"`).join(', ');
   return [
     {
       type: 'no_intent_binding',

@@ -22,28 +22,28 @@ export function normalizeWithMap(original: string): MappedText {
   for (const cp of original) {
     const from = i;
     i += cp.length;
-    const n = [...cp.normalize('NFKC')].map((c) => QUOTES[c] ?? c).join('');
+    const normalized = [...cp.normalize('NFKC')].map((char) => QUOTES[char] ?? char).join('');
     // A half-width dakuten becomes a combining mark: join it to the kana before it.
-    if (COMBINING_SOUND_MARK.test(n) && text.length > 0) {
-      const composed = (text.slice(-1) + n).normalize('NFC');
+    if (COMBINING_SOUND_MARK.test(normalized) && text.length > 0) {
+      const composed = (text.slice(-1) + normalized).normalize('NFC');
       if (composed.length === 1) {
         text = text.slice(0, -1) + composed;
         end[end.length - 1] = i;
         continue;
       }
     }
-    for (let k = 0; k < n.length; k++) {
+    for (let k = 0; k < normalized.length; k++) {
       start.push(from);
       end.push(i);
     }
-    text += n;
+    text += normalized;
   }
   return { text, start, end };
 }
 
 /** The original span of normalized [from, to). */
 export function originalSpan(mapped: MappedText, from: number, to: number): { start: number; end: number } {
-  const s = mapped.start[from] ?? mapped.end.at(-1) ?? 0;
-  const e = to > from ? (mapped.end[to - 1] ?? s) : s;
-  return { start: s, end: e };
+  const start = mapped.start[from] ?? mapped.end.at(-1) ?? 0;
+  const end = to > from ? (mapped.end[to - 1] ?? start) : start;
+  return { start: start, end: end };
 }

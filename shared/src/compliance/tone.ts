@@ -94,28 +94,28 @@ const CAPS_RUN = /\b[A-Z][A-Z']+(?:[\s,.!?-]+[A-Z][A-Z']+)+\b/g;
  * letters that is 80% capitals.
  */
 export function findToneIssues(text: string): ToneIssue[] {
-  const unquoted = text.replace(QUOTED, (q) => ' '.repeat(q.length));
+  const unquoted = text.replace(QUOTED, (quoted) => ' '.repeat(quoted.length));
   const mapped = normalizeWithMap(unquoted);
   const issues: ToneIssue[] = [];
   const add = (kind: ToneKind, from: number, to: number) => {
     const span = originalSpan(mapped, from, to);
     // One issue per place and kind: "早く答えろ" is both pressuring and a rude imperative.
-    if (!issues.some((i) => i.kind === kind && i.start < span.end && i.end > span.start)) issues.push({ kind, match: text.slice(span.start, span.end), ...span });
+    if (!issues.some((issue) => issue.kind === kind && issue.start < span.end && issue.end > span.start)) issues.push({ kind, match: text.slice(span.start, span.end), ...span });
   };
   for (const [kind, rule] of RULES) {
     rule.lastIndex = 0;
-    for (const m of mapped.text.matchAll(rule)) if (m[0].length > 0) add(kind, m.index, m.index + m[0].length);
+    for (const match of mapped.text.matchAll(rule)) if (match[0].length > 0) add(kind, match.index, match.index + match[0].length);
   }
   const marks = [...mapped.text.matchAll(/!/g)];
   const first = marks[0];
   const last = marks.at(-1);
   if (marks.length >= 3 && first && last) add('shouting', first.index, last.index + 1);
-  for (const m of mapped.text.matchAll(CAPS_RUN)) {
-    const common = m[0].split(/[^A-Z']+/).filter((w) => ENGLISH_COMMON_WORDS.has(w.toLowerCase()));
-    if (common.length >= 2) add('shouting', m.index, m.index + m[0].length);
+  for (const match of mapped.text.matchAll(CAPS_RUN)) {
+    const common = match[0].split(/[^A-Z']+/).filter((word) => ENGLISH_COMMON_WORDS.has(word.toLowerCase()));
+    if (common.length >= 2) add('shouting', match.index, match.index + match[0].length);
   }
   const letters = mapped.text.match(/\p{Script=Latin}/gu) ?? [];
-  const upper = letters.filter((c) => c !== c.toLowerCase()).length;
+  const upper = letters.filter((char) => char !== char.toLowerCase()).length;
   if (letters.length >= 12 && upper / letters.length >= 0.8 && (mapped.text.match(/\p{Script=Latin}+/gu) ?? []).length >= 3) {
     const at = mapped.text.search(/\p{Script=Latin}/u);
     add('shouting', at, mapped.text.length);

@@ -15,12 +15,12 @@ const SOURCE_NAME: Readonly<Record<TopicSource, string>> = { mhlw: 'MHLW', eeoc:
 
 /** `"marital status" (EEOC)`, `"religion" (MHLW, EEOC)`: how violation messages name a topic. */
 export function describeTopic(topic: Pick<ProhibitedTopic, 'label' | 'source' | 'alsoListedBy'>): string {
-  const sources = [topic.source, ...(topic.alsoListedBy ?? [])].map((s) => SOURCE_NAME[s]);
+  const sources = [topic.source, ...(topic.alsoListedBy ?? [])].map((source) => SOURCE_NAME[source]);
   return `"${topic.label.en}" (${sources.join(', ')})`;
 }
 
 /** The built-in topics as remote models read them in the checker's and auditor's prompts: both languages, with their sources. */
-export const HIRING_TOPIC_LIST: string = DEFAULT_HIRING_TOPICS.map((t) => `${describeTopic(t)} / ${t.label.ja}`).join('; ');
+export const HIRING_TOPIC_LIST: string = DEFAULT_HIRING_TOPICS.map((topic) => `${describeTopic(topic)} / ${topic.label.ja}`).join('; ');
 
 /**
  * The built-in topics plus the form's own `compliance.prohibitedTopics`. An
@@ -33,7 +33,7 @@ export const HIRING_TOPIC_LIST: string = DEFAULT_HIRING_TOPICS.map((t) => `${des
 export function resolveTopics(formTopics: readonly string[] | undefined): ProhibitedTopic[] {
   const topics = [...DEFAULT_HIRING_TOPICS];
   const known = new Set<string>();
-  for (const t of topics) for (const name of namesOf(t)) known.add(nameKey(name));
+  for (const topic of topics) for (const name of namesOf(topic)) known.add(nameKey(name));
   for (const entry of formTopics ?? []) {
     const trimmed = entry.normalize('NFKC').trim();
     const key = nameKey(trimmed);
@@ -44,8 +44,8 @@ export function resolveTopics(formTopics: readonly string[] | undefined): Prohib
   return topics;
 }
 
-function namesOf(t: ProhibitedTopic): string[] {
-  return [t.id, t.label.en, t.label.ja, ...(t.aliases ?? [])];
+function namesOf(topic: ProhibitedTopic): string[] {
+  return [topic.id, topic.label.en, topic.label.ja, ...(topic.aliases ?? [])];
 }
 
 /** Case, width, spacing and separators do not tell names apart ("Marital_status" = "marital status"). */
@@ -72,11 +72,11 @@ function literalTopic(entry: string): ProhibitedTopic {
 const globalCopies = new WeakMap<RegExp, RegExp>();
 
 /** A private global copy of a pattern: callers' patterns may lack the g flag, and lastIndex must not leak. */
-function globalCopy(p: RegExp): RegExp {
-  let copy = globalCopies.get(p);
+function globalCopy(pattern: RegExp): RegExp {
+  let copy = globalCopies.get(pattern);
   if (!copy) {
-    copy = new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`);
-    globalCopies.set(p, copy);
+    copy = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    globalCopies.set(pattern, copy);
   }
   copy.lastIndex = 0;
   return copy;
@@ -94,9 +94,9 @@ export function findTopicMentions(text: string, topics: readonly ProhibitedTopic
   for (const topic of topics) {
     const spans: Array<{ start: number; end: number }> = [];
     for (const pattern of [...topic.patterns.en, ...topic.patterns.ja]) {
-      for (const m of mapped.text.matchAll(globalCopy(pattern))) {
-        if (m[0].length === 0) continue;
-        spans.push(originalSpan(mapped, m.index, m.index + m[0].length));
+      for (const match of mapped.text.matchAll(globalCopy(pattern))) {
+        if (match[0].length === 0) continue;
+        spans.push(originalSpan(mapped, match.index, match.index + match[0].length));
       }
     }
     for (const span of mergeOverlapping(spans)) {
@@ -109,10 +109,10 @@ export function findTopicMentions(text: string, topics: readonly ProhibitedTopic
 function mergeOverlapping(spans: Array<{ start: number; end: number }>): Array<{ start: number; end: number }> {
   const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Array<{ start: number; end: number }> = [];
-  for (const s of sorted) {
+  for (const span of sorted) {
     const last = out.at(-1);
-    if (last && s.start < last.end) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
+    if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else out.push({ ...span });
   }
   return out;
 }
@@ -135,19 +135,19 @@ export function maskTopics(text: string, topics: readonly ProhibitedTopic[], lan
   if (mentions.length === 0) return text;
   const token = mask ?? MASK[language ?? (hasJapanese(text) ? 'ja' : 'en')];
   const clauses = clauseSpans(text);
-  const masked = clauses.map((c) => mentions.some((m) => m.start < c.end && m.end > c.start));
+  const masked = clauses.map((clause) => mentions.some((mention) => mention.start < clause.end && mention.end > clause.start));
   let out = '';
   let cursor = 0;
-  clauses.forEach((c, i) => {
+  clauses.forEach((clause, i) => {
     const previousMasked = i > 0 && masked[i - 1] === true;
     // The separator between two masked clauses goes with them: one mask, not "[redacted], [redacted]".
-    if (!(masked[i] && previousMasked)) out += text.slice(cursor, c.start);
+    if (!(masked[i] && previousMasked)) out += text.slice(cursor, clause.start);
     if (masked[i]) {
       if (!previousMasked) out += token;
     } else {
-      out += text.slice(c.start, c.end);
+      out += text.slice(clause.start, clause.end);
     }
-    cursor = c.end;
+    cursor = clause.end;
   });
   return out + text.slice(cursor);
 }

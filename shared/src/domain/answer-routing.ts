@@ -31,8 +31,8 @@ export function routeUserMessage(state: SessionState, text: string, now: Date = 
 /** The field of the interviewer's latest message that belongs to a field (null once the closing message was sent). */
 export function lastAskedFieldId(state: SessionState): string | null {
   for (let i = state.messages.length - 1; i >= 0; i--) {
-    const m = state.messages[i];
-    if (m?.role === 'assistant' && m.agent === 'interviewer') return m.fieldId;
+    const message = state.messages[i];
+    if (message?.role === 'assistant' && message.agent === 'interviewer') return message.fieldId;
   }
   return null;
 }
@@ -56,50 +56,50 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
   const strong = STRONG_EN.test(text) || STRONG_JA.test(text);
   if (!strong && !WEAK_EN.test(text) && !WEAK_JA.test(text)) return null;
   const lang: SessionLanguage = state.bootstrap.language === 'ja' ? 'ja' : 'en';
-  const resolved = state.fields.filter((f) => (f.status === 'done' || f.status === 'skipped') && f.fieldId !== lastAsked);
-  const asked = lastAsked ? state.fields.find((f) => f.fieldId === lastAsked) : undefined;
+  const resolved = state.fields.filter((field) => (field.status === 'done' || field.status === 'skipped') && field.fieldId !== lastAsked);
+  const asked = lastAsked ? state.fields.find((field) => field.fieldId === lastAsked) : undefined;
   const askedOpen = asked && asked.status !== 'done' && asked.status !== 'skipped' ? kindsOf(state, asked.fieldId) : null;
   // "Make the earliest time 9 am": a message that names the question being asked answers it.
   if (askedOpen && mentionsLabel(text, askedOpen.field.label)) return null;
   const scored: Array<{ fieldId: string; score: number }> = [];
-  const retracted = retractedSpans(text).map(([a, b]) => text.slice(a, b));
+  const retracted = retractedSpans(text).map(([start, end]) => text.slice(start, end));
   // The same words already taken as a field's correction, sent again, answer the question on screen.
-  const correctedBefore = new Set(state.messages.filter((m) => m.role === 'user' && m.correction && normalizeText(m.text) === text).map((m) => m.fieldId));
-  for (const f of resolved) {
-    if (correctedBefore.has(f.fieldId)) continue;
-    const fk = kindsOf(state, f.fieldId);
+  const correctedBefore = new Set(state.messages.filter((message) => message.role === 'user' && message.correction && normalizeText(message.text) === text).map((message) => message.fieldId));
+  for (const field of resolved) {
+    if (correctedBefore.has(field.fieldId)) continue;
+    const fk = kindsOf(state, field.fieldId);
     if (!fk) continue;
     // Named by its label, or by a fact's own words ("the odometer" for "Current mileage").
-    const named = mentionsLabel(text, fk.field.label) || fk.kinds.some((k) => mentionsLabel(text, k.fact.fact));
+    const named = mentionsLabel(text, fk.field.label) || fk.kinds.some((kind) => mentionsLabel(text, kind.fact.fact));
     // Short options ("C", "L") are read only from a message that names the field or says it changes something.
-    const found = fk.kinds.map((k) => ({ type: k.type, value: valueOf(k, text, lang, state.bootstrap.country, now, named || strong, f.value, fk.field) })).find((v) => v.value !== null);
+    const found = fk.kinds.map((kind) => ({ type: kind.type, value: valueOf(kind, text, lang, state.bootstrap.country, now, named || strong, field.value, fk.field) })).find((candidate) => candidate.value !== null);
     // "Time's still about half three" to a stored 15:30 is the same time, said without pm.
-    const value = found?.type === 'time' && f.value && sameClockFace(found.value ?? '', f.value) ? f.value : (found?.value ?? null);
+    const value = found?.type === 'time' && field.value && sameClockFace(found.value ?? '', field.value) ? field.value : (found?.value ?? null);
     // A loose time expression ("9 am", "now") corrects a period or a duration only where the message names it.
     const loose = (found?.type === 'period' || found?.type === 'duration') && !CALENDAR_WORDS.test(value ?? '');
-    const changed = value !== null && value !== f.value && (named || !loose);
+    const changed = value !== null && value !== field.value && (named || !loose);
     // A date outranks the bare number inside it ("January 25" is no count of 25).
     const specific = found ? SPECIFICITY.indexOf(found.type) / 10 : 0;
     // The open question takes a value of its own kind, unless the message names the earlier field.
-    const openTakesIt = askedOpen?.kinds.some((k) => fk.kinds.some((o) => o.type === k.type)) ?? false;
+    const openTakesIt = askedOpen?.kinds.some((kind) => fk.kinds.some((other) => other.type === kind.type)) ?? false;
     // With only "sorry" or "earlier" to go on, an unnamed field is corrected only by a value that cannot be anything
     // else (an address, a date); "sorry, since Monday" is an answer.
     const unmistakable = found !== undefined && SPECIFICITY.indexOf(found.type) >= SPECIFICITY.indexOf('date');
     // "I said 24", 「XLじゃなくて」: the field whose value the message takes back is the one it corrects.
-    const said = f.value !== null && retracted.some((r) => containsValue(r, f.value!));
+    const said = field.value !== null && retracted.some((phrase) => containsValue(phrase, field.value!));
     const takesBack = said && (changed || fk.kinds.length === 0);
     const bonus = specific + (takesBack ? 1 : 0);
     // A field whose last correction could not be used takes another only when named with a new value: the
     // respondent repeating themselves is answering the question on screen.
-    const rejectedBefore = !f.needsReview && f.lastReview !== null && !f.lastReview.passed;
+    const rejectedBefore = !field.needsReview && field.lastReview !== null && !field.lastReview.passed;
     if (rejectedBefore && !(named && changed)) continue;
-    if (named && changed) scored.push({ fieldId: f.fieldId, score: 3 + bonus });
+    if (named && changed) scored.push({ fieldId: field.fieldId, score: 3 + bonus });
     // Taking the old value back settles it even when the open question could take a value of that kind.
-    else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable)))) scored.push({ fieldId: f.fieldId, score: 2 + bonus });
+    else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable)))) scored.push({ fieldId: field.fieldId, score: 2 + bonus });
     // A free-text field ("Sorry, I typed 210 but I'm actually in 201") is corrected when its answer is taken back.
-    else if (takesBack) scored.push({ fieldId: f.fieldId, score: 3 });
+    else if (takesBack) scored.push({ fieldId: field.fieldId, score: 3 });
     // Naming a field without a new value corrects it only when the message says something was wrong.
-    else if (named && value === null && strong) scored.push({ fieldId: f.fieldId, score: 1 });
+    else if (named && value === null && strong) scored.push({ fieldId: field.fieldId, score: 1 });
   }
   scored.sort((a, b) => b.score - a.score);
   const [best, second] = scored;
@@ -107,7 +107,7 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
   if (!second || second.score < best.score) return best.fieldId;
   // Two fields held the same old value ("4" for a grade and for days a week): the one whose own words the message
   // shares (「週5日」 and 「1週間あたりの利用日数」) is the one it corrects.
-  const tied = scored.filter((x) => x.score === best.score).map((x) => ({ fieldId: x.fieldId, shared: sharedWords(text, kindsOf(state, x.fieldId)) }));
+  const tied = scored.filter((entry) => entry.score === best.score).map((entry) => ({ fieldId: entry.fieldId, shared: sharedWords(text, kindsOf(state, entry.fieldId)) }));
   tied.sort((a, b) => b.shared - a.shared);
   return tied[0] && tied[0].shared > (tied[1]?.shared ?? 0) ? tied[0].fieldId : null;
 }
@@ -115,7 +115,7 @@ function correctedField(state: SessionState, raw: string, lastAsked: string | nu
 /** How many of the message's content words the field's own words (label, intent, facts) also use. */
 function sharedWords(text: string, fk: FieldKinds | null): number {
   if (!fk) return 0;
-  const own = [fk.field.label, fk.field.intent ?? '', ...fk.kinds.flatMap((k) => factTexts(k.fact))];
+  const own = [fk.field.label, fk.field.intent ?? '', ...fk.kinds.flatMap((kind) => factTexts(kind.fact))];
   return contentWords(text, []).length - contentWords(text, own).length;
 }
 
@@ -124,7 +124,7 @@ function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
   if (!field) return null;
   const facts = factsOf(state, field);
   const list = facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }];
-  const kinds = list.map((fact) => ({ fact, ...answerSpec(fact, field, { fieldContext: list.length === 1 }) })).filter((k) => k.type !== 'text' && k.type !== 'yes_no');
+  const kinds = list.map((fact) => ({ fact, ...answerSpec(fact, field, { fieldContext: list.length === 1 }) })).filter((kind) => kind.type !== 'text' && kind.type !== 'yes_no');
   return { field, kinds };
 }
 
@@ -144,13 +144,13 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
     case 'number':
     {
       // Digits that belong to a date or a time ("January 25", "since 2019") are no count, nor are ordinals ("Sunday the 14th").
-      const bare = (t: string) => t.replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ');
+      const bare = (phrase: string) => phrase.replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ');
       const counted = extractQuantity(bare(withoutTimes(text, language, now)), factTexts(kind.fact), { near: current }).value;
       if (counted !== null || !explicit) return counted;
       // A message that names the field: a number followed by the very unit the question counts ("4 days" to "How many
       // days per week"), which the date reading took for a length of time.
       const words = new Set(texts.join(' ').toLowerCase().match(/\p{L}+/gu) ?? []);
-      const unit = [...bare(text).matchAll(/(\d+)\s*(\p{L}+)/gu)].find((m) => words.has((m[2] ?? '').toLowerCase()));
+      const unit = [...bare(text).matchAll(/(\d+)\s*(\p{L}+)/gu)].find((match) => words.has((match[2] ?? '').toLowerCase()));
       return unit?.[1] ?? null;
     }
     case 'choice':
@@ -174,24 +174,24 @@ const DATE_WORDS =
 /** The text with its time expressions blanked (offsets kept). */
 function withoutTimes(text: string, language: SessionLanguage, now: Date): string {
   // Only pieces that read as dates or times ("January 25", "2019"); a bare "95" may be the count itself.
-  const pieces = (extractPeriod(text, { language, now }).value?.split(', ') ?? []).filter((p) => DATE_WORDS.test(p));
-  return pieces.reduce((t, p) => (p && t.includes(p) ? t.replace(p, ' '.repeat(p.length)) : t), text);
+  const pieces = (extractPeriod(text, { language, now }).value?.split(', ') ?? []).filter((piece) => DATE_WORDS.test(piece));
+  return pieces.reduce((rest, piece) => (piece && rest.includes(piece) ? rest.replace(piece, ' '.repeat(piece.length)) : rest), text);
 }
 
 /** Whether a stored value is written in `text` as a whole (a short Latin value such as "M" must stand alone). */
 function containsValue(text: string, value: string): boolean {
-  const v = value.trim();
+  const trimmed = value.trim();
   // "Actually no, make that the 15th": a yes or a no inside a retraction is the retracting, not the stored answer.
-  if (v.length === 0 || v.length > 40 || /^(?:yes|no|はい|いいえ)$/i.test(v)) return false;
+  if (trimmed.length === 0 || trimmed.length > 40 || /^(?:yes|no|はい|いいえ)$/i.test(trimmed)) return false;
   // "61,500" is the stored 61500.
-  if (/^\d+(?:\.\d+)?$/.test(v)) return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((n) => n.replace(/,/g, '') === v);
-  const esc = escapeRegExp(v);
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((number) => number.replace(/,/g, '') === trimmed);
+  const esc = escapeRegExp(trimmed);
   return new RegExp(`(?<![A-Za-z0-9])${esc}(?![A-Za-z0-9])`, 'i').test(text);
 }
 
 /** Two HH:MM times twelve hours apart read the same on a clock face. */
 function sameClockFace(a: string, b: string): boolean {
-  const mins = (t: string) => (/^(\d{2}):(\d{2})$/.exec(t) ? Number(t.slice(0, 2)) * 60 + Number(t.slice(3)) : NaN);
-  const [x, y] = [mins(a), mins(b)];
-  return Number.isFinite(x) && Number.isFinite(y) && (x - y) % 720 === 0;
+  const mins = (time: string) => (/^(\d{2}):(\d{2})$/.exec(time) ? Number(time.slice(0, 2)) * 60 + Number(time.slice(3)) : NaN);
+  const [minutesA, minutesB] = [mins(a), mins(b)];
+  return Number.isFinite(minutesA) && Number.isFinite(minutesB) && (minutesA - minutesB) % 720 === 0;
 }

@@ -27,14 +27,14 @@ export function topicsOf(state: SessionState): ProhibitedTopic[] {
 }
 
 export function hasPassedCheck(state: SessionState, fieldId: string | null, text: string): boolean {
-  return state.compliance.checks.some((c) => c.passed && c.fieldId === fieldId && c.question === text.trim());
+  return state.compliance.checks.some((check) => check.passed && check.fieldId === fieldId && check.question === text.trim());
 }
 
 /** Rule-based violations no model may overrule: prohibited topics named in the question. */
 export function floorViolations(state: SessionState, question: string): CheckViolation[] {
-  return findTopicMentions(question, topicsOf(state)).map((m) => ({
+  return findTopicMentions(question, topicsOf(state)).map((mention) => ({
     type: 'prohibited_topic' as const,
-    message: `prohibited topic "${m.label.en}": "${m.match}"`,
+    message: `prohibited topic "${mention.label.en}": "${mention.match}"`,
   }));
 }
 
@@ -51,24 +51,24 @@ export function applyCheck(
 ): CheckApplied {
   const question = input.question.trim();
   const floor = floorViolations(draft.state, question).filter(
-    (f) => !input.violations.some((v) => v.type === f.type && v.message === f.message),
+    (previous) => !input.violations.some((violation) => violation.type === previous.type && violation.message === previous.message),
   );
   // The closing message asks for nothing: only topic and tone rules apply to it.
   const violations = [...input.violations, ...floor].filter(
-    (v) => input.fieldId !== null || v.type === 'prohibited_topic' || v.type === 'tone_violation',
+    (violation) => input.fieldId !== null || violation.type === 'prohibited_topic' || violation.type === 'tone_violation',
   );
   const passed = violations.length === 0 && (input.passed || floor.length === 0);
-  draft.updateCompliance((c) => c.checks.push({ fieldId: input.fieldId, question, passed, violations }));
+  draft.updateCompliance((compliance) => compliance.checks.push({ fieldId: input.fieldId, question, passed, violations }));
   draft.emit(event('check', { passed, violations }));
   if (passed) return { passed, violations, attempts: 0, fieldSkipped: false, next: null };
   const key = input.fieldId ?? CLOSING_KEY;
   const attempts = (draft.state.compliance.failedChecks[key] ?? 0) + 1;
-  draft.updateCompliance((c) => (c.failedChecks[key] = attempts));
+  draft.updateCompliance((compliance) => (compliance.failedChecks[key] = attempts));
   if (input.fieldId === null || attempts <= input.maxRephrasings) return { passed, violations, attempts, fieldSkipped: false, next: null };
-  const f = draft.state.fields.find((x) => x.fieldId === input.fieldId);
-  if (!f) return { passed, violations, attempts, fieldSkipped: false, next: null };
-  draft.updateField(f.fieldId, { skipReason: 'compliance' });
-  draft.setFieldStatus(f.fieldId, 'skipped', { reason: 'compliance', violations: violations.map((v) => v.type) });
+  const field = draft.state.fields.find((candidate) => candidate.fieldId === input.fieldId);
+  if (!field) return { passed, violations, attempts, fieldSkipped: false, next: null };
+  draft.updateField(field.fieldId, { skipReason: 'compliance' });
+  draft.setFieldStatus(field.fieldId, 'skipped', { reason: 'compliance', violations: violations.map((violation) => violation.type) });
   return { passed, violations, attempts, fieldSkipped: true, next: advance(draft) };
 }
 
@@ -83,16 +83,16 @@ export function applyAudit(draft: SessionDraft, input: AuditInput): void {
   const topics = topicsOf(draft.state);
   const lang = draft.state.bootstrap.language === 'ja' ? 'ja' : 'en';
   const violations = [...input.violations];
-  for (const m of draft.state.messages.filter((x) => x.role === 'assistant')) {
-    for (const hit of findTopicMentions(m.text, topics)) {
-      const message = `the interviewer asked about a prohibited topic "${hit.label.en}" (${m.messageId})`;
-      if (!violations.some((v) => v.type === 'prohibited_topic' && v.severity === 'error' && v.message.includes(m.messageId))) {
+  for (const asked of draft.state.messages.filter((entry) => entry.role === 'assistant')) {
+    for (const hit of findTopicMentions(asked.text, topics)) {
+      const message = `the interviewer asked about a prohibited topic "${hit.label.en}" (${asked.messageId})`;
+      if (!violations.some((violation) => violation.type === 'prohibited_topic' && violation.severity === 'error' && violation.message.includes(asked.messageId))) {
         violations.push({ type: 'prohibited_topic', message, severity: 'error' });
       }
     }
   }
   const audit = {
-    passed: input.passed && !violations.some((v) => v.severity === 'error'),
+    passed: input.passed && !violations.some((violation) => violation.severity === 'error'),
     violations,
     summary: maskTopics(input.summary, topics, lang),
   };
@@ -112,5 +112,5 @@ export function prepareUserMessage(state: SessionState, text: string): { text: s
   const hits = findTopicMentions(text, topics);
   if (hits.length === 0) return { text, topics: [] };
   const lang = state.bootstrap.language === 'ja' ? 'ja' : 'en';
-  return { text: maskTopics(text, topics, lang), topics: [...new Set(hits.map((h) => h.topicId))] };
+  return { text: maskTopics(text, topics, lang), topics: [...new Set(hits.map((hit) => hit.topicId))] };
 }

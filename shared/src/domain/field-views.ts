@@ -39,16 +39,16 @@ export type FieldView = {
 
 /** What agents are told about a field's facts: the form's words plus the kind of value each asks for. */
 export function factViews(field: FormField, facts: readonly FactDefinition[]): Array<FactView & { id: string; formFieldId: string }> {
-  return facts.map((k) => {
-    const spec = answerSpec(k, field, { fieldContext: facts.length <= 1 });
+  return facts.map((fact) => {
+    const spec = answerSpec(fact, field, { fieldContext: facts.length <= 1 });
     return {
-      id: k.id,
-      formFieldId: k.formFieldId,
-      factKey: k.factKey,
-      fact: k.fact,
-      doneCriteria: k.doneCriteria,
-      questioningHints: k.questioningHints,
-      ...(k.answerType ? { answerType: k.answerType } : {}),
+      id: fact.id,
+      formFieldId: fact.formFieldId,
+      factKey: fact.factKey,
+      fact: fact.fact,
+      doneCriteria: fact.doneCriteria,
+      questioningHints: fact.questioningHints,
+      ...(fact.answerType ? { answerType: fact.answerType } : {}),
       kind: spec.type,
       options: spec.options,
       ...(spec.soft ? { optionsDescribe: true } : {}),
@@ -58,7 +58,7 @@ export function factViews(field: FormField, facts: readonly FactDefinition[]): A
 
 /** The respondent's messages that were not answers to `fieldId`, oldest first. */
 export function earlierAnswers(state: SessionState, fieldId: string): string[] {
-  return state.messages.filter((m) => m.role === 'user' && m.fieldId !== null && m.fieldId !== fieldId).map((m) => m.text);
+  return state.messages.filter((message) => message.role === 'user' && message.fieldId !== null && message.fieldId !== fieldId).map((message) => message.text);
 }
 
 const SUMMARY_LINES = 24;
@@ -69,10 +69,10 @@ const SUMMARY_CHARS = 240;
  * message ("Q[email]: …", "A[email]: …"), the latest {@link SUMMARY_LINES}.
  */
 export function conversationSummary(state: SessionState): string[] {
-  return state.messages.slice(-SUMMARY_LINES).map((m) => {
-    const who = m.role === 'user' ? 'A' : 'Q';
-    const about = m.fieldId ? `[${m.fieldId}]` : '';
-    const text = m.text.replace(/\s+/g, ' ');
+  return state.messages.slice(-SUMMARY_LINES).map((message) => {
+    const who = message.role === 'user' ? 'A' : 'Q';
+    const about = message.fieldId ? `[${message.fieldId}]` : '';
+    const text = message.text.replace(/\s+/g, ' ');
     return `${who}${about}: ${text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS)}…` : text}`;
   });
 }
@@ -80,9 +80,9 @@ export function conversationSummary(state: SessionState): string[] {
 /** Label → value of every field with a value. */
 export function collectedFacts(state: SessionState): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of state.fields) {
-    if (f.value === null) continue;
-    out[formField(state, f.fieldId)?.label ?? f.fieldId] = f.value;
+  for (const field of state.fields) {
+    if (field.value === null) continue;
+    out[formField(state, field.fieldId)?.label ?? field.fieldId] = field.value;
   }
   return out;
 }
@@ -101,16 +101,16 @@ export function candidateFor(state: SessionState, field: FormField, facts: reado
   const language = state.bootstrap.language === 'ja' ? 'ja' : 'en';
   const value = candidateValue(spec, earlierAnswers(state, field.fieldId), { language, country: state.bootstrap.country, now, timezone: state.bootstrap.timezone }, field.label);
   // A value already recorded for another field is that field's answer, not this one's.
-  return value !== null && state.fields.some((f) => f.value === value) ? null : value;
+  return value !== null && state.fields.some((other) => other.value === value) ? null : value;
 }
 
 /** Every field of the form but `fieldId`, with the kinds of value it asks for. */
 export function otherFields(state: SessionState, fieldId: string): Array<{ fieldId: string; label: string; kinds: FactType[] }> {
   return (state.form?.fields ?? [])
-    .filter((f) => f.fieldId !== fieldId)
-    .map((f) => {
-      const facts = state.form?.facts.filter((k) => k.formFieldId === f.id) ?? [];
-      const views = factViews(f, facts.length > 0 ? facts : [{ id: f.id, formFieldId: f.id, factKey: f.fieldId, fact: f.label, doneCriteria: f.intent ?? '', questioningHints: null }]);
-      return { fieldId: f.fieldId, label: f.label, kinds: views.map((v) => v.kind) };
+    .filter((field) => field.fieldId !== fieldId)
+    .map((field) => {
+      const facts = state.form?.facts.filter((fact) => fact.formFieldId === field.id) ?? [];
+      const views = factViews(field, facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }]);
+      return { fieldId: field.fieldId, label: field.label, kinds: views.map((view) => view.kind) };
     });
 }

@@ -19,14 +19,14 @@ const NO_MATCH = {
  */
 export function extractiveAnswer(groups: SearchGroup[], language: 'ja' | 'en'): ComposedAnswer {
   const picked: SearchHit[] = [];
-  for (const g of groups) {
-    const best = g.hits.find((h) => !picked.some((p) => p.id === h.id));
+  for (const group of groups) {
+    const best = group.hits.find((hit) => !picked.some((pick) => pick.id === hit.id));
     if (best) picked.push(best);
   }
   if (picked.length === 0) return { answer: NO_MATCH[language], sources: [], method: 'none' };
   if (picked.length === 1) return { answer: picked[0]!.answer, sources: [picked[0]!.id], method: 'extractive' };
-  const paragraphs = picked.map((h) => (language === 'ja' ? `【${h.question}】\n${h.answer}` : `${h.question}\n${h.answer}`));
-  return { answer: paragraphs.join('\n\n'), sources: picked.map((h) => h.id), method: 'extractive' };
+  const paragraphs = picked.map((hit) => (language === 'ja' ? `【${hit.question}】\n${hit.answer}` : `${hit.question}\n${hit.answer}`));
+  return { answer: paragraphs.join('\n\n'), sources: picked.map((hit) => hit.id), method: 'extractive' };
 }
 
 export const SYNTHESIS_PROMPT = `You answer customer questions for an e-commerce shop using only the FAQ entries given.
@@ -45,10 +45,10 @@ export async function synthesizeAnswer(
   input: { question: string; groups: SearchGroup[]; history: Array<{ role: string; content: string }> },
   deps: { llm: LlmProvider; model: string; signal?: AbortSignal; extractive: string },
 ): Promise<ComposedAnswer> {
-  const hits = dedupe(input.groups.flatMap((g) => g.hits.slice(0, 3)));
+  const hits = dedupe(input.groups.flatMap((group) => group.hits.slice(0, 3)));
   if (hits.length === 0) throw new Error('no hits to synthesise from');
-  const entries = hits.map((h) => `[${h.id}] Q: ${h.question}\nA: ${h.answer}`).join('\n\n');
-  const recent = input.history.slice(-4).map((t) => `${t.role}: ${t.content}`).join('\n');
+  const entries = hits.map((hit) => `[${hit.id}] Q: ${hit.question}\nA: ${hit.answer}`).join('\n\n');
+  const recent = input.history.slice(-4).map((turn) => `${turn.role}: ${turn.content}`).join('\n');
   const res = await deps.llm.chat({
     model: deps.model,
     messages: [
@@ -63,10 +63,10 @@ export async function synthesizeAnswer(
   });
   const text = res.content?.trim();
   if (!text) throw new Error('the model returned no answer');
-  return { answer: text, sources: hits.map((h) => h.id), method: 'llm' };
+  return { answer: text, sources: hits.map((hit) => hit.id), method: 'llm' };
 }
 
 function dedupe(hits: SearchHit[]): SearchHit[] {
   const seen = new Set<string>();
-  return hits.filter((h) => (seen.has(h.id) ? false : (seen.add(h.id), true)));
+  return hits.filter((hit) => (seen.has(hit.id) ? false : (seen.add(hit.id), true)));
 }

@@ -26,9 +26,9 @@ export function pushHistory(faq: FaqState, entry: FaqHistoryEntry): void {
 
 /** The result record of the turn being run, created by the planner's step. */
 export function turnResult(draft: SessionDraft, turnId: string): FaqTurnResult {
-  const r = faqState(draft).turns.find((t) => t.turnId === turnId);
-  if (!r) throw new SystemError(`FAQ turn ${turnId} has no result record`);
-  return r;
+  const turn = faqState(draft).turns.find((entry) => entry.turnId === turnId);
+  if (!turn) throw new SystemError(`FAQ turn ${turnId} has no result record`);
+  return turn;
 }
 
 export function startTurnResult(draft: SessionDraft, input: { turnId: string; message: string; options: unknown; defaultTopK: number }): FaqTurnResult {
@@ -37,7 +37,7 @@ export function startTurnResult(draft: SessionDraft, input: { turnId: string; me
   const options = parsed.success
     ? parsed.data
     : { topK: input.defaultTopK, language: 'auto' as const, useLlmPlanner: false, useMultiStepPlanner: true, mode: 'local' as const, debug: false };
-  const existing = faq.turns.findIndex((t) => t.turnId === input.turnId);
+  const existing = faq.turns.findIndex((turn) => turn.turnId === input.turnId);
   if (existing >= 0) faq.turns.splice(existing, 1);
   const result: FaqTurnResult = {
     turnId: input.turnId,
@@ -63,16 +63,16 @@ export function startTurnResult(draft: SessionDraft, input: { turnId: string; me
 
 /** The plan's steps as `meta.orchestrationSteps` lists them (docs/seeds/002 §4.1.1). */
 export function planOrchestrationSteps(plan: MultiStepQueryPlan): OrchestrationStep[] {
-  return plan.steps.map((s) => {
-    switch (s.type) {
+  return plan.steps.map((step) => {
+    switch (step.type) {
       case 'clarify':
-        return { id: s.id, type: s.type, questions: s.questions };
+        return { id: step.id, type: step.type, questions: step.questions };
       case 'search':
-        return { id: s.id, type: s.type, query: s.query };
+        return { id: step.id, type: step.type, query: step.query };
       case 'followup_search':
-        return { id: s.id, type: s.type, basedOn: s.basedOn, query: s.query };
+        return { id: step.id, type: step.type, basedOn: step.basedOn, query: step.query };
       case 'answer':
-        return { id: s.id, type: s.type, style: s.style, includeSources: s.includeSources };
+        return { id: step.id, type: step.type, style: step.style, includeSources: step.includeSources };
     }
   });
 }

@@ -55,12 +55,12 @@ const NIL_WHOLE = new Set([
  * is an answer.
  */
 export function isNonAnswer(text: string): boolean {
-  const t = normalizeText(text).toLowerCase();
-  if (!/[\p{L}\p{N}]/u.test(t)) return true;
-  let rest = t;
+  const normalized = normalizeText(text).toLowerCase();
+  if (!/[\p{L}\p{N}]/u.test(normalized)) return true;
+  let rest = normalized;
   let found = false;
-  for (const p of NON_ANSWER) {
-    rest = rest.replace(p, () => {
+  for (const pattern of NON_ANSWER) {
+    rest = rest.replace(pattern, () => {
       found = true;
       return ' ';
     });
@@ -74,10 +74,10 @@ export function isNonAnswer(text: string): boolean {
  * "no thanks", "パス", "次へ" only as the whole reply ("next month" is an answer).
  */
 export function isSkipRequest(text: string): boolean {
-  const t = normalizeText(text).toLowerCase();
-  if (SKIP_ANYWHERE.test(t)) return true;
+  const normalized = normalizeText(text).toLowerCase();
+  if (SKIP_ANYWHERE.test(normalized)) return true;
   // Checked before and after removing politeness: "no thanks" must not shrink to "no".
-  return SKIP_WHOLE.has(withoutPunctuation(t)) || SKIP_WHOLE.has(essence(t));
+  return SKIP_WHOLE.has(withoutPunctuation(normalized)) || SKIP_WHOLE.has(essence(normalized));
 }
 
 /**
@@ -90,25 +90,25 @@ export function isNilAnswer(text: string): boolean {
 }
 
 /** The reply without punctuation, politeness and extra spaces. */
-function essence(t: string): string {
-  return withoutPunctuation(stripPolite(t));
+function essence(text: string): string {
+  return withoutPunctuation(stripPolite(text));
 }
 
-function withoutPunctuation(t: string): string {
-  return t
+function withoutPunctuation(text: string): string {
+  return text
     .replace(/[\p{P}\p{S}]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/(?<=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}) (?=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana})/gu, '');
 }
 
-function stripPolite(t: string): string {
-  return POLITE.reduce((acc, p) => acc.replace(p, ' '), t);
+function stripPolite(text: string): string {
+  return POLITE.reduce((acc, pattern) => acc.replace(pattern, ' '), text);
 }
 
-function isEmptyOfContent(t: string): boolean {
-  const words = latinWords(t).filter((w) => !ENGLISH_COMMON_WORDS.has(w));
-  return words.length === 0 && japaneseChars(t).length < 2;
+function isEmptyOfContent(text: string): boolean {
+  const words = latinWords(text).filter((word) => !ENGLISH_COMMON_WORDS.has(word));
+  return words.length === 0 && japaneseChars(text).length < 2;
 }
 
 /**
@@ -117,9 +117,9 @@ function isEmptyOfContent(t: string): boolean {
  * honestly. Sometime in the last few weeks?"), whatever else it adds.
  */
 export function admitsNotKnowing(text: string): boolean {
-  const t = normalizeText(text).toLowerCase();
-  if (isUndecided(t)) return true;
-  return NON_ANSWER.some((p) => new RegExp(p.source, p.flags.replace('g', '')).test(t)) || /よくわから|ちょっとわから|はっきりしない|覚えがない/.test(t);
+  const normalized = normalizeText(text).toLowerCase();
+  if (isUndecided(normalized)) return true;
+  return NON_ANSWER.some((pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(normalized)) || /よくわから|ちょっとわから|はっきりしない|覚えがない/.test(normalized);
 }
 
 // "We haven't picked a venue yet", 「まだ相談中で、今は何とも言えない」: the answer does not exist yet.

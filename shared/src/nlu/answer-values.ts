@@ -17,12 +17,12 @@ const NONE: Extraction = { value: null, rejected: null };
 export function extractChoice(text: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): Extraction {
   if (options.length === 0) return NONE;
   // An option first: "Not sure" or "No preference" may well be one of them.
-  const m = matchOption(text, options, echo, aliases);
-  if (m && 'option' in m) return { value: m.option, rejected: null };
+  const matched = matchOption(text, options, echo, aliases);
+  if (matched && 'option' in matched) return { value: matched.option, rejected: null };
   if (saysNothing(text)) return NONE;
   const said = trimPunctuation(normalizeText(text));
   if (!said) return NONE;
-  return { value: null, rejected: clip(said), problem: m ? 'ambiguous' : 'not_an_option' };
+  return { value: null, rejected: clip(said), problem: matched ? 'ambiguous' : 'not_an_option' };
 }
 
 /**
@@ -31,18 +31,18 @@ export function extractChoice(text: string, options: readonly string[], echo: re
  * is read first when the reply is one of them.
  */
 export function extractYesNo(text: string, options: readonly string[] = []): Extraction {
-  const t = trimPunctuation(normalizeText(text));
+  const cleaned = trimPunctuation(normalizeText(text));
   // "No thanks" declines an offer, which is an answer to a yes/no question; "skip" is not.
-  if (!t || isNonAnswer(text) || (isSkipRequest(text) && !POLAR_LEAD.test(t))) return NONE;
+  if (!cleaned || isNonAnswer(text) || (isSkipRequest(text) && !POLAR_LEAD.test(cleaned))) return NONE;
   if (options.length === 2) {
-    const exact = options.find((o) => normalizeText(o).toLowerCase() === t.toLowerCase().replace(/(?:です|でお願いします|します)$/, ''));
+    const exact = options.find((option) => normalizeText(option).toLowerCase() === cleaned.toLowerCase().replace(/(?:です|でお願いします|します)$/, ''));
     if (exact) return { value: polarOf(exact, options), rejected: null };
   }
-  const p = answerPolarity(t);
-  if (p !== null) return { value: p, rejected: null };
+  const polarity = answerPolarity(cleaned);
+  if (polarity !== null) return { value: polarity, rejected: null };
   if (options.length === 2) {
-    const m = matchOption(t, options);
-    if (m && 'option' in m) return { value: polarOf(m.option, options), rejected: null };
+    const matched = matchOption(cleaned, options);
+    if (matched && 'option' in matched) return { value: polarOf(matched.option, options), rejected: null };
   }
   return NONE;
 }
@@ -53,11 +53,11 @@ const NO_OPTION = /^(?:no|n|いいえ|無|なし|無し|しない|ない|いな�
 
 /** Which side of a yes/no pair an option is: the negative word, or the one that negates the other. */
 function polarOf(option: string, options: readonly string[]): 'yes' | 'no' {
-  const o = option.trim();
-  if (NO_OPTION.test(o)) return 'no';
-  if (YES_OPTION.test(o)) return 'yes';
-  const other = options.find((x) => x !== option)?.trim() ?? '';
-  return o.length > other.length && (o.startsWith('不') || /ない$|^not\b/i.test(o)) ? 'no' : 'yes';
+  const trimmed = option.trim();
+  if (NO_OPTION.test(trimmed)) return 'no';
+  if (YES_OPTION.test(trimmed)) return 'yes';
+  const other = options.find((candidate) => candidate !== option)?.trim() ?? '';
+  return trimmed.length > other.length && (trimmed.startsWith('不') || /ない$|^not\b/i.test(trimmed)) ? 'no' : 'yes';
 }
 
 // Letters and digits in the shapes postal codes take (〒150-0001, M5V 2T6, SW1A 1AA, 94105-1234, 75008).
@@ -74,11 +74,11 @@ export function extractPostalCode(text: string, country: string | null): Extract
   // Without the respondent's country, four bare digits are as likely a year as a code.
   const loose = countries === FALLBACK_COUNTRIES;
   let rejected: string | null = null;
-  for (const m of normalizeText(text).toUpperCase().matchAll(POSTAL_CANDIDATE)) {
-    const candidate = m[0];
+  for (const match of normalizeText(text).toUpperCase().matchAll(POSTAL_CANDIDATE)) {
+    const candidate = match[0];
     if (loose && /^\d{4}$/.test(candidate)) continue;
     // Written without its hyphen (1500001) a Japanese code is still the same code.
-    const fits = countries.find((c) => postcodeValidator(candidate, c) || (c === 'JP' && /^\d{7}$/.test(candidate) && postcodeValidator(`${candidate.slice(0, 3)}-${candidate.slice(3)}`, c)));
+    const fits = countries.find((code) => postcodeValidator(candidate, code) || (code === 'JP' && /^\d{7}$/.test(candidate) && postcodeValidator(`${candidate.slice(0, 3)}-${candidate.slice(3)}`, code)));
     if (fits) return { value: formatPostal(candidate, fits), rejected: null };
     rejected ??= candidate;
   }

@@ -44,20 +44,20 @@ export function englishGlosses(word: string): string[] {
 /** The content words of an English phrase, stemmed ("Japanese-style rooms" → japanes, style, room). */
 export function contentStems(phrase: string): string[] {
   const words = normalizeText(phrase).toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return [...new Set(words.filter((w) => !ENGLISH_STOP_WORDS.has(w)).map((w) => stemmer(w)))];
+  return [...new Set(words.filter((word) => !ENGLISH_STOP_WORDS.has(word)).map((word) => stemmer(word)))];
 }
 
 /** The reply's content words in order, stemmed, repeats kept. */
 function stemSequence(text: string): string[] {
   const words = normalizeText(text).toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return words.filter((w) => !ENGLISH_STOP_WORDS.has(w)).map((w) => stemmer(w));
+  return words.filter((word) => !ENGLISH_STOP_WORDS.has(word)).map((word) => stemmer(word));
 }
 
 function contiguous(phrase: readonly string[], sequence: readonly string[]): boolean {
-  return sequence.some((_, i) => phrase.every((w, k) => sequence[i + k] === w));
+  return sequence.some((_, i) => phrase.every((word, k) => sequence[i + k] === word));
 }
 
-const subset = (a: readonly string[], b: ReadonlySet<string>): boolean => a.length > 0 && a.every((w) => b.has(w));
+const subset = (part: readonly string[], whole: ReadonlySet<string>): boolean => part.length > 0 && part.every((word) => whole.has(word));
 
 type Choice = { option: string; keys: readonly string[] };
 
@@ -68,10 +68,10 @@ type Choice = { option: string; keys: readonly string[] };
  */
 export function crossLanguagePicks(reply: string, choices: readonly Choice[]): string[] {
   if (hasJapanese(reply)) {
-    const latin = choices.filter((c) => !c.keys.some(hasJapanese));
+    const latin = choices.filter((choice) => !choice.keys.some(hasJapanese));
     return latin.length > 0 ? japaneseReplyPicks(reply, latin) : [];
   }
-  const japanese = choices.filter((c) => c.keys.some(hasJapanese));
+  const japanese = choices.filter((choice) => choice.keys.some(hasJapanese));
   return japanese.length > 0 ? englishReplyPicks(reply, japanese) : [];
 }
 
@@ -84,27 +84,27 @@ export function crossLanguagePicks(reply: string, choices: readonly Choice[]): s
 function englishReplyPicks(reply: string, choices: readonly Choice[]): string[] {
   const sequence = stemSequence(reply);
   const said = new Set(sequence);
-  const scored = choices.map((c) => ({ option: c.option, score: Math.max(0, ...c.keys.filter(hasJapanese).map((k) => coverage(k, said, sequence))) }));
-  const best = Math.max(0, ...scored.map((s) => s.score));
-  return best > 0 ? scored.filter((s) => s.score === best).map((s) => s.option) : [];
+  const scored = choices.map((choice) => ({ option: choice.option, score: Math.max(0, ...choice.keys.filter(hasJapanese).map((key) => coverage(key, said, sequence))) }));
+  const best = Math.max(0, ...scored.map((candidate) => candidate.score));
+  return best > 0 ? scored.filter((candidate) => candidate.score === best).map((candidate) => candidate.option) : [];
 }
 
 /** How many reply words a gloss of the option covers; half a point more when the reply says it as one phrase ("middle school", not "grade 8 at a school"). */
 function coverage(word: string, said: ReadonlySet<string>, sequence: readonly string[]): number {
-  const whole = englishGlosses(word).map(contentStems).filter((g) => subset(g, said));
-  if (whole.length > 0) return Math.max(...whole.map((g) => g.length + (g.length > 1 && contiguous(g, sequence) ? 0.5 : 0)));
+  const whole = englishGlosses(word).map(contentStems).filter((gloss) => subset(gloss, said));
+  if (whole.length > 0) return Math.max(...whole.map((gloss) => gloss.length + (gloss.length > 1 && contiguous(gloss, sequence) ? 0.5 : 0)));
   const parts = (morphemes(word) ?? []).filter(isContent);
   if (parts.length < 2) return 0;
   let covered = 0;
-  for (const p of parts) {
-    const g = englishGlosses(p.base).map(contentStems).filter((x) => subset(x, said));
-    if (g.length === 0) return 0;
-    covered += Math.max(...g.map((x) => x.length));
+  for (const part of parts) {
+    const matching = englishGlosses(part.base).map(contentStems).filter((gloss) => subset(gloss, said));
+    if (matching.length === 0) return 0;
+    covered += Math.max(...matching.map((gloss) => gloss.length));
   }
   return covered;
 }
 
-const isContent = (m: Morpheme): boolean => ['名詞', '動詞', '形容詞', '接頭詞'].includes(m.pos) && m.pos1 !== '非自立' && m.pos1 !== '代名詞';
+const isContent = (morpheme: Morpheme): boolean => ['名詞', '動詞', '形容詞', '接頭詞'].includes(morpheme.pos) && morpheme.pos1 !== '非自立' && morpheme.pos1 !== '代名詞';
 
 /**
  * 「一般でお願いします」 → "General", 「アパートです」 → "Apartment/Condo",
@@ -115,12 +115,12 @@ const isContent = (m: Morpheme): boolean => ['名詞', '動詞', '形容詞', '�
  */
 function japaneseReplyPicks(reply: string, choices: readonly Choice[]): string[] {
   const text = normalizeText(reply);
-  const phrases = replyWords(text).flatMap((w) => w.glosses.map(contentStems)).filter((g) => g.length > 0);
-  const keyed = choices.flatMap((c) => c.keys.map((k) => ({ option: c.option, stems: contentStems(k) })).filter((k) => k.stems.length > 0));
+  const phrases = replyWords(text).flatMap((word) => word.glosses.map(contentStems)).filter((gloss) => gloss.length > 0);
+  const keyed = choices.flatMap((choice) => choice.keys.map((key) => ({ option: choice.option, stems: contentStems(key) })).filter((entry) => entry.stems.length > 0));
   const pick = (fits: (key: string[], gloss: string[]) => boolean) =>
-    [...new Set(keyed.filter((k) => phrases.some((g) => fits(k.stems, g))).map((k) => k.option))];
-  const exact = pick((k, g) => k.length === g.length && subset(k, new Set(g)));
-  return exact.length > 0 ? exact : pick((k, g) => g.length <= k.length + 1 && subset(k, new Set(g)));
+    [...new Set(keyed.filter((entry) => phrases.some((phrase) => fits(entry.stems, phrase))).map((entry) => entry.option))];
+  const exact = pick((key, gloss) => key.length === gloss.length && subset(key, new Set(gloss)));
+  return exact.length > 0 ? exact : pick((key, gloss) => gloss.length <= key.length + 1 && subset(key, new Set(gloss)));
 }
 
 type ReplyWord = { at: number; glosses: string[] };
@@ -132,37 +132,37 @@ function replyWords(text: string): ReplyWord[] {
   for (let i = 0; i < ms.length; i++) {
     for (let j = Math.min(ms.length, i + 4); j > i; j--) {
       const span = ms.slice(i, j);
-      const surface = span.map((m) => m.surface).join('');
+      const surface = span.map((morpheme) => morpheme.surface).join('');
       const whole = englishGlosses(surface);
       const glosses = whole.length > 0 ? whole : j === i + 1 ? englishGlosses(span[0]!.base) : [];
       if (glosses.length > 0 && (j > i + 1 || isContent(span[0]!))) out.push({ at: span[0]!.start, glosses });
     }
   }
-  for (const m of text.matchAll(/[\p{Script=Katakana}ー]{3,}/gu)) {
-    const glosses = loanwordGlosses(m[0]);
-    if (glosses.length > 0) out.push({ at: m.index ?? 0, glosses });
+  for (const match of text.matchAll(/[\p{Script=Katakana}ー]{3,}/gu)) {
+    const glosses = loanwordGlosses(match[0]);
+    if (glosses.length > 0) out.push({ at: match.index ?? 0, glosses });
   }
   // Words taken back (「夜勤ではなく」) name no option.
   const retracted = retractedSpans(text);
-  return out.filter((w) => !retracted.some(([a, b]) => w.at >= a && w.at < b));
+  return out.filter((word) => !retracted.some(([start, end]) => word.at >= start && word.at < end));
 }
 
 /** A katakana run written as two or three listed loanwords (フルグルーミング = フル + グルーミング): their glosses joined. */
 function loanwordGlosses(run: string): string[] {
   const whole = englishGlosses(run);
   if (whole.length > 0) return whole;
-  const split = (s: string, depth: number): string[][] | null => {
-    const listed = englishGlosses(s);
+  const split = (segment: string, depth: number): string[][] | null => {
+    const listed = englishGlosses(segment);
     if (listed.length > 0) return [listed.slice(0, 3)];
     if (depth === 0) return null;
-    for (let cut = s.length - 2; cut >= 2; cut--) {
-      const head = englishGlosses(s.slice(0, cut));
-      const tail = head.length > 0 ? split(s.slice(cut), depth - 1) : null;
+    for (let cut = segment.length - 2; cut >= 2; cut--) {
+      const head = englishGlosses(segment.slice(0, cut));
+      const tail = head.length > 0 ? split(segment.slice(cut), depth - 1) : null;
       if (tail) return [head.slice(0, 3), ...tail];
     }
     return null;
   };
   const pieces = split(run, 2);
   if (!pieces) return [];
-  return pieces.reduce<string[]>((acc, gs) => acc.flatMap((a) => gs.map((g) => `${a} ${g}`.trim())), ['']);
+  return pieces.reduce<string[]>((acc, gs) => acc.flatMap((a) => gs.map((gloss) => `${a} ${gloss}`.trim())), ['']);
 }

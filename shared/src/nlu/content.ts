@@ -25,7 +25,7 @@ let loading: Promise<Analyzer> | null = null;
  * by script runs (kanji/katakana).
  */
 export function preloadContentAnalyzer(): Promise<Analyzer> {
-  loading ??= Promise.all([loadAnalyzer(), preloadJapanese()]).then(([a]) => (analyzer = a));
+  loading ??= Promise.all([loadAnalyzer(), preloadJapanese()]).then(([loaded]) => (analyzer = loaded));
   return loading;
 }
 
@@ -37,18 +37,18 @@ export function contentWords(answer: string, echo: readonly string[]): string[] 
   const echoText = echo.join(' ').toLowerCase();
   const echoLatin = latinWords(echoText);
   const out: string[] = [];
-  for (const w of latinWords(answer)) {
+  for (const word of latinWords(answer)) {
     // A code or a number ("104", "MC-2025-118734") is content: it is what an identifier question asks for.
-    if (/\d/.test(w)) {
-      if (!echoLatin.includes(w)) out.push(w);
+    if (/\d/.test(word)) {
+      if (!echoLatin.includes(word)) out.push(word);
       continue;
     }
-    if (!/\p{L}/u.test(w) || w.length < 2) continue;
-    if (ENGLISH_COMMON_WORDS.has(w) || ENGLISH_GENERIC_WORDS.has(w) || ENGLISH_VAGUE_WORDS.has(w)) continue;
-    if (echoLatin.some((e) => sameStem(e, w))) continue;
-    out.push(w);
+    if (!/\p{L}/u.test(word) || word.length < 2) continue;
+    if (ENGLISH_COMMON_WORDS.has(word) || ENGLISH_GENERIC_WORDS.has(word) || ENGLISH_VAGUE_WORDS.has(word)) continue;
+    if (echoLatin.some((echoed) => sameStem(echoed, word))) continue;
+    out.push(word);
   }
-  for (const j of japaneseContent(answer)) if (!echoText.includes(j)) out.push(j);
+  for (const term of japaneseContent(answer)) if (!echoText.includes(term)) out.push(term);
   return out;
 }
 
@@ -56,15 +56,15 @@ function japaneseContent(text: string): string[] {
   if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return [];
   if (!analyzer) return text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
   const out: string[] = [];
-  for (const t of analyzer.tokens(text)) {
-    if (t.script !== 'ja') continue;
-    const noun = t.pos === '名詞' && !COUNTING_NOUN_DETAILS.has(t.posDetail);
-    const verb = t.pos === '動詞' && t.posDetail === '自立' && !LIGHT_VERBS.has(t.base);
-    if ((noun || verb) && !/^[\p{Script=Hiragana}]$/u.test(t.surface)) out.push(t.base);
+  for (const token of analyzer.tokens(text)) {
+    if (token.script !== 'ja') continue;
+    const noun = token.pos === '名詞' && !COUNTING_NOUN_DETAILS.has(token.posDetail);
+    const verb = token.pos === '動詞' && token.posDetail === '自立' && !LIGHT_VERBS.has(token.base);
+    if ((noun || verb) && !/^[\p{Script=Hiragana}]$/u.test(token.surface)) out.push(token.base);
   }
   // 「あおぞら保育園」: a name in hiragana before the noun it names, which the dictionary breaks into fillers.
-  for (const m of text.matchAll(/(?<![\p{Script=Hiragana}])[\p{Script=Hiragana}]{3,}(?=[\p{Script=Han}\p{Script=Katakana}])/gu)) {
-    if (!/[をにがはでとのへもやか]$/u.test(m[0])) out.push(m[0]);
+  for (const match of text.matchAll(/(?<![\p{Script=Hiragana}])[\p{Script=Hiragana}]{3,}(?=[\p{Script=Han}\p{Script=Katakana}])/gu)) {
+    if (!/[をにがはでとのへもやか]$/u.test(match[0])) out.push(match[0]);
   }
   return out;
 }

@@ -32,10 +32,10 @@ const CITY_CODE = /(?:,\s*([A-Z]{2})(?=\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[
 
 /** The text with a trailing state or province code spelled out, so the place index can read it. */
 function withSubdivisionName(text: string): string {
-  const m = CITY_CODE.exec(text);
-  const code = m?.[1] ?? m?.[2];
+  const match = CITY_CODE.exec(text);
+  const code = match?.[1] ?? match?.[2];
   const name = code ? SUBDIVISION_CODES[code] : undefined;
-  return m && name ? `${text.slice(0, m.index)}, ${name}${text.slice(m.index + m[0].length)}` : text;
+  return match && name ? `${text.slice(0, match.index)}, ${name}${text.slice(match.index + match[0].length)}` : text;
 }
 
 /**
@@ -55,7 +55,7 @@ export function findCountry(text: string, options: { towns?: boolean } = {}): Co
   const code = bestCountry(normalized, matches);
   // Towns only where a residence is being read: "Atlantis" names no country.
   if (!code) return options.towns ? townCountry(normalized) : null;
-  const named = matches.find((m) => m.values.some((v) => v.kind === 'country' && v.code === code));
+  const named = matches.find((match) => match.values.some((value) => value.kind === 'country' && value.code === code));
   const place = pickPlace(normalized, matches, code);
   return {
     code,
@@ -109,20 +109,20 @@ export function countryName(code: string, lang: SessionLanguage): string {
   } catch {
     fromIcu = undefined;
   }
-  const names = [fromIcu, fromLibrary].filter((n): n is string => Boolean(n));
+  const names = [fromIcu, fromLibrary].filter((name): name is string => Boolean(name));
   return names.sort((a, b) => a.length - b.length)[0] ?? upper;
 }
 
 function bestCountry(text: string, matches: PlaceMatch[]): string | null {
   const scores = new Map<string, { score: number; first: number }>();
-  for (const m of matches) {
+  for (const match of matches) {
     // "Cambridge, Massachusetts", "London, Ontario": the region after a place says which country's place it is.
-    const qualifies = matches.some((p) => p !== m && p.end <= m.start && /^\s*,?\s*$/.test(text.slice(p.end, m.start)));
-    const bonus = (marksResidence(text, m) ? 1 : 0) + (qualifies ? 1 : 0);
-    for (const code of new Set(m.values.map((v) => v.code))) {
-      const s = scores.get(code) ?? { score: 0, first: m.start };
-      s.score += 1 + bonus;
-      scores.set(code, s);
+    const qualifies = matches.some((previous) => previous !== match && previous.end <= match.start && /^\s*,?\s*$/.test(text.slice(previous.end, match.start)));
+    const bonus = (marksResidence(text, match) ? 1 : 0) + (qualifies ? 1 : 0);
+    for (const code of new Set(match.values.map((value) => value.code))) {
+      const tally = scores.get(code) ?? { score: 0, first: match.start };
+      tally.score += 1 + bonus;
+      scores.set(code, tally);
     }
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1].score - a[1].score || a[1].first - b[1].first);
@@ -131,12 +131,12 @@ function bestCountry(text: string, matches: PlaceMatch[]): string | null {
 
 function pickPlace(text: string, matches: PlaceMatch[], code: string): PlaceFound | null {
   const places = matches
-    .map((m) => ({ m, v: m.values.find((v): v is Extract<PlaceValue, { kind: 'place' }> => v.kind === 'place' && v.code === code) }))
-    .filter((x): x is { m: PlaceMatch; v: Extract<PlaceValue, { kind: 'place' }> } => x.v !== undefined);
-  const chosen = places.find((x) => marksResidence(text, x.m)) ?? places[0];
+    .map((match) => ({ m: match, v: match.values.find((value): value is Extract<PlaceValue, { kind: 'place' }> => value.kind === 'place' && value.code === code) }))
+    .filter((found): found is { m: PlaceMatch; v: Extract<PlaceValue, { kind: 'place' }> } => found.v !== undefined);
+  const chosen = places.find((found) => marksResidence(text, found.m)) ?? places[0];
   return chosen ? { city: chosen.m.text, timezone: chosen.v.timezone } : null;
 }
 
-function marksResidence(text: string, m: PlaceMatch): boolean {
-  return RESIDENCE_BEFORE.test(text.slice(0, m.start)) || RESIDENCE_AFTER.test(text.slice(m.end));
+function marksResidence(text: string, match: PlaceMatch): boolean {
+  return RESIDENCE_BEFORE.test(text.slice(0, match.start)) || RESIDENCE_AFTER.test(text.slice(match.end));
 }

@@ -163,9 +163,9 @@ const WHAT = /\b(?:what|which|who|whom|where|how|list|name|names|details?|descri
 
 /** Whether a field's label is itself a yes/no question. */
 function asksYesNoQuestion(label: string): boolean {
-  const t = label.trim();
-  if (YES_NO_QUESTION_EN.test(t)) return !/\b(?:or|which|what|when|where|who|how)\b/i.test(t.replace(/^\s*\w+/, ''));
-  return YES_NO_QUESTION_JA.test(t) && !QUESTION_WORD_JA.test(t);
+  const trimmed = label.trim();
+  if (YES_NO_QUESTION_EN.test(trimmed)) return !/\b(?:or|which|what|when|where|who|how)\b/i.test(trimmed.replace(/^\s*\w+/, ''));
+  return YES_NO_QUESTION_JA.test(trimmed) && !QUESTION_WORD_JA.test(trimmed);
 }
 
 /**
@@ -200,7 +200,7 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     // year fact, 「携帯・固定どちらでも可」 in a phone fact are words about it.
     // (A kind named only inside the options - "In person, Video call, or Phone call" - is no kind of the fact.)
     const kindBesides = kind === 'text' ? kind : kindWithout(listed, fact, field, useField);
-    if (!found.cued && kindBesides !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((o) => /\d/.test(o)) ? [] : listed };
+    if (!found.cued && kindBesides !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((option) => /\d/.test(option)) ? [] : listed };
     if (found.strict) return { type: 'choice', options: listed };
     // "Anything the medical tent should know: conditions, medication, allergies": words in prose under an open question
     // name topics to tell about, not values to pick.
@@ -208,7 +208,7 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     return { type: 'choice', options: listed, soft: true };
   }
   // A yes/no question as the label types a fact whose own words ask for nothing more specific.
-  if (kind === 'text' && useField && asksYesNoQuestion(field.label) && !asksForDescription(own) && !own.some((t) => WHAT.test(t))) {
+  if (kind === 'text' && useField && asksYesNoQuestion(field.label) && !asksForDescription(own) && !own.some((text) => WHAT.test(text))) {
     return { type: 'yes_no', options: [] };
   }
   return { type: kind, options: [] };
@@ -216,9 +216,9 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
 
 /** The kind the fact's and field's words ask for once the listed options are taken out of them. */
 function kindWithout(options: readonly string[], fact: FactWords, field: FieldWords, useField: boolean): FactType {
-  const strip = (t: string) => options.reduce((acc, o) => acc.split(o).join(' '), t);
-  const f = { ...fact, fact: strip(fact.fact), doneCriteria: strip(fact.doneCriteria), questioningHints: fact.questioningHints === null ? null : strip(fact.questioningHints ?? '') };
-  const typed = ownType(f);
+  const strip = (text: string) => options.reduce((acc, option) => acc.split(option).join(' '), text);
+  const stripped = { ...fact, fact: strip(fact.fact), doneCriteria: strip(fact.doneCriteria), questioningHints: fact.questioningHints === null ? null : strip(fact.questioningHints ?? '') };
+  const typed = ownType(stripped);
   if (typed !== null) return typed;
   return useField ? fieldType({ ...field, label: strip(field.label), intent: field.intent === null || field.intent === undefined ? field.intent : strip(field.intent) }) : 'text';
 }
@@ -244,7 +244,7 @@ function explicitSpec(fact: FactWords): AnswerSpec | null {
 
 /** The fact's own words: its key split into words, its description, its criteria and its hints. */
 export function factTexts(fact: FactWords): string[] {
-  return [splitKey(fact.factKey), fact.fact, fact.doneCriteria, fact.questioningHints ?? ''].filter((t) => t.trim() !== '');
+  return [splitKey(fact.factKey), fact.fact, fact.doneCriteria, fact.questioningHints ?? ''].filter((text) => text.trim() !== '');
 }
 
 /**
@@ -254,9 +254,9 @@ export function factTexts(fact: FactWords): string[] {
  * aspects it lists, and examples ("e.g. …", 「…など」) never type a fact.
  */
 function ownType(fact: FactWords): FactType | null {
-  const main = [splitKey(fact.factKey), fact.fact, fact.doneCriteria].filter((t) => t.trim() !== '').map(withoutExamples).map(withoutDateQualifier);
+  const main = [splitKey(fact.factKey), fact.fact, fact.doneCriteria].filter((text) => text.trim() !== '').map(withoutExamples).map(withoutDateQualifier);
   // "Which country, and how long they stayed": two questions in one fact are answered in prose.
-  if (main.some((t) => (t.match(WH_QUESTION) ?? []).length >= 2)) return 'text';
+  if (main.some((text) => (text.match(WH_QUESTION) ?? []).length >= 2)) return 'text';
   const hints = fact.questioningHints ? [withoutExamples(fact.questioningHints)] : [];
   if (DESCRIBE.test(main.join('\n'))) return 'text';
   const kind = typeOf(main);
@@ -276,15 +276,15 @@ function withoutDateQualifier(text: string): string {
 const DESCRIBE = /\b(?:describe|description|explain|explanation|tell us about|in (?:your|their|the patient's|the respondent's) own words)\b|詳しく|具体的に(?:書|記入|説明)|自由記述/i;
 
 function typeOf(texts: string[]): FactType {
-  if (texts.some((t) => YES_NO.test(t))) return 'yes_no';
+  if (texts.some((text) => YES_NO.test(text))) return 'yes_no';
   // 「会員期間を開始する年月」: a Japanese noun phrase is what its last noun is; the 期間 before it is only its topic.
-  if (texts.some((t) => /年月[。．.]?\s*$/.test(t.trim()))) return 'date';
+  if (texts.some((text) => /年月[。．.]?\s*$/.test(text.trim()))) return 'date';
   // A birth date is a date whatever question word asks for it ("When were you born?"), a birth year a year.
-  if (asksForBirthDate(texts) && !texts.some((t) => YEAR_RULE.test(t))) return 'date';
+  if (asksForBirthDate(texts) && !texts.some((text) => YEAR_RULE.test(text))) return 'date';
   for (const [type, pattern] of RULES) {
     // A serial, policy or booking number is a code to copy as written ("JA-5830214", "5CG3214XKQ"), not a quantity.
-    if (type === 'number' && texts.some((t) => IDENTIFIER.test(t))) return 'text';
-    if (texts.some((t) => pattern.test(t))) return type;
+    if (type === 'number' && texts.some((text) => IDENTIFIER.test(text))) return 'text';
+    if (texts.some((text) => pattern.test(text))) return type;
   }
   return asksForPersonName(texts) ? 'name' : 'text';
 }
@@ -297,7 +297,7 @@ const IDENTIFIER = anyOf(
 
 /** The fact asks for a serial, policy, booking or plate number: a code to copy, which no description replaces. */
 export function asksForIdentifier(texts: readonly string[]): boolean {
-  return texts.some((t) => IDENTIFIER.test(t));
+  return texts.some((text) => IDENTIFIER.test(text));
 }
 
 const YEAR_RULE = RULES.find(([type]) => type === 'year')![1];
@@ -307,9 +307,9 @@ const YEAR_RULE = RULES.find(([type]) => type === 'year')![1];
  * with "the name the pet responds to" is the pet's).
  */
 function asksForPersonName(texts: readonly string[]): boolean {
-  if (texts.some((t) => PERSONAL_NAME.test(t))) return true;
-  if (texts.some((t) => ORG_NAME_EN.test(t) || ORG_NAME_JA.test(t))) return false;
-  return texts.some((t) => ANY_NAME_EN.test(t) || /名前/.test(t));
+  if (texts.some((text) => PERSONAL_NAME.test(text))) return true;
+  if (texts.some((text) => ORG_NAME_EN.test(text) || ORG_NAME_JA.test(text))) return false;
+  return texts.some((text) => ANY_NAME_EN.test(text) || /名前/.test(text));
 }
 
 /** "fullName" / "full_name" / "full-name" → "full name". */
@@ -329,7 +329,7 @@ export function asksForOneNamePart(texts: string[]): boolean {
 
 /** A date fact about a birth date, where a date without the year is not enough. */
 export function asksForBirthDate(texts: string[]): boolean {
-  return texts.some((t) => /date of birth|birth ?date|birthday|\bdob\b|\bborn\b|生年月日|誕生日|生まれ/i.test(t));
+  return texts.some((text) => /date of birth|birth ?date|birthday|\bdob\b|\bborn\b|生年月日|誕生日|生まれ/i.test(text));
 }
 
 // "Why", "describe", "理由", "経験": the fact wants a description, not a word or two.
@@ -350,7 +350,7 @@ const EXISTENCE = anyOf(
  * ("why", "describe", "理由", "経験"): judged with the higher content threshold.
  */
 export function asksForDescription(texts: string[]): boolean {
-  return texts.some((t) => DESCRIPTIVE.test(t));
+  return texts.some((text) => DESCRIPTIVE.test(text));
 }
 
 /**
@@ -382,7 +382,7 @@ export function asksForRemarks(field: { label: string; intent?: string | null })
  * "none" / "なし" is a complete answer rather than a refusal.
  */
 export function asksWhetherAny(texts: string[]): boolean {
-  return texts.some((t) => EXISTENCE.test(t));
+  return texts.some((text) => EXISTENCE.test(text));
 }
 
 // "if reported", "only ask if…", "skip if…", 「ある場合」「あれば」「任意」: the fact applies only sometimes.
@@ -394,5 +394,5 @@ const CONDITIONAL = anyOf(
 
 /** A fact that applies only under a condition: within a field of several facts, it never holds the field back. */
 export function asksConditionally(texts: readonly string[]): boolean {
-  return texts.some((t) => CONDITIONAL.test(t));
+  return texts.some((text) => CONDITIONAL.test(text));
 }

@@ -22,10 +22,10 @@ const JA_FILLERS = /そうですね|そうです|はい|ええ|うん|いいえ|
 
 /** The content units of a text (see {@link CONTENT_THRESHOLDS}). */
 export function contentUnits(text: string): number {
-  const latin = latinWords(text).filter((w) => !LATIN_FILLERS.has(w)).length;
+  const latin = latinWords(text).filter((word) => !LATIN_FILLERS.has(word)).length;
   const chars = japaneseChars(text.replace(JA_FILLERS, ' '));
   // Kanji and katakana carry a word's meaning in fewer characters than kana do (英検2級, 微分積分).
-  const dense = chars.filter((c) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(c)).length;
+  const dense = chars.filter((char) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(char)).length;
   return latin * 2 + chars.length + dense / 2;
 }
 
@@ -42,11 +42,11 @@ const JA_GENERIC = new Set(
  */
 export function keywordsOf(texts: string[]): string[] {
   const out = new Set<string>();
-  for (const t of texts) {
-    for (const w of latinWords(t)) {
-      if (/^\p{L}{4,}$/u.test(w) && !ENGLISH_COMMON_WORDS.has(w) && !ENGLISH_GENERIC_WORDS.has(w)) out.add(w);
+  for (const text of texts) {
+    for (const word of latinWords(text)) {
+      if (/^\p{L}{4,}$/u.test(word) && !ENGLISH_COMMON_WORDS.has(word) && !ENGLISH_GENERIC_WORDS.has(word)) out.add(word);
     }
-    for (const run of t.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? []) {
+    for (const run of text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? []) {
       for (const piece of bigrams(run)) if (!JA_GENERIC.has(piece)) out.add(piece);
     }
   }
@@ -60,8 +60,8 @@ export function keywordsOf(texts: string[]): string[] {
  */
 export function sharedKeyword(answer: string, keywords: readonly string[]): string | null {
   const words = latinWords(answer);
-  for (const k of keywords) {
-    if (isLatinKeyword(k) ? words.some((w) => sameStem(w, k)) : answer.includes(k)) return k;
+  for (const keyword of keywords) {
+    if (isLatinKeyword(keyword) ? words.some((word) => sameStem(word, keyword)) : answer.includes(keyword)) return keyword;
   }
   return null;
 }
@@ -69,12 +69,12 @@ export function sharedKeyword(answer: string, keywords: readonly string[]): stri
 /** Keywords of each fact minus those shared with another fact of the field: they cannot tell facts apart. */
 export function distinctiveKeywords(perFact: readonly string[][]): string[][] {
   const count = new Map<string, number>();
-  for (const ks of perFact) for (const k of new Set(ks)) count.set(k, (count.get(k) ?? 0) + 1);
-  return perFact.map((ks) => ks.filter((k) => (count.get(k) ?? 0) < 2));
+  for (const ks of perFact) for (const keyword of new Set(ks)) count.set(keyword, (count.get(keyword) ?? 0) + 1);
+  return perFact.map((ks) => ks.filter((keyword) => (count.get(keyword) ?? 0) < 2));
 }
 
-function isLatinKeyword(k: string): boolean {
-  return /^\p{Script=Latin}/u.test(k);
+function isLatinKeyword(keyword: string): boolean {
+  return /^\p{Script=Latin}/u.test(keyword);
 }
 
 function sameStem(a: string, b: string): boolean {
@@ -88,5 +88,5 @@ function sameStem(a: string, b: string): boolean {
 
 function bigrams(run: string): string[] {
   const chars = [...run];
-  return chars.slice(0, -1).map((c, i) => c + (chars[i + 1] ?? ''));
+  return chars.slice(0, -1).map((char, i) => char + (chars[i + 1] ?? ''));
 }

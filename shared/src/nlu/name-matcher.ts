@@ -31,13 +31,13 @@ export function createNameMatcher<T>(
   options: NameMatcherOptions = {},
 ): (text: string) => NameMatch<T>[] {
   const groups = new Map<string, Group<T>>();
-  for (const e of entries) {
-    const name = normalizeText(e.name);
+  for (const entry of entries) {
+    const name = normalizeText(entry.name);
     if (!name) continue;
     const caseSensitive = !options.codesInAnyCase && isCodeLike(name);
     const key = `${caseSensitive ? 'c' : 'i'}:${caseSensitive ? name : name.toLowerCase()}`;
     const group = groups.get(key) ?? { name, pattern: compile(name, caseSensitive), probe: name.toLowerCase(), values: [] };
-    if (!group.values.includes(e.value)) group.values.push(e.value);
+    if (!group.values.includes(entry.value)) group.values.push(entry.value);
     groups.set(key, group);
   }
   const ordered = [...groups.values()].sort((a, b) => b.name.length - a.name.length);
@@ -47,15 +47,15 @@ export function createNameMatcher<T>(
 function findAll<T>(groups: Group<T>[], text: string, options: NameMatcherOptions): NameMatch<T>[] {
   const lower = text.toLowerCase();
   const found: NameMatch<T>[] = [];
-  for (const g of groups) {
-    if (!lower.includes(g.probe)) continue;
-    g.pattern.lastIndex = 0;
-    for (const m of text.matchAll(g.pattern)) {
-      const start = m.index;
-      const end = start + m[0].length;
+  for (const group of groups) {
+    if (!lower.includes(group.probe)) continue;
+    group.pattern.lastIndex = 0;
+    for (const match of text.matchAll(group.pattern)) {
+      const start = match.index;
+      const end = start + match[0].length;
       if (options.rejectFollowing?.test(text.slice(end))) continue;
-      if (found.some((f) => start < f.end && f.start < end)) continue;
-      found.push({ start, end, text: m[0], values: [...g.values] });
+      if (found.some((span) => start < span.end && span.start < end)) continue;
+      found.push({ start, end, text: match[0], values: [...group.values] });
     }
   }
   return found.sort((a, b) => a.start - b.start);

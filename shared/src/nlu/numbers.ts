@@ -44,21 +44,21 @@ export function findNumbers(text: string): FoundNumber[] {
 }
 
 function digitNumbers(text: string): FoundNumber[] {
-  return [...text.matchAll(DIGIT_NUMERAL)].map((m) => {
-    const [, numeral = '', word = ''] = /^(.*?)\s?(k|grand|thousand|million|billion|trillion)?$/i.exec(m[0]) ?? [];
+  return [...text.matchAll(DIGIT_NUMERAL)].map((match) => {
+    const [, numeral = '', word = ''] = /^(.*?)\s?(k|grand|thousand|million|billion|trillion)?$/i.exec(match[0]) ?? [];
     // "70 000": a space groups thousands as a comma does.
     const raw = numeral.replace(/[,\u00a0\u202f ]/g, '');
     const value = /^[\d.]+$/.test(raw) && !word ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[word.toLowerCase()] ?? 1));
-    return { value, text: m[0], index: m.index };
+    return { value, text: match[0], index: match.index };
   });
 }
 
 function kanjiNumbers(text: string): FoundNumber[] {
   const tokens = morphemes(text);
   return [...text.matchAll(KANJI_RUN)]
-    .filter((m) => (tokens ? taggedAsNumeral(tokens, m[0], m.index) : countedWithoutDictionary(text, m[0], m.index)))
-    .map((m) => ({ value: format(parseKanji(m[0])), text: m[0], index: m.index }))
-    .filter((n) => n.value !== 'NaN');
+    .filter((match) => (tokens ? taggedAsNumeral(tokens, match[0], match.index) : countedWithoutDictionary(text, match[0], match.index)))
+    .map((match) => ({ value: format(parseKanji(match[0])), text: match[0], index: match.index }))
+    .filter((numeral) => numeral.value !== 'NaN');
 }
 
 /**
@@ -69,10 +69,10 @@ function kanjiNumbers(text: string): FoundNumber[] {
  */
 function taggedAsNumeral(tokens: readonly Morpheme[], run: string, start: number): boolean {
   const end = start + run.length;
-  const inside = tokens.filter((t) => t.end > start && t.start < end);
-  const numerals = inside.every((t) => t.start >= start && t.end <= end && t.pos1 === '数');
+  const inside = tokens.filter((token) => token.end > start && token.start < end);
+  const numerals = inside.every((token) => token.start >= start && token.end <= end && token.pos1 === '数');
   const nativeCounter = inside.length === 1 && inside[0]?.start === start && inside[0].surface === `${run}つ`;
-  const approximate = tokens.some((t) => (t.end === start || t.start === end) && /^[数何幾]$/.test(t.surface));
+  const approximate = tokens.some((token) => (token.end === start || token.start === end) && /^[数何幾]$/.test(token.surface));
   return (numerals || nativeCounter) && !approximate;
 }
 
@@ -87,16 +87,16 @@ type NumberMatch = { number?: { num?: number }; terms: Term[] };
 function wordNumbers(text: string): FoundNumber[] {
   if (!/\p{Script=Latin}/u.test(text)) return [];
   const doc = nlp(text);
-  const terms = (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((s) => s.terms);
-  return (doc.numbers().json({ offset: true }) as NumberMatch[]).flatMap((n) => {
-    const first = n.terms[0];
-    const last = n.terms.at(-1);
-    if (!first || !last || n.number?.num === undefined) return [];
+  const terms = (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((sentence) => sentence.terms);
+  return (doc.numbers().json({ offset: true }) as NumberMatch[]).flatMap((numberMatch) => {
+    const first = numberMatch.terms[0];
+    const last = numberMatch.terms.at(-1);
+    if (!first || !last || numberMatch.number?.num === undefined) return [];
     const span = text.slice(first.offset.start, last.offset.start + last.offset.length);
     // compromise reads a number word before a full stop ("Two.") as 0: read the words alone again.
-    const value = n.number.num === 0 && !/\b(?:zero|nil|nought|none|no)\b/i.test(span) ? reread(span) : n.number.num;
+    const value = numberMatch.number.num === 0 && !/\b(?:zero|nil|nought|none|no)\b/i.test(span) ? reread(span) : numberMatch.number.num;
     if (value === undefined) return [];
-    if (/\d/.test(span) || !isCardinal(n.terms, terms)) return [];
+    if (/\d/.test(span) || !isCardinal(numberMatch.terms, terms)) return [];
     return [{ value: format(value), text: span, index: first.offset.start }];
   });
 }
@@ -111,12 +111,12 @@ function reread(span: string): number | undefined {
  * ("the one", "no one", "this one", "the weighted one").
  */
 function isCardinal(number: readonly Term[], terms: readonly Term[]): boolean {
-  const tags = number.flatMap((t) => t.tags);
-  if (tags.includes('Ordinal') || !tags.some((t) => t === 'Cardinal' || t === 'Fraction')) return false;
+  const tags = number.flatMap((term) => term.tags);
+  if (tags.includes('Ordinal') || !tags.some((tag) => tag === 'Cardinal' || tag === 'Fraction')) return false;
   const start = number[0]?.offset.start ?? 0;
-  const preceding = terms.filter((t) => t.offset.length > 0 && t.offset.start + t.offset.length <= start);
+  const preceding = terms.filter((term) => term.offset.length > 0 && term.offset.start + term.offset.length <= start);
   const before = preceding.at(-1);
-  const determiner = (t: Term | undefined) => t !== undefined && (t.tags.includes('Determiner') || t.tags.includes('Possessive') || /^no$/i.test(t.text));
+  const determiner = (term: Term | undefined) => term !== undefined && (term.tags.includes('Determiner') || term.tags.includes('Possessive') || /^no$/i.test(term.text));
   // "the one", "no one", and with a describing word between: "the weighted one", "a blue one".
   const describing = before !== undefined && !before.tags.includes('Value') && !before.tags.includes('Noun') && determiner(preceding.at(-2));
   const pronoun = number.length === 1 && /^one$/i.test(number[0]?.text ?? '') && (determiner(before) || describing);
@@ -125,11 +125,11 @@ function isCardinal(number: readonly Term[], terms: readonly Term[]): boolean {
 
 /** "a dozen" = 12, "half a dozen" = 6, "two dozen" = 24, "a couple" = 2. */
 function collectiveNumbers(text: string, found: readonly FoundNumber[]): FoundNumber[] {
-  return [...text.matchAll(COLLECTIVE)].flatMap((m) => {
-    const size = COLLECTIVES[(m[2] ?? '').toLowerCase()] ?? 0;
-    if (m[1]) return [{ value: format(size * (/^half/i.test(m[1]) ? 0.5 : 1)), text: m[0], index: m.index }];
-    const count = found.find((n) => /^\s+$/.test(text.slice(n.index + n.text.length, m.index)));
-    return count ? [{ value: format(Number(count.value) * size), text: text.slice(count.index, m.index + m[0].length), index: count.index }] : [];
+  return [...text.matchAll(COLLECTIVE)].flatMap((match) => {
+    const size = COLLECTIVES[(match[2] ?? '').toLowerCase()] ?? 0;
+    if (match[1]) return [{ value: format(size * (/^half/i.test(match[1]) ? 0.5 : 1)), text: match[0], index: match.index }];
+    const count = found.find((numeral) => /^\s+$/.test(text.slice(numeral.index + numeral.text.length, match.index)));
+    return count ? [{ value: format(Number(count.value) * size), text: text.slice(count.index, match.index + match[0].length), index: count.index }] : [];
   });
 }
 
@@ -137,10 +137,10 @@ function withoutOverlaps(found: readonly FoundNumber[]): FoundNumber[] {
   const sorted = [...found].sort((a, b) => a.index - b.index || b.text.length - a.text.length);
   const kept: FoundNumber[] = [];
   let end = 0;
-  for (const n of sorted) {
-    if (n.index < end) continue;
-    kept.push(n);
-    end = n.index + n.text.length;
+  for (const numeral of sorted) {
+    if (numeral.index < end) continue;
+    kept.push(numeral);
+    end = numeral.index + numeral.text.length;
   }
   return kept;
 }
@@ -150,19 +150,19 @@ function withoutOverlaps(found: readonly FoundNumber[]): FoundNumber[] {
  * "五万" → 50000. Digit groups may stand for kanji digits: "8万5千" → 85000,
  * "1億2000万" → 120000000, "1.5万" → 15000.
  */
-export function parseKanji(s: string): number {
-  const parts = s.match(/\d+(?:\.\d+)?|./g) ?? [];
-  if (!parts.some((p) => p in KANJI_UNITS || p in MAGNITUDES)) {
-    return Number(parts.map((p) => (/\d/.test(p) ? p : (KANJI_DIGITS[p] ?? 'x'))).join(''));
+export function parseKanji(text: string): number {
+  const parts = text.match(/\d+(?:\.\d+)?|./g) ?? [];
+  if (!parts.some((part) => part in KANJI_UNITS || part in MAGNITUDES)) {
+    return Number(parts.map((part) => (/\d/.test(part) ? part : (KANJI_DIGITS[part] ?? 'x'))).join(''));
   }
   let total = 0;
   let section = 0;
   let digit: number | null = null;
-  for (const p of parts) {
-    const d = /\d/.test(p) ? Number(p) : KANJI_DIGITS[p];
-    const unit = KANJI_UNITS[p];
-    const magnitude = MAGNITUDES[p];
-    if (d !== undefined) digit = d;
+  for (const part of parts) {
+    const value = /\d/.test(part) ? Number(part) : KANJI_DIGITS[part];
+    const unit = KANJI_UNITS[part];
+    const magnitude = MAGNITUDES[part];
+    if (value !== undefined) digit = value;
     else if (unit !== undefined) {
       section += (digit ?? 1) * unit;
       digit = null;
@@ -182,6 +182,6 @@ function plain(raw: string): string {
 }
 
 /** A plain decimal without floating-point noise (1.2 × 10⁶ is "1200000", not "1199999.9999999998"). */
-function format(n: number): string {
-  return String(Number(n.toPrecision(12)));
+function format(value: number): string {
+  return String(Number(value.toPrecision(12)));
 }

@@ -47,7 +47,7 @@ const NONE: Extraction = { value: null, rejected: null };
  */
 export function extractPersonName(text: string, parts: 1 | 2): Extraction {
   if (isNonAnswer(text) || isSkipRequest(text) || isNilAnswer(text)) return NONE;
-  const plain = text.replace(CONTACT, (m) => '|'.repeat(m.length));
+  const plain = text.replace(CONTACT, (match) => '|'.repeat(match.length));
   const best = rank(text, [...latinNames(plain), ...japaneseNames(plain)], parts)[0];
   if (!best) return NONE;
   if (best.words >= parts) return { value: best.value, rejected: null };
@@ -62,14 +62,14 @@ const CONTACT = /[\w.%+/:@-]*(?:[@\d/]|\.[a-z]{2})[\w.%+/:@-]*/g;
 const CORRECTION = /\b(?:actually|i mean|sorry|correction|scratch that|make (?:that|it))\b|いや[、,]|訂正|間違え/gi;
 
 function rank(text: string, found: Candidate[], parts: number): Candidate[] {
-  const corrections = [...text.matchAll(CORRECTION)].map((m) => m.index);
-  const key = (c: Candidate) => [c.words >= parts ? 1 : 0, corrections.filter((at) => at < c.start).length, c.evidence ? 1 : 0];
+  const corrections = [...text.matchAll(CORRECTION)].map((match) => match.index);
+  const key = (candidate: Candidate) => [candidate.words >= parts ? 1 : 0, corrections.filter((at) => at < candidate.start).length, candidate.evidence ? 1 : 0];
   const inOrder = [...found].sort((a, b) => a.start - b.start);
   // The sort is stable: equal keys keep preferAsserted's order (asserted before background, then text order).
-  return preferAsserted(text, inOrder, (c) => [c.start, c.end] as const).sort((a, b) => {
+  return preferAsserted(text, inOrder, (candidate) => [candidate.start, candidate.end] as const).sort((a, b) => {
     const [ka, kb] = [key(a), key(b)];
-    const i = ka.findIndex((v, j) => v !== kb[j]);
-    return i < 0 ? 0 : (kb[i] ?? 0) - (ka[i] ?? 0);
+    const differsAt = ka.findIndex((value, j) => value !== kb[j]);
+    return differsAt < 0 ? 0 : (kb[differsAt] ?? 0) - (ka[differsAt] ?? 0);
   });
 }
 
@@ -103,17 +103,17 @@ function latinNames(text: string): Candidate[] {
   let run: Word[] = [];
   let titled = false;
   const close = () => {
-    const c = fromRun(text, run, titled, words);
-    if (c) out.push(c);
+    const candidate = fromRun(text, run, titled, words);
+    if (candidate) out.push(candidate);
     run = [];
   };
-  words.forEach((w, i) => {
+  words.forEach((word, i) => {
     const prev = words[i - 1];
-    const linked = prev !== undefined && joins(text, prev, w);
-    if (!linked || !inName(w)) close();
-    if (!inName(w)) return;
+    const linked = prev !== undefined && joins(text, prev, word);
+    if (!linked || !inName(word)) close();
+    if (!inName(word)) return;
     if (!run.length) titled = linked && prev?.kind === 'title';
-    run.push(w);
+    run.push(word);
   });
   close();
   const bare = bareName(text, words);
@@ -124,61 +124,61 @@ function latinNames(text: string): Candidate[] {
 function latinWords(text: string): Word[] {
   const english = text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]/gu, ' ').replace(/。/g, '.').replace(/、/g, ',');
   const sentences = nlp(english).json({ offset: true }) as Array<{ terms: Term[] }>;
-  const terms = sentences.flatMap((s) => s.terms);
-  const starts = new Set(sentences.map((s) => s.terms.find((t) => t.text)?.offset.start));
-  return [...text.matchAll(WORD)].map((m) => {
-    const [start, end] = [m.index, m.index + m[0].length];
-    const tags = new Set(terms.filter((t) => t.text && t.offset.start < end && t.offset.start + t.offset.length > start).flatMap((t) => t.tags));
+  const terms = sentences.flatMap((sentence) => sentence.terms);
+  const starts = new Set(sentences.map((sentence) => sentence.terms.find((term) => term.text)?.offset.start));
+  return [...text.matchAll(WORD)].map((match) => {
+    const [start, end] = [match.index, match.index + match[0].length];
+    const tags = new Set(terms.filter((term) => term.text && term.offset.start < end && term.offset.start + term.offset.length > start).flatMap((term) => term.tags));
     // "name's", "I'm": compromise puts an empty copula term after a contraction, so a verb is inside.
-    if (terms.some((t) => !t.text && t.offset.start === end)) tags.add('Verb');
-    const known = m[0].toLowerCase() in LEXICON;
-    const placeLike = (tags.has('Place') || tags.has('Organization')) && !NOT_NAME_TAGS.some((t) => t !== 'Place' && t !== 'Organization' && tags.has(t));
-    return { text: m[0], start, end, kind: kindOf(m[0], tags), capital: /^\p{Lu}/u.test(m[0]), known, sentenceStart: starts.has(start), article: tags.has('Determiner'), placeLike };
+    if (terms.some((term) => !term.text && term.offset.start === end)) tags.add('Verb');
+    const known = match[0].toLowerCase() in LEXICON;
+    const placeLike = (tags.has('Place') || tags.has('Organization')) && !NOT_NAME_TAGS.some((tag) => tag !== 'Place' && tag !== 'Organization' && tags.has(tag));
+    return { text: match[0], start, end, kind: kindOf(match[0], tags), capital: /^\p{Lu}/u.test(match[0]), known, sentenceStart: starts.has(start), article: tags.has('Determiner'), placeLike };
   });
 }
 
 function kindOf(word: string, tags: Set<string>): Kind {
   // In context compromise sometimes reads "Dr" as a first name; its lexicon still knows it as a title.
   if (tags.has('Honorific') || [LEXICON[word.toLowerCase()]].flat().includes('Honorific')) return 'title';
-  if (NOT_NAME_TAGS.some((t) => tags.has(t))) return 'other';
+  if (NOT_NAME_TAGS.some((tag) => tags.has(tag))) return 'other';
   // "Aunt Carol", "Grandma Rose": a word the lexicon knows as a role is a title, even where the tagger calls it a person.
   if ([LEXICON[word.toLowerCase()]].flat().includes('Actor')) return 'title';
   if (tags.has('Person')) return 'person';
   // A role before a name works as a title: "Professor Alan Turing", "my husband Tom".
   if (tags.has('Actor')) return 'title';
-  return SHAPE_TAGS.some((t) => tags.has(t)) ? 'shape' : 'noun';
+  return SHAPE_TAGS.some((tag) => tags.has(tag)) ? 'shape' : 'noun';
 }
 
 /** Whether a word can be part of a name in running text (see the header). */
-function inName(w: Word): boolean {
-  if (w.kind === 'person') return true;
-  if (w.capital && !w.sentenceStart) return w.kind === 'noun' || w.kind === 'shape';
-  return w.kind === 'noun' && !w.known;
+function inName(word: Word): boolean {
+  if (word.kind === 'person') return true;
+  if (word.capital && !word.sentenceStart) return word.kind === 'noun' || word.kind === 'shape';
+  return word.kind === 'noun' && !word.known;
 }
 
 /** Words are one name when only spaces separate them, or an initial's or title's full stop ("F. Kennedy"). */
-function joins(text: string, a: Word, b: Word): boolean {
-  const gap = text.slice(a.end, b.start);
-  return /^\s+$/.test(gap) || ((a.text.length === 1 || a.kind === 'title') && /^\.\s*$/.test(gap));
+function joins(text: string, before: Word, after: Word): boolean {
+  const gap = text.slice(before.end, after.start);
+  return /^\s+$/.test(gap) || ((before.text.length === 1 || before.kind === 'title') && /^\.\s*$/.test(gap));
 }
 
 function fromRun(text: string, run: Word[], titled: boolean, words: Word[]): Candidate | null {
   // Lower-case ends of a capitalised name are chat ("Jane Doe btw"); inside it they are particles ("de la").
   let [from, to] = [0, run.length];
-  if (run.some((w) => w.capital)) {
+  if (run.some((word) => word.capital)) {
     while (from < to && !run[from]!.capital) from++;
     while (to > from && !run[to - 1]!.capital) to--;
   }
   const name = run.slice(from, to);
   const [first, last] = [name[0], name[name.length - 1]];
   if (!first || !last) return null;
-  const person = name.some((w) => w.kind === 'person');
+  const person = name.some((word) => word.kind === 'person');
   // A capitalised verb or adjective is a name only beside one ("Alan Turing"), not in Title Case chat ("I Love Pizza").
-  if (!person && name.some((w) => w.kind === 'shape')) return null;
+  if (!person && name.some((word) => word.kind === 'shape')) return null;
   if (!person && !titled) {
     const before = words[words.indexOf(first) - 1];
     const article = before !== undefined && before.article && joins(text, before, first);
-    if (name.length < 2 || !name.every((w) => w.capital) || article) return null;
+    if (name.length < 2 || !name.every((word) => word.capital) || article) return null;
   }
   return { value: text.slice(first.start, last.end), start: first.start, end: last.end, words: name.length, evidence: person || titled };
 }
@@ -188,11 +188,11 @@ function bareName(text: string, words: Word[]): Candidate | null {
   const [first, last] = [words[0], words[words.length - 1]];
   if (!first || !last || words.length > 5) return null;
   if (trimPunctuation(text.slice(0, first.start)) || trimPunctuation(text.slice(last.end))) return null;
-  if (!words.every((w, i) => i === 0 || joins(text, words[i - 1]!, w))) return null;
-  const fits = (w: Word) => w.kind === 'person' || w.kind === 'noun' || (w.capital && (w.kind === 'shape' || w.placeLike));
+  if (!words.every((word, i) => i === 0 || joins(text, words[i - 1]!, word))) return null;
+  const fits = (word: Word) => word.kind === 'person' || word.kind === 'noun' || (word.capital && (word.kind === 'shape' || word.placeLike));
   // Capitalised words on their own read as a place by compromise ("Susan Park") are a name when asked for one.
-  const capitalised = words.length >= 2 && words.every((w) => w.capital) && words.some((w) => w.placeLike || !w.known);
-  const named = words.some((w) => w.kind === 'person') || words.every((w) => !w.known) || capitalised;
+  const capitalised = words.length >= 2 && words.every((word) => word.capital) && words.some((word) => word.placeLike || !word.known);
+  const named = words.some((word) => word.kind === 'person') || words.every((word) => !word.known) || capitalised;
   if (!words.every(fits) || !named) return null;
   return { value: text.slice(first.start, last.end), start: first.start, end: last.end, words: words.length, evidence: true };
 }
@@ -219,16 +219,16 @@ function japaneseNames(text: string): Candidate[] {
     const givenAsPlace = (k: number) =>
       isSurname(anchor) && endsIntro(ms[k + 1]) && (k === i + 1 || /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')) &&
       ((ms[k]?.pos1 === '固有名詞' && ms[k]?.pos2 === '地域') || (ms[k]?.pos === '名詞' && ms[k]?.pos1 === '一般' && /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')));
-    const more = (m: Morpheme | undefined, k: number) =>
-      m !== undefined && ((continuesName(m) && (tagged || m.pos2 === '人名' || KANA.test(m.surface))) || givenAsPlace(k));
+    const more = (morpheme: Morpheme | undefined, k: number) =>
+      morpheme !== undefined && ((continuesName(morpheme) && (tagged || morpheme.pos2 === '人名' || KANA.test(morpheme.surface))) || givenAsPlace(k));
     let j = i + 1;
     while (more(ms[j], j) || (ms[j] !== undefined && isSeparator(ms[j]!) && more(ms[j + 1], j + 1))) j++;
     const tokens = ms.slice(i, j);
     let [end, pieces] = [tokens[tokens.length - 1]!.end, namePieces(tokens)];
     // A kana given name the dictionary split into other words ("あや"+"か", "まい"): the kana up to the copula.
     const tail = KANA_GIVEN_NAME.exec(text.slice(anchor.end))?.[0] ?? '';
-    const head = ms.find((m) => m.start === anchor.end);
-    if (isSurname(anchor) && anchor.end + tail.length > end && tokens.slice(1).every((t) => KANA.test(t.surface)) && head && startsGivenName(head)) {
+    const head = ms.find((morpheme) => morpheme.start === anchor.end);
+    if (isSurname(anchor) && anchor.end + tail.length > end && tokens.slice(1).every((token) => KANA.test(token.surface)) && head && startsGivenName(head)) {
       [end, pieces] = [anchor.end + tail.length, 2];
     }
     if (tagged || pieces > 1) out.push({ value: text.slice(anchor.start, end), start: anchor.start, end, words: pieces, evidence: true });
@@ -237,48 +237,48 @@ function japaneseNames(text: string): Candidate[] {
   return out;
 }
 
-function isPersonAnchor(m: Morpheme): boolean {
-  return m.pos === '名詞' && m.pos1 === '固有名詞' && hasJapanese(m.surface) && (m.pos2 === '人名' || readsAsSurname(m));
+function isPersonAnchor(morpheme: Morpheme): boolean {
+  return morpheme.pos === '名詞' && morpheme.pos1 === '固有名詞' && hasJapanese(morpheme.surface) && (morpheme.pos2 === '人名' || readsAsSurname(morpheme));
 }
 
 /** 清水 alone is an organisation to IPADIC, but 「清水さん」 is a person: the dictionary also knows it as a surname. */
-function readsAsSurname(m: Morpheme): boolean {
-  const probe = morphemes(`${m.surface}さん`);
-  return probe?.length === 2 && probe[0]?.surface === m.surface && probe[0].pos2 === '人名' && probe[0].pos3 === '姓';
+function readsAsSurname(morpheme: Morpheme): boolean {
+  const probe = morphemes(`${morpheme.surface}さん`);
+  return probe?.length === 2 && probe[0]?.surface === morpheme.surface && probe[0].pos2 === '人名' && probe[0].pos3 === '姓';
 }
 
-function isSurname(m: Morpheme): boolean {
-  return m.pos3 === '姓' || (m.pos2 !== '人名' && readsAsSurname(m));
+function isSurname(morpheme: Morpheme): boolean {
+  return morpheme.pos3 === '姓' || (morpheme.pos2 !== '人名' && readsAsSurname(morpheme));
 }
 
 /** A noun that can continue a name. Given names the dictionary does not know come in pieces (心+愛, 一+颯, 浩+介). */
-function continuesName(m: Morpheme): boolean {
-  if (m.pos !== '名詞' || !hasJapanese(m.surface) || ['代名詞', '非自立', '副詞可能'].includes(m.pos1)) return false;
-  if (m.pos1 === '接尾') return m.pos2 === '一般';
-  return !(m.pos1 === '固有名詞' && (m.pos2 === '地域' || m.pos2 === '組織'));
+function continuesName(morpheme: Morpheme): boolean {
+  if (morpheme.pos !== '名詞' || !hasJapanese(morpheme.surface) || ['代名詞', '非自立', '副詞可能'].includes(morpheme.pos1)) return false;
+  if (morpheme.pos1 === '接尾') return morpheme.pos2 === '一般';
+  return !(morpheme.pos1 === '固有名詞' && (morpheme.pos2 === '地域' || morpheme.pos2 === '組織'));
 }
 
 /** What may follow a name in an introduction: nothing, punctuation, a particle or the copula. */
-function endsIntro(m: Morpheme | undefined): boolean {
-  return m === undefined || m.pos === '記号' || m.pos === '助詞' || m.pos === '助動詞';
+function endsIntro(morpheme: Morpheme | undefined): boolean {
+  return morpheme === undefined || morpheme.pos === '記号' || morpheme.pos === '助詞' || morpheme.pos === '助動詞';
 }
 
-function isSeparator(m: Morpheme): boolean {
-  return m.pos === '記号' && (m.pos1 === '空白' || m.surface === '・');
+function isSeparator(morpheme: Morpheme): boolean {
+  return morpheme.pos === '記号' && (morpheme.pos1 === '空白' || morpheme.surface === '・');
 }
 
 /** A kana given name may begin with whatever the dictionary took it for, except a particle, honorific or the copula. */
-function startsGivenName(m: Morpheme): boolean {
-  if (m.pos === '名詞') return m.pos1 !== '接尾';
-  if (m.pos === '助動詞') return !['です', 'だ', 'ます'].includes(m.base);
-  return m.pos === '動詞' || m.pos === 'フィラー';
+function startsGivenName(morpheme: Morpheme): boolean {
+  if (morpheme.pos === '名詞') return morpheme.pos1 !== '接尾';
+  if (morpheme.pos === '助動詞') return !['です', 'だ', 'ます'].includes(morpheme.base);
+  return morpheme.pos === '動詞' || morpheme.pos === 'フィラー';
 }
 
 /** Family and given name: pieces written apart (山田 太郎, ジョン・スミス), or a surname and what follows it. */
 function namePieces(tokens: Morpheme[]): number {
   const separated = tokens.filter(isSeparator).length;
   if (separated > 0) return separated + 1;
-  const people = tokens.filter((t) => t.pos2 === '人名').length;
+  const people = tokens.filter((token) => token.pos2 === '人名').length;
   return tokens.length >= 2 && (isSurname(tokens[0]!) || people >= 2) ? 2 : 1;
 }
 
@@ -291,6 +291,6 @@ const JA_NAME_FALLBACK = new RegExp(
 
 function japaneseFallback(text: string): Candidate[] {
   return [...text.matchAll(JA_NAME_FALLBACK)]
-    .filter((m) => m[0].length >= 2)
-    .map((m) => ({ value: m[0], start: m.index, end: m.index + m[0].length, words: m[0].length >= 3 || /[ ・]/.test(m[0]) ? 2 : 1, evidence: true }));
+    .filter((match) => match[0].length >= 2)
+    .map((match) => ({ value: match[0], start: match.index, end: match.index + match[0].length, words: match[0].length >= 3 || /[ ・]/.test(match[0]) ? 2 : 1, evidence: true }));
 }

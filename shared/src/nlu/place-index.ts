@@ -50,13 +50,13 @@ function countryNames(): NameEntry<PlaceValue>[] {
   };
   for (const lang of ['en', 'ja']) {
     const all = countries.getNames(lang, { select: 'all' });
-    for (const [code, names] of Object.entries(all)) for (const n of names) add(n, code);
+    for (const [code, names] of Object.entries(all)) for (const name of names) add(name, code);
     for (const style of ['long', 'short'] as const) {
       const display = new Intl.DisplayNames(lang, { type: 'region', style, fallback: 'none' });
       for (const code of Object.keys(all)) add(display.of(code), code);
     }
   }
-  for (const a of [...COUNTRY_ALIASES_EN, ...COUNTRY_ALIASES_JA]) add(a.name, a.country);
+  for (const alias of [...COUNTRY_ALIASES_EN, ...COUNTRY_ALIASES_JA]) add(alias.name, alias.country);
   return out;
 }
 
@@ -70,7 +70,7 @@ function placeNames(): NameEntry<PlaceValue>[] {
     if (!area || !CITY_AREAS.has(area) || !code || AMBIGUOUS_CITY_NAMES.has(city.toLowerCase())) continue;
     for (const name of cityNameVariants(city)) out.push({ name, value: placeValue(code, resolvedZone(zone)) });
   }
-  for (const p of curatedPlaces()) for (const name of p.names) out.push({ name, value: placeValue(p.country, p.timezone) });
+  for (const place of curatedPlaces()) for (const name of place.names) out.push({ name, value: placeValue(place.country, place.timezone) });
   return out;
 }
 
@@ -84,16 +84,16 @@ const countryValues = new Map<string, PlaceValue>();
 const placeValues = new Map<string, PlaceValue>();
 
 function countryValue(code: string): PlaceValue {
-  const v = countryValues.get(code) ?? { kind: 'country', code };
-  countryValues.set(code, v);
-  return v;
+  const value = countryValues.get(code) ?? { kind: 'country', code };
+  countryValues.set(code, value);
+  return value;
 }
 
 function placeValue(code: string, timezone: string): PlaceValue {
   const key = `${code}|${timezone}`;
-  const v = placeValues.get(key) ?? { kind: 'place', code, timezone };
-  placeValues.set(key, v);
-  return v;
+  const value = placeValues.get(key) ?? { kind: 'place', code, timezone };
+  placeValues.set(key, value);
+  return value;
 }
 
 /** The library's official name of a country in a language, or undefined. */

@@ -49,102 +49,102 @@ export function answerPolarity(raw: string): Polarity | null {
 }
 
 function japanesePolarity(text: string): Polarity | null {
-  const t = text.replace(/^[\s、,。！!]+/, '');
-  if (LEAD_NO_JA.test(t)) return 'no';
-  if (LEAD_YES_JA.test(t)) return 'yes';
+  const stripped = text.replace(/^[\s、,。！!]+/, '');
+  if (LEAD_NO_JA.test(stripped)) return 'no';
+  if (LEAD_YES_JA.test(stripped)) return 'yes';
   // The answer word said outright after the reasons (「…不安でして。…ので、いいえでお願いします」) is the answer.
-  const outright = [...withoutBackground(t).matchAll(/(?:^|[、,。！？!?\s])(はい|いいえ)(?:で|です|[、,。！!]|$)/g)].at(-1);
+  const outright = [...withoutBackground(stripped).matchAll(/(?:^|[、,。！？!?\s])(はい|いいえ)(?:で|です|[、,。！!]|$)/g)].at(-1);
   if (outright) return outright[1] === 'はい' ? 'yes' : 'no';
-  const sentences = withoutBackground(t).split(SENTENCE_JA).map((s) => s.trim()).filter(Boolean);
+  const sentences = withoutBackground(stripped).split(SENTENCE_JA).map((sentence) => sentence.trim()).filter(Boolean);
   let answer: Polarity | null = null;
-  for (const [i, s] of sentences.entries()) {
+  for (const [i, sentence] of sentences.entries()) {
     // A concessive clause ("…ないんですが、…ですか") ends at が/けど; a question after it asks, it does not answer.
-    const clauses = s.split(/(?<=[たすいんだ])(?:が|けど|けれど|けれども)[、,]/).filter((c) => !/(?:か|かな|でしょうか)$/.test(c.trim()));
+    const clauses = sentence.split(/(?<=[たすいんだ])(?:が|けど|けれど|けれども)[、,]/).filter((clause) => !/(?:か|かな|でしょうか)$/.test(clause.trim()));
     // Any clause of not knowing makes the sentence "I don't know"; a hedged clause (「入っているかもしれない」) says neither.
     const ps = clauses.map(japaneseClause);
     // After a concession the main clause answers (「アレルギーは特にないんですけど、小児喘息があって」 → yes).
-    const definite = ps.findLast((x) => x === 'yes' || x === 'no') ?? null;
-    const p = ps.includes('unknown') || (definite === null && ps.includes('hedged')) ? 'unknown' : definite;
+    const definite = ps.findLast((verdict) => verdict === 'yes' || verdict === 'no') ?? null;
+    const polarity = ps.includes('unknown') || (definite === null && ps.includes('hedged')) ? 'unknown' : definite;
     // Opening with "I don't know" (「わかりません。検査を受けたことがないので…」) leaves the question open.
-    if (p === 'unknown') {
+    if (polarity === 'unknown') {
       if (i === 0) return null;
       continue;
     }
-    if (p === null) continue;
-    if (answer === null || (i > 0 && CONTRAST_JA.test(s))) answer = p;
+    if (polarity === null) continue;
+    if (answer === null || (i > 0 && CONTRAST_JA.test(sentence))) answer = polarity;
   }
   return answer;
 }
 
 function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null {
   if (HEDGE_JA.test(clause)) return 'hedged';
-  const c = clause.replace(JA_IDIOMS, '');
+  const plain = clause.replace(JA_IDIOMS, '');
   // 「不可」「不可能です」「無理です」: a noun negated by its own prefix, said as the whole answer.
-  if (/^(?:不|無|非)\p{Script=Han}{1,2}(?:です|だ|で)?$/u.test(c.trim())) return 'no';
-  if (/(?:^|[、,\s])(?:なし|無し|特になし)(?:です)?$/.test(c) || /不要|結構です/.test(c)) return 'no';
-  const ms = morphemes(c);
-  if (!ms) return /ません|ないです|ない$|なかった|なし|無し/.test(c) ? 'no' : /ます|です|した|ある|いる/.test(c) ? 'yes' : null;
+  if (/^(?:不|無|非)\p{Script=Han}{1,2}(?:です|だ|で)?$/u.test(plain.trim())) return 'no';
+  if (/(?:^|[、,\s])(?:なし|無し|特になし)(?:です)?$/.test(plain) || /不要|結構です/.test(plain)) return 'no';
+  const ms = morphemes(plain);
+  if (!ms) return /ません|ないです|ない$|なかった|なし|無し/.test(plain) ? 'no' : /ます|です|した|ある|いる/.test(plain) ? 'yes' : null;
   let predicate = false;
   let negative = false;
   let unknown = false;
-  for (const [i, m] of ms.entries()) {
-    if (m.pos === '動詞' || m.pos === '形容詞' || (m.pos === '助動詞' && /^(?:です|ます|だ|た)$/.test(m.base))) predicate = true;
-    if (isNegation(m)) {
+  for (const [i, morpheme] of ms.entries()) {
+    if (morpheme.pos === '動詞' || morpheme.pos === '形容詞' || (morpheme.pos === '助動詞' && /^(?:です|ます|だ|た)$/.test(morpheme.base))) predicate = true;
+    if (isNegation(morpheme)) {
       if (negatesKnowing(ms, i)) unknown = true;
       else negative = true;
     }
   }
   if (unknown) return 'unknown';
   // Declining said affirmatively (「今回はやめておきます」「遠慮します」「見送ります」) answers no; declining negated is yes.
-  const decline = ms.findLastIndex((m) => DECLINING_JA.has(m.base));
+  const decline = ms.findLastIndex((morpheme) => DECLINING_JA.has(morpheme.base));
   if (decline >= 0) return ms.slice(decline + 1, decline + 4).some(isNegation) ? 'yes' : 'no';
   if (negative) return 'no';
-  return predicate || ms.some((m) => m.pos === '名詞' && m.pos1 !== '非自立') ? 'yes' : null;
+  return predicate || ms.some((morpheme) => morpheme.pos === '名詞' && morpheme.pos1 !== '非自立') ? 'yes' : null;
 }
 
 /** ない / ん / ぬ / ず as auxiliaries, ない as an adjective (「けがはない」), 無い, なし. */
-function isNegation(m: Morpheme): boolean {
-  if (m.pos === '助動詞' && /^(?:ない|ぬ|ん|ず)$/.test(m.base)) return true;
-  return m.pos === '形容詞' && /^(?:ない|無い)$/.test(m.base);
+function isNegation(morpheme: Morpheme): boolean {
+  if (morpheme.pos === '助動詞' && /^(?:ない|ぬ|ん|ず)$/.test(morpheme.base)) return true;
+  return morpheme.pos === '形容詞' && /^(?:ない|無い)$/.test(morpheme.base);
 }
 
 /** The negation belongs to a verb of knowing (わかりません, 覚えていない): not knowing, not "no". */
 function negatesKnowing(ms: readonly Morpheme[], at: number): boolean {
   for (let i = at - 1; i >= Math.max(0, at - 4); i--) {
-    const m = ms[i]!;
-    if (m.pos === '動詞' && m.pos1 === '自立') return KNOWING.has(m.base);
-    if (m.pos === '名詞' || m.pos === '形容詞') return KNOWING.has(m.base);
+    const morpheme = ms[i]!;
+    if (morpheme.pos === '動詞' && morpheme.pos1 === '自立') return KNOWING.has(morpheme.base);
+    if (morpheme.pos === '名詞' || morpheme.pos === '形容詞') return KNOWING.has(morpheme.base);
   }
   return false;
 }
 
 function englishPolarity(text: string): Polarity | null {
-  const sentences = withoutBackground(text).split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  const sentences = withoutBackground(text).split(/(?<=[.!?])\s+|\n+/).map((sentence) => sentence.trim()).filter(Boolean);
   let answer: Polarity | null = null;
-  for (const [i, s] of sentences.entries()) {
-    const p = englishSentence(s);
+  for (const [i, sentence] of sentences.entries()) {
+    const polarity = englishSentence(sentence);
     // Opening with "No, sorry, I genuinely don't know" leaves the question open, whatever the reasons after it say.
-    if (p === 'unknown') {
+    if (polarity === 'unknown') {
       if (i === 0) return null;
       continue;
     }
-    if (p === null) continue;
-    if (answer === null || (i > 0 && CONTRAST_EN.test(s))) answer = p;
+    if (polarity === null) continue;
+    if (answer === null || (i > 0 && CONTRAST_EN.test(sentence))) answer = polarity;
   }
   return answer;
 }
 
-function englishSentence(s: string): Polarity | 'unknown' | null {
-  if ((KNOWING_EN.test(s) || HEDGE_EN.test(s)) && !/^\s*(?:yes|no)\b/i.test(s)) return null;
+function englishSentence(sentence: string): Polarity | 'unknown' | null {
+  if ((KNOWING_EN.test(sentence) || HEDGE_EN.test(sentence)) && !/^\s*(?:yes|no)\b/i.test(sentence)) return null;
   // "No, sorry, I genuinely don't know": the "no" refuses the question; "No, I don't know of any" still answers it.
-  if (/^\s*(?:yes|no)\b/i.test(s) && DONT_KNOW_AT_END.test(s)) return 'unknown';
-  const yes = YES_WORDS_EN.exec(s);
-  const no = NO_WORDS_EN.exec(s);
+  if (/^\s*(?:yes|no)\b/i.test(sentence) && DONT_KNOW_AT_END.test(sentence)) return 'unknown';
+  const yes = YES_WORDS_EN.exec(sentence);
+  const no = NO_WORDS_EN.exec(sentence);
   if (yes || no) {
     if (yes && (!no || yes.index < no.index)) return 'yes';
     if (no) return 'no';
   }
-  const doc = nlp(s);
+  const doc = nlp(sentence);
   if (doc.has('#Negative') || doc.verbs().isNegative().found) return 'no';
   return doc.terms().found && (doc.has('#Verb') || doc.has('#Noun')) ? 'yes' : null;
 }
@@ -152,7 +152,7 @@ function englishSentence(s: string): Polarity | 'unknown' | null {
 function withoutBackground(text: string): string {
   // Spans may overlap (「素敵ですけれど、…ので、」 both start at the sentence): merged first, cut from the end.
   let out = text;
-  for (const [s, e] of mergeSpans(backgroundSpans(text)).reverse()) out = out.slice(0, s) + out.slice(e).replace(/^[、,]\s*/, '');
+  for (const [start, end] of mergeSpans(backgroundSpans(text)).reverse()) out = out.slice(0, start) + out.slice(end).replace(/^[、,]\s*/, '');
   return out.trim() || text;
 }
 
@@ -167,11 +167,11 @@ const EXISTENCE_VERBS: ReadonlySet<string> = new Set(['ある', '有る', 'い�
 export function deniesExistenceJa(text: string): boolean {
   const ms = morphemes(text);
   if (!ms) return /(?:いません|ありません|いない|ない(?:です)?$|なし|無し)/.test(text);
-  return ms.some((m, i) => {
+  return ms.some((morpheme, i) => {
     const prev = ms[i - 1];
-    if (m.pos === '形容詞' && /^(?:ない|無い)$/.test(m.base)) return !(prev && (prev.pos === '動詞' || (prev.pos === '助詞' && /^[てで]$/.test(prev.surface))));
-    if (m.pos === '助動詞' && /^(?:ない|ぬ|ん)$/.test(m.base)) {
-      const verb = ms.slice(0, i).reverse().find((x) => x.pos === '動詞' && x.pos1 === '自立');
+    if (morpheme.pos === '形容詞' && /^(?:ない|無い)$/.test(morpheme.base)) return !(prev && (prev.pos === '動詞' || (prev.pos === '助詞' && /^[てで]$/.test(prev.surface))));
+    if (morpheme.pos === '助動詞' && /^(?:ない|ぬ|ん)$/.test(morpheme.base)) {
+      const verb = ms.slice(0, i).reverse().find((previous) => previous.pos === '動詞' && previous.pos1 === '自立');
       return verb !== undefined && EXISTENCE_VERBS.has(verb.base);
     }
     return false;

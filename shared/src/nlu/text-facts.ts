@@ -55,7 +55,7 @@ export function judgeTextFacts(
   const states: State[] = specs.map((spec) => ({ spec, threshold: thresholdOf(spec), answers: [], judgement: null }));
   if (states.length === 1 && states[0]) judgeSingle(states[0], answers);
   else if (states.length > 1) judgeSeveral(states, answers);
-  const results = states.map((s): FactJudgement => s.judgement ?? { spec: s.spec, verdict: { code: 'missing' }, satisfied: false, value: null });
+  const results = states.map((state): FactJudgement => state.judgement ?? { spec: state.spec, verdict: { code: 'missing' }, satisfied: false, value: null });
   return { results };
 }
 
@@ -65,12 +65,12 @@ function thresholdOf(spec: FactSpec): number {
 
 function usableAnswers(raw: string[], options: TextFactOptions): Answer[] {
   return raw
-    .filter((a) => !isSkipRequest(a) && !isNonAnswer(a) && !isUndecided(a) && !opensWithNotKnowing(a))
-    .map((a) => (options.stripContacts ? stripSpans(a, contactSpans(a, options.country)) : a))
-    .map((a) => trimSentence(a.replace(/\s+/g, ' ')))
-    .filter((a) => a.length > 0)
+    .filter((answer) => !isSkipRequest(answer) && !isNonAnswer(answer) && !isUndecided(answer) && !opensWithNotKnowing(answer))
+    .map((answer) => (options.stripContacts ? stripSpans(answer, contactSpans(answer, options.country)) : answer))
+    .map((answer) => trimSentence(answer.replace(/\s+/g, ' ')))
+    .filter((answer) => answer.length > 0)
     .map((text) => ({ text, units: contentUnits(text), nil: isNilAnswer(text) }))
-    .filter((a) => a.nil || a.units >= CONTENT_THRESHOLDS.short);
+    .filter((answer) => answer.nil || answer.units >= CONTENT_THRESHOLDS.short);
 }
 
 // "I don't have a title yet" opening a reply: the thing asked for does not exist yet ("…and I don't have a laptop yet" later is a reason).
@@ -92,7 +92,7 @@ export function opensWithNotKnowing(answer: string): boolean {
  * (「関係あるかは分かりません」) or still guesses (「たぶん…」「3年くらい」).
  */
 function closesWithNotKnowingJa(answer: string): boolean {
-  const sentences = answer.split(/(?<=[。！？!?])\s*/).filter((x) => x.trim().length > 0);
+  const sentences = answer.split(/(?<=[。！？!?])\s*/).filter((piece) => piece.trim().length > 0);
   const sentence = sentences[0] ?? '';
   // One sentence only: 「頭痛がひどいです。原因は分かりません。」 answers first and doubts something else after.
   if (sentences.length !== 1 || !hasJapanese(sentence)) return false;
@@ -106,12 +106,12 @@ function closesWithNotKnowingJa(answer: string): boolean {
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {
-  const informative = answers.filter((a) => !a.nil);
-  const nil = answers.filter((a) => a.nil).at(-1);
-  const units = informative.reduce((n, a) => n + a.units, 0);
-  const says = informative.some((a) => saysSomething(a, state.spec));
+  const informative = answers.filter((answer) => !answer.nil);
+  const nil = answers.filter((answer) => answer.nil).at(-1);
+  const units = informative.reduce((sum, answer) => sum + answer.units, 0);
+  const says = informative.some((answer) => saysSomething(answer, state.spec));
   if (informative.length > 0 && units >= state.threshold && says) {
-    satisfy(state, informative.map((a) => a.text), { code: 'found', value: '' });
+    satisfy(state, informative.map((answer) => answer.text), { code: 'found', value: '' });
   } else if (informative.length > 0 && !says && !nil) {
     const last = informative.at(-1)?.text ?? '';
     state.judgement = { spec: state.spec, verdict: { code: 'vague', text: last }, satisfied: false, value: null };
@@ -124,38 +124,38 @@ function judgeSingle(state: State, answers: Answer[]): void {
 }
 
 function judgeSeveral(states: State[], answers: Answer[]): void {
-  const keywords = distinctiveKeywords(states.map((s) => keywordsOf(s.spec.texts)));
+  const keywords = distinctiveKeywords(states.map((state) => keywordsOf(state.spec.texts)));
   const used = new Set<Answer>();
-  for (const a of answers) {
-    if (a.nil) continue;
-    states.forEach((s, i) => {
-      const keyword = sharedKeyword(a.text, keywords[i] ?? []);
-      if (!keyword || s.judgement?.satisfied) return;
-      used.add(a);
-      if (a.units >= s.threshold && saysSomething(a, s.spec)) satisfy(s, [a.text], { code: 'covered', keyword });
-      else s.judgement = { spec: s.spec, verdict: { code: saysSomething(a, s.spec) ? 'too_short' : 'vague', text: a.text }, satisfied: false, value: null };
+  for (const answer of answers) {
+    if (answer.nil) continue;
+    states.forEach((state, i) => {
+      const keyword = sharedKeyword(answer.text, keywords[i] ?? []);
+      if (!keyword || state.judgement?.satisfied) return;
+      used.add(answer);
+      if (answer.units >= state.threshold && saysSomething(answer, state.spec)) satisfy(state, [answer.text], { code: 'covered', keyword });
+      else state.judgement = { spec: state.spec, verdict: { code: saysSomething(answer, state.spec) ? 'too_short' : 'vague', text: answer.text }, satisfied: false, value: null };
     });
   }
-  for (const a of answers) {
-    if (used.has(a)) continue;
-    const next = states.find((s) => !s.judgement?.satisfied);
+  for (const answer of answers) {
+    if (used.has(answer)) continue;
+    const next = states.find((state) => !state.judgement?.satisfied);
     if (!next) break;
-    if (a.nil) judgeNil(next, a);
-    else if (a.units >= next.threshold && saysSomething(a, next.spec)) satisfy(next, [a.text], { code: 'covered', keyword: null });
-    else next.judgement = { spec: next.spec, verdict: { code: saysSomething(a, next.spec) ? 'too_short' : 'vague', text: a.text }, satisfied: false, value: null };
+    if (answer.nil) judgeNil(next, answer);
+    else if (answer.units >= next.threshold && saysSomething(answer, next.spec)) satisfy(next, [answer.text], { code: 'covered', keyword: null });
+    else next.judgement = { spec: next.spec, verdict: { code: saysSomething(answer, next.spec) ? 'too_short' : 'vague', text: answer.text }, satisfied: false, value: null };
   }
 }
 
 /** The answer has a content word the fact's own words do not already contain ("a little" to "what volunteering" has none). */
-function saysSomething(a: Answer, spec: FactSpec): boolean {
+function saysSomething(answer: Answer, spec: FactSpec): boolean {
   // The form's own example ("e.g. Toyota Prius") may well be the respondent's true answer: it is no echo of the question.
-  return contentWords(a.text, spec.texts.map(withoutExamples)).length > 0;
+  return contentWords(answer.text, spec.texts.map(withoutExamples)).length > 0;
 }
 
 /** A token shaped like a code: digits with something ("4701234/25", "MC-2025-118734", 「品川 300」), or a run of capitals ("QXKZRT"). */
 function hasCode(text: string): boolean {
-  const t = normalizeText(text);
-  return (t.match(/[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((w) => w.length >= 2) || /\b[A-Z]{4,}\b/.test(t);
+  const normalized = normalizeText(text);
+  return (normalized.match(/[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((word) => word.length >= 2) || /\b[A-Z]{4,}\b/.test(normalized);
 }
 
 const CODE_RUN = /(?<![A-Za-z0-9])[A-Za-z0-9][A-Za-z0-9/.-]*(?: [A-Za-z0-9/.-]+)*/g;
@@ -169,8 +169,8 @@ function codeIn(answers: readonly string[]): string | null {
   const latest = [...answers].reverse().find(hasCode);
   if (!latest) return null;
   const runs = (normalizeText(latest).match(CODE_RUN) ?? [])
-    .map((r) => r.split(' ').map((w) => w.replace(/[.-]+$/, '')).filter((w) => /\d/.test(w) || /^[A-Z]{3,}$/.test(w)).join(' '))
-    .filter((r) => hasCode(r));
+    .map((codeRun) => codeRun.split(' ').map((word) => word.replace(/[.-]+$/, '')).filter((word) => /\d/.test(word) || /^[A-Z]{3,}$/.test(word)).join(' '))
+    .filter((codeRun) => hasCode(codeRun));
   if (runs.length !== 1 || !runs[0]) return null;
   const run = runs[0];
   // Digits grouped for reading ("1207 3365 49") are one number; words between codes stay apart.
@@ -191,6 +191,6 @@ function satisfy(state: State, texts: string[], verdict: Verdict): void {
   }
   state.answers.push(...texts);
   const value = (identifier ? codeIn(state.answers) : null) ?? state.answers.join('\n');
-  const v: Verdict = verdict.code === 'found' ? { code: 'found', value } : verdict;
-  state.judgement = { spec: state.spec, verdict: v, satisfied: true, value };
+  const stored: Verdict = verdict.code === 'found' ? { code: 'found', value } : verdict;
+  state.judgement = { spec: state.spec, verdict: stored, satisfied: true, value };
 }

@@ -27,8 +27,8 @@ export function normalizeText(text: string): string {
 }
 
 /** Escapes a literal for use inside a RegExp. */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** True for hiragana, katakana (incl. the long-vowel mark) and kanji. */
@@ -60,7 +60,7 @@ export function scriptCounts(text: string): { japanese: number; latin: number } 
 /** Latin-script words (letters, digits, inner apostrophes and hyphens), lowercased. */
 export function latinWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{Script=Latin}0-9]+(?:['-][\p{Script=Latin}0-9]+)*/gu) ?? []).filter(
-    (w) => /\p{L}|\d/u.test(w),
+    (word) => /\p{L}|\d/u.test(word),
   );
 }
 
@@ -70,36 +70,36 @@ export function japaneseChars(text: string): string[] {
 }
 
 /** Lowercases the first letter unless the word looks like an acronym ("URL", "GitHub"). */
-export function lowerFirst(s: string): string {
-  const first = s.charAt(0);
-  const second = s.charAt(1);
-  if (!first || (second && second === second.toUpperCase() && /\p{Lu}/u.test(second))) return s;
-  return first.toLowerCase() + s.slice(1);
+export function lowerFirst(text: string): string {
+  const first = text.charAt(0);
+  const second = text.charAt(1);
+  if (!first || (second && second === second.toUpperCase() && /\p{Lu}/u.test(second))) return text;
+  return first.toLowerCase() + text.slice(1);
 }
 
 /** Strips sentence punctuation (ASCII and Japanese) from both ends. */
 /** A reply quoted back in feedback: at most 40 characters. */
-export function clip(s: string): string {
-  return [...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s;
+export function clip(text: string): string {
+  return [...text].length > 40 ? `${[...text].slice(0, 40).join('')}…` : text;
 }
 
-export function trimPunctuation(s: string): string {
-  return s.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
+export function trimPunctuation(text: string): string {
+  return text.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
 }
 
 /**
  * Strips sentence punctuation and spaces from both ends of a value the
  * respondent wrote, keeping signs that are part of it ("20%", "(M)", "#3").
  */
-export function trimSentence(s: string): string {
-  return s.replace(/^[\s、。，,．.!?！？…:：;；〜~・-]+|[\s、。，,．.!?！？…:：;；〜~・]+$/gu, '');
+export function trimSentence(text: string): string {
+  return text.replace(/^[\s、。，,．.!?！？…:：;；〜~・-]+|[\s、。，,．.!?！？…:：;；〜~・]+$/gu, '');
 }
 
 /** Whether a message names a field ("email", 「電話番号」): a content word of its label, or a kanji/katakana run of it. */
 export function mentionsLabel(text: string, label: string): boolean {
-  const t = text.toLowerCase();
-  const words = (label.toLowerCase().match(/\p{Script=Latin}{4,}/gu) ?? []).filter((w) => !['your', 'what', 'which', 'address', 'number'].includes(w));
-  if (words.some((w) => new RegExp(`\\b${w.slice(0, Math.max(4, w.length - 2))}`, 'i').test(t))) return true;
+  const lower = text.toLowerCase();
+  const words = (label.toLowerCase().match(/\p{Script=Latin}{4,}/gu) ?? []).filter((word) => !['your', 'what', 'which', 'address', 'number'].includes(word));
+  if (words.some((word) => new RegExp(`\\b${word.slice(0, Math.max(4, word.length - 2))}`, 'i').test(lower))) return true;
   const runs = label.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
-  return runs.some((r) => t.includes(r) || (r.length >= 4 && t.includes(r.slice(0, 2)) && t.includes(r.slice(-2))));
+  return runs.some((run) => lower.includes(run) || (run.length >= 4 && lower.includes(run.slice(0, 2)) && lower.includes(run.slice(-2))));
 }

@@ -7,30 +7,30 @@
 
 export type ZoneWord = { names: readonly string[]; timezone: string };
 
-const w = (timezone: string, ...names: string[]): ZoneWord => ({ names, timezone });
+const zoneWord = (timezone: string, ...names: string[]): ZoneWord => ({ names, timezone });
 
 /** Zone names and abbreviations by country. Two- and three-letter codes only match in capitals. */
 export const ZONE_WORDS: Readonly<Record<string, readonly ZoneWord[]>> = {
   US: [
-    w('America/New_York', 'Eastern', 'Eastern Time', 'East Coast', 'EST', 'EDT', 'ET', '東部', '東部時間', '東海岸'),
-    w('America/Chicago', 'Central', 'Central Time', 'CST', 'CDT', 'CT', '中部', '中部時間'),
-    w('America/Denver', 'Mountain', 'Mountain Time', 'MST', 'MDT', 'MT', '山岳部', '山岳部時間', '山岳'),
-    w('America/Los_Angeles', 'Pacific', 'Pacific Time', 'West Coast', 'PST', 'PDT', 'PT', '太平洋', '太平洋時間', '西海岸'),
-    w('America/Anchorage', 'Alaska', 'Alaska Time', 'AKST', 'AKDT', 'アラスカ'),
-    w('Pacific/Honolulu', 'Hawaii', 'Hawaii Time', 'HST', 'ハワイ'),
+    zoneWord('America/New_York', 'Eastern', 'Eastern Time', 'East Coast', 'EST', 'EDT', 'ET', '東部', '東部時間', '東海岸'),
+    zoneWord('America/Chicago', 'Central', 'Central Time', 'CST', 'CDT', 'CT', '中部', '中部時間'),
+    zoneWord('America/Denver', 'Mountain', 'Mountain Time', 'MST', 'MDT', 'MT', '山岳部', '山岳部時間', '山岳'),
+    zoneWord('America/Los_Angeles', 'Pacific', 'Pacific Time', 'West Coast', 'PST', 'PDT', 'PT', '太平洋', '太平洋時間', '西海岸'),
+    zoneWord('America/Anchorage', 'Alaska', 'Alaska Time', 'AKST', 'AKDT', 'アラスカ'),
+    zoneWord('Pacific/Honolulu', 'Hawaii', 'Hawaii Time', 'HST', 'ハワイ'),
   ],
   CA: [
-    w('America/Toronto', 'Eastern', 'Eastern Time', 'EST', 'EDT', 'ET', '東部', '東部時間'),
-    w('America/Winnipeg', 'Central', 'Central Time', 'CST', 'CDT', 'CT', '中部', '中部時間'),
-    w('America/Edmonton', 'Mountain', 'Mountain Time', 'MST', 'MDT', 'MT', '山岳部', '山岳部時間', '山岳'),
-    w('America/Vancouver', 'Pacific', 'Pacific Time', 'PST', 'PDT', 'PT', '太平洋', '太平洋時間'),
-    w('America/Halifax', 'Atlantic', 'Atlantic Time', 'AST', 'ADT', '大西洋', '大西洋時間'),
-    w('America/St_Johns', 'Newfoundland', 'Newfoundland Time', 'NST', 'NDT', 'ニューファンドランド'),
+    zoneWord('America/Toronto', 'Eastern', 'Eastern Time', 'EST', 'EDT', 'ET', '東部', '東部時間'),
+    zoneWord('America/Winnipeg', 'Central', 'Central Time', 'CST', 'CDT', 'CT', '中部', '中部時間'),
+    zoneWord('America/Edmonton', 'Mountain', 'Mountain Time', 'MST', 'MDT', 'MT', '山岳部', '山岳部時間', '山岳'),
+    zoneWord('America/Vancouver', 'Pacific', 'Pacific Time', 'PST', 'PDT', 'PT', '太平洋', '太平洋時間'),
+    zoneWord('America/Halifax', 'Atlantic', 'Atlantic Time', 'AST', 'ADT', '大西洋', '大西洋時間'),
+    zoneWord('America/St_Johns', 'Newfoundland', 'Newfoundland Time', 'NST', 'NDT', 'ニューファンドランド'),
   ],
   AU: [
-    w('Australia/Sydney', 'Eastern', 'AEST', 'AEDT', '東部'),
-    w('Australia/Adelaide', 'Central', 'ACST', 'ACDT', '中部'),
-    w('Australia/Perth', 'Western', 'AWST', '西部'),
+    zoneWord('Australia/Sydney', 'Eastern', 'AEST', 'AEDT', '東部'),
+    zoneWord('Australia/Adelaide', 'Central', 'ACST', 'ACDT', '中部'),
+    zoneWord('Australia/Perth', 'Western', 'AWST', '西部'),
   ],
 };
 

@@ -48,7 +48,7 @@ export function resolveTimezone(countryCode: string, hint?: string | null): Time
 function isSingleInPractice(code: string, candidates: string[]): boolean {
   if (candidates.length === 1 || PRINCIPAL_ZONES[code]?.length === 1) return true;
   const all = zonesIncludingLinks();
-  const clocks = new Set(candidates.map((z) => `${all[z]?.utcOffset}/${all[z]?.dstOffset}`));
+  const clocks = new Set(candidates.map((zone) => `${all[zone]?.utcOffset}/${all[zone]?.dstOffset}`));
   return clocks.size === 1;
 }
 
@@ -75,24 +75,24 @@ export function isValidTimezone(tz: string): boolean {
 export function countryZones(code: string): string[] | null {
   const country = ct.getCountry(code);
   if (!country) return null;
-  const own = country.timezones.filter((z) => primaryCountry(z) === code);
+  const own = country.timezones.filter((zone) => primaryCountry(zone) === code);
   const zones = own.length > 0 ? own : ownLinks(code, country.timezones);
   return orderByPrincipal(code, zones.filter(isValidTimezone));
 }
 
 function ownLinks(code: string, canonical: readonly string[]): string[] {
   const byTarget = new Map<string, string>();
-  for (const z of Object.values(zonesIncludingLinks())) {
-    if (z.aliasOf && canonical.includes(z.aliasOf) && z.countries[0] === code && zoneArea(z.name) && !byTarget.has(z.aliasOf)) {
-      byTarget.set(z.aliasOf, z.name);
+  for (const zone of Object.values(zonesIncludingLinks())) {
+    if (zone.aliasOf && canonical.includes(zone.aliasOf) && zone.countries[0] === code && zoneArea(zone.name) && !byTarget.has(zone.aliasOf)) {
+      byTarget.set(zone.aliasOf, zone.name);
     }
   }
-  return canonical.map((z) => byTarget.get(z) ?? z);
+  return canonical.map((zone) => byTarget.get(zone) ?? zone);
 }
 
 function orderByPrincipal(code: string, zones: string[]): string[] {
   const principal = PRINCIPAL_ZONES[code] ?? [];
-  const rank = (z: string) => (principal.includes(z) ? principal.indexOf(z) : principal.length);
+  const rank = (zone: string) => (principal.includes(zone) ? principal.indexOf(zone) : principal.length);
   return [...zones].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
@@ -108,8 +108,8 @@ function zoneFromHint(code: string, hint: string, candidates: string[]): string 
 /** An IANA name typed out ("America/Chicago", "asia/tokyo") that belongs to the country. */
 function explicitZone(code: string, hint: string): string | null {
   const all = zonesIncludingLinks();
-  for (const m of hint.matchAll(/[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+/g)) {
-    const name = Object.keys(all).find((z) => z.toLowerCase() === m[0].toLowerCase());
+  for (const match of hint.matchAll(/[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+/g)) {
+    const name = Object.keys(all).find((zone) => zone.toLowerCase() === match[0].toLowerCase());
     if (name && zoneCountries(name).includes(code)) return resolvedZone(name);
   }
   return null;
@@ -117,11 +117,11 @@ function explicitZone(code: string, hint: string): string | null {
 
 /** "UTC-5", "GMT+9", "UTC+05:30": the first candidate whose standard or summer offset matches. */
 function zoneFromOffset(hint: string, candidates: string[]): string | null {
-  const m = /\b(?:UTC|GMT)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?\b/i.exec(hint);
-  if (!m) return null;
-  const minutes = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+  const match = /\b(?:UTC|GMT)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?\b/i.exec(hint);
+  if (!match) return null;
+  const minutes = (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3] ?? 0));
   const all = zonesIncludingLinks();
-  return candidates.find((z) => all[z]?.utcOffset === minutes || all[z]?.dstOffset === minutes) ?? null;
+  return candidates.find((zone) => all[zone]?.utcOffset === minutes || all[zone]?.dstOffset === minutes) ?? null;
 }
 
 const wordMatchers = new Map<string, (text: string) => NameMatch<string>[]>();
@@ -136,10 +136,10 @@ function zoneWordMatcher(code: string): (text: string) => NameMatch<string>[] {
   if (cached) return cached;
   const entries: NameEntry<string>[] = [];
   for (const word of ZONE_WORDS[code] ?? []) for (const name of word.names) entries.push({ name, value: word.timezone });
-  for (const z of Object.values(zonesIncludingLinks())) {
-    if (!zoneCountries(z.name).includes(code) || !zoneArea(z.name) || zoneArea(z.name) === 'Etc') continue;
-    const city = zoneCityName(z.name).replace(/-/g, ' ');
-    for (const name of cityNameVariants(city)) entries.push({ name, value: resolvedZone(z.name) });
+  for (const zone of Object.values(zonesIncludingLinks())) {
+    if (!zoneCountries(zone.name).includes(code) || !zoneArea(zone.name) || zoneArea(zone.name) === 'Etc') continue;
+    const city = zoneCityName(zone.name).replace(/-/g, ' ');
+    for (const name of cityNameVariants(city)) entries.push({ name, value: resolvedZone(zone.name) });
   }
   const matcher = createNameMatcher(entries, { codesInAnyCase: true });
   wordMatchers.set(code, matcher);

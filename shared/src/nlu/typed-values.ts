@@ -25,10 +25,10 @@ const EMAIL_CANDIDATE = /[A-Za-z0-9._%+'-]*@[A-Za-z0-9.-]*/g;
 export function extractEmail(text: string): Extraction {
   let rejected: string | null = null;
   // "s.hasegawa@… ではなく satoshi.hasegawa@…": an address the respondent takes back is not the answer.
-  const candidates = preferAsserted(text, [...text.matchAll(EMAIL_CANDIDATE)], (m) => [m.index, m.index + m[0].length]);
-  for (const m of candidates) {
+  const candidates = preferAsserted(text, [...text.matchAll(EMAIL_CANDIDATE)], (match) => [match.index, match.index + match[0].length]);
+  for (const match of candidates) {
     // "…setsuko.t@docomo.ne.jp": an ellipsis before an address is not part of it.
-    const candidate = m[0].replace(/[.-]+$/, '').replace(/^[.'-]+/, '');
+    const candidate = match[0].replace(/[.-]+$/, '').replace(/^[.'-]+/, '');
     if (candidate.length < 2) continue;
     if (validator.isEmail(candidate)) return { value: candidate.toLowerCase(), rejected: null };
     rejected ??= candidate;
@@ -43,12 +43,12 @@ export function extractEmail(text: string): Extraction {
 export function extractPhone(text: string, country: string | null, options: { mobile?: boolean } = {}): Extraction {
   // "07700 900456 - that's a UK number": a country the reply names is the region its national format is read in.
   const named = findCountry(text)?.code ?? null;
-  const regions = [...new Set([named, country])].filter((r): r is CountryCode => r !== null && isSupportedCountry(r));
+  const regions = [...new Set([named, country])].filter((region): region is CountryCode => region !== null && isSupportedCountry(region));
   for (const region of regions.length > 0 ? regions : [undefined]) {
     const found = findPhoneNumbersInText(text, region ? { defaultCountry: region } : undefined);
-    const valid = preferAsserted(text, found, (f) => [f.startsAt, f.endsAt]).filter((f) => f.number.isValid());
+    const valid = preferAsserted(text, found, (phone) => [phone.startsAt, phone.endsAt]).filter((phone) => phone.number.isValid());
     // "Desk 029 2018 4471, mobile 07700 900812" to a question about a mobile: the mobile.
-    const mobile = options.mobile ? (valid.find((f) => /MOBILE/.test(f.number.getType() ?? ''))?.number.number ?? namedMobile(text, region)) : null;
+    const mobile = options.mobile ? (valid.find((phone) => /MOBILE/.test(phone.number.getType() ?? ''))?.number.number ?? namedMobile(text, region)) : null;
     const wanted = mobile ?? valid[0]?.number.number;
     if (wanted) return { value: wanted, rejected: null };
   }
@@ -68,9 +68,9 @@ export function extractPhone(text: string, country: string | null, options: { mo
  * when it has a possible length even if its range is not allocated (test and fictional ranges).
  */
 function namedMobile(text: string, region: CountryCode | undefined): string | null {
-  for (const m of text.matchAll(/(?:\b(?:mobile|cell)(?:'s)?\b|携帯)[^\d+]{0,20}(\+?\d[\d\s().-]{5,}\d)/gi)) {
-    const n = parsePhoneNumberFromString(m[1]!, region);
-    if (n?.isPossible()) return n.number;
+  for (const match of text.matchAll(/(?:\b(?:mobile|cell)(?:'s)?\b|携帯)[^\d+]{0,20}(\+?\d[\d\s().-]{5,}\d)/gi)) {
+    const parsed = parsePhoneNumberFromString(match[1]!, region);
+    if (parsed?.isPossible()) return parsed.number;
   }
   return null;
 }
@@ -78,10 +78,10 @@ function namedMobile(text: string, region: CountryCode | undefined): string | nu
 /** Where emails, URLs and phone numbers sit in a text, so free-text rules can ignore them. */
 export function contactSpans(text: string, country: string | null): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  for (const m of text.matchAll(EMAIL_CANDIDATE)) if (m[0].includes('@') && m[0].length > 1) spans.push([m.index, m.index + m[0].length]);
-  for (const u of urlCandidates(text)) spans.push([u.index, u.index + u.candidate.length]);
+  for (const match of text.matchAll(EMAIL_CANDIDATE)) if (match[0].includes('@') && match[0].length > 1) spans.push([match.index, match.index + match[0].length]);
+  for (const url of urlCandidates(text)) spans.push([url.index, url.index + url.candidate.length]);
   const defaultCountry = country && isSupportedCountry(country) ? (country as CountryCode) : undefined;
-  for (const f of findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)) spans.push([f.startsAt, f.endsAt]);
+  for (const found of findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)) spans.push([found.startsAt, found.endsAt]);
   return spans;
 }
 
@@ -101,7 +101,7 @@ const FILE_LIKE = /\.(?:js|ts|py|rb|md|txt|json|html?|css|java|go|rs|sh|ya?ml|ex
 /** A web address (http/https or a bare domain such as example.com/portfolio), with https:// added when missing. */
 export function extractUrl(text: string): Extraction {
   let rejected: string | null = null;
-  for (const { candidate, hasProtocol } of preferAsserted(text, [...urlCandidates(text)], (u) => [u.index, u.index + u.candidate.length])) {
+  for (const { candidate, hasProtocol } of preferAsserted(text, [...urlCandidates(text)], (url) => [url.index, url.index + url.candidate.length])) {
     if (validator.isURL(candidate, { protocols: ['http', 'https'], require_tld: true })) {
       return { value: hasProtocol ? candidate : `https://${candidate}`, rejected: null };
     }
@@ -111,11 +111,11 @@ export function extractUrl(text: string): Extraction {
 }
 
 function* urlCandidates(text: string): Generator<{ candidate: string; index: number; hasProtocol: boolean }> {
-  for (const m of text.matchAll(URL_CANDIDATE)) {
-    const candidate = m[0].replace(/[.,;:!?)\]]+$/, '');
+  for (const match of text.matchAll(URL_CANDIDATE)) {
+    const candidate = match[0].replace(/[.,;:!?)\]]+$/, '');
     const hasProtocol = /^https?:\/\//i.test(candidate);
     if (!hasProtocol && !candidate.includes('/') && !/^www\./i.test(candidate) && FILE_LIKE.test(candidate)) continue;
-    yield { candidate, index: m.index, hasProtocol };
+    yield { candidate, index: match.index, hasProtocol };
   }
 }
 

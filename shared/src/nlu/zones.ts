@@ -32,9 +32,9 @@ export function zoneCountries(zone: string): readonly string[] {
  * "Europe/Amsterdam", which is just as valid and reads right.
  */
 export function resolvedZone(zone: string): string {
-  const z = zonesIncludingLinks()[zone];
-  if (!z?.aliasOf) return zone;
-  return primaryCountry(z.aliasOf) === z.countries[0] || z.countries.length === 0 ? z.aliasOf : zone;
+  const entry = zonesIncludingLinks()[zone];
+  if (!entry?.aliasOf) return zone;
+  return primaryCountry(entry.aliasOf) === entry.countries[0] || entry.countries.length === 0 ? entry.aliasOf : zone;
 }
 
 /** "America/New_York" → "New York", "America/Indiana/Indianapolis" → "Indianapolis". */

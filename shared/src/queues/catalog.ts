@@ -52,15 +52,15 @@ export function createAgentQueues(connection: ConnectionOptions, prefix: string)
   const queues = new Map<AgentName, Queue>();
   return {
     get(agent) {
-      let q = queues.get(agent);
-      if (!q) {
-        q = new Queue(queueName(agent), { connection, prefix });
-        queues.set(agent, q);
+      let queue = queues.get(agent);
+      if (!queue) {
+        queue = new Queue(queueName(agent), { connection, prefix });
+        queues.set(agent, queue);
       }
-      return q;
+      return queue;
     },
     async closeAll() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
       queues.clear();
     },
   };

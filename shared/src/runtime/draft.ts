@@ -42,20 +42,20 @@ export class SessionDraft {
     return this.clock().toISOString();
   }
 
-  emit(e: NewEvent): void {
-    this.events.push(e);
+  emit(newEvent: NewEvent): void {
+    this.events.push(newEvent);
   }
 
   /** The StateChange records of this draft, derived from its events so the two cannot disagree. */
   get stateChanges(): StateChange[] {
-    return this.events.flatMap((e): StateChange[] => {
-      if (e.type === 'agent.changed') return [{ type: 'SET_CURRENT_AGENT', payload: { ...(e.data as object) } }];
-      if (e.type === 'message') {
-        const m = e.data as { messageId: string; role: string; agent: string | null };
-        return [m.role === 'user' ? { type: 'ADD_USER_MESSAGE', payload: { messageId: m.messageId } } : { type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: m.messageId, agent: m.agent } }];
+    return this.events.flatMap((recorded): StateChange[] => {
+      if (recorded.type === 'agent.changed') return [{ type: 'SET_CURRENT_AGENT', payload: { ...(recorded.data as object) } }];
+      if (recorded.type === 'message') {
+        const message = recorded.data as { messageId: string; role: string; agent: string | null };
+        return [message.role === 'user' ? { type: 'ADD_USER_MESSAGE', payload: { messageId: message.messageId } } : { type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: message.messageId, agent: message.agent } }];
       }
-      if (e.type !== 'state.changed') return [];
-      const change = e.data as { type: string; payload: Record<string, unknown> };
+      if (recorded.type !== 'state.changed') return [];
+      const change = recorded.data as { type: string; payload: Record<string, unknown> };
       return BOOTSTRAP_CHANGES.has(change.type) ? [{ type: change.type as StateChangeType, payload: change.payload }] : [];
     });
   }
@@ -89,9 +89,9 @@ export class SessionDraft {
    * emit their events.
    */
   updateField(fieldId: string, patch: Partial<Omit<FieldState, 'fieldId' | 'status' | 'value'>>): void {
-    const f = this.state.fields.find((x) => x.fieldId === fieldId);
-    if (!f) return;
-    Object.assign(f, patch);
+    const field = this.state.fields.find((candidate) => candidate.fieldId === fieldId);
+    if (!field) return;
+    Object.assign(field, patch);
     this.touch();
   }
 
@@ -109,8 +109,8 @@ export class SessionDraft {
 
   /** The fields in the order the plan asks them, starting at the first. */
   orderFields(fieldIds: readonly string[]): void {
-    const byId = new Map(this.state.fields.map((f) => [f.fieldId, f]));
-    this.state.fields = fieldIds.map((id) => byId.get(id)).filter((f): f is SessionState['fields'][number] => f !== undefined);
+    const byId = new Map(this.state.fields.map((field) => [field.fieldId, field]));
+    this.state.fields = fieldIds.map((id) => byId.get(id)).filter((field): field is SessionState['fields'][number] => field !== undefined);
     this.state.currentFieldIndex = 0;
     this.touch();
   }
@@ -165,9 +165,9 @@ export class SessionDraft {
     this.emit(event('agent.changed', { from, to }));
   }
 
-  private addMessage(m: Omit<ChatMessage, 'messageId' | 'createdAt'>): ChatMessage {
+  private addMessage(input: Omit<ChatMessage, 'messageId' | 'createdAt'>): ChatMessage {
     const message: ChatMessage = {
-      ...m,
+      ...input,
       messageId: `${this.state.sessionId}-m${this.state.messages.length + 1}`,
       createdAt: this.now(),
     };
@@ -186,13 +186,13 @@ export class SessionDraft {
   }
 
   addUserMessage(text: string, turnId: string, fieldId: string | null, correction = false): ChatMessage {
-    const m = this.addMessage({ role: 'user', agent: null, text, turnId, fieldId, correction });
-    return m;
+    const message = this.addMessage({ role: 'user', agent: null, text, turnId, fieldId, correction });
+    return message;
   }
 
   addAssistantMessage(agent: AgentName, text: string, turnId: string, fieldId: string | null): ChatMessage {
-    const m = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false });
-    return m;
+    const message = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false });
+    return message;
   }
 
   setPlan(plan: Plan): void {
@@ -202,17 +202,17 @@ export class SessionDraft {
   }
 
   setFieldStatus(fieldId: string, status: FieldStatus, extra: Record<string, unknown> = {}): void {
-    const f = this.state.fields.find((x) => x.fieldId === fieldId);
-    if (!f || f.status === status) return;
-    f.status = status;
+    const field = this.state.fields.find((candidate) => candidate.fieldId === fieldId);
+    if (!field || field.status === status) return;
+    field.status = status;
     this.touch();
     this.emit(event('state.changed', { type: 'FIELD_STATUS', payload: { fieldId, status, ...extra } }));
   }
 
   setFieldValue(fieldId: string, value: string | null): void {
-    const f = this.state.fields.find((x) => x.fieldId === fieldId);
-    if (!f) return;
-    f.value = value;
+    const field = this.state.fields.find((candidate) => candidate.fieldId === fieldId);
+    if (!field) return;
+    field.value = value;
     if (value === null) delete this.state.collectedFields[fieldId];
     else this.state.collectedFields[fieldId] = value;
     this.touch();

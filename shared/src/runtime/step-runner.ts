@@ -106,14 +106,14 @@ async function executeAndCommit(
     // The handler may have left the draft half-changed: fail the turn from the session as stored.
     const fresh = await deps.store.load(loaded.state.sessionId);
     if (!fresh || fresh.version !== loaded.version) return 'conflict';
-    const r = await failTurn(deps, fresh, step, err);
-    if (r === 'conflict') return 'conflict';
+    const failed = await failTurn(deps, fresh, step, err);
+    if (failed === 'conflict') return 'conflict';
     observeTurn(deps, loaded, turnRecord, 'failed');
     return 'failed_turn';
   }
-  const r = await commitOutcome(deps, loaded, step, draft, outcome, log);
-  if (r === 'committed' && outcome.kind !== 'continue') observeTurn(deps, loaded, turnRecord, 'completed');
-  return r;
+  const committed = await commitOutcome(deps, loaded, step, draft, outcome, log);
+  if (committed === 'committed' && outcome.kind !== 'continue') observeTurn(deps, loaded, turnRecord, 'completed');
+  return committed;
 }
 
 /** Turn latency as a client sees it: accepted by the gateway → ended (bootstrap runs have no accepted turn). */
@@ -157,7 +157,7 @@ export function resetAfterFailure(draft: SessionDraft): void {
     draft.setLoop(null);
     draft.setAgent(loop.agent);
   }
-  for (const f of draft.state.fields) if (f.status === 'reviewing') draft.setFieldStatus(f.fieldId, 'interviewing');
+  for (const field of draft.state.fields) if (field.status === 'reviewing') draft.setFieldStatus(field.fieldId, 'interviewing');
   // An FAQ dialog's next turn starts with the planner again.
   if (draft.state.faq && draft.state.currentAgent !== 'planner') draft.setAgent('planner');
 }

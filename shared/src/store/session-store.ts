@@ -43,8 +43,8 @@ export type TurnRecord = { message: string | null; acceptedAt: string; options?:
 
 /** Parses a stream id `0-<n>` back into the session's event number. */
 export function eventNumber(streamId: string): number {
-  const n = Number(streamId.split('-')[1]);
-  return Number.isFinite(n) ? n : 0;
+  const sequence = Number(streamId.split('-')[1]);
+  return Number.isFinite(sequence) ? sequence : 0;
 }
 
 /**
@@ -165,8 +165,8 @@ export class SessionStore {
       nextAgent: input.nextAgent,
       ttlSeconds: this.opts.ttlSeconds,
       eventsMaxLen: this.opts.eventsMaxLen,
-      events: input.events.map((e) => ({ type: validateEvent(e).type, dataJson: JSON.stringify(e.data) })),
-      runSteps: input.runSteps.map((s) => ({ id: s.runStepId, json: JSON.stringify(s) })),
+      events: input.events.map((event) => ({ type: validateEvent(event).type, dataJson: JSON.stringify(event.data) })),
+      runSteps: input.runSteps.map((step) => ({ id: step.runStepId, json: JSON.stringify(step) })),
     });
     if (result.ok && result.step) await this.markPending(input.sessionId);
     return result;
@@ -193,17 +193,17 @@ export class SessionStore {
   }
 
   async getRunSteps(sessionId: string): Promise<RunStep[]> {
-    const k = this.keys(sessionId);
-    const ids = await this.redis.lrange(k.runStepIds, 0, -1);
+    const redisKeys = this.keys(sessionId);
+    const ids = await this.redis.lrange(redisKeys.runStepIds, 0, -1);
     if (ids.length === 0) return [];
-    const raws = await this.redis.hmget(k.runSteps, ...ids);
-    return raws.filter((x): x is string => x !== null).map((x) => JSON.parse(x) as RunStep);
+    const raws = await this.redis.hmget(redisKeys.runSteps, ...ids);
+    return raws.filter((raw): raw is string => raw !== null).map((raw) => JSON.parse(raw) as RunStep);
   }
 
   async delete(sessionId: string): Promise<boolean> {
-    const n = await this.redis.del(...allSessionKeys(this.keys(sessionId)));
+    const deleted = await this.redis.del(...allSessionKeys(this.keys(sessionId)));
     await this.redis.zrem(pendingStepsKey(this.opts.prefix), sessionId);
-    return n > 0;
+    return deleted > 0;
   }
 
   /** Flags a session for the sweeper; written before the step so a crash in between is still found. */

@@ -21,22 +21,22 @@ export class TurnWaiter implements HubSubscriber {
     readonly sessionId: string,
     private readonly turnId: string,
   ) {
-    this.done = new Promise((r) => (this.resolve = r));
+    this.done = new Promise((resolve) => (this.resolve = resolve));
   }
 
   static async wait(hub: StreamHub, store: SessionStore, input: { sessionId: string; turnId: string; fromId: number; timeoutMs: number }): Promise<TurnEnd> {
-    const w = new TurnWaiter(input.sessionId, input.turnId);
-    const timer = setTimeout(() => w.finish({ kind: 'timeout' }), input.timeoutMs);
-    hub.subscribe(w, input.fromId);
+    const waiter = new TurnWaiter(input.sessionId, input.turnId);
+    const timer = setTimeout(() => waiter.finish({ kind: 'timeout' }), input.timeoutMs);
+    hub.subscribe(waiter, input.fromId);
     try {
       for await (const ev of store.eventsAfter(input.sessionId, input.fromId)) {
-        w.deliver(ev);
-        if (w.closed) break;
+        waiter.deliver(ev);
+        if (waiter.closed) break;
       }
-      return await w.done;
+      return await waiter.done;
     } finally {
       clearTimeout(timer);
-      w.close();
+      waiter.close();
     }
   }
 

@@ -23,16 +23,16 @@ export function jsonRecords(body: unknown): unknown[] {
 export function csvRecords(text: string): unknown[] {
   let rows: Array<Record<string, string>>;
   try {
-    rows = parseCsv(text.replace(/^\uFEFF/, ''), { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true });
+    rows = parseCsv(text.replace(/^\uFEFF/, ''), { columns: (headers: string[]) => headers.map((header) => header.trim().toLowerCase()), skip_empty_lines: true, trim: true });
   } catch (err) {
     throw new ValidationError(`CSV could not be parsed: ${err instanceof Error ? err.message : String(err)}`, 'invalid_csv');
   }
-  return rows.map((r) => ({
-    ...(r.id ? { id: r.id } : {}),
-    question: r.question,
-    answer: r.answer,
-    ...(r.tags ? { tags: r.tags.split(/[|;]/).map((t) => t.trim()).filter(Boolean) } : {}),
-    ...(r.language ? { language: r.language } : {}),
+  return rows.map((row) => ({
+    ...(row.id ? { id: row.id } : {}),
+    question: row.question,
+    answer: row.answer,
+    ...(row.tags ? { tags: row.tags.split(/[|;]/).map((tag) => tag.trim()).filter(Boolean) } : {}),
+    ...(row.language ? { language: row.language } : {}),
   }));
 }
 
@@ -49,22 +49,22 @@ export function toDocuments(records: unknown[]): FaqDocument[] {
   records.forEach((rec, i) => {
     const parsed = FaqDocumentInput.safeParse(rec);
     if (!parsed.success) {
-      problems.push(`document ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'} ${x.message}`).join(', ')}`);
+      problems.push(`document ${i + 1}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join(', ')}`);
       return;
     }
-    const d = parsed.data;
-    const language = d.language ?? detectLanguage(`${d.question} ${d.answer}`);
-    const id = d.id ?? `faq-${createHash('sha256').update(`${language}\n${normalize(d.question)}`).digest('hex').slice(0, 16)}`;
-    docs.push({ id, question: d.question, answer: d.answer, tags: d.tags ?? [], language });
+    const doc = parsed.data;
+    const language = doc.language ?? detectLanguage(`${doc.question} ${doc.answer}`);
+    const id = doc.id ?? `faq-${createHash('sha256').update(`${language}\n${normalize(doc.question)}`).digest('hex').slice(0, 16)}`;
+    docs.push({ id, question: doc.question, answer: doc.answer, tags: doc.tags ?? [], language });
   });
   if (problems.length > 0) {
     const more = problems.length > 10 ? `; and ${problems.length - 10} more` : '';
     throw new ValidationError(`invalid documents: ${problems.slice(0, 10).join('; ')}${more}`, 'invalid_documents');
   }
   const seen = new Set<string>();
-  for (const d of docs) {
-    if (seen.has(d.id)) throw new ValidationError(`document id ${d.id} appears twice in the upload`, 'duplicate_document_id');
-    seen.add(d.id);
+  for (const doc of docs) {
+    if (seen.has(doc.id)) throw new ValidationError(`document id ${doc.id} appears twice in the upload`, 'duplicate_document_id');
+    seen.add(doc.id);
   }
   return docs;
 }

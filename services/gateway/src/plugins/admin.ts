@@ -10,10 +10,10 @@ export const ADMIN_PREFIX = '/admin/queues';
 
 /** The operator key from `Authorization: Bearer <key>` or Basic auth (any user name, the key as password), so a browser can log in. */
 function presentedKey(req: FastifyRequest): string | null {
-  const h = req.headers.authorization ?? '';
-  if (/^Bearer\s+/i.test(h)) return h.replace(/^Bearer\s+/i, '').trim();
-  if (/^Basic\s+/i.test(h)) {
-    const decoded = Buffer.from(h.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
+  const header = req.headers.authorization ?? '';
+  if (/^Bearer\s+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim();
+  if (/^Basic\s+/i.test(header)) {
+    const decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     return colon >= 0 ? decoded.slice(colon + 1) : null;
   }
@@ -42,6 +42,6 @@ export async function adminPlugin(app: FastifyInstance, deps: GatewayDeps): Prom
   });
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(ADMIN_PREFIX);
-  createBullBoard({ queues: ALL_AGENTS.map((a) => new BullMQAdapter(deps.queues.get(a))), serverAdapter, options: { uiConfig: { boardTitle: 'convo agents' } } });
+  createBullBoard({ queues: ALL_AGENTS.map((agent) => new BullMQAdapter(deps.queues.get(agent))), serverAdapter, options: { uiConfig: { boardTitle: 'convo agents' } } });
   await app.register(serverAdapter.registerPlugin());
 }

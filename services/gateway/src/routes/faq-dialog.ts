@@ -107,7 +107,7 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         let fromId = lastEventId;
         if (repeated) {
           const loaded = await store.load(sessionId);
-          const done = loaded?.state.faq?.turns.find((t) => t.turnId === turnId && t.finishedAt !== null);
+          const done = loaded?.state.faq?.turns.find((turn) => turn.turnId === turnId && turn.finishedAt !== null);
           if (done) return dialogResponse(sessionId, done, Math.round(performance.now() - started));
           // Not finished when loaded: its end comes after this event id (state and events commit together).
           fromId = loaded?.lastEventId ?? 0;
@@ -123,11 +123,11 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           );
         }
         if (end.kind === 'failed') {
-          const e = (end.event.data as { error: { code: string; message: string } }).error;
-          throw new AppError(e.code, e.message, { status: 502 });
+          const failure = (end.event.data as { error: { code: string; message: string } }).error;
+          throw new AppError(failure.code, failure.message, { status: 502 });
         }
         const loaded = await store.load(sessionId);
-        const result = loaded?.state.faq?.turns.find((t) => t.turnId === turnId);
+        const result = loaded?.state.faq?.turns.find((turn) => turn.turnId === turnId);
         if (!result) throw new AppError('result_unavailable', 'the turn finished but its result is no longer retained', { status: 502 });
         return dialogResponse(sessionId, result, Math.round(performance.now() - started));
       },
@@ -148,7 +148,7 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       const sessionId = body.sessionId ?? (idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID());
       const existing = await store.load(sessionId);
       if (existing) return { sessionId, lastEventId: checkDialogAccess(req, existing) };
-      const faq = { access: 'dialog' as const, history: (body.history ?? []).map((h) => ({ role: h.role, content: h.content })), turns: [] };
+      const faq = { access: 'dialog' as const, history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })), turns: [] };
       if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq }, req.log)) return { sessionId, lastEventId: 0 };
       // Created by a concurrent request with the same id.
       const raced = await store.load(sessionId);

@@ -31,7 +31,7 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
       async (req) => {
         const { documents, version } = await corpus.list();
-        const filtered = req.query.language ? documents.filter((d) => d.language === req.query.language) : documents;
+        const filtered = req.query.language ? documents.filter((doc) => doc.language === req.query.language) : documents;
         return { documents: filtered.slice(req.query.offset, req.query.offset + req.query.limit), total: filtered.length, version };
       },
     );
@@ -50,9 +50,9 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
       async (req) => {
         const docs = toDocuments(typeof req.body === 'string' ? csvRecords(req.body) : jsonRecords(req.body));
-        const r = await corpus.upsert(docs, config.faq.maxDocs);
-        req.log.info({ upserted: docs.length, created: r.created, corpusVersion: r.version }, 'faq documents upserted');
-        return { upserted: docs.length, created: r.created, updated: r.updated, ids: docs.map((d) => d.id), version: r.version };
+        const upserted = await corpus.upsert(docs, config.faq.maxDocs);
+        req.log.info({ upserted: docs.length, created: upserted.created, corpusVersion: upserted.version }, 'faq documents upserted');
+        return { upserted: docs.length, created: upserted.created, updated: upserted.updated, ids: docs.map((doc) => doc.id), version: upserted.version };
       },
     );
 
@@ -60,8 +60,8 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/faq/documents/:id',
       { config: { auth: 'faqWrite' }, schema: { tags: ['faq'], params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null(), ...errors } } },
       async (req, reply) => {
-        const r = await corpus.remove([req.params.id]);
-        if (r.removed === 0) throw new NotFoundError(`FAQ document ${req.params.id} not found`, 'document_not_found');
+        const removed = await corpus.remove([req.params.id]);
+        if (removed.removed === 0) throw new NotFoundError(`FAQ document ${req.params.id} not found`, 'document_not_found');
         return reply.status(204).send(null);
       },
     );

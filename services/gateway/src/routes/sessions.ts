@@ -50,8 +50,8 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         if (message.length > config.maxMessageChars) {
           throw new ValidationError(`message is ${message.length} characters; the limit is ${config.maxMessageChars}`, 'message_too_long');
         }
-        const r = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message, idempotencyKey, multitask });
-        return reply.status(202).send({ turnId: r.turnId, position: r.position });
+        const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message, idempotencyKey, multitask });
+        return reply.status(202).send({ turnId: accepted.turnId, position: accepted.position });
       },
     );
 

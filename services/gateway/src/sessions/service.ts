@@ -87,7 +87,7 @@ export async function acceptTurn(
   input: { sessionId: string; turnId: string; message: string; idempotencyKey?: string; multitask: 'enqueue' | 'reject'; options?: Record<string, unknown> },
 ): Promise<AcceptedTurn> {
   const { store, config } = deps;
-  const r = await store.acceptTurn({
+  const accepted = await store.acceptTurn({
     sessionId: input.sessionId,
     turnId: input.turnId,
     message: input.message,
@@ -97,7 +97,7 @@ export async function acceptTurn(
     acceptedAt: new Date().toISOString(),
     options: input.options,
   });
-  switch (r.outcome) {
+  switch (accepted.outcome) {
     case 'not_found':
       throw new NotFoundError(`session ${input.sessionId} not found`, 'session_not_found');
     case 'submitted':
@@ -110,7 +110,7 @@ export async function acceptTurn(
       throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
   }
   // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.
-  await dispatch(deps, input.sessionId, r.step);
-  req.log.info({ sessionId: input.sessionId, turnId: r.turnId, position: r.position, outcome: r.outcome }, 'turn accepted');
-  return { turnId: r.turnId, position: r.position, outcome: r.outcome };
+  await dispatch(deps, input.sessionId, accepted.step);
+  req.log.info({ sessionId: input.sessionId, turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome }, 'turn accepted');
+  return { turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome };
 }

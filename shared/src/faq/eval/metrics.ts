@@ -31,8 +31,8 @@ export function topKDistinct(ranked: readonly string[], k: number): string[] {
 }
 
 function grade(relevant: Qrels, id: string): number {
-  const g = relevant[id];
-  return g !== undefined && Number.isFinite(g) && g > 0 ? g : 0;
+  const relevance = relevant[id];
+  return relevance !== undefined && Number.isFinite(relevance) && relevance > 0 ? relevance : 0;
 }
 
 /** Number of labelled documents with grade >= `minGrade`. */
@@ -61,10 +61,10 @@ export function idealDcgAtK(relevant: Qrels, k: number): number {
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
   const grades = Object.keys(relevant)
     .map((id) => grade(relevant, id))
-    .filter((g) => g > 0)
+    .filter((relevance) => relevance > 0)
     .sort((a, b) => b - a)
     .slice(0, k);
-  return grades.reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
+  return grades.reduce((sum, relevance, i) => sum + relevance / Math.log2(i + 2), 0);
 }
 
 /** nDCG@k = DCG@k / ideal DCG@k, in [0, 1]. NaN when the query has no relevant label. */
@@ -79,17 +79,17 @@ export function ndcgAtK(ranked: readonly string[], relevant: Qrels, k: number): 
  * grade is >= `minGrade`, 0 when there is none. MRR is its mean over queries.
  */
 export function reciprocalRank(ranked: readonly string[], relevant: Qrels, k: number, minGrade = 1): number {
-  const i = topKDistinct(ranked, k).findIndex((id) => grade(relevant, id) >= minGrade);
-  return i < 0 ? 0 : 1 / (i + 1);
+  const firstHit = topKDistinct(ranked, k).findIndex((id) => grade(relevant, id) >= minGrade);
+  return firstHit < 0 ? 0 : 1 / (firstHit + 1);
 }
 
 /** Arithmetic mean; NaN for an empty list. Throws on a NaN member (filter first). */
 export function mean(values: readonly number[]): number {
   if (values.length === 0) return NaN;
   let sum = 0;
-  for (const v of values) {
-    if (Number.isNaN(v)) throw new RangeError('mean() got NaN: a query without relevant labels was not filtered out');
-    sum += v;
+  for (const value of values) {
+    if (Number.isNaN(value)) throw new RangeError('mean() got NaN: a query without relevant labels was not filtered out');
+    sum += value;
   }
   return sum / values.length;
 }
@@ -121,8 +121,8 @@ export interface MeanScores {
 export function meanScores(scores: readonly QueryScores[]): MeanScores {
   return {
     n: scores.length,
-    recall: mean(scores.map((s) => s.recall)),
-    ndcg: mean(scores.map((s) => s.ndcg)),
-    mrr: mean(scores.map((s) => s.rr)),
+    recall: mean(scores.map((score) => score.recall)),
+    ndcg: mean(scores.map((score) => score.ndcg)),
+    mrr: mean(scores.map((score) => score.rr)),
   };
 }

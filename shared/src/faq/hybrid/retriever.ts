@@ -46,8 +46,8 @@ export type HybridDeps = { dense: DenseIndex; embedder: Embedder; health: Embedd
  */
 export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Retriever {
   return async (index, query, searchOpts, signal) => {
-    const n = Math.max(opts.candidates, searchOpts.topK);
-    const lexical = index.search(query, { ...searchOpts, topK: n });
+    const wanted = Math.max(opts.candidates, searchOpts.topK);
+    const lexical = index.search(query, { ...searchOpts, topK: wanted });
     const lexicalOnly = (warning: string): Retrieval => ({ hits: lexical.slice(0, searchOpts.topK), retrieval: 'lexical', warning });
     if (!deps.health.available()) return lexicalOnly(deps.health.warning());
 
@@ -62,21 +62,21 @@ export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Re
     deps.health.succeeded();
 
     const preferred = searchOpts.language === 'ja' || searchOpts.language === 'en' ? searchOpts.language : detectLanguage(query);
-    const nearest = deps.dense.search(vector, n, opts.minSimilarity).filter((h) => index.has(h.id));
+    const nearest = deps.dense.search(vector, wanted, opts.minSimilarity).filter((hit) => index.has(hit.id));
     // For tuning EMBEDDINGS_MIN_SIMILARITY to a model: how close the best documents came (ids and cosines, no query text).
-    deps.log.debug({ dense: nearest.slice(0, 3).map((h) => [h.id, Math.round(h.similarity * 1000) / 1000]), lexical: lexical.length }, 'hybrid faq search');
+    deps.log.debug({ dense: nearest.slice(0, 3).map((hit) => [hit.id, Math.round(hit.similarity * 1000) / 1000]), lexical: lexical.length }, 'hybrid faq search');
     const denseIds = preferLanguage(
-      nearest.map((h) => h.id),
+      nearest.map((hit) => hit.id),
       (id) => index.get(id)?.language === preferred,
     );
     const fused = reciprocalRankFusion(
       [
-        { ids: lexical.map((h) => h.id), weight: 1 },
+        { ids: lexical.map((hit) => hit.id), weight: 1 },
         { ids: denseIds, weight: opts.denseWeight },
       ],
       opts.rrfK,
     );
-    const lexicalHits = new Map(lexical.map((h) => [h.id, h]));
+    const lexicalHits = new Map(lexical.map((hit) => [hit.id, hit]));
     const hits: SearchHit[] = [];
     for (const { id, score } of fused.slice(0, searchOpts.topK)) {
       const doc = lexicalHits.get(id) ?? index.get(id);

@@ -120,7 +120,7 @@ export class VectorSync {
     let elsewhere = 0;
     for (const batch of chunks([...this.pending.values()], this.opts.batchSize)) {
       if (this.closed || !this.opts.health.available()) break;
-      const live = batch.filter((p) => this.pending.get(p.id) === p);
+      const live = batch.filter((pending) => this.pending.get(pending.id) === pending);
       const result = await this.bring(live);
       if (!result) break;
       embedded += result.embedded;
@@ -146,23 +146,23 @@ export class VectorSync {
   private async bring(batch: Pending[]): Promise<{ embedded: number; reused: number; elsewhere: number } | null> {
     const { store } = this.opts;
     const first = await this.loadStored(batch);
-    const mine = await store.claim(first.missing.map((p) => p.id), this.owner, this.opts.leaseMs);
+    const mine = await store.claim(first.missing.map((pending) => pending.id), this.owner, this.opts.leaseMs);
     // Another replica may have written some of them between our read and our claim.
-    const second = await this.loadStored(first.missing.filter((p) => mine.has(p.id)));
+    const second = await this.loadStored(first.missing.filter((pending) => mine.has(pending.id)));
     const reused = first.reused + second.reused;
     // A document that changed while we read is embedded by the next pass, in its new version.
-    const todo = second.missing.filter((p) => this.pending.get(p.id) === p);
-    const todoIds = new Set(todo.map((p) => p.id));
+    const todo = second.missing.filter((pending) => this.pending.get(pending.id) === pending);
+    const todoIds = new Set(todo.map((pending) => pending.id));
     const skipped = [...mine].filter((id) => !todoIds.has(id));
     if (skipped.length > 0) await store.release(skipped, this.owner);
-    const elsewhere = first.missing.filter((p) => !mine.has(p.id)).length;
+    const elsewhere = first.missing.filter((pending) => !mine.has(pending.id)).length;
     if (todo.length === 0) return { embedded: 0, reused, elsewhere };
     try {
       const embedded = await this.embedAndStore(todo);
       return embedded === null ? null : { embedded, reused, elsewhere };
     } finally {
       // Written documents' leases are gone already; the rest go back for whoever tries next.
-      await store.release(todo.map((p) => p.id), this.owner);
+      await store.release(todo.map((pending) => pending.id), this.owner);
     }
   }
 
@@ -181,32 +181,32 @@ export class VectorSync {
     // The server refused the batch: one document it cannot take (too long for its context, say) must not keep the others out.
     const done: Array<{ p: Pending; v: Float32Array }> = [];
     const refused: Array<{ p: Pending; err: Error }> = [];
-    for (const p of todo) {
-      const one = await this.tryEmbed([p]);
-      if (!(one instanceof Error)) done.push({ p, v: one[0]! });
-      else if (one instanceof EmbeddingsError && one.refused) refused.push({ p, err: one });
+    for (const pending of todo) {
+      const one = await this.tryEmbed([pending]);
+      if (!(one instanceof Error)) done.push({ p: pending, v: one[0]! });
+      else if (one instanceof EmbeddingsError && one.refused) refused.push({ p: pending, err: one });
       else return this.partial(done, one);
     }
     // Refused one by one with nothing accepted: the server, not these documents, is the problem.
     if (done.length === 0) return this.partial(done, refused[0]!.err);
     this.opts.health.succeeded();
-    await this.store(done.map((d) => d.p), done.map((d) => d.v));
-    for (const { p, err } of refused) this.refuse(p, err);
+    await this.store(done.map((embedded) => embedded.p), done.map((embedded) => embedded.v));
+    for (const { p: pending, err } of refused) this.refuse(pending, err);
     return done.length;
   }
 
   /** Keeps what was embedded before the server failed mid-way. */
   private async partial(done: Array<{ p: Pending; v: Float32Array }>, err: Error): Promise<null> {
-    if (done.length > 0) await this.store(done.map((d) => d.p), done.map((d) => d.v));
+    if (done.length > 0) await this.store(done.map((embedded) => embedded.p), done.map((embedded) => embedded.v));
     this.opts.health.failed(err, 'index');
     return null;
   }
 
   private async tryEmbed(todo: Pending[]): Promise<Float32Array[] | Error> {
     try {
-      const vectors = await this.opts.embedder.embed(todo.map((p) => p.text), { purpose: 'index' });
+      const vectors = await this.opts.embedder.embed(todo.map((pending) => pending.text), { purpose: 'index' });
       const dim = this.dense.dimensions;
-      const wrong = dim === undefined ? undefined : vectors.find((v) => v.length !== dim);
+      const wrong = dim === undefined ? undefined : vectors.find((vector) => vector.length !== dim);
       if (wrong) throw new EmbeddingsError(`the embeddings server returned dimension ${wrong.length}, the stored vectors have ${dim}`);
       return vectors;
     } catch (err) {
@@ -216,38 +216,38 @@ export class VectorSync {
 
   private async store(docs: Pending[], vectors: Float32Array[]): Promise<void> {
     const model = this.opts.embedder.modelKey;
-    const writes: VectorWrite[] = docs.map((p, i) => ({ id: p.id, docSha: p.docSha, record: { model, hash: p.hash, vector: vectors[i]! } }));
+    const writes: VectorWrite[] = docs.map((pending, i) => ({ id: pending.id, docSha: pending.docSha, record: { model, hash: pending.hash, vector: vectors[i]! } }));
     await this.opts.store.write(writes, this.owner);
-    docs.forEach((p, i) => this.accept(p, vectors[i]!));
+    docs.forEach((pending, i) => this.accept(pending, vectors[i]!));
   }
 
   /** A document the server will not embed stays lexical-only until its text changes (or the process restarts). */
-  private refuse(p: Pending, err: Error): void {
-    if (this.pending.get(p.id) !== p) return;
-    this.pending.delete(p.id);
-    this.refused.set(p.id, p.hash);
-    this.opts.log.warn({ docId: p.id, err: err.message }, 'embeddings server refused an faq document; it is found by lexical search only until it changes');
+  private refuse(pending: Pending, err: Error): void {
+    if (this.pending.get(pending.id) !== pending) return;
+    this.pending.delete(pending.id);
+    this.refused.set(pending.id, pending.hash);
+    this.opts.log.warn({ docId: pending.id, err: err.message }, 'embeddings server refused an faq document; it is found by lexical search only until it changes');
   }
 
   /** Loads the documents whose current vector (this model, this text) is in Redis; returns the others. */
   private async loadStored(docs: Pending[]): Promise<{ reused: number; missing: Pending[] }> {
     if (docs.length === 0) return { reused: 0, missing: [] };
-    const stored = await this.opts.store.read(docs.map((p) => p.id));
+    const stored = await this.opts.store.read(docs.map((pending) => pending.id));
     let reused = 0;
     const missing: Pending[] = [];
-    for (const p of docs) {
-      const record = stored.get(p.id);
-      if (record && record.model === this.opts.embedder.modelKey && record.hash === p.hash && this.accept(p, record.vector)) reused++;
-      else missing.push(p);
+    for (const pending of docs) {
+      const record = stored.get(pending.id);
+      if (record && record.model === this.opts.embedder.modelKey && record.hash === pending.hash && this.accept(pending, record.vector)) reused++;
+      else missing.push(pending);
     }
     return { reused, missing };
   }
 
   /** Loads a vector unless its document changed or went away meanwhile. */
-  private accept(p: Pending, vector: Float32Array): boolean {
-    if (this.pending.get(p.id) !== p || !this.dense.set(p.id, vector)) return false;
-    this.loaded.set(p.id, p.hash);
-    this.pending.delete(p.id);
+  private accept(pending: Pending, vector: Float32Array): boolean {
+    if (this.pending.get(pending.id) !== pending || !this.dense.set(pending.id, vector)) return false;
+    this.loaded.set(pending.id, pending.hash);
+    this.pending.delete(pending.id);
     return true;
   }
 

@@ -18,17 +18,17 @@ export function splitCompound(tokens: Token[], language: 'ja' | 'en'): string[] 
 
 const JA_CONJUNCTIONS: ReadonlySet<string> = new Set(['及び', 'および', '並びに', 'ならびに']);
 
-function isNounish(t: Token | undefined): boolean {
-  return t !== undefined && (t.pos === '名詞' || t.pos === '接頭詞');
+function isNounish(token: Token | undefined): boolean {
+  return token !== undefined && (token.pos === '名詞' || token.pos === '接頭詞');
 }
 
 // と/や count only as kuromoji's 並立助詞 (送料と手数料), never as 格助詞 (友達と一緒に).
 function isJaCoordinator(tokens: Token[], i: number): boolean {
-  const t = tokens[i];
-  if (!t || !isNounish(tokens[i - 1]) || !isNounish(tokens[i + 1])) return false;
-  if (t.pos === '助詞') return t.posDetail === '並立助詞' && (t.surface === 'と' || t.surface === 'や');
-  if (t.pos === '接続詞') return JA_CONJUNCTIONS.has(t.surface);
-  return ['・', '、', ',', '&'].includes(t.surface);
+  const token = tokens[i];
+  if (!token || !isNounish(tokens[i - 1]) || !isNounish(tokens[i + 1])) return false;
+  if (token.pos === '助詞') return token.posDetail === '並立助詞' && (token.surface === 'と' || token.surface === 'や');
+  if (token.pos === '接続詞') return JA_CONJUNCTIONS.has(token.surface);
+  return ['・', '、', ',', '&'].includes(token.surface);
 }
 
 /**
@@ -49,11 +49,11 @@ function splitJapanese(tokens: Token[]): string[] | null {
     parts.push(termsFromTokens(tokens.slice(at + 1, end)));
     at = end;
   }
-  if (parts.some((p) => p.length === 0)) return null;
-  const nouns = (ts: Token[]) => termsFromTokens(ts.filter((t) => isNounish(t)));
+  if (parts.some((part) => part.length === 0)) return null;
+  const nouns = (ts: Token[]) => termsFromTokens(ts.filter((token) => isNounish(token)));
   const before = nouns(tokens.slice(0, start));
   const after = nouns(tokens.slice(at));
-  return parts.map((p) => queryOf([...before, ...p, ...after]));
+  return parts.map((part) => queryOf([...before, ...part, ...after]));
 }
 
 const EN_COORDINATORS: ReadonlySet<string> = new Set(['and', 'plus', '&', ',']);
@@ -62,10 +62,10 @@ const EN_SUBJECTS: ReadonlySet<string> = new Set(['i', 'it', 'they', 'we', 'you'
 const EN_HEAD_PREPOSITIONS: ReadonlySet<string> = new Set(['for', 'of', 'on', 'about', 'regarding']);
 
 function englishCoordinatorLength(tokens: Token[], i: number, commasCoordinate: boolean): number {
-  const t = tokens[i];
-  if (!t || (t.surface === ',' && !commasCoordinate)) return 0;
-  if (t.surface === 'as' && tokens[i + 1]?.surface === 'well' && tokens[i + 2]?.surface === 'as') return EN_SUBJECTS.has(tokens[i + 3]?.surface ?? '') ? 0 : 3;
-  return EN_COORDINATORS.has(t.surface) && !EN_SUBJECTS.has(tokens[i + 1]?.surface ?? '') ? 1 : 0;
+  const token = tokens[i];
+  if (!token || (token.surface === ',' && !commasCoordinate)) return 0;
+  if (token.surface === 'as' && tokens[i + 1]?.surface === 'well' && tokens[i + 2]?.surface === 'as') return EN_SUBJECTS.has(tokens[i + 3]?.surface ?? '') ? 0 : 3;
+  return EN_COORDINATORS.has(token.surface) && !EN_SUBJECTS.has(tokens[i + 1]?.surface ?? '') ? 1 : 0;
 }
 
 function isPlural(term: Term | undefined): boolean {
@@ -80,7 +80,7 @@ function isPlural(term: Term | undefined): boolean {
  */
 function splitEnglish(tokens: Token[]): string[] | null {
   // A comma lists things only in "A, B and C"; alone it mostly separates clauses.
-  const commasCoordinate = tokens.some((t, i) => t.surface !== ',' && englishCoordinatorLength(tokens, i, false) > 0);
+  const commasCoordinate = tokens.some((token, i) => token.surface !== ',' && englishCoordinatorLength(tokens, i, false) > 0);
   const segments: Token[][] = [[]];
   for (let i = 0; i < tokens.length; ) {
     const len = englishCoordinatorLength(tokens, i, commasCoordinate);
@@ -93,11 +93,11 @@ function splitEnglish(tokens: Token[]): string[] | null {
     }
   }
   const firstSeg = segments[0] ?? [];
-  const prep = firstSeg.findIndex((t) => EN_HEAD_PREPOSITIONS.has(t.surface));
+  const prep = firstSeg.findIndex((token) => EN_HEAD_PREPOSITIONS.has(token.surface));
   let head: Term[] = prep > 0 ? termsFromTokens(firstSeg.slice(0, prep)) : [];
   if (head.length > 0) segments[0] = firstSeg.slice(prep + 1);
   // Segments without terms ("Hi, …") are greetings or phrasing, not parts.
-  const parts = segments.map(termsFromTokens).filter((p) => p.length > 0);
+  const parts = segments.map(termsFromTokens).filter((part) => part.length > 0);
   if (parts.length < 2) return null;
   if (head.length > 0 && !isPlural(head[head.length - 1])) {
     // A singular head belongs to the first part only ("cost of shipping and returns").
@@ -106,8 +106,8 @@ function splitEnglish(tokens: Token[]): string[] | null {
   }
   const last = parts[parts.length - 1] ?? [];
   const tail = last.length >= 2 && isPlural(last[last.length - 1]) ? last.slice(-1) : [];
-  return parts.map((p) => {
-    const ownHead = isPlural(p[p.length - 1]) ? [] : tail;
-    return queryOf([...p, ...ownHead, ...head]);
+  return parts.map((part) => {
+    const ownHead = isPlural(part[part.length - 1]) ? [] : tail;
+    return queryOf([...part, ...ownHead, ...head]);
   });
 }

@@ -23,13 +23,13 @@ export function parseFacet(tag: string): Facet | null {
 
 /** Tags that are not facets: what a hit is about (送料, returns). */
 export function topicalTags(hit: SearchHit): string[] {
-  return hit.tags.filter((t) => parseFacet(t) === null);
+  return hit.tags.filter((tag) => parseFacet(tag) === null);
 }
 
 export function closeHits(hits: SearchHit[]): SearchHit[] {
   const best = hits[0]?.score ?? 0;
   if (best <= 0) return [];
-  return hits.filter((h) => h.score >= best * CLOSE_SCORE_RATIO).slice(0, MAX_CLOSE_HITS);
+  return hits.filter((hit) => hit.score >= best * CLOSE_SCORE_RATIO).slice(0, MAX_CLOSE_HITS);
 }
 
 /** Every facet key seen in the hits, with its values in hit order. */
@@ -37,11 +37,11 @@ export function facetValues(hits: SearchHit[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const hit of hits) {
     for (const tag of hit.tags) {
-      const f = parseFacet(tag);
-      if (!f) continue;
-      const values = out.get(f.key) ?? [];
-      if (!values.includes(f.value)) values.push(f.value);
-      out.set(f.key, values);
+      const facet = parseFacet(tag);
+      if (!facet) continue;
+      const values = out.get(facet.key) ?? [];
+      if (!values.includes(facet.value)) values.push(facet.value);
+      out.set(facet.key, values);
     }
   }
   return out;
@@ -54,17 +54,17 @@ export function facetValues(hits: SearchHit[]): Map<string, string[]> {
  */
 export function mentionsValue(analyzer: Analyzer, text: string, value: string): boolean {
   const raw = text.normalize('NFKC');
-  const v = value.normalize('NFKC').trim();
-  if (/^[A-Z]{1,4}$/.test(v)) return new RegExp(`(?<![\\p{L}\\p{N}])${v}(?![\\p{L}\\p{N}])`, 'u').test(raw);
-  const t = normalize(raw);
-  const nv = normalize(v);
+  const trimmed = value.normalize('NFKC').trim();
+  if (/^[A-Z]{1,4}$/.test(trimmed)) return new RegExp(`(?<![\\p{L}\\p{N}])${trimmed}(?![\\p{L}\\p{N}])`, 'u').test(raw);
+  const normalized = normalize(raw);
+  const nv = normalize(trimmed);
   if (/^[\p{Script=Latin}\p{N}\s.'-]+$/u.test(nv)) {
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(nv)}(?![\\p{L}\\p{N}])`, 'u').test(t)) return true;
-  } else if (t.includes(nv)) {
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(nv)}(?![\\p{L}\\p{N}])`, 'u').test(normalized)) return true;
+  } else if (normalized.includes(nv)) {
     return true;
   }
-  const textBases = new Set(analyzer.contentTerms(t));
-  return analyzer.contentTerms(nv).some((b) => textBases.has(b));
+  const textBases = new Set(analyzer.contentTerms(normalized));
+  return analyzer.contentTerms(nv).some((base) => textBases.has(base));
 }
 
 /** Whether a term is (part of) a facet value, so it says "where", not "what". */
@@ -85,7 +85,7 @@ export function findFacetAmbiguity(hits: SearchHit[], isMentioned: (value: strin
   const everywhere = facetValues(hits);
   // Keys in the order the close hits carry them; the best hit need not carry one (a general entry like "free shipping" may rank first).
   for (const [key, values] of facetValues(close)) {
-    const carriers = close.filter((h) => h.tags.some((t) => parseFacet(t)?.key === key));
+    const carriers = close.filter((hit) => hit.tags.some((tag) => parseFacet(tag)?.key === key));
     if (values.length < 2 || carriers.length * 2 < close.length) continue;
     if ((everywhere.get(key) ?? []).some(isMentioned)) continue;
     return { key, values };
@@ -93,6 +93,6 @@ export function findFacetAmbiguity(hits: SearchHit[], isMentioned: (value: strin
   return null;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -27,8 +27,8 @@ export type HistoryView = {
 const RECENT_USER_TURNS = 3;
 
 export function readHistory(history: PlannerHistoryEntry[]): HistoryView {
-  const lastUser = findLastIndex(history, (e) => e.role === 'user');
-  const lastAssistant = findLastIndex(history, (e) => e.role === 'assistant');
+  const lastUser = findLastIndex(history, (entry) => entry.role === 'user');
+  const lastAssistant = findLastIndex(history, (entry) => entry.role === 'assistant');
   const assistant = history[lastAssistant];
   const asked = lastAssistant > lastUser && assistant?.plan?.needsClarification === true;
   const pending: PendingClarification | null =
@@ -54,7 +54,7 @@ export function readHistory(history: PlannerHistoryEntry[]): HistoryView {
 function planAnswering(history: PlannerHistoryEntry[], i: number): MultiStepQueryPlan | null {
   const own = history[i]?.plan;
   if (own) return own;
-  const reply = history.slice(i + 1).find((e) => e.role !== 'system');
+  const reply = history.slice(i + 1).find((entry) => entry.role !== 'system');
   return reply?.role === 'assistant' ? (reply.plan ?? null) : null;
 }
 
@@ -63,22 +63,22 @@ export function queriesOf(plan: MultiStepQueryPlan | null): string[] {
   if (!plan) return [];
   const topic = stringField(plan.raw, 'topic');
   if (topic !== null) return [topic];
-  return plan.steps.flatMap((s) => (s.type === 'search' || s.type === 'followup_search' ? [s.query] : []));
+  return plan.steps.flatMap((step) => (step.type === 'search' || step.type === 'followup_search' ? [step.query] : []));
 }
 
 function choicesOf(plan: MultiStepQueryPlan): string[] {
   const raw = plan.raw;
   if (typeof raw !== 'object' || raw === null || !('choices' in raw) || !Array.isArray(raw.choices)) return [];
-  return raw.choices.filter((c): c is string => typeof c === 'string');
+  return raw.choices.filter((choice): choice is string => typeof choice === 'string');
 }
 
 function stringField(raw: unknown, key: string): string | null {
   if (typeof raw !== 'object' || raw === null) return null;
-  const v = (raw as Record<string, unknown>)[key];
-  return typeof v === 'string' && v.length > 0 ? v : null;
+  const value = (raw as Record<string, unknown>)[key];
+  return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-function findLastIndex<T>(xs: T[], pred: (x: T) => boolean): number {
+function findLastIndex<T>(xs: T[], pred: (item: T) => boolean): number {
   for (let i = xs.length - 1; i >= 0; i--) if (pred(xs[i] as T)) return i;
   return -1;
 }

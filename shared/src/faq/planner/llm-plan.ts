@@ -19,16 +19,16 @@ export function parseLlmPlan(text: string, input: PlanInput): ParsedLlmPlan {
   if (json === undefined) return { ok: false, reason: 'unparsable_json', detail: `not JSON: ${preview(body)}` };
   const parsed = LlmMultiStepPlan.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     return { ok: false, reason: 'invalid_plan', detail: issues.join('; ') };
   }
   return toPlan(parsed.data, json, input);
 }
 
 function stripFences(text: string): string {
-  const t = text.trim();
-  const fenced = t.match(/^```[\w-]*\s*\n?([\s\S]*?)\n?\s*```$/);
-  return (fenced?.[1] ?? t).trim();
+  const trimmed = text.trim();
+  const fenced = trimmed.match(/^```[\w-]*\s*\n?([\s\S]*?)\n?\s*```$/);
+  return (fenced?.[1] ?? trimmed).trim();
 }
 
 // Models asked for "JSON only" still sometimes add a sentence: take the outermost object.
@@ -44,8 +44,8 @@ function parseJsonObject(body: string): unknown {
   return undefined;
 }
 
-function preview(s: string): string {
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+function preview(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 const ID_LABEL: Record<PlanStep['type'], string> = { clarify: 'clarify', search: 'search', followup_search: 'followup', answer: 'answer' };
@@ -54,55 +54,55 @@ function invalid(detail: string): ParsedLlmPlan {
   return { ok: false, reason: 'invalid_plan', detail };
 }
 
-function toPlan(p: LlmMultiStepPlan, raw: unknown, input: PlanInput): ParsedLlmPlan {
-  const language = p.language ?? planLanguage(input);
-  let steps: PlanStep[] = p.steps.map((s): PlanStep => {
-    switch (s.type) {
+function toPlan(llmPlan: LlmMultiStepPlan, raw: unknown, input: PlanInput): ParsedLlmPlan {
+  const language = llmPlan.language ?? planLanguage(input);
+  let steps: PlanStep[] = llmPlan.steps.map((step): PlanStep => {
+    switch (step.type) {
       case 'search':
       case 'followup_search':
-        return { ...s, topK: s.topK ?? input.topK };
+        return { ...step, topK: step.topK ?? input.topK };
       case 'answer':
-        return { ...s, style: s.style ?? 'faq', includeSources: s.includeSources ?? true };
+        return { ...step, style: step.style ?? 'faq', includeSources: step.includeSources ?? true };
       case 'clarify':
-        return s;
+        return step;
     }
   });
-  const stepQuestions = steps.flatMap((s) => (s.type === 'clarify' ? s.questions : []));
-  const questions = [...new Set([...(p.clarifyingQuestions ?? []), ...stepQuestions].map((q) => q.trim()).filter((q) => q !== ''))];
+  const stepQuestions = steps.flatMap((step) => (step.type === 'clarify' ? step.questions : []));
+  const questions = [...new Set([...(llmPlan.clarifyingQuestions ?? []), ...stepQuestions].map((question) => question.trim()).filter((question) => question !== ''))];
   // The flag and the steps must agree; a clarify step is concrete, so it wins over the flag.
-  if (p.needsClarification && stepQuestions.length === 0) {
+  if (llmPlan.needsClarification && stepQuestions.length === 0) {
     if (questions.length === 0) return invalid('needsClarification is true but no clarifying question was given');
     steps.unshift({ id: 'step_clarify_1', type: 'clarify', questions });
   }
-  const needsClarification = steps.some((s) => s.type === 'clarify');
-  const searches = steps.filter((s) => s.type === 'search' || s.type === 'followup_search');
+  const needsClarification = steps.some((step) => step.type === 'clarify');
+  const searches = steps.filter((step) => step.type === 'search' || step.type === 'followup_search');
   if (!needsClarification && searches.length === 0) return invalid('the plan has neither a search nor a clarify step');
 
   // Answers come last, and a plan that searches always ends with one.
-  const answers = steps.filter((s) => s.type === 'answer');
-  steps = [...steps.filter((s) => s.type !== 'answer'), ...answers];
+  const answers = steps.filter((step) => step.type === 'answer');
+  steps = [...steps.filter((step) => step.type !== 'answer'), ...answers];
   if (searches.length > 0 && answers.length === 0) steps.push(answerStep(1, language === 'en' ? 'en' : 'ja'));
-  if (new Set(steps.map((s) => s.id)).size !== steps.length) steps = renumber(steps);
+  if (new Set(steps.map((step) => step.id)).size !== steps.length) steps = renumber(steps);
 
-  const followupQueries = p.followupQueries ?? searches.flatMap((s) => (s.type === 'followup_search' ? [s.query] : []));
+  const followupQueries = llmPlan.followupQueries ?? searches.flatMap((step) => (step.type === 'followup_search' ? [step.query] : []));
   const plan = MultiStepQueryPlan.safeParse({
     steps,
     needsClarification,
     ...(needsClarification ? { clarifyingQuestions: questions } : {}),
     ...(followupQueries.length > 0 ? { followupQueries } : {}),
-    confidence: p.confidence,
+    confidence: llmPlan.confidence,
     language,
     raw,
   });
-  return plan.success ? { ok: true, plan: plan.data } : invalid(plan.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  return plan.success ? { ok: true, plan: plan.data } : invalid(plan.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
 }
 
 /** Ids must be unique for the orchestration trace; when the model repeated one, number them ourselves. */
 function renumber(steps: PlanStep[]): PlanStep[] {
   const counts = new Map<string, number>();
-  return steps.map((s) => {
-    const n = (counts.get(s.type) ?? 0) + 1;
-    counts.set(s.type, n);
-    return { ...s, id: `step_${ID_LABEL[s.type]}_${n}` };
+  return steps.map((step) => {
+    const ordinal = (counts.get(step.type) ?? 0) + 1;
+    counts.set(step.type, ordinal);
+    return { ...step, id: `step_${ID_LABEL[step.type]}_${ordinal}` };
   });
 }

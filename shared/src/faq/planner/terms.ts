@@ -65,19 +65,19 @@ export function termsFromTokens(tokens: Token[]): Term[] {
   const out: Term[] = [];
   let prefix = '';
   let lastPushed = -2;
-  tokens.forEach((t, i) => {
-    if (t.pos === '接頭詞') {
-      prefix += t.surface;
+  tokens.forEach((token, i) => {
+    if (token.pos === '接頭詞') {
+      prefix += token.surface;
       return;
     }
-    if (t.pos === '名詞' && t.posDetail === '接尾' && lastPushed === i - 1) {
+    if (token.pos === '名詞' && token.posDetail === '接尾' && lastPushed === i - 1) {
       const last = out[out.length - 1];
-      if (last) last.text += t.surface;
+      if (last) last.text += token.surface;
       lastPushed = i;
       return;
     }
-    if (t.content && !FILLERS.has(t.base) && !FILLERS.has(t.surface) && !INTERROGATIVES.has(t.surface)) {
-      out.push({ text: prefix + t.surface, base: t.base, noun: t.script !== 'ja' || t.pos === '名詞' });
+    if (token.content && !FILLERS.has(token.base) && !FILLERS.has(token.surface) && !INTERROGATIVES.has(token.surface)) {
+      out.push({ text: prefix + token.surface, base: token.base, noun: token.script !== 'ja' || token.pos === '名詞' });
       lastPushed = i;
     }
     prefix = '';
@@ -95,8 +95,8 @@ export function analyzeMessage(analyzer: Analyzer, message: string, language: Pl
   let followupMarker = false;
   const leading = language === 'ja' ? JA_LEADING_MARKER : EN_LEADING_MARKER;
   // Loop: "and what about…" carries two markers.
-  for (let m = text.match(leading); m && m[0].length < text.length; m = text.match(leading)) {
-    text = text.slice(m[0].length);
+  for (let match = text.match(leading); match && match[0].length < text.length; match = text.match(leading)) {
+    text = text.slice(match[0].length);
     followupMarker = true;
   }
   if (language === 'en' && EN_TRAILING_MARKER.test(text)) {
@@ -104,34 +104,34 @@ export function analyzeMessage(analyzer: Analyzer, message: string, language: Pl
     followupMarker = true;
   }
   // "how long", "how soon": the word after "how" is part of the question word, not a subject.
-  const tokens = plannerTokens(analyzer, text).map((t, i, all) => (all[i - 1]?.surface === 'how' ? { ...t, content: false } : t));
+  const tokens = plannerTokens(analyzer, text).map((token, i, all) => (all[i - 1]?.surface === 'how' ? { ...token, content: false } : token));
   // 「…も」 right after a noun: "返品ポリシーも知りたい" adds to what was asked before.
-  if (tokens.some((t, i) => t.surface === 'も' && t.pos === '助詞' && tokens[i - 1]?.pos === '名詞')) followupMarker = true;
+  if (tokens.some((token, i) => token.surface === 'も' && token.pos === '助詞' && tokens[i - 1]?.pos === '名詞')) followupMarker = true;
   return {
     text,
     tokens,
     terms: termsFromTokens(tokens),
     followupMarker,
     reference: tokens.some(isReference),
-    interrogative: tokens.some((t) => INTERROGATIVES.has(t.surface) || INTERROGATIVES.has(t.base)),
+    interrogative: tokens.some((token) => INTERROGATIVES.has(token.surface) || INTERROGATIVES.has(token.base)),
   };
 }
 
-function isReference(t: Token): boolean {
-  if (t.script === 'latin') return EN_REFERENCES.has(t.surface);
+function isReference(token: Token): boolean {
+  if (token.script === 'latin') return EN_REFERENCES.has(token.surface);
   // ko-so-a words (それ, その, これ, あちら) point back; the do-words (どれ, どの) ask instead.
-  return (t.posDetail === '代名詞' || t.pos === '連体詞') && /^[そこあ]/.test(t.surface);
+  return (token.posDetail === '代名詞' || token.pos === '連体詞') && /^[そこあ]/.test(token.surface);
 }
 
 /** Terms in order, each base once. */
 export function uniqueTerms(terms: Term[]): Term[] {
   const seen = new Set<string>();
-  return terms.filter((t) => (seen.has(t.base) ? false : (seen.add(t.base), true)));
+  return terms.filter((term) => (seen.has(term.base) ? false : (seen.add(term.base), true)));
 }
 
 /** A query people can read and the search engine re-analyses: the terms as written, space-joined. */
 export function queryOf(terms: Term[]): string {
   return uniqueTerms(terms)
-    .map((t) => t.text)
+    .map((term) => term.text)
     .join(' ');
 }

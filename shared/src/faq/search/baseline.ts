@@ -32,13 +32,13 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
     language === 'ja'
       ? analyzer
           .tokens(text)
-          .filter((t) => t.pos !== '記号')
-          .map((t) => t.base)
+          .filter((token) => token.pos !== '記号')
+          .map((token) => token.base)
       : text
           .toLowerCase()
           .split(/\s+/)
-          .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-          .filter((w) => w.length > 0);
+          .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+          .filter((word) => word.length > 0);
 
   const upsert = (docs: FaqDocument[]) => {
     for (const doc of docs) {
@@ -74,8 +74,8 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
     const scanSats = new Float64Array(slots.end);
     for (const term of new Set(tokenize(query, detected))) {
       const idf = postings.idf(term);
-      const n = postings.scan(term, scanSlots, scanSats);
-      for (let i = 0; i < n; i++) scores.set(scanSlots[i]!, (scores.get(scanSlots[i]!) ?? 0) + idf * scanSats[i]! * (K1 + 1));
+      const scanned = postings.scan(term, scanSlots, scanSats);
+      for (let i = 0; i < scanned; i++) scores.set(scanSlots[i]!, (scores.get(scanSlots[i]!) ?? 0) + idf * scanSats[i]! * (K1 + 1));
     }
     const hits = [...scores].map(([slot, score]) => {
       const doc = slots.doc(slot)!;
@@ -84,7 +84,7 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
     });
     hits.sort((a, b) => b.score - a.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
     return hits
-      .filter((h) => h.score > 0)
+      .filter((hit) => hit.score > 0)
       .slice(0, topK)
       .map(({ doc, score }) => toHit(doc, score));
   };

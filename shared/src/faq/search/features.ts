@@ -50,7 +50,7 @@ export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
   return {
     words,
     compounds,
-    predicates: tokens.filter((t) => t.content && (t.pos === '動詞' || t.pos === '形容詞')).map((t) => foldKana(t.base)),
+    predicates: tokens.filter((token) => token.content && (token.pos === '動詞' || token.pos === '形容詞')).map((token) => foldKana(token.base)),
     grams: [...japaneseBigrams(folded), ...latinTrigrams(folded)],
     readings: readingTrigrams(tokens),
   };
@@ -67,13 +67,13 @@ function wordTerms(tokens: readonly Token[]): { words: string[]; compounds: stri
   const compounds: string[] = [];
   let run: Token[] = [];
   const flush = () => {
-    if (run.length > 1) compounds.push(foldKana(run.map((t) => t.surface).join('')));
+    if (run.length > 1) compounds.push(foldKana(run.map((token) => token.surface).join('')));
     run = [];
   };
-  for (const t of tokens) {
-    if (t.content) words.push(foldKana(t.base));
-    if (run.length > 0 && run.at(-1)!.run !== t.run) flush();
-    if (t.script === 'ja' && (t.pos === '名詞' || t.pos === '接頭詞') && t.posDetail !== '非自立' && t.posDetail !== '代名詞') run.push(t);
+  for (const token of tokens) {
+    if (token.content) words.push(foldKana(token.base));
+    if (run.length > 0 && run.at(-1)!.run !== token.run) flush();
+    if (token.script === 'ja' && (token.pos === '名詞' || token.pos === '接頭詞') && token.posDetail !== '非自立' && token.posDetail !== '代名詞') run.push(token);
     else flush();
   }
   flush();
@@ -84,7 +84,7 @@ export function docFeatures(analyzer: Analyzer, doc: FaqDocument): DocFeatures {
   const question = textFeatures(analyzer, doc.question);
   const answer = textFeatures(analyzer, doc.answer);
   // Facets are `key:value`; both halves are worth matching, as separate words.
-  const tags = textFeatures(analyzer, doc.tags.map((t) => t.replace(/[:_/|=-]+/g, ' ')).join(' / '));
+  const tags = textFeatures(analyzer, doc.tags.map((tag) => tag.replace(/[:_/|=-]+/g, ' ')).join(' / '));
   return {
     words: [question.words, answer.words, tags.words],
     compounds: [question.compounds, answer.compounds, tags.compounds],
@@ -123,8 +123,8 @@ export function readingTrigrams(tokens: readonly Token[]): string[] {
     for (let i = 0; i + 3 <= run.length; i++) out.push(run.slice(i, i + 3));
     run = '';
   };
-  for (const t of tokens) {
-    if (t.script === 'ja' && t.pos !== '記号' && t.reading) run += t.reading;
+  for (const token of tokens) {
+    if (token.script === 'ja' && token.pos !== '記号' && token.reading) run += token.reading;
     else flush();
   }
   flush();

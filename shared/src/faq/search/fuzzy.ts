@@ -35,11 +35,11 @@ export interface FuzzyMatcher {
 export function createFuzzyMatcher(words: Iterable<string>): FuzzyMatcher {
   // Bucketed by length: a word k edits away differs in length by at most k.
   const byLength = new Map<number, string[]>();
-  for (const w of words) {
-    if (!LATIN.test(w) && !KATAKANA.test(w)) continue;
-    const bucket = byLength.get(w.length) ?? [];
-    bucket.push(w);
-    byLength.set(w.length, bucket);
+  for (const word of words) {
+    if (!LATIN.test(word) && !KATAKANA.test(word)) continue;
+    const bucket = byLength.get(word.length) ?? [];
+    bucket.push(word);
+    byLength.set(word.length, bucket);
   }
   const cache = new Map<string, FuzzyMatch[]>();
 
@@ -59,7 +59,7 @@ export function createFuzzyMatcher(words: Iterable<string>): FuzzyMatcher {
     }
     // Typos rarely hit the first letter, so at equal distance those candidates go first.
     found.sort((a, b) => a.edits - b.edits || Number(b.firstSame) - Number(a.firstSame) || (a.word < b.word ? -1 : 1));
-    const result = found.slice(0, limit).map(({ word: w, edits }) => ({ word: w, edits }));
+    const result = found.slice(0, limit).map(({ word: candidate, edits }) => ({ word: candidate, edits }));
     if (cache.size > 10_000) cache.clear();
     cache.set(key, result);
     return result;

@@ -67,31 +67,31 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
   const { lexicon, fuzzy } = expansion;
   const predicates = new Set(features.predicates);
 
-  const conceptsOf = (w: string): readonly Concept[] => (lexicon && expansion.synonymWeight > 0 ? lexicon.conceptsOf(w) : []);
-  const known = (terms: readonly string[]) => terms.every((t) => words.df(t) > 0);
+  const conceptsOf = (word: string): readonly Concept[] => (lexicon && expansion.synonymWeight > 0 ? lexicon.conceptsOf(word) : []);
+  const known = (terms: readonly string[]) => terms.every((term) => words.df(term) > 0);
 
   // Unknown words (no document holds them, nor any synonym of them) get typo corrections.
   const corrections = new Map<string, Alternative[]>();
-  for (const w of distinct) {
-    if (words.df(w) > 0 || !fuzzy || conceptsOf(w).some((c) => c.members.some((m) => known(m.words)))) continue;
-    const near = fuzzy.near(w, MAX_CORRECTIONS).map((m) => ({ terms: [m.word], weight: expansion.fuzzyWeights[m.edits - 1] ?? 0 }));
-    corrections.set(w, near.filter((a) => a.weight > 0));
+  for (const word of distinct) {
+    if (words.df(word) > 0 || !fuzzy || conceptsOf(word).some((concept) => concept.members.some((member) => known(member.words)))) continue;
+    const near = fuzzy.near(word, MAX_CORRECTIONS).map((match) => ({ terms: [match.word], weight: expansion.fuzzyWeights[match.edits - 1] ?? 0 }));
+    corrections.set(word, near.filter((alternative) => alternative.weight > 0));
   }
 
   const expansions: Expansion[] = [];
-  const slots: WordSlot[] = distinct.map((w) => {
+  const slots: WordSlot[] = distinct.map((word) => {
     const alternatives: Alternative[] = [];
-    if (words.df(w) > 0) alternatives.push({ terms: [w], weight: 1 });
-    alternatives.push(...(corrections.get(w) ?? []));
+    if (words.df(word) > 0) alternatives.push({ terms: [word], weight: 1 });
+    alternatives.push(...(corrections.get(word) ?? []));
     // A word no document uses can only be honoured through its synonyms: they weigh more then.
-    const synonymWeight = words.df(w) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
-    const fired = conceptsOf(w);
-    for (const c of fired) alternatives.push(...synonyms(c, synonymWeight));
-    const weight = (expansion.aspects.terms.has(w) ? expansion.aspects.weight : 1) * (predicates.has(w) ? expansion.predicateWeight : 1);
+    const synonymWeight = words.df(word) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
+    const fired = conceptsOf(word);
+    for (const concept of fired) alternatives.push(...synonyms(concept, synonymWeight));
+    const weight = (expansion.aspects.terms.has(word) ? expansion.aspects.weight : 1) * (predicates.has(word) ? expansion.predicateWeight : 1);
     const kept = strongest(alternatives, words);
-    const used = fired.flatMap((c) => c.members.filter((m) => known(m.words)).map((m) => m.written));
-    if (used.length > 0) expansions.push({ word: w, synonyms: [...new Set(used)] });
-    return { label: w, alternatives: kept, idf: words.idf(w), weight };
+    const used = fired.flatMap((concept) => concept.members.filter((member) => known(member.words)).map((member) => member.written));
+    if (used.length > 0) expansions.push({ word: word, synonyms: [...new Set(used)] });
+    return { label: word, alternatives: kept, idf: words.idf(word), weight };
   });
 
   return {
@@ -103,19 +103,19 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
 }
 
 function synonyms(concept: Concept, weight: number): Alternative[] {
-  return concept.members.map((m) => ({ terms: m.words, weight }));
+  return concept.members.map((member) => ({ terms: member.words, weight }));
 }
 
 export function meanIdf(terms: readonly string[], words: Postings): number {
-  return terms.reduce((sum, t) => sum + words.idf(t), 0) / Math.max(1, terms.length);
+  return terms.reduce((sum, term) => sum + words.idf(term), 0) / Math.max(1, terms.length);
 }
 
 /** One alternative per term list, at its highest weight, and only those some document could hold. */
 function strongest(alternatives: Alternative[], words: Postings): Alternative[] {
   const byKey = new Map<string, Alternative>();
-  for (const a of alternatives) {
-    const key = a.terms.join(' ');
-    if (a.weight > (byKey.get(key)?.weight ?? 0)) byKey.set(key, a);
+  for (const alternative of alternatives) {
+    const key = alternative.terms.join(' ');
+    if (alternative.weight > (byKey.get(key)?.weight ?? 0)) byKey.set(key, alternative);
   }
-  return [...byKey.values()].filter((a) => a.terms.every((t) => words.df(t) > 0));
+  return [...byKey.values()].filter((alternative) => alternative.terms.every((term) => words.df(term) > 0));
 }

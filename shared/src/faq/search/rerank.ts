@@ -37,12 +37,12 @@ export function questionScorer(query: AnalyzedQuery): (question: QuestionFeature
   // Term → the query slots it can stand for (a term may serve several slots).
   const slotsOf = new Map<string, number[]>();
   query.words.forEach((slot, index) => {
-    for (const a of slot.alternatives) for (const t of a.terms) slotsOf.set(t, [...(slotsOf.get(t) ?? []), index]);
+    for (const alternative of slot.alternatives) for (const term of alternative.terms) slotsOf.set(term, [...(slotsOf.get(term) ?? []), index]);
   });
   return (question) => ({
     coverage: coverage(query, question.words),
     dice: dice(query.grams, question),
-    proximity: proximity(question.words.map((w) => slotsOf.get(w)?.[0] ?? -1)),
+    proximity: proximity(question.words.map((word) => slotsOf.get(word)?.[0] ?? -1)),
   });
 }
 
@@ -57,7 +57,7 @@ function coverage(query: AnalyzedQuery, words: readonly string[]): number {
   for (const slot of query.words) {
     total += slot.idf * slot.weight;
     let best = 0;
-    for (const a of slot.alternatives) if (a.weight > best && a.terms.every((t) => present.has(t))) best = a.weight;
+    for (const alternative of slot.alternatives) if (alternative.weight > best && alternative.terms.every((term) => present.has(term))) best = alternative.weight;
     covered += best * slot.idf * slot.weight;
   }
   return total > 0 ? covered / total : 0;
@@ -66,7 +66,7 @@ function coverage(query: AnalyzedQuery, words: readonly string[]): number {
 function dice(queryGrams: readonly string[], question: QuestionFeatures): number {
   if (queryGrams.length === 0 || question.gramCount === 0) return 0;
   let shared = 0;
-  for (const g of queryGrams) if (question.hasGram(g)) shared++;
+  for (const gram of queryGrams) if (question.hasGram(gram)) shared++;
   return (2 * shared) / (queryGrams.length + question.gramCount);
 }
 
@@ -77,7 +77,7 @@ function dice(queryGrams: readonly string[], question: QuestionFeatures): number
  * out. 0 when fewer than two slots match (nothing to be close to).
  */
 function proximity(slotAt: readonly number[]): number {
-  const matched = new Set(slotAt.filter((s) => s >= 0)).size;
+  const matched = new Set(slotAt.filter((slot) => slot >= 0)).size;
   if (matched < 2) return 0;
   // Sliding window over positions: the shortest window that contains every matched slot.
   const counts = new Map<number, number>();
@@ -85,17 +85,17 @@ function proximity(slotAt: readonly number[]): number {
   let shortest = Infinity;
   let left = 0;
   for (let right = 0; right < slotAt.length; right++) {
-    const s = slotAt[right]!;
-    if (s >= 0) {
-      counts.set(s, (counts.get(s) ?? 0) + 1);
-      if (counts.get(s) === 1) inWindow++;
+    const slot = slotAt[right]!;
+    if (slot >= 0) {
+      counts.set(slot, (counts.get(slot) ?? 0) + 1);
+      if (counts.get(slot) === 1) inWindow++;
     }
     while (inWindow === matched) {
       shortest = Math.min(shortest, right - left + 1);
-      const l = slotAt[left]!;
-      if (l >= 0) {
-        counts.set(l, counts.get(l)! - 1);
-        if (counts.get(l) === 0) inWindow--;
+      const leftSlot = slotAt[left]!;
+      if (leftSlot >= 0) {
+        counts.set(leftSlot, counts.get(leftSlot)! - 1);
+        if (counts.get(leftSlot) === 0) inWindow--;
       }
       left++;
     }

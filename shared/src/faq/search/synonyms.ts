@@ -41,10 +41,10 @@ function sudachiGroups(): Map<string, string[][]> {
   type Item = { expandControl: number; gokeiSyubetsu: string; hyoukiYure: string; midashi: string };
   const groups = JSON.parse(readFileSync(join(dirname(require.resolve('sudachi-synonyms-dictionary')), 'sudachi-synonyms-dictionary.json'), 'utf8')) as { items: Item[] }[];
   const map = new Map<string, string[][]>();
-  for (const g of groups) {
-    const targets = g.items.filter((i) => i.expandControl !== 2 && i.gokeiSyubetsu !== '間違い' && i.hyoukiYure !== '間違い表記').map((i) => i.midashi);
+  for (const group of groups) {
+    const targets = group.items.filter((item) => item.expandControl !== 2 && item.gokeiSyubetsu !== '間違い' && item.hyoukiYure !== '間違い表記').map((item) => item.midashi);
     if (targets.length < 2) continue;
-    for (const item of g.items) {
+    for (const item of group.items) {
       if (item.expandControl !== 0) continue;
       const key = foldKana(normalize(item.midashi));
       const list = map.get(key) ?? [];
@@ -68,12 +68,12 @@ function wordnetIndex(): WordNet {
     data.set(pos, readFileSync(join(dir, `data.${pos}`)));
     for (const line of readFileSync(join(dir, `index.${pos}`), 'utf8').split('\n')) {
       if (line.startsWith(' ') || line.length === 0) continue;
-      const f = line.trim().split(' ');
-      const lemma = f[0]!;
+      const fields = line.trim().split(' ');
+      const lemma = fields[0]!;
       if (lemma.includes('_')) continue;
-      const pointers = Number(f[3]);
-      const tagged = Number(f[5 + pointers]);
-      const first = Number(f[6 + pointers]);
+      const pointers = Number(fields[3]);
+      const tagged = Number(fields[5 + pointers]);
+      const first = Number(fields[6 + pointers]);
       // Only a sense people actually use most (seen in the tagged corpus) stands for the word.
       if (!(tagged > 0) || !Number.isFinite(first)) continue;
       const key = stemmer(lemma);
@@ -90,10 +90,10 @@ function wordnetIndex(): WordNet {
 function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
   const buf = wn.data.get(pos)!;
   const end = buf.indexOf(10, offset);
-  const f = buf.toString('utf8', offset, end < 0 ? undefined : end).split(' ');
-  const count = parseInt(f[3]!, 16);
+  const fields = buf.toString('utf8', offset, end < 0 ? undefined : end).split(' ');
+  const count = parseInt(fields[3]!, 16);
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(f[4 + i * 2]!.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+  for (let i = 0; i < count; i++) out.push(fields[4 + i * 2]!.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
   return out;
 }
 
@@ -122,7 +122,7 @@ export function parseSynonymGroups(text: string): string[][] {
     .split('\n')
     .map((line) => line.replace(/#.*$/, '').trim())
     .filter((line) => line.length > 0)
-    .map((line) => [...new Set(line.split(/[,，、\t]/).map((w) => w.trim()).filter((w) => w.length > 0))])
+    .map((line) => [...new Set(line.split(/[,，、\t]/).map((word) => word.trim()).filter((word) => word.length > 0))])
     .filter((group) => group.length >= 2);
 }
 
@@ -140,5 +140,5 @@ export function customSynonyms(groups: readonly (readonly string[])[], keyOf: (m
 
 /** The deployment's groups first (they know its domain), then the general ones. */
 export function combineSynonyms(...sources: SynonymSource[]): SynonymSource {
-  return { groupsOf: (word) => sources.flatMap((s) => s.groupsOf(word)) };
+  return { groupsOf: (word) => sources.flatMap((source) => source.groupsOf(word)) };
 }

@@ -47,7 +47,7 @@ export function normalize(text: string): string {
 
 /** Hiragana → katakana (ぎふと → ギフト): the two scripts spell the same sounds, and readings are katakana. */
 export function foldKana(text: string): string {
-  return text.replace(/[\u3041-\u3096\u309d\u309e]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60));
+  return text.replace(/[\u3041-\u3096\u309d\u309e]/g, (kana) => String.fromCharCode(kana.charCodeAt(0) + 0x60));
 }
 
 const JA_CHAR = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3005\u3006\u30fc]/;
@@ -126,18 +126,18 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
     for (const run of normalize(text).match(SCRIPT_RUN) ?? []) {
       index++;
       if (JA_CHAR.test(run)) {
-        for (const t of ja.tokenize(run)) out.push({ ...japaneseToken(t), run: index });
+        for (const token of ja.tokenize(run)) out.push({ ...japaneseToken(token), run: index });
       } else if (/^\p{N}+$/u.test(run)) {
         out.push({ surface: run, base: run, pos: 'number', posDetail: '', content: true, script: 'digit' });
       } else if (/^[\p{L}\p{N}]+$/u.test(run)) {
-        for (const w of run.split(/(?<=\p{N})(?=\p{L})|(?<=\p{L})(?=\p{N})/u)) {
-          const isNumber = /^\p{N}+$/u.test(w);
+        for (const piece of run.split(/(?<=\p{N})(?=\p{L})|(?<=\p{L})(?=\p{N})/u)) {
+          const isNumber = /^\p{N}+$/u.test(piece);
           out.push({
-            surface: w,
-            base: isNumber ? w : stemmer(w),
+            surface: piece,
+            base: isNumber ? piece : stemmer(piece),
             pos: isNumber ? 'number' : 'word',
             posDetail: '',
-            content: isNumber || !ENGLISH_STOP_WORDS.has(w),
+            content: isNumber || !ENGLISH_STOP_WORDS.has(piece),
             script: isNumber ? 'digit' : 'latin',
           });
         }
@@ -145,21 +145,21 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
     }
     return out;
   };
-  return { tokens, contentTerms: (text) => tokens(text).filter((t) => t.content).map((t) => t.base) };
+  return { tokens, contentTerms: (text) => tokens(text).filter((token) => token.content).map((token) => token.base) };
 }
 
-function japaneseToken(t: KuromojiToken): Token {
-  const surface = t.surface_form;
-  const base = t.basic_form && t.basic_form !== '*' ? t.basic_form : surface;
+function japaneseToken(token: KuromojiToken): Token {
+  const surface = token.surface_form;
+  const base = token.basic_form && token.basic_form !== '*' ? token.basic_form : surface;
   const script: Script = /^\p{N}+$/u.test(surface) ? 'digit' : JA_CHAR.test(surface) ? 'ja' : 'latin';
   const content =
     script === 'digit' ||
-    (CONTENT_POS.has(t.pos) && t.pos !== '記号' && !(t.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(t.pos_detail_1)) && !JA_STOP_BASES.has(base) && !/^[\u3040-\u309f]$/.test(surface));
-  return { surface, base, pos: t.pos, posDetail: t.pos_detail_1, content, script, reading: readingOf(t, surface) };
+    (CONTENT_POS.has(token.pos) && token.pos !== '記号' && !(token.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(token.pos_detail_1)) && !JA_STOP_BASES.has(base) && !/^[\u3040-\u309f]$/.test(surface));
+  return { surface, base, pos: token.pos, posDetail: token.pos_detail_1, content, script, reading: readingOf(token, surface) };
 }
 
 /** IPADIC's reading; unknown words have none, so kana surfaces stand for their own reading. */
-function readingOf(t: KuromojiToken, surface: string): string {
-  if (t.reading && t.reading !== '*') return t.reading;
+function readingOf(token: KuromojiToken, surface: string): string {
+  if (token.reading && token.reading !== '*') return token.reading;
   return foldKana(surface);
 }

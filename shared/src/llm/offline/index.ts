@@ -29,9 +29,9 @@ export function createOfflineProvider(opts: { latencyMs?: number; policies?: Par
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
+    const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
-      clearTimeout(t);
+      clearTimeout(timer);
       reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     });
   });

@@ -12,18 +12,18 @@ export type ToolOutcome = { name: string; args: Record<string, unknown>; status:
 /** Tool calls and results since the last user-role message (what this loop has done so far). */
 export function toolTail(messages: LlmMessage[]): ToolOutcome[] {
   let start = 0;
-  messages.forEach((m, i) => {
-    if (m.role === 'user') start = i + 1;
+  messages.forEach((message, i) => {
+    if (message.role === 'user') start = i + 1;
   });
   const calls = new Map<string, ToolCall>();
   const out: ToolOutcome[] = [];
-  for (const m of messages.slice(start)) {
-    if (m.role === 'assistant') for (const c of m.toolCalls) calls.set(c.id, c);
-    if (m.role === 'tool') {
-      const call = calls.get(m.toolCallId);
-      const parsed = safeJson(m.content) as { status?: string; result?: Record<string, unknown> } | null;
+  for (const message of messages.slice(start)) {
+    if (message.role === 'assistant') for (const toolCall of message.toolCalls) calls.set(toolCall.id, toolCall);
+    if (message.role === 'tool') {
+      const call = calls.get(message.toolCallId);
+      const parsed = safeJson(message.content) as { status?: string; result?: Record<string, unknown> } | null;
       out.push({
-        name: m.name,
+        name: message.name,
         args: (safeJson(call?.arguments ?? '{}') as Record<string, unknown> | null) ?? {},
         status: parsed?.status === 'success' ? 'success' : 'error',
         result: parsed?.result ?? {},
@@ -33,9 +33,9 @@ export function toolTail(messages: LlmMessage[]): ToolOutcome[] {
   return out;
 }
 
-function safeJson(s: string): unknown {
+function safeJson(text: string): unknown {
   try {
-    return JSON.parse(s) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return null;
   }
@@ -43,12 +43,12 @@ function safeJson(s: string): unknown {
 
 /** Turns a policy reply into the provider protocol (tool calls carry JSON-string arguments, as OpenAI's do). */
 export function toResponse(req: ChatRequest, reply: PolicyReply): ChatResponse {
-  const n = req.messages.length;
+  const count = req.messages.length;
   const usage = { promptTokens: 0, completionTokens: 0 };
   if ('text' in reply) return { content: reply.text, toolCalls: [], usage, model: 'offline' };
   return {
     content: null,
-    toolCalls: [{ id: `call_${req.agent}_${n}`, name: reply.call.name, arguments: JSON.stringify(reply.call.args) }],
+    toolCalls: [{ id: `call_${req.agent}_${count}`, name: reply.call.name, arguments: JSON.stringify(reply.call.args) }],
     usage,
     model: 'offline',
   };
@@ -64,4 +64,4 @@ export type ToolRef<S extends z.ZodObject = z.ZodObject> = { readonly name: stri
 export const call = <S extends z.ZodObject>(tool: ToolRef<S>, args: z.input<S>): PolicyReply => ({ call: { name: tool.name, args: args as Record<string, unknown> } });
 
 /** The calls of `tool` this loop already ran, newest last. */
-export const callsOf = (tail: readonly ToolOutcome[], tool: ToolRef): ToolOutcome[] => tail.filter((t) => t.name === tool.name);
+export const callsOf = (tail: readonly ToolOutcome[], tool: ToolRef): ToolOutcome[] => tail.filter((outcome) => outcome.name === tool.name);

@@ -126,6 +126,34 @@ describe('createFaqIndex', () => {
     expect(textFeatures(analyzer, '保険証の再交付').compounds).toEqual(['保険証', '再交付']);
   });
 
+  describe('on long public-service answers', () => {
+    const pension = (id: string, question: string, answer: string) => doc(id, 'ja', question, answer);
+    // Unrelated entries, so that the words the tested entries share are not in a quarter of the corpus.
+    const fillers = ['国民年金の保険料の納付', '口座振替の申込', '学生納付特例', '免除の申請', '年金手帳の再交付', '源泉徴収票の再発行', 'ねんきん定期便の見方', '繰下げ受給', '加入記録の確認', '電話相談の受付時間'].map(
+      (title, i) => pension(`filler-${i}`, title, `${title}については窓口でご案内します。`),
+    );
+    const corpus = [
+      pension('pension-amount', '年金はいくらもらえますか', '老齢基礎年金の額は保険料を納めた月数で決まります。'),
+      pension('survivor', '遺族年金はもらえますか', '亡くなった方に生計を維持されていた家族が受け取れます。'),
+      pension('spouse', '加給年金はもらえますか', '65歳未満の配偶者がいる場合に加算されます。'),
+      pension('disability', '障害の状態になったとき', 'うつ病などの精神の障害も対象になります。初診日の要件があります。'),
+      pension('refund-foreign', '脱退一時金とは', '日本に住所がなくなった外国籍の方は、帰国後2年以内に請求できます。請求書に年金手帳を添えて提出してください。'),
+      pension('return-home', '出国するときの手続き', '外国籍の方が帰国するときは、請求書と年金手帳を用意し、2年以内に提出してください。'),
+      ...fillers,
+    ];
+
+    it('weighs a verb every title shares (もらえる) below the thing asked about', async () => {
+      expect(ids(await createFaqIndex(corpus), 'うつ病でも もらえる？', 3)[0]).toBe('disability');
+      // At a noun's weight, the titles that share the verb come first.
+      expect(ids(await createEngine(corpus, { predicateWeight: 1 }), 'うつ病でも もらえる？', 3)[0]).not.toBe('disability');
+    });
+
+    it("reaches an entry in other words through the best entry's typical words (pseudo-relevance feedback)", async () => {
+      expect(ids(await createFaqIndex(corpus), '脱退一時金', 5)).toEqual(['refund-foreign', 'return-home']);
+      expect(ids(await createEngine(corpus, { feedback: { docs: 5, terms: 10, weight: 0 } }), '脱退一時金', 5)).toEqual(['refund-foreign']);
+    });
+  });
+
   it('ranks a match in the question above a match only in the answer', async () => {
     const small = await createFaqIndex([
       doc('answer-only', 'en', 'Can my watch be repaired?', 'Repairs are free during the warranty period, which lasts one year from purchase.'),

@@ -20,14 +20,14 @@ export type FoundNumber = { value: string; text: string; index: number };
 const KANJI_DIGITS: Readonly<Record<string, number>> = { 〇: 0, 零: 0, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const KANJI_UNITS: Readonly<Record<string, number>> = { 十: 10, 百: 100, 千: 1000 };
 const MAGNITUDES: Readonly<Record<string, number>> = { 万: 1e4, 億: 1e8, 兆: 1e12 };
-// ("20 grand": spoken thousands of money; "two grand pianos" are pianos.)
+// ("20 grand": spoken thousands of money; see grandDescribesNoun for "two grand pianos".)
 const WORD_MAGNITUDES: Readonly<Record<string, number>> = { k: 1e3, grand: 1e3, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 // Nouns that name a count: "a dozen eggs", "half a dozen", "a couple of nights".
 const COLLECTIVES: Readonly<Record<string, number>> = { dozen: 12, couple: 2 };
 
 // Digits not glued to a preceding letter ("SW1A", "mp3" are codes), then place values and magnitudes.
 const DIGIT_NUMERAL =
-  /(?<![\p{Script=Latin}\d.]|\d,|\d[ \u00a0\u202f])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]|[ \u00a0\u202f]\d)|\d+)(?:\.\d+)?(?:[十百千万億兆](?:\d+(?:\.\d+)?)?)*(?:k(?![\p{L}])|\s?(?:thousand|million|billion|trillion)\b|\s?grand\b(?!\s+pianos?\b))?/giu;
+  /(?<![\p{Script=Latin}\d.]|\d,|\d[ \u00a0\u202f])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]|[ \u00a0\u202f]\d)|\d+)(?:\.\d+)?(?:[十百千万億兆](?:\d+(?:\.\d+)?)?)*(?:k(?![\p{L}])|\s?(?:thousand|million|billion|trillion)\b|\s?grand\b)?/giu;
 const KANJI_RUN = /[〇零一二三四五六七八九十百千万億兆]+/g;
 const COLLECTIVE = new RegExp(`\\b(?:(half an?|an?)\\s+)?(${Object.keys(COLLECTIVES).join('|')})\\b(?!s)`, 'gi');
 
@@ -45,12 +45,24 @@ export function findNumbers(text: string): FoundNumber[] {
 
 function digitNumbers(text: string): FoundNumber[] {
   return [...text.matchAll(DIGIT_NUMERAL)].map((match) => {
-    const [, numeral = '', word = ''] = /^(.*?)\s?(k|grand|thousand|million|billion|trillion)?$/i.exec(match[0]) ?? [];
+    const [, numeral = '', spoken = ''] = /^(.*?)\s?(k|grand|thousand|million|billion|trillion)?$/i.exec(match[0]) ?? [];
     // "70 000": a space groups thousands as a comma does.
     const raw = numeral.replace(/[,\u00a0\u202f ]/g, '');
-    const value = /^[\d.]+$/.test(raw) && !word ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[word.toLowerCase()] ?? 1));
-    return { value, text: match[0], index: match.index };
+    const describes = spoken.toLowerCase() === 'grand' && grandDescribesNoun(text, match.index + match[0].length);
+    const magnitude = describes ? '' : spoken;
+    const value = /^[\d.]+$/.test(raw) && !magnitude ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[magnitude.toLowerCase()] ?? 1));
+    return { value, text: describes ? numeral : match[0], index: match.index };
   });
+}
+
+/**
+ * "grand" counts thousands ("20 grand a year", "40 grand, more or less")
+ * unless a noun follows it directly, which it then describes ("2 grand
+ * pianos", "3 grand prizes"): the tagger reads the word after it in context.
+ */
+function grandDescribesNoun(text: string, end: number): boolean {
+  const next = /^[ \t]+(\p{L}+)/u.exec(text.slice(end))?.[1];
+  return next !== undefined && nlp(`2 grand ${next}`).terms().eq(2).has('#Noun');
 }
 
 function kanjiNumbers(text: string): FoundNumber[] {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo/shared/domain/form-flow';
 import { AppError, ConflictError, NotFoundError, UnavailableError } from '@convo/shared/errors';
 import type { SessionForm } from '@convo/shared/schemas/form';
-import type { SessionKind, SessionState } from '@convo/shared/schemas/session';
+import type { SessionState } from '@convo/shared/schemas/session';
 import { dispatch } from '@convo/shared/runtime/commit';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
@@ -39,7 +39,7 @@ export async function createSession(deps: ServiceDeps, input: NewSession, log: F
   }
   const sessionId = randomUUID();
   const turnId = randomUUID();
-  const state = newSessionState({ sessionId, kind: input.kind as SessionKind, form: input.form, language: input.language, firstAgent: 'greeter', now });
+  const state = newSessionState({ sessionId, kind: input.kind, form: input.form, language: input.language, firstAgent: 'greeter', now });
   const step = await deps.store.create({ state, tokenHash: hash, agent: 'greeter', turnId });
   await dispatch(deps, sessionId, step);
   log.info({ sessionId, turnId, kind: input.kind }, 'session created');

@@ -126,7 +126,7 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
     for (const run of normalize(text).match(SCRIPT_RUN) ?? []) {
       index++;
       if (JA_CHAR.test(run)) {
-        for (const token of ja.tokenize(run)) out.push({ ...japaneseToken(token), run: index });
+        for (const token of ja.tokenize(run)) out.push(japaneseToken(token, index));
       } else if (/^\p{N}+$/u.test(run)) {
         out.push({ surface: run, base: run, pos: 'number', posDetail: '', content: true, script: 'digit' });
       } else if (/^[\p{L}\p{N}]+$/u.test(run)) {
@@ -148,14 +148,14 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
   return { tokens, contentTerms: (text) => tokens(text).filter((token) => token.content).map((token) => token.base) };
 }
 
-function japaneseToken(token: KuromojiToken): Token {
+function japaneseToken(token: KuromojiToken, run: number): Token {
   const surface = token.surface_form;
   const base = token.basic_form && token.basic_form !== '*' ? token.basic_form : surface;
   const script: Script = /^\p{N}+$/u.test(surface) ? 'digit' : JA_CHAR.test(surface) ? 'ja' : 'latin';
   const content =
     script === 'digit' ||
     (CONTENT_POS.has(token.pos) && token.pos !== '記号' && !(token.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(token.pos_detail_1)) && !JA_STOP_BASES.has(base) && !/^[\u3040-\u309f]$/.test(surface));
-  return { surface, base, pos: token.pos, posDetail: token.pos_detail_1, content, script, reading: readingOf(token, surface) };
+  return { surface, base, pos: token.pos, posDetail: token.pos_detail_1, content, script, reading: readingOf(token, surface), run };
 }
 
 /** IPADIC's reading; unknown words have none, so kana surfaces stand for their own reading. */

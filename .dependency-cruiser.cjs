@@ -1,21 +1,34 @@
 /**
- * Dependency rules, checked by `npm test` (`npm run deps`). Layers, lowest first:
- * runtime (store, queues, runtime, redis, metrics, config, errors, logger, schemas)
- * → agent kit (agents, llm) → products (nlu, compliance, domain: forms; faq).
- * A layer may import the ones below it, never those above; services and scripts
- * sit on top; shared code never imports a service, a script or a test.
+ * Dependency rules, checked by `npm test` (`npm run deps`). Packages by layer, lowest first:
+ * @convo/runtime and @convo/text → @convo/agent-kit → products (@convo/forms, @convo/faq).
+ * A package may import the ones below it, never those above or beside it; services and
+ * scripts sit on top and talk to each other through queues; shared code never imports a
+ * service, a script or a test; outside a package, code imports its entry, not its files
+ * (tests may reach internals through `@convo/<package>/internal/…`).
  */
-const RUNTIME = '^shared/src/(store|queues|runtime|redis|metrics|schemas)/|^shared/src/(config|errors|logger|agents-list)\\.ts$';
-const KIT = '^shared/src/(agents|llm)/';
-const PRODUCTS = '^shared/src/(nlu|compliance|domain|faq)/';
+const RUNTIME = '^shared/runtime/';
+const TEXT = '^shared/text/';
+const KIT = '^shared/agent-kit/';
+const FORMS = '^shared/forms/';
+const FAQ = '^shared/faq/';
+const PRODUCTS = `${FORMS}|${FAQ}`;
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'An import cycle ties modules that should stand apart.', from: {}, to: { circular: true } },
-    { name: 'runtime-below-kit', severity: 'error', comment: 'The runtime knows nothing of agents or models.', from: { path: RUNTIME }, to: { path: KIT } },
-    { name: 'runtime-below-products', severity: 'error', comment: 'The runtime knows nothing of forms or FAQs.', from: { path: RUNTIME }, to: { path: PRODUCTS } },
+    { name: 'runtime-at-the-bottom', severity: 'error', comment: 'The runtime knows nothing of agents, models, text analysis or products.', from: { path: RUNTIME }, to: { path: `${KIT}|${TEXT}|${PRODUCTS}` } },
+    { name: 'text-stands-alone', severity: 'error', comment: 'Text analysis is a leaf: it knows no runtime, agent or product.', from: { path: TEXT }, to: { path: `${RUNTIME}|${KIT}|${PRODUCTS}` } },
+    { name: 'kit-below-products', severity: 'error', comment: 'The agent kit knows nothing of forms or FAQs.', from: { path: KIT }, to: { path: PRODUCTS } },
+    { name: 'products-apart', severity: 'error', comment: 'One product never imports another.', from: { path: '^shared/(forms|faq)/' }, to: { path: PRODUCTS, pathNot: '^shared/$1/' } },
     { name: 'shared-below-apps', severity: 'error', comment: 'Shared code never reaches into a service, script or test.', from: { path: '^shared/' }, to: { path: '^(services|scripts|test)/' } },
     { name: 'services-apart', severity: 'error', comment: 'A service talks to another through queues, not imports.', from: { path: '^services/([^/]+)/' }, to: { path: '^services/', pathNot: '^services/$1/' } },
+    {
+      name: 'packages-through-their-entry',
+      severity: 'error',
+      comment: 'Outside a package, production code imports its index (`@convo/<package>`), not its files.',
+      from: { path: '^(services|scripts|shared/([^/]+))/' },
+      to: { path: '^shared/([^/]+)/src/', pathNot: ['^shared/$2/', '^shared/[^/]+/src/index\\.ts$'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

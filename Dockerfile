@@ -1,6 +1,6 @@
 # One image for every service; the command picks which one runs:
 #   docker run IMAGE services/reviewer/src/main.ts
-# TypeScript runs directly through tsx (a runtime dependency of @convo/shared), so there is no build step.
+# TypeScript runs directly through tsx (a runtime dependency of @convo/runtime), so there is no build step.
 FROM node:24-slim
 
 ENV NODE_ENV=production
@@ -8,7 +8,11 @@ WORKDIR /app
 
 # Manifests first: the dependency layer is rebuilt only when they change, not on every source edit.
 COPY package.json package-lock.json ./
-COPY shared/package.json shared/
+COPY shared/runtime/package.json shared/runtime/
+COPY shared/text/package.json shared/text/
+COPY shared/agent-kit/package.json shared/agent-kit/
+COPY shared/forms/package.json shared/forms/
+COPY shared/faq/package.json shared/faq/
 COPY services/gateway/package.json services/gateway/
 COPY services/greeter/package.json services/greeter/
 COPY services/architect/package.json services/architect/

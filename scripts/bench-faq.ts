@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createBaseline } from '../shared/src/faq/search/baseline.js';
-import { createEngine, DEFAULT_ENGINE_CONFIG as D, type EngineConfig } from '../shared/src/faq/search/engine.js';
-import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
-import { loadAnalyzer, type Analyzer } from '../shared/src/faq/text/analyzer.js';
-import type { FaqDocument } from '../shared/src/schemas/faq.js';
+import {
+  createBaseline,
+  createBm25Baseline,
+  createEngine,
+  createFaqIndex,
+  DEFAULT_ENGINE_CONFIG as D,
+  type EngineConfig,
+  type FaqSearchIndex,
+} from '@convo/faq';
+import { loadAnalyzer, type Analyzer } from '@convo/text';
+import type { FaqDocument } from '@convo/runtime';
 import { Api } from '../test/support/api.js';
 import { REPO_ROOT, startStack } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';

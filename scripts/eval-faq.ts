@@ -4,10 +4,20 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { meanScores, scoreQuery, type MeanScores, type QueryScores } from '../shared/src/faq/eval/metrics.js';
-import { createBm25Baseline, createFaqIndex, DEFAULT_ENGINE_CONFIG, parseSynonymGroups, type EngineConfig, type FaqSearchIndex } from '../shared/src/faq/search/index.js';
-import { createEngine } from '../shared/src/faq/search/engine.js';
-import { FaqDocument } from '../shared/src/schemas/faq.js';
+import {
+  createBm25Baseline,
+  createEngine,
+  createFaqIndex,
+  DEFAULT_ENGINE_CONFIG,
+  type EngineConfig,
+  type FaqSearchIndex,
+  meanScores,
+  type MeanScores,
+  parseSynonymGroups,
+  type QueryScores,
+  scoreQuery,
+} from '@convo/faq';
+import { FaqDocument } from '@convo/runtime';
 
 /**
  * `npm run eval:faq`: retrieval quality of the FAQ search engine next to the

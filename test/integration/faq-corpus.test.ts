@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { CorpusReplica } from '../../shared/src/faq/corpus-replica.js';
-import { CorpusStore } from '../../shared/src/faq/corpus-store.js';
-import { createLogger } from '../../shared/src/logger.js';
-import type { FaqDocument } from '../../shared/src/schemas/faq.js';
+import { CorpusReplica, CorpusStore } from '@convo/faq';
+import { createLogger, type FaqDocument } from '@convo/runtime';
 
 /** The FAQ corpus on a real Redis, and two search replicas following it. */
 let redis: Redis;

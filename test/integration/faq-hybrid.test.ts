@@ -3,14 +3,11 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { runSearchQuery, type SearchDeps } from '../../services/search/src/agent.js';
-import type { EmbeddingsConfig } from '../../shared/src/config.js';
-import { CorpusStore } from '../../shared/src/faq/corpus-store.js';
+import type { EmbeddingsConfig, FaqDocument, Logger } from '@convo/runtime';
+import { CorpusStore, type FaqSearch, openFaqSearch } from '@convo/faq';
 import { Registry } from 'prom-client';
-import { openFaqSearch, type FaqSearch } from '../../shared/src/faq/hybrid/index.js';
-import { decodeVector } from '../../shared/src/faq/search/dense.js';
+import { decodeVector } from '@convo/faq/internal/search/dense';
 import { offlineProvider } from '../support/offline-policies.js';
-import type { Logger } from '../../shared/src/logger.js';
-import type { FaqDocument } from '../../shared/src/schemas/faq.js';
 import { startFakeEmbeddings, type FakeEmbeddings } from '../support/fake-embeddings.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionStore } from '../../shared/src/store/session-store.js';
+import { SessionStore } from '@convo/runtime';
 import { Api } from '../support/api.js';
 import { startService, startStack, type ServiceProcess, type Stack } from '../support/processes.js';
 import { postEventStream } from '../support/sse-post.js';

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { loadConfig } from '../../shared/src/config.js';
-import { newSessionState } from '../../shared/src/domain/form-flow.js';
-import { event } from '../../shared/src/schemas/events.js';
+import { event, loadConfig, SessionDraft } from '@convo/runtime';
+import { newSessionState } from '@convo/forms';
 import { startGateway } from '../../services/gateway/src/server.js';
 import { hashToken } from '../../services/gateway/src/auth.js';
 import { SseRecorder } from '../support/sse.js';

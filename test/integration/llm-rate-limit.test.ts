@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ProviderError } from '../../shared/src/errors.js';
-import { rateLimitProvider } from '../../shared/src/llm/rate-limited.js';
-import type { ChatRequest, LlmProvider } from '../../shared/src/llm/types.js';
-import { createRuntimeMetrics } from '../../shared/src/metrics/runtime-metrics.js';
+import { createRuntimeMetrics, ProviderError } from '@convo/runtime';
+import { type ChatRequest, type LlmProvider, rateLimitProvider } from '@convo/agent-kit';
 
 /** The per-model RPM limit on LLM calls, counted in Redis so it holds across every worker. */
 let redis: Redis;

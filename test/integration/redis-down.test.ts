@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/src/config.js';
+import { loadConfig } from '@convo/runtime';
 import { findOnPath, spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
 import { startGateway } from '../../services/gateway/src/server.js';
 import { Api, loadForm } from '../support/api.js';

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { newSessionState } from '../../shared/src/domain/form-flow.js';
-import { event } from '../../shared/src/schemas/events.js';
-import { SessionStore } from '../../shared/src/store/session-store.js';
-import { createSession as createSessionScript, replaceTurn } from '../../shared/src/store/scripts.js';
+import { event, SessionDraft, SessionStore } from '@convo/runtime';
+import { newSessionState } from '@convo/forms';
+import { createSession as createSessionScript, replaceTurn } from '@convo/runtime/internal/store/scripts';
 
 let redis: Redis;
 let store: SessionStore;

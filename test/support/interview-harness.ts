@@ -1,14 +1,8 @@
-import type { AgentName } from '../../shared/src/agents-list.js';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { routeUserMessage } from '../../shared/src/domain/answer-routing.js';
-import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { type AgentName, createLogger, resetAfterFailure, SessionDraft, SessionForm, type StepHandler } from '@convo/runtime';
+import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
+import { newSessionState } from '@convo/forms';
 import { offlineProvider } from './offline-policies.js';
-import type { LlmProvider } from '../../shared/src/llm/types.js';
-import { createLogger } from '../../shared/src/logger.js';
-import { loopStepHandler, subtaskStepHandler } from '../../shared/src/agents/agent-step.js';
-import type { StepHandler } from '../../shared/src/runtime/step-handler.js';
-import { resetAfterFailure } from '../../shared/src/runtime/step-runner.js';
-import { SessionForm } from '../../shared/src/schemas/form.js';
+import { type LlmProvider, loopStepHandler, subtaskStepHandler } from '@convo/agent-kit';
 import { architectAgent } from '../../services/architect/src/agent.js';
 import { greeterAgent } from '../../services/greeter/src/agent.js';
 import { createInterviewerAgent } from '../../services/interviewer/src/agent.js';

@@ -1,5 +1,5 @@
-import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
-import type { LlmProvider } from '../../shared/src/llm/types.js';
+import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';
+import type { LlmProvider } from '@convo/agent-kit';
 import { architectPolicy } from '../../services/architect/src/offline.js';
 import { auditorPolicy } from '../../services/auditor/src/offline.js';
 import { checkerPolicy } from '../../services/checker/src/offline.js';

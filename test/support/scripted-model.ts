@@ -1,4 +1,4 @@
-import type { ChatRequest, ChatResponse, LlmProvider } from '../../shared/src/llm/types.js';
+import type { ChatRequest, ChatResponse, LlmProvider } from '@convo/agent-kit';
 
 export type ScriptedReply = { toolCalls?: Array<{ name: string; arguments: string | Record<string, unknown> }>; content?: string | null } | Error;
 

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent } from '../../shared/src/agents/agent.js';
-import { createAskTool } from '../../shared/src/agents/ask-tool.js';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { runAgentLoop } from '../../shared/src/agents/loop.js';
-import { createTool, success } from '../../shared/src/agents/tool.js';
-import { newSessionState } from '../../shared/src/domain/form-flow.js';
-import { MaxTurnsExceededError } from '../../shared/src/errors.js';
-import { createLogger } from '../../shared/src/logger.js';
+import { createAgent, createAskTool, createTool, success } from '@convo/agent-kit';
+import { createLogger, MaxTurnsExceededError, SessionDraft } from '@convo/runtime';
+import { runAgentLoop } from '@convo/agent-kit/internal/loop';
+import { newSessionState } from '@convo/forms';
 import { ScriptedModel } from '../support/scripted-model.js';
 
 const log = createLogger('test', 'silent');

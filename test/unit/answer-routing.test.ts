@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeUserMessage } from '../../shared/src/domain/answer-routing.js';
-import { newSessionState } from '../../shared/src/domain/form-flow.js';
-import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
-import { SessionForm } from '../../shared/src/schemas/form.js';
-import type { SessionState } from '../../shared/src/schemas/session.js';
+import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
+import { newSessionState, preloadContentAnalyzer } from '@convo/forms';
+import { SessionForm, type SessionState } from '@convo/runtime';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentName } from '../../shared/src/agents-list.js';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { applyPlan, newSessionState } from '../../shared/src/domain/form-flow.js';
-import type { LlmProvider } from '../../shared/src/llm/types.js';
-import { createLogger } from '../../shared/src/logger.js';
-import { loopStepHandler, subtaskStepHandler, systemStepHandler } from '../../shared/src/agents/agent-step.js';
-import type { StepHandler } from '../../shared/src/runtime/step-handler.js';
-import { SessionForm } from '../../shared/src/schemas/form.js';
+import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler } from '@convo/runtime';
+import { applyPlan, newSessionState } from '@convo/forms';
+import { type LlmProvider, loopStepHandler, subtaskStepHandler, systemStepHandler } from '@convo/agent-kit';
 import { auditorAgent } from '../../services/auditor/src/agent.js';
 import { createCheckerAgent } from '../../services/checker/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';

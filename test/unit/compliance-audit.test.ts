@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditTranscript, maskCollectedValue, type AuditInput } from '../../shared/src/compliance/audit.js';
-import { resolveTopics } from '../../shared/src/compliance/topics.js';
+import { type AuditInput, auditTranscript, maskCollectedValue, resolveTopics } from '@convo/forms';
 
 const topics = resolveTopics(['religion', 'family']);
 const NOW = new Date('2026-01-15T00:00:00Z');

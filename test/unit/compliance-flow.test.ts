@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { applyAudit, applyCheck, hasPassedCheck, prepareUserMessage } from '../../shared/src/domain/compliance-flow.js';
-import { applyPlan, newSessionState } from '../../shared/src/domain/form-flow.js';
-import { formTurnIntake } from '../../shared/src/domain/turn-intake.js';
-import { plainTurnIntake } from '../../shared/src/runtime/step-handler.js';
-import { SessionForm } from '../../shared/src/schemas/form.js';
+import { plainTurnIntake, SessionDraft, SessionForm } from '@convo/runtime';
+import { applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newSessionState, prepareUserMessage } from '@convo/forms';
 
 function application() {
   const form = SessionForm.parse({

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { quickCheck, type QuickCheckInput } from '../../shared/src/compliance/quick-check.js';
-import { resolveTopics } from '../../shared/src/compliance/topics.js';
-import { followUpText, questionText } from '../../shared/src/nlu/phrasing.js';
-import { SessionForm } from '../../shared/src/schemas/form.js';
+import { followUpText, questionText, quickCheck, type QuickCheckInput, resolveTopics } from '@convo/forms';
+import { SessionForm } from '@convo/runtime';
 
 const topics = resolveTopics(['criminal record']);
 

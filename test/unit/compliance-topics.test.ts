@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HIRING_TOPICS, describeTopic, findTopicMentions, maskTopics, resolveTopics } from '../../shared/src/compliance/topics.js';
+import { DEFAULT_HIRING_TOPICS, describeTopic, findTopicMentions, maskTopics, resolveTopics } from '@convo/forms';
 
 const topics = resolveTopics(undefined);
 const topicIds = (text: string) => [...new Set(findTopicMentions(text, topics).map((m) => m.topicId))];

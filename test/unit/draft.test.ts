@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { newSessionState } from '../../shared/src/domain/form-flow.js';
+import { SessionDraft } from '@convo/runtime';
+import { newSessionState } from '@convo/forms';
 
 const base = () => newSessionState({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });
 

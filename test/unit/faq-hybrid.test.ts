@@ -1,10 +1,10 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/src/config.js';
-import { EmbeddingsHealth } from '../../shared/src/faq/hybrid/health.js';
-import { embeddingText, truncate } from '../../shared/src/faq/hybrid/vector-sync.js';
-import { DenseIndex, decodeVector, encodeVector, normalize } from '../../shared/src/faq/search/dense.js';
-import { preferLanguage, reciprocalRankFusion } from '../../shared/src/faq/search/fusion.js';
+import { ConfigError, loadConfig } from '@convo/runtime';
+import { EmbeddingsHealth } from '@convo/faq/internal/hybrid/health';
+import { embeddingText, truncate } from '@convo/faq/internal/hybrid/vector-sync';
+import { DenseIndex, decodeVector, encodeVector, normalize } from '@convo/faq/internal/search/dense';
+import { preferLanguage, reciprocalRankFusion } from '@convo/faq/internal/search/fusion';
 
 /** The pure parts of hybrid FAQ retrieval: rank fusion, the dense index, vector encoding, outage bookkeeping. */
 

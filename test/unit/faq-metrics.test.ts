@@ -10,7 +10,7 @@ import {
   reciprocalRank,
   scoreQuery,
   topKDistinct,
-} from '../../shared/src/faq/eval/metrics.js';
+} from '@convo/faq';
 
 // One worked example used throughout: a and c are answers (2), b is partial (1).
 const labels = { a: 2, b: 1, c: 2 };

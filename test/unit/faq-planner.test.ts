@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRequest, ChatResponse, LlmProvider } from '../../shared/src/llm/types.js';
+import type { ChatRequest, ChatResponse, LlmProvider } from '@convo/agent-kit';
 import {
   buildLlmPlannerMessages,
   parseLlmPlan,
@@ -9,9 +9,9 @@ import {
   type PlanInput,
   type PlannerCorpus,
   type PlannerHistoryEntry,
-} from '../../shared/src/faq/planner/index.js';
-import { loadAnalyzer, type Analyzer } from '../../shared/src/faq/text/analyzer.js';
-import type { MultiStepQueryPlan, SearchHit } from '../../shared/src/schemas/faq.js';
+} from '@convo/faq';
+import { loadAnalyzer, type Analyzer } from '@convo/text';
+import type { MultiStepQueryPlan, SearchHit } from '@convo/runtime';
 
 type Doc = Omit<SearchHit, 'score'>;
 

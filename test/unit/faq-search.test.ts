@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBm25Baseline, createFaqIndex, type FaqSearchIndex } from '../../shared/src/faq/search/index.js';
-import { createEngine, select } from '../../shared/src/faq/search/engine.js';
-import type { FaqDocument } from '../../shared/src/schemas/faq.js';
-import { parseSynonymGroups } from '../../shared/src/faq/search/synonyms.js';
+import { createBm25Baseline, createEngine, createFaqIndex, type FaqSearchIndex, select } from '@convo/faq';
+import type { FaqDocument } from '@convo/runtime';
+import { parseSynonymGroups } from '@convo/faq/internal/search/synonyms';
 
 const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({ id, language, question, answer, tags });
 
@@ -119,8 +118,8 @@ describe('createFaqIndex', () => {
     expect(ids(small, '保険者', 3)[0]).toBe('insurer');
     expect(ids(small, '保険料いくら', 3)[0]).toBe('premium');
     // Words typed apart are two words, not the compound 保険納付.
-    const { textFeatures } = await import('../../shared/src/faq/search/features.js');
-    const { loadAnalyzer } = await import('../../shared/src/faq/text/analyzer.js');
+    const { textFeatures } = await import('@convo/faq/internal/search/features');
+    const { loadAnalyzer } = await import('@convo/text');
     const analyzer = await loadAnalyzer();
     expect(textFeatures(analyzer, '保険 納付').compounds).toEqual([]);
     expect(textFeatures(analyzer, '保険証の再交付').compounds).toEqual(['保険証', '再交付']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
+import { type FormField, type NewEvent, type Plan, SessionDraft, SessionForm } from '@convo/runtime';
 import {
   advance,
   answersForField,
@@ -14,9 +14,7 @@ import {
   sessionTurnBound,
   unresolvedRequired,
   validatePlan,
-} from '../../shared/src/domain/form-flow.js';
-import type { NewEvent } from '../../shared/src/schemas/events.js';
-import { SessionForm, type FormField, type Plan } from '../../shared/src/schemas/form.js';
+} from '@convo/forms';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 

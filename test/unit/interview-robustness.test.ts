@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isForeign } from '../../shared/src/nlu/phrasing.js';
+import { isForeign } from '@convo/forms';
 import { startInterview, throughGreeting } from '../support/interview-harness.js';
 import { ScriptedModel } from '../support/scripted-model.js';
 
@@ -231,9 +231,9 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
     interviewer.push({ toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'tshirt', question: null, note: null } }] });
     interviewer.push({ toolCalls: [{ name: 'ask', arguments: { message: 'Is it S, M, L or XL?' } }] });
     const d = i.draft;
-    const { runAgentLoop } = await import('../../shared/src/agents/loop.js');
+    const { runAgentLoop } = await import('@convo/agent-kit/internal/loop');
     const { createInterviewerAgent } = await import('../../services/interviewer/src/agent.js');
-    const { createLogger } = await import('../../shared/src/logger.js');
+    const { createLogger } = await import('@convo/runtime');
     await runAgentLoop({
       agent: createInterviewerAgent({ maxSessionTurns: 200 }),
       draft: d,

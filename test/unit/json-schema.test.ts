@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolParameters, toolSpec } from '../../shared/src/llm/json-schema.js';
+import { toolParameters, toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 
 /** What OpenAI strict function calling expects of tool parameters, checked on the generated JSON Schema. */
 describe('toolParameters', () => {

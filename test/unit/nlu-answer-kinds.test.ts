@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
-import { answerSpec, reviewAnswer } from '../../shared/src/nlu/review-rules.js';
-import type { FactDefinition, FormField } from '../../shared/src/schemas/form.js';
+import { answerSpec, preloadContentAnalyzer, reviewAnswer } from '@convo/forms';
+import type { FactDefinition, FormField } from '@convo/runtime';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();

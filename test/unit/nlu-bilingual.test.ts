@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentStems, crossLanguagePicks, englishGlosses } from '../../shared/src/nlu/bilingual.js';
-import { preloadJapanese } from '../../shared/src/nlu/japanese.js';
-import { matchOption } from '../../shared/src/nlu/options.js';
-import { completionText } from '../../shared/src/nlu/phrasing-interview.js';
+import { contentStems, crossLanguagePicks, englishGlosses } from '@convo/forms/internal/nlu/bilingual';
+import { preloadJapanese } from '@convo/forms/internal/nlu/japanese';
+import { matchOption } from '@convo/forms/internal/nlu/options';
+import { completionText } from '@convo/forms/internal/nlu/phrasing-interview';
 
 beforeAll(async () => {
   await preloadJapanese();

@@ -1,15 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
-import { extractDate } from '../../shared/src/nlu/date-values.js';
-import { findNumbers } from '../../shared/src/nlu/numbers.js';
-import { findOptions, matchOption } from '../../shared/src/nlu/options.js';
-import { answerPolarity } from '../../shared/src/nlu/polarity.js';
-import { answerSpec, reviewAnswer, type ReviewInput } from '../../shared/src/nlu/review-rules.js';
-import { normalizeText } from '../../shared/src/nlu/text.js';
-import { timeSlotPicks } from '../../shared/src/nlu/time-values.js';
-import type { FactDefinition, FormField } from '../../shared/src/schemas/form.js';
+import { answerSpec, preloadContentAnalyzer, reviewAnswer, type ReviewInput } from '@convo/forms';
+import { extractDate } from '@convo/forms/internal/nlu/date-values';
+import { findNumbers } from '@convo/forms/internal/nlu/numbers';
+import { findOptions, matchOption } from '@convo/forms/internal/nlu/options';
+import { answerPolarity } from '@convo/forms/internal/nlu/polarity';
+import { normalizeText } from '@convo/forms/internal/nlu/text';
+import { timeSlotPicks } from '@convo/forms/internal/nlu/time-values';
+import type { FactDefinition, FormField } from '@convo/runtime';
 
 /**
  * The classes of answer the blind batches 8 and 9 found (each stands for many forms, none is one form's special case):

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countryName, findCountry, findPlaceInCountry } from '../../shared/src/nlu/country.js';
-import { JAPAN_PLACES, WORLD_PLACES_JA } from '../../shared/src/nlu/places-ja.js';
-import { isValidTimezone } from '../../shared/src/nlu/timezone.js';
+import { countryName, findCountry, findPlaceInCountry, isValidTimezone } from '@convo/forms';
+import { JAPAN_PLACES, WORLD_PLACES_JA } from '@convo/forms/internal/nlu/places-ja';
 
 describe('findCountry', () => {
   it.each([

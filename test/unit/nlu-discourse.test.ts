@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundSpans, preferAsserted, retractedSpans } from '../../shared/src/nlu/discourse.js';
+import { backgroundSpans, preferAsserted, retractedSpans } from '@convo/forms/internal/nlu/discourse';
 
 const pieces = (text: string, spans: ReadonlyArray<readonly [number, number]>) => spans.map(([s, e]) => text.slice(s, e).trim());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLanguageChoice, scriptLanguage } from '../../shared/src/nlu/language.js';
+import { detectLanguageChoice, scriptLanguage } from '@convo/forms';
 
 describe('detectLanguageChoice', () => {
   it.each([

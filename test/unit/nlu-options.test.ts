@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
-import { answerSpec } from '../../shared/src/nlu/fact-type.js';
-import { findOptions, matchOption, yesNoOptions } from '../../shared/src/nlu/options.js';
+import { answerSpec, preloadContentAnalyzer } from '@convo/forms';
+import { findOptions, matchOption, yesNoOptions } from '@convo/forms/internal/nlu/options';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();

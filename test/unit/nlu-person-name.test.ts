@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { preloadJapanese } from '../../shared/src/nlu/japanese.js';
-import { extractPersonName } from '../../shared/src/nlu/person-name.js';
-import { normalizeText } from '../../shared/src/nlu/text.js';
+import { preloadJapanese } from '@convo/forms/internal/nlu/japanese';
+import { extractPersonName } from '@convo/forms/internal/nlu/person-name';
+import { normalizeText } from '@convo/forms/internal/nlu/text';
 
 beforeAll(async () => {
   await preloadJapanese();
@@ -275,9 +275,9 @@ describe('a name in the other script', () => {
 describe('before the Japanese dictionary has loaded', () => {
   it('falls back to the words before the copula or an introduction', async () => {
     vi.resetModules();
-    vi.doMock('../../shared/src/nlu/japanese.js', () => ({ morphemes: () => null, preloadJapanese: async () => {}, japaneseReady: () => false }));
+    vi.doMock('@convo/forms/internal/nlu/japanese', () => ({ morphemes: () => null, preloadJapanese: async () => {}, japaneseReady: () => false }));
     try {
-      const { extractPersonName: early } = await import('../../shared/src/nlu/person-name.js');
+      const { extractPersonName: early } = await import('@convo/forms/internal/nlu/person-name');
       const read = (reply: string, parts: 1 | 2 = 2) => early(normalizeText(reply), parts);
       expect(read('鈴木花子と申します')).toEqual(found('鈴木花子'));
       expect(read('山田 太郎')).toEqual(found('山田 太郎'));
@@ -293,7 +293,7 @@ describe('before the Japanese dictionary has loaded', () => {
       expect(read('東京です')).toEqual(incomplete('東京'));
       expect(read('I\'m Brandon Kowalski.')).toEqual(found('Brandon Kowalski'));
     } finally {
-      vi.doUnmock('../../shared/src/nlu/japanese.js');
+      vi.doUnmock('@convo/forms/internal/nlu/japanese');
       vi.resetModules();
     }
   });

@@ -12,8 +12,8 @@ import {
   languageUnsupportedText,
   questionText,
   toRespondent,
-} from '../../shared/src/nlu/phrasing.js';
-import type { FactDefinition, FormField } from '../../shared/src/schemas/form.js';
+} from '@convo/forms';
+import type { FactDefinition, FormField } from '@convo/runtime';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
   return { id: 'f1', fieldId: 'field_1', label, intent: opts.intent ?? null, required: opts.required ?? true, sortOrder: 0 };

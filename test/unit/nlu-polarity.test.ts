@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractYesNo } from '../../shared/src/nlu/answer-values.js';
-import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
-import { answerPolarity } from '../../shared/src/nlu/polarity.js';
+import { extractYesNo } from '@convo/forms/internal/nlu/answer-values';
+import { preloadContentAnalyzer } from '@convo/forms';
+import { answerPolarity } from '@convo/forms/internal/nlu/polarity';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();

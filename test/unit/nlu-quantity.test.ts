@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { japaneseReady, preloadJapanese } from '../../shared/src/nlu/japanese.js';
-import { findNumbers, parseKanji } from '../../shared/src/nlu/numbers.js';
-import { extractQuantity } from '../../shared/src/nlu/quantity.js';
-import { normalizeText } from '../../shared/src/nlu/text.js';
+import { japaneseReady, preloadJapanese } from '@convo/forms/internal/nlu/japanese';
+import { findNumbers, parseKanji } from '@convo/forms/internal/nlu/numbers';
+import { extractQuantity } from '@convo/forms/internal/nlu/quantity';
+import { normalizeText } from '@convo/forms/internal/nlu/text';
 
 /** What the reviewer would record: answers arrive normalized, the fact's words name the unit. */
 function quantity(answer: string, ...unitTexts: string[]): string | null {

@@ -1,14 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { preloadContentAnalyzer } from '../../shared/src/nlu/content.js';
-import {
-  classifyFact,
-  isNilAnswer,
-  isNonAnswer,
-  isSkipRequest,
-  reviewAnswer,
-  type ReviewInput,
-} from '../../shared/src/nlu/review-rules.js';
-import type { FactDefinition, FormField } from '../../shared/src/schemas/form.js';
+import { classifyFact, isNilAnswer, isNonAnswer, isSkipRequest, preloadContentAnalyzer, reviewAnswer, type ReviewInput } from '@convo/forms';
+import type { FactDefinition, FormField } from '@convo/runtime';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
   return { id: 'f1', fieldId: 'field_1', label, intent: opts.intent ?? null, required: opts.required ?? true, sortOrder: 0 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dateDirection, extractDate, type DateOptions } from '../../shared/src/nlu/date-values.js';
-import { normalizeText } from '../../shared/src/nlu/text.js';
-import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear, type TimeOptions } from '../../shared/src/nlu/time-values.js';
+import { dateDirection, extractDate, type DateOptions } from '@convo/forms/internal/nlu/date-values';
+import { normalizeText } from '@convo/forms/internal/nlu/text';
+import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear, type TimeOptions } from '@convo/forms/internal/nlu/time-values';
 
 // A Tuesday: 12:00 in Tokyo, 03:00 in London.
 const NOW = new Date('2026-11-24T03:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_TIMEZONE, isValidTimezone, resolveTimezone } from '../../shared/src/nlu/timezone.js';
+import { FALLBACK_TIMEZONE, isValidTimezone, resolveTimezone } from '@convo/forms';
 
 describe('resolveTimezone', () => {
   it('is ambiguous for Canada, offering the principal zones first', () => {

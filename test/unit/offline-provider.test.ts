@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { conversationMessages, type AgentDefinition, type TurnInput } from '../../shared/src/agents/agent.js';
-import { SessionDraft } from '../../shared/src/runtime/draft.js';
-import { parseAndValidateToolArgs, success, type FunctionCallResult } from '../../shared/src/agents/tool.js';
-import { applyPlan, applyReview, markAsked, newSessionState, orderFields } from '../../shared/src/domain/form-flow.js';
-import { ModelBehaviorError } from '../../shared/src/errors.js';
-import { toolSpec } from '../../shared/src/llm/json-schema.js';
-import { createOfflineProvider } from '../../shared/src/llm/offline/index.js';
+import {
+  type AgentDefinition,
+  type ChatRequest,
+  type ChatResponse,
+  conversationMessages,
+  type FunctionCallResult,
+  type LlmMessage,
+  parseAndValidateToolArgs,
+  success,
+  type ToolCall,
+  type TurnInput,
+} from '@convo/agent-kit';
+import { createLogger, ModelBehaviorError, type ReviewResult, SessionDraft, SessionForm } from '@convo/runtime';
+import { applyPlan, applyReview, markAsked, newSessionState, orderFields } from '@convo/forms';
+import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
+import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';
 import { offlineProvider } from '../support/offline-policies.js';
-import type { ChatRequest, ChatResponse, LlmMessage, ToolCall } from '../../shared/src/llm/types.js';
-import { createLogger } from '../../shared/src/logger.js';
-import { SessionForm, type ReviewResult } from '../../shared/src/schemas/form.js';
 import { architectAgent } from '../../services/architect/src/agent.js';
 import { greeterAgent } from '../../services/greeter/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ModelBehaviorError, ProviderError } from '../../shared/src/errors.js';
-import { toolSpec } from '../../shared/src/llm/json-schema.js';
-import { createOpenAiProvider, type OpenAiProviderOptions } from '../../shared/src/llm/openai-provider.js';
-import type { ChatRequest } from '../../shared/src/llm/types.js';
+import { ModelBehaviorError, ProviderError } from '@convo/runtime';
+import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
+import { createOpenAiProvider, type OpenAiProviderOptions } from '@convo/agent-kit/internal/llm/openai-provider';
+import type { ChatRequest } from '@convo/agent-kit';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 
 /**

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { CreateSessionBody, PostTurnBody } from '../../shared/src/schemas/api.js';
-import { event, validateEvent, type NewEvent } from '../../shared/src/schemas/events.js';
-import { Plan, ReviewResult, SessionForm } from '../../shared/src/schemas/form.js';
+import { CreateSessionBody, event, type NewEvent, Plan, PostTurnBody, ReviewResult, SessionForm, validateEvent } from '@convo/runtime';
 
 const emailField = { id: 'f-email', fieldId: 'email', label: 'Email', required: true, sortOrder: 1 };
 const nameField = { id: 'f-name', fieldId: 'name', label: 'Full name', required: true, sortOrder: 2 };

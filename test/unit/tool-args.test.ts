@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, success } from '../../shared/src/agents/tool.js';
-import { ReviewResult } from '../../shared/src/schemas/form.js';
+import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, success } from '@convo/agent-kit';
+import { ReviewResult } from '@convo/runtime';
 import { CreatePlanInput } from '../../services/architect/src/agent.js';
 import { SetTimezoneInput } from '../../services/greeter/src/agent.js';
 import { ReviewInput, toReviewResult } from '../../services/reviewer/src/agent.js';

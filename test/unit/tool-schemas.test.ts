@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolParameters, toolSpec } from '../../shared/src/llm/json-schema.js';
+import { toolParameters, toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { greeterAgent } from '../../services/greeter/src/agent.js';
 import { architectAgent } from '../../services/architect/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type NewEvent, type SessionEvent } from '@convo/shared/schemas/events';
+import { EVENT_TYPES, type NewEvent, type SessionEvent } from '@convo/runtime';
 import { describe, expect, it } from 'vitest';
 import { STREAM_EVENT_TYPES } from '../../services/gateway/web/lib/event-stream.js';
 import {

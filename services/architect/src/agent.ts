@@ -1,9 +1,7 @@
-import { createAgent } from '@convo/shared/agents/agent';
+import { createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { ArchitectContext } from './context.js';
-import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { applyPlan, validatePlan } from '@convo/shared/domain/form-flow';
-import { Plan, PlanField } from '@convo/shared/schemas/form';
-import type { SessionState } from '@convo/shared/schemas/session';
+import { applyPlan, validatePlan } from '@convo/forms';
+import { Plan, PlanField, type SessionState } from '@convo/runtime';
 import { z } from 'zod';
 import { ARCHITECT_PROMPT } from './prompt.js';
 

@@ -1,5 +1,5 @@
 import type { ArchitectContext } from './context.js';
-import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { call, callsOf, type Policy } from '@convo/agent-kit';
 import { createPlan } from './agent.js';
 
 /** The offline architect: required fields first, then sortOrder (stable). */

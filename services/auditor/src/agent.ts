@@ -1,9 +1,7 @@
-import { createAgent } from '@convo/shared/agents/agent';
+import { createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { AuditorContext } from './context.js';
-import type { SessionDraft } from '@convo/shared/runtime/draft';
-import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { applyAudit } from '@convo/shared/domain/compliance-flow';
-import { formField } from '@convo/shared/domain/form-flow';
+import type { SessionDraft } from '@convo/runtime';
+import { applyAudit, formField } from '@convo/forms';
 import { z } from 'zod';
 import { AUDITOR_PROMPT } from './prompt.js';
 

@@ -1,6 +1,5 @@
-import { systemStepHandler } from '@convo/shared/agents/agent-step';
-import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
-import { FORM_TURNS } from '@convo/shared/domain/turn-intake';
+import { runAgentService, runMain, systemStepHandler } from '@convo/agent-kit';
+import { FORM_TURNS } from '@convo/forms';
 import { auditorAgent } from './agent.js';
 import { auditorPolicy } from './offline.js';
 

@@ -1,6 +1,5 @@
-import { auditTranscript } from '@convo/shared/compliance/audit';
-import { resolveTopics } from '@convo/shared/compliance/topics';
-import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { auditTranscript, resolveTopics } from '@convo/forms';
+import { call, callsOf, type Policy } from '@convo/agent-kit';
 import { auditResult } from './agent.js';
 import type { AuditorContext } from './context.js';
 

@@ -1,4 +1,4 @@
-import { HIRING_TOPIC_LIST } from '@convo/shared/compliance/topics';
+import { HIRING_TOPIC_LIST } from '@convo/forms';
 
 /** System prompt of the auditor (docs/seeds/001: final audit and summary). */
 export const AUDITOR_PROMPT = `You are the Auditor of a job application interview. Review the whole conversation and call result once.

@@ -1,10 +1,7 @@
-import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
+import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { CheckerContext } from './context.js';
-import type { SessionDraft } from '@convo/shared/runtime/draft';
-import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { applyCheck } from '@convo/shared/domain/compliance-flow';
-import { currentField, formField } from '@convo/shared/domain/form-flow';
-import { CheckViolation } from '@convo/shared/schemas/session';
+import { CheckViolation, type SessionDraft } from '@convo/runtime';
+import { applyCheck, currentField, formField } from '@convo/forms';
 import { z } from 'zod';
 import { CHECKER_PROMPT } from './prompt.js';
 

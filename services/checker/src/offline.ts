@@ -1,6 +1,5 @@
-import { quickCheck } from '@convo/shared/compliance/quick-check';
-import { resolveTopics } from '@convo/shared/compliance/topics';
-import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { quickCheck, resolveTopics } from '@convo/forms';
+import { call, callsOf, type Policy } from '@convo/agent-kit';
 import { CHECK_RESULT_TOOL } from './agent.js';
 import type { CheckerContext } from './context.js';
 

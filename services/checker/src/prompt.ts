@@ -1,4 +1,4 @@
-import { HIRING_TOPIC_LIST } from '@convo/shared/compliance/topics';
+import { HIRING_TOPIC_LIST } from '@convo/forms';
 
 /** System prompt of the checker (docs/seeds/001: QuickCheck before every question). */
 export const CHECKER_PROMPT = `You are the QuickCheck of a job application interview. Before a question reaches the applicant you vet its exact text and call result once.

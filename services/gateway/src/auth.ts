@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { NotFoundError, UnauthorizedError } from '@convo/shared/errors';
-import type { SessionStore } from '@convo/shared/store/session-store';
+import { NotFoundError, type SessionStore, UnauthorizedError } from '@convo/runtime';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { GatewayDeps } from './deps.js';
 

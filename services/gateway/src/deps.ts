@@ -1,9 +1,6 @@
-import type { Config } from '@convo/shared/config';
-import type { CorpusStore } from '@convo/shared/faq/corpus-store';
+import type { AgentQueues, Config, Logger, SessionStore } from '@convo/runtime';
+import type { CorpusStore } from '@convo/faq';
 import type { QueueEvents } from 'bullmq';
-import type { Logger } from '@convo/shared/logger';
-import type { AgentQueues } from '@convo/shared/queues/catalog';
-import type { SessionStore } from '@convo/shared/store/session-store';
 import type { Redis } from 'ioredis';
 import type { BacklogMonitor } from './load/backlog.js';
 import type { GatewayMetrics } from './load/gateway-metrics.js';

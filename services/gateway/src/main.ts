@@ -1,4 +1,4 @@
-import { runMain } from '@convo/shared/agents/agent-service';
+import { runMain } from '@convo/agent-kit';
 import { startGateway } from './server.js';
 
 runMain(async () => {

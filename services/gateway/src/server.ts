@@ -1,12 +1,7 @@
-import { loadConfig, type Config } from '@convo/shared/config';
-import { createLogger } from '@convo/shared/logger';
-import { CorpusStore } from '@convo/shared/faq/corpus-store';
-import { createAgentQueues, queueName } from '@convo/shared/queues/catalog';
+import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, waitReady } from '@convo/runtime';
+import { CorpusStore } from '@convo/faq';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';
-import { createRedis, waitReady } from '@convo/shared/redis/connection';
-import { startSweeper } from '@convo/shared/runtime/sweeper';
-import { SessionStore } from '@convo/shared/store/session-store';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './deps.js';
 import { BacklogMonitor } from './load/backlog.js';

@@ -1,11 +1,8 @@
-import { createAskTool } from '@convo/shared/agents/ask-tool';
-import { createAgent } from '@convo/shared/agents/agent';
+import { createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
 import type { GreeterContext } from './context.js';
-import type { SessionDraft } from '@convo/shared/runtime/draft';
-import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { detectLanguage } from '@convo/shared/faq/text/analyzer';
-import { findCountry, countryName } from '@convo/shared/nlu/country';
-import { FALLBACK_TIMEZONE, isValidTimezone, resolveTimezone } from '@convo/shared/nlu/timezone';
+import type { SessionDraft } from '@convo/runtime';
+import { detectLanguage } from '@convo/text';
+import { countryName, FALLBACK_TIMEZONE, findCountry, isValidTimezone, resolveTimezone } from '@convo/forms';
 import { z } from 'zod';
 import { GREETER_PROMPT } from './prompt.js';
 
@@ -126,7 +123,7 @@ export const greeterAgent = createAgent({
   },
 });
 
-function greeterContext(state: import('@convo/shared/schemas/session').SessionState, userMessage: string | null): GreeterContext {
+function greeterContext(state: import('@convo/runtime').SessionState, userMessage: string | null): GreeterContext {
   return {
     agent: 'greeter',
     language: state.bootstrap.language,

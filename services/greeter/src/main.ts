@@ -1,6 +1,5 @@
-import { loopStepHandler } from '@convo/shared/agents/agent-step';
-import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
-import { FORM_TURNS } from '@convo/shared/domain/turn-intake';
+import { loopStepHandler, runAgentService, runMain } from '@convo/agent-kit';
+import { FORM_TURNS } from '@convo/forms';
 import { greeterAgent } from './agent.js';
 import { greeterPolicy } from './offline.js';
 

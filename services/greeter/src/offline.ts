@@ -1,16 +1,16 @@
 import type { GreeterContext } from './context.js';
-import { findCountry, countryName } from '@convo/shared/nlu/country';
-import { detectLanguageChoice } from '@convo/shared/nlu/language';
 import {
   askCountryText,
   askTimezoneText,
+  countryName,
   countryNotUnderstoodText,
+  detectLanguageChoice,
+  findCountry,
   greetingText,
   languageNotUnderstoodText,
   languageUnsupportedText,
-} from '@convo/shared/nlu/phrasing';
-import { ask } from '@convo/shared/agents/ask-tool';
-import { call, callsOf, type Policy, type ToolRef } from '@convo/shared/llm/offline/protocol';
+} from '@convo/forms';
+import { ask, call, callsOf, type Policy, type ToolRef } from '@convo/agent-kit';
 import { setCountry, setLanguage, setTimezone } from './agent.js';
 
 /** The offline greeter: the seed's getSection order (language → country → time zone), one step per model call. */

@@ -1,13 +1,19 @@
-import { createAskTool, type AskGate } from '@convo/shared/agents/ask-tool';
-import { conversationMessages, createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
-import type { FieldView } from '@convo/shared/domain/field-views';
+import { type AgentDefinition, type AskGate, conversationMessages, createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
+import {
+  candidateFor,
+  closeOutAtTurnBound,
+  CLOSING_KEY,
+  currentField,
+  factViews,
+  type FieldView,
+  formField,
+  hasPassedCheck,
+  markAsked,
+  markReviewing,
+  needsAudit,
+} from '@convo/forms';
 import type { InterviewerContext } from './context.js';
-import type { SessionDraft } from '@convo/shared/runtime/draft';
-import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { CLOSING_KEY, hasPassedCheck } from '@convo/shared/domain/compliance-flow';
-import { candidateFor, factViews } from '@convo/shared/domain/field-views';
-import { closeOutAtTurnBound, currentField, formField, markAsked, markReviewing, needsAudit } from '@convo/shared/domain/form-flow';
-import type { SessionState } from '@convo/shared/schemas/session';
+import type { SessionDraft, SessionState } from '@convo/runtime';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
 

@@ -1,5 +1,5 @@
-import type { FieldView } from '@convo/shared/domain/field-views';
-import type { FieldStatus } from '@convo/shared/schemas/session';
+import type { FieldView } from '@convo/forms';
+import type { FieldStatus } from '@convo/runtime';
 
 /**
  * The structured facts this agent's prompt is rendered from. Remote models

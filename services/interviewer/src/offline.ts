@@ -1,18 +1,17 @@
 import type { InterviewerContext } from './context.js';
-import { countryName } from '@convo/shared/nlu/country';
 import {
   alreadyCompleteText,
   bootstrapDoneText,
   completionText,
   confirmCandidateText,
   correctionText,
+  countryName,
   followUpText,
-  lastChanceText,
   keptForReviewText,
+  lastChanceText,
   questionText,
-} from '@convo/shared/nlu/phrasing';
-import { ask } from '@convo/shared/agents/ask-tool';
-import { call, callsOf, type Policy, type ToolOutcome } from '@convo/shared/llm/offline/protocol';
+} from '@convo/forms';
+import { ask, call, callsOf, type Policy, type ToolOutcome } from '@convo/agent-kit';
 import { subtask } from './agent.js';
 
 type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string; field_value?: string; finalAttempt?: boolean };

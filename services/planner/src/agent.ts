@@ -1,15 +1,30 @@
-import type { Config } from '@convo/shared/config';
-import { success } from '@convo/shared/agents/tool';
-import { SystemError } from '@convo/shared/errors';
-import type { CorpusReplica } from '@convo/shared/faq/corpus-replica';
-import { buildCrewRequest, requestCrewPlan } from '@convo/shared/faq/crew-client';
-import { faqState, planOrchestrationSteps, pushHistory, singleStepPlan, startTurnResult } from '@convo/shared/faq/dialog';
-import { parseLlmPlan, planMultiStepQuery, planRuleBased, type PlanInput, type PlanMeta } from '@convo/shared/faq/planner/index';
-import { detectLanguage, type Analyzer } from '@convo/shared/faq/text/analyzer';
-import type { LlmProvider } from '@convo/shared/llm/types';
-import { event } from '@convo/shared/schemas/events';
-import type { MultiStepQueryPlan, ResolvedDialogOptions } from '@convo/shared/schemas/faq';
-import type { StepContext, StepHandler, StepOutcome } from '@convo/shared/runtime/step-handler';
+import {
+  type Config,
+  event,
+  type MultiStepQueryPlan,
+  type ResolvedDialogOptions,
+  type StepContext,
+  type StepHandler,
+  type StepOutcome,
+  SystemError,
+} from '@convo/runtime';
+import { type LlmProvider, success } from '@convo/agent-kit';
+import {
+  buildCrewRequest,
+  type CorpusReplica,
+  faqState,
+  parseLlmPlan,
+  type PlanInput,
+  type PlanMeta,
+  planMultiStepQuery,
+  planOrchestrationSteps,
+  planRuleBased,
+  pushHistory,
+  requestCrewPlan,
+  singleStepPlan,
+  startTurnResult,
+} from '@convo/faq';
+import { detectLanguage, type Analyzer } from '@convo/text';
 
 export type PlannerDeps = {
   replica: CorpusReplica;

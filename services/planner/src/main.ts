@@ -1,7 +1,6 @@
-import { CorpusReplica } from '@convo/shared/faq/corpus-replica';
-import { CorpusStore } from '@convo/shared/faq/corpus-store';
-import { loadAnalyzer } from '@convo/shared/faq/text/analyzer';
-import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
+import { CorpusReplica, CorpusStore } from '@convo/faq';
+import { loadAnalyzer } from '@convo/text';
+import { runAgentService, runMain } from '@convo/agent-kit';
 import { createPlannerHandler } from './agent.js';
 import { plannerPolicy } from './offline.js';
 

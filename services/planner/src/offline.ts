@@ -1,5 +1,5 @@
-import type { MultiStepQueryPlan } from '@convo/shared/schemas/faq';
-import type { Policy } from '@convo/shared/llm/offline/protocol';
+import type { MultiStepQueryPlan } from '@convo/runtime';
+import type { Policy } from '@convo/agent-kit';
 
 /**
  * The offline LLM planner answers with the seed's planner JSON (§3.4.1) of

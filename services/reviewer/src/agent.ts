@@ -1,11 +1,21 @@
-import { createAgent, type AgentDefinition } from '@convo/shared/agents/agent';
+import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { ReviewerContext } from './context.js';
-import type { SessionDraft } from '@convo/shared/runtime/draft';
-import { createTool, failure, success } from '@convo/shared/agents/tool';
-import { collectedFacts, conversationSummary, earlierAnswers, factViews, otherFields } from '@convo/shared/domain/field-views';
-import { answersForField, applyReview, currentField, fieldUnderReview, maxFollowUpsFor, type ReviewApplied } from '@convo/shared/domain/form-flow';
-import type { ReviewResult } from '@convo/shared/schemas/form';
-import { admitsNotKnowing, isNonAnswer } from '@convo/shared/nlu/answer-intent';
+import type { ReviewResult, SessionDraft } from '@convo/runtime';
+import {
+  admitsNotKnowing,
+  answersForField,
+  applyReview,
+  collectedFacts,
+  conversationSummary,
+  currentField,
+  earlierAnswers,
+  factViews,
+  fieldUnderReview,
+  isNonAnswer,
+  maxFollowUpsFor,
+  otherFields,
+  type ReviewApplied,
+} from '@convo/forms';
 import { z } from 'zod';
 import { REVIEWER_PROMPT } from './prompt.js';
 

@@ -1,5 +1,4 @@
-import type { FactType } from '@convo/shared/nlu/fact-type';
-import type { FactView } from '@convo/shared/domain/field-views';
+import type { FactType, FactView } from '@convo/forms';
 
 /**
  * The structured facts this agent's prompt is rendered from. Remote models

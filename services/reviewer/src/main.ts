@@ -1,7 +1,5 @@
-import { needsAudit } from '@convo/shared/domain/form-flow';
-import { subtaskStepHandler } from '@convo/shared/agents/agent-step';
-import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
-import { FORM_TURNS } from '@convo/shared/domain/turn-intake';
+import { FORM_TURNS, needsAudit } from '@convo/forms';
+import { runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createReviewerAgent } from './agent.js';
 import { reviewerPolicy } from './offline.js';
 

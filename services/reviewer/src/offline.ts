@@ -1,7 +1,6 @@
 import type { ReviewerContext } from './context.js';
-import { preloadContentAnalyzer } from '@convo/shared/nlu/content';
-import { reviewAnswer } from '@convo/shared/nlu/review-rules';
-import { call, callsOf, type Policy } from '@convo/shared/llm/offline/protocol';
+import { preloadContentAnalyzer, reviewAnswer } from '@convo/forms';
+import { call, callsOf, type Policy } from '@convo/agent-kit';
 import { REVIEW_TOOL } from './agent.js';
 
 /** The offline reviewer: the deterministic rules of nlu/review-rules, reported through the review tool. */

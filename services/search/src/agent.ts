@@ -1,18 +1,32 @@
-import type { Config } from '@convo/shared/config';
+import {
+  type AgentSearchResponse,
+  type AgentStep,
+  type Config,
+  event,
+  type Logger,
+  type SearchHit,
+  SearchQueryJob,
+  type StepContext,
+  type StepHandler,
+  type StepOutcome,
+  SystemError,
+} from '@convo/runtime';
 import { UnrecoverableError } from 'bullmq';
-import { success } from '@convo/shared/agents/tool';
-import { SystemError } from '@convo/shared/errors';
-import { extractiveAnswer, synthesizeAnswer, type ComposedAnswer, type SearchGroup } from '@convo/shared/faq/answer';
-import type { CorpusReplica } from '@convo/shared/faq/corpus-replica';
-import type { Retrieval, Retriever } from '@convo/shared/faq/hybrid/index';
-import { faqState, pushHistory, turnResult } from '@convo/shared/faq/dialog';
-import type { FaqSearchIndex } from '@convo/shared/faq/search/index';
-import { detectLanguage } from '@convo/shared/faq/text/analyzer';
-import type { LlmProvider } from '@convo/shared/llm/types';
-import type { Logger } from '@convo/shared/logger';
-import { event } from '@convo/shared/schemas/events';
-import { SearchQueryJob, type AgentSearchResponse, type AgentStep, type SearchHit } from '@convo/shared/schemas/faq';
-import type { StepContext, StepHandler, StepOutcome } from '@convo/shared/runtime/step-handler';
+import { type LlmProvider, success } from '@convo/agent-kit';
+import {
+  type ComposedAnswer,
+  type CorpusReplica,
+  extractiveAnswer,
+  type FaqSearchIndex,
+  faqState,
+  pushHistory,
+  type Retrieval,
+  type Retriever,
+  type SearchGroup,
+  synthesizeAnswer,
+  turnResult,
+} from '@convo/faq';
+import { detectLanguage } from '@convo/text';
 
 /** `retrieve` is lexical, or hybrid when an embedding model is configured (shared/src/faq/hybrid). */
 export type SearchDeps = { replica: CorpusReplica; retrieve: Retriever; llm: LlmProvider; model: string; config: Pick<Config, 'faq'>; log: Logger };

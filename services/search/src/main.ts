@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { openFaqSearch } from '@convo/shared/faq/hybrid/index';
-import { parseSynonymGroups } from '@convo/shared/faq/search/index';
-import { runAgentService, runMain } from '@convo/shared/agents/agent-service';
-import { SEARCH_QUERY_JOB_NAME } from '@convo/shared/queues/catalog';
+import { openFaqSearch, parseSynonymGroups } from '@convo/faq';
+import { runAgentService, runMain } from '@convo/agent-kit';
+import { SEARCH_QUERY_JOB_NAME } from '@convo/runtime';
 import { createSearchHandler, runSearchQuery } from './agent.js';
 import { searchPolicy } from './offline.js';
 

@@ -1,4 +1,4 @@
-import type { FaqTurnResult } from '@convo/shared/schemas/faq';
+import type { FaqTurnResult } from '@convo/runtime';
 
 /**
  * The /agent.dialog response body of docs/seeds/002 §4.1.1. `meta` carries the

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SessionEvent } from '@convo/shared/schemas/events';
-import type { SessionStore } from '@convo/shared/store/session-store';
+import type { SessionEvent, SessionStore } from '@convo/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';

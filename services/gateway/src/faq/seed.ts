@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '@convo/shared/config';
-import type { CorpusStore } from '@convo/shared/faq/corpus-store';
-import type { Logger } from '@convo/shared/logger';
-import { FaqDocument } from '@convo/shared/schemas/faq';
+import { type Config, FaqDocument, type Logger } from '@convo/runtime';
+import type { CorpusStore } from '@convo/faq';
 import { z } from 'zod';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');

@@ -1,5 +1,4 @@
-import type { SessionEvent } from '@convo/shared/schemas/events';
-import type { SessionStore } from '@convo/shared/store/session-store';
+import type { SessionEvent, SessionStore } from '@convo/runtime';
 import type { HubSubscriber, StreamHub } from '../sse/stream-hub.js';
 
 export type TurnEnd = { kind: 'completed' | 'failed'; event: SessionEvent } | { kind: 'timeout' } | { kind: 'closed' };

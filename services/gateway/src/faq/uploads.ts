@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from '@convo/shared/errors';
-import { detectLanguage, normalize } from '@convo/shared/faq/text/analyzer';
-import { FaqDocumentInput, type FaqDocument } from '@convo/shared/schemas/faq';
+import { type FaqDocument, FaqDocumentInput, ValidationError } from '@convo/runtime';
+import { detectLanguage, normalize } from '@convo/text';
 import { parse as parseCsv } from 'csv-parse/sync';
 
 /**

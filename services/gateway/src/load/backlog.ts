@@ -1,6 +1,4 @@
-import type { Logger } from '@convo/shared/logger';
-import { ALL_AGENTS, type AgentQueues } from '@convo/shared/queues/catalog';
-import type { AgentName } from '@convo/shared/agents-list';
+import { type AgentName, type AgentQueues, ALL_AGENTS, type Logger } from '@convo/runtime';
 
 export type Backlog = { queue: AgentName | null; waiting: number; checkedAt: number };
 

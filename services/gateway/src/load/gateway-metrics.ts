@@ -1,4 +1,4 @@
-import { ALL_AGENTS, queueName, type AgentQueues } from '@convo/shared/queues/catalog';
+import { ALL_AGENTS, queueName, type AgentQueues } from '@convo/runtime';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Redis } from 'ioredis';
 import type { StreamHub } from '../sse/stream-hub.js';

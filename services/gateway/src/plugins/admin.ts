@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { ALL_AGENTS } from '@convo/shared/queues/catalog';
+import { ALL_AGENTS } from '@convo/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashToken, sameSecret } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';

@@ -1,4 +1,4 @@
-import { AppError, UnavailableError } from '@convo/shared/errors';
+import { AppError, UnavailableError } from '@convo/runtime';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 

@@ -1,4 +1,4 @@
-import { AppError } from '@convo/shared/errors';
+import { AppError } from '@convo/runtime';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';

@@ -1,6 +1,5 @@
-import { buildSnapshot } from '@convo/shared/domain/snapshot';
-import { NotFoundError } from '@convo/shared/errors';
-import { SessionIdParams } from '@convo/shared/schemas/api';
+import { buildSnapshot } from '@convo/forms';
+import { NotFoundError, SessionIdParams } from '@convo/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';

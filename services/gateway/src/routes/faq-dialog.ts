@@ -1,15 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError, ConflictError, UnauthorizedError, UnavailableError, ValidationError } from '@convo/shared/errors';
-import { ErrorResponse } from '@convo/shared/schemas/api';
 import {
   AgentDialogRequest,
   AgentSearchRequest,
   AgentSearchResponse,
+  AppError,
+  ConflictError,
+  enqueueSearchQuery,
+  ErrorResponse,
+  type LoadedSession,
   resolveDialogOptions,
   type SearchQueryJob,
-} from '@convo/shared/schemas/faq';
-import { enqueueSearchQuery } from '@convo/shared/queues/catalog';
-import type { LoadedSession } from '@convo/shared/store/session-store';
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+} from '@convo/runtime';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

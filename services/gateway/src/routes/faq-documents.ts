@@ -1,6 +1,4 @@
-import { NotFoundError } from '@convo/shared/errors';
-import { ErrorResponse } from '@convo/shared/schemas/api';
-import { FaqDocument } from '@convo/shared/schemas/faq';
+import { ErrorResponse, FaqDocument, NotFoundError } from '@convo/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';

@@ -1,4 +1,4 @@
-import { readWorkerMetrics } from '@convo/shared/metrics/metrics-store';
+import { readWorkerMetrics } from '@convo/runtime';
 import { Registry } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps.js';

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { buildSnapshot } from '@convo/shared/domain/snapshot';
-import { NotFoundError, SystemError, ValidationError } from '@convo/shared/errors';
-import { CreateSessionBody, CreateSessionResponse, ErrorResponse, PostTurnBody, PostTurnResponse, SessionIdParams } from '@convo/shared/schemas/api';
+import { buildSnapshot } from '@convo/forms';
+import {
+  CreateSessionBody,
+  CreateSessionResponse,
+  ErrorResponse,
+  NotFoundError,
+  PostTurnBody,
+  PostTurnResponse,
+  SessionIdParams,
+  SystemError,
+  ValidationError,
+} from '@convo/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WORK_ROUTE } from '../plugins/shedding.js';

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo/shared/domain/form-flow';
-import { AppError, ConflictError, NotFoundError, UnavailableError } from '@convo/shared/errors';
-import type { SessionForm } from '@convo/shared/schemas/form';
-import type { SessionState } from '@convo/shared/schemas/session';
-import { dispatch } from '@convo/shared/runtime/commit';
+import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo/forms';
+import { AppError, ConflictError, dispatch, NotFoundError, type SessionForm, type SessionState, UnavailableError } from '@convo/runtime';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';

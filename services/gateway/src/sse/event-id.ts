@@ -1,4 +1,4 @@
-import { ValidationError } from '@convo/shared/errors';
+import { ValidationError } from '@convo/runtime';
 import type { FastifyRequest } from 'fastify';
 
 /** A Last-Event-ID value: a non-negative integer, or 0 when absent. */

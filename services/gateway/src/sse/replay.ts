@@ -1,4 +1,4 @@
-import type { SessionStore } from '@convo/shared/store/session-store';
+import type { SessionStore } from '@convo/runtime';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SseClient } from './sse-client.js';
 import type { StreamHub } from './stream-hub.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SessionEvent } from '@convo/shared/schemas/events';
+import type { SessionEvent } from '@convo/runtime';
 import type { HubSubscriber } from './stream-hub.js';
 
 /**

@@ -1,7 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '@convo/shared/logger';
-import { parseStreamEntry } from '@convo/shared/store/session-store';
-import type { SessionEvent } from '@convo/shared/schemas/events';
+import { type Logger, parseStreamEntry, type SessionEvent } from '@convo/runtime';
 
 /** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
 export interface HubSubscriber {

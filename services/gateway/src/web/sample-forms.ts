@@ -1,8 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { detectLanguage } from '@convo/shared/faq/text/analyzer';
-import { SessionForm } from '@convo/shared/schemas/form';
-import type { Logger } from '@convo/shared/logger';
+import { detectLanguage } from '@convo/text';
+import { type Logger, SessionForm } from '@convo/runtime';
 
 /** A form the chat page offers, with what the picker shows. */
 export interface SampleForm {

@@ -9,13 +9,13 @@
  * duplicate a message even if the server or the transport replays one.
  */
 
-/** @typedef {import('@convo/shared/schemas/events').SessionEvent} SessionEvent */
-/** @typedef {import('@convo/shared/schemas/events').EventData<'audit'>} AuditResult */
-/** @typedef {import('@convo/shared/schemas/events').EventData<'check'>} CheckResult */
-/** @typedef {import('@convo/shared/schemas/events').EventData<'review'>} ReviewResult */
-/** @typedef {import('@convo/shared/schemas/events').EventData<'search'>} SearchStep */
-/** @typedef {import('@convo/shared/schemas/events').EventData<'answer'>} AnswerResult */
-/** @typedef {import('@convo/shared/schemas/events').EventData<'plan'>} QueryPlan */
+/** @typedef {import('@convo/runtime').SessionEvent} SessionEvent */
+/** @typedef {import('@convo/runtime').EventData<'audit'>} AuditResult */
+/** @typedef {import('@convo/runtime').EventData<'check'>} CheckResult */
+/** @typedef {import('@convo/runtime').EventData<'review'>} ReviewResult */
+/** @typedef {import('@convo/runtime').EventData<'search'>} SearchStep */
+/** @typedef {import('@convo/runtime').EventData<'answer'>} AnswerResult */
+/** @typedef {import('@convo/runtime').EventData<'plan'>} QueryPlan */
 /** @typedef {'form' | 'application' | 'faq'} SessionKind */
 /** @typedef {'active' | 'awaiting_confirmation' | 'submitted' | 'failed'} SessionStatus */
 /** @typedef {'pending' | 'interviewing' | 'reviewing' | 'done' | 'skipped'} FieldStatus */
@@ -263,7 +263,7 @@ export function applyEvent(view, ev) {
 
 /**
  * @param {SessionView} view
- * @param {import('@convo/shared/schemas/events').EventData<'message'>} data
+ * @param {import('@convo/runtime').EventData<'message'>} data
  */
 function upsertMessage(view, data) {
   const existing = view.messages.find((m) => m.messageId === data.messageId);

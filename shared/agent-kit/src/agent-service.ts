@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  type AgentName,
+  type Config,
+  createAgentQueues,
+  createLogger,
+  createRedis,
+  createRuntimeMetrics,
+  loadConfig,
+  type Logger,
+  queueName,
+  runStep,
+  type RuntimeMetrics,
+  SessionStore,
+  startHealthServer,
+  startMetricsPublisher,
+  type StepHandler,
+  type TurnIntake,
+} from '@convo/runtime';
+import { createProvider } from './llm/index.js';
+import type { Policy } from './llm/offline/index.js';
+import { instrumentProvider } from './llm/instrumented.js';
+import { rateLimitProvider } from './llm/rate-limited.js';
+import type { LlmProvider } from './llm/types.js';
+
+/** What a service's build step gets; `metrics` is the worker's registry, for figures of the service's own. */
+export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: Redis; metrics: RuntimeMetrics };
+
+/** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
+export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
+
+/**
+ * What a service adds to the runtime: its agent's offline policy (the offline
+ * model's rules for it), and from its product how user messages are taken and
+ * what to load before the first job.
+ */
+export type ServiceOptions = { offline?: Policy; intake?: TurnIntake; warmUp?: () => Promise<unknown> };
+
+/** After the shutdown deadline, how long cancelled jobs get to hand themselves back before the worker is cut off. */
+const HAND_BACK_GRACE_MS = 2_000;
+
+/**
+ * The whole worker entry of an agent service: one BullMQ Worker on the
+ * agent's queue, `<AGENT>_CONCURRENCY` jobs at a time; the model behind the
+ * RPM limit and instrumented; its metrics published for the gateway and
+ * served with its probes on HEALTH_PORT.
+ *
+ * SIGTERM/SIGINT: readiness goes 503, the worker stops taking jobs and waits
+ * for the active ones up to SHUTDOWN_TIMEOUT_MS; jobs still running then are
+ * cancelled and moved straight back to the queue (not counted as an attempt),
+ * so another replica takes them at once instead of after the stalled-job
+ * check. A step that is cut off has committed nothing (commits are
+ * compare-and-set), so running it again elsewhere is safe.
+ */
+export async function runAgentService(
+  agent: AgentName,
+  build: (deps: ServiceDeps) => StepHandler | ServiceHandlers | Promise<StepHandler | ServiceHandlers>,
+  options: ServiceOptions = {},
+): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(agent, config.logLevel).child({ agent });
+  const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
+  const metrics = createRuntimeMetrics();
+  const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
+  await options.warmUp?.();
+  const built = await build({ config, llm, log, redis, metrics });
+  const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
+  const store = new SessionStore(redis, {
+    prefix: config.keyPrefix,
+    ttlSeconds: config.sessionTtlSeconds,
+    eventsMaxLen: config.eventsMaxLen,
+  });
+  const queues = createAgentQueues(redis, config.queuePrefix);
+  const deps = { agent, handler, store, queues, config, log, metrics, intake: options.intake };
+  let stopping = false;
+
+  const process_ = async (job: Job, token: string | undefined, signal: AbortSignal | undefined) => {
+    const other = jobs[job.name];
+    const end = metrics.jobDuration.startTimer({ agent, job: job.name });
+    try {
+      const result = other ? await other(job.data, signal) : await runStep(job, deps, signal);
+      end({ outcome: 'ok' });
+      return result;
+    } catch (err) {
+      if (stopping && signal?.aborted) {
+        end({ outcome: 'handed_back' });
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      end({ outcome: 'error' });
+      throw err;
+    }
+  };
+
+  const worker = new Worker(queueName(agent), process_, {
+    connection: createRedis(config.redisUrl, 'worker', `${agent}-worker`),
+    prefix: config.queuePrefix,
+    concurrency: config.concurrency[agent],
+    lockDuration: config.jobs.lockMs,
+    stalledInterval: config.jobs.stalledIntervalMs,
+    maxStalledCount: 2,
+  });
+  worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
+  worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
+  await worker.waitUntilReady();
+
+  const instance = `${agent}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const publisher = startMetricsPublisher(redis, metrics.registry, { prefix: config.keyPrefix, service: agent, instance, intervalMs: config.metricsPushMs, log });
+  const health = await startHealthServer(config.healthPort, {
+    registry: metrics.registry,
+    ready: async () => !stopping && worker.isRunning() && (await pingWithin(redis, 1_000)),
+  });
+  log.info({ queue: queueName(agent), concurrency: config.concurrency[agent], provider: llm.name, healthPort: health.port }, 'ready');
+
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const closing = worker.close();
+    const finished = await Promise.race([closing.then(() => true), delay(config.shutdownTimeoutMs).then(() => false)]);
+    if (!finished) {
+      log.warn('active jobs did not finish before the deadline; handing them back to the queue');
+      worker.cancelAllJobs('shutdown');
+      const handedBack = await Promise.race([closing.then(() => true), delay(HAND_BACK_GRACE_MS).then(() => false)]);
+      // A job that ignored its cancellation is recovered by the stalled-job check on another replica.
+      if (!handedBack) await worker.close(true).catch(() => undefined);
+    }
+    await publisher.stop();
+    await health.close();
+    await queues.closeAll().catch(() => undefined);
+    redis.disconnect();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}
+
+async function pingWithin(redis: Redis, ms: number): Promise<boolean> {
+  return Promise.race([redis.ping().then(() => true), delay(ms).then(() => false)]).catch(() => false);
+}
+
+/** `main().catch(...)` for every service entry point. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    console.error(JSON.stringify({ level: 'fatal', msg: 'failed to start', err: err instanceof Error ? err.message : String(err) }));
+    process.exit(1);
+  });
+}
+
+export type { RuntimeMetrics };

@@ -1,0 +1,82 @@
+import { type AgentName, type LoopCheckpoint, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import type { AgentDefinition } from './agent.js';
+import { runAgentLoop } from './loop.js';
+import type { FunctionCallResult } from './tool.js';
+import type { LlmProvider } from './llm/types.js';
+
+export type LoopHandlerDeps = { llm: LlmProvider; model: string; maxTurns: number };
+
+function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext, checkpoint: LoopCheckpoint | null) {
+  return runAgentLoop({
+    agent,
+    draft: ctx.draft,
+    llm: deps.llm,
+    model: deps.model,
+    maxTurns: deps.maxTurns,
+    turn: ctx.turn,
+    runStepPrefix: `rs-${ctx.step.seq}`,
+    log: ctx.log,
+    signal: ctx.signal,
+    checkpoint,
+  });
+}
+
+/**
+ * Step handler of a conversation-owning agent (greeter, architect,
+ * interviewer): runs its loop, resuming a suspended loop whose subtask result
+ * has arrived, and maps the loop's end to the turn's next move.
+ */
+export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const { draft } = ctx;
+    const cp = draft.state.loop;
+    const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? cp : null;
+    if (checkpoint) draft.setLoop(null);
+    const result = await runLoop(agent, deps, ctx, checkpoint);
+    if (result.kind === 'ask') return { kind: 'await_user' };
+    if (result.kind === 'suspend') {
+      draft.setLoop(result.checkpoint);
+      return { kind: 'continue', to: result.checkpoint.subAgent };
+    }
+    if (result.completion?.type === 'handoff') return { kind: 'continue', to: result.completion.to };
+    return { kind: 'end' };
+  };
+}
+
+/**
+ * Step handler of a sub-agent (reviewer, checker, auditor): a fresh loop of
+ * its own whose tool leaves a FunctionCallResult for the caller in
+ * `subSessionResults[<pending call id>]`; control then returns to the caller.
+ */
+export function subtaskStepHandler(
+  agent: AgentDefinition,
+  deps: LoopHandlerDeps,
+  opts: { then?: (draft: StepContext['draft']) => AgentName | null } = {},
+): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const { draft } = ctx;
+    const cp = draft.state.loop;
+    if (!cp || cp.subAgent !== agent.name || cp.pendingResult !== undefined) {
+      throw new SystemError(`${agent.name} step without a pending subtask`);
+    }
+    await runLoop(agent, deps, ctx, null);
+    const result = draft.state.subSessionResults[cp.pendingCall.id] as FunctionCallResult<Record<string, unknown>> | undefined;
+    cp.pendingResult = result ?? { status: 'error', result: { message: `${agent.name} finished without a result` } };
+    delete draft.state.subSessionResults[cp.pendingCall.id];
+    // `then` lets the system run another agent first (the auditor after the last field); the caller resumes after it.
+    return { kind: 'continue', to: opts.then?.(draft) ?? cp.agent };
+  };
+}
+
+/**
+ * Step handler of an agent the system runs on its own initiative (the auditor
+ * once every field is resolved). The caller's suspended loop stays suspended
+ * and resumes after it.
+ */
+export function systemStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    await runLoop(agent, deps, ctx, null);
+    const cp = ctx.draft.state.loop;
+    return cp ? { kind: 'continue', to: cp.agent } : { kind: 'end' };
+  };
+}

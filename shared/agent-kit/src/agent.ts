@@ -1,0 +1,47 @@
+import type { AgentName, LlmMessage, SessionDraft, TurnInput } from '@convo/runtime';
+import type { Tool } from './tool.js';
+
+/** Where control goes once an agent has nothing left to do in this turn. */
+export type Completion = { type: 'handoff'; to: AgentName } | { type: 'return' };
+
+export type { TurnInput } from '@convo/runtime';
+
+/**
+ * An agent: its tools, its prompt rendered from the session state, the
+ * structured context the offline model reads, the seed's `getRemainingTasks`,
+ * and the seed's `getNextAgent` as `completion`.
+ */
+export type AgentDefinition = {
+  name: AgentName;
+  tools: Tool[];
+  instructions(draft: SessionDraft, turn: TurnInput): string;
+  context(draft: SessionDraft, turn: TurnInput): Record<string, unknown>;
+  remainingTasks(draft: SessionDraft): string[];
+  /** Checked after every batch of tool calls: a non-null value ends the loop. */
+  completion(draft: SessionDraft): Completion | null;
+  /**
+   * Rules the system applies before the model runs (bounds on how long a
+   * person can be kept in a loop); checked against `completion` afterwards.
+   */
+  prepare?(draft: SessionDraft): void;
+  /**
+   * For an agent whose turn must end with a message to the person: the tool
+   * (`ask`) that text written without a tool call is sent through, or null
+   * while that text must not be sent yet (an answer awaits review). Without
+   * it, such text is answered with the remaining tasks.
+   */
+  textTool?(draft: SessionDraft): string | null;
+  /** Messages after the system prompt when a loop starts fresh; defaults to the session's conversation. */
+  initialMessages?(draft: SessionDraft, turn: TurnInput): LlmMessage[];
+};
+
+export function createAgent(def: AgentDefinition): AgentDefinition {
+  return def;
+}
+
+/** The session's conversation as model messages. */
+export function conversationMessages(draft: SessionDraft): LlmMessage[] {
+  return draft.state.messages.map((m) =>
+    m.role === 'user' ? { role: 'user' as const, content: m.text } : { role: 'assistant' as const, content: m.text, toolCalls: [] },
+  );
+}

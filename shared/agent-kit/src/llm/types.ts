@@ -1,0 +1,38 @@
+import type { AgentName, LlmMessage, ToolCall } from '@convo/runtime';
+
+export type { LlmMessage, ToolCall };
+
+/** A tool as the model sees it: JSON Schema parameters generated from the tool's zod input schema. */
+export type ToolSpec = {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+};
+
+export type TokenUsage = { promptTokens: number; completionTokens: number };
+
+export type ChatRequest = {
+  agent: AgentName;
+  model: string;
+  messages: LlmMessage[];
+  tools: ToolSpec[];
+  /**
+   * Structured facts the agent's prompt was rendered from. Remote models read
+   * the rendered system prompt; the offline provider reads this directly.
+   */
+  context: Record<string, unknown>;
+  signal?: AbortSignal;
+};
+
+export type ChatResponse = {
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  model: string;
+};
+
+/** One interface for every model backend; core code never names a provider. */
+export interface LlmProvider {
+  readonly name: string;
+  chat(req: ChatRequest): Promise<ChatResponse>;
+}

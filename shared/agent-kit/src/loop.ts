@@ -1,0 +1,184 @@
+import { type LlmMessage, type Logger, type LoopCheckpoint, MaxTurnsExceededError, type SessionDraft, type ToolCall } from '@convo/runtime';
+import { toolSpec } from './llm/json-schema.js';
+import type { LlmProvider, ToolSpec } from './llm/types.js';
+import { conversationMessages, type AgentDefinition, type Completion, type TurnInput } from './agent.js';
+import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, type FunctionCallResult, type ToolExecution } from './tool.js';
+
+export type LoopResult =
+  | { kind: 'ask' }
+  | { kind: 'suspend'; checkpoint: LoopCheckpoint }
+  | { kind: 'completed'; completion: Completion | null };
+
+export type LoopOptions = {
+  agent: AgentDefinition;
+  draft: SessionDraft;
+  llm: LlmProvider;
+  model: string;
+  maxTurns: number;
+  turn: TurnInput;
+  /** Prefix of run step ids, unique per step (e.g. `rs-<seq>`). */
+  runStepPrefix: string;
+  log: Logger;
+  signal?: AbortSignal;
+  /** A suspended loop to resume; its `pendingResult` becomes the pending call's tool output. */
+  checkpoint?: LoopCheckpoint | null;
+};
+
+const specCache = new WeakMap<AgentDefinition, ToolSpec[]>();
+function specsOf(agent: AgentDefinition): ToolSpec[] {
+  let specs = specCache.get(agent);
+  if (!specs) {
+    specs = agent.tools.map((t) => toolSpec(t.name, t.description, t.schema));
+    specCache.set(agent, specs);
+  }
+  return specs;
+}
+
+/**
+ * The seed's runAgentLoop: call the model with tools, run the calls, feed
+ * every result (errors included) back, stop at `ask`, at a subtask, or when the
+ * agent is complete; inject "You still need to: …" when the model answers
+ * without a tool call; give up after `maxTurns` model calls.
+ */
+export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
+  const { agent, draft } = o;
+  const transcript: LlmMessage[] = o.checkpoint ? [...o.checkpoint.messages] : initialTranscript(o);
+  let iterations = o.checkpoint?.iterations ?? 0;
+  if (o.checkpoint) resumePendingCall(o, transcript, o.checkpoint);
+
+  if (!o.checkpoint && agent.prepare) agent.prepare(draft);
+  const resumed = o.checkpoint || agent.prepare ? agent.completion(draft) : null;
+  if (resumed) return { kind: 'completed', completion: resumed };
+
+  for (;;) {
+    if (iterations >= o.maxTurns) throw new MaxTurnsExceededError(agent.name, o.maxTurns);
+    iterations += 1;
+    const messages: LlmMessage[] = [{ role: 'system', content: agent.instructions(draft, o.turn) }, ...transcript];
+    const started = Date.now();
+    const res = await o.llm.chat({
+      agent: agent.name,
+      model: o.model,
+      messages,
+      tools: specsOf(agent),
+      context: agent.context(draft, o.turn),
+      signal: o.signal,
+    });
+    o.log.debug(
+      { agent: agent.name, iteration: iterations, toolCalls: res.toolCalls.map((c) => c.name), ms: Date.now() - started, usage: res.usage },
+      'model call',
+    );
+    const calls = res.toolCalls.length > 0 ? res.toolCalls : textAsToolCall(agent, draft, res.content, iterations);
+    transcript.push({ role: 'assistant', content: calls === res.toolCalls ? res.content : null, toolCalls: calls });
+
+    if (calls.length === 0) {
+      const tasks = agent.remainingTasks(draft);
+      if (tasks.length > 0) {
+        transcript.push({ role: 'user', content: `You still need to: ${tasks.join('; ')}` });
+        continue;
+      }
+      return { kind: 'completed', completion: agent.completion(draft) };
+    }
+
+    const stop = await runToolCalls(o, transcript, calls);
+    if (stop?.type === 'ask') return { kind: 'ask' };
+    if (stop?.type === 'suspend') {
+      return {
+        kind: 'suspend',
+        checkpoint: {
+          agent: agent.name,
+          messages: transcript,
+          iterations,
+          pendingCall: stop.call,
+          subAgent: stop.subAgent,
+          pendingStartedAt: stop.startedAt,
+        },
+      };
+    }
+    const completion = agent.completion(draft);
+    if (completion) return { kind: 'completed', completion };
+  }
+}
+
+/**
+ * Plain text from an agent whose turn ends with a message to the person is
+ * that message: it becomes a call of the agent's text tool (so its gates and
+ * run step apply), instead of being dropped by a reminder.
+ */
+function textAsToolCall(agent: AgentDefinition, draft: SessionDraft, content: string | null, iteration: number): ToolCall[] {
+  const text = content?.trim() ?? '';
+  const tool = text ? agent.textTool?.(draft) : null;
+  if (!tool) return [];
+  return [{ id: `text_${agent.name}_${iteration}`, name: tool, arguments: JSON.stringify({ message: text }) }];
+}
+
+function initialTranscript(o: LoopOptions): LlmMessage[] {
+  return o.agent.initialMessages ? o.agent.initialMessages(o.draft, o.turn) : conversationMessages(o.draft);
+}
+
+type Stop = { type: 'ask' } | { type: 'suspend'; subAgent: NonNullable<LoopCheckpoint['subAgent']>; call: ToolCall; startedAt: string };
+
+async function runToolCalls(o: LoopOptions, transcript: LlmMessage[], calls: ToolCall[]): Promise<Stop | null> {
+  let stop: Stop | null = null;
+  for (const call of calls) {
+    if (stop) {
+      // The model may batch calls; after a call that ends the step the rest are answered, not run.
+      pushToolResult(transcript, call, failure('Not executed: an earlier call in this batch ended the step.'));
+      continue;
+    }
+    const startedAt = o.draft.now();
+    const exec = await executeTool(o, call, startedAt);
+    if (exec.control?.type === 'suspend') {
+      stop = { type: 'suspend', subAgent: exec.control.subAgent, call, startedAt };
+      continue; // its result arrives when the sub-agent has run
+    }
+    pushToolResult(transcript, call, exec.result);
+    if (exec.control?.type === 'ask') stop = { type: 'ask' };
+  }
+  return stop;
+}
+
+async function executeTool(o: LoopOptions, call: ToolCall, startedAt: string): Promise<ToolExecution> {
+  const tool = o.agent.tools.find((t) => t.name === call.name);
+  const log = o.log.child({ tool: call.name });
+  if (!tool) {
+    const result = failure(`Unknown tool ${call.name}. Available: ${o.agent.tools.map((t) => t.name).join(', ')}`);
+    recordRunStep(o, call.name, call.arguments, result, startedAt);
+    return { result };
+  }
+  const parsed = parseAndValidateToolArgs(call.arguments, tool.schema, tool.name);
+  if (!parsed.success) {
+    const result = failure(parsed.error);
+    log.info({ status: 'error' }, 'tool arguments rejected');
+    recordRunStep(o, tool.name, call.arguments, result, startedAt);
+    return { result };
+  }
+  const exec = await tool.execute(parsed.data, { draft: o.draft, agent: o.agent.name, turnId: o.turn.turnId, log });
+  log.info({ status: exec.result.status, control: exec.control?.type ?? null }, 'tool executed');
+  // A suspended call's run step is written when its result arrives (resumePendingCall).
+  if (exec.control?.type !== 'suspend') recordRunStep(o, tool.name, parsed.data, exec.result, startedAt);
+  return exec;
+}
+
+function resumePendingCall(o: LoopOptions, transcript: LlmMessage[], cp: LoopCheckpoint): void {
+  const result = (cp.pendingResult ?? failure('The subtask produced no result.')) as FunctionCallResult<Record<string, unknown>>;
+  pushToolResult(transcript, cp.pendingCall, result);
+  const parsed = ParseToolArgsSchema.safeParse(cp.pendingCall.arguments);
+  recordRunStep(o, cp.pendingCall.name, parsed.success ? parsed.data : cp.pendingCall.arguments, result, cp.pendingStartedAt);
+}
+
+function pushToolResult(transcript: LlmMessage[], call: ToolCall, result: FunctionCallResult<Record<string, unknown>>): void {
+  transcript.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(result) });
+}
+
+function recordRunStep(o: LoopOptions, toolName: string, input: unknown, output: unknown, startedAt: string): void {
+  o.draft.runSteps.push({
+    runStepId: `${o.runStepPrefix}-${o.draft.runSteps.length + 1}`,
+    turnId: o.turn.turnId,
+    agent: o.agent.name,
+    toolName,
+    input,
+    output,
+    startedAt,
+    finishedAt: o.draft.now(),
+  });
+}

@@ -1,0 +1,19 @@
+import type { MultiStepQueryPlan, SearchHit } from '@convo/runtime';
+
+/** One earlier entry of the dialog, newest last; assistant entries keep the plan that produced them. */
+export type PlannerHistoryEntry = { role: 'user' | 'assistant' | 'system'; content: string; plan?: MultiStepQueryPlan | null };
+
+/** The corpus as the planner may consult it: a quick probe search, best first, with tags (facets `key:value`). */
+export interface PlannerCorpus {
+  probe(query: string, topK: number): SearchHit[];
+}
+
+export type PlanInput = { message: string; history: PlannerHistoryEntry[]; topK: number; language: 'ja' | 'en' | 'auto' };
+
+/** Why an LLM plan was not used; the rule-based plan stands in for it. */
+export type PlanFallbackReason = 'llm_unavailable' | 'llm_error' | 'unparsable_json' | 'invalid_plan';
+
+export type PlanMeta = { planner: 'rule' | 'llm'; fallback?: { reason: string; detail?: string } };
+
+/** The language a plan is written in: the caller's choice, else the message's script. */
+export type PlanLanguage = 'ja' | 'en';

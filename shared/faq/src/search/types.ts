@@ -1,0 +1,28 @@
+import type { FaqDocument, SearchHit } from '@convo/runtime';
+
+/**
+ * `language` states which language's FAQ the caller prefers: 'ja' / 'en'
+ * explicitly, 'auto' (the default) the query's own language by
+ * `detectLanguage`. Documents of the other language are scored down, not
+ * filtered out, so they still come back when nothing in the preferred
+ * language matches.
+ */
+export interface SearchOptions {
+  topK: number;
+  language?: 'ja' | 'en' | 'auto';
+}
+
+/** An FAQ index that can change while it serves queries. */
+export interface FaqSearchIndex {
+  readonly size: number;
+  /** Adds or replaces documents by id; analyses only these documents. */
+  upsert(docs: FaqDocument[]): void;
+  /** Unknown ids are ignored. */
+  remove(ids: string[]): void;
+  has(id: string): boolean;
+  get(id: string): FaqDocument | undefined;
+  /** Best first, at most `topK`, only scores > 0; equal scores by id. Empty for a query with nothing to match. */
+  search(query: string, opts: SearchOptions): SearchHit[];
+  /** The synonyms `query` is expanded to (query word → synonyms some document holds); absent where nothing is expanded. */
+  expansions?(query: string): { word: string; synonyms: string[] }[];
+}

@@ -1,0 +1,22 @@
+import type { TurnIntake } from '@convo/runtime';
+import { preloadContentAnalyzer } from '../nlu/content.js';
+import { routeUserMessage } from './answer-routing.js';
+import { prepareUserMessage } from './compliance-flow.js';
+
+/**
+ * How form and application sessions take a user message as its turn starts:
+ * a job application masks the topics a respondent volunteered but must not
+ * be asked about (and the stored turn is rewritten to the masked text), and
+ * the message is routed to the field it answers or corrects.
+ */
+export const formTurnIntake: TurnIntake = (draft, message, turnId) => {
+  const prepared = prepareUserMessage(draft.state, message);
+  const route = routeUserMessage(draft.state, prepared.text);
+  const added = draft.addUserMessage(prepared.text, turnId, route.fieldId, route.correction);
+  if (prepared.topics.length === 0) return {};
+  draft.updateCompliance((c) => c.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));
+  return { redactedMessage: prepared.text };
+};
+
+/** What every form agent service registers: the intake, and kuromoji loaded before the first job (the interview rules read Japanese). */
+export const FORM_TURNS = { intake: formTurnIntake, warmUp: preloadContentAnalyzer };

@@ -1,0 +1,20 @@
+/**
+ * The form and job-application interview product. Built on @convo/runtime and @convo/text.
+ * Modules not listed here are internal: tests reach them as `@convo/forms/internal/<path>`.
+ */
+export * from './compliance/audit.js';
+export * from './compliance/quick-check.js';
+export * from './compliance/topics.js';
+export * from './domain/compliance-flow.js';
+export * from './domain/field-views.js';
+export * from './domain/form-flow.js';
+export * from './domain/snapshot.js';
+export * from './domain/turn-intake.js';
+export * from './nlu/answer-intent.js';
+export * from './nlu/content.js';
+export * from './nlu/country.js';
+export * from './nlu/fact-type.js';
+export * from './nlu/language.js';
+export * from './nlu/phrasing.js';
+export * from './nlu/review-rules.js';
+export * from './nlu/timezone.js';

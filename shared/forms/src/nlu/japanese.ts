@@ -1,0 +1,72 @@
+import { loadKuromoji, type KuromojiTokenizer } from '@convo/text';
+
+/**
+ * Japanese morphology for the interview rules: kuromoji's IPADIC tags with
+ * their offsets in the text that was analysed. The rules read what the
+ * dictionary knows (a surname and a given name, a counter after a numeral, a
+ * negative auxiliary, a conjunctive particle) instead of keeping word lists.
+ *
+ * The dictionary loads once per process (about 0.5 s, shared with the FAQ
+ * analyser); until {@link preloadJapanese} has resolved, {@link morphemes}
+ * returns null and every caller falls back to script runs.
+ */
+
+export type Morpheme = {
+  surface: string;
+  /** Dictionary form (使いません → 使う), or the surface when IPADIC has none. */
+  base: string;
+  /** 名詞, 動詞, 助詞, 助動詞… */
+  pos: string;
+  /** IPADIC's three sub-categories (固有名詞 / 人名 / 姓), '*' when unused. */
+  pos1: string;
+  pos2: string;
+  pos3: string;
+  /** 基本形, 連用形, 未然形… ('*' for words that do not conjugate). */
+  conjugation: string;
+  /** Katakana reading, or '' when unknown. */
+  reading: string;
+  /** Offsets in the analysed text (end exclusive). */
+  start: number;
+  end: number;
+};
+
+let tokenizer: KuromojiTokenizer | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads the dictionary; safe to call many times. */
+export function preloadJapanese(): Promise<void> {
+  loading ??= loadKuromoji().then((t) => {
+    tokenizer = t;
+  });
+  return loading;
+}
+
+/** Whether {@link morphemes} can answer now. */
+export function japaneseReady(): boolean {
+  return tokenizer !== null;
+}
+
+/** The morphemes of `text` (offsets into `text` as given), or null before the dictionary is loaded. */
+export function morphemes(text: string): Morpheme[] | null {
+  if (!tokenizer) return null;
+  let at = 0;
+  return tokenizer.tokenize(text).map((t) => {
+    // Offsets found by walking the text: kuromoji's word_position counts an emoji as one character, JavaScript as two.
+    const found = text.indexOf(t.surface_form, at);
+    const start = found >= 0 ? found : at;
+    const end = start + t.surface_form.length;
+    at = end;
+    return {
+      surface: t.surface_form,
+      base: t.basic_form && t.basic_form !== '*' ? t.basic_form : t.surface_form,
+      pos: t.pos,
+      pos1: t.pos_detail_1 ?? '*',
+      pos2: t.pos_detail_2 ?? '*',
+      pos3: t.pos_detail_3 ?? '*',
+      conjugation: t.conjugated_form ?? '*',
+      reading: t.reading && t.reading !== '*' ? t.reading : '',
+      start,
+      end,
+    };
+  });
+}

@@ -1,0 +1,625 @@
+import type { FactDefinition, FormField, ReviewResult } from '@convo/runtime';
+import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
+import { acceptsNone, answerSpec, asksConditionally, asksForRemarks, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import { aliasesFor } from './options.js';
+import { answerPolarity, deniesExistenceJa } from './polarity.js';
+import { dateDirection, dateMentions, extractDate } from './date-values.js';
+import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
+import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
+import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
+import { backgroundSpans, preferAsserted, retractedSpans } from './discourse.js';
+import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
+import { extractPersonName } from './person-name.js';
+import { extractQuantity } from './quantity.js';
+import { contactSpans, extractEmail, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
+
+export { answerSpec, classifyFact, type AnswerSpec, type ClassifyOptions, type FactType } from './fact-type.js';
+export { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
+export { CONTENT_THRESHOLDS } from './free-text.js';
+
+/** How one fact fared: its type, whether it is satisfied, why (in the session language) and the value found. */
+export type FactResult = {
+  factKey: string;
+  fact: string;
+  type: FactType;
+  satisfied: boolean;
+  reason: string;
+  value: string | null;
+};
+
+/** The reviewer's verdict plus the per-fact explanation behind it. */
+export type ReviewOutcome = ReviewResult & { factResults: FactResult[] };
+
+export type ReviewInput = {
+  field: FormField;
+  facts: FactDefinition[];
+  /** Every respondent message for this field so far, oldest first: follow-ups add facts. */
+  answers: string[];
+  language: SessionLanguage;
+  /** ISO alpha-2 country of residence: the default region for national phone formats. */
+  country: string | null;
+  /** Reference for relative dates ("next Monday"); defaults to now. */
+  now?: Date;
+  /** The respondent's IANA time zone: relative dates are their local dates. */
+  timezone?: string | null;
+  /**
+   * The respondent's messages about other fields, oldest first. A typed fact
+   * missing from the field's own answers is taken from them when the latest
+   * answer confirms it ("yes" to "You mentioned … — is that right?").
+   */
+  earlierAnswers?: string[];
+  /** The form's other fields: an answer that gives one of them its contact value and names it is about that field. */
+  otherFields?: ReadonlyArray<{ label: string; kinds: readonly FactType[] }>;
+  /** The value a correction replaces: a date given without its year or month takes them from it (「13日ではなく…」). */
+  replacing?: string | null;
+};
+
+/**
+ * The offline reviewer: deterministic, explainable rules deciding whether the
+ * answers establish every fact of a field.
+ *
+ * - A typed fact (email, phone, date, number, URL, name) is satisfied when a
+ *   valid value of its type appears in any answer (the latest wins).
+ * - Free-text facts are judged by content and keywords (see text-facts.ts).
+ * - A field without facts is judged as one fact made of its label and intent
+ *   (typed if the label says so: a field "Email" checks for an email).
+ * - An optional field whose latest answer is a skip request or "none/なし"
+ *   passes as skipped; a required one never passes on a refusal.
+ */
+export function reviewAnswer(input: ReviewInput): ReviewOutcome {
+  const lang = input.language;
+  const answers = input.answers.map(normalizeText).filter((answer) => answer.length > 0);
+  const latest = answers.at(-1) ?? '';
+  const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
+  const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
+  // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
+  const quoted = new Map(specs.map((spec) => [spec, quotedAnswer(latest, spec)] as const).filter((entry): entry is [FactSpec, string] => entry[1] !== null));
+  // (Nor is "none" where the criteria take "none" as an answer: 「…または飲んでいないことがわかる」.)
+  // A catch-all ("Anything else we should know?", 「備考」) told "nothing" is left blank, whatever its criteria accept.
+  const noneAnswers = isNilAnswer(latest) && !asksForRemarks(input.field) && specs.some((spec) => acceptsNone(spec.fact.doneCriteria));
+  if (!input.field.required && latest && quoted.size === 0 && !noneAnswers && declines(latest, specs, input)) return skipped(lang, facts, input.field);
+
+  const judged = new Map<FactSpec, FactJudgement>();
+  for (const spec of specs.filter((candidate) => candidate.type !== 'text')) judged.set(spec, judgeTyped(spec, answers, input));
+  // A soft choice ("work, studies or experience") that no option matched is a description: judged as free text.
+  const asText = specs.filter((spec) => spec.type === 'text' || (spec.soft && !judged.get(spec)?.satisfied));
+  const typed = specs.filter((spec) => !asText.includes(spec));
+  // "Sorry, typo in my email - it's …": a message about another field's contact value is no answer to this field's prose.
+  // In a correction, the part taken back ("Sorry, I typed 210 but") is not the new answer.
+  // (Sentence by sentence: 「住み替えです。新居のページはこれです https://…」 answers this field before it gives another's.)
+  const textAnswers = answers
+    .map((answer) => sentencesOf(answer).filter((sentence) => !aboutAnotherField(sentence, input)).join(' ').trim())
+    .filter((answer) => answer.length > 0)
+    .map((answer) => (input.replacing ? withoutRetracted(answer) : answer));
+  const text = judgeTextFacts(asText, textAnswers, {
+    stripContacts: typed.some((spec) => ['email', 'phone', 'url'].includes(spec.type)),
+    country: phoneCountry(input),
+  });
+  for (const judgement of text.results) judged.set(judgement.spec, judgement);
+  for (const [spec, value] of quoted) if (!judged.get(spec)?.satisfied) judged.set(spec, { spec, verdict: { code: 'found', value }, satisfied: true, value });
+
+  // "No" to the field's yes/no question leaves nothing for its conditional facts ("…, if reported") to ask.
+  if (specs.some((spec) => spec.type === 'yes_no' && judged.get(spec)?.value === 'no')) {
+    for (const spec of specs.filter((candidate) => candidate.conditional)) judged.set(spec, missing(spec));
+  }
+  const results = specs.map((spec) => toFactResult(lang, judged.get(spec) ?? missing(spec), asText.includes(spec) ? 'text' : spec.type));
+  const extracted = results.filter((result) => result.satisfied && result.value !== null).map((result) => `${result.factKey}: ${(result.value ?? '').replace(/\n/g, ' / ')}`);
+  // A fact asked only under a condition ("Crime reference number, if reported") never holds the field back.
+  const blocking = results.filter((result, i) => !result.satisfied && !specs[i]?.conditional);
+  if (blocking.length === 0) {
+    return { passed: true, extracted_facts: extracted, field_value: fieldValue(results), factResults: results };
+  }
+  return {
+    passed: false,
+    feedback: feedbackFor(lang, input.field, latest, blocking),
+    missing_facts: blocking.map((result) => result.fact),
+    extracted_facts: extracted,
+    factResults: results,
+  };
+}
+
+function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpec {
+  const { type, options, soft } = answerSpec(fact, field, { fieldContext: !multi });
+  const texts = multi ? factTexts(fact) : [...factTexts(fact), field.label, field.intent ?? ''];
+  const aliases = options.length >= 2 ? aliasesFor(options, texts) : {};
+  const echo = [fact.fact, ...(multi ? [] : [field.label])];
+  return { fact, type, options, texts, aliases, echo, ...(soft ? { soft } : {}), ...(multi && asksConditionally(factTexts(fact)) ? { conditional: true } : {}) };
+}
+
+/**
+ * An optional field is skipped on "skip", and on "none / なし" unless the
+ * field can take that as its answer: "no" to a yes/no question, or a listed
+ * option ("No preference").
+ */
+function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput): boolean {
+  const picksOption = specs.some((spec) => spec.options.length >= 2 && extractChoice(latest, spec.options, [], spec.aliases).value !== null);
+  const answersYesNo = specs.some((spec) => spec.type === 'yes_no' && extractYesNo(latest, spec.options).value !== null);
+  const countsZero = specs.some((spec) => spec.type === 'number') && countsNothing(latest);
+  if (picksOption || answersYesNo || countsZero) return false;
+  if (isSkipRequest(latest) || isNilAnswer(latest)) return true;
+  // 「記録はないです、大会は初めてなので」, "I don't have one": saying there is nothing to give, with no value of the kind asked.
+  const typed = specs.filter((spec) => spec.type !== 'text');
+  return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null);
+}
+
+// A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”.
+const QUOTED = /(?<![\p{L}\p{N}])['‘"“「『]([^'‘’"“”「」『』\n]{1,24})['’"”」』](?![\p{L}\p{N}])/gu;
+
+/** The reply, when it is (or opens with) an answer the fact's own words quote as acceptable; else null. */
+function quotedAnswer(reply: string, spec: FactSpec): string | null {
+  const said = normalizeText(reply).toLowerCase();
+  for (const text of spec.texts) {
+    for (const quoteMatch of text.matchAll(QUOTED)) {
+      const literal = normalizeText(quoteMatch[1] ?? '').toLowerCase().trim();
+      if (!literal || spec.options.some((option) => option.toLowerCase() === literal)) continue;
+      // Said as a whole word of a short reply ("never", "It's never been serviced"), not inside a longer account.
+      const edge = /^[\p{L}\p{N}]/u.test(literal) && !hasJapanese(literal) ? String.raw`(?<![\p{L}\p{N}'])` : '';
+      const word = new RegExp(`${edge}${escapeRegExp(literal)}${edge ? String.raw`(?![\p{L}\p{N}])` : ''}`, 'u');
+      const short = hasJapanese(said) ? said.length <= 20 : said.split(/\s+/).length <= 10;
+      if (short && word.test(said)) return trimSentence(normalizeText(reply));
+    }
+  }
+  return null;
+}
+
+/** A reply that says there are none ("None right now", "no other pets", 「いません」), with no figure. */
+function countsNothing(answer: string): boolean {
+  if (/\d/.test(answer) || isNonAnswer(answer) || admitsNotKnowing(answer)) return false;
+  // English opens with a negative quantifier; Japanese says that none exist (「いません」「ないです」).
+  if (hasJapanese(answer)) return answerPolarity(answer) === 'no' && deniesExistenceJa(answer);
+  return isNilAnswer(answer) || /^\s*(?:none|nothing|no (?:other |more )?\w+)\b/i.test(answer);
+}
+
+/** A field defined without facts is one fact: its label, with the intent as the criterion. */
+function factFromField(field: FormField): FactDefinition {
+  return { id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null };
+}
+
+function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): FactJudgement {
+  let rejected: Extraction | null = null;
+  const range = spec.type === 'number' ? statedRange([spec.fact.fact, spec.fact.doneCriteria]) : null;
+  for (const answer of [...answers].reverse()) {
+    // "No clue, honestly. I inherited it from my aunt last year": after "I don't know", a value told in passing is no
+    // answer, and an earlier guess is withdrawn ("Honestly I don't know for sure" after "I never got any papers").
+    // (A choice may offer "Not sure" itself.)
+    const extraction = extract(spec, answer, input);
+    // (Nor a reply that opens with its yes or no: "No, sorry, I forgot and had a coffee".)
+    const polarFirst = spec.type === 'yes_no' && /^\W*(?:yes|yeah|yep|no|nope|nah|はい|いいえ)(?![\p{L}])/iu.test(answer);
+    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !polarFirst && !(spec.type === 'choice' && extraction.value !== null)) break;
+    // "A number between 0 and 4", "on a 0.0–4.0 scale": a value outside the form's range is not the answer ("out of 20").
+    if (extraction.value !== null && range && (Number(extraction.value) < range[0] || Number(extraction.value) > range[1])) {
+      rejected ??= { value: null, rejected: extraction.value, problem: 'invalid' };
+      continue;
+    }
+    if (extraction.value !== null) return { spec, verdict: { code: 'found', value: extraction.value }, satisfied: true, value: extraction.value };
+    if (extraction.rejected !== null) rejected ??= extraction;
+  }
+  const latest = answers.at(-1) ?? '';
+  const other = answers.length >= 2 && spec.type === 'choice' ? catchAllPick(spec, latest, extract(spec, latest, input)) : null;
+  if (other) return { spec, verdict: { code: 'found', value: other }, satisfied: true, value: other };
+  const confirmed = confirmedEarlier(spec, answers, input);
+  if (confirmed) return { spec, verdict: { code: 'found', value: confirmed }, satisfied: true, value: confirmed };
+  if (!rejected?.rejected) return missing(spec);
+  const text = rejected.rejected;
+  const problem = rejected.problem;
+  const code = problem === 'no_year' || problem === 'incomplete_name' || problem === 'ambiguous' || problem === 'not_an_option' ? problem : 'invalid';
+  const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: rejected.alternatives ?? spec.options } : { code, text };
+  return { spec, verdict, satisfied: false, value: null };
+}
+
+// A form's catch-all option: "Other", "Other (please specify)", 「その他」.
+const CATCH_ALL = /^(?:others?|something else|その他|そのほか|他)(?:\s*[(（:：].*)?$/i;
+
+/**
+ * Asked again with the options in view, a concrete answer that is none of them
+ * ("My only income is crypto gains" to 給与・事業・…・その他) is the form's
+ * catch-all option, when it has one. Not knowing is no such answer.
+ */
+function catchAllPick(spec: FactSpec, latest: string, extraction: Extraction): string | null {
+  const other = spec.options.filter((option) => CATCH_ALL.test(option.trim()));
+  if (other.length !== 1) return null;
+  if (extraction.value !== null || extraction.problem !== 'not_an_option' || admitsNotKnowing(latest) || isNilAnswer(latest) || isSkipRequest(latest)) return null;
+  // "I don't have any", 「収入はありません」: saying there is nothing is not "other".
+  return answerPolarity(latest) === 'no' ? null : (other[0] ?? null);
+}
+
+// What still offers a value after "I don't know": a "but", a guess, an approximation.
+// (Or remembers: "Oh, actually yes, the vet did it… So yes.")
+const OFFERS_ANYWAY = /(?:^|[.!?,;]\s*)(?:oh,?\s+)?actually,?\s+(?:yes|no)\b|\bso (?:yes|no)\b|\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
+
+const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+const RANGE_STATED = [
+  new RegExp(String.raw`\bbetween\s+${NUM}\s+and\s+${NUM}`, 'i'),
+  new RegExp(String.raw`\bfrom\s+${NUM}\s+to\s+${NUM}\b`, 'i'),
+  new RegExp(String.raw`${NUM}\s*[-–〜~]\s*${NUM}\s*(?:scale|点満点|の範囲)`, 'i'),
+  new RegExp(String.raw`${NUM}\s*(?:から|〜|~)\s*${NUM}\s*(?:の間|の範囲|まで)`),
+];
+
+/** The range a fact's description or criteria set for its number, as [min, max], or null. */
+function statedRange(texts: readonly string[]): [number, number] | null {
+  for (const text of texts.map(normalizeText)) {
+    for (const re of RANGE_STATED) {
+      const rangeMatch = re.exec(text);
+      if (rangeMatch) {
+        const [min, max] = [Number(rangeMatch[1]), Number(rangeMatch[2])];
+        if (min < max) return [min, max];
+      }
+    }
+  }
+  return null;
+}
+
+/** A value of this fact the respondent gave earlier, now confirmed by the latest answer ("yes", 「はい」). */
+function confirmedEarlier(spec: FactSpec, answers: string[], input: ReviewInput): string | null {
+  const latest = answers.at(-1);
+  if (!latest || !input.earlierAnswers?.length) return null;
+  if (extractYesNo(latest).value !== 'yes') return null;
+  return candidateValue(spec, input.earlierAnswers, input, input.field.label);
+}
+
+/** The kinds of value safe to carry from one field's answer to another: they cannot be mistaken for something else. */
+const CANDIDATE_TYPES: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code', 'choice']);
+
+/** The latest value of the fact's kind in `texts`, or null. */
+export function candidateValue(
+  spec: Pick<FactSpec, 'type' | 'options' | 'texts'>,
+  texts: readonly string[],
+  input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>,
+  label: string | null = null,
+): string | null {
+  const read = (pool: readonly string[]) => {
+    for (const text of [...pool].reverse()) {
+      const extraction = extract(spec as FactSpec, normalizeText(text), input as ReviewInput);
+      if (extraction.value !== null) return extraction.value;
+    }
+    return null;
+  };
+  const unmistakable = CANDIDATE_TYPES.has(spec.type) && !(spec.type === 'choice' && spec.options.some((option) => [...option].length < 3));
+  const found = unmistakable ? read(texts) : null;
+  if (found !== null || label === null || spec.type === 'text' || spec.type === 'yes_no') return found;
+  // "Actually, make that 4 people" before the number of people was asked: a message that names the field
+  // carries its value, whatever the kind.
+  return read(texts.filter((text) => mentionsLabel(normalizeText(text), label)));
+}
+
+/**
+ * The value of a kind in one message, read as the reviewer reads an answer (the form's stated dates and hours
+ * included): for routing a message to the field it corrects.
+ */
+export function readValue(
+  spec: { type: FactType; options: string[]; texts: string[] },
+  message: string,
+  input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>,
+): string | null {
+  return extract(spec as FactSpec, normalizeText(message), input as ReviewInput).value;
+}
+
+function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
+  if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
+    const picked = extractChoice(answer, spec.options, [], spec.aliases);
+    if (picked.value !== null) return picked;
+  }
+  const extraction = extractKind(spec, answer, input);
+  if (extraction.value === null || !HESITATING_KINDS.has(spec.type)) return extraction;
+  const alternatives = alternativesOffered(spec, answer, input);
+  return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : extraction;
+}
+
+const SETTLES = /\binstead\b|\bmake (?:it|that)\b|\blet'?s (?:do|go with|say|make it)\b|に(?:します|変更して|してください)|でお願いします|に変えて/i;
+
+/** Kinds of value a respondent may hesitate between ("2012? Or 2013?"); a span or a length is written as said. */
+const HESITATING_KINDS: ReadonlySet<FactType> = new Set(['year', 'date', 'time', 'number']);
+// "X or Y", "X? Y?", 「XかYか」, 「XかY」, "either X or Y" - but not "or so", "or more", "or rather" (approximations, corrections).
+// (Nor the か of 分かる: 「分かっていなくて」 offers no alternatives.)
+const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later|earlier|thereabouts|above|over|under)\b)|または|それとも|(?<=[\d０-９年月日時分歳人回個枚台])か(?![らなりるれろっ])/gi;
+
+/**
+ * The distinct values of the fact's kind the respondent offers as
+ * alternatives ("I want to say 2012? Or 2013?", 「3人か4人です」), or null when
+ * they offer one value. Such an answer is no value yet: the follow-up asks which.
+ */
+function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput): string[] | null {
+  // A sentence after the question mark that runs on is a reason ("maybe 1:15? Church lets out at noon and …"), not
+  // another option; a short one or one that starts with "or" is.
+  const pieces = answer.split(ALTERNATIVE_SPLIT).filter((part, i) => {
+    if (i === 0) return true;
+    const trimmed = part.trim();
+    return /^(?:or\b|それとも|または)|^[\d０-９]/i.test(trimmed) || (hasJapanese(trimmed) ? trimmed.length <= 12 : trimmed.split(/\s+/).length <= 5);
+  });
+  if (pieces.length < 2) return null;
+  // "Can we do Friday the 21st instead? I have a trip on the 17th": a reply that settles on one is no hesitation.
+  if (SETTLES.test(answer)) return null;
+  const values = new Set<string>();
+  for (const piece of pieces) {
+    const value = piece.trim() ? extractKind(spec, piece, input).value : null;
+    if (value !== null) values.add(value);
+  }
+  return values.size >= 2 ? [...values] : null;
+}
+
+/** The parts of a fact spec extraction reads. */
+type KindSpec = Pick<FactSpec, 'type' | 'options' | 'texts' | 'aliases' | 'echo'>;
+
+function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extraction {
+  const time = { language: input.language, now: input.now ?? new Date(), timezone: input.timezone ?? null };
+  switch (spec.type) {
+    case 'choice':
+      // The question's own words pick nothing; hints may quote the very shorthand people answer with ('econ').
+      return extractChoice(answer, spec.options, spec.echo ?? spec.texts, spec.aliases);
+    case 'yes_no':
+      return extractYesNo(answer, spec.options);
+    case 'time': {
+      const clock = extractTime(answer, time);
+      // A correction said without am/pm keeps the half of the day of the time it replaces.
+      const reference = input.replacing && /^\d{2}:\d{2}$/.test(input.replacing) ? [`${input.replacing}`] : [];
+      return clock.value ? { ...clock, value: withinStatedHours(clock.value, answer, [...spec.texts, ...reference]) } : clock;
+    }
+    case 'year':
+      return extractYear(answer, time);
+    case 'period':
+      return extractPeriod(answer, time);
+    case 'duration': {
+      // "About 9 years old" to "Age of the roof": where the fact asks a thing's age, its age is the length asked for.
+      const said = spec.texts.some((text) => AGE_ASKED.test(text)) ? answer.replace(/\b((?:years?|months?|weeks?|days?))[\s-]+old\b/gi, '$1') : answer;
+      const duration = extractDuration(said, { ...time, record: asksForRecord(spec.texts) });
+      // "Permanently", 「無期限で」: a length with no end is a length too.
+      const open = duration.value === null ? OPEN_ENDED.exec(answer) : null;
+      return open ? { value: open[0], rejected: null } : duration;
+    }
+    case 'postal_code':
+      return extractPostalCode(answer, input.country);
+    case 'email':
+      return extractEmail(answer);
+    case 'phone':
+      // A mobile is wanted when the form asks for one or the respondent says to use it ("the mobile's better").
+      return extractPhone(answer, phoneCountry(input), { mobile: [...spec.texts, answer].some((text) => /\b(?:mobile|cell)\b|携帯/i.test(text)) });
+    case 'url':
+      return extractUrl(answer);
+    case 'date':
+    {
+      const options = { ...time, country: input.country, ...dateReference(spec, input) };
+      const requireYear = asksForBirthDate(spec.texts);
+      const said = settledDay(answer, extractDate(answer, { ...options, requireYear }));
+      const date = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
+      // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
+      // time is kept as written.
+      if (date.value === null && date.rejected === null && !requireYear && !spec.texts.some((text) => EXACT_DAY.test(text))) {
+        const coarse = extractPeriod(answer, time);
+        if (coarse.value !== null) return coarse;
+      }
+      // 「2026年4月〜2027年3月のうち」 and 「1月」: a date said without its year takes the year that puts it in the stated range;
+      // 「2025年に発生した事故のため」: or the one year the form states.
+      if (date.value !== null && !/(?:19|20)\d{2}|令和|平成|昭和|'\d{2}/.test(answer)) {
+        const fitted = intoStatedRange(date.value, statedTexts(spec), input);
+        if (fitted !== date.value) return { value: fitted, rejected: null };
+        const year = statedYearOnly(statedTexts(spec));
+        if (year !== null && !date.value.startsWith(year) && !asksForBirthDate(spec.texts)) return { value: `${year}${date.value.slice(4)}`, rejected: null };
+      }
+      // 「昭和22年生まれで、誕生日は3月3日」: the year said on its own completes the day said without one.
+      if (date.problem !== 'no_year') return date;
+      const year = extractYear(answer, time).value;
+      const day = extractDate(answer, { ...options, requireYear: false }).value;
+      return year && day ? { value: `${year}${day.slice(4)}`, rejected: null } : date;
+    }
+    case 'number':
+      // "I can't give you a GPA on a 4.0 scale": a number quoted from the question is not the answer.
+      // Numbers the question states ("on a 4.0 scale") are not the answer; a hint's worked example ("a third-floor
+      // walk-up is usually 2 flights") is the interviewer's, and may well be.
+    {
+      const quantity = extractQuantity(withoutEchoedNumbers(answer, statedTexts(spec)), spec.texts, { near: input.replacing });
+      // "None right now", 「いません」 to "how many": a count of nothing is 0.
+      return quantity.value === null && quantity.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : quantity;
+    }
+    case 'name':
+      return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
+    case 'text':
+      return { value: null, rejected: null };
+  }
+}
+
+const AGE_ASKED = /\bage\b|\bhow old\b|\byears? old\b/i;
+
+/** Year-less dates point the way the fact does, or, in a correction, to the date nearest the one corrected. */
+function dateReference(spec: KindSpec, input: ReviewInput): { direction: 'past' | 'future' | 'any' | 'nearest'; now?: Date } {
+  const corrected = input.replacing && /^\d{4}-\d{2}-\d{2}$/.test(input.replacing) ? new Date(`${input.replacing}T12:00:00Z`) : null;
+  if (corrected) return { direction: 'nearest', now: corrected };
+  // "The conference runs 14–16 October 2026; which day?": a day said without its year is the one nearest the form's date.
+  const stated = statedDate(statedTexts(spec), input);
+  return stated ? { direction: 'nearest', now: stated } : { direction: dateDirection(spec.texts) };
+}
+
+/** The fact's and field's own words without the hints: what the question states (a hint's example is the interviewer's). */
+function statedTexts(spec: KindSpec): string[] {
+  const hints = (spec as Partial<FactSpec>).fact?.questioningHints;
+  return spec.texts.filter((text) => text !== hints);
+}
+
+/** A calendar date or month (with its year) that the form's own words state, or null; a month stands for its middle. */
+function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
+  for (const text of texts.filter((candidate) => /\d{4}/.test(candidate))) {
+    const date = extractDate(text, { language: hasJapanese(text) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
+    if (date && /^\d{4}-\d{2}-\d{2}$/.test(date)) return new Date(`${date}T12:00:00Z`);
+    if (date && /^\d{4}-\d{2}$/.test(date)) return new Date(`${date}-15T12:00:00Z`);
+  }
+  return null;
+}
+
+/**
+ * "16th", 「16日」 said alone to a question about a stated month: that day of it. Several days: the one the
+ * respondent settles on ("The 14th. Actually no, make that the 15th — I'm travelling on the 14th").
+ */
+function dayOfMonth(answer: string, stated: Date): Extraction | null {
+  const dayMatch = DAY_OF_MONTH.exec(answer);
+  const asserted = dayMatch ? null : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (mention) => [mention.index, mention.index + mention[0].length])[0];
+  const day = Number(dayMatch?.[1] ?? dayMatch?.[2] ?? asserted?.[1] ?? asserted?.[2]);
+  return (dayMatch || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
+}
+
+/** The one calendar year the form's words state, when they state no month with it ("accidents in 2025", 「2025年分」). */
+function statedYearOnly(texts: readonly string[]): string | null {
+  const joined = texts.join('\n');
+  if (/(?:19|20)\d{2}\s*(?:年\s*)?(?:の\s*)?\d{1,2}\s*月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{4}[-/.]\d{1,2}/i.test(joined)) return null;
+  const years = new Set([...joined.matchAll(/(?<!\d)((?:19|20)\d{2})(?!\d)/g)].map((yearMatch) => yearMatch[1]!));
+  return years.size === 1 ? [...years][0]! : null;
+}
+
+/** A YYYY-MM(-DD) value moved a year either way when that, and only that, puts it inside the span the form states. */
+function intoStatedRange(value: string, texts: readonly string[], input: ReviewInput): string {
+  const stated: string[] = [];
+  for (const text of texts.filter((candidate) => /\d{4}/.test(candidate))) {
+    for (const mention of dateMentions(text, { language: hasJapanese(text) ? 'ja' : 'en', now: input.now ?? new Date(), country: input.country })) {
+      if (mention.known.year && mention.known.month) stated.push(`${mention.year}-${String(mention.month).padStart(2, '0')}`);
+    }
+  }
+  if (stated.length < 2) return value;
+  const [lo, hi] = [stated.reduce((a, b) => (a < b ? a : b)), stated.reduce((a, b) => (a > b ? a : b))];
+  const inside = (date: string) => date.slice(0, 7) >= lo && date.slice(0, 7) <= hi;
+  if (inside(value)) return value;
+  const shifted = [-1, 1].map((offset) => `${Number(value.slice(0, 4)) + offset}${value.slice(4)}`).filter(inside);
+  return shifted.length === 1 ? shifted[0]! : value;
+}
+
+/**
+ * 「旅行は3月の19日から21日までなんですけど、…真ん中の20日にしたいです」: the full date sits in the preface; the day the
+ * respondent settles on, said alone, is the answer, in the same month.
+ */
+function settledDay(answer: string, extraction: Extraction): Extraction {
+  if (extraction.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(extraction.value)) return extraction;
+  const days = [...answer.matchAll(DAY_MENTION)];
+  const background = backgroundSpans(answer);
+  const inBackground = (dayMatch: RegExpMatchArray) => background.some(([start, end]) => dayMatch.index! >= start && dayMatch.index! + dayMatch[0].length <= end);
+  // Only when the date found is said in the preface alone (「1日ずれて2027年1月10日に…10日で」 keeps the 10th).
+  const ownDay = Number(extraction.value.slice(8));
+  if (!days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay) || days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay && !inBackground(dayMatch))) return extraction;
+  const first = preferAsserted(answer, days, (dayMatch) => [dayMatch.index, dayMatch.index + dayMatch[0].length])[0];
+  const day = Number(first?.[1] ?? first?.[2]);
+  if (!first || !(day >= 1 && day <= 31) || day === Number(extraction.value.slice(8))) return extraction;
+  // Only a day said on its own ("the 20th", 「20日」), not one of a full date that the extraction already weighed.
+  if (/(?:月|月の|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 12), first.index))) return extraction;
+  return { value: `${extraction.value.slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null };
+}
+
+const DAY_MENTION = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<!\d)([0-3]?\d)日(?!間)/gi;
+
+// Words that settle morning or afternoon; without them "6時" or "at 6" could be either.
+const DAY_PART = /\b(?:am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|noon|midnight)\b|午前|午後|朝|夜|夕方|晩|昼|正午|深夜/i;
+const STATED_CLOCK = /(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|(\d{1,2})時(?:(半)|(\d{1,2})分)?/gi;
+
+/**
+ * "6時くらい" to a form that says 「最長18:30まで」, "after 1" to "Our techs work 8am to 6pm": an hour said without
+ * am or pm is read the way that falls within the hours the form states.
+ */
+function withinStatedHours(value: string, answer: string, texts: readonly string[]): string {
+  const [givenHour, givenMinute] = value.split(':').map(Number) as [number, number];
+  if (givenHour === 0 || givenHour >= 12 || DAY_PART.test(answer)) return value;
+  const stated: number[] = [];
+  for (const text of texts.map(normalizeText)) {
+    // "From 3:00 to 6:00 in the afternoon": a text that speaks only of the afternoon states afternoon hours.
+    const afternoon = /\b(?:pm|p\.m|afternoon|evening)\b|午後|夕方|夜/i.test(text) && !/\b(?:am|a\.m|morning)\b|午前|朝/i.test(text);
+    for (const clockMatch of text.matchAll(STATED_CLOCK)) {
+      const hour = Number(clockMatch[1] ?? clockMatch[4]);
+      const minute = clockMatch[5] ? 30 : Number(clockMatch[2] ?? clockMatch[6] ?? 0);
+      if (!(clockMatch[2] || clockMatch[3] || clockMatch[4]) || hour > 24) continue;
+      stated.push(((/p/i.test(clockMatch[3] ?? '') || (afternoon && !clockMatch[3])) && hour < 12 ? hour + 12 : hour) * 60 + minute);
+    }
+  }
+  if (stated.length === 0) return value;
+  const [lo, hi] = [Math.min(...stated), Math.max(...stated)];
+  const within = (mins: number) => mins >= lo - 60 && mins <= hi + 60;
+  const [am, pm] = [givenHour * 60 + givenMinute, (givenHour + 12) * 60 + givenMinute];
+  return !within(am) && within(pm) ? `${String(givenHour + 12).padStart(2, '0')}:${String(givenMinute).padStart(2, '0')}` : value;
+}
+
+// A form that wants a calendar day: "a full date", "A calendar date", "exact date", 「年月日」「日付」.
+const DAY_OF_MONTH = /^\D*?\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b\D*$|^\D*?(?<!\d)([0-3]?\d)日(?!間)\D*$/i;
+
+const EXACT_DAY = /\b(?:full|calendar|exact|specific|complete)\s+date\b|\bday\b|年月日|日付|何日/i;
+
+const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no end date|forever|until further notice)\b|無期限|ずっと|永久|恒久|無期/i;
+
+/** The answer with every number-bearing phrase that the form's own words contain ("4.0 scale") blanked. */
+function withoutEchoedNumbers(answer: string, texts: readonly string[]): string {
+  // Joined with a break: "…from 0 to 2" + "Nights in our hotel block" must not read as "2 nights".
+  const form = texts.join('\n').toLowerCase();
+  return answer.replace(/\S*\d\S*(?:\s+\S+)?/g, (phrase) => (phrase.length >= 4 && form.includes(phrase.toLowerCase().replace(/[.,!?]+$/, '')) && /\s/.test(phrase) ? ' '.repeat(phrase.length) : phrase));
+}
+
+/** The answer without the stretches it takes back, and without a correction's lead-in before them. */
+function withoutRetracted(answer: string): string {
+  const spans = retractedSpans(answer);
+  if (spans.length === 0) return answer;
+  const end = Math.max(...spans.map(([, spanEnd]) => spanEnd));
+  return trimSentence(answer.slice(end).replace(/^\s*(?:but|,|-|ではなく|じゃなくて)\s*/i, '')) || answer;
+}
+
+const CONTACT_KINDS: ReadonlySet<FactType> = new Set(['email', 'phone', 'url', 'postal_code']);
+
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[。！？!?])\s*|(?<=\.)\s+(?=\p{Lu})/u).filter((sentence) => sentence.trim().length > 0);
+}
+
+function aboutAnotherField(answer: string, input: ReviewInput): boolean {
+  return (input.otherFields ?? []).some(
+    (field) => mentionsLabel(answer, field.label) && field.kinds.some((kind) => CONTACT_KINDS.has(kind) && extractKind({ type: kind, options: [], texts: [] }, answer, input).value !== null),
+  );
+}
+
+/** National phone formats are read in the respondent's country; without one, a Japanese session assumes Japan. */
+function phoneCountry(input: ReviewInput): string | null {
+  return input.country ?? (input.language === 'ja' ? 'JP' : null);
+}
+
+function missing(spec: FactSpec): FactJudgement {
+  return { spec, verdict: { code: 'missing' }, satisfied: false, value: null };
+}
+
+function toFactResult(lang: SessionLanguage, judgement: FactJudgement, type: FactType): FactResult {
+  // Feedback is read by the respondent's interviewer: a fact written in the other language is named by its kind.
+  const shown = (lang === 'ja') === hasJapanese(judgement.spec.fact.fact) ? judgement.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
+  return {
+    factKey: judgement.spec.fact.factKey,
+    fact: judgement.spec.fact.fact,
+    type,
+    satisfied: judgement.satisfied,
+    reason: verdictText(lang, type, shown, judgement.verdict),
+    value: judgement.value,
+  };
+}
+
+function feedbackFor(lang: SessionLanguage, field: FormField, latest: string, results: FactResult[]): string {
+  const parts: string[] = [];
+  if (field.required && latest && isSkipRequest(latest)) parts.push(requiredText(lang, 'skip'));
+  else if (latest && isNonAnswer(latest)) parts.push(field.required ? requiredText(lang, 'non_answer') : optionalHintText(lang));
+  for (const result of results) if (!result.satisfied) parts.push(result.reason);
+  return parts.join(lang === 'ja' ? '' : ' ');
+}
+
+/**
+ * One typed fact: its normalised value. Otherwise the typed values first,
+ * then the answers that carried the free-text facts, one per line.
+ */
+function fieldValue(results: FactResult[]): string {
+  const typed = results.filter((result) => result.type !== 'text' && result.satisfied && result.value !== null).map((result) => result.value as string);
+  if (results.length === 1 && typed.length === 1) return typed[0] ?? '';
+  const texts = results.filter((result) => result.type === 'text' && result.satisfied && result.value).flatMap((result) => (result.value as string).split('\n'));
+  return [...new Set([...typed, ...texts])].join('\n');
+}
+
+function skipped(lang: SessionLanguage, facts: FactDefinition[], field: FormField): ReviewOutcome {
+  const reason = skippedText(lang);
+  return {
+    passed: true,
+    skipped: true,
+    feedback: reason,
+    extracted_facts: [],
+    factResults: facts.map((fact) => ({
+      factKey: fact.factKey,
+      fact: fact.fact,
+      type: classifyFact(fact, field, { fieldContext: facts.length === 1 }),
+      satisfied: false,
+      reason,
+      value: null,
+    })),
+  };
+}

@@ -1,0 +1,5 @@
+/**
+ * Text analysis shared by the products (kuromoji for Japanese, stemming for English).
+ * Modules not listed here are internal: tests reach them as `@convo/text/internal/<path>`.
+ */
+export * from './analyzer.js';

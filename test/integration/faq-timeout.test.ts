@@ -62,8 +62,9 @@ describe('/agent.dialog timeouts and retries', () => {
 
     // One turn was accepted and run, whatever the number of requests.
     const loaded = (await store.load(sessionId))!;
-    expect(loaded.state.faq!.turns.map((t) => t.turnId)).toEqual([turnId]);
-    expect(loaded.state.faq!.history.filter((h) => h.role === 'user')).toHaveLength(1);
+    if (loaded.state.kind !== 'faq') throw new Error(`expected an FAQ session, got ${loaded.state.kind}`);
+    expect(loaded.state.faq.turns.map((t) => t.turnId)).toEqual([turnId]);
+    expect(loaded.state.faq.history.filter((h) => h.role === 'user')).toHaveLength(1);
     expect(loaded.state.messages.filter((m) => m.role === 'user')).toHaveLength(1);
 
     // Once finished, a repeat answers at once from the stored result; over SSE it replays that turn only.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { event, loadConfig, SessionDraft } from '@convo/runtime';
-import { newSessionState } from '@convo/forms';
+import { newFormSession } from '@convo/forms';
 import { startGateway } from '../../services/gateway/src/server.js';
 import { hashToken } from '../../services/gateway/src/auth.js';
 import { SseRecorder } from '../support/sse.js';
@@ -43,7 +43,7 @@ async function sessionWithEvents(n: number): Promise<{ sessionId: string; token:
   const sessionId = randomUUID();
   const token = `tok-${randomUUID()}`;
   const store = gw.deps.store;
-  const state = newSessionState({ sessionId, kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: new Date().toISOString() });
+  const state = newFormSession({ sessionId, kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: new Date().toISOString() });
   await store.create({ state, tokenHash: hashToken(token), agent: 'greeter', turnId: 'boot' });
   const append = async (k: number) => {
     for (let i = 0; i < k; i++) {

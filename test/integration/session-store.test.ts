@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { event, SessionDraft, SessionStore } from '@convo/runtime';
-import { newSessionState } from '@convo/forms';
+import { newFormSession } from '@convo/forms';
 import { createSession as createSessionScript, replaceTurn } from '@convo/runtime/internal/store/scripts';
 
 let redis: Redis;
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function createSession() {
   const sessionId = randomUUID();
-  const state = newSessionState({ sessionId, kind: 'form', form: null, language: null, firstAgent: 'greeter', now: new Date().toISOString() });
+  const state = newFormSession({ sessionId, kind: 'form', form: null, language: null, firstAgent: 'greeter', now: new Date().toISOString() });
   const step = await store.create({ state, tokenHash: 'h', agent: 'greeter', turnId: 'boot' });
   return { sessionId, step };
 }

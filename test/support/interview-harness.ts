@@ -1,6 +1,6 @@
-import { type AgentName, createLogger, resetAfterFailure, SessionDraft, SessionForm, type StepHandler } from '@convo/runtime';
+import { type AgentName, createLogger, resetAfterFailure, SessionDraft, SessionForm, type StepHandler, type FormDraft } from '@convo/runtime';
 import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
-import { newSessionState } from '@convo/forms';
+import { newFormSession } from '@convo/forms';
 import { offlineProvider } from './offline-policies.js';
 import { type LlmProvider, loopStepHandler, subtaskStepHandler } from '@convo/agent-kit';
 import { architectAgent } from '../../services/architect/src/agent.js';
@@ -16,7 +16,7 @@ import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
  * test gives one per agent.
  */
 export type Interview = {
-  draft: SessionDraft;
+  draft: FormDraft;
   /** Sends a message (null: the bootstrap run) and runs the turn; returns the agents that ran, and whether it failed. */
   say(message: string | null): Promise<{ ran: AgentName[]; failed: boolean }>;
   assistantTexts(): string[];
@@ -34,7 +34,7 @@ export function startInterview(opts: {
   models?: Partial<Record<AgentName, LlmProvider>>;
 }): Interview {
   const form = SessionForm.parse(opts.form);
-  const state = newSessionState({ sessionId: 's1', kind: 'form', form, language: opts.language ?? null, firstAgent: 'greeter', now: NOW.toISOString() });
+  const state = newFormSession({ sessionId: 's1', kind: 'form', form, language: opts.language ?? null, firstAgent: 'greeter', now: NOW.toISOString() });
   const draft = new SessionDraft(state, () => NOW);
   const offline = offlineProvider();
   const deps = (agent: AgentName) => ({ llm: opts.models?.[agent] ?? offline, model: 'test', maxTurns: 10 });

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { createAgent, createAskTool, createTool, success } from '@convo/agent-kit';
 import { createLogger, MaxTurnsExceededError, SessionDraft } from '@convo/runtime';
 import { runAgentLoop } from '@convo/agent-kit/internal/loop';
-import { newSessionState } from '@convo/forms';
+import { newFormSession } from '@convo/forms';
 import { ScriptedModel } from '../support/scripted-model.js';
 
 const log = createLogger('test', 'silent');
 
 function draft() {
   return new SessionDraft(
-    newSessionState({ sessionId: 's1', kind: 'form', form: null, language: null, firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' }),
+    newFormSession({ sessionId: 's1', kind: 'form', form: null, language: null, firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' }),
   );
 }
 

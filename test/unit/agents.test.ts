@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentDefinition, type LlmProvider, loopStepHandler, subtaskStepHandler } from '@convo/agent-kit';
-import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler } from '@convo/runtime';
+import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler, type FormDraft } from '@convo/runtime';
 import { runAgentLoop } from '@convo/agent-kit/internal/loop';
-import { currentField, newSessionState } from '@convo/forms';
+import { currentField, newFormSession } from '@convo/forms';
 import { offlineProvider } from '../support/offline-policies.js';
 import { architectAgent } from '../../services/architect/src/agent.js';
 import { greeterAgent } from '../../services/greeter/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';
 import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
 import { ScriptedModel } from '../support/scripted-model.js';
+import { arrange } from '../support/arrange.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const log = createLogger('test', 'silent');
@@ -23,8 +24,8 @@ const form = SessionForm.parse({
   facts: [{ id: 'k-email', formFieldId: 'f-email', factKey: 'email', fact: 'Email address' }],
 });
 
-function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } = {}): SessionDraft {
-  const state = newSessionState({
+function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } = {}): FormDraft {
+  const state = newFormSession({
     sessionId: 's1',
     kind: 'form',
     form,
@@ -38,16 +39,16 @@ function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } =
 let turnNo = 0;
 
 /** One run of an agent's loop for a turn, the respondent's message (if any) added first as the step runner does. */
-function run(agent: AgentDefinition, d: SessionDraft, message: string | null, llm: LlmProvider = offlineProvider()) {
+function run(agent: AgentDefinition, d: FormDraft, message: string | null, llm: LlmProvider = offlineProvider()) {
   const turnId = `t${++turnNo}`;
   if (message !== null) d.addUserMessage(message, turnId, null);
   return runAgentLoop({ agent, draft: d, llm, model: 'offline', maxTurns: 10, turn: { turnId, message }, runStepPrefix: `rs-${turnNo}`, log });
 }
 
-const lastAssistant = (d: SessionDraft) => d.state.messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '';
-const toolResults = (d: SessionDraft, name: string) =>
+const lastAssistant = (d: FormDraft) => d.state.messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '';
+const toolResults = (d: FormDraft, name: string) =>
   d.runSteps.filter((s) => s.toolName === name).map((s) => s.output as { status: string; result: { message: string } });
-const stateChangeTypes = (d: SessionDraft) => d.events.flatMap((e) => (e.type === 'state.changed' ? [e.data.type] : []));
+const stateChangeTypes = (d: FormDraft) => d.events.flatMap((e) => (e.type === 'state.changed' ? [e.data.type] : []));
 
 describe('greeter agent (offline model)', () => {
   it('settles language, country and time zone for "English please" then "I live in Japan" and hands off to the architect', async () => {
@@ -184,7 +185,7 @@ describe('architect agent', () => {
 });
 
 /** A session whose plan is in place, the interviewer in charge. */
-async function planned(language: 'ja' | 'en' = 'en'): Promise<SessionDraft> {
+async function planned(language: 'ja' | 'en' = 'en'): Promise<FormDraft> {
   const d = draft({ language, firstAgent: 'architect' });
   d.setCountry('JP');
   d.setTimezone('Asia/Tokyo', 'single');
@@ -242,13 +243,13 @@ describe('interviewer agent', () => {
 });
 
 /** The draft as the reviewer finds it: the interviewer suspended on subtask(reviewer) for the current field. */
-async function underReview(answers: string[]): Promise<{ d: SessionDraft; callId: string }> {
+async function underReview(answers: string[]): Promise<{ d: FormDraft; callId: string }> {
   const d = await planned();
   d.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
   for (const a of answers) d.addUserMessage(a, 't0', 'email');
   const r = await run(interviewerAgent, d, null);
   if (r.kind !== 'suspend') throw new Error(`expected the interviewer to suspend, got ${r.kind}`);
-  d.state.loop = r.checkpoint;
+  d.setLoop(r.checkpoint);
   d.setAgent('reviewer');
   d.events.length = 0;
   return { d, callId: r.checkpoint.pendingCall.id };
@@ -290,10 +291,10 @@ describe('reviewer agent', () => {
   it('lets the model skip a declined optional field', async () => {
     const { d, callId } = await underReview(['ann@example.com']);
     // Move the review to the optional field: the respondent declined it.
-    d.state.fields[0]!.status = 'done';
-    d.state.currentFieldIndex = d.state.fields.findIndex((f) => f.fieldId === 'comments');
+    arrange(d, (state) => (state.fields[0]!.status = 'done'));
+    d.setCurrentFieldIndex(d.state.fields.findIndex((f) => f.fieldId === 'comments'));
     d.addUserMessage('no thanks', 't0', 'comments');
-    d.state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null });
+    arrange(d, (state) => (state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null })));
     const model = new ScriptedModel([{ toolCalls: [{ name: 'review', arguments: verdict({ passed: true, skipped: true }) }] }]);
     await run(reviewer, d, null, model);
     expect((d.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
@@ -328,7 +329,7 @@ describe('reviewer agent', () => {
  * current field once the interviewer runs), then runs each agent's step
  * handler and follows `continue` until the turn ends.
  */
-async function turn(d: SessionDraft, message: string | null): Promise<AgentName[]> {
+async function turn(d: FormDraft, message: string | null): Promise<AgentName[]> {
   const llm = offlineProvider();
   const deps = { llm, model: 'offline', maxTurns: 10 };
   const handlers: Partial<Record<AgentName, StepHandler>> = {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
-import { newSessionState, preloadContentAnalyzer } from '@convo/forms';
-import { SessionForm, type SessionState } from '@convo/runtime';
+import { newFormSession, preloadContentAnalyzer } from '@convo/forms';
+import { type FormSessionState, SessionForm } from '@convo/runtime';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();
@@ -23,14 +23,14 @@ const form = SessionForm.parse({
 });
 
 /** A session where `done` fields are resolved with these values and `asked` was the last question shown. */
-function session(done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): SessionState {
-  const state = newSessionState({ sessionId: 's', kind: 'form', form, language, firstAgent: 'interviewer', now: NOW.toISOString() });
+function session(done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): FormSessionState {
+  const state = newFormSession({ sessionId: 's', kind: 'form', form, language, firstAgent: 'interviewer', now: NOW.toISOString() });
   state.plan = { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
   state.bootstrap.country = language === 'ja' ? 'JP' : 'US';
   for (const f of state.fields) {
     if (f.fieldId in done) Object.assign(f, { status: 'done', value: done[f.fieldId] });
   }
-  state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+  state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
   return state;
 }
 
@@ -95,18 +95,18 @@ describe('what is not a correction', () => {
     const s = session({ email: 'jane@example.com', size: 'M' }, 'start');
     const text = 'Sorry, typo - my email is jane.doe@example.com';
     expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'email', correction: true });
-    s.messages.push({ messageId: 'm2', role: 'user', agent: null, text, fieldId: 'email', correction: true, turnId: 't2', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    s.messages.push({ messageId: 'm2', role: 'user', agent: null, text, fieldId: 'email', correction: true, turnId: 't2', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
     expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'start', correction: false });
   });
 });
 
 /** A session of any form with `done` resolved and `asked` the last question shown. */
-function stateFor(f: SessionForm, done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): SessionState {
-  const state = newSessionState({ sessionId: 's', kind: 'form', form: f, language, firstAgent: 'interviewer', now: NOW.toISOString() });
+function stateFor(f: SessionForm, done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): FormSessionState {
+  const state = newFormSession({ sessionId: 's', kind: 'form', form: f, language, firstAgent: 'interviewer', now: NOW.toISOString() });
   state.plan = { fields: f.fields.map((x) => ({ field_id: x.fieldId, label: x.label, intent: x.intent ?? '', required: x.required })) };
   state.bootstrap.country = language === 'ja' ? 'JP' : 'US';
   for (const x of state.fields) if (x.fieldId in done) Object.assign(x, { status: 'done', value: done[x.fieldId] });
-  state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+  state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
   return state;
 }
 
@@ -160,11 +160,11 @@ describe('two earlier fields with the same value', () => {
   });
 
   it('the correction goes to the field whose words it shares', () => {
-    const state = newSessionState({ sessionId: 's', kind: 'form', form: twoCounts, language: 'ja', firstAgent: 'interviewer', now: NOW.toISOString() });
+    const state = newFormSession({ sessionId: 's', kind: 'form', form: twoCounts, language: 'ja', firstAgent: 'interviewer', now: NOW.toISOString() });
     state.plan = { fields: twoCounts.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
     state.bootstrap.country = 'JP';
     for (const f of state.fields) if (f.fieldId !== 'reason') Object.assign(f, { status: 'done', value: '4' });
-    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: '理由は？', fieldId: 'reason', turnId: 't1', createdAt: NOW.toISOString() } as SessionState['messages'][number]);
+    state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: '理由は？', fieldId: 'reason', turnId: 't1', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
     const text = 'すみません、さっき週4日と言いましたが、妻と相談して週5日にすることにしました。';
     expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'days', correction: true });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler } from '@convo/runtime';
-import { applyPlan, newSessionState } from '@convo/forms';
+import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler, type ApplicationDraft } from '@convo/runtime';
+import { applyPlan, newFormSession } from '@convo/forms';
 import { type LlmProvider, loopStepHandler, subtaskStepHandler, systemStepHandler } from '@convo/agent-kit';
 import { auditorAgent } from '../../services/auditor/src/agent.js';
 import { createCheckerAgent } from '../../services/checker/src/agent.js';
@@ -25,9 +25,9 @@ const form = SessionForm.parse({
   compliance: { prohibitedTopics: ['hobbies outside work'] },
 });
 
-function application(): SessionDraft {
-  const state = newSessionState({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
-  const d = new SessionDraft(state);
+function application(): ApplicationDraft {
+  const state = newFormSession({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
+  const d = new SessionDraft(state).asApplication();
   applyPlan(d, { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) });
   return d;
 }
@@ -35,7 +35,7 @@ function application(): SessionDraft {
 type Models = Partial<Record<AgentName, LlmProvider>>;
 
 /** One turn through the step handlers, each agent on its own scripted model; returns the agents that ran. */
-async function turn(d: SessionDraft, models: Models, message: string | null = null): Promise<AgentName[]> {
+async function turn(d: ApplicationDraft, models: Models, message: string | null = null): Promise<AgentName[]> {
   const deps = (agent: AgentName) => ({ llm: models[agent]!, model: 'scripted', maxTurns: 6 });
   const handlers: Partial<Record<AgentName, StepHandler>> = {
     interviewer: loopStepHandler(interviewerAgent, deps('interviewer')),
@@ -54,8 +54,8 @@ async function turn(d: SessionDraft, models: Models, message: string | null = nu
   throw new Error('turn did not end');
 }
 
-const assistantTexts = (d: SessionDraft) => d.state.messages.filter((m) => m.role === 'assistant').map((m) => m.text);
-const results = (d: SessionDraft, tool: string) =>
+const assistantTexts = (d: ApplicationDraft) => d.state.messages.filter((m) => m.role === 'assistant').map((m) => m.text);
+const results = (d: ApplicationDraft, tool: string) =>
   d.runSteps.filter((s) => s.toolName === tool).map((s) => s.output as { status: string; result: { message: string } });
 const check = (question: string, fieldId: string | null = 'full_name') => ({
   toolCalls: [{ name: 'subtask', arguments: { agent: 'checker', field_id: fieldId, question, note: null } }],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plainTurnIntake, SessionDraft, SessionForm } from '@convo/runtime';
-import { applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newSessionState, prepareUserMessage } from '@convo/forms';
+import { applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newFormSession, prepareUserMessage } from '@convo/forms';
 
 function application() {
   const form = SessionForm.parse({
@@ -12,8 +12,8 @@ function application() {
     facts: [],
     compliance: { prohibitedTopics: ['religion'] },
   });
-  const state = newSessionState({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
-  const d = new SessionDraft(state);
+  const state = newFormSession({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
+  const d = new SessionDraft(state).asApplication();
   applyPlan(d, { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) });
   return d;
 }
@@ -39,7 +39,7 @@ describe('compliance flow', () => {
 
   it('skips the field with reason compliance after the rephrasings also fail, and moves on', () => {
     const d = application();
-    d.state.currentFieldIndex = 1;
+    d.setCurrentFieldIndex(1);
     const fail = () => applyCheck(d, { fieldId: 'marital_status', question: 'What is your marital status?', passed: false, violations: [], maxRephrasings: 2 });
     expect(fail().fieldSkipped).toBe(false);
     expect(fail().fieldSkipped).toBe(false);

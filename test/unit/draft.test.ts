@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '@convo/runtime';
-import { newSessionState } from '@convo/forms';
+import { type LoopCheckpoint, SessionDraft } from '@convo/runtime';
+import { newFormSession } from '@convo/forms';
 
-const base = () => newSessionState({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });
+const base = () => newFormSession({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });
 
 describe('SessionDraft agent stack', () => {
   it('replaces the top on hand-off, pushes a subtask agent and pops it on return', () => {
@@ -10,7 +10,7 @@ describe('SessionDraft agent stack', () => {
     d.setAgent('architect');
     d.setAgent('interviewer');
     expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
-    d.state.loop = {
+    const suspended: LoopCheckpoint = {
       agent: 'interviewer',
       messages: [],
       iterations: 1,
@@ -18,9 +18,10 @@ describe('SessionDraft agent stack', () => {
       subAgent: 'reviewer',
       pendingStartedAt: '',
     };
+    d.setLoop(suspended);
     d.setAgent('reviewer');
     expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer', 'reviewer']);
-    d.state.loop.pendingResult = { status: 'success', result: { message: 'ok' } };
+    d.setLoop({ ...suspended, pendingResult: { status: 'success', result: { message: 'ok' } } });
     d.setAgent('interviewer');
     expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
     expect(d.events.map((e) => e.data)).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FormField, type NewEvent, type Plan, SessionDraft, SessionForm } from '@convo/runtime';
+import { type FormField, type NewEvent, type Plan, SessionDraft, SessionForm, type FormDraft } from '@convo/runtime';
 import {
   advance,
   answersForField,
@@ -9,12 +9,13 @@ import {
   markAsked,
   markReviewing,
   maxFollowUpsFor,
-  newSessionState,
+  newFormSession,
   orderFields,
   sessionTurnBound,
   unresolvedRequired,
   validatePlan,
 } from '@convo/forms';
+import { arrange } from '../support/arrange.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -29,13 +30,13 @@ const form = SessionForm.parse({
   facts: [{ id: 'k-email', formFieldId: 'f-email', factKey: 'email', fact: 'Email address' }],
 });
 
-function draft(f: SessionForm = form): SessionDraft {
-  const state = newSessionState({ sessionId: 's1', kind: 'form', form: f, language: 'en', firstAgent: 'interviewer', now: NOW });
+function draft(f: SessionForm = form): FormDraft {
+  const state = newFormSession({ sessionId: 's1', kind: 'form', form: f, language: 'en', firstAgent: 'interviewer', now: NOW });
   return new SessionDraft(state, () => new Date(NOW));
 }
 
-const statusOf = (d: SessionDraft, fieldId: string) => d.state.fields.find((f) => f.fieldId === fieldId);
-const currentId = (d: SessionDraft) => currentField(d.state)?.field.fieldId ?? null;
+const statusOf = (d: FormDraft, fieldId: string) => d.state.fields.find((f) => f.fieldId === fieldId);
+const currentId = (d: FormDraft) => currentField(d.state)?.field.fieldId ?? null;
 /** Events as `type` or `state.changed:<TYPE>`, the order a client sees them in. */
 const kinds = (events: NewEvent[]) => events.map((e) => (e.type === 'state.changed' ? `state.changed:${e.data.type}` : e.type));
 const pass = (value?: string) => ({ passed: true, ...(value ? { field_value: value } : {}) });
@@ -109,7 +110,7 @@ describe('applyPlan', () => {
 
   it('puts the field states in plan order, restarts at the first field and emits PLAN_CREATED', () => {
     const d = draft();
-    d.state.currentFieldIndex = 2;
+    d.setCurrentFieldIndex(2);
     applyPlan(d, plan);
     expect(d.state.fields.map((f) => f.fieldId)).toEqual(['name', 'comments', 'email']);
     expect(d.state.currentFieldIndex).toBe(0);
@@ -265,7 +266,7 @@ describe('applyReview', () => {
 
   it('comes back to a pending field the interview passed over', () => {
     const d = draft();
-    d.state.currentFieldIndex = 1;
+    d.setCurrentFieldIndex(1);
     expect(applyReview(d, 'name', pass('Ann Lee'), 3).next).toBe('next');
     expect(currentId(d)).toBe('comments');
     expect(applyReview(d, 'comments', pass('ok'), 3).next).toBe('next');
@@ -280,7 +281,7 @@ describe('applyReview', () => {
 describe('advance', () => {
   it('completes a session whose fields are all resolved', () => {
     const d = draft();
-    for (const f of d.state.fields) f.status = 'done';
+    arrange(d, (state) => state.fields.forEach((f) => (f.status = 'done')));
     expect(advance(d)).toBe('completed');
     expect(d.state.status).toBe('awaiting_confirmation');
   });

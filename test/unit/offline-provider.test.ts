@@ -11,8 +11,8 @@ import {
   type ToolCall,
   type TurnInput,
 } from '@convo/agent-kit';
-import { createLogger, ModelBehaviorError, type ReviewResult, SessionDraft, SessionForm } from '@convo/runtime';
-import { applyPlan, applyReview, markAsked, newSessionState, orderFields } from '@convo/forms';
+import { createLogger, ModelBehaviorError, type ReviewResult, SessionDraft, SessionForm, type FormDraft } from '@convo/runtime';
+import { applyPlan, applyReview, markAsked, newFormSession, orderFields } from '@convo/forms';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';
 import { offlineProvider } from '../support/offline-policies.js';
@@ -20,6 +20,7 @@ import { architectAgent } from '../../services/architect/src/agent.js';
 import { greeterAgent } from '../../services/greeter/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';
 import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
+import { arrange } from '../support/arrange.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const log = createLogger('test', 'silent');
@@ -35,8 +36,8 @@ const form = SessionForm.parse({
   facts: [{ id: 'k-email', formFieldId: 'f-email', factKey: 'email', fact: 'Email address' }],
 });
 
-function draft(opts: { form?: SessionForm | null; language?: 'ja' | 'en' | null } = {}): SessionDraft {
-  const state = newSessionState({
+function draft(opts: { form?: SessionForm | null; language?: 'ja' | 'en' | null } = {}): FormDraft {
+  const state = newFormSession({
     sessionId: 's1',
     kind: 'form',
     form: opts.form === undefined ? form : opts.form,
@@ -48,7 +49,7 @@ function draft(opts: { form?: SessionForm | null; language?: 'ja' | 'en' | null 
 }
 
 /** A ChatRequest exactly as runAgentLoop builds it: the agent's own prompt, tools and context. */
-function request(agent: AgentDefinition, d: SessionDraft, turn: TurnInput, transcript: LlmMessage[]): ChatRequest {
+function request(agent: AgentDefinition, d: FormDraft, turn: TurnInput, transcript: LlmMessage[]): ChatRequest {
   return {
     agent: agent.name,
     model: 'offline',
@@ -58,7 +59,7 @@ function request(agent: AgentDefinition, d: SessionDraft, turn: TurnInput, trans
   };
 }
 
-function startTranscript(agent: AgentDefinition, d: SessionDraft, turn: TurnInput): LlmMessage[] {
+function startTranscript(agent: AgentDefinition, d: FormDraft, turn: TurnInput): LlmMessage[] {
   return agent.initialMessages ? agent.initialMessages(d, turn) : conversationMessages(d);
 }
 
@@ -72,7 +73,7 @@ function onlyCall(res: ChatResponse): { call: ToolCall; name: string; args: Reco
 }
 
 /** Runs the agent's real tool for a call and appends both sides to the transcript, as the loop does. */
-async function runTool(agent: AgentDefinition, d: SessionDraft, turn: TurnInput, transcript: LlmMessage[], res: ChatResponse): Promise<FunctionCallResult> {
+async function runTool(agent: AgentDefinition, d: FormDraft, turn: TurnInput, transcript: LlmMessage[], res: ChatResponse): Promise<FunctionCallResult> {
   const { call } = onlyCall(res);
   const tool = agent.tools.find((t) => t.name === call.name);
   if (!tool) throw new Error(`no tool ${call.name}`);
@@ -85,7 +86,7 @@ async function runTool(agent: AgentDefinition, d: SessionDraft, turn: TurnInput,
 }
 
 /** The greeter at the start of a turn in which the respondent said `message`. */
-function greeterTurn(d: SessionDraft, message: string | null) {
+function greeterTurn(d: FormDraft, message: string | null) {
   const turn: TurnInput = { turnId: 't1', message };
   if (message !== null) d.addUserMessage(message, turn.turnId, null);
   return { turn, transcript: startTranscript(greeterAgent, d, turn) };
@@ -213,14 +214,14 @@ describe('offline architect', () => {
 });
 
 /** A session past the greeter and the architect, with the interviewer's first question asked. */
-function interviewing(language: 'ja' | 'en' = 'en'): SessionDraft {
+function interviewing(language: 'ja' | 'en' = 'en'): FormDraft {
   const d = draft({ language });
   d.setCountry('JP');
   d.setTimezone('Asia/Tokyo', 'single');
   applyPlan(d, {
     fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? f.label, required: f.required })),
   });
-  d.state.currentAgent = 'interviewer';
+  arrange(d, (state) => (state.currentAgent = 'interviewer'));
   markAsked(d, 'email');
   d.addAssistantMessage('interviewer', 'Could you tell me your email?', 't1', 'email');
   return d;
@@ -296,22 +297,22 @@ describe('offline interviewer', () => {
 });
 
 /** The reviewer's view: a suspended interviewer loop whose pending call is subtask(reviewer) on the current field. */
-function reviewing(answers: string[], fieldId = 'email'): SessionDraft {
+function reviewing(answers: string[], fieldId = 'email'): FormDraft {
   const d = interviewing();
   for (const a of answers) d.addUserMessage(a, 't2', fieldId);
-  d.state.loop = {
+  d.setLoop({
     agent: 'interviewer',
     messages: [],
     iterations: 1,
     pendingCall: { id: 'call_interviewer_3', name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) },
     subAgent: 'reviewer',
     pendingStartedAt: NOW,
-  };
-  d.state.currentAgent = 'reviewer';
+  });
+  arrange(d, (state) => (state.currentAgent = 'reviewer'));
   return d;
 }
 
-async function reviewerCall(d: SessionDraft) {
+async function reviewerCall(d: FormDraft) {
   const turn: TurnInput = { turnId: 't2', message: null };
   return onlyCall(await offlineProvider().chat(request(reviewerAgent, d, turn, startTranscript(reviewerAgent, d, turn))));
 }
@@ -339,7 +340,7 @@ describe('offline reviewer', () => {
 
   it('passes a declined optional field as skipped', async () => {
     const d = reviewing(['skip'], 'comments');
-    d.state.currentFieldIndex = d.state.fields.findIndex((f) => f.fieldId === 'comments');
+    d.setCurrentFieldIndex(d.state.fields.findIndex((f) => f.fieldId === 'comments'));
     const { args } = await reviewerCall(d);
     expect(args).toMatchObject({ passed: true, skipped: true });
   });

@@ -1,7 +1,7 @@
 import { createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { ArchitectContext } from './context.js';
 import { applyPlan, validatePlan } from '@convo/forms';
-import { Plan, PlanField, type SessionState } from '@convo/runtime';
+import { type FormSessionView, Plan, PlanField } from '@convo/runtime';
 import { z } from 'zod';
 import { ARCHITECT_PROMPT } from './prompt.js';
 
@@ -16,7 +16,8 @@ export const createPlan = createTool({
   name: 'create_plan',
   description: 'Submit the interview plan: every form field once, in the order to ask them.',
   schema: CreatePlanInput,
-  execute(args, { draft }) {
+  execute(args, context) {
+    const draft = context.draft.asForm();
     const plan = Plan.parse(args);
     const problem = validatePlan(draft.state, plan);
     if (problem) return { result: failure(`Plan rejected: ${problem}. Include every field exactly once.`) };
@@ -28,24 +29,24 @@ export const createPlan = createTool({
 export const architectAgent = createAgent({
   name: 'architect',
   tools: [createPlan],
-  instructions: (draft) => `${ARCHITECT_PROMPT}\n\nForm fields:\n${JSON.stringify(architectContext(draft.state).fields)}`,
-  context: (draft) => architectContext(draft.state),
-  remainingTasks: (draft) => (draft.state.plan ? [] : ['Create the interview plan using create_plan']),
-  completion: (draft) => (draft.state.plan ? { type: 'handoff', to: 'interviewer' } : null),
+  instructions: (draft) => `${ARCHITECT_PROMPT}\n\nForm fields:\n${JSON.stringify(architectContext(draft.asForm().state).fields)}`,
+  context: (draft) => architectContext(draft.asForm().state),
+  remainingTasks: (draft) => (draft.asForm().state.plan ? [] : ['Create the interview plan using create_plan']),
+  completion: (draft) => (draft.asForm().state.plan ? { type: 'handoff', to: 'interviewer' } : null),
   // The architect plans from the form, not from the conversation.
   initialMessages: () => [{ role: 'user', content: 'Design the interview plan for this form.' }],
 });
 
-function architectContext(state: SessionState): ArchitectContext {
+function architectContext(state: FormSessionView): ArchitectContext {
   return {
     agent: 'architect',
     language: state.bootstrap.language,
-    fields: (state.form?.fields ?? []).map((f) => ({
-      fieldId: f.fieldId,
-      label: f.label,
-      intent: f.intent,
-      required: f.required,
-      sortOrder: f.sortOrder,
+    fields: (state.form?.fields ?? []).map((field) => ({
+      fieldId: field.fieldId,
+      label: field.label,
+      intent: field.intent,
+      required: field.required,
+      sortOrder: field.sortOrder,
     })),
   };
 }

@@ -16,7 +16,8 @@ export const auditResult = createTool({
   name: 'result',
   description: 'Return the audit of the whole interview and the application summary.',
   schema: AuditResultInput,
-  execute(args, { draft }) {
+  execute(args, context) {
+    const draft = context.draft.asApplication();
     if (draft.state.audit !== null) return { result: failure('The audit was already recorded.') };
     applyAudit(draft, { passed: args.passed, violations: args.violations ?? [], summary: args.summary });
     return { result: success('Audit recorded.') };
@@ -25,7 +26,7 @@ export const auditResult = createTool({
 
 
 export function auditorContext(draft: SessionDraft): AuditorContext {
-  const state = draft.state;
+  const state = draft.asApplication().state;
   return {
     agent: 'auditor',
     language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
@@ -44,8 +45,8 @@ export function auditorContext(draft: SessionDraft): AuditorContext {
       };
     }),
     facts: (state.form?.facts ?? []).map((fact) => ({ formFieldId: fact.formFieldId, factKey: fact.factKey, fact: fact.fact })),
-    prohibitedTopics: state.form?.compliance?.prohibitedTopics ?? [],
-    volunteered: state.compliance.volunteered,
+    prohibitedTopics: [...(state.form?.compliance?.prohibitedTopics ?? [])],
+    volunteered: state.compliance.volunteered.map((entry) => ({ messageId: entry.messageId, topics: [...entry.topics] })),
   };
 }
 
@@ -54,7 +55,7 @@ export const auditorAgent = createAgent({
   tools: [auditResult],
   instructions: (draft) => `${AUDITOR_PROMPT}\n\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}`,
   context: (draft) => auditorContext(draft),
-  remainingTasks: (draft) => (draft.state.audit === null ? ['Return the audit using result'] : []),
-  completion: (draft) => (draft.state.audit !== null ? { type: 'return' } : null),
+  remainingTasks: (draft) => (draft.asApplication().state.audit === null ? ['Return the audit using result'] : []),
+  completion: (draft) => (draft.asApplication().state.audit !== null ? { type: 'return' } : null),
   initialMessages: () => [{ role: 'user', content: 'Audit this interview and summarise the application.' }],
 });

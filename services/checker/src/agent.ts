@@ -30,7 +30,9 @@ function createResultTool(maxRephrasings: number) {
   return createTool({
     ...CHECK_RESULT_TOOL,
     description: 'Return your quick-check verdict on the question.',
-    execute(args, { draft, log }) {
+    execute(args, context) {
+      const { log } = context;
+      const draft = context.draft.asApplication();
       const pending = pendingQuestion(draft);
       if (!pending) return { result: failure('There is no question under check.') };
       if (pending.callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
@@ -54,7 +56,7 @@ function createResultTool(maxRephrasings: number) {
 
 
 export function checkerContext(draft: SessionDraft): CheckerContext {
-  const state = draft.state;
+  const state = draft.asForm().state;
   const pending = pendingQuestion(draft);
   const cur = pending?.fieldId ? currentField(state) : null;
   return {
@@ -69,7 +71,7 @@ export function checkerContext(draft: SessionDraft): CheckerContext {
         const def = formField(state, field.fieldId);
         return { fieldId: field.fieldId, label: def?.label ?? field.fieldId, facts: (state.form?.facts ?? []).filter((fact) => fact.formFieldId === def?.id).map((fact) => fact.fact) };
       }),
-    prohibitedTopics: state.form?.compliance?.prohibitedTopics ?? [],
+    prohibitedTopics: [...(state.form?.compliance?.prohibitedTopics ?? [])],
   };
 }
 

@@ -1,6 +1,6 @@
 import { createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
 import type { GreeterContext } from './context.js';
-import type { SessionDraft } from '@convo/runtime';
+import type { FormSessionView, SessionDraft } from '@convo/runtime';
 import { detectLanguage } from '@convo/text';
 import { countryName, FALLBACK_TIMEZONE, findCountry, isValidTimezone, resolveTimezone } from '@convo/forms';
 import { z } from 'zod';
@@ -70,7 +70,7 @@ export const setTimezone = createTool({
       return { result: success(`Time zone set to ${resolved.timezone}.`) };
     }
     if (resolved.source === 'ambiguous' && !bootstrap.timezoneAsked) {
-      bootstrap.timezoneAsked = true;
+      draft.markTimezoneAsked();
       return {
         result: success(
           `${countryName(bootstrap.country, 'en')} has several time zones (${resolved.candidates.slice(0, 5).join(', ')}). Ask which city the respondent lives in, then call set_timezone with it as hint.`,
@@ -98,7 +98,7 @@ const boundedAsk = createAskTool((draft: SessionDraft) => {
   if (sent < GREETER_MAX_MESSAGES || (bootstrap.language && bootstrap.country && bootstrap.timezone)) return { fieldId: null };
   const replies = draft.state.messages.filter((message) => message.role === 'user').map((message) => message.text);
   if (!bootstrap.language) draft.setLanguage(detectLanguage(replies.join(' ')));
-  if (!bootstrap.country) bootstrap.countryUnknown = true;
+  if (!bootstrap.country) draft.markCountryUnknown();
   if (!bootstrap.timezone) draft.setTimezone(FALLBACK_TIMEZONE, 'fallback');
   return { refuse: 'The greeting has asked enough: the interview goes on with what is known.' };
 });
@@ -106,8 +106,8 @@ const boundedAsk = createAskTool((draft: SessionDraft) => {
 export const greeterAgent = createAgent({
   name: 'greeter',
   tools: [boundedAsk, setLanguage, setCountry, setTimezone],
-  instructions: (draft, turn) => `${GREETER_PROMPT}\n\nCurrent state:\n${JSON.stringify(greeterContext(draft.state, turn.message))}`,
-  context: (draft, turn) => greeterContext(draft.state, turn.message),
+  instructions: (draft, turn) => `${GREETER_PROMPT}\n\nCurrent state:\n${JSON.stringify(greeterContext(draft.asForm().state, turn.message))}`,
+  context: (draft, turn) => greeterContext(draft.asForm().state, turn.message),
   // The seed's GreeterAgent.getRemainingTasks.
   remainingTasks: (draft) => {
     const bootstrap = draft.state.bootstrap;
@@ -123,7 +123,7 @@ export const greeterAgent = createAgent({
   },
 });
 
-function greeterContext(state: import('@convo/runtime').SessionState, userMessage: string | null): GreeterContext {
+function greeterContext(state: FormSessionView, userMessage: string | null): GreeterContext {
   return {
     agent: 'greeter',
     language: state.bootstrap.language,

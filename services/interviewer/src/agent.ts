@@ -13,7 +13,7 @@ import {
   needsAudit,
 } from '@convo/forms';
 import type { InterviewerContext } from './context.js';
-import type { SessionDraft, SessionState } from '@convo/runtime';
+import type { FormSessionView, SessionDraft } from '@convo/runtime';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
 
@@ -38,7 +38,8 @@ export const subtask = createTool({
   description:
     "Run a sub-agent on its own queue and wait for its result. 'reviewer' checks the respondent's new answer against the field's facts; 'checker' vets a question before you ask it (required in application interviews).",
   schema: SubtaskInput,
-  execute(args, { draft }) {
+  execute(args, context) {
+    const draft = context.draft.asForm();
     const ctx = interviewerContext(draft.state);
     const currentId = ctx.current?.fieldId ?? null;
     if (args.agent === 'checker') {
@@ -71,7 +72,8 @@ function nothingToReview(cur: FieldView): string {
 }
 
 /** ask for the interviewer: the message belongs to the current field, which becomes `interviewing`. */
-const ask = createAskTool((draft: SessionDraft, text: string): AskGate => {
+const ask = createAskTool((session: SessionDraft, text: string): AskGate => {
+  const draft = session.asForm();
   const cur = draft.state.status === 'active' ? currentField(draft.state) : null;
   const fieldId = cur?.field.fieldId ?? null;
   // Seed 001 invariant: no question reaches an applicant without a passed quick-check of that exact text.
@@ -86,16 +88,16 @@ const ask = createAskTool((draft: SessionDraft, text: string): AskGate => {
 
 /** The interviewer with its bound on respondent turns per session (see form-flow.sessionTurnBound). */
 export function createInterviewerAgent(opts: { maxSessionTurns: number; maxFollowUps?: number }): AgentDefinition {
-  return createAgent({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns, opts.maxFollowUps) });
+  return createAgent({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft.asForm(), opts.maxSessionTurns, opts.maxFollowUps) });
 }
 
 const interviewerBase: AgentDefinition = {
   name: 'interviewer',
   tools: [ask, subtask],
-  instructions: (draft) => `${INTERVIEWER_PROMPT}\n\nCurrent state:\n${JSON.stringify(interviewerContext(draft.state))}`,
-  context: (draft) => interviewerContext(draft.state),
+  instructions: (draft) => `${INTERVIEWER_PROMPT}\n\nCurrent state:\n${JSON.stringify(interviewerContext(draft.asForm().state))}`,
+  context: (draft) => interviewerContext(draft.asForm().state),
   remainingTasks: (draft) => {
-    const ctx = interviewerContext(draft.state);
+    const ctx = interviewerContext(draft.asForm().state);
     const check = ctx.kind === 'application' ? 'quick-check it with subtask (agent checker), then ' : '';
     if (ctx.correction) return [`Review the correction of ${ctx.correction.fieldId} using subtask with agent reviewer and field_id ${ctx.correction.fieldId}`];
     if (!ctx.current) return [`Tell the respondent the interview is complete: ${check}send it with ask`];
@@ -106,7 +108,7 @@ const interviewerBase: AgentDefinition = {
   },
   // Text a model writes instead of calling ask is what it meant to say: sent through ask (and its checks), not dropped.
   textTool: (draft) => {
-    const ctx = interviewerContext(draft.state);
+    const ctx = interviewerContext(draft.asForm().state);
     return ctx.answerPending || ctx.correction ? null : 'ask';
   },
   // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null), except that an
@@ -117,7 +119,7 @@ const interviewerBase: AgentDefinition = {
 
 export const interviewerAgent = createInterviewerAgent({ maxSessionTurns: 200 });
 
-export function interviewerContext(state: SessionState): InterviewerContext {
+export function interviewerContext(state: FormSessionView): InterviewerContext {
   const cur = state.status === 'active' ? currentField(state) : null;
   const indexed = state.messages.map((message, i) => ({ m: message, i }));
   const fieldMsgs = (role: 'user' | 'assistant') => (cur ? indexed.filter((entry) => entry.m.role === role && entry.m.fieldId === cur.field.fieldId) : []);
@@ -135,7 +137,7 @@ export function interviewerContext(state: SessionState): InterviewerContext {
         status: cur.fieldState.status,
         followUps: cur.fieldState.followUps,
         lastReview: cur.fieldState.lastReview,
-        failedChecks: state.compliance.failedChecks[cur.field.fieldId] ?? 0,
+        failedChecks: state.kind === 'application' ? (state.compliance.failedChecks[cur.field.fieldId] ?? 0) : 0,
         asked: lastAsk >= 0,
         finalAttempt: cur.fieldState.finalAttempt,
         candidate: lastAsk < 0 ? candidateFor(state, cur.field, cur.facts) : null,
@@ -152,7 +154,7 @@ export function interviewerContext(state: SessionState): InterviewerContext {
     firstQuestion: !state.messages.some((message) => message.role === 'assistant' && message.agent === 'interviewer'),
     correction: pendingCorrection(state),
     bootstrap: { country: state.bootstrap.country, timezone: state.bootstrap.timezone },
-    closingFailedChecks: state.compliance.failedChecks[CLOSING_KEY] ?? 0,
+    closingFailedChecks: state.kind === 'application' ? (state.compliance.failedChecks[CLOSING_KEY] ?? 0) : 0,
     summary: state.fields.map((field) => ({
       fieldId: field.fieldId,
       label: formField(state, field.fieldId)?.label ?? field.fieldId,
@@ -164,7 +166,7 @@ export function interviewerContext(state: SessionState): InterviewerContext {
 }
 
 /** The latest message corrects a resolved field and has not been reviewed for it yet. */
-function pendingCorrection(state: SessionState): { fieldId: string; label: string } | null {
+function pendingCorrection(state: FormSessionView): { fieldId: string; label: string } | null {
   const last = state.messages.at(-1);
   if (!last || last.role !== 'user' || !last.correction || !last.fieldId) return null;
   const field = state.fields.find((candidate) => candidate.fieldId === last.fieldId);

@@ -1,6 +1,8 @@
 import {
   type Config,
   event,
+  type FaqHistoryEntry,
+  mutableCopy,
   type MultiStepQueryPlan,
   type ResolvedDialogOptions,
   type StepContext,
@@ -12,7 +14,6 @@ import { type LlmProvider, success } from '@convo/agent-kit';
 import {
   buildCrewRequest,
   type CorpusReplica,
-  faqState,
   parseLlmPlan,
   type PlanInput,
   type PlanMeta,
@@ -23,6 +24,7 @@ import {
   requestCrewPlan,
   singleStepPlan,
   startTurnResult,
+  updateTurnResult,
 } from '@convo/faq';
 import { detectLanguage, type Analyzer } from '@convo/text';
 
@@ -42,13 +44,14 @@ export type PlannerDeps = {
  */
 export function createPlannerHandler(deps: PlannerDeps): StepHandler {
   return async (ctx: StepContext): Promise<StepOutcome> => {
-    const { draft, turn } = ctx;
+    const { turn } = ctx;
+    const draft = ctx.draft.asFaq();
     if (turn.message === null) throw new SystemError('an FAQ turn needs a message');
-    const faq = faqState(draft);
+    const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
     const result = startTurnResult(draft, { turnId: turn.turnId, message: turn.message, options: ctx.turnOptions, defaultTopK: deps.config.faq.topK });
     const options = result.options;
     const index = await deps.replica.fresh();
-    const input: PlanInput = { message: turn.message, history: faq.history, topK: options.topK, language: options.language };
+    const input: PlanInput = { message: turn.message, history, topK: options.topK, language: options.language };
     const language = options.language === 'auto' ? detectLanguage(turn.message) : options.language;
 
     const startedAt = draft.now();
@@ -57,33 +60,37 @@ export function createPlannerHandler(deps: PlannerDeps): StepHandler {
       corpus: { probe: (q, k) => index.search(q, { topK: k, language: options.language }) },
       signal: ctx.signal,
     });
-    result.plan = plan;
-    result.planMeta = { ...meta, corpusVersion: deps.replica.corpusVersion };
-    result.orchestrationSteps.push(...planOrchestrationSteps(plan));
+    updateTurnResult(draft, turn.turnId, (record) => {
+      record.plan = plan;
+      record.planMeta = { ...meta, corpusVersion: deps.replica.corpusVersion };
+      record.orchestrationSteps.push(...planOrchestrationSteps(plan));
+    });
     draft.runSteps.push({
       runStepId: `rs-${ctx.step.seq}-1`,
       turnId: turn.turnId,
       agent: 'planner',
       toolName: 'plan_multi_step_query',
-      input: { message: turn.message, historyLength: faq.history.length, options },
+      input: { message: turn.message, historyLength: history.length, options },
       output: success(`${meta.planner} plan with ${plan.steps.length} steps${meta.fallback ? ` (fallback: ${meta.fallback.reason})` : ''}`, { plan, meta }),
       startedAt,
       finishedAt: draft.now(),
     });
     ctx.log.info({ planner: meta.planner, fallback: meta.fallback?.reason, steps: plan.steps.map((s) => s.type), clarify: plan.needsClarification }, 'planned');
     draft.emit(event('plan', plan));
-    pushHistory(faq, { role: 'user', content: turn.message });
+    pushHistory(draft, { role: 'user', content: turn.message });
 
     if (plan.needsClarification) {
       const questions = clarifyingQuestions(plan);
-      result.needsClarification = true;
-      result.clarifyingQuestions = questions;
-      result.orchestrationSteps.push({ type: 'clarify_plan', questions });
-      result.finishedAt = draft.now();
+      updateTurnResult(draft, turn.turnId, (record) => {
+        record.needsClarification = true;
+        record.clarifyingQuestions = questions;
+        record.orchestrationSteps.push({ type: 'clarify_plan', questions });
+        record.finishedAt = draft.now();
+      });
       const text = questions.join('\n');
       draft.addAssistantMessage('planner', text, turn.turnId, null);
       draft.emit(event('clarify', { questions }));
-      pushHistory(faq, { role: 'assistant', content: text, plan });
+      pushHistory(draft, { role: 'assistant', content: text, plan });
       return { kind: 'await_user' };
     }
     return { kind: 'continue', to: 'search' };

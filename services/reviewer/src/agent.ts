@@ -1,6 +1,6 @@
 import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { ReviewerContext } from './context.js';
-import type { ReviewResult, SessionDraft } from '@convo/runtime';
+import type { FormDraft, ReviewResult, SessionDraft } from '@convo/runtime';
 import {
   admitsNotKnowing,
   answersForField,
@@ -54,7 +54,8 @@ function createReviewTool(maxFollowUps: number) {
   return createTool({
     ...REVIEW_TOOL,
     description: "Return your verdict on the respondent's answers for the field.",
-    execute(args, { draft }) {
+    execute(args, context) {
+      const draft = context.draft.asForm();
       const cur = fieldUnderReview(draft.state);
       const callId = pendingCallId(draft);
       if (!cur || !callId) return { result: failure('There is no field under review.') };
@@ -81,7 +82,7 @@ function createReviewTool(maxFollowUps: number) {
  * asked a third time: the field is resolved now (kept for review, or skipped
  * if optional), whatever the model would do.
  */
-function followUpBound(draft: SessionDraft, fieldId: string, review: ReviewResult, max: number): number {
+function followUpBound(draft: FormDraft, fieldId: string, review: ReviewResult, max: number): number {
   if (review.passed) return max;
   const answers = answersForField(draft.state, fieldId).slice(-2);
   const unable = answers.length === 2 && answers.every((answer) => isNonAnswer(answer) || admitsNotKnowing(answer));
@@ -90,7 +91,7 @@ function followUpBound(draft: SessionDraft, fieldId: string, review: ReviewResul
 }
 
 /** What the interviewer is told to do after the verdict. */
-function verdictMessage(draft: SessionDraft, fieldId: string, applied: ReviewApplied, review: ReviewResult): string {
+function verdictMessage(draft: FormDraft, fieldId: string, applied: ReviewApplied, review: ReviewResult): string {
   const next = currentField(draft.state);
   const missing = (review.missing_facts ?? []).join('; ') || 'details';
   switch (applied.outcome) {
@@ -128,7 +129,8 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
   });
 }
 
-export function reviewerContext(draft: SessionDraft): ReviewerContext {
+export function reviewerContext(session: SessionDraft): ReviewerContext {
+  const draft = session.asForm();
   const cur = fieldUnderReview(draft.state);
   if (!cur) throw new Error('reviewer context without a field under review');
   const args = draft.state.loop?.pendingCall.arguments;

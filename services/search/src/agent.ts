@@ -3,7 +3,10 @@ import {
   type AgentStep,
   type Config,
   event,
+  type FaqHistoryEntry,
   type Logger,
+  mutableCopy,
+  type MultiStepQueryPlan,
   type SearchHit,
   SearchQueryJob,
   type StepContext,
@@ -18,17 +21,17 @@ import {
   type CorpusReplica,
   extractiveAnswer,
   type FaqSearchIndex,
-  faqState,
   pushHistory,
   type Retrieval,
   type Retriever,
   type SearchGroup,
   synthesizeAnswer,
   turnResult,
+  updateTurnResult,
 } from '@convo/faq';
 import { detectLanguage } from '@convo/text';
 
-/** `retrieve` is lexical, or hybrid when an embedding model is configured (shared/src/faq/hybrid). */
+/** `retrieve` is lexical, or hybrid when an embedding model is configured (@convo/faq, hybrid/). */
 export type SearchDeps = { replica: CorpusReplica; retrieve: Retriever; llm: LlmProvider; model: string; config: Pick<Config, 'faq'>; log: Logger };
 
 const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } as const;
@@ -92,10 +95,10 @@ async function compose(
 /** The search agent's step of an FAQ turn: run every search step of the plan, then answer. */
 export function createSearchHandler(deps: SearchDeps): StepHandler {
   return async (ctx: StepContext): Promise<StepOutcome> => {
-    const { draft, turn } = ctx;
-    const faq = faqState(draft);
+    const { turn } = ctx;
+    const draft = ctx.draft.asFaq();
     const result = turnResult(draft, turn.turnId);
-    const plan = result.plan;
+    const plan = result.plan ? mutableCopy<MultiStepQueryPlan>(result.plan) : null;
     if (!plan) throw new SystemError(`FAQ turn ${turn.turnId} reached search without a plan`);
     const { options } = result;
     const language = plan.language === 'ja' || plan.language === 'en' ? plan.language : detectLanguage(result.message);
@@ -108,9 +111,11 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
       const searched = await search(deps, index, step.query, step.topK, options.language, ctx.signal);
       const { hits, expansions, how } = searched;
       groups.push({ query: step.query, hits });
-      result.hits.push(...hits.filter((h) => !result.hits.some((x) => x.id === h.id)));
-      result.steps.push(stepRecord(language, searched, options.debug));
-      result.orchestrationSteps.push({ type: 'search_executed', stepId: step.id, query: step.query, topK: step.topK, source: 'searchAgent' });
+      updateTurnResult(draft, turn.turnId, (record) => {
+        record.hits.push(...hits.filter((hit) => !record.hits.some((known) => known.id === hit.id)));
+        record.steps.push(stepRecord(language, searched, options.debug));
+        record.orchestrationSteps.push({ type: 'search_executed', stepId: step.id, query: step.query, topK: step.topK, source: 'searchAgent' });
+      });
       draft.runSteps.push({
         runStepId: `rs-${ctx.step.seq}-${draft.runSteps.length + 1}`,
         turnId: turn.turnId,
@@ -126,16 +131,19 @@ export function createSearchHandler(deps: SearchDeps): StepHandler {
     }
 
     const answerStep = plan.steps.find((s) => s.type === 'answer');
-    const composed = await compose(result.message, groups, language, faq.history, deps, ctx.log, ctx.signal);
+    const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
+    const composed = await compose(result.message, groups, language, history, deps, ctx.log, ctx.signal);
     const sources = answerStep && !answerStep.includeSources ? [] : composed.sources;
-    result.answer = composed.answer;
-    result.sources = sources;
-    result.final = true;
-    result.finishedAt = draft.now();
-    result.planMeta = { ...result.planMeta, answer: { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) } };
+    updateTurnResult(draft, turn.turnId, (record) => {
+      record.answer = composed.answer;
+      record.sources = sources;
+      record.final = true;
+      record.finishedAt = draft.now();
+      record.planMeta = { ...record.planMeta, answer: { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) } };
+    });
     draft.addAssistantMessage('search', composed.answer, turn.turnId, null);
     draft.emit(event('answer', { answer: composed.answer, sources, final: true }));
-    pushHistory(faq, { role: 'assistant', content: composed.answer, plan });
+    pushHistory(draft, { role: 'assistant', content: composed.answer, plan });
     // Every dialog turn starts with the planner.
     draft.setAgent('planner');
     return { kind: 'end' };

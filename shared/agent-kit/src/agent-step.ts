@@ -1,4 +1,4 @@
-import { type AgentName, type LoopCheckpoint, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { type AgentName, type LoopCheckpoint, mutableCopy, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import type { AgentDefinition } from './agent.js';
 import { runAgentLoop } from './loop.js';
 import type { FunctionCallResult } from './tool.js';
@@ -30,7 +30,7 @@ export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): 
   return async (ctx: StepContext): Promise<StepOutcome> => {
     const { draft } = ctx;
     const cp = draft.state.loop;
-    const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? cp : null;
+    const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? mutableCopy<LoopCheckpoint>(cp) : null;
     if (checkpoint) draft.setLoop(null);
     const result = await runLoop(agent, deps, ctx, checkpoint);
     if (result.kind === 'ask') return { kind: 'await_user' };
@@ -60,9 +60,8 @@ export function subtaskStepHandler(
       throw new SystemError(`${agent.name} step without a pending subtask`);
     }
     await runLoop(agent, deps, ctx, null);
-    const result = draft.state.subSessionResults[cp.pendingCall.id] as FunctionCallResult<Record<string, unknown>> | undefined;
-    cp.pendingResult = result ?? { status: 'error', result: { message: `${agent.name} finished without a result` } };
-    delete draft.state.subSessionResults[cp.pendingCall.id];
+    const missing: FunctionCallResult<Record<string, unknown>> = { status: 'error', result: { message: `${agent.name} finished without a result` } };
+    draft.resolveSubtask(missing);
     // `then` lets the system run another agent first (the auditor after the last field); the caller resumes after it.
     return { kind: 'continue', to: opts.then?.(draft) ?? cp.agent };
   };

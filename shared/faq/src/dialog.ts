@@ -1,11 +1,14 @@
 import {
+  coreSessionState,
+  type DeepReadonly,
+  type FaqDraft,
   type FaqHistoryEntry,
+  type FaqSessionState,
   type FaqState,
   type FaqTurnResult,
   type MultiStepQueryPlan,
   type OrchestrationStep,
   ResolvedDialogOptions,
-  type SessionDraft,
   SystemError,
 } from '@convo/runtime';
 
@@ -13,32 +16,37 @@ import {
 export const MAX_HISTORY = 20;
 export const MAX_TURN_RESULTS = 20;
 
-export function faqState(draft: SessionDraft): FaqState {
-  const faq = draft.state.faq;
-  if (!faq) throw new SystemError(`session ${draft.state.sessionId} has no FAQ dialog state`);
-  return faq;
+/** A new FAQ dialog: the core of a session, with the planner holding the conversation, plus its dialog context. */
+export function newFaqSession(input: { sessionId: string; language: 'ja' | 'en' | null; faq: FaqState; now: string }): FaqSessionState {
+  return { ...coreSessionState({ ...input, firstAgent: 'planner' }), kind: 'faq', faq: input.faq };
 }
 
-export function pushHistory(faq: FaqState, entry: FaqHistoryEntry): void {
-  faq.history.push(entry);
-  if (faq.history.length > MAX_HISTORY) faq.history.splice(0, faq.history.length - MAX_HISTORY);
+/** One more entry in the dialog's history (oldest dropped beyond MAX_HISTORY). */
+export function pushHistory(draft: FaqDraft, entry: FaqHistoryEntry): void {
+  draft.updateFaq((faq) => {
+    faq.history.push(entry);
+    if (faq.history.length > MAX_HISTORY) faq.history.splice(0, faq.history.length - MAX_HISTORY);
+  });
 }
 
 /** The result record of the turn being run, created by the planner's step. */
-export function turnResult(draft: SessionDraft, turnId: string): FaqTurnResult {
-  const turn = faqState(draft).turns.find((entry) => entry.turnId === turnId);
+export function turnResult(draft: FaqDraft, turnId: string): DeepReadonly<FaqTurnResult> {
+  const turn = draft.state.faq.turns.find((entry) => entry.turnId === turnId);
   if (!turn) throw new SystemError(`FAQ turn ${turnId} has no result record`);
   return turn;
 }
 
-export function startTurnResult(draft: SessionDraft, input: { turnId: string; message: string; options: unknown; defaultTopK: number }): FaqTurnResult {
-  const faq = faqState(draft);
+/** Changes the result record of turn `turnId` (the planner's plan, the search agent's hits and answer). */
+export function updateTurnResult(draft: FaqDraft, turnId: string, change: (result: FaqTurnResult) => void): void {
+  turnResult(draft, turnId);
+  draft.updateFaq((faq) => change(faq.turns.find((entry) => entry.turnId === turnId)!));
+}
+
+export function startTurnResult(draft: FaqDraft, input: { turnId: string; message: string; options: unknown; defaultTopK: number }): DeepReadonly<FaqTurnResult> {
   const parsed = ResolvedDialogOptions.safeParse(input.options);
   const options = parsed.success
     ? parsed.data
     : { topK: input.defaultTopK, language: 'auto' as const, useLlmPlanner: false, useMultiStepPlanner: true, mode: 'local' as const, debug: false };
-  const existing = faq.turns.findIndex((turn) => turn.turnId === input.turnId);
-  if (existing >= 0) faq.turns.splice(existing, 1);
   const result: FaqTurnResult = {
     turnId: input.turnId,
     message: input.message,
@@ -56,8 +64,12 @@ export function startTurnResult(draft: SessionDraft, input: { turnId: string; me
     startedAt: draft.now(),
     finishedAt: null,
   };
-  faq.turns.push(result);
-  if (faq.turns.length > MAX_TURN_RESULTS) faq.turns.splice(0, faq.turns.length - MAX_TURN_RESULTS);
+  draft.updateFaq((faq) => {
+    const existing = faq.turns.findIndex((turn) => turn.turnId === input.turnId);
+    if (existing >= 0) faq.turns.splice(existing, 1);
+    faq.turns.push(result);
+    if (faq.turns.length > MAX_TURN_RESULTS) faq.turns.splice(0, faq.turns.length - MAX_TURN_RESULTS);
+  });
   return result;
 }
 

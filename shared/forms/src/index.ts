@@ -8,7 +8,6 @@ export * from './compliance/topics.js';
 export * from './domain/compliance-flow.js';
 export * from './domain/field-views.js';
 export * from './domain/form-flow.js';
-export * from './domain/snapshot.js';
 export * from './domain/turn-intake.js';
 export * from './nlu/answer-intent.js';
 export * from './nlu/content.js';

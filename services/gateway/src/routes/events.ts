@@ -1,4 +1,4 @@
-import { buildSnapshot } from '@convo/forms';
+import { buildSnapshot } from '../sessions/snapshot.js';
 import { NotFoundError, SessionIdParams } from '@convo/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -111,7 +111,7 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         let fromId = lastEventId;
         if (repeated) {
           const loaded = await store.load(sessionId);
-          const done = loaded?.state.faq?.turns.find((turn) => turn.turnId === turnId && turn.finishedAt !== null);
+          const done = dialogTurns(loaded).find((turn) => turn.turnId === turnId && turn.finishedAt !== null);
           if (done) return dialogResponse(sessionId, done, Math.round(performance.now() - started));
           // Not finished when loaded: its end comes after this event id (state and events commit together).
           fromId = loaded?.lastEventId ?? 0;
@@ -131,7 +131,7 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           throw new AppError(failure.code, failure.message, { status: 502 });
         }
         const loaded = await store.load(sessionId);
-        const result = loaded?.state.faq?.turns.find((turn) => turn.turnId === turnId);
+        const result = dialogTurns(loaded).find((turn) => turn.turnId === turnId);
         if (!result) throw new AppError('result_unavailable', 'the turn finished but its result is no longer retained', { status: 502 });
         return dialogResponse(sessionId, result, Math.round(performance.now() - started));
       },
@@ -162,9 +162,14 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   };
 }
 
+/** The results of a dialog's recent turns (none when the session is gone or is not a dialog). */
+function dialogTurns(loaded: LoadedSession | null) {
+  return loaded?.state.kind === 'faq' ? loaded.state.faq.turns : [];
+}
+
 function checkDialogAccess(req: FastifyRequest, session: LoadedSession): number {
   const { state } = session;
-  if (state.kind !== 'faq' || !state.faq) throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
+  if (state.kind !== 'faq') throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
   // A session made with POST /v1/sessions keeps its token requirement here too: the right token, not just one.
   if (state.faq.access === 'token' && !sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError();
   return session.lastEventId;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { buildSnapshot } from '@convo/forms';
+import { buildSnapshot } from '../sessions/snapshot.js';
 import {
   CreateSessionBody,
   CreateSessionResponse,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { fieldsNeedingReview, newSessionState, unresolvedRequired } from '@convo/forms';
-import { AppError, ConflictError, dispatch, NotFoundError, type SessionForm, type SessionState, UnavailableError } from '@convo/runtime';
+import { newFaqSession } from '@convo/faq';
+import { fieldsNeedingReview, newFormSession, unresolvedRequired } from '@convo/forms';
+import { AppError, ConflictError, dispatch, type FaqState, NotFoundError, type SessionForm, SessionDraft, UnavailableError } from '@convo/runtime';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
@@ -16,7 +17,7 @@ type ServiceDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics'>;
 
 export type NewSession =
   | { kind: 'form' | 'application'; form: SessionForm | null; language: 'ja' | 'en' | null }
-  | { kind: 'faq'; language: 'ja' | 'en' | null; faq: NonNullable<SessionState['faq']>; sessionId?: string };
+  | { kind: 'faq'; language: 'ja' | 'en' | null; faq: FaqState; sessionId?: string };
 
 /**
  * Creates a session and returns its id and token. A form or application
@@ -29,14 +30,14 @@ export async function createSession(deps: ServiceDeps, input: NewSession, log: F
   const now = new Date().toISOString();
   if (input.kind === 'faq') {
     const sessionId = input.sessionId ?? randomUUID();
-    const state = newSessionState({ sessionId, kind: 'faq', form: null, language: input.language, firstAgent: 'planner', now, faq: input.faq });
+    const state = newFaqSession({ sessionId, language: input.language, faq: input.faq, now });
     if (!(await deps.store.createIdle({ state, tokenHash: hash, agent: 'planner' }))) return null;
     log.info({ sessionId, kind: 'faq', access: input.faq.access }, 'session created');
     return { sessionId, token };
   }
   const sessionId = randomUUID();
   const turnId = randomUUID();
-  const state = newSessionState({ sessionId, kind: input.kind, form: input.form, language: input.language, firstAgent: 'greeter', now });
+  const state = newFormSession({ sessionId, kind: input.kind, form: input.form, language: input.language, firstAgent: 'greeter', now });
   const step = await deps.store.create({ state, tokenHash: hash, agent: 'greeter', turnId });
   await dispatch(deps, sessionId, step);
   log.info({ sessionId, turnId, kind: input.kind }, 'session created');
@@ -55,13 +56,21 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
     const loaded = await deps.store.load(sessionId);
     if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
     const state = loaded.state;
-    const result: SubmitResult = { sessionId, status: 'submitted', collectedFields: state.collectedFields, needsReview: fieldsNeedingReview(state), audit: state.audit };
+    const interview = state.kind === 'faq' ? null : state;
+    const result: SubmitResult = {
+      sessionId,
+      status: 'submitted',
+      collectedFields: interview?.collectedFields ?? {},
+      needsReview: interview ? fieldsNeedingReview(interview) : [],
+      audit: state.kind === 'application' ? state.audit : null,
+    };
     if (state.status === 'submitted') return result;
-    const missing = unresolvedRequired(state);
+    const missing = interview ? unresolvedRequired(interview) : [];
     if (missing.length > 0) throw new ConflictError('not_ready', `required fields are not done: ${missing.join(', ')}`);
     if (state.kind === 'application' && state.audit === null) throw new ConflictError('not_ready', 'the audit has not run yet');
-    const submitted = { ...state, status: 'submitted' as const, updatedAt: new Date().toISOString() };
-    const committed = await deps.store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: submitted, mode: 'none', events: [], runSteps: [] });
+    const draft = new SessionDraft(state, undefined, true);
+    draft.markSubmitted();
+    const committed = await deps.store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
     if (committed.ok) {
       log.info({ sessionId }, 'session submitted');
       return result;

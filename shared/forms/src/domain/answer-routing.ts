@@ -7,7 +7,7 @@ import { dateDirection, extractDate } from '../nlu/date-values.js';
 import { retractedSpans } from '../nlu/discourse.js';
 import { extractChoice } from '../nlu/answer-values.js';
 import { extractPeriod } from '../nlu/time-values.js';
-import type { FactDefinition, FormField, SessionState } from '@convo/runtime';
+import type { FactDefinition, FormField, FormSessionView } from '@convo/runtime';
 import { currentField, factsOf, formField } from './form-flow.js';
 
 /**
@@ -19,7 +19,7 @@ import { currentField, factsOf, formField } from './form-flow.js';
  */
 export type MessageRoute = { fieldId: string | null; correction: boolean };
 
-export function routeUserMessage(state: SessionState, text: string, now: Date = new Date()): MessageRoute {
+export function routeUserMessage(state: FormSessionView, text: string, now: Date = new Date()): MessageRoute {
   if (!state.plan || state.currentAgent === 'greeter' || state.currentAgent === 'architect') return { fieldId: null, correction: false };
   const lastAsked = lastAskedFieldId(state);
   const corrected = correctedField(state, text, lastAsked, now);
@@ -28,7 +28,7 @@ export function routeUserMessage(state: SessionState, text: string, now: Date = 
 }
 
 /** The field of the interviewer's latest message that belongs to a field (null once the closing message was sent). */
-export function lastAskedFieldId(state: SessionState): string | null {
+export function lastAskedFieldId(state: FormSessionView): string | null {
   for (let i = state.messages.length - 1; i >= 0; i--) {
     const message = state.messages[i];
     if (message?.role === 'assistant' && message.agent === 'interviewer') return message.fieldId;
@@ -48,9 +48,9 @@ const WEAK_JA = /さっき|先ほど|先程|前に|すみません/;
 /** Kinds by how unmistakable their values are, least first. */
 const SPECIFICITY: readonly FactType[] = ['period', 'duration', 'number', 'choice', 'year', 'time', 'date', 'postal_code', 'url', 'phone', 'email'];
 
-type FieldKinds = { field: FormField; kinds: Array<{ fact: FactDefinition; type: FactType; options: string[] }> };
+type FieldKinds = { field: FormField; kinds: Array<{ fact: FactDefinition; type: FactType; options: readonly string[] }> };
 
-function correctedField(state: SessionState, raw: string, lastAsked: string | null, now: Date): string | null {
+function correctedField(state: FormSessionView, raw: string, lastAsked: string | null, now: Date): string | null {
   const text = normalizeText(raw);
   const strong = STRONG_EN.test(text) || STRONG_JA.test(text);
   if (!strong && !WEAK_EN.test(text) && !WEAK_JA.test(text)) return null;
@@ -118,7 +118,7 @@ function sharedWords(text: string, fk: FieldKinds | null): number {
   return contentWords(text, []).length - contentWords(text, own).length;
 }
 
-function kindsOf(state: SessionState, fieldId: string): FieldKinds | null {
+function kindsOf(state: FormSessionView, fieldId: string): FieldKinds | null {
   const field = formField(state, fieldId);
   if (!field) return null;
   const facts = factsOf(state, field);

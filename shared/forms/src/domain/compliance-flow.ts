@@ -1,4 +1,4 @@
-import { type CheckViolation, event, type SessionDraft, type SessionState } from '@convo/runtime';
+import { type ApplicationDraft, type ApplicationSessionView, type CheckViolation, event, type FormSessionView } from '@convo/runtime';
 import { findTopicMentions, maskTopics, resolveTopics, type ProhibitedTopic } from '../compliance/topics.js';
 import { advance, completeSession, type AdvanceResult } from './form-flow.js';
 
@@ -14,7 +14,7 @@ export const CLOSING_KEY = '__closing__';
 
 const topicCache = new WeakMap<object, ProhibitedTopic[]>();
 /** Built-in fair-hiring topics plus the form's own `compliance.prohibitedTopics`. */
-export function topicsOf(state: SessionState): ProhibitedTopic[] {
+export function topicsOf(state: FormSessionView): ProhibitedTopic[] {
   const key = state.form ?? state;
   let topics = topicCache.get(key);
   if (!topics) {
@@ -24,12 +24,12 @@ export function topicsOf(state: SessionState): ProhibitedTopic[] {
   return topics;
 }
 
-export function hasPassedCheck(state: SessionState, fieldId: string | null, text: string): boolean {
+export function hasPassedCheck(state: ApplicationSessionView, fieldId: string | null, text: string): boolean {
   return state.compliance.checks.some((check) => check.passed && check.fieldId === fieldId && check.question === text.trim());
 }
 
 /** Rule-based violations no model may overrule: prohibited topics named in the question. */
-export function floorViolations(state: SessionState, question: string): CheckViolation[] {
+export function floorViolations(state: FormSessionView, question: string): CheckViolation[] {
   return findTopicMentions(question, topicsOf(state)).map((mention) => ({
     type: 'prohibited_topic' as const,
     message: `prohibited topic "${mention.label.en}": "${mention.match}"`,
@@ -44,7 +44,7 @@ export type CheckApplied = { passed: boolean; violations: CheckViolation[]; atte
  * with reason `compliance` and never asked.
  */
 export function applyCheck(
-  draft: SessionDraft,
+  draft: ApplicationDraft,
   input: { fieldId: string | null; question: string; passed: boolean; violations: CheckViolation[]; maxRephrasings: number },
 ): CheckApplied {
   const question = input.question.trim();
@@ -77,7 +77,7 @@ export type AuditVerdict = { passed: boolean; violations: Array<{ type: string; 
  * code, and a prohibited topic in any assistant message is an error whatever
  * the auditor said.
  */
-export function applyAudit(draft: SessionDraft, input: AuditVerdict): void {
+export function applyAudit(draft: ApplicationDraft, input: AuditVerdict): void {
   const topics = topicsOf(draft.state);
   const lang = draft.state.bootstrap.language === 'ja' ? 'ja' : 'en';
   const violations = [...input.violations];
@@ -104,7 +104,7 @@ export function applyAudit(draft: SessionDraft, input: AuditVerdict): void {
  * clause is masked before the message enters the session, and the fact that
  * something was volunteered is kept for the auditor.
  */
-export function prepareUserMessage(state: SessionState, text: string): { text: string; topics: string[] } {
+export function prepareUserMessage(state: FormSessionView, text: string): { text: string; topics: string[] } {
   if (state.kind !== 'application') return { text, topics: [] };
   const topics = topicsOf(state);
   const hits = findTopicMentions(text, topics);

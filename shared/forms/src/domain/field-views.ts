@@ -1,5 +1,5 @@
 import { answerSpec, type FactType } from '../nlu/fact-type.js';
-import type { AnswerType, FactDefinition, FieldStatus, FormField, ReviewResult, SessionState } from '@convo/runtime';
+import type { AnswerType, DeepReadonly, FactDefinition, FieldStatus, FormField, FormSessionView, ReviewResult } from '@convo/runtime';
 import { candidateValue } from '../nlu/review-rules.js';
 import { formField } from './form-flow.js';
 
@@ -12,7 +12,7 @@ export type FactView = {
   /** The form's explicit answerType, when it states one. */
   answerType?: AnswerType;
   kind: AnswerType;
-  options: string[];
+  options: readonly string[];
   /** The options were named in prose and may describe what counts rather than what to pick. */
   optionsDescribe?: boolean;
 };
@@ -25,7 +25,7 @@ export type FieldView = {
   facts: FactView[];
   status: FieldStatus;
   followUps: number;
-  lastReview: ReviewResult | null;
+  lastReview: DeepReadonly<ReviewResult> | null;
   /** Failed quick-checks of questions for this field so far (application). */
   failedChecks: number;
   /** The field's question has been shown to the respondent. */
@@ -56,7 +56,7 @@ export function factViews(field: FormField, facts: readonly FactDefinition[]): A
 }
 
 /** The respondent's messages that were not answers to `fieldId`, oldest first. */
-export function earlierAnswers(state: SessionState, fieldId: string): string[] {
+export function earlierAnswers(state: FormSessionView, fieldId: string): string[] {
   return state.messages.filter((message) => message.role === 'user' && message.fieldId !== null && message.fieldId !== fieldId).map((message) => message.text);
 }
 
@@ -67,7 +67,7 @@ const SUMMARY_CHARS = 240;
  * The seed's sub-session summary of the conversation: one short line per
  * message ("Q[email]: …", "A[email]: …"), the latest {@link SUMMARY_LINES}.
  */
-export function conversationSummary(state: SessionState): string[] {
+export function conversationSummary(state: FormSessionView): string[] {
   return state.messages.slice(-SUMMARY_LINES).map((message) => {
     const who = message.role === 'user' ? 'A' : 'Q';
     const about = message.fieldId ? `[${message.fieldId}]` : '';
@@ -77,7 +77,7 @@ export function conversationSummary(state: SessionState): string[] {
 }
 
 /** Label → value of every field with a value. */
-export function collectedFacts(state: SessionState): Record<string, string> {
+export function collectedFacts(state: FormSessionView): Record<string, string> {
   const out: Record<string, string> = {};
   for (const field of state.fields) {
     if (field.value === null) continue;
@@ -93,7 +93,7 @@ export function collectedFacts(state: SessionState): Record<string, string> {
  * mistaken for another field's answer (email, phone, URL, postal code, a
  * named option) are carried over, and only for a field with one fact.
  */
-export function candidateFor(state: SessionState, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
+export function candidateFor(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
   const views = factViews(field, facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }]);
   if (views.length !== 1 || !views[0]) return null;
   const spec = { type: views[0].kind, options: views[0].options, texts: [] };
@@ -104,7 +104,7 @@ export function candidateFor(state: SessionState, field: FormField, facts: reado
 }
 
 /** Every field of the form but `fieldId`, with the kinds of value it asks for. */
-export function otherFields(state: SessionState, fieldId: string): Array<{ fieldId: string; label: string; kinds: FactType[] }> {
+export function otherFields(state: FormSessionView, fieldId: string): Array<{ fieldId: string; label: string; kinds: FactType[] }> {
   return (state.form?.fields ?? [])
     .filter((field) => field.fieldId !== fieldId)
     .map((field) => {

@@ -1,14 +1,17 @@
 import {
+  coreSessionState,
   event,
+  type FieldStateView,
   type FactDefinition,
   type FieldState,
   type FormField,
   type Plan,
   type ReviewResult,
-  type SessionDraft,
   type SessionForm,
-  type SessionKind,
-  type SessionState,
+  type FormDraft,
+  type FormSessionState,
+  type FormSessionView,
+  type SessionView,
 } from '@convo/runtime';
 
 /**
@@ -25,15 +28,15 @@ export function orderFields(fields: FormField[]): FormField[] {
     .map((entry) => entry.field);
 }
 
-export function newSessionState(input: {
+/** A new interview: the core of a session plus the form's part, its fields in the order they are asked. */
+export function newFormSession(input: {
   sessionId: string;
-  kind: SessionKind;
+  kind: FormSessionState['kind'];
   form: SessionForm | null;
   language: 'ja' | 'en' | null;
-  firstAgent: SessionState['currentAgent'];
+  firstAgent: SessionView['currentAgent'];
   now: string;
-  faq?: SessionState['faq'];
-}): SessionState {
+}): FormSessionState {
   const fields: FieldState[] = input.form
     ? orderFields(input.form.fields).map((field) => ({
         fieldId: field.fieldId,
@@ -47,51 +50,25 @@ export function newSessionState(input: {
         finalAttempt: false,
       }))
     : [];
-  return {
-    v: 1,
-    sessionId: input.sessionId,
-    kind: input.kind,
-    status: 'active',
-    currentAgent: input.firstAgent,
-    agentStack: [{ agent: input.firstAgent, since: input.now }],
-    messages: [],
-    bootstrap: {
-      language: input.language,
-      country: null,
-      timezone: null,
-      timezoneAsked: false,
-      languageFixed: input.language !== null,
-      countryUnknown: false,
-    },
-    form: input.form,
-    plan: null,
-    fields,
-    currentFieldIndex: 0,
-    collectedFields: {},
-    followUpCount: 0,
-    startedTurnId: null,
-    loop: null,
-    subSessionResults: {},
-    audit: null,
-    compliance: { checks: [], failedChecks: {}, volunteered: [] },
-    faq: input.faq ?? null,
-    createdAt: input.now,
-    updatedAt: input.now,
-  };
+  const core = coreSessionState(input);
+  const part = { form: input.form, plan: null, fields, currentFieldIndex: 0, collectedFields: {}, followUpCount: 0 };
+  return input.kind === 'application'
+    ? { ...core, kind: 'application', ...part, compliance: { checks: [], failedChecks: {}, volunteered: [] }, audit: null }
+    : { ...core, kind: 'form', ...part };
 }
 
-export function formField(state: SessionState, fieldId: string): FormField | undefined {
+export function formField(state: FormSessionView, fieldId: string): FormField | undefined {
   return state.form?.fields.find((field) => field.fieldId === fieldId);
 }
 
-export function factsOf(state: SessionState, field: FormField): FactDefinition[] {
+export function factsOf(state: FormSessionView, field: FormField): FactDefinition[] {
   return state.form?.facts.filter((fact) => fact.formFieldId === field.id) ?? [];
 }
 
-export type CurrentField = { index: number; field: FormField; facts: FactDefinition[]; fieldState: FieldState };
+export type CurrentField = { index: number; field: FormField; facts: FactDefinition[]; fieldState: FieldStateView };
 
 /** The field the system injects into the interviewer (seed: "システムが現在のfieldを注入"). */
-export function currentField(state: SessionState): CurrentField | null {
+export function currentField(state: FormSessionView): CurrentField | null {
   const fieldState = state.fields[state.currentFieldIndex];
   if (!fieldState) return null;
   const field = formField(state, fieldState.fieldId);
@@ -100,16 +77,16 @@ export function currentField(state: SessionState): CurrentField | null {
 }
 
 /** Every answer the respondent gave for a field, oldest first (follow-ups add facts). */
-export function answersForField(state: SessionState, fieldId: string): string[] {
+export function answersForField(state: FormSessionView, fieldId: string): string[] {
   return state.messages.filter((message) => message.role === 'user' && message.fieldId === fieldId).map((message) => message.text);
 }
 
-export function maxFollowUpsFor(state: SessionState, fallback: number): number {
+export function maxFollowUpsFor(state: FormSessionView, fallback: number): number {
   return state.form?.compliance?.maxFollowUpsPerField ?? fallback;
 }
 
 /** Validates the architect's plan against the form: the same fields, each once. */
-export function validatePlan(state: SessionState, plan: Plan): string | null {
+export function validatePlan(state: FormSessionView, plan: Plan): string | null {
   const formIds = new Set(state.form?.fields.map((field) => field.fieldId) ?? []);
   const seen = new Set<string>();
   for (const plannedField of plan.fields) {
@@ -123,17 +100,17 @@ export function validatePlan(state: SessionState, plan: Plan): string | null {
 }
 
 /** Stores the plan and puts the field states in plan order; the interview starts at its first field. */
-export function applyPlan(draft: SessionDraft, plan: Plan): void {
+export function applyPlan(draft: FormDraft, plan: Plan): void {
   draft.orderFields(plan.fields.map((plannedField) => plannedField.field_id));
   draft.setPlan(plan);
 }
 
-export function markAsked(draft: SessionDraft, fieldId: string): void {
+export function markAsked(draft: FormDraft, fieldId: string): void {
   const fieldState = draft.state.fields.find((candidate) => candidate.fieldId === fieldId);
   if (fieldState && (fieldState.status === 'pending' || fieldState.status === 'reviewing')) draft.setFieldStatus(fieldId, 'interviewing');
 }
 
-export function markReviewing(draft: SessionDraft, fieldId: string): void {
+export function markReviewing(draft: FormDraft, fieldId: string): void {
   draft.setFieldStatus(fieldId, 'reviewing');
 }
 
@@ -141,7 +118,7 @@ export type ReviewOutcomeKind = 'done' | 'skipped' | 'follow_up' | 'needs_review
 export type ReviewApplied = { outcome: ReviewOutcomeKind; next: AdvanceResult | null };
 
 /** The field whose answers a pending `subtask(reviewer)` call is about (the current field, or a resolved one being corrected). */
-export function fieldUnderReview(state: SessionState): CurrentField | null {
+export function fieldUnderReview(state: FormSessionView): CurrentField | null {
   const loop = state.loop;
   let id: string | null = null;
   try {
@@ -166,7 +143,7 @@ export function fieldUnderReview(state: SessionState): CurrentField | null {
  * field that was already resolved is a correction: a pass replaces its value,
  * a failure leaves it as it was.
  */
-export function applyReview(draft: SessionDraft, fieldId: string, review: ReviewResult, maxFollowUps: number): ReviewApplied {
+export function applyReview(draft: FormDraft, fieldId: string, review: ReviewResult, maxFollowUps: number): ReviewApplied {
   const fieldState = draft.state.fields.find((candidate) => candidate.fieldId === fieldId);
   const field = formField(draft.state, fieldId);
   if (!fieldState || !field) throw new Error(`applyReview: unknown field ${fieldId}`);
@@ -209,7 +186,7 @@ export function applyReview(draft: SessionDraft, fieldId: string, review: Review
   return { outcome: 'follow_up', next: null };
 }
 
-function applyCorrection(draft: SessionDraft, fieldState: FieldState, review: ReviewResult): ReviewApplied {
+function applyCorrection(draft: FormDraft, fieldState: FieldStateView, review: ReviewResult): ReviewApplied {
   if (!review.passed || review.skipped) return { outcome: 'correction_rejected', next: null };
   const value = review.field_value ?? answersForField(draft.state, fieldState.fieldId).at(-1) ?? '';
   draft.updateField(fieldState.fieldId, { needsReview: false, skipReason: null });
@@ -222,11 +199,11 @@ function applyCorrection(draft: SessionDraft, fieldState: FieldState, review: Re
 }
 
 /** What a respondent who could not answer said, as they said it (their latest words). */
-function keptAsGiven(state: SessionState, fieldId: string): string {
+function keptAsGiven(state: FormSessionView, fieldId: string): string {
   return answersForField(state, fieldId).at(-1) ?? '';
 }
 
-function lastUserMessageId(state: SessionState, fieldId: string): string | null {
+function lastUserMessageId(state: FormSessionView, fieldId: string): string | null {
   for (let i = state.messages.length - 1; i >= 0; i--) {
     const message = state.messages[i];
     if (message?.role === 'user' && message.fieldId === fieldId) return message.messageId;
@@ -242,7 +219,7 @@ export type AdvanceResult = 'next' | 'completed' | 'audit';
  * is what lets every interview end). An application is complete only once
  * audited (docs/seeds/001: the auditor always runs).
  */
-export function advance(draft: SessionDraft): AdvanceResult {
+export function advance(draft: FormDraft): AdvanceResult {
   const state = draft.state;
   const after = state.fields.findIndex((fieldState, i) => i > state.currentFieldIndex && fieldState.status === 'pending');
   const any = after >= 0 ? after : state.fields.findIndex((fieldState) => fieldState.status === 'pending');
@@ -264,7 +241,7 @@ const DEFAULT_FOLLOW_UPS = 2;
  * times, and one correction per field; never more than MAX_SESSION_TURNS.
  * (An 8-field form with 2 follow-ups closes after 40 messages.)
  */
-export function sessionTurnBound(state: SessionState, maxTurns: number, maxFollowUps: number): number {
+export function sessionTurnBound(state: FormSessionView, maxTurns: number, maxFollowUps: number): number {
   const perField = maxFollowUpsFor(state, maxFollowUps) + 2;
   return Math.min(maxTurns, GREETING_TURNS + state.fields.length * perField);
 }
@@ -276,7 +253,7 @@ const GREETING_TURNS = 8;
  * open is resolved as it stands (a required one kept as given and flagged
  * needsReview, an optional one skipped) and the interview closes.
  */
-export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number, maxFollowUps: number = DEFAULT_FOLLOW_UPS): boolean {
+export function closeOutAtTurnBound(draft: FormDraft, maxTurns: number, maxFollowUps: number = DEFAULT_FOLLOW_UPS): boolean {
   const state = draft.state;
   if (state.status !== 'active' || !state.plan) return false;
   const turns = state.messages.filter((message) => message.role === 'user').length;
@@ -299,25 +276,25 @@ export function closeOutAtTurnBound(draft: SessionDraft, maxTurns: number, maxFo
 }
 
 /** Every field is resolved but the application has not been audited yet. */
-export function needsAudit(state: SessionState): boolean {
+export function needsAudit(state: SessionView): boolean {
   return state.kind === 'application' && state.audit === null && state.currentFieldIndex >= state.fields.length;
 }
 
-export function completeSession(draft: SessionDraft): void {
+export function completeSession(draft: FormDraft): void {
   draft.awaitConfirmation();
   draft.emit(event('session.completed', completionPayload(draft.state)));
 }
 
-function completionPayload(state: SessionState) {
-  return { collectedFields: { ...state.collectedFields }, audit: state.audit ?? null, needsReview: fieldsNeedingReview(state) };
+function completionPayload(state: FormSessionView) {
+  return { collectedFields: { ...state.collectedFields }, audit: state.kind === 'application' ? (state.audit ?? null) : null, needsReview: fieldsNeedingReview(state) };
 }
 
 /** Fields kept as given after the bounded follow-ups (visible in the snapshot, session.completed, the audit and submit). */
-export function fieldsNeedingReview(state: SessionState): string[] {
+export function fieldsNeedingReview(state: FormSessionView): string[] {
   return state.fields.filter((fieldState) => fieldState.needsReview).map((fieldState) => fieldState.fieldId);
 }
 
 /** Seed invariant: submit only when every required field is done. */
-export function unresolvedRequired(state: SessionState): string[] {
+export function unresolvedRequired(state: FormSessionView): string[] {
   return state.fields.filter((fieldState) => formField(state, fieldState.fieldId)?.required && fieldState.status !== 'done').map((fieldState) => fieldState.fieldId);
 }

@@ -9,12 +9,13 @@ import { prepareUserMessage } from './compliance-flow.js';
  * be asked about (and the stored turn is rewritten to the masked text), and
  * the message is routed to the field it answers or corrects.
  */
-export const formTurnIntake: TurnIntake = (draft, message, turnId) => {
+export const formTurnIntake: TurnIntake = (session, message, turnId) => {
+  const draft = session.asForm();
   const prepared = prepareUserMessage(draft.state, message);
   const route = routeUserMessage(draft.state, prepared.text);
   const added = draft.addUserMessage(prepared.text, turnId, route.fieldId, route.correction);
   if (prepared.topics.length === 0) return {};
-  draft.updateCompliance((c) => c.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));
+  draft.asApplication().updateCompliance((compliance) => compliance.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));
   return { redactedMessage: prepared.text };
 };
 

@@ -14,7 +14,7 @@ export type FactType = AnswerType;
 /** A fact's kind plus, for a choice, the values it allows (as the form writes them). */
 export type AnswerSpec = {
   type: FactType;
-  options: string[];
+  options: readonly string[];
   /** A choice inferred from options named in prose: a reply naming none of them is judged as free text. */
   soft?: boolean;
 };

@@ -29,7 +29,7 @@ import { optionInLanguage } from './transliterate.js';
 
 /** What phrasing needs of a fact. */
 export type QuestionFact = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriteria' | 'questioningHints'> &
-  Partial<Pick<FactDefinition, 'answerType' | 'options'>> & { kind?: FactType; options?: string[] };
+  Partial<Pick<FactDefinition, 'answerType' | 'options'>> & { kind?: FactType; options?: readonly string[] };
 
 /**
  * What phrasing needs of a field: a FormField or any view of one (the

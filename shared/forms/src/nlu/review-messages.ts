@@ -12,8 +12,8 @@ export type Verdict =
   | { code: 'invalid'; text: string }
   | { code: 'no_year'; text: string }
   | { code: 'incomplete_name'; text: string }
-  | { code: 'ambiguous'; text: string; options: string[] }
-  | { code: 'not_an_option'; text: string; options: string[] }
+  | { code: 'ambiguous'; text: string; options: readonly string[] }
+  | { code: 'not_an_option'; text: string; options: readonly string[] }
   | { code: 'vague'; text: string }
   | { code: 'no_code'; text: string }
   | { code: 'missing' }

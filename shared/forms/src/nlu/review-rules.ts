@@ -288,7 +288,7 @@ export function candidateValue(
  * included): for routing a message to the field it corrects.
  */
 export function readValue(
-  spec: { type: FactType; options: string[]; texts: string[] },
+  spec: { type: FactType; options: readonly string[]; texts: string[] },
   message: string,
   input: Pick<ReviewInput, 'language' | 'country' | 'now' | 'timezone'>,
 ): string | null {

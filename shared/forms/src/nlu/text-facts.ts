@@ -12,7 +12,7 @@ import { contactSpans, stripSpans } from './typed-values.js';
 export type FactSpec = {
   fact: FactDefinition;
   type: FactType;
-  options: string[];
+  options: readonly string[];
   texts: string[];
   soft?: boolean;
   /** Descriptions the form gives for its options ("C = AI in production"). */

@@ -2,7 +2,20 @@ import type { AgentName } from '../agents-list.js';
 import { event, type NewEvent } from '../schemas/events.js';
 import type { Plan } from '../schemas/form.js';
 import type { RunStep } from '../schemas/run-step.js';
-import type { ChatMessage, ComplianceState, FieldState, FieldStatus, LoopCheckpoint, SessionState } from '../schemas/session.js';
+import { SystemError } from '../errors.js';
+import type { FaqState } from '../schemas/faq.js';
+import type {
+  ApplicationSessionState,
+  ChatMessage,
+  ComplianceState,
+  FaqSessionState,
+  FieldState,
+  FieldStatus,
+  FormSessionState,
+  LoopCheckpoint,
+  SessionState,
+  DeepReadonly,
+} from '../schemas/session.js';
 
 /** The StateChange records of docs/seeds/001, read off the events a draft emitted. */
 export type StateChangeType =
@@ -14,15 +27,24 @@ export type StateChangeType =
   | 'ADD_ASSISTANT_MESSAGE';
 export type StateChange = { type: StateChangeType; payload: Record<string, unknown> };
 
+/** Drafts narrowed to a product part (see `SessionDraft.asForm`, `asApplication`, `asFaq`). */
+export type FormDraft = SessionDraft<FormSessionState>;
+export type ApplicationDraft = SessionDraft<ApplicationSessionState>;
+export type FaqDraft = SessionDraft<FaqSessionState>;
+
+const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE']);
+
 /**
  * A working copy of one session's state during a step. Every mutation goes
  * through a method that also records the event the contract promises for it,
  * so state and events cannot drift apart; the step runner commits both at once.
+ *
+ * `S` is the session's kind as far as the holder knows it: a product narrows a
+ * draft once (`asForm()`, `asApplication()`, `asFaq()`), and the mutators of a
+ * product part exist only on a draft narrowed to it (their `this` type says so).
  */
-const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE']);
-
-export class SessionDraft {
-  readonly state: SessionState;
+export class SessionDraft<S extends SessionState = SessionState> {
+  readonly #state: S;
   readonly events: NewEvent[] = [];
   readonly runSteps: RunStep[] = [];
 
@@ -31,11 +53,34 @@ export class SessionDraft {
    * cloning a large session on every step costs more than the rest of the step.
    */
   constructor(
-    state: SessionState,
+    state: S,
     private readonly clock: () => Date = () => new Date(),
     owned = false,
   ) {
-    this.state = owned ? state : structuredClone(state);
+    this.#state = owned ? state : structuredClone(state);
+  }
+
+  /** The state as it stands in this step, to read; changes go through the methods below. */
+  get state(): DeepReadonly<S> {
+    return this.#state as DeepReadonly<S>;
+  }
+
+  /** This draft as an interview (form or job application); a session of another kind is a bug in the caller. */
+  asForm(): SessionDraft<FormSessionState> {
+    return this.narrowed((state): state is FormSessionState => state.kind === 'form' || state.kind === 'application', 'an interview');
+  }
+
+  asApplication(): SessionDraft<ApplicationSessionState> {
+    return this.narrowed((state): state is ApplicationSessionState => state.kind === 'application', 'a job application');
+  }
+
+  asFaq(): SessionDraft<FaqSessionState> {
+    return this.narrowed((state): state is FaqSessionState => state.kind === 'faq', 'an FAQ dialog');
+  }
+
+  private narrowed<T extends SessionState>(is: (state: SessionState) => state is T, what: string): SessionDraft<T> {
+    if (!is(this.#state)) throw new SystemError(`session ${this.#state.sessionId} is a ${this.#state.kind} session, not ${what}`);
+    return this as unknown as SessionDraft<T>;
   }
 
   now(): string {
@@ -62,24 +107,56 @@ export class SessionDraft {
 
   /** The first step of a turn: the session records which turn it started and says so. */
   beginTurn(turnId: string): void {
-    this.state.startedTurnId = turnId;
+    this.#state.startedTurnId = turnId;
     this.emit(event('turn.started', { turnId }));
   }
 
   /** The agent loop suspends on a subtask (its checkpoint is kept until the result comes back), or resumes and clears it. */
   setLoop(checkpoint: LoopCheckpoint | null): void {
-    this.state.loop = checkpoint;
+    this.#state.loop = checkpoint;
+  }
+
+  /**
+   * The sub-agent has finished: its result (or `fallback` when it left none)
+   * moves from subSessionResults to the suspended loop, which resumes with it.
+   */
+  resolveSubtask(fallback: unknown): LoopCheckpoint {
+    const loop = this.#state.loop;
+    if (!loop) throw new SystemError(`session ${this.#state.sessionId} has no suspended loop to resume`);
+    const callId = loop.pendingCall.id;
+    loop.pendingResult = this.#state.subSessionResults[callId] ?? fallback;
+    delete this.#state.subSessionResults[callId];
+    this.touch();
+    return loop;
+  }
+
+  /** The greeter asked which city or zone, because the country spans several (asked once). */
+  markTimezoneAsked(): void {
+    this.#state.bootstrap.timezoneAsked = true;
+    this.touch();
+  }
+
+  /** The respondent named no country within the greeter's bounded questions: the interview goes on without one. */
+  markCountryUnknown(): void {
+    this.#state.bootstrap.countryUnknown = true;
+    this.touch();
   }
 
   /** A sub-agent's result for the suspended loop's pending call `callId` (read when the loop resumes). */
   setSubtaskResult(callId: string, result: unknown): void {
-    this.state.subSessionResults[callId] = result;
+    this.#state.subSessionResults[callId] = result;
+    this.touch();
+  }
+
+  /** The respondent submitted the session (outside any step: the gateway commits it on its own). */
+  markSubmitted(): void {
+    this.#state.status = 'submitted';
     this.touch();
   }
 
   /** The session waits for the respondent to confirm before it can be submitted. */
   awaitConfirmation(): void {
-    this.state.status = 'awaiting_confirmation';
+    this.#state.status = 'awaiting_confirmation';
     this.touch();
   }
 
@@ -88,62 +165,68 @@ export class SessionDraft {
    * its status and value change through setFieldStatus / setFieldValue, which
    * emit their events.
    */
-  updateField(fieldId: string, patch: Partial<Omit<FieldState, 'fieldId' | 'status' | 'value'>>): void {
-    const field = this.state.fields.find((candidate) => candidate.fieldId === fieldId);
+  updateField(this: SessionDraft<FormSessionState>, fieldId: string, patch: Partial<Omit<FieldState, 'fieldId' | 'status' | 'value'>>): void {
+    const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
     if (!field) return;
     Object.assign(field, patch);
     this.touch();
   }
 
   /** Which field the interview is at (the number of fields once every one is settled). */
-  setCurrentFieldIndex(index: number): void {
-    this.state.currentFieldIndex = index;
+  setCurrentFieldIndex(this: SessionDraft<FormSessionState>, index: number): void {
+    this.#state.currentFieldIndex = index;
     this.touch();
   }
 
   /** One more follow-up question asked in this session (bounded, see form-flow). */
-  countFollowUp(): void {
-    this.state.followUpCount += 1;
+  countFollowUp(this: SessionDraft<FormSessionState>): void {
+    this.#state.followUpCount += 1;
     this.touch();
   }
 
   /** The fields in the order the plan asks them, starting at the first. */
-  orderFields(fieldIds: readonly string[]): void {
-    const byId = new Map(this.state.fields.map((field) => [field.fieldId, field]));
-    this.state.fields = fieldIds.map((id) => byId.get(id)).filter((field): field is SessionState['fields'][number] => field !== undefined);
-    this.state.currentFieldIndex = 0;
+  orderFields(this: SessionDraft<FormSessionState>, fieldIds: readonly string[]): void {
+    const byId = new Map(this.#state.fields.map((field) => [field.fieldId, field]));
+    this.#state.fields = fieldIds.map((id) => byId.get(id)).filter((field): field is FieldState => field !== undefined);
+    this.#state.currentFieldIndex = 0;
     this.touch();
   }
 
   /** Application sessions: changes to the compliance record go through here (checks, failed-check counts, volunteered topics). */
-  updateCompliance(change: (compliance: ComplianceState) => void): void {
-    change(this.state.compliance);
+  updateCompliance(this: SessionDraft<ApplicationSessionState>, change: (compliance: ComplianceState) => void): void {
+    change(this.#state.compliance);
     this.touch();
   }
 
-  setAudit(audit: unknown): void {
-    this.state.audit = audit;
+  setAudit(this: SessionDraft<ApplicationSessionState>, audit: unknown): void {
+    this.#state.audit = audit;
+    this.touch();
+  }
+
+  /** FAQ sessions: changes to the dialog context go through here (history, the results of recent turns). */
+  updateFaq(this: SessionDraft<FaqSessionState>, change: (faq: FaqState) => void): void {
+    change(this.#state.faq);
     this.touch();
   }
 
   private touch(): void {
-    this.state.updatedAt = this.now();
+    this.#state.updatedAt = this.now();
   }
 
   setLanguage(language: string): void {
-    this.state.bootstrap.language = language;
+    this.#state.bootstrap.language = language;
     this.touch();
     this.emit(event('state.changed', { type: 'SET_LANGUAGE', payload: { language } }));
   }
 
   setCountry(country: string): void {
-    this.state.bootstrap.country = country;
+    this.#state.bootstrap.country = country;
     this.touch();
     this.emit(event('state.changed', { type: 'SET_COUNTRY', payload: { country } }));
   }
 
   setTimezone(timezone: string, source: string): void {
-    this.state.bootstrap.timezone = timezone;
+    this.#state.bootstrap.timezone = timezone;
     this.touch();
     this.emit(event('state.changed', { type: 'SET_TIMEZONE', payload: { timezone, source } }));
   }
@@ -153,14 +236,14 @@ export class SessionDraft {
    * subtask pushes the sub-agent, returning pops it, a hand-off replaces the top.
    */
   setAgent(to: AgentName): void {
-    const from = this.state.currentAgent;
+    const from = this.#state.currentAgent;
     if (from === to) return;
-    const stack = this.state.agentStack;
-    const loop = this.state.loop;
+    const stack = this.#state.agentStack;
+    const loop = this.#state.loop;
     if (loop && loop.subAgent === to && loop.pendingResult === undefined) stack.push({ agent: to, since: this.now() });
     else if (stack.length >= 2 && stack[stack.length - 2]?.agent === to) stack.pop();
     else stack.splice(stack.length - 1, 1, { agent: to, since: this.now() });
-    this.state.currentAgent = to;
+    this.#state.currentAgent = to;
     this.touch();
     this.emit(event('agent.changed', { from, to }));
   }
@@ -168,10 +251,10 @@ export class SessionDraft {
   private addMessage(input: Omit<ChatMessage, 'messageId' | 'createdAt'>): ChatMessage {
     const message: ChatMessage = {
       ...input,
-      messageId: `${this.state.sessionId}-m${this.state.messages.length + 1}`,
+      messageId: `${this.#state.sessionId}-m${this.#state.messages.length + 1}`,
       createdAt: this.now(),
     };
-    this.state.messages.push(message);
+    this.#state.messages.push(message);
     this.touch();
     this.emit(
       event('message', {
@@ -195,27 +278,28 @@ export class SessionDraft {
     return message;
   }
 
-  setPlan(plan: Plan): void {
-    this.state.plan = plan;
+  setPlan(this: SessionDraft<FormSessionState>, plan: Plan): void {
+    this.#state.plan = plan;
     this.touch();
     this.emit(event('state.changed', { type: 'PLAN_CREATED', payload: { fields: plan.fields } }));
   }
 
-  setFieldStatus(fieldId: string, status: FieldStatus, extra: Record<string, unknown> = {}): void {
-    const field = this.state.fields.find((candidate) => candidate.fieldId === fieldId);
+  setFieldStatus(this: SessionDraft<FormSessionState>, fieldId: string, status: FieldStatus, extra: Record<string, unknown> = {}): void {
+    const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
     if (!field || field.status === status) return;
     field.status = status;
     this.touch();
     this.emit(event('state.changed', { type: 'FIELD_STATUS', payload: { fieldId, status, ...extra } }));
   }
 
-  setFieldValue(fieldId: string, value: string | null): void {
-    const field = this.state.fields.find((candidate) => candidate.fieldId === fieldId);
+  setFieldValue(this: SessionDraft<FormSessionState>, fieldId: string, value: string | null): void {
+    const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
     if (!field) return;
     field.value = value;
-    if (value === null) delete this.state.collectedFields[fieldId];
-    else this.state.collectedFields[fieldId] = value;
+    if (value === null) delete this.#state.collectedFields[fieldId];
+    else this.#state.collectedFields[fieldId] = value;
     this.touch();
     this.emit(event('state.changed', { type: 'FIELD_VALUE', payload: { fieldId, value } }));
   }
 }
+

@@ -76,7 +76,8 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
   }
   const committed = await commitStep(deps, { loaded, step, draft, mode: 'none', keepRunSteps: false });
   if (!committed) return null;
-  return { ...loaded, version: committed.version, state: draft.state, lastEventId: loaded.lastEventId + draft.events.length };
+  // The draft owns loaded.state (no copy) and has changed it in place.
+  return { ...loaded, version: committed.version, state: loaded.state, lastEventId: loaded.lastEventId + draft.events.length };
 }
 
 async function executeAndCommit(
@@ -157,9 +158,13 @@ export function resetAfterFailure(draft: SessionDraft): void {
     draft.setLoop(null);
     draft.setAgent(loop.agent);
   }
-  for (const field of draft.state.fields) if (field.status === 'reviewing') draft.setFieldStatus(field.fieldId, 'interviewing');
-  // An FAQ dialog's next turn starts with the planner again.
-  if (draft.state.faq && draft.state.currentAgent !== 'planner') draft.setAgent('planner');
+  if (draft.state.kind === 'faq') {
+    // An FAQ dialog's next turn starts with the planner again.
+    if (draft.state.currentAgent !== 'planner') draft.setAgent('planner');
+    return;
+  }
+  const interview = draft.asForm();
+  for (const field of interview.state.fields) if (field.status === 'reviewing') interview.setFieldStatus(field.fieldId, 'interviewing');
 }
 
 /**

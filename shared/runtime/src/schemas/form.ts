@@ -31,7 +31,7 @@ export const FactDefinition = z.object({
   /** Extension: the kind of value asked for; inferred from the words when absent. */
   answerType: AnswerType.optional(),
   /** Extension: the allowed values of a `choice` (or `yes_no`) fact, as they should be stored. */
-  options: z.array(z.string().trim().min(1).max(200)).min(2).max(50).optional(),
+  options: z.array(z.string().trim().min(1).max(200)).min(2).max(50).readonly().optional(),
 });
 export type FactDefinition = z.infer<typeof FactDefinition>;
 

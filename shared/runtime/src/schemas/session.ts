@@ -89,13 +89,13 @@ export const ComplianceState = z.object({
 export type ComplianceState = z.infer<typeof ComplianceState>;
 
 /**
- * The seed's MainSessionState, stored as one JSON document per session and
- * changed only by compare-and-set commits that also append its events.
+ * What every session has, whatever its product: identity, status, which agent
+ * holds the conversation, the messages, the settled language/country/time zone
+ * (the snapshot shows them for every kind), and the suspended agent loop.
  */
-export const SessionState = z.object({
+const CoreSessionState = z.object({
   v: z.literal(1),
   sessionId: z.string(),
-  kind: SessionKind,
   status: SessionStatus,
   currentAgent: AgentName,
   agentStack: z.array(z.object({ agent: AgentName, since: z.string() })),
@@ -110,25 +110,92 @@ export const SessionState = z.object({
     /** The respondent did not name a country within the greeter's bounded questions: the interview goes on without one. */
     countryUnknown: z.boolean().default(false),
   }),
+  /** The turn whose user message has been added (a rerun must not add it twice). */
+  startedTurnId: z.string().nullable(),
+  loop: LoopCheckpoint.nullable(),
+  subSessionResults: z.record(z.string(), z.unknown()).default({}),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** The interview's part: the form, its plan, and where each field stands. */
+const FormPart = {
   form: SessionForm.nullable(),
   plan: Plan.nullable(),
   fields: z.array(FieldState),
   currentFieldIndex: z.number().int(),
   collectedFields: z.record(z.string(), z.string()),
   followUpCount: z.number().int(),
-  /** The turn whose user message has been added (a rerun must not add it twice). */
-  startedTurnId: z.string().nullable(),
-  loop: LoopCheckpoint.nullable(),
-  subSessionResults: z.record(z.string(), z.unknown()).default({}),
-  audit: z.unknown().nullable().default(null),
-  /** Application sessions: quick-check history, failed checks per field, prohibited topics the respondent volunteered (masked). */
-  compliance: ComplianceState,
-  /** FAQ sessions: the dialog context (history with plans) and the results of recent turns. */
-  faq: FaqState.nullable().default(null),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+};
+
+/**
+ * The seed's MainSessionState, stored as one JSON document per session and
+ * changed only by compare-and-set commits that also append its events: the
+ * core plus the part of its product, told apart by `kind`.
+ */
+export const SessionState = z.discriminatedUnion('kind', [
+  CoreSessionState.extend({ kind: z.literal('form'), ...FormPart }),
+  CoreSessionState.extend({
+    kind: z.literal('application'),
+    ...FormPart,
+    /** Quick-check history, failed checks per field, prohibited topics the respondent volunteered (masked). */
+    compliance: ComplianceState,
+    audit: z.unknown().nullable().default(null),
+  }),
+  /** The dialog context (history with plans) and the results of recent turns. */
+  CoreSessionState.extend({ kind: z.literal('faq'), faq: FaqState }),
+]);
 export type SessionState = z.infer<typeof SessionState>;
+/** A form or job-application interview. */
+export type FormSessionState = Extract<SessionState, { kind: 'form' | 'application' }>;
+export type ApplicationSessionState = Extract<SessionState, { kind: 'application' }>;
+export type FaqSessionState = Extract<SessionState, { kind: 'faq' }>;
+
+/** A value seen through a read-only lens, all the way down: what a draft hands out to read. */
+export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends ReadonlyArray<infer Item>
+    ? ReadonlyArray<DeepReadonly<Item>>
+    : T extends object
+      ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
+      : T;
+
+/** What a step reads: the state through a read-only lens (a draft's mutators are the only way to change it). */
+export type SessionView = DeepReadonly<SessionState>;
+export type FormSessionView = DeepReadonly<FormSessionState>;
+export type ApplicationSessionView = DeepReadonly<ApplicationSessionState>;
+export type FaqSessionView = DeepReadonly<FaqSessionState>;
+export type FieldStateView = DeepReadonly<FieldState>;
+
+/** A private, changeable copy of something read from a view. */
+export function mutableCopy<T>(view: DeepReadonly<T>): T {
+  return structuredClone(view) as T;
+}
+
+/** The core of a new session, before its product adds its part: `firstAgent` holds the conversation. */
+export function coreSessionState(input: { sessionId: string; language: 'ja' | 'en' | null; firstAgent: AgentName; now: string }): z.infer<typeof CoreSessionState> {
+  return {
+    v: 1,
+    sessionId: input.sessionId,
+    status: 'active',
+    currentAgent: input.firstAgent,
+    agentStack: [{ agent: input.firstAgent, since: input.now }],
+    messages: [],
+    bootstrap: {
+      language: input.language,
+      country: null,
+      timezone: null,
+      timezoneAsked: false,
+      languageFixed: input.language !== null,
+      countryUnknown: false,
+    },
+    startedTurnId: null,
+    loop: null,
+    subSessionResults: {},
+    createdAt: input.now,
+    updatedAt: input.now,
+  };
+}
 
 /** The single step a session expects next: which agent runs, for which turn. */
 export const Step = z.object({ seq: z.number().int().min(1), agent: AgentName, turnId: z.string() });

@@ -3,7 +3,7 @@ import type { AgentName } from '../agents-list.js';
 import { SystemError } from '../errors.js';
 import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
 import type { RunStep } from '../schemas/run-step.js';
-import { Step, type SessionState } from '../schemas/session.js';
+import { Step, type SessionState, type SessionView } from '../schemas/session.js';
 import { allSessionKeys, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
 import { acceptTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CommitMode } from './scripts.js';
 
@@ -30,7 +30,7 @@ export type CommitInput = {
   expectedVersion: number;
   /** The step this commit belongs to; null for changes outside a step (submit). */
   expectedSeq: number | null;
-  state: SessionState;
+  state: SessionView;
   mode: CommitMode;
   nextAgent?: AgentName;
   events: NewEvent[];

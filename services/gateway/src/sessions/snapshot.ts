@@ -1,0 +1,49 @@
+import { fieldsNeedingReview, formField } from '@convo/forms';
+import type { FormSessionView, LoadedSession, SessionView } from '@convo/runtime';
+
+/** GET /v1/sessions/:id (and `resync`), exactly the contract's fields (plus ids a client may use), for every kind of session. */
+export function buildSnapshot(loaded: LoadedSession): Record<string, unknown> {
+  const state: SessionView = loaded.state;
+  const { bootstrap } = state;
+  return {
+    sessionId: state.sessionId,
+    kind: state.kind,
+    status: state.status,
+    currentAgent: state.currentAgent,
+    bootstrap: { language: bootstrap.language, country: bootstrap.country, timezone: bootstrap.timezone },
+    ...(state.kind === 'faq' ? { fields: [], collectedFields: {}, needsReview: [], audit: null } : interviewPart(state)),
+    messages: state.messages.map((message) => ({
+      messageId: message.messageId,
+      role: message.role,
+      agent: message.agent,
+      text: message.text,
+      createdAt: message.createdAt,
+      fieldId: message.fieldId,
+    })),
+    turn: { active: loaded.activeTurn, queued: loaded.queued },
+    lastEventId: loaded.lastEventId,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+function interviewPart(state: FormSessionView) {
+  return {
+    fields: state.fields.map((fieldState) => {
+      const definition = formField(state, fieldState.fieldId);
+      return {
+        fieldId: fieldState.fieldId,
+        label: definition?.label ?? fieldState.fieldId,
+        required: definition?.required ?? false,
+        status: fieldState.status,
+        value: fieldState.value,
+        followUps: fieldState.followUps,
+        skipReason: fieldState.skipReason,
+        needsReview: fieldState.needsReview,
+      };
+    }),
+    collectedFields: state.collectedFields,
+    needsReview: fieldsNeedingReview(state),
+    audit: state.kind === 'application' ? state.audit : null,
+  };
+}

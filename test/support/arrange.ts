@@ -1,0 +1,10 @@
+import type { SessionDraft, SessionState } from '@convo/runtime';
+
+/**
+ * Test set-up only: puts a draft's state into a given shape directly, as a
+ * stored session could be, without the mutators (and the events they emit)
+ * that production code must go through.
+ */
+export function arrange<S extends SessionState>(draft: SessionDraft<S>, change: (state: S) => void): void {
+  change(draft.state as S);
+}

@@ -1,0 +1,109 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AgentDialogRequest, AppError, ConflictError, type LoadedSession, UnauthorizedError, UnavailableError } from '@convo/runtime';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sameSecret, tokenOf } from '../auth.js';
+import type { GatewayDeps } from '../deps.js';
+import { dialogResponse } from '../faq/dialog-response.js';
+import { streamTurn, turnStartCursor } from '../faq/dialog-stream.js';
+import { TurnWaiter } from '../faq/turn-waiter.js';
+import { createSession } from './service.js';
+
+/**
+ * The FAQ dialog's use cases behind POST /agent.dialog: open (or continue)
+ * the dialog's session, then either await the turn's result or follow its
+ * events. Accepting the turn is the session service's `acceptTurn`.
+ */
+
+type DialogDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics' | 'hub'>;
+
+export class TimeoutError extends AppError {
+  constructor(message: string) {
+    super('timeout', message, { status: 504 });
+  }
+}
+
+/**
+ * The session a dialog turn belongs to: the given one (created under that
+ * id when new, as the seed's contextStore keyed by sessionId), else one
+ * derived from the Idempotency-Key (so a retry that lost the first
+ * response's sessionId lands in the same session), else a new one.
+ */
+export async function openDialog(
+  deps: DialogDeps,
+  req: FastifyRequest,
+  body: AgentDialogRequest,
+  language: 'ja' | 'en' | 'auto',
+  idempotencyKey: string | undefined,
+): Promise<{ sessionId: string; lastEventId: number }> {
+  const sessionId = body.sessionId ?? (idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID());
+  const existing = await deps.store.load(sessionId);
+  if (existing) return { sessionId, lastEventId: checkDialogAccess(req, existing) };
+  const faq = { access: 'dialog' as const, history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })), turns: [] };
+  if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq }, req.log)) return { sessionId, lastEventId: 0 };
+  // Created by a concurrent request with the same id.
+  const raced = await deps.store.load(sessionId);
+  if (!raced) throw new ConflictError('session_changing', 'the session was created and deleted concurrently; retry');
+  return { sessionId, lastEventId: checkDialogAccess(req, raced) };
+}
+
+/** Follows one dialog turn over SSE: from its start, or from the client's Last-Event-ID when it resumes or repeats. */
+export async function followDialogTurn(
+  deps: DialogDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  turn: { sessionId: string; turnId: string; lastEventId: number; repeated: boolean; resumeFrom: number | null },
+) {
+  const { store, hub, config } = deps;
+  const { sessionId, turnId } = turn;
+  const streamDeps = { store, hub, maxBufferBytes: config.sse.maxBufferBytes, retryMs: config.sse.retryMs, timeoutMs: config.faq.dialogTimeoutMs };
+  if (!turn.repeated && turn.resumeFrom === null) return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId: turn.lastEventId, begun: false });
+  // A repeated request follows the same turn from its start, or from the client's Last-Event-ID.
+  const start = await turnStartCursor(store, sessionId, turnId);
+  const fromId = turn.resumeFrom ?? start ?? (await store.load(sessionId))?.lastEventId ?? 0;
+  return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId, begun: start !== null && fromId > start });
+}
+
+/** Waits for one dialog turn to end and answers with its result (at once for a repeat of a finished turn). */
+export async function awaitDialogTurn(deps: DialogDeps, turn: { sessionId: string; turnId: string; lastEventId: number; repeated: boolean; started: number }) {
+  const { store, hub, config } = deps;
+  const { sessionId, turnId, started } = turn;
+  let fromId = turn.lastEventId;
+  if (turn.repeated) {
+    const loaded = await store.load(sessionId);
+    const done = dialogTurns(loaded).find((entry) => entry.turnId === turnId && entry.finishedAt !== null);
+    if (done) return dialogResponse(sessionId, done, Math.round(performance.now() - started));
+    // Not finished when loaded: its end comes after this event id (state and events commit together).
+    fromId = loaded?.lastEventId ?? 0;
+  }
+  const end = await TurnWaiter.wait(hub, store, { sessionId, turnId, fromId, timeoutMs: config.faq.dialogTimeoutMs });
+  if (end.kind === 'closed') {
+    throw new UnavailableError('this gateway is shutting down; repeat the request with the same sessionId and Idempotency-Key', 1, 'shutting_down');
+  }
+  if (end.kind === 'timeout') {
+    throw new TimeoutError(
+      `the dialog turn did not finish within ${config.faq.dialogTimeoutMs} ms; it goes on (session ${sessionId}, turn ${turnId}): ` +
+        'repeat the request with the same sessionId and Idempotency-Key to get its result',
+    );
+  }
+  if (end.kind === 'failed') {
+    const failure = (end.event.data as { error: { code: string; message: string } }).error;
+    throw new AppError(failure.code, failure.message, { status: 502 });
+  }
+  const loaded = await store.load(sessionId);
+  const result = dialogTurns(loaded).find((entry) => entry.turnId === turnId);
+  if (!result) throw new AppError('result_unavailable', 'the turn finished but its result is no longer retained', { status: 502 });
+  return dialogResponse(sessionId, result, Math.round(performance.now() - started));
+}
+
+/** The results of a dialog's recent turns (none when the session is gone or is not a dialog). */
+function dialogTurns(loaded: LoadedSession | null) {
+  return loaded?.state.kind === 'faq' ? loaded.state.faq.turns : [];
+}
+
+function checkDialogAccess(req: FastifyRequest, session: LoadedSession): number {
+  const { state } = session;
+  if (state.kind !== 'faq') throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
+  // A session made with POST /v1/sessions keeps its token requirement here too: the right token, not just one.
+  if (state.faq.access === 'token' && !sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError();
+  return session.lastEventId;
+}

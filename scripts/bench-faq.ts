@@ -37,12 +37,12 @@ const ABLATION_DOCS = Number(process.env.BENCH_FAQ_ABLATION_DOCS ?? 3_000);
 
 /** mulberry32: a seeded generator in four lines, not worth a dependency for a bench. */
 function seeded(seed: number): () => number {
-  let a = seed >>> 0;
+  let state = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
 }
 const random = seeded(20240611);
@@ -96,30 +96,30 @@ const EN = {
 type Lang = typeof JA;
 
 function makeDoc(id: number, lang: 'ja' | 'en', used: Set<string>): FaqDocument {
-  const l: Lang = lang === 'ja' ? JA : EN;
+  const vocab: Lang = lang === 'ja' ? JA : EN;
   for (;;) {
     const vars = {
-      b: pick(l.brands),
-      p: pick(l.products),
-      r: pick(l.regions),
-      pay: pick(l.pays),
+      b: pick(vocab.brands),
+      p: pick(vocab.products),
+      r: pick(vocab.regions),
+      pay: pick(vocab.pays),
       n: String(100 * (1 + Math.floor(random() * 30))),
       m: String(100 * (1 + Math.floor(random() * 15))),
       d: String(2 + Math.floor(random() * 28)),
     };
-    const topic = pick(l.topics);
+    const topic = pick(vocab.topics);
     const question = fill(topic.q, vars);
     if (used.has(question)) continue;
     used.add(question);
-    const extra = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(l.filler));
+    const extra = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(vocab.filler));
     const answer = [fill(topic.a, vars), ...extra].join(lang === 'ja' ? '' : ' ');
     return { id: `${lang}-${String(id).padStart(5, '0')}`, language: lang, question, answer, tags: topic.tags.map((t) => fill(t, vars)) };
   }
 }
 
-function makeCorpus(n: number): FaqDocument[] {
+function makeCorpus(size: number): FaqDocument[] {
   const used = new Set<string>();
-  return Array.from({ length: n }, (_, i) => makeDoc(i, i % 2 === 0 ? 'ja' : 'en', used));
+  return Array.from({ length: size }, (_, i) => makeDoc(i, i % 2 === 0 ? 'ja' : 'en', used));
 }
 
 // --- Damaged queries: what a user types instead of the FAQ's question ---
@@ -128,9 +128,9 @@ type Probe = { kind: string; query: string; want: string };
 
 /** Every Latin word of five letters or more gets a deleted, doubled or swapped letter. */
 function typos(text: string): string {
-  return text.replace(/[a-z]{5,}/gi, (w) => {
-    const i = 1 + Math.floor(random() * (w.length - 2));
-    return pick([w.slice(0, i) + w.slice(i + 1), w.slice(0, i) + w[i] + w.slice(i), w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2)]);
+  return text.replace(/[a-z]{5,}/gi, (word) => {
+    const at = 1 + Math.floor(random() * (word.length - 2));
+    return pick([word.slice(0, at) + word.slice(at + 1), word.slice(0, at) + word[at] + word.slice(at), word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2)]);
   });
 }
 
@@ -140,10 +140,10 @@ const toHiragana = (s: string) => s.replace(/[\u30a1-\u30f6]/g, (c) => String.fr
 function kanaFor(analyzer: Analyzer, text: string, kanji: boolean): string {
   return analyzer
     .tokens(text)
-    .map((t) => {
-      if (!kanji && /^[\u30a1-\u30fc]+$/.test(t.surface)) return toHiragana(t.surface);
-      if (kanji && t.pos === '名詞' && /[\u4e00-\u9fff]/.test(t.surface) && t.reading) return toHiragana(t.reading);
-      return t.surface;
+    .map((token) => {
+      if (!kanji && /^[\u30a1-\u30fc]+$/.test(token.surface)) return toHiragana(token.surface);
+      if (kanji && token.pos === '名詞' && /[\u4e00-\u9fff]/.test(token.surface) && token.reading) return toHiragana(token.reading);
+      return token.surface;
     })
     .join('');
 }
@@ -157,18 +157,18 @@ function keywords(analyzer: Analyzer, text: string): string {
     .join(' ');
 }
 
-function makeProbes(analyzer: Analyzer, docs: FaqDocument[], n: number): Probe[] {
+function makeProbes(analyzer: Analyzer, docs: FaqDocument[], count: number): Probe[] {
   const probes: Probe[] = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < count; i++) {
     const doc = pick(docs);
-    const q = doc.question;
+    const question = doc.question;
     if (doc.language === 'en') {
       const kind = pick(['en typos', 'en keywords', 'en clean']);
-      probes.push({ kind, want: doc.id, query: kind === 'en typos' ? typos(keywords(analyzer, q)) : kind === 'en keywords' ? keywords(analyzer, q) : q });
+      probes.push({ kind, want: doc.id, query: kind === 'en typos' ? typos(keywords(analyzer, question)) : kind === 'en keywords' ? keywords(analyzer, question) : question });
     } else {
       const kind = pick(['ja hiragana', 'ja reading', 'ja keywords', 'ja clean']);
       const query =
-        kind === 'ja hiragana' ? kanaFor(analyzer, q, false) : kind === 'ja reading' ? kanaFor(analyzer, q, true) : kind === 'ja keywords' ? keywords(analyzer, q) : q;
+        kind === 'ja hiragana' ? kanaFor(analyzer, question, false) : kind === 'ja reading' ? kanaFor(analyzer, question, true) : kind === 'ja keywords' ? keywords(analyzer, question) : question;
       probes.push({ kind, want: doc.id, query });
     }
   }
@@ -193,23 +193,23 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: numbe
 
 function latencies(index: FaqSearchIndex, queries: string[]): number[] {
   for (const q of queries.slice(0, 50)) index.search(q, { topK: 5 }); // warm-up
-  return queries.map((q) => {
+  return queries.map((query) => {
     const t0 = performance.now();
-    index.search(q, { topK: 5, language: 'auto' });
+    index.search(query, { topK: 5, language: 'auto' });
     return performance.now() - t0;
   });
 }
 
 function quality(index: FaqSearchIndex, probes: Probe[]): Map<string, { hit1: number; mrr: number; n: number }> {
   const byKind = new Map<string, { hit1: number; mrr: number; n: number }>();
-  for (const p of probes) {
-    const rank = index.search(p.query, { topK: 10 }).findIndex((h) => h.id === p.want) + 1;
-    for (const kind of [p.kind, 'all']) {
-      const s = byKind.get(kind) ?? { hit1: 0, mrr: 0, n: 0 };
-      s.n++;
-      if (rank === 1) s.hit1++;
-      if (rank > 0) s.mrr += 1 / rank;
-      byKind.set(kind, s);
+  for (const probe of probes) {
+    const rank = index.search(probe.query, { topK: 10 }).findIndex((h) => h.id === probe.want) + 1;
+    for (const kind of [probe.kind, 'all']) {
+      const stats = byKind.get(kind) ?? { hit1: 0, mrr: 0, n: 0 };
+      stats.n++;
+      if (rank === 1) stats.hit1++;
+      if (rank > 0) stats.mrr += 1 / rank;
+      byKind.set(kind, stats);
     }
   }
   return byKind;
@@ -271,8 +271,8 @@ async function main(): Promise<void> {
   console.log(`\nfinding the damaged question's own FAQ (${small.length} docs, ${smallProbes.length} queries): hit@1 / MRR@10`);
   console.log(['variant'.padEnd(11), ...kinds.map((k) => k.padEnd(13))].join(' '));
   for (const [name, make] of variants) {
-    const q = quality(await make(), smallProbes);
-    console.log([name.padEnd(11), ...kinds.map((k) => { const s = q.get(k)!; return `${(s.hit1 / s.n).toFixed(2)}/${(s.mrr / s.n).toFixed(2)}`.padEnd(13); })].join(' '));
+    const qualityByKind = quality(await make(), smallProbes);
+    console.log([name.padEnd(11), ...kinds.map((k) => { const stats = qualityByKind.get(k)!; return `${(stats.hit1 / stats.n).toFixed(2)}/${(stats.mrr / stats.n).toFixed(2)}`.padEnd(13); })].join(' '));
   }
   console.log(`\nexamples: ${smallProbes.slice(0, 6).map((p) => `[${p.kind}] ${p.query}`).join(' | ')}`);
 
@@ -297,19 +297,19 @@ async function throughTheStack(docs: FaqDocument[], queries: string[]): Promise<
     // The first search after the upload waits for the search replica to index the new version.
     const firstSearch = await timed(() => api.call('POST', '/agent.search', { body: { query: queries[0], topK: 5 } }));
     const sample = queries.slice(0, STACK_REQUESTS);
-    const search = async (q: string) => {
-      const r = await timed(() => api.call('POST', '/agent.search', { body: { query: q, topK: 5 } }));
-      if (r.value.status !== 200) throw new Error(`/agent.search: ${r.value.status}`);
-      return r.ms;
+    const search = async (query: string) => {
+      const response = await timed(() => api.call('POST', '/agent.search', { body: { query, topK: 5 } }));
+      if (response.value.status !== 200) throw new Error(`/agent.search: ${response.value.status}`);
+      return response.ms;
     };
     for (const q of sample.slice(0, 30)) await search(q); // warm-up
     const searchLat: number[] = [];
     for (const q of sample) searchLat.push(await search(q));
     const dialogLat: number[] = [];
-    for (const q of sample.slice(0, Math.ceil(STACK_REQUESTS / 2))) {
-      const r = await timed(() => api.call('POST', '/agent.dialog', { body: { message: q, options: { topK: 5 } } }));
-      if (r.value.status !== 200) throw new Error(`/agent.dialog: ${r.value.status}`);
-      dialogLat.push(r.ms);
+    for (const query of sample.slice(0, Math.ceil(STACK_REQUESTS / 2))) {
+      const response = await timed(() => api.call('POST', '/agent.dialog', { body: { message: query, options: { topK: 5 } } }));
+      if (response.value.status !== 200) throw new Error(`/agent.dialog: ${response.value.status}`);
+      dialogLat.push(response.ms);
     }
     let next = 0;
     const t0 = performance.now();

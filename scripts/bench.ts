@@ -36,10 +36,10 @@ async function main() {
   /** A section that throws becomes a row saying so; the others still run. */
   const section = async <T extends SectionResult>(title: string, run: () => Promise<T>): Promise<T | null> => {
     try {
-      const r = await run();
-      rows.push(...r.rows);
-      details.push([title, r.details]);
-      return r;
+      const result = await run();
+      rows.push(...result.rows);
+      details.push([title, result.details]);
+      return result;
     } catch (err) {
       console.error(err);
       rows.push(row(`${title}: FAILED`, (err as Error).message.split('\n')[0]!.slice(0, 120)));
@@ -48,7 +48,7 @@ async function main() {
   };
   try {
     const inFlight = envNum('BENCH_SESSIONS', 20);
-    const a = await section('(a) pipeline overhead', () =>
+    const overheadResult = await section('(a) pipeline overhead', () =>
       overhead(redis.url, {
         turns: envNum('BENCH_TURNS', 200),
         inFlight,
@@ -71,7 +71,7 @@ async function main() {
       );
     }
     if (!skip.has('flood')) {
-      const measured = a?.pipelineThroughput ?? null;
+      const measured = overheadResult?.pipelineThroughput ?? null;
       const factor = envNum('BENCH_FLOOD_FACTOR', 10);
       await section(`(c) flood at ${factor}× the sustainable rate`, () =>
         flood(redis.url, {

@@ -206,9 +206,9 @@ async function warnIfEvicting(url: string, log: (msg: string) => void): Promise<
 /** Hides a password in a redis URL before it is printed. */
 function redact(url: string): string {
   try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
   } catch {
     return url;
   }

@@ -39,7 +39,7 @@ import { FaqDocument } from '@convo/runtime';
  *   hit counts), 0 when none is in the top 10.
  */
 
-const K = 10;
+const TOP_K = 10;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KINDS = ['exact', 'paraphrase', 'typo', 'width', 'compound'] as const;
 const LANGUAGES = ['ja', 'en'] as const;
@@ -97,11 +97,11 @@ function parseList<T>(file: string, schema: z.ZodType<T>, what: string): T[] {
   const result = z.array(schema).min(1).safeParse(raw);
   if (!result.success) {
     // Name the entry by its id when it has one: `[12 q-ja-013].kind: …`.
-    const where = (p: PropertyKey[]) => {
-      const [i, ...rest] = p;
-      if (typeof i !== 'number') return p.map(String).join('.') || '(root)';
-      const id = Array.isArray(raw) ? (raw[i] as { id?: unknown } | null)?.id : undefined;
-      return `[${i}${typeof id === 'string' ? ` ${id}` : ''}]${rest.map((x) => `.${String(x)}`).join('')}`;
+    const where = (issuePath: PropertyKey[]) => {
+      const [index, ...rest] = issuePath;
+      if (typeof index !== 'number') return issuePath.map(String).join('.') || '(root)';
+      const id = Array.isArray(raw) ? (raw[index] as { id?: unknown } | null)?.id : undefined;
+      return `[${index}${typeof id === 'string' ? ` ${id}` : ''}]${rest.map((x) => `.${String(x)}`).join('')}`;
     };
     const issues = result.error.issues.slice(0, 20).map((i) => `  ${where(i.path)}: ${i.message}`);
     const more = result.error.issues.length > 20 ? `\n  … ${result.error.issues.length - 20} more` : '';
@@ -126,9 +126,9 @@ function loadInputs(corpusPath: string, queriesPath: string): { docs: FaqDocumen
   const dupQueries = duplicates(queries.map((q) => q.id));
   if (dupQueries.length > 0) problems.push(`duplicate query ids in ${queriesPath}: ${dupQueries.join(', ')}`);
   const known = new Set(docs.map((d) => d.id));
-  for (const q of queries) {
-    const unknown = Object.keys(q.relevant).filter((id) => !known.has(id));
-    if (unknown.length > 0) problems.push(`query ${q.id} labels unknown document id(s): ${unknown.join(', ')}`);
+  for (const query of queries) {
+    const unknown = Object.keys(query.relevant).filter((id) => !known.has(id));
+    if (unknown.length > 0) problems.push(`query ${query.id} labels unknown document id(s): ${unknown.join(', ')}`);
   }
   if (problems.length > 0) throw new EvalInputError(problems.join('\n'));
   return { docs, queries };
@@ -145,12 +145,12 @@ async function runSystem(name: string, build: () => Promise<FaqSearchIndex>, que
   const t0 = performance.now();
   const index = await build();
   const buildMs = performance.now() - t0;
-  const results = queries.map((q) => {
-    const t = performance.now();
-    const hits = index.search(q.query, { topK: K, language: 'auto' });
-    const ms = performance.now() - t;
+  const results = queries.map((query) => {
+    const queryStart = performance.now();
+    const hits = index.search(query.query, { topK: TOP_K, language: 'auto' });
+    const ms = performance.now() - queryStart;
     const ranked = hits.map((h) => h.id);
-    return { ranked, scores: scoreQuery(ranked, q.relevant, K), ms };
+    return { ranked, scores: scoreQuery(ranked, query.relevant, TOP_K), ms };
   });
   return { name, buildMs, results };
 }
@@ -168,36 +168,36 @@ const GROUPS: Group[] = [
 
 function summarize(run: SystemRun, queries: EvalQuery[]): Record<string, MeanScores> {
   const out: Record<string, MeanScores> = {};
-  for (const g of GROUPS) {
-    const scores = run.results.filter((_, i) => g.select(queries[i]!)).map((r) => r.scores);
-    if (scores.length > 0) out[g.label] = meanScores(scores);
+  for (const group of GROUPS) {
+    const scores = run.results.filter((_, i) => group.select(queries[i]!)).map((r) => r.scores);
+    if (scores.length > 0) out[group.label] = meanScores(scores);
   }
   return out;
 }
 
 const f3 = (x: number) => (Number.isNaN(x) ? '   -  ' : x.toFixed(3).padStart(6));
-const delta = (a: number, b: number) => {
-  const d = a - b;
-  return (d >= 0 ? '+' : '') + d.toFixed(3);
+const delta = (engineValue: number, baselineValue: number) => {
+  const difference = engineValue - baselineValue;
+  return (difference >= 0 ? '+' : '') + difference.toFixed(3);
 };
 
 function printTable(engine: Record<string, MeanScores>, base: Record<string, MeanScores>): void {
   const metrics: [keyof MeanScores, string][] = [
-    ['recall', `Recall@${K}`],
-    ['ndcg', `nDCG@${K}`],
-    ['mrr', `MRR@${K}`],
+    ['recall', `Recall@${TOP_K}`],
+    ['ndcg', `nDCG@${TOP_K}`],
+    ['mrr', `MRR@${TOP_K}`],
   ];
   const head1 = ['group'.padEnd(16), '  n'].join(' ') + metrics.map(([, t]) => ' | ' + t.padEnd(22)).join('');
   const head2 = ' '.repeat(20) + metrics.map(() => ' | ' + 'engine  bm25    Δ     ').join('');
   console.log(head1);
   console.log(head2);
   console.log('-'.repeat(head2.length));
-  for (const g of GROUPS) {
-    const e = engine[g.label];
-    const b = base[g.label];
-    if (!e || !b) continue;
-    const cells = metrics.map(([m]) => ` | ${f3(e[m] as number)} ${f3(b[m] as number)} ${delta(e[m] as number, b[m] as number).padStart(6)} `);
-    console.log(`${g.label.padEnd(16)} ${String(e.n).padStart(3)}${cells.join('')}`);
+  for (const group of GROUPS) {
+    const engineScores = engine[group.label];
+    const baselineScores = base[group.label];
+    if (!engineScores || !baselineScores) continue;
+    const cells = metrics.map(([m]) => ` | ${f3(engineScores[m] as number)} ${f3(baselineScores[m] as number)} ${delta(engineScores[m] as number, baselineScores[m] as number).padStart(6)} `);
+    console.log(`${group.label.padEnd(16)} ${String(engineScores.n).padStart(3)}${cells.join('')}`);
   }
 }
 
@@ -237,10 +237,10 @@ async function main(): Promise<void> {
   const rel = (p: string) => path.relative(process.cwd(), p) || p;
   const count = <T>(xs: T[], key: (x: T) => string) =>
     xs.reduce<Record<string, number>>((acc, x) => ((acc[key(x)] = (acc[key(x)] ?? 0) + 1), acc), {});
-  const timing = (r: SystemRun) => ({
-    buildMs: Number(r.buildMs.toFixed(1)),
-    meanQueryMs: Number((r.results.reduce((s, x) => s + x.ms, 0) / r.results.length).toFixed(3)),
-    maxQueryMs: Number(Math.max(...r.results.map((x) => x.ms)).toFixed(3)),
+  const timing = (systemRun: SystemRun) => ({
+    buildMs: Number(systemRun.buildMs.toFixed(1)),
+    meanQueryMs: Number((systemRun.results.reduce((s, x) => s + x.ms, 0) / systemRun.results.length).toFixed(3)),
+    maxQueryMs: Number(Math.max(...systemRun.results.map((x) => x.ms)).toFixed(3)),
   });
 
   if (values.json) {
@@ -252,15 +252,15 @@ async function main(): Promise<void> {
         byLanguage: count(queries, (q) => q.language),
         byKind: count(queries, (q) => q.kind),
       },
-      settings: { topK: K, language: 'auto', mrr: 'first result with grade >= 1', ndcgGain: 'linear (2/1)', average: 'macro over queries' },
+      settings: { topK: TOP_K, language: 'auto', mrr: 'first result with grade >= 1', ndcgGain: 'linear (2/1)', average: 'macro over queries' },
       systems: {
         engine: { ...timing(engine), metrics: engineSummary },
         bm25: { ...timing(baseline), metrics: baseSummary },
       },
-      perQuery: queries.map((q, i) => {
-        const e = engine.results[i]!;
-        const b = baseline.results[i]!;
-        return { id: q.id, kind: q.kind, language: q.language, query: q.query, relevant: q.relevant, engine: { ...e.scores, top: e.ranked }, bm25: { ...b.scores, top: b.ranked } };
+      perQuery: queries.map((query, i) => {
+        const engineResult = engine.results[i]!;
+        const baselineResult = baseline.results[i]!;
+        return { id: query.id, kind: query.kind, language: query.language, query: query.query, relevant: query.relevant, engine: { ...engineResult.scores, top: engineResult.ranked }, bm25: { ...baselineResult.scores, top: baselineResult.ranked } };
       }),
     };
     console.log(JSON.stringify(out, null, 2));
@@ -272,20 +272,20 @@ async function main(): Promise<void> {
   console.log(`FAQ retrieval evaluation`);
   console.log(`  corpus : ${rel(corpusPath)} — ${docs.length} docs (${Object.entries(langs).map(([k, v]) => `${k} ${v}`).join(', ')})`);
   console.log(`  queries: ${rel(queriesPath)} — ${queries.length} (${Object.entries(qLangs).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  console.log(`  search(q, { topK: ${K}, language: 'auto' }); macro-averaged over queries.`);
-  console.log(`  Recall@${K}: labelled docs (grade >= 1) found; nDCG@${K}: gains 2/1, 1/log2(rank+1), ideal from labels;`);
-  console.log(`  MRR@${K}: 1/rank of the first result with grade >= 1 (partial hits count).`);
+  console.log(`  search(q, { topK: ${TOP_K}, language: 'auto' }); macro-averaged over queries.`);
+  console.log(`  Recall@${TOP_K}: labelled docs (grade >= 1) found; nDCG@${TOP_K}: gains 2/1, 1/log2(rank+1), ideal from labels;`);
+  console.log(`  MRR@${TOP_K}: 1/rank of the first result with grade >= 1 (partial hits count).`);
   console.log('');
   printTable(engineSummary, baseSummary);
   console.log('');
-  for (const r of [engine, baseline]) {
-    const t = timing(r);
-    console.log(`  ${r.name.padEnd(6)}: index build ${t.buildMs} ms, query mean ${t.meanQueryMs} ms, max ${t.maxQueryMs} ms`);
+  for (const systemRun of [engine, baseline]) {
+    const times = timing(systemRun);
+    console.log(`  ${systemRun.name.padEnd(6)}: index build ${times.buildMs} ms, query mean ${times.meanQueryMs} ms, max ${times.maxQueryMs} ms`);
   }
 
   if (values.ablation) {
     console.log('\nwhat each part adds (all queries):');
-    console.log(`  ${'system'.padEnd(22)} Recall@${K}  nDCG@${K}  MRR@${K}`);
+    console.log(`  ${'system'.padEnd(22)} Recall@${TOP_K}  nDCG@${TOP_K}  MRR@${TOP_K}`);
     const line = (name: string, m: MeanScores) => console.log(`  ${name.padEnd(22)} ${f3(m.recall)}     ${f3(m.ndcg)}   ${f3(m.mrr)}`);
     line('engine', engineSummary.all!);
     for (const [name, overrides] of ABLATIONS) {
@@ -299,11 +299,11 @@ async function main(): Promise<void> {
 
   if (values.details) {
     console.log('\nper query (nDCG engine / bm25, engine top 3; * = labelled):');
-    queries.forEach((q, i) => {
-      const e = engine.results[i]!;
-      const b = baseline.results[i]!;
-      const top = e.ranked.slice(0, 3).map((id) => (q.relevant[id] ? `${id}*` : id)).join(', ');
-      console.log(`  ${q.id} ${q.kind.padEnd(10)} ${f3(e.scores.ndcg)} ${f3(b.scores.ndcg)}  ${q.query}  →  ${top}`);
+    queries.forEach((query, i) => {
+      const engineResult = engine.results[i]!;
+      const baselineResult = baseline.results[i]!;
+      const top = engineResult.ranked.slice(0, 3).map((id) => (query.relevant[id] ? `${id}*` : id)).join(', ');
+      console.log(`  ${query.id} ${query.kind.padEnd(10)} ${f3(engineResult.scores.ndcg)} ${f3(baselineResult.scores.ndcg)}  ${query.query}  →  ${top}`);
     });
   }
 }
@@ -328,18 +328,18 @@ async function printOtherSets(ablation: boolean): Promise<void> {
   if (runs.length === 0) return;
   const width = Math.max(8, ...runs.map((r) => r.label.length));
   console.log('\nother labelled sets (all queries; engine / bm25):');
-  console.log(`  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${K}        nDCG@${K}          MRR@${K}`);
+  console.log(`  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${TOP_K}        nDCG@${TOP_K}          MRR@${TOP_K}`);
   for (const run of runs) {
     const { docs, queries } = loadInputs(path.join(root, run.set, 'corpus.json'), run.queries);
-    const e = summarize(await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries), queries).all!;
-    const b = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
-    const pair = (m: keyof MeanScores) => `${f3(e[m] as number)} / ${f3(b[m] as number)}`;
+    const engineScores = summarize(await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries), queries).all!;
+    const baselineScores = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
+    const pair = (m: keyof MeanScores) => `${f3(engineScores[m] as number)} / ${f3(baselineScores[m] as number)}`;
     console.log(`  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`);
   }
   const heldout = runs.filter((r) => r.label.endsWith('/heldout'));
   if (!ablation || heldout.length === 0) return;
   // Each part is kept only where these, the blind held-out parts, show it helps.
-  console.log(`\nwhat each part adds on the held-out parts (nDCG@${K}):`);
+  console.log(`\nwhat each part adds on the held-out parts (nDCG@${TOP_K}):`);
   console.log(`  ${'system'.padEnd(22)} ${heldout.map((r) => r.label.padStart(width)).join(' ')}`);
   const rows: [string, (docs: FaqDocument[]) => Promise<FaqSearchIndex>][] = [
     ['engine', (docs) => createEngine(docs)],

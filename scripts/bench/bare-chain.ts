@@ -35,7 +35,7 @@ export type BareOptions = {
 
 export type BareResult = { single: number[]; seq: number[]; loaded: number[]; throughput: number; chains: number };
 
-export async function bareChain(url: string, o: BareOptions): Promise<BareResult> {
+export async function bareChain(url: string, options: BareOptions): Promise<BareResult> {
   const prefix = `{bench-bare-${randomUUID().slice(0, 6)}}`;
   const connection = new Redis(url, { maxRetriesPerRequest: null, connectionName: 'bench-bare-producer' });
   const names = [...new Set(HOP_AGENTS)];
@@ -44,15 +44,15 @@ export async function bareChain(url: string, o: BareOptions): Promise<BareResult
   const done = new Map<string, () => void>();
   const workerConns = names.map((n) => new Redis(url, { maxRetriesPerRequest: null, connectionName: `bench-bare-${n}` }));
   const workers = names.map(
-    (n, i) =>
+    (agentName, i) =>
       new Worker(
-        `agent-${n}`,
+        `agent-${agentName}`,
         async (job) => {
           const { id, hop } = job.data as { id: string; hop: number };
           if (hop + 1 < HOPS) await queueOf(hop + 1).add('step', { id, hop: hop + 1 }, { ...JOB_OPTIONS, jobId: `step-${id}-${hop + 1}` });
           else done.get(id)?.();
         },
-        { connection: workerConns[i]!, prefix, concurrency: o.concurrency },
+        { connection: workerConns[i]!, prefix, concurrency: options.concurrency },
       ),
   );
   try {
@@ -70,14 +70,14 @@ export async function bareChain(url: string, o: BareOptions): Promise<BareResult
     };
     for (let i = 0; i < 20; i++) await run(HOPS); // warm-up
     const seq: number[] = [];
-    for (let i = 0; i < o.turns; i++) seq.push(await run(HOPS));
+    for (let i = 0; i < options.turns; i++) seq.push(await run(HOPS));
     const single: number[] = [];
-    for (let i = 0; i < o.turns; i++) single.push(await run(1));
+    for (let i = 0; i < options.turns; i++) single.push(await run(1));
     const loaded: number[] = [];
     const t0 = performance.now();
     await Promise.all(
-      Array.from({ length: o.inFlight }, async () => {
-        for (let i = 0; i < o.perLane; i++) loaded.push(await run(HOPS));
+      Array.from({ length: options.inFlight }, async () => {
+        for (let i = 0; i < options.perLane; i++) loaded.push(await run(HOPS));
       }),
     );
     const throughput = loaded.length / ((performance.now() - t0) / 1000);

@@ -12,12 +12,12 @@ export type Snapshot = Map<string, number>;
 
 export const snapshot = (agent: Agent, base: string): Promise<Snapshot> => scrape(agent, base);
 
-function delta(a: Snapshot, b: Snapshot, name: string, labels?: Record<string, string>): number {
-  const v = (m: Snapshot) => {
-    const x = metric(m, name, labels);
-    return Number.isNaN(x) ? 0 : x;
+function delta(before: Snapshot, after: Snapshot, name: string, labels?: Record<string, string>): number {
+  const valueIn = (scraped: Snapshot) => {
+    const value = metric(scraped, name, labels);
+    return Number.isNaN(value) ? 0 : value;
   };
-  return v(b) - v(a);
+  return valueIn(after) - valueIn(before);
 }
 
 /** Lines describing the phase between `before` and `after`, normalised per turn (`turns` ended in it). */
@@ -26,15 +26,15 @@ export function describeBreakdown(before: Snapshot, after: Snapshot, turns: numb
   let jobsMsPerTurn = 0;
   const parts: string[] = [];
   for (const agentName of ['interviewer', 'reviewer']) {
-    const n = delta(before, after, 'convo_agent_job_duration_seconds_count', { agent: agentName });
+    const jobCount = delta(before, after, 'convo_agent_job_duration_seconds_count', { agent: agentName });
     const sum = delta(before, after, 'convo_agent_job_duration_seconds_sum', { agent: agentName }) * 1000;
     const llmN = delta(before, after, 'convo_llm_call_duration_seconds_count', { agent: agentName });
     const llmSum = delta(before, after, 'convo_llm_call_duration_seconds_sum', { agent: agentName }) * 1000;
-    if (n === 0) continue;
+    if (jobCount === 0) continue;
     jobsMsPerTurn += sum / turns;
     parts.push(
-      `${agentName}: ${(n / turns).toFixed(2)} jobs per turn, ${(sum / n).toFixed(2)} ms per job ` +
-        `(${llmN > 0 ? `${(llmN / n).toFixed(1)} model calls, ${(llmSum / llmN).toFixed(2)} ms each` : 'no model call'})`,
+      `${agentName}: ${(jobCount / turns).toFixed(2)} jobs per turn, ${(sum / jobCount).toFixed(2)} ms per job ` +
+        `(${llmN > 0 ? `${(llmN / jobCount).toFixed(1)} model calls, ${(llmSum / llmN).toFixed(2)} ms each` : 'no model call'})`,
     );
   }
   const turnN = delta(before, after, 'convo_turn_duration_seconds_count');

@@ -8,8 +8,8 @@ import { startStack, type Stack } from '../../test/support/processes.js';
 export function envNum(name: string, def: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : def;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : def;
 }
 
 /** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood). */
@@ -27,10 +27,10 @@ export function skippedSections(raw = process.env.BENCH_SKIP ?? ''): Set<Section
 }
 
 /** Nearest-rank percentile; NaN for an empty sample. */
-export function pct(xs: readonly number[], p: number): number {
+export function pct(xs: readonly number[], percentile: number): number {
   if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((percentile / 100) * sorted.length) - 1))]!;
 }
 
 export const ms = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
@@ -55,8 +55,8 @@ export type SectionResult = { rows: Row[]; details: string[] };
 export function printTable(rows: readonly Row[]): void {
   const head: Row = { what: 'what', value: 'value', goal: 'goal', met: 'met' as Row['met'] };
   const all = [head, ...rows];
-  const w = (k: keyof Row) => Math.max(...all.map((r) => r[k].length));
-  const [ww, wv, wg] = [w('what'), w('value'), w('goal')];
+  const widthOf = (k: keyof Row) => Math.max(...all.map((r) => r[k].length));
+  const [ww, wv, wg] = [widthOf('what'), widthOf('value'), widthOf('goal')];
   const line = (r: Row) => `${r.what.padEnd(ww)} | ${r.value.padEnd(wv)} | ${r.goal.padEnd(wg)} | ${r.met}`;
   console.log(line(head));
   console.log(`${'-'.repeat(ww)}-+-${'-'.repeat(wv)}-+-${'-'.repeat(wg)}-+-----`);

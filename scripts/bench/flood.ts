@@ -31,11 +31,11 @@ export type FloodOptions = {
 
 type Tracked = { sentAt: number };
 
-export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionResult> {
+export async function flood(redisUrl: string, options: FloodOptions): Promise<SectionResult> {
   const details: string[] = [];
-  const rate = o.factor * o.baseRate;
-  const total = Math.max(1, Math.round(rate * o.seconds));
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'flood', { SHED_QUEUE_BACKLOG: String(o.backlog) });
+  const rate = options.factor * options.baseRate;
+  const total = Math.max(1, Math.round(rate * options.seconds));
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'flood', { SHED_QUEUE_BACKLOG: String(options.backlog) });
   const base = stack.url;
   // POSTs and scrapes on one pool, the long-lived streams on another, so streams never take POST sockets.
   const agent = keepAliveAgent(1024);
@@ -46,13 +46,13 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
   const endedEarly = new Map<string, { failed: boolean; at: number }>();
   const ends = { completed: 0, failed: 0, last: 0, latency: [] as number[] };
   const finish = (turnId: string, failed: boolean, at: number) => {
-    const t = accepted.get(turnId);
-    if (!t) return false;
+    const tracked = accepted.get(turnId);
+    if (!tracked) return false;
     accepted.delete(turnId);
     if (failed) ends.failed++;
     else ends.completed++;
     ends.last = Math.max(ends.last, at);
-    ends.latency.push(at - t.sentAt);
+    ends.latency.push(at - tracked.sentAt);
     return true;
   };
   const onEnd = (turnId: string, failed: boolean) => {
@@ -60,12 +60,12 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
     if (!finish(turnId, failed, at)) endedEarly.set(turnId, { failed, at });
   };
   try {
-    log(`flood: opening ${o.sessions} form sessions (stream open, greeting done)`);
+    log(`flood: opening ${options.sessions} form sessions (stream open, greeting done)`);
     const t0 = performance.now();
-    const sessions = await mapLimit(Array.from({ length: o.sessions }), 20, async (): Promise<Session> => {
-      const s = await createSession(agent, base, { kind: 'form', form: benchForm(o.fields), options: { language: 'en' } });
+    const sessions = await mapLimit(Array.from({ length: options.sessions }), 20, async (): Promise<Session> => {
+      const session = await createSession(agent, base, { kind: 'form', form: benchForm(options.fields), options: { language: 'en' } });
       const waiter = new TurnWaiter();
-      const sse = await LiteSse.open(eventsUrl(base, s), {
+      const sse = await LiteSse.open(eventsUrl(base, session), {
         agent: streamAgent,
         onTurnEnd: (id, failed) => {
           waiter.onEnd(id, failed);
@@ -75,15 +75,15 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
       if (sse.status !== 200) throw new Error(`events: ${sse.status} ${sse.error ?? ''}`);
       streams.push(sse);
       await waiter.waitEnds(1, 120_000);
-      return s;
+      return session;
     });
     endedEarly.clear();
-    details.push(`${sessions.length} sessions ready in ${secs(performance.now() - t0)} (${o.fields}-field forms)`);
-    details.push(`rate: ${rate.toFixed(0)} POST/s = ${o.factor} × ${o.baseRate.toFixed(1)} turns/s (${o.baseRateSource}), for ${o.seconds} s, open loop; SHED_QUEUE_BACKLOG=${o.backlog}, RATE_LIMIT_MAX=0`);
+    details.push(`${sessions.length} sessions ready in ${secs(performance.now() - t0)} (${options.fields}-field forms)`);
+    details.push(`rate: ${rate.toFixed(0)} POST/s = ${options.factor} × ${options.baseRate.toFixed(1)} turns/s (${options.baseRateSource}), for ${options.seconds} s, open loop; SHED_QUEUE_BACKLOG=${options.backlog}, RATE_LIMIT_MAX=0`);
 
     // Open the client's connection pool first, as long-lived clients would have it, so the flood
     // measures answers rather than a burst of TCP handshakes; new connections are still counted.
-    await Promise.all(Array.from({ length: o.warmConnections }, () => http(agent, `${base}/healthz`)));
+    await Promise.all(Array.from({ length: options.warmConnections }, () => http(agent, `${base}/healthz`)));
     log(`flood: ${total} POST /turns at ${rate.toFixed(0)}/s`);
     const byStatus = new Map<string, number>();
     const shedMs: number[] = [];
@@ -102,20 +102,20 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
     // prom-client's event-loop lag figures restart at every scrape: this one opens the flood's window.
     await scrape(agent, base).catch(() => null);
     const start = performance.now();
-    const fire = (s: Session, sentAt: number) => {
+    const fire = (session: Session, sentAt: number) => {
       lag.push(performance.now() - sentAt);
       const bucket = bucketOf(sentAt);
       bucket.sent++;
-      const p = http(agent, turnsUrl(base, s), { method: 'POST', token: s.token, body: { message: ANSWER }, startedAt: sentAt, timeoutMs: 30_000 }).then((r) => {
-        if (r.newConnection) newConnections++;
-        const body = json(r);
+      const pending = http(agent, turnsUrl(base, session), { method: 'POST', token: session.token, body: { message: ANSWER }, startedAt: sentAt, timeoutMs: 30_000 }).then((response) => {
+        if (response.newConnection) newConnections++;
+        const body = json(response);
         const err = body.error as { code?: unknown } | undefined;
-        const code = r.status === 0 ? (r.code ?? 'ERR') : typeof err?.code === 'string' ? err.code : '';
-        const key = r.status === 202 ? '202' : `${r.status} ${code}`;
+        const code = response.status === 0 ? (response.code ?? 'ERR') : typeof err?.code === 'string' ? err.code : '';
+        const key = response.status === 202 ? '202' : `${response.status} ${code}`;
         byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
-        if (r.status === 202) {
-          acceptMs.push(r.ms);
-          acceptWireMs.push(r.wireMs);
+        if (response.status === 202) {
+          acceptMs.push(response.ms);
+          acceptWireMs.push(response.wireMs);
           bucket.ok++;
           const turnId = body.turnId;
           if (typeof turnId !== 'string') return void errors.set('202 without turnId', (errors.get('202 without turnId') ?? 0) + 1);
@@ -125,16 +125,16 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
             endedEarly.delete(turnId);
             finish(turnId, early.failed, early.at);
           }
-        } else if (r.status === 429 || r.status === 503) {
-          shedMs.push(r.ms);
-          shedWireMs.push(r.wireMs);
-          if (r.newConnection) shedNewConnMs.push(r.ms);
-          bucket.shed.push(r.ms);
+        } else if (response.status === 429 || response.status === 503) {
+          shedMs.push(response.ms);
+          shedWireMs.push(response.wireMs);
+          if (response.newConnection) shedNewConnMs.push(response.ms);
+          bucket.shed.push(response.ms);
         }
         else errors.set(key, (errors.get(key) ?? 0) + 1);
       });
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
+      inFlight.add(pending);
+      void pending.finally(() => inFlight.delete(pending));
     };
     let sent = 0;
     while (sent < total) {
@@ -157,20 +157,20 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
     details.push(`the last answer arrived ${secs(answeredMs)} after the last POST was sent; gateway event-loop lag during the flood (its /metrics): ${loopLag}`);
     details.push(`shed (429/503) answer time from the scheduled send: ${p50p99(shedMs)}; from the request on the wire: ${p50p99(shedWireMs)}`);
     details.push(
-      `${o.warmConnections} keep-alive connections opened before the flood; ${newConnections} requests needed a new connection; ` +
+      `${options.warmConnections} keep-alive connections opened before the flood; ${newConnections} requests needed a new connection; ` +
         `${httpStats.closedByServer - closedBefore} answers closed their connection (connection: close) ` +
         `(shed answers on those: ${p50p99(shedNewConnMs)})`,
     );
     details.push(`accept (202) answer time from the scheduled send: ${p50p99(acceptMs)}; from the request on the wire: ${p50p99(acceptWireMs)}`);
 
-    log(`flood: waiting up to ${o.drainSeconds} s for ${accepted.size} accepted turns still running`);
-    const deadline = Date.now() + o.drainSeconds * 1000;
+    log(`flood: waiting up to ${options.drainSeconds} s for ${accepted.size} accepted turns still running`);
+    const deadline = Date.now() + options.drainSeconds * 1000;
     while (accepted.size > 0 && Date.now() < deadline) await sleep(100);
     const lost = accepted.size;
     const drained = lost === 0;
     // From the last POST sent (the end of the flood) to the last accepted turn's end event.
     const drainMs = drained ? Math.max(0, ends.last - floodEnd) : performance.now() - floodEnd;
-    details.push(`accepted turns: ${acceptedN}, completed ${ends.completed}, failed ${ends.failed}, lost ${lost}${drained ? '' : ` (no end event after ${o.drainSeconds} s)`}`);
+    details.push(`accepted turns: ${acceptedN}, completed ${ends.completed}, failed ${ends.failed}, lost ${lost}${drained ? '' : ` (no end event after ${options.drainSeconds} s)`}`);
     details.push(`accepted turn latency (POST → end event) ${p50p99(ends.latency)}`);
     const endedN = ends.completed + ends.failed;
     if (endedN > 0) details.push(`turns ended per second from the flood's start to the last end: ${(endedN / ((ends.last - start) / 1000)).toFixed(0)}/s`);
@@ -180,9 +180,9 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
         .join('; ')}`,
     );
     try {
-      const m = await scrape(agent, base);
-      const shed503 = metric(m, 'convo_shed_requests_total', { status: '503' });
-      const shed429 = metric(m, 'convo_shed_requests_total', { status: '429' });
+      const scraped = await scrape(agent, base);
+      const shed503 = metric(scraped, 'convo_shed_requests_total', { status: '503' });
+      const shed429 = metric(scraped, 'convo_shed_requests_total', { status: '429' });
       details.push(`gateway convo_shed_requests_total: 503 ${shed503}, 429 ${Number.isNaN(shed429) ? 0 : shed429}`);
     } catch (err) {
       details.push(`could not read /metrics: ${(err as Error).message}`);
@@ -192,7 +192,7 @@ export async function flood(redisUrl: string, o: FloodOptions): Promise<SectionR
     const share = sent > 0 ? shedN / sent : NaN;
     return {
       rows: [
-        row('flood: POST /turns sent', `${sent} at ${rate.toFixed(0)}/s for ${o.seconds} s (${o.factor}× ${o.baseRate.toFixed(0)}/s)`),
+        row('flood: POST /turns sent', `${sent} at ${rate.toFixed(0)}/s for ${options.seconds} s (${options.factor}× ${options.baseRate.toFixed(0)}/s)`),
         row('flood: accepted / shed / errors', `${acceptedN} / ${shedN} (${(share * 100).toFixed(1)}%) / ${errN}`),
         row('flood: shed answer time (from scheduled send)', `p50 ${ms(pct(shedMs, 50))}, p99 ${ms(pct(shedMs, 99))}`, 'p99 < 50 ms', shedN === 0 ? null : pct(shedMs, 99) < 50),
         row('flood: shed answer time (on the wire)', `p50 ${ms(pct(shedWireMs, 50))}, p99 ${ms(pct(shedWireMs, 99))}`),

@@ -42,11 +42,11 @@ export function http(
   return new Promise((resolve) => {
     let settled = false;
     let flushed = NaN;
-    const done = (r: Omit<HttpResult, 'ms' | 'wireMs' | 'newConnection'>) => {
+    const done = (outcome: Omit<HttpResult, 'ms' | 'wireMs' | 'newConnection'>) => {
       if (settled) return;
       settled = true;
       const now = performance.now();
-      resolve({ ...r, ms: now - t0, wireMs: now - flushed, newConnection: !req.reusedSocket });
+      resolve({ ...outcome, ms: now - t0, wireMs: now - flushed, newConnection: !req.reusedSocket });
     };
     const req = request(url, { method: opts.method ?? 'GET', agent, headers }, (res) => {
       if (res.headers.connection === 'close') httpStats.closedByServer++;
@@ -63,10 +63,10 @@ export function http(
 }
 
 /** JSON body of a result, or {} when it is not JSON. */
-export function json(r: HttpResult): Record<string, unknown> {
+export function json(result: HttpResult): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(r.text);
-    return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+    const parsed: unknown = JSON.parse(result.text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
     return {};
   }
@@ -76,12 +76,12 @@ export type Session = { sessionId: string; token: string };
 
 /** POST /v1/sessions; throws on anything but 201 (setup, not measurement). */
 export async function createSession(agent: Agent, base: string, body: unknown): Promise<Session> {
-  const r = await http(agent, `${base}/v1/sessions`, { method: 'POST', body });
-  const j = json(r);
-  if (r.status !== 201 || typeof j.sessionId !== 'string' || typeof j.token !== 'string') {
-    throw new Error(`create session: ${r.status} ${r.error ?? r.text.slice(0, 200)}`);
+  const response = await http(agent, `${base}/v1/sessions`, { method: 'POST', body });
+  const payload = json(response);
+  if (response.status !== 201 || typeof payload.sessionId !== 'string' || typeof payload.token !== 'string') {
+    throw new Error(`create session: ${response.status} ${response.error ?? response.text.slice(0, 200)}`);
   }
-  return { sessionId: j.sessionId, token: j.token };
+  return { sessionId: payload.sessionId, token: payload.token };
 }
 
 export const eventsUrl = (base: string, s: Session) => `${base}/v1/sessions/${s.sessionId}/events?token=${encodeURIComponent(s.token)}`;

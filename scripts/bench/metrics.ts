@@ -4,10 +4,10 @@ import { sleep } from './common.js';
 
 /** The gateway's GET /metrics (Prometheus text), parsed into `name{labels}` → value. */
 export async function scrape(agent: Agent, base: string): Promise<Map<string, number>> {
-  const r = await http(agent, `${base}/metrics`, { timeoutMs: 30_000 });
-  if (r.status !== 200) throw new Error(`GET /metrics: ${r.status} ${r.error ?? r.text.slice(0, 200)}`);
+  const response = await http(agent, `${base}/metrics`, { timeoutMs: 30_000 });
+  if (response.status !== 200) throw new Error(`GET /metrics: ${response.status} ${response.error ?? response.text.slice(0, 200)}`);
   const out = new Map<string, number>();
-  for (const line of r.text.split('\n')) {
+  for (const line of response.text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
     const sp = line.lastIndexOf(' ');
     const value = Number(line.slice(sp + 1));
@@ -17,15 +17,15 @@ export async function scrape(agent: Agent, base: string): Promise<Map<string, nu
 }
 
 /** Sum of every series of `name` (any labels), or NaN when absent. */
-export function metric(m: Map<string, number>, name: string, labels?: Record<string, string>): number {
+export function metric(scraped: Map<string, number>, name: string, labels?: Record<string, string>): number {
   let sum = 0;
   let found = false;
-  for (const [key, v] of m) {
+  for (const [key, value] of scraped) {
     const brace = key.indexOf('{');
-    const n = brace < 0 ? key : key.slice(0, brace);
-    if (n !== name) continue;
+    const seriesName = brace < 0 ? key : key.slice(0, brace);
+    if (seriesName !== name) continue;
     if (labels && !Object.entries(labels).every(([k, val]) => key.includes(`${k}="${val}"`))) continue;
-    sum += v;
+    sum += value;
     found = true;
   }
   return found ? sum : NaN;
@@ -42,11 +42,11 @@ export async function gatewayMemory(agent: Agent, base: string, samples = 5, gap
   let best: Memory = { rss: Infinity, heapUsed: Infinity, sse: NaN };
   for (let i = 0; i < samples; i++) {
     if (i > 0) await sleep(gapMs);
-    const m = await scrape(agent, base);
+    const scraped = await scrape(agent, base);
     best = {
-      rss: Math.min(best.rss, metric(m, 'process_resident_memory_bytes')),
-      heapUsed: Math.min(best.heapUsed, metric(m, 'nodejs_heap_size_used_bytes')),
-      sse: metric(m, 'convo_sse_connections'),
+      rss: Math.min(best.rss, metric(scraped, 'process_resident_memory_bytes')),
+      heapUsed: Math.min(best.heapUsed, metric(scraped, 'nodejs_heap_size_used_bytes')),
+      sse: metric(scraped, 'convo_sse_connections'),
     };
   }
   return best;

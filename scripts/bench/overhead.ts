@@ -25,10 +25,10 @@ export type OverheadResult = SectionResult & { pipelineThroughput: number | null
 
 const both = (xs: readonly number[]) => `p50 ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))}`;
 
-export async function overhead(redisUrl: string, o: OverheadOptions): Promise<OverheadResult> {
+export async function overhead(redisUrl: string, options: OverheadOptions): Promise<OverheadResult> {
   const rows: Row[] = [];
   const details: string[] = [];
-  if (!o.skipPing) {
+  if (!options.skipPing) {
     const ping = new Redis(redisUrl);
     const pings: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -40,27 +40,27 @@ export async function overhead(redisUrl: string, o: OverheadOptions): Promise<Ov
     rows.push(row('Redis PING', both(pings)));
   }
   let bare: BareResult | null = null;
-  if (!o.skipBare) {
-    log(`bare chain: ${HOP_AGENTS.join(' → ')}, worker concurrency ${o.concurrency}, ${o.inFlight} in flight`);
-    bare = await bareChain(redisUrl, { turns: o.turns, inFlight: o.inFlight, perLane: o.perLane, concurrency: o.concurrency });
+  if (!options.skipBare) {
+    log(`bare chain: ${HOP_AGENTS.join(' → ')}, worker concurrency ${options.concurrency}, ${options.inFlight} in flight`);
+    bare = await bareChain(redisUrl, { turns: options.turns, inFlight: options.inFlight, perLane: options.perLane, concurrency: options.concurrency });
     rows.push(row('bare BullMQ job, 1 hop', both(bare.single)));
     rows.push(row(`bare BullMQ chain, ${HOPS} hops, 1 in flight`, both(bare.seq)));
-    rows.push(row(`bare BullMQ chain, ${HOPS} hops, ${o.inFlight} in flight`, `${both(bare.loaded)}; ${bare.throughput.toFixed(0)} chains/s`));
+    rows.push(row(`bare BullMQ chain, ${HOPS} hops, ${options.inFlight} in flight`, `${both(bare.loaded)}; ${bare.throughput.toFixed(0)} chains/s`));
     details.push(
       `bare chain: queues ${HOP_AGENTS.map((a) => `agent-${a}`).join(' → ')} (${HOPS} hops, 2 queues as in the pipeline), step-job options as the pipeline's, ` +
-        `one Worker per queue with concurrency ${o.concurrency}, producer and workers in this process; ${o.turns} sequential samples; ` +
-        `throughput over ${bare.chains} chains with ${o.inFlight} in flight`,
+        `one Worker per queue with concurrency ${options.concurrency}, producer and workers in this process; ${options.turns} sequential samples; ` +
+        `throughput over ${bare.chains} chains with ${options.inFlight} in flight`,
     );
   }
   let pipe: PipelineResult | null = null;
-  if (!o.skipPipeline) {
-    pipe = await pipeline(redisUrl, { turns: o.turns, inFlight: o.inFlight, perLane: o.perLane, fields: o.fields });
+  if (!options.skipPipeline) {
+    pipe = await pipeline(redisUrl, { turns: options.turns, inFlight: options.inFlight, perLane: options.perLane, fields: options.fields });
     rows.push(row('interview turn (HTTP→SSE, offline), 1 in flight', both(pipe.seq)));
-    rows.push(row(`interview turn, ${o.inFlight} sessions in parallel`, `${both(pipe.loaded)}; ${pipe.throughput.toFixed(0)} turns/s`));
+    rows.push(row(`interview turn, ${options.inFlight} sessions in parallel`, `${both(pipe.loaded)}; ${pipe.throughput.toFixed(0)} turns/s`));
     details.push(
       `pipeline: POST /turns → agent-interviewer → agent-reviewer → agent-interviewer → turn.completed on SSE (${HOPS} queue hops); ` +
-        `gateway and agents as separate processes (<AGENT>_CONCURRENCY default 4); ${o.turns} sequential answer turns over ${o.fields}-field forms; ` +
-        `throughput over ${pipe.loaded.length} turns with ${o.inFlight} sessions in parallel${pipe.failed > 0 ? `; ${pipe.failed} turns ended in turn.failed` : ''}`,
+        `gateway and agents as separate processes (<AGENT>_CONCURRENCY default 4); ${options.turns} sequential answer turns over ${options.fields}-field forms; ` +
+        `throughput over ${pipe.loaded.length} turns with ${options.inFlight} sessions in parallel${pipe.failed > 0 ? `; ${pipe.failed} turns ended in turn.failed` : ''}`,
     );
     details.push(...pipe.breakdown);
   }
@@ -69,7 +69,7 @@ export async function overhead(redisUrl: string, o: OverheadOptions): Promise<Ov
     const loadedRatio = pct(pipe.loaded, 50) / pct(bare.loaded, 50);
     const tp = pipe.throughput / bare.throughput;
     rows.push(row('pipeline / bare chain p50, 1 in flight', `${ratio.toFixed(2)}×`, '≤ 2×', ratio <= 2));
-    rows.push(row(`pipeline / bare chain p50, ${o.inFlight} in flight`, `${loadedRatio.toFixed(2)}×`));
+    rows.push(row(`pipeline / bare chain p50, ${options.inFlight} in flight`, `${loadedRatio.toFixed(2)}×`));
     rows.push(row('pipeline / bare chain throughput', `${(tp * 100).toFixed(1)}%`, '≥ 50%', tp >= 0.5));
     details.push(
       `pipeline overhead per hop at p50 (1 in flight): ${((pct(pipe.seq, 50) - pct(bare.seq, 50)) / HOPS).toFixed(2)} ms above the bare hop`,

@@ -26,66 +26,66 @@ export const ANSWER = 'I would describe it in a few honest words';
 export type OpenSession = Session & { sse: LiteSse; waiter: TurnWaiter };
 
 export async function openFormSession(agent: Agent, base: string, fields: number, firstTurn: string | null, timeoutMs = 60_000): Promise<OpenSession> {
-  const s = await createSession(agent, base, { kind: 'form', form: benchForm(fields), options: { language: 'en' } });
+  const session = await createSession(agent, base, { kind: 'form', form: benchForm(fields), options: { language: 'en' } });
   const waiter = new TurnWaiter();
-  const sse = await LiteSse.open(eventsUrl(base, s), { agent, onTurnEnd: waiter.onEnd });
+  const sse = await LiteSse.open(eventsUrl(base, session), { agent, onTurnEnd: waiter.onEnd });
   if (sse.status !== 200) throw new Error(`events: ${sse.status} ${sse.error ?? ''}`);
   await waiter.waitEnds(1, timeoutMs);
-  const open = { ...s, sse, waiter };
+  const open = { ...session, sse, waiter };
   if (firstTurn !== null) await timedTurn(agent, base, open, firstTurn, timeoutMs);
   return open;
 }
 
 /** POST one turn and wait for its end on the stream; the time from POST to the end event. */
-export async function timedTurn(agent: Agent, base: string, s: OpenSession, message: string, timeoutMs = 30_000): Promise<{ ms: number; failed: boolean }> {
+export async function timedTurn(agent: Agent, base: string, session: OpenSession, message: string, timeoutMs = 30_000): Promise<{ ms: number; failed: boolean }> {
   const t0 = performance.now();
-  const r = await http(agent, turnsUrl(base, s), { method: 'POST', token: s.token, body: { message } });
-  const turnId = json(r).turnId;
-  if (r.status !== 202 || typeof turnId !== 'string') throw new Error(`turn: ${r.status} ${r.error ?? r.text.slice(0, 200)}`);
-  const failed = await s.waiter.waitTurn(turnId, timeoutMs);
+  const response = await http(agent, turnsUrl(base, session), { method: 'POST', token: session.token, body: { message } });
+  const turnId = json(response).turnId;
+  if (response.status !== 202 || typeof turnId !== 'string') throw new Error(`turn: ${response.status} ${response.error ?? response.text.slice(0, 200)}`);
+  const failed = await session.waiter.waitTurn(turnId, timeoutMs);
   return { ms: performance.now() - t0, failed };
 }
 
-export async function pipeline(redisUrl: string, o: PipelineOptions): Promise<PipelineResult> {
+export async function pipeline(redisUrl: string, options: PipelineOptions): Promise<PipelineResult> {
   const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'pipe', { METRICS_PUSH_MS: String(PUSH_MS) });
   const agent = keepAliveAgent();
   const base = stack.url;
   let failed = 0;
   try {
-    const turn = async (s: OpenSession) => {
-      const r = await timedTurn(agent, base, s, ANSWER);
-      if (r.failed) failed++;
-      return r.ms;
+    const turn = async (session: OpenSession) => {
+      const result = await timedTurn(agent, base, session, ANSWER);
+      if (result.failed) failed++;
+      return result.ms;
     };
     const open = (fields: number) => openFormSession(agent, base, fields, 'I live in Tokyo, Japan');
     // Warm-up: JIT and connections of every process.
-    const warm = await open(o.fields);
+    const warm = await open(options.fields);
     for (let i = 0; i < 10; i++) await turn(warm);
     warm.sse.close();
-    log(`pipeline: ${o.turns} sequential answer turns`);
+    log(`pipeline: ${options.turns} sequential answer turns`);
     const seq: number[] = [];
-    while (seq.length < o.turns) {
-      const one = await open(o.fields);
-      for (let i = 0; i < o.fields - 1 && seq.length < o.turns; i++) seq.push(await turn(one));
+    while (seq.length < options.turns) {
+      const one = await open(options.fields);
+      for (let i = 0; i < options.fields - 1 && seq.length < options.turns; i++) seq.push(await turn(one));
       one.sse.close();
     }
     // Breakdown: one more session's answer turns alone between two scrapes of the services' metrics.
     log('pipeline: breakdown of one session\'s answer turns from the services\' metrics');
-    const probe = await open(o.fields);
+    const probe = await open(options.fields);
     await sleep(PUSH_MS * 2.5);
     const before = await snapshot(agent, base);
     const probeMs: number[] = [];
-    for (let i = 0; i < o.fields - 1; i++) probeMs.push(await turn(probe));
+    for (let i = 0; i < options.fields - 1; i++) probeMs.push(await turn(probe));
     probe.sse.close();
     await sleep(PUSH_MS * 2.5);
     const breakdown = describeBreakdown(before, await snapshot(agent, base), probeMs.length, probeMs.reduce((a, b) => a + b, 0) / probeMs.length);
-    log(`pipeline: ${o.inFlight} sessions in parallel × ${o.perLane} turns`);
-    const sessions = await Promise.all(Array.from({ length: o.inFlight }, () => open(Math.max(o.fields, o.perLane) + 2)));
+    log(`pipeline: ${options.inFlight} sessions in parallel × ${options.perLane} turns`);
+    const sessions = await Promise.all(Array.from({ length: options.inFlight }, () => open(Math.max(options.fields, options.perLane) + 2)));
     const loaded: number[] = [];
     const t0 = performance.now();
     await Promise.all(
-      sessions.map(async (s) => {
-        for (let i = 0; i < o.perLane; i++) loaded.push(await turn(s));
+      sessions.map(async (session) => {
+        for (let i = 0; i < options.perLane; i++) loaded.push(await turn(session));
       }),
     );
     const throughput = loaded.length / ((performance.now() - t0) / 1000);

@@ -37,8 +37,8 @@ export function localPortsTo(pid: number, remotePort: number): Set<number> | nul
     inodes = new Set();
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       try {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-        if (m) inodes.add(m[1]!);
+        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (match) inodes.add(match[1]!);
       } catch {
         // fd closed while listing
       }

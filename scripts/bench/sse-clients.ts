@@ -17,58 +17,58 @@ import { LiteSse } from './sse-lite.js';
  */
 export type SseOptions = { clients: number; heartbeatMs: number; createConcurrency: number; openConcurrency: number };
 
-export async function sseClients(redisUrl: string, o: SseOptions): Promise<SectionResult> {
+export async function sseClients(redisUrl: string, options: SseOptions): Promise<SectionResult> {
   const details: string[] = [];
   const benchLimit = openFilesLimit();
-  if (benchLimit !== null && benchLimit < o.clients + 200) {
-    details.push(`warning: this process may open only ${benchLimit} files (ulimit -n); ${o.clients} clients need about ${o.clients + 200}`);
+  if (benchLimit !== null && benchLimit < options.clients + 200) {
+    details.push(`warning: this process may open only ${benchLimit} files (ulimit -n); ${options.clients} clients need about ${options.clients + 200}`);
   }
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'sse', { SSE_HEARTBEAT_MS: String(o.heartbeatMs) }, []);
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'sse', { SSE_HEARTBEAT_MS: String(options.heartbeatMs) }, []);
   const base = stack.url;
   const gatewayPid = stack.procs.gateway!.pid;
   const gwLimit = openFilesLimit(gatewayPid);
   details.push(`open-files limit: bench process ${benchLimit ?? 'unknown'}, gateway process ${gwLimit ?? 'unknown'}`);
-  if (gwLimit !== null && gwLimit < o.clients + 200) details.push(`warning: the gateway may open only ${gwLimit} files`);
+  if (gwLimit !== null && gwLimit < options.clients + 200) details.push(`warning: the gateway may open only ${gwLimit} files`);
   const agent = keepAliveAgent();
   const redis = new Redis(redisUrl, { connectionName: 'bench-observer' });
   const clients: LiteSse[] = [];
   try {
-    log(`sse: creating ${o.clients} faq sessions`);
+    log(`sse: creating ${options.clients} faq sessions`);
     let t0 = performance.now();
-    const sessions = await mapLimit(Array.from({ length: o.clients }), o.createConcurrency, () =>
+    const sessions = await mapLimit(Array.from({ length: options.clients }), options.createConcurrency, () =>
       createSession(agent, base, { kind: 'faq' }),
     );
     const createMs = performance.now() - t0;
-    details.push(`created ${sessions.length} faq sessions in ${secs(createMs)} (${(sessions.length / (createMs / 1000)).toFixed(0)}/s, ${o.createConcurrency} at once)`);
+    details.push(`created ${sessions.length} faq sessions in ${secs(createMs)} (${(sessions.length / (createMs / 1000)).toFixed(0)}/s, ${options.createConcurrency} at once)`);
 
     const before = await gatewayMemory(agent, base);
-    log(`sse: opening ${o.clients} SSE clients`);
+    log(`sse: opening ${options.clients} SSE clients`);
     const failures = new Map<string, number>();
     let stoppedOn: string | null = null;
     t0 = performance.now();
-    await mapLimit(sessions, o.openConcurrency, async (s: Session) => {
+    await mapLimit(sessions, options.openConcurrency, async (session: Session) => {
       if (stoppedOn !== null) return;
-      const c = await LiteSse.open(eventsUrl(base, s), { agent, timeoutMs: 60_000 });
-      if (c.status === 200 && c.contentType.startsWith('text/event-stream')) clients.push(c);
+      const stream = await LiteSse.open(eventsUrl(base, session), { agent, timeoutMs: 60_000 });
+      if (stream.status === 200 && stream.contentType.startsWith('text/event-stream')) clients.push(stream);
       else {
-        const why = c.code ?? `HTTP ${c.status} ${c.contentType}`;
+        const why = stream.code ?? `HTTP ${stream.status} ${stream.contentType}`;
         failures.set(why, (failures.get(why) ?? 0) + 1);
-        if (c.code === 'EMFILE' || c.code === 'ENFILE') stoppedOn = c.code;
-        c.close();
+        if (stream.code === 'EMFILE' || stream.code === 'ENFILE') stoppedOn = stream.code;
+        stream.close();
       }
     });
     const openMs = performance.now() - t0;
     const opened = clients.length;
-    details.push(`opened ${opened}/${o.clients} streams (200, text/event-stream) in ${secs(openMs)}`);
+    details.push(`opened ${opened}/${options.clients} streams (200, text/event-stream) in ${secs(openMs)}`);
     if (failures.size > 0) details.push(`failed opens: ${[...failures].map(([k, v]) => `${k} ×${v}`).join(', ')}`);
     if (stoppedOn) details.push(`stopped opening on ${stoppedOn}: the open-files limit was reached after ${opened} clients`);
 
     const openedAt = performance.now();
     await sleep(2_000);
     const after = await gatewayMemory(agent, base);
-    const n = Math.max(1, opened);
-    const rssPer = (after.rss - before.rss) / n;
-    const heapPer = (after.heapUsed - before.heapUsed) / n;
+    const clientCount = Math.max(1, opened);
+    const rssPer = (after.rss - before.rss) / clientCount;
+    const heapPer = (after.heapUsed - before.heapUsed) / clientCount;
     details.push(`gateway RSS ${mb(before.rss)} → ${mb(after.rss)}, heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (minimum of 5 scrapes each)`);
     details.push(`gateway convo_sse_connections: ${after.sse}`);
 
@@ -79,15 +79,15 @@ export async function sseClients(redisUrl: string, o: SseOptions): Promise<Secti
     if (mine) details.push(`Redis connections of the gateway process (pid ${gatewayPid}, via /proc): ${mine.length} (${byName(mine)})`);
     const redisConns = mine ? mine.length : named.length;
 
-    log(`sse: waiting for a heartbeat on every stream (SSE_HEARTBEAT_MS=${o.heartbeatMs})`);
-    const deadline = Date.now() + o.heartbeatMs * 2 + 5_000;
+    log(`sse: waiting for a heartbeat on every stream (SSE_HEARTBEAT_MS=${options.heartbeatMs})`);
+    const deadline = Date.now() + options.heartbeatMs * 2 + 5_000;
     const heard = () => clients.filter((c) => c.live && c.comments > 0).length;
     while (heard() < opened && Date.now() < deadline) await sleep(200);
     const heardN = heard();
     const liveN = clients.filter((c) => c.live).length;
-    details.push(`${heardN}/${opened} streams had received a ': ping' ${secs(performance.now() - openedAt)} after the last one opened (heartbeat every ${o.heartbeatMs} ms); ${liveN} still open`);
+    details.push(`${heardN}/${opened} streams had received a ': ping' ${secs(performance.now() - openedAt)} after the last one opened (heartbeat every ${options.heartbeatMs} ms); ${liveN} still open`);
     const bytes = clients.reduce((a, c) => a + c.bytes, 0);
-    details.push(`bytes received by the clients: ${bytes} (${(bytes / n).toFixed(0)} per stream)`);
+    details.push(`bytes received by the clients: ${bytes} (${(bytes / clientCount).toFixed(0)} per stream)`);
 
     for (const c of clients) c.close();
     const closeDeadline = Date.now() + 15_000;
@@ -101,7 +101,7 @@ export async function sseClients(redisUrl: string, o: SseOptions): Promise<Secti
 
     return {
       rows: [
-        row(`SSE clients open on one gateway`, `${opened}/${o.clients} in ${secs(openMs)}`, '10,000', opened >= 10_000 ? true : o.clients < 10_000 ? null : false),
+        row(`SSE clients open on one gateway`, `${opened}/${options.clients} in ${secs(openMs)}`, '10,000', opened >= 10_000 ? true : options.clients < 10_000 ? null : false),
         row('SSE clients hearing a heartbeat', `${heardN}/${opened}`, 'all', heardN === opened && opened > 0),
         row('gateway RSS per SSE client', kb(rssPer), '< 50 KB', rssPer < 50 * 1024),
         row('gateway heap used per SSE client', kb(heapPer), '< 50 KB', heapPer < 50 * 1024),

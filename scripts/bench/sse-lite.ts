@@ -29,41 +29,41 @@ export class LiteSse {
 
   /** Resolves once the response headers arrived or the request failed (never rejects). */
   static open(url: string, opts: LiteSseOptions): Promise<LiteSse> {
-    const c = new LiteSse(opts);
+    const stream = new LiteSse(opts);
     return new Promise((resolve) => {
       let settled = false;
       const settle = () => {
         if (!settled) {
           settled = true;
           clearTimeout(timer);
-          resolve(c);
+          resolve(stream);
         }
       };
       const timer = setTimeout(() => {
-        c.code = 'TIMEOUT';
-        c.error = 'no response headers in time';
-        c.req?.destroy();
+        stream.code = 'TIMEOUT';
+        stream.error = 'no response headers in time';
+        stream.req?.destroy();
         settle();
       }, opts.timeoutMs ?? 30_000);
       const req = request(url, { agent: opts.agent, headers: { accept: 'text/event-stream' } }, (res) => {
-        c.status = res.statusCode ?? 0;
-        c.contentType = String(res.headers['content-type'] ?? '');
+        stream.status = res.statusCode ?? 0;
+        stream.contentType = String(res.headers['content-type'] ?? '');
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => c.onData(chunk));
-        res.on('end', () => (c.ended = true));
-        res.on('error', () => (c.ended = true));
+        res.on('data', (chunk: string) => stream.onData(chunk));
+        res.on('end', () => (stream.ended = true));
+        res.on('error', () => (stream.ended = true));
         settle();
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
-        c.ended = true;
+        stream.ended = true;
         if (!settled) {
-          c.error = err.message;
-          c.code = err.code ?? 'ERR';
+          stream.error = err.message;
+          stream.code = err.code ?? 'ERR';
         }
         settle();
       });
       req.end();
-      c.req = req;
+      stream.req = req;
     });
   }
 
@@ -80,10 +80,10 @@ export class LiteSse {
   private onData(chunk: string): void {
     this.bytes += Buffer.byteLength(chunk);
     this.buf += chunk;
-    let i: number;
-    while ((i = this.buf.indexOf('\n\n')) >= 0) {
-      const block = this.buf.slice(0, i);
-      this.buf = this.buf.slice(i + 2);
+    let blockEnd: number;
+    while ((blockEnd = this.buf.indexOf('\n\n')) >= 0) {
+      const block = this.buf.slice(0, blockEnd);
+      this.buf = this.buf.slice(blockEnd + 2);
       this.onBlock(block);
     }
   }
@@ -94,13 +94,13 @@ export class LiteSse {
       return;
     }
     if (!this.opts.onTurnEnd) return;
-    const m = /^event: ?(turn\.completed|turn\.failed)$/m.exec(block);
-    if (!m) return;
+    const match = /^event: ?(turn\.completed|turn\.failed)$/m.exec(block);
+    if (!match) return;
     const data = /^data: ?(.*)$/m.exec(block)?.[1];
     if (data === undefined) return;
     try {
       const turnId = (JSON.parse(data) as { turnId?: unknown }).turnId;
-      if (typeof turnId === 'string') this.opts.onTurnEnd(turnId, m[1] === 'turn.failed');
+      if (typeof turnId === 'string') this.opts.onTurnEnd(turnId, match[1] === 'turn.failed');
     } catch {
       // not JSON: not ours to judge here
     }
@@ -132,24 +132,24 @@ export class TurnWaiter {
       return Promise.resolve(seen);
     }
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
+      const timer = setTimeout(() => {
         this.byTurn.delete(turnId);
         reject(new Error(`turn ${turnId} did not end within ${timeoutMs} ms`));
       }, timeoutMs);
       this.byTurn.set(turnId, (failed) => {
-        clearTimeout(t);
+        clearTimeout(timer);
         this.ended.delete(turnId);
         resolve(failed);
       });
     });
   }
 
-  /** Resolves once `n` turns have ended on the stream. */
-  waitEnds(n: number, timeoutMs = 30_000): Promise<void> {
-    if (this.endCount >= n) return Promise.resolve();
+  /** Resolves once `count` turns have ended on the stream. */
+  waitEnds(count: number, timeoutMs = 30_000): Promise<void> {
+    if (this.endCount >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`${n} turn ends not seen within ${timeoutMs} ms`)), timeoutMs);
-      this.countWaiters.push({ n, resolve: () => (clearTimeout(t), resolve()) });
+      const timer = setTimeout(() => reject(new Error(`${count} turn ends not seen within ${timeoutMs} ms`)), timeoutMs);
+      this.countWaiters.push({ n: count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
 }

@@ -31,18 +31,18 @@ export function describeEvent(view: SessionView, ev: SessionEvent, st: Styles, s
     case 'agent.changed':
       return [st.dim(`  · ${ev.data.from ?? 'start'} → ${ev.data.to}`)];
     case 'state.changed': {
-      const p = ev.data.payload as Record<string, unknown>;
+      const payload = ev.data.payload as Record<string, unknown>;
       switch (ev.data.type) {
         case 'SET_LANGUAGE':
-          return [st.dim(`  · language: ${String(p.language)}`)];
+          return [st.dim(`  · language: ${String(payload.language)}`)];
         case 'SET_COUNTRY':
-          return [st.dim(`  · country: ${String(p.country)}`)];
+          return [st.dim(`  · country: ${String(payload.country)}`)];
         case 'SET_TIMEZONE':
-          return [st.dim(`  · time zone: ${String(p.timezone)}`)];
+          return [st.dim(`  · time zone: ${String(payload.timezone)}`)];
         case 'PLAN_CREATED':
           return [st.dim(`  · plan: ${view.fields.map((f) => f.label).join(' → ')}`)];
         case 'FIELD_STATUS': {
-          const field = view.fields.find((f) => f.fieldId === p.fieldId);
+          const field = view.fields.find((f) => f.fieldId === payload.fieldId);
           if (!field || (field.status !== 'done' && field.status !== 'skipped')) return [];
           const progress = fieldProgress(view);
           const mark = field.status === 'done' ? st.ok('✓') : st.warn('–');
@@ -94,9 +94,9 @@ export function describeEvent(view: SessionView, ev: SessionEvent, st: Styles, s
 /** `/status`: the fields with their status and value. */
 export function describeFields(view: SessionView, st: Styles): string[] {
   if (view.fields.length === 0) return [st.dim('  (no fields)')];
-  const p = fieldProgress(view);
+  const progress = fieldProgress(view);
   return [
-    st.bold(`  ${p.requiredDone}/${p.required} required fields done · agent: ${view.currentAgent ?? '—'} · status: ${view.status}`),
+    st.bold(`  ${progress.requiredDone}/${progress.required} required fields done · agent: ${view.currentAgent ?? '—'} · status: ${view.status}`),
     ...view.fields.map((f) => `  ${f.status.padEnd(12)} ${f.label}${f.required ? '' : ' (optional)'}${f.value !== null ? ` = ${oneLine(f.value)}` : ''}`),
   ];
 }

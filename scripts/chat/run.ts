@@ -32,8 +32,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     }
     io.output.write(`${lines.join('\n')}\n`);
   };
-  const onRetry = (n: RetryNotice) =>
-    print([st.warn(`  … ${n.error.status === 0 ? 'gateway unreachable' : `busy (${n.error.code})`}, retrying in ${Math.ceil(n.delayMs / 1000)} s`)]);
+  const onRetry = (notice: RetryNotice) =>
+    print([st.warn(`  … ${notice.error.status === 0 ? 'gateway unreachable' : `busy (${notice.error.code})`}, retrying in ${Math.ceil(notice.delayMs / 1000)} s`)]);
 
   let sessionId: string;
   let token: string;
@@ -64,9 +64,9 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   // Texts this process sent and has not yet seen come back as `message` events.
   const unechoed: string[] = [];
   const sentByMe = (text: string) => {
-    const i = unechoed.indexOf(text);
-    if (i < 0) return false;
-    unechoed.splice(i, 1);
+    const index = unechoed.indexOf(text);
+    if (index < 0) return false;
+    unechoed.splice(index, 1);
     return true;
   };
 
@@ -76,10 +76,10 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
 
   // Requests still running, and who waits for the conversation to go quiet (end of piped input).
   const inflight = new Set<Promise<unknown>>();
-  const track = (p: Promise<unknown>) => {
-    inflight.add(p);
-    void p.finally(() => {
-      inflight.delete(p);
+  const track = (request: Promise<unknown>) => {
+    inflight.add(request);
+    void request.finally(() => {
+      inflight.delete(request);
       checkIdle();
     });
   };
@@ -98,8 +98,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     url: `${opts.url}/v1/sessions/${encodeURIComponent(sessionId)}/events`,
     token,
     resumeFrom: () => view.lastEventId,
-    onEvent: (m) => {
-      const ev = parseStreamEvent(m.type, m.id, m.data);
+    onEvent: (message) => {
+      const ev = parseStreamEvent(message.type, message.id, message.data);
       if (!ev || !applyEvent(view, ev)) return;
       print(describeEvent(view, ev, st, sentByMe));
       if (ev.type === 'turn.completed' || ev.type === 'turn.failed' || ev.type === 'clarify') rl.prompt(true);

@@ -89,10 +89,10 @@ export class SseReader {
     this.opts.onOpen?.(this.everOpen);
     this.everOpen = true;
     const parser = new SseParser({
-      onEvent: (m) => {
+      onEvent: (message) => {
         if (!conn.delivered) this.failedAttempts = 0;
         conn.delivered = true;
-        this.opts.onEvent(m);
+        this.opts.onEvent(message);
       },
       onRetry: (ms) => (this.retryMs = ms),
     });

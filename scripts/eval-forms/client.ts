@@ -73,10 +73,10 @@ class TurnTracker {
         done(end);
       };
       const timer = setTimeout(() => done(null), timeoutMs);
-      const done = (v: TurnEnd | null) => {
+      const done = (turnEnd: TurnEnd | null) => {
         clearTimeout(timer);
         this.waiters.delete(check);
-        resolve(v);
+        resolve(turnEnd);
       };
       this.waiters.add(check);
     });
@@ -96,12 +96,12 @@ export class SessionClient {
   ) {}
 
   static async create(base: string, body: unknown): Promise<SessionClient> {
-    const r = await call(`${base}/v1/sessions`, { method: 'POST', body: JSON.stringify(body) }, 'POST /v1/sessions');
-    const b = r.body as { sessionId?: string; token?: string };
-    if (r.status !== 201 || typeof b?.sessionId !== 'string' || typeof b.token !== 'string') {
-      throw new HttpError(r.status, JSON.stringify(r.body), 'POST /v1/sessions');
+    const response = await call(`${base}/v1/sessions`, { method: 'POST', body: JSON.stringify(body) }, 'POST /v1/sessions');
+    const created = response.body as { sessionId?: string; token?: string };
+    if (response.status !== 201 || typeof created?.sessionId !== 'string' || typeof created.token !== 'string') {
+      throw new HttpError(response.status, JSON.stringify(response.body), 'POST /v1/sessions');
     }
-    const client = new SessionClient(base, b.sessionId, b.token);
+    const client = new SessionClient(base, created.sessionId, created.token);
     client.openStream();
     return client;
   }
@@ -112,16 +112,16 @@ export class SessionClient {
     this.reader = new SseReader({
       url,
       resumeFrom: () => this.lastEventId,
-      onEvent: (m) => {
-        const id = Number(m.id);
+      onEvent: (message) => {
+        const id = Number(message.id);
         if (Number.isFinite(id) && id > this.lastEventId) this.lastEventId = id;
         let data: unknown;
         try {
-          data = JSON.parse(m.data);
+          data = JSON.parse(message.data);
         } catch {
           return;
         }
-        if (typeof data === 'object' && data !== null) this.turns.onEvent(m.type, data as Record<string, unknown>);
+        if (typeof data === 'object' && data !== null) this.turns.onEvent(message.type, data as Record<string, unknown>);
       },
       onFatal: (err) => (this.streamError = err),
     });
@@ -133,15 +133,15 @@ export class SessionClient {
   }
 
   async snapshot(): Promise<Snapshot> {
-    const r = await call(this.url(''), { method: 'GET', token: this.token }, 'GET session');
-    if (r.status !== 200) throw new HttpError(r.status, JSON.stringify(r.body), 'GET session');
-    return r.body as Snapshot;
+    const response = await call(this.url(''), { method: 'GET', token: this.token }, 'GET session');
+    if (response.status !== 200) throw new HttpError(response.status, JSON.stringify(response.body), 'GET session');
+    return response.body as Snapshot;
   }
 
   async postTurn(message: string, idempotencyKey: string): Promise<string> {
-    const r = await call(this.url('/turns'), { method: 'POST', token: this.token, body: JSON.stringify({ message, idempotencyKey }) }, 'POST turns');
-    const turnId = (r.body as { turnId?: unknown } | null)?.turnId;
-    if (r.status !== 202 || typeof turnId !== 'string') throw new HttpError(r.status, JSON.stringify(r.body), 'POST turns');
+    const response = await call(this.url('/turns'), { method: 'POST', token: this.token, body: JSON.stringify({ message, idempotencyKey }) }, 'POST turns');
+    const turnId = (response.body as { turnId?: unknown } | null)?.turnId;
+    if (response.status !== 202 || typeof turnId !== 'string') throw new HttpError(response.status, JSON.stringify(response.body), 'POST turns');
     return turnId;
   }
 

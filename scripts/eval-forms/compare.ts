@@ -29,12 +29,12 @@ export function sameDate(expected: string, stored: string): boolean {
 
 /** The first H:MM / HH:MM in the stored value, zero-padded. */
 export function sameTime(expected: string, stored: string): boolean {
-  const pad = (s: string) => {
-    const m = /(\d{1,2}):(\d{2})/.exec(nfkc(s));
-    return m ? `${m[1]!.padStart(2, '0')}:${m[2]}` : null;
+  const pad = (text: string) => {
+    const match = /(\d{1,2}):(\d{2})/.exec(nfkc(text));
+    return match ? `${match[1]!.padStart(2, '0')}:${match[2]}` : null;
   };
-  const e = pad(expected);
-  return e !== null && pad(stored) === e;
+  const expectedTime = pad(expected);
+  return expectedTime !== null && pad(stored) === expectedTime;
 }
 
 export function sameYear(expected: string, stored: string): boolean {
@@ -43,12 +43,12 @@ export function sameYear(expected: string, stored: string): boolean {
 
 /** The first number of the stored value (thousands separators removed) equals the expected number. */
 export function sameNumber(expected: string, stored: string): boolean {
-  const first = (s: string) => {
-    const m = /-?\d+(?:\.\d+)?/.exec(nfkc(s).replace(/(?<=\d),(?=\d)/g, ''));
-    return m ? Number(m[0]) : NaN;
+  const first = (text: string) => {
+    const match = /-?\d+(?:\.\d+)?/.exec(nfkc(text).replace(/(?<=\d),(?=\d)/g, ''));
+    return match ? Number(match[0]) : NaN;
   };
-  const e = first(expected);
-  return !Number.isNaN(e) && first(stored) === e;
+  const expectedNumber = first(expected);
+  return !Number.isNaN(expectedNumber) && first(stored) === expectedNumber;
 }
 
 export function sameChoice(expected: string, stored: string): boolean {
@@ -59,16 +59,16 @@ export function sameChoice(expected: string, stored: string): boolean {
 const YES = new Set(['yes', 'y', 'true', 'はい']);
 const NO = new Set(['no', 'n', 'false', 'いいえ']);
 
-export function yesNo(s: string): 'yes' | 'no' | null {
-  const w = fold(s).replace(/[.!。！、,]+$/u, '');
-  if (YES.has(w)) return 'yes';
-  if (NO.has(w)) return 'no';
+export function yesNo(text: string): 'yes' | 'no' | null {
+  const word = fold(text).replace(/[.!。！、,]+$/u, '');
+  if (YES.has(word)) return 'yes';
+  if (NO.has(word)) return 'no';
   return null;
 }
 
 export function sameYesNo(expected: string, stored: string): boolean {
-  const e = yesNo(expected);
-  return e !== null && yesNo(stored) === e;
+  const expectedAnswer = yesNo(expected);
+  return expectedAnswer !== null && yesNo(stored) === expectedAnswer;
 }
 
 export function samePostalCode(expected: string, stored: string): boolean {
@@ -77,8 +77,8 @@ export function samePostalCode(expected: string, stored: string): boolean {
 }
 
 /** Protocol, `www.` and a trailing slash do not matter; the host is case-insensitive, the path is not. */
-export function canonUrl(s: string): string {
-  const bare = nfkc(s).trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/\/+$/, '');
+export function canonUrl(url: string): string {
+  const bare = nfkc(url).trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/\/+$/, '');
   const slash = bare.search(/[/?#]/);
   return slash < 0 ? bare.toLowerCase() : bare.slice(0, slash).toLowerCase() + bare.slice(slash);
 }

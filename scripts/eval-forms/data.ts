@@ -32,13 +32,13 @@ export const Expected = z
     contains: z.array(z.string().min(1)).min(1).max(10).optional(),
     status: ExpectedStatus,
   })
-  .superRefine((e, ctx) => {
+  .superRefine((expected, ctx) => {
     // A `done` expectation without its comparison data could only be scored on status, which would inflate accuracy.
-    if (e.status !== 'done') return;
-    if (CONTAINS_KINDS.has(e.kind) && e.contains === undefined)
-      ctx.addIssue({ code: 'custom', path: ['contains'], message: `kind ${e.kind} needs \`contains\`` });
-    if (!CONTAINS_KINDS.has(e.kind) && e.value === undefined)
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `kind ${e.kind} needs \`value\`` });
+    if (expected.status !== 'done') return;
+    if (CONTAINS_KINDS.has(expected.kind) && expected.contains === undefined)
+      ctx.addIssue({ code: 'custom', path: ['contains'], message: `kind ${expected.kind} needs \`contains\`` });
+    if (!CONTAINS_KINDS.has(expected.kind) && expected.value === undefined)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `kind ${expected.kind} needs \`value\`` });
   });
 export type Expected = z.infer<typeof Expected>;
 
@@ -123,9 +123,9 @@ export function loadSet(root: string, set: SetName): LoadedSet {
   const forms: EvalForm[] = [];
   const problems: LoadProblem[] = [];
   for (const name of files) {
-    const r = loadFile(path.join(dir, name), set);
-    problems.push(...r.problems);
-    if (r.form) forms.push(r.form);
+    const loaded = loadFile(path.join(dir, name), set);
+    problems.push(...loaded.problems);
+    if (loaded.form) forms.push(loaded.form);
   }
   const dup = duplicates(forms.map((f) => f.id));
   for (const id of dup) problems.push({ set, file: id, fatal: false, message: `form id ${id} is used by more than one file` });
@@ -148,32 +148,32 @@ export function loadFile(file: string, set: SetName): { form: EvalForm | null; p
     const more = parsed.error.issues.length > 5 ? ` (+${parsed.error.issues.length - 5} more)` : '';
     return fail(`invalid: ${issues.join('; ')}${more}`);
   }
-  const f = parsed.data;
+  const content = parsed.data;
   const form: EvalForm = {
     set,
     file: base,
-    id: f.id,
-    language: f.language,
-    form: f.form,
+    id: content.id,
+    language: content.language,
+    form: content.form,
     rawForm: (raw as { form: unknown }).form,
-    respondents: f.respondents,
+    respondents: content.respondents,
   };
   return { form, problems: crossCheck(form).map((message) => ({ set, file: base, fatal: false, message })) };
 }
 
 /** Inconsistencies that leave the file usable: they are reported, and unscorable fields are left out. */
-export function crossCheck(f: EvalForm): string[] {
+export function crossCheck(evalForm: EvalForm): string[] {
   const out: string[] = [];
-  if (`${f.id}.json` !== f.file) out.push(`id ${f.id} differs from the file name`);
-  const fieldIds = new Set(f.form.fields.map((x) => x.fieldId));
-  for (const id of duplicates(f.respondents.map((r) => r.id))) out.push(`respondent id ${id} is used twice`);
-  for (const r of f.respondents) {
-    const missing = [...fieldIds].filter((id) => !(id in r.expected));
-    if (missing.length > 0) out.push(`${r.id}: no expectation for ${missing.join(', ')} (not scored)`);
-    const unknown = [...Object.keys(r.expected), ...Object.keys(r.replies), ...r.corrections.flatMap((c) => [c.afterField, c.field])].filter(
+  if (`${evalForm.id}.json` !== evalForm.file) out.push(`id ${evalForm.id} differs from the file name`);
+  const fieldIds = new Set(evalForm.form.fields.map((x) => x.fieldId));
+  for (const id of duplicates(evalForm.respondents.map((r) => r.id))) out.push(`respondent id ${id} is used twice`);
+  for (const respondent of evalForm.respondents) {
+    const missing = [...fieldIds].filter((id) => !(id in respondent.expected));
+    if (missing.length > 0) out.push(`${respondent.id}: no expectation for ${missing.join(', ')} (not scored)`);
+    const unknown = [...Object.keys(respondent.expected), ...Object.keys(respondent.replies), ...respondent.corrections.flatMap((c) => [c.afterField, c.field])].filter(
       (id) => !fieldIds.has(id),
     );
-    if (unknown.length > 0) out.push(`${r.id}: unknown field id(s) ${[...new Set(unknown)].join(', ')}`);
+    if (unknown.length > 0) out.push(`${respondent.id}: unknown field id(s) ${[...new Set(unknown)].join(', ')}`);
   }
   return out;
 }

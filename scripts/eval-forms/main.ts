@@ -98,15 +98,15 @@ function writeTranscript(dir: string, formId: string, respondentId: string, res:
 }
 
 async function runAll(sut: SystemUnderTest, loaded: Loaded[], concurrency: number, transcripts: string | null): Promise<Map<SetName, SessionResult[]>> {
-  const jobs = loaded.flatMap((l) => l.forms.flatMap((form) => form.respondents.map((r) => ({ form, r }))));
+  const jobs = loaded.flatMap((l) => l.forms.flatMap((form) => form.respondents.map((respondent) => ({ form, respondent }))));
   const total = jobs.length;
   let done = 0;
-  const results = await mapLimit(jobs, concurrency, async ({ form, r }) => {
-    const res = await runSession(sut.url, form, r);
+  const results = await mapLimit(jobs, concurrency, async ({ form, respondent }) => {
+    const res = await runSession(sut.url, form, respondent);
     done++;
-    if (transcripts !== null && form.set === 'dev') writeTranscript(transcripts, form.id, r.id, res);
+    if (transcripts !== null && form.set === 'dev') writeTranscript(transcripts, form.id, respondent.id, res);
     // Held-out progress names nothing: a count is all anyone sees of it.
-    const what = form.set === 'dev' ? `${form.id}/${r.id}: ${res.error ? 'error' : res.ended}, ${res.turns} turns` : 'heldout session';
+    const what = form.set === 'dev' ? `${form.id}/${respondent.id}: ${res.error ? 'error' : res.ended}, ${res.turns} turns` : 'heldout session';
     log(`[${done}/${total}] ${what}`);
     return res;
   });
@@ -115,11 +115,11 @@ async function runAll(sut: SystemUnderTest, loaded: Loaded[], concurrency: numbe
   return bySet;
 }
 
-function problemsText(l: Loaded): string[] {
-  if (l.set === 'dev') return problemLines(l.problems);
-  const skipped = l.problems.filter((p) => p.fatal).length;
-  const warnings = l.problems.length - skipped;
-  return l.problems.length === 0 ? [] : [`heldout: ${skipped} file(s) skipped, ${warnings} warning(s) (not shown: held out)`];
+function problemsText(loadedSet: Loaded): string[] {
+  if (loadedSet.set === 'dev') return problemLines(loadedSet.problems);
+  const skipped = loadedSet.problems.filter((p) => p.fatal).length;
+  const warnings = loadedSet.problems.length - skipped;
+  return loadedSet.problems.length === 0 ? [] : [`heldout: ${skipped} file(s) skipped, ${warnings} warning(s) (not shown: held out)`];
 }
 
 function print(opts: Options, sut: SystemUnderTest, loaded: Loaded[], reports: SetReport[], elapsedMs: number): void {
@@ -133,9 +133,9 @@ function print(opts: Options, sut: SystemUnderTest, loaded: Loaded[], reports: S
   console.log(`\nform interview evaluation — ${sut.description}, ${(elapsedMs / 1000).toFixed(0)} s`);
   if (problems.length > 0) console.log(`\ndata problems:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   console.log(`\n${totalsTable(reports)}`);
-  for (const r of reports) {
-    const b = breakdownTables(r);
-    if (b !== '') console.log(`\n${b}`);
+  for (const report of reports) {
+    const tables = breakdownTables(report);
+    if (tables !== '') console.log(`\n${tables}`);
   }
   if (reports.some((r) => r.set === 'heldout')) console.log('\n(heldout: totals only)');
   const dev = reports.find((r) => r.set === 'dev');

@@ -27,14 +27,14 @@ export function hasKanaOrKanji(text: string): boolean {
  * Latin word, so a respondent's "contact" cannot excuse half of "Contact the".
  */
 export function blankRespondentText(text: string, respondent: readonly string[]): string {
-  const t = nfkc(text);
-  const low = t.toLowerCase();
+  const normalized = nfkc(text);
+  const low = normalized.toLowerCase();
   const hay = respondent.map((m) => nfkc(m).toLowerCase()).join(BLANK);
-  if (hay === '') return t;
+  if (hay === '') return normalized;
   // Code units, as the indices below are.
-  const out = t.split('');
+  const out = normalized.split('');
   let i = 0;
-  while (i < t.length) {
+  while (i < normalized.length) {
     const end = longestAlignedMatch(low, hay, i);
     if (end > i) {
       for (let k = i; k < end; k++) out[k] = BLANK;
@@ -56,9 +56,9 @@ function longestAlignedMatch(low: string, hay: string, i: number): number {
   return (low.slice(i, j).match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 ? j : i;
 }
 
-/** Position p is not strictly inside a Latin word. */
-function boundary(s: string, p: number): boolean {
-  return p === 0 || p === s.length || !(LATIN.test(s[p - 1]!) && LATIN.test(s[p]!));
+/** `position` is not strictly inside a Latin word of `text`. */
+function boundary(text: string, position: number): boolean {
+  return position === 0 || position === text.length || !(LATIN.test(text[position - 1]!) && LATIN.test(text[position]!));
 }
 
 /** Blanks e-mail addresses and URLs: they are Latin in every language. */

@@ -73,20 +73,20 @@ export function totals(results: readonly SessionResult[], forms: number): Totals
 
 function groupBy(results: readonly SessionResult[], key: (r: SessionResult) => string): Breakdown {
   const out: Breakdown = {};
-  for (const r of results) {
-    const g = (out[key(r)] ??= { sessions: 0, completion: ratio(0, 0), accuracy: ratio(0, 0) });
-    g.sessions++;
-    g.completion = ratio(g.completion.n + (r.completed ? 1 : 0), g.completion.of + 1);
-    g.accuracy = ratio(g.accuracy.n + r.fields.filter((f) => f.correct).length, g.accuracy.of + r.fields.length);
+  for (const result of results) {
+    const group = (out[key(result)] ??= { sessions: 0, completion: ratio(0, 0), accuracy: ratio(0, 0) });
+    group.sessions++;
+    group.completion = ratio(group.completion.n + (result.completed ? 1 : 0), group.completion.of + 1);
+    group.accuracy = ratio(group.accuracy.n + result.fields.filter((f) => f.correct).length, group.accuracy.of + result.fields.length);
   }
   return out;
 }
 
 function byKind(results: readonly SessionResult[]): Record<string, Ratio> {
   const out: Record<string, Ratio> = {};
-  for (const f of results.flatMap((r) => r.fields)) {
-    const k = (out[f.kind] ??= ratio(0, 0));
-    out[f.kind] = ratio(k.n + (f.correct ? 1 : 0), k.of + 1);
+  for (const fieldScore of results.flatMap((r) => r.fields)) {
+    const tally = (out[fieldScore.kind] ??= ratio(0, 0));
+    out[fieldScore.kind] = ratio(tally.n + (fieldScore.correct ? 1 : 0), tally.of + 1);
   }
   return out;
 }
@@ -130,45 +130,45 @@ export function totalsTable(reports: readonly SetReport[]): string {
   return table(['metric', ...reports.map((r) => r.set)], metrics.map(([name, f]) => [name, ...reports.map((r) => f(r.totals))]));
 }
 
-export function breakdownTables(r: SetReport): string {
+export function breakdownTables(report: SetReport): string {
   const parts: string[] = [];
-  const groups = (title: string, b: Breakdown | undefined) => {
-    if (!b) return;
-    const rows = Object.entries(b)
+  const groups = (title: string, breakdown: Breakdown | undefined) => {
+    if (!breakdown) return;
+    const rows = Object.entries(breakdown)
       .sort(([a], [c]) => a.localeCompare(c))
       .map(([g, v]) => [g, String(v.sessions), pct(v.completion), pct(v.accuracy)]);
     parts.push(table([title, 'sessions', 'completion', 'field accuracy'], rows));
   };
-  groups(`${r.set}: style`, r.byStyle);
-  if (r.byKind) {
-    const rows = Object.entries(r.byKind)
+  groups(`${report.set}: style`, report.byStyle);
+  if (report.byKind) {
+    const rows = Object.entries(report.byKind)
       .sort(([a], [c]) => a.localeCompare(c))
       .map(([k, v]) => [k, String(v.of), pct(v)]);
-    parts.push(table([`${r.set}: expected kind`, 'fields', 'accuracy'], rows));
+    parts.push(table([`${report.set}: expected kind`, 'fields', 'accuracy'], rows));
   }
-  groups(`${r.set}: session language`, r.byLanguage);
+  groups(`${report.set}: session language`, report.byLanguage);
   return parts.join('\n\n');
 }
 
-const clip = (s: string, n = 90): string => {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+const clip = (text: string, maxLength = 90): string => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > maxLength ? `${one.slice(0, maxLength - 1)}…` : one;
 };
 
 /** One line per dev session that has anything wrong: unfinished, a wrong field, an impure message. */
 export function detailLines(results: readonly SessionResult[]): string[] {
   const out: string[] = [];
-  for (const r of results) {
-    const wrong = r.fields.filter((f) => !f.correct);
-    if (r.completed && wrong.length === 0 && r.impure.length === 0 && r.submitStatus === 200) continue;
-    const head = `${r.formId}/${r.respondentId} [${r.style}, ${r.sessionLanguage}] ${r.ended || 'unfinished'}, ${r.turns} turns, submit ${r.submitStatus ?? '-'}`;
-    const fields = wrong.map((f) => {
-      const want = f.expectedStatus === 'done' ? `done ${JSON.stringify(f.want)}` : f.expectedStatus;
-      const got = f.finalStatus === 'done' || f.finalStatus === 'needs_review' ? `${f.finalStatus} ${JSON.stringify(clip(f.value ?? '', 60))}` : f.finalStatus;
-      return `${f.fieldId}: want ${want}, got ${got}`;
+  for (const result of results) {
+    const wrong = result.fields.filter((f) => !f.correct);
+    if (result.completed && wrong.length === 0 && result.impure.length === 0 && result.submitStatus === 200) continue;
+    const head = `${result.formId}/${result.respondentId} [${result.style}, ${result.sessionLanguage}] ${result.ended || 'unfinished'}, ${result.turns} turns, submit ${result.submitStatus ?? '-'}`;
+    const fields = wrong.map((field) => {
+      const want = field.expectedStatus === 'done' ? `done ${JSON.stringify(field.want)}` : field.expectedStatus;
+      const got = field.finalStatus === 'done' || field.finalStatus === 'needs_review' ? `${field.finalStatus} ${JSON.stringify(clip(field.value ?? '', 60))}` : field.finalStatus;
+      return `${field.fieldId}: want ${want}, got ${got}`;
     });
-    const impure = r.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`);
-    const extra = [r.error ? `error: ${clip(r.error, 120)}` : '', r.correctionsUnsent > 0 ? `${r.correctionsUnsent} correction(s) never sent` : ''].filter(Boolean);
+    const impure = result.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`);
+    const extra = [result.error ? `error: ${clip(result.error, 120)}` : '', result.correctionsUnsent > 0 ? `${result.correctionsUnsent} correction(s) never sent` : ''].filter(Boolean);
     out.push([head, ...fields, ...impure, ...extra].join(' | '));
   }
   return out;

@@ -55,29 +55,29 @@ const ASKING = ['interviewing', 'reviewing'];
  * answer, as people do); a plain confirmation of an echoed value; else the
  * scripted reply for the asked field.
  */
-export function decide(form: FormView, r: Respondent, snap: Snapshot, sent: readonly Sent[]): Action {
+export function decide(form: FormView, respondent: Respondent, snap: Snapshot, sent: readonly Sent[]): Action {
   if (snap.status === 'awaiting_confirmation') {
     // A correction due after the last field is still made: the summary is what arrives after it, and people fix
     // what they see there before they confirm.
-    const due = dueCorrection(r, snap, sent);
+    const due = dueCorrection(respondent, snap, sent);
     if (due === null) return { type: 'finish' };
-    const c = r.corrections[due]!;
-    return { type: 'send', text: c.message, reason: 'correction', fieldId: c.field, correction: due };
+    const pendingCorrection = respondent.corrections[due]!;
+    return { type: 'send', text: pendingCorrection.message, reason: 'correction', fieldId: pendingCorrection.field, correction: due };
   }
   if (snap.status === 'submitted' || snap.status === 'failed') return { type: 'stop', why: `session ${snap.status}` };
   const asked = askedField(snap);
-  if (needsResidence(snap, asked)) return { type: 'send', text: r.residence, reason: 'residence', fieldId: null };
+  if (needsResidence(snap, asked)) return { type: 'send', text: respondent.residence, reason: 'residence', fieldId: null };
   const fieldId = asked ?? nextUnresolved(snap);
-  const correction = dueCorrection(r, snap, sent);
+  const correction = dueCorrection(respondent, snap, sent);
   if (correction !== null) {
-    const c = r.corrections[correction]!;
-    return { type: 'send', text: c.message, reason: 'correction', fieldId: c.field, correction };
+    const pendingCorrection = respondent.corrections[correction]!;
+    return { type: 'send', text: pendingCorrection.message, reason: 'correction', fieldId: pendingCorrection.field, correction };
   }
-  if (fieldId === null) return { type: 'send', text: UNKNOWN[r.sessionLanguage], reason: 'answer', fieldId: null };
-  if (isConfirmationRequest(form, r, snap, sent, fieldId)) {
-    return { type: 'send', text: CONFIRM[r.sessionLanguage], reason: 'confirm', fieldId };
+  if (fieldId === null) return { type: 'send', text: UNKNOWN[respondent.sessionLanguage], reason: 'answer', fieldId: null };
+  if (isConfirmationRequest(form, respondent, snap, sent, fieldId)) {
+    return { type: 'send', text: CONFIRM[respondent.sessionLanguage], reason: 'confirm', fieldId };
   }
-  return { type: 'send', text: replyFor(r, fieldId, sent), reason: 'answer', fieldId };
+  return { type: 'send', text: replyFor(respondent, fieldId, sent), reason: 'answer', fieldId };
 }
 
 /**
@@ -88,16 +88,16 @@ export function decide(form: FormView, r: Respondent, snap: Snapshot, sent: read
  */
 export function needsResidence(snap: Snapshot, asked: string | null): boolean {
   if (snap.currentAgent === 'greeter') return true;
-  const b = snap.bootstrap;
-  const incomplete = !b?.country || !b?.timezone;
+  const bootstrap = snap.bootstrap;
+  const incomplete = !bootstrap?.country || !bootstrap?.timezone;
   return incomplete && asked === null;
 }
 
 /** The field in `interviewing` (or `reviewing`), else the field of the latest assistant message when messages carry one. */
 export function askedField(snap: Snapshot): string | null {
   for (const status of ASKING) {
-    const f = snap.fields.find((x) => x.status === status);
-    if (f) return f.fieldId;
+    const field = snap.fields.find((x) => x.status === status);
+    if (field) return field.fieldId;
   }
   const last = lastAssistant(snap);
   return last?.fieldId ?? null;
@@ -114,22 +114,22 @@ export function lastAssistant(snap: Snapshot): SnapshotMessage | undefined {
 }
 
 /** The first correction not yet sent whose `afterField` is resolved (done or skipped). */
-export function dueCorrection(r: Respondent, snap: Snapshot, sent: readonly Sent[]): number | null {
+export function dueCorrection(respondent: Respondent, snap: Snapshot, sent: readonly Sent[]): number | null {
   const sentTexts = new Set(sent.filter((s) => s.reason === 'correction').map((s) => s.text));
-  for (const [i, c] of r.corrections.entries()) {
-    if (sentTexts.has(c.message)) continue;
-    const after = snap.fields.find((f) => f.fieldId === c.afterField);
-    if (after && (after.status === 'done' || after.status === 'skipped')) return i;
+  for (const [index, correction] of respondent.corrections.entries()) {
+    if (sentTexts.has(correction.message)) continue;
+    const after = snap.fields.find((f) => f.fieldId === correction.afterField);
+    if (after && (after.status === 'done' || after.status === 'skipped')) return index;
   }
   return null;
 }
 
-/** replies[fieldId][k], k = how often this field was already answered; the last reply repeats. */
-export function replyFor(r: Respondent, fieldId: string, sent: readonly Sent[]): string {
-  const replies = r.replies[fieldId];
-  if (!replies || replies.length === 0) return UNKNOWN[r.sessionLanguage];
-  const k = sent.filter((s) => s.reason === 'answer' && s.fieldId === fieldId).length;
-  return replies[Math.min(k, replies.length - 1)]!;
+/** replies[fieldId][timesAnswered], timesAnswered = how often this field was already answered; the last reply repeats. */
+export function replyFor(respondent: Respondent, fieldId: string, sent: readonly Sent[]): string {
+  const replies = respondent.replies[fieldId];
+  if (!replies || replies.length === 0) return UNKNOWN[respondent.sessionLanguage];
+  const timesAnswered = sent.filter((s) => s.reason === 'answer' && s.fieldId === fieldId).length;
+  return replies[Math.min(timesAnswered, replies.length - 1)]!;
 }
 
 const fold = (s: string): string => nfkc(s).toLowerCase();
@@ -143,7 +143,7 @@ const fold = (s: string): string => nfkc(s).toLowerCase();
  * said before, a list of the field's options is a question, and one
  * confirmation per request is enough (a second one would loop).
  */
-export function isConfirmationRequest(form: FormView, r: Respondent, snap: Snapshot, sent: readonly Sent[], fieldId: string): boolean {
+export function isConfirmationRequest(form: FormView, respondent: Respondent, snap: Snapshot, sent: readonly Sent[], fieldId: string): boolean {
   const last = lastAssistant(snap);
   if (!last) return false;
   const prev = sent.at(-1);
@@ -152,11 +152,11 @@ export function isConfirmationRequest(form: FormView, r: Respondent, snap: Snaps
   const vocab = fold(fieldWords(form, fieldId));
   if (listsOptions(form, fieldId, text)) return false;
   const earlierMsgs = sent.map((s) => fold(s.text));
-  const firstReply = fold(r.replies[fieldId]?.[0] ?? '');
+  const firstReply = fold(respondent.replies[fieldId]?.[0] ?? '');
   // A value they gave: an answer to this field, a correction of it, or words of their first reply said earlier.
   const gave = sent.some((s) => (s.reason === 'answer' || s.reason === 'correction') && s.fieldId === fieldId) || sharesWindow(firstReply, earlierMsgs);
   if (!gave) return false;
-  const value = r.expected[fieldId]?.value;
+  const value = respondent.expected[fieldId]?.value;
   if (value !== undefined && !vocab.includes(fold(value)) && containsValue(text, fold(value))) return true;
   const said = earlierAssistant(snap).map(fold);
   return windows(firstReply).some(
@@ -165,12 +165,12 @@ export function isConfirmationRequest(form: FormView, r: Respondent, snap: Snaps
 }
 
 /** 4-character windows with a letter or digit and no whitespace: the smallest piece that counts as "theirs". */
-export function windows(s: string, n = 4): string[] {
+export function windows(text: string, size = 4): string[] {
   const out = new Set<string>();
-  const cs = [...s];
-  for (let i = 0; i + n <= cs.length; i++) {
-    const w = cs.slice(i, i + n).join('');
-    if (!/\s/.test(w) && /[\p{L}\p{N}]/u.test(w)) out.add(w);
+  const cs = [...text];
+  for (let i = 0; i + size <= cs.length; i++) {
+    const piece = cs.slice(i, i + size).join('');
+    if (!/\s/.test(piece) && /[\p{L}\p{N}]/u.test(piece)) out.add(piece);
   }
   return [...out];
 }
@@ -198,9 +198,9 @@ function factsOf(form: FormView, fieldId: string): FormView['facts'] {
 
 /** The form's own wording of a field: label, intent, facts, criteria, hints, options. */
 export function fieldWords(form: FormView, fieldId: string): string {
-  const f = form.fields.find((x) => x.fieldId === fieldId);
+  const field = form.fields.find((x) => x.fieldId === fieldId);
   const facts = factsOf(form, fieldId);
-  return [f?.label, f?.intent, ...facts.flatMap((k) => [k.fact, k.doneCriteria, k.questioningHints, ...(k.options ?? [])])]
+  return [field?.label, field?.intent, ...facts.flatMap((k) => [k.fact, k.doneCriteria, k.questioningHints, ...(k.options ?? [])])]
     .filter((x): x is string => typeof x === 'string')
     .join('\n');
 }

@@ -38,26 +38,26 @@ export interface SessionResult {
   error: string | null;
 }
 
-export async function runSession(base: string, form: EvalForm, r: Respondent, opts: { keep: boolean } = { keep: false }): Promise<SessionResult> {
-  const result = emptyResult(form, r);
+export async function runSession(base: string, form: EvalForm, respondent: Respondent, opts: { keep: boolean } = { keep: false }): Promise<SessionResult> {
+  const result = emptyResult(form, respondent);
   const kind = form.form.compliance !== undefined ? 'application' : 'form';
   let client: SessionClient;
   try {
-    client = await SessionClient.create(base, { kind, form: form.rawForm, options: { language: r.sessionLanguage } });
+    client = await SessionClient.create(base, { kind, form: form.rawForm, options: { language: respondent.sessionLanguage } });
   } catch (err) {
-    return { ...result, ended: 'error', error: (err as Error).message, fields: scoreFields(r, undefined) };
+    return { ...result, ended: 'error', error: (err as Error).message, fields: scoreFields(respondent, undefined) };
   }
   result.sessionId = client.sessionId;
   try {
-    await converse(client, form, r, result);
+    await converse(client, form, respondent, result);
     const final = await client.snapshot();
-    result.fields = scoreFields(r, final);
-    scorePurity(final, r, result);
+    result.fields = scoreFields(respondent, final);
+    scorePurity(final, respondent, result);
     result.transcript = final.messages.map((m) => ({ role: m.role, fieldId: m.fieldId ?? null, text: m.text }));
   } catch (err) {
     result.error = (err as Error).message;
     result.ended = 'error';
-    if (result.fields.length === 0) result.fields = scoreFields(r, undefined);
+    if (result.fields.length === 0) result.fields = scoreFields(respondent, undefined);
   } finally {
     client.close();
     // The session's data is the system's to keep only when asked: a shared system should not fill up with eval sessions.
@@ -67,24 +67,24 @@ export async function runSession(base: string, form: EvalForm, r: Respondent, op
 }
 
 /** The respondent's loop: wait for the run to end, look at the snapshot, type the next message. */
-async function converse(client: SessionClient, form: EvalForm, r: Respondent, result: SessionResult): Promise<void> {
+async function converse(client: SessionClient, form: EvalForm, respondent: Respondent, result: SessionResult): Promise<void> {
   const started = Date.now();
   const sent: Sent[] = [];
   try {
     noteEnd(await client.waitTurnEnd(null, LIMITS.turnTimeoutMs), result);
-    await talk(client, form, r, result, sent, started);
+    await talk(client, form, respondent, result, sent, started);
   } finally {
     // Counted even when the system stopped answering halfway: those turns were spent.
     result.turns = sent.length;
     result.residenceMessages = sent.filter((s) => s.reason === 'residence').length;
-    result.correctionsUnsent = r.corrections.filter((c) => !sent.some((s) => s.reason === 'correction' && s.text === c.message)).length;
+    result.correctionsUnsent = respondent.corrections.filter((c) => !sent.some((s) => s.reason === 'correction' && s.text === c.message)).length;
   }
 }
 
-async function talk(client: SessionClient, form: EvalForm, r: Respondent, result: SessionResult, sent: Sent[], started: number): Promise<void> {
+async function talk(client: SessionClient, form: EvalForm, respondent: Respondent, result: SessionResult, sent: Sent[], started: number): Promise<void> {
   for (;;) {
     const snap = await client.snapshot();
-    const action = decide(form.form, r, snap, sent);
+    const action = decide(form.form, respondent, snap, sent);
     if (action.type === 'finish') {
       result.completed = true;
       result.ended = 'finished';
@@ -113,29 +113,29 @@ function noteEnd(end: { type: string } | null, result: SessionResult): void {
 }
 
 /** Every field with an expectation, scored against the final snapshot (unresolved when there is none). */
-function scoreFields(r: Respondent, snap: Snapshot | undefined): FieldScore[] {
-  return Object.entries(r.expected).map(([fieldId, exp]) =>
+function scoreFields(respondent: Respondent, snap: Snapshot | undefined): FieldScore[] {
+  return Object.entries(respondent.expected).map(([fieldId, exp]) =>
     scoreField(fieldId, exp, snap?.fields.find((f) => f.fieldId === fieldId)),
   );
 }
 
-function scorePurity(snap: Snapshot, r: Respondent, result: SessionResult): void {
+function scorePurity(snap: Snapshot, respondent: Respondent, result: SessionResult): void {
   const own = snap.messages.filter((m) => m.role === 'user').map((m) => m.text);
-  for (const m of snap.messages) {
-    if (m.role !== 'assistant') continue;
+  for (const message of snap.messages) {
+    if (message.role !== 'assistant') continue;
     result.assistantMessages++;
-    if (isPure(m.text, r.sessionLanguage, own)) result.pureMessages++;
-    else result.impure.push(m.text);
+    if (isPure(message.text, respondent.sessionLanguage, own)) result.pureMessages++;
+    else result.impure.push(message.text);
   }
 }
 
-function emptyResult(form: EvalForm, r: Respondent): SessionResult {
+function emptyResult(form: EvalForm, respondent: Respondent): SessionResult {
   return {
     set: form.set,
     formId: form.id,
-    respondentId: r.id,
-    style: r.style,
-    sessionLanguage: r.sessionLanguage,
+    respondentId: respondent.id,
+    style: respondent.style,
+    sessionLanguage: respondent.sessionLanguage,
     formLanguage: form.language,
     sessionId: null,
     completed: false,

@@ -21,11 +21,11 @@ export interface SystemUnderTest {
 
 /** Only loopback: the eval sends tokens and form data, and is not meant to load someone else's server. */
 export function checkLoopback(url: string): string {
-  const u = new URL(url);
-  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(u.hostname)) {
-    throw new Error(`--url must point at a loopback gateway (127.0.0.1, localhost, ::1), got ${u.hostname}`);
+  const parsed = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(parsed.hostname)) {
+    throw new Error(`--url must point at a loopback gateway (127.0.0.1, localhost, ::1), got ${parsed.hostname}`);
   }
-  return u.origin;
+  return parsed.origin;
 }
 
 export async function useRunning(url: string): Promise<SystemUnderTest> {

@@ -173,9 +173,9 @@ function positiveInt(flag: string, raw: string, max: number): number {
   return checkInt(flag.slice(2), Number(raw), max);
 }
 
-function checkInt(name: string, n: number, max: number): number {
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}; got ${n}`);
-  return n;
+function checkInt(name: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}; got ${value}`);
+  return value;
 }
 
 function positiveSeconds(flag: string, raw: string): number {

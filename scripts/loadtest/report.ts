@@ -71,34 +71,34 @@ export function summarize(samples: readonly number[]): LatencySummary {
 }
 
 /** The human table printed without `--json`. */
-export function formatTable(r: LoadtestReport): string {
+export function formatTable(report: LoadtestReport): string {
   const ms = (n: number | null) => (n === null ? '-' : `${n.toFixed(1)}`);
   const rows: Array<[string, string]> = [
-    ['target', `${r.url} (kind ${r.kind})`],
-    ['plan', `${r.sessions} sessions × ${r.turnsPerSession} turns, ${r.concurrency} at once`],
-    ['wall time', `${(r.durationMs / 1000).toFixed(1)} s`],
-    ['sessions', `${r.sessionsCreated} created, ${r.sessionsShed} shed`],
-    ['turns accepted', String(r.accepted)],
-    ['turns shed', `${r.shed[429] + r.shed[503]} (429: ${r.shed[429]}, 503: ${r.shed[503]})`],
-    ['errors', String(r.errors)],
-    ['turns completed', String(r.completed)],
-    ['turns failed', String(r.failedTurns)],
-    ['turns unfinished', String(r.unfinished)],
-    ['latency ms', `p50 ${ms(r.latencyMs.p50)}  p95 ${ms(r.latencyMs.p95)}  p99 ${ms(r.latencyMs.p99)}  max ${ms(r.latencyMs.max)}  mean ${ms(r.latencyMs.mean)}`],
-    ['throughput', `${r.turnsPerSecond.toFixed(2)} turns/s`],
-    ['stream events', String(r.streams.events)],
-    ['lost / dup / order', `${r.streams.lost} / ${r.streams.duplicated} / ${r.streams.outOfOrder}`],
-    ['resyncs', String(r.streams.resyncs)],
-    ['reconnects', String(r.streams.reconnects)],
-    ['result', r.ok ? 'OK' : 'FAILED (events lost, duplicated or out of order, or turns unfinished)'],
+    ['target', `${report.url} (kind ${report.kind})`],
+    ['plan', `${report.sessions} sessions × ${report.turnsPerSession} turns, ${report.concurrency} at once`],
+    ['wall time', `${(report.durationMs / 1000).toFixed(1)} s`],
+    ['sessions', `${report.sessionsCreated} created, ${report.sessionsShed} shed`],
+    ['turns accepted', String(report.accepted)],
+    ['turns shed', `${report.shed[429] + report.shed[503]} (429: ${report.shed[429]}, 503: ${report.shed[503]})`],
+    ['errors', String(report.errors)],
+    ['turns completed', String(report.completed)],
+    ['turns failed', String(report.failedTurns)],
+    ['turns unfinished', String(report.unfinished)],
+    ['latency ms', `p50 ${ms(report.latencyMs.p50)}  p95 ${ms(report.latencyMs.p95)}  p99 ${ms(report.latencyMs.p99)}  max ${ms(report.latencyMs.max)}  mean ${ms(report.latencyMs.mean)}`],
+    ['throughput', `${report.turnsPerSecond.toFixed(2)} turns/s`],
+    ['stream events', String(report.streams.events)],
+    ['lost / dup / order', `${report.streams.lost} / ${report.streams.duplicated} / ${report.streams.outOfOrder}`],
+    ['resyncs', String(report.streams.resyncs)],
+    ['reconnects', String(report.streams.reconnects)],
+    ['result', report.ok ? 'OK' : 'FAILED (events lost, duplicated or out of order, or turns unfinished)'],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
-  for (const sample of r.errorSamples) lines.push(`${'error'.padEnd(width)}  ${sample}`);
+  for (const sample of report.errorSamples) lines.push(`${'error'.padEnd(width)}  ${sample}`);
   return lines.join('\n');
 }
 
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
 }

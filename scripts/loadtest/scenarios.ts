@@ -80,6 +80,6 @@ function interview(kind: SessionKind, formFile: string, answers: string[]): Scen
   };
 }
 
-function cycle(list: readonly string[], i: number): string {
-  return list[i % list.length] as string;
+function cycle(list: readonly string[], index: number): string {
+  return list[index % list.length] as string;
 }

@@ -81,12 +81,12 @@ function onStreamEvent(ctx: RunContext, check: StreamCheck, ends: TurnEnds, mess
 
 async function createSession(ctx: RunContext): Promise<CreatedSession | null> {
   const { stats } = ctx;
-  const r = await post(ctx, '/v1/sessions', 'POST /v1/sessions', ctx.scenario.createBody, undefined, () => stats.sessionsShed++);
-  if (r.kind !== 'answered') {
-    if (r.kind === 'error') stats.error(r.message);
+  const outcome = await post(ctx, '/v1/sessions', 'POST /v1/sessions', ctx.scenario.createBody, undefined, () => stats.sessionsShed++);
+  if (outcome.kind !== 'answered') {
+    if (outcome.kind === 'error') stats.error(outcome.message);
     return null;
   }
-  const { status, body } = r.res;
+  const { status, body } = outcome.res;
   if (status !== 201 || typeof body.sessionId !== 'string' || typeof body.token !== 'string') {
     stats.error(`POST /v1/sessions answered ${status} ${status === 201 ? 'without sessionId and token' : errorCode(body)}`.trim());
     return null;
@@ -109,12 +109,12 @@ async function runTurn(ctx: RunContext, session: CreatedSession, ends: TurnEnds,
   const { stats } = ctx;
   const path = `/v1/sessions/${encodeURIComponent(session.sessionId)}/turns`;
   const route = 'POST /v1/sessions/:id/turns';
-  const r = await post(ctx, path, route, { message: ctx.scenario.message(index) }, session.token, (status) => stats.shed[status]++);
-  if (r.kind !== 'answered') {
-    if (r.kind === 'error') stats.error(r.message);
+  const outcome = await post(ctx, path, route, { message: ctx.scenario.message(index) }, session.token, (status) => stats.shed[status]++);
+  if (outcome.kind !== 'answered') {
+    if (outcome.kind === 'error') stats.error(outcome.message);
     return true; // shed or failed: move on to the next turn
   }
-  const { status, body } = r.res;
+  const { status, body } = outcome.res;
   if (status !== 202) {
     stats.error(`${route} answered ${status} ${errorCode(body)}`.trim());
     return true;
@@ -124,13 +124,13 @@ async function runTurn(ctx: RunContext, session: CreatedSession, ends: TurnEnds,
     return false; // nothing to wait for, and the next turn would queue behind it
   }
   stats.accepted++;
-  const timeoutMs = Math.min(r.startedAt + ctx.options.turnTimeoutMs, ctx.hardCutoff) - performance.now();
+  const timeoutMs = Math.min(outcome.startedAt + ctx.options.turnTimeoutMs, ctx.hardCutoff) - performance.now();
   const end = await ends.wait(body.turnId, timeoutMs, ctx.hardSignal);
   if (end.kind !== 'ended') {
     stats.unfinished++;
     return false;
   }
-  stats.turnEnded(end.at - r.startedAt, end.failed);
+  stats.turnEnded(end.at - outcome.startedAt, end.failed);
   return true;
 }
 

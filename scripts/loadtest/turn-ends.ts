@@ -26,8 +26,8 @@ export class TurnEnds {
   /** Called for every turn.completed / turn.failed on the stream. */
   record(turnId: string, end: TurnEnd): void {
     this.first ??= end;
-    const w = this.waiter;
-    if (w !== null && (w.turnId === null || w.turnId === turnId)) return w.settle({ kind: 'ended', ...end });
+    const waiter = this.waiter;
+    if (waiter !== null && (waiter.turnId === null || waiter.turnId === turnId)) return waiter.settle({ kind: 'ended', ...end });
     this.unclaimed.set(turnId, end);
     if (this.unclaimed.size > MAX_UNCLAIMED) this.unclaimed.delete(this.unclaimed.keys().next().value as string);
   }
@@ -53,11 +53,11 @@ export class TurnEnds {
     return new Promise((resolve) => {
       const onAbort = () => settle({ kind: 'timeout' });
       const timer = setTimeout(onAbort, timeoutMs);
-      const settle = (r: WaitResult) => {
+      const settle = (result: WaitResult) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (this.waiter === waiter) this.waiter = null;
-        resolve(r);
+        resolve(result);
       };
       const waiter = { turnId, settle };
       this.waiter = waiter;

@@ -55,10 +55,10 @@ function chat(args: string[], stdin: 'pipe' | string = 'pipe'): Chat {
     waitFor(pattern, from = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const m = out.slice(from).match(pattern);
-          if (!m) return;
+          const match = out.slice(from).match(pattern);
+          if (!match) return;
           done();
-          resolve(m);
+          resolve(match);
         };
         const timer = setTimeout(() => {
           done();
@@ -86,45 +86,45 @@ function chat(args: string[], stdin: 'pipe' | string = 'pipe'): Chat {
 }
 
 /** Types `line`, waits for what it should bring, and returns everything printed since. */
-async function answer(c: Chat, line: string, expected: RegExp): Promise<string> {
-  const from = c.output().length;
-  c.type(line);
-  await c.waitFor(expected, from);
-  return c.output().slice(from);
+async function answer(cli: Chat, line: string, expected: RegExp): Promise<string> {
+  const from = cli.output().length;
+  cli.type(line);
+  await cli.waitFor(expected, from);
+  return cli.output().slice(from);
 }
 
 describe('npm run chat', { timeout: 120_000 }, () => {
   it('interviews with the English form, shows agents and field progress, survives a gateway restart, submits', async () => {
-    const c = chat(['--kind', 'form', '--form', 'examples/forms/event-registration-en.json']);
-    const [, sessionId, token] = await c.waitFor(/resume later with: npm run chat -- --resume (\S+) --token (\S+)/);
-    await c.waitFor(/\[greeter\]\n {2}.*Japanese or English/s);
+    const cli = chat(['--kind', 'form', '--form', 'examples/forms/event-registration-en.json']);
+    const [, sessionId, token] = await cli.waitFor(/resume later with: npm run chat -- --resume (\S+) --token (\S+)/);
+    await cli.waitFor(/\[greeter\]\n {2}.*Japanese or English/s);
 
-    await answer(c, 'English', /language: en[\s\S]*\[greeter\][\s\S]*country/);
-    const plan = await answer(c, 'I live in Tokyo, Japan', /\[interviewer\][\s\S]*full name/i);
+    await answer(cli, 'English', /language: en[\s\S]*\[greeter\][\s\S]*country/);
+    const plan = await answer(cli, 'I live in Tokyo, Japan', /\[interviewer\][\s\S]*full name/i);
     expect(plan).toMatch(/time zone: Asia\/Tokyo/);
     expect(plan).toMatch(/greeter → architect/);
     expect(plan).toMatch(/plan: Full name → Email address → Number of attendees/);
-    const progress = await answer(c, 'Jane Doe', /email address\?/);
+    const progress = await answer(cli, 'Jane Doe', /email address\?/);
     expect(progress).toMatch(/✓ Full name: Jane Doe {2}\[1\/4 required\]/);
 
     // The gateway goes away and comes back on the same address: the stream resumes where it stopped.
     await stack.restartGateway();
-    await c.waitFor(/connection lost; reconnecting/);
-    await c.waitFor(/reconnected; resuming after event \d+/);
-    const afterRestart = await answer(c, 'jane.doe@example.com', /number of attendees\?/);
+    await cli.waitFor(/connection lost; reconnecting/);
+    await cli.waitFor(/reconnected; resuming after event \d+/);
+    const afterRestart = await answer(cli, 'jane.doe@example.com', /number of attendees\?/);
     expect(afterRestart).toMatch(/✓ Email address: jane.doe@example.com {2}\[2\/4 required\]/);
 
-    await answer(c, 'Two of us', /what you hope to get out of the meetup/i);
-    await answer(c, 'I want to learn how to build reliable event-driven systems with queues', /current role or background\?/);
-    await answer(c, 'I work as a backend engineer at a logistics company', /optional/);
-    await answer(c, 'skip', /every field is settled\. Type \/submit/);
-    const status = await answer(c, '/status', /skipped +Dietary requirements \(optional\)/);
+    await answer(cli, 'Two of us', /what you hope to get out of the meetup/i);
+    await answer(cli, 'I want to learn how to build reliable event-driven systems with queues', /current role or background\?/);
+    await answer(cli, 'I work as a backend engineer at a logistics company', /optional/);
+    await answer(cli, 'skip', /every field is settled\. Type \/submit/);
+    const status = await answer(cli, '/status', /skipped +Dietary requirements \(optional\)/);
     expect(status).toMatch(/4\/4 required fields done · agent: interviewer · status: awaiting_confirmation/);
-    await answer(c, '/submit', /Submitted\. Your answers:[\s\S]*Full name: Jane Doe/);
-    await expect(c.exited).resolves.toBe(0);
+    await answer(cli, '/submit', /Submitted\. Your answers:[\s\S]*Full name: Jane Doe/);
+    await expect(cli.exited).resolves.toBe(0);
 
     // Every question was printed exactly once, the one asked around the restart too.
-    const out = c.output();
+    const out = cli.output();
     expect(out.match(/Could you tell me your email address\?/g)).toHaveLength(1);
     expect(out.match(/Could you tell me the number of attendees\?/g)).toHaveLength(1);
 
@@ -136,31 +136,31 @@ describe('npm run chat', { timeout: 120_000 }, () => {
   });
 
   it('asks back on an ambiguous FAQ question and answers the numbered choice', async () => {
-    const c = chat(['--kind', 'faq']);
-    await c.waitFor(/Ask a question/);
+    const cli = chat(['--kind', 'faq']);
+    await cli.waitFor(/Ask a question/);
     // The choices come from what the search finds for 返品; their order follows its ranking.
-    const clarify = await answer(c, '返品', /choose one[^\n]*\n(?: {3}\d\) [^\n]+\n)*? {3}\d\) 手続き\n/);
+    const clarify = await answer(cli, '返品', /choose one[^\n]*\n(?: {3}\d\) [^\n]+\n)*? {3}\d\) 手続き\n/);
     expect(clarify).toMatch(/ {3}1\) 返品ポリシーを教えてください\n/);
     const picked = /(\d)\) 手続き\n/.exec(clarify)![1]!;
-    const reply = await answer(c, picked, /sources: [^\n]+/);
+    const reply = await answer(cli, picked, /sources: [^\n]+/);
     expect(reply).toMatch(/search "手続き 返品"/);
     expect(reply).toMatch(/\[search\]\n {2}.*返品・交換を申請/);
     expect(reply).toMatch(/sources: 返品の手続き方法を教えてください \[ja-returns-howto\]/);
     // The typed choice is not echoed back as if someone else had said it.
-    expect(c.output()).not.toMatch(/you> /);
-    await answer(c, '/quit', /$/);
-    await expect(c.exited).resolves.toBe(0);
+    expect(cli.output()).not.toMatch(/you> /);
+    await answer(cli, '/quit', /$/);
+    await expect(cli.exited).resolves.toBe(0);
   });
 
   it('answers a question piped in and exits once the answer is printed', async () => {
-    const c = chat(['--kind', 'faq'], 'Can I pay with PayPal?\n');
-    await expect(c.exited).resolves.toBe(0);
-    expect(c.output()).toMatch(/\[search\]\n {2}.*PayPal/);
+    const cli = chat(['--kind', 'faq'], 'Can I pay with PayPal?\n');
+    await expect(cli.exited).resolves.toBe(0);
+    expect(cli.output()).toMatch(/\[search\]\n {2}.*PayPal/);
   });
 
   it('refuses bad arguments with the usage and exit code 2', async () => {
-    const c = chat(['--kind', 'form'], '');
-    await expect(c.exited).resolves.toBe(2);
-    expect(c.output()).toMatch(/--kind form needs --form FILE[\s\S]*usage: npm run chat/);
+    const cli = chat(['--kind', 'form'], '');
+    await expect(cli.exited).resolves.toBe(2);
+    expect(cli.output()).toMatch(/--kind form needs --form FILE[\s\S]*usage: npm run chat/);
   });
 });

@@ -58,74 +58,74 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
   /** Counts the assistant's messages on screen. */
   const assistantCount = (p: Page) => p.locator('.msg.assistant').count();
 
-  /** Waits until the page shows more than `n` assistant messages and the running turn has ended. */
-  async function waitForReply(p: Page, n: number): Promise<string> {
-    await p.waitForFunction(
+  /** Waits until the page shows more than `shownBefore` assistant messages and the running turn has ended. */
+  async function waitForReply(chatPage: Page, shownBefore: number): Promise<string> {
+    await chatPage.waitForFunction(
       (count) =>
         document.querySelectorAll('.msg.assistant').length > count &&
         document.getElementById('working')?.textContent === '' &&
         document.getElementById('pending')?.children.length === 0,
-      n,
+      shownBefore,
       { timeout: 30_000 },
     );
-    return (await p.locator('.msg.assistant .text').last().textContent()) ?? '';
+    return (await chatPage.locator('.msg.assistant .text').last().textContent()) ?? '';
   }
 
   /** Types an answer the way a person does (Enter sends) and waits for the agents' reply. */
-  async function say(p: Page, text: string, label = 'Your message'): Promise<string> {
-    const n = await assistantCount(p);
-    await p.getByLabel(label, { exact: true }).fill(text);
-    await p.getByLabel(label, { exact: true }).press('Enter');
-    return waitForReply(p, n);
+  async function say(chatPage: Page, text: string, label = 'Your message'): Promise<string> {
+    const shownBefore = await assistantCount(chatPage);
+    await chatPage.getByLabel(label, { exact: true }).fill(text);
+    await chatPage.getByLabel(label, { exact: true }).press('Enter');
+    return waitForReply(chatPage, shownBefore);
   }
 
   /** What the server holds for the session the page shows (its id and token are in sessionStorage). */
-  async function serverMessages(p: Page): Promise<Json[]> {
-    const saved = JSON.parse((await p.evaluate(() => sessionStorage.getItem('convo.session'))) ?? 'null') as Json;
+  async function serverMessages(chatPage: Page): Promise<Json[]> {
+    const saved = JSON.parse((await chatPage.evaluate(() => sessionStorage.getItem('convo.session'))) ?? 'null') as Json;
     const res = await new Api(stack.url).call('GET', `/v1/sessions/${saved.id}`, { token: saved.token });
     expect(res.status).toBe(200);
     return res.json.messages as Json[];
   }
 
   /** The messages on screen, in order, as `role: text`. */
-  async function screenMessages(p: Page): Promise<string[]> {
-    return p.locator('#log .msg[data-message-id]').evaluateAll((els) =>
+  async function screenMessages(chatPage: Page): Promise<string[]> {
+    return chatPage.locator('#log .msg[data-message-id]').evaluateAll((els) =>
       els.map((el) => `${el.getAttribute('data-role')}: ${el.querySelector('.text')?.textContent ?? ''}`),
     );
   }
 
   /** WCAG 2.1 A and AA rules of axe-core on the page as it is now, as `rule: selectors` lines. */
-  async function accessibilityViolations(p: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  async function accessibilityViolations(chatPage: Page): Promise<string[]> {
+    const result = await new AxeBuilder({ page: chatPage }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 
   it('passes the WCAG 2.1 AA checks of axe-core on the start screen and in a running interview, in both languages', async () => {
     for (const ui of ['en', 'ja'] as const) {
-      const p = await openPage(`/?lang=${ui}`);
-      expect(await accessibilityViolations(p), `start screen (${ui})`).toEqual([]);
-      await p.getByRole('button', { name: ui === 'en' ? 'Start' : '開始' }).click();
-      await waitForReply(p, 0);
-      await say(p, ui === 'en' ? 'English' : '日本語', ui === 'en' ? 'Your message' : 'メッセージ');
-      await say(p, ui === 'en' ? 'I live in Osaka, Japan' : '大阪に住んでいます', ui === 'en' ? 'Your message' : 'メッセージ');
-      expect(await accessibilityViolations(p), `interview (${ui})`).toEqual([]);
-      await p.context().close();
+      const chatPage = await openPage(`/?lang=${ui}`);
+      expect(await accessibilityViolations(chatPage), `start screen (${ui})`).toEqual([]);
+      await chatPage.getByRole('button', { name: ui === 'en' ? 'Start' : '開始' }).click();
+      await waitForReply(chatPage, 0);
+      await say(chatPage, ui === 'en' ? 'English' : '日本語', ui === 'en' ? 'Your message' : 'メッセージ');
+      await say(chatPage, ui === 'en' ? 'I live in Osaka, Japan' : '大阪に住んでいます', ui === 'en' ? 'Your message' : 'メッセージ');
+      expect(await accessibilityViolations(chatPage), `interview (${ui})`).toEqual([]);
+      await chatPage.context().close();
     }
   });
 
   it('completes the English event registration form: panel follows every field, a shed turn is retried visibly, answers are submitted', async () => {
-    const p = await openPage('/?lang=en');
-    await expect(p.getByRole('heading', { name: 'Start a conversation' }).isVisible()).resolves.toBe(true);
-    await p.getByLabel('Form interview').check();
-    await p.getByLabel('Form', { exact: true }).selectOption('event-registration-en');
-    await p.getByRole('button', { name: 'Start' }).click();
-    const greeting = await waitForReply(p, 0);
+    const chatPage = await openPage('/?lang=en');
+    await expect(chatPage.getByRole('heading', { name: 'Start a conversation' }).isVisible()).resolves.toBe(true);
+    await chatPage.getByLabel('Form interview').check();
+    await chatPage.getByLabel('Form', { exact: true }).selectOption('event-registration-en');
+    await chatPage.getByRole('button', { name: 'Start' }).click();
+    const greeting = await waitForReply(chatPage, 0);
     expect(greeting).toContain('Japanese or English');
-    await expect(p.getByTestId('current-agent').textContent()).resolves.toBe('greeter');
+    await expect(chatPage.getByTestId('current-agent').textContent()).resolves.toBe('greeter');
 
     // The gateway sheds the first answer once (503 + Retry-After, as under load): the page says so and retries by itself.
     let shed = 0;
-    await p.route('**/v1/sessions/*/turns', async (route) => {
+    await chatPage.route('**/v1/sessions/*/turns', async (route) => {
       if (shed++ > 0) return route.continue();
       await route.fulfill({
         status: 503,
@@ -133,89 +133,89 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
         body: JSON.stringify({ error: { code: 'overloaded', message: 'the system is saturated; retry later' } }),
       });
     });
-    const n = await assistantCount(p);
-    await p.getByLabel('Your message', { exact: true }).fill('English');
-    await p.getByRole('button', { name: 'Send' }).click();
-    await expect(p.getByRole('alert').textContent()).resolves.toMatch(/busy \(overloaded\)\. Retrying in 1 s/);
-    expect(await waitForReply(p, n)).toMatch(/country/i);
+    const shownBefore = await assistantCount(chatPage);
+    await chatPage.getByLabel('Your message', { exact: true }).fill('English');
+    await chatPage.getByRole('button', { name: 'Send' }).click();
+    await expect(chatPage.getByRole('alert').textContent()).resolves.toMatch(/busy \(overloaded\)\. Retrying in 1 s/);
+    expect(await waitForReply(chatPage, shownBefore)).toMatch(/country/i);
     expect(shed).toBe(2);
-    await p.unroute('**/v1/sessions/*/turns');
-    await expect(p.getByRole('alert').isHidden()).resolves.toBe(true);
+    await chatPage.unroute('**/v1/sessions/*/turns');
+    await expect(chatPage.getByRole('alert').isHidden()).resolves.toBe(true);
 
-    expect(await say(p, 'I live in Tokyo, Japan')).toMatch(/full name/i);
-    await expect(p.getByTestId('bootstrap').textContent()).resolves.toBe('en · JP · Asia/Tokyo');
-    await expect(p.getByTestId('current-agent').textContent()).resolves.toBe('interviewer');
-    await say(p, 'Jane Doe');
-    const fullName = p.locator('[data-field="full_name"]');
+    expect(await say(chatPage, 'I live in Tokyo, Japan')).toMatch(/full name/i);
+    await expect(chatPage.getByTestId('bootstrap').textContent()).resolves.toBe('en · JP · Asia/Tokyo');
+    await expect(chatPage.getByTestId('current-agent').textContent()).resolves.toBe('interviewer');
+    await say(chatPage, 'Jane Doe');
+    const fullName = chatPage.locator('[data-field="full_name"]');
     await expect(fullName.getByTestId('field-status').textContent()).resolves.toBe('done');
     await expect(fullName.getByTestId('field-value').textContent()).resolves.toBe('Jane Doe');
-    await say(p, 'jane.doe@example.com');
-    expect(await say(p, 'none')).toMatch(/number/i);
+    await say(chatPage, 'jane.doe@example.com');
+    expect(await say(chatPage, 'none')).toMatch(/number/i);
     // The reviewer's verdict and the follow-up count are on the panel.
-    await expect(p.getByTestId('reviews').locator('li').first().textContent()).resolves.toMatch(/needs more.*Number of attendees/);
-    await expect(p.locator('[data-field="attendees"]').textContent()).resolves.toMatch(/1 follow-up/);
-    await p.screenshot({ path: screenshotPath('form-en-interview') });
-    await say(p, 'Two of us');
-    await say(p, 'I want to learn how to build reliable event-driven systems with queues');
-    await expect(p.getByRole('button', { name: 'Submit answers' }).isDisabled()).resolves.toBe(true);
-    await say(p, 'I work as a backend engineer at a logistics company');
+    await expect(chatPage.getByTestId('reviews').locator('li').first().textContent()).resolves.toMatch(/needs more.*Number of attendees/);
+    await expect(chatPage.locator('[data-field="attendees"]').textContent()).resolves.toMatch(/1 follow-up/);
+    await chatPage.screenshot({ path: screenshotPath('form-en-interview') });
+    await say(chatPage, 'Two of us');
+    await say(chatPage, 'I want to learn how to build reliable event-driven systems with queues');
+    await expect(chatPage.getByRole('button', { name: 'Submit answers' }).isDisabled()).resolves.toBe(true);
+    await say(chatPage, 'I work as a backend engineer at a logistics company');
     // Every required field is done: the optional one may still be asked, but the answers can be sent.
-    await expect(p.getByRole('button', { name: 'Submit answers' }).isEnabled()).resolves.toBe(true);
-    expect(await say(p, 'skip')).toMatch(/ready to submit/i);
-    await expect(p.getByTestId('field-progress').textContent()).resolves.toBe('4 of 4 required fields done');
+    await expect(chatPage.getByRole('button', { name: 'Submit answers' }).isEnabled()).resolves.toBe(true);
+    expect(await say(chatPage, 'skip')).toMatch(/ready to submit/i);
+    await expect(chatPage.getByTestId('field-progress').textContent()).resolves.toBe('4 of 4 required fields done');
 
-    await p.getByRole('button', { name: 'Submit answers' }).click();
-    await p.getByTestId('submitted').waitFor();
-    const collected = await p.getByTestId('collected').textContent();
+    await chatPage.getByRole('button', { name: 'Submit answers' }).click();
+    await chatPage.getByTestId('submitted').waitFor();
+    const collected = await chatPage.getByTestId('collected').textContent();
     expect(collected).toContain('Jane Doe');
     expect(collected).toContain('jane.doe@example.com');
-    await expect(p.getByLabel('Your message', { exact: true }).isDisabled()).resolves.toBe(true);
-    await p.screenshot({ path: screenshotPath('form-en-submitted'), fullPage: true });
+    await expect(chatPage.getByLabel('Your message', { exact: true }).isDisabled()).resolves.toBe(true);
+    await chatPage.screenshot({ path: screenshotPath('form-en-submitted'), fullPage: true });
 
-    expect(await screenMessages(p)).toEqual((await serverMessages(p)).map((m) => `${m.role}: ${m.text}`));
+    expect(await screenMessages(chatPage)).toEqual((await serverMessages(chatPage)).map((m) => `${m.role}: ${m.text}`));
   });
 
   it('completes a Japanese job application: every question checked, the audit shown, submitted', async () => {
-    const p = await openPage('/?lang=ja');
-    await p.getByLabel('求人応募').check();
-    await expect(p.getByLabel('フォーム', { exact: true }).inputValue()).resolves.toBe('engineer-application-ja');
-    await p.getByLabel('会話の言語').selectOption('ja');
-    await p.getByRole('button', { name: '開始' }).click();
-    await waitForReply(p, 0);
+    const chatPage = await openPage('/?lang=ja');
+    await chatPage.getByLabel('求人応募').check();
+    await expect(chatPage.getByLabel('フォーム', { exact: true }).inputValue()).resolves.toBe('engineer-application-ja');
+    await chatPage.getByLabel('会話の言語').selectOption('ja');
+    await chatPage.getByRole('button', { name: '開始' }).click();
+    await waitForReply(chatPage, 0);
 
     const label = 'メッセージ';
-    expect(await say(p, '大阪に住んでいます', label)).toMatch(/氏名/);
-    await say(p, '山田花子', label);
-    await say(p, 'hanako@example.jp', label);
-    await say(p, '5年です', label);
-    expect(await say(p, '決済基盤の信頼性を高める仕事がしたいからです', label)).toMatch(/貢献/);
-    await say(p, 'Goとデータベースの性能改善の経験で貢献できます', label);
-    await say(p, '2027年4月1日', label);
-    await say(p, 'スキップ', label);
-    await p.getByTestId('audit').waitFor();
-    await expect(p.getByTestId('audit').textContent()).resolves.toMatch(/^合格/);
+    expect(await say(chatPage, '大阪に住んでいます', label)).toMatch(/氏名/);
+    await say(chatPage, '山田花子', label);
+    await say(chatPage, 'hanako@example.jp', label);
+    await say(chatPage, '5年です', label);
+    expect(await say(chatPage, '決済基盤の信頼性を高める仕事がしたいからです', label)).toMatch(/貢献/);
+    await say(chatPage, 'Goとデータベースの性能改善の経験で貢献できます', label);
+    await say(chatPage, '2027年4月1日', label);
+    await say(chatPage, 'スキップ', label);
+    await chatPage.getByTestId('audit').waitFor();
+    await expect(chatPage.getByTestId('audit').textContent()).resolves.toMatch(/^合格/);
     // The checker vetted every question the interviewer asked, and all of them passed.
-    await expect(p.getByTestId('checks').textContent()).resolves.toMatch(/^質問 (\d+) 件中 \1 件が確認を通過$/);
-    await expect(p.locator('[data-field="full_name"]').getByTestId('field-value').textContent()).resolves.toBe('山田花子');
-    await expect(p.locator('[data-field="portfolio"]').getByTestId('field-status').textContent()).resolves.toBe('スキップ');
+    await expect(chatPage.getByTestId('checks').textContent()).resolves.toMatch(/^質問 (\d+) 件中 \1 件が確認を通過$/);
+    await expect(chatPage.locator('[data-field="full_name"]').getByTestId('field-value').textContent()).resolves.toBe('山田花子');
+    await expect(chatPage.locator('[data-field="portfolio"]').getByTestId('field-status').textContent()).resolves.toBe('スキップ');
     // Japanese text is laid out as Japanese (lang="ja" on the page and on each Japanese message).
-    await expect(p.evaluate(() => document.documentElement.lang)).resolves.toBe('ja');
-    await expect(p.locator('#log .msg.assistant').last().getAttribute('lang')).resolves.toBe('ja');
-    await p.screenshot({ path: screenshotPath('application-ja-audited'), fullPage: true });
-    expect(await accessibilityViolations(p)).toEqual([]);
+    await expect(chatPage.evaluate(() => document.documentElement.lang)).resolves.toBe('ja');
+    await expect(chatPage.locator('#log .msg.assistant').last().getAttribute('lang')).resolves.toBe('ja');
+    await chatPage.screenshot({ path: screenshotPath('application-ja-audited'), fullPage: true });
+    expect(await accessibilityViolations(chatPage)).toEqual([]);
 
-    await p.getByRole('button', { name: '回答を送信' }).click();
-    await expect(p.getByTestId('submitted').textContent()).resolves.toBe('送信しました。ありがとうございました。');
-    expect(await screenMessages(p)).toEqual((await serverMessages(p)).map((m) => `${m.role}: ${m.text}`));
+    await chatPage.getByRole('button', { name: '回答を送信' }).click();
+    await expect(chatPage.getByTestId('submitted').textContent()).resolves.toBe('送信しました。ありがとうございました。');
+    expect(await screenMessages(chatPage)).toEqual((await serverMessages(chatPage)).map((m) => `${m.role}: ${m.text}`));
   });
 
   it('answers an FAQ question after a clarification picked by tapping a choice, on a phone-sized screen', async () => {
-    const p = await openPage('/?lang=en', { width: 390, height: 844 });
-    await p.getByLabel('FAQ dialog').check();
-    await expect(p.getByLabel('Form', { exact: true }).isHidden()).resolves.toBe(true);
+    const chatPage = await openPage('/?lang=en', { width: 390, height: 844 });
+    await chatPage.getByLabel('FAQ dialog').check();
+    await expect(chatPage.getByLabel('Form', { exact: true }).isHidden()).resolves.toBe(true);
     // This client is over its rate (429 + Retry-After) once: the notice shows while the page waits and retries.
     let limited = 0;
-    await p.route('**/v1/sessions', async (route) => {
+    await chatPage.route('**/v1/sessions', async (route) => {
       if (route.request().method() !== 'POST' || limited++ > 0) return route.continue();
       await route.fulfill({
         status: 429,
@@ -223,77 +223,77 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
         body: JSON.stringify({ error: { code: 'rate_limited', message: 'more than 600 requests in 1 minute from this client; retry later' } }),
       });
     });
-    await p.getByRole('button', { name: 'Start' }).click();
-    await expect(p.getByRole('alert').textContent()).resolves.toMatch(/busy \(rate_limited\)\. Retrying in 1 s/);
-    await p.getByText('Ask about shipping, returns').waitFor();
+    await chatPage.getByRole('button', { name: 'Start' }).click();
+    await expect(chatPage.getByRole('alert').textContent()).resolves.toMatch(/busy \(rate_limited\)\. Retrying in 1 s/);
+    await chatPage.getByText('Ask about shipping, returns').waitFor();
     expect(limited).toBe(2);
-    await expect(p.getByRole('alert').isHidden()).resolves.toBe(true);
-    await p.unroute('**/v1/sessions');
+    await expect(chatPage.getByRole('alert').isHidden()).resolves.toBe(true);
+    await chatPage.unroute('**/v1/sessions');
 
-    const clarify = await say(p, '返品');
+    const clarify = await say(chatPage, '返品');
     expect(clarify).toContain('どの内容をお知りになりたいですか');
-    const choices = p.getByRole('group', { name: 'Choose one' });
+    const choices = chatPage.getByRole('group', { name: 'Choose one' });
     // The choices come from what the search finds for 返品; their order follows its ranking.
     await expect(choices.getByRole('button').allTextContents()).resolves.toEqual(
       expect.arrayContaining(['返品ポリシーを教えてください', '返品できない商品はありますか', '手続き', '送料']),
     );
-    await p.screenshot({ path: screenshotPath('faq-clarify-phone'), fullPage: true });
+    await chatPage.screenshot({ path: screenshotPath('faq-clarify-phone'), fullPage: true });
 
     // Keyboard only: focus the choice and press Enter.
-    const n = await assistantCount(p);
+    const shownBefore = await assistantCount(chatPage);
     await choices.getByRole('button', { name: '手続き' }).focus();
-    await p.keyboard.press('Enter');
-    const answer = await waitForReply(p, n);
+    await chatPage.keyboard.press('Enter');
+    const answer = await waitForReply(chatPage, shownBefore);
     expect(answer).toContain('返品・交換を申請');
     await expect(choices.isHidden()).resolves.toBe(true);
 
     // On a phone the panel sits folded under the chat; opening it shows the plan, the hits and the sources.
-    await expect(p.locator('#panel-details').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
-    await p.getByText('What the system is doing').click();
-    await expect(p.getByTestId('plan').textContent()).resolves.toMatch(/followup_search/);
-    await expect(p.getByTestId('search-hits').locator('li').first().textContent()).resolves.toMatch(/返品の手続き方法を教えてください/);
-    await expect(p.getByTestId('sources').textContent()).resolves.toMatch(/返品の手続き方法を教えてください \[ja-returns-howto\]/);
+    await expect(chatPage.locator('#panel-details').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
+    await chatPage.getByText('What the system is doing').click();
+    await expect(chatPage.getByTestId('plan').textContent()).resolves.toMatch(/followup_search/);
+    await expect(chatPage.getByTestId('search-hits').locator('li').first().textContent()).resolves.toMatch(/返品の手続き方法を教えてください/);
+    await expect(chatPage.getByTestId('sources').textContent()).resolves.toMatch(/返品の手続き方法を教えてください \[ja-returns-howto\]/);
     // Nothing overflows sideways on a 390 px screen.
-    await expect(p.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
-    await p.screenshot({ path: screenshotPath('faq-answer-phone'), fullPage: true });
-    expect(await accessibilityViolations(p)).toEqual([]);
+    await expect(chatPage.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await chatPage.screenshot({ path: screenshotPath('faq-answer-phone'), fullPage: true });
+    expect(await accessibilityViolations(chatPage)).toEqual([]);
   });
 
   it('resumes after the gateway restarts mid-interview: no message lost or duplicated, a message typed while it was down is sent once', async () => {
-    const p = await openPage('/?lang=en');
-    await p.getByLabel('Form interview').check();
-    await p.getByLabel('Form', { exact: true }).selectOption('event-registration-en');
-    await p.getByLabel('Conversation language').selectOption('en');
-    await p.getByRole('button', { name: 'Start' }).click();
-    await waitForReply(p, 0);
-    await say(p, 'I live in Berlin, Germany');
-    await say(p, 'Max Mustermann');
-    await p.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'open');
+    const chatPage = await openPage('/?lang=en');
+    await chatPage.getByLabel('Form interview').check();
+    await chatPage.getByLabel('Form', { exact: true }).selectOption('event-registration-en');
+    await chatPage.getByLabel('Conversation language').selectOption('en');
+    await chatPage.getByRole('button', { name: 'Start' }).click();
+    await waitForReply(chatPage, 0);
+    await say(chatPage, 'I live in Berlin, Germany');
+    await say(chatPage, 'Max Mustermann');
+    await chatPage.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'open');
 
     await stack.procs.gateway?.kill();
-    await p.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'reconnecting');
-    await expect(p.locator('#connection-text').textContent()).resolves.toMatch(/Reconnecting|reconnecting in/);
+    await chatPage.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'reconnecting');
+    await expect(chatPage.locator('#connection-text').textContent()).resolves.toMatch(/Reconnecting|reconnecting in/);
     // Typed while no gateway answers: the page shows it as sending and keeps retrying.
-    const n = await assistantCount(p);
-    await p.getByLabel('Your message', { exact: true }).fill('max@example.com');
-    await p.getByLabel('Your message', { exact: true }).press('Enter');
-    await expect(p.getByRole('alert').textContent()).resolves.toMatch(/cannot be reached/);
-    await p.screenshot({ path: screenshotPath('gateway-down'), fullPage: true });
+    const shownBefore = await assistantCount(chatPage);
+    await chatPage.getByLabel('Your message', { exact: true }).fill('max@example.com');
+    await chatPage.getByLabel('Your message', { exact: true }).press('Enter');
+    await expect(chatPage.getByRole('alert').textContent()).resolves.toMatch(/cannot be reached/);
+    await chatPage.screenshot({ path: screenshotPath('gateway-down'), fullPage: true });
 
     await stack.restartGateway();
-    expect(await waitForReply(p, n)).toMatch(/number of attendees/i);
-    await p.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'open');
+    expect(await waitForReply(chatPage, shownBefore)).toMatch(/number of attendees/i);
+    await chatPage.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'open');
 
-    const onScreen = await screenMessages(p);
-    expect(onScreen).toEqual((await serverMessages(p)).map((m) => `${m.role}: ${m.text}`));
+    const onScreen = await screenMessages(chatPage);
+    expect(onScreen).toEqual((await serverMessages(chatPage)).map((m) => `${m.role}: ${m.text}`));
     expect(onScreen.filter((m) => m === 'user: max@example.com')).toHaveLength(1);
-    const ids = await p.locator('#log .msg[data-message-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
+    const ids = await chatPage.locator('#log .msg[data-message-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
     expect(new Set(ids).size).toBe(ids.length);
 
     // A reload (the same tab) picks the same conversation up from sessionStorage and rebuilds it from the stream.
-    await p.reload();
-    await p.waitForFunction((count) => document.querySelectorAll('#log .msg[data-message-id]').length === count, onScreen.length);
-    expect(await screenMessages(p)).toEqual(onScreen);
-    await expect(p.locator('[data-field="email"]').getByTestId('field-value').textContent()).resolves.toBe('max@example.com');
+    await chatPage.reload();
+    await chatPage.waitForFunction((count) => document.querySelectorAll('#log .msg[data-message-id]').length === count, onScreen.length);
+    expect(await screenMessages(chatPage)).toEqual(onScreen);
+    await expect(chatPage.locator('[data-field="email"]').getByTestId('field-value').textContent()).resolves.toBe('max@example.com');
   });
 });

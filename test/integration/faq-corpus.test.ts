@@ -13,8 +13,8 @@ beforeAll(() => {
   redis = new Redis(inject('redisUrl'));
 });
 afterAll(async () => {
-  for (const p of prefixes) {
-    const keys = await redis.keys(`${p}:*`);
+  for (const prefix of prefixes) {
+    const keys = await redis.keys(`${prefix}:*`);
     if (keys.length) await redis.del(...keys);
   }
   redis.disconnect();
@@ -77,9 +77,9 @@ describe('corpus replicas', () => {
 
       await store.upsert([doc('kite', 'Can I fly a kite in the rain?', 'Only a waterproof kite.')], 100);
       await store.remove(['wrap']);
-      for (const r of [r1, r2]) {
-        const index = await r.fresh();
-        expect(r.corpusVersion).toBe(await store.version());
+      for (const replica of [r1, r2]) {
+        const index = await replica.fresh();
+        expect(replica.corpusVersion).toBe(await store.version());
         expect(index.search('kite rain', { topK: 1 })[0]?.id).toBe('kite');
         expect(index.has('wrap')).toBe(false);
         expect(index.size).toBe(2);

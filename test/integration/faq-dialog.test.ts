@@ -73,22 +73,22 @@ describe('seed cases over JSON', () => {
   });
 
   it('splits a compound question into one search per part and answers both', async () => {
-    const r = await dialog({ message: 'ギフト配送と領収書発行の条件をまとめて教えて', options: { ...ja, topK: 8, debug: true } });
-    expect(r.status).toBe(200);
-    expect(r.json.steps.length).toBeGreaterThanOrEqual(2);
-    expect(r.json.meta.multiStepPlan.followupQueries.length).toBeGreaterThanOrEqual(2);
-    expect(r.json.answer).toMatch(/領収書/);
-    const sources = r.json.meta.sources as string[];
+    const response = await dialog({ message: 'ギフト配送と領収書発行の条件をまとめて教えて', options: { ...ja, topK: 8, debug: true } });
+    expect(response.status).toBe(200);
+    expect(response.json.steps.length).toBeGreaterThanOrEqual(2);
+    expect(response.json.meta.multiStepPlan.followupQueries.length).toBeGreaterThanOrEqual(2);
+    expect(response.json.answer).toMatch(/領収書/);
+    const sources = response.json.meta.sources as string[];
     expect(sources.some((id) => id.startsWith('ja-gift-'))).toBe(true);
     expect(sources.some((id) => id.startsWith('ja-receipt-'))).toBe(true);
-    expect(r.json.meta.hits.length).toBeGreaterThan(0);
+    expect(response.json.meta.hits.length).toBeGreaterThan(0);
   });
 
   it('answers in English from the English corpus', async () => {
-    const r = await dialog({ message: 'How much does shipping to Europe cost?', options: { language: 'auto' } });
-    expect(r.status).toBe(200);
-    expect(r.json.answer).toMatch(/\$20/);
-    expect(r.json.steps[0]).toMatchObject({ type: 'search', message: 'Searched the FAQ' });
+    const response = await dialog({ message: 'How much does shipping to Europe cost?', options: { language: 'auto' } });
+    expect(response.status).toBe(200);
+    expect(response.json.answer).toMatch(/\$20/);
+    expect(response.json.steps[0]).toMatchObject({ type: 'search', message: 'Searched the FAQ' });
   });
 });
 
@@ -149,21 +149,21 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
 
 describe('FAQ sessions through the session API', () => {
   it('POST /v1/sessions kind faq: turns and the session stream carry plan, search and answer; /agent.dialog needs the token', async () => {
-    const s = await api.createSession(undefined, 'faq', { language: 'en' });
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
-    const r = await api.turn(s.sessionId, s.token, 'What is your return policy?');
-    expect(r.status).toBe(202);
+    const session = await api.createSession(undefined, 'faq', { language: 'en' });
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
+    const response = await api.turn(session.sessionId, session.token, 'What is your return policy?');
+    expect(response.status).toBe(202);
     await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed'), 15_000, 'turn.completed');
     const types = sse.events.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['turn.started', 'message', 'agent.changed', 'plan', 'search', 'answer', 'turn.completed']));
     expect(String(sse.events.find((e) => e.type === 'answer')!.data.answer)).toMatch(/30 days/);
     sse.close();
 
-    expect((await dialog({ sessionId: s.sessionId, message: 'and gift wrapping?' })).status).toBe(401);
+    expect((await dialog({ sessionId: session.sessionId, message: 'and gift wrapping?' })).status).toBe(401);
     // Any token is not enough: it has to be this session's.
-    const other = await api.call('POST', '/agent.dialog', { token: `${s.token}x`, body: { sessionId: s.sessionId, message: 'and gift wrapping?' } });
+    const other = await api.call('POST', '/agent.dialog', { token: `${session.token}x`, body: { sessionId: session.sessionId, message: 'and gift wrapping?' } });
     expect(other.status).toBe(401);
-    const withToken = await api.call('POST', '/agent.dialog', { token: s.token, body: { sessionId: s.sessionId, message: 'Do you offer gift wrapping?' } });
+    const withToken = await api.call('POST', '/agent.dialog', { token: session.token, body: { sessionId: session.sessionId, message: 'Do you offer gift wrapping?' } });
     expect(withToken.status).toBe(200);
     expect(withToken.json.answer).toMatch(/\$5/);
   });
@@ -171,13 +171,13 @@ describe('FAQ sessions through the session API', () => {
 
 describe('single-shot /agent.search', () => {
   it('returns hits with scores and an extractive answer', async () => {
-    const r = await api.call('POST', '/agent.search', { body: { query: '領収書の宛名を変えたい', topK: 3, language: 'ja' } });
-    expect(r.status).toBe(200);
-    expect(r.json.hits.length).toBeGreaterThan(0);
-    expect(r.json.hits.length).toBeLessThanOrEqual(3);
-    expect(r.json.hits[0]).toMatchObject({ id: 'ja-receipt-addressee', question: expect.any(String), answer: expect.any(String), score: expect.any(Number) });
-    expect(r.json.answer).toBe(r.json.hits[0].answer);
-    expect(r.json.steps[0]).toMatchObject({ type: 'search', query: '領収書の宛名を変えたい', topK: 3 });
+    const response = await api.call('POST', '/agent.search', { body: { query: '領収書の宛名を変えたい', topK: 3, language: 'ja' } });
+    expect(response.status).toBe(200);
+    expect(response.json.hits.length).toBeGreaterThan(0);
+    expect(response.json.hits.length).toBeLessThanOrEqual(3);
+    expect(response.json.hits[0]).toMatchObject({ id: 'ja-receipt-addressee', question: expect.any(String), answer: expect.any(String), score: expect.any(Number) });
+    expect(response.json.answer).toBe(response.json.hits[0].answer);
+    expect(response.json.steps[0]).toMatchObject({ type: 'search', query: '領収書の宛名を変えたい', topK: 3 });
   });
 
   it('tolerates a misspelling and full-width text', async () => {
@@ -250,16 +250,16 @@ describe('bad input', () => {
     ['an unknown mode', { message: '送料は？', options: { mode: 'swarm' } }, 'invalid_request'],
     ['crew without CREW_URL', { message: '送料は？', options: { mode: 'crew' } }, 'crew_not_configured'],
   ])('/agent.dialog with %s → 400', async (_name, body, code) => {
-    const r = await dialog(body);
-    expect(r.status).toBe(400);
-    expect(r.json.error.code).toBe(code);
+    const response = await dialog(body);
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe(code);
   });
 
   it('/agent.dialog on a form session → 409; /agent.search without a query or with bad JSON → 400', async () => {
     const form = await api.createSession(loadForm('event-registration-en.json'), 'form');
-    const r = await dialog({ sessionId: form.sessionId, message: 'hello' });
-    expect(r.status).toBe(409);
-    expect(r.json.error.code).toBe('wrong_kind');
+    const response = await dialog({ sessionId: form.sessionId, message: 'hello' });
+    expect(response.status).toBe(409);
+    expect(response.json.error.code).toBe('wrong_kind');
     expect((await api.call('POST', '/agent.search', { body: { topK: 3 } })).status).toBe(400);
     expect((await api.call('POST', '/agent.search', { rawBody: '{"query": ' })).status).toBe(400);
   });

@@ -67,10 +67,10 @@ describe('hybrid retrieval in the running system', () => {
   it('answers lexically with a warning, not an error, while the embeddings server fails', async () => {
     fake.setMode({ kind: 'status', status: 500 });
     try {
-      const r = await api.call('POST', '/agent.search', { body: { query: 'gift wrapping', topK: 3, language: 'en' } });
-      expect(r.status).toBe(200);
-      expect(r.json.hits[0]).toMatchObject({ id: 'gift' });
-      expect(r.json.steps[0]).toMatchObject({ retrieval: 'lexical', warning: expect.stringMatching(/lexical results only/) });
+      const response = await api.call('POST', '/agent.search', { body: { query: 'gift wrapping', topK: 3, language: 'en' } });
+      expect(response.status).toBe(200);
+      expect(response.json.hits[0]).toMatchObject({ id: 'gift' });
+      expect(response.json.steps[0]).toMatchObject({ retrieval: 'lexical', warning: expect.stringMatching(/lexical results only/) });
       await stack.procs.search!.waitForLine((l) => l.json?.level === 40 && String(l.json?.msg).startsWith('embeddings server failed'), 5_000);
     } finally {
       fake.setMode({ kind: 'ok' });

@@ -31,8 +31,8 @@ afterEach(() => {
   fake.reset();
 });
 afterAll(async () => {
-  for (const p of prefixes) {
-    const keys = await redis.keys(`${p}:*`);
+  for (const prefix of prefixes) {
+    const keys = await redis.keys(`${prefix}:*`);
     if (keys.length) await redis.del(...keys);
   }
   for (const c of connections) c.disconnect();
@@ -178,9 +178,9 @@ describe('embedding the corpus', () => {
     for (const record of Object.values(stored)) {
       expect(record.model).toBe('fake-embed-a');
       expect(record.hash).toMatch(/^[0-9a-f]{40}$/);
-      const v = decodeVector(record.vector)!;
-      expect(v).toHaveLength(64);
-      expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+      const vector = decodeVector(record.vector)!;
+      expect(vector).toHaveLength(64);
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
     }
     // Same hash tag as the corpus: one Redis Cluster slot.
     expect(new CorpusStore(redis, prefix).keys.vectors).toBe(`${prefix}:faq:{corpus}:vec`);
@@ -228,8 +228,8 @@ describe('embedding the corpus', () => {
     const { prefix } = await seeded();
     await allEmbedded(await replica(prefix));
     fake.reset();
-    const b = await replica(prefix, { model: 'fake-embed-b' });
-    await allEmbedded(b);
+    const replicaB = await replica(prefix, { model: 'fake-embed-b' });
+    await allEmbedded(replicaB);
     expect(fake.inputs()).toHaveLength(CORPUS.length);
     expect(fake.requests.every((r) => r.model === 'fake-embed-b')).toBe(true);
     expect(new Set(Object.values(await storedVectors(prefix)).map((r) => r.model))).toEqual(new Set(['fake-embed-b']));
@@ -308,9 +308,9 @@ describe('when the embeddings server fails', () => {
     await allEmbedded(search);
     fake.setMode({ kind: 'hang' });
     const started = performance.now();
-    const r = await find(search, 'gift wrapping');
+    const retrieval = await find(search, 'gift wrapping');
     const ms = performance.now() - started;
-    expect(r).toMatchObject({ retrieval: 'lexical', hits: [expect.objectContaining({ id: 'gift' })], warning: expect.stringMatching(/timed out/i) });
+    expect(retrieval).toMatchObject({ retrieval: 'lexical', hits: [expect.objectContaining({ id: 'gift' })], warning: expect.stringMatching(/timed out/i) });
     expect(ms).toBeGreaterThanOrEqual(250);
     expect(ms).toBeLessThan(1_500);
   });
@@ -320,9 +320,9 @@ describe('when the embeddings server fails', () => {
     const search = await replica(prefix);
     await allEmbedded(search);
     fake.setMode({ kind: 'dimensions', dimensions: 32 });
-    const r = await find(search, 'gift wrapping');
-    expect(r).toMatchObject({ retrieval: 'lexical', hits: [expect.objectContaining({ id: 'gift' })] });
-    expect(r.warning).toMatch(/dimension 32/);
+    const retrieval = await find(search, 'gift wrapping');
+    expect(retrieval).toMatchObject({ retrieval: 'lexical', hits: [expect.objectContaining({ id: 'gift' })] });
+    expect(retrieval.warning).toMatch(/dimension 32/);
   });
 
   it('keeps lexical search current while documents cannot be embedded, and embeds them once the server is back', async () => {

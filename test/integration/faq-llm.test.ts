@@ -79,14 +79,14 @@ describe('LLM planner', () => {
       },
       { content: 'ギフト配送は別住所へのお届けが可能で、領収書は発送後にマイページからダウンロードできます。' },
     );
-    const r = await dialog({ message: 'ギフト配送と領収書発行の条件をまとめて教えて', options: llmOptions });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.meta.planner).toMatchObject({ planner: 'llm' });
-    expect(r.json.meta.planner.fallback).toBeUndefined();
-    expect(r.json.steps.map((s: Json) => s.query)).toEqual(['ギフト 配送 条件', '領収書 発行']);
-    expect(r.json.answer).toBe('ギフト配送は別住所へのお届けが可能で、領収書は発送後にマイページからダウンロードできます。');
-    expect(r.json.meta.sources.length).toBeGreaterThan(0);
-    expect(r.json.meta.multiStepPlan.raw).toMatchObject({ confidence: 'high' });
+    const response = await dialog({ message: 'ギフト配送と領収書発行の条件をまとめて教えて', options: llmOptions });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(response.json.meta.planner).toMatchObject({ planner: 'llm' });
+    expect(response.json.meta.planner.fallback).toBeUndefined();
+    expect(response.json.steps.map((s: Json) => s.query)).toEqual(['ギフト 配送 条件', '領収書 発行']);
+    expect(response.json.answer).toBe('ギフト配送は別住所へのお届けが可能で、領収書は発送後にマイページからダウンロードできます。');
+    expect(response.json.meta.sources.length).toBeGreaterThan(0);
+    expect(response.json.meta.multiStepPlan.raw).toMatchObject({ confidence: 'high' });
 
     const [planReq, synthReq] = openai.requests.slice(seen);
     const planMessages = planReq!.body.messages as Json[];
@@ -103,19 +103,19 @@ describe('LLM planner', () => {
     ['an upstream error', { status: 500, body: { error: { message: 'boom', type: 'server_error' } } }, 'llm_error'],
   ])('falls back to the rule-based plan on %s, recorded in meta', async (_name, reply, reason) => {
     openai.enqueue(reply as never, { content: '北海道への送料は800円です。' });
-    const r = await dialog({ message: '北海道への送料を教えてください', options: llmOptions });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.meta.planner).toMatchObject({ planner: 'rule', fallback: { reason } });
-    expect(r.json.steps[0].query).toMatch(/北海道/);
-    expect(r.json.answer).toBe('北海道への送料は800円です。');
+    const response = await dialog({ message: '北海道への送料を教えてください', options: llmOptions });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(response.json.meta.planner).toMatchObject({ planner: 'rule', fallback: { reason } });
+    expect(response.json.steps[0].query).toMatch(/北海道/);
+    expect(response.json.answer).toBe('北海道への送料は800円です。');
   });
 
   it('answers extractively when the synthesis call fails', async () => {
     openai.enqueue({ status: 500, body: { error: { message: 'down', type: 'server_error' } } });
-    const r = await dialog({ message: '北海道への送料を教えてください', options: { ...llmOptions, useLlmPlanner: false } });
-    expect(r.status).toBe(200);
-    expect(r.json.answer).toMatch(/800円/);
-    expect(r.json.meta.planner.answer).toMatchObject({ method: 'extractive', fallback: expect.any(String) });
+    const response = await dialog({ message: '北海道への送料を教えてください', options: { ...llmOptions, useLlmPlanner: false } });
+    expect(response.status).toBe(200);
+    expect(response.json.answer).toMatch(/800円/);
+    expect(response.json.meta.planner.answer).toMatchObject({ method: 'extractive', fallback: expect.any(String) });
   });
 });
 
@@ -143,14 +143,14 @@ describe('crew mode', () => {
     const sessionId = first.json.sessionId;
     crew.replies.push({ status: 200, body: { plan: { steps: [{ id: 'step_search_1', type: 'search', query: '領収書 発行' }], needsClarification: false, confidence: 'medium' } } });
     openai.enqueue({ content: '領収書はマイページからダウンロードできます。' });
-    const r = await dialog({ sessionId, message: '領収書を優先で', options: { topK: 8, language: 'ja', mode: 'crew', debug: true } });
+    const response = await dialog({ sessionId, message: '領収書を優先で', options: { topK: 8, language: 'ja', mode: 'crew', debug: true } });
 
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ needsClarification: true, clarifyingQuestions: ['ギフト配送と領収書発行のどちらを優先して知りたいですか？'], meta: { orchestratorMode: 'crew' } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.meta).toMatchObject({ orchestratorMode: 'crew', planner: { planner: 'llm', orchestrator: 'crew' } });
-    expect(r.json.answer).toBe('領収書はマイページからダウンロードできます。');
-    expect(r.json.meta.multiStepPlan.raw).toBeDefined();
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(response.json.meta).toMatchObject({ orchestratorMode: 'crew', planner: { planner: 'llm', orchestrator: 'crew' } });
+    expect(response.json.answer).toBe('領収書はマイページからダウンロードできます。');
+    expect(response.json.meta.multiStepPlan.raw).toBeDefined();
 
     const sent = crew.requests.at(-1)!;
     expect(sent.path).toBe('/crew/orchestrator/plan');
@@ -170,9 +170,9 @@ describe('crew mode', () => {
   it('falls back to the rule-based planner when the orchestrator fails', async () => {
     crew.replies.push({ status: 503, body: { error: 'overloaded' } });
     openai.enqueue({ content: '本州への送料は500円です。' });
-    const r = await dialog({ message: '本州への送料を教えてください', options: { language: 'ja', mode: 'crew' } });
-    expect(r.status).toBe(200);
-    expect(r.json.meta.planner).toMatchObject({ planner: 'rule', fallback: { reason: 'crew_error' } });
-    expect(r.json.answer).toBe('本州への送料は500円です。');
+    const response = await dialog({ message: '本州への送料を教えてください', options: { language: 'ja', mode: 'crew' } });
+    expect(response.status).toBe(200);
+    expect(response.json.meta.planner).toMatchObject({ planner: 'rule', fallback: { reason: 'crew_error' } });
+    expect(response.json.answer).toBe('本州への送料は500円です。');
   });
 });

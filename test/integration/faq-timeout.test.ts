@@ -86,9 +86,9 @@ describe('/agent.dialog timeouts and retries', () => {
   it('answers 504 for /agent.search when no search worker takes the job, and withdraws the job', async () => {
     const gatewayOnly = await startStack({ env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `faqto2-${id}`, QUEUE_PREFIX: `{faqto2-${id}}`, SEARCH_TIMEOUT_MS: '300' }, services: [] });
     try {
-      const r = await new Api(gatewayOnly.url).call('POST', '/agent.search', { body: { query: '送料', topK: 3 } });
-      expect(r.status).toBe(504);
-      expect(r.json.error.code).toBe('timeout');
+      const response = await new Api(gatewayOnly.url).call('POST', '/agent.search', { body: { query: '送料', topK: 3 } });
+      expect(response.status).toBe(504);
+      expect(response.json.error.code).toBe('timeout');
       // The job was added (the queue's id counter moved) and is no longer waiting.
       const queueKey = `{faqto2-${id}}:agent-search`;
       expect(Number(await redis.get(`${queueKey}:id`))).toBeGreaterThanOrEqual(1);
@@ -99,8 +99,8 @@ describe('/agent.dialog timeouts and retries', () => {
   });
 
   it('refuses an Idempotency-Key that is not visible ASCII', async () => {
-    const r = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': 'x'.repeat(201) }, body: { message: '送料は？' } });
-    expect(r.status).toBe(400);
-    expect(r.json.error.code).toBe('invalid_request');
+    const response = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': 'x'.repeat(201) }, body: { message: '送料は？' } });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('invalid_request');
   });
 });

@@ -26,15 +26,15 @@ function turnTypes(events: ReceivedEvent[], turnId: string): string[] {
 }
 
 function lastAssistant(events: ReceivedEvent[]): string {
-  const m = events.filter((e) => e.type === 'message' && e.data.role === 'assistant').at(-1);
-  return String(m?.data.text ?? '');
+  const lastMessage = events.filter((e) => e.type === 'message' && e.data.role === 'assistant').at(-1);
+  return String(lastMessage?.data.text ?? '');
 }
 
 /** Sends a message and waits for its turn to finish; returns the assistant's reply. */
-async function say(s: { sessionId: string; token: string }, sse: SseRecorder, message: string): Promise<{ turnId: string; reply: string }> {
-  const r = await api.turn(s.sessionId, s.token, message);
-  expect(r.status).toBe(202);
-  const turnId = String(r.json.turnId);
+async function say(session: { sessionId: string; token: string }, sse: SseRecorder, message: string): Promise<{ turnId: string; reply: string }> {
+  const response = await api.turn(session.sessionId, session.token, message);
+  expect(response.status).toBe(202);
+  const turnId = String(response.json.turnId);
   await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId), 20_000, `turn ${message}`);
   return { turnId, reply: lastAssistant(sse.events) };
 }
@@ -46,22 +46,22 @@ function assertStreamInvariants(events: ReceivedEvent[]): void {
 
 describe('form interview end to end (HTTP + SSE, services as processes)', () => {
   it('an English respondent completes a 5-field form', async () => {
-    const s = await api.createSession(loadForm('event-registration-en.json'));
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const session = await api.createSession(loadForm('event-registration-en.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
     const greeting = sse.events;
     expect(greeting.map((e) => e.type)).toEqual(['turn.started', 'message', 'turn.completed']);
     expect(greeting[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter' });
 
-    const t1 = await say(s, sse, 'English please');
+    const t1 = await say(session, sse, 'English please');
     expect(turnTypes(sse.events, t1.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_LANGUAGE', 'message', 'turn.completed']);
     expect(t1.reply).toMatch(/country/i);
 
-    const t2 = await say(s, sse, 'I live in Canada');
+    const t2 = await say(session, sse, 'I live in Canada');
     expect(turnTypes(sse.events, t2.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_COUNTRY', 'message', 'turn.completed']);
     expect(t2.reply).toMatch(/city|time zone/i);
 
-    const t3 = await say(s, sse, 'Toronto');
+    const t3 = await say(session, sse, 'Toronto');
     expect(turnTypes(sse.events, t3.turnId)).toEqual([
       'turn.started',
       'message',
@@ -84,7 +84,7 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
       'dietary_notes',
     ]);
 
-    const name = await say(s, sse, 'Jane Doe');
+    const name = await say(session, sse, 'Jane Doe');
     expect(turnTypes(sse.events, name.turnId)).toEqual([
       'turn.started',
       'message',
@@ -98,22 +98,22 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
       'message',
       'turn.completed',
     ]);
-    const badEmail = await say(s, sse, 'jane@');
+    const badEmail = await say(session, sse, 'jane@');
     const review1 = sse.events.filter((e) => e.type === 'review').at(-1)!;
     expect(review1.data).toMatchObject({ fieldId: 'email', passed: false });
     expect(badEmail.reply.length).toBeGreaterThan(0);
-    await say(s, sse, 'Sorry, it is jane.doe@example.com');
-    await say(s, sse, 'Two of us');
-    const motivation = await say(s, sse, 'I want to learn how to build reliable event-driven systems with queues');
+    await say(session, sse, 'Sorry, it is jane.doe@example.com');
+    await say(session, sse, 'Two of us');
+    const motivation = await say(session, sse, 'I want to learn how to build reliable event-driven systems with queues');
     expect(sse.events.filter((e) => e.type === 'review').at(-1)!.data).toMatchObject({ fieldId: 'motivation', passed: false });
     expect(motivation.reply.length).toBeGreaterThan(0);
-    await say(s, sse, 'I work as a backend engineer at a logistics company');
-    const last = await say(s, sse, 'skip');
+    await say(session, sse, 'I work as a backend engineer at a logistics company');
+    const last = await say(session, sse, 'skip');
     await sse.waitFor((evs) => evs.some((e) => e.type === 'session.completed'), 5_000, 'session.completed');
     expect(last.reply.length).toBeGreaterThan(0);
     assertStreamInvariants(sse.events);
 
-    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
     expect(snap.status).toBe(200);
     expect(snap.json).toMatchObject({
       status: 'awaiting_confirmation',
@@ -130,13 +130,13 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     ]);
     expect(snap.json.messages.length).toBe(sse.events.filter((e) => e.type === 'message').length);
 
-    const submitted = await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token });
+    const submitted = await api.call('POST', `/v1/sessions/${session.sessionId}/submit`, { token: session.token });
     expect(submitted.status).toBe(200);
     expect(submitted.json.collectedFields.email).toBe('jane.doe@example.com');
-    const after = await api.turn(s.sessionId, s.token, 'one more thing');
+    const after = await api.turn(session.sessionId, session.token, 'one more thing');
     expect(after.status).toBe(409);
 
-    const runSteps = await api.call('GET', `/v1/sessions/${s.sessionId}/runsteps`, { token: s.token });
+    const runSteps = await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token });
     const tools = (runSteps.json.runSteps as Json[]).map((r) => r.toolName);
     expect(tools.filter((t) => t === 'review')).toHaveLength(7);
     expect(tools).toContain('create_plan');
@@ -144,17 +144,17 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
   });
 
   it('a Japanese respondent completes the same form in Japanese', async () => {
-    const s = await api.createSession(loadForm('event-registration-ja.json'));
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const session = await api.createSession(loadForm('event-registration-ja.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
     expect(lastAssistant(sse.events)).toMatch(/日本語/);
 
-    const lang = await say(s, sse, '日本語でお願いします');
+    const lang = await say(session, sse, '日本語でお願いします');
     expect(turnTypes(sse.events, lang.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_LANGUAGE', 'message', 'turn.completed']);
     expect(lang.reply).toMatch(/国/);
 
     // Tokyo names a city of a single-zone country: country and time zone in one answer, then the first question.
-    const place = await say(s, sse, '東京に住んでいます');
+    const place = await say(session, sse, '東京に住んでいます');
     expect(turnTypes(sse.events, place.turnId)).toEqual([
       'turn.started',
       'message',
@@ -169,18 +169,18 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     ]);
     expect(place.reply).toMatch(/氏名/);
 
-    await say(s, sse, '山田太郎');
-    await say(s, sse, 'taro.yamada@example.jp');
-    const unknown = await say(s, sse, 'わかりません');
+    await say(session, sse, '山田太郎');
+    await say(session, sse, 'taro.yamada@example.jp');
+    const unknown = await say(session, sse, 'わかりません');
     expect(sse.events.filter((e) => e.type === 'review').at(-1)!.data).toMatchObject({ fieldId: 'attendees', passed: false });
     expect(unknown.reply).toMatch(/人数/);
-    await say(s, sse, '3人です');
-    const goal = await say(s, sse, 'Rustの非同期処理を学びたいです');
+    await say(session, sse, '3人です');
+    const goal = await say(session, sse, 'Rustの非同期処理を学びたいです');
     const followUp = sse.events.filter((e) => e.type === 'review').at(-1)!.data;
     expect(followUp).toMatchObject({ fieldId: 'motivation', passed: false, missingFacts: ['現在の職業や経歴'] });
     expect(goal.reply).toMatch(/職業|経歴/);
-    await say(s, sse, 'バックエンドエンジニアとして働いています');
-    const done = await say(s, sse, 'スキップ');
+    await say(session, sse, 'バックエンドエンジニアとして働いています');
+    const done = await say(session, sse, 'スキップ');
     await sse.waitFor((evs) => evs.some((e) => e.type === 'session.completed'), 5_000, 'session.completed');
     expect(done.reply).toMatch(/山田太郎/);
     assertStreamInvariants(sse.events);
@@ -195,7 +195,7 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
       attendees: '3',
       motivation: 'Rustの非同期処理を学びたいです\nバックエンドエンジニアとして働いています',
     });
-    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
     expect(snap.json).toMatchObject({
       status: 'awaiting_confirmation',
       bootstrap: { language: 'ja', country: 'JP', timezone: 'Asia/Tokyo' },
@@ -208,58 +208,58 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
       ['motivation', 'done', 1],
       ['dietary_notes', 'skipped', 0],
     ]);
-    expect((await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token })).status).toBe(200);
+    expect((await api.call('POST', `/v1/sessions/${session.sessionId}/submit`, { token: session.token })).status).toBe(200);
     sse.close();
   });
 
   it('a required field the respondent cannot answer ends after the last try: kept as given, flagged needsReview, and the interview completes', async () => {
     const form = loadForm('event-registration-en.json');
     form.compliance = { maxFollowUpsPerField: 1 };
-    const s = await api.createSession(form, 'form', { language: 'en' });
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const session = await api.createSession(form, 'form', { language: 'en' });
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
-    await say(s, sse, 'I live in Tokyo');
-    await say(s, sse, 'Jane Doe');
-    await say(s, sse, 'no idea');
+    await say(session, sse, 'I live in Tokyo');
+    await say(session, sse, 'Jane Doe');
+    await say(session, sse, 'no idea');
     // The last try says what is needed, gives an example and the way out.
-    const lastTry = await say(s, sse, "I don't know");
+    const lastTry = await say(session, sse, "I don't know");
     expect(lastTry.reply).toBeTruthy();
     const statuses = sse.events.filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_STATUS').map((e) => e.data.payload as Json);
     expect(statuses).toContainEqual({ fieldId: 'email', status: 'done', needsReview: true, reason: 'max_follow_ups' });
     // The email is never asked again.
     const asked = sse.events.filter((e) => e.type === 'message' && e.data.role === 'assistant').map((e) => String(e.data.text));
     expect(asked.filter((t) => /email/i.test(t))).toHaveLength(2);
-    await say(s, sse, '2');
-    await say(s, sse, 'I want to learn about queues and stream processing');
-    await say(s, sse, 'I am a student of computer science');
-    await say(s, sse, 'skip');
+    await say(session, sse, '2');
+    await say(session, sse, 'I want to learn about queues and stream processing');
+    await say(session, sse, 'I am a student of computer science');
+    await say(session, sse, 'skip');
     const completed = await sse.waitFor((evs) => evs.some((e) => e.type === 'session.completed'), 5_000, 'session.completed');
     expect(completed.find((e) => e.type === 'session.completed')!.data).toMatchObject({ needsReview: ['email'] });
-    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
     expect(snap.json.needsReview).toEqual(['email']);
     expect((snap.json.fields as Json[]).find((f) => f.fieldId === 'email')).toMatchObject({ status: 'done', needsReview: true, value: "I don't know" });
-    const submitted = await api.call('POST', `/v1/sessions/${s.sessionId}/submit`, { token: s.token });
+    const submitted = await api.call('POST', `/v1/sessions/${session.sessionId}/submit`, { token: session.token });
     expect(submitted.status).toBe(200);
     expect(submitted.json.needsReview).toEqual(['email']);
     sse.close();
   });
 
   it('a correction of an earlier answer and a value given ahead of its question, through the running services', async () => {
-    const s = await api.createSession(loadForm('event-registration-en.json'), 'form', { language: 'en' });
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const session = await api.createSession(loadForm('event-registration-en.json'), 'form', { language: 'en' });
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
-    await say(s, sse, 'I live in Tokyo');
+    await say(session, sse, 'I live in Tokyo');
     // The name answer also carries the email: the next question confirms it instead of asking.
-    const confirm = await say(s, sse, 'Jane Doe, and my email is jane@example.com');
+    const confirm = await say(session, sse, 'Jane Doe, and my email is jane@example.com');
     expect(confirm.reply).toContain('jane@example.com');
-    await say(s, sse, 'yes');
-    const attendees = await say(s, sse, 'Actually, my email is jane.doe@example.org');
+    await say(session, sse, 'yes');
+    const attendees = await say(session, sse, 'Actually, my email is jane.doe@example.org');
     const values = sse.events.filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_VALUE').map((e) => e.data.payload as Json);
     expect(values.at(-1)).toEqual({ fieldId: 'email', value: 'jane.doe@example.org' });
     expect(attendees.reply).toContain('jane.doe@example.org');
     expect(attendees.reply).toMatch(/number of attendees/i);
-    await say(s, sse, '2');
-    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    await say(session, sse, '2');
+    const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
     expect(snap.json.collectedFields).toMatchObject({ full_name: 'Jane Doe', email: 'jane.doe@example.org', attendees: '2' });
     const messages = snap.json.messages as Json[];
     expect(messages.find((m) => m.text === 'Actually, my email is jane.doe@example.org')).toMatchObject({ fieldId: 'email' });

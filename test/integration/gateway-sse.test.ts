@@ -39,22 +39,22 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-async function sessionWithEvents(n: number): Promise<{ sessionId: string; token: string; append(k: number): Promise<void> }> {
+async function sessionWithEvents(eventCount: number): Promise<{ sessionId: string; token: string; append(k: number): Promise<void> }> {
   const sessionId = randomUUID();
   const token = `tok-${randomUUID()}`;
   const store = gw.deps.store;
   const state = newFormSession({ sessionId, kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: new Date().toISOString() });
   await store.create({ state, tokenHash: hashToken(token), agent: 'greeter', turnId: 'boot' });
-  const append = async (k: number) => {
-    for (let i = 0; i < k; i++) {
+  const append = async (count: number) => {
+    for (let i = 0; i < count; i++) {
       const loaded = (await store.load(sessionId))!;
-      const d = new SessionDraft(loaded.state);
-      d.emit(event('message.delta', { messageId: 'm', delta: String(loaded.lastEventId + 1) }));
-      const r = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: d.state, mode: 'none', events: d.events, runSteps: [] });
-      if (!r.ok) throw new Error('conflict');
+      const draft = new SessionDraft(loaded.state);
+      draft.emit(event('message.delta', { messageId: 'm', delta: String(loaded.lastEventId + 1) }));
+      const result = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+      if (!result.ok) throw new Error('conflict');
     }
   };
-  await append(n);
+  await append(eventCount);
   return { sessionId, token, append };
 }
 
@@ -62,22 +62,22 @@ const url = (s: { sessionId: string; token: string }, q = '') => `${base}/v1/ses
 
 describe('SSE route', () => {
   it('starts with a resync snapshot when the requested history was trimmed, then continues live', async () => {
-    const s = await sessionWithEvents(400); // MAXLEN ~10 trims the oldest entries
-    const first = Number((await redis.xrange(gw.deps.store.keys(s.sessionId).events, '-', '+', 'COUNT', 1))[0]![0].split('-')[1]);
+    const session = await sessionWithEvents(400); // MAXLEN ~10 trims the oldest entries
+    const first = Number((await redis.xrange(gw.deps.store.keys(session.sessionId).events, '-', '+', 'COUNT', 1))[0]![0].split('-')[1]);
     expect(first).toBeGreaterThan(2);
-    const sse = await SseRecorder.open(url(s, '&lastEventId=1'));
+    const sse = await SseRecorder.open(url(session, '&lastEventId=1'));
     await sse.waitFor((evs) => evs.length >= 1);
     expect(sse.events[0]).toMatchObject({ id: 400, type: 'resync' });
-    expect((sse.events[0]!.data.snapshot as { sessionId: string }).sessionId).toBe(s.sessionId);
-    await s.append(2);
+    expect((sse.events[0]!.data.snapshot as { sessionId: string }).sessionId).toBe(session.sessionId);
+    await session.append(2);
     await sse.waitFor((evs) => evs.length >= 3, 5_000, 'live events after resync');
     expect(sse.events.slice(1).map((e) => e.id)).toEqual([401, 402]);
     sse.close();
   });
 
   it('replays retained history without a resync when nothing was lost', async () => {
-    const s = await sessionWithEvents(5);
-    const sse = await SseRecorder.open(url(s));
+    const session = await sessionWithEvents(5);
+    const sse = await SseRecorder.open(url(session));
     await sse.waitFor((evs) => evs.length >= 5);
     expect(sse.events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
     expect(sse.events.every((e) => e.type === 'message.delta')).toBe(true);
@@ -85,15 +85,15 @@ describe('SSE route', () => {
   });
 
   it('sends heartbeat comments on an idle stream', async () => {
-    const s = await sessionWithEvents(1);
-    const sse = await SseRecorder.open(url(s));
+    const session = await sessionWithEvents(1);
+    const sse = await SseRecorder.open(url(session));
     await sse.waitFor(() => sse.comments.filter((c) => c === 'ping').length >= 2, 5_000, 'two pings');
     sse.close();
   });
 
   it('rejects a malformed Last-Event-ID with 400 in the contract shape', async () => {
-    const s = await sessionWithEvents(1);
-    const res = await fetch(url(s, '&lastEventId=abc'));
+    const session = await sessionWithEvents(1);
+    const res = await fetch(url(session, '&lastEventId=abc'));
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: 'invalid_last_event_id' } });
   });

@@ -21,15 +21,15 @@ afterAll(async () => {
 });
 
 function countingProvider(): LlmProvider & { calls: number } {
-  const p = {
+  const provider = {
     name: 'fake',
     calls: 0,
     async chat(req: ChatRequest) {
-      p.calls++;
+      provider.calls++;
       return { content: 'ok', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 }, model: req.model };
     },
   };
-  return p;
+  return provider;
 }
 
 const req = (model: string): ChatRequest => ({ agent: 'reviewer', model, messages: [], tools: [], context: {} });
@@ -38,17 +38,17 @@ describe('LLM RPM limit', () => {
   it('shares one budget per provider and model between workers, and fails as retryable rather than calling upstream over it', async () => {
     const upstream = countingProvider();
     // Two "workers", each with its own Redis connection, share the budget of 3 calls a minute.
-    const a = rateLimitProvider(upstream, redis, { rpm: 3, maxWaitMs: 0, prefix });
-    const b = rateLimitProvider(upstream, other, { rpm: 3, maxWaitMs: 0, prefix });
-    await a.chat(req('m1'));
-    await b.chat(req('m1'));
-    await a.chat(req('m1'));
-    const over = await b.chat(req('m1')).catch((e: unknown) => e);
+    const workerA = rateLimitProvider(upstream, redis, { rpm: 3, maxWaitMs: 0, prefix });
+    const workerB = rateLimitProvider(upstream, other, { rpm: 3, maxWaitMs: 0, prefix });
+    await workerA.chat(req('m1'));
+    await workerB.chat(req('m1'));
+    await workerA.chat(req('m1'));
+    const over = await workerB.chat(req('m1')).catch((e: unknown) => e);
     expect(over).toBeInstanceOf(ProviderError);
     expect(over).toMatchObject({ retryable: true, code: 'provider_unavailable', upstreamStatus: 429 });
     expect(upstream.calls).toBe(3);
     // Another model has a budget of its own.
-    await a.chat(req('m2'));
+    await workerA.chat(req('m2'));
     expect(upstream.calls).toBe(4);
   });
 

@@ -43,13 +43,13 @@ describe('load shedding', () => {
     expect(shed!.json.error.message).toMatch(/greeter/);
     expect(Number(shed!.headers.get('retry-after'))).toBeGreaterThanOrEqual(2);
 
-    const s = sessions[0]!;
-    const turn = await api.turn(s.sessionId, s.token, 'hello');
+    const session = sessions[0]!;
+    const turn = await api.turn(session.sessionId, session.token, 'hello');
     expect(turn.status).toBe(503);
     expect(turn.headers.get('retry-after')).toBeTruthy();
     expect((await api.call('POST', '/agent.search', { body: { query: '送料' } })).status).toBe(503);
     // Reading is not work: snapshots, health and metrics still answer.
-    expect((await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token })).status).toBe(200);
+    expect((await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token })).status).toBe(200);
     expect((await api.call('GET', '/healthz')).status).toBe(200);
 
     const metrics = await fetch(`${api.base}/metrics`).then((r) => r.text());
@@ -59,37 +59,37 @@ describe('load shedding', () => {
 
   it('answers 429 rate_limited per client, counted in Redis across gateway replicas', async () => {
     const env = { ...prefixes(), RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' };
-    const [a, b] = await Promise.all([gateway(env), gateway(env)]);
+    const [gatewayA, gatewayB] = await Promise.all([gateway(env), gateway(env)]);
     const create = (api: Api) => api.call('POST', '/v1/sessions', { body: { kind: 'faq' } });
-    expect((await create(a)).status).toBe(201);
-    expect((await create(b)).status).toBe(201);
-    expect((await create(a)).status).toBe(201);
-    const limited = await create(b);
+    expect((await create(gatewayA)).status).toBe(201);
+    expect((await create(gatewayB)).status).toBe(201);
+    expect((await create(gatewayA)).status).toBe(201);
+    const limited = await create(gatewayB);
     expect(limited.status).toBe(429);
     expect(limited.json.error.code).toBe('rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Routes that create no work are not limited.
-    expect((await a.call('GET', '/faq/documents?limit=1')).status).toBe(200);
-    expect(await fetch(`${b.base}/metrics`).then((r) => r.text())).toMatch(/convo_shed_requests_total\{reason="client_rate",status="429"\} 1/);
+    expect((await gatewayA.call('GET', '/faq/documents?limit=1')).status).toBe(200);
+    expect(await fetch(`${gatewayB.base}/metrics`).then((r) => r.text())).toMatch(/convo_shed_requests_total\{reason="client_rate",status="429"\} 1/);
   });
 
   it('answers 429 too_many_queued_turns when a session already has MAX_QUEUED_TURNS turns waiting, and loses none it accepted', async () => {
     const names = prefixes();
     const api = await gateway({ ...names, MAX_QUEUED_TURNS: '2' });
-    const s = await api.createSession(undefined, 'faq');
+    const session = await api.createSession(undefined, 'faq');
     const accepted: string[] = [];
-    for (const m of ['北海道への送料を教えてください', '沖縄は？', 'じゃあ返品ポリシーも知りたい']) {
-      const r = await api.turn(s.sessionId, s.token, m);
-      expect(r.status).toBe(202);
-      accepted.push(r.json.turnId);
+    for (const message of ['北海道への送料を教えてください', '沖縄は？', 'じゃあ返品ポリシーも知りたい']) {
+      const response = await api.turn(session.sessionId, session.token, message);
+      expect(response.status).toBe(202);
+      accepted.push(response.json.turnId);
     }
-    const full = await api.turn(s.sessionId, s.token, 'one too many');
+    const full = await api.turn(session.sessionId, session.token, 'one too many');
     expect(full.status).toBe(429);
     expect(full.json.error.code).toBe('too_many_queued_turns');
     expect(full.headers.get('retry-after')).toBeTruthy();
 
     // Every accepted turn runs once the agents come up, in order.
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     const env = { REDIS_URL: inject('redisUrl'), ...names };
     extra.push(...(await Promise.all([startService('planner', env), startService('search', env)])));
     await sse.waitFor((evs) => evs.filter((e) => e.type === 'turn.completed').length === 3, 20_000, 'three turns completed');

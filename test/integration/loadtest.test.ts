@@ -75,9 +75,9 @@ describe('loadtest against the platform (gateway and agents as processes, offlin
   });
 
   it('the CLI with --json prints one JSON report and exits 0 when the run is ok', async () => {
-    const r = await cli(['--kind', 'faq', '--sessions', '2', '--concurrency', '2', '--turns', '2', '--url', stack.url, '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as LoadtestReport;
+    const result = await cli(['--kind', 'faq', '--sessions', '2', '--concurrency', '2', '--turns', '2', '--url', stack.url, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as LoadtestReport;
     expectIntactRun(report, 2, 2);
     expect(Object.keys(report)).toEqual(expect.arrayContaining(['latencyMs', 'turnsPerSecond', 'streams', 'shed', 'durationMs']));
   });
@@ -85,18 +85,18 @@ describe('loadtest against the platform (gateway and agents as processes, offlin
 
 describe('loadtest refuses what it must not run', () => {
   it('the CLI refuses a non-loopback --url with exit code 2 and says why', async () => {
-    const r = await cli(['--kind', 'form', '--sessions', '1', '--turns', '1', '--url', 'http://example.com']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/refusing --url http:\/\/example\.com/);
-    expect(r.stderr).toMatch(/127\.0\.0\.1, ::1 or localhost/);
-    expect(r.stdout).toBe('');
+    const result = await cli(['--kind', 'form', '--sessions', '1', '--turns', '1', '--url', 'http://example.com']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/refusing --url http:\/\/example\.com/);
+    expect(result.stderr).toMatch(/127\.0\.0\.1, ::1 or localhost/);
+    expect(result.stdout).toBe('');
   });
 
   it('the CLI refuses an unknown --kind with exit code 2 and the usage', async () => {
-    const r = await cli(['--kind', 'survey', '--sessions', '1']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--kind must be one of form, application, faq; got "survey"/);
-    expect(r.stderr).toMatch(/Usage: npm run loadtest/);
+    const result = await cli(['--kind', 'survey', '--sessions', '1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--kind must be one of form, application, faq; got "survey"/);
+    expect(result.stderr).toMatch(/Usage: npm run loadtest/);
   });
 
   it('runLoadtest refuses a non-loopback url and bad counts before sending anything', async () => {
@@ -166,10 +166,10 @@ describe('SSE reader', () => {
         url: `http://127.0.0.1:${port}/v1/sessions/s1/events`,
         token: 'secret',
         resumeFrom: () => check.lastId,
-        onEvent: (m) => {
-          check.observe(m.id, m.type);
-          types.push(m.type);
-          if (m.id === '10') resolve();
+        onEvent: (message) => {
+          check.observe(message.id, message.type);
+          types.push(message.type);
+          if (message.id === '10') resolve();
         },
         onFatal: reject,
       });

@@ -43,8 +43,8 @@ const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: 
 describe('openai provider end to end', () => {
   it('runs the greeter on a remote model, retrying 429 and feeding malformed arguments back', async () => {
     fake.enqueue(call('ask', { message: 'Hello! Japanese or English?' }));
-    const s = await api.createSession(loadForm('event-registration-en.json'));
-    const sse = await SseRecorder.open(api.eventsUrl(s.sessionId, s.token));
+    const session = await api.createSession(loadForm('event-registration-en.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
     expect(sse.events[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter', text: 'Hello! Japanese or English?' });
     expect(fake.requests[0]!.body.model).toBe('greeter-model');
@@ -56,7 +56,7 @@ describe('openai provider end to end', () => {
       call('set_language', { language: 'en' }),
       call('ask', { message: 'Which country do you live in?' }),
     );
-    await api.turn(s.sessionId, s.token, 'English please');
+    await api.turn(session.sessionId, session.token, 'English please');
     await sse.waitTurns(2);
     const types = sse.events.slice(3).map((e) => e.type);
     expect(types).toEqual(['turn.started', 'message', 'state.changed', 'message', 'turn.completed']);
@@ -65,7 +65,7 @@ describe('openai provider end to end', () => {
     const feedback = fake.requests[3]!.body.messages.at(-1);
     expect(feedback.role).toBe('tool');
     expect(JSON.parse(feedback.content)).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid JSON for set_language/) } });
-    const steps = (await api.call('GET', `/v1/sessions/${s.sessionId}/runsteps`, { token: s.token })).json.runSteps as Json[];
+    const steps = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];
     expect(steps.map((r) => [r.toolName, r.output.status])).toEqual([
       ['ask', 'success'],
       ['set_language', 'error'],
@@ -76,13 +76,13 @@ describe('openai provider end to end', () => {
 
     // upstream down beyond the retries: the turn fails, the session stays usable
     fake.enqueue({ status: 500, headers: { 'retry-after': '0' } }, { status: 500, headers: { 'retry-after': '0' } });
-    const failed = await api.turn(s.sessionId, s.token, 'I live in Japan');
+    const failed = await api.turn(session.sessionId, session.token, 'I live in Japan');
     await sse.waitTurns(3);
     expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: failed.json.turnId, error: { code: 'provider_unavailable' } } });
     fake.enqueue(call('set_country', { country: 'JP' }), call('set_timezone', { timezone: null, hint: 'Japan' }), call('ask', { message: 'ok' }));
-    await api.turn(s.sessionId, s.token, 'I live in Japan');
+    await api.turn(session.sessionId, session.token, 'I live in Japan');
     await sse.waitFor((evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'architect'), 15_000, 'hand-off to architect');
-    const snap = await api.call('GET', `/v1/sessions/${s.sessionId}`, { token: s.token });
+    const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
     expect(snap.json.bootstrap).toEqual({ language: 'en', country: 'JP', timezone: 'Asia/Tokyo' });
     sse.close();
   });

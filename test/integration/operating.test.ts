@@ -21,9 +21,9 @@ function names() {
 }
 
 async function stack(env: Record<string, string>, services?: string[]): Promise<{ stack: Stack; api: Api }> {
-  const s = await startStack({ env: { REDIS_URL: inject('redisUrl'), ...env }, ...(services ? { services } : {}) });
-  stacks.push(s);
-  return { stack: s, api: new Api(s.url) };
+  const started = await startStack({ env: { REDIS_URL: inject('redisUrl'), ...env }, ...(services ? { services } : {}) });
+  stacks.push(started);
+  return { stack: started, api: new Api(started.url) };
 }
 
 const form = loadForm('event-registration-en.json');
@@ -36,7 +36,7 @@ function sample(text: string, series: string): number {
 
 describe('metrics', () => {
   it('serves Prometheus text with queue, SSE, Redis and shed figures of the gateway and the job, turn and model figures of every worker', async () => {
-    const { stack: s, api } = await stack({ ...names(), METRICS_PUSH_MS: '100' });
+    const { stack: running, api } = await stack({ ...names(), METRICS_PUSH_MS: '100' });
     const session = await api.createSession(form, 'form', { language: 'en' });
     const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
@@ -68,7 +68,7 @@ describe('metrics', () => {
     sse.close();
 
     // Each worker answers its own probes on its health port.
-    const ready = await s.procs.reviewer!.waitForLine((l) => l.json?.msg === 'ready');
+    const ready = await running.procs.reviewer!.waitForLine((l) => l.json?.msg === 'ready');
     const port = Number(ready.json!.healthPort);
     expect(port).toBeGreaterThan(0);
     expect(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status)).toBe(200);
@@ -101,12 +101,12 @@ describe('queue dashboard', () => {
 describe('graceful shutdown', () => {
   it('a worker told to stop finishes its active turn before it exits', async () => {
     const env = { ...names(), OFFLINE_LATENCY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '20000' };
-    const { stack: s, api } = await stack(env, ['greeter']);
+    const { stack: running, api } = await stack(env, ['greeter']);
     const session = await api.createSession(form, 'form', { language: 'en' });
     const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     // The greeting is being generated (the greeter's model call takes 1.5 s) when SIGTERM arrives.
     await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.started'), 10_000, 'greeting started');
-    const greeter = s.procs.greeter!;
+    const greeter = running.procs.greeter!;
     const exited = greeter.kill('SIGTERM');
     await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed'), 15_000, 'greeting completed');
     await exited;
@@ -118,11 +118,11 @@ describe('graceful shutdown', () => {
 
   it('a worker whose active job outlasts the deadline hands it back, and another replica completes the turn once', async () => {
     const env = { ...names(), OFFLINE_LATENCY_MS: '4000', SHUTDOWN_TIMEOUT_MS: '300' };
-    const { stack: s, api } = await stack(env, ['greeter']);
+    const { stack: running, api } = await stack(env, ['greeter']);
     const session = await api.createSession(form, 'form', { language: 'en' });
     const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.started'), 10_000, 'greeting started');
-    const first = s.procs.greeter!;
+    const first = running.procs.greeter!;
     await first.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.lines.some((l) => l.includes('handing them back'))).toBe(true);
@@ -139,10 +139,10 @@ describe('graceful shutdown', () => {
   });
 
   it('the gateway ends its SSE streams with a final comment so clients reconnect elsewhere', async () => {
-    const { stack: s, api } = await stack(names(), []);
+    const { stack: running, api } = await stack(names(), []);
     const session = await api.createSession(undefined, 'faq');
     const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
-    const gw = s.procs.gateway!;
+    const gw = running.procs.gateway!;
     await gw.kill('SIGTERM');
     expect(await gw.exited).toBe(0);
     await sse.waitEnded(5_000);

@@ -29,13 +29,13 @@ describe.skipIf(!hasRedisServer)('when Redis goes away (needs a redis-server bin
 
   it('answers 503 with Retry-After on writes and readiness, and stays alive', async () => {
     expect((await api.call('GET', '/readyz')).status).toBe(200);
-    const s = await api.createSession(loadForm('event-registration-en.json'));
+    const session = await api.createSession(loadForm('event-registration-en.json'));
     await redis.stop();
     const create = await api.call('POST', '/v1/sessions', { body: { kind: 'form', form: loadForm('event-registration-en.json') } });
     expect(create.status).toBe(503);
     expect(create.headers.get('retry-after')).toBe('2');
     expect(create.json).toMatchObject({ error: { code: 'unavailable' } });
-    const turn = await api.turn(s.sessionId, s.token, 'hello');
+    const turn = await api.turn(session.sessionId, session.token, 'hello');
     expect(turn.status).toBe(503);
     expect((await api.call('GET', '/readyz')).status).toBe(503);
     expect((await api.call('GET', '/healthz')).status).toBe(200);

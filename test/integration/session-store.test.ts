@@ -44,10 +44,10 @@ describe('session store on Redis', () => {
     const { sessionId, step } = await createSession();
     const accept = (turnId: string, key?: string) =>
       store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: key, multitask: 'enqueue', maxQueued: 5, acceptedAt: '' });
-    const a = await accept('a');
-    const b = await accept('b', 'key-b');
+    const first = await accept('a');
+    const second = await accept('b', 'key-b');
     const again = await accept('b2', 'key-b');
-    expect([a, b].map((r) => ('position' in r ? r.position : -1))).toEqual([1, 2]);
+    expect([first, second].map((r) => ('position' in r ? r.position : -1))).toEqual([1, 2]);
     expect(again).toMatchObject({ outcome: 'duplicate', turnId: 'b', position: 2 });
     expect((await store.readEvents(sessionId, 0)).map((e) => e.data)).toEqual([
       { turnId: 'a', position: 1 },
@@ -63,8 +63,8 @@ describe('session store on Redis', () => {
 
   it('rejects a turn with multitask "reject" while one is active and refuses beyond the inbox limit', async () => {
     const { sessionId } = await createSession();
-    const r = await store.acceptTurn({ sessionId, turnId: 'x', message: 'x', idempotencyKey: undefined, multitask: 'reject', maxQueued: 5, acceptedAt: '' });
-    expect(r.outcome).toBe('busy');
+    const result = await store.acceptTurn({ sessionId, turnId: 'x', message: 'x', idempotencyKey: undefined, multitask: 'reject', maxQueued: 5, acceptedAt: '' });
+    expect(result.outcome).toBe('busy');
     await store.acceptTurn({ sessionId, turnId: 'y', message: 'y', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 1, acceptedAt: '' });
     const full = await store.acceptTurn({ sessionId, turnId: 'z', message: 'z', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 1, acceptedAt: '' });
     expect(full.outcome).toBe('inbox_full');

@@ -48,9 +48,9 @@ describe('chat page', () => {
     expect(etag).toBeTruthy();
     // node:http, not fetch: fetch adds its own cache headers to a conditional request.
     const revalidated = await new Promise<number | undefined>((resolve, reject) =>
-      get(`${base}/`, { headers: { 'if-none-match': etag ?? '' } }, (r) => {
-        r.resume();
-        resolve(r.statusCode);
+      get(`${base}/`, { headers: { 'if-none-match': etag ?? '' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
       }).on('error', reject),
     );
     expect(revalidated).toBe(304);

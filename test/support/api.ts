@@ -33,9 +33,9 @@ export class Api {
   }
 
   async createSession(form: unknown, kind = 'form', options?: unknown): Promise<{ sessionId: string; token: string; eventsUrl: string }> {
-    const r = await this.call('POST', '/v1/sessions', { body: { kind, form, ...(options ? { options } : {}) } });
-    if (r.status !== 201) throw new Error(`create session: ${r.status} ${JSON.stringify(r.json)}`);
-    return r.json as { sessionId: string; token: string; eventsUrl: string };
+    const response = await this.call('POST', '/v1/sessions', { body: { kind, form, ...(options ? { options } : {}) } });
+    if (response.status !== 201) throw new Error(`create session: ${response.status} ${JSON.stringify(response.json)}`);
+    return response.json as { sessionId: string; token: string; eventsUrl: string };
   }
 
   async turn(sessionId: string, token: string, message: string, extra: Json = {}) {

@@ -57,20 +57,20 @@ export async function startFakeEmbeddings(opts: FakeEmbeddingsOptions = {}): Pro
   let refuse: ((text: string) => boolean) | null = null;
 
   const vectorOf = (text: string, dim = dimensions): number[] => {
-    const v = new Array<number>(dim).fill(0);
+    const vector = new Array<number>(dim).fill(0);
     for (const token of tokens(text)) {
       const word = synonyms.get(token) ?? token;
-      const h = fnv1a(word);
-      v[h % dim]! += h & 0x10000 ? 1 : -1;
+      const hash = fnv1a(word);
+      vector[hash % dim]! += hash & 0x10000 ? 1 : -1;
     }
-    return v;
+    return vector;
   };
 
   const record = (req: FakeEmbeddingsRequest): void => {
     requests.push(req);
-    for (const w of waiters.filter((x) => requests.length >= x.count)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
+    for (const waiter of waiters.filter((x) => requests.length >= x.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
     }
   };
 
@@ -82,8 +82,8 @@ export async function startFakeEmbeddings(opts: FakeEmbeddingsOptions = {}): Pro
     }
     const dim = mode.kind === 'dimensions' ? mode.dimensions : (req.dimensions ?? dimensions);
     const data = req.input.map((text, index) => {
-      const v = vectorOf(text, dim);
-      return { object: 'embedding', index, embedding: req.encodingFormat === 'base64' ? toBase64(v) : v };
+      const vector = vectorOf(text, dim);
+      return { object: 'embedding', index, embedding: req.encodingFormat === 'base64' ? toBase64(vector) : vector };
     });
     const tokenCount = req.input.reduce((n, t) => n + tokens(t).length, 0);
     sendJson(res, 200, { object: 'list', data, model: req.model, usage: { prompt_tokens: tokenCount, total_tokens: tokenCount } });
@@ -161,17 +161,17 @@ export function tokens(text: string): string[] {
 }
 
 function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
+  let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return h;
+  return hash;
 }
 
-function toBase64(v: number[]): string {
-  const bytes = Buffer.alloc(v.length * 4);
-  v.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+function toBase64(vector: number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
   return bytes.toString('base64');
 }
 

@@ -55,9 +55,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 
   const record = (req: FakeRequest): void => {
     requests.push(req);
-    for (const w of waiters.filter((x) => requests.length >= x.count)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
+    for (const waiter of waiters.filter((x) => requests.length >= x.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
     }
   };
 
@@ -118,11 +118,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 }
 
 /** A Chat Completions body as the API returns it: one choice, tool calls in the function shape. */
-function completion(reply: FakeCompletion, model: string, n: number): object {
+function completion(reply: FakeCompletion, model: string, requestNumber: number): object {
   const toolCalls = 'toolCalls' in reply ? reply.toolCalls : [];
   const usage = reply.usage ?? DEFAULT_USAGE;
   return {
-    id: `chatcmpl-fake-${n}`,
+    id: `chatcmpl-fake-${requestNumber}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
@@ -136,7 +136,7 @@ function completion(reply: FakeCompletion, model: string, n: number): object {
           content: reply.content ?? null,
           refusal: null,
           ...(toolCalls.length > 0
-            ? { tool_calls: toolCalls.map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            ? { tool_calls: toolCalls.map((c, i) => ({ id: `call_${requestNumber}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
             : {}),
         },
       },

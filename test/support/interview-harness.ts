@@ -78,7 +78,7 @@ export function startInterview(opts: {
 }
 
 /** Runs the greeting and settles language and residence, so the interview's first question has been asked. */
-export async function throughGreeting(i: Interview, residence: string): Promise<void> {
-  await i.say(null);
-  await i.say(residence);
+export async function throughGreeting(interview: Interview, residence: string): Promise<void> {
+  await interview.say(null);
+  await interview.say(residence);
 }

@@ -22,10 +22,10 @@ export class ScriptedModel implements LlmProvider {
     if (next instanceof Error) throw next;
     return {
       content: next.content ?? null,
-      toolCalls: (next.toolCalls ?? []).map((c, i) => ({
+      toolCalls: (next.toolCalls ?? []).map((call, i) => ({
         id: `call_${this.requests.length}_${i}`,
-        name: c.name,
-        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
       })),
       usage: { promptTokens: 1, completionTokens: 1 },
       model: 'scripted',

@@ -15,9 +15,9 @@ export class SseRecorder {
   private ended = false;
 
   static async open(url: string, opts: { lastEventId?: number; token?: string } = {}): Promise<SseRecorder> {
-    const r = new SseRecorder();
-    await r.connect(url, opts);
-    return r;
+    const recorder = new SseRecorder();
+    await recorder.connect(url, opts);
+    return recorder;
   }
 
   private connect(url: string, opts: { lastEventId?: number; token?: string }): Promise<void> {
@@ -31,10 +31,10 @@ export class SseRecorder {
         let buf = '';
         res.on('data', (chunk: string) => {
           buf += chunk;
-          let i: number;
-          while ((i = buf.indexOf('\n\n')) >= 0) {
-            this.parseBlock(buf.slice(0, i));
-            buf = buf.slice(i + 2);
+          let blockEnd: number;
+          while ((blockEnd = buf.indexOf('\n\n')) >= 0) {
+            this.parseBlock(buf.slice(0, blockEnd));
+            buf = buf.slice(blockEnd + 2);
           }
         });
         res.on('end', () => {
@@ -73,9 +73,9 @@ export class SseRecorder {
   }
 
   private notify(): void {
-    const w = this.waiters;
+    const waiters = this.waiters;
     this.waiters = [];
-    for (const fn of w) fn();
+    for (const fn of waiters) fn();
   }
 
   get isEnded(): boolean {
@@ -94,9 +94,9 @@ export class SseRecorder {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${this.describe()}`);
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
+        const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
-          clearTimeout(t);
+          clearTimeout(timer);
           resolve();
         });
       });
@@ -111,18 +111,18 @@ export class SseRecorder {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error('timed out waiting for the stream to end');
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
+        const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
-          clearTimeout(t);
+          clearTimeout(timer);
           resolve();
         });
       });
     }
   }
 
-  /** Waits until `n` turns have completed or failed. */
-  waitTurns(n: number, timeoutMs?: number): Promise<ReceivedEvent[]> {
-    return this.waitFor((evs) => evs.filter((e) => e.type === 'turn.completed' || e.type === 'turn.failed').length >= n, timeoutMs, `${n} finished turns`);
+  /** Waits until `count` turns have completed or failed. */
+  waitTurns(count: number, timeoutMs?: number): Promise<ReceivedEvent[]> {
+    return this.waitFor((evs) => evs.filter((e) => e.type === 'turn.completed' || e.type === 'turn.failed').length >= count, timeoutMs, `${count} finished turns`);
   }
 
   describe(): string {

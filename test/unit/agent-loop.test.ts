@@ -18,8 +18,8 @@ const setLanguage = createTool({
   name: 'set_language',
   description: 'set language',
   schema: z.object({ language: z.string() }),
-  execute: (args, { draft: d }) => {
-    d.setLanguage(args.language);
+  execute: (args, { draft: session }) => {
+    session.setLanguage(args.language);
     return { result: success(`Language set to ${args.language}`) };
   },
 });
@@ -33,8 +33,8 @@ const agent = createAgent({
   completion: () => null,
 });
 
-const run = (model: ScriptedModel, d = draft(), maxTurns = 10) =>
-  runAgentLoop({ agent, draft: d, llm: model, model: 'm', maxTurns, turn: { turnId: 't1', message: 'hi' }, runStepPrefix: 'rs-1', log });
+const run = (model: ScriptedModel, session = draft(), maxTurns = 10) =>
+  runAgentLoop({ agent, draft: session, llm: model, model: 'm', maxTurns, turn: { turnId: 't1', message: 'hi' }, runStepPrefix: 'rs-1', log });
 
 describe('agent loop', () => {
   it('ends at ask and records a run step for every tool execution', async () => {
@@ -42,16 +42,16 @@ describe('agent loop', () => {
       { toolCalls: [{ name: 'set_language', arguments: { language: 'en' } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Which country?' } }] },
     ]);
-    const d = draft();
-    const r = await run(model, d);
-    expect(r.kind).toBe('ask');
-    expect(d.state.bootstrap.language).toBe('en');
-    expect(d.runSteps.map((s) => [s.toolName, s.input])).toEqual([
+    const session = draft();
+    const result = await run(model, session);
+    expect(result.kind).toBe('ask');
+    expect(session.state.bootstrap.language).toBe('en');
+    expect(session.runSteps.map((s) => [s.toolName, s.input])).toEqual([
       ['set_language', { language: 'en' }],
       ['ask', { message: 'Which country?' }],
     ]);
-    expect(d.runSteps[0]?.output).toEqual({ status: 'success', result: { message: 'Language set to en' } });
-    expect(d.events.map((e) => e.type)).toEqual(['state.changed', 'message']);
+    expect(session.runSteps[0]?.output).toEqual({ status: 'success', result: { message: 'Language set to en' } });
+    expect(session.events.map((e) => e.type)).toEqual(['state.changed', 'message']);
     // the tool result went back to the model before its second call
     const second = model.requests[1]!.messages;
     expect(second.at(-1)).toMatchObject({ role: 'tool', name: 'set_language' });
@@ -63,12 +63,12 @@ describe('agent loop', () => {
       { toolCalls: [{ name: 'set_language', arguments: { language: 42 } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'ok' } }] },
     ]);
-    const d = draft();
-    await run(model, d);
+    const session = draft();
+    await run(model, session);
     const results = model.requests.slice(1).map((r) => JSON.parse((r.messages.at(-1) as { content: string }).content));
     expect(results[0]).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid JSON for set_language/) } });
     expect(results[1]).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid parameters for set_language: language/) } });
-    expect(d.runSteps[0]?.input).toBe('{"language": ');
+    expect(session.runSteps[0]?.input).toBe('{"language": ');
   });
 
   it('injects "You still need to" when the model answers without a tool call', async () => {

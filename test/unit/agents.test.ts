@@ -39,31 +39,31 @@ function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } =
 let turnNo = 0;
 
 /** One run of an agent's loop for a turn, the respondent's message (if any) added first as the step runner does. */
-function run(agent: AgentDefinition, d: FormDraft, message: string | null, llm: LlmProvider = offlineProvider()) {
+function run(agent: AgentDefinition, session: FormDraft, message: string | null, llm: LlmProvider = offlineProvider()) {
   const turnId = `t${++turnNo}`;
-  if (message !== null) d.addUserMessage(message, turnId, null);
-  return runAgentLoop({ agent, draft: d, llm, model: 'offline', maxTurns: 10, turn: { turnId, message }, runStepPrefix: `rs-${turnNo}`, log });
+  if (message !== null) session.addUserMessage(message, turnId, null);
+  return runAgentLoop({ agent, draft: session, llm, model: 'offline', maxTurns: 10, turn: { turnId, message }, runStepPrefix: `rs-${turnNo}`, log });
 }
 
 const lastAssistant = (d: FormDraft) => d.state.messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '';
-const toolResults = (d: FormDraft, name: string) =>
-  d.runSteps.filter((s) => s.toolName === name).map((s) => s.output as { status: string; result: { message: string } });
+const toolResults = (session: FormDraft, name: string) =>
+  session.runSteps.filter((s) => s.toolName === name).map((s) => s.output as { status: string; result: { message: string } });
 const stateChangeTypes = (d: FormDraft) => d.events.flatMap((e) => (e.type === 'state.changed' ? [e.data.type] : []));
 
 describe('greeter agent (offline model)', () => {
   it('settles language, country and time zone for "English please" then "I live in Japan" and hands off to the architect', async () => {
-    const d = draft();
-    expect(await run(greeterAgent, d, null)).toEqual({ kind: 'ask' });
-    expect(lastAssistant(d)).toMatch(/Japanese or English/);
+    const session = draft();
+    expect(await run(greeterAgent, session, null)).toEqual({ kind: 'ask' });
+    expect(lastAssistant(session)).toMatch(/Japanese or English/);
 
-    expect(await run(greeterAgent, d, 'English please')).toEqual({ kind: 'ask' });
-    expect(d.state.bootstrap.language).toBe('en');
-    expect(lastAssistant(d)).toMatch(/^Which country do you currently live in\?/);
+    expect(await run(greeterAgent, session, 'English please')).toEqual({ kind: 'ask' });
+    expect(session.state.bootstrap.language).toBe('en');
+    expect(lastAssistant(session)).toMatch(/^Which country do you currently live in\?/);
 
-    expect(await run(greeterAgent, d, 'I live in Japan')).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'architect' } });
-    expect(d.state.bootstrap).toMatchObject({ language: 'en', country: 'JP', timezone: 'Asia/Tokyo', timezoneAsked: false });
-    expect(d.runSteps.map((s) => s.toolName)).toEqual(['ask', 'set_language', 'ask', 'set_country', 'set_timezone']);
-    expect(d.stateChanges.map((c) => c.type)).toEqual([
+    expect(await run(greeterAgent, session, 'I live in Japan')).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'architect' } });
+    expect(session.state.bootstrap).toMatchObject({ language: 'en', country: 'JP', timezone: 'Asia/Tokyo', timezoneAsked: false });
+    expect(session.runSteps.map((s) => s.toolName)).toEqual(['ask', 'set_language', 'ask', 'set_country', 'set_timezone']);
+    expect(session.stateChanges.map((c) => c.type)).toEqual([
       'ADD_ASSISTANT_MESSAGE',
       'ADD_USER_MESSAGE',
       'SET_LANGUAGE',
@@ -72,85 +72,85 @@ describe('greeter agent (offline model)', () => {
       'SET_COUNTRY',
       'SET_TIMEZONE',
     ]);
-    expect(d.events.at(-1)).toEqual({ type: 'state.changed', data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'single' } } });
+    expect(session.events.at(-1)).toEqual({ type: 'state.changed', data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'single' } } });
   });
 
   it('in Japanese: "日本語" then "東京に住んでいます" sets ja, JP and Asia/Tokyo from the city', async () => {
-    const d = draft();
-    await run(greeterAgent, d, null);
-    expect(await run(greeterAgent, d, '日本語')).toEqual({ kind: 'ask' });
-    expect(lastAssistant(d)).toMatch(/^現在お住まいの国を教えていただけますか？/);
-    expect((await run(greeterAgent, d, '東京に住んでいます')).kind).toBe('completed');
-    expect(d.state.bootstrap).toMatchObject({ language: 'ja', country: 'JP', timezone: 'Asia/Tokyo' });
-    expect(d.runSteps.find((s) => s.toolName === 'set_timezone')?.input).toEqual({ timezone: null, hint: '東京に住んでいます' });
+    const session = draft();
+    await run(greeterAgent, session, null);
+    expect(await run(greeterAgent, session, '日本語')).toEqual({ kind: 'ask' });
+    expect(lastAssistant(session)).toMatch(/^現在お住まいの国を教えていただけますか？/);
+    expect((await run(greeterAgent, session, '東京に住んでいます')).kind).toBe('completed');
+    expect(session.state.bootstrap).toMatchObject({ language: 'ja', country: 'JP', timezone: 'Asia/Tokyo' });
+    expect(session.runSteps.find((s) => s.toolName === 'set_timezone')?.input).toEqual({ timezone: null, hint: '東京に住んでいます' });
   });
 
   it('asks once for the city in Canada, then falls back to Asia/Tokyo when the second answer names no city', async () => {
-    const d = draft({ language: 'en' });
-    expect(await run(greeterAgent, d, 'I live in Canada')).toEqual({ kind: 'ask' });
-    expect(d.state.bootstrap).toMatchObject({ country: 'CA', timezone: null, timezoneAsked: true });
-    expect(lastAssistant(d)).toMatch(/^Canada has several time zones/);
+    const session = draft({ language: 'en' });
+    expect(await run(greeterAgent, session, 'I live in Canada')).toEqual({ kind: 'ask' });
+    expect(session.state.bootstrap).toMatchObject({ country: 'CA', timezone: null, timezoneAsked: true });
+    expect(lastAssistant(session)).toMatch(/^Canada has several time zones/);
 
-    expect(await run(greeterAgent, d, "I'd rather not say")).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'architect' } });
-    expect(d.state.bootstrap.timezone).toBe('Asia/Tokyo');
-    expect(d.events.at(-1)).toEqual({ type: 'state.changed', data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'fallback' } } });
-    const timezoneQuestions = d.state.messages.filter((m) => m.role === 'assistant' && /several time zones/.test(m.text));
+    expect(await run(greeterAgent, session, "I'd rather not say")).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'architect' } });
+    expect(session.state.bootstrap.timezone).toBe('Asia/Tokyo');
+    expect(session.events.at(-1)).toEqual({ type: 'state.changed', data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'fallback' } } });
+    const timezoneQuestions = session.state.messages.filter((m) => m.role === 'assistant' && /several time zones/.test(m.text));
     expect(timezoneQuestions).toHaveLength(1);
   });
 
   it('sets the zone of the city named in the answer to the Canada question', async () => {
-    const d = draft({ language: 'en' });
-    await run(greeterAgent, d, 'I live in Canada');
-    expect((await run(greeterAgent, d, 'Vancouver')).kind).toBe('completed');
-    expect(d.state.bootstrap.timezone).toBe('America/Vancouver');
-    expect(d.events.at(-1)).toMatchObject({ data: { payload: { source: 'city' } } });
+    const session = draft({ language: 'en' });
+    await run(greeterAgent, session, 'I live in Canada');
+    expect((await run(greeterAgent, session, 'Vancouver')).kind).toBe('completed');
+    expect(session.state.bootstrap.timezone).toBe('America/Vancouver');
+    expect(session.events.at(-1)).toMatchObject({ data: { payload: { source: 'city' } } });
   });
 
   it.each(['Atlantis', 'ZZ'])('set_country %j returns an error result and leaves the state unchanged', async (country) => {
-    const d = draft({ language: 'en' });
+    const session = draft({ language: 'en' });
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'set_country', arguments: { country } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Which country?' } }] },
     ]);
-    expect(await run(greeterAgent, d, country, model)).toEqual({ kind: 'ask' });
-    const [result] = toolResults(d, 'set_country');
+    expect(await run(greeterAgent, session, country, model)).toEqual({ kind: 'ask' });
+    const [result] = toolResults(session, 'set_country');
     expect(result).toEqual({ status: 'error', result: { message: `Unknown country "${country}". Ask the respondent again.` } });
-    expect(d.state.bootstrap.country).toBeNull();
-    expect(stateChangeTypes(d)).not.toContain('SET_COUNTRY');
+    expect(session.state.bootstrap.country).toBeNull();
+    expect(stateChangeTypes(session)).not.toContain('SET_COUNTRY');
     // The error went back to the model before its next call.
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', name: 'set_country' });
     expect(JSON.parse((model.requests[1]!.messages.at(-1) as { content: string }).content)).toMatchObject({ status: 'error' });
   });
 
   it('refuses a language the interview cannot be held in', async () => {
-    const d = draft();
+    const session = draft();
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'set_language', arguments: { language: 'fr' } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Japanese or English?' } }] },
     ]);
-    await run(greeterAgent, d, 'français', model);
-    expect(toolResults(d, 'set_language')[0]?.status).toBe('error');
-    expect(d.state.bootstrap.language).toBeNull();
+    await run(greeterAgent, session, 'français', model);
+    expect(toolResults(session, 'set_language')[0]?.status).toBe('error');
+    expect(session.state.bootstrap.language).toBeNull();
   });
 });
 
 describe('architect agent', () => {
   const planOf = (...ids: string[]) => ({
     fields: ids.map((id) => {
-      const f = form.fields.find((x) => x.fieldId === id)!;
-      return { field_id: id, label: f.label, intent: f.intent ?? f.label, required: f.required };
+      const formField = form.fields.find((x) => x.fieldId === id)!;
+      return { field_id: id, label: formField.label, intent: formField.intent ?? formField.label, required: formField.required };
     }),
   });
 
   it("rejects a plan missing a field and accepts the model's corrected second call", async () => {
-    const d = draft({ language: 'en', firstAgent: 'architect' });
+    const session = draft({ language: 'en', firstAgent: 'architect' });
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'create_plan', arguments: planOf('email', 'full_name') }] },
       { toolCalls: [{ name: 'create_plan', arguments: planOf('full_name', 'email', 'comments') }] },
     ]);
-    const r = await run(architectAgent, d, null, model);
-    expect(r).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'interviewer' } });
-    const [rejected, accepted] = toolResults(d, 'create_plan');
+    const result = await run(architectAgent, session, null, model);
+    expect(result).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'interviewer' } });
+    const [rejected, accepted] = toolResults(session, 'create_plan');
     expect(rejected).toEqual({
       status: 'error',
       result: { message: 'Plan rejected: the plan is missing fields: comments. Include every field exactly once.' },
@@ -158,101 +158,101 @@ describe('architect agent', () => {
     expect(accepted).toEqual({ status: 'success', result: { message: 'Plan saved with 3 fields.' } });
     // The rejection reached the model, and only the corrected plan was stored.
     expect(JSON.parse((model.requests[1]!.messages.at(-1) as { content: string }).content)).toMatchObject({ status: 'error' });
-    expect(d.state.plan).toEqual(planOf('full_name', 'email', 'comments'));
-    expect(d.state.fields.map((f) => f.fieldId)).toEqual(['full_name', 'email', 'comments']);
-    expect(stateChangeTypes(d)).toEqual(['PLAN_CREATED']);
+    expect(session.state.plan).toEqual(planOf('full_name', 'email', 'comments'));
+    expect(session.state.fields.map((f) => f.fieldId)).toEqual(['full_name', 'email', 'comments']);
+    expect(stateChangeTypes(session)).toEqual(['PLAN_CREATED']);
   });
 
   it('rejects a plan that lists a field twice without storing anything', async () => {
-    const d = draft({ language: 'en', firstAgent: 'architect' });
+    const session = draft({ language: 'en', firstAgent: 'architect' });
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'create_plan', arguments: planOf('email', 'email', 'full_name', 'comments') }] },
       { content: 'I give up.' },
       { toolCalls: [{ name: 'create_plan', arguments: planOf('email', 'full_name', 'comments') }] },
     ]);
-    await run(architectAgent, d, null, model);
-    expect(toolResults(d, 'create_plan')[0]?.result.message).toMatch(/field_id email appears twice/);
+    await run(architectAgent, session, null, model);
+    expect(toolResults(session, 'create_plan')[0]?.result.message).toMatch(/field_id email appears twice/);
     // Answering without a tool call while the plan is missing brings the remaining task back.
     expect(model.requests[2]!.messages.at(-1)).toEqual({ role: 'user', content: 'You still need to: Create the interview plan using create_plan' });
-    expect(stateChangeTypes(d)).toEqual(['PLAN_CREATED']);
+    expect(stateChangeTypes(session)).toEqual(['PLAN_CREATED']);
   });
 
   it('with the offline model, plans required fields first and hands off to the interviewer', async () => {
-    const d = draft({ language: 'en', firstAgent: 'architect' });
-    expect(await run(architectAgent, d, null)).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'interviewer' } });
-    expect(d.state.fields.map((f) => f.fieldId)).toEqual(['email', 'full_name', 'comments']);
+    const session = draft({ language: 'en', firstAgent: 'architect' });
+    expect(await run(architectAgent, session, null)).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'interviewer' } });
+    expect(session.state.fields.map((f) => f.fieldId)).toEqual(['email', 'full_name', 'comments']);
   });
 });
 
 /** A session whose plan is in place, the interviewer in charge. */
 async function planned(language: 'ja' | 'en' = 'en'): Promise<FormDraft> {
-  const d = draft({ language, firstAgent: 'architect' });
-  d.setCountry('JP');
-  d.setTimezone('Asia/Tokyo', 'single');
-  await run(architectAgent, d, null);
-  d.setAgent('interviewer');
-  d.events.length = 0;
-  return d;
+  const session = draft({ language, firstAgent: 'architect' });
+  session.setCountry('JP');
+  session.setTimezone('Asia/Tokyo', 'single');
+  await run(architectAgent, session, null);
+  session.setAgent('interviewer');
+  session.events.length = 0;
+  return session;
 }
 
 describe('interviewer agent', () => {
   it('refuses to review a field that is not the current one', async () => {
-    const d = await planned();
-    d.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
-    d.addUserMessage('ann@example.com', 't0', 'email');
+    const session = await planned();
+    session.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
+    session.addUserMessage('ann@example.com', 't0', 'email');
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'full_name', question: null, note: null } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Your email again?' } }] },
     ]);
-    expect(await run(interviewerAgent, d, null, model)).toEqual({ kind: 'ask' });
-    expect(toolResults(d, 'subtask')).toEqual([
+    expect(await run(interviewerAgent, session, null, model)).toEqual({ kind: 'ask' });
+    expect(toolResults(session, 'subtask')).toEqual([
       { status: 'error', result: { message: 'Only the current field email can be reviewed, not full_name.' } },
     ]);
-    expect(d.state.fields.map((f) => f.status)).not.toContain('reviewing');
-    expect(d.state.loop).toBeNull();
+    expect(session.state.fields.map((f) => f.status)).not.toContain('reviewing');
+    expect(session.state.loop).toBeNull();
   });
 
   it('refuses to review before the respondent answered the current field', async () => {
-    const d = await planned();
+    const session = await planned();
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'email', question: null, note: null } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Could you tell me your email?' } }] },
     ]);
-    expect(await run(interviewerAgent, d, null, model)).toEqual({ kind: 'ask' });
-    expect(toolResults(d, 'subtask')).toEqual([
+    expect(await run(interviewerAgent, session, null, model)).toEqual({ kind: 'ask' });
+    expect(toolResults(session, 'subtask')).toEqual([
       { status: 'error', result: { message: 'The respondent has not been asked about email yet: ask about Email with ask.' } },
     ]);
     // The question that followed belongs to the current field, which is now being interviewed.
-    expect(d.state.messages.at(-1)).toMatchObject({ role: 'assistant', agent: 'interviewer', fieldId: 'email' });
-    expect(d.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing' });
+    expect(session.state.messages.at(-1)).toMatchObject({ role: 'assistant', agent: 'interviewer', fieldId: 'email' });
+    expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing' });
   });
 
   it('suspends on subtask(reviewer) once the current field was answered, marking it reviewing', async () => {
-    const d = await planned();
-    d.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
-    d.addUserMessage('ann@example.com', 't0', 'email');
-    const r = await run(interviewerAgent, d, null);
-    expect(r.kind).toBe('suspend');
-    if (r.kind !== 'suspend') return;
-    expect(r.checkpoint).toMatchObject({ agent: 'interviewer', subAgent: 'reviewer', pendingCall: { name: 'subtask' } });
-    expect(JSON.parse(r.checkpoint.pendingCall.arguments)).toEqual({ agent: 'reviewer', field_id: 'email', question: null, note: null });
-    expect(d.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'reviewing' });
+    const session = await planned();
+    session.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
+    session.addUserMessage('ann@example.com', 't0', 'email');
+    const result = await run(interviewerAgent, session, null);
+    expect(result.kind).toBe('suspend');
+    if (result.kind !== 'suspend') return;
+    expect(result.checkpoint).toMatchObject({ agent: 'interviewer', subAgent: 'reviewer', pendingCall: { name: 'subtask' } });
+    expect(JSON.parse(result.checkpoint.pendingCall.arguments)).toEqual({ agent: 'reviewer', field_id: 'email', question: null, note: null });
+    expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'reviewing' });
     // A suspended call has no run step until its result arrives.
-    expect(d.runSteps.map((s) => s.toolName)).not.toContain('subtask');
+    expect(session.runSteps.map((s) => s.toolName)).not.toContain('subtask');
   });
 });
 
 /** The draft as the reviewer finds it: the interviewer suspended on subtask(reviewer) for the current field. */
-async function underReview(answers: string[]): Promise<{ d: FormDraft; callId: string }> {
-  const d = await planned();
-  d.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
-  for (const a of answers) d.addUserMessage(a, 't0', 'email');
-  const r = await run(interviewerAgent, d, null);
-  if (r.kind !== 'suspend') throw new Error(`expected the interviewer to suspend, got ${r.kind}`);
-  d.setLoop(r.checkpoint);
-  d.setAgent('reviewer');
-  d.events.length = 0;
-  return { d, callId: r.checkpoint.pendingCall.id };
+async function underReview(answers: string[]): Promise<{ session: FormDraft; callId: string }> {
+  const session = await planned();
+  session.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
+  for (const a of answers) session.addUserMessage(a, 't0', 'email');
+  const result = await run(interviewerAgent, session, null);
+  if (result.kind !== 'suspend') throw new Error(`expected the interviewer to suspend, got ${result.kind}`);
+  session.setLoop(result.checkpoint);
+  session.setAgent('reviewer');
+  session.events.length = 0;
+  return { session, callId: result.checkpoint.pendingCall.id };
 }
 
 const verdict = (over: Record<string, unknown>) => ({
@@ -269,10 +269,10 @@ describe('reviewer agent', () => {
   const reviewer = createReviewerAgent({ maxFollowUps: 3 });
 
   it('does not let the model skip a required field: a claimed skipped: true becomes a fail with a follow-up', async () => {
-    const { d, callId } = await underReview(['skip']);
+    const { session, callId } = await underReview(['skip']);
     const model = new ScriptedModel([{ toolCalls: [{ name: 'review', arguments: verdict({ passed: true, skipped: true }) }] }]);
-    expect(await run(reviewer, d, null, model)).toEqual({ kind: 'completed', completion: { type: 'return' } });
-    const handed = d.state.subSessionResults[callId] as { status: string; result: { reviewerAgentOutput: Record<string, unknown> } };
+    expect(await run(reviewer, session, null, model)).toEqual({ kind: 'completed', completion: { type: 'return' } });
+    const handed = session.state.subSessionResults[callId] as { status: string; result: { reviewerAgentOutput: Record<string, unknown> } };
     expect(handed.status).toBe('success');
     expect(handed.result.reviewerAgentOutput).toMatchObject({
       fieldId: 'email',
@@ -281,31 +281,31 @@ describe('reviewer agent', () => {
       skipped: false,
       feedback: 'This field is required and cannot be skipped.',
     });
-    expect(d.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing', followUps: 1, skipReason: null, value: null });
-    expect(d.events[0]).toEqual({
+    expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing', followUps: 1, skipReason: null, value: null });
+    expect(session.events[0]).toEqual({
       type: 'review',
       data: { fieldId: 'email', passed: false, missingFacts: [], feedback: 'This field is required and cannot be skipped.' },
     });
   });
 
   it('lets the model skip a declined optional field', async () => {
-    const { d, callId } = await underReview(['ann@example.com']);
+    const { session, callId } = await underReview(['ann@example.com']);
     // Move the review to the optional field: the respondent declined it.
-    arrange(d, (state) => (state.fields[0]!.status = 'done'));
-    d.setCurrentFieldIndex(d.state.fields.findIndex((f) => f.fieldId === 'comments'));
-    d.addUserMessage('no thanks', 't0', 'comments');
-    arrange(d, (state) => (state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null })));
+    arrange(session, (state) => (state.fields[0]!.status = 'done'));
+    session.setCurrentFieldIndex(session.state.fields.findIndex((f) => f.fieldId === 'comments'));
+    session.addUserMessage('no thanks', 't0', 'comments');
+    arrange(session, (state) => (state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null })));
     const model = new ScriptedModel([{ toolCalls: [{ name: 'review', arguments: verdict({ passed: true, skipped: true }) }] }]);
-    await run(reviewer, d, null, model);
-    expect((d.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
+    await run(reviewer, session, null, model);
+    expect((session.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
       fieldId: 'comments',
       outcome: 'skipped',
     });
-    expect(currentField(d.state)?.field.fieldId).not.toBe('comments');
+    expect(currentField(session.state)?.field.fieldId).not.toBe('comments');
   });
 
   it('records one verdict per pending call and refuses a second one', async () => {
-    const { d, callId } = await underReview(['ann@example.com']);
+    const { session, callId } = await underReview(['ann@example.com']);
     const model = new ScriptedModel([
       {
         toolCalls: [
@@ -314,13 +314,13 @@ describe('reviewer agent', () => {
         ],
       },
     ]);
-    await run(reviewer, d, null, model);
-    expect(toolResults(d, 'review').map((r) => r.status)).toEqual(['success', 'error']);
-    expect((d.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
+    await run(reviewer, session, null, model);
+    expect(toolResults(session, 'review').map((r) => r.status)).toEqual(['success', 'error']);
+    expect((session.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
       outcome: 'done',
       passed: true,
     });
-    expect(d.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'done', value: 'ann@example.com' });
+    expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'done', value: 'ann@example.com' });
   });
 });
 
@@ -329,7 +329,7 @@ describe('reviewer agent', () => {
  * current field once the interviewer runs), then runs each agent's step
  * handler and follows `continue` until the turn ends.
  */
-async function turn(d: FormDraft, message: string | null): Promise<AgentName[]> {
+async function turn(session: FormDraft, message: string | null): Promise<AgentName[]> {
   const llm = offlineProvider();
   const deps = { llm, model: 'offline', maxTurns: 10 };
   const handlers: Partial<Record<AgentName, StepHandler>> = {
@@ -340,53 +340,53 @@ async function turn(d: FormDraft, message: string | null): Promise<AgentName[]> 
   };
   const turnId = `t${++turnNo}`;
   if (message !== null) {
-    const onField = d.state.plan && d.state.currentAgent === 'interviewer' ? currentField(d.state) : null;
-    d.addUserMessage(message, turnId, onField?.field.fieldId ?? null);
+    const onField = session.state.plan && session.state.currentAgent === 'interviewer' ? currentField(session.state) : null;
+    session.addUserMessage(message, turnId, onField?.field.fieldId ?? null);
   }
   const ran: AgentName[] = [];
   for (let seq = 1; seq <= 20; seq++) {
-    const agent = d.state.currentAgent;
+    const agent = session.state.currentAgent;
     ran.push(agent);
-    const outcome = await handlers[agent]!({ draft: d, step: { seq, agent, turnId }, turn: { turnId, message }, log });
+    const outcome = await handlers[agent]!({ draft: session, step: { seq, agent, turnId }, turn: { turnId, message }, log });
     if (outcome.kind !== 'continue') return ran;
-    d.setAgent(outcome.to);
+    session.setAgent(outcome.to);
   }
   throw new Error('turn did not end');
 }
 
 describe('a whole interview with the offline model', () => {
   it('greets, plans, asks, follows up on a missing fact, and completes with every required field collected', async () => {
-    const d = draft();
-    expect(await turn(d, null)).toEqual(['greeter']);
-    expect(await turn(d, 'English please')).toEqual(['greeter']);
-    expect(await turn(d, 'I live in Japan')).toEqual(['greeter', 'architect', 'interviewer']);
-    expect(d.state.plan?.fields.map((f) => f.field_id)).toEqual(['email', 'full_name', 'comments']);
-    expect(lastAssistant(d)).toMatch(/Japan/);
-    expect(lastAssistant(d)).toMatch(/email/i);
+    const session = draft();
+    expect(await turn(session, null)).toEqual(['greeter']);
+    expect(await turn(session, 'English please')).toEqual(['greeter']);
+    expect(await turn(session, 'I live in Japan')).toEqual(['greeter', 'architect', 'interviewer']);
+    expect(session.state.plan?.fields.map((f) => f.field_id)).toEqual(['email', 'full_name', 'comments']);
+    expect(lastAssistant(session)).toMatch(/Japan/);
+    expect(lastAssistant(session)).toMatch(/email/i);
 
     // An invalid address: the reviewer fails it and the interviewer follows up.
-    expect(await turn(d, 'it is ann@')).toEqual(['interviewer', 'reviewer', 'interviewer']);
-    expect(d.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing', followUps: 1 });
-    expect(lastAssistant(d)).toMatch(/ann@/);
-    expect(d.state.loop).toBeNull();
+    expect(await turn(session, 'it is ann@')).toEqual(['interviewer', 'reviewer', 'interviewer']);
+    expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing', followUps: 1 });
+    expect(lastAssistant(session)).toMatch(/ann@/);
+    expect(session.state.loop).toBeNull();
 
-    expect(await turn(d, 'sorry, ann@example.com')).toEqual(['interviewer', 'reviewer', 'interviewer']);
-    expect(d.state.fields[0]).toMatchObject({ status: 'done', value: 'ann@example.com' });
-    expect(lastAssistant(d)).toMatch(/full name/i);
+    expect(await turn(session, 'sorry, ann@example.com')).toEqual(['interviewer', 'reviewer', 'interviewer']);
+    expect(session.state.fields[0]).toMatchObject({ status: 'done', value: 'ann@example.com' });
+    expect(lastAssistant(session)).toMatch(/full name/i);
 
-    await turn(d, 'Ann Lee');
-    expect(d.state.fields[1]).toMatchObject({ fieldId: 'full_name', status: 'done' });
-    await turn(d, 'skip');
-    expect(d.state.fields[2]).toMatchObject({ fieldId: 'comments', status: 'skipped', skipReason: 'declined' });
+    await turn(session, 'Ann Lee');
+    expect(session.state.fields[1]).toMatchObject({ fieldId: 'full_name', status: 'done' });
+    await turn(session, 'skip');
+    expect(session.state.fields[2]).toMatchObject({ fieldId: 'comments', status: 'skipped', skipReason: 'declined' });
 
-    expect(d.state.status).toBe('awaiting_confirmation');
-    expect(d.state.collectedFields).toEqual({ email: 'ann@example.com', full_name: 'Ann Lee' });
-    expect(d.events.filter((e) => e.type === 'session.completed')).toEqual([
+    expect(session.state.status).toBe('awaiting_confirmation');
+    expect(session.state.collectedFields).toEqual({ email: 'ann@example.com', full_name: 'Ann Lee' });
+    expect(session.events.filter((e) => e.type === 'session.completed')).toEqual([
       { type: 'session.completed', data: { collectedFields: { email: 'ann@example.com', full_name: 'Ann Lee' }, audit: null, needsReview: [] } },
     ]);
-    expect(lastAssistant(d)).toMatch(/Submit/);
+    expect(lastAssistant(session)).toMatch(/Submit/);
     // Every field became done or skipped only through a reviewer verdict.
-    expect(d.events.filter((e) => e.type === 'review').map((e) => (e.data as { fieldId: string }).fieldId)).toEqual([
+    expect(session.events.filter((e) => e.type === 'review').map((e) => (e.data as { fieldId: string }).fieldId)).toEqual([
       'email',
       'email',
       'full_name',

@@ -27,8 +27,8 @@ function session(done: Record<string, string>, asked: string, language: 'en' | '
   const state = newFormSession({ sessionId: 's', kind: 'form', form, language, firstAgent: 'interviewer', now: NOW.toISOString() });
   state.plan = { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) };
   state.bootstrap.country = language === 'ja' ? 'JP' : 'US';
-  for (const f of state.fields) {
-    if (f.fieldId in done) Object.assign(f, { status: 'done', value: done[f.fieldId] });
+  for (const field of state.fields) {
+    if (field.fieldId in done) Object.assign(field, { status: 'done', value: done[field.fieldId] });
   }
   state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
   return state;
@@ -36,74 +36,74 @@ function session(done: Record<string, string>, asked: string, language: 'en' | '
 
 describe('which field a message is about', () => {
   it('a correction with a new value of an earlier field goes to that field', () => {
-    const s = session({ email: 'jane@example.com', size: 'M' }, 'start');
-    expect(routeUserMessage(s, 'Sorry, typo - my email is jane.doe@example.com', NOW)).toEqual({ fieldId: 'email', correction: true });
+    const state = session({ email: 'jane@example.com', size: 'M' }, 'start');
+    expect(routeUserMessage(state, 'Sorry, typo - my email is jane.doe@example.com', NOW)).toEqual({ fieldId: 'email', correction: true });
   });
 
   it('a short option is read when the message names its field or says it changes something', () => {
-    const s = session({ email: 'jane@example.com', size: 'XL' }, 'start', 'ja');
-    expect(routeUserMessage(s, 'すみません、TシャツのサイズはXLじゃなくてLでお願いします。', NOW)).toEqual({ fieldId: 'size', correction: true });
+    const state = session({ email: 'jane@example.com', size: 'XL' }, 'start', 'ja');
+    expect(routeUserMessage(state, 'すみません、TシャツのサイズはXLじゃなくてLでお願いします。', NOW)).toEqual({ fieldId: 'size', correction: true });
     const en = session({ email: 'jane@example.com', size: 'M' }, 'start');
     expect(routeUserMessage(en, 'Oh wait, can I get a Small T-shirt instead of the Medium?', NOW)).toEqual({ fieldId: 'size', correction: true });
   });
 
   it('a date outranks the number inside it', () => {
-    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2' }, 'room');
-    expect(routeUserMessage(s, 'Actually, I checked and it started on January 25, 2026, not the 28th.', NOW)).toEqual({ fieldId: 'start', correction: true });
+    const state = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2' }, 'room');
+    expect(routeUserMessage(state, 'Actually, I checked and it started on January 25, 2026, not the 28th.', NOW)).toEqual({ fieldId: 'start', correction: true });
   });
 
   it('the field whose value the message takes back is the one it corrects', () => {
-    const s = session({ email: 'a@b.com', size: 'M', start: 'since March 2025', devices: '24' }, 'room');
-    expect(routeUserMessage(s, "Sorry, I said 24 - it's actually 25 now, we bought more in March.", NOW)).toEqual({ fieldId: 'devices', correction: true });
+    const state = session({ email: 'a@b.com', size: 'M', start: 'since March 2025', devices: '24' }, 'room');
+    expect(routeUserMessage(state, "Sorry, I said 24 - it's actually 25 now, we bought more in March.", NOW)).toEqual({ fieldId: 'devices', correction: true });
   });
 
   it('referring to an earlier answer without a new value answers the question asked', () => {
-    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
-    expect(routeUserMessage(s, 'As I said earlier, a room near the lift would help, my mother has bad knees.', NOW)).toEqual({ fieldId: 'requests', correction: false });
+    const state = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
+    expect(routeUserMessage(state, 'As I said earlier, a room near the lift would help, my mother has bad knees.', NOW)).toEqual({ fieldId: 'requests', correction: false });
     const ja = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: '和室' }, 'requests', 'ja');
     expect(routeUserMessage(ja, '先ほども申しましたが母の膝が悪いので、できればエレベーターに近いお部屋だとありがたいです。', NOW)).toEqual({ fieldId: 'requests', correction: false });
   });
 
   it('a value of the open question\'s own kind answers it', () => {
-    const s = session({ email: 'jane@example.com' }, 'size');
-    expect(routeUserMessage(s, 'Sorry, L please', NOW)).toEqual({ fieldId: 'size', correction: false });
+    const state = session({ email: 'jane@example.com' }, 'size');
+    expect(routeUserMessage(state, 'Sorry, L please', NOW)).toEqual({ fieldId: 'size', correction: false });
   });
 
   it('a field whose last correction could not be used is not corrected again by the same message', () => {
-    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
+    const state = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
     const said = "Sorry, I said 2 earlier - it's 3 devices now";
-    expect(routeUserMessage(s, said, NOW)).toEqual({ fieldId: 'devices', correction: true });
-    const devices = s.fields.find((f) => f.fieldId === 'devices')!;
+    expect(routeUserMessage(state, said, NOW)).toEqual({ fieldId: 'devices', correction: true });
+    const devices = state.fields.find((f) => f.fieldId === 'devices')!;
     devices.lastReview = { passed: false, feedback: 'not used', missing_facts: [], extracted_facts: [] };
-    expect(routeUserMessage(s, "Sorry, it's 3 not 2", NOW)).toEqual({ fieldId: 'requests', correction: false });
+    expect(routeUserMessage(state, "Sorry, it's 3 not 2", NOW)).toEqual({ fieldId: 'requests', correction: false });
   });
 });
 
 describe('what is not a correction', () => {
   it('"actually" inside a sentence only stresses, and one shared word does not name a field', () => {
-    const s = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
+    const state = session({ email: 'a@b.com', size: 'M', start: '2026-01-28', devices: '2', room: 'quiet room' }, 'requests');
     const text = 'The money would let me cut back my hours so I can actually focus on the devices I have to fix.';
-    expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'requests', correction: false });
+    expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'requests', correction: false });
   });
 
   it('a "no" inside a change of mind does not take back a stored "no"', () => {
-    const s = session({ email: 'a@b.com', room: 'no' }, 'requests');
-    expect(routeUserMessage(s, 'The 14th. Actually no, make that the 15th.', NOW)).toEqual({ fieldId: 'requests', correction: false });
+    const state = session({ email: 'a@b.com', room: 'no' }, 'requests');
+    expect(routeUserMessage(state, 'The 14th. Actually no, make that the 15th.', NOW)).toEqual({ fieldId: 'requests', correction: false });
   });
 
   it('the same words already taken as a correction, sent again, answer the question on screen', () => {
-    const s = session({ email: 'jane@example.com', size: 'M' }, 'start');
+    const state = session({ email: 'jane@example.com', size: 'M' }, 'start');
     const text = 'Sorry, typo - my email is jane.doe@example.com';
-    expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'email', correction: true });
-    s.messages.push({ messageId: 'm2', role: 'user', agent: null, text, fieldId: 'email', correction: true, turnId: 't2', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
-    expect(routeUserMessage(s, text, NOW)).toEqual({ fieldId: 'start', correction: false });
+    expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'email', correction: true });
+    state.messages.push({ messageId: 'm2', role: 'user', agent: null, text, fieldId: 'email', correction: true, turnId: 't2', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);
+    expect(routeUserMessage(state, text, NOW)).toEqual({ fieldId: 'start', correction: false });
   });
 });
 
 /** A session of any form with `done` resolved and `asked` the last question shown. */
-function stateFor(f: SessionForm, done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): FormSessionState {
-  const state = newFormSession({ sessionId: 's', kind: 'form', form: f, language, firstAgent: 'interviewer', now: NOW.toISOString() });
-  state.plan = { fields: f.fields.map((x) => ({ field_id: x.fieldId, label: x.label, intent: x.intent ?? '', required: x.required })) };
+function stateFor(sessionForm: SessionForm, done: Record<string, string>, asked: string, language: 'en' | 'ja' = 'en'): FormSessionState {
+  const state = newFormSession({ sessionId: 's', kind: 'form', form: sessionForm, language, firstAgent: 'interviewer', now: NOW.toISOString() });
+  state.plan = { fields: sessionForm.fields.map((x) => ({ field_id: x.fieldId, label: x.label, intent: x.intent ?? '', required: x.required })) };
   state.bootstrap.country = language === 'ja' ? 'JP' : 'US';
   for (const x of state.fields) if (x.fieldId in done) Object.assign(x, { status: 'done', value: done[x.fieldId] });
   state.messages.push({ messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Next question', fieldId: asked, turnId: 't1', createdAt: NOW.toISOString() } as FormSessionState['messages'][number]);

@@ -63,9 +63,9 @@ describe('chat printer', () => {
     });
     return view;
   }
-  const print = (view: ReturnType<typeof createView>, e: SessionEvent, sent: string[] = []) => {
-    applyEvent(view, e);
-    return describeEvent(view, e, PLAIN, (text) => sent.includes(text));
+  const print = (view: ReturnType<typeof createView>, streamEvent: SessionEvent, sent: string[] = []) => {
+    applyEvent(view, streamEvent);
+    return describeEvent(view, streamEvent, PLAIN, (text) => sent.includes(text));
   };
 
   it('prints the agent speaking, hand-overs and each settled field with the progress', () => {

@@ -7,8 +7,8 @@ const NOW = new Date('2026-01-15T00:00:00Z');
 type Msg = AuditInput['messages'][number];
 type Field = AuditInput['fields'][number];
 
-const a = (text: string, fieldId: string | null): Msg => ({ role: 'assistant', text, fieldId });
-const u = (text: string, fieldId: string | null): Msg => ({ role: 'user', text, fieldId });
+const assistant = (text: string, fieldId: string | null): Msg => ({ role: 'assistant', text, fieldId });
+const user = (text: string, fieldId: string | null): Msg => ({ role: 'user', text, fieldId });
 
 function englishFields(overrides: Partial<Record<string, Partial<Field>>> = {}): Field[] {
   const base: Field[] = [
@@ -29,19 +29,19 @@ const FACTS: AuditInput['facts'] = [
 
 function englishTranscript(): Msg[] {
   return [
-    a("Let's start with the first question. Could you tell me your full name?", 'full_name'),
-    u('Jane Doe', 'full_name'),
-    a('Thank you! Next question: Could you tell me your contact email?', 'email'),
-    u('jane@example.com', 'email'),
-    a('Thank you! Next question: Could you tell me how many years of backend experience you have?', 'experience_years'),
-    u('7 years', 'experience_years'),
-    a('Thank you! Next question: Could you tell me why you want to join us?', 'motivation'),
-    u('I want to build reliable payment systems', 'motivation'),
-    a('Thank you! Next question: Could you tell me your earliest start date?', 'start_date'),
-    u('April 1, 2026', 'start_date'),
-    a('Thank you! Next question: Could you tell me your portfolio URL?\nThis one is optional — just say “skip” if you’d rather not answer.', 'portfolio'),
-    u('skip', 'portfolio'),
-    a("Thank you — that's all the questions! Here is a summary of your answers:\n• Full name: Jane Doe\n\nPlease look them over and press “Submit”.", null),
+    assistant("Let's start with the first question. Could you tell me your full name?", 'full_name'),
+    user('Jane Doe', 'full_name'),
+    assistant('Thank you! Next question: Could you tell me your contact email?', 'email'),
+    user('jane@example.com', 'email'),
+    assistant('Thank you! Next question: Could you tell me how many years of backend experience you have?', 'experience_years'),
+    user('7 years', 'experience_years'),
+    assistant('Thank you! Next question: Could you tell me why you want to join us?', 'motivation'),
+    user('I want to build reliable payment systems', 'motivation'),
+    assistant('Thank you! Next question: Could you tell me your earliest start date?', 'start_date'),
+    user('April 1, 2026', 'start_date'),
+    assistant('Thank you! Next question: Could you tell me your portfolio URL?\nThis one is optional — just say “skip” if you’d rather not answer.', 'portfolio'),
+    user('skip', 'portfolio'),
+    assistant("Thank you — that's all the questions! Here is a summary of your answers:\n• Full name: Jane Doe\n\nPlease look them over and press “Submit”.", null),
   ];
 }
 
@@ -53,10 +53,10 @@ const ofType = (r: ReturnType<typeof audit>, type: string) => r.violations.filte
 
 describe('auditTranscript on a clean interview', () => {
   it('passes with no violations and summarises every field in the session language', () => {
-    const r = audit(englishTranscript());
-    expect(r.violations).toEqual([]);
-    expect(r.passed).toBe(true);
-    expect(r.summary).toBe(
+    const result = audit(englishTranscript());
+    expect(result.violations).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.summary).toBe(
       [
         'Application summary',
         '• Full name: Jane Doe',
@@ -75,73 +75,73 @@ describe('auditTranscript on a clean interview', () => {
       { fieldId: 'full_name', label: '氏名', intent: '応募者を確認する', required: true, status: 'done', value: '山田花子' },
       { fieldId: 'portfolio', label: 'ポートフォリオのURL', intent: null, required: false, status: 'skipped', value: null },
     ];
-    const messages = [a('それでは、最初の質問です。氏名を教えていただけますか？', 'full_name'), u('山田花子', 'full_name'), a('すべての質問にお答えいただき、ありがとうございました！', null)];
-    const r = audit(messages, fields, 'ja');
-    expect(r.passed).toBe(true);
-    expect(r.summary).toBe(['応募内容の要約', '・氏名：山田花子', '・ポートフォリオのURL：（スキップ）', '警告：0件'].join('\n'));
+    const messages = [assistant('それでは、最初の質問です。氏名を教えていただけますか？', 'full_name'), user('山田花子', 'full_name'), assistant('すべての質問にお答えいただき、ありがとうございました！', null)];
+    const result = audit(messages, fields, 'ja');
+    expect(result.passed).toBe(true);
+    expect(result.summary).toBe(['応募内容の要約', '・氏名：山田花子', '・ポートフォリオのURL：（スキップ）', '警告：0件'].join('\n'));
   });
 });
 
 describe('prohibited_topic', () => {
   it('is an error when the interviewer asks about a topic, quoting the words and the message', () => {
-    const messages = [...englishTranscript(), a('One more thing: are you married?', 'full_name')];
-    const r = audit(messages);
-    expect(r.passed).toBe(false);
-    expect(ofType(r, 'prohibited_topic')).toEqual([
+    const messages = [...englishTranscript(), assistant('One more thing: are you married?', 'full_name')];
+    const result = audit(messages);
+    expect(result.passed).toBe(false);
+    expect(ofType(result, 'prohibited_topic')).toEqual([
       { type: 'prohibited_topic', severity: 'error', message: 'the interviewer asked about prohibited topic "marital status" (EEOC) in message #14: "married"' },
     ]);
   });
 
   it('is an error for a Japanese question on an MHLW topic', () => {
-    const r = audit([a('ご両親の職業を教えていただけますか？', 'full_name')], englishFields(), 'ja');
-    expect(ofType(r, 'prohibited_topic')[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('"family') });
+    const result = audit([assistant('ご両親の職業を教えていただけますか？', 'full_name')], englishFields(), 'ja');
+    expect(ofType(result, 'prohibited_topic')[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('"family') });
   });
 
   it('is a warning when the applicant volunteers it, naming the topic but not repeating what was said', () => {
     const messages = englishTranscript();
-    messages[7] = u('I go to church every Sunday, and I want to build reliable payment systems', 'motivation');
-    const r = audit(messages);
-    expect(r.passed).toBe(true);
-    const [w] = ofType(r, 'prohibited_topic');
-    expect(w).toEqual({
+    messages[7] = user('I go to church every Sunday, and I want to build reliable payment systems', 'motivation');
+    const result = audit(messages);
+    expect(result.passed).toBe(true);
+    const [violation] = ofType(result, 'prohibited_topic');
+    expect(violation).toEqual({
       type: 'prohibited_topic',
       severity: 'warning',
       message: 'the applicant volunteered information about "religion" (MHLW, EEOC) in message #8; it was not stored',
     });
-    expect(JSON.stringify(r.violations)).not.toMatch(/church/i);
+    expect(JSON.stringify(result.violations)).not.toMatch(/church/i);
   });
 
   it('masks a stored value about a topic in the summary and warns about it', () => {
     const fields = englishFields({ motivation: { value: 'My faith guides me, and I want to build reliable payment systems' } });
-    const r = audit(englishTranscript(), fields);
-    expect(r.summary).toContain('• Why you want to join us: [redacted], and I want to build reliable payment systems');
-    expect(r.summary).not.toMatch(/faith/i);
-    expect(r.summary).toMatch(/^Warnings: 1$/m);
-    expect(ofType(r, 'prohibited_topic')).toEqual([
+    const result = audit(englishTranscript(), fields);
+    expect(result.summary).toContain('• Why you want to join us: [redacted], and I want to build reliable payment systems');
+    expect(result.summary).not.toMatch(/faith/i);
+    expect(result.summary).toMatch(/^Warnings: 1$/m);
+    expect(ofType(result, 'prohibited_topic')).toEqual([
       { type: 'prohibited_topic', severity: 'warning', message: 'the stored value of "Why you want to join us" (motivation) mentions "religion" (MHLW, EEOC); it is masked in the summary' },
     ]);
   });
 
   it('does not blame the interviewer for an applicant value quoted in the closing summary', () => {
     const fields = englishFields({ motivation: { value: 'I pray that my code ships' } });
-    const messages = [...englishTranscript(), a('Here is a summary:\n• Why you want to join us: I pray that my code ships', null)];
-    const r = audit(messages, fields);
-    expect(ofType(r, 'prohibited_topic').map((v) => v.severity)).toEqual(['warning']);
+    const messages = [...englishTranscript(), assistant('Here is a summary:\n• Why you want to join us: I pray that my code ships', null)];
+    const result = audit(messages, fields);
+    expect(ofType(result, 'prohibited_topic').map((v) => v.severity)).toEqual(['warning']);
   });
 });
 
 describe('over_collection', () => {
   it('warns about a question bound to no field', () => {
-    const r = audit([...englishTranscript(), a('Before you go, could you tell me what car you drive?', null)]);
-    expect(r.passed).toBe(true);
-    expect(ofType(r, 'over_collection')).toEqual([
+    const result = audit([...englishTranscript(), assistant('Before you go, could you tell me what car you drive?', null)]);
+    expect(result.passed).toBe(true);
+    expect(ofType(result, 'over_collection')).toEqual([
       { type: 'over_collection', severity: 'warning', message: 'message #14 asks "Before you go, could you tell me what car you drive?" but is bound to no form field' },
     ]);
   });
 
   it('warns about a question for a field that shares no keyword with any field', () => {
-    const r = audit([...englishTranscript(), a('Also, what hobbies do you enjoy on weekends?', 'motivation')]);
-    expect(ofType(r, 'over_collection')).toEqual([
+    const result = audit([...englishTranscript(), assistant('Also, what hobbies do you enjoy on weekends?', 'motivation')]);
+    expect(ofType(result, 'over_collection')).toEqual([
       { type: 'over_collection', severity: 'warning', message: 'message #14 asks "Also, what hobbies do you enjoy on weekends?", which no form field needs' },
     ]);
   });
@@ -149,8 +149,8 @@ describe('over_collection', () => {
   it('does not warn about closing and thank-you messages that ask for nothing, in either language', () => {
     const messages = [
       ...englishTranscript(),
-      a('Thank you for your answers. Please review them and submit your application.', null),
-      a('すべての質問にお答えいただき、ありがとうございました！内容をご確認のうえ、「送信」ボタンを押してください。', null),
+      assistant('Thank you for your answers. Please review them and submit your application.', null),
+      assistant('すべての質問にお答えいただき、ありがとうございました！内容をご確認のうえ、「送信」ボタンを押してください。', null),
     ];
     expect(ofType(audit(messages), 'over_collection')).toEqual([]);
   });
@@ -158,9 +158,9 @@ describe('over_collection', () => {
 
 describe('rude_expression', () => {
   it('is an error for rude or pressuring interviewer wording, in both languages', () => {
-    const r = audit([...englishTranscript(), a('Hurry up and give me your email!!', 'email'), a('さっさと氏名を書け。', 'full_name')]);
-    expect(r.passed).toBe(false);
-    expect(ofType(r, 'rude_expression').map((v) => v.message)).toEqual([
+    const result = audit([...englishTranscript(), assistant('Hurry up and give me your email!!', 'email'), assistant('さっさと氏名を書け。', 'full_name')]);
+    expect(result.passed).toBe(false);
+    expect(ofType(result, 'rude_expression').map((v) => v.message)).toEqual([
       'message #14: pressuring wording: "Hurry up"',
       'message #14: shouting: "!!"',
       'message #15: pressuring wording: "さっさと"',
@@ -170,7 +170,7 @@ describe('rude_expression', () => {
 
   it('does not judge the applicant’s own words quoted back in the summary', () => {
     const fields = englishFields({ motivation: { value: 'I LOVE SHIPPING CODE AND I WANT TO DO IT!!!' } });
-    const messages = [...englishTranscript(), a('Here is a summary:\n• Why you want to join us: I LOVE SHIPPING CODE AND I WANT TO DO IT!!!', null)];
+    const messages = [...englishTranscript(), assistant('Here is a summary:\n• Why you want to join us: I LOVE SHIPPING CODE AND I WANT TO DO IT!!!', null)];
     expect(ofType(audit(messages, fields), 'rude_expression')).toEqual([]);
   });
 });
@@ -178,7 +178,7 @@ describe('rude_expression', () => {
 describe('inconsistency', () => {
   it('warns when two different email addresses are given for one field', () => {
     const messages = englishTranscript();
-    messages.splice(4, 0, u('actually use jane.doe@work.example', 'email'));
+    messages.splice(4, 0, user('actually use jane.doe@work.example', 'email'));
     expect(ofType(audit(messages), 'inconsistency')).toEqual([
       { type: 'inconsistency', severity: 'warning', message: 'different email address values were given for "Contact email" (email): jane@example.com, jane.doe@work.example' },
     ]);
@@ -186,7 +186,7 @@ describe('inconsistency', () => {
 
   it('warns when two different numbers are given for one field', () => {
     const messages = englishTranscript();
-    messages.splice(6, 0, u('sorry, 9 years', 'experience_years'));
+    messages.splice(6, 0, user('sorry, 9 years', 'experience_years'));
     expect(ofType(audit(messages), 'inconsistency').map((v) => v.message)).toEqual([
       'different number values were given for "Years of backend experience" (experience_years): 7, 9',
     ]);
@@ -195,7 +195,7 @@ describe('inconsistency', () => {
   it('warns about a start date before today', () => {
     const fields = englishFields({ start_date: { value: '2025-12-01' } });
     const messages = englishTranscript();
-    messages[9] = u('December 1, 2025', 'start_date');
+    messages[9] = user('December 1, 2025', 'start_date');
     expect(ofType(audit(messages, fields), 'inconsistency').map((v) => v.message)).toEqual([
       'the start date 2025-12-01 given for "Earliest start date" (start_date) is before today (2026-01-15)',
     ]);
@@ -204,7 +204,7 @@ describe('inconsistency', () => {
   it('warns about more years of experience than a working life', () => {
     const fields = englishFields({ experience_years: { value: '70' } });
     const messages = englishTranscript();
-    messages[5] = u('70 years', 'experience_years');
+    messages[5] = user('70 years', 'experience_years');
     expect(ofType(audit(messages, fields), 'inconsistency').map((v) => v.message)).toEqual([
       '70 years of experience for "Years of backend experience" (experience_years) is implausible (more than 50)',
     ]);
@@ -218,28 +218,28 @@ describe('inconsistency', () => {
 describe('missing_required', () => {
   it('is an error for a required field that is not done, and ignores a skipped optional one', () => {
     const fields = englishFields({ full_name: { status: 'skipped', value: null } });
-    const r = audit(englishTranscript(), fields);
-    expect(r.passed).toBe(false);
-    expect(ofType(r, 'missing_required')).toEqual([
+    const result = audit(englishTranscript(), fields);
+    expect(result.passed).toBe(false);
+    expect(ofType(result, 'missing_required')).toEqual([
       { type: 'missing_required', severity: 'error', message: 'required field "Full name" (full_name) is not done (status: skipped)' },
     ]);
-    expect(r.summary).toContain('• Full name: (skipped)');
-    expect(r.summary).toMatch(/^Warnings: 0, Errors: 1$/m);
+    expect(result.summary).toContain('• Full name: (skipped)');
+    expect(result.summary).toMatch(/^Warnings: 0, Errors: 1$/m);
   });
 });
 
 describe('needs_review', () => {
   it('warns about a required answer kept as given after the last follow-up, without failing the audit', () => {
     const fields = englishFields({ start_date: { value: "I'm not sure yet", needsReview: true } });
-    const r = audit(englishTranscript(), fields);
-    expect(ofType(r, 'needs_review')).toEqual([
+    const result = audit(englishTranscript(), fields);
+    expect(ofType(result, 'needs_review')).toEqual([
       {
         type: 'needs_review',
         severity: 'warning',
         message: '"Earliest start date" (start_date) was kept as the applicant gave it after the last follow-up; check it with them',
       },
     ]);
-    expect(ofType(r, 'missing_required')).toEqual([]);
+    expect(ofType(result, 'missing_required')).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { followUpText, questionText, quickCheck, type QuickCheckInput, resolveTopics } from '@convo/forms';
+import { quickCheck, type QuickCheckInput, resolveTopics } from '@convo/forms';
+import { followUpText, questionText } from '../../services/interviewer/src/phrasing.js';
 import { SessionForm } from '@convo/runtime';
 
 const topics = resolveTopics(['criminal record']);
@@ -61,8 +62,8 @@ describe('quickCheck on the offline interviewer’s own questions', () => {
         ...facts.slice(1).map((k) => followUpText({ field: { ...field, facts }, missingFacts: [k.fact], feedback: null, language })),
       ];
       for (const question of questions) {
-        const r = quickCheck({ question, language, field, facts, answered, topics: resolveTopics(form.compliance?.prohibitedTopics) });
-        expect(r, question).toEqual({ passed: true, violations: [] });
+        const result = quickCheck({ question, language, field, facts, answered, topics: resolveTopics(form.compliance?.prohibitedTopics) });
+        expect(result, question).toEqual({ passed: true, violations: [] });
       }
       answered.push({ fieldId: field.fieldId, label: field.label, facts: facts.map((k) => k.fact) });
     });
@@ -71,14 +72,14 @@ describe('quickCheck on the offline interviewer’s own questions', () => {
 
 describe('prohibited_topic', () => {
   it('names the topic, its source and the words found', () => {
-    const r = check('Are you married?', EN.full_name);
-    expect(r.passed).toBe(false);
-    expect(r.violations).toContainEqual({ type: 'prohibited_topic', message: 'prohibited topic "marital status" (EEOC): "married"' });
+    const result = check('Are you married?', EN.full_name);
+    expect(result.passed).toBe(false);
+    expect(result.violations).toContainEqual({ type: 'prohibited_topic', message: 'prohibited topic "marital status" (EEOC): "married"' });
   });
 
   it('catches Japanese questions on MHLW topics', () => {
-    const r = check('ご両親の職業を教えていただけますか？', JA.full_name, { language: 'ja' });
-    expect(r.violations).toContainEqual({
+    const result = check('ご両親の職業を教えていただけますか？', JA.full_name, { language: 'ja' });
+    expect(result.violations).toContainEqual({
       type: 'prohibited_topic',
       message: 'prohibited topic "family (occupation, relationship, health, status, education, income, assets)" (MHLW): "両親"',
     });
@@ -101,15 +102,15 @@ describe('prohibited_topic', () => {
 
 describe('duplicate_question', () => {
   it('flags a question asking again for an answered field', () => {
-    const r = check('Could you tell me your full name again?', EN.email, { answered: [EN.full_name] });
-    expect(types(r)).toContain('duplicate_question');
-    expect(r.violations.find((v) => v.type === 'duplicate_question')!.message).toBe('asks again for "Full name" of the answered field "Full name" (full_name): shares "full", "name"');
+    const result = check('Could you tell me your full name again?', EN.email, { answered: [EN.full_name] });
+    expect(types(result)).toContain('duplicate_question');
+    expect(result.violations.find((v) => v.type === 'duplicate_question')!.message).toBe('asks again for "Full name" of the answered field "Full name" (full_name): shares "full", "name"');
   });
 
   it('flags a question for an answered field’s fact while another field is current', () => {
-    const r = check('How many years of backend experience do you have?', EN.motivation, { answered: [EN.full_name, EN.experience] });
-    expect(types(r)).toContain('duplicate_question');
-    expect(r.violations.find((v) => v.type === 'duplicate_question')!.message).toContain('"Years of backend experience" (experience_years)');
+    const result = check('How many years of backend experience do you have?', EN.motivation, { answered: [EN.full_name, EN.experience] });
+    expect(types(result)).toContain('duplicate_question');
+    expect(result.violations.find((v) => v.type === 'duplicate_question')!.message).toContain('"Years of backend experience" (experience_years)');
   });
 
   it('does not flag a follow-up about the current field', () => {
@@ -117,8 +118,8 @@ describe('duplicate_question', () => {
   });
 
   it('does not flag a sentence that only acknowledges an earlier answer', () => {
-    const q = 'Thanks for sharing your 7 years of backend experience! Could you tell me why you want to join us?';
-    expect(types(check(q, EN.motivation, { answered: [EN.experience] }))).toEqual([]);
+    const question = 'Thanks for sharing your 7 years of backend experience! Could you tell me why you want to join us?';
+    expect(types(check(question, EN.motivation, { answered: [EN.experience] }))).toEqual([]);
   });
 
   it('does not count words the current field also uses', () => {
@@ -198,9 +199,9 @@ describe('tone_violation', () => {
 
 describe('no_intent_binding', () => {
   it('flags a question sharing no keyword with the field, naming the field and the expected keywords', () => {
-    const r = check('What is your favourite programming language?', EN.email);
-    expect(types(r)).toEqual(['no_intent_binding']);
-    expect(r.violations[0]!.message).toMatch(/^shares no keyword with the field "Contact email" \(email\); expected one of "contact", "email"/);
+    const result = check('What is your favourite programming language?', EN.email);
+    expect(types(result)).toEqual(['no_intent_binding']);
+    expect(result.violations[0]!.message).toMatch(/^shares no keyword with the field "Contact email" \(email\); expected one of "contact", "email"/);
   });
 
   it('accepts a synonym of the field’s words', () => {
@@ -218,8 +219,8 @@ describe('no_intent_binding', () => {
 });
 
 it('fails with every rule that applies and passes with none', () => {
-  const r = check('HURRY UP AND TELL ME, ARE YOU MARRIED???', EN.email);
-  expect(r.passed).toBe(false);
-  expect(new Set(types(r))).toEqual(new Set(['prohibited_topic', 'tone_violation', 'no_intent_binding']));
+  const result = check('HURRY UP AND TELL ME, ARE YOU MARRIED???', EN.email);
+  expect(result.passed).toBe(false);
+  expect(new Set(types(result))).toEqual(new Set(['prohibited_topic', 'tone_violation', 'no_intent_binding']));
   expect(check('Could you tell me your contact email?', EN.email, { answered: [EN.full_name] })).toEqual({ passed: true, violations: [] });
 });

@@ -14,9 +14,9 @@ describe('the built-in hiring topics', () => {
     expect(bySource('eeoc')).toEqual([
       'age', 'race', 'national_origin', 'disability_health', 'sex_gender', 'marital_status', 'children_family_planning', 'genetic_information',
     ]);
-    for (const t of DEFAULT_HIRING_TOPICS) {
-      expect(t.label.en.length).toBeGreaterThan(0);
-      expect(t.label.ja).toMatch(/\p{Script=Han}|\p{Script=Katakana}/u);
+    for (const topic of DEFAULT_HIRING_TOPICS) {
+      expect(topic.label.en.length).toBeGreaterThan(0);
+      expect(topic.label.ja).toMatch(/\p{Script=Han}|\p{Script=Katakana}/u);
     }
   });
 
@@ -135,9 +135,9 @@ describe('findTopicMentions', () => {
 
   it('reports where each mention is in the original text, full-width letters included', () => {
     const text = 'Hi. ＲＥＬＩＧＩＯＮ?';
-    const [m] = findTopicMentions(text, topics);
-    expect(m).toMatchObject({ topicId: 'religion', label: { en: 'religion', ja: '宗教' }, match: 'ＲＥＬＩＧＩＯＮ', start: 4, end: 12 });
-    expect(text.slice(m!.start, m!.end)).toBe(m!.match);
+    const [mention] = findTopicMentions(text, topics);
+    expect(mention).toMatchObject({ topicId: 'religion', label: { en: 'religion', ja: '宗教' }, match: 'ＲＥＬＩＧＩＯＮ', start: 4, end: 12 });
+    expect(text.slice(mention!.start, mention!.end)).toBe(mention!.match);
   });
 
   it('reports each topic once per place, and every topic a phrase touches', () => {

@@ -6,10 +6,10 @@ const base = () => newFormSession({ sessionId: 's', kind: 'form', form: null, la
 
 describe('SessionDraft agent stack', () => {
   it('replaces the top on hand-off, pushes a subtask agent and pops it on return', () => {
-    const d = new SessionDraft(base());
-    d.setAgent('architect');
-    d.setAgent('interviewer');
-    expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
+    const draft = new SessionDraft(base());
+    draft.setAgent('architect');
+    draft.setAgent('interviewer');
+    expect(draft.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
     const suspended: LoopCheckpoint = {
       agent: 'interviewer',
       messages: [],
@@ -18,19 +18,19 @@ describe('SessionDraft agent stack', () => {
       subAgent: 'reviewer',
       pendingStartedAt: '',
     };
-    d.setLoop(suspended);
-    d.setAgent('reviewer');
-    expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer', 'reviewer']);
-    d.setLoop({ ...suspended, pendingResult: { status: 'success', result: { message: 'ok' } } });
-    d.setAgent('interviewer');
-    expect(d.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
-    expect(d.events.map((e) => e.data)).toEqual([
+    draft.setLoop(suspended);
+    draft.setAgent('reviewer');
+    expect(draft.state.agentStack.map((e) => e.agent)).toEqual(['interviewer', 'reviewer']);
+    draft.setLoop({ ...suspended, pendingResult: { status: 'success', result: { message: 'ok' } } });
+    draft.setAgent('interviewer');
+    expect(draft.state.agentStack.map((e) => e.agent)).toEqual(['interviewer']);
+    expect(draft.events.map((e) => e.data)).toEqual([
       { from: 'greeter', to: 'architect' },
       { from: 'architect', to: 'interviewer' },
       { from: 'interviewer', to: 'reviewer' },
       { from: 'reviewer', to: 'interviewer' },
     ]);
-    expect(d.stateChanges.every((c) => c.type === 'SET_CURRENT_AGENT')).toBe(true);
+    expect(draft.stateChanges.every((c) => c.type === 'SET_CURRENT_AGENT')).toBe(true);
   });
 
   it('does not touch the caller state unless the state is handed over', () => {

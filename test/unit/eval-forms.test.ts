@@ -221,8 +221,8 @@ describe('respondent decisions', () => {
   });
 
   it('answers the field being asked even when the interview went on without a country', () => {
-    const s = snap({ full_name: 'interviewing' }, 'What is your full name?', { bootstrap: { language: 'en', country: null, timezone: null } });
-    expect(decide(form, respondent, s, [])).toMatchObject({ type: 'send', reason: 'answer', fieldId: 'full_name', text: 'Jane Doe' });
+    const snapshot = snap({ full_name: 'interviewing' }, 'What is your full name?', { bootstrap: { language: 'en', country: null, timezone: null } });
+    expect(decide(form, respondent, snapshot, [])).toMatchObject({ type: 'send', reason: 'answer', fieldId: 'full_name', text: 'Jane Doe' });
   });
 
   it('finishes at awaiting_confirmation', () => {
@@ -238,24 +238,24 @@ describe('respondent decisions', () => {
   });
 
   it('takes the asked field from the message when no field is interviewing', () => {
-    const s = snap({ full_name: 'done' }, 'And your email?');
-    s.messages[0]!.fieldId = 'email';
-    expect(decide(form, respondent, s, [answered('full_name', 'Jane Doe')])).toMatchObject({ fieldId: 'email', text: 'jane.doe@example.com' });
+    const snapshot = snap({ full_name: 'done' }, 'And your email?');
+    snapshot.messages[0]!.fieldId = 'email';
+    expect(decide(form, respondent, snapshot, [answered('full_name', 'Jane Doe')])).toMatchObject({ fieldId: 'email', text: 'jane.doe@example.com' });
   });
 
   it('picks replies[field][k] by how often the field was answered; the last one repeats', () => {
-    const s = snap({ full_name: 'done', email: 'interviewing' }, 'Could you give me a valid address?');
+    const snapshot = snap({ full_name: 'done', email: 'interviewing' }, 'Could you give me a valid address?');
     const once = [answered('full_name', 'Jane Doe'), answered('email', 'jane.doe@example.com')];
-    expect(decide(form, respondent, s, once)).toMatchObject({ text: 'It is jane.doe@example.com' });
+    expect(decide(form, respondent, snapshot, once)).toMatchObject({ text: 'It is jane.doe@example.com' });
     const twice = [...once, answered('email', 'It is jane.doe@example.com')];
-    expect(decide(form, respondent, s, twice)).toMatchObject({ text: 'It is jane.doe@example.com' });
+    expect(decide(form, respondent, snapshot, twice)).toMatchObject({ text: 'It is jane.doe@example.com' });
   });
 
   it("says it doesn't know a field without replies", () => {
-    const s = snap({ full_name: 'done', email: 'done', shirt: 'done', why: 'interviewing' }, 'Why do you want to volunteer?');
+    const snapshot = snap({ full_name: 'done', email: 'done', shirt: 'done', why: 'interviewing' }, 'Why do you want to volunteer?');
     const sent = [answered('full_name', 'Jane Doe'), answered('email', 'x'), answered('shirt', 'M')];
     sent.push({ text: respondent.corrections[0]!.message, reason: 'correction', fieldId: 'email' });
-    expect(decide(form, respondent, s, sent)).toMatchObject({ text: "I'm not sure", fieldId: 'why' });
+    expect(decide(form, respondent, snapshot, sent)).toMatchObject({ text: "I'm not sure", fieldId: 'why' });
   });
 
   it('sends a correction once its afterField is resolved and the next question came, and only once', () => {
@@ -297,8 +297,8 @@ describe('respondent decisions', () => {
 
   it('confirms in Japanese for a Japanese session', () => {
     const ja = Respondent.parse({ ...respondent, sessionLanguage: 'ja', replies: { full_name: ['山田太郎です'] }, corrections: [] });
-    const s = snap({ full_name: 'reviewing' }, 'お名前は山田太郎様でよろしいですか？');
-    expect(decide(form, ja, s, [answered('full_name', '山田太郎です')])).toMatchObject({ reason: 'confirm', text: 'はい、そうです。' });
+    const snapshot = snap({ full_name: 'reviewing' }, 'お名前は山田太郎様でよろしいですか？');
+    expect(decide(form, ja, snapshot, [answered('full_name', '山田太郎です')])).toMatchObject({ reason: 'confirm', text: 'はい、そうです。' });
   });
 });
 

@@ -51,53 +51,53 @@ describe('reciprocal rank fusion', () => {
 });
 
 describe('dense index', () => {
-  const v = (...xs: number[]) => Float32Array.from(xs);
+  const vector = (...xs: number[]) => Float32Array.from(xs);
 
   it('returns the nearest documents by cosine, best first, above the similarity floor', () => {
     const dense = new DenseIndex();
-    dense.set('east', v(1, 0, 0));
-    dense.set('north-east', v(1, 1, 0));
-    dense.set('north', v(0, 5, 0));
-    dense.set('west', v(-1, 0, 0));
-    expect(dense.search(v(2, 0, 0), 3).map((h) => h.id)).toEqual(['east', 'north-east', 'north']);
-    const hits = dense.search(v(1, 0, 0), 10, 0.5);
+    dense.set('east', vector(1, 0, 0));
+    dense.set('north-east', vector(1, 1, 0));
+    dense.set('north', vector(0, 5, 0));
+    dense.set('west', vector(-1, 0, 0));
+    expect(dense.search(vector(2, 0, 0), 3).map((h) => h.id)).toEqual(['east', 'north-east', 'north']);
+    const hits = dense.search(vector(1, 0, 0), 10, 0.5);
     expect(hits.map((h) => h.id)).toEqual(['east', 'north-east']);
     expect(hits[1]!.similarity).toBeCloseTo(Math.SQRT1_2, 6);
   });
 
   it('stays searchable after removals (the last row fills the hole) and replaces a vector in place', () => {
     const dense = new DenseIndex();
-    for (let i = 0; i < 40; i++) dense.set(`d${i}`, v(Math.cos(i / 10), Math.sin(i / 10)));
+    for (let i = 0; i < 40; i++) dense.set(`d${i}`, vector(Math.cos(i / 10), Math.sin(i / 10)));
     for (let i = 0; i < 40; i += 2) dense.remove(`d${i}`);
     dense.remove('unknown');
     expect(dense.size).toBe(20);
     expect(dense.has('d0')).toBe(false);
-    expect(dense.search(v(Math.cos(3.9), Math.sin(3.9)), 1)[0]!.id).toBe('d39');
-    dense.set('d39', v(1, 0));
-    expect(dense.search(v(1, 0), 1)[0]).toMatchObject({ id: 'd39' });
+    expect(dense.search(vector(Math.cos(3.9), Math.sin(3.9)), 1)[0]!.id).toBe('d39');
+    dense.set('d39', vector(1, 0));
+    expect(dense.search(vector(1, 0), 1)[0]).toMatchObject({ id: 'd39' });
     expect(dense.size).toBe(20);
   });
 
   it('refuses a vector of another dimension, and a query of another dimension finds nothing', () => {
     const dense = new DenseIndex();
     expect(dense.dimensions).toBeUndefined();
-    expect(dense.set('a', v(1, 0, 0))).toBe(true);
-    expect(dense.set('b', v(1, 0))).toBe(false);
+    expect(dense.set('a', vector(1, 0, 0))).toBe(true);
+    expect(dense.set('b', vector(1, 0))).toBe(false);
     expect(dense.has('b')).toBe(false);
-    expect(dense.search(v(1, 0), 5)).toEqual([]);
+    expect(dense.search(vector(1, 0), 5)).toEqual([]);
     // Emptied, it takes any dimension again.
     dense.remove('a');
-    expect(dense.set('b', v(1, 0))).toBe(true);
+    expect(dense.set('b', vector(1, 0))).toBe(true);
     expect(dense.dimensions).toBe(2);
   });
 
   it('encodes vectors as little-endian float32 base64 and back, and normalises to unit length', () => {
-    const x = normalize(v(3, 4));
-    expect([...x]).toEqual([Math.fround(0.6), Math.fround(0.8)]);
-    expect(decodeVector(encodeVector(x))).toEqual(x);
-    expect(encodeVector(v(1))).toBe(Buffer.from([0, 0, 0x80, 0x3f]).toString('base64'));
+    const normalized = normalize(vector(3, 4));
+    expect([...normalized]).toEqual([Math.fround(0.6), Math.fround(0.8)]);
+    expect(decodeVector(encodeVector(normalized))).toEqual(normalized);
+    expect(encodeVector(vector(1))).toBe(Buffer.from([0, 0, 0x80, 0x3f]).toString('base64'));
     expect(decodeVector('AAA=')).toBeNull();
-    expect([...normalize(v(0, 0))]).toEqual([0, 0]);
+    expect([...normalize(vector(0, 0))]).toEqual([0, 0]);
   });
 });
 

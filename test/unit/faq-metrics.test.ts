@@ -73,10 +73,10 @@ describe('dcgAtK / idealDcgAtK / ndcgAtK', () => {
     expect(ndcgAtK(['x', 'y'], labels, 10)).toBe(0);
   });
   it('a single partial hit at rank 2 with one answer missed: (1/log2 3) / (2 + 1/log2 3)', () => {
-    const q = { ans: 2, part: 1 };
+    const grades = { ans: 2, part: 1 };
     const expected = 1 / Math.log2(3) / (2 + 1 / Math.log2(3));
-    expect(ndcgAtK(['x', 'part'], q, 10)).toBeCloseTo(expected, 12);
-    expect(ndcgAtK(['x', 'part'], q, 10)).toBeCloseTo(0.239812, 6);
+    expect(ndcgAtK(['x', 'part'], grades, 10)).toBeCloseTo(expected, 12);
+    expect(ndcgAtK(['x', 'part'], grades, 10)).toBeCloseTo(0.239812, 6);
   });
   it('counts a duplicated id once', () => {
     // distinct top 3 = x, a, b: 2/log2(3) + 1/log2(4)
@@ -117,10 +117,10 @@ describe('mean / scoreQuery / meanScores', () => {
     const s2 = scoreQuery(['x', 'y', 'z'], { a: 2 }, 3);
     expect(s1).toEqual({ recall: 2 / 3, ndcg: expect.closeTo(0.664565, 6), rr: 1 });
     expect(s2).toEqual({ recall: 0, ndcg: 0, rr: 0 });
-    const m = meanScores([s1, s2]);
-    expect(m.n).toBe(2);
-    expect(m.recall).toBeCloseTo(1 / 3, 12);
-    expect(m.ndcg).toBeCloseTo(0.664565 / 2, 6);
-    expect(m.mrr).toBe(0.5);
+    const averages = meanScores([s1, s2]);
+    expect(averages.n).toBe(2);
+    expect(averages.recall).toBeCloseTo(1 / 3, 12);
+    expect(averages.ndcg).toBeCloseTo(0.664565 / 2, 6);
+    expect(averages.mrr).toBe(0.5);
   });
 });

@@ -33,17 +33,17 @@ let analyzer: Analyzer;
 let corpus: PlannerCorpus;
 
 /** A probe over DOCS: the share of the query's terms a document's question and tags contain. */
-function fakeCorpus(a: Analyzer, docs: Doc[]): PlannerCorpus {
-  const indexed = docs.map((d) => {
-    const words = [d.question, ...d.tags.map((t) => t.slice(t.indexOf(':') + 1))].join(' ');
-    return { doc: d, bases: new Set(a.contentTerms(words)) };
+function fakeCorpus(textAnalyzer: Analyzer, docs: Doc[]): PlannerCorpus {
+  const indexed = docs.map((doc) => {
+    const words = [doc.question, ...doc.tags.map((t) => t.slice(t.indexOf(':') + 1))].join(' ');
+    return { doc, bases: new Set(textAnalyzer.contentTerms(words)) };
   });
   return {
     probe(query, topK) {
-      const q = [...new Set(a.contentTerms(query))];
-      if (q.length === 0) return [];
+      const terms = [...new Set(textAnalyzer.contentTerms(query))];
+      if (terms.length === 0) return [];
       return indexed
-        .map(({ doc, bases }) => ({ ...doc, score: q.filter((b) => bases.has(b)).length / q.length }))
+        .map(({ doc, bases }) => ({ ...doc, score: terms.filter((b) => bases.has(b)).length / terms.length }))
         .filter((h) => h.score > 0)
         .sort((x, y) => y.score - x.score)
         .slice(0, topK);
@@ -69,31 +69,31 @@ function exchange(message: string, answer: string, earlier: PlannerHistoryEntry[
   return [...earlier, { role: 'user', content: message }, { role: 'assistant', content: answer, plan: plan(message, earlier) }];
 }
 
-function queries(p: MultiStepQueryPlan): string[] {
-  return p.steps.flatMap((s) => (s.type === 'search' || s.type === 'followup_search' ? [s.query] : []));
+function queries(queryPlan: MultiStepQueryPlan): string[] {
+  return queryPlan.steps.flatMap((s) => (s.type === 'search' || s.type === 'followup_search' ? [s.query] : []));
 }
 
-function choices(p: MultiStepQueryPlan): unknown {
-  return (p.raw as { choices?: unknown }).choices;
+function choices(queryPlan: MultiStepQueryPlan): unknown {
+  return (queryPlan.raw as { choices?: unknown }).choices;
 }
 
 describe('rule-based planner: seed 002 cases', () => {
   it('asks which region when shipping answers differ by region and the question names none', () => {
-    const p = plan('送料は？');
-    expect(p.needsClarification).toBe(true);
-    expect(p.confidence).toBe('low');
-    expect(p.language).toBe('ja');
-    expect(p.steps.map((s) => s.type)).toEqual(['clarify']);
-    expect(p.steps[0]?.id).toBe('step_clarify_1');
-    expect(p.clarifyingQuestions).toEqual(['地域によってご案内が異なります。どの地域についてですか？（本州、北海道、沖縄・離島）']);
-    expect(choices(p)).toEqual(['本州', '北海道', '沖縄・離島']);
+    const queryPlan = plan('送料は？');
+    expect(queryPlan.needsClarification).toBe(true);
+    expect(queryPlan.confidence).toBe('low');
+    expect(queryPlan.language).toBe('ja');
+    expect(queryPlan.steps.map((s) => s.type)).toEqual(['clarify']);
+    expect(queryPlan.steps[0]?.id).toBe('step_clarify_1');
+    expect(queryPlan.clarifyingQuestions).toEqual(['地域によってご案内が異なります。どの地域についてですか？（本州、北海道、沖縄・離島）']);
+    expect(choices(queryPlan)).toEqual(['本州', '北海道', '沖縄・離島']);
   });
 
   it('searches directly when the question names the region', () => {
-    const p = plan('北海道への送料を教えてください');
-    expect(p.needsClarification).toBe(false);
-    expect(p.confidence).toBe('high');
-    expect(p.steps).toEqual([
+    const queryPlan = plan('北海道への送料を教えてください');
+    expect(queryPlan.needsClarification).toBe(false);
+    expect(queryPlan.confidence).toBe('high');
+    expect(queryPlan.steps).toEqual([
       { id: 'step_search_1', type: 'search', description: '北海道への送料を教えてください', query: '北海道 送料', topK: 5 },
       expect.objectContaining({ id: 'step_answer_1', type: 'answer', style: 'faq', includeSources: true }),
     ]);
@@ -101,43 +101,43 @@ describe('rule-based planner: seed 002 cases', () => {
 
   it('turns "じゃあ返品ポリシーも知りたい" after a shipping exchange into a follow-up search for the new topic only', () => {
     const history = exchange('北海道への送料を教えてください', '北海道への送料は800円です。');
-    const p = plan('じゃあ返品ポリシーも知りたい', history);
-    expect(p.needsClarification).toBe(false);
-    expect(p.confidence).toBe('medium');
-    expect(p.steps[0]).toMatchObject({ id: 'step_followup_1', type: 'followup_search', basedOn: 'user', query: '返品 ポリシー', topK: 5 });
-    expect(p.steps.at(-1)?.type).toBe('answer');
-    expect(p.followupQueries).toEqual(['返品 ポリシー']);
+    const queryPlan = plan('じゃあ返品ポリシーも知りたい', history);
+    expect(queryPlan.needsClarification).toBe(false);
+    expect(queryPlan.confidence).toBe('medium');
+    expect(queryPlan.steps[0]).toMatchObject({ id: 'step_followup_1', type: 'followup_search', basedOn: 'user', query: '返品 ポリシー', topK: 5 });
+    expect(queryPlan.steps.at(-1)?.type).toBe('answer');
+    expect(queryPlan.followupQueries).toEqual(['返品 ポリシー']);
   });
 });
 
 describe('rule-based planner: clarification', () => {
   it('combines the answer to a clarifying question with the question it was about', () => {
     const history = exchange('送料は？', 'どの地域についてですか？');
-    const p = plan('北海道', history);
-    expect(p.needsClarification).toBe(false);
-    expect(p.steps[0]).toMatchObject({ type: 'followup_search', basedOn: 'user', query: '北海道 送料' });
-    expect((p.raw as { rules: string[] }).rules).toContain('answer_to_clarification');
+    const queryPlan = plan('北海道', history);
+    expect(queryPlan.needsClarification).toBe(false);
+    expect(queryPlan.steps[0]).toMatchObject({ type: 'followup_search', basedOn: 'user', query: '北海道 送料' });
+    expect((queryPlan.raw as { rules: string[] }).rules).toContain('answer_to_clarification');
   });
 
   it('accepts a clicked choice that the analyzer alone would drop ("US" is an English stop word)', () => {
     const history = exchange('How much is shipping?', 'Which region?');
     expect(history[1]?.plan?.needsClarification).toBe(true);
-    const p = plan('US', history);
-    expect(queries(p)).toEqual(['US shipping']);
+    const queryPlan = plan('US', history);
+    expect(queries(queryPlan)).toEqual(['US shipping']);
   });
 
   it('treats a reply naming none of the choices, with a topic of its own, as a new question', () => {
     const history = exchange('送料は？', 'どの地域についてですか？');
-    const p = plan('ギフト包装の料金を教えて', history);
-    expect(queries(p)).toEqual(['ギフト 包装 料金']);
-    expect((p.raw as { rules: string[] }).rules).not.toContain('answer_to_clarification');
+    const queryPlan = plan('ギフト包装の料金を教えて', history);
+    expect(queries(queryPlan)).toEqual(['ギフト 包装 料金']);
+    expect((queryPlan.raw as { rules: string[] }).rules).not.toContain('answer_to_clarification');
   });
 
   it('offers the topics a one-word question spans as choices', () => {
-    const p = plan('ギフト');
-    expect(p.needsClarification).toBe(true);
-    expect(p.clarifyingQuestions?.[0]).toBe('「ギフト」について、どの内容をお知りになりたいですか？（包装、配送）');
-    expect(choices(p)).toEqual(['包装', '配送']);
+    const queryPlan = plan('ギフト');
+    expect(queryPlan.needsClarification).toBe(true);
+    expect(queryPlan.clarifyingQuestions?.[0]).toBe('「ギフト」について、どの内容をお知りになりたいですか？（包装、配送）');
+    expect(choices(queryPlan)).toEqual(['包装', '配送']);
   });
 
   it('asks what the user wants to know when the message has no subject', () => {
@@ -148,34 +148,34 @@ describe('rule-based planner: clarification', () => {
   });
 
   it('asks which region in English, with the facet key as the tag writes it', () => {
-    const p = plan('How much is shipping?');
-    expect(p.clarifyingQuestions).toEqual(['The answer depends on the region. Which region: US, Europe, Asia?']);
-    expect(choices(p)).toEqual(['US', 'Europe', 'Asia']);
+    const queryPlan = plan('How much is shipping?');
+    expect(queryPlan.clarifyingQuestions).toEqual(['The answer depends on the region. Which region: US, Europe, Asia?']);
+    expect(choices(queryPlan)).toEqual(['US', 'Europe', 'Asia']);
   });
 
   it('keeps a region named only as an upper-case stop word in the search query', () => {
-    const p = plan('How much is shipping to the US?');
-    expect(p.needsClarification).toBe(false);
-    expect(queries(p)).toEqual(['shipping US']);
+    const queryPlan = plan('How much is shipping to the US?');
+    expect(queryPlan.needsClarification).toBe(false);
+    expect(queries(queryPlan)).toEqual(['shipping US']);
     // "tell us" is not the US.
     expect(plan('Can you tell us about shipping?').needsClarification).toBe(true);
   });
 
   it('writes the clarifying question in the requested language, not the message script', () => {
-    const p = planRuleBased({ ...input('送料は？'), language: 'en' }, { analyzer, corpus });
-    expect(p.language).toBe('en');
-    expect(p.clarifyingQuestions).toEqual(['The answer depends on the 地域. Which 地域: 本州, 北海道, 沖縄・離島?']);
+    const queryPlan = planRuleBased({ ...input('送料は？'), language: 'en' }, { analyzer, corpus });
+    expect(queryPlan.language).toBe('en');
+    expect(queryPlan.clarifyingQuestions).toEqual(['The answer depends on the 地域. Which 地域: 本州, 北海道, 沖縄・離島?']);
   });
 });
 
 describe('rule-based planner: compound questions', () => {
   it('splits the seed example into one search per part, sharing の条件', () => {
-    const p = plan('ギフト配送と領収書発行の条件をまとめて教えて');
-    expect(p.needsClarification).toBe(false);
-    expect(p.confidence).toBe('medium');
-    expect(p.steps.map((s) => s.id)).toEqual(['step_search_1', 'step_search_2', 'step_answer_1']);
-    expect(queries(p)).toEqual(['ギフト 配送 条件', '領収書 発行 条件']);
-    expect(p.followupQueries).toEqual(['ギフト 配送 条件', '領収書 発行 条件']);
+    const queryPlan = plan('ギフト配送と領収書発行の条件をまとめて教えて');
+    expect(queryPlan.needsClarification).toBe(false);
+    expect(queryPlan.confidence).toBe('medium');
+    expect(queryPlan.steps.map((s) => s.id)).toEqual(['step_search_1', 'step_search_2', 'step_answer_1']);
+    expect(queries(queryPlan)).toEqual(['ギフト 配送 条件', '領収書 発行 条件']);
+    expect(queryPlan.followupQueries).toEqual(['ギフト 配送 条件', '領収書 発行 条件']);
   });
 
   it('shares a modifier before the coordination and splits on や, ・, 及び and 、', () => {
@@ -206,9 +206,9 @@ describe('rule-based planner: compound questions', () => {
 describe('rule-based planner: follow-ups', () => {
   it('carries the topic over when the follow-up names only another region', () => {
     const history = exchange('北海道への送料は？', '北海道への送料は800円です。');
-    const p = plan('沖縄は？', history);
-    expect(p.steps[0]).toMatchObject({ type: 'followup_search', basedOn: 'user', query: '沖縄 送料' });
-    expect((p.raw as { rules: string[] }).rules).toContain('carry_topic');
+    const queryPlan = plan('沖縄は？', history);
+    expect(queryPlan.steps[0]).toMatchObject({ type: 'followup_search', basedOn: 'user', query: '沖縄 送料' });
+    expect((queryPlan.raw as { rules: string[] }).rules).toContain('carry_topic');
   });
 
   it('carries the topic over in English, replacing the previous region', () => {
@@ -236,29 +236,29 @@ describe('rule-based planner: follow-ups', () => {
 
   it('follows up on English markers with the new topic only', () => {
     const history = exchange('How much is shipping to Europe?', 'Shipping to Europe costs $15.');
-    const p = plan('What about the return policy?', history);
-    expect(p.steps[0]).toMatchObject({ type: 'followup_search', basedOn: 'user', query: 'return policy' });
+    const queryPlan = plan('What about the return policy?', history);
+    expect(queryPlan.steps[0]).toMatchObject({ type: 'followup_search', basedOn: 'user', query: 'return policy' });
   });
 
   it('fills in a region named earlier in the dialog instead of asking again', () => {
     const history = exchange('返品ポリシーを教えて', '30日以内です。', exchange('北海道への送料は？', '800円です。'));
-    const p = plan('あと送料も', history);
-    expect(p.needsClarification).toBe(false);
-    expect(queries(p)).toEqual(['送料 北海道']);
+    const queryPlan = plan('あと送料も', history);
+    expect(queryPlan.needsClarification).toBe(false);
+    expect(queries(queryPlan)).toEqual(['送料 北海道']);
   });
 
   it('still asks which region when the follow-up topic depends on one nobody named', () => {
     const history = exchange('返品ポリシーを教えて', '30日以内です。');
-    const p = plan('じゃあ送料も', history);
-    expect(p.needsClarification).toBe(true);
-    expect((p.raw as { pendingQuery?: string }).pendingQuery).toBe('送料');
+    const queryPlan = plan('じゃあ送料も', history);
+    expect(queryPlan.needsClarification).toBe(true);
+    expect((queryPlan.raw as { pendingQuery?: string }).pendingQuery).toBe('送料');
   });
 
   it('does not treat a new, complete question after an exchange as a follow-up', () => {
     const history = exchange('北海道への送料は？', '800円です。');
-    const p = plan('ギフト包装はできますか', history);
-    expect(p.steps[0]).toMatchObject({ type: 'search', query: 'ギフト 包装' });
-    expect(p.confidence).toBe('high');
+    const queryPlan = plan('ギフト包装はできますか', history);
+    expect(queryPlan.steps[0]).toMatchObject({ type: 'search', query: 'ギフト 包装' });
+    expect(queryPlan.confidence).toBe('high');
   });
 });
 
@@ -316,15 +316,15 @@ describe('planMultiStepQuery with the LLM planner', () => {
 
   it('maps the LLM plan, filling topK, answer style and sources', async () => {
     const llm = scriptedLlm(SEED_PLAN_JSON);
-    const { plan: p, meta } = await planMultiStepQuery(input(compound, [], 8), { analyzer, corpus, useLlmPlanner: true, llm, model: 'test-model' });
+    const { plan: queryPlan, meta } = await planMultiStepQuery(input(compound, [], 8), { analyzer, corpus, useLlmPlanner: true, llm, model: 'test-model' });
     expect(meta).toEqual({ planner: 'llm' });
-    expect(p.steps).toEqual([
+    expect(queryPlan.steps).toEqual([
       { id: 'step_search_1', type: 'search', description: 'ギフト配送の条件を検索', query: 'ギフト配送 条件', topK: 8 },
       { id: 'step_search_2', type: 'search', description: '領収書発行の条件を検索', query: '領収書 発行 条件', topK: 3, filters: null },
       { id: 'step_answer_1', type: 'answer', description: '2 つの条件をまとめて回答', style: 'faq', includeSources: true },
     ]);
-    expect(p).toMatchObject({ needsClarification: false, confidence: 'high', language: 'ja', followupQueries: ['ギフト配送 条件', '領収書 発行 条件'] });
-    expect(p.raw).toEqual(JSON.parse(SEED_PLAN_JSON));
+    expect(queryPlan).toMatchObject({ needsClarification: false, confidence: 'high', language: 'ja', followupQueries: ['ギフト配送 条件', '領収書 発行 条件'] });
+    expect(queryPlan.raw).toEqual(JSON.parse(SEED_PLAN_JSON));
     expect(llm.requests).toHaveLength(1);
     expect(llm.requests[0]).toMatchObject({ agent: 'planner', model: 'test-model', tools: [] });
     expect(llm.requests[0]?.messages).toEqual(buildLlmPlannerMessages(input(compound, [], 8)));
@@ -338,10 +338,10 @@ describe('planMultiStepQuery with the LLM planner', () => {
 
   it('falls back to the rule planner on broken JSON', async () => {
     const llm = scriptedLlm('{"steps": [ {"id": "step_search_1", ');
-    const { plan: p, meta } = await planMultiStepQuery(input(compound), { analyzer, corpus, useLlmPlanner: true, llm, model: 'm' });
+    const { plan: queryPlan, meta } = await planMultiStepQuery(input(compound), { analyzer, corpus, useLlmPlanner: true, llm, model: 'm' });
     expect(meta.planner).toBe('rule');
     expect(meta.fallback?.reason).toBe('unparsable_json');
-    expect(queries(p)).toEqual(['ギフト 配送 条件', '領収書 発行 条件']);
+    expect(queries(queryPlan)).toEqual(['ギフト 配送 条件', '領収書 発行 条件']);
   });
 
   it('falls back when a search step has no query', async () => {
@@ -390,18 +390,18 @@ describe('parseLlmPlan', () => {
       clarifyingQuestions: ['ギフト配送と領収書発行のどちらを優先して知りたいですか？'],
       confidence: 'high',
     });
-    const r = parseLlmPlan(text, input('ギフト配送と領収書発行の条件をまとめて教えて'));
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.plan.steps.map((s) => s.type)).toEqual(['clarify', 'search', 'answer']);
-    expect(r.plan.steps[0]).toMatchObject({ questions: ['ギフト配送と領収書発行のどちらを優先して知りたいですか？'] });
-    expect(r.plan.language).toBe('ja');
+    const parsed = parseLlmPlan(text, input('ギフト配送と領収書発行の条件をまとめて教えて'));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.plan.steps.map((s) => s.type)).toEqual(['clarify', 'search', 'answer']);
+    expect(parsed.plan.steps[0]).toMatchObject({ questions: ['ギフト配送と領収書発行のどちらを優先して知りたいですか？'] });
+    expect(parsed.plan.language).toBe('ja');
   });
 
   it('marks a plan with a clarify step as needing clarification even when the flag says otherwise', () => {
     const text = JSON.stringify({ steps: [{ id: 'c', type: 'clarify', questions: ['どの商品ですか？'] }], needsClarification: false, confidence: 'low' });
-    const r = parseLlmPlan(text, input('教えて'));
-    expect(r).toMatchObject({ ok: true, plan: { needsClarification: true, clarifyingQuestions: ['どの商品ですか？'] } });
+    const parsed = parseLlmPlan(text, input('教えて'));
+    expect(parsed).toMatchObject({ ok: true, plan: { needsClarification: true, clarifyingQuestions: ['どの商品ですか？'] } });
   });
 
   it('appends an answer step to a plan that searches without one, and renumbers repeated ids', () => {
@@ -413,11 +413,11 @@ describe('parseLlmPlan', () => {
       needsClarification: false,
       confidence: 'medium',
     });
-    const r = parseLlmPlan(text, input('じゃあ返品ポリシーも知りたい'));
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.plan.steps.map((s) => s.id)).toEqual(['step_followup_1', 'step_search_1', 'step_answer_1']);
-    expect(r.plan.followupQueries).toEqual(['返品 ポリシー']);
+    const parsed = parseLlmPlan(text, input('じゃあ返品ポリシーも知りたい'));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.plan.steps.map((s) => s.id)).toEqual(['step_followup_1', 'step_search_1', 'step_answer_1']);
+    expect(parsed.plan.followupQueries).toEqual(['返品 ポリシー']);
   });
 
   it('refuses a plan with nothing to do and clarification without questions', () => {

@@ -30,8 +30,8 @@ const form = SessionForm.parse({
   facts: [{ id: 'k-email', formFieldId: 'f-email', factKey: 'email', fact: 'Email address' }],
 });
 
-function draft(f: SessionForm = form): FormDraft {
-  const state = newFormSession({ sessionId: 's1', kind: 'form', form: f, language: 'en', firstAgent: 'interviewer', now: NOW });
+function draft(sessionForm: SessionForm = form): FormDraft {
+  const state = newFormSession({ sessionId: 's1', kind: 'form', form: sessionForm, language: 'en', firstAgent: 'interviewer', now: NOW });
   return new SessionDraft(state, () => new Date(NOW));
 }
 
@@ -43,7 +43,7 @@ const pass = (value?: string) => ({ passed: true, ...(value ? { field_value: val
 const fail = { passed: false, missing_facts: ['Email address'], feedback: 'No address yet.' };
 
 describe('orderFields', () => {
-  const f = (fieldId: string, required: boolean, sortOrder: number): FormField => ({
+  const formField = (fieldId: string, required: boolean, sortOrder: number): FormField => ({
     id: `f-${fieldId}`,
     fieldId,
     label: fieldId,
@@ -53,49 +53,49 @@ describe('orderFields', () => {
   });
 
   it('puts required fields first, then orders by sortOrder', () => {
-    const ordered = orderFields([f('opt0', false, 0), f('req5', true, 5), f('req1', true, 1), f('opt-1', false, -1)]);
+    const ordered = orderFields([formField('opt0', false, 0), formField('req5', true, 5), formField('req1', true, 1), formField('opt-1', false, -1)]);
     expect(ordered.map((x) => x.fieldId)).toEqual(['req1', 'req5', 'opt-1', 'opt0']);
   });
 
   it("keeps the form's own order between fields that tie", () => {
-    const ordered = orderFields([f('c', true, 0), f('a', true, 0), f('b', true, 0), f('z', false, 0), f('y', false, 0)]);
+    const ordered = orderFields([formField('c', true, 0), formField('a', true, 0), formField('b', true, 0), formField('z', false, 0), formField('y', false, 0)]);
     expect(ordered.map((x) => x.fieldId)).toEqual(['c', 'a', 'b', 'z', 'y']);
   });
 
   it('does not reorder the array it was given', () => {
-    const input = [f('opt', false, 0), f('req', true, 0)];
+    const input = [formField('opt', false, 0), formField('req', true, 0)];
     orderFields(input);
     expect(input.map((x) => x.fieldId)).toEqual(['opt', 'req']);
   });
 
   it('gives a new session its field states in that order, all pending, starting at the first', () => {
-    const d = draft();
-    expect(d.state.fields.map((x) => [x.fieldId, x.status])).toEqual([
+    const session = draft();
+    expect(session.state.fields.map((x) => [x.fieldId, x.status])).toEqual([
       ['email', 'pending'],
       ['name', 'pending'],
       ['comments', 'pending'],
     ]);
-    expect(currentId(d)).toBe('email');
+    expect(currentId(session)).toBe('email');
   });
 });
 
 describe('validatePlan', () => {
-  const p = (...ids: string[]): Plan => ({ fields: ids.map((id) => ({ field_id: id, label: id, intent: id, required: true })) });
+  const planOf = (...ids: string[]): Plan => ({ fields: ids.map((id) => ({ field_id: id, label: id, intent: id, required: true })) });
 
   it('accepts a plan with every field exactly once, in any order', () => {
-    expect(validatePlan(draft().state, p('comments', 'email', 'name'))).toBeNull();
+    expect(validatePlan(draft().state, planOf('comments', 'email', 'name'))).toBeNull();
   });
 
   it('rejects a field the form does not have', () => {
-    expect(validatePlan(draft().state, p('email', 'name', 'comments', 'phone'))).toBe('unknown field_id phone');
+    expect(validatePlan(draft().state, planOf('email', 'name', 'comments', 'phone'))).toBe('unknown field_id phone');
   });
 
   it('rejects a field listed twice', () => {
-    expect(validatePlan(draft().state, p('email', 'name', 'email', 'comments'))).toBe('field_id email appears twice');
+    expect(validatePlan(draft().state, planOf('email', 'name', 'email', 'comments'))).toBe('field_id email appears twice');
   });
 
   it('rejects a plan that leaves fields out, naming them', () => {
-    expect(validatePlan(draft().state, p('name'))).toBe('the plan is missing fields: comments, email');
+    expect(validatePlan(draft().state, planOf('name'))).toBe('the plan is missing fields: comments, email');
   });
 });
 
@@ -109,34 +109,34 @@ describe('applyPlan', () => {
   };
 
   it('puts the field states in plan order, restarts at the first field and emits PLAN_CREATED', () => {
-    const d = draft();
-    d.setCurrentFieldIndex(2);
-    applyPlan(d, plan);
-    expect(d.state.fields.map((f) => f.fieldId)).toEqual(['name', 'comments', 'email']);
-    expect(d.state.currentFieldIndex).toBe(0);
-    expect(currentId(d)).toBe('name');
-    expect(d.state.plan).toEqual(plan);
-    expect(d.events).toEqual([{ type: 'state.changed', data: { type: 'PLAN_CREATED', payload: { fields: plan.fields } } }]);
+    const session = draft();
+    session.setCurrentFieldIndex(2);
+    applyPlan(session, plan);
+    expect(session.state.fields.map((f) => f.fieldId)).toEqual(['name', 'comments', 'email']);
+    expect(session.state.currentFieldIndex).toBe(0);
+    expect(currentId(session)).toBe('name');
+    expect(session.state.plan).toEqual(plan);
+    expect(session.events).toEqual([{ type: 'state.changed', data: { type: 'PLAN_CREATED', payload: { fields: plan.fields } } }]);
   });
 
   it('keeps each field state (status, value) when reordering', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 3);
-    applyPlan(d, plan);
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', value: 'a@example.com' });
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 3);
+    applyPlan(session, plan);
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'done', value: 'a@example.com' });
   });
 });
 
 describe('applyReview', () => {
   it('on a pass stores the value, marks the field done and moves on, emitting review, FIELD_VALUE, FIELD_STATUS in that order', () => {
-    const d = draft();
-    const r = applyReview(d, 'email', pass('ann@example.com'), 3);
-    expect(r).toEqual({ outcome: 'done', next: 'next' });
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', value: 'ann@example.com', lastReview: pass('ann@example.com') });
-    expect(d.state.collectedFields).toEqual({ email: 'ann@example.com' });
-    expect(currentId(d)).toBe('name');
-    expect(kinds(d.events)).toEqual(['review', 'state.changed:FIELD_VALUE', 'state.changed:FIELD_STATUS']);
-    expect(d.events.map((e) => e.data)).toEqual([
+    const session = draft();
+    const applied = applyReview(session, 'email', pass('ann@example.com'), 3);
+    expect(applied).toEqual({ outcome: 'done', next: 'next' });
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'done', value: 'ann@example.com', lastReview: pass('ann@example.com') });
+    expect(session.state.collectedFields).toEqual({ email: 'ann@example.com' });
+    expect(currentId(session)).toBe('name');
+    expect(kinds(session.events)).toEqual(['review', 'state.changed:FIELD_VALUE', 'state.changed:FIELD_STATUS']);
+    expect(session.events.map((e) => e.data)).toEqual([
       { fieldId: 'email', passed: true, missingFacts: [], feedback: null },
       { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'ann@example.com' } },
       { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'done' } },
@@ -144,52 +144,52 @@ describe('applyReview', () => {
   });
 
   it("on a pass without field_value takes the respondent's answers for the field", () => {
-    const d = draft();
-    d.addUserMessage('ann@', 't1', 'email');
-    d.addUserMessage('sorry: ann@example.com', 't2', 'email');
-    d.addUserMessage('Ann Lee', 't3', 'name');
-    applyReview(d, 'email', { passed: true }, 3);
-    expect(statusOf(d, 'email')?.value).toBe('ann@\nsorry: ann@example.com');
-    expect(answersForField(d.state, 'email')).toEqual(['ann@', 'sorry: ann@example.com']);
+    const session = draft();
+    session.addUserMessage('ann@', 't1', 'email');
+    session.addUserMessage('sorry: ann@example.com', 't2', 'email');
+    session.addUserMessage('Ann Lee', 't3', 'name');
+    applyReview(session, 'email', { passed: true }, 3);
+    expect(statusOf(session, 'email')?.value).toBe('ann@\nsorry: ann@example.com');
+    expect(answersForField(session.state, 'email')).toEqual(['ann@', 'sorry: ann@example.com']);
   });
 
   it('on a fail counts a follow-up, keeps the field current and puts it back to interviewing', () => {
-    const d = draft();
-    markAsked(d, 'email');
-    markReviewing(d, 'email');
-    d.events.length = 0;
-    const r = applyReview(d, 'email', fail, 3);
-    expect(r).toEqual({ outcome: 'follow_up', next: null });
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'interviewing', followUps: 1, value: null, lastReview: fail });
-    expect(d.state.followUpCount).toBe(1);
-    expect(currentId(d)).toBe('email');
-    expect(d.events.map((e) => e.data)).toEqual([
+    const session = draft();
+    markAsked(session, 'email');
+    markReviewing(session, 'email');
+    session.events.length = 0;
+    const applied = applyReview(session, 'email', fail, 3);
+    expect(applied).toEqual({ outcome: 'follow_up', next: null });
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'interviewing', followUps: 1, value: null, lastReview: fail });
+    expect(session.state.followUpCount).toBe(1);
+    expect(currentId(session)).toBe('email');
+    expect(session.events.map((e) => e.data)).toEqual([
       { fieldId: 'email', passed: false, missingFacts: ['Email address'], feedback: 'No address yet.' },
       { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'interviewing', followUps: 1 } },
     ]);
   });
 
   it('after maxFollowUps follow-ups a further fail keeps a required answer as given, flagged needsReview, and moves on', () => {
-    const d = draft();
-    d.addUserMessage('no idea, sorry', 't1', 'email');
-    expect(applyReview(d, 'email', fail, 2).outcome).toBe('follow_up');
-    expect(statusOf(d, 'email')?.finalAttempt).toBe(false);
-    expect(applyReview(d, 'email', fail, 2).outcome).toBe('follow_up');
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'interviewing', finalAttempt: true });
-    const r = applyReview(d, 'email', fail, 2);
-    expect(r).toEqual({ outcome: 'needs_review', next: 'next' });
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', needsReview: true, followUps: 2, value: 'no idea, sorry' });
-    expect(d.events.at(-1)).toEqual({
+    const session = draft();
+    session.addUserMessage('no idea, sorry', 't1', 'email');
+    expect(applyReview(session, 'email', fail, 2).outcome).toBe('follow_up');
+    expect(statusOf(session, 'email')?.finalAttempt).toBe(false);
+    expect(applyReview(session, 'email', fail, 2).outcome).toBe('follow_up');
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'interviewing', finalAttempt: true });
+    const applied = applyReview(session, 'email', fail, 2);
+    expect(applied).toEqual({ outcome: 'needs_review', next: 'next' });
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'done', needsReview: true, followUps: 2, value: 'no idea, sorry' });
+    expect(session.events.at(-1)).toEqual({
       type: 'state.changed',
       data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'done', needsReview: true, reason: 'max_follow_ups' } },
     });
-    expect(currentId(d)).toBe('name');
+    expect(currentId(session)).toBe('name');
   });
 
   it('with maxFollowUps 0 ends a required field on the first fail', () => {
-    const d = draft();
-    expect(applyReview(d, 'email', fail, 0).outcome).toBe('needs_review');
-    expect(statusOf(d, 'email')?.followUps).toBe(0);
+    const session = draft();
+    expect(applyReview(session, 'email', fail, 0).outcome).toBe('needs_review');
+    expect(statusOf(session, 'email')?.followUps).toBe(0);
   });
 
   it("reads the form's compliance.maxFollowUpsPerField over the configured default", () => {
@@ -199,78 +199,78 @@ describe('applyReview', () => {
   });
 
   it('skips an optional field the respondent declined with reason declined, storing no value', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 3);
-    applyReview(d, 'name', pass('Ann Lee'), 3);
-    d.events.length = 0;
-    const r = applyReview(d, 'comments', { passed: true, skipped: true }, 3);
-    expect(r.outcome).toBe('skipped');
-    expect(statusOf(d, 'comments')).toMatchObject({ status: 'skipped', skipReason: 'declined', value: null });
-    expect(d.state.collectedFields).not.toHaveProperty('comments');
-    expect(d.events[1]).toEqual({
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 3);
+    applyReview(session, 'name', pass('Ann Lee'), 3);
+    session.events.length = 0;
+    const applied = applyReview(session, 'comments', { passed: true, skipped: true }, 3);
+    expect(applied.outcome).toBe('skipped');
+    expect(statusOf(session, 'comments')).toMatchObject({ status: 'skipped', skipReason: 'declined', value: null });
+    expect(session.state.collectedFields).not.toHaveProperty('comments');
+    expect(session.events[1]).toEqual({
       type: 'state.changed',
       data: { type: 'FIELD_STATUS', payload: { fieldId: 'comments', status: 'skipped', reason: 'declined' } },
     });
   });
 
   it('never lets a required field be declined: a "skipped" pass on it is a follow-up', () => {
-    const d = draft();
-    const r = applyReview(d, 'email', { passed: true, skipped: true }, 3);
-    expect(r.outcome).toBe('follow_up');
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'interviewing', followUps: 1, skipReason: null });
+    const session = draft();
+    const applied = applyReview(session, 'email', { passed: true, skipped: true }, 3);
+    expect(applied.outcome).toBe('follow_up');
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'interviewing', followUps: 1, skipReason: null });
   });
 
   it('never reopens a field: a required one kept for review is not asked again and the session completes', () => {
-    const d = draft();
-    expect(applyReview(d, 'email', fail, 0)).toEqual({ outcome: 'needs_review', next: 'next' });
-    applyReview(d, 'name', pass('Ann Lee'), 0);
-    const r = applyReview(d, 'comments', pass('Nothing to add'), 0);
-    expect(r).toEqual({ outcome: 'done', next: 'completed' });
-    expect(d.state.status).toBe('awaiting_confirmation');
-    expect(d.events.at(-1)).toMatchObject({ type: 'session.completed', data: { needsReview: ['email'] } });
+    const session = draft();
+    expect(applyReview(session, 'email', fail, 0)).toEqual({ outcome: 'needs_review', next: 'next' });
+    applyReview(session, 'name', pass('Ann Lee'), 0);
+    const applied = applyReview(session, 'comments', pass('Nothing to add'), 0);
+    expect(applied).toEqual({ outcome: 'done', next: 'completed' });
+    expect(session.state.status).toBe('awaiting_confirmation');
+    expect(session.events.at(-1)).toMatchObject({ type: 'session.completed', data: { needsReview: ['email'] } });
   });
 
   it('skips an optional field that ran out of follow-ups', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 0);
-    applyReview(d, 'name', pass('Ann Lee'), 0);
-    expect(applyReview(d, 'comments', fail, 0)).toEqual({ outcome: 'skipped', next: 'completed' });
-    expect(statusOf(d, 'comments')).toMatchObject({ status: 'skipped', skipReason: 'max_follow_ups' });
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 0);
+    applyReview(session, 'name', pass('Ann Lee'), 0);
+    expect(applyReview(session, 'comments', fail, 0)).toEqual({ outcome: 'skipped', next: 'completed' });
+    expect(statusOf(session, 'comments')).toMatchObject({ status: 'skipped', skipReason: 'max_follow_ups' });
   });
 
   it('treats a verdict on a resolved field as a correction: a pass replaces the value, a fail keeps it', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 3);
-    expect(applyReview(d, 'email', pass('b@example.com'), 3)).toEqual({ outcome: 'corrected', next: null });
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', value: 'b@example.com' });
-    expect(d.events).toContainEqual({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'b@example.com' } } });
-    expect(applyReview(d, 'email', fail, 3)).toEqual({ outcome: 'correction_rejected', next: null });
-    expect(statusOf(d, 'email')?.value).toBe('b@example.com');
-    expect(currentId(d)).toBe('name');
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 3);
+    expect(applyReview(session, 'email', pass('b@example.com'), 3)).toEqual({ outcome: 'corrected', next: null });
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'done', value: 'b@example.com' });
+    expect(session.events).toContainEqual({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'b@example.com' } } });
+    expect(applyReview(session, 'email', fail, 3)).toEqual({ outcome: 'correction_rejected', next: null });
+    expect(statusOf(session, 'email')?.value).toBe('b@example.com');
+    expect(currentId(session)).toBe('name');
   });
 
   it('completes the session when the last field resolves: awaiting_confirmation and session.completed with collectedFields', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 3);
-    applyReview(d, 'name', pass('Ann Lee'), 3);
-    const r = applyReview(d, 'comments', { passed: true, skipped: true }, 3);
-    expect(r).toEqual({ outcome: 'skipped', next: 'completed' });
-    expect(d.state.status).toBe('awaiting_confirmation');
-    expect(currentField(d.state)).toBeNull();
-    expect(d.events.at(-1)).toEqual({
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 3);
+    applyReview(session, 'name', pass('Ann Lee'), 3);
+    const applied = applyReview(session, 'comments', { passed: true, skipped: true }, 3);
+    expect(applied).toEqual({ outcome: 'skipped', next: 'completed' });
+    expect(session.state.status).toBe('awaiting_confirmation');
+    expect(currentField(session.state)).toBeNull();
+    expect(session.events.at(-1)).toEqual({
       type: 'session.completed',
       data: { collectedFields: { email: 'a@example.com', name: 'Ann Lee' }, audit: null, needsReview: [] },
     });
-    expect(kinds(d.events).filter((k) => k === 'session.completed')).toHaveLength(1);
+    expect(kinds(session.events).filter((k) => k === 'session.completed')).toHaveLength(1);
   });
 
   it('comes back to a pending field the interview passed over', () => {
-    const d = draft();
-    d.setCurrentFieldIndex(1);
-    expect(applyReview(d, 'name', pass('Ann Lee'), 3).next).toBe('next');
-    expect(currentId(d)).toBe('comments');
-    expect(applyReview(d, 'comments', pass('ok'), 3).next).toBe('next');
-    expect(currentId(d)).toBe('email');
+    const session = draft();
+    session.setCurrentFieldIndex(1);
+    expect(applyReview(session, 'name', pass('Ann Lee'), 3).next).toBe('next');
+    expect(currentId(session)).toBe('comments');
+    expect(applyReview(session, 'comments', pass('ok'), 3).next).toBe('next');
+    expect(currentId(session)).toBe('email');
   });
 
   it('throws on a field the form does not have', () => {
@@ -280,71 +280,71 @@ describe('applyReview', () => {
 
 describe('advance', () => {
   it('completes a session whose fields are all resolved', () => {
-    const d = draft();
-    arrange(d, (state) => state.fields.forEach((f) => (f.status = 'done')));
-    expect(advance(d)).toBe('completed');
-    expect(d.state.status).toBe('awaiting_confirmation');
+    const session = draft();
+    arrange(session, (state) => state.fields.forEach((f) => (f.status = 'done')));
+    expect(advance(session)).toBe('completed');
+    expect(session.state.status).toBe('awaiting_confirmation');
   });
 });
 
 describe('unresolvedRequired', () => {
   it('lists the required fields that are not done; one kept for review counts as done', () => {
-    const d = draft();
-    expect(unresolvedRequired(d.state)).toEqual(['email', 'name']);
-    applyReview(d, 'email', fail, 0);
-    expect(statusOf(d, 'email')).toMatchObject({ status: 'done', needsReview: true });
-    expect(unresolvedRequired(d.state)).toEqual(['name']);
-    applyReview(d, 'name', pass('Ann Lee'), 0);
-    expect(unresolvedRequired(d.state)).toEqual([]);
+    const session = draft();
+    expect(unresolvedRequired(session.state)).toEqual(['email', 'name']);
+    applyReview(session, 'email', fail, 0);
+    expect(statusOf(session, 'email')).toMatchObject({ status: 'done', needsReview: true });
+    expect(unresolvedRequired(session.state)).toEqual(['name']);
+    applyReview(session, 'name', pass('Ann Lee'), 0);
+    expect(unresolvedRequired(session.state)).toEqual([]);
   });
 
   it('ignores optional fields', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 3);
-    applyReview(d, 'name', pass('Ann Lee'), 3);
-    expect(statusOf(d, 'comments')?.status).toBe('pending');
-    expect(unresolvedRequired(d.state)).toEqual([]);
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 3);
+    applyReview(session, 'name', pass('Ann Lee'), 3);
+    expect(statusOf(session, 'comments')?.status).toBe('pending');
+    expect(unresolvedRequired(session.state)).toEqual([]);
   });
 });
 
 describe('a field becomes done only through applyReview', () => {
   it('markAsked and markReviewing move a field through interviewing and reviewing, never to done', () => {
-    const d = draft();
-    markAsked(d, 'email');
-    expect(statusOf(d, 'email')?.status).toBe('interviewing');
-    markReviewing(d, 'email');
-    expect(statusOf(d, 'email')?.status).toBe('reviewing');
-    markAsked(d, 'email');
-    expect(statusOf(d, 'email')?.status).toBe('interviewing');
-    expect(statusOf(d, 'email')?.value).toBeNull();
-    expect(d.state.collectedFields).toEqual({});
-    expect(currentId(d)).toBe('email');
-    expect(kinds(d.events)).toEqual(['state.changed:FIELD_STATUS', 'state.changed:FIELD_STATUS', 'state.changed:FIELD_STATUS']);
-    expect(unresolvedRequired(d.state)).toEqual(['email', 'name']);
+    const session = draft();
+    markAsked(session, 'email');
+    expect(statusOf(session, 'email')?.status).toBe('interviewing');
+    markReviewing(session, 'email');
+    expect(statusOf(session, 'email')?.status).toBe('reviewing');
+    markAsked(session, 'email');
+    expect(statusOf(session, 'email')?.status).toBe('interviewing');
+    expect(statusOf(session, 'email')?.value).toBeNull();
+    expect(session.state.collectedFields).toEqual({});
+    expect(currentId(session)).toBe('email');
+    expect(kinds(session.events)).toEqual(['state.changed:FIELD_STATUS', 'state.changed:FIELD_STATUS', 'state.changed:FIELD_STATUS']);
+    expect(unresolvedRequired(session.state)).toEqual(['email', 'name']);
   });
 
   it('markAsked does not touch a field that is already done', () => {
-    const d = draft();
-    applyReview(d, 'email', pass('a@example.com'), 3);
-    const before = d.events.length;
-    markAsked(d, 'email');
-    expect(statusOf(d, 'email')?.status).toBe('done');
-    expect(d.events).toHaveLength(before);
+    const session = draft();
+    applyReview(session, 'email', pass('a@example.com'), 3);
+    const before = session.events.length;
+    markAsked(session, 'email');
+    expect(statusOf(session, 'email')?.status).toBe('done');
+    expect(session.events).toHaveLength(before);
   });
 
   it('a respondent message for a field does not resolve it', () => {
-    const d = draft();
-    d.addUserMessage('a@example.com', 't1', 'email');
-    expect(statusOf(d, 'email')?.status).toBe('pending');
-    expect(unresolvedRequired(d.state)).toEqual(['email', 'name']);
+    const session = draft();
+    session.addUserMessage('a@example.com', 't1', 'email');
+    expect(statusOf(session, 'email')?.status).toBe('pending');
+    expect(unresolvedRequired(session.state)).toEqual(['email', 'name']);
   });
 });
 
 describe('sessionTurnBound', () => {
   it('gives every field 1 + maxFollowUps asks and a correction, after the greeting, within MAX_SESSION_TURNS', () => {
-    const d = draft();
-    expect(sessionTurnBound(d.state, 200, 2)).toBe(8 + 3 * 4);
-    expect(sessionTurnBound(d.state, 200, 0)).toBe(8 + 3 * 2);
-    expect(sessionTurnBound(d.state, 10, 2)).toBe(10);
+    const session = draft();
+    expect(sessionTurnBound(session.state, 200, 2)).toBe(8 + 3 * 4);
+    expect(sessionTurnBound(session.state, 200, 0)).toBe(8 + 3 * 2);
+    expect(sessionTurnBound(session.state, 10, 2)).toBe(10);
   });
 });

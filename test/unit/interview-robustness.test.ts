@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isForeign } from '@convo/forms';
+import { isForeign } from '../../services/interviewer/src/phrasing.js';
 import { startInterview, throughGreeting } from '../support/interview-harness.js';
 import { ScriptedModel } from '../support/scripted-model.js';
 
@@ -48,53 +48,53 @@ const statusOf = (i: ReturnType<typeof startInterview>, id: string) => i.draft.s
 
 describe('the volunteer form, answered as people answer', () => {
   it('English: a size in words, an experience with its year, and a vague answer followed up', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'en' });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    await i.say('Jane Doe');
-    await i.say('jane@example.com');
-    await i.say('(416) 555-0123');
-    expect(i.lastAssistant()).toContain('Please answer with one of: S, M, L, XL.');
-    await i.say('Medium (M)');
-    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', value: 'M', followUps: 0 });
-    await i.say('a little');
-    expect(statusOf(i, 'experience')).toMatchObject({ status: 'interviewing', followUps: 1 });
-    await i.say('In 2023 I handed out water at the Toronto Waterfront Marathon aid station');
-    expect(statusOf(i, 'experience')).toMatchObject({ status: 'done' });
-    expect(statusOf(i, 'experience')?.value).toContain('2023');
-    expect(statusOf(i, 'experience')?.value).toContain('Toronto Waterfront Marathon');
-    await i.say('December 5, 2026');
-    expect(statusOf(i, 'available')).toMatchObject({ status: 'done', value: '2026-12-05' });
-    expect(i.draft.state.status).toBe('awaiting_confirmation');
-    expect(i.draft.state.collectedFields).toMatchObject({ email: 'jane@example.com', phone: '+14165550123', tshirt: 'M' });
+    const interview = startInterview({ form: volunteerEn, language: 'en' });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    await interview.say('Jane Doe');
+    await interview.say('jane@example.com');
+    await interview.say('(416) 555-0123');
+    expect(interview.lastAssistant()).toContain('Please answer with one of: S, M, L, XL.');
+    await interview.say('Medium (M)');
+    expect(statusOf(interview, 'tshirt')).toMatchObject({ status: 'done', value: 'M', followUps: 0 });
+    await interview.say('a little');
+    expect(statusOf(interview, 'experience')).toMatchObject({ status: 'interviewing', followUps: 1 });
+    await interview.say('In 2023 I handed out water at the Toronto Waterfront Marathon aid station');
+    expect(statusOf(interview, 'experience')).toMatchObject({ status: 'done' });
+    expect(statusOf(interview, 'experience')?.value).toContain('2023');
+    expect(statusOf(interview, 'experience')?.value).toContain('Toronto Waterfront Marathon');
+    await interview.say('December 5, 2026');
+    expect(statusOf(interview, 'available')).toMatchObject({ status: 'done', value: '2026-12-05' });
+    expect(interview.draft.state.status).toBe('awaiting_confirmation');
+    expect(interview.draft.state.collectedFields).toMatchObject({ email: 'jane@example.com', phone: '+14165550123', tshirt: 'M' });
   });
 
   it('Japanese: 「Mサイズです」 is M, and an experience with its year passes in one turn, 「少しあります」 does not', async () => {
-    const i = startInterview({ form: volunteerJa, language: 'ja' });
-    await throughGreeting(i, '大阪に住んでいます');
-    await i.say('山田花子');
-    await i.say('hanako@example.jp');
-    await i.say('090-1234-5678');
-    await i.say('Mサイズです');
-    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', value: 'M' });
-    await i.say('少しあります');
-    expect(statusOf(i, 'experience')).toMatchObject({ status: 'interviewing', followUps: 1 });
-    await i.say('2023年に神戸マラソンで給水所のボランティアをしました');
-    expect(statusOf(i, 'experience')?.status).toBe('done');
-    expect(i.draft.state.status).toBe('awaiting_confirmation');
-    for (const text of i.assistantTexts().slice(1)) expect(isForeign(text, 'ja')).toBe(false);
+    const interview = startInterview({ form: volunteerJa, language: 'ja' });
+    await throughGreeting(interview, '大阪に住んでいます');
+    await interview.say('山田花子');
+    await interview.say('hanako@example.jp');
+    await interview.say('090-1234-5678');
+    await interview.say('Mサイズです');
+    expect(statusOf(interview, 'tshirt')).toMatchObject({ status: 'done', value: 'M' });
+    await interview.say('少しあります');
+    expect(statusOf(interview, 'experience')).toMatchObject({ status: 'interviewing', followUps: 1 });
+    await interview.say('2023年に神戸マラソンで給水所のボランティアをしました');
+    expect(statusOf(interview, 'experience')?.status).toBe('done');
+    expect(interview.draft.state.status).toBe('awaiting_confirmation');
+    for (const text of interview.assistantTexts().slice(1)) expect(isForeign(text, 'ja')).toBe(false);
   });
 
   it('an English form in a Japanese session pastes no English form text', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'ja' });
-    await throughGreeting(i, '東京に住んでいます');
-    await i.say('山田太郎');
-    await i.say('taro@example.jp');
-    await i.say('090-1234-5678');
-    await i.say('Lです');
-    await i.say('2022年に地域の清掃活動に参加しました');
-    await i.say('2026年12月5日');
-    expect(i.draft.state.status).toBe('awaiting_confirmation');
-    for (const text of i.assistantTexts().slice(1)) {
+    const interview = startInterview({ form: volunteerEn, language: 'ja' });
+    await throughGreeting(interview, '東京に住んでいます');
+    await interview.say('山田太郎');
+    await interview.say('taro@example.jp');
+    await interview.say('090-1234-5678');
+    await interview.say('Lです');
+    await interview.say('2022年に地域の清掃活動に参加しました');
+    await interview.say('2026年12月5日');
+    expect(interview.draft.state.status).toBe('awaiting_confirmation');
+    for (const text of interview.assistantTexts().slice(1)) {
       expect(text).toMatch(/[ぁ-んァ-ヶ一-龠]/);
       // No run of English words (the form's labels, intents or facts).
       expect(text.replace(/taro@example\.jp|https?:\S+/g, '')).not.toMatch(/\p{Script=Latin}{2,}[\s-]+\p{Script=Latin}{2,}/u);
@@ -104,101 +104,101 @@ describe('the volunteer form, answered as people answer', () => {
 
 describe('no dead ends', () => {
   it('asks a required choice at most 1 + maxFollowUps times, the last time with the options and the way out, then keeps it for review', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'en', maxFollowUps: 2 });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    await i.say('Jane Doe');
-    await i.say('jane@example.com');
-    await i.say('(416) 555-0123');
-    await i.say('purple');
-    await i.say('the purple one');
-    expect(i.lastAssistant()).toContain('S, M, L, XL');
-    expect(i.lastAssistant()).toMatch(/can't answer/);
-    await i.say('a purple one please');
-    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: 'a purple one please' });
-    expect(i.lastAssistant()).toMatch(/member of staff will check/);
-    const asks = i.draft.state.messages.filter((m) => m.role === 'assistant' && m.fieldId === 'tshirt');
+    const interview = startInterview({ form: volunteerEn, language: 'en', maxFollowUps: 2 });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    await interview.say('Jane Doe');
+    await interview.say('jane@example.com');
+    await interview.say('(416) 555-0123');
+    await interview.say('purple');
+    await interview.say('the purple one');
+    expect(interview.lastAssistant()).toContain('S, M, L, XL');
+    expect(interview.lastAssistant()).toMatch(/can't answer/);
+    await interview.say('a purple one please');
+    expect(statusOf(interview, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: 'a purple one please' });
+    expect(interview.lastAssistant()).toMatch(/member of staff will check/);
+    const asks = interview.draft.state.messages.filter((m) => m.role === 'assistant' && m.fieldId === 'tshirt');
     expect(asks).toHaveLength(3);
   });
 
   it('does not ask a third time once the respondent has twice said they cannot answer', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'en', maxFollowUps: 2 });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    await i.say('Jane Doe');
-    await i.say('jane@example.com');
-    await i.say('(416) 555-0123');
-    await i.say('no idea');
-    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'interviewing' });
-    await i.say("I'm not sure, sorry");
-    expect(statusOf(i, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: "I'm not sure, sorry" });
-    expect(i.lastAssistant()).toMatch(/member of staff will check/);
-    expect(i.draft.state.messages.filter((m) => m.role === 'assistant' && m.fieldId === 'tshirt')).toHaveLength(2);
+    const interview = startInterview({ form: volunteerEn, language: 'en', maxFollowUps: 2 });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    await interview.say('Jane Doe');
+    await interview.say('jane@example.com');
+    await interview.say('(416) 555-0123');
+    await interview.say('no idea');
+    expect(statusOf(interview, 'tshirt')).toMatchObject({ status: 'interviewing' });
+    await interview.say("I'm not sure, sorry");
+    expect(statusOf(interview, 'tshirt')).toMatchObject({ status: 'done', needsReview: true, value: "I'm not sure, sorry" });
+    expect(interview.lastAssistant()).toMatch(/member of staff will check/);
+    expect(interview.draft.state.messages.filter((m) => m.role === 'assistant' && m.fieldId === 'tshirt')).toHaveLength(2);
   });
 
   it('closes an interview at MAX_SESSION_TURNS with the open fields kept for review', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'en', maxSessionTurns: 4 });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    await i.say('Jane Doe');
-    await i.say('jane@example.com');
-    await i.say('hmm');
-    expect(i.draft.state.status).toBe('awaiting_confirmation');
-    expect(i.draft.state.fields.filter((f) => f.needsReview).map((f) => f.fieldId)).toEqual(['phone', 'tshirt', 'experience', 'available']);
-    expect(i.lastAssistant()).toMatch(/Submit/);
+    const interview = startInterview({ form: volunteerEn, language: 'en', maxSessionTurns: 4 });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    await interview.say('Jane Doe');
+    await interview.say('jane@example.com');
+    await interview.say('hmm');
+    expect(interview.draft.state.status).toBe('awaiting_confirmation');
+    expect(interview.draft.state.fields.filter((f) => f.needsReview).map((f) => f.fieldId)).toEqual(['phone', 'tshirt', 'experience', 'available']);
+    expect(interview.lastAssistant()).toMatch(/Submit/);
   });
 
   it('the greeter asks at most four times, then goes on without a country', async () => {
-    const i = startInterview({ form: volunteerEn, language: null });
-    await i.say(null);
-    await i.say('hmm');
-    await i.say('what?');
-    await i.say('somewhere nice');
-    await i.say('I would rather not say');
-    expect(i.draft.state.bootstrap).toMatchObject({ language: 'en', country: null, countryUnknown: true, timezone: 'Asia/Tokyo' });
-    expect(i.draft.state.plan).not.toBeNull();
-    expect(i.lastAssistant()).toMatch(/full name/i);
+    const interview = startInterview({ form: volunteerEn, language: null });
+    await interview.say(null);
+    await interview.say('hmm');
+    await interview.say('what?');
+    await interview.say('somewhere nice');
+    await interview.say('I would rather not say');
+    expect(interview.draft.state.bootstrap).toMatchObject({ language: 'en', country: null, countryUnknown: true, timezone: 'Asia/Tokyo' });
+    expect(interview.draft.state.plan).not.toBeNull();
+    expect(interview.lastAssistant()).toMatch(/full name/i);
   });
 });
 
 describe('corrections and several facts at once', () => {
   it('"Actually my email is …" updates the email, with its events, and the open question is asked again', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'en' });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    await i.say('Jane Doe');
-    await i.say('jane@example.com');
-    const before = i.draft.events.length;
-    await i.say('Actually my email is jane.doe@example.org, sorry');
-    expect(statusOf(i, 'email')).toMatchObject({ status: 'done', value: 'jane.doe@example.org' });
-    expect(i.draft.events.slice(before)).toContainEqual({
+    const interview = startInterview({ form: volunteerEn, language: 'en' });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    await interview.say('Jane Doe');
+    await interview.say('jane@example.com');
+    const before = interview.draft.events.length;
+    await interview.say('Actually my email is jane.doe@example.org, sorry');
+    expect(statusOf(interview, 'email')).toMatchObject({ status: 'done', value: 'jane.doe@example.org' });
+    expect(interview.draft.events.slice(before)).toContainEqual({
       type: 'state.changed',
       data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'jane.doe@example.org' } },
     });
-    expect(i.lastAssistant()).toContain('jane.doe@example.org');
-    expect(i.lastAssistant()).toMatch(/phone/i);
-    expect(statusOf(i, 'phone')?.status).toBe('interviewing');
-    await i.say('(416) 555-0123');
-    expect(statusOf(i, 'phone')).toMatchObject({ status: 'done', value: '+14165550123' });
+    expect(interview.lastAssistant()).toContain('jane.doe@example.org');
+    expect(interview.lastAssistant()).toMatch(/phone/i);
+    expect(statusOf(interview, 'phone')?.status).toBe('interviewing');
+    await interview.say('(416) 555-0123');
+    expect(statusOf(interview, 'phone')).toMatchObject({ status: 'done', value: '+14165550123' });
   });
 
   it('「さっきの電話番号は間違いで…」 corrects the phone number', async () => {
-    const i = startInterview({ form: volunteerJa, language: 'ja' });
-    await throughGreeting(i, '大阪に住んでいます');
-    await i.say('山田花子');
-    await i.say('hanako@example.jp');
-    await i.say('090-1234-5678');
-    await i.say('さっきの電話番号は間違いで、正しくは080-2222-3333です');
-    expect(statusOf(i, 'phone')).toMatchObject({ status: 'done', value: '+818022223333' });
-    expect(i.lastAssistant()).toContain('訂正しました');
-    expect(statusOf(i, 'tshirt')?.status).toBe('interviewing');
+    const interview = startInterview({ form: volunteerJa, language: 'ja' });
+    await throughGreeting(interview, '大阪に住んでいます');
+    await interview.say('山田花子');
+    await interview.say('hanako@example.jp');
+    await interview.say('090-1234-5678');
+    await interview.say('さっきの電話番号は間違いで、正しくは080-2222-3333です');
+    expect(statusOf(interview, 'phone')).toMatchObject({ status: 'done', value: '+818022223333' });
+    expect(interview.lastAssistant()).toContain('訂正しました');
+    expect(statusOf(interview, 'tshirt')?.status).toBe('interviewing');
   });
 
   it('an answer that also gives a later field has it confirmed instead of asked', async () => {
-    const i = startInterview({ form: volunteerEn, language: 'en' });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    await i.say('Jane Doe, and you can reach me at jane@example.com');
-    expect(statusOf(i, 'name')).toMatchObject({ status: 'done', value: 'Jane Doe' });
-    expect(i.lastAssistant()).toContain('jane@example.com');
-    expect(i.lastAssistant()).toMatch(/Shall I use that/);
-    await i.say('yes');
-    expect(statusOf(i, 'email')).toMatchObject({ status: 'done', value: 'jane@example.com', followUps: 0 });
+    const interview = startInterview({ form: volunteerEn, language: 'en' });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    await interview.say('Jane Doe, and you can reach me at jane@example.com');
+    expect(statusOf(interview, 'name')).toMatchObject({ status: 'done', value: 'Jane Doe' });
+    expect(interview.lastAssistant()).toContain('jane@example.com');
+    expect(interview.lastAssistant()).toMatch(/Shall I use that/);
+    await interview.say('yes');
+    expect(statusOf(interview, 'email')).toMatchObject({ status: 'done', value: 'jane@example.com', followUps: 0 });
   });
 });
 
@@ -217,26 +217,26 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
     ]);
     const reviewer = new ScriptedModel([{ toolCalls: [review(false, ['T-shirt size'])] }]);
     const form = { title: 'Shirt', fields: [volunteerEn.fields[3]], facts: [volunteerEn.facts[3]] };
-    const i = startInterview({ form, language: 'en', models: { interviewer, reviewer } });
-    await throughGreeting(i, 'I live in Toronto, Canada');
-    expect(i.lastAssistant()).toBe('What is your T-shirt size?');
-    await i.say('the usual one');
-    expect(i.lastAssistant()).toBe('Sorry, which size: S, M, L or XL?');
-    expect(i.draft.runSteps.filter((s) => s.toolName === 'review')).toHaveLength(1);
-    expect(i.draft.runSteps.at(-1)).toMatchObject({ toolName: 'ask', input: { message: 'Sorry, which size: S, M, L or XL?' } });
+    const interview = startInterview({ form, language: 'en', models: { interviewer, reviewer } });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
+    expect(interview.lastAssistant()).toBe('What is your T-shirt size?');
+    await interview.say('the usual one');
+    expect(interview.lastAssistant()).toBe('Sorry, which size: S, M, L or XL?');
+    expect(interview.draft.runSteps.filter((s) => s.toolName === 'review')).toHaveLength(1);
+    expect(interview.draft.runSteps.at(-1)).toMatchObject({ toolName: 'ask', input: { message: 'Sorry, which size: S, M, L or XL?' } });
     expect(interviewer.remaining).toBe(0);
     expect(reviewer.remaining).toBe(0);
 
     // A model that calls the reviewer again without a new answer is told what to do instead.
     interviewer.push({ toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'tshirt', question: null, note: null } }] });
     interviewer.push({ toolCalls: [{ name: 'ask', arguments: { message: 'Is it S, M, L or XL?' } }] });
-    const d = i.draft;
+    const draft = interview.draft;
     const { runAgentLoop } = await import('@convo/agent-kit/internal/loop');
     const { createInterviewerAgent } = await import('../../services/interviewer/src/agent.js');
     const { createLogger } = await import('@convo/runtime');
     await runAgentLoop({
       agent: createInterviewerAgent({ maxSessionTurns: 200 }),
-      draft: d,
+      draft: draft,
       llm: interviewer,
       model: 'test',
       maxTurns: 5,
@@ -244,7 +244,7 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
       runStepPrefix: 'rs-x',
       log: createLogger('test', 'silent'),
     });
-    const refused = d.runSteps.filter((s) => s.toolName === 'subtask').at(-1)?.output as { status: string; result: { message: string } };
+    const refused = draft.runSteps.filter((s) => s.toolName === 'subtask').at(-1)?.output as { status: string; result: { message: string } };
     expect(refused.status).toBe('error');
     expect(refused.result.message).toMatch(/already reviewed.*Ask a follow-up about T-shirt size with ask/);
   });
@@ -261,22 +261,22 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
         return offline.chat(req);
       },
     };
-    const i = startInterview({ form: volunteerEn, language: 'en', models: { interviewer } });
-    await throughGreeting(i, 'I live in Toronto, Canada');
+    const interview = startInterview({ form: volunteerEn, language: 'en', models: { interviewer } });
+    await throughGreeting(interview, 'I live in Toronto, Canada');
     // The name passes review, the field moves to email, and the interviewer's next call fails before asking.
     calls = 0;
     failAt = 2;
-    const t = await i.say('Jane Doe');
-    expect(t.failed).toBe(true);
-    expect(statusOf(i, 'name')?.status).toBe('done');
-    expect(statusOf(i, 'email')?.status).toBe('pending');
+    const result = await interview.say('Jane Doe');
+    expect(result.failed).toBe(true);
+    expect(statusOf(interview, 'name')?.status).toBe('done');
+    expect(statusOf(interview, 'email')?.status).toBe('pending');
     // "hello?" is not an answer to the email question, which was never shown.
-    await i.say('hello?');
-    const hello = i.draft.state.messages.filter((m) => m.role === 'user').at(-1);
+    await interview.say('hello?');
+    const hello = interview.draft.state.messages.filter((m) => m.role === 'user').at(-1);
     expect(hello?.fieldId).toBe('name');
-    expect(i.lastAssistant()).toMatch(/email/i);
-    expect(statusOf(i, 'email')).toMatchObject({ status: 'interviewing', followUps: 0 });
-    await i.say('jane@example.com');
-    expect(statusOf(i, 'email')).toMatchObject({ status: 'done', value: 'jane@example.com' });
+    expect(interview.lastAssistant()).toMatch(/email/i);
+    expect(statusOf(interview, 'email')).toMatchObject({ status: 'interviewing', followUps: 0 });
+    await interview.say('jane@example.com');
+    expect(statusOf(interview, 'email')).toMatchObject({ status: 'done', value: 'jane@example.com' });
   });
 });

@@ -5,8 +5,8 @@ import { toolParameters, toolSpec } from '@convo/agent-kit/internal/llm/json-sch
 /** What OpenAI strict function calling expects of tool parameters, checked on the generated JSON Schema. */
 describe('toolParameters', () => {
   it('lists every property as required, forbids extra keys and drops $schema', () => {
-    const p = toolParameters(z.object({ message: z.string().describe('What to say'), count: z.number() }));
-    expect(p).toEqual({
+    const parameters = toolParameters(z.object({ message: z.string().describe('What to say'), count: z.number() }));
+    expect(parameters).toEqual({
       type: 'object',
       properties: { message: { type: 'string', description: 'What to say' }, count: { type: 'number' } },
       required: ['message', 'count'],
@@ -15,15 +15,15 @@ describe('toolParameters', () => {
   });
 
   it('keeps nullable fields required and lets them be null', () => {
-    const p = toolParameters(
+    const parameters = toolParameters(
       z.object({
         hint: z.union([z.string(), z.null()]),
         note: z.string().nullable(),
         facts: z.array(z.string()).nullable(),
       }),
     );
-    expect(p.required).toEqual(['hint', 'note', 'facts']);
-    expect(p.properties).toEqual({
+    expect(parameters.required).toEqual(['hint', 'note', 'facts']);
+    expect(parameters.properties).toEqual({
       hint: { type: ['string', 'null'] },
       note: { type: ['string', 'null'] },
       facts: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
@@ -38,23 +38,23 @@ describe('toolParameters', () => {
         return z.array(Node);
       },
     });
-    const p = toolParameters(z.object({ fields: z.array(Item), extra: Item.nullable(), tree: Node }));
+    const parameters = toolParameters(z.object({ fields: z.array(Item), extra: Item.nullable(), tree: Node }));
     const closed = { type: 'object', required: ['field_id', 'required'], additionalProperties: false };
-    expect(p).toMatchObject({
+    expect(parameters).toMatchObject({
       properties: {
         fields: { type: 'array', items: closed },
         extra: { anyOf: [closed, { type: 'null' }] },
       },
     });
-    const defs = Object.values(p.definitions as Record<string, unknown>);
+    const defs = Object.values(parameters.definitions as Record<string, unknown>);
     expect(defs).toEqual([expect.objectContaining({ required: ['name', 'children'], additionalProperties: false })]);
   });
 
   it('turns the oneOf of a discriminated union into anyOf, which strict mode supports', () => {
-    const p = toolParameters(
+    const parameters = toolParameters(
       z.object({ answer: z.discriminatedUnion('kind', [z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('skip') })]) }),
     );
-    const answer = (p.properties as Record<string, Record<string, unknown>>).answer!;
+    const answer = (parameters.properties as Record<string, Record<string, unknown>>).answer!;
     expect(answer).not.toHaveProperty('oneOf');
     expect(answer.anyOf).toMatchObject([
       { required: ['kind', 'text'], additionalProperties: false },

@@ -19,13 +19,13 @@ function fact(text: string, doneCriteria = '', extra: Partial<FactDefinition> = 
 
 type Case = { label: string; fact?: FactDefinition; answer: string; value: string | null; kind: string };
 
-function check(c: Case, language: 'ja' | 'en', country: string, timezone: string) {
-  const f = field(c.label);
-  const facts = c.fact ? [c.fact] : [];
-  expect(answerSpec(c.fact ?? fact(c.label), f).type).toBe(c.kind);
-  const r = reviewAnswer({ field: f, facts, answers: [c.answer], language, country, timezone, now: NOW });
-  if (c.value === null) expect(r.passed).toBe(false);
-  else expect(r).toMatchObject({ passed: true, field_value: c.value });
+function check(testCase: Case, language: 'ja' | 'en', country: string, timezone: string) {
+  const formField = field(testCase.label);
+  const facts = testCase.fact ? [testCase.fact] : [];
+  expect(answerSpec(testCase.fact ?? fact(testCase.label), formField).type).toBe(testCase.kind);
+  const outcome = reviewAnswer({ field: formField, facts, answers: [testCase.answer], language, country, timezone, now: NOW });
+  if (testCase.value === null) expect(outcome.passed).toBe(false);
+  else expect(outcome).toMatchObject({ passed: true, field_value: testCase.value });
 }
 
 const english: Case[] = [
@@ -110,7 +110,7 @@ describe('what never makes a fact numeric or a choice', () => {
     const background = fact("The attendee's current role or background", 'Their job, studies or experience');
     expect(answerSpec(background, field('Background')).type).toBe('text');
     const ja = fact('現在の職業や経歴', '仕事、専攻、経験のいずれか');
-    const r = reviewAnswer({ field: field('経歴'), facts: [ja], answers: ['物流会社でバックエンドエンジニアをしています'], language: 'ja', country: 'JP', now: NOW });
-    expect(r.passed).toBe(true);
+    const outcome = reviewAnswer({ field: field('経歴'), facts: [ja], answers: ['物流会社でバックエンドエンジニアをしています'], language: 'ja', country: 'JP', now: NOW });
+    expect(outcome.passed).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contentStems, crossLanguagePicks, englishGlosses } from '@convo/forms/internal/nlu/bilingual';
 import { preloadJapanese } from '@convo/forms/internal/nlu/japanese';
 import { matchOption } from '@convo/forms/internal/nlu/options';
-import { completionText } from '@convo/forms/internal/nlu/phrasing-interview';
+import { completionText } from '../../services/interviewer/src/phrasing.js';
 
 beforeAll(async () => {
   await preloadJapanese();

@@ -47,9 +47,9 @@ describe('identifiers are codes', () => {
   });
 
   it('is not satisfied by an account of why there is no code', () => {
-    const r = review({ ...serial, answers: ["The sticker on the bottom has completely worn off and the laptop won't turn on, so I can't look it up in settings either."] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('no number or code');
+    const outcome = review({ ...serial, answers: ["The sticker on the bottom has completely worn off and the laptop won't turn on, so I can't look it up in settings either."] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('no number or code');
   });
 
   it('treats a version as a code', () => {

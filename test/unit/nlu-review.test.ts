@@ -18,7 +18,7 @@ function review(partial: Partial<ReviewInput> & Pick<ReviewInput, 'field' | 'ans
 }
 
 describe('classifyFact', () => {
-  const f = field('Question');
+  const formField = field('Question');
   it.each([
     ['email', 'Email address', 'email'],
     ['contact', 'メールアドレス', 'email'],
@@ -53,11 +53,11 @@ describe('classifyFact', () => {
     ['reason', 'Why the respondent wants to join', 'text'],
     ['tools', 'いつも使っているツール', 'text'],
   ] as const)('classifies the fact %s (%j) as %s', (key, description, type) => {
-    expect(classifyFact(fact(key, description), f)).toBe(type);
+    expect(classifyFact(fact(key, description), formField)).toBe(type);
   });
 
   it('prefers "phone" over "number" for a phone number', () => {
-    expect(classifyFact(fact('mobile', 'Mobile phone number'), f)).toBe('phone');
+    expect(classifyFact(fact('mobile', 'Mobile phone number'), formField)).toBe('phone');
   });
 
   it('uses the field label when the fact itself says nothing typed, unless told not to', () => {
@@ -106,54 +106,54 @@ describe('reviewAnswer — typed facts', () => {
   const emailFacts = [fact('email', 'Email address')];
 
   it("a required email field answered 'foo@' fails and names the invalid address", () => {
-    const r = review({ field: emailField, facts: emailFacts, answers: ['foo@'] });
-    expect(r.passed).toBe(false);
-    expect(r.missing_facts).toEqual(['Email address']);
-    expect(r.feedback).toContain("'foo@'");
-    expect(r.feedback).toContain('not valid');
-    expect(r.field_value).toBeUndefined();
+    const outcome = review({ field: emailField, facts: emailFacts, answers: ['foo@'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.missing_facts).toEqual(['Email address']);
+    expect(outcome.feedback).toContain("'foo@'");
+    expect(outcome.feedback).toContain('not valid');
+    expect(outcome.field_value).toBeUndefined();
   });
 
   it('a follow-up with a valid address passes with the address lowercased', () => {
-    const r = review({ field: emailField, facts: emailFacts, answers: ['foo@', 'sorry, it is Foo.Bar@Example.COM'] });
-    expect(r).toMatchObject({ passed: true, field_value: 'foo.bar@example.com', extracted_facts: ['email: foo.bar@example.com'] });
-    expect(r.factResults[0]).toMatchObject({ type: 'email', satisfied: true, value: 'foo.bar@example.com' });
+    const outcome = review({ field: emailField, facts: emailFacts, answers: ['foo@', 'sorry, it is Foo.Bar@Example.COM'] });
+    expect(outcome).toMatchObject({ passed: true, field_value: 'foo.bar@example.com', extracted_facts: ['email: foo.bar@example.com'] });
+    expect(outcome.factResults[0]).toMatchObject({ type: 'email', satisfied: true, value: 'foo.bar@example.com' });
   });
 
   it('reads a full-width address typed on a Japanese keyboard', () => {
-    const r = review({ field: emailField, facts: emailFacts, answers: ['ｔａｒｏ＠ｅｘａｍｐｌｅ．ｊｐです'], language: 'ja' });
-    expect(r.field_value).toBe('taro@example.jp');
+    const outcome = review({ field: emailField, facts: emailFacts, answers: ['ｔａｒｏ＠ｅｘａｍｐｌｅ．ｊｐです'], language: 'ja' });
+    expect(outcome.field_value).toBe('taro@example.jp');
   });
 
   it('takes the latest valid value when the respondent corrects themselves', () => {
-    const r = review({ field: emailField, facts: emailFacts, answers: ['old@example.com', 'new@example.com'] });
-    expect(r.field_value).toBe('new@example.com');
+    const outcome = review({ field: emailField, facts: emailFacts, answers: ['old@example.com', 'new@example.com'] });
+    expect(outcome.field_value).toBe('new@example.com');
   });
 
   it('reads a Japanese mobile number in the country of residence as E.164', () => {
-    const r = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['090-1234-5678です'], language: 'ja', country: 'JP' });
-    expect(r).toMatchObject({ passed: true, field_value: '+819012345678' });
+    const outcome = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['090-1234-5678です'], language: 'ja', country: 'JP' });
+    expect(outcome).toMatchObject({ passed: true, field_value: '+819012345678' });
   });
 
   it('assumes Japan for national phone formats in a Japanese session without a country', () => {
-    const r = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['０９０－１２３４－５６７８'], language: 'ja' });
-    expect(r.field_value).toBe('+819012345678');
+    const outcome = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['０９０－１２３４－５６７８'], language: 'ja' });
+    expect(outcome.field_value).toBe('+819012345678');
   });
 
   it('reads an international number whatever the country', () => {
-    const r = review({ field: field('Phone'), facts: [fact('phone', 'Phone number')], answers: ['+1 415 555 2671'], country: 'JP' });
-    expect(r.field_value).toBe('+14155552671');
+    const outcome = review({ field: field('Phone'), facts: [fact('phone', 'Phone number')], answers: ['+1 415 555 2671'], country: 'JP' });
+    expect(outcome.field_value).toBe('+14155552671');
   });
 
   it('names a phone number that is not valid', () => {
-    const r = review({ field: field('Phone'), facts: [fact('phone', 'Phone number')], answers: ['12-345'], country: 'JP' });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain("'12-345'");
+    const outcome = review({ field: field('Phone'), facts: [fact('phone', 'Phone number')], answers: ['12-345'], country: 'JP' });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain("'12-345'");
   });
 
   it('reads "2025年4月1日" as 2025-04-01', () => {
-    const r = review({ field: field('入社可能日'), facts: [fact('start', '入社可能日')], answers: ['2025年4月1日から可能です'], language: 'ja' });
-    expect(r).toMatchObject({ passed: true, field_value: '2025-04-01' });
+    const outcome = review({ field: field('入社可能日'), facts: [fact('start', '入社可能日')], answers: ['2025年4月1日から可能です'], language: 'ja' });
+    expect(outcome).toMatchObject({ passed: true, field_value: '2025-04-01' });
   });
 
   it('resolves relative dates against the reference date ("next Monday", "来週の月曜日")', () => {
@@ -172,16 +172,16 @@ describe('reviewAnswer — typed facts', () => {
   });
 
   it('rejects an impossible date and names it', () => {
-    const r = review({ field: field('Start date'), facts: [fact('start', 'Start date')], answers: ['2025-02-30'] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('2025-02-30');
+    const outcome = review({ field: field('Start date'), facts: [fact('start', 'Start date')], answers: ['2025-02-30'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('2025-02-30');
   });
 
   it('requires the year for a birth date', () => {
     const facts = [fact('dob', 'Date of birth')];
-    const r = review({ field: field('Date of birth'), facts, answers: ['May 3rd'] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('no year');
+    const outcome = review({ field: field('Date of birth'), facts, answers: ['May 3rd'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('no year');
     expect(review({ field: field('Date of birth'), facts, answers: ['May 3rd', '1990'] }).passed).toBe(false);
     expect(review({ field: field('Date of birth'), facts, answers: ['May 3, 1990'] }).field_value).toBe('1990-05-03');
   });
@@ -196,8 +196,8 @@ describe('reviewAnswer — typed facts', () => {
     ['twenty-five', '25'],
     ['1,200', '1200'],
   ])('reads the number in %j as %s', (answer, value) => {
-    const r = review({ field: field('Headcount'), facts: [fact('count', 'Number of people')], answers: [answer], language: 'ja' });
-    expect(r).toMatchObject({ passed: true, field_value: value });
+    const outcome = review({ field: field('Headcount'), facts: [fact('count', 'Number of people')], answers: [answer], language: 'ja' });
+    expect(outcome).toMatchObject({ passed: true, field_value: value });
   });
 
   it.each([
@@ -208,13 +208,13 @@ describe('reviewAnswer — typed facts', () => {
     ['twenty-five', '25'],
     ['since 2019', 'since 2019'],
   ])('reads the length of time in %j as %j', (answer, value) => {
-    const r = review({ field: field('Experience'), facts: [fact('years', 'Years of experience')], answers: [answer], language: 'ja' });
-    expect(r).toMatchObject({ passed: true, field_value: value });
+    const outcome = review({ field: field('Experience'), facts: [fact('years', 'Years of experience')], answers: [answer], language: 'ja' });
+    expect(outcome).toMatchObject({ passed: true, field_value: value });
   });
 
   it('does not read "一緒" or "十分" as numbers', () => {
-    const r = review({ field: field('チームの人数'), facts: [fact('size', 'チームの人数')], answers: ['みんな一緒で十分です'], language: 'ja' });
-    expect(r.passed).toBe(false);
+    const outcome = review({ field: field('チームの人数'), facts: [fact('size', 'チームの人数')], answers: ['みんな一緒で十分です'], language: 'ja' });
+    expect(outcome.passed).toBe(false);
   });
 
   it('accepts bare domains and adds https://', () => {
@@ -226,14 +226,14 @@ describe('reviewAnswer — typed facts', () => {
   });
 
   it('names a link that is not a valid URL', () => {
-    const r = review({ field: field('Portfolio'), facts: [fact('portfolio', 'Portfolio URL')], answers: ['http://'] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain("'http://'");
+    const outcome = review({ field: field('Portfolio'), facts: [fact('portfolio', 'Portfolio URL')], answers: ['http://'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain("'http://'");
   });
 
   it('does not take a file name such as Node.js for a web site', () => {
-    const r = review({ field: field('Portfolio'), facts: [fact('portfolio', 'Portfolio URL')], answers: ['I mostly use Node.js'] });
-    expect(r.passed).toBe(false);
+    const outcome = review({ field: field('Portfolio'), facts: [fact('portfolio', 'Portfolio URL')], answers: ['I mostly use Node.js'] });
+    expect(outcome.passed).toBe(false);
   });
 
   it('accepts a full name in Latin script or Japanese and removes the introduction', () => {
@@ -243,9 +243,9 @@ describe('reviewAnswer — typed facts', () => {
   });
 
   it('asks for the family name too when only a first name is given', () => {
-    const r = review({ field: field('Name'), facts: [fact('fullName', 'Full name')], answers: ['Taro'] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('first and last name');
+    const outcome = review({ field: field('Name'), facts: [fact('fullName', 'Full name')], answers: ['Taro'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('first and last name');
   });
 
   it('accepts one word for a first-name-only fact', () => {
@@ -253,72 +253,72 @@ describe('reviewAnswer — typed facts', () => {
   });
 
   it('does not take a sentence for a name', () => {
-    const r = review({ field: field('Name'), facts: [fact('fullName', 'Full name')], answers: ['I would like to skip the'] });
-    expect(r.passed).toBe(false);
+    const outcome = review({ field: field('Name'), facts: [fact('fullName', 'Full name')], answers: ['I would like to skip the'] });
+    expect(outcome.passed).toBe(false);
   });
 });
 
 describe('reviewAnswer — refusals and optional fields', () => {
   it('an optional field answered "skip" passes as skipped, without a value', () => {
-    const r = review({ field: field('Comments', { required: false }), answers: ['skip'] });
-    expect(r).toMatchObject({ passed: true, skipped: true });
-    expect(r.field_value).toBeUndefined();
-    expect(r.feedback).toMatch(/skip/i);
+    const outcome = review({ field: field('Comments', { required: false }), answers: ['skip'] });
+    expect(outcome).toMatchObject({ passed: true, skipped: true });
+    expect(outcome.field_value).toBeUndefined();
+    expect(outcome.feedback).toMatch(/skip/i);
   });
 
   it('an optional field answered "なし" passes as skipped, with feedback in Japanese', () => {
-    const r = review({ field: field('備考', { required: false }), answers: ['なし'], language: 'ja' });
-    expect(r).toMatchObject({ passed: true, skipped: true });
-    expect(r.feedback).toContain('スキップ');
+    const outcome = review({ field: field('備考', { required: false }), answers: ['なし'], language: 'ja' });
+    expect(outcome).toMatchObject({ passed: true, skipped: true });
+    expect(outcome.feedback).toContain('スキップ');
   });
 
   it('only the latest answer decides the skip', () => {
-    const r = review({ field: field('Comments', { required: false }), answers: ['skip', 'Actually, I enjoyed the process a lot'] });
-    expect(r.passed).toBe(true);
-    expect(r.skipped).toBeUndefined();
+    const outcome = review({ field: field('Comments', { required: false }), answers: ['skip', 'Actually, I enjoyed the process a lot'] });
+    expect(outcome.passed).toBe(true);
+    expect(outcome.skipped).toBeUndefined();
   });
 
   it('a required field answered "skip" fails and says it is required', () => {
-    const r = review({ field: field('Email'), facts: [fact('email', 'Email address')], answers: ['skip'] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('required');
-    expect(r.missing_facts).toEqual(['Email address']);
+    const outcome = review({ field: field('Email'), facts: [fact('email', 'Email address')], answers: ['skip'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('required');
+    expect(outcome.missing_facts).toEqual(['Email address']);
   });
 
   it('a required field answered "わかりません" fails and asks for an approximate answer', () => {
-    const r = review({ field: field('志望動機'), facts: [fact('m', '志望動機')], answers: ['わかりません'], language: 'ja' });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('必須');
+    const outcome = review({ field: field('志望動機'), facts: [fact('m', '志望動機')], answers: ['わかりません'], language: 'ja' });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('必須');
   });
 
   it('an optional field answered "I don\'t know" fails but says it may be skipped', () => {
-    const r = review({ field: field('Hobbies', { required: false }), answers: ["I don't know"] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('optional');
+    const outcome = review({ field: field('Hobbies', { required: false }), answers: ["I don't know"] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('optional');
   });
 
   it('"none" completes a question about whether something exists, even when required', () => {
-    const r = review({ field: field('Allergies'), facts: [fact('allergies', 'Any allergies the respondent has')], answers: ['None'] });
-    expect(r).toMatchObject({ passed: true, field_value: 'None' });
+    const outcome = review({ field: field('Allergies'), facts: [fact('allergies', 'Any allergies the respondent has')], answers: ['None'] });
+    expect(outcome).toMatchObject({ passed: true, field_value: 'None' });
   });
 
   it('"なし" does not answer a question that needs a description', () => {
-    const r = review({ field: field('志望動機'), facts: [fact('reason', '当社を志望する理由')], answers: ['なし'], language: 'ja' });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('「なし」では');
+    const outcome = review({ field: field('志望動機'), facts: [fact('reason', '当社を志望する理由')], answers: ['なし'], language: 'ja' });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('「なし」では');
   });
 });
 
 describe('reviewAnswer — free text', () => {
   it('passes an informative answer and stores it as the value', () => {
-    const r = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['I love building tools for designers'] });
-    expect(r).toMatchObject({ passed: true, field_value: 'I love building tools for designers' });
+    const outcome = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['I love building tools for designers'] });
+    expect(outcome).toMatchObject({ passed: true, field_value: 'I love building tools for designers' });
   });
 
   it('fails a descriptive fact answered with one word, and says it is too brief', () => {
-    const r = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['Money'] });
-    expect(r.passed).toBe(false);
-    expect(r.feedback).toContain('too brief');
+    const outcome = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['Money'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.feedback).toContain('too brief');
   });
 
   it('accepts a short answer for a short fact (a job title)', () => {
@@ -338,16 +338,16 @@ describe('reviewAnswer — free text', () => {
   });
 
   it('judges a field without facts as one fact built from its label', () => {
-    const r = review({ field: field('What do you enjoy about your work?'), answers: ['Solving hard problems with my team'] });
-    expect(r).toMatchObject({ passed: true });
-    expect(r.factResults).toHaveLength(1);
-    expect(r.factResults[0]).toMatchObject({ factKey: 'field_1', type: 'text' });
+    const outcome = review({ field: field('What do you enjoy about your work?'), answers: ['Solving hard problems with my team'] });
+    expect(outcome).toMatchObject({ passed: true });
+    expect(outcome.factResults).toHaveLength(1);
+    expect(outcome.factResults[0]).toMatchObject({ factKey: 'field_1', type: 'text' });
   });
 
   it('checks a field without facts by type when its label names one ("Email")', () => {
-    const r = review({ field: field('Email'), answers: ['foo@'] });
-    expect(r.passed).toBe(false);
-    expect(r.factResults[0]?.type).toBe('email');
+    const outcome = review({ field: field('Email'), answers: ['foo@'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.factResults[0]?.type).toBe('email');
   });
 
   const motivation = [
@@ -356,29 +356,29 @@ describe('reviewAnswer — free text', () => {
   ];
 
   it('a multi-fact free-text field gives the first answer to the first fact and asks for the rest', () => {
-    const r = review({ field: field('Motivation'), facts: motivation, answers: ['I love your products and the team culture'] });
-    expect(r.passed).toBe(false);
-    expect(r.missing_facts).toEqual(['What the respondent hopes to achieve in the first year']);
-    expect(r.extracted_facts).toEqual(['reason: I love your products and the team culture']);
-    expect(r.feedback).toContain('What the respondent hopes to achieve');
+    const outcome = review({ field: field('Motivation'), facts: motivation, answers: ['I love your products and the team culture'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.missing_facts).toEqual(['What the respondent hopes to achieve in the first year']);
+    expect(outcome.extracted_facts).toEqual(['reason: I love your products and the team culture']);
+    expect(outcome.feedback).toContain('What the respondent hopes to achieve');
   });
 
   it('a follow-up answer completes the multi-fact field, and the value keeps both answers', () => {
-    const r = review({
+    const outcome = review({
       field: field('Motivation'),
       facts: motivation,
       answers: ['I love your products and the team culture', 'I would like to ship a feature that customers use every day'],
     });
-    expect(r.passed).toBe(true);
-    expect(r.field_value).toBe('I love your products and the team culture\nI would like to ship a feature that customers use every day');
-    expect(r.factResults.map((f) => f.satisfied)).toEqual([true, true]);
+    expect(outcome.passed).toBe(true);
+    expect(outcome.field_value).toBe('I love your products and the team culture\nI would like to ship a feature that customers use every day');
+    expect(outcome.factResults.map((f) => f.satisfied)).toEqual([true, true]);
   });
 
   it('assigns an answer to the fact whose keyword it mentions, whatever the order', () => {
-    const r = review({ field: field('Motivation'), facts: motivation, answers: ['In my first year I hope to achieve a successful product launch'] });
-    expect(r.factResults.map((f) => f.satisfied)).toEqual([false, true]);
-    expect(r.factResults[1]?.reason).toContain("mentions 'hope");
-    expect(r.missing_facts).toEqual(['Why the respondent wants to join the company']);
+    const outcome = review({ field: field('Motivation'), facts: motivation, answers: ['In my first year I hope to achieve a successful product launch'] });
+    expect(outcome.factResults.map((f) => f.satisfied)).toEqual([false, true]);
+    expect(outcome.factResults[1]?.reason).toContain("mentions 'hope");
+    expect(outcome.missing_facts).toEqual(['Why the respondent wants to join the company']);
   });
 
   it('matches Japanese facts by shared kanji/katakana pieces', () => {
@@ -392,35 +392,35 @@ describe('reviewAnswer — free text', () => {
 
   it('puts typed values first when a field mixes typed and free-text facts', () => {
     const facts = [fact('email', 'Email address'), fact('contactWay', 'How the respondent would like to be contacted')];
-    const r = review({ field: field('Contact'), facts, answers: ['taro@example.com, by email only please'] });
-    expect(r.passed).toBe(true);
-    expect(r.field_value).toBe('taro@example.com\nby email only please');
+    const outcome = review({ field: field('Contact'), facts, answers: ['taro@example.com, by email only please'] });
+    expect(outcome.passed).toBe(true);
+    expect(outcome.field_value).toBe('taro@example.com\nby email only please');
   });
 
   it('does not let an email alone satisfy the free-text fact of a mixed field', () => {
     const facts = [fact('email', 'Email address'), fact('note', 'Preferred way to be contacted and why')];
-    const r = review({ field: field('Contact'), facts, answers: ['taro@example.com'] });
-    expect(r.passed).toBe(false);
-    expect(r.missing_facts).toEqual(['Preferred way to be contacted and why']);
+    const outcome = review({ field: field('Contact'), facts, answers: ['taro@example.com'] });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.missing_facts).toEqual(['Preferred way to be contacted and why']);
   });
 });
 
 describe('reviewAnswer — language of the explanation', () => {
   it('explains in Japanese in a Japanese session', () => {
-    const r = review({ field: field('メール'), facts: [fact('email', 'メールアドレス')], answers: ['foo@'], language: 'ja' });
-    expect(r.feedback).toBe('メールアドレス「foo@」の形式が正しくありません。');
-    expect(r.factResults[0]?.reason).toBe(r.feedback);
+    const outcome = review({ field: field('メール'), facts: [fact('email', 'メールアドレス')], answers: ['foo@'], language: 'ja' });
+    expect(outcome.feedback).toBe('メールアドレス「foo@」の形式が正しくありません。');
+    expect(outcome.factResults[0]?.reason).toBe(outcome.feedback);
   });
 });
 
 describe('reviewAnswer — answers the form itself allows', () => {
   it("takes an answer the form quotes ('never') as the answer, not a refusal", () => {
-    const f = field('Last tune-up', { required: false, intent: 'When was the bike last serviced?' });
+    const formField = field('Last tune-up', { required: false, intent: 'When was the bike last serviced?' });
     const facts = [fact('last_service', 'When the bike last had a service', "Approximate time (season/year) or 'never'.")];
-    expect(review({ field: f, facts, answers: ['never'] })).toMatchObject({ passed: true, field_value: 'never' });
-    expect(review({ field: f, facts, answers: ["It's never been serviced honestly"] })).toMatchObject({ passed: true, field_value: "It's never been serviced honestly" });
+    expect(review({ field: formField, facts, answers: ['never'] })).toMatchObject({ passed: true, field_value: 'never' });
+    expect(review({ field: formField, facts, answers: ["It's never been serviced honestly"] })).toMatchObject({ passed: true, field_value: "It's never been serviced honestly" });
     // "Time (season/year)" asks for a stretch of time, not a clock time.
-    expect(review({ field: f, facts, answers: ['Last spring, so spring 2024'] }).field_value).toContain('spring 2024');
+    expect(review({ field: formField, facts, answers: ['Last spring, so spring 2024'] }).field_value).toContain('spring 2024');
   });
 
   it("takes a concrete answer that is none of the options as the form's 'Other' once the options were shown", () => {
@@ -432,15 +432,15 @@ describe('reviewAnswer — answers the form itself allows', () => {
   });
 
   it('reads a day said without its year in the month the form states', () => {
-    const f = field('Preferred date', { intent: 'We are currently only booking appointments in June 2025.' });
-    const r = review({ field: f, facts: [fact('date', 'Day in June 2025 for the appointment', 'A calendar date in June 2025')], answers: ['June 10th please'], now: new Date('2026-11-24T10:00:00Z') });
-    expect(r.field_value).toBe('2025-06-10');
+    const formField = field('Preferred date', { intent: 'We are currently only booking appointments in June 2025.' });
+    const outcome = review({ field: formField, facts: [fact('date', 'Day in June 2025 for the appointment', 'A calendar date in June 2025')], answers: ['June 10th please'], now: new Date('2026-11-24T10:00:00Z') });
+    expect(outcome.field_value).toBe('2025-06-10');
   });
 
   it('does not take a verb "skip" for a request to skip', () => {
     const facts = [fact('problem', "What's wrong with the bike", 'Enough detail for the mechanic')];
-    const r = review({ field: field('What needs fixing?'), facts, answers: ['The rear brake is squealing and the gears skip when I shift.'] });
-    expect(r.passed).toBe(true);
+    const outcome = review({ field: field('What needs fixing?'), facts, answers: ['The rear brake is squealing and the gears skip when I shift.'] });
+    expect(outcome.passed).toBe(true);
     expect(isSkipRequest('the gears skip when I shift')).toBe(false);
     expect(isSkipRequest("Can we skip this one?")).toBe(true);
     expect(isSkipRequest('skip')).toBe(true);
@@ -449,9 +449,9 @@ describe('reviewAnswer — answers the form itself allows', () => {
 
 describe('reviewAnswer — a thing\'s age', () => {
   it('reads "N years old" as the length asked for when the fact asks an age', () => {
-    const f = field('Roof age', { required: false, intent: 'How long ago was the roof put on or last replaced?' });
-    const r = review({ field: f, facts: [fact('roof_age', 'Age of the roof covering.', 'Roughly how many years old the roof is.')], answers: ['It was replaced in 2017, so about 9 years old.'] });
-    expect(r.field_value).toContain('9 years');
+    const formField = field('Roof age', { required: false, intent: 'How long ago was the roof put on or last replaced?' });
+    const outcome = review({ field: formField, facts: [fact('roof_age', 'Age of the roof covering.', 'Roughly how many years old the roof is.')], answers: ['It was replaced in 2017, so about 9 years old.'] });
+    expect(outcome.field_value).toContain('9 years');
   });
 });
 
@@ -462,23 +462,23 @@ describe('reviewAnswer — an answer that also gives another field its value', (
 
   it('keeps the sentences about this field and leaves out the one about the other', () => {
     const otherFields = [{ label: '新居の物件ページURL', kinds: ['url'] as const }];
-    const r = review({
+    const outcome = review({
       field: field('お引越しの理由', { required: false }),
       facts: [fact('riyu', 'なぜ引越すのか', '理由がひとこと分かればよい')],
       answers: ['住み替えです。新居のページはこれです https://suumo.jp/chukoikkodate/nc_76543210/'],
       language: 'ja',
       otherFields,
     });
-    expect(r.passed).toBe(true);
-    expect(r.field_value).toContain('住み替え');
+    expect(outcome.passed).toBe(true);
+    expect(outcome.field_value).toContain('住み替え');
   });
 });
 
 describe('reviewAnswer — doubt about relevance is no "I don\'t know"', () => {
   it('takes an answer that only doubts whether it matters', () => {
-    const f = field('Is there anything else we should know? (noises, warning lights, etc.)', { required: false });
+    const formField = field('Is there anything else we should know? (noises, warning lights, etc.)', { required: false });
     const facts = [fact('notes', 'What the customer has noticed about the car, and when it happens')];
-    expect(review({ field: f, facts, answers: ["It pulls a little to the right on the highway, not sure if that's related."] }).passed).toBe(true);
+    expect(review({ field: formField, facts, answers: ["It pulls a little to the right on the highway, not sure if that's related."] }).passed).toBe(true);
     expect(review({ field: field('Why are you applying?'), answers: ["Hmm, I'm not sure, honestly."] }).passed).toBe(false);
     expect(review({ field: field('Where will the shoot take place?'), answers: ["Sorry, still no idea - we're touring places over the next few weeks"] }).passed).toBe(false);
   });
@@ -486,10 +486,10 @@ describe('reviewAnswer — doubt about relevance is no "I don\'t know"', () => {
 
 describe('reviewAnswer — a day settled on in the reply', () => {
   it('takes the day the respondent changes to, not the one they take back or give as a reason', () => {
-    const f = field('Preferred day', { intent: 'The conference runs 14–16 October 2026; which day would suit you best?' });
+    const formField = field('Preferred day', { intent: 'The conference runs 14–16 October 2026; which day would suit you best?' });
     const facts = [fact('day', 'Which conference day (14, 15 or 16 October 2026) the speaker prefers.', 'A date within the conference.')];
-    const r = review({ field: f, facts, answers: ["The 14th. Actually no, make that the 15th — I'm travelling on the 14th."] });
-    expect(r.field_value).toBe('2026-10-15');
+    const outcome = review({ field: formField, facts, answers: ["The 14th. Actually no, make that the 15th — I'm travelling on the 14th."] });
+    expect(outcome.field_value).toBe('2026-10-15');
   });
 });
 
@@ -501,35 +501,35 @@ describe('reviewAnswer — kinds named by the options, and days counted from ano
 
   it('reads 「当日返却」「翌日返却」 and "the next day" as times', () => {
     const facts = [fact('return', 'いつ返却するか(当日返却か翌日返却か、など)', '返却のタイミングがわかる')];
-    const r = review({ field: field('レンタル期間・ご返却のタイミング'), facts, answers: ['当日返却で大丈夫です'], language: 'ja' });
-    expect(r).toMatchObject({ passed: true, field_value: '当日返却' });
+    const outcome = review({ field: field('レンタル期間・ご返却のタイミング'), facts, answers: ['当日返却で大丈夫です'], language: 'ja' });
+    expect(outcome).toMatchObject({ passed: true, field_value: '当日返却' });
     expect(review({ field: field('When will you return it?'), facts: [fact('r', 'Return period', 'When it comes back')], answers: ['The next day, in the morning'] }).passed).toBe(true);
   });
 });
 
 describe('reviewAnswer — hours the form states as afternoon hours', () => {
   it('reads "4:15" as 16:15 when the slots run "from 3:00 to 6:00 in the afternoon"', () => {
-    const f = field('Preferred time slot', { intent: 'Conference slots run every 15 minutes from 3:00 to 6:00 in the afternoon' });
-    const r = review({ field: f, facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 PM and 6:00 PM')], answers: ['Any time after 4 is good, so maybe 4:15?'] });
-    expect(r.field_value).toBe('16:15');
+    const formField = field('Preferred time slot', { intent: 'Conference slots run every 15 minutes from 3:00 to 6:00 in the afternoon' });
+    const outcome = review({ field: formField, facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 PM and 6:00 PM')], answers: ['Any time after 4 is good, so maybe 4:15?'] });
+    expect(outcome.field_value).toBe('16:15');
   });
 });
 
 describe('reviewAnswer — a day changed to, with its weekday', () => {
   it('takes "Friday the 21st" for the 21st, scratches Monday, and reads no hesitation in a settled request', () => {
-    const f = field('Which day works best for you?', { intent: 'Must be a day of conference week, Monday Nov 17 through Friday Nov 21, 2025' });
+    const formField = field('Which day works best for you?', { intent: 'Must be a day of conference week, Monday Nov 17 through Friday Nov 21, 2025' });
     const facts = [fact('day', 'Preferred conference day during the week of Nov 17–21, 2025', 'A single date within conference week')];
     const said = 'Actually scratch Monday — can we do Friday the 21st instead? I just remembered I have a work trip on the 17th.';
-    expect(review({ field: f, facts, answers: [said], replacing: '2025-11-17' }).field_value).toBe('2025-11-21');
+    expect(review({ field: formField, facts, answers: [said], replacing: '2025-11-17' }).field_value).toBe('2025-11-21');
   });
 });
 
 describe('reviewAnswer — topics listed under an open question', () => {
   it('keeps the description, not the topic word it mentions', () => {
-    const f = field('Medical info for race-day staff', { required: false, intent: 'Anything the medical tent should know: conditions, medication, allergies' });
+    const formField = field('Medical info for race-day staff', { required: false, intent: 'Anything the medical tent should know: conditions, medication, allergies' });
     const facts = [fact('notes', 'Medical conditions, medications or allergies the runner wants race medics to know about', 'Runner has described any relevant condition')];
-    const r = review({ field: f, facts, answers: ['I take blood pressure medication every morning.'] });
-    expect(r.field_value).toContain('blood pressure');
+    const outcome = review({ field: formField, facts, answers: ['I take blood pressure medication every morning.'] });
+    expect(outcome.field_value).toContain('blood pressure');
   });
 });
 
@@ -539,16 +539,16 @@ describe('reviewAnswer — Japanese dates said in pieces, and a stated range of 
   });
 
   it('reads 「10月の…7日の火曜日」 as 10月7日', () => {
-    const f = field('初回訪問の希望日はいつですか?', { intent: '2025年10月1日〜12月27日の間で受付' });
-    const r = review({ field: f, facts: [fact('d', '初回訪問日(2025年)', '年月日が特定できる')], answers: ['できれば早めがいいので、10月の…7日の火曜日って空いてますか?'], language: 'ja' });
-    expect(r.field_value).toBe('2025-10-07');
+    const formField = field('初回訪問の希望日はいつですか?', { intent: '2025年10月1日〜12月27日の間で受付' });
+    const outcome = review({ field: formField, facts: [fact('d', '初回訪問日(2025年)', '年月日が特定できる')], answers: ['できれば早めがいいので、10月の…7日の火曜日って空いてますか?'], language: 'ja' });
+    expect(outcome.field_value).toBe('2025-10-07');
   });
 
   it('gives 「1月」 the year that puts it inside 「2026年4月〜2027年3月」', () => {
-    const f = field('利用開始月', { intent: '2026年4月〜2027年3月のうち、パスを使い始める月' });
+    const formField = field('利用開始月', { intent: '2026年4月〜2027年3月のうち、パスを使い始める月' });
     const facts = [fact('m', '何月から使い始めるか', '2026年4月〜2027年3月の範囲で年月が決まる')];
-    expect(review({ field: f, facts, answers: ['1月'], language: 'ja' }).field_value).toBe('2027-01');
-    expect(review({ field: f, facts, answers: ['7月から使えると嬉しいです'], language: 'ja' }).field_value).toBe('2026-07');
+    expect(review({ field: formField, facts, answers: ['1月'], language: 'ja' }).field_value).toBe('2027-01');
+    expect(review({ field: formField, facts, answers: ['7月から使えると嬉しいです'], language: 'ja' }).field_value).toBe('2026-07');
   });
 });
 
@@ -558,9 +558,9 @@ describe('reviewAnswer — the value settled on after a preface', () => {
   });
 
   it('takes the day said after 「…なんですけど、」 over the dates of the preface', () => {
-    const f = field('ご来店日', { intent: '2026年3月1日〜5月31日の間' });
+    const formField = field('ご来店日', { intent: '2026年3月1日〜5月31日の間' });
     const said = '旅行は3月の19日から21日までなんですけど、着物を着るのは真ん中の20日にしたいです!';
-    expect(review({ field: f, facts: [fact('d', '来店する日(2026年)', '2026年3月〜5月の特定の日付')], answers: [said], language: 'ja' }).field_value).toBe('2026-03-20');
+    expect(review({ field: formField, facts: [fact('d', '来店する日(2026年)', '2026年3月〜5月の特定の日付')], answers: [said], language: 'ja' }).field_value).toBe('2026-03-20');
   });
 
   it('reads "for me" as closing what it decides', () => {
@@ -597,11 +597,11 @@ describe('reviewAnswer — codes, dates by their parts, and not knowing', () => 
   });
 
   it('takes no value told in passing after "no clue", and an earlier guess is withdrawn by "I don\'t know"', () => {
-    const f = field('Year built');
+    const formField = field('Year built');
     const facts = [fact('y', 'Year the house was built', 'A four-digit year')];
-    expect(review({ field: f, facts, answers: ['No clue, honestly. I inherited it from my aunt last year and never saw any paperwork.'] }).passed).toBe(false);
-    expect(review({ field: f, facts, answers: ['1990 I think', "Honestly I don't know, sorry."] }).passed).toBe(false);
-    expect(review({ field: f, facts, answers: ["Not sure, but maybe 1962?"] }).field_value).toBe('1962');
+    expect(review({ field: formField, facts, answers: ['No clue, honestly. I inherited it from my aunt last year and never saw any paperwork.'] }).passed).toBe(false);
+    expect(review({ field: formField, facts, answers: ['1990 I think', "Honestly I don't know, sorry."] }).passed).toBe(false);
+    expect(review({ field: formField, facts, answers: ["Not sure, but maybe 1962?"] }).field_value).toBe('1962');
   });
 });
 
@@ -623,8 +623,8 @@ describe('reviewAnswer — "none" where the criteria accept it, and あり／な
 
   it('a medicine\'s name is no person\'s name', () => {
     const facts = [fact('m', '服用中の薬', '薬の名前か種類がわかる')];
-    const f = field('現在服用中のお薬', { required: false, intent: '今使っているお薬の名前' });
-    expect(review({ field: f, facts, answers: ['花粉症の薬（アレグラ）を毎日飲んでいます。'], language: 'ja' }).field_value).toContain('アレグラ');
+    const formField = field('現在服用中のお薬', { required: false, intent: '今使っているお薬の名前' });
+    expect(review({ field: formField, facts, answers: ['花粉症の薬（アレグラ）を毎日飲んでいます。'], language: 'ja' }).field_value).toContain('アレグラ');
   });
 });
 
@@ -641,9 +641,9 @@ describe('reviewAnswer — not knowing, then answering anyway', () => {
   });
 
   it('"no clue … Let\'s say 90 minutes" gives 90 minutes; "No, sorry, I forgot…" is a no', () => {
-    const f = field('How long should the photographer stay?');
-    const r = review({ field: f, facts: [fact('c', 'How long the coverage lasts', 'A length of time')], answers: ['Honestly I have no clue how long these usually take... is 90 minutes enough? Let\'s say 90 minutes.'] });
-    expect(r.field_value).toContain('90 minutes');
+    const formField = field('How long should the photographer stay?');
+    const outcome = review({ field: formField, facts: [fact('c', 'How long the coverage lasts', 'A length of time')], answers: ['Honestly I have no clue how long these usually take... is 90 minutes enough? Let\'s say 90 minutes.'] });
+    expect(outcome.field_value).toContain('90 minutes');
     const fasted = review({ field: field('Had you been fasting before the draw?'), facts: [fact('f', 'Whether the patient fasted for 8 hours', 'Yes or no')], answers: ['No, sorry, I forgot and had a coffee with milk on the way.'] });
     expect(fasted.field_value).toBe('no');
   });
@@ -657,9 +657,9 @@ describe('reviewAnswer — not knowing, then answering anyway', () => {
 
 describe('reviewAnswer — a reason after a question mark is no alternative', () => {
   it('"maybe 1:15? Church lets out at noon and …" is 13:15 within afternoon slots', () => {
-    const f = field('Preferred slot', { intent: 'Slots start every 15 minutes from 10:00 am to 4:00 pm' });
-    const r = review({ field: f, facts: [fact('t', 'Preferred audition start time', 'A start time between 10:00 am and 4:00 pm')], answers: ["Anything after lunch — maybe 1:15? Church lets out at noon and I'd like a bite to eat first."] });
-    expect(r.field_value).toBe('13:15');
+    const formField = field('Preferred slot', { intent: 'Slots start every 15 minutes from 10:00 am to 4:00 pm' });
+    const outcome = review({ field: formField, facts: [fact('t', 'Preferred audition start time', 'A start time between 10:00 am and 4:00 pm')], answers: ["Anything after lunch — maybe 1:15? Church lets out at noon and I'd like a bite to eat first."] });
+    expect(outcome.field_value).toBe('13:15');
     expect(review({ field: field('What year did you graduate?'), answers: ['I want to say 2012? Or 2013?'] }).passed).toBe(false);
   });
 });

@@ -3,17 +3,17 @@ import { FALLBACK_TIMEZONE, isValidTimezone, resolveTimezone } from '@convo/form
 
 describe('resolveTimezone', () => {
   it('is ambiguous for Canada, offering the principal zones first', () => {
-    const r = resolveTimezone('CA');
-    expect(r.source).toBe('ambiguous');
-    expect(r.timezone).toBeNull();
-    expect(r.candidates.slice(0, 2)).toEqual(['America/Toronto', 'America/Vancouver']);
-    expect(r.candidates).toContain('America/Halifax');
+    const resolution = resolveTimezone('CA');
+    expect(resolution.source).toBe('ambiguous');
+    expect(resolution.timezone).toBeNull();
+    expect(resolution.candidates.slice(0, 2)).toEqual(['America/Toronto', 'America/Vancouver']);
+    expect(resolution.candidates).toContain('America/Halifax');
   });
 
   it('is ambiguous for the United States, offering the main zones first', () => {
-    const r = resolveTimezone('US', null);
-    expect(r.source).toBe('ambiguous');
-    expect(r.candidates.slice(0, 4)).toEqual(['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles']);
+    const resolution = resolveTimezone('US', null);
+    expect(resolution.source).toBe('ambiguous');
+    expect(resolution.candidates.slice(0, 4)).toEqual(['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles']);
   });
 
   it('is single for Japan: Asia/Tokyo', () => {

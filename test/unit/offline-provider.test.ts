@@ -49,18 +49,18 @@ function draft(opts: { form?: SessionForm | null; language?: 'ja' | 'en' | null 
 }
 
 /** A ChatRequest exactly as runAgentLoop builds it: the agent's own prompt, tools and context. */
-function request(agent: AgentDefinition, d: FormDraft, turn: TurnInput, transcript: LlmMessage[]): ChatRequest {
+function request(agent: AgentDefinition, session: FormDraft, turn: TurnInput, transcript: LlmMessage[]): ChatRequest {
   return {
     agent: agent.name,
     model: 'offline',
-    messages: [{ role: 'system', content: agent.instructions(d, turn) }, ...transcript],
+    messages: [{ role: 'system', content: agent.instructions(session, turn) }, ...transcript],
     tools: agent.tools.map((t) => toolSpec(t.name, t.description, t.schema)),
-    context: agent.context(d, turn),
+    context: agent.context(session, turn),
   };
 }
 
-function startTranscript(agent: AgentDefinition, d: FormDraft, turn: TurnInput): LlmMessage[] {
-  return agent.initialMessages ? agent.initialMessages(d, turn) : conversationMessages(d);
+function startTranscript(agent: AgentDefinition, session: FormDraft, turn: TurnInput): LlmMessage[] {
+  return agent.initialMessages ? agent.initialMessages(session, turn) : conversationMessages(session);
 }
 
 /** The single tool call of a reply, its arguments checked to be a JSON string (the provider protocol) and parsed. */
@@ -73,30 +73,30 @@ function onlyCall(res: ChatResponse): { call: ToolCall; name: string; args: Reco
 }
 
 /** Runs the agent's real tool for a call and appends both sides to the transcript, as the loop does. */
-async function runTool(agent: AgentDefinition, d: FormDraft, turn: TurnInput, transcript: LlmMessage[], res: ChatResponse): Promise<FunctionCallResult> {
+async function runTool(agent: AgentDefinition, session: FormDraft, turn: TurnInput, transcript: LlmMessage[], res: ChatResponse): Promise<FunctionCallResult> {
   const { call } = onlyCall(res);
   const tool = agent.tools.find((t) => t.name === call.name);
   if (!tool) throw new Error(`no tool ${call.name}`);
   const parsed = parseAndValidateToolArgs(call.arguments, tool.schema, tool.name);
   if (!parsed.success) throw new Error(parsed.error);
-  const exec = await tool.execute(parsed.data, { draft: d, agent: agent.name, turnId: turn.turnId, log });
+  const exec = await tool.execute(parsed.data, { draft: session, agent: agent.name, turnId: turn.turnId, log });
   transcript.push({ role: 'assistant', content: null, toolCalls: [call] });
   transcript.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(exec.result) });
   return exec.result;
 }
 
 /** The greeter at the start of a turn in which the respondent said `message`. */
-function greeterTurn(d: FormDraft, message: string | null) {
+function greeterTurn(session: FormDraft, message: string | null) {
   const turn: TurnInput = { turnId: 't1', message };
-  if (message !== null) d.addUserMessage(message, turn.turnId, null);
-  return { turn, transcript: startTranscript(greeterAgent, d, turn) };
+  if (message !== null) session.addUserMessage(message, turn.turnId, null);
+  return { turn, transcript: startTranscript(greeterAgent, session, turn) };
 }
 
 describe('offline greeter', () => {
   it('greets in both Japanese and English on the bootstrap run and asks which language to use', async () => {
-    const d = draft();
-    const { turn, transcript } = greeterTurn(d, null);
-    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft();
+    const { turn, transcript } = greeterTurn(session, null);
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toMatch(/こんにちは/);
     expect(args.message).toMatch(/日本語と英語/);
@@ -106,37 +106,37 @@ describe('offline greeter', () => {
   });
 
   it('greets in the preset language only and goes straight to the country when the form fixes the language', async () => {
-    const d = draft({ language: 'ja' });
-    const { turn, transcript } = greeterTurn(d, null);
-    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft({ language: 'ja' });
+    const { turn, transcript } = greeterTurn(session, null);
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toContain('お住まいの国');
     expect(args.message).not.toMatch(/Hello|English/);
   });
 
   it('answers "日本語" with set_language ja', async () => {
-    const d = draft();
-    const { turn, transcript } = greeterTurn(d, '日本語');
-    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft();
+    const { turn, transcript } = greeterTurn(session, '日本語');
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, session, turn, transcript)));
     expect({ name, args }).toEqual({ name: 'set_language', args: { language: 'ja' } });
   });
 
   it('after set_language succeeds, asks for the country in Japanese', async () => {
     const llm = offlineProvider();
-    const d = draft();
-    const { turn, transcript } = greeterTurn(d, '日本語');
-    const result = await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft();
+    const { turn, transcript } = greeterTurn(session, '日本語');
+    const result = await runTool(greeterAgent, session, turn, transcript, await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(result.status).toBe('success');
-    expect(d.state.bootstrap.language).toBe('ja');
-    const { name, args } = onlyCall(await llm.chat(request(greeterAgent, d, turn, transcript)));
+    expect(session.state.bootstrap.language).toBe('ja');
+    const { name, args } = onlyCall(await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toBe('現在お住まいの国を教えていただけますか？（都市名も添えていただくと、タイムゾーンをより正確に設定できます。）');
   });
 
   it('asks again, in both languages, when the reply names no language', async () => {
-    const d = draft();
-    const { turn, transcript } = greeterTurn(d, '12345');
-    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft();
+    const { turn, transcript } = greeterTurn(session, '12345');
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toContain('日本語');
     expect(args.message).toContain('English');
@@ -144,30 +144,30 @@ describe('offline greeter', () => {
 
   it('reads "東京に住んでいます" as set_country JP, then set_timezone with the words as hint', async () => {
     const llm = offlineProvider();
-    const d = draft({ language: 'ja' });
-    const { turn, transcript } = greeterTurn(d, '東京に住んでいます');
-    const first = await llm.chat(request(greeterAgent, d, turn, transcript));
+    const session = draft({ language: 'ja' });
+    const { turn, transcript } = greeterTurn(session, '東京に住んでいます');
+    const first = await llm.chat(request(greeterAgent, session, turn, transcript));
     expect(onlyCall(first)).toMatchObject({ name: 'set_country', args: { country: 'JP' } });
-    await runTool(greeterAgent, d, turn, transcript, first);
-    const second = onlyCall(await llm.chat(request(greeterAgent, d, turn, transcript)));
+    await runTool(greeterAgent, session, turn, transcript, first);
+    const second = onlyCall(await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(second).toMatchObject({ name: 'set_timezone', args: { timezone: null, hint: '東京に住んでいます' } });
   });
 
   it('reads "I live in Canada" as set_country CA', async () => {
-    const d = draft({ language: 'en' });
-    const { turn, transcript } = greeterTurn(d, 'I live in Canada');
-    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft({ language: 'en' });
+    const { turn, transcript } = greeterTurn(session, 'I live in Canada');
+    const { name, args } = onlyCall(await offlineProvider().chat(request(greeterAgent, session, turn, transcript)));
     expect({ name, args }).toEqual({ name: 'set_country', args: { country: 'CA' } });
   });
 
   it('when set_timezone returns candidates, asks which city, naming example cities of that country', async () => {
     const llm = offlineProvider();
-    const d = draft({ language: 'en' });
-    const { turn, transcript } = greeterTurn(d, 'I live in Canada');
-    await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
-    const tz = await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft({ language: 'en' });
+    const { turn, transcript } = greeterTurn(session, 'I live in Canada');
+    await runTool(greeterAgent, session, turn, transcript, await llm.chat(request(greeterAgent, session, turn, transcript)));
+    const tz = await runTool(greeterAgent, session, turn, transcript, await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(tz.result).toHaveProperty('candidates', expect.arrayContaining(['America/Toronto', 'America/Vancouver']));
-    const { name, args } = onlyCall(await llm.chat(request(greeterAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toMatch(/^Canada has several time zones\. Which city do you live in/);
     expect(args.message).toContain('Toronto (America/Toronto)');
@@ -175,11 +175,11 @@ describe('offline greeter', () => {
 
   it('names the candidate cities in katakana when the session is Japanese', async () => {
     const llm = offlineProvider();
-    const d = draft({ language: 'ja' });
-    const { turn, transcript } = greeterTurn(d, 'カナダです');
-    await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
-    await runTool(greeterAgent, d, turn, transcript, await llm.chat(request(greeterAgent, d, turn, transcript)));
-    const { args } = onlyCall(await llm.chat(request(greeterAgent, d, turn, transcript)));
+    const session = draft({ language: 'ja' });
+    const { turn, transcript } = greeterTurn(session, 'カナダです');
+    await runTool(greeterAgent, session, turn, transcript, await llm.chat(request(greeterAgent, session, turn, transcript)));
+    await runTool(greeterAgent, session, turn, transcript, await llm.chat(request(greeterAgent, session, turn, transcript)));
+    const { args } = onlyCall(await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(args.message).toMatch(/^カナダには複数のタイムゾーンがあります/);
     expect(args.message).toContain('トロント（America/Toronto）');
   });
@@ -187,9 +187,9 @@ describe('offline greeter', () => {
 
 describe('offline architect', () => {
   it('plans every field, required ones first then by sortOrder, with the label standing in for a missing intent', async () => {
-    const d = draft({ language: 'en' });
+    const session = draft({ language: 'en' });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const { name, args } = onlyCall(await offlineProvider().chat(request(architectAgent, d, turn, startTranscript(architectAgent, d, turn))));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(architectAgent, session, turn, startTranscript(architectAgent, session, turn))));
     expect(name).toBe('create_plan');
     expect(args).toEqual({
       fields: [
@@ -202,12 +202,12 @@ describe('offline architect', () => {
 
   it('stops calling tools once the plan was accepted', async () => {
     const llm = offlineProvider();
-    const d = draft({ language: 'en' });
+    const session = draft({ language: 'en' });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const transcript = startTranscript(architectAgent, d, turn);
-    const result = await runTool(architectAgent, d, turn, transcript, await llm.chat(request(architectAgent, d, turn, transcript)));
+    const transcript = startTranscript(architectAgent, session, turn);
+    const result = await runTool(architectAgent, session, turn, transcript, await llm.chat(request(architectAgent, session, turn, transcript)));
     expect(result.status).toBe('success');
-    const res = await llm.chat(request(architectAgent, d, turn, transcript));
+    const res = await llm.chat(request(architectAgent, session, turn, transcript));
     expect(res.toolCalls).toEqual([]);
     expect(res.content).toBeTruthy();
   });
@@ -215,26 +215,26 @@ describe('offline architect', () => {
 
 /** A session past the greeter and the architect, with the interviewer's first question asked. */
 function interviewing(language: 'ja' | 'en' = 'en'): FormDraft {
-  const d = draft({ language });
-  d.setCountry('JP');
-  d.setTimezone('Asia/Tokyo', 'single');
-  applyPlan(d, {
+  const session = draft({ language });
+  session.setCountry('JP');
+  session.setTimezone('Asia/Tokyo', 'single');
+  applyPlan(session, {
     fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? f.label, required: f.required })),
   });
-  arrange(d, (state) => (state.currentAgent = 'interviewer'));
-  markAsked(d, 'email');
-  d.addAssistantMessage('interviewer', 'Could you tell me your email?', 't1', 'email');
-  return d;
+  arrange(session, (state) => (state.currentAgent = 'interviewer'));
+  markAsked(session, 'email');
+  session.addAssistantMessage('interviewer', 'Could you tell me your email?', 't1', 'email');
+  return session;
 }
 
 describe('offline interviewer', () => {
   it('opens with the bootstrap settings and the question for the first planned field', async () => {
-    const d = draft({ language: 'en' });
-    d.setCountry('JP');
-    d.setTimezone('Asia/Tokyo', 'single');
-    applyPlan(d, { fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.label, required: f.required })) });
+    const session = draft({ language: 'en' });
+    session.setCountry('JP');
+    session.setTimezone('Asia/Tokyo', 'single');
+    applyPlan(session, { fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.label, required: f.required })) });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, session, turn, startTranscript(interviewerAgent, session, turn))));
     expect(name).toBe('ask');
     expect(args.message).toContain('Japan');
     expect(args.message).toContain('Asia/Tokyo');
@@ -243,23 +243,23 @@ describe('offline interviewer', () => {
   });
 
   it('with an answer pending, calls subtask(reviewer) for the current field', async () => {
-    const d = interviewing();
-    d.addUserMessage('it is ann@', 't2', 'email');
+    const session = interviewing();
+    session.addUserMessage('it is ann@', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'it is ann@' };
-    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, d, turn, startTranscript(interviewerAgent, d, turn))));
+    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, session, turn, startTranscript(interviewerAgent, session, turn))));
     expect({ name, args }).toEqual({ name: 'subtask', args: { agent: 'reviewer', field_id: 'email', question: null, note: null } });
   });
 
   it('after a subtask result with outcome follow_up, asks a follow-up about the missing fact', async () => {
     const llm = offlineProvider();
-    const d = interviewing();
-    d.addUserMessage('it is ann@', 't2', 'email');
+    const session = interviewing();
+    session.addUserMessage('it is ann@', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'it is ann@' };
-    const transcript = startTranscript(interviewerAgent, d, turn);
-    const { call } = onlyCall(await llm.chat(request(interviewerAgent, d, turn, transcript)));
+    const transcript = startTranscript(interviewerAgent, session, turn);
+    const { call } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     // The reviewer's verdict, applied and handed back the way the review tool does it.
     const review: ReviewResult = { passed: false, missing_facts: ['Email address'], extracted_facts: [] };
-    const applied = applyReview(d, 'email', review, 3);
+    const applied = applyReview(session, 'email', review, 3);
     transcript.push({ role: 'assistant', content: null, toolCalls: [call] });
     transcript.push({
       role: 'tool',
@@ -267,7 +267,7 @@ describe('offline interviewer', () => {
       name: 'subtask',
       content: JSON.stringify(success('Not yet complete.', { reviewerAgentOutput: { fieldId: 'email', outcome: applied.outcome, ...review } })),
     });
-    const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toMatch(/email address/i);
     expect(args.message).not.toContain("Let's start");
@@ -275,13 +275,13 @@ describe('offline interviewer', () => {
 
   it('after a subtask result with outcome done, asks the next field', async () => {
     const llm = offlineProvider();
-    const d = interviewing();
-    d.addUserMessage('ann@example.com', 't2', 'email');
+    const session = interviewing();
+    session.addUserMessage('ann@example.com', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'ann@example.com' };
-    const transcript = startTranscript(interviewerAgent, d, turn);
-    const { call } = onlyCall(await llm.chat(request(interviewerAgent, d, turn, transcript)));
+    const transcript = startTranscript(interviewerAgent, session, turn);
+    const { call } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     const review = { passed: true, field_value: 'ann@example.com' };
-    const applied = applyReview(d, 'email', review, 3);
+    const applied = applyReview(session, 'email', review, 3);
     transcript.push({ role: 'assistant', content: null, toolCalls: [call] });
     transcript.push({
       role: 'tool',
@@ -289,7 +289,7 @@ describe('offline interviewer', () => {
       name: 'subtask',
       content: JSON.stringify(success('Field email done.', { reviewerAgentOutput: { fieldId: 'email', outcome: applied.outcome, ...review } })),
     });
-    const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, d, turn, transcript)));
+    const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     expect(name).toBe('ask');
     expect(args.message).toMatch(/^Thank you! Next question:/);
     expect(args.message).toMatch(/full name/i);
@@ -298,9 +298,9 @@ describe('offline interviewer', () => {
 
 /** The reviewer's view: a suspended interviewer loop whose pending call is subtask(reviewer) on the current field. */
 function reviewing(answers: string[], fieldId = 'email'): FormDraft {
-  const d = interviewing();
-  for (const a of answers) d.addUserMessage(a, 't2', fieldId);
-  d.setLoop({
+  const session = interviewing();
+  for (const a of answers) session.addUserMessage(a, 't2', fieldId);
+  session.setLoop({
     agent: 'interviewer',
     messages: [],
     iterations: 1,
@@ -308,13 +308,13 @@ function reviewing(answers: string[], fieldId = 'email'): FormDraft {
     subAgent: 'reviewer',
     pendingStartedAt: NOW,
   });
-  arrange(d, (state) => (state.currentAgent = 'reviewer'));
-  return d;
+  arrange(session, (state) => (state.currentAgent = 'reviewer'));
+  return session;
 }
 
-async function reviewerCall(d: FormDraft) {
+async function reviewerCall(session: FormDraft) {
   const turn: TurnInput = { turnId: 't2', message: null };
-  return onlyCall(await offlineProvider().chat(request(reviewerAgent, d, turn, startTranscript(reviewerAgent, d, turn))));
+  return onlyCall(await offlineProvider().chat(request(reviewerAgent, session, turn, startTranscript(reviewerAgent, session, turn))));
 }
 
 describe('offline reviewer', () => {
@@ -339,9 +339,9 @@ describe('offline reviewer', () => {
   });
 
   it('passes a declined optional field as skipped', async () => {
-    const d = reviewing(['skip'], 'comments');
-    d.setCurrentFieldIndex(d.state.fields.findIndex((f) => f.fieldId === 'comments'));
-    const { args } = await reviewerCall(d);
+    const session = reviewing(['skip'], 'comments');
+    session.setCurrentFieldIndex(session.state.fields.findIndex((f) => f.fieldId === 'comments'));
+    const { args } = await reviewerCall(session);
     expect(args).toMatchObject({ passed: true, skipped: true });
   });
 });
@@ -375,24 +375,24 @@ describe('offline provider protocol', () => {
   });
 
   it('gives the same reply to the same request', async () => {
-    const d = reviewing(['it is ann@']);
+    const session = reviewing(['it is ann@']);
     const turn: TurnInput = { turnId: 't2', message: null };
-    const req = request(reviewerAgent, d, turn, startTranscript(reviewerAgent, d, turn));
-    const a = await offlineProvider().chat(req);
-    const b = await offlineProvider().chat(structuredClone(req));
-    expect(b).toEqual(a);
+    const req = request(reviewerAgent, session, turn, startTranscript(reviewerAgent, session, turn));
+    const reply = await offlineProvider().chat(req);
+    const repeated = await offlineProvider().chat(structuredClone(req));
+    expect(repeated).toEqual(reply);
 
-    const g = draft();
-    const { turn: gt, transcript } = greeterTurn(g, 'I live in Canada, English please');
-    const greq = request(greeterAgent, g, gt, transcript);
+    const greeterSession = draft();
+    const { turn: gt, transcript } = greeterTurn(greeterSession, 'I live in Canada, English please');
+    const greq = request(greeterAgent, greeterSession, gt, transcript);
     const llm = offlineProvider();
     expect(await llm.chat(greq)).toEqual(await llm.chat(greq));
   });
 
   it('numbers tool call ids by the conversation length, so a retried request reuses the id', async () => {
-    const d = draft();
-    const { turn, transcript } = greeterTurn(d, '日本語');
-    const req = request(greeterAgent, d, turn, transcript);
+    const session = draft();
+    const { turn, transcript } = greeterTurn(session, '日本語');
+    const req = request(greeterAgent, session, turn, transcript);
     const { call } = onlyCall(await offlineProvider().chat(req));
     expect(call.id).toBe(`call_greeter_${req.messages.length}`);
   });

@@ -7,8 +7,8 @@ const nameField = { id: 'f-name', fieldId: 'name', label: 'Full name', required:
 const emailFact = { id: 'k-email', formFieldId: 'f-email', factKey: 'email', fact: 'Email address' };
 
 /** The issues of a failed parse as `path: message`, so an assertion shows which rule fired. */
-function issues(r: { success: boolean; error?: ZodError }): string[] {
-  return r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+function issues(result: { success: boolean; error?: ZodError }): string[] {
+  return result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
 }
 
 describe('SessionForm', () => {
@@ -21,27 +21,27 @@ describe('SessionForm', () => {
   });
 
   it('rejects two fields with the same id, pointing at the second one', () => {
-    const r = SessionForm.safeParse({ fields: [emailField, { ...nameField, id: 'f-email' }] });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual(['fields.1.id: duplicate field id f-email']);
+    const result = SessionForm.safeParse({ fields: [emailField, { ...nameField, id: 'f-email' }] });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual(['fields.1.id: duplicate field id f-email']);
   });
 
   it('rejects two fields with the same fieldId, pointing at the second one', () => {
-    const r = SessionForm.safeParse({ fields: [emailField, { ...nameField, fieldId: 'email' }] });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual(['fields.1.fieldId: duplicate fieldId email']);
+    const result = SessionForm.safeParse({ fields: [emailField, { ...nameField, fieldId: 'email' }] });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual(['fields.1.fieldId: duplicate fieldId email']);
   });
 
   it('rejects a fact whose formFieldId names no field', () => {
-    const r = SessionForm.safeParse({ fields: [emailField], facts: [emailFact, { ...emailFact, id: 'k2', formFieldId: 'f-nowhere' }] });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual(['facts.1.formFieldId: unknown formFieldId f-nowhere']);
+    const result = SessionForm.safeParse({ fields: [emailField], facts: [emailFact, { ...emailFact, id: 'k2', formFieldId: 'f-nowhere' }] });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual(['facts.1.formFieldId: unknown formFieldId f-nowhere']);
   });
 
   it("links facts by the field's id, not its fieldId", () => {
-    const r = SessionForm.safeParse({ fields: [emailField], facts: [{ ...emailFact, formFieldId: 'email' }] });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual(['facts.0.formFieldId: unknown formFieldId email']);
+    const result = SessionForm.safeParse({ fields: [emailField], facts: [{ ...emailFact, formFieldId: 'email' }] });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual(['facts.0.formFieldId: unknown formFieldId email']);
   });
 
   it('rejects a form without fields', () => {
@@ -53,16 +53,16 @@ describe('CreateSessionBody', () => {
   const form = { fields: [emailField] };
 
   it.each(['form', 'application'] as const)('requires a form for kind %s', (kind) => {
-    const r = CreateSessionBody.safeParse({ kind });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual([`form: form is required for kind ${kind}`]);
+    const result = CreateSessionBody.safeParse({ kind });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual([`form: form is required for kind ${kind}`]);
     expect(CreateSessionBody.safeParse({ kind, form }).success).toBe(true);
   });
 
   it('forbids a form for kind faq and accepts faq without one', () => {
-    const r = CreateSessionBody.safeParse({ kind: 'faq', form });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual(['form: form must be absent for kind faq']);
+    const result = CreateSessionBody.safeParse({ kind: 'faq', form });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual(['form: form must be absent for kind faq']);
     expect(CreateSessionBody.safeParse({ kind: 'faq' }).success).toBe(true);
   });
 
@@ -77,9 +77,9 @@ describe('CreateSessionBody', () => {
   });
 
   it('validates the embedded form with its own rules (duplicate fieldId)', () => {
-    const r = CreateSessionBody.safeParse({ kind: 'form', form: { fields: [emailField, { ...nameField, fieldId: 'email' }] } });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toContain('form.fields.1.fieldId: duplicate fieldId email');
+    const result = CreateSessionBody.safeParse({ kind: 'form', form: { fields: [emailField, { ...nameField, fieldId: 'email' }] } });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toContain('form.fields.1.fieldId: duplicate fieldId email');
   });
 });
 
@@ -88,9 +88,9 @@ describe('PostTurnBody', () => {
     ['an empty message', ''],
     ['a whitespace-only message', '  \n\t '],
   ])('rejects %s', (_name, message) => {
-    const r = PostTurnBody.safeParse({ message });
-    expect(r.success).toBe(false);
-    expect(issues(r)).toEqual(['message: message must not be empty']);
+    const result = PostTurnBody.safeParse({ message });
+    expect(result.success).toBe(false);
+    expect(issues(result)).toEqual(['message: message must not be empty']);
   });
 
   it.each([
@@ -98,9 +98,9 @@ describe('PostTurnBody', () => {
     ['null', null],
     ['an object', { text: 'hi' }],
   ])('rejects a message that is %s', (_name, message) => {
-    const r = PostTurnBody.safeParse({ message });
-    expect(r.success).toBe(false);
-    expect(r.error?.issues[0]?.path).toEqual(['message']);
+    const result = PostTurnBody.safeParse({ message });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['message']);
   });
 
   it('rejects a body without a message', () => {
@@ -121,8 +121,8 @@ describe('PostTurnBody', () => {
 
 describe('validateEvent', () => {
   it('returns a well-formed event unchanged', () => {
-    const e = event('review', { fieldId: 'email', passed: false, missingFacts: ['Email address'], feedback: null });
-    expect(validateEvent(e)).toBe(e);
+    const reviewEvent = event('review', { fieldId: 'email', passed: false, missingFacts: ['Email address'], feedback: null });
+    expect(validateEvent(reviewEvent)).toBe(reviewEvent);
   });
 
   it('rejects a review event without fieldId', () => {

@@ -18,33 +18,33 @@ describe('parseAndValidateToolArgs', () => {
   });
 
   it('reports invalid JSON with the tool name and tells the model the arguments are not valid JSON', () => {
-    const r = parseAndValidateToolArgs('{"language": ', Language, 'set language');
-    expect(r.success).toBe(false);
+    const result = parseAndValidateToolArgs('{"language": ', Language, 'set language');
+    expect(result.success).toBe(false);
     // The model reads this message to correct itself: it must say what is wrong, not zod's generic "Invalid input".
-    if (!r.success) expect(r.error).toMatch(/^Invalid JSON for set language: arguments are not valid JSON \(.+\)$/);
+    if (!result.success) expect(result.error).toMatch(/^Invalid JSON for set language: arguments are not valid JSON \(.+\)$/);
   });
 
   it('treats an empty string as an empty object', () => {
     expect(parseAndValidateToolArgs('', z.object({}), 'noop')).toEqual({ success: true, data: {} });
     expect(ParseToolArgsSchema.parse('')).toEqual({});
     // ...which then fails the schema like `{}` would, as a parameter problem rather than a JSON one.
-    const r = parseAndValidateToolArgs('', Language, 'set language');
-    expect(r.success).toBe(false);
-    if (!r.success) expect(r.error).toMatch(/^Invalid parameters for set language: language: /);
+    const result = parseAndValidateToolArgs('', Language, 'set language');
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(/^Invalid parameters for set language: language: /);
   });
 
   it('rejects arguments that are neither a string nor an object', () => {
     for (const raw of [42, null, undefined, true]) {
-      const r = parseAndValidateToolArgs(raw, Language, 'set language');
-      expect(r.success, String(raw)).toBe(false);
-      if (!r.success) expect(r.error).toMatch(/^Invalid JSON for set language/);
+      const result = parseAndValidateToolArgs(raw, Language, 'set language');
+      expect(result.success, String(raw)).toBe(false);
+      if (!result.success) expect(result.error).toMatch(/^Invalid JSON for set language/);
     }
   });
 
   it('names the path of a schema violation, nested ones included', () => {
-    const r = parseAndValidateToolArgs({ language: 7 }, Language, 'set language');
-    expect(r.success).toBe(false);
-    if (!r.success) expect(r.error).toMatch(/^Invalid parameters for set language: language: /);
+    const result = parseAndValidateToolArgs({ language: 7 }, Language, 'set language');
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(/^Invalid parameters for set language: language: /);
 
     const plan = parseAndValidateToolArgs(
       JSON.stringify({ fields: [{ field_id: 'email', label: 'Email', intent: 'x', required: true }, { field_id: 'name', label: 'Name', intent: 'y' }] }),
@@ -56,18 +56,18 @@ describe('parseAndValidateToolArgs', () => {
   });
 
   it('lists every violation, not just the first', () => {
-    const r = parseAndValidateToolArgs({}, SetTimezoneInput, 'set_timezone');
-    expect(r.success).toBe(false);
-    if (!r.success) {
-      expect(r.error).toContain('timezone: ');
-      expect(r.error).toContain('hint: ');
+    const result = parseAndValidateToolArgs({}, SetTimezoneInput, 'set_timezone');
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(result.error).toContain('timezone: ');
+      expect(result.error).toContain('hint: ');
     }
   });
 
   it('names the root when the JSON is not an object', () => {
-    const r = parseAndValidateToolArgs('[1,2]', Language, 'set language');
-    expect(r.success).toBe(false);
-    if (!r.success) expect(r.error).toMatch(/^Invalid parameters for set language: \(root\): /);
+    const result = parseAndValidateToolArgs('[1,2]', Language, 'set language');
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(/^Invalid parameters for set language: \(root\): /);
   });
 
   it('accepts null for a nullable input but rejects it omitted: tool inputs are nullable, never optional', () => {
@@ -84,9 +84,9 @@ describe('parseAndValidateToolArgs', () => {
     const full = { passed: true, feedback: null, missing_facts: null, extracted_facts: null, field_value: 'x', skipped: null };
     expect(parseAndValidateToolArgs(JSON.stringify(full), ReviewInput, 'review').success).toBe(true);
     const { skipped: _skipped, ...withoutSkipped } = full;
-    const r = parseAndValidateToolArgs(JSON.stringify(withoutSkipped), ReviewInput, 'review');
-    expect(r.success).toBe(false);
-    if (!r.success) expect(r.error).toMatch(/skipped: /);
+    const result = parseAndValidateToolArgs(JSON.stringify(withoutSkipped), ReviewInput, 'review');
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(/skipped: /);
   });
 });
 
@@ -110,25 +110,25 @@ describe("the reviewer's toReviewResult transform", () => {
   });
 
   it('drops null feedback, field_value and skipped instead of storing nulls', () => {
-    const r = toReviewResult(input());
-    expect(r).not.toHaveProperty('feedback');
-    expect(r).not.toHaveProperty('field_value');
-    expect(r).not.toHaveProperty('skipped');
-    expect(r.passed).toBe(true);
-    expect(ReviewResult.parse(r)).toEqual(r);
+    const result = toReviewResult(input());
+    expect(result).not.toHaveProperty('feedback');
+    expect(result).not.toHaveProperty('field_value');
+    expect(result).not.toHaveProperty('skipped');
+    expect(result.passed).toBe(true);
+    expect(ReviewResult.parse(result)).toEqual(result);
   });
 
   it('turns null fact lists into empty lists', () => {
-    const r = toReviewResult(input({ passed: false }));
-    expect(r.missing_facts).toEqual([]);
-    expect(r.extracted_facts).toEqual([]);
+    const result = toReviewResult(input({ passed: false }));
+    expect(result.missing_facts).toEqual([]);
+    expect(result.extracted_facts).toEqual([]);
   });
 
   it('keeps given values', () => {
-    const r = toReviewResult(
+    const result = toReviewResult(
       input({ passed: false, feedback: 'Missing the domain', missing_facts: ['Email address'], extracted_facts: ['name: Ann'], field_value: 'ann@' }),
     );
-    expect(r).toEqual({
+    expect(result).toEqual({
       passed: false,
       feedback: 'Missing the domain',
       missing_facts: ['Email address'],

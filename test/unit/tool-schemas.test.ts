@@ -9,14 +9,14 @@ import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
 type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean; items?: Schema; anyOf?: Schema[] };
 
 /** OpenAI strict mode: every object lists all its properties as required and forbids extra ones. */
-function assertStrict(s: Schema, path: string): void {
-  if (s.type === 'object') {
-    expect(s.additionalProperties, `${path} additionalProperties`).toBe(false);
-    expect([...(s.required ?? [])].sort(), `${path} required`).toEqual(Object.keys(s.properties ?? {}).sort());
+function assertStrict(schema: Schema, path: string): void {
+  if (schema.type === 'object') {
+    expect(schema.additionalProperties, `${path} additionalProperties`).toBe(false);
+    expect([...(schema.required ?? [])].sort(), `${path} required`).toEqual(Object.keys(schema.properties ?? {}).sort());
   }
-  for (const [k, v] of Object.entries(s.properties ?? {})) assertStrict(v, `${path}.${k}`);
-  if (s.items) assertStrict(s.items, `${path}[]`);
-  for (const a of s.anyOf ?? []) assertStrict(a, path);
+  for (const [k, v] of Object.entries(schema.properties ?? {})) assertStrict(v, `${path}.${k}`);
+  if (schema.items) assertStrict(schema.items, `${path}[]`);
+  for (const a of schema.anyOf ?? []) assertStrict(a, path);
 }
 
 describe('tool schemas sent to the model', () => {
@@ -36,8 +36,8 @@ describe('tool schemas sent to the model', () => {
   });
 
   it('keeps nullable fields required and allows null', () => {
-    const p = toolParameters(z.object({ hint: z.union([z.string(), z.null()]) })) as Schema;
-    expect(p.required).toEqual(['hint']);
-    expect(JSON.stringify(p.properties?.hint)).toMatch(/null/);
+    const parameters = toolParameters(z.object({ hint: z.union([z.string(), z.null()]) })) as Schema;
+    expect(parameters.required).toEqual(['hint']);
+    expect(JSON.stringify(parameters.properties?.hint)).toMatch(/null/);
   });
 });

@@ -61,10 +61,10 @@ function open(canResume?: () => Promise<boolean>) {
   const stream = openEventStream({
     url: (lastEventId) => `/events?token=t${lastEventId > 0 ? `&lastEventId=${lastEventId}` : ''}`,
     lastEventId: () => last,
-    onEvent: (e) => {
-      if (e.id <= last) return;
-      last = e.id;
-      events.push(e.id);
+    onEvent: (streamEvent) => {
+      if (streamEvent.id <= last) return;
+      last = streamEvent.id;
+      events.push(streamEvent.id);
     },
     onState: (s, d) => states.push([s, d.delayMs]),
     canResume,
@@ -75,49 +75,49 @@ function open(canResume?: () => Promise<boolean>) {
 
 describe('openEventStream', () => {
   it('leaves network errors to the browser and resumes from the last applied event after a refused reconnect', async () => {
-    const s = open();
-    s.current().open();
-    s.current().emit('message', 1, { text: 'a' });
-    s.current().emit('turn.completed', 2, { turnId: 't', awaitingUserResponse: true });
-    expect(s.events).toEqual([1, 2]);
+    const harness = open();
+    harness.current().open();
+    harness.current().emit('message', 1, { text: 'a' });
+    harness.current().emit('turn.completed', 2, { turnId: 't', awaitingUserResponse: true });
+    expect(harness.events).toEqual([1, 2]);
 
-    s.current().drop();
+    harness.current().drop();
     expect(FakeEventSource.instances).toHaveLength(1);
-    expect(s.states.at(-1)).toEqual(['reconnecting', 0]);
+    expect(harness.states.at(-1)).toEqual(['reconnecting', 0]);
 
-    s.current().fail();
-    expect(s.states.at(-1)).toEqual(['reconnecting', 500]);
+    harness.current().fail();
+    expect(harness.states.at(-1)).toEqual(['reconnecting', 500]);
     await vi.advanceTimersByTimeAsync(500);
     expect(FakeEventSource.instances).toHaveLength(2);
-    expect(s.current().url).toBe('/events?token=t&lastEventId=2');
-    s.current().open();
-    expect(s.states.at(-1)).toEqual(['open', 0]);
+    expect(harness.current().url).toBe('/events?token=t&lastEventId=2');
+    harness.current().open();
+    expect(harness.states.at(-1)).toEqual(['open', 0]);
   });
 
   it('backs off while reconnects keep failing, and reconnectNow skips the wait', async () => {
-    const s = open();
-    s.current().fail();
+    const harness = open();
+    harness.current().fail();
     await vi.advanceTimersByTimeAsync(500);
-    s.current().fail();
-    expect(s.states.at(-1)).toEqual(['reconnecting', 1000]);
-    s.stream.reconnectNow();
+    harness.current().fail();
+    expect(harness.states.at(-1)).toEqual(['reconnecting', 1000]);
+    harness.stream.reconnectNow();
     await vi.advanceTimersByTimeAsync(0);
     expect(FakeEventSource.instances).toHaveLength(3);
   });
 
   it('stops for good when the session is gone', async () => {
-    const s = open(async () => false);
-    s.current().fail();
+    const harness = open(async () => false);
+    harness.current().fail();
     await vi.advanceTimersByTimeAsync(500);
     expect(FakeEventSource.instances).toHaveLength(1);
-    expect(s.states.at(-1)).toEqual(['closed', 0]);
+    expect(harness.states.at(-1)).toEqual(['closed', 0]);
   });
 
   it('ignores what an abandoned EventSource still reports after close', () => {
-    const s = open();
-    const first = s.current();
-    s.stream.close();
+    const harness = open();
+    const first = harness.current();
+    harness.stream.close();
     first.fail();
-    expect(s.states).toEqual([['connecting', 0], ['closed', 0]]);
+    expect(harness.states).toEqual([['connecting', 0], ['closed', 0]]);
   });
 });

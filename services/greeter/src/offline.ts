@@ -1,15 +1,6 @@
 import type { GreeterContext } from './context.js';
-import {
-  askCountryText,
-  askTimezoneText,
-  countryName,
-  countryNotUnderstoodText,
-  detectLanguageChoice,
-  findCountry,
-  greetingText,
-  languageNotUnderstoodText,
-  languageUnsupportedText,
-} from '@convo/forms';
+import { countryName, detectLanguageChoice, findCountry } from '@convo/forms';
+import { askCountryText, askTimezoneText, countryNotUnderstoodText, greetingText, languageNotUnderstoodText, languageUnsupportedText } from './phrasing.js';
 import { ask, call, callsOf, type Policy, type ToolRef } from '@convo/agent-kit';
 import { setCountry, setLanguage, setTimezone } from './agent.js';
 

@@ -1,16 +1,16 @@
 import type { InterviewerContext } from './context.js';
+import { countryName } from '@convo/forms';
 import {
   alreadyCompleteText,
   bootstrapDoneText,
   completionText,
   confirmCandidateText,
   correctionText,
-  countryName,
   followUpText,
   keptForReviewText,
   lastChanceText,
   questionText,
-} from '@convo/forms';
+} from './phrasing.js';
 import { ask, call, callsOf, type Policy, type ToolOutcome } from '@convo/agent-kit';
 import { subtask } from './agent.js';
 

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  alreadyCompleteText,
-  askCountryText,
-  askTimezoneText,
-  bootstrapDoneText,
-  completionText,
-  countryNotUnderstoodText,
-  followUpText,
-  greetingText,
-  languageNotUnderstoodText,
-  languageUnsupportedText,
-  questionText,
-  toRespondent,
-} from '@convo/forms';
+import { askCountryText, askTimezoneText, countryNotUnderstoodText, greetingText, languageNotUnderstoodText, languageUnsupportedText } from '../../services/greeter/src/phrasing.js';
+import { alreadyCompleteText, bootstrapDoneText, completionText, followUpText, questionText, toRespondent } from '../../services/interviewer/src/phrasing.js';
 import type { FactDefinition, FormField } from '@convo/runtime';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
@@ -25,7 +13,7 @@ function fact(factKey: string, description: string, hints: string | null = null)
 
 const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
-describe('greeter phrasing', () => {
+describe('greeter phrasing (services/greeter)', () => {
   it('greets in both languages and asks which one when the language is not known', () => {
     const text = greetingText(null, '採用応募フォーム');
     expect(text).toContain('「採用応募フォーム」');

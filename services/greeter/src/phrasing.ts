@@ -1,7 +1,4 @@
-import { countryName } from './country.js';
-import { WORLD_PLACES_JA } from './places-ja.js';
-import { hasJapanese, type SessionLanguage } from './text.js';
-import { zoneCityName } from './zones.js';
+import { hasJapanese, type SessionLanguage, WORLD_PLACES_JA, zoneCityName } from '@convo/forms';
 
 /**
  * What the offline greeter says while settling language, country and time
@@ -70,17 +67,6 @@ export function countryNotUnderstoodText(lang: SessionLanguage): string {
   return lang === 'ja'
     ? 'すみません、国名を認識できませんでした。お住まいの国を「日本」「アメリカ」のように、国名で教えていただけますか？'
     : 'Sorry, I couldn’t recognise the country. Could you tell me the name of the country you live in, for example “Japan” or “Canada”?';
-}
-
-/**
- * A short confirmation of what was set, said just before the first question.
- * `country` may be a display name or an alpha-2 code.
- */
-export function bootstrapDoneText(lang: SessionLanguage, settings: { country: string; timezone: string }): string {
-  const country = /^[A-Za-z]{2}$/.test(settings.country) ? countryName(settings.country, lang) || settings.country : settings.country;
-  return lang === 'ja'
-    ? `ありがとうございます。お住まいの国を${country}、タイムゾーンを${settings.timezone}に設定しました。`
-    : `Thank you! I’ve set your country to ${country} and your time zone to ${settings.timezone}.`;
 }
 
 /** A city name for a zone: in Japanese from the katakana table when it has one ("ニューヨーク"). */

@@ -1,9 +1,6 @@
 import nlp from 'compromise';
+import { answerSpec, type AnswerSpec, countryName, escapeRegExp, type FactType, hasJapanese, KIND_NAME, optionInLanguage, type SessionLanguage } from '@convo/forms';
 import type { FactDefinition, FormField } from '@convo/runtime';
-import { answerSpec, type AnswerSpec, type FactType } from './fact-type.js';
-import { KIND_NAME } from './review-messages.js';
-import { escapeRegExp, hasJapanese, type SessionLanguage } from './text.js';
-import { optionInLanguage } from './transliterate.js';
 
 /**
  * What the offline interviewer says: the question for a field, follow-ups on
@@ -691,4 +688,15 @@ function norm(text: string): string {
 
 function same(a: string, b: string): boolean {
   return norm(a) === norm(b);
+}
+
+/**
+ * A short confirmation of what was set, said just before the first question.
+ * `country` may be a display name or an alpha-2 code.
+ */
+export function bootstrapDoneText(lang: SessionLanguage, settings: { country: string; timezone: string }): string {
+  const country = /^[A-Za-z]{2}$/.test(settings.country) ? countryName(settings.country, lang) || settings.country : settings.country;
+  return lang === 'ja'
+    ? `ありがとうございます。お住まいの国を${country}、タイムゾーンを${settings.timezone}に設定しました。`
+    : `Thank you! I’ve set your country to ${country} and your time zone to ${settings.timezone}.`;
 }

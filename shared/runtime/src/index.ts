@@ -23,3 +23,4 @@ export * from './schemas/faq.js';
 export * from './schemas/form.js';
 export * from './schemas/session.js';
 export * from './store/session-store.js';
+export * from './schemas/workbench.js';

@@ -1,0 +1,318 @@
+import type { ConsistencyIssue, Problem } from '@convo/runtime';
+import { loadKuromoji } from '@convo/text';
+import { isHiragana, isKana, toHiragana } from 'wanakana';
+import { answerValue, closeNumber, normalizeNumerals, quantitiesIn, sameNumber } from './numbers.js';
+import { solvePrompt, type Solution } from './solve.js';
+
+/**
+ * The ConsistencyChecker (docs/seeds/003): rules that really check, whoever
+ * wrote the problem. A prompt whose arithmetic can be solved is solved and
+ * its answer compared with the marked choice; a kanji reading is read with
+ * the morphological analyser's dictionary; choices are checked for being
+ * present, distinct and of the kind the prompt asks for; the explanation
+ * must lead to the marked answer, and the numbers of prompt, explanation and
+ * choices must agree. Errors break the problem (❌), warnings weaken it (⚠️).
+ */
+
+export type CheckKind =
+  | 'choice_count'
+  | 'empty_choice'
+  | 'duplicate_choice'
+  | 'no_marked_answer'
+  | 'wrong_answer'
+  | 'no_correct_choice'
+  | 'multiple_correct'
+  | 'off_topic_choice'
+  | 'explanation_names_other'
+  | 'explanation_contradicts'
+  | 'number_mismatch'
+  | 'written_missing_answer'
+  | 'missing_explanation'
+  | 'missing_rubric';
+
+export type CheckIssue = ConsistencyIssue & { kind: CheckKind };
+
+export type CheckFacts = {
+  issues: CheckIssue[];
+  /** The right answer as the checker worked it out (a value or a reading), when it could. */
+  expected: { value: number | null; reading: string | null; solution: Solution | null };
+  /** Indices of the choices that equal the expected answer. */
+  correctIndices: number[];
+};
+
+type Lang = 'ja' | 'en';
+type Say = (ja: string, en: string) => string;
+
+/** Choice labels as worksheets print them, in every style an explanation may use. */
+const LABEL_STYLES = [['A', 'B', 'C', 'D'], ['ア', 'イ', 'ウ', 'エ'], ['1', '2', '3', '4'], ['①', '②', '③', '④'], ['a', 'b', 'c', 'd']];
+
+export function normalizeChoice(text: string): string {
+  return normalizeNumerals(text).toLowerCase().replace(/\s+/g, '').replace(/[。．.、,]+$/, '');
+}
+
+export async function checkProblem(problem: Problem, language: Lang): Promise<CheckFacts> {
+  const say: Say = (ja, en) => (language === 'ja' ? ja : en);
+  const issues: CheckIssue[] = [];
+  const add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => issues.push({ kind, field, severity, issue, suggestion });
+  const solution = solvePrompt(problem.prompt);
+  const reading = await expectedReading(problem.prompt);
+  const expected = { value: solution?.value ?? null, reading, solution };
+
+  if (problem.explanation.trim() === '') add('missing_explanation', 'explanation', 'warning', say('解説がありません。', 'The explanation is empty.'), say('解き方を書く', 'Explain the steps'));
+
+  if (problem.type === 'written') {
+    checkWritten(problem, expected, add, say);
+    return { issues, expected, correctIndices: [] };
+  }
+
+  const choices = problem.choices ?? [];
+  if (choices.length !== 4) add('choice_count', 'choices', 'error', say(`選択肢が${choices.length}個です（4個必要）。`, `There are ${choices.length} choices; four are needed.`), say('選択肢を4つにする', 'Give four choices'));
+  choices.forEach((choice, index) => {
+    if (choice.trim() === '') add('empty_choice', 'choices', 'error', say(`選択肢${index + 1}が空です。`, `Choice ${index + 1} is empty.`), say('空の選択肢を埋める', 'Fill in the empty choice'));
+  });
+  const seen = new Map<string, number>();
+  choices.forEach((choice, index) => {
+    const key = normalizeChoice(choice);
+    if (key === '') return;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) add('duplicate_choice', 'choices', 'error', say(`選択肢${earlier + 1}と${index + 1}が同じです。`, `Choices ${earlier + 1} and ${index + 1} are the same.`), say('重複した選択肢を別の誤答にする', 'Replace the duplicate with another wrong answer'));
+    else seen.set(key, index);
+  });
+  const marked = problem.correctChoiceIndex;
+  if (marked === null || marked < 0 || marked >= choices.length) {
+    add('no_marked_answer', 'correctChoiceIndex', 'error', say('正解の選択肢が指定されていません。', 'No choice is marked correct.'), say('正解を指定する', 'Mark the correct choice'));
+  }
+
+  const offTopic = offTopicChoice(choices, problem.prompt, solution !== null, reading !== null);
+  if (offTopic !== null) add('off_topic_choice', 'choices', 'error', say(`選択肢${offTopic + 1}「${choices[offTopic]}」は問題が求める種類の答えではありません。`, `Choice ${offTopic + 1} ("${choices[offTopic]}") is not the kind of answer the prompt asks for.`), say('同じ種類の誤答にする', 'Use a wrong answer of the same kind'));
+
+  const mismatch = numberMismatch(problem, solution);
+  if (mismatch) add('number_mismatch', mismatch.field, 'error', say(`問題文の数（${mismatch.promptOnly.join(', ')}）と解説・選択肢の数（${mismatch.elsewhereOnly.join(', ')}）が合っていません。`, `The prompt's numbers (${mismatch.promptOnly.join(', ')}) do not match those the explanation and choices use (${mismatch.elsewhereOnly.join(', ')}).`), say('解説と選択肢を問題文に合わせる', 'Align choices and explanation'));
+
+  const correctIndices = matchingChoices(choices, solution, reading);
+  const answerKnown = solution !== null || reading !== null;
+  if (answerKnown && !mismatch && marked !== null && marked >= 0 && marked < choices.length && numericOrReadingChoices(choices, solution, reading)) {
+    const shown = solution ? formatValue(solution.value) : reading!;
+    if (correctIndices.length === 0) {
+      add('no_correct_choice', 'choices', 'error', say(`正しい答え（${shown}）が選択肢にありません。`, `The correct answer (${shown}) is not among the choices.`), say('正解を選択肢に入れる', 'Add the right answer'));
+    } else if (correctIndices.length > 1) {
+      add('multiple_correct', 'choices', 'error', say(`選択肢${correctIndices.map((index) => index + 1).join('と')}がどちらも正解（${shown}）です。`, `Choices ${correctIndices.map((index) => index + 1).join(' and ')} are both correct (${shown}).`), say('正解を1つにする', 'Keep one correct choice'));
+    } else if (!correctIndices.includes(marked)) {
+      add('wrong_answer', 'correctChoiceIndex', 'error', say(`正解は選択肢${correctIndices[0]! + 1}（${choices[correctIndices[0]!]}）ですが、選択肢${marked + 1}が正解になっています。`, `The correct answer is choice ${correctIndices[0]! + 1} (${choices[correctIndices[0]!]}), but choice ${marked + 1} is marked.`), say(`正解を選択肢${correctIndices[0]! + 1}にする`, `Mark choice ${correctIndices[0]! + 1}`));
+    }
+  }
+
+  if (marked !== null && marked >= 0 && marked < choices.length) checkExplanation(problem, marked, solution, add, say);
+  return { issues, expected, correctIndices };
+}
+
+/** 『世界』の読み / the reading of 「世界」: the dictionary's reading of the quoted kanji, in hiragana. */
+async function expectedReading(prompt: string): Promise<string | null> {
+  if (!/読み|よみ|reading|read/i.test(prompt)) return null;
+  const quoted = /[『「"“]([\p{Script=Han}々〆ヶ]+[\p{Script=Hiragana}]*)[』」"”]/u.exec(prompt);
+  if (!quoted) return null;
+  const tokenizer = await loadKuromoji();
+  const tokens = tokenizer.tokenize(quoted[1]!);
+  if (tokens.some((token) => !token.reading || token.reading === '*')) return null;
+  return toHiragana(tokens.map((token) => token.reading).join(''));
+}
+
+function matchingChoices(choices: readonly string[], solution: Solution | null, reading: string | null): number[] {
+  return choices.flatMap((choice, index) => {
+    if (reading !== null) return toHiragana(normalizeChoice(choice)) === reading ? [index] : [];
+    if (!solution) return [];
+    const value = answerValue(choice);
+    if (value === null) return [];
+    const targets = [solution.value, ...solution.alternatives];
+    const close = solution.kind === 'area' || solution.alternatives.length > 0;
+    return targets.some((target) => (close ? closeNumber(value, target) : sameNumber(value, target))) ? [index] : [];
+  });
+}
+
+/** The answer check applies when the choices are answers of the kind worked out (numbers, or readings in kana). */
+function numericOrReadingChoices(choices: readonly string[], solution: Solution | null, reading: string | null): boolean {
+  const filled = choices.filter((choice) => choice.trim() !== '');
+  if (reading !== null) return filled.filter((choice) => isKana(normalizeChoice(choice))).length >= 3;
+  if (solution) return filled.filter((choice) => answerValue(choice) !== null).length >= 3;
+  return false;
+}
+
+type ChoiceKind = 'number' | 'kana' | 'japanese' | 'word' | 'phrase' | 'other';
+
+export function choiceKind(choice: string): ChoiceKind {
+  const text = normalizeNumerals(choice).trim();
+  if (text === '') return 'other';
+  if (answerValue(text) !== null && /\d/.test(text) && !/[a-z]{3,}/i.test(text.replace(/\b(cm|mm|km|m|kg|g|x|dollars?|yen)\b/gi, ''))) return 'number';
+  if (isKana(text.replace(/\s/g, ''))) return 'kana';
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return 'japanese';
+  if (/^[a-z][a-z'-]*$/i.test(text)) return 'word';
+  if (/^[a-z][a-z' ,;()-]*$/i.test(text)) return 'phrase';
+  return 'other';
+}
+
+/** One choice of another kind than the other three (a city among numbers, a number among readings), or than the prompt asks for. */
+function offTopicChoice(choices: readonly string[], prompt: string, numeric: boolean, reading: boolean): number | null {
+  if (choices.length !== 4) return null;
+  const kinds = choices.map(choiceKind);
+  const expected: ChoiceKind | null = reading ? 'kana' : numeric ? 'number' : null;
+  const counts = new Map<ChoiceKind, number>();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  const [majority, size] = [...counts].sort((left, right) => right[1] - left[1])[0]!;
+  const target = expected ?? (size >= 3 ? majority : null);
+  if (target === null || (counts.get(target) ?? 0) < 3) return null;
+  // Words and phrases are one family: a one-word choice among glosses is not off topic by itself.
+  const family = (kind: ChoiceKind) => (kind === 'word' || kind === 'phrase' ? 'latin' : kind);
+  const odd = kinds.findIndex((kind) => family(kind) !== family(target) && kind !== 'other');
+  if (odd >= 0) return odd;
+  if (target === 'number' && /[a-z]{4,}|[\p{Script=Han}]/iu.test(prompt) === false) return null;
+  return null;
+}
+
+type Add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => void;
+
+/** Numbers the prompt's arithmetic uses that explanation and choices never use, while they use others: the prompt was changed after them. */
+function numberMismatch(problem: Problem, solution: Solution | null): { field: string; promptOnly: string[]; elsewhereOnly: string[] } | null {
+  const source = problem.source?.params;
+  const promptNumbers = quantitiesIn(problem.prompt).map((quantity) => quantity.value);
+  if (source && problem.source?.generator.startsWith('math.')) {
+    // The generator's inputs as the prompt first wrote them: every one must still be there, as written digits.
+    const written = [...normalizeNumerals(problem.prompt).matchAll(/\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
+    const generated = Object.entries(source)
+      .filter(([key, value]) => typeof value === 'number' && !['subtract', 'grouped', 'right'].includes(key))
+      .map(([, value]) => Math.abs(value as number));
+    const changed = generated.filter((value) => !written.some((number) => sameNumber(number, value)));
+    if (changed.length > 0 && written.length > 0) {
+      const promptOnly = written.filter((number) => !generated.some((value) => sameNumber(number, value)));
+      if (promptOnly.length > 0) return { field: 'prompt', promptOnly: promptOnly.map(formatValue), elsewhereOnly: changed.map(formatValue) };
+    }
+    return null;
+  }
+  const operands = solution?.operands ?? [];
+  if (operands.length === 0) return null;
+  const explanationNumbers = quantitiesIn(problem.explanation).map((quantity) => quantity.value);
+  if (explanationNumbers.length === 0) return null;
+  const choiceNumbers = (problem.choices ?? []).flatMap((choice) => quantitiesIn(choice).map((quantity) => quantity.value));
+  const missing = operands.filter((operand) => !explanationNumbers.some((number) => sameNumber(number, operand)));
+  if (missing.length === 0) return null;
+  // A number the explanation works with that the prompt never gave (and that is no choice and no step's result).
+  const foreign = explanationNumbers.filter(
+    (number) =>
+      !promptNumbers.some((value) => sameNumber(value, number)) &&
+      !choiceNumbers.some((value) => sameNumber(value, number)) &&
+      !derivable(number, promptNumbers),
+  );
+  if (foreign.length === 0) return null;
+  return { field: 'prompt', promptOnly: missing.map(formatValue), elsewhereOnly: foreign.map(formatValue) };
+}
+
+/** Intermediate results of the prompt's own numbers (sums, products, quotients, halves, squares, /100, a common denominator). */
+function derivable(number: number, operands: number[]): boolean {
+  const small = [1, 2, 10, 100, 3.14, Math.PI];
+  if (small.some((value) => sameNumber(value, number))) return true;
+  for (const left of operands) {
+    if (sameNumber(left * left, number) || sameNumber(left / 2, number) || sameNumber(left * 2, number) || sameNumber(left / 100, number) || sameNumber(left * 3.14, number)) return true;
+    for (const right of operands) {
+      if ([left + right, left - right, left * right, right !== 0 ? left / right : Number.NaN, (left * right) / 2, (left * right) / 100, left * right * 3.14].some((value) => sameNumber(value, number))) return true;
+    }
+  }
+  return false;
+}
+
+const ANSWER_CUE = /(?:the\s+(?:correct\s+)?(?:answer|choice|option)\s+is|answer\s*:|correct\s+(?:answer|choice)\s*:|so\s+the\s+answer\s+is|正解は|答えは|答え\s*[:：]|正しいのは|となるので|なので)\s*([^。.\n]*)/gi;
+
+function checkExplanation(problem: Problem, marked: number, solution: Solution | null, add: Add, say: Say): void {
+  const choices = problem.choices ?? [];
+  const explanation = normalizeNumerals(problem.explanation);
+  // A label ("the answer is B", 「正解はウ」) naming another choice.
+  for (const cue of explanation.matchAll(ANSWER_CUE)) {
+    const said = cue[1]!.trim();
+    const index = namedLabel(said);
+    if (index !== null && index !== marked && index < choices.length) {
+      add('explanation_names_other', 'explanation', 'error', say(`解説が選択肢${index + 1}を正解としていますが、正解は選択肢${marked + 1}です。`, `The explanation names choice ${index + 1} as the answer, but choice ${marked + 1} is marked.`), say('解説の正解を直す', 'Fix the answer in the text'));
+      return;
+    }
+    const named = choices.findIndex((choice, index) => index !== marked && choice.trim() !== '' && containsChoice(said, choice));
+    if (named >= 0 && !containsChoice(said, choices[marked]!)) {
+      add('explanation_names_other', 'explanation', 'error', say(`解説が「${choices[named]}」を答えとしていますが、正解は「${choices[marked]}」です。`, `The explanation gives "${choices[named]}" as the answer, but "${choices[marked]}" is marked.`), say('解説の答えを直す', 'Fix the answer in the text'));
+      return;
+    }
+  }
+  // The value the explanation's working ends with, against the marked answer.
+  const markedValue = answerValue(choices[marked] ?? '');
+  if (markedValue === null) return;
+  const result = workedResult(explanation);
+  if (result === null) return;
+  const agrees = (value: number) => sameNumber(value, markedValue) || ((solution?.kind === 'area' || (solution?.alternatives.length ?? 0) > 0) && closeNumber(value, markedValue));
+  if (agrees(result)) return;
+  const other = choices.findIndex((choice, index) => index !== marked && answerValue(choice) !== null && sameNumber(answerValue(choice)!, result));
+  if (other >= 0) {
+    add('explanation_names_other', 'explanation', 'error', say(`解説の計算は「${choices[other]}」になり、正解の「${choices[marked]}」と違います。`, `The explanation's working gives "${choices[other]}", not the marked "${choices[marked]}".`), say('解説の計算を直す', 'Fix the working'));
+  } else {
+    add('explanation_contradicts', 'explanation', 'error', say(`解説の計算結果（${formatValue(result)}）が正解（${choices[marked]}）と合いません。`, `The explanation's result (${formatValue(result)}) does not match the marked answer (${choices[marked]}).`), say('解説の計算を直す', 'Fix the working'));
+  }
+}
+
+/**
+ * A choice named by its label: "B", "(C)", 「ウ」, "②", "choice 2", "2番". A
+ * bare digit is a number, not a label ("the answer is 2" means the value 2).
+ */
+function namedLabel(said: string): number | null {
+  const letter = /^[(（]?([A-Da-dア-エ①-④])[)）]?(?![\p{L}\p{N}])/u.exec(said);
+  const numbered = /^(?:[(（]([1-4])[)）]|(?:choice|option|no\.?)\s*([1-4])\b|([1-4])\s*番)/i.exec(said);
+  const label = letter?.[1] ?? numbered?.[1] ?? numbered?.[2] ?? numbered?.[3];
+  if (label === undefined) return null;
+  const index = LABEL_STYLES.map((style) => style.indexOf(label.toUpperCase() === label ? label : label.toUpperCase())).find((position) => position >= 0);
+  return index ?? LABEL_STYLES.map((style) => style.indexOf(label)).find((position) => position >= 0) ?? null;
+}
+
+function containsChoice(text: string, choice: string): boolean {
+  const needle = normalizeChoice(choice);
+  if (needle.length === 0) return false;
+  const haystack = normalizeChoice(text);
+  if (/^[\d./-]+$/.test(needle)) return new RegExp(`(^|[^\\d./])${needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\d./])`).test(haystack);
+  return haystack.includes(needle);
+}
+
+const VALUE = String.raw`(-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)`;
+const STATED = new RegExp(String.raw`(?:answer is|answer:|答えは|答え[:：]|正解は|so\s+[a-z]\s*=|よって\s*[a-z]\s*=|したがって\s*[a-z]?\s*=?)\s*(?:[a-z]\s*=\s*)?${VALUE}`, 'i');
+
+/**
+ * The result the explanation arrives at: the value it states as the answer,
+ * else the end of its first chain of "=" (later sentences often discuss the
+ * wrong choices, and their numbers are not its result).
+ */
+function workedResult(explanation: string): number | null {
+  const stated = STATED.exec(explanation);
+  if (stated) return answerValue(stated[1]!);
+  const sentence = explanation.split(/(?<=[。.!?])\s+|(?<=。)/).find((part) => /=\s*-?\d/.test(part));
+  if (!sentence) return null;
+  const last = [...sentence.matchAll(new RegExp(String.raw`=\s*${VALUE}`, 'g'))].at(-1);
+  return last ? answerValue(last[1]!) : null;
+}
+
+function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: Add, say: Say): void {
+  const answer = (problem.modelAnswer ?? '').trim();
+  if (answer === '') {
+    add('written_missing_answer', 'modelAnswer', 'error', say('模範解答がありません。', 'The model answer is empty.'), say('模範解答を書く', 'Write the model answer'));
+    return;
+  }
+  if (!problem.rubric || problem.rubric.length === 0) add('missing_rubric', 'rubric', 'warning', say('採点基準がありません。', 'There is no grading rubric.'), say('採点基準を書く', 'Add grading points'));
+  if (expected.reading !== null) {
+    const written = toHiragana(normalizeChoice(answer));
+    if (isHiragana(written) && !written.includes(expected.reading)) {
+      add('written_missing_answer', 'modelAnswer', 'error', say(`模範解答が正しい読み（${expected.reading}）になっていません。`, `The model answer is not the reading (${expected.reading}).`), say('模範解答を直す', 'Fix the model answer'));
+    }
+    return;
+  }
+  const solution = expected.solution;
+  if (!solution) return;
+  const values = quantitiesIn(answer).map((quantity) => quantity.value);
+  const targets = [solution.value, ...solution.alternatives];
+  if (!values.some((value) => targets.some((target) => closeNumber(value, target)))) {
+    add('written_missing_answer', 'modelAnswer', 'error', say(`模範解答に正しい答え（${formatValue(solution.value)}）がありません。`, `The model answer does not reach the correct result (${formatValue(solution.value)}).`), say('模範解答を直す', 'Fix the model answer'));
+  }
+}
+
+function formatValue(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
+}

@@ -1,0 +1,692 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { toHiragana } from 'wanakana';
+import { placeAnswer, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
+
+export type { GeneratedProblem, GeneratorInput } from './random.js';
+
+/**
+ * 漢字の読み: problems on the reading of two- and three-kanji common nouns.
+ *
+ * Words and readings come from IPADIC, the dictionary kuromoji ships (its
+ * token info dictionary is walked entry by entry). A word's cost there is how
+ * unlikely the analyser finds it (lower = more common), so difficulty is a band
+ * of the words ranked by cost. Wrong choices are misreadings a learner makes:
+ * another reading of one of the kanji (taken from other dictionary words, whose
+ * readings are split over their kanji when only one split fits), voicing
+ * (rendaku) added or dropped, a small っ added or dropped, a long vowel added
+ * or dropped. None of them is a reading the dictionary gives the word.
+ */
+
+type ByteBuffer = { buffer: Uint8Array };
+type KuromojiDictionaries = { token_info_dictionary: { dictionary: ByteBuffer; pos_buffer: ByteBuffer } };
+type KuromojiToken = { surface_form: string; reading?: string };
+type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
+
+/** One part of a word's reading: the kana one kanji stands for, and its dictionary form if sound change altered it. */
+type Part = { char: string; kana: string; base: string; change: 'none' | 'rendaku' | 'sokuon' };
+
+/** Where a reading of a kanji was seen: how many words, and the most common one as an example. */
+type Evidence = { count: number; example: string; exampleReading: string; score: number; kun: boolean; single: boolean };
+
+type Word = {
+  surface: string;
+  reading: string;
+  /** 0 = most common candidate. */
+  rank: number;
+  /** The cost percentile the rank was sorted by (0 = commonest). */
+  score: number;
+  /** How the reading splits over the kanji, when exactly one split fits the known readings. */
+  parts: Part[] | null;
+};
+
+export type KanjiData = {
+  words: Word[];
+  bySurface: Map<string, Word>;
+  /** Every reading (hiragana) the dictionary gives each surface of one to three kanji, over all its entries. */
+  readingsOf: Map<string, Set<string>>;
+  /** Known readings of each kanji. */
+  kanjiReadings: Map<string, Map<string, Evidence>>;
+  /** In how many of the commonest candidate words each kanji appears. */
+  familiarity: Map<string, number>;
+  tokenizer: KuromojiTokenizer;
+  loadMs: number;
+};
+
+const require = createRequire(import.meta.url);
+
+const WORD = /^\p{Unified_Ideograph}{2,3}$/u;
+const SHORT = /^\p{Unified_Ideograph}{1,3}$/u;
+const OKURIGANA = /^(\p{Unified_Ideograph})(\p{Script=Hiragana}+)$/u;
+const HIRAGANA = /^[ぁ-ゖ]+$/;
+
+/** Kanji a school worksheet leaves out: sexual, excretory, violent, or used in slurs. */
+const BLOCKED_KANJI = new Set([...'姦淫娼妓屍糞尿屎妾嫖媚痴狂殺乞聾啞唖盲癩跛穢膣睾肛勃淋梅毒麻薬賭屠']);
+/** Words of otherwise harmless kanji left out for the same reason. */
+const BLOCKED_WORDS = new Set([
+  '死体', '死骸', '死刑', '自殺', '他殺', '心中', '強姦', '売春', '買春', '売女', '春画', '性交', '性器', '性欲', '性病', '陰部', '陰毛', '男根',
+  '女陰', '精液', '射精', '自慰', '情婦', '愛人', '痴漢', '変態', '大麻', '阿片', '覚醒剤', '博徒', '暴力団', '極道', '切腹', '拷問', '虐待', '支那',
+  '土人', '非人', '鮮人', '毛唐', '部落', '片輪', '不具', '白人', '黒人', '低能', '白痴', '気違', '下女', '女中', '淫売', '遊女', '裸体', '全裸', '乳房',
+  '陰茎', '睾丸', '便所', '糞便', '排泄', '下痢', '嘔吐', '自害', '絞首', '斬首', '処刑', '遺体', '首吊', '爆弾', '戦死', '溺死', '焼死', '惨死',
+]);
+
+const SMALL = new Set([...'ぁぃぅぇぉゃゅょゎっ']);
+const VOICED: Record<string, string> = {};
+const UNVOICED: Record<string, string> = {};
+for (const pair of 'かが きぎ くぐ けげ こご さざ しじ すず せぜ そぞ ただ ちぢ つづ てで とど はば ひび ふぶ へべ ほぼ'.split(' ')) {
+  VOICED[pair[0]!] = pair[1]!;
+  UNVOICED[pair[1]!] = pair[0]!;
+}
+const SEMI_VOICED: Record<string, string> = { は: 'ぱ', ひ: 'ぴ', ふ: 'ぷ', へ: 'ぺ', ほ: 'ぽ' };
+for (const [plain, semi] of Object.entries(SEMI_VOICED)) UNVOICED[semi] = plain;
+/** Kana a small っ may stand before (k, s, t, p rows; h becomes p after it). */
+const GEMINABLE = new Set([...'かきくけこさしすせそたちつてとぱぴぷぺぽ']);
+const O_ROW = new Set([...'おこそとのほもよろをごぞどぼぽょ']);
+const U_ROW = new Set([...'うくすつぬふむゆるぐずづぶぷゅ']);
+const E_ROW = new Set([...'えけせてねへめれげぜでべぺ']);
+const I_ROW = new Set([...'きしちにひみりぎじびぴぢ']);
+
+/** Whether a string of hiragana could be read aloud: no small kana, ん or っ where Japanese has none. */
+function wellFormed(kana: string): boolean {
+  if (!HIRAGANA.test(kana)) return false;
+  const chars = [...kana];
+  const first = chars[0]!;
+  if (SMALL.has(first) || first === 'ん' || first === 'ゖ' || first === 'ゕ') return false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    const prev = chars[i - 1];
+    if (ch === 'っ') {
+      const next = chars[i + 1];
+      if (next === undefined || !GEMINABLE.has(next) || prev === 'っ' || prev === 'ん') return false;
+    }
+    if ((ch === 'ゃ' || ch === 'ゅ' || ch === 'ょ') && (prev === undefined || !I_ROW.has(prev))) return false;
+    if ('ぁぃぅぇぉゎ'.includes(ch)) return false;
+  }
+  return true;
+}
+
+const hiraganaCache = new Map<string, string | null>();
+
+/** An IPADIC reading (katakana) in hiragana, or null when it has none or is not plain kana. */
+function hiragana(katakana: string | undefined): string | null {
+  if (!katakana || katakana === '*') return null;
+  let kana = hiraganaCache.get(katakana);
+  if (kana === undefined) {
+    const converted = toHiragana(katakana);
+    kana = HIRAGANA.test(converted) ? converted : null;
+    hiraganaCache.set(katakana, kana);
+  }
+  return kana;
+}
+
+/** The sorted costs of one group of entries, so a cost can be turned into a percentile within its group. */
+class CostGroups {
+  private readonly costs = new Map<number, number[]>();
+  add(group: number, cost: number): void {
+    const list = this.costs.get(group) ?? [];
+    list.push(cost);
+    this.costs.set(group, list);
+  }
+  freeze(): void {
+    for (const list of this.costs.values()) list.sort((a, b) => a - b);
+  }
+  /** Share of the group's entries cheaper (more common) than `cost`: 0 = the most common. */
+  percentile(group: number, cost: number): number {
+    const list = this.costs.get(group);
+    if (!list || list.length === 0) return 1;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < cost) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo / list.length;
+  }
+}
+
+type RawEntry = { surface: string; pos: string; pos1: string; ctype: string; base: string; reading: string | null; leftId: number; cost: number };
+
+/**
+ * Calls `visit` for every entry of the token info dictionary, in order: its left context id (one
+ * per part of speech and conjugated form), its cost and its features (surface, POS…, base form,
+ * reading, pronunciation). Entries are 10 bytes (left id, right id, cost: int16; feature offset:
+ * int32), their feature strings written one after another, both buffers padded with zeros.
+ */
+function walkDictionary(dic: KuromojiDictionaries, visit: (leftId: number, cost: number, features: string) => void): void {
+  const { dictionary, pos_buffer: posBuffer } = dic.token_info_dictionary;
+  const bytes = dictionary.buffer;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let count = 1;
+  while ((count + 1) * 10 <= bytes.length && view.getInt32(count * 10 + 6, true) !== 0) count++;
+  const features = posBuffer.buffer;
+  let end = features.indexOf(0, view.getInt32((count - 1) * 10 + 6, true));
+  if (end < 0) end = features.length;
+  const strings = new TextDecoder().decode(features.subarray(0, end)).split('\0');
+  if (strings.length !== count) throw new Error(`kuromoji dictionary: ${count} entries but ${strings.length} feature strings`);
+  for (let i = 0; i < count; i++) visit(view.getInt16(i * 10, true), view.getInt16(i * 10 + 4, true), strings[i]!);
+}
+
+function loadKuromojiDictionaries(): Promise<{ dic: KuromojiDictionaries; tokenizer: KuromojiTokenizer }> {
+  const dicPath = join(dirname(require.resolve('kuromoji/package.json')), 'dict');
+  const Loader = require('kuromoji/src/loader/NodeDictionaryLoader.js') as new (path: string) => {
+    load(callback: (err: unknown, dic: KuromojiDictionaries) => void): void;
+  };
+  const Tokenizer = require('kuromoji/src/Tokenizer.js') as new (dic: KuromojiDictionaries) => KuromojiTokenizer;
+  return new Promise((resolve, reject) => {
+    new Loader(dicPath).load((err, dic) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve({ dic, tokenizer: new Tokenizer(dic) })));
+  });
+}
+
+const NOUN_CANDIDATE = new Set(['一般', 'サ変接続']);
+const NOUN_ALIGNABLE = new Set(['一般', 'サ変接続', '形容動詞語幹', '副詞可能']);
+
+/** Candidate splits of `reading` into one part per kanji, each starting where a kanji reading can start. */
+function splits(reading: string, n: number): string[][] {
+  const chars = [...reading];
+  const out: string[][] = [];
+  const walk = (start: number, acc: string[]): void => {
+    if (acc.length === n - 1) {
+      const rest = chars.slice(start);
+      if (rest.length >= 1 && rest.length <= 5 && canStart(rest[0]!)) out.push([...acc, rest.join('')]);
+      return;
+    }
+    for (let end = start + 1; end <= Math.min(chars.length - (n - 1 - acc.length), start + 5); end++) {
+      if (!canStart(chars[start]!)) return;
+      walk(end, [...acc, chars.slice(start, end).join('')]);
+    }
+  };
+  walk(0, []);
+  return out;
+}
+
+function canStart(kana: string): boolean {
+  return !SMALL.has(kana) && kana !== 'ん';
+}
+
+type Known = Map<string, Map<string, Evidence>>;
+
+/** How `kana` at position `index` of `n` is a known reading of `char`: as it is, voiced by rendaku, or cut short by a small っ. */
+function matchPart(known: Known, char: string, kana: string, index: number, n: number, nextKana: string | undefined): Part | null {
+  const readings = known.get(char);
+  if (!readings) return null;
+  if (readings.has(kana)) return { char, kana, base: kana, change: 'none' };
+  const first = kana[0]!;
+  if (index > 0 && UNVOICED[first]) {
+    const base = UNVOICED[first] + kana.slice(1);
+    if (readings.has(base)) return { char, kana, base, change: 'rendaku' };
+  }
+  if (index < n - 1 && kana.length >= 2 && kana.endsWith('っ') && nextKana && GEMINABLE.has(nextKana[0]!)) {
+    for (const tail of ['つ', 'く', 'ち', 'き']) {
+      const base = kana.slice(0, -1) + tail;
+      if (readings.has(base)) return { char, kana, base, change: 'sokuon' };
+    }
+  }
+  return null;
+}
+
+function addEvidence(known: Known, char: string, reading: string, example: { surface: string; reading: string; score: number; kun: boolean; single: boolean }): void {
+  let readings = known.get(char);
+  if (!readings) known.set(char, (readings = new Map()));
+  const evidence = readings.get(reading);
+  if (!evidence) {
+    readings.set(reading, { count: 1, example: example.surface, exampleReading: example.reading, score: example.score, kun: example.kun, single: example.single });
+    return;
+  }
+  evidence.count++;
+  // The example shown to a learner: a compound over a lone kanji, then the most common.
+  const better = (evidence.single && !example.single) || (evidence.single === example.single && example.score < evidence.score);
+  if (better) Object.assign(evidence, { example: example.surface, exampleReading: example.reading, score: example.score, kun: example.kun, single: example.single });
+}
+
+let loading: Promise<KanjiData> | null = null;
+
+/** The word list, the kanji readings and the tokenizer, built once per process (about 2 s). */
+export function loadKanjiData(): Promise<KanjiData> {
+  loading ??= buildKanjiData();
+  return loading;
+}
+
+async function buildKanjiData(): Promise<KanjiData> {
+  const started = performance.now();
+  const { dic, tokenizer } = await loadKuromojiDictionaries();
+console.error('T load', performance.now()-started);
+
+  const costs = new CostGroups();
+  const readingsOf = new Map<string, Set<string>>();
+  const properNouns = new Set<string>();
+  const unreadable = new Set<string>();
+  const nouns: RawEntry[] = [];
+  const seeds: RawEntry[] = [];
+  const okurigana: RawEntry[] = [];
+  walkDictionary(dic, (leftId, cost, features) => {
+    costs.add(leftId, cost);
+    const surface = features.slice(0, features.indexOf(','));
+    const short = SHORT.test(surface);
+    if (!short && !(surface.length <= 6 && OKURIGANA.test(surface))) return;
+    const fields = features.split(',');
+    const entry: RawEntry = { surface, pos: fields[1]!, pos1: fields[2]!, ctype: fields[5]!, base: fields[7]!, reading: hiragana(fields[8]), leftId, cost };
+    if (!short) {
+      if ((entry.pos === '動詞' || entry.pos === '形容詞') && entry.surface === entry.base && entry.reading) okurigana.push(entry);
+      return;
+    }
+    if (entry.pos1 === '固有名詞') properNouns.add(surface);
+    if (!entry.reading) {
+      if (entry.pos !== '記号') unreadable.add(surface);
+      return;
+    }
+    let set = readingsOf.get(surface);
+    if (!set) readingsOf.set(surface, (set = new Set()));
+    set.add(entry.reading);
+    const single = surface.length === 1;
+    if (single && (entry.pos === '名詞' || entry.pos === '接頭詞') && entry.pos1 !== '固有名詞') seeds.push(entry);
+    if (!single && entry.pos === '名詞' && NOUN_ALIGNABLE.has(entry.pos1)) nouns.push(entry);
+  });
+  costs.freeze();
+console.error('T walk', performance.now()-started);
+  const score = (entry: RawEntry): number => costs.percentile(entry.leftId, entry.cost);
+
+  // Readings of single kanji to start from: kanji standing alone as nouns or prefixes, and the
+  // stems of verbs and adjectives written with okurigana (高い → たか, a kun'yomi).
+  const known: Known = new Map();
+  for (const entry of seeds) addEvidence(known, entry.surface, entry.reading!, { surface: entry.surface, reading: entry.reading!, score: score(entry), kun: false, single: true });
+  for (const entry of okurigana) {
+    const [, char, tail] = OKURIGANA.exec(entry.surface)!;
+    const reading = entry.reading!;
+    // じる/ずる/する verbs (感じる, 信ずる) hang okurigana on an on'yomi.
+    if (entry.ctype.startsWith('サ変') || /^[じず]る$/.test(tail!) || !reading.endsWith(tail!) || reading.length <= tail!.length) continue;
+    const stem = reading.slice(0, reading.length - tail!.length);
+    if (!wellFormed(stem)) continue;
+    addEvidence(known, char!, stem, { surface: entry.surface, reading, score: score(entry), kun: true, single: false });
+  }
+
+  // Nouns with one reading only, by surface, with their best (most common) entry.
+  const nounBySurface = new Map<string, RawEntry>();
+  for (const entry of nouns) {
+    if (readingsOf.get(entry.surface)!.size !== 1 || unreadable.has(entry.surface)) continue;
+    const seen = nounBySurface.get(entry.surface);
+    if (!seen || score(entry) < score(seen)) nounBySurface.set(entry.surface, entry);
+  }
+
+  // Split compound readings over their kanji; a split that fits all but one kanji teaches that
+  // kanji a new reading once two words agree. Three rounds reach most words.
+  const align = (surface: string, reading: string): { full: Part[][]; partial: Part[][] } => {
+    const chars = [...surface];
+    const full: Part[][] = [];
+    const partial: Part[][] = [];
+    for (const split of splits(reading, chars.length)) {
+      const parts: Part[] = [];
+      let misses = 0;
+      for (let i = 0; i < chars.length; i++) {
+        const match = matchPart(known, chars[i]!, split[i]!, i, chars.length, split[i + 1]);
+        if (match) parts.push(match);
+        else {
+          misses++;
+          parts.push({ char: chars[i]!, kana: split[i]!, base: split[i]!, change: 'none' });
+        }
+      }
+      if (misses === 0) full.push(parts);
+      else if (misses === 1) partial.push(parts);
+    }
+    return { full, partial };
+  };
+  for (let round = 0; round < 3; round++) {
+    const learned = new Map<string, { char: string; reading: string; words: RawEntry[] }>();
+    for (const entry of nounBySurface.values()) {
+      const { full, partial } = align(entry.surface, entry.reading!);
+      if (full.length > 0 || partial.length !== 1) continue;
+      const parts = partial[0]!;
+      const miss = parts.find((part, i) => !matchPart(known, part.char, part.kana, i, parts.length, parts[i + 1]?.kana))!;
+      if (!wellFormed(miss.kana) || miss.kana.endsWith('っ')) continue;
+      const key = `${miss.char}:${miss.kana}`;
+      const item = learned.get(key) ?? { char: miss.char, reading: miss.kana, words: [] };
+      item.words.push(entry);
+      learned.set(key, item);
+    }
+    let added = 0;
+    for (const { char, reading, words } of learned.values()) {
+      if (words.length < 2) continue;
+      for (const word of words) addEvidence(known, char, reading, { surface: word.surface, reading: word.reading!, score: score(word), kun: false, single: false });
+      added++;
+    }
+    if (added === 0) break;
+  }
+console.error('T rounds', performance.now()-started);
+  // Final split of every noun, counting how many words use each reading.
+  const alignment = new Map<string, Part[] | null>();
+  const compoundEvidence: Known = new Map();
+  for (const entry of nounBySurface.values()) {
+    const { full } = align(entry.surface, entry.reading!);
+    const parts = full.length === 1 ? full[0]! : null;
+    alignment.set(entry.surface, parts);
+    if (!parts) continue;
+    for (const part of parts) addEvidence(compoundEvidence, part.char, part.base, { surface: entry.surface, reading: entry.reading!, score: score(entry), kun: false, single: false });
+  }
+  // A kanji's readings: those compounds use, and those standing alone or before okurigana.
+  const kanjiReadings: Known = new Map();
+  for (const [char, readings] of known) {
+    for (const [reading, evidence] of readings) {
+      const compound = compoundEvidence.get(char)?.get(reading);
+      const merged: Evidence = { ...evidence, count: (compound?.count ?? 0) + (evidence.single || evidence.kun ? 1 : 0) };
+      // Prefer a common compound as the example, unless the reading is a kun'yomi shown by its okurigana.
+      if (compound && !evidence.kun && (evidence.single || compound.score < evidence.score)) Object.assign(merged, { example: compound.example, exampleReading: compound.exampleReading, score: compound.score, single: false });
+      if (merged.count === 0) continue;
+      let map = kanjiReadings.get(char);
+      if (!map) kanjiReadings.set(char, (map = new Map()));
+      map.set(reading, merged);
+    }
+  }
+
+console.error('T final', performance.now()-started);
+  // Candidates: common nouns (一般, サ変接続) of two or three kanji with exactly one reading, no proper-noun use.
+  const candidates: { entry: RawEntry; score: number }[] = [];
+  for (const entry of nounBySurface.values()) {
+    if (!WORD.test(entry.surface) || !NOUN_CANDIDATE.has(entry.pos1) || properNouns.has(entry.surface)) continue;
+    if (BLOCKED_WORDS.has(entry.surface) || [...entry.surface].some((char) => BLOCKED_KANJI.has(char))) continue;
+    const reading = entry.reading!;
+    if (!wellFormed(reading) || reading.length < entry.surface.length) continue;
+    candidates.push({ entry, score: score(entry) });
+  }
+  // IPADIC often gives a whole set of homophones one cost (思考 試行 指向 伺候 祗候 all cost the
+  // same): such a cost says how common the sound is, not the word. A kanji is as common as the
+  // commonest word with a cost of its own that uses it, and a word no more common than its rarest kanji.
+  const sharing = new Map<string, number>();
+  const costKey = (entry: RawEntry): string => `${entry.leftId}|${entry.reading}|${entry.cost}`;
+  for (const { entry } of candidates) sharing.set(costKey(entry), (sharing.get(costKey(entry)) ?? 0) + 1);
+  const kanjiScore = new Map<string, number>();
+  const familiarity = new Map<string, number>();
+  for (const { entry, score: s } of candidates) {
+    if (sharing.get(costKey(entry))! > 1) continue;
+    for (const char of entry.surface) {
+      kanjiScore.set(char, Math.min(kanjiScore.get(char) ?? 1, s));
+      if (s <= COMMON_PERCENTILE) familiarity.set(char, (familiarity.get(char) ?? 0) + 1);
+    }
+  }
+  for (const candidate of candidates) {
+    for (const char of candidate.entry.surface) candidate.score = Math.max(candidate.score, kanjiScore.get(char) ?? 1);
+    // A shared cost ranks a word after those whose cost is their own.
+    if (sharing.get(costKey(candidate.entry))! > 1) candidate.score = Math.min(0.999, candidate.score + SHARED_COST_PENALTY);
+  }
+  const familiar = (surface: string): number => Math.min(...[...surface].map((char) => familiarity.get(char) ?? 0));
+  candidates.sort((a, b) => a.score - b.score || familiar(b.entry.surface) - familiar(a.entry.surface) || (a.entry.surface < b.entry.surface ? -1 : 1));
+  const words: Word[] = [];
+  for (const { entry, score: s } of candidates) {
+    // Every kanji must appear in some common word, or the word is a curiosity, not an exercise.
+    if (s >= 1 || familiar(entry.surface) < MIN_FAMILIARITY) continue;
+    words.push({ surface: entry.surface, reading: entry.reading!, rank: words.length, score: s, parts: alignment.get(entry.surface) ?? null });
+  }
+  return {
+    words,
+    bySurface: new Map(words.map((word) => [word.surface, word])),
+    readingsOf,
+    kanjiReadings,
+    familiarity,
+    tokenizer,
+    loadMs: performance.now() - started,
+  };
+}
+
+/** Candidates whose cost is in the commonest share of their group count towards a kanji's familiarity. */
+const COMMON_PERCENTILE = 0.12;
+const MIN_FAMILIARITY = 2;
+const SHARED_COST_PENALTY = 0.3;
+
+/** Which ranks each difficulty draws from (0 = the most common word). */
+const BANDS: Record<GeneratorInput['difficulty'], [number, number]> = {
+  easy: [0, 700],
+  normal: [700, 2500],
+  hard: [2500, 9000],
+};
+
+/** The frequency rank of a word (0 = the commonest candidate), or null when it is not a candidate. */
+export async function kanjiWordRank(surface: string): Promise<number | null> {
+  return (await loadKanjiData()).bySurface.get(surface)?.rank ?? null;
+}
+
+type Reason =
+  | { kind: 'swap'; part: Part; alt: string; evidence: Evidence }
+  | { kind: 'voiced' | 'unvoiced'; part: Part | null }
+  | { kind: 'addSokuon' | 'dropSokuon'; part: Part | null }
+  | { kind: 'lengthened' | 'shortened'; part: Part | null };
+
+type Distractor = { kana: string; reason: Reason; weight: number };
+
+function partAt(parts: Part[] | null, offset: number): Part | null {
+  if (!parts) return null;
+  let at = 0;
+  for (const part of parts) {
+    if (offset < at + part.kana.length) return part;
+    at += part.kana.length;
+  }
+  return null;
+}
+
+/** Every misreading the rules produce for a word, before filtering. */
+function misreadings(word: Word, data: KanjiData): Distractor[] {
+  const out: Distractor[] = [];
+  const { reading, parts } = word;
+  const chars = [...reading];
+  const starts: number[] = [];
+  if (parts) {
+    let at = 0;
+    for (const part of parts) {
+      starts.push(at);
+      at += part.kana.length;
+    }
+  }
+  const replaceAt = (index: number, length: number, text: string): string => chars.slice(0, index).join('') + text + chars.slice(index + length).join('');
+
+  // Another reading of one kanji (世界 → よかい: 世 is よ in 世の中).
+  if (parts) {
+    parts.forEach((part, i) => {
+      const readings = data.kanjiReadings.get(part.char);
+      if (!readings) return;
+      for (const [alt, evidence] of readings) {
+        if (alt === part.base || alt === part.kana || evidence.count < 2) continue;
+        // Not merely the same reading voiced or cut short: those are the other rules' business.
+        if (UNVOICED[alt[0]!] && UNVOICED[alt[0]!] + alt.slice(1) === part.base) continue;
+        if (UNVOICED[part.base[0]!] && UNVOICED[part.base[0]!] + part.base.slice(1) === alt) continue;
+        if (alt.length >= 2 && part.base.startsWith(alt.slice(0, -1)) && alt.length === part.base.length && (alt.endsWith('っ') || part.base.endsWith('っ'))) continue;
+        const kana = parts.map((p, j) => (j === i ? alt : p.kana)).join('');
+        out.push({ kana, reason: { kind: 'swap', part, alt, evidence }, weight: evidence.count });
+      }
+    });
+  }
+
+  // Voicing added or dropped where two kanji meet (or anywhere inside an unsplit reading).
+  const voicingAt = parts ? starts.slice(1) : chars.map((_, i) => i).slice(1);
+  for (const index of voicingAt) {
+    const kana = chars[index]!;
+    const part = partAt(parts, index);
+    if (UNVOICED[kana]) out.push({ kana: replaceAt(index, 1, UNVOICED[kana]), reason: { kind: 'unvoiced', part }, weight: 1 });
+    if (VOICED[kana]) out.push({ kana: replaceAt(index, 1, VOICED[kana]), reason: { kind: 'voiced', part }, weight: 1 });
+    if (SEMI_VOICED[kana]) out.push({ kana: replaceAt(index, 1, SEMI_VOICED[kana]), reason: { kind: 'voiced', part }, weight: 1 });
+  }
+
+  // A small っ dropped (がっこう → がくこう, がこう) or added (せかい → せっかい).
+  chars.forEach((kana, index) => {
+    if (kana !== 'っ') return;
+    const part = partAt(parts, index);
+    const restored = part && part.change === 'sokuon' ? part.base.slice(-1) : null;
+    if (restored) out.push({ kana: replaceAt(index, 1, restored), reason: { kind: 'dropSokuon', part }, weight: 2 });
+    out.push({ kana: replaceAt(index, 1, ''), reason: { kind: 'dropSokuon', part }, weight: 1 });
+  });
+  const sokuonAt = parts ? starts.slice(1) : chars.map((_, i) => i).slice(1);
+  for (const index of sokuonAt) {
+    const next = chars[index]!;
+    const prev = chars[index - 1]!;
+    if (!GEMINABLE.has(next) || prev === 'っ' || prev === 'ん' || prev === 'ー') continue;
+    const part = partAt(parts, index - 1);
+    if ('つくちき'.includes(prev) && index >= 2) out.push({ kana: replaceAt(index - 1, 1, 'っ'), reason: { kind: 'addSokuon', part }, weight: 2 });
+    out.push({ kana: replaceAt(index, 0, 'っ'), reason: { kind: 'addSokuon', part }, weight: 1 });
+  }
+
+  // A long vowel dropped (こう → こ, せい → せ) or added (こ → こう).
+  chars.forEach((kana, index) => {
+    if (index === 0) return;
+    const prev = chars[index - 1]!;
+    const part = partAt(parts, index);
+    if (kana === 'う' && (O_ROW.has(prev) || U_ROW.has(prev))) out.push({ kana: replaceAt(index, 1, ''), reason: { kind: 'shortened', part }, weight: 1 });
+    if (kana === 'い' && E_ROW.has(prev)) out.push({ kana: replaceAt(index, 1, ''), reason: { kind: 'shortened', part }, weight: 1 });
+  });
+  chars.forEach((kana, index) => {
+    const next = chars[index + 1];
+    if (next === 'う' || next === 'ー' || (next !== undefined && SMALL.has(next) && next !== 'っ')) return;
+    const part = partAt(parts, index);
+    if (O_ROW.has(kana) || U_ROW.has(kana)) out.push({ kana: replaceAt(index + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
+    else if (E_ROW.has(kana) && next !== 'い') out.push({ kana: replaceAt(index + 1, 0, 'い'), reason: { kind: 'lengthened', part }, weight: 1 });
+  });
+  return out;
+}
+
+/** Three misreadings, each a different kind of mistake where possible, none a reading of the word. */
+function pickDistractors(word: Word, data: KanjiData, random: () => number): Distractor[] | null {
+  const valid = data.readingsOf.get(word.surface) ?? new Set([word.reading]);
+  const seen = new Set<string>([word.reading]);
+  const groups = new Map<string, Distractor[]>();
+  for (const distractor of misreadings(word, data)) {
+    if (valid.has(distractor.kana) || !wellFormed(distractor.kana) || seen.has(distractor.kana)) continue;
+    seen.add(distractor.kana);
+    const group = distractor.reason.kind === 'swap' ? 'swap' : distractor.reason.kind.endsWith('oiced') ? 'voicing' : distractor.reason.kind.endsWith('Sokuon') ? 'sokuon' : 'length';
+    const list = groups.get(group) ?? [];
+    list.push(distractor);
+    groups.set(group, list);
+  }
+  // Within a kind, well-attested readings and the likelier slips first, ties in seeded order.
+  for (const [group, list] of groups) {
+    const order = new Map(shuffle(list, random).map((item, i) => [item, i]));
+    groups.set(group, [...list].sort((a, b) => Math.min(b.weight, 8) - Math.min(a.weight, 8) || order.get(a)! - order.get(b)!));
+  }
+  const kinds = ['swap', ...shuffle(['voicing', 'sokuon', 'length'], random)];
+  const picked: Distractor[] = [];
+  const usedChars = new Set<string>();
+  while (picked.length < 3) {
+    let progress = false;
+    for (const kind of kinds) {
+      if (picked.length === 3) break;
+      const list = groups.get(kind);
+      if (!list || list.length === 0) continue;
+      // Two swaps should concern different kanji.
+      let index = kind === 'swap' ? list.findIndex((d) => d.reason.kind === 'swap' && !usedChars.has(d.reason.part.char)) : 0;
+      if (index < 0) index = 0;
+      const [item] = list.splice(index, 1);
+      if (item!.reason.kind === 'swap') usedChars.add(item!.reason.part.char);
+      picked.push(item!);
+      progress = true;
+    }
+    if (!progress) break;
+  }
+  return picked.length === 3 ? picked : null;
+}
+
+function quote(text: string, language: 'ja' | 'en'): string {
+  return language === 'ja' ? `『${text}』` : `“${text}”`;
+}
+
+function breakdown(word: Word, language: 'ja' | 'en'): string {
+  if (!word.parts) return '';
+  const items = word.parts.map((part) => {
+    if (part.change === 'none') return `${part.char}＝${part.kana}`;
+    if (language === 'en') return `${part.char}＝${part.kana} (${part.base}, ${part.change === 'rendaku' ? 'voiced' : 'shortened with っ'})`;
+    return `${part.char}＝${part.kana}（${part.base}が${part.change === 'rendaku' ? '濁る' : '詰まる'}）`;
+  });
+  return language === 'ja' ? `（${items.join('、')}）` : ` (${items.join(', ')})`;
+}
+
+function explainDistractor(word: Word, distractor: Distractor, language: 'ja' | 'en'): string {
+  const { reason, kana } = distractor;
+  const ja = language === 'ja';
+  const head = ja ? `『${kana}』は誤り：` : `“${kana}” is wrong: `;
+  switch (reason.kind) {
+    case 'swap': {
+      const { part, alt, evidence } = reason;
+      const example = evidence.single
+        ? ja
+          ? `一字では『${alt}』と読みますが`
+          : `on its own it is read ${alt}, but`
+        : ja
+          ? `『${evidence.example}（${evidence.exampleReading}）』のように${evidence.kun ? '訓読みで' : ''}『${alt}』とも読みますが`
+          : `it is read ${alt}${evidence.kun ? ' (kun’yomi)' : ''} in ${evidence.example} (${evidence.exampleReading}), but`;
+      return ja
+        ? `${head}『${part.char}』は${example}、『${word.surface}』では『${part.kana}』と読みます。`
+        : `${head}${part.char} — ${example} in ${word.surface} it is read ${part.kana}.`;
+    }
+    case 'voiced':
+      return ja
+        ? `${head}${reason.part ? `『${reason.part.char}』の『${reason.part.kana[0]}』は` : ''}濁りません。`
+        : `${head}${reason.part ? `the ${reason.part.kana[0]} of ${reason.part.char}` : 'the sound'} is not voiced here.`;
+    case 'unvoiced':
+      return ja
+        ? `${head}${reason.part ? `『${reason.part.char}』はこの語では『${reason.part.kana}』と濁ります。` : '濁る音を清音にしています。'}`
+        : `${head}${reason.part ? `${reason.part.char} is voiced to ${reason.part.kana} in this word.` : 'a voiced sound has lost its voicing.'}`;
+    case 'addSokuon':
+      return ja ? `${head}小さい『っ』は入りません。` : `${head}there is no small っ in this word.`;
+    case 'dropSokuon':
+      return ja
+        ? `${head}${reason.part ? `『${reason.part.char}』は『${reason.part.kana}』と詰まって読みます。` : '小さい『っ』が抜けています。'}`
+        : `${head}${reason.part ? `${reason.part.char} is shortened to ${reason.part.kana} here.` : 'the small っ is missing.'}`;
+    case 'shortened':
+      return ja
+        ? `${head}${reason.part ? `『${reason.part.char}』は『${reason.part.kana}』とのばして読みます。` : 'のばす音（長音）が抜けています。'}`
+        : `${head}${reason.part ? `${reason.part.char} is read with a long vowel, ${reason.part.kana}.` : 'the long vowel is missing.'}`;
+    case 'lengthened':
+      return ja
+        ? `${head}${reason.part ? `『${reason.part.char}』は『${reason.part.kana}』で、のばしません。` : 'のばす音（長音）は入りません。'}`
+        : `${head}${reason.part ? `${reason.part.char} is ${reason.part.kana}, without a long vowel.` : 'there is no long vowel.'}`;
+  }
+}
+
+/** The reading kuromoji's tokenizer gives the surface, in hiragana (the answer a reader of the text would meet). */
+function tokenizerReading(data: KanjiData, surface: string): string | null {
+  const tokens = data.tokenizer.tokenize(surface);
+  if (tokens.some((token) => !token.reading || token.reading === '*')) return null;
+  return toHiragana(tokens.map((token) => token.reading!).join(''));
+}
+
+export async function generateKanjiProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
+  const data = await loadKanjiData();
+  const { count, difficulty, language, seed, type } = input;
+  const random = seededRandom(`kanji.reading|${difficulty}|${type}|${seed}`);
+  const [from, to] = BANDS[difficulty];
+  const pool = shuffle(data.words.slice(from, to), random);
+  const problems: GeneratedProblem[] = [];
+  const ja = language === 'ja';
+  for (const word of pool) {
+    if (problems.length >= count) break;
+    // The answer must be the reading the analyser gives the word as written.
+    if (tokenizerReading(data, word.surface) !== word.reading) continue;
+    const source = { generator: 'kanji.reading', params: { surface: word.surface, reading: word.reading } };
+    const answerLine = ja
+      ? `『${word.surface}』は『${word.reading}』と読みます${breakdown(word, language)}。`
+      : `${word.surface} is read ${quote(word.reading, language)}${breakdown(word, language)}.`;
+    if (type === 'written') {
+      problems.push({
+        type,
+        prompt: ja ? `『${word.surface}』の読みをひらがなで書きなさい。` : `Write the reading of 『${word.surface}』 in hiragana.`,
+        choices: null,
+        correctChoiceIndex: null,
+        modelAnswer: word.reading,
+        rubric: ja ? ['ひらがなで書けている', `「${word.reading}」と正しく読めている`] : ['Written in hiragana', `Read correctly as 「${word.reading}」`],
+        explanation: answerLine,
+        source,
+      });
+      continue;
+    }
+    const distractors = pickDistractors(word, data, random);
+    if (!distractors) continue;
+    const { choices, correctIndex } = placeAnswer(word.reading, distractors.map((d) => d.kana), random);
+    const byKana = new Map(distractors.map((d) => [d.kana, d]));
+    const notes = choices.filter((choice) => byKana.has(choice)).map((choice) => explainDistractor(word, byKana.get(choice)!, language));
+    problems.push({
+      type,
+      prompt: ja ? `次の漢字の読みとして正しいものを選びなさい：『${word.surface}』` : `Choose the correct reading of 『${word.surface}』.`,
+      choices,
+      correctChoiceIndex: correctIndex,
+      modelAnswer: null,
+      rubric: null,
+      explanation: [answerLine, ...notes].join(ja ? '\n' : '\n'),
+      source,
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,189 @@
+import { normalizeNumerals } from './numbers.js';
+
+/**
+ * Solves the arithmetic a prompt asks for, whoever wrote it: a linear
+ * equation, "p% of n", "what percent", the area of a rectangle, square,
+ * triangle or circle, or a plain expression with fractions. Null when the
+ * prompt asks something else: the checker then relies on the other rules.
+ */
+export type Solution = {
+  kind: 'equation' | 'percent_of' | 'percent_ratio' | 'area' | 'expression';
+  value: number;
+  /** Circle areas: the value with π ≈ 3.14 as well, either is accepted. */
+  alternatives: number[];
+  /** The operands the prompt gave, for the number-agreement check. */
+  operands: number[];
+  /** The computation as a line of the explanation. */
+  working: string;
+};
+
+export function solvePrompt(prompt: string): Solution | null {
+  const text = normalizeNumerals(prompt);
+  return solveEquation(text) ?? solvePercent(text) ?? solveArea(text) ?? solveExpression(text);
+}
+
+// --- linear expressions: value = coefficient·x + constant ---
+
+type Linear = { coefficient: number; constant: number };
+
+function parseLinear(source: string): Linear | null {
+  const tokens = source.match(/\d+(?:\.\d+)?|[a-z]|[-+*/()]/gi);
+  if (!tokens || tokens.join('').length === 0) return null;
+  let position = 0;
+  const peek = () => tokens[position];
+  const next = () => tokens[position++];
+
+  function primary(): Linear | null {
+    const token = next();
+    if (token === undefined) return null;
+    if (token === '(') {
+      const inner = sum();
+      if (next() !== ')') return null;
+      return inner;
+    }
+    if (token === '-') {
+      const operand = primary();
+      return operand && { coefficient: -operand.coefficient, constant: -operand.constant };
+    }
+    if (/^\d/.test(token)) {
+      const number: Linear = { coefficient: 0, constant: Number(token) };
+      // Implicit multiplication: "3x", "2(x + 1)".
+      if (peek() !== undefined && (/^[a-z]$/i.test(peek()!) || peek() === '(')) return multiply(number, primary());
+      return number;
+    }
+    if (/^[a-z]$/i.test(token)) return { coefficient: 1, constant: 0 };
+    return null;
+  }
+
+  function product(): Linear | null {
+    let left = primary();
+    while (left && (peek() === '*' || peek() === '/')) {
+      const operator = next();
+      const right = primary();
+      left = operator === '*' ? multiply(left, right) : divide(left, right);
+    }
+    return left;
+  }
+
+  function sum(): Linear | null {
+    let left = product();
+    while (left && (peek() === '+' || peek() === '-')) {
+      const operator = next();
+      const right = product();
+      if (!right) return null;
+      left = operator === '+'
+        ? { coefficient: left.coefficient + right.coefficient, constant: left.constant + right.constant }
+        : { coefficient: left.coefficient - right.coefficient, constant: left.constant - right.constant };
+    }
+    return left;
+  }
+
+  const result = sum();
+  return result && position === tokens.length ? result : null;
+}
+
+function multiply(left: Linear | null, right: Linear | null): Linear | null {
+  if (!left || !right) return null;
+  if (left.coefficient !== 0 && right.coefficient !== 0) return null;
+  return {
+    coefficient: left.coefficient * right.constant + right.coefficient * left.constant,
+    constant: left.constant * right.constant,
+  };
+}
+
+function divide(left: Linear | null, right: Linear | null): Linear | null {
+  if (!left || !right || right.coefficient !== 0 || right.constant === 0) return null;
+  return { coefficient: left.coefficient / right.constant, constant: left.constant / right.constant };
+}
+
+function numbersOf(text: string): number[] {
+  return [...text.matchAll(/\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
+}
+
+function solveEquation(text: string): Solution | null {
+  const match = /([-\d\s.()a-z+*/]*[a-z][-\d\s.()a-z+*/]*)=([-\d\s.()a-z+*/]+)/i.exec(text.replace(/[xｘ]/g, 'x'));
+  if (!match) return null;
+  const variables = new Set((match[1]! + match[2]!).match(/[a-z]/gi) ?? []);
+  if (variables.size !== 1) return null;
+  const leftText = match[1]!.trim().replace(/^[^-\d(a-z]+/i, '');
+  const rightText = match[2]!.trim().replace(/[^\d)a-z]+$/i, '');
+  const left = parseLinear(leftText.replace(/\s+/g, ''));
+  const right = parseLinear(rightText.replace(/\s+/g, ''));
+  if (!left || !right) return null;
+  const coefficient = left.coefficient - right.coefficient;
+  if (coefficient === 0) return null;
+  const value = (right.constant - left.constant) / coefficient;
+  const variable = [...variables][0]!;
+  return {
+    kind: 'equation',
+    value,
+    alternatives: [],
+    operands: numbersOf(match[0]),
+    working: `${leftText} = ${rightText} → ${variable} = ${trim(value)}`,
+  };
+}
+
+function solvePercent(text: string): Solution | null {
+  const of = /(\d+(?:\.\d+)?)\s*(?:%|パーセント)\s*(?:of|の)\s*(?:[^\d]{0,12}?)(\d+(?:\.\d+)?)/i.exec(text);
+  const ofJa = /(\d+(?:\.\d+)?)\s*[^\d\s%]{0,4}の\s*(\d+(?:\.\d+)?)\s*(?:%|パーセント)/.exec(text);
+  if (of || ofJa) {
+    const [percent, base] = of ? [Number(of[1]), Number(of[2])] : [Number(ofJa![2]), Number(ofJa![1])];
+    const value = (percent * base) / 100;
+    return { kind: 'percent_of', value, alternatives: [], operands: [percent, base], working: `${trim(base)} × ${trim(percent)}/100 = ${trim(value)}` };
+  }
+  const ratio = /(\d+(?:\.\d+)?)\s*(?:is what percent of|は)\s*(\d+(?:\.\d+)?)\s*(?:\?|の何\s*(?:%|パーセント))/i.exec(text);
+  if (ratio) {
+    const [part, whole] = [Number(ratio[1]), Number(ratio[2])];
+    if (whole === 0) return null;
+    const value = (part / whole) * 100;
+    return { kind: 'percent_ratio', value, alternatives: [], operands: [part, whole], working: `${trim(part)} ÷ ${trim(whole)} × 100 = ${trim(value)}%` };
+  }
+  return null;
+}
+
+function solveArea(text: string): Solution | null {
+  if (!/area|面積/i.test(text)) return null;
+  const numbers = numbersOf(text);
+  const labelled = (pattern: RegExp) => {
+    const found = pattern.exec(text);
+    return found ? Number(found[1]) : null;
+  };
+  if (/circle|円(?!周)/i.test(text) && !/長方形|三角形|rectangle|triangle/i.test(text)) {
+    const diameter = labelled(/(?:diameter|直径)\D{0,10}?(\d+(?:\.\d+)?)/i);
+    const radius = labelled(/(?:radius|半径)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? (diameter !== null ? diameter / 2 : null);
+    if (radius === null) return null;
+    const value = Math.PI * radius * radius;
+    return { kind: 'area', value, alternatives: [3.14 * radius * radius], operands: diameter !== null ? [diameter] : [radius], working: `π × ${trim(radius)}² ≈ ${trim(3.14 * radius * radius)}` };
+  }
+  if (/triangle|三角形/i.test(text)) {
+    const base = labelled(/(?:base|底辺)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? numbers[0];
+    const height = labelled(/(?:height|高さ)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? numbers[1];
+    if (base === undefined || height === undefined) return null;
+    const value = (base * height) / 2;
+    return { kind: 'area', value, alternatives: [], operands: [base, height], working: `${trim(base)} × ${trim(height)} ÷ 2 = ${trim(value)}` };
+  }
+  if (/square|正方形/i.test(text) && numbers.length >= 1) {
+    const side = labelled(/(?:side|辺)\D{0,6}?(\d+(?:\.\d+)?)/i) ?? numbers[0]!;
+    return { kind: 'area', value: side * side, alternatives: [], operands: [side], working: `${trim(side)} × ${trim(side)} = ${trim(side * side)}` };
+  }
+  if (/rectangle|長方形/i.test(text) && numbers.length >= 2) {
+    const [width, height] = [numbers[0]!, numbers[1]!];
+    return { kind: 'area', value: width * height, alternatives: [], operands: [width, height], working: `${trim(width)} × ${trim(height)} = ${trim(width * height)}` };
+  }
+  return null;
+}
+
+function solveExpression(text: string): Solution | null {
+  const candidates = text.match(/[\d(][-\d\s.()+*/]*[\d)]/g) ?? [];
+  for (const candidate of candidates.sort((left, right) => right.length - left.length)) {
+    if (!/\d\s*[-+*/]\s*[\d(]/.test(candidate)) continue;
+    const parsed = parseLinear(candidate.replace(/\s+/g, ''));
+    if (!parsed || parsed.coefficient !== 0) continue;
+    return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${candidate.trim()} = ${trim(parsed.constant)}` };
+  }
+  return null;
+}
+
+function trim(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
+}

@@ -152,7 +152,7 @@ export function choiceKind(choice: string): ChoiceKind {
 
 /** One choice of another kind than the other three (a city among numbers, a number among readings), or than the prompt asks for. */
 function offTopicChoice(choices: readonly string[], prompt: string, numeric: boolean, reading: boolean): number | null {
-  if (choices.length !== 4) return null;
+  if (choices.length !== 4 || choices.some((choice) => choice.trim() === '')) return null;
   const kinds = choices.map(choiceKind);
   const expected: ChoiceKind | null = reading ? 'kana' : numeric ? 'number' : null;
   const counts = new Map<ChoiceKind, number>();
@@ -160,12 +160,39 @@ function offTopicChoice(choices: readonly string[], prompt: string, numeric: boo
   const [majority, size] = [...counts].sort((left, right) => right[1] - left[1])[0]!;
   const target = expected ?? (size >= 3 ? majority : null);
   if (target === null || (counts.get(target) ?? 0) < 3) return null;
-  // Words and phrases are one family: a one-word choice among glosses is not off topic by itself.
-  const family = (kind: ChoiceKind) => (kind === 'word' || kind === 'phrase' ? 'latin' : kind);
+  // Words and phrases are one family, and so are kana and kanji words unless a reading is asked for.
+  const family = (kind: ChoiceKind) => (kind === 'word' || kind === 'phrase' ? 'latin' : kind === 'kana' && !reading ? 'japanese' : kind);
   const odd = kinds.findIndex((kind) => family(kind) !== family(target) && kind !== 'other');
   if (odd >= 0) return odd;
-  if (target === 'number' && /[a-z]{4,}|[\p{Script=Han}]/iu.test(prompt) === false) return null;
+  if (target === 'number') {
+    // Quantities of another dimension: a mass among lengths.
+    const dimensions = choices.map(unitDimension);
+    const known = dimensions.filter((dimension): dimension is string => dimension !== null);
+    if (known.length === 4) {
+      const common = [...new Set(known)].find((dimension) => known.filter((other) => other === dimension).length === 3);
+      if (common) return dimensions.findIndex((dimension) => dimension !== common);
+    }
+  }
+  void prompt;
   return null;
+}
+
+const DIMENSIONS: Array<[RegExp, string]> = [
+  [/(?:mm|cm|km|m)(?:²|2|\^2)|平方/i, 'area'],
+  [/\b(?:mm|cm|km|m)\b|メートル|センチ|キロメートル|miles?|inch|feet|ft/i, 'length'],
+  [/\b(?:mg|g|kg|t)\b|グラム|キログラム|トン|pounds?|lbs?/i, 'mass'],
+  [/\b(?:ml|dl|l)\b|リットル|litres?|liters?/i, 'volume'],
+  [/秒|分|時間|seconds?|minutes?|hours?|days?|日/i, 'time'],
+  [/円|\$|dollars?|yen|€|euros?/i, 'money'],
+  [/°|℃|度/i, 'temperature'],
+  [/人|people|persons?|students?/i, 'people'],
+  [/%|パーセント|percent/i, 'percent'],
+];
+
+function unitDimension(choice: string): string | null {
+  const unit = normalizeNumerals(choice).replace(/^[\s\d.,/+-]+/, '');
+  if (unit.trim() === '') return 'plain';
+  return DIMENSIONS.find(([pattern]) => pattern.test(unit))?.[1] ?? null;
 }
 
 type Add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => void;
@@ -187,22 +214,36 @@ function numberMismatch(problem: Problem, solution: Solution | null): { field: s
     }
     return null;
   }
-  const operands = solution?.operands ?? [];
-  if (operands.length === 0) return null;
-  const explanationNumbers = quantitiesIn(problem.explanation).map((quantity) => quantity.value);
-  if (explanationNumbers.length === 0) return null;
-  const choiceNumbers = (problem.choices ?? []).flatMap((choice) => quantitiesIn(choice).map((quantity) => quantity.value));
-  const missing = operands.filter((operand) => !explanationNumbers.some((number) => sameNumber(number, operand)));
-  if (missing.length === 0) return null;
-  // A number the explanation works with that the prompt never gave (and that is no choice and no step's result).
-  const foreign = explanationNumbers.filter(
-    (number) =>
-      !promptNumbers.some((value) => sameNumber(value, number)) &&
-      !choiceNumbers.some((value) => sameNumber(value, number)) &&
-      !derivable(number, promptNumbers),
+  const promptDigits = writtenNumbers(problem.prompt);
+  const explanationDigits = writtenNumbers(problem.explanation);
+  if (promptDigits.length === 0 || explanationDigits.length === 0) return null;
+  const marked = problem.choices?.[problem.correctChoiceIndex ?? -1];
+  const markedValue = marked !== undefined ? answerValue(marked) : null;
+  const promptAnswered = solution !== null && markedValue !== null && [solution.value, ...solution.alternatives].some((value) => closeNumber(value, markedValue));
+  if (promptAnswered) return null;
+  // The explanation works the prompt's computation on other numbers, and reaches the marked answer that way.
+  const again = solvePrompt(problem.explanation);
+  if (solution && again && again.kind === solution.kind && markedValue !== null && closeNumber(again.value, markedValue)) {
+    const changed = solution.operands.filter((operand) => !again.operands.some((other) => sameNumber(other, operand)));
+    const used = again.operands.filter((operand) => !solution.operands.some((other) => sameNumber(other, operand)));
+    if (changed.length > 0 && used.length > 0) return { field: 'prompt', promptOnly: changed.map(formatValue), elsewhereOnly: used.map(formatValue) };
+  }
+  // Numbers the explanation calculates with that the prompt never gave, while a number the prompt gives goes unused.
+  const choiceNumbers = (problem.choices ?? []).flatMap((choice) => writtenNumbers(choice));
+  const calculated = [...normalizeNumerals(problem.explanation).matchAll(/(\d+(?:\.\d+)?)\s*(?:[×x*÷+]|%)\s*(\d+(?:\.\d+)?)?|(\d+(?:\.\d+)?)\s*%/g)].flatMap((match) =>
+    [match[1], match[2], match[3]].filter((value): value is string => value !== undefined).map(Number),
   );
-  if (foreign.length === 0) return null;
-  return { field: 'prompt', promptOnly: missing.map(formatValue), elsewhereOnly: foreign.map(formatValue) };
+  const foreign = calculated.filter((number) => !promptDigits.some((value) => sameNumber(value, number)) && !choiceNumbers.some((value) => sameNumber(value, number)) && !derivable(number, promptDigits));
+  const unused = promptDigits.filter((number) => number > 2 && !explanationDigits.some((value) => sameNumber(value, number)));
+  if (foreign.length > 0 && unused.length > 0 && (markedValue === null || solution === null || !promptAnswered)) {
+    return { field: 'prompt', promptOnly: unused.map(formatValue), elsewhereOnly: foreign.map(formatValue) };
+  }
+  return null;
+}
+
+/** The numbers a text writes, digit runs as they stand (a fraction is its two numbers). */
+function writtenNumbers(text: string): number[] {
+  return [...normalizeNumerals(text).matchAll(/\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
 }
 
 /** Intermediate results of the prompt's own numbers (sums, products, quotients, halves, squares, /100, a common denominator). */
@@ -237,10 +278,31 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
       return;
     }
   }
+  const claimed = new RegExp(String.raw`(?:^|[\s(（「『"])([A-Dア-エ①-④])[)）」』"]?\s*(?:が|is|は)\s*(?:正解|答え|the\s+(?:correct\s+|right\s+)?answer)`, 'u').exec(explanation);
+  if (claimed) {
+    const index = LABEL_STYLES.map((style) => style.indexOf(claimed[1]!)).find((position) => position >= 0);
+    if (index !== undefined && index >= 0 && index !== marked && index < choices.length) {
+      add('explanation_names_other', 'explanation', 'error', say(`解説が選択肢${index + 1}を正解としていますが、正解は選択肢${marked + 1}です。`, `The explanation names choice ${index + 1} as the answer, but choice ${marked + 1} is marked.`), say('解説の正解を直す', 'Fix the answer in the text'));
+      return;
+    }
+  }
+  const namedFirst = choices.findIndex(
+    (choice, index) =>
+      index !== marked &&
+      choice.trim().length > 1 &&
+      new RegExp(
+        String.raw`${escapeRegExp(normalizeNumerals(choice).trim())}[」』"”]?\s*(?:が|is|は)\s*(?:正解|答え|the\s+(?:correct\s+|right\s+)?answer)|makes?\s+${escapeRegExp(normalizeNumerals(choice).trim())}\s+the\s+(?:correct\s+|right\s+)?answer`,
+        'iu',
+      ).test(explanation),
+  );
+  if (namedFirst >= 0) {
+    add('explanation_names_other', 'explanation', 'error', say(`解説が「${choices[namedFirst]}」を答えとしていますが、正解は「${choices[marked]}」です。`, `The explanation gives "${choices[namedFirst]}" as the answer, but "${choices[marked]}" is marked.`), say('解説の答えを直す', 'Fix the answer in the text'));
+    return;
+  }
   // The value the explanation's working ends with, against the marked answer.
   const markedValue = answerValue(choices[marked] ?? '');
   if (markedValue === null) return;
-  const result = workedResult(explanation);
+  const result = workedResult(explanation) ?? quantityInUnit(explanation, choices, markedValue);
   if (result === null) return;
   const agrees = (value: number) => sameNumber(value, markedValue) || ((solution?.kind === 'area' || (solution?.alternatives.length ?? 0) > 0) && closeNumber(value, markedValue));
   if (agrees(result)) return;
@@ -257,7 +319,7 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
  * bare digit is a number, not a label ("the answer is 2" means the value 2).
  */
 function namedLabel(said: string): number | null {
-  const letter = /^[(（]?([A-Da-dア-エ①-④])[)）]?(?![\p{L}\p{N}])/u.exec(said);
+  const letter = /^[(（]?([A-Da-dア-エ①-④])[)）]?(?![A-Za-z\p{N}\p{Script=Katakana}\p{Script=Han}])/u.exec(said);
   const numbered = /^(?:[(（]([1-4])[)）]|(?:choice|option|no\.?)\s*([1-4])\b|([1-4])\s*番)/i.exec(said);
   const label = letter?.[1] ?? numbered?.[1] ?? numbered?.[2] ?? numbered?.[3];
   if (label === undefined) return null;
@@ -273,8 +335,32 @@ function containsChoice(text: string, choice: string): boolean {
   return haystack.includes(needle);
 }
 
+/**
+ * Choices that all carry one unit ("100 °C", "12 km", "30人"): the values the
+ * explanation gives in that unit. When none is the marked answer, the last
+ * one is what the explanation arrives at.
+ */
+function quantityInUnit(explanation: string, choices: readonly string[], markedValue: number): number | null {
+  const units = choices.map((choice) => /^\s*-?[\d.,/]+\s*([^\d\s].{0,5})\s*$/.exec(normalizeNumerals(choice))?.[1]?.trim());
+  const unit = units[0];
+  if (!unit || units.some((other) => other !== unit)) return null;
+  const values = [...explanation.matchAll(new RegExp(String.raw`(-?\d+(?:\.\d+)?)\s*${escapeRegExp(unit)}`, 'g'))].map((match) => Number(match[1]));
+  if (values.length === 0 || values.some((value) => sameNumber(value, markedValue))) return null;
+  return values.at(-1)!;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 const VALUE = String.raw`(-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)`;
-const STATED = new RegExp(String.raw`(?:answer is|answer:|答えは|答え[:：]|正解は|so\s+[a-z]\s*=|よって\s*[a-z]\s*=|したがって\s*[a-z]?\s*=?)\s*(?:[a-z]\s*=\s*)?${VALUE}`, 'i');
+const STATED = new RegExp(
+  String.raw`(?:answer is|answer:|(?:sum|total|product|difference|quotient|result) is|答えは|答え[:：]|正解は|(?:和|差|積|商)は|so\s+[a-z]\s*=|よって\s*[a-z]\s*=|したがって\s*[a-z]?\s*=?)\s*(?:[a-z]\s*=\s*)?${VALUE}`,
+  'i',
+);
+
+/** A sentence about a wrong answer ("x = 10 comes from…", 「…は誤りです」): its numbers are not the result. */
+const MISTAKE_TALK = /mistake|wrong|incorrect|instead|comes from|error|誤り|間違|ではなく|注意/i;
 
 /**
  * The result the explanation arrives at: the value it states as the answer,
@@ -284,9 +370,8 @@ const STATED = new RegExp(String.raw`(?:answer is|answer:|答えは|答え[:：]
 function workedResult(explanation: string): number | null {
   const stated = STATED.exec(explanation);
   if (stated) return answerValue(stated[1]!);
-  const sentence = explanation.split(/(?<=[。.!?])\s+|(?<=。)/).find((part) => /=\s*-?\d/.test(part));
-  if (!sentence) return null;
-  const last = [...sentence.matchAll(new RegExp(String.raw`=\s*${VALUE}`, 'g'))].at(-1);
+  const sentences = explanation.split(/(?<=[。.!?])\s+|(?<=。)/).filter((part) => /=\s*-?\d/.test(part) && !MISTAKE_TALK.test(part));
+  const last = sentences.flatMap((sentence) => [...sentence.matchAll(new RegExp(String.raw`=\s*${VALUE}`, 'g'))]).at(-1);
   return last ? answerValue(last[1]!) : null;
 }
 

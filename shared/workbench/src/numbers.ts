@@ -8,14 +8,13 @@ export type Quantity = { value: number; percent: boolean; pi: boolean };
 
 const MINUS = /[−–—－]/g;
 
-/** NFKC, one kind of minus, no thousands separators between digits. */
-export function normalizeNumerals(text: string): string {
-  return text
+/** NFKC, one kind of minus, no thousands separators between digits, and (unless kept) × ÷ as * /. */
+export function normalizeNumerals(text: string, options: { keepOperators?: boolean } = {}): string {
+  const plain = text
     .normalize('NFKC')
     .replace(MINUS, '-')
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/×/g, '*')
-    .replace(/÷/g, '/');
+    .replace(/(\d),(?=\d{3}\b)/g, '$1');
+  return options.keepOperators ? plain : plain.replace(/×/g, '*').replace(/÷/g, '/');
 }
 
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;

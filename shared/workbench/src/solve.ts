@@ -19,7 +19,7 @@ export type Solution = {
 
 export function solvePrompt(prompt: string): Solution | null {
   const text = normalizeNumerals(prompt);
-  return solveEquation(text) ?? solvePercent(text) ?? solveArea(text) ?? solveExpression(text);
+  return solveEquation(text) ?? solvePercent(text) ?? solveArea(text) ?? solveConversion(text) ?? solveExpression(text, prompt);
 }
 
 // --- linear expressions: value = coefficient·x + constant ---
@@ -101,7 +101,9 @@ function numbersOf(text: string): number[] {
 }
 
 function solveEquation(text: string): Solution | null {
-  const match = /([-\d\s.()a-z+*/]*[a-z][-\d\s.()a-z+*/]*)=([-\d\s.()a-z+*/]+)/i.exec(text.replace(/[xｘ]/g, 'x'));
+  // Words are not variables: "If 4x = 24, what is x?" keeps only "4x = 24".
+  const symbols = text.replace(/[a-z]{2,}/gi, '|').replace(/(^|[^a-z\d])[a-z](?=[^a-z\d(]*$)/gi, '$1|');
+  const match = /([-\d\s.()a-z+*/]*[a-z][-\d\s.()a-z+*/]*)=([-\d\s.()a-z+*/]+)/i.exec(symbols);
   if (!match) return null;
   const variables = new Set((match[1]! + match[2]!).match(/[a-z]/gi) ?? []);
   if (variables.size !== 1) return null;
@@ -142,6 +144,7 @@ function solvePercent(text: string): Solution | null {
 }
 
 function solveArea(text: string): Solution | null {
+  if (/perimeter|circumference|周りの長さ|まわりの長さ|周の長さ|円周の長さ/i.test(text)) return solvePerimeter(text);
   if (!/area|面積/i.test(text)) return null;
   const numbers = numbersOf(text);
   const labelled = (pattern: RegExp) => {
@@ -166,20 +169,90 @@ function solveArea(text: string): Solution | null {
     const side = labelled(/(?:side|辺)\D{0,6}?(\d+(?:\.\d+)?)/i) ?? numbers[0]!;
     return { kind: 'area', value: side * side, alternatives: [], operands: [side], working: `${trim(side)} × ${trim(side)} = ${trim(side * side)}` };
   }
-  if (/rectangle|長方形/i.test(text) && numbers.length >= 2) {
+  if ((/rectangle|長方形|long|wide|縦|横|by/i.test(text) || numbersOf(text.replace(/m²|cm²|m2|cm2/g, '')).length === 2) && numbers.length >= 2) {
     const [width, height] = [numbers[0]!, numbers[1]!];
     return { kind: 'area', value: width * height, alternatives: [], operands: [width, height], working: `${trim(width)} × ${trim(height)} = ${trim(width * height)}` };
   }
   return null;
 }
 
-function solveExpression(text: string): Solution | null {
-  const candidates = text.match(/[\d(][-\d\s.()+*/]*[\d)]/g) ?? [];
+function solvePerimeter(text: string): Solution | null {
+  const numbers = numbersOf(text);
+  const labelled = (pattern: RegExp) => {
+    const found = pattern.exec(text);
+    return found ? Number(found[1]) : null;
+  };
+  if (/circle|円/i.test(text)) {
+    const diameter = labelled(/(?:diameter|直径)\D{0,10}?(\d+(?:\.\d+)?)/i);
+    const radius = labelled(/(?:radius|半径)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? (diameter !== null ? diameter / 2 : null);
+    if (radius === null) return null;
+    return { kind: 'area', value: 2 * Math.PI * radius, alternatives: [2 * 3.14 * radius], operands: diameter !== null ? [diameter] : [radius], working: `2 × 3.14 × ${trim(radius)} = ${trim(2 * 3.14 * radius)}` };
+  }
+  if (/square|正方形/i.test(text) && numbers.length >= 1) {
+    const side = labelled(/(?:side|辺)\D{0,6}?(\d+(?:\.\d+)?)/i) ?? numbers[0]!;
+    return { kind: 'area', value: 4 * side, alternatives: [], operands: [side], working: `${trim(side)} × 4 = ${trim(4 * side)}` };
+  }
+  if (/triangle|三角形/i.test(text) && numbers.length === 3) {
+    const value = numbers[0]! + numbers[1]! + numbers[2]!;
+    return { kind: 'area', value, alternatives: [], operands: numbers, working: `${numbers.join(' + ')} = ${trim(value)}` };
+  }
+  if (numbers.length === 2) {
+    const [width, height] = [numbers[0]!, numbers[1]!];
+    return { kind: 'area', value: 2 * (width + height), alternatives: [], operands: [width, height], working: `(${trim(width)} + ${trim(height)}) × 2 = ${trim(2 * (width + height))}` };
+  }
+  return null;
+}
+
+/** Units a conversion prompt may name, in a base unit per dimension. */
+const UNITS: Record<string, { dimension: string; factor: number }> = {
+  mm: { dimension: 'length', factor: 0.001 }, cm: { dimension: 'length', factor: 0.01 }, m: { dimension: 'length', factor: 1 }, km: { dimension: 'length', factor: 1000 },
+  ミリメートル: { dimension: 'length', factor: 0.001 }, センチメートル: { dimension: 'length', factor: 0.01 }, メートル: { dimension: 'length', factor: 1 }, キロメートル: { dimension: 'length', factor: 1000 },
+  mg: { dimension: 'mass', factor: 0.001 }, g: { dimension: 'mass', factor: 1 }, kg: { dimension: 'mass', factor: 1000 }, t: { dimension: 'mass', factor: 1e6 },
+  グラム: { dimension: 'mass', factor: 1 }, キログラム: { dimension: 'mass', factor: 1000 },
+  ml: { dimension: 'volume', factor: 0.001 }, dl: { dimension: 'volume', factor: 0.1 }, l: { dimension: 'volume', factor: 1 },
+  ミリリットル: { dimension: 'volume', factor: 0.001 }, デシリットル: { dimension: 'volume', factor: 0.1 }, リットル: { dimension: 'volume', factor: 1 },
+  seconds: { dimension: 'time', factor: 1 }, minutes: { dimension: 'time', factor: 60 }, hours: { dimension: 'time', factor: 3600 },
+  秒: { dimension: 'time', factor: 1 }, 分: { dimension: 'time', factor: 60 }, 時間: { dimension: 'time', factor: 3600 },
+};
+const UNIT_NAMES = Object.keys(UNITS).sort((left, right) => right.length - left.length).join('|');
+
+/** "Convert 2.75 L to mL", 「2.75 L は何 mL ですか」: the quantity in the unit asked for. */
+function solveConversion(text: string): Solution | null {
+  const lowered = text.replace(/litres?|liters?/gi, 'l').replace(/millil/gi, 'ml').replace(/kilograms?/gi, 'kg').replace(/grams?/gi, 'g').replace(/kilometres?|kilometers?/gi, 'km').replace(/centimetres?|centimeters?/gi, 'cm').replace(/metres?|meters?/gi, 'm');
+  const match = new RegExp(String.raw`(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])[^\d]{0,30}?(?:to|into|in|は何|は|を)\s*(?:何\s*)?(${UNIT_NAMES})(?![a-z])`, 'i').exec(lowered);
+  if (!match) return null;
+  const from = UNITS[match[2]!.toLowerCase()] ?? UNITS[match[2]!];
+  const to = UNITS[match[3]!.toLowerCase()] ?? UNITS[match[3]!];
+  if (!from || !to || from.dimension !== to.dimension || from === to) return null;
+  const amount = Number(match[1]);
+  const value = (amount * from.factor) / to.factor;
+  return { kind: 'expression', value, alternatives: [], operands: [amount], working: `${trim(amount)} ${match[2]} = ${trim(value)} ${match[3]}` };
+}
+
+function solveExpression(text: string, original: string): Solution | null {
+  const share = /(\d+)\s*\/\s*(\d+)\s*(?:of|の)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*の\s*(\d+)\s*\/\s*(\d+)/i.exec(text);
+  if (share) {
+    const [numerator, denominator, whole] = share[1] ? [Number(share[1]), Number(share[2]), Number(share[3])] : [Number(share[5]), Number(share[6]), Number(share[4])];
+    if (denominator === 0) return null;
+    const value = (whole * numerator) / denominator;
+    return { kind: 'expression', value, alternatives: [], operands: [numerator, denominator, whole], working: `${trim(whole)} × ${numerator}/${denominator} = ${trim(value)}` };
+  }
+  // A fraction binds tighter than ÷ and ×: "2/3 ÷ 4/9" is (2/3) ÷ (4/9), "1 1/2" is 1 + 1/2.
+  const grouped = normalizeNumerals(original, { keepOperators: true })
+    .replace(/(\d+)\s+(\d+)\s*\/\s*(\d+)/g, '($1+$2/$3)')
+    .replace(/(?<![(+\d])(\d+)\s*\/\s*(\d+)/g, '($1/$2)')
+    .replace(/×/g, '*')
+    .replace(/÷/g, '/');
+  const candidates = grouped.match(/[\d(][-\d\s.()+*/]*[\d)]/g) ?? [];
+  const allNumbers = numbersOf(text).length;
   for (const candidate of candidates.sort((left, right) => right.length - left.length)) {
     if (!/\d\s*[-+*/]\s*[\d(]/.test(candidate)) continue;
+    // The expression must be the whole of the prompt's arithmetic, not two numbers of a word problem.
+    if (numbersOf(candidate).length !== allNumbers) continue;
     const parsed = parseLinear(candidate.replace(/\s+/g, ''));
     if (!parsed || parsed.coefficient !== 0) continue;
-    return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${candidate.trim()} = ${trim(parsed.constant)}` };
+    const shown = candidate.trim().replace(/\((\d+)\/(\d+)\)/g, '$1/$2').replace(/\((\d+)\+(\d+)\/(\d+)\)/g, '$1 $2/$3').replace(/\*/g, ' × ').replace(/(\d)\s*\/\s*\(/g, '$1 ÷ (');
+    return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${shown.replace(/\s+/g, ' ')} = ${trim(parsed.constant)}` };
   }
   return null;
 }

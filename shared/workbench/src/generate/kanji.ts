@@ -26,8 +26,11 @@ type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
 /** One part of a word's reading: the kana one kanji stands for, and its dictionary form if sound change altered it. */
 type Part = { char: string; kana: string; base: string; change: 'none' | 'rendaku' | 'sokuon' };
 
-/** Where a reading of a kanji was seen: how many words, and the most common one as an example. */
-type Evidence = { count: number; example: string; exampleReading: string; score: number; kun: boolean; single: boolean };
+/**
+ * A reading of a kanji: in how many dictionary words it was seen, and a common word that shows it
+ * (null when only the kanji standing alone does).
+ */
+type Evidence = { count: number; example: { surface: string; reading: string } | null };
 
 type Word = {
   surface: string;
@@ -67,7 +70,7 @@ const BLOCKED_WORDS = new Set([
   '死体', '死骸', '死刑', '自殺', '他殺', '心中', '強姦', '売春', '買春', '売女', '春画', '性交', '性器', '性欲', '性病', '陰部', '陰毛', '男根',
   '女陰', '精液', '射精', '自慰', '情婦', '愛人', '痴漢', '変態', '大麻', '阿片', '覚醒剤', '博徒', '暴力団', '極道', '切腹', '拷問', '虐待', '支那',
   '土人', '非人', '鮮人', '毛唐', '部落', '片輪', '不具', '白人', '黒人', '低能', '白痴', '気違', '下女', '女中', '淫売', '遊女', '裸体', '全裸', '乳房',
-  '陰茎', '睾丸', '便所', '糞便', '排泄', '下痢', '嘔吐', '自害', '絞首', '斬首', '処刑', '遺体', '首吊', '爆弾', '戦死', '溺死', '焼死', '惨死',
+  '陰茎', '睾丸', '便所', '小便', '大便', '便器', '便意', '検便', '糞便', '排泄', '下痢', '嘔吐', '自害', '絞首', '斬首', '処刑', '遺体', '首吊', '爆弾', '戦死', '溺死', '焼死', '惨死',
 ]);
 
 const SMALL = new Set([...'ぁぃぅぇぉゃゅょゎっ']);
@@ -84,6 +87,8 @@ const GEMINABLE = new Set([...'かきくけこさしすせそたちつてとぱ�
 const O_ROW = new Set([...'おこそとのほもよろをごぞどぼぽょ']);
 const U_ROW = new Set([...'うくすつぬふむゆるぐずづぶぷゅ']);
 const E_ROW = new Set([...'えけせてねへめれげぜでべぺ']);
+/** U-row kana whose long form is a common reading (ゆ/ゆう, ふ/ふう, す/すう, つ/つう). */
+const LENGTHENED_U = new Set([...'ゆゅふすつぬむ']);
 const I_ROW = new Set([...'きしちにひみりぎじびぴぢ']);
 
 /** Whether a string of hiragana could be read aloud: no small kana, ん or っ where Japanese has none. */
@@ -204,7 +209,8 @@ function canStart(kana: string): boolean {
   return !SMALL.has(kana) && kana !== 'ん';
 }
 
-type Known = Map<string, Map<string, Evidence>>;
+/** Readings of each kanji known so far. */
+type Known = Map<string, Set<string>>;
 
 /** How `kana` at position `index` of `n` is a known reading of `char`: as it is, voiced by rendaku, or cut short by a small っ. */
 function matchPart(known: Known, char: string, kana: string, index: number, n: number, nextKana: string | undefined): Part | null {
@@ -225,23 +231,15 @@ function matchPart(known: Known, char: string, kana: string, index: number, n: n
   return null;
 }
 
-function addEvidence(known: Known, char: string, reading: string, example: { surface: string; reading: string; score: number; kun: boolean; single: boolean }): void {
+function addKnown(known: Known, char: string, reading: string): void {
   let readings = known.get(char);
-  if (!readings) known.set(char, (readings = new Map()));
-  const evidence = readings.get(reading);
-  if (!evidence) {
-    readings.set(reading, { count: 1, example: example.surface, exampleReading: example.reading, score: example.score, kun: example.kun, single: example.single });
-    return;
-  }
-  evidence.count++;
-  // The example shown to a learner: a compound over a lone kanji, then the most common.
-  const better = (evidence.single && !example.single) || (evidence.single === example.single && example.score < evidence.score);
-  if (better) Object.assign(evidence, { example: example.surface, exampleReading: example.reading, score: example.score, kun: example.kun, single: example.single });
+  if (!readings) known.set(char, (readings = new Set()));
+  readings.add(reading);
 }
 
 let loading: Promise<KanjiData> | null = null;
 
-/** The word list, the kanji readings and the tokenizer, built once per process (about 2 s). */
+/** The word list, the kanji readings and the tokenizer, built once per process (about 2–3 s). */
 export function loadKanjiData(): Promise<KanjiData> {
   loading ??= buildKanjiData();
   return loading;
@@ -250,7 +248,6 @@ export function loadKanjiData(): Promise<KanjiData> {
 async function buildKanjiData(): Promise<KanjiData> {
   const started = performance.now();
   const { dic, tokenizer } = await loadKuromojiDictionaries();
-console.error('T load', performance.now()-started);
 
   const costs = new CostGroups();
   const readingsOf = new Map<string, Set<string>>();
@@ -259,9 +256,12 @@ console.error('T load', performance.now()-started);
   const nouns: RawEntry[] = [];
   const seeds: RawEntry[] = [];
   const okurigana: RawEntry[] = [];
+  /** Surfaces of three or more characters, proper nouns left out: a word that recurs inside them is a building block of the vocabulary. */
+  const longer = new Set<string>();
   walkDictionary(dic, (leftId, cost, features) => {
     costs.add(leftId, cost);
     const surface = features.slice(0, features.indexOf(','));
+    if (surface.length >= 3 && !features.includes(',固有名詞,')) longer.add(surface);
     const short = SHORT.test(surface);
     if (!short && !(surface.length <= 6 && OKURIGANA.test(surface))) return;
     const fields = features.split(',');
@@ -283,21 +283,32 @@ console.error('T load', performance.now()-started);
     if (!single && entry.pos === '名詞' && NOUN_ALIGNABLE.has(entry.pos1)) nouns.push(entry);
   });
   costs.freeze();
-console.error('T walk', performance.now()-started);
   const score = (entry: RawEntry): number => costs.percentile(entry.leftId, entry.cost);
 
   // Readings of single kanji to start from: kanji standing alone as nouns or prefixes, and the
-  // stems of verbs and adjectives written with okurigana (高い → たか, a kun'yomi).
+  // stems of verbs and adjectives written with okurigana (高い → たか).
   const known: Known = new Map();
-  for (const entry of seeds) addEvidence(known, entry.surface, entry.reading!, { surface: entry.surface, reading: entry.reading!, score: score(entry), kun: false, single: true });
+  const alone = new Set<string>();
+  for (const entry of seeds) {
+    addKnown(known, entry.surface, entry.reading!);
+    alone.add(`${entry.surface}:${entry.reading}`);
+  }
+  /** The commonest verb or adjective showing a reading before okurigana, by `kanji:reading`. */
+  const stems = new Map<string, { surface: string; reading: string; score: number }>();
   for (const entry of okurigana) {
     const [, char, tail] = OKURIGANA.exec(entry.surface)!;
     const reading = entry.reading!;
     // じる/ずる/する verbs (感じる, 信ずる) hang okurigana on an on'yomi.
     if (entry.ctype.startsWith('サ変') || /^[じず]る$/.test(tail!) || !reading.endsWith(tail!) || reading.length <= tail!.length) continue;
+    // Only plain okurigana (書く, 食べる, 高い, 美しい); 人なつこい or 乗あわせる are compounds half in kana.
+    const plain = entry.pos === '動詞' ? tail!.length === 1 || (tail!.length === 2 && tail!.endsWith('る') && entry.ctype.startsWith('一段')) : tail === 'い' || tail === 'しい';
+    if (!plain) continue;
     const stem = reading.slice(0, reading.length - tail!.length);
     if (!wellFormed(stem)) continue;
-    addEvidence(known, char!, stem, { surface: entry.surface, reading, score: score(entry), kun: true, single: false });
+    addKnown(known, char!, stem);
+    const key = `${char}:${stem}`;
+    const seen = stems.get(key);
+    if (!seen || score(entry) < seen.score) stems.set(key, { surface: entry.surface, reading, score: score(entry) });
   }
 
   // Nouns with one reading only, by surface, with their best (most common) entry.
@@ -331,7 +342,7 @@ console.error('T walk', performance.now()-started);
     return { full, partial };
   };
   for (let round = 0; round < 3; round++) {
-    const learned = new Map<string, { char: string; reading: string; words: RawEntry[] }>();
+    const learned = new Map<string, { char: string; reading: string; words: number }>();
     for (const entry of nounBySurface.values()) {
       const { full, partial } = align(entry.surface, entry.reading!);
       if (full.length > 0 || partial.length !== 1) continue;
@@ -339,45 +350,35 @@ console.error('T walk', performance.now()-started);
       const miss = parts.find((part, i) => !matchPart(known, part.char, part.kana, i, parts.length, parts[i + 1]?.kana))!;
       if (!wellFormed(miss.kana) || miss.kana.endsWith('っ')) continue;
       const key = `${miss.char}:${miss.kana}`;
-      const item = learned.get(key) ?? { char: miss.char, reading: miss.kana, words: [] };
-      item.words.push(entry);
+      const item = learned.get(key) ?? { char: miss.char, reading: miss.kana, words: 0 };
+      item.words++;
       learned.set(key, item);
     }
     let added = 0;
     for (const { char, reading, words } of learned.values()) {
-      if (words.length < 2) continue;
-      for (const word of words) addEvidence(known, char, reading, { surface: word.surface, reading: word.reading!, score: score(word), kun: false, single: false });
+      if (words < 2) continue;
+      addKnown(known, char, reading);
       added++;
     }
     if (added === 0) break;
   }
-console.error('T rounds', performance.now()-started);
-  // Final split of every noun, counting how many words use each reading.
+  // Final split of every noun; the words that use each reading as it is (not voiced or cut short) are its examples.
   const alignment = new Map<string, Part[] | null>();
-  const compoundEvidence: Known = new Map();
+  const uses = new Map<string, { count: number; examples: RawEntry[] }>();
   for (const entry of nounBySurface.values()) {
     const { full } = align(entry.surface, entry.reading!);
     const parts = full.length === 1 ? full[0]! : null;
     alignment.set(entry.surface, parts);
     if (!parts) continue;
-    for (const part of parts) addEvidence(compoundEvidence, part.char, part.base, { surface: entry.surface, reading: entry.reading!, score: score(entry), kun: false, single: false });
-  }
-  // A kanji's readings: those compounds use, and those standing alone or before okurigana.
-  const kanjiReadings: Known = new Map();
-  for (const [char, readings] of known) {
-    for (const [reading, evidence] of readings) {
-      const compound = compoundEvidence.get(char)?.get(reading);
-      const merged: Evidence = { ...evidence, count: (compound?.count ?? 0) + (evidence.single || evidence.kun ? 1 : 0) };
-      // Prefer a common compound as the example, unless the reading is a kun'yomi shown by its okurigana.
-      if (compound && !evidence.kun && (evidence.single || compound.score < evidence.score)) Object.assign(merged, { example: compound.example, exampleReading: compound.exampleReading, score: compound.score, single: false });
-      if (merged.count === 0) continue;
-      let map = kanjiReadings.get(char);
-      if (!map) kanjiReadings.set(char, (map = new Map()));
-      map.set(reading, merged);
+    for (const part of parts) {
+      const key = `${part.char}:${part.base}`;
+      const use = uses.get(key) ?? { count: 0, examples: [] };
+      use.count++;
+      if (part.change === 'none') use.examples.push(entry);
+      uses.set(key, use);
     }
   }
 
-console.error('T final', performance.now()-started);
   // Candidates: common nouns (一般, サ変接続) of two or three kanji with exactly one reading, no proper-noun use.
   const candidates: { entry: RawEntry; score: number }[] = [];
   for (const entry of nounBySurface.values()) {
@@ -402,10 +403,26 @@ console.error('T final', performance.now()-started);
       if (s <= COMMON_PERCENTILE) familiarity.set(char, (familiarity.get(char) ?? 0) + 1);
     }
   }
+  // サ変接続 costs follow the sound more than the word (告解 costs less than most nouns, as 国会
+  // does): such a word counts as common only if longer dictionary words contain it (運転 → 運転手).
+  const compounds = new Map<string, number>(candidates.map(({ entry }) => [entry.surface, 0]));
+  for (const surface of longer) {
+    const seen = new Set<string>();
+    for (let length = 2; length <= 3; length++) {
+      for (let i = 0; i + length <= surface.length; i++) {
+        const part = surface.slice(i, i + length);
+        if (part === surface || seen.has(part) || !compounds.has(part)) continue;
+        seen.add(part);
+        compounds.set(part, compounds.get(part)! + 1);
+      }
+    }
+  }
   for (const candidate of candidates) {
     for (const char of candidate.entry.surface) candidate.score = Math.max(candidate.score, kanjiScore.get(char) ?? 1);
     // A shared cost ranks a word after those whose cost is their own.
-    if (sharing.get(costKey(candidate.entry))! > 1) candidate.score = Math.min(0.999, candidate.score + SHARED_COST_PENALTY);
+    if (sharing.get(costKey(candidate.entry))! > 1) candidate.score += SHARED_COST_PENALTY;
+    else if (candidate.entry.pos1 === 'サ変接続' && compounds.get(candidate.entry.surface) === 0) candidate.score += LONE_VERBAL_NOUN_PENALTY;
+    candidate.score = Math.min(0.999, candidate.score);
   }
   const familiar = (surface: string): number => Math.min(...[...surface].map((char) => familiarity.get(char) ?? 0));
   candidates.sort((a, b) => a.score - b.score || familiar(b.entry.surface) - familiar(a.entry.surface) || (a.entry.surface < b.entry.surface ? -1 : 1));
@@ -415,6 +432,32 @@ console.error('T final', performance.now()-started);
     if (s >= 1 || familiar(entry.surface) < MIN_FAMILIARITY) continue;
     words.push({ surface: entry.surface, reading: entry.reading!, rank: words.length, score: s, parts: alignment.get(entry.surface) ?? null });
   }
+  const rankOf = new Map(words.map((word) => [word.surface, word.rank]));
+
+  // A kanji's readings, each with the word a learner most likely knows that shows it: a common
+  // compound, else a verb or adjective with okurigana, else any compound. Voiced variants
+  // (心: ごころ beside こころ) are the same reading, not another one.
+  const kanjiReadings = new Map<string, Map<string, Evidence>>();
+  for (const [char, readings] of known) {
+    const map = new Map<string, Evidence>();
+    for (const reading of readings) {
+      const devoiced = UNVOICED[reading[0]!] ? UNVOICED[reading[0]!] + reading.slice(1) : null;
+      if ((devoiced && readings.has(devoiced)) || reading.endsWith('っ')) continue;
+      const key = `${char}:${reading}`;
+      const use = uses.get(key);
+      const stem = stems.get(key);
+      const count = (use?.count ?? 0) + (stem ? 1 : 0) + (alone.has(key) ? 1 : 0);
+      if (count === 0) continue;
+      const compound = (use?.examples ?? [])
+        .map((entry) => ({ entry, rank: rankOf.get(entry.surface) ?? words.length + score(entry) * 1e6 }))
+        .sort((a, b) => a.rank - b.rank || (a.entry.surface < b.entry.surface ? -1 : 1))[0];
+      const commonCompound = compound && compound.rank < COMMON_EXAMPLE_RANK;
+      const example = commonCompound || !stem ? (compound ? { surface: compound.entry.surface, reading: compound.entry.reading! } : null) : { surface: stem.surface, reading: stem.reading };
+      map.set(reading, { count, example });
+    }
+    if (map.size > 0) kanjiReadings.set(char, map);
+  }
+
   return {
     words,
     bySurface: new Map(words.map((word) => [word.surface, word])),
@@ -430,12 +473,15 @@ console.error('T final', performance.now()-started);
 const COMMON_PERCENTILE = 0.12;
 const MIN_FAMILIARITY = 2;
 const SHARED_COST_PENALTY = 0.3;
+const LONE_VERBAL_NOUN_PENALTY = 0.15;
+/** An example compound ranked this common beats a verb or adjective with okurigana. */
+const COMMON_EXAMPLE_RANK = 3000;
 
 /** Which ranks each difficulty draws from (0 = the most common word). */
 const BANDS: Record<GeneratorInput['difficulty'], [number, number]> = {
-  easy: [0, 700],
-  normal: [700, 2500],
-  hard: [2500, 9000],
+  easy: [0, 500],
+  normal: [500, 2000],
+  hard: [2000, 6000],
 };
 
 /** The frequency rank of a word (0 = the commonest candidate), or null when it is not a candidate. */
@@ -521,9 +567,12 @@ function misreadings(word: Word, data: KanjiData): Distractor[] {
     out.push({ kana: replaceAt(index, 0, 'っ'), reason: { kind: 'addSokuon', part }, weight: 1 });
   }
 
-  // A long vowel dropped (こう → こ, せい → せ) or added (こ → こう).
+  // A long vowel dropped (こう → こ, せい → せ) or added (こ → こう), at the end of a kanji's reading.
+  const ends = new Set<number>();
+  if (parts) starts.forEach((start, i) => ends.add(start + parts[i]!.kana.length - 1));
+  else chars.forEach((_, i) => ends.add(i));
   chars.forEach((kana, index) => {
-    if (index === 0) return;
+    if (!ends.has(index) || index === 0) return;
     const prev = chars[index - 1]!;
     const part = partAt(parts, index);
     if (kana === 'う' && (O_ROW.has(prev) || U_ROW.has(prev))) out.push({ kana: replaceAt(index, 1, ''), reason: { kind: 'shortened', part }, weight: 1 });
@@ -531,10 +580,10 @@ function misreadings(word: Word, data: KanjiData): Distractor[] {
   });
   chars.forEach((kana, index) => {
     const next = chars[index + 1];
-    if (next === 'う' || next === 'ー' || (next !== undefined && SMALL.has(next) && next !== 'っ')) return;
+    if (!ends.has(index) || next === 'う' || next === 'い' || next === 'ー' || (next !== undefined && SMALL.has(next))) return;
     const part = partAt(parts, index);
-    if (O_ROW.has(kana) || U_ROW.has(kana)) out.push({ kana: replaceAt(index + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
-    else if (E_ROW.has(kana) && next !== 'い') out.push({ kana: replaceAt(index + 1, 0, 'い'), reason: { kind: 'lengthened', part }, weight: 1 });
+    if (O_ROW.has(kana) || LENGTHENED_U.has(kana)) out.push({ kana: replaceAt(index + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
+    else if (E_ROW.has(kana)) out.push({ kana: replaceAt(index + 1, 0, 'い'), reason: { kind: 'lengthened', part }, weight: 1 });
   });
   return out;
 }
@@ -600,16 +649,13 @@ function explainDistractor(word: Word, distractor: Distractor, language: 'ja' | 
   switch (reason.kind) {
     case 'swap': {
       const { part, alt, evidence } = reason;
-      const example = evidence.single
-        ? ja
-          ? `一字では『${alt}』と読みますが`
-          : `on its own it is read ${alt}, but`
-        : ja
-          ? `『${evidence.example}（${evidence.exampleReading}）』のように${evidence.kun ? '訓読みで' : ''}『${alt}』とも読みますが`
-          : `it is read ${alt}${evidence.kun ? ' (kun’yomi)' : ''} in ${evidence.example} (${evidence.exampleReading}), but`;
-      return ja
-        ? `${head}『${part.char}』は${example}、『${word.surface}』では『${part.kana}』と読みます。`
-        : `${head}${part.char} — ${example} in ${word.surface} it is read ${part.kana}.`;
+      const { example } = evidence;
+      if (ja) {
+        const shown = example ? `『${example.surface}（${example.reading}）』のように` : '';
+        return `${head}『${part.char}』は${shown}『${alt}』とも読みますが、『${word.surface}』では『${part.kana}』と読みます。`;
+      }
+      const shown = example ? ` (as in ${example.surface}, ${example.reading})` : '';
+      return `${head}${part.char} can be read ${alt}${shown}, but in ${word.surface} it is read ${part.kana}.`;
     }
     case 'voiced':
       return ja

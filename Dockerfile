@@ -13,6 +13,7 @@ COPY shared/text/package.json shared/text/
 COPY shared/agent-kit/package.json shared/agent-kit/
 COPY shared/forms/package.json shared/forms/
 COPY shared/faq/package.json shared/faq/
+COPY shared/workbench/package.json shared/workbench/
 COPY services/gateway/package.json services/gateway/
 COPY services/greeter/package.json services/greeter/
 COPY services/architect/package.json services/architect/
@@ -22,6 +23,7 @@ COPY services/checker/package.json services/checker/
 COPY services/auditor/package.json services/auditor/
 COPY services/planner/package.json services/planner/
 COPY services/search/package.json services/search/
+COPY services/workbench/package.json services/workbench/
 # --omit=dev leaves out vitest, testcontainers and typescript; every workspace is installed and linked.
 # npm 11 refuses a lockfile that lacks rollup's native package for some platform (ours is made
 # on machines whose registry serves only the Linux ones); `npm install` then keeps its pinned versions.

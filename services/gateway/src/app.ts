@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webRoutes } from './routes/web.js';
+import { workbenchRoutes } from './routes/workbench.js';
 
 /** Builds the gateway without listening, so tests can `inject()` or listen on port 0. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -50,6 +51,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes(deps));
   await app.register(faqDialogRoutes(deps));
   await app.register(faqDocumentRoutes(deps));
+  await app.register(workbenchRoutes(deps));
   await app.register(webRoutes(deps));
   return app;
 }

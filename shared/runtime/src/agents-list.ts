@@ -8,5 +8,6 @@ export const AGENT_NAMES = [
   'auditor',
   'planner',
   'search',
+  'workbench',
 ] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];

@@ -200,7 +200,6 @@ type Add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue
 /** Numbers the prompt's arithmetic uses that explanation and choices never use, while they use others: the prompt was changed after them. */
 function numberMismatch(problem: Problem, solution: Solution | null): { field: string; promptOnly: string[]; elsewhereOnly: string[] } | null {
   const source = problem.source?.params;
-  const promptNumbers = quantitiesIn(problem.prompt).map((quantity) => quantity.value);
   if (source && problem.source?.generator.startsWith('math.')) {
     // The generator's inputs as the prompt first wrote them: every one must still be there, as written digits.
     const written = [...normalizeNumerals(problem.prompt).matchAll(/\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));

@@ -12,3 +12,6 @@ export * from './subjects.js';
 export * from './numbers.js';
 export * from './solve.js';
 export * from './pdf.js';
+export * from './edit.js';
+export * from './suggest.js';
+export * from './worksheet.js';

@@ -35,7 +35,7 @@ export class DialogStreamClient extends SseClient {
       return;
     }
     super.write(ev);
-    const end = ev.type === 'answer' || ev.type === 'clarify' || (ev.type === 'turn.failed' && ours);
+    const end = ev.type === 'answer' || ev.type === 'clarify' || ((ev.type === 'turn.failed' || ev.type === 'workbench.result') && ours);
     if (end) this.close('end of dialog turn');
   }
 }

@@ -56,7 +56,7 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
     const loaded = await deps.store.load(sessionId);
     if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
     const state = loaded.state;
-    const interview = state.kind === 'faq' ? null : state;
+    const interview = state.kind === 'form' || state.kind === 'application' ? state : null;
     const result: SubmitResult = {
       sessionId,
       status: 'submitted',

@@ -11,7 +11,7 @@ export function buildSnapshot(loaded: LoadedSession): Record<string, unknown> {
     status: state.status,
     currentAgent: state.currentAgent,
     bootstrap: { language: bootstrap.language, country: bootstrap.country, timezone: bootstrap.timezone },
-    ...(state.kind === 'faq' ? { fields: [], collectedFields: {}, needsReview: [], audit: null } : interviewPart(state)),
+    ...(state.kind === 'form' || state.kind === 'application' ? interviewPart(state) : { fields: [], collectedFields: {}, needsReview: [], audit: null }),
     messages: state.messages.map((message) => ({
       messageId: message.messageId,
       role: message.role,

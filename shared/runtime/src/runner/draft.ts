@@ -4,11 +4,13 @@ import type { Plan } from '../schemas/form.js';
 import type { RunStep } from '../schemas/run-step.js';
 import { SystemError } from '../errors.js';
 import type { FaqState } from '../schemas/faq.js';
+import type { WorkbenchState } from '../schemas/workbench.js';
 import type {
   ApplicationSessionState,
   ChatMessage,
   ComplianceState,
   FaqSessionState,
+  WorkbenchSessionState,
   FieldState,
   FieldStatus,
   FormSessionState,
@@ -31,6 +33,7 @@ export type StateChange = { type: StateChangeType; payload: Record<string, unkno
 export type FormDraft = SessionDraft<FormSessionState>;
 export type ApplicationDraft = SessionDraft<ApplicationSessionState>;
 export type FaqDraft = SessionDraft<FaqSessionState>;
+export type WorkbenchDraft = SessionDraft<WorkbenchSessionState>;
 
 const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE']);
 
@@ -76,6 +79,10 @@ export class SessionDraft<S extends SessionState = SessionState> {
 
   asFaq(): SessionDraft<FaqSessionState> {
     return this.narrowed((state): state is FaqSessionState => state.kind === 'faq', 'an FAQ dialog');
+  }
+
+  asWorkbench(): SessionDraft<WorkbenchSessionState> {
+    return this.narrowed((state): state is WorkbenchSessionState => state.kind === 'workbench', 'a workbench');
   }
 
   private narrowed<T extends SessionState>(is: (state: SessionState) => state is T, what: string): SessionDraft<T> {
@@ -206,6 +213,12 @@ export class SessionDraft<S extends SessionState = SessionState> {
   /** FAQ sessions: changes to the dialog context go through here (history, the results of recent turns). */
   updateFaq(this: SessionDraft<FaqSessionState>, change: (faq: FaqState) => void): void {
     change(this.#state.faq);
+    this.touch();
+  }
+
+  /** Workbench sessions: changes to the worksheet, its edit histories and the agent's results go through here. */
+  updateWorkbench(this: SessionDraft<WorkbenchSessionState>, change: (workbench: WorkbenchState) => void): void {
+    change(this.#state.workbench);
     this.touch();
   }
 

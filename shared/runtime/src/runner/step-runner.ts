@@ -163,6 +163,8 @@ export function resetAfterFailure(draft: SessionDraft): void {
     if (draft.state.currentAgent !== 'planner') draft.setAgent('planner');
     return;
   }
+  // A workbench turn's effects are discarded with it: nothing else to put back.
+  if (draft.state.kind === 'workbench') return;
   const interview = draft.asForm();
   for (const field of interview.state.fields) if (field.status === 'reviewing') interview.setFieldStatus(field.fieldId, 'interviewing');
 }

@@ -52,6 +52,10 @@ export const EventSchemas = {
   clarify: z.object({ questions: z.array(z.string()) }),
   'turn.completed': z.object({ turnId: z.string(), awaitingUserResponse: z.boolean() }),
   'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }),
+  /** Workbench: one tool of the problem-management agent has run (streamed while the agent works). */
+  'workbench.step': z.object({ turnId: z.string(), problemId: z.string(), tool: z.string(), status: z.enum(['success', 'error']), summary: z.string() }),
+  /** Workbench: the agent's answer to a request, or the worksheet once generated. */
+  'workbench.result': z.object({ turnId: z.string(), problemId: z.string().nullable(), worksheetId: z.string() }),
   'session.completed': z.object({
     collectedFields: z.record(z.string(), z.string()),
     audit: z.unknown().nullable(),

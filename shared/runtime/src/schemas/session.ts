@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_NAMES, type AgentName as AgentNameType } from '../agents-list.js';
 import { FaqState } from './faq.js';
+import { WorkbenchState } from './workbench.js';
 import { Plan, ReviewResult, SessionForm } from './form.js';
 
 export const AgentName = z.enum(AGENT_NAMES);
@@ -144,12 +145,16 @@ export const SessionState = z.discriminatedUnion('kind', [
   }),
   /** The dialog context (history with plans) and the results of recent turns. */
   CoreSessionState.extend({ kind: z.literal('faq'), faq: FaqState }),
+  /** A worksheet, its problems' edit histories and the agent's recent answers. */
+  CoreSessionState.extend({ kind: z.literal('workbench'), workbench: WorkbenchState }),
 ]);
 export type SessionState = z.infer<typeof SessionState>;
 /** A form or job-application interview. */
 export type FormSessionState = Extract<SessionState, { kind: 'form' | 'application' }>;
 export type ApplicationSessionState = Extract<SessionState, { kind: 'application' }>;
 export type FaqSessionState = Extract<SessionState, { kind: 'faq' }>;
+export type WorkbenchSessionState = Extract<SessionState, { kind: 'workbench' }>;
+export type WorkbenchSessionView = DeepReadonly<WorkbenchSessionState>;
 
 /** A value seen through a read-only lens, all the way down: what a draft hands out to read. */
 export type DeepReadonly<T> = T extends (...args: never[]) => unknown

@@ -155,3 +155,30 @@ export const ValidateResponse = z.object({
 export type ValidateResponse = z.infer<typeof ValidateResponse>;
 
 export const AgentRequestBody = z.object({ request: z.string().trim().min(1).max(2000) });
+
+/** The problem-management agent's answer to one request (POST /api/problems/:id/agent). */
+export const AgentResult = z.object({
+  turnId: z.string(),
+  problemId: z.string(),
+  request: z.string(),
+  intent: z.string(),
+  message: z.string(),
+  /** The tools run, in order, with what each reported. */
+  actions: z.array(z.object({ tool: z.string(), status: z.enum(['success', 'error']), summary: z.string() })),
+  before: z.object({ problem: Problem, quality: QualityScore, consistency: ConsistencyReport }),
+  after: z.object({ problem: Problem, quality: QualityScore, consistency: ConsistencyReport }),
+  /** Fields whose value changed. */
+  changed: z.array(z.string()),
+});
+export type AgentResult = z.infer<typeof AgentResult>;
+
+/** The workbench session's part: the worksheet once generated, each problem's edits, the agent's recent answers. */
+export const WorkbenchState = z.object({
+  request: CreateWorksheetBody,
+  worksheet: Worksheet.nullable(),
+  history: z.record(z.string(), z.array(ProblemEdit)),
+  results: z.array(AgentResult),
+  /** The request the agent is working on in the current turn. */
+  active: z.object({ turnId: z.string(), problemId: z.string(), request: z.string(), intent: z.string(), section: z.string().nullable() }).nullable(),
+});
+export type WorkbenchState = z.infer<typeof WorkbenchState>;

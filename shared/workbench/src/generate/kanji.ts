@@ -24,15 +24,15 @@ type KuromojiToken = { surface_form: string; reading?: string };
 type KuromojiTokenizer = { tokenize(text: string): KuromojiToken[] };
 
 /** One part of a word's reading: the kana one kanji stands for, and its dictionary form if sound change altered it. */
-type Part = { char: string; kana: string; base: string; change: 'none' | 'rendaku' | 'sokuon' };
+export type Part = { char: string; kana: string; base: string; change: 'none' | 'rendaku' | 'sokuon' };
 
 /**
  * A reading of a kanji: in how many dictionary words it was seen, and a common word that shows it
  * (null when only the kanji standing alone does).
  */
-type Evidence = { count: number; example: { surface: string; reading: string } | null };
+export type Evidence = { count: number; example: { surface: string; reading: string } | null; common: boolean };
 
-type Word = {
+export type KanjiWord = {
   surface: string;
   reading: string;
   /** 0 = most common candidate. */
@@ -44,8 +44,8 @@ type Word = {
 };
 
 export type KanjiData = {
-  words: Word[];
-  bySurface: Map<string, Word>;
+  words: KanjiWord[];
+  bySurface: Map<string, KanjiWord>;
   /** Every reading (hiragana) the dictionary gives each surface of one to three kanji, over all its entries. */
   readingsOf: Map<string, Set<string>>;
   /** Known readings of each kanji. */
@@ -65,7 +65,7 @@ const HIRAGANA = /^[ぁ-ゖ]+$/;
 
 /** Kanji a school worksheet leaves out: sexual, excretory, violent, or used in slurs. */
 const BLOCKED_KANJI = new Set([...'姦淫娼妓屍糞尿屎妾嫖媚痴狂殺乞聾啞唖盲癩跛穢膣睾肛勃淋梅毒麻薬賭屠']);
-/** Words of otherwise harmless kanji left out for the same reason. */
+/** Words of otherwise harmless kanji left out for the same reason, alone or inside a longer word (連小便). */
 const BLOCKED_WORDS = new Set([
   '死体', '死骸', '死刑', '自殺', '他殺', '心中', '強姦', '売春', '買春', '売女', '春画', '性交', '性器', '性欲', '性病', '陰部', '陰毛', '男根',
   '女陰', '精液', '射精', '自慰', '情婦', '愛人', '痴漢', '変態', '大麻', '阿片', '覚醒剤', '博徒', '暴力団', '極道', '切腹', '拷問', '虐待', '支那',
@@ -73,6 +73,7 @@ const BLOCKED_WORDS = new Set([
   '陰茎', '睾丸', '便所', '小便', '大便', '便器', '便意', '検便', '糞便', '排泄', '下痢', '嘔吐', '自害', '絞首', '斬首', '処刑', '遺体', '首吊', '爆弾', '戦死', '溺死', '焼死', '惨死',
 ]);
 
+const NUMERALS = new Set([...'二三四五六七八九十百千万']);
 const SMALL = new Set([...'ぁぃぅぇぉゃゅょゎっ']);
 const VOICED: Record<string, string> = {};
 const UNVOICED: Record<string, string> = {};
@@ -383,9 +384,11 @@ async function buildKanjiData(): Promise<KanjiData> {
   const candidates: { entry: RawEntry; score: number }[] = [];
   for (const entry of nounBySurface.values()) {
     if (!WORD.test(entry.surface) || !NOUN_CANDIDATE.has(entry.pos1) || properNouns.has(entry.surface)) continue;
-    if (BLOCKED_WORDS.has(entry.surface) || [...entry.surface].some((char) => BLOCKED_KANJI.has(char))) continue;
+    if ([...BLOCKED_WORDS].some((blocked) => entry.surface.includes(blocked)) || [...entry.surface].some((char) => BLOCKED_KANJI.has(char))) continue;
     const reading = entry.reading!;
     if (!wellFormed(reading) || reading.length < entry.surface.length) continue;
+    // A numeral and a counter (二分: にぶん, or にふん for two minutes) may be read more ways than the dictionary lists.
+    if (entry.surface.length === 2 && NUMERALS.has(entry.surface[0]!)) continue;
     candidates.push({ entry, score: score(entry) });
   }
   // IPADIC often gives a whole set of homophones one cost (思考 試行 指向 伺候 祗候 all cost the
@@ -426,7 +429,7 @@ async function buildKanjiData(): Promise<KanjiData> {
   }
   const familiar = (surface: string): number => Math.min(...[...surface].map((char) => familiarity.get(char) ?? 0));
   candidates.sort((a, b) => a.score - b.score || familiar(b.entry.surface) - familiar(a.entry.surface) || (a.entry.surface < b.entry.surface ? -1 : 1));
-  const words: Word[] = [];
+  const words: KanjiWord[] = [];
   for (const { entry, score: s } of candidates) {
     // Every kanji must appear in some common word, or the word is a curiosity, not an exercise.
     if (s >= 1 || familiar(entry.surface) < MIN_FAMILIARITY) continue;
@@ -453,7 +456,7 @@ async function buildKanjiData(): Promise<KanjiData> {
         .sort((a, b) => a.rank - b.rank || (a.entry.surface < b.entry.surface ? -1 : 1))[0];
       const commonCompound = compound && compound.rank < COMMON_EXAMPLE_RANK;
       const example = commonCompound || !stem ? (compound ? { surface: compound.entry.surface, reading: compound.entry.reading! } : null) : { surface: stem.surface, reading: stem.reading };
-      map.set(reading, { count, example });
+      map.set(reading, { count, example, common: Boolean(commonCompound || stem) });
     }
     if (map.size > 0) kanjiReadings.set(char, map);
   }
@@ -508,7 +511,7 @@ function partAt(parts: Part[] | null, offset: number): Part | null {
 }
 
 /** Every misreading the rules produce for a word, before filtering. */
-function misreadings(word: Word, data: KanjiData): Distractor[] {
+function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
   const out: Distractor[] = [];
   const { reading, parts } = word;
   const chars = [...reading];
@@ -533,8 +536,18 @@ function misreadings(word: Word, data: KanjiData): Distractor[] {
         if (UNVOICED[alt[0]!] && UNVOICED[alt[0]!] + alt.slice(1) === part.base) continue;
         if (UNVOICED[part.base[0]!] && UNVOICED[part.base[0]!] + part.base.slice(1) === alt) continue;
         if (alt.length >= 2 && part.base.startsWith(alt.slice(0, -1)) && alt.length === part.base.length && (alt.endsWith('っ') || part.base.endsWith('っ'))) continue;
-        const kana = parts.map((p, j) => (j === i ? alt : p.kana)).join('');
-        out.push({ kana, reason: { kind: 'swap', part, alt, evidence }, weight: evidence.count });
+        // A reading a learner may know: one a common word shows.
+        if (!evidence.common) continue;
+        // Sound changes the replaced reading caused go with it (立法 りっぽう → たてほう, not たてぽう).
+        const kana = parts
+          .map((p, j) => {
+            if (j === i) return alt;
+            if (j === i - 1 && p.change === 'sokuon') return p.base;
+            if (j === i + 1 && p.change === 'rendaku' && SEMI_VOICED[p.base[0]!] === p.kana[0]) return p.base;
+            return p.kana;
+          })
+          .join('');
+        out.push({ kana, reason: { kind: 'swap', part, alt, evidence }, weight: (evidence.common ? 8 : 0) + Math.min(evidence.count, 8) });
       }
     });
   }
@@ -561,35 +574,39 @@ function misreadings(word: Word, data: KanjiData): Distractor[] {
   for (const index of sokuonAt) {
     const next = chars[index]!;
     const prev = chars[index - 1]!;
-    if (!GEMINABLE.has(next) || prev === 'っ' || prev === 'ん' || prev === 'ー') continue;
+    // Not after ん or a long vowel: とうっしゅ is no slip anyone makes.
+    if (!GEMINABLE.has(next) || 'っんーうい'.includes(prev)) continue;
     const part = partAt(parts, index - 1);
     if ('つくちき'.includes(prev) && index >= 2) out.push({ kana: replaceAt(index - 1, 1, 'っ'), reason: { kind: 'addSokuon', part }, weight: 2 });
     out.push({ kana: replaceAt(index, 0, 'っ'), reason: { kind: 'addSokuon', part }, weight: 1 });
   }
 
-  // A long vowel dropped (こう → こ, せい → せ) or added (こ → こう), at the end of a kanji's reading.
-  const ends = new Set<number>();
-  if (parts) starts.forEach((start, i) => ends.add(start + parts[i]!.kana.length - 1));
-  else chars.forEach((_, i) => ends.add(i));
-  chars.forEach((kana, index) => {
-    if (!ends.has(index) || index === 0) return;
-    const prev = chars[index - 1]!;
-    const part = partAt(parts, index);
-    if (kana === 'う' && (O_ROW.has(prev) || U_ROW.has(prev))) out.push({ kana: replaceAt(index, 1, ''), reason: { kind: 'shortened', part }, weight: 1 });
-    if (kana === 'い' && E_ROW.has(prev)) out.push({ kana: replaceAt(index, 1, ''), reason: { kind: 'shortened', part }, weight: 1 });
-  });
-  chars.forEach((kana, index) => {
-    const next = chars[index + 1];
-    if (!ends.has(index) || next === 'う' || next === 'い' || next === 'ー' || (next !== undefined && SMALL.has(next))) return;
-    const part = partAt(parts, index);
-    if (O_ROW.has(kana) || LENGTHENED_U.has(kana)) out.push({ kana: replaceAt(index + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
-    else if (E_ROW.has(kana)) out.push({ kana: replaceAt(index + 1, 0, 'い'), reason: { kind: 'lengthened', part }, weight: 1 });
-  });
+  // A long vowel dropped (こう → こ, しょう → しょ, せい → せ) or added (こ → こう), on the one-syllable
+  // (on'yomi-like) reading of a kanji; not on readings a split could not find.
+  if (parts) {
+    starts.forEach((start, i) => {
+      const part = parts[i]!;
+      const syllable = [...part.kana];
+      const last = start + syllable.length - 1;
+      const longVowel = syllable.length >= 2 && ((syllable.at(-1) === 'う' && (O_ROW.has(syllable.at(-2)!) || U_ROW.has(syllable.at(-2)!))) || (syllable.at(-1) === 'い' && E_ROW.has(syllable.at(-2)!)));
+      const core = longVowel ? syllable.slice(0, -1) : syllable;
+      const oneSyllable = core.length === 1 || (core.length === 2 && 'ゃゅょ'.includes(core[1]!));
+      if (!oneSyllable) return;
+      if (longVowel) out.push({ kana: replaceAt(last, 1, ''), reason: { kind: 'shortened', part }, weight: 1 });
+      else {
+        const kana = core.at(-1)!;
+        const next = chars[last + 1];
+        if (next === 'う' || next === 'い') return;
+        if (O_ROW.has(kana) || LENGTHENED_U.has(kana)) out.push({ kana: replaceAt(last + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
+        else if (E_ROW.has(kana)) out.push({ kana: replaceAt(last + 1, 0, 'い'), reason: { kind: 'lengthened', part }, weight: 1 });
+      }
+    });
+  }
   return out;
 }
 
 /** Three misreadings, each a different kind of mistake where possible, none a reading of the word. */
-function pickDistractors(word: Word, data: KanjiData, random: () => number): Distractor[] | null {
+function pickDistractors(word: KanjiWord, data: KanjiData, random: () => number): Distractor[] | null {
   const valid = data.readingsOf.get(word.surface) ?? new Set([word.reading]);
   const seen = new Set<string>([word.reading]);
   const groups = new Map<string, Distractor[]>();
@@ -604,7 +621,7 @@ function pickDistractors(word: Word, data: KanjiData, random: () => number): Dis
   // Within a kind, well-attested readings and the likelier slips first, ties in seeded order.
   for (const [group, list] of groups) {
     const order = new Map(shuffle(list, random).map((item, i) => [item, i]));
-    groups.set(group, [...list].sort((a, b) => Math.min(b.weight, 8) - Math.min(a.weight, 8) || order.get(a)! - order.get(b)!));
+    groups.set(group, [...list].sort((a, b) => b.weight - a.weight || order.get(a)! - order.get(b)!));
   }
   const kinds = ['swap', ...shuffle(['voicing', 'sokuon', 'length'], random)];
   const picked: Distractor[] = [];
@@ -632,7 +649,7 @@ function quote(text: string, language: 'ja' | 'en'): string {
   return language === 'ja' ? `『${text}』` : `“${text}”`;
 }
 
-function breakdown(word: Word, language: 'ja' | 'en'): string {
+function breakdown(word: KanjiWord, language: 'ja' | 'en'): string {
   if (!word.parts) return '';
   const items = word.parts.map((part) => {
     if (part.change === 'none') return `${part.char}＝${part.kana}`;
@@ -642,7 +659,7 @@ function breakdown(word: Word, language: 'ja' | 'en'): string {
   return language === 'ja' ? `（${items.join('、')}）` : ` (${items.join(', ')})`;
 }
 
-function explainDistractor(word: Word, distractor: Distractor, language: 'ja' | 'en'): string {
+function explainDistractor(word: KanjiWord, distractor: Distractor, language: 'ja' | 'en'): string {
   const { reason, kana } = distractor;
   const ja = language === 'ja';
   const head = ja ? `『${kana}』は誤り：` : `“${kana}” is wrong: `;
@@ -661,10 +678,13 @@ function explainDistractor(word: Word, distractor: Distractor, language: 'ja' | 
       return ja
         ? `${head}${reason.part ? `『${reason.part.char}』の『${reason.part.kana[0]}』は` : ''}濁りません。`
         : `${head}${reason.part ? `the ${reason.part.kana[0]} of ${reason.part.char}` : 'the sound'} is not voiced here.`;
-    case 'unvoiced':
-      return ja
-        ? `${head}${reason.part ? `『${reason.part.char}』はこの語では『${reason.part.kana}』と濁ります。` : '濁る音を清音にしています。'}`
-        : `${head}${reason.part ? `${reason.part.char} is voiced to ${reason.part.kana} in this word.` : 'a voiced sound has lost its voicing.'}`;
+    case 'unvoiced': {
+      const part = reason.part;
+      if (!part) return ja ? `${head}濁点が抜けています。` : `${head}a voiced sound has lost its voicing.`;
+      // Only a split that found rendaku may say the sound is voiced by this word.
+      if (part.change === 'rendaku') return ja ? `${head}『${part.char}』はこの語では『${part.kana}』と濁ります。` : `${head}${part.char} is voiced to ${part.kana} in this word.`;
+      return ja ? `${head}『${part.char}』は『${part.kana}』で、濁点が付きます。` : `${head}${part.char} is ${part.kana}, with the voiced ${part.kana[0]}.`;
+    }
     case 'addSokuon':
       return ja ? `${head}小さい『っ』は入りません。` : `${head}there is no small っ in this word.`;
     case 'dropSokuon':

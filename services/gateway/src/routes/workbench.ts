@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AgentRequestBody,
+  AppError,
+  AgentResult,
+  AutoFixBody,
+  AutoFixResponse,
+  CheckConsistencyBody,
+  ConsistencyReport,
+  CreateWorksheetBody,
+  ErrorResponse,
+  PatchProblemBody,
+  Problem,
+  ProblemEdit,
+  Suggestions,
+  UnavailableError,
+  ValidateResponse,
+  Worksheet,
+} from '@convo/runtime';
+import { renderWorksheetPdf } from '@convo/workbench';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps.js';
+import { streamTurn } from '../faq/dialog-stream.js';
+import { WORK_ROUTE } from '../plugins/shedding.js';
+import { acceptTurn } from '../sessions/service.js';
+import {
+  consistencyReport,
+  createWorksheet,
+  editWorkbenchProblem,
+  loadProblem,
+  loadWorkbench,
+  proposeFix,
+  suggestionsFor,
+  undoEdit,
+  validateWorksheet,
+  VersionConflictError,
+} from '../sessions/workbench.js';
+import { TimeoutError } from '../sessions/dialog.js';
+import { TurnWaiter } from '../faq/turn-waiter.js';
+
+const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse };
+const Id = z.object({ id: z.string().min(1).max(200) });
+const tags = ['workbench'];
+
+/** The problem workbench (docs/API.md §3, docs/seeds/003): worksheets, problems, the agent, checks, PDF. */
+export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  const { config, store, hub } = deps;
+  return async (app) => {
+    app.post('/api/worksheets', { config: WORK_ROUTE, schema: { tags, summary: 'Generate a worksheet of 10 problems (7 multiple choice, 3 written)', body: CreateWorksheetBody, response: { 201: Worksheet, ...errors } } }, async (req, reply) => {
+      return reply.status(201).send(await createWorksheet(deps, req.body, req.log));
+    });
+
+    app.get('/api/worksheets/:id', { schema: { tags, params: Id, response: { 200: Worksheet, ...errors } } }, async (req) => (await loadWorkbench(deps, req.params.id)).worksheet);
+
+    app.get('/api/problems/:id', { schema: { tags, params: Id, response: { 200: Problem, ...errors } } }, async (req) => (await loadProblem(deps, req.params.id)).problem);
+
+    app.get('/api/problems/:id/history', { schema: { tags, summary: "The problem's edits, oldest first", params: Id, response: { 200: z.object({ problemId: z.string(), edits: z.array(ProblemEdit) }), ...errors } } }, async (req) => {
+      const loaded = await loadProblem(deps, req.params.id);
+      return { problemId: req.params.id, edits: loaded.state.workbench.history[req.params.id] ?? [] };
+    });
+
+    app.patch(
+      '/api/problems/:id',
+      { config: WORK_ROUTE, schema: { tags, summary: 'Edit one section; a stale version answers 409 with the current problem', params: Id, body: PatchProblemBody, response: { ...errors, 200: Problem, 409: z.object({ error: z.object({ code: z.string(), message: z.string() }), problem: Problem.optional() }) } } },
+      async (req, reply) => {
+        try {
+          return await editWorkbenchProblem(deps, req.params.id, { field: req.body.field, value: req.body.value, version: req.body.version, by: 'user' });
+        } catch (err) {
+          if (err instanceof VersionConflictError) return reply.status(409).send({ error: { code: err.code, message: err.message }, problem: err.problem });
+          throw err;
+        }
+      },
+    );
+
+    app.post('/api/problems/:id/undo', { config: WORK_ROUTE, schema: { tags, summary: 'Undo the last edit of the problem', params: Id, response: { 200: Problem, ...errors } } }, async (req) => undoEdit(deps, req.params.id));
+
+    app.post('/api/problems/:id/check-consistency', { schema: { tags, params: Id, body: CheckConsistencyBody.optional(), response: { 200: ConsistencyReport, ...errors } } }, async (req) => {
+      const loaded = await loadProblem(deps, req.params.id);
+      const body = req.body ?? {};
+      const problem = body.updatedField && body.newValue !== undefined ? { ...loaded.problem, [body.updatedField]: body.newValue } : loaded.problem;
+      return consistencyReport(problem, loaded.worksheet.language);
+    });
+
+    app.post('/api/problems/:id/auto-fix', { schema: { tags, summary: 'Fixes for what the checker finds, not applied', params: Id, body: AutoFixBody.optional(), response: { 200: AutoFixResponse, ...errors } } }, async (req) => {
+      const loaded = await loadProblem(deps, req.params.id);
+      return proposeFix(loaded.problem, loaded.worksheet.language);
+    });
+
+    app.get('/api/suggestions/:problemId', { schema: { tags, params: z.object({ problemId: z.string().min(1).max(200) }), response: { 200: Suggestions, ...errors } } }, async (req) => suggestionsFor(deps, await loadProblem(deps, req.params.problemId)));
+
+    app.post('/api/worksheets/:id/validate', { schema: { tags, params: Id, response: { 200: ValidateResponse, ...errors } } }, async (req) => validateWorksheet((await loadWorkbench(deps, req.params.id)).worksheet));
+
+    app.get(
+      '/api/worksheets/:id/pdf',
+      { schema: { tags, summary: 'The question or answer sheet, A4 PDF', params: Id, querystring: z.object({ sheet: z.enum(['questions', 'answers']).default('questions') }) } },
+      async (req, reply) => {
+        const { worksheet } = await loadWorkbench(deps, req.params.id);
+        const pdf = await renderWorksheetPdf(worksheet, req.query.sheet);
+        return reply.type('application/pdf').header('content-disposition', `inline; filename="${worksheet.worksheetId}-${req.query.sheet}.pdf"`).send(pdf);
+      },
+    );
+
+    app.post(
+      '/api/problems/:id/agent',
+      { config: WORK_ROUTE, schema: { tags, summary: 'A free-form request to the problem-management agent: JSON, or its steps with Accept: text/event-stream', params: Id, body: AgentRequestBody, response: { 200: AgentResult, ...errors } } },
+      async (req, reply) => {
+        const loaded = await loadProblem(deps, req.params.id);
+        const sessionId = loaded.worksheet.worksheetId;
+        const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: req.body.request, multitask: 'enqueue', options: { problemId: req.params.id } });
+        reply.header('x-turn-id', accepted.turnId);
+        if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) {
+          const streamDeps = { store, hub, maxBufferBytes: config.sse.maxBufferBytes, retryMs: config.sse.retryMs, timeoutMs: config.faq.dialogTimeoutMs };
+          return streamTurn(req, reply, streamDeps, { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId, begun: false });
+        }
+        const end = await TurnWaiter.wait(hub, store, { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId, timeoutMs: config.faq.dialogTimeoutMs });
+        if (end.kind === 'closed') throw new UnavailableError('this gateway is shutting down; retry', 1, 'shutting_down');
+        if (end.kind === 'timeout') throw new TimeoutError(`the agent did not finish within ${config.faq.dialogTimeoutMs} ms`);
+        if (end.kind === 'failed') {
+          const failure = (end.event.data as { error: { code: string; message: string } }).error;
+          throw new AppError(failure.code, failure.message, { status: 502 });
+        }
+        const after = await loadWorkbench(deps, sessionId);
+        const result = after.state.workbench.results.find((entry) => entry.turnId === accepted.turnId);
+        if (!result) throw new AppError('result_unavailable', 'the request finished but its result is no longer retained', { status: 502 });
+        return result;
+      },
+    );
+  };
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  type AutoFixResponse,
+  ConflictError,
+  type ConsistencyReport,
+  coreSessionState,
+  type CreateWorksheetBody,
+  dispatch,
+  type EditableField,
+  NotFoundError,
+  type Problem,
+  type ProblemEdit,
+  SessionDraft,
+  type Suggestions,
+  UnavailableError,
+  ValidationError,
+  type ValidateResponse,
+  type WorkbenchSessionState,
+  type Worksheet,
+} from '@convo/runtime';
+import { autoFix, checkProblem, editProblem, offlineSubject, scoreProblem, suggest, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
+import type { FastifyBaseLogger } from 'fastify';
+import { newToken } from '../auth.js';
+import type { GatewayDeps } from '../deps.js';
+import { TurnWaiter } from '../faq/turn-waiter.js';
+import { TimeoutError } from './dialog.js';
+
+/**
+ * The workbench's use cases (docs/API.md §3): a worksheet is a session of
+ * kind `workbench` whose first run (on the workbench agent's queue) generates
+ * it; edits are compare-and-set commits of that session, so they are ordered
+ * with the agent's turns and kept with their history; checks, fixes,
+ * suggestions and scores are computed from the stored problem.
+ */
+type Deps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'hub' | 'redis' | 'metrics'>;
+
+export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, log: FastifyBaseLogger): Promise<Worksheet> {
+  if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null) throw new UnsupportedSubjectError(body.subject);
+  const sessionId = `ws-${randomUUID()}`;
+  const turnId = randomUUID();
+  const now = new Date().toISOString();
+  const state: WorkbenchSessionState = {
+    ...coreSessionState({ sessionId, language: body.language, firstAgent: 'workbench', now }),
+    kind: 'workbench',
+    workbench: { request: body, worksheet: null, history: {}, results: [], active: null },
+  };
+  const step = await deps.store.create({ state, tokenHash: newToken().hash, agent: 'workbench', turnId });
+  await dispatch(deps, sessionId, step);
+  log.info({ sessionId, turnId, subject: body.subject }, 'worksheet requested');
+  await awaitTurn(deps, sessionId, turnId, 0);
+  return (await loadWorkbench(deps, sessionId)).worksheet;
+}
+
+/** Waits for a workbench turn to end; its failure is the client's answer. */
+async function awaitTurn(deps: Deps, sessionId: string, turnId: string, fromId: number): Promise<void> {
+  const timeoutMs = deps.config.faq.dialogTimeoutMs;
+  const end = await TurnWaiter.wait(deps.hub, deps.store, { sessionId, turnId, fromId, timeoutMs });
+  if (end.kind === 'closed') throw new UnavailableError('this gateway is shutting down; retry', 1, 'shutting_down');
+  if (end.kind === 'timeout') throw new TimeoutError(`the workbench did not finish within ${timeoutMs} ms (worksheet ${sessionId}, turn ${turnId})`);
+  if (end.kind === 'failed') {
+    const failure = (end.event.data as { error: { code: string; message: string } }).error;
+    throw new AppError(failure.code, failure.message, { status: failure.code === 'unsupported_subject' ? 422 : 502 });
+  }
+}
+
+type LoadedWorkbench = { state: WorkbenchSessionState; version: number; worksheet: Worksheet; lastEventId: number };
+
+export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: string): Promise<LoadedWorkbench> {
+  const loaded = await deps.store.load(worksheetId);
+  if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) throw new NotFoundError(`worksheet ${worksheetId} not found`, 'worksheet_not_found');
+  return { state: loaded.state, version: loaded.version, worksheet: loaded.state.workbench.worksheet, lastEventId: loaded.lastEventId };
+}
+
+export async function loadProblem(deps: Pick<Deps, 'store'>, problemId: string): Promise<LoadedWorkbench & { problem: Problem }> {
+  const worksheetId = worksheetIdOf(problemId);
+  if (!worksheetId) throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
+  const loaded = await loadWorkbench(deps, worksheetId).catch(() => {
+    throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
+  });
+  const problem = loaded.worksheet.problems.find((candidate) => candidate.id === problemId);
+  if (!problem) throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
+  return { ...loaded, problem };
+}
+
+/** A stale `version`: the client gets the problem as it is now. */
+export class VersionConflictError extends ConflictError {
+  constructor(readonly problem: Problem) {
+    super('version_conflict', `problem ${problem.id} is at version ${problem.version}; edit that version`);
+  }
+}
+
+/**
+ * One edit (PATCH, approve of an auto-fix, undo): a compare-and-set commit
+ * of the worksheet's session, retried while the agent commits in between.
+ */
+export async function editWorkbenchProblem(
+  deps: Pick<Deps, 'store'>,
+  problemId: string,
+  change: { field: EditableField; value: unknown; version: number | null; by: ProblemEdit['by'] },
+): Promise<Problem> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const loaded = await loadProblem(deps, problemId);
+    if (change.version !== null && change.version !== loaded.problem.version) throw new VersionConflictError(loaded.problem);
+    const invalid = validateEditValue(loaded.problem, change.field, change.value);
+    if (invalid) throw new ValidationError(invalid, 'invalid_edit');
+    const draft = new SessionDraft(loaded.state, undefined, true).asWorkbench();
+    const { problem: next, edit } = editProblem(loaded.problem, change.field, change.value, change.by, draft.now());
+    draft.updateWorkbench((workbench) => {
+      const sheet = workbench.worksheet!;
+      sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
+      sheet.updatedAt = draft.now();
+      (workbench.history[next.id] ??= []).push(edit);
+    });
+    const committed = await deps.store.commit({ sessionId: loaded.worksheet.worksheetId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+    if (committed.ok) return next;
+  }
+  throw new UnavailableError('the worksheet is changing; retry', 1);
+}
+
+export async function undoEdit(deps: Pick<Deps, 'store'>, problemId: string): Promise<Problem> {
+  const loaded = await loadProblem(deps, problemId);
+  const target = undoTarget(loaded.state.workbench.history[problemId] ?? []);
+  if (!target) throw new ConflictError('nothing_to_undo', `problem ${problemId} has no edit to undo`);
+  return editWorkbenchProblem(deps, problemId, { field: target.field, value: target.before, version: loaded.problem.version, by: 'undo' });
+}
+
+export async function consistencyReport(problem: Problem, language: 'ja' | 'en'): Promise<ConsistencyReport> {
+  const facts = await checkProblem(problem, language);
+  const broken = facts.issues.some((issue) => issue.severity === 'error');
+  const fix = broken ? await autoFix(problem, language, facts) : null;
+  return { isConsistent: !broken, issues: facts.issues, autoFixAvailable: fix !== null && Object.keys(fix.fixes).length > 0 };
+}
+
+export async function proposeFix(problem: Problem, language: 'ja' | 'en'): Promise<AutoFixResponse> {
+  const { fixes, confidence } = await autoFix(problem, language);
+  return { fixes, confidence };
+}
+
+/** Suggestions are cached per problem version (the same problem gets the same ideas until it changes). */
+export async function suggestionsFor(deps: Pick<Deps, 'redis' | 'config'>, loaded: LoadedWorkbench & { problem: Problem }): Promise<Suggestions> {
+  const key = `${deps.config.keyPrefix}:wb:suggest:${loaded.problem.id}:${loaded.problem.version}`;
+  const cached = await deps.redis.get(key);
+  if (cached) return JSON.parse(cached) as Suggestions;
+  const sheet = loaded.worksheet;
+  const ideas = suggest(loaded.problem, await checkProblem(loaded.problem, sheet.language), { subject: offlineSubject(sheet.subject), difficulty: sheet.difficulty, language: sheet.language });
+  await deps.redis.set(key, JSON.stringify(ideas), 'EX', deps.config.sessionTtlSeconds);
+  return ideas;
+}
+
+export async function validateWorksheet(worksheet: Worksheet): Promise<ValidateResponse> {
+  const problems: ValidateResponse['problems'] = [];
+  let total = 0;
+  for (const problem of worksheet.problems) {
+    const facts = await checkProblem(problem, worksheet.language);
+    total += scoreProblem(problem, facts, worksheet.difficulty, worksheet.language).overallScore;
+    problems.push({ id: problem.id, isValid: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues.map((issue) => issue.issue) });
+  }
+  return { problems, overallScore: Math.round((total / Math.max(1, worksheet.problems.length)) * 100) / 100 };
+}

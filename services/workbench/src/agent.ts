@@ -1,0 +1,253 @@
+import { conversationMessages, createAgent, createAskTool, createTool, failure, type LlmProvider, loopStepHandler, success } from '@convo/agent-kit';
+import {
+  type AgentResult,
+  type ConsistencyReport,
+  event,
+  type Problem,
+  type QualityScore,
+  type StepContext,
+  type StepHandler,
+  type StepOutcome,
+  SystemError,
+  type WorkbenchDraft,
+  type WorkbenchSessionView,
+} from '@convo/runtime';
+import {
+  analyzeIntent,
+  autoFix,
+  checkProblem,
+  editProblem,
+  generateOfflineWorksheet,
+  offlineSubject,
+  ruleEdit,
+  scoreProblem,
+  suggest,
+  validateEditValue,
+} from '@convo/workbench';
+import { z } from 'zod';
+import type { WorkbenchContext } from './context.js';
+import { WORKBENCH_PROMPT } from './prompt.js';
+
+/** How many of the agent's answers a worksheet keeps (the newest). */
+const MAX_RESULTS = 20;
+
+type Active = NonNullable<WorkbenchSessionView['workbench']['active']>;
+
+function activeOf(draft: WorkbenchDraft): Active {
+  const active = draft.state.workbench.active;
+  if (!active) throw new SystemError('the workbench agent runs without a request');
+  return active;
+}
+
+function currentProblem(draft: WorkbenchDraft): Problem {
+  const { problemId } = activeOf(draft);
+  const problem = draft.state.workbench.worksheet?.problems.find((candidate) => candidate.id === problemId);
+  if (!problem) throw new SystemError(`problem ${problemId} is not in this worksheet`);
+  return structuredClone(problem) as Problem;
+}
+
+const languageOf = (draft: WorkbenchDraft) => draft.state.workbench.worksheet?.language ?? 'en';
+
+/** Replaces the problem in the worksheet and keeps the edit in its history. */
+export function applyProblemEdit(draft: WorkbenchDraft, problem: Problem, field: Parameters<typeof editProblem>[1], value: unknown, by: Parameters<typeof editProblem>[3]): Problem {
+  const { problem: next, edit } = editProblem(problem, field, value, by, draft.now());
+  draft.updateWorkbench((workbench) => {
+    const sheet = workbench.worksheet!;
+    sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
+    sheet.updatedAt = draft.now();
+    (workbench.history[next.id] ??= []).push(edit);
+  });
+  return next;
+}
+
+export async function reportOf(problem: Problem, language: 'ja' | 'en'): Promise<ConsistencyReport> {
+  const facts = await checkProblem(problem, language);
+  const fix = facts.issues.some((issue) => issue.severity === 'error') ? await autoFix(problem, language, facts) : null;
+  return { isConsistent: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues, autoFixAvailable: fix !== null && Object.keys(fix.fixes).length > 0 };
+}
+
+export async function qualityOf(problem: Problem, draft: { state: WorkbenchSessionView } | WorkbenchSessionView): Promise<QualityScore> {
+  const state = 'state' in draft ? draft.state : draft;
+  const sheet = state.workbench.worksheet!;
+  return scoreProblem(problem, await checkProblem(problem, sheet.language), sheet.difficulty, sheet.language);
+}
+
+function step(draft: WorkbenchDraft, tool: string, status: 'success' | 'error', summary: string): void {
+  const active = activeOf(draft);
+  draft.emit(event('workbench.step', { turnId: active.turnId, problemId: active.problemId, tool, status, summary }));
+}
+
+const Section = z.enum(['prompt', 'choices', 'explanation']);
+
+export const editor = createTool({
+  name: 'editor',
+  description: 'Edit one section of the problem. Give new_value (choices: all four) to set it yourself, or null to apply the instruction with the rule-based editor.',
+  schema: z.object({
+    field: Section,
+    instruction: z.string().describe('What to change, in the teacher’s words or yours.'),
+    new_value: z.union([z.string(), z.array(z.string()), z.null()]).describe('The new text (or four choices), or null.'),
+  }),
+  execute(args, context) {
+    const draft = context.draft.asWorkbench();
+    const problem = currentProblem(draft);
+    const language = languageOf(draft);
+    const edit = args.new_value !== null
+      ? { field: args.field, value: args.new_value, changes: [args.instruction] }
+      : ruleEdit(problem, args.field, analyzeIntent(args.instruction).intent, language);
+    if (!edit) {
+      step(draft, 'editor', 'error', `no rule applies to ${args.field}`);
+      return { result: failure(`The rule-based editor has nothing to change in ${args.field} for "${args.instruction}". Write the new text in new_value, or choose another section.`) };
+    }
+    const problemError = validateEditValue(problem, edit.field, edit.value);
+    if (problemError) return { result: failure(problemError) };
+    const original = problem[edit.field];
+    applyProblemEdit(draft, problem, edit.field, edit.value, 'agent');
+    step(draft, 'editor', 'success', edit.changes.join('; '));
+    return { result: success(`Edited ${edit.field}: ${edit.changes.join('; ')}`, { original, edited: edit.value, changes: edit.changes }) };
+  },
+});
+
+export const consistencyChecker = createTool({
+  name: 'consistency_checker',
+  description: "Check the problem's logical consistency.",
+  schema: z.object({}),
+  async execute(_args, context) {
+    const draft = context.draft.asWorkbench();
+    const report = await reportOf(currentProblem(draft), languageOf(draft));
+    const errors = report.issues.filter((issue) => issue.severity === 'error');
+    const summary = report.isConsistent ? 'consistent' : errors.map((issue) => issue.issue).join(' ');
+    step(draft, 'consistency_checker', 'success', summary);
+    const score = Math.max(0, 1 - 0.3 * errors.length - 0.1 * (report.issues.length - errors.length));
+    return { result: success(report.isConsistent ? 'Consistent.' : `Not consistent: ${summary}`, { isConsistent: report.isConsistent, issues: report.issues, score }) };
+  },
+});
+
+export const suggestionGenerator = createTool({
+  name: 'suggestion_generator',
+  description: 'Generate four short improvement ideas per section.',
+  schema: z.object({}),
+  async execute(_args, context) {
+    const draft = context.draft.asWorkbench();
+    const sheet = draft.state.workbench.worksheet!;
+    const problem = currentProblem(draft);
+    const ideas = suggest(problem, await checkProblem(problem, sheet.language), { subject: offlineSubject(sheet.subject), difficulty: sheet.difficulty, language: sheet.language });
+    step(draft, 'suggestion_generator', 'success', [...ideas.prompt, ...(ideas.choices ?? []), ...ideas.explanation].join(' / '));
+    return { result: success('Suggestions generated.', { ...ideas }) };
+  },
+});
+
+export const autoFixer = createTool({
+  name: 'auto_fixer',
+  description: 'Fix the issues the consistency checker finds; the fixes are applied.',
+  schema: z.object({}),
+  async execute(_args, context) {
+    const draft = context.draft.asWorkbench();
+    let problem = currentProblem(draft);
+    const { fixes, confidence, fixed } = await autoFix(problem, languageOf(draft));
+    const fields = Object.entries(fixes) as Array<[Parameters<typeof editProblem>[1], unknown]>;
+    if (fields.length === 0) {
+      step(draft, 'auto_fixer', 'error', 'no fix available');
+      return { result: failure('No automatic fix is available for this problem.') };
+    }
+    for (const [field, value] of fields) problem = applyProblemEdit(draft, problem, field, value, 'autofix');
+    step(draft, 'auto_fixer', 'success', `fixed ${fixed.join(', ')} (confidence ${confidence})`);
+    return { result: success(`Fixed: ${fixed.join(', ')}.`, { fixes, confidence }) };
+  },
+});
+
+export const qualityScorer = createTool({
+  name: 'quality_scorer',
+  description: "Score the problem's quality: clarity, difficulty, educational value, consistency (0–1).",
+  schema: z.object({}),
+  async execute(_args, context) {
+    const draft = context.draft.asWorkbench();
+    const score = await qualityOf(currentProblem(draft), draft);
+    step(draft, 'quality_scorer', 'success', `overall ${score.overallScore}`);
+    return { result: success(`Overall quality ${score.overallScore}.`, { ...score }) };
+  },
+});
+
+const answer = createAskTool();
+
+export function workbenchContext(draft: WorkbenchDraft): WorkbenchContext {
+  const sheet = draft.state.workbench.worksheet!;
+  const active = activeOf(draft);
+  return {
+    agent: 'workbench',
+    language: sheet.language,
+    subject: sheet.subject,
+    difficulty: sheet.difficulty,
+    request: active.request,
+    intent: active.intent,
+    section: (active.section as WorkbenchContext['section']) ?? null,
+    problem: currentProblem(draft),
+    quality: null,
+  };
+}
+
+export const workbenchAgent = createAgent({
+  name: 'workbench',
+  tools: [editor, consistencyChecker, suggestionGenerator, autoFixer, qualityScorer, answer],
+  instructions: (draft) => `${WORKBENCH_PROMPT}\n\nProblem and request:\n${JSON.stringify(workbenchContext(draft.asWorkbench()))}`,
+  context: (draft) => workbenchContext(draft.asWorkbench()),
+  remainingTasks: () => ['Finish with ask: a short summary for the teacher'],
+  // The turn ends through ask.
+  completion: () => null,
+  initialMessages: (draft) => [...conversationMessages(draft).slice(-1)],
+});
+
+export type WorkbenchDeps = { llm: LlmProvider; model: string; maxTurns: number; generate?: (draft: WorkbenchDraft) => Promise<void> };
+
+/**
+ * The workbench's step: the session's first run generates the worksheet;
+ * every later turn is one request about one problem (turn options name it),
+ * answered by the agent's tool loop and recorded with the problem before and
+ * after, its consistency report and quality score.
+ */
+export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler {
+  const loop = loopStepHandler(workbenchAgent, deps);
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const draft = ctx.draft.asWorkbench();
+    if (!draft.state.workbench.worksheet) {
+      if (deps.generate) await deps.generate(draft);
+      else {
+        const sheet = await generateOfflineWorksheet(draft.state.sessionId, mutableRequest(draft), draft.now());
+        draft.updateWorkbench((workbench) => (workbench.worksheet = sheet));
+      }
+      draft.emit(event('workbench.result', { turnId: ctx.turn.turnId, problemId: null, worksheetId: draft.state.sessionId }));
+      return { kind: 'end' };
+    }
+    const problemId = typeof ctx.turnOptions?.problemId === 'string' ? ctx.turnOptions.problemId : null;
+    const request = ctx.turn.message ?? '';
+    const { intent, section } = analyzeIntent(request);
+    if (!problemId || !draft.state.workbench.worksheet.problems.some((problem) => problem.id === problemId)) throw new SystemError(`workbench turn ${ctx.turn.turnId} names no problem of this worksheet`);
+    draft.updateWorkbench((workbench) => (workbench.active = { turnId: ctx.turn.turnId, problemId, request, intent, section }));
+    const language = draft.state.workbench.worksheet.language;
+    const before = currentProblem(draft);
+    const beforeView = { problem: before, quality: await qualityOf(before, draft), consistency: await reportOf(before, language) };
+    await loop(ctx);
+    const after = currentProblem(draft);
+    const result: AgentResult = {
+      turnId: ctx.turn.turnId,
+      problemId,
+      request,
+      intent,
+      message: draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1)?.text ?? '',
+      actions: draft.runSteps.map((run) => ({ tool: run.toolName, status: (run.output as { status?: string }).status === 'success' ? 'success' : 'error', summary: String((run.output as { result?: { message?: unknown } }).result?.message ?? '') })),
+      before: beforeView,
+      after: { problem: after, quality: await qualityOf(after, draft), consistency: await reportOf(after, language) },
+      changed: (['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
+    };
+    draft.updateWorkbench((workbench) => {
+      workbench.results = [...workbench.results.filter((entry) => entry.turnId !== result.turnId), result].slice(-MAX_RESULTS);
+      workbench.active = null;
+    });
+    draft.emit(event('workbench.result', { turnId: ctx.turn.turnId, problemId, worksheetId: draft.state.sessionId }));
+    return { kind: 'end' };
+  };
+}
+
+function mutableRequest(draft: WorkbenchDraft) {
+  const request = draft.state.workbench.request;
+  return { subject: request.subject, difficulty: request.difficulty, language: request.language, ...(request.topic ? { topic: request.topic } : {}) };
+}

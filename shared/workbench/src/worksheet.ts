@@ -1,0 +1,108 @@
+import { AppError, type CreateWorksheetBody, type EditableField, type Problem, type ProblemEdit, type Worksheet } from '@convo/runtime';
+import { generateMathProblems } from './generate/math.js';
+import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
+import { offlineSubject, supportedSubjects } from './subjects.js';
+
+/**
+ * A worksheet: ten problems, seven multiple choice then three written, each
+ * with an id derived from the worksheet's (so a problem id finds its
+ * worksheet) and a version raised by every edit.
+ */
+export const MULTIPLE_CHOICE_COUNT = 7;
+export const WRITTEN_COUNT = 3;
+
+export function problemId(worksheetId: string, index: number): string {
+  return `${worksheetId}-p${index}`;
+}
+
+/** The worksheet a problem id belongs to (null for an id of another form). */
+export function worksheetIdOf(id: string): string | null {
+  return /^(.+)-p(\d{1,2})$/.exec(id)?.[1] ?? null;
+}
+
+type Generator = (input: GeneratorInput & { topic: string | null }) => Promise<GeneratedProblem[]>;
+
+async function generatorFor(subject: string): Promise<Generator | null> {
+  switch (offlineSubject(subject)) {
+    case 'math':
+      return async (input) => generateMathProblems(input, seededRandom(`${input.seed}:${input.type}`));
+    case 'kanji': {
+      const { generateKanjiProblems } = await import('./generate/kanji.js');
+      return generateKanjiProblems;
+    }
+    case 'english': {
+      const { generateEnglishProblems } = await import('./generate/english.js');
+      return generateEnglishProblems;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Offline generation: a subject the generators do not cover is refused with the list they do. */
+export async function generateOfflineWorksheet(worksheetId: string, body: CreateWorksheetBody, now: string): Promise<Worksheet> {
+  const generate = await generatorFor(body.subject);
+  if (!generate) throw new UnsupportedSubjectError(body.subject);
+  const base = { difficulty: body.difficulty, language: body.language, seed: worksheetId, topic: body.topic ?? null };
+  const choice = await generate({ ...base, count: MULTIPLE_CHOICE_COUNT, type: 'multiple_choice' });
+  const written = await generate({ ...base, count: WRITTEN_COUNT, type: 'written' });
+  return assembleWorksheet(worksheetId, body, [...choice, ...written], now);
+}
+
+export function assembleWorksheet(worksheetId: string, body: CreateWorksheetBody, generated: GeneratedProblem[], now: string): Worksheet {
+  const problems: Problem[] = generated.map((problem, position) => ({ ...problem, id: problemId(worksheetId, position + 1), worksheetId, index: position + 1, version: 1 }));
+  return { worksheetId, title: worksheetTitle(body), subject: body.subject, difficulty: body.difficulty, language: body.language, topic: body.topic ?? null, problems, createdAt: now, updatedAt: now };
+}
+
+function worksheetTitle(body: CreateWorksheetBody): string {
+  const level = { easy: { ja: '基礎', en: 'Basic' }, normal: { ja: '標準', en: 'Standard' }, hard: { ja: '発展', en: 'Advanced' } }[body.difficulty][body.language];
+  const topic = body.topic ? (body.language === 'ja' ? `（${body.topic}）` : ` (${body.topic})`) : '';
+  return body.language === 'ja' ? `${body.subject}${topic} ${level}問題 10問` : `${body.subject}${topic}: ${level} worksheet, 10 problems`;
+}
+
+export class UnsupportedSubjectError extends AppError {
+  constructor(subject: string) {
+    super('unsupported_subject', `offline generation does not cover "${subject}"; supported subjects: ${supportedSubjects().join(', ')}`, { status: 422 });
+  }
+}
+
+/** Checks a new value for a field of a problem; the message says what is expected. */
+export function validateEditValue(problem: Problem, field: EditableField, value: unknown): string | null {
+  switch (field) {
+    case 'prompt':
+    case 'explanation':
+      return typeof value === 'string' && value.trim() !== '' ? null : `${field} must be a non-empty string`;
+    case 'choices':
+      if (problem.type !== 'multiple_choice') return 'a written problem has no choices';
+      return Array.isArray(value) && value.length === 4 && value.every((choice) => typeof choice === 'string') ? null : 'choices must be an array of 4 strings';
+    case 'correctChoiceIndex':
+      if (problem.type !== 'multiple_choice') return 'a written problem has no correct choice';
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 3 ? null : 'correctChoiceIndex must be 0, 1, 2 or 3';
+    case 'modelAnswer':
+      if (problem.type !== 'written') return 'a multiple-choice problem has no model answer';
+      return typeof value === 'string' && value.trim() !== '' ? null : 'modelAnswer must be a non-empty string';
+  }
+}
+
+/**
+ * One edit of one field: the problem's next version and the history record.
+ * A changed prompt no longer says what the generator made, so its record of
+ * how it was made is dropped (the checker then works from the text).
+ */
+export function editProblem(problem: Problem, field: EditableField, value: unknown, by: ProblemEdit['by'], at: string): { problem: Problem; edit: ProblemEdit } {
+  const before = problem[field];
+  const next: Problem = { ...problem, [field]: value, version: problem.version + 1, ...(field === 'prompt' ? { source: null } : {}) };
+  return { problem: next, edit: { version: next.version, field, before, after: value, by, at } };
+}
+
+/** Undo: the field of the last edit that is not itself undone goes back to its value before, as a new edit. */
+export function undoTarget(history: readonly ProblemEdit[]): ProblemEdit | null {
+  let pending = 0;
+  for (let index = history.length - 1; index >= 0; index--) {
+    const edit = history[index]!;
+    if (edit.by === 'undo') pending++;
+    else if (pending > 0) pending--;
+    else return edit;
+  }
+  return null;
+}

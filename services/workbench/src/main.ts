@@ -1,12 +1,22 @@
 import { runAgentService, runMain } from '@convo/agent-kit';
 import { createWorkbenchHandler } from './agent.js';
+import { modelGenerator } from './generate.js';
 import { workbenchPolicy } from './offline.js';
 
 /** The longest plan (improve: five tools, a fix round and an improvement round, then the answer) needs 12 model calls. */
 const WORKBENCH_MIN_TURNS = 16;
 
 runMain(() =>
-  runAgentService('workbench', ({ config, llm }) => createWorkbenchHandler({ llm, model: config.llm.models.workbench, maxTurns: Math.max(config.agentMaxTurns, WORKBENCH_MIN_TURNS) }), {
-    offline: workbenchPolicy,
-  }),
+  runAgentService(
+    'workbench',
+    ({ config, llm }) => {
+      const model = config.llm.models.workbench;
+      // Offline, the generators make the worksheet; with a model, the model does (checked and repaired).
+      const generate = config.llm.provider === 'openai' ? modelGenerator({ llm, model }) : undefined;
+      return createWorkbenchHandler({ llm, model, maxTurns: Math.max(config.agentMaxTurns, WORKBENCH_MIN_TURNS), generate });
+    },
+    {
+      offline: workbenchPolicy,
+    },
+  ),
 );

@@ -11,3 +11,4 @@ export * from './llm/openai-client.js';
 export * from './llm/rate-limited.js';
 export * from './llm/types.js';
 export * from './tool.js';
+export * from './llm/json-schema.js';

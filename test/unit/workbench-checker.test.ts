@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { Problem } from '@convo/runtime';
+import { analyzeIntent, autoFix, checkProblem, MAX_SUGGESTION_LENGTH, ruleEdit, scoreProblem, solvePrompt, suggest, undoTarget } from '@convo/workbench';
+import { generateMathProblems } from '@convo/workbench/internal/generate/math';
+import { seededRandom } from '@convo/workbench/internal/generate/random';
+
+const base = { id: 'w-p1', worksheetId: 'w', index: 1, version: 1, source: null, modelAnswer: null, rubric: null } as const;
+const choice = (prompt: string, choices: string[], correctChoiceIndex: number, explanation: string) => Problem.parse({ ...base, type: 'multiple_choice', prompt, choices, correctChoiceIndex, explanation });
+const kinds = async (problem: Problem, language: 'ja' | 'en' = 'en') => (await checkProblem(problem, language)).issues.filter((issue) => issue.severity === 'error').map((issue) => issue.kind);
+
+describe('solving what a prompt asks', () => {
+  it.each([
+    ['What is 3/4 + 1/8?', 0.875],
+    ['2/3 ÷ 4/9 を計算しなさい。', 1.5],
+    ['Calculate 1 1/2 ÷ 3/4.', 2],
+    ['If 4x = 24, what is x?', 6],
+    ['次の方程式を解きなさい。2(x − 3) = 10', 8],
+    ['80の15%はいくつですか。', 12],
+    ['12 is what percent of 48?', 25],
+    ['What is 2/3 of 27?', 18],
+    ['A triangle has base 10 cm and height 6 cm. What is its area?', 30],
+    ['1辺4 cmの正方形の面積を求めなさい。', 16],
+    ['What is the perimeter of a rectangle 7 cm by 4 cm?', 22],
+    ['Convert 2.75 L to mL.', 2750],
+  ])('%s → %s', (prompt, value) => {
+    expect(solvePrompt(prompt)?.value).toBeCloseTo(value, 6);
+  });
+
+  it('leaves prompts that are not arithmetic alone', () => {
+    expect(solvePrompt('What is the capital of France?')).toBeNull();
+    // Two numbers of a word problem are not an expression to evaluate.
+    expect(solvePrompt('In 2020, 3 of the 5 members left. Who stayed?')).toBeNull();
+  });
+});
+
+describe('the consistency checker', () => {
+  it('passes a correct problem, and finds a wrong mark with the right answer among the choices', async () => {
+    const problem = choice('What is 15% of 80?', ['12', '120', '68', '27'], 0, '80 × 15/100 = 12.');
+    expect(await kinds(problem)).toEqual([]);
+    expect(await kinds({ ...problem, correctChoiceIndex: 1 })).toContain('wrong_answer');
+  });
+
+  it('finds a missing answer, two right answers, duplicate, empty and off-topic choices', async () => {
+    expect(await kinds(choice('What is 3/4 + 1/8?', ['1/2', '5/8', '4/12', '3/4'], 0, 'Add them.'))).toContain('no_correct_choice');
+    expect(await kinds(choice('What is 1/2 + 1/4?', ['3/4', '0.75', '1/6', '2/6'], 0, '1/2 + 1/4 = 3/4.'))).toContain('multiple_correct');
+    expect(await kinds(choice('Capital of Italy?', ['Rome', 'Milan', 'milan ', 'Turin'], 0, 'Rome.'))).toContain('duplicate_choice');
+    expect(await kinds(choice('Capital of Italy?', ['Rome', '', 'Milan', 'Turin'], 0, 'Rome.'))).toContain('empty_choice');
+    expect(await kinds(choice('What is 6 × 7?', ['42', '48', 'London', '36'], 0, '6 × 7 = 42.'))).toContain('off_topic_choice');
+    expect(await kinds(choice('How far is it?', ['12 km', '15 km', '60 kg', '9 km'], 0, 'It is 12 km.'))).toContain('off_topic_choice');
+  });
+
+  it('finds an explanation that names another choice, or reaches another result', async () => {
+    expect(await kinds(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'The answer is A.'))).toContain('explanation_names_other');
+    expect(await kinds(choice('次の計算をしなさい。4/5 − 1/2', ['3/5', '13/10', '1/10', '3/10'], 3, '通分すると 8/10 − 5/10 となります。よって答えはイです。'), 'ja')).toContain('explanation_names_other');
+    expect(await kinds(choice('What is 7 + 8?', ['15', '16', '14', '25'], 0, 'Add the ones: 7 + 8 = 17.'))).toContain('explanation_contradicts');
+    // Discussing a wrong answer is not naming it as the answer.
+    expect(await kinds(choice('What is 8 × 5?', ['40', '26', '13', '45'], 0, '8 × 5 = 40. 26 is the perimeter, a common mistake.'))).toEqual([]);
+  });
+
+  it('finds a prompt edited after its choices and explanation were written', async () => {
+    const problem = choice('What is 35% of 120?', ['36', '40', '24', '30'], 0, '30% of 120 = 36.');
+    expect(await kinds(problem)).toEqual(['number_mismatch']);
+  });
+
+  it('reads a kanji reading with the dictionary', async () => {
+    const problem = choice('「写真」の読みとして正しいものを選びなさい。', ['しゃしん', 'しやしん', 'うつしん', 'しゃじん'], 0, '「しゃしん」と読みます。');
+    expect(await kinds(problem, 'ja')).toEqual([]);
+    expect(await kinds({ ...problem, correctChoiceIndex: 3 }, 'ja')).toContain('wrong_answer');
+  });
+
+  it('finds a written problem whose model answer misses', async () => {
+    const written = Problem.parse({ ...base, type: 'written', prompt: 'Solve 2x + 3 = 11.', choices: null, correctChoiceIndex: null, modelAnswer: 'x = 5', rubric: ['x = 4'], explanation: '2x = 8.' });
+    expect(await kinds(written)).toContain('written_missing_answer');
+    expect(await kinds({ ...written, modelAnswer: 'x = 4' })).toEqual([]);
+  });
+
+  it('passes every generated math problem, whatever the difficulty and language', async () => {
+    for (const difficulty of ['easy', 'normal', 'hard'] as const) {
+      for (const language of ['ja', 'en'] as const) {
+        const random = seededRandom(`${difficulty}-${language}`);
+        for (const type of ['multiple_choice', 'written'] as const) {
+          for (const [index, generated] of generateMathProblems({ count: 8, difficulty, language, seed: 's', type }, random).entries()) {
+            const problem = Problem.parse({ ...generated, id: `w-p${index + 1}`, worksheetId: 'w', index: index + 1, version: 1 });
+            expect(await kinds(problem, language), `${problem.prompt} ${JSON.stringify(problem.choices)}`).toEqual([]);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('the auto-fixer', () => {
+  it('re-marks a wrong answer, rewrites a contradicting explanation and replaces a duplicate, each then passing the checker', async () => {
+    const cases = [
+      choice('What is 15% of 80?', ['12', '120', '68', '27'], 1, '80 × 15/100 = 12.'),
+      choice('What is 7 + 8?', ['15', '16', '14', '25'], 0, 'Add the ones: 7 + 8 = 17.'),
+      choice('What is 9 × 3?', ['27', '12', '12', '30'], 0, '9 × 3 = 27.'),
+      choice('What is 35% of 120?', ['36', '40', '24', '30'], 0, '30% of 120 = 36.'),
+    ];
+    for (const problem of cases) {
+      const { fixes, confidence } = await autoFix(problem, 'en');
+      expect(Object.keys(fixes).length, problem.prompt).toBeGreaterThan(0);
+      expect(confidence).toBeGreaterThan(0);
+      expect(await kinds({ ...problem, ...fixes }), JSON.stringify(fixes)).toEqual([]);
+    }
+  });
+
+  it('offers nothing for a problem it cannot work out', async () => {
+    const problem = choice('Which animal is a mammal?', ['Shark', 'Dolphin', 'Trout', 'Eel'], 0, 'Sharks are fish.');
+    expect((await autoFix(problem, 'en')).fixes).toEqual({});
+  });
+});
+
+describe('quality, suggestions, intent and the editor', () => {
+  it('scores a problem with working and a word on mistakes above a bare one, each metric in [0, 1]', async () => {
+    const good = choice('What is 15% of 80?', ['12', '120', '68', '27'], 0, '80 × 15/100 = 12. 120 comes from dividing by 10 instead of 100, a common mistake.');
+    const bare = choice('15% 80', ['12', '120', '68', '27'], 0, '12');
+    const goodScore = scoreProblem(good, await checkProblem(good, 'en'), 'normal', 'en');
+    const bareScore = scoreProblem(bare, await checkProblem(bare, 'en'), 'normal', 'en');
+    expect(goodScore.overallScore).toBeGreaterThan(bareScore.overallScore);
+    expect(goodScore.metrics.educationalValue).toBeGreaterThan(bareScore.metrics.educationalValue);
+    expect(goodScore.metrics.clarity).toBeGreaterThan(bareScore.metrics.clarity);
+    for (const value of Object.values(goodScore.metrics)) expect(value).toBeGreaterThanOrEqual(0);
+  });
+
+  it('suggests four short ideas per section, led by the problem’s own weakness', async () => {
+    const duplicate = choice('What is 9 × 3?', ['27', '12', '12', '30'], 0, '27');
+    const ideas = suggest(duplicate, await checkProblem(duplicate, 'en'), { subject: 'math', difficulty: 'easy', language: 'en' });
+    for (const section of [ideas.prompt, ideas.choices!, ideas.explanation]) {
+      expect(section).toHaveLength(4);
+      for (const idea of section) expect([...idea].length).toBeLessThanOrEqual(MAX_SUGGESTION_LENGTH);
+    }
+    expect(ideas.choices![0]).toBe('Drop duplicates');
+    expect(ideas.explanation).toContain('Show working');
+  });
+
+  it.each([
+    ['もっと簡単にして', 'simplify', null],
+    ['問題文をもっと具体的にして', 'specify', 'prompt'],
+    ['この問題を改善して', 'improve', null],
+    ['整合性チェック', 'check', null],
+    ['make it harder', 'harden', null],
+    ['解説を詳しくして', 'specify', 'explanation'],
+  ])('reads %s as %s', (request, intent, section) => {
+    expect(analyzeIntent(request)).toEqual({ intent, section });
+  });
+
+  it('makes a prompt more specific by stating the form of the answer its choices use', () => {
+    const problem = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8');
+    const edit = ruleEdit(problem, 'prompt', 'specify', 'ja');
+    expect(edit).toMatchObject({ field: 'prompt', value: '次の計算をしなさい。1/4 + 1/8答えは既約分数で答えなさい。' });
+  });
+
+  it('undoes the last edit not itself undone', () => {
+    const edit = (version: number, by: 'user' | 'undo') => ({ version, field: 'prompt' as const, before: `v${version - 1}`, after: `v${version}`, by, at: '' });
+    expect(undoTarget([edit(2, 'user'), edit(3, 'user')])?.version).toBe(3);
+    expect(undoTarget([edit(2, 'user'), edit(3, 'user'), edit(4, 'undo')])?.version).toBe(2);
+    expect(undoTarget([edit(2, 'user'), edit(3, 'undo')])).toBeNull();
+  });
+});

@@ -141,6 +141,10 @@ describe('the problem-management agent (seed cases)', () => {
     expect(answer.json.before.problem).toEqual(problem);
     expect(answer.json.message).toMatch(/品質スコア/);
     expect((await api.call('GET', `/api/problems/${problem.id}`)).json.version).toBe(problem.version + 1);
+    // A run step around every tool execution, kept with the worksheet.
+    const runSteps = (await api.call('GET', `/api/worksheets/${sheet.worksheetId}/runsteps`)).json.runSteps as Json[];
+    expect(runSteps.map((run) => run.toolName)).toEqual(answer.json.actions.map((action: Json) => action.tool));
+    expect(runSteps.every((run) => run.startedAt && run.finishedAt && run.input !== undefined)).toBe(true);
   });
 
   it('case 2, "improve this problem": scores, suggests, edits, checks and scores again, with a before/after comparison', async () => {

@@ -89,6 +89,11 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.get('/api/suggestions/:problemId', { schema: { tags, params: z.object({ problemId: z.string().min(1).max(200) }), response: { 200: Suggestions, ...errors } } }, async (req) => suggestionsFor(deps, await loadProblem(deps, req.params.problemId)));
 
+    app.get('/api/worksheets/:id/runsteps', { schema: { tags, summary: "The agent's tool executions on this worksheet (docs/seeds/004 RunStep)", params: Id, response: { 200: z.object({ runSteps: z.array(z.unknown()) }), ...errors } } }, async (req) => {
+      await loadWorkbench(deps, req.params.id);
+      return { runSteps: await store.getRunSteps(req.params.id) };
+    });
+
     app.post('/api/worksheets/:id/validate', { schema: { tags, params: Id, response: { 200: ValidateResponse, ...errors } } }, async (req) => validateWorksheet((await loadWorkbench(deps, req.params.id)).worksheet));
 
     app.get(

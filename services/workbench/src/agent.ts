@@ -1,10 +1,9 @@
 import { conversationMessages, createAgent, createAskTool, createTool, failure, type LlmProvider, loopStepHandler, success } from '@convo/agent-kit';
 import {
   type AgentResult,
-  type ConsistencyReport,
+  type EditableField,
   event,
   type Problem,
-  type QualityScore,
   type StepContext,
   type StepHandler,
   type StepOutcome,
@@ -14,14 +13,13 @@ import {
 } from '@convo/runtime';
 import {
   analyzeIntent,
+  applyEdit,
   autoFix,
-  checkProblem,
-  editProblem,
+  consistencyReport,
   generateOfflineWorksheet,
-  offlineSubject,
+  qualityFor,
   ruleEdit,
-  scoreProblem,
-  suggest,
+  suggestionsFor,
   validateEditValue,
 } from '@convo/workbench';
 import { z } from 'zod';
@@ -48,29 +46,7 @@ function currentProblem(draft: WorkbenchDraft): Problem {
 
 const languageOf = (draft: WorkbenchDraft) => draft.state.workbench.worksheet?.language ?? 'en';
 
-/** Replaces the problem in the worksheet and keeps the edit in its history. */
-export function applyProblemEdit(draft: WorkbenchDraft, problem: Problem, field: Parameters<typeof editProblem>[1], value: unknown, by: Parameters<typeof editProblem>[3]): Problem {
-  const { problem: next, edit } = editProblem(problem, field, value, by, draft.now());
-  draft.updateWorkbench((workbench) => {
-    const sheet = workbench.worksheet!;
-    sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
-    sheet.updatedAt = draft.now();
-    (workbench.history[next.id] ??= []).push(edit);
-  });
-  return next;
-}
-
-export async function reportOf(problem: Problem, language: 'ja' | 'en'): Promise<ConsistencyReport> {
-  const facts = await checkProblem(problem, language);
-  const fix = facts.issues.some((issue) => issue.severity === 'error') ? await autoFix(problem, language, facts) : null;
-  return { isConsistent: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues, autoFixAvailable: fix !== null && Object.keys(fix.fixes).length > 0 };
-}
-
-export async function qualityOf(problem: Problem, draft: { state: WorkbenchSessionView } | WorkbenchSessionView): Promise<QualityScore> {
-  const state = 'state' in draft ? draft.state : draft;
-  const sheet = state.workbench.worksheet!;
-  return scoreProblem(problem, await checkProblem(problem, sheet.language), sheet.difficulty, sheet.language);
-}
+const qualityOf = (problem: Problem, draft: WorkbenchDraft) => qualityFor(problem, draft.state.workbench.worksheet!);
 
 function step(draft: WorkbenchDraft, tool: string, status: 'success' | 'error', summary: string): void {
   const active = activeOf(draft);
@@ -101,7 +77,7 @@ export const editor = createTool({
     const problemError = validateEditValue(problem, edit.field, edit.value);
     if (problemError) return { result: failure(problemError) };
     const original = problem[edit.field];
-    applyProblemEdit(draft, problem, edit.field, edit.value, 'agent');
+    applyEdit(draft, problem, edit.field, edit.value, 'agent');
     step(draft, 'editor', 'success', edit.changes.join('; '));
     return { result: success(`Edited ${edit.field}: ${edit.changes.join('; ')}`, { original, edited: edit.value, changes: edit.changes }) };
   },
@@ -113,7 +89,7 @@ export const consistencyChecker = createTool({
   schema: z.object({}),
   async execute(_args, context) {
     const draft = context.draft.asWorkbench();
-    const report = await reportOf(currentProblem(draft), languageOf(draft));
+    const report = await consistencyReport(currentProblem(draft), languageOf(draft));
     const errors = report.issues.filter((issue) => issue.severity === 'error');
     const summary = report.isConsistent ? 'consistent' : errors.map((issue) => issue.issue).join(' ');
     step(draft, 'consistency_checker', 'success', summary);
@@ -128,9 +104,7 @@ export const suggestionGenerator = createTool({
   schema: z.object({}),
   async execute(_args, context) {
     const draft = context.draft.asWorkbench();
-    const sheet = draft.state.workbench.worksheet!;
-    const problem = currentProblem(draft);
-    const ideas = suggest(problem, await checkProblem(problem, sheet.language), { subject: offlineSubject(sheet.subject), difficulty: sheet.difficulty, language: sheet.language });
+    const ideas = await suggestionsFor(currentProblem(draft), draft.state.workbench.worksheet!);
     step(draft, 'suggestion_generator', 'success', [...ideas.prompt, ...(ideas.choices ?? []), ...ideas.explanation].join(' / '));
     return { result: success('Suggestions generated.', { ...ideas }) };
   },
@@ -144,12 +118,12 @@ export const autoFixer = createTool({
     const draft = context.draft.asWorkbench();
     let problem = currentProblem(draft);
     const { fixes, confidence, fixed } = await autoFix(problem, languageOf(draft));
-    const fields = Object.entries(fixes) as Array<[Parameters<typeof editProblem>[1], unknown]>;
+    const fields = Object.entries(fixes) as Array<[EditableField, unknown]>;
     if (fields.length === 0) {
       step(draft, 'auto_fixer', 'error', 'no fix available');
       return { result: failure('No automatic fix is available for this problem.') };
     }
-    for (const [field, value] of fields) problem = applyProblemEdit(draft, problem, field, value, 'autofix');
+    for (const [field, value] of fields) problem = applyEdit(draft, problem, field, value, 'autofix');
     step(draft, 'auto_fixer', 'success', `fixed ${fixed.join(', ')} (confidence ${confidence})`);
     return { result: success(`Fixed: ${fixed.join(', ')}.`, { fixes, confidence }) };
   },
@@ -224,7 +198,7 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler {
     draft.updateWorkbench((workbench) => (workbench.active = { turnId: ctx.turn.turnId, problemId, request, intent, section }));
     const language = draft.state.workbench.worksheet.language;
     const before = currentProblem(draft);
-    const beforeView = { problem: before, quality: await qualityOf(before, draft), consistency: await reportOf(before, language) };
+    const beforeView = { problem: before, quality: await qualityOf(before, draft), consistency: await consistencyReport(before, language) };
     await loop(ctx);
     const after = currentProblem(draft);
     const result: AgentResult = {
@@ -235,7 +209,7 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler {
       message: draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1)?.text ?? '',
       actions: draft.runSteps.map((run) => ({ tool: run.toolName, status: (run.output as { status?: string }).status === 'success' ? 'success' : 'error', summary: String((run.output as { result?: { message?: unknown } }).result?.message ?? '') })),
       before: beforeView,
-      after: { problem: after, quality: await qualityOf(after, draft), consistency: await reportOf(after, language) },
+      after: { problem: after, quality: await qualityOf(after, draft), consistency: await consistencyReport(after, language) },
       changed: (['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
     };
     draft.updateWorkbench((workbench) => {

@@ -1,4 +1,19 @@
-import { AppError, type CreateWorksheetBody, type EditableField, type Problem, type ProblemEdit, type Worksheet } from '@convo/runtime';
+import {
+  AppError,
+  type ConsistencyReport,
+  type CreateWorksheetBody,
+  type EditableField,
+  type Problem,
+  type ProblemEdit,
+  type QualityScore,
+  type Suggestions,
+  type WorkbenchDraft,
+  type Worksheet,
+} from '@convo/runtime';
+import { checkProblem } from './check.js';
+import { autoFix } from './fix.js';
+import { scoreProblem } from './quality.js';
+import { suggest } from './suggest.js';
 import { generateMathProblems } from './generate/math.js';
 import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
 import { offlineSubject, supportedSubjects } from './subjects.js';
@@ -105,4 +120,34 @@ export function undoTarget(history: readonly ProblemEdit[]): ProblemEdit | null 
     else return edit;
   }
   return null;
+}
+
+/** An edit of a problem in a workbench session's draft: the problem replaced, the edit kept in its history. */
+export function applyEdit(draft: WorkbenchDraft, problem: Problem, field: EditableField, value: unknown, by: ProblemEdit['by']): Problem {
+  const { problem: next, edit } = editProblem(problem, field, value, by, draft.now());
+  draft.updateWorkbench((workbench) => {
+    const sheet = workbench.worksheet!;
+    sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
+    sheet.updatedAt = draft.now();
+    (workbench.history[next.id] ??= []).push(edit);
+  });
+  return next;
+}
+
+/** The seed's consistency report of a problem: errors make it inconsistent; a fix is "available" only when the auto-fixer has one. */
+export async function consistencyReport(problem: Problem, language: 'ja' | 'en'): Promise<ConsistencyReport> {
+  const facts = await checkProblem(problem, language);
+  const broken = facts.issues.some((issue) => issue.severity === 'error');
+  const fix = broken ? await autoFix(problem, language, facts) : null;
+  return { isConsistent: !broken, issues: facts.issues, autoFixAvailable: fix !== null && Object.keys(fix.fixes).length > 0 };
+}
+
+/** The SuggestionGenerator on a problem of a worksheet (its subject, difficulty and language). */
+export async function suggestionsFor(problem: Problem, worksheet: Pick<Worksheet, 'subject' | 'difficulty' | 'language'>): Promise<Suggestions> {
+  return suggest(problem, await checkProblem(problem, worksheet.language), { subject: offlineSubject(worksheet.subject), difficulty: worksheet.difficulty, language: worksheet.language });
+}
+
+/** The QualityScorer on a problem of a worksheet. */
+export async function qualityFor(problem: Problem, worksheet: Pick<Worksheet, 'difficulty' | 'language'>): Promise<QualityScore> {
+  return scoreProblem(problem, await checkProblem(problem, worksheet.language), worksheet.difficulty, worksheet.language);
 }

@@ -24,14 +24,14 @@ import type { GatewayDeps } from '../deps.js';
 import { streamTurn } from '../faq/dialog-stream.js';
 import { WORK_ROUTE } from '../plugins/shedding.js';
 import { acceptTurn } from '../sessions/service.js';
+import { consistencyReport } from '@convo/workbench';
 import {
-  consistencyReport,
+  cachedSuggestions,
   createWorksheet,
   editWorkbenchProblem,
   loadProblem,
   loadWorkbench,
   proposeFix,
-  suggestionsFor,
   undoEdit,
   validateWorksheet,
   VersionConflictError,
@@ -87,7 +87,7 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       return proposeFix(loaded.problem, loaded.worksheet.language);
     });
 
-    app.get('/api/suggestions/:problemId', { schema: { tags, params: z.object({ problemId: z.string().min(1).max(200) }), response: { 200: Suggestions, ...errors } } }, async (req) => suggestionsFor(deps, await loadProblem(deps, req.params.problemId)));
+    app.get('/api/suggestions/:problemId', { schema: { tags, params: z.object({ problemId: z.string().min(1).max(200) }), response: { 200: Suggestions, ...errors } } }, async (req) => cachedSuggestions(deps, await loadProblem(deps, req.params.problemId)));
 
     app.get('/api/worksheets/:id/runsteps', { schema: { tags, summary: "The agent's tool executions on this worksheet (docs/seeds/004 RunStep)", params: Id, response: { 200: z.object({ runSteps: z.array(z.unknown()) }), ...errors } } }, async (req) => {
       await loadWorkbench(deps, req.params.id);

@@ -3,7 +3,6 @@ import {
   AppError,
   type AutoFixResponse,
   ConflictError,
-  type ConsistencyReport,
   coreSessionState,
   type CreateWorksheetBody,
   dispatch,
@@ -19,7 +18,7 @@ import {
   type WorkbenchSessionState,
   type Worksheet,
 } from '@convo/runtime';
-import { autoFix, checkProblem, editProblem, offlineSubject, scoreProblem, suggest, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
+import { applyEdit, autoFix, checkProblem, offlineSubject, qualityFor, suggestionsFor, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
 import type { FastifyBaseLogger } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
@@ -105,13 +104,7 @@ export async function editWorkbenchProblem(
     const invalid = validateEditValue(loaded.problem, change.field, change.value);
     if (invalid) throw new ValidationError(invalid, 'invalid_edit');
     const draft = new SessionDraft(loaded.state, undefined, true).asWorkbench();
-    const { problem: next, edit } = editProblem(loaded.problem, change.field, change.value, change.by, draft.now());
-    draft.updateWorkbench((workbench) => {
-      const sheet = workbench.worksheet!;
-      sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
-      sheet.updatedAt = draft.now();
-      (workbench.history[next.id] ??= []).push(edit);
-    });
+    const next = applyEdit(draft, loaded.problem, change.field, change.value, change.by);
     const committed = await deps.store.commit({ sessionId: loaded.worksheet.worksheetId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
     if (committed.ok) return next;
   }
@@ -125,25 +118,17 @@ export async function undoEdit(deps: Pick<Deps, 'store'>, problemId: string): Pr
   return editWorkbenchProblem(deps, problemId, { field: target.field, value: target.before, version: loaded.problem.version, by: 'undo' });
 }
 
-export async function consistencyReport(problem: Problem, language: 'ja' | 'en'): Promise<ConsistencyReport> {
-  const facts = await checkProblem(problem, language);
-  const broken = facts.issues.some((issue) => issue.severity === 'error');
-  const fix = broken ? await autoFix(problem, language, facts) : null;
-  return { isConsistent: !broken, issues: facts.issues, autoFixAvailable: fix !== null && Object.keys(fix.fixes).length > 0 };
-}
-
 export async function proposeFix(problem: Problem, language: 'ja' | 'en'): Promise<AutoFixResponse> {
   const { fixes, confidence } = await autoFix(problem, language);
   return { fixes, confidence };
 }
 
 /** Suggestions are cached per problem version (the same problem gets the same ideas until it changes). */
-export async function suggestionsFor(deps: Pick<Deps, 'redis' | 'config'>, loaded: LoadedWorkbench & { problem: Problem }): Promise<Suggestions> {
+export async function cachedSuggestions(deps: Pick<Deps, 'redis' | 'config'>, loaded: LoadedWorkbench & { problem: Problem }): Promise<Suggestions> {
   const key = `${deps.config.keyPrefix}:wb:suggest:${loaded.problem.id}:${loaded.problem.version}`;
   const cached = await deps.redis.get(key);
   if (cached) return JSON.parse(cached) as Suggestions;
-  const sheet = loaded.worksheet;
-  const ideas = suggest(loaded.problem, await checkProblem(loaded.problem, sheet.language), { subject: offlineSubject(sheet.subject), difficulty: sheet.difficulty, language: sheet.language });
+  const ideas = await suggestionsFor(loaded.problem, loaded.worksheet);
   await deps.redis.set(key, JSON.stringify(ideas), 'EX', deps.config.sessionTtlSeconds);
   return ideas;
 }
@@ -153,7 +138,7 @@ export async function validateWorksheet(worksheet: Worksheet): Promise<ValidateR
   let total = 0;
   for (const problem of worksheet.problems) {
     const facts = await checkProblem(problem, worksheet.language);
-    total += scoreProblem(problem, facts, worksheet.difficulty, worksheet.language).overallScore;
+    total += (await qualityFor(problem, worksheet)).overallScore;
     problems.push({ id: problem.id, isValid: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues.map((issue) => issue.issue) });
   }
   return { problems, overallScore: Math.round((total / Math.max(1, worksheet.problems.length)) * 100) / 100 };

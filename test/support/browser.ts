@@ -33,6 +33,8 @@ export function ensureChromium(): ChromiumAvailability {
   const missing = [
     ...(existsSync(CHROMIUM_PATH) ? [] : ['chromium']),
     ...(hasJapaneseFont() ? [] : ['fonts-noto-cjk']),
+    // The workbench page's ✅ / ⚠️ / ❌ in screenshots.
+    ...(existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf') ? [] : ['fonts-noto-color-emoji']),
   ];
   if (missing.length === 0) return { ok: true };
   if (!existsSync(CHROMIUM_PATH) && process.env.CHROMIUM_PATH !== undefined) {

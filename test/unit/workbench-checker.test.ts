@@ -148,7 +148,7 @@ describe('quality, suggestions, intent and the editor', () => {
   it('makes a prompt more specific by stating the form of the answer its choices use', () => {
     const problem = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8');
     const edit = ruleEdit(problem, 'prompt', 'specify', 'ja');
-    expect(edit).toMatchObject({ field: 'prompt', value: '次の計算をしなさい。1/4 + 1/8答えは既約分数で答えなさい。' });
+    expect(edit).toMatchObject({ field: 'prompt', value: '次の計算をしなさい。1/4 + 1/8。答えは既約分数で答えなさい。' });
   });
 
   it('undoes the last edit not itself undone', () => {

@@ -89,11 +89,19 @@ function weakestSection(score: Score): 'prompt' | 'choices' | 'explanation' {
 
 function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
   const ja = ctx.language === 'ja';
-  const edits = tail.filter((outcome) => (outcome.name === editor.name || outcome.name === autoFixer.name) && outcome.status === 'success').map((outcome) => String(outcome.result.message ?? ''));
+  const fieldName = (field: string) => (ja ? ({ prompt: '問題文', choices: '選択肢', explanation: '解説', correctChoiceIndex: '正解の印', modelAnswer: '模範解答' } as Record<string, string>)[field] ?? field : field);
+  const edits = tail
+    .filter((outcome) => (outcome.name === editor.name || outcome.name === autoFixer.name) && outcome.status === 'success')
+    .map((outcome) =>
+      outcome.name === editor.name
+        ? `${fieldName(String(outcome.args.field))}（${((outcome.result.changes as string[] | undefined) ?? []).join('、')}）`.replace(/（）$/, '')
+        : `${ja ? '自動修正' : 'auto-fix'}: ${Object.keys((outcome.result.fixes as Record<string, unknown> | undefined) ?? {}).map(fieldName).join(ja ? '、' : ', ')}`,
+    )
+    .map((text) => (ja ? text : text.replace('（', ' (').replace(/）$/, ')')));
   const check = [...tail].reverse().find((outcome) => outcome.name === consistencyChecker.name);
   const score = lastScore(tail);
   const parts = [
-    edits.length > 0 ? (ja ? `変更: ${edits.join(' / ')}` : `Changes: ${edits.join(' / ')}`) : ja ? '問題は変更していません。' : 'The problem was not changed.',
+    edits.length > 0 ? (ja ? `変更: ${edits.join('／')}。` : `Changes: ${edits.join('; ')}.`) : ja ? '問題は変更していません。' : 'The problem was not changed.',
     check ? (check.result.isConsistent ? (ja ? '整合性: 問題ありません。' : 'Consistency: OK.') : ja ? '整合性: 自動で直せない点が残っています。' : 'Consistency: issues remain that could not be fixed automatically.') : '',
     score ? (ja ? `品質スコア: ${score.overall}` : `Quality score: ${score.overall}`) : '',
   ];

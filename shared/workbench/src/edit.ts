@@ -48,7 +48,8 @@ export function ruleEdit(problem: Problem, section: EditSection, intent: Intent,
   if (section === 'explanation') {
     const solution = solvePrompt(problem.prompt);
     const answer = problem.type === 'multiple_choice' ? problem.choices?.[problem.correctChoiceIndex ?? 0] : problem.modelAnswer;
-    if (!solution || !answer || problem.explanation.includes(solution.working)) {
+    // An explanation that already shows working gets the reason the other choices fail, not the working again.
+    if (!solution || !answer || /=/.test(problem.explanation)) {
       const reason = say('ほかの選択肢は問題の条件に合いません。', 'The other choices do not meet the conditions in the question.');
       if (problem.explanation.includes(reason)) return null;
       return { field: 'explanation', value: `${problem.explanation.trim()} ${reason}`.trim(), changes: [say('誤答の理由を追記', 'added why the other choices are wrong')] };
@@ -66,11 +67,17 @@ export function ruleEdit(problem: Problem, section: EditSection, intent: Intent,
   if (intent === 'harden') {
     const ask = say('答えだけでなく、考え方も説明しなさい。', 'Explain how you found the answer, not only the answer.');
     if (prompt.includes(ask)) return null;
-    return { field: 'prompt', value: `${prompt} ${ask}`.trim(), changes: [say('考え方の説明を求める文を追加', 'asks for the reasoning too')] };
+    return { field: 'prompt', value: joinSentences(prompt, ask, language), changes: [say('考え方の説明を求める文を追加', 'asks for the reasoning too')] };
   }
   const form = answerForm(problem, language);
   if (!form || prompt.includes(form)) return null;
-  return { field: 'prompt', value: `${prompt}${language === 'ja' ? '' : ' '}${form}`, changes: [say(`答え方を明記: ${form}`, `states the answer form: ${form}`)] };
+  return { field: 'prompt', value: joinSentences(prompt, form, language), changes: [say(`答え方を明記: ${form}`, `states the answer form: ${form}`)] };
+}
+
+/** Two sentences as one text: Japanese ends the first with 「。」 unless it already ends a sentence; English puts a space between. */
+function joinSentences(first: string, second: string, language: 'ja' | 'en'): string {
+  if (language === 'en') return `${first} ${second}`.trim();
+  return /[。．？！?!」』）)]$/.test(first) ? `${first}${second}` : `${first}。${second}`;
 }
 
 /** The form of the answer, as the choices (or the model answer) are written. */

@@ -1,4 +1,4 @@
-import { normalizeNumerals } from './numbers.js';
+import { formatNumber, normalizeNumerals } from './numbers.js';
 
 /**
  * Solves the arithmetic a prompt asks for, whoever wrote it: a linear
@@ -252,7 +252,9 @@ function solveExpression(text: string, original: string): Solution | null {
     const parsed = parseLinear(candidate.replace(/\s+/g, ''));
     if (!parsed || parsed.coefficient !== 0) continue;
     const shown = candidate.trim().replace(/\((\d+)\/(\d+)\)/g, '$1/$2').replace(/\((\d+)\+(\d+)\/(\d+)\)/g, '$1 $2/$3').replace(/\*/g, ' × ').replace(/(\d)\s*\/\s*\(/g, '$1 ÷ (');
-    return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${shown.replace(/\s+/g, ' ')} = ${trim(parsed.constant)}` };
+    // Fractions in, a fraction out: 8/9 + 3/4 = 59/36, not 1.639.
+    const result = candidate.includes('/') ? formatNumber(parsed.constant, 'fraction') : trim(parsed.constant);
+    return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${shown.replace(/\s+/g, ' ')} = ${result}` };
   }
   return null;
 }

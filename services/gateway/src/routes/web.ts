@@ -56,6 +56,12 @@ export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
     });
 
+    // The problem workbench page by its short name; the query (?lang=, ?worksheet=) goes along.
+    app.get('/workbench', { schema: { tags: ['web'], summary: 'Redirects to the problem workbench page, /workbench.html' } }, async (req, reply) => {
+      const query = req.url.indexOf('?');
+      return reply.redirect(`/workbench.html${query === -1 ? '' : req.url.slice(query)}`);
+    });
+
     app.get(
       '/samples/forms',
       { schema: { tags: ['web'], summary: 'Sample forms the chat page offers', response: { 200: z.object({ forms: z.array(SampleSummary) }) } } },

@@ -29,6 +29,8 @@ export const STREAM_EVENT_TYPES = /** @type {const} */ ([
   'clarify',
   'turn.completed',
   'turn.failed',
+  'workbench.step',
+  'workbench.result',
   'session.completed',
 ]);
 

@@ -10,8 +10,7 @@ const en = {
   appTitle: 'Problem workbench',
   chatLink: 'Chat page',
   uiLanguage: 'Page language',
-  skipToWorksheet: 'Skip to the problems',
-  statusLabel: 'Status',
+  skipToMain: 'Skip to the main content',
   generateTitle: 'Generate a worksheet',
   subject: 'Subject',
   subjectHint: 'Offline: math (算数), kanji readings (漢字) and English vocabulary.',
@@ -30,7 +29,9 @@ const en = {
   unsupportedSubject: 'This subject is not supported offline. {message}',
   worksheetGone: 'That worksheet no longer exists. Generate a new one.',
   problems: 'Problems',
-  worksheetMeta: '{subject} · {difficulty} · {language}',
+  summaryCounts: '✅ {ok} consistent · ⚠️ {warn} minor issues · ❌ {bad} inconsistent',
+  languageJa: '日本語',
+  languageEn: 'English',
   validate: 'Validate worksheet',
   validating: 'Validating…',
   overallScore: 'Overall score: {score}',
@@ -55,11 +56,8 @@ const en = {
   editExplanation: 'Edit explanation',
   editModelAnswer: 'Edit model answer',
   choiceN: 'Choice {n}',
-  choiceNText: 'Text of choice {n}',
   correctChoiceLegend: 'Which choice is correct',
-  markCorrect: 'Choice {n} is correct',
   save: 'Save',
-  saving: 'Saving…',
   cancel: 'Cancel',
   suggestions: 'AI suggestions',
   suggestionsLoading: 'Loading suggestions…',
@@ -96,12 +94,14 @@ const en = {
   agentNothing: 'nothing changed',
   agentMessage: 'The agent’s answer',
   toolsRun: 'Tools run',
+  toolOk: 'done',
+  toolError: 'failed',
   comparison: 'Before and after',
   before: 'Before',
   after: 'After',
   noChanges: 'Nothing was changed.',
   quality: 'Quality score',
-  qualityChange: 'Quality score: {before} → {after}',
+  qualityChange: 'Overall: {before} → {after}',
   metric: 'Metric',
   metricClarity: 'Clarity',
   metricDifficulty: 'Difficulty',
@@ -126,8 +126,7 @@ const ja = {
   appTitle: '問題ワークベンチ',
   chatLink: 'チャットページ',
   uiLanguage: '表示言語',
-  skipToWorksheet: '問題へ移動',
-  statusLabel: '状態',
+  skipToMain: '本文へ移動',
   generateTitle: '問題セットを作成',
   subject: '教科',
   subjectHint: 'オフラインでは 算数・漢字の読み・英単語 に対応しています。',
@@ -146,7 +145,9 @@ const ja = {
   unsupportedSubject: 'この教科にはオフラインでは対応していません。{message}',
   worksheetGone: 'この問題セットはもう存在しません。新しく作成してください。',
   problems: '問題',
-  worksheetMeta: '{subject} · {difficulty} · {language}',
+  summaryCounts: '✅ 整合 {ok} 問 · ⚠️ 軽微 {warn} 問 · ❌ 不整合 {bad} 問',
+  languageJa: '日本語',
+  languageEn: '英語',
   validate: '問題セットを検証',
   validating: '検証しています…',
   overallScore: '総合スコア: {score}',
@@ -171,11 +172,8 @@ const ja = {
   editExplanation: '解説を編集',
   editModelAnswer: '模範解答を編集',
   choiceN: '選択肢 {n}',
-  choiceNText: '選択肢 {n} の内容',
   correctChoiceLegend: '正解の選択肢',
-  markCorrect: '選択肢 {n} が正解',
   save: '保存',
-  saving: '保存しています…',
   cancel: 'キャンセル',
   suggestions: 'AI の提案',
   suggestionsLoading: '提案を読み込んでいます…',
@@ -212,12 +210,14 @@ const ja = {
   agentNothing: '変更なし',
   agentMessage: 'エージェントの回答',
   toolsRun: '実行したツール',
+  toolOk: '成功',
+  toolError: '失敗',
   comparison: '変更前と変更後',
   before: '変更前',
   after: '変更後',
   noChanges: '変更はありません。',
   quality: '品質スコア',
-  qualityChange: '品質スコア: {before} → {after}',
+  qualityChange: '総合: {before} → {after}',
   metric: '指標',
   metricClarity: '明確さ',
   metricDifficulty: '難易度',
@@ -270,23 +270,7 @@ export function label(el, lang, key, vars) {
 }
 
 /**
- * Same as `label`, for an attribute (aria-label, placeholder).
- * @template {Element} E
- * @param {E} el
- * @param {string} attr
- * @param {Lang} lang
- * @param {Key} key
- * @param {Vars} [vars]
- * @returns {E}
- */
-export function labelAttr(el, attr, lang, key, vars) {
-  el.setAttribute(`data-wb-i18n-${attr}`, JSON.stringify({ key, vars: vars ?? {} }));
-  el.setAttribute(attr, tr(lang, key, vars));
-  return el;
-}
-
-/**
- * Relabels every element under `root` built with `label` or `labelAttr`.
+ * Relabels every element under `root` built with `label` (or marked `data-wb-i18n` in the HTML).
  * @param {ParentNode} root
  * @param {Lang} lang
  */
@@ -296,12 +280,6 @@ export function relabel(root, lang) {
     if (!(key in en)) continue;
     const rawVars = el.getAttribute('data-wb-vars');
     el.textContent = tr(lang, key, rawVars ? JSON.parse(rawVars) : undefined);
-  }
-  for (const attr of ['aria-label', 'placeholder']) {
-    for (const el of root.querySelectorAll(`[data-wb-i18n-${attr}]`)) {
-      const { key, vars } = JSON.parse(el.getAttribute(`data-wb-i18n-${attr}`) ?? '{}');
-      if (key in en) el.setAttribute(attr, tr(lang, key, vars));
-    }
   }
 }
 

@@ -74,6 +74,13 @@ describe('the consistency checker', () => {
     expect(await kinds({ ...written, modelAnswer: 'x = 4' })).toEqual([]);
   });
 
+  it('warns of a wrong choice nobody would pick and of an explanation without answer or reason', async () => {
+    const warnings = async (problem: Problem) => (await checkProblem(problem, 'en')).issues.filter((issue) => issue.severity === 'warning').map((issue) => issue.kind);
+    expect(await warnings(choice('What is 15% of 80?', ['12', '1.2', '68', '5000'], 0, '80 × 15/100 = 12.'))).toEqual(['implausible_distractor']);
+    expect(await warnings(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'Look it up.'))).toEqual(['explanation_incomplete']);
+    expect(await warnings(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'Saturn has bright rings of ice.'))).toEqual([]);
+  });
+
   it('passes every generated math problem, whatever the difficulty and language', async () => {
     for (const difficulty of ['easy', 'normal', 'hard'] as const) {
       for (const language of ['ja', 'en'] as const) {

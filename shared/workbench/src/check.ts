@@ -28,7 +28,9 @@ export type CheckKind =
   | 'number_mismatch'
   | 'written_missing_answer'
   | 'missing_explanation'
-  | 'missing_rubric';
+  | 'missing_rubric'
+  | 'implausible_distractor'
+  | 'explanation_incomplete';
 
 export type CheckIssue = ConsistencyIssue & { kind: CheckKind };
 
@@ -102,7 +104,11 @@ export async function checkProblem(problem: Problem, language: Lang): Promise<Ch
     }
   }
 
-  if (marked !== null && marked >= 0 && marked < choices.length) checkExplanation(problem, marked, solution, add, say);
+  if (marked !== null && marked >= 0 && marked < choices.length) {
+    checkExplanation(problem, marked, solution, add, say);
+    checkDistractors(choices, marked, solution, reading, add, say);
+    checkExplanationCovers(problem, choices[marked]!, add, say);
+  }
   return { issues, expected, correctIndices };
 }
 
@@ -193,6 +199,35 @@ function unitDimension(choice: string): string | null {
   const unit = normalizeNumerals(choice).replace(/^[\s\d.,/+-]+/, '');
   if (unit.trim() === '') return 'plain';
   return DIMENSIONS.find(([pattern]) => pattern.test(unit))?.[1] ?? null;
+}
+
+/**
+ * Wrong choices nobody would pick (seed: ダミー選択肢が適切な難易度か): a
+ * number more than twenty times off the answer, a negative one for a
+ * quantity that cannot be negative, a reading of a very different length.
+ */
+function checkDistractors(choices: readonly string[], marked: number, solution: Solution | null, reading: string | null, add: Add, say: Say): void {
+  const answer = choices[marked]!;
+  choices.forEach((choice, index) => {
+    if (index === marked || choice.trim() === '') return;
+    let far = false;
+    if (reading !== null) far = Math.abs([...normalizeChoice(choice)].length - [...normalizeChoice(answer)].length) > 3;
+    else if (solution) {
+      const [value, target] = [answerValue(choice), answerValue(answer)];
+      if (value !== null && target !== null && target !== 0 && value !== 0) far = Math.abs(value / target) > 20 || Math.abs(value / target) < 1 / 20;
+      if (value !== null && target !== null && value < 0 && target > 0 && (solution.kind === 'area' || solution.kind === 'percent_of')) far = true;
+    }
+    if (far) add('implausible_distractor', 'choices', 'warning', say(`選択肢${index + 1}「${choice}」は明らかに違うため、誤答として働きません。`, `Choice ${index + 1} ("${choice}") is too obviously wrong to be a real distractor.`), say('紛らわしい誤答にする', 'Use a likelier decoy'));
+  });
+}
+
+/** An explanation that neither names the answer nor shows any working (seed: 必要な情報が含まれているか). */
+function checkExplanationCovers(problem: Problem, answer: string, add: Add, say: Say): void {
+  const explanation = problem.explanation.trim();
+  if (explanation === '') return;
+  const names = containsChoice(explanation, answer) || (answerValue(answer) !== null && quantitiesIn(explanation).some((quantity) => sameNumber(quantity.value, answerValue(answer)!)));
+  const works = /=|→|×|÷|because|since|so |therefore|means|ので|ため|から|よって|したがって|読み|意味/i.test(explanation);
+  if (!names && !works) add('explanation_incomplete', 'explanation', 'warning', say('解説に答えもその理由も書かれていません。', 'The explanation gives neither the answer nor the reason for it.'), say('答えと理由を書く', 'State answer + why'));
 }
 
 type Add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => void;

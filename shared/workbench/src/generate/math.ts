@@ -99,7 +99,7 @@ function percentages(random: Random, difficulty: Difficulty): Exercise {
     mistakes: [
       { value: (percent * base) / 10, why: { ja: '100ではなく10で割る誤り', en: 'dividing by 10 instead of 100' } },
       { value: base - answer, why: { ja: '残りの割合を求めてしまう誤り', en: 'finding what is left instead' } },
-      { value: base / percent, why: { ja: 'かけるべきところを割る誤り', en: 'dividing where it should multiply' } },
+      { value: percent, why: { ja: '割合そのものを答えてしまう誤り', en: 'giving the percentage itself' } },
       { value: answer + percent, why: { ja: '割合を足してしまう誤り', en: 'adding the percentage on' } },
     ],
     written: {
@@ -235,13 +235,18 @@ function distinctMistakes(exercise: Exercise): Mistake[] {
   const kept: Mistake[] = [];
   for (const mistake of exercise.mistakes) {
     if (!Number.isFinite(mistake.value) || sameNumber(mistake.value, exercise.answer)) continue;
+    // A wrong answer nobody would pick is no distractor (the checker's implausible_distractor rule).
+    if (exercise.answer !== 0 && mistake.value !== 0 && (Math.abs(mistake.value / exercise.answer) > 20 || Math.abs(mistake.value / exercise.answer) < 1 / 20)) continue;
+    if (mistake.value < 0 && exercise.answer > 0 && exercise.generator !== 'math.equations') continue;
     if (exercise.show(mistake.value) === exercise.show(exercise.answer)) continue;
     if (kept.some((other) => exercise.show(other.value) === exercise.show(mistake.value))) continue;
     kept.push(mistake);
   }
   // Not enough distinct mistakes (small numbers coincide): near misses fill the set.
   for (let step = 1; kept.length < 3; step++) {
-    for (const value of [exercise.answer + step, exercise.answer - step]) {
+    // Near misses on the answer's own scale: ±1 for whole answers, a fraction of it for small ones.
+    const delta = Math.abs(exercise.answer) >= 1 ? step : (Math.abs(exercise.answer) || 1) * step * 0.5;
+    for (const value of [exercise.answer + delta, exercise.answer - delta]) {
       if (kept.length < 3 && !kept.some((other) => exercise.show(other.value) === exercise.show(value)) && exercise.show(value) !== exercise.show(exercise.answer)) {
         kept.push({ value, why: { ja: '計算の誤り', en: 'an arithmetic slip' } });
       }

@@ -41,6 +41,31 @@ afterAll(async () => {
 const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }] });
 
 describe('openai provider end to end', () => {
+  it('fails a turn the model refuses with model_refused at once (no reminder calls), and the session goes on', async () => {
+    fake.enqueue(call('ask', { message: 'Hello! Japanese or English?' }));
+    const session = await api.createSession(loadForm('event-registration-en.json'));
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
+    await sse.waitTurns(1);
+    const before = fake.requests.length;
+    fake.enqueue({
+      status: 200,
+      body: { id: 'chatcmpl-r', object: 'chat.completion', created: 0, model: 'greeter-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I can’t help with that request.' } }], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } },
+    });
+    const refused = await api.turn(session.sessionId, session.token, 'English please');
+    await sse.waitTurns(2);
+    expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: refused.json.turnId, error: { code: 'model_refused', message: expect.stringMatching(/can’t help with that request/) } } });
+    // One call for the refused turn: no "You still need to" reminders after it.
+    expect(fake.requests.length - before).toBe(1);
+    fake.enqueue(call('set_language', { language: 'en' }), call('ask', { message: 'Which country do you live in?' }));
+    await api.turn(session.sessionId, session.token, 'English please');
+    await sse.waitTurns(3);
+    expect(sse.events.at(-2)!.data.text).toBe('Which country do you live in?');
+    sse.close();
+    expect(fake.pending()).toBe(0);
+    // The next test counts requests from its own first one.
+    fake.requests.length = 0;
+  });
+
   it('runs the greeter on a remote model, retrying 429 and feeding malformed arguments back', async () => {
     fake.enqueue(call('ask', { message: 'Hello! Japanese or English?' }));
     const session = await api.createSession(loadForm('event-registration-en.json'));

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ModelBehaviorError, ProviderError } from '@convo/runtime';
+import { ModelBehaviorError, ModelStopError, ProviderError } from '@convo/runtime';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
-import { createOpenAiProvider, type OpenAiProviderOptions } from '@convo/agent-kit/internal/llm/openai-provider';
+import { createOpenAiProvider, type OpenAiProviderOptions, shortenHistory } from '@convo/agent-kit/internal/llm/openai-provider';
 import type { ChatRequest } from '@convo/agent-kit';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 
@@ -217,5 +217,68 @@ describe('openai provider: retries', () => {
     controller.abort(reason);
     expect(await call).toBe(reason);
     expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('openai provider: replies that stop short, and servers that differ', () => {
+  const raw = (message: Record<string, unknown>, finishReason: string, id = 'chatcmpl-x') => ({
+    status: 200,
+    body: { id, object: 'chat.completion', created: 0, model: 'test-model', choices: [{ index: 0, finish_reason: finishReason, message: { role: 'assistant', content: null, refusal: null, ...message } }], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
+  });
+
+  it('fails a reply cut by its output limit as retryable model_output_truncated, naming the configured cap', async () => {
+    fake.enqueue(raw({ content: '{"language":"j' }, 'length'));
+    const err = await failure(provider({ compatibility: { maxOutputTokens: 64 } }).chat(request()));
+    expect(err).toBeInstanceOf(ModelStopError);
+    expect(err).toMatchObject({ code: 'model_output_truncated', retryable: true });
+    expect((err as Error).message).toMatch(/LLM_MAX_OUTPUT_TOKENS=64/);
+    expect(fake.requests[0]!.body.max_tokens).toBe(64);
+  });
+
+  it('keeps a refusal’s text and a content filter stop as errors of their own, not retried and not an empty reply', async () => {
+    fake.enqueue(raw({ refusal: 'I cannot help with that.' }, 'stop'), raw({ content: null }, 'content_filter'));
+    const refused = await failure(provider().chat(request()));
+    expect(refused).toMatchObject({ code: 'model_refused', retryable: false });
+    expect((refused as Error).message).toMatch(/I cannot help with that\./);
+    expect(await failure(provider().chat(request()))).toMatchObject({ code: 'model_content_filtered', retryable: false });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('gives tool calls without a usable id (missing, empty, repeated) ids of their own', async () => {
+    const call = (id: string | undefined) => ({ ...(id === undefined ? {} : { id }), type: 'function', function: { name: 'set_language', arguments: '{"language":"ja","note":null}' } });
+    fake.enqueue(raw({ tool_calls: [call(''), call(undefined), call('dup'), call('dup')] }, 'tool_calls', 'chatcmpl-ids'));
+    const res = await provider().chat(request());
+    const ids = res.toolCalls.map((toolCall) => toolCall.id);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.every((id) => id.length > 0)).toBe(true);
+    expect(ids[2]).toBe('dup');
+  });
+
+  it('retries once with the older half of the conversation left out when the context is too long', async () => {
+    fake.enqueue({ status: 400, body: { error: { message: "This model's maximum context length is 4096 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' } } }, { content: 'はい' });
+    const res = await provider().chat(request());
+    expect(res.content).toBe('はい');
+    const [first, second] = fake.requests.map((entry) => entry.body.messages as Array<{ role: string }>);
+    expect(second!.length).toBeLessThan(first!.length);
+    expect(second![0]!.role).toBe('system');
+    expect(second![1]!.role).toBe('user');
+  });
+
+  it('sends what a server accepts: no strict, no tool_choice, parallel tool calls off, a temperature', async () => {
+    fake.enqueue({ content: 'ok' });
+    await provider({ compatibility: { strictTools: false, toolChoice: 'omit', parallelToolCalls: 'false', temperature: 0.2 } }).chat(request());
+    const body = fake.requests[0]!.body;
+    expect(body.tool_choice).toBeUndefined();
+    expect(body.tools[0].function.strict).toBeUndefined();
+    expect(body.parallel_tool_calls).toBe(false);
+    expect(body.temperature).toBe(0.2);
+    expect(body.max_tokens).toBeUndefined();
+  });
+
+  it('never leaves a shortened history starting with a tool result or without a user message', () => {
+    const shortened = shortenHistory(request().messages);
+    expect(shortened[0]!.role).toBe('system');
+    expect(shortened[1]!.role).toBe('user');
+    expect(shortened.some((message) => message.role === 'tool' && !shortened.some((other) => other.role === 'assistant' && other.toolCalls.some((toolCall) => toolCall.id === message.toolCallId)))).toBe(false);
   });
 });

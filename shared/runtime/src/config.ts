@@ -20,6 +20,13 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().min(1).default('gpt-4.1-mini'),
   LLM_TIMEOUT_MS: int(60_000, 1),
   LLM_MAX_RETRIES: int(3),
+  /** Cap on a reply's tokens (sent as max_tokens); 0 sends none. A reply cut by it fails the call as retryable. */
+  LLM_MAX_OUTPUT_TOKENS: int(0),
+  /** Compatibility switches for OpenAI-compatible servers (README, "Models"). */
+  LLM_STRICT_TOOLS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  LLM_TOOL_CHOICE: z.enum(['auto', 'required', 'omit']).default('auto'),
+  LLM_PARALLEL_TOOL_CALLS: z.enum(['true', 'false', 'omit']).default('omit'),
+  LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
   /** Simulated model latency of the offline provider (demos, load tests, crash tests). */
   OFFLINE_LATENCY_MS: int(0),
   PORT: int(8080),
@@ -133,6 +140,12 @@ export type Config = Readonly<{
     timeoutMs: number;
     maxRetries: number;
     offlineLatencyMs: number;
+    /** 0: no cap sent. */
+    maxOutputTokens: number;
+    strictTools: boolean;
+    toolChoice: 'auto' | 'required' | 'omit';
+    parallelToolCalls: 'true' | 'false' | 'omit';
+    temperature: number | undefined;
   }>;
   /** Worker concurrency per agent from `<AGENT>_CONCURRENCY`. */
   concurrency: Readonly<Record<AgentName, number>>;
@@ -238,6 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: vars.LLM_TIMEOUT_MS,
       maxRetries: vars.LLM_MAX_RETRIES,
       offlineLatencyMs: vars.OFFLINE_LATENCY_MS,
+      maxOutputTokens: vars.LLM_MAX_OUTPUT_TOKENS,
+      strictTools: vars.LLM_STRICT_TOOLS,
+      toolChoice: vars.LLM_TOOL_CHOICE,
+      parallelToolCalls: vars.LLM_PARALLEL_TOOL_CALLS,
+      temperature: vars.LLM_TEMPERATURE,
     }),
     concurrency: Object.freeze(concurrency),
     port: vars.PORT,

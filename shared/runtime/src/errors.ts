@@ -71,6 +71,19 @@ export class ModelBehaviorError extends AppError {
   }
 }
 
+/**
+ * The model stopped without a usable reply: cut by the output cap
+ * (`model_output_truncated`, retryable: a new attempt may be shorter), stopped
+ * by a content filter (`model_content_filtered`), or refused
+ * (`model_refused`, the refusal kept in the message). Never fed back to the
+ * model as a reminder: the turn fails with the code.
+ */
+export class ModelStopError extends AppError {
+  constructor(code: 'model_output_truncated' | 'model_content_filtered' | 'model_refused', message: string) {
+    super(code, message, { status: 502, retryable: code === 'model_output_truncated' });
+  }
+}
+
 /** The agent loop ran out of iterations without reaching `ask`. */
 export class MaxTurnsExceededError extends AppError {
   constructor(agent: string, maxTurns: number) {

@@ -15,6 +15,13 @@ export function createProvider(config: Config, log: Logger, offlinePolicies: Par
       baseUrl: config.llm.baseUrl,
       timeoutMs: config.llm.timeoutMs,
       maxRetries: config.llm.maxRetries,
+      compatibility: {
+        maxOutputTokens: config.llm.maxOutputTokens,
+        strictTools: config.llm.strictTools,
+        toolChoice: config.llm.toolChoice,
+        parallelToolCalls: config.llm.parallelToolCalls,
+        temperature: config.llm.temperature,
+      },
       log,
     });
   }

@@ -64,7 +64,7 @@ export async function runAgentService(
   const log = createLogger(agent, config.logLevel).child({ agent });
   const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
-  const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
+  const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}, agent), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
   await options.warmUp?.();
   const built = await build({ config, llm, log, redis, metrics });
   const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;

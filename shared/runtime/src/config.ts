@@ -125,6 +125,9 @@ const EnvSchema = z.object({
   HEALTH_PORT: int(0, 0),
 });
 
+/** One agent's model settings after its overrides (`<AGENT>_BASE_URL`, …) are applied. */
+export type AgentModelSettings = Readonly<{ baseUrl: string | undefined; apiKey: string | undefined; temperature: number | undefined; maxOutputTokens: number }>;
+
 export type Config = Readonly<{
   nodeEnv: string;
   redisUrl: string;
@@ -137,6 +140,12 @@ export type Config = Readonly<{
     model: string;
     /** Model per agent: `<AGENT>_MODEL` overrides `LLM_MODEL`. */
     models: Readonly<Record<AgentName, string>>;
+    /**
+     * Per agent, what differs from the shared settings: `<AGENT>_BASE_URL`,
+     * `<AGENT>_API_KEY`, `<AGENT>_TEMPERATURE`, `<AGENT>_MAX_OUTPUT_TOKENS`
+     * (a reviewer on a small local model, an interviewer on a large remote one).
+     */
+    agents: Readonly<Record<AgentName, AgentModelSettings>>;
     timeoutMs: number;
     maxRetries: number;
     offlineLatencyMs: number;
@@ -236,6 +245,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return count;
   });
   const models = perAgent('MODEL', (value) => (value && value.length > 0 ? value : vars.LLM_MODEL));
+  const number = (name: string, value: string | undefined, low: number, high: number): number | undefined => {
+    if (value === undefined || value === '') return undefined;
+    const parsedNumber = Number(value);
+    if (!Number.isFinite(parsedNumber) || parsedNumber < low || parsedNumber > high) throw new ConfigError(`<AGENT>_${name} must be a number from ${low} to ${high}, got ${value}`);
+    return parsedNumber;
+  };
+  const agentSettings = Object.fromEntries(
+    AGENT_NAMES.map((agent) => {
+      const read = (suffix: string) => env[`${agent.toUpperCase()}_${suffix}`];
+      const settings: AgentModelSettings = {
+        baseUrl: read('BASE_URL') || vars.OPENAI_BASE_URL,
+        apiKey: read('API_KEY') || vars.OPENAI_API_KEY,
+        temperature: number('TEMPERATURE', read('TEMPERATURE'), 0, 2) ?? vars.LLM_TEMPERATURE,
+        maxOutputTokens: number('MAX_OUTPUT_TOKENS', read('MAX_OUTPUT_TOKENS'), 0, 1_000_000) ?? vars.LLM_MAX_OUTPUT_TOKENS,
+      };
+      return [agent, Object.freeze(settings)];
+    }),
+  ) as Record<AgentName, AgentModelSettings>;
   const embeddings = embeddingsConfig(vars);
   return Object.freeze({
     nodeEnv: vars.NODE_ENV,
@@ -248,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: vars.OPENAI_BASE_URL,
       model: vars.LLM_MODEL,
       models: Object.freeze(models),
+      agents: Object.freeze(agentSettings),
       timeoutMs: vars.LLM_TIMEOUT_MS,
       maxRetries: vars.LLM_MAX_RETRIES,
       offlineLatencyMs: vars.OFFLINE_LATENCY_MS,

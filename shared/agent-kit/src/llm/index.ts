@@ -8,19 +8,21 @@ import type { LlmProvider } from './types.js';
  * `offlinePolicies` are the offline model's rules for the agents this
  * process runs (each agent's folder holds its own).
  */
-export function createProvider(config: Config, log: Logger, offlinePolicies: Partial<Record<AgentName, Policy>> = {}): LlmProvider {
+export function createProvider(config: Config, log: Logger, offlinePolicies: Partial<Record<AgentName, Policy>> = {}, agent?: AgentName): LlmProvider {
   if (config.llm.provider === 'openai') {
+    // A service runs one agent: its own base URL, key, temperature and output cap when it has them.
+    const own = agent ? config.llm.agents[agent] : undefined;
     return createOpenAiProvider({
-      apiKey: config.llm.apiKey,
-      baseUrl: config.llm.baseUrl,
+      apiKey: own?.apiKey ?? config.llm.apiKey,
+      baseUrl: own?.baseUrl ?? config.llm.baseUrl,
       timeoutMs: config.llm.timeoutMs,
       maxRetries: config.llm.maxRetries,
       compatibility: {
-        maxOutputTokens: config.llm.maxOutputTokens,
+        maxOutputTokens: own?.maxOutputTokens ?? config.llm.maxOutputTokens,
         strictTools: config.llm.strictTools,
         toolChoice: config.llm.toolChoice,
         parallelToolCalls: config.llm.parallelToolCalls,
-        temperature: config.llm.temperature,
+        temperature: own?.temperature ?? config.llm.temperature,
       },
       log,
     });

@@ -73,6 +73,8 @@ describe('openai provider end to end', () => {
     await sse.waitTurns(1);
     expect(sse.events[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter', text: 'Hello! Japanese or English?' });
     expect(fake.requests[0]!.body.model).toBe('greeter-model');
+    // The turn's model usage, as the server reported it (11 prompt / 7 completion tokens a call by default).
+    expect(sse.events.find((e) => e.type === 'turn.completed')!.data.usage).toEqual({ modelCalls: 1, promptTokens: 11, cachedTokens: 0, completionTokens: 7, reasoningTokens: 0 });
     expect(fake.requests[0]!.body.tools.map((t: Json) => t.function.name)).toEqual(['ask', 'set_language', 'set_country', 'set_timezone']);
 
     fake.enqueue(
@@ -98,6 +100,10 @@ describe('openai provider end to end', () => {
       ['ask', 'success'],
     ]);
     expect(steps[1]!.input).toBe('{"language": ');
+    // Each model call's tokens sit on the first run step it caused: the 429 retry is one call, three calls made four steps.
+    expect(steps.map((r) => r.usage?.promptTokens ?? null)).toEqual([11, 11, 11, 11]);
+    const snapshot = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
+    expect(snapshot.json.usage).toMatchObject({ modelCalls: 4, promptTokens: 44, completionTokens: 28 });
 
     // upstream down beyond the retries: the turn fails, the session stays usable
     fake.enqueue({ status: 500, headers: { 'retry-after': '0' } }, { status: 500, headers: { 'retry-after': '0' } });

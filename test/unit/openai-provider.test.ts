@@ -59,7 +59,7 @@ describe('openai provider: request and response mapping', () => {
         { id: 'call_1_0', name: 'set_country', arguments: '{"country":"JP"}' },
         { id: 'call_1_1', name: 'ask', arguments: '{"message":"東京ですか？"}' },
       ],
-      usage: { promptTokens: 11, completionTokens: 7 },
+      usage: { promptTokens: 11, completionTokens: 7, cachedTokens: 0, reasoningTokens: 0 },
       model: 'test-model',
     });
     expect(fake.requests).toHaveLength(1);
@@ -273,6 +273,13 @@ describe('openai provider: replies that stop short, and servers that differ', ()
     expect(body.parallel_tool_calls).toBe(false);
     expect(body.temperature).toBe(0.2);
     expect(body.max_tokens).toBeUndefined();
+  });
+
+  it('reads cached and reasoning tokens from the usage details', async () => {
+    const reply = raw({ content: 'ok' }, 'stop');
+    (reply.body.usage as Record<string, unknown>) = { prompt_tokens: 100, completion_tokens: 40, total_tokens: 140, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 12 } };
+    fake.enqueue(reply);
+    expect((await provider().chat(request())).usage).toEqual({ promptTokens: 100, completionTokens: 40, cachedTokens: 64, reasoningTokens: 12 });
   });
 
   it('never leaves a shortened history starting with a tool result or without a user message', () => {

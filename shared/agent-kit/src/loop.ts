@@ -67,6 +67,9 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
       { agent: agent.name, iteration: iterations, toolCalls: res.toolCalls.map((c) => c.name), ms: Date.now() - started, usage: res.usage },
       'model call',
     );
+    const usage = { promptTokens: res.usage.promptTokens, cachedTokens: res.usage.cachedTokens ?? 0, completionTokens: res.usage.completionTokens, reasoningTokens: res.usage.reasoningTokens ?? 0 };
+    draft.countModelCall(usage);
+    const firstRunStep = draft.runSteps.length;
     const calls = res.toolCalls.length > 0 ? res.toolCalls : textAsToolCall(agent, draft, res.content, iterations);
     transcript.push({ role: 'assistant', content: calls === res.toolCalls ? res.content : null, toolCalls: calls });
 
@@ -80,6 +83,9 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
     }
 
     const stop = await runToolCalls(o, transcript, calls);
+    // The call's tokens go on the first run step it caused (a suspended call records its step later, without them).
+    const recorded = draft.runSteps[firstRunStep];
+    if (recorded) recorded.usage = usage;
     if (stop?.type === 'ask') return { kind: 'ask' };
     if (stop?.type === 'suspend') {
       return {

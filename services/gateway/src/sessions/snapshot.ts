@@ -1,5 +1,5 @@
 import { fieldsNeedingReview, formField } from '@convo/forms';
-import type { FormSessionView, LoadedSession, SessionView } from '@convo/runtime';
+import { type FormSessionView, type LoadedSession, NO_TOKENS, type SessionView } from '@convo/runtime';
 
 /** GET /v1/sessions/:id (and `resync`), exactly the contract's fields (plus ids a client may use), for every kind of session. */
 export function buildSnapshot(loaded: LoadedSession): Record<string, unknown> {
@@ -21,6 +21,8 @@ export function buildSnapshot(loaded: LoadedSession): Record<string, unknown> {
       fieldId: message.fieldId,
     })),
     turn: { active: loaded.activeTurn, queued: loaded.queued },
+    /** Extension: the model usage of the whole session. */
+    usage: state.usage ?? NO_TOKENS,
     lastEventId: loaded.lastEventId,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,

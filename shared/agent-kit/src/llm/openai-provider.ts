@@ -173,7 +173,12 @@ function fromCompletion(res: ChatCompletion, requestedModel: string, compatibili
   return {
     content: choice.message.content ?? null,
     toolCalls,
-    usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 },
+    usage: {
+      promptTokens: res.usage?.prompt_tokens ?? 0,
+      completionTokens: res.usage?.completion_tokens ?? 0,
+      cachedTokens: res.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      reasoningTokens: res.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    },
     model,
   };
 }

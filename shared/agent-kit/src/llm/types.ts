@@ -9,7 +9,8 @@ export type ToolSpec = {
   parameters: Record<string, unknown>;
 };
 
-export type TokenUsage = { promptTokens: number; completionTokens: number };
+/** Tokens of one call; `cachedTokens` are part of the prompt's, `reasoningTokens` part of the completion's (0 when the server does not say). */
+export type TokenUsage = { promptTokens: number; completionTokens: number; cachedTokens?: number; reasoningTokens?: number };
 
 export type ChatRequest = {
   agent: AgentName;

@@ -17,7 +17,9 @@ import type {
   LoopCheckpoint,
   SessionState,
   DeepReadonly,
+  TokenTotals,
 } from '../schemas/session.js';
+import { NO_TOKENS } from '../schemas/session.js';
 
 /** The StateChange records of docs/seeds/001, read off the events a draft emitted. */
 export type StateChangeType =
@@ -112,9 +114,25 @@ export class SessionDraft<S extends SessionState = SessionState> {
     });
   }
 
+  /** One model call's tokens, added to the session's and the current turn's totals. */
+  countModelCall(usage: Omit<TokenTotals, 'modelCalls'>): void {
+    // Sessions stored before usage was kept have no totals yet.
+    this.#state.usage ??= { ...NO_TOKENS };
+    this.#state.turnUsage ??= { ...NO_TOKENS };
+    for (const totals of [this.#state.usage, this.#state.turnUsage]) {
+      totals.modelCalls += 1;
+      totals.promptTokens += usage.promptTokens;
+      totals.cachedTokens += usage.cachedTokens;
+      totals.completionTokens += usage.completionTokens;
+      totals.reasoningTokens += usage.reasoningTokens;
+    }
+    this.touch();
+  }
+
   /** The first step of a turn: the session records which turn it started and says so. */
   beginTurn(turnId: string): void {
     this.#state.startedTurnId = turnId;
+    this.#state.turnUsage = { ...NO_TOKENS };
     this.emit(event('turn.started', { turnId }));
   }
 

@@ -8,6 +8,7 @@ import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
 import { StepJob, type AgentQueues } from '../queues/catalog.js';
 import { commitStep, dispatch } from './commit.js';
 import { event } from '../schemas/events.js';
+import { NO_TOKENS } from '../schemas/session.js';
 import type { Step } from '../schemas/session.js';
 import type { CommitMode, LoadedSession, SessionStore, TurnRecord } from '../store/session-store.js';
 import { plainTurnIntake, type StepHandler, type StepOutcome, type TurnIntake } from './step-handler.js';
@@ -137,7 +138,7 @@ async function commitOutcome(
     draft.setAgent(outcome.to);
     mode = 'continue';
   } else {
-    draft.emit(event('turn.completed', { turnId: step.turnId, awaitingUserResponse: outcome.kind === 'await_user' }));
+    draft.emit(event('turn.completed', { turnId: step.turnId, awaitingUserResponse: outcome.kind === 'await_user', usage: { ...(draft.state.turnUsage ?? NO_TOKENS) } }));
     mode = 'end_turn';
   }
   const committed = await commitStep(deps, { loaded, step, draft, mode, nextAgent: outcome.kind === 'continue' ? outcome.to : undefined });

@@ -50,7 +50,12 @@ export const EventSchemas = {
   }),
   answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }),
   clarify: z.object({ questions: z.array(z.string()) }),
-  'turn.completed': z.object({ turnId: z.string(), awaitingUserResponse: z.boolean() }),
+  'turn.completed': z.object({
+    turnId: z.string(),
+    awaitingUserResponse: z.boolean(),
+    /** Extension: the model usage of this turn (all its steps). */
+    usage: z.object({ modelCalls: z.number().int(), promptTokens: z.number().int(), cachedTokens: z.number().int(), completionTokens: z.number().int(), reasoningTokens: z.number().int() }).optional(),
+  }),
   'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }),
   /** Workbench: one tool of the problem-management agent has run (streamed while the agent works). */
   'workbench.step': z.object({ turnId: z.string(), problemId: z.string(), tool: z.string(), status: z.enum(['success', 'error']), summary: z.string() }),

@@ -13,5 +13,7 @@ export const RunStep = z.object({
   output: z.unknown(),
   startedAt: z.string(),
   finishedAt: z.string(),
+  /** The model call that asked for this execution, on the first run step of that call (not repeated on its siblings). */
+  usage: z.object({ promptTokens: z.number().int(), cachedTokens: z.number().int(), completionTokens: z.number().int(), reasoningTokens: z.number().int() }).optional(),
 });
 export type RunStep = z.infer<typeof RunStep>;

@@ -89,6 +89,17 @@ export const ComplianceState = z.object({
 });
 export type ComplianceState = z.infer<typeof ComplianceState>;
 
+/** Tokens of model calls: prompt (of which cached), completion (of which reasoning), and how many calls. */
+export const TokenTotals = z.object({
+  modelCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  cachedTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  reasoningTokens: z.number().int(),
+});
+export type TokenTotals = z.infer<typeof TokenTotals>;
+export const NO_TOKENS: TokenTotals = Object.freeze({ modelCalls: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, reasoningTokens: 0 });
+
 /**
  * What every session has, whatever its product: identity, status, which agent
  * holds the conversation, the messages, the settled language/country/time zone
@@ -115,6 +126,9 @@ const CoreSessionState = z.object({
   startedTurnId: z.string().nullable(),
   loop: LoopCheckpoint.nullable(),
   subSessionResults: z.record(z.string(), z.unknown()).default({}),
+  /** Model usage of the whole session, and of the turn being run (reset when a turn begins). */
+  usage: TokenTotals.default(NO_TOKENS),
+  turnUsage: TokenTotals.default(NO_TOKENS),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -197,6 +211,8 @@ export function coreSessionState(input: { sessionId: string; language: 'ja' | 'e
     startedTurnId: null,
     loop: null,
     subSessionResults: {},
+    usage: { ...NO_TOKENS },
+    turnUsage: { ...NO_TOKENS },
     createdAt: input.now,
     updatedAt: input.now,
   };

@@ -60,6 +60,18 @@ describe('openai provider end to end', () => {
     await api.turn(session.sessionId, session.token, 'English please');
     await sse.waitTurns(3);
     expect(sse.events.at(-2)!.data.text).toBe('Which country do you live in?');
+    // A turn that fails after running a tool: the run is audited as discarded, and its effect is gone.
+    const refusal = { status: 200, body: { id: 'chatcmpl-r2', object: 'chat.completion', created: 0, model: 'greeter-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'No.' } }] } };
+    fake.enqueue(call('set_country', { country: 'JP' }), refusal);
+    const halfway = await api.turn(session.sessionId, session.token, 'Japan');
+    await sse.waitTurns(4);
+    expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: halfway.json.turnId, error: { code: 'model_refused' } } });
+    const audit = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];
+    expect(audit.filter((run) => run.turnId === halfway.json.turnId).map((run) => [run.toolName, run.discarded])).toEqual([
+      ['set_country', true],
+      ['turn.failed', true],
+    ]);
+    expect((await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token })).json.bootstrap.country).toBeNull();
     sse.close();
     expect(fake.pending()).toBe(0);
     // The next test counts requests from its own first one.
@@ -110,6 +122,11 @@ describe('openai provider end to end', () => {
     const failed = await api.turn(session.sessionId, session.token, 'I live in Japan');
     await sse.waitTurns(3);
     expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: failed.json.turnId, error: { code: 'provider_unavailable' } } });
+    // The failed turn is in the audit too: its failure recorded as a run step, with the error.
+    const audit = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];
+    expect(audit.filter((run) => run.turnId === failed.json.turnId)).toEqual([
+      expect.objectContaining({ toolName: 'turn.failed', discarded: true, output: { status: 'error', result: { code: 'provider_unavailable', message: expect.any(String) } } }),
+    ]);
     fake.enqueue(call('set_country', { country: 'JP' }), call('set_timezone', { timezone: null, hint: 'Japan' }), call('ask', { message: 'ok' }));
     await api.turn(session.sessionId, session.token, 'I live in Japan');
     await sse.waitFor((evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'architect'), 15_000, 'hand-off to architect');

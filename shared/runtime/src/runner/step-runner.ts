@@ -9,6 +9,7 @@ import { StepJob, type AgentQueues } from '../queues/catalog.js';
 import { commitStep, dispatch } from './commit.js';
 import { event } from '../schemas/events.js';
 import { NO_TOKENS } from '../schemas/session.js';
+import type { RunStep } from '../schemas/run-step.js';
 import type { Step } from '../schemas/session.js';
 import type { CommitMode, LoadedSession, SessionStore, TurnRecord } from '../store/session-store.js';
 import { plainTurnIntake, type StepHandler, type StepOutcome, type TurnIntake } from './step-handler.js';
@@ -108,7 +109,7 @@ async function executeAndCommit(
     // The handler may have left the draft half-changed: fail the turn from the session as stored.
     const fresh = await deps.store.load(loaded.state.sessionId);
     if (!fresh || fresh.version !== loaded.version) return 'conflict';
-    const failed = await failTurn(deps, fresh, step, err);
+    const failed = await failTurn(deps, fresh, step, err, draft.runSteps);
     if (failed === 'conflict') return 'conflict';
     observeTurn(deps, loaded, turnRecord, 'failed');
     return 'failed_turn';
@@ -179,11 +180,18 @@ export async function failTurn(
   loaded: LoadedSession,
   step: Step,
   err: unknown,
+  attempted: readonly RunStep[] = [],
 ): Promise<'failed_turn' | 'conflict'> {
   const draft = new SessionDraft(loaded.state);
   resetAfterFailure(draft);
   const { code, message } = toErrorJson(err);
   draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
-  const committed = await commitStep(deps, { loaded, step, draft, mode: 'end_turn', keepRunSteps: false });
+  // The audit keeps what the failed step ran (marked discarded) and the failure itself.
+  const now = draft.now();
+  draft.runSteps.push(
+    ...attempted.map((run) => ({ ...run, discarded: true })),
+    { runStepId: `rs-${step.seq}-failed`, turnId: step.turnId, agent: step.agent, toolName: 'turn.failed', input: null, output: { status: 'error', result: { message, code } }, startedAt: now, finishedAt: now, discarded: true },
+  );
+  const committed = await commitStep(deps, { loaded, step, draft, mode: 'end_turn' });
   return committed ? 'failed_turn' : 'conflict';
 }

@@ -8,9 +8,9 @@
  * shared link opens the same worksheet.
  */
 
-import { withRetry } from './lib/api.js';
+import { ApiError, withRetry } from './lib/api.js';
 import { h } from './lib/dom.js';
-import { createWorkbenchApi, WorkbenchApiError } from './workbench/api.js';
+import { createWorkbenchApi } from './workbench/api.js';
 import { ProblemCard } from './workbench/card.js';
 import { formatScore, label, pickUiLanguage, relabel, tr } from './workbench/i18n.js';
 
@@ -130,7 +130,7 @@ async function generate() {
     hideAlert();
     await showWorksheet(created, 'generated');
   } catch (err) {
-    if (err instanceof WorkbenchApiError && err.code === 'unsupported_subject') {
+    if (err instanceof ApiError && err.code === 'unsupported_subject') {
       showAlert(tr(lang, 'unsupportedSubject', { message: err.message }));
       els.subject.focus();
     } else {
@@ -276,7 +276,7 @@ async function boot() {
   try {
     await showWorksheet(await retry(() => api.worksheet(id)), 'loaded');
   } catch (err) {
-    if (err instanceof WorkbenchApiError && err.status === 404) {
+    if (err instanceof ApiError && err.status === 404) {
       showAlert(tr(lang, 'worksheetGone'));
       updateAddress();
     } else {

@@ -14,6 +14,7 @@ import {
 import {
   analyzeIntent,
   applyEdit,
+  assessProblem,
   autoFix,
   consistencyReport,
   generateOfflineWorksheet,
@@ -196,9 +197,9 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler {
     const { intent, section } = analyzeIntent(request);
     if (!problemId || !draft.state.workbench.worksheet.problems.some((problem) => problem.id === problemId)) throw new SystemError(`workbench turn ${ctx.turn.turnId} names no problem of this worksheet`);
     draft.updateWorkbench((workbench) => (workbench.active = { turnId: ctx.turn.turnId, problemId, request, intent, section }));
-    const language = draft.state.workbench.worksheet.language;
     const before = currentProblem(draft);
-    const beforeView = { problem: before, quality: await qualityOf(before, draft), consistency: await consistencyReport(before, language) };
+    const sheet = draft.state.workbench.worksheet;
+    const beforeView = { problem: before, ...(await assessProblem(before, sheet)) };
     await loop(ctx);
     const after = currentProblem(draft);
     const result: AgentResult = {
@@ -209,7 +210,7 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler {
       message: draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1)?.text ?? '',
       actions: draft.runSteps.map((run) => ({ tool: run.toolName, status: (run.output as { status?: string }).status === 'success' ? 'success' : 'error', summary: String((run.output as { result?: { message?: unknown } }).result?.message ?? '') })),
       before: beforeView,
-      after: { problem: after, quality: await qualityOf(after, draft), consistency: await consistencyReport(after, language) },
+      after: { problem: after, ...(await assessProblem(after, sheet)) },
       changed: (['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
     };
     draft.updateWorkbench((workbench) => {

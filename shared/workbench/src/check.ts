@@ -1,7 +1,7 @@
 import type { ConsistencyIssue, Problem } from '@convo/runtime';
 import { loadKuromoji } from '@convo/text';
 import { isHiragana, isKana, toHiragana } from 'wanakana';
-import { answerValue, closeNumber, normalizeNumerals, quantitiesIn, sameNumber } from './numbers.js';
+import { answerValue, closeNumber, normalizeNumerals, quantitiesIn, quantityUnit, sameNumber } from './numbers.js';
 import { solvePrompt, type Solution } from './solve.js';
 
 /**
@@ -85,7 +85,7 @@ export async function checkProblem(problem: Problem, language: Lang): Promise<Ch
     add('no_marked_answer', 'correctChoiceIndex', 'error', say('正解の選択肢が指定されていません。', 'No choice is marked correct.'), say('正解を指定する', 'Mark the correct choice'));
   }
 
-  const offTopic = offTopicChoice(choices, problem.prompt, solution !== null, reading !== null);
+  const offTopic = offTopicChoice(choices, solution !== null, reading !== null);
   if (offTopic !== null) add('off_topic_choice', 'choices', 'error', say(`選択肢${offTopic + 1}「${choices[offTopic]}」は問題が求める種類の答えではありません。`, `Choice ${offTopic + 1} ("${choices[offTopic]}") is not the kind of answer the prompt asks for.`), say('同じ種類の誤答にする', 'Use a wrong answer of the same kind'));
 
   const mismatch = numberMismatch(problem, solution);
@@ -157,7 +157,7 @@ export function choiceKind(choice: string): ChoiceKind {
 }
 
 /** One choice of another kind than the other three (a city among numbers, a number among readings), or than the prompt asks for. */
-function offTopicChoice(choices: readonly string[], prompt: string, numeric: boolean, reading: boolean): number | null {
+function offTopicChoice(choices: readonly string[], numeric: boolean, reading: boolean): number | null {
   if (choices.length !== 4 || choices.some((choice) => choice.trim() === '')) return null;
   const kinds = choices.map(choiceKind);
   const expected: ChoiceKind | null = reading ? 'kana' : numeric ? 'number' : null;
@@ -179,7 +179,6 @@ function offTopicChoice(choices: readonly string[], prompt: string, numeric: boo
       if (common) return dimensions.findIndex((dimension) => dimension !== common);
     }
   }
-  void prompt;
   return null;
 }
 
@@ -375,7 +374,7 @@ function containsChoice(text: string, choice: string): boolean {
  * one is what the explanation arrives at.
  */
 function quantityInUnit(explanation: string, choices: readonly string[], markedValue: number): number | null {
-  const units = choices.map((choice) => /^\s*-?[\d.,/]+\s*([^\d\s].{0,5})\s*$/.exec(normalizeNumerals(choice))?.[1]?.trim());
+  const units = choices.map(quantityUnit);
   const unit = units[0];
   if (!unit || units.some((other) => other !== unit)) return null;
   const values = [...explanation.matchAll(new RegExp(String.raw`(-?\d+(?:\.\d+)?)\s*${escapeRegExp(unit)}`, 'g'))].map((match) => Number(match[1]));

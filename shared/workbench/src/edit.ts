@@ -1,5 +1,6 @@
 import type { Problem } from '@convo/runtime';
 import { choiceKind } from './check.js';
+import { unitOf } from './numbers.js';
 import { solvePrompt } from './solve.js';
 
 /**
@@ -86,7 +87,7 @@ function answerForm(problem: Problem, language: 'ja' | 'en'): string | null {
   const samples = problem.choices ?? (problem.modelAnswer ? [problem.modelAnswer] : []);
   if (samples.some((choice) => /\d\s*\/\s*\d/.test(choice))) return say('答えは既約分数で答えなさい。', 'Give the answer as a fraction in lowest terms.');
   if (samples.some((choice) => /^\s*x\s*=/.test(choice))) return say('x の値を求めなさい。', 'Give the value of x.');
-  const unit = samples.map((choice) => /(cm²|m²|cm|km|kg|g|mL|L|円|人|%)/.exec(choice)?.[1]).find(Boolean);
+  const unit = unitOf(samples);
   if (unit) return say(`単位（${unit}）をつけて答えなさい。`, `Give the answer in ${unit}.`);
   const kinds = samples.map(choiceKind);
   if (kinds.every((kind) => kind === 'kana')) return say('読みをひらがなで答えなさい。', 'Answer with the reading in hiragana.');

@@ -79,3 +79,19 @@ export function gcd(left: number, right: number): number {
   while (b) [a, b] = [b, a % b];
   return a || 1;
 }
+
+/** The unit a quantity is written with ("12 cm²" → "cm²", "100 °C" → "°C", "30人" → "人"); null for a bare number or not a quantity. */
+export function quantityUnit(text: string): string | null {
+  // On the text as written: NFKC would turn "²" into a digit.
+  const match = /^\s*[-−]?[\d０-９][\d０-９.,/．，／ ]*?\s*([^\d０-９\s][^\d０-９]{0,7}?)\s*$/.exec(text);
+  return match ? match[1]! : null;
+}
+
+/** The unit the choices (or a model answer) are written in: the first one any of them carries. */
+export function unitOf(texts: readonly string[]): string | null {
+  for (const text of texts) {
+    const unit = quantityUnit(text);
+    if (unit) return unit;
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 import type { Difficulty, Problem, QualityScore } from '@convo/runtime';
 import type { CheckFacts } from './check.js';
-import { quantitiesIn } from './numbers.js';
+import { quantitiesIn, unitOf } from './numbers.js';
 
 /**
  * The QualityScorer (docs/seeds/003), four measures in [0, 1]:
@@ -40,7 +40,7 @@ function clarity(problem: Problem, language: 'ja' | 'en'): number {
   if (!ASKS.test(prompt)) score -= 0.25;
   if (VAGUE.test(prompt)) score -= 0.15;
   // Units: a quantity in the choices with a unit the prompt never names.
-  const unit = (problem.choices ?? []).map((choice) => /(cm²|cm|m²|km|kg|円|dollars?|%)/.exec(choice)?.[1]).find(Boolean);
+  const unit = unitOf(problem.choices ?? []);
   if (unit && !prompt.includes(unit.replace('²', ''))) score -= 0.1;
   const lengths = (problem.choices ?? []).map((choice) => [...choice.trim()].length).filter((size) => size > 0);
   if (lengths.length >= 2 && Math.max(...lengths) > 4 * Math.min(...lengths) && Math.max(...lengths) > 12) score -= 0.1;

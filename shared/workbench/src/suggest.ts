@@ -1,5 +1,6 @@
 import type { Difficulty, Problem, Suggestions } from '@convo/runtime';
 import type { CheckFacts } from './check.js';
+import { unitOf } from './numbers.js';
 import type { OfflineSubject } from './subjects.js';
 
 /**
@@ -21,7 +22,7 @@ export function suggest(problem: Problem, facts: CheckFacts, context: { subject:
   const add = (section: Section, idea: Idea) => ideas[section].push(idea);
 
   // Weaknesses of this problem.
-  const unit = (problem.choices ?? []).map((choice) => /(cm²|m²|cm|km|kg|g|mL|L|円|人|%)/.exec(choice)?.[1]).find(Boolean);
+  const unit = unitOf(problem.choices ?? []);
   if (unit && !problem.prompt.includes(unit.replace('²', ''))) add('prompt', { ja: '答えの単位を明記', en: 'State the unit' });
   if (kinds.has('number_mismatch')) add('prompt', { ja: '数値を解説と揃える', en: 'Match numbers' });
   if (!/[?？]|なさい|ですか|choose|which|what|find|calculate|solve|write/i.test(problem.prompt)) add('prompt', { ja: '問いを文末で明示', en: 'End with a "?"' });

@@ -10,7 +10,7 @@ import {
   type WorkbenchDraft,
   type Worksheet,
 } from '@convo/runtime';
-import { checkProblem } from './check.js';
+import { type CheckFacts, checkProblem } from './check.js';
 import { autoFix } from './fix.js';
 import { scoreProblem } from './quality.js';
 import { suggest } from './suggest.js';
@@ -135,8 +135,8 @@ export function applyEdit(draft: WorkbenchDraft, problem: Problem, field: Editab
 }
 
 /** The seed's consistency report of a problem: errors make it inconsistent; a fix is "available" only when the auto-fixer has one. */
-export async function consistencyReport(problem: Problem, language: 'ja' | 'en'): Promise<ConsistencyReport> {
-  const facts = await checkProblem(problem, language);
+export async function consistencyReport(problem: Problem, language: 'ja' | 'en', known?: CheckFacts): Promise<ConsistencyReport> {
+  const facts = known ?? (await checkProblem(problem, language));
   const broken = facts.issues.some((issue) => issue.severity === 'error');
   const fix = broken ? await autoFix(problem, language, facts) : null;
   return { isConsistent: !broken, issues: facts.issues, autoFixAvailable: fix !== null && Object.keys(fix.fixes).length > 0 };
@@ -148,6 +148,12 @@ export async function suggestionsFor(problem: Problem, worksheet: Pick<Worksheet
 }
 
 /** The QualityScorer on a problem of a worksheet. */
-export async function qualityFor(problem: Problem, worksheet: Pick<Worksheet, 'difficulty' | 'language'>): Promise<QualityScore> {
-  return scoreProblem(problem, await checkProblem(problem, worksheet.language), worksheet.difficulty, worksheet.language);
+export async function qualityFor(problem: Problem, worksheet: Pick<Worksheet, 'difficulty' | 'language'>, known?: CheckFacts): Promise<QualityScore> {
+  return scoreProblem(problem, known ?? (await checkProblem(problem, worksheet.language)), worksheet.difficulty, worksheet.language);
+}
+
+/** A problem's consistency report and quality score from one run of the checker. */
+export async function assessProblem(problem: Problem, worksheet: Pick<Worksheet, 'difficulty' | 'language'>): Promise<{ quality: QualityScore; consistency: ConsistencyReport }> {
+  const facts = await checkProblem(problem, worksheet.language);
+  return { quality: await qualityFor(problem, worksheet, facts), consistency: await consistencyReport(problem, worksheet.language, facts) };
 }

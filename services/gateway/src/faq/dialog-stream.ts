@@ -1,13 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import type { SessionEvent, SessionStore } from '@convo/runtime';
+import type { EventType, SessionEvent, SessionStore } from '@convo/runtime';
+import type { GatewayDeps } from '../deps.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';
 import type { StreamHub } from '../sse/stream-hub.js';
 
 /**
- * `/agent.dialog` with `Accept: text/event-stream`: the events of one turn,
- * ending after its `answer` or `clarify` (or its `turn.failed`). Only that
+ * The events of one turn over SSE (`/agent.dialog`, the workbench agent with
+ * `Accept: text/event-stream`), ending after the event the caller names as the
+ * turn's result (`endOn`), or its `turn.failed`. Only that
  * turn's events are sent: before its `turn.started`, only its own
  * `turn.queued`; so another turn of the same session running first (a
  * second tab) does not leak into this response or end it early.
@@ -21,6 +23,8 @@ export class DialogStreamClient extends SseClient {
     private readonly turnId: string,
     /** True when the client already has the turn's start (it resumes with Last-Event-ID past it). */
     private begun: boolean,
+    /** The event types that carry the turn's result and end the stream. */
+    private readonly endOn: ReadonlySet<EventType>,
   ) {
     super(sessionId, raw, cursor, maxBufferBytes);
   }
@@ -35,7 +39,7 @@ export class DialogStreamClient extends SseClient {
       return;
     }
     super.write(ev);
-    const end = ev.type === 'answer' || ev.type === 'clarify' || ((ev.type === 'turn.failed' || ev.type === 'workbench.result') && ours);
+    const end = (this.endOn.has(ev.type) && (ours || !('turnId' in ev.data))) || (ev.type === 'turn.failed' && ours);
     if (end) this.close('end of dialog turn');
   }
 }
@@ -55,17 +59,22 @@ export async function turnStartCursor(store: SessionStore, sessionId: string, tu
 
 export type StreamTurnDeps = { store: SessionStore; hub: StreamHub; maxBufferBytes: number; retryMs: number; timeoutMs: number };
 
+/** The stream settings of the gateway's turn streams. */
+export function turnStreamDeps(deps: Pick<GatewayDeps, 'store' | 'hub' | 'config'>): StreamTurnDeps {
+  return { store: deps.store, hub: deps.hub, maxBufferBytes: deps.config.sse.maxBufferBytes, retryMs: deps.config.sse.retryMs, timeoutMs: deps.config.faq.dialogTimeoutMs };
+}
+
 /** Hijacks the reply and streams the turn from `fromId`: replay first, then the live tail, without gaps or repeats. */
 export async function streamTurn(
   req: FastifyRequest,
   reply: FastifyReply,
   deps: StreamTurnDeps,
-  input: { sessionId: string; turnId: string; fromId: number; begun: boolean },
+  input: { sessionId: string; turnId: string; fromId: number; begun: boolean; endOn: ReadonlySet<EventType> },
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
   openEventStream(raw, deps.retryMs, { 'x-session-id': input.sessionId, 'x-turn-id': input.turnId });
-  const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun);
+  const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun, input.endOn);
   const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
   client.onClose(() => clearTimeout(timer));
   await replayAndFollow(deps.store, deps.hub, client, req.log);

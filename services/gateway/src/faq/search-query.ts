@@ -1,7 +1,7 @@
 import { AgentSearchResponse, AppError, enqueueSearchQuery, type AgentSearchRequest, type SearchQueryJob } from '@convo/runtime';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { GatewayDeps } from '../deps.js';
-import { TimeoutError } from '../sessions/dialog.js';
+import { TimeoutError } from './turn-waiter.js';
 
 /** POST /agent.search: one search job on the search agent's queue, awaited without polling. */
 export async function searchOnce(deps: Pick<GatewayDeps, 'queues' | 'config' | 'searchEvents'>, body: AgentSearchRequest): Promise<AgentSearchResponse> {

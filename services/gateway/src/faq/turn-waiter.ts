@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionStore } from '@convo/runtime';
+import { AppError, type SessionEvent, type SessionStore, UnavailableError } from '@convo/runtime';
 import type { HubSubscriber, StreamHub } from '../sse/stream-hub.js';
 
 export type TurnEnd = { kind: 'completed' | 'failed'; event: SessionEvent } | { kind: 'timeout' } | { kind: 'closed' };
@@ -62,5 +62,30 @@ export class TurnWaiter implements HubSubscriber {
     if (this.closed) return;
     this.closed = true;
     for (const fn of this.closeHandlers) fn();
+  }
+}
+
+export class TimeoutError extends AppError {
+  constructor(message: string) {
+    super('timeout', message, { status: 504 });
+  }
+}
+
+/**
+ * Waits for a turn to end and turns every way it can end without a result
+ * into the contract's error: the gateway shutting down (503, retry), the wait
+ * running out (504; the turn goes on), the turn failing (its own code, 502
+ * unless `statusOf` says the code is the client's fault).
+ */
+export async function awaitTurnEnd(
+  deps: { hub: StreamHub; store: SessionStore },
+  input: { sessionId: string; turnId: string; fromId: number; timeoutMs: number; what: string; onTimeout?: string; statusOf?: (code: string) => number },
+): Promise<void> {
+  const end = await TurnWaiter.wait(deps.hub, deps.store, input);
+  if (end.kind === 'closed') throw new UnavailableError(`this gateway is shutting down; ${input.onTimeout ?? 'retry'}`, 1, 'shutting_down');
+  if (end.kind === 'timeout') throw new TimeoutError(`${input.what} did not finish within ${input.timeoutMs} ms${input.onTimeout ? `; it goes on: ${input.onTimeout}` : ''}`);
+  if (end.kind === 'failed') {
+    const failure = (end.event.data as { error: { code: string; message: string } }).error;
+    throw new AppError(failure.code, failure.message, { status: input.statusOf?.(failure.code) ?? 502 });
   }
 }

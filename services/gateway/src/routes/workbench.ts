@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import {
   AgentRequestBody,
-  AppError,
   AgentResult,
   AutoFixBody,
   AutoFixResponse,
@@ -13,7 +11,6 @@ import {
   Problem,
   ProblemEdit,
   Suggestions,
-  UnavailableError,
   ValidateResponse,
   Worksheet,
 } from '@convo/runtime';
@@ -21,11 +18,10 @@ import { renderWorksheetPdf } from '@convo/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
-import { streamTurn } from '../faq/dialog-stream.js';
 import { WORK_ROUTE } from '../plugins/shedding.js';
-import { acceptTurn } from '../sessions/service.js';
 import { consistencyReport } from '@convo/workbench';
 import {
+  askAgent,
   cachedSuggestions,
   createWorksheet,
   editWorkbenchProblem,
@@ -36,8 +32,6 @@ import {
   validateWorksheet,
   VersionConflictError,
 } from '../sessions/workbench.js';
-import { TimeoutError } from '../sessions/dialog.js';
-import { TurnWaiter } from '../faq/turn-waiter.js';
 
 const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse };
 const Id = z.object({ id: z.string().min(1).max(200) });
@@ -45,7 +39,7 @@ const tags = ['workbench'];
 
 /** The problem workbench (docs/API.md §3, docs/seeds/003): worksheets, problems, the agent, checks, PDF. */
 export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
-  const { config, store, hub } = deps;
+  const { store } = deps;
   return async (app) => {
     app.post('/api/worksheets', { config: WORK_ROUTE, schema: { tags, summary: 'Generate a worksheet of 10 problems (7 multiple choice, 3 written)', body: CreateWorksheetBody, response: { 201: Worksheet, ...errors } } }, async (req, reply) => {
       return reply.status(201).send(await createWorksheet(deps, req.body, req.log));
@@ -109,27 +103,7 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.post(
       '/api/problems/:id/agent',
       { config: WORK_ROUTE, schema: { tags, summary: 'A free-form request to the problem-management agent: JSON, or its steps with Accept: text/event-stream', params: Id, body: AgentRequestBody, response: { 200: AgentResult, ...errors } } },
-      async (req, reply) => {
-        const loaded = await loadProblem(deps, req.params.id);
-        const sessionId = loaded.worksheet.worksheetId;
-        const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: req.body.request, multitask: 'enqueue', options: { problemId: req.params.id } });
-        reply.header('x-turn-id', accepted.turnId);
-        if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) {
-          const streamDeps = { store, hub, maxBufferBytes: config.sse.maxBufferBytes, retryMs: config.sse.retryMs, timeoutMs: config.faq.dialogTimeoutMs };
-          return streamTurn(req, reply, streamDeps, { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId, begun: false });
-        }
-        const end = await TurnWaiter.wait(hub, store, { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId, timeoutMs: config.faq.dialogTimeoutMs });
-        if (end.kind === 'closed') throw new UnavailableError('this gateway is shutting down; retry', 1, 'shutting_down');
-        if (end.kind === 'timeout') throw new TimeoutError(`the agent did not finish within ${config.faq.dialogTimeoutMs} ms`);
-        if (end.kind === 'failed') {
-          const failure = (end.event.data as { error: { code: string; message: string } }).error;
-          throw new AppError(failure.code, failure.message, { status: 502 });
-        }
-        const after = await loadWorkbench(deps, sessionId);
-        const result = after.state.workbench.results.find((entry) => entry.turnId === accepted.turnId);
-        if (!result) throw new AppError('result_unavailable', 'the request finished but its result is no longer retained', { status: 502 });
-        return result;
-      },
+      async (req, reply) => askAgent(deps, req, reply, req.params.id, req.body.request),
     );
   };
 }

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AgentDialogRequest, AppError, ConflictError, type LoadedSession, UnauthorizedError, UnavailableError } from '@convo/runtime';
+import { AgentDialogRequest, AppError, ConflictError, type EventType, type LoadedSession, UnauthorizedError } from '@convo/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { dialogResponse } from '../faq/dialog-response.js';
-import { streamTurn, turnStartCursor } from '../faq/dialog-stream.js';
-import { TurnWaiter } from '../faq/turn-waiter.js';
+import { streamTurn, turnStartCursor, turnStreamDeps } from '../faq/dialog-stream.js';
+import { awaitTurnEnd } from '../faq/turn-waiter.js';
 import { createSession } from './service.js';
 
 /**
@@ -15,12 +15,6 @@ import { createSession } from './service.js';
  */
 
 type DialogDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics' | 'hub'>;
-
-export class TimeoutError extends AppError {
-  constructor(message: string) {
-    super('timeout', message, { status: 504 });
-  }
-}
 
 /**
  * The session a dialog turn belongs to: the given one (created under that
@@ -46,6 +40,9 @@ export async function openDialog(
   return { sessionId, lastEventId: checkDialogAccess(req, raced) };
 }
 
+/** What ends a dialog turn's stream: its answer, or its clarifying questions. */
+const DIALOG_RESULT: ReadonlySet<EventType> = new Set(['answer', 'clarify']);
+
 /** Follows one dialog turn over SSE: from its start, or from the client's Last-Event-ID when it resumes or repeats. */
 export async function followDialogTurn(
   deps: DialogDeps,
@@ -53,19 +50,19 @@ export async function followDialogTurn(
   reply: FastifyReply,
   turn: { sessionId: string; turnId: string; lastEventId: number; repeated: boolean; resumeFrom: number | null },
 ) {
-  const { store, hub, config } = deps;
+  const { store } = deps;
   const { sessionId, turnId } = turn;
-  const streamDeps = { store, hub, maxBufferBytes: config.sse.maxBufferBytes, retryMs: config.sse.retryMs, timeoutMs: config.faq.dialogTimeoutMs };
-  if (!turn.repeated && turn.resumeFrom === null) return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId: turn.lastEventId, begun: false });
+  const streamDeps = turnStreamDeps(deps);
+  if (!turn.repeated && turn.resumeFrom === null) return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId: turn.lastEventId, begun: false, endOn: DIALOG_RESULT });
   // A repeated request follows the same turn from its start, or from the client's Last-Event-ID.
   const start = await turnStartCursor(store, sessionId, turnId);
   const fromId = turn.resumeFrom ?? start ?? (await store.load(sessionId))?.lastEventId ?? 0;
-  return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId, begun: start !== null && fromId > start });
+  return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId, begun: start !== null && fromId > start, endOn: DIALOG_RESULT });
 }
 
 /** Waits for one dialog turn to end and answers with its result (at once for a repeat of a finished turn). */
 export async function awaitDialogTurn(deps: DialogDeps, turn: { sessionId: string; turnId: string; lastEventId: number; repeated: boolean; started: number }) {
-  const { store, hub, config } = deps;
+  const { store, config } = deps;
   const { sessionId, turnId, started } = turn;
   let fromId = turn.lastEventId;
   if (turn.repeated) {
@@ -75,20 +72,14 @@ export async function awaitDialogTurn(deps: DialogDeps, turn: { sessionId: strin
     // Not finished when loaded: its end comes after this event id (state and events commit together).
     fromId = loaded?.lastEventId ?? 0;
   }
-  const end = await TurnWaiter.wait(hub, store, { sessionId, turnId, fromId, timeoutMs: config.faq.dialogTimeoutMs });
-  if (end.kind === 'closed') {
-    throw new UnavailableError('this gateway is shutting down; repeat the request with the same sessionId and Idempotency-Key', 1, 'shutting_down');
-  }
-  if (end.kind === 'timeout') {
-    throw new TimeoutError(
-      `the dialog turn did not finish within ${config.faq.dialogTimeoutMs} ms; it goes on (session ${sessionId}, turn ${turnId}): ` +
-        'repeat the request with the same sessionId and Idempotency-Key to get its result',
-    );
-  }
-  if (end.kind === 'failed') {
-    const failure = (end.event.data as { error: { code: string; message: string } }).error;
-    throw new AppError(failure.code, failure.message, { status: 502 });
-  }
+  await awaitTurnEnd(deps, {
+    sessionId,
+    turnId,
+    fromId,
+    timeoutMs: config.faq.dialogTimeoutMs,
+    what: `the dialog turn (session ${sessionId}, turn ${turnId})`,
+    onTimeout: 'repeat the request with the same sessionId and Idempotency-Key to get its result',
+  });
   const loaded = await store.load(sessionId);
   const result = dialogTurns(loaded).find((entry) => entry.turnId === turnId);
   if (!result) throw new AppError('result_unavailable', 'the turn finished but its result is no longer retained', { status: 502 });

@@ -6,7 +6,9 @@ import {
   coreSessionState,
   type CreateWorksheetBody,
   dispatch,
+  type AgentResult,
   type EditableField,
+  type EventType,
   NotFoundError,
   type Problem,
   type ProblemEdit,
@@ -22,8 +24,10 @@ import { applyEdit, autoFix, checkProblem, offlineSubject, qualityFor, suggestio
 import type { FastifyBaseLogger } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
-import { TurnWaiter } from '../faq/turn-waiter.js';
-import { TimeoutError } from './dialog.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { streamTurn, turnStreamDeps } from '../faq/dialog-stream.js';
+import { awaitTurnEnd } from '../faq/turn-waiter.js';
+import { acceptTurn } from './service.js';
 
 /**
  * The workbench's use cases (docs/API.md §3): a worksheet is a session of
@@ -47,20 +51,36 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, log
   const step = await deps.store.create({ state, tokenHash: newToken().hash, agent: 'workbench', turnId });
   await dispatch(deps, sessionId, step);
   log.info({ sessionId, turnId, subject: body.subject }, 'worksheet requested');
-  await awaitTurn(deps, sessionId, turnId, 0);
+  await awaitTurnEnd(deps, {
+    sessionId,
+    turnId,
+    fromId: 0,
+    timeoutMs: deps.config.faq.dialogTimeoutMs,
+    what: `the worksheet ${sessionId}`,
+    // A subject the generators do not cover is the request's fault.
+    statusOf: (code) => (code === 'unsupported_subject' ? 422 : 502),
+  });
   return (await loadWorkbench(deps, sessionId)).worksheet;
 }
 
-/** Waits for a workbench turn to end; its failure is the client's answer. */
-async function awaitTurn(deps: Deps, sessionId: string, turnId: string, fromId: number): Promise<void> {
-  const timeoutMs = deps.config.faq.dialogTimeoutMs;
-  const end = await TurnWaiter.wait(deps.hub, deps.store, { sessionId, turnId, fromId, timeoutMs });
-  if (end.kind === 'closed') throw new UnavailableError('this gateway is shutting down; retry', 1, 'shutting_down');
-  if (end.kind === 'timeout') throw new TimeoutError(`the workbench did not finish within ${timeoutMs} ms (worksheet ${sessionId}, turn ${turnId})`);
-  if (end.kind === 'failed') {
-    const failure = (end.event.data as { error: { code: string; message: string } }).error;
-    throw new AppError(failure.code, failure.message, { status: failure.code === 'unsupported_subject' ? 422 : 502 });
-  }
+const AGENT_RESULT: ReadonlySet<EventType> = new Set(['workbench.result']);
+
+/**
+ * One request to the problem-management agent: a turn of the worksheet's
+ * session naming the problem; its steps streamed when the client asks for
+ * SSE, else its recorded answer once the turn ends.
+ */
+export async function askAgent(deps: Deps & Pick<GatewayDeps, 'metrics'>, req: FastifyRequest, reply: FastifyReply, problemId: string, request: string): Promise<AgentResult | void> {
+  const loaded = await loadProblem(deps, problemId);
+  const sessionId = loaded.worksheet.worksheetId;
+  const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: request, multitask: 'enqueue', options: { problemId } });
+  reply.header('x-turn-id', accepted.turnId);
+  const turn = { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId };
+  if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) return streamTurn(req, reply, turnStreamDeps(deps), { ...turn, begun: false, endOn: AGENT_RESULT });
+  await awaitTurnEnd(deps, { ...turn, timeoutMs: deps.config.faq.dialogTimeoutMs, what: `the agent (problem ${problemId}, turn ${accepted.turnId})` });
+  const result = (await loadWorkbench(deps, sessionId)).state.workbench.results.find((entry) => entry.turnId === accepted.turnId);
+  if (!result) throw new AppError('result_unavailable', 'the request finished but its result is no longer retained', { status: 502 });
+  return result;
 }
 
 type LoadedWorkbench = { state: WorkbenchSessionState; version: number; worksheet: Worksheet; lastEventId: number };
@@ -138,7 +158,7 @@ export async function validateWorksheet(worksheet: Worksheet): Promise<ValidateR
   let total = 0;
   for (const problem of worksheet.problems) {
     const facts = await checkProblem(problem, worksheet.language);
-    total += (await qualityFor(problem, worksheet)).overallScore;
+    total += (await qualityFor(problem, worksheet, facts)).overallScore;
     problems.push({ id: problem.id, isValid: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues.map((issue) => issue.issue) });
   }
   return { problems, overallScore: Math.round((total / Math.max(1, worksheet.problems.length)) * 100) / 100 };

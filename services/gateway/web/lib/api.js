@@ -11,13 +11,15 @@ export class ApiError extends Error {
    * @param {string} code the contract's `error.code`, or `unreachable`
    * @param {string} message
    * @param {number | null} retryAfterMs from `Retry-After`, when the answer carried one
+   * @param {unknown} [body] the whole answer, for errors that carry more than the contract's fields (a 409 with the current problem)
    */
-  constructor(status, code, message, retryAfterMs) {
+  constructor(status, code, message, retryAfterMs, body = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.retryAfterMs = retryAfterMs;
+    this.body = body;
   }
 
   /** Worth trying again unchanged: shed (429/503), a gateway timeout, or no gateway at all (restarting). */
@@ -42,6 +44,43 @@ export class ApiError extends Error {
  */
 
 /**
+ * One JSON request of the contract: the answer's JSON, or an `ApiError` for
+ * an error answer or an unreachable gateway. Both pages' clients use it.
+ * @param {string} baseUrl
+ * @param {string} method
+ * @param {string} path
+ * @param {{ token?: string, body?: unknown }} [opts]
+ * @returns {Promise<any>}
+ */
+export async function requestJson(baseUrl, method, path, opts = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json' };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  } catch (err) {
+    throw new ApiError(0, 'unreachable', `The gateway cannot be reached (${describeError(err)}).`, null);
+  }
+  const text = await res.text();
+  const json = parseJson(text);
+  if (res.ok) return json;
+  const error = json && typeof json === 'object' ? json.error : undefined;
+  throw new ApiError(
+    res.status,
+    typeof error?.code === 'string' ? error.code : `http_${res.status}`,
+    typeof error?.message === 'string' ? error.message : `The gateway answered ${res.status}.`,
+    retryAfterMs(res.headers.get('retry-after')),
+    json,
+  );
+}
+
+/**
  * @param {string} baseUrl '' in the page (same origin), `http://host:port` elsewhere
  */
 export function createApi(baseUrl) {
@@ -49,34 +88,8 @@ export function createApi(baseUrl) {
    * @param {string} method
    * @param {string} path
    * @param {{ token?: string, body?: unknown }} [opts]
-   * @returns {Promise<any>}
    */
-  async function call(method, path, opts = {}) {
-    /** @type {Record<string, string>} */
-    const headers = { accept: 'application/json' };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    let res;
-    try {
-      res = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      });
-    } catch (err) {
-      throw new ApiError(0, 'unreachable', `The gateway cannot be reached (${describeError(err)}).`, null);
-    }
-    const text = await res.text();
-    const json = parseJson(text);
-    if (res.ok) return json;
-    const error = json && typeof json === 'object' ? json.error : undefined;
-    throw new ApiError(
-      res.status,
-      typeof error?.code === 'string' ? error.code : `http_${res.status}`,
-      typeof error?.message === 'string' ? error.message : `The gateway answered ${res.status}.`,
-      retryAfterMs(res.headers.get('retry-after')),
-    );
-  }
+  const call = (method, path, opts = {}) => requestJson(baseUrl, method, path, opts);
 
   return {
     /**

@@ -165,7 +165,16 @@ export const STRINGS = { en, ja };
  * @param {Record<string, string | number>} [vars]
  */
 export function t(lang, key, vars = {}) {
-  return STRINGS[lang][key].replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? `{${name}}`));
+  return fill(STRINGS[lang][key], vars);
+}
+
+/**
+ * A message with its `{name}` placeholders filled (a missing value stays visible as `{name}`).
+ * @param {string} template
+ * @param {Record<string, string | number>} [vars]
+ */
+export function fill(template, vars = {}) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? `{${name}}`));
 }
 
 /**

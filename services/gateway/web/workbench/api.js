@@ -4,7 +4,7 @@
  * shared/runtime/src/schemas/workbench.ts) on `fetch`, same origin.
  */
 
-import { ApiError, describeError, retryAfterMs } from '../lib/api.js';
+import { ApiError, requestJson } from '../lib/api.js';
 
 /**
  * @typedef {object} Problem
@@ -83,25 +83,15 @@ import { ApiError, describeError, retryAfterMs } from '../lib/api.js';
  * @property {string[]} changed
  */
 
-/** A contract error that carried more than `error`: a 409 of PATCH carries the current problem. */
-export class WorkbenchApiError extends ApiError {
-  /**
-   * @param {number} status
-   * @param {string} code
-   * @param {string} message
-   * @param {number | null} retryAfter
-   * @param {unknown} body the whole answer
-   */
-  constructor(status, code, message, retryAfter, body) {
-    super(status, code, message, retryAfter);
-    this.body = body;
-  }
-
-  /** The problem as it is now, when the edit was refused for a stale version. @returns {Problem | null} */
-  get currentProblem() {
-    const body = /** @type {{ problem?: Problem } | null} */ (this.body);
-    return this.status === 409 && body && typeof body === 'object' && body.problem ? body.problem : null;
-  }
+/**
+ * The problem as it is now, when an edit was refused for a stale version (409 with `problem`).
+ * @param {unknown} err
+ * @returns {Problem | null}
+ */
+export function currentProblemOf(err) {
+  if (!(err instanceof ApiError) || err.status !== 409) return null;
+  const body = /** @type {{ problem?: Problem } | null} */ (err.body);
+  return body && typeof body === 'object' && body.problem ? body.problem : null;
 }
 
 /** @param {string} baseUrl '' in the page */
@@ -112,33 +102,7 @@ export function createWorkbenchApi(baseUrl) {
    * @param {unknown} [body]
    * @returns {Promise<any>}
    */
-  async function call(method, path, body) {
-    /** @type {Record<string, string>} */
-    const headers = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let res;
-    try {
-      res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (err) {
-      throw new WorkbenchApiError(0, 'unreachable', `The gateway cannot be reached (${describeError(err)}).`, null, null);
-    }
-    const text = await res.text();
-    let json = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = null;
-    }
-    if (res.ok) return json;
-    const error = json && typeof json === 'object' ? json.error : undefined;
-    throw new WorkbenchApiError(
-      res.status,
-      typeof error?.code === 'string' ? error.code : `http_${res.status}`,
-      typeof error?.message === 'string' ? error.message : `The gateway answered ${res.status}.`,
-      retryAfterMs(res.headers.get('retry-after')),
-      json,
-    );
-  }
+  const call = (method, path, body) => requestJson(baseUrl, method, path, { body });
 
   const enc = encodeURIComponent;
   return {
@@ -152,7 +116,7 @@ export function createWorkbenchApi(baseUrl) {
     /** @param {string} id @returns {Promise<Problem>} */
     problem: (id) => call('GET', `/api/problems/${enc(id)}`),
     /**
-     * A stale `version` answers 409 with the current problem (WorkbenchApiError.currentProblem).
+     * A stale `version` answers 409 with the current problem (see currentProblemOf).
      * @param {string} id @param {EditableField} field @param {unknown} value @param {number} version
      * @returns {Promise<Problem>}
      */

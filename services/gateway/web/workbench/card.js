@@ -11,7 +11,8 @@
  */
 
 import { h, langOf } from '../lib/dom.js';
-import { consistencyState, FIX_ORDER, WorkbenchApiError } from './api.js';
+import { ApiError } from '../lib/api.js';
+import { consistencyState, currentProblemOf, FIX_ORDER } from './api.js';
 import { label, tr } from './i18n.js';
 import { comparison, fieldLabel, fieldLabelKey, fieldValue, qualityComparison } from './view.js';
 
@@ -604,7 +605,7 @@ export class ProblemCard {
       try {
         this.setProblem(await this.ctx.retry(() => this.ctx.api.undo(this.problem.id)));
       } catch (err) {
-        if (err instanceof WorkbenchApiError && err.code === 'nothing_to_undo') {
+        if (err instanceof ApiError && err.code === 'nothing_to_undo') {
           this.ctx.announce(tr(this.lang, 'nothingToUndo', { n: this.problem.index }));
           return null;
         }
@@ -669,7 +670,7 @@ export class ProblemCard {
   /** @param {unknown} err @returns {Promise<HTMLElement | null>} */
   async fail(err) {
     const n = this.problem.index;
-    const current = err instanceof WorkbenchApiError ? err.currentProblem : null;
+    const current = currentProblemOf(err);
     if (current) {
       this.closeEditor(false);
       this.proposal = null;

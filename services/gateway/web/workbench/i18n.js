@@ -1,4 +1,5 @@
 // @ts-check
+import { fill } from '../lib/i18n.js';
 /**
  * The workbench page's own words in English and Japanese. The problems, the
  * checker's issues and the agent's message come from the server as they are.
@@ -249,7 +250,7 @@ export const WORKBENCH_STRINGS = { en, ja };
  * @param {Vars} [vars]
  */
 export function tr(lang, key, vars = {}) {
-  return WORKBENCH_STRINGS[lang][key].replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? `{${name}}`));
+  return fill(WORKBENCH_STRINGS[lang][key], vars);
 }
 
 /**

@@ -175,7 +175,7 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
     };
   }
   const width = between(random, 3, difficulty === 'hard' ? 25 : 12);
-  const height = shape === 'square' ? width : between(random, 2, difficulty === 'hard' ? 20 : 10) + (shape === 'triangle' ? 0 : 0);
+  const height = shape === 'square' ? width : between(random, 2, difficulty === 'hard' ? 20 : 10);
   if (shape === 'triangle') {
     const answer = (width * height) / 2;
     return {

@@ -319,14 +319,14 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
       return;
     }
   }
+  // Any phrasing that states another choice as the answer ("X is the answer", 「Xが正解」, "which makes X the answer"):
+  // a sentence that names it and the answer, not the marked choice, and does not deny it.
+  const sentences = explanation.split(/(?<=[。.!?！？])\s*/);
   const namedFirst = choices.findIndex(
     (choice, index) =>
       index !== marked &&
       choice.trim().length > 1 &&
-      new RegExp(
-        String.raw`${escapeRegExp(normalizeNumerals(choice).trim())}[」』"”]?\s*(?:が|is|は)\s*(?:正解|答え|the\s+(?:correct\s+|right\s+)?answer)|makes?\s+${escapeRegExp(normalizeNumerals(choice).trim())}\s+the\s+(?:correct\s+|right\s+)?answer`,
-        'iu',
-      ).test(explanation),
+      sentences.some((sentence) => containsChoice(sentence, choice) && ANSWER_NOUN.test(sentence) && !containsChoice(sentence, choices[marked]!) && !DENIAL.test(sentence) && !MISTAKE_TALK.test(sentence)),
   );
   if (namedFirst >= 0) {
     add('explanation_names_other', 'explanation', 'error', say(`解説が「${choices[namedFirst]}」を答えとしていますが、正解は「${choices[marked]}」です。`, `The explanation gives "${choices[namedFirst]}" as the answer, but "${choices[marked]}" is marked.`), say('解説の答えを直す', 'Fix the answer in the text'));
@@ -391,6 +391,9 @@ const STATED = new RegExp(
   String.raw`(?:answer is|answer:|(?:sum|total|product|difference|quotient|result) is|答えは|答え[:：]|正解は|(?:和|差|積|商)は|so\s+[a-z]\s*=|よって\s*[a-z]\s*=|したがって\s*[a-z]?\s*=?)\s*(?:[a-z]\s*=\s*)?${VALUE}`,
   'i',
 );
+
+const ANSWER_NOUN = /正解|答え|the\s+(?:correct\s+|right\s+)?answer/i;
+const DENIAL = /\bnot\b|n't|never|ではな|じゃな|ません/i;
 
 /** A sentence about a wrong answer ("x = 10 comes from…", 「…は誤りです」): its numbers are not the result. */
 const MISTAKE_TALK = /mistake|wrong|incorrect|instead|comes from|error|誤り|間違|ではなく|注意/i;

@@ -3,10 +3,26 @@ import type { AddressInfo } from 'node:net';
 
 type Usage = { prompt_tokens: number; completion_tokens: number };
 
-/** A 200 reply: tool calls (with optional content) or plain content; usage defaults to 11 prompt / 7 completion tokens. */
-export type FakeCompletion =
-  | { toolCalls: Array<{ name: string; arguments: string }>; content?: string | null; usage?: Usage }
-  | { content: string; usage?: Usage };
+/** How a reply goes out to a request with `stream: true` (ignored otherwise). */
+export type StreamShape = {
+  /** Characters of tool-call arguments (and content) per chunk; default 6. */
+  chunkChars?: number;
+  /** Pause between chunks, so a test sees deltas arrive before the reply ends. */
+  chunkDelayMs?: number;
+  /** Leave `index` out of tool-call deltas (some compatible servers do). */
+  omitIndex?: boolean;
+  /** Cut the connection after this many chunks (a reply that breaks off halfway). */
+  cutAfter?: number;
+};
+
+/**
+ * A 200 reply: tool calls (with optional content) or plain content; usage defaults to 11 prompt / 7 completion tokens.
+ * `ids` replaces the generated tool-call ids (null: none sent, '' an empty one); `finishReason` the computed one.
+ */
+export type FakeCompletion = (
+  | { toolCalls: Array<{ name: string; arguments: string }>; content?: string | null }
+  | { content: string }
+) & { usage?: Usage; ids?: Array<string | null>; finishReason?: string; stream?: StreamShape };
 
 /**
  * One scripted answer of the fake, used in order:
@@ -17,7 +33,7 @@ export type FakeCompletion =
  */
 export type FakeResponse =
   | FakeCompletion
-  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { status: number; body?: unknown; headers?: Record<string, string>; stream?: StreamShape }
   | { disconnect: true }
   | { delayMs: number; reply: FakeResponse };
 
@@ -33,6 +49,8 @@ export type FakeOpenAi = {
   requests: FakeRequest[];
   /** Scripted responses not used yet: a test can assert its script was consumed. */
   pending(): number;
+  /** Streamed replies whose last chunk has not been written yet. */
+  streaming(): number;
   /** Resolves once `count` requests have arrived in total (an event to wait on, not a sleep). */
   waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
@@ -52,6 +70,33 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const timers = new Set<NodeJS.Timeout>();
   let completions = 0;
+  let streaming = 0;
+
+  /** A completion body sent as Chat Completions chunks (SSE), the way a streaming server sends it. */
+  const stream = (res: ServerResponse, body: ChatCompletionBody, shape: StreamShape = {}): void => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunks = chunksOf(body, shape);
+    streaming += 1;
+    const next = (i: number): void => {
+      if (res.destroyed || (shape.cutAfter !== undefined && i >= shape.cutAfter)) {
+        streaming -= 1;
+        return void res.socket?.destroy();
+      }
+      if (i >= chunks.length) {
+        streaming -= 1;
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);
+      if (!shape.chunkDelayMs) return next(i + 1);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        next(i + 1);
+      }, shape.chunkDelayMs);
+      timers.add(timer);
+    };
+    next(0);
+  };
 
   const record = (req: FakeRequest): void => {
     requests.push(req);
@@ -61,24 +106,28 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     }
   };
 
-  const answer = (res: ServerResponse, reply: FakeResponse | undefined, model: string): void => {
+  const answer = (res: ServerResponse, reply: FakeResponse | undefined, model: string, streamed = false): void => {
     if (res.destroyed) return;
     if (!reply) return sendJson(res, 500, { error: { message: 'fake OpenAI script exhausted: no response enqueued for this request', type: 'fake' } });
     if ('delayMs' in reply) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        answer(res, reply.reply, model);
+        answer(res, reply.reply, model, streamed);
       }, reply.delayMs);
       timers.add(timer);
       return;
     }
     if ('disconnect' in reply) return void res.socket?.destroy();
     if ('status' in reply) {
+      // A scripted 200 body is a whole completion: streamed like any other when the request asked for a stream.
+      if (reply.status === 200 && streamed) return stream(res, reply.body as ChatCompletionBody, reply.stream);
       const body = reply.body ?? { error: { message: `fake status ${reply.status}`, type: 'fake', code: null, param: null } };
       return sendJson(res, reply.status, body, reply.headers);
     }
     completions += 1;
-    sendJson(res, 200, completion(reply, model, completions));
+    const body = completion(reply, model, completions);
+    if (streamed) return stream(res, body, reply.stream);
+    sendJson(res, 200, body);
   };
 
   const server = createServer((req, res) => {
@@ -94,7 +143,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         return sendJson(res, 400, { error: { message: 'request body is not JSON' } });
       }
       record({ body, headers: flatHeaders(req) });
-      answer(res, script.shift(), String(body?.model ?? 'fake-model'));
+      answer(res, script.shift(), String(body?.model ?? 'fake-model'), body?.stream === true);
     }, () => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -105,6 +154,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     enqueue: (...responses) => void script.push(...responses),
     requests,
     pending: () => script.length,
+    streaming: () => streaming,
     waitForRequests: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
     close: () =>
@@ -117,10 +167,14 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a completion body as JSON, scripted or built here
+type ChatCompletionBody = any;
+
 /** A Chat Completions body as the API returns it: one choice, tool calls in the function shape. */
-function completion(reply: FakeCompletion, model: string, requestNumber: number): object {
+function completion(reply: FakeCompletion, model: string, requestNumber: number): ChatCompletionBody {
   const toolCalls = 'toolCalls' in reply ? reply.toolCalls : [];
   const usage = reply.usage ?? DEFAULT_USAGE;
+  const idOf = (i: number) => (reply.ids && i < reply.ids.length ? reply.ids[i] : `call_${requestNumber}_${i}`);
   return {
     id: `chatcmpl-fake-${requestNumber}`,
     object: 'chat.completion',
@@ -129,20 +183,50 @@ function completion(reply: FakeCompletion, model: string, requestNumber: number)
     choices: [
       {
         index: 0,
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        finish_reason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
         logprobs: null,
         message: {
           role: 'assistant',
           content: reply.content ?? null,
           refusal: null,
           ...(toolCalls.length > 0
-            ? { tool_calls: toolCalls.map((c, i) => ({ id: `call_${requestNumber}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            ? { tool_calls: toolCalls.map((c, i) => ({ ...(idOf(i) === null ? {} : { id: idOf(i) }), type: 'function', function: { name: c.name, arguments: c.arguments } })) }
             : {}),
         },
       },
     ],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
+}
+
+/**
+ * The chunks a streaming server sends for `body`: the role first, content and
+ * each tool call's arguments in pieces (id and name with a call's first
+ * piece), the finish reason, then usage alone in the last chunk
+ * (stream_options.include_usage).
+ */
+function chunksOf(body: ChatCompletionBody, shape: StreamShape): object[] {
+  const size = shape.chunkChars ?? 6;
+  const base = { id: body.id, object: 'chat.completion.chunk', created: body.created ?? 0, model: body.model };
+  const choice = body.choices?.[0];
+  const chunk = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const pieces = (text: string) => (text === '' ? [''] : Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
+  const out: object[] = [];
+  if (choice) {
+    const message = choice.message ?? {};
+    out.push(chunk({ role: 'assistant', content: '' }));
+    if (typeof message.content === 'string' && message.content !== '') for (const piece of pieces(message.content)) out.push(chunk({ content: piece }));
+    if (message.refusal) out.push(chunk({ refusal: message.refusal }));
+    (message.tool_calls ?? []).forEach((call: ChatCompletionBody, index: number) => {
+      pieces(call.function.arguments).forEach((piece, i) => {
+        const head = i === 0 ? { ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.function.name, arguments: piece } } : { function: { arguments: piece } };
+        out.push(chunk({ tool_calls: [{ ...(shape.omitIndex ? {} : { index }), ...head }] }));
+      });
+    });
+    out.push(chunk({}, choice.finish_reason ?? 'stop'));
+  }
+  if (body.usage) out.push({ ...base, choices: [], usage: body.usage });
+  return out;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

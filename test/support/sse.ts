@@ -7,7 +7,10 @@ export type ReceivedEvent = { id: number; type: string; data: Record<string, unk
  * so tests can assert exact sequences and reconnect with Last-Event-ID.
  */
 export class SseRecorder {
+  /** Stored events, in order (what a replay also delivers). */
   readonly events: ReceivedEvent[] = [];
+  /** Live-only events (message.delta), with the position in `events` they arrived at. */
+  readonly live: Array<ReceivedEvent & { after: number }> = [];
   readonly comments: string[] = [];
   status = 0;
   private closeFn: (() => void) | null = null;
@@ -66,7 +69,10 @@ export class SseRecorder {
       else if (line.startsWith('event:')) type = line.slice(6).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trim());
     }
-    if (id !== null && data.length > 0) {
+    if (id !== null && data.length > 0 && type === 'message.delta') {
+      this.live.push({ id, type, data: JSON.parse(data.join('\n')) as Record<string, unknown>, after: this.events.length });
+      this.notify();
+    } else if (id !== null && data.length > 0) {
       this.events.push({ id, type, data: JSON.parse(data.join('\n')) as Record<string, unknown> });
       this.notify();
     }

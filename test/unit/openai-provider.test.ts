@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ModelBehaviorError, ModelStopError, ProviderError } from '@convo/runtime';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { createOpenAiProvider, type OpenAiProviderOptions, shortenHistory } from '@convo/agent-kit/internal/llm/openai-provider';
+import { CONVERSATION_START, normaliseRoles } from '@convo/agent-kit/internal/llm/message-roles';
 import type { ChatRequest } from '@convo/agent-kit';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 
@@ -287,5 +288,95 @@ describe('openai provider: replies that stop short, and servers that differ', ()
     expect(shortened[0]!.role).toBe('system');
     expect(shortened[1]!.role).toBe('user');
     expect(shortened.some((message) => message.role === 'tool' && !shortened.some((other) => other.role === 'assistant' && other.toolCalls.some((toolCall) => toolCall.id === message.toolCallId)))).toBe(false);
+  });
+});
+
+describe('openai provider: streaming', () => {
+  const ask = (message: string) => ({ name: 'ask', arguments: JSON.stringify({ message }) });
+
+  it('streams by default, reports a tool call’s arguments as they grow, and rebuilds the reply from the chunks', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, ask('東京にお住まいですか？')], usage: { prompt_tokens: 30, completion_tokens: 9 }, stream: { chunkChars: 4 } });
+    const progress: Array<{ index: number; name: string; arguments: string }> = [];
+    const res = await provider().chat(request({ onToolCallProgress: (p) => progress.push({ ...p }) }));
+    expect(fake.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(res.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_\d+_0$/), name: 'set_country', arguments: '{"country":"JP"}' },
+      { id: expect.stringMatching(/^call_\d+_1$/), name: 'ask', arguments: '{"message":"東京にお住まいですか？"}' },
+    ]);
+    expect(res.usage).toMatchObject({ promptTokens: 30, completionTokens: 9 });
+    // The ask call's arguments arrived in several growing pieces, each the whole string so far.
+    const asks = progress.filter((p) => p.index === 1);
+    expect(asks.length).toBeGreaterThan(3);
+    expect(asks.every((p, i) => i === 0 || p.arguments.startsWith(asks[i - 1]!.arguments))).toBe(true);
+    expect(asks.at(-1)!.arguments).toBe('{"message":"東京にお住まいですか？"}');
+  });
+
+  it('rebuilds tool calls from servers that send no index and no ids', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, ask('Tokyo?')], ids: [null, ''], stream: { omitIndex: true, chunkChars: 5 } });
+    const res = await provider().chat(request());
+    expect(res.toolCalls.map((c) => [c.name, c.arguments])).toEqual([
+      ['set_country', '{"country":"JP"}'],
+      ['ask', '{"message":"Tokyo?"}'],
+    ]);
+    expect(new Set(res.toolCalls.map((c) => c.id)).size).toBe(2);
+    expect(res.toolCalls.every((c) => c.id.length > 0)).toBe(true);
+  });
+
+  it('retries a reply that breaks off halfway, and the progress starts again from nothing', async () => {
+    fake.enqueue({ toolCalls: [ask('Which country?')], stream: { chunkChars: 3, cutAfter: 4, chunkDelayMs: 5 } }, { toolCalls: [ask('Which country?')], stream: { chunkChars: 3 } });
+    const seen: string[] = [];
+    const res = await provider().chat(request({ onToolCallProgress: (p) => seen.push(p.arguments) }));
+    expect(res.toolCalls[0]!.arguments).toBe('{"message":"Which country?"}');
+    expect(fake.requests).toHaveLength(2);
+    const restart = seen.findIndex((text, i) => i > 0 && text.length < seen[i - 1]!.length);
+    expect(restart).toBeGreaterThan(0);
+  });
+
+  it('finds a length stop and a refusal in a streamed reply too', async () => {
+    fake.enqueue({ content: '{"language":"j', finishReason: 'length' }, { status: 200, body: { id: 'r', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'Not this.' } }] } });
+    expect(await failure(provider().chat(request()))).toMatchObject({ code: 'model_output_truncated', retryable: true });
+    const refused = await failure(provider().chat(request()));
+    expect(refused).toMatchObject({ code: 'model_refused' });
+    expect((refused as Error).message).toMatch(/Not this\./);
+  });
+
+  it('sends no stream when streaming is switched off', async () => {
+    fake.enqueue({ content: 'ok' });
+    const res = await provider({ compatibility: { stream: false } }).chat(request());
+    expect(res.content).toBe('ok');
+    expect(fake.requests[0]!.body.stream).toBe(false);
+  });
+});
+
+describe('message roles every chat template accepts', () => {
+  it('starts the conversation with a user message, even on a first call with only the system prompt', async () => {
+    expect(normaliseRoles([{ role: 'system', content: 'You greet.' }, { role: 'system', content: 'State: {}' }])).toEqual([
+      { role: 'system', content: 'You greet.\n\nState: {}' },
+      { role: 'user', content: CONVERSATION_START },
+    ]);
+    const fromAssistant = normaliseRoles([{ role: 'system', content: 'S' }, { role: 'assistant', content: 'Hello!', toolCalls: [] }, { role: 'user', content: 'Hi' }]);
+    expect(fromAssistant.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+
+  it('merges two user messages in a row but never a tool call with its result', () => {
+    const messages = normaliseRoles([
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'one' },
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'a', name: 'ask', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'a', name: 'ask', content: 'ok' },
+      { role: 'system', content: 'State' },
+    ]);
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'system']);
+    expect(messages[1]).toEqual({ role: 'user', content: 'one\n\ntwo' });
+  });
+
+  it('moves the state into the first system message for templates that accept one there only', async () => {
+    fake.enqueue({ content: 'ok' });
+    await provider({ compatibility: { statePosition: 'start' } }).chat(request({ messages: [{ role: 'system', content: 'Rules.' }, { role: 'user', content: 'hi' }, { role: 'system', content: 'State: 1' }] }));
+    expect(fake.requests[0]!.body.messages).toEqual([
+      { role: 'system', content: 'Rules.\n\nState: 1' },
+      { role: 'user', content: 'hi' },
+    ]);
   });
 });

@@ -11,20 +11,23 @@ import { StreamHub } from './sse/stream-hub.js';
 /**
  * Wires real clients and listens. Redis connections per gateway process:
  * one shared command connection (store, queues, unblock), one blocking
- * connection for the SSE hub, whatever the number of clients, and one for
- * the search queue's completion events (/agent.search).
+ * connection for the SSE hub, whatever the number of clients, one in
+ * subscriber mode for live-only events (message deltas), and one for the
+ * search queue's completion events (/agent.search).
  */
 export async function startGateway(config: Config = loadConfig()) {
   const log = createLogger('gateway', config.logLevel);
   const redis = createRedis(config.redisUrl, 'producer', 'gateway');
   const blocking = createRedis(config.redisUrl, 'worker', 'gateway-sse');
-  await Promise.all([waitReady(redis), waitReady(blocking)]);
+  const subscriber = createRedis(config.redisUrl, 'worker', 'gateway-live');
+  await Promise.all([waitReady(redis), waitReady(blocking), waitReady(subscriber)]);
   const store = new SessionStore(redis, { prefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, eventsMaxLen: config.eventsMaxLen });
   const queues = createAgentQueues(redis, config.queuePrefix);
   const hub = new StreamHub(blocking, redis, (id) => store.keys(id).events, log, {
     blockMs: 5_000,
     batch: 500,
     heartbeatMs: config.sse.heartbeatMs,
+    live: { subscriber, channelOf: (id) => store.liveChannel(id) },
   });
   hub.start();
   const corpus = new CorpusStore(redis, config.keyPrefix);
@@ -75,6 +78,7 @@ export async function startGateway(config: Config = loadConfig()) {
     }
     await queues.closeAll().catch(() => undefined);
     blocking.disconnect();
+    subscriber.disconnect();
     redis.disconnect();
   };
   return { app, port, close, deps };

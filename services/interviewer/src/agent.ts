@@ -111,6 +111,8 @@ const interviewerBase: AgentDefinition = {
     const ctx = interviewerContext(draft.asForm().state);
     return ctx.answerPending || ctx.correction ? null : 'ask';
   },
+  // Seed 001: an applicant sees only text that passed its quick-check, so nothing is shown while it is written.
+  streamsAsk: (draft) => draft.state.kind !== 'application',
   // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null), except that an
   // application closed at the turn bound is audited first.
   completion: (draft) => (needsAudit(draft.state) && draft.state.loop === null ? { type: 'handoff', to: 'auditor' } : null),

@@ -76,10 +76,14 @@ export async function runAgentService(
   const queues = createAgentQueues(redis, config.queuePrefix);
   const deps = { agent, handler, store, queues, config, log, metrics, intake: options.intake };
   let stopping = false;
+  // Step jobs running here by session, so a cancel of a session's turn aborts its model call.
+  const running = new Map<string, string>();
 
   const process_ = async (job: Job, token: string | undefined, signal: AbortSignal | undefined) => {
     const other = jobs[job.name];
     const end = metrics.jobDuration.startTimer({ agent, job: job.name });
+    const sessionId = other ? null : sessionOf(job.data);
+    if (sessionId && job.id) running.set(sessionId, job.id);
     try {
       const result = other ? await other(job.data, signal) : await runStep(job, deps, signal);
       end({ outcome: 'ok' });
@@ -92,6 +96,8 @@ export async function runAgentService(
       }
       end({ outcome: 'error' });
       throw err;
+    } finally {
+      if (sessionId && running.get(sessionId) === job.id) running.delete(sessionId);
     }
   };
 
@@ -106,6 +112,11 @@ export async function runAgentService(
   worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
   worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
   await worker.waitUntilReady();
+  const cancels = await listenForCancels(config, store.cancelChannel, agent, log, (sessionId) => {
+    const jobId = running.get(sessionId);
+    // The step itself sees the cancel mark and ends the turn as cancelled; aborting only stops its model call early.
+    if (jobId && worker.cancelJob(jobId, 'cancelled')) log.info({ sessionId, jobId }, 'running step aborted: its turn was cancelled');
+  });
 
   const instance = `${agent}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const publisher = startMetricsPublisher(redis, metrics.registry, { prefix: config.keyPrefix, service: agent, instance, intervalMs: config.metricsPushMs, log });
@@ -128,6 +139,7 @@ export async function runAgentService(
       // A job that ignored its cancellation is recovered by the stalled-job check on another replica.
       if (!handedBack) await worker.close(true).catch(() => undefined);
     }
+    cancels.disconnect();
     await publisher.stop();
     await health.close();
     await queues.closeAll().catch(() => undefined);
@@ -137,6 +149,27 @@ export async function runAgentService(
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** The session a step job belongs to, or null for a payload that is not one (rejected later by runStep). */
+function sessionOf(data: unknown): string | null {
+  const sessionId = (data as { sessionId?: unknown } | null)?.sessionId;
+  return typeof sessionId === 'string' ? sessionId : null;
+}
+
+/** One connection in subscriber mode on the cancel channel; `onCancel` gets the session whose running turn was cancelled. */
+async function listenForCancels(config: Config, channel: string, agent: AgentName, log: Logger, onCancel: (sessionId: string) => void): Promise<Redis> {
+  const subscriber = createRedis(config.redisUrl, 'worker', `${agent}-cancel`);
+  subscriber.on('message', (_channel: string, payload: string) => {
+    try {
+      const { sessionId } = JSON.parse(payload) as { sessionId?: unknown };
+      if (typeof sessionId === 'string') onCancel(sessionId);
+    } catch {
+      log.warn({ payload }, 'unreadable cancel message');
+    }
+  });
+  await subscriber.subscribe(channel);
+  return subscriber;
 }
 
 function delay(ms: number): Promise<void> {

@@ -18,6 +18,7 @@ function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext
     log: ctx.log,
     signal: ctx.signal,
     checkpoint,
+    live: ctx.live ? { channel: ctx.live, messageIdPrefix: `${ctx.draft.state.sessionId}-m${ctx.step.seq}` } : undefined,
   });
 }
 

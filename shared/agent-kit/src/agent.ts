@@ -31,6 +31,12 @@ export type AgentDefinition = {
    * it, such text is answered with the remaining tasks.
    */
   textTool?(draft: SessionDraft): string | null;
+  /**
+   * Whether the text of an `ask` call may reach the person while the model
+   * writes it (message.delta); default true. False where only text that has
+   * been checked may be shown (application questions pass a quick-check first).
+   */
+  streamsAsk?(draft: SessionDraft): boolean;
   /** Messages after the system prompt when a loop starts fresh; defaults to the session's conversation. */
   initialMessages?(draft: SessionDraft, turn: TurnInput): LlmMessage[];
 };

@@ -34,7 +34,7 @@ export function createAskTool(beforeAsk?: (draft: SessionDraft, text: string) =>
         ctx.log.warn({ reason: 'unchecked_question' }, 'ask refused');
         return { result: failure(gate.refuse) };
       }
-      const message = ctx.draft.addAssistantMessage(ctx.agent, text, ctx.turnId, gate.fieldId);
+      const message = ctx.draft.addAssistantMessage(ctx.agent, text, ctx.turnId, gate.fieldId, ctx.messageId);
       return { result: success('Message sent; waiting for the respondent.', { messageId: message.messageId }), control: { type: 'ask' } };
     },
   });

@@ -1,4 +1,6 @@
-import { type LlmMessage, type Logger, type LoopCheckpoint, MaxTurnsExceededError, type SessionDraft, type ToolCall } from '@convo/runtime';
+import { type LiveChannel, type LlmMessage, type Logger, type LoopCheckpoint, MaxTurnsExceededError, type SessionDraft, type ToolCall } from '@convo/runtime';
+import { Allow, parse as parsePartialJson } from 'partial-json';
+import { ASK_TOOL } from './ask-tool.js';
 import { toolSpec } from './llm/json-schema.js';
 import type { LlmProvider, ToolSpec } from './llm/types.js';
 import { conversationMessages, type AgentDefinition, type Completion, type TurnInput } from './agent.js';
@@ -22,6 +24,8 @@ export type LoopOptions = {
   signal?: AbortSignal;
   /** A suspended loop to resume; its `pendingResult` becomes the pending call's tool output. */
   checkpoint?: LoopCheckpoint | null;
+  /** Where an `ask` message's text goes while the model writes it, and the prefix of the ids it streams under (unique per step). */
+  live?: { channel: LiveChannel; messageIdPrefix: string };
 };
 
 const specCache = new WeakMap<AgentDefinition, ToolSpec[]>();
@@ -55,6 +59,7 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
     iterations += 1;
     const messages: LlmMessage[] = [{ role: 'system', content: agent.instructions(draft, o.turn) }, ...transcript];
     const started = Date.now();
+    const streaming = liveAsk(o, iterations);
     const res = await o.llm.chat({
       agent: agent.name,
       model: o.model,
@@ -62,6 +67,7 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
       tools: specsOf(agent),
       context: agent.context(draft, o.turn),
       signal: o.signal,
+      onToolCallProgress: streaming?.onProgress,
     });
     o.log.debug(
       { agent: agent.name, iteration: iterations, toolCalls: res.toolCalls.map((c) => c.name), ms: Date.now() - started, usage: res.usage },
@@ -82,7 +88,7 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
       return { kind: 'completed', completion: agent.completion(draft) };
     }
 
-    const stop = await runToolCalls(o, transcript, calls);
+    const stop = await runToolCalls(o, transcript, calls, streaming?.sent(res.toolCalls));
     // The call's tokens go on the first run step it caused (a suspended call records its step later, without them).
     const recorded = draft.runSteps[firstRunStep];
     if (recorded) recorded.usage = usage;
@@ -121,9 +127,47 @@ function initialTranscript(o: LoopOptions): LlmMessage[] {
   return o.agent.initialMessages ? o.agent.initialMessages(o.draft, o.turn) : conversationMessages(o.draft);
 }
 
+/**
+ * Streams the text of the first `ask` call of a reply while the model writes
+ * it, unless the agent may only send text that has been checked first. The
+ * message is later sent under the same id, so clients replace the partial text.
+ */
+function liveAsk(o: LoopOptions, iteration: number) {
+  if (!o.live || !(o.agent.streamsAsk?.(o.draft) ?? true)) return null;
+  const { channel } = o.live;
+  const messageId = `${o.live.messageIdPrefix}.${iteration}`;
+  let streamedIndex: number | null = null;
+  return {
+    onProgress(progress: { index: number; name: string; arguments: string }) {
+      if (progress.name !== ASK_TOOL.name || (streamedIndex !== null && streamedIndex !== progress.index)) return;
+      const text = partialField(progress.arguments, 'message').trimStart();
+      if (text === '') return;
+      streamedIndex = progress.index;
+      channel.messageText(messageId, text);
+    },
+    /** The streamed call of the finished reply and the id its text went out under. */
+    sent(toolCalls: ToolCall[]): StreamedCall | undefined {
+      const call = streamedIndex === null ? undefined : toolCalls[streamedIndex];
+      return call ? { callId: call.id, messageId } : undefined;
+    },
+  };
+}
+
+type StreamedCall = { callId: string; messageId: string };
+
+/** A string field of a JSON object that is still being written ('' until its value starts). */
+function partialField(json: string, field: string): string {
+  try {
+    const value = (parsePartialJson(json, Allow.STR | Allow.OBJ) as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' ? value : '';
+  } catch {
+    return '';
+  }
+}
+
 type Stop = { type: 'ask' } | { type: 'suspend'; subAgent: NonNullable<LoopCheckpoint['subAgent']>; call: ToolCall; startedAt: string };
 
-async function runToolCalls(o: LoopOptions, transcript: LlmMessage[], calls: ToolCall[]): Promise<Stop | null> {
+async function runToolCalls(o: LoopOptions, transcript: LlmMessage[], calls: ToolCall[], streamed?: StreamedCall): Promise<Stop | null> {
   let stop: Stop | null = null;
   for (const call of calls) {
     if (stop) {
@@ -132,7 +176,7 @@ async function runToolCalls(o: LoopOptions, transcript: LlmMessage[], calls: Too
       continue;
     }
     const startedAt = o.draft.now();
-    const exec = await executeTool(o, call, startedAt);
+    const exec = await executeTool(o, call, startedAt, streamed?.callId === call.id ? streamed.messageId : undefined);
     if (exec.control?.type === 'suspend') {
       stop = { type: 'suspend', subAgent: exec.control.subAgent, call, startedAt };
       continue; // its result arrives when the sub-agent has run
@@ -143,7 +187,7 @@ async function runToolCalls(o: LoopOptions, transcript: LlmMessage[], calls: Too
   return stop;
 }
 
-async function executeTool(o: LoopOptions, call: ToolCall, startedAt: string): Promise<ToolExecution> {
+async function executeTool(o: LoopOptions, call: ToolCall, startedAt: string, messageId?: string): Promise<ToolExecution> {
   const tool = o.agent.tools.find((t) => t.name === call.name);
   const log = o.log.child({ tool: call.name });
   if (!tool) {
@@ -158,7 +202,7 @@ async function executeTool(o: LoopOptions, call: ToolCall, startedAt: string): P
     recordRunStep(o, tool.name, call.arguments, result, startedAt);
     return { result };
   }
-  const exec = await tool.execute(parsed.data, { draft: o.draft, agent: o.agent.name, turnId: o.turn.turnId, log });
+  const exec = await tool.execute(parsed.data, { draft: o.draft, agent: o.agent.name, turnId: o.turn.turnId, log, messageId });
   log.info({ status: exec.result.status, control: exec.control?.type ?? null }, 'tool executed');
   // A suspended call's run step is written when its result arrives (resumePendingCall).
   if (exec.control?.type !== 'suspend') recordRunStep(o, tool.name, parsed.data, exec.result, startedAt);

@@ -28,6 +28,8 @@ export type ToolContext = {
   agent: AgentName;
   turnId: string;
   log: Logger;
+  /** The id clients already saw this call's message text under while it was generated (message.delta), if any. */
+  messageId?: string;
 };
 
 export type Tool<S extends z.ZodObject = z.ZodObject> = {

@@ -27,6 +27,14 @@ const EnvSchema = z.object({
   LLM_TOOL_CHOICE: z.enum(['auto', 'required', 'omit']).default('auto'),
   LLM_PARALLEL_TOOL_CALLS: z.enum(['true', 'false', 'omit']).default('omit'),
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
+  /** Stream replies (`stream: true`): the text of a question reaches clients as it is generated. */
+  LLM_STREAM: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  /** Where the session state goes: after the history (cache-friendly), or merged into the first system message (templates that accept one system message only). */
+  LLM_STATE_POSITION: z.enum(['end', 'start']).default('end'),
+  /** Conversation messages an agent sees besides the current field's exchange; older ones are summarised by the state. */
+  LLM_HISTORY_MESSAGES: int(12, 2),
+  /** Estimated prompt tokens an agent may send; older history is left out first (`<AGENT>_PROMPT_TOKEN_BUDGET` per agent). */
+  LLM_PROMPT_TOKEN_BUDGET: int(6_000, 500),
   /** Simulated model latency of the offline provider (demos, load tests, crash tests). */
   OFFLINE_LATENCY_MS: int(0),
   PORT: int(8080),
@@ -126,7 +134,7 @@ const EnvSchema = z.object({
 });
 
 /** One agent's model settings after its overrides (`<AGENT>_BASE_URL`, …) are applied. */
-export type AgentModelSettings = Readonly<{ baseUrl: string | undefined; apiKey: string | undefined; temperature: number | undefined; maxOutputTokens: number }>;
+export type AgentModelSettings = Readonly<{ baseUrl: string | undefined; apiKey: string | undefined; temperature: number | undefined; maxOutputTokens: number; promptTokenBudget: number }>;
 
 export type Config = Readonly<{
   nodeEnv: string;
@@ -155,6 +163,9 @@ export type Config = Readonly<{
     toolChoice: 'auto' | 'required' | 'omit';
     parallelToolCalls: 'true' | 'false' | 'omit';
     temperature: number | undefined;
+    stream: boolean;
+    statePosition: 'end' | 'start';
+    historyMessages: number;
   }>;
   /** Worker concurrency per agent from `<AGENT>_CONCURRENCY`. */
   concurrency: Readonly<Record<AgentName, number>>;
@@ -259,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         apiKey: read('API_KEY') || vars.OPENAI_API_KEY,
         temperature: number('TEMPERATURE', read('TEMPERATURE'), 0, 2) ?? vars.LLM_TEMPERATURE,
         maxOutputTokens: number('MAX_OUTPUT_TOKENS', read('MAX_OUTPUT_TOKENS'), 0, 1_000_000) ?? vars.LLM_MAX_OUTPUT_TOKENS,
+        promptTokenBudget: number('PROMPT_TOKEN_BUDGET', read('PROMPT_TOKEN_BUDGET'), 500, 10_000_000) ?? vars.LLM_PROMPT_TOKEN_BUDGET,
       };
       return [agent, Object.freeze(settings)];
     }),
@@ -284,6 +296,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       toolChoice: vars.LLM_TOOL_CHOICE,
       parallelToolCalls: vars.LLM_PARALLEL_TOOL_CALLS,
       temperature: vars.LLM_TEMPERATURE,
+      stream: vars.LLM_STREAM,
+      statePosition: vars.LLM_STATE_POSITION,
+      historyMessages: vars.LLM_HISTORY_MESSAGES,
     }),
     concurrency: Object.freeze(concurrency),
     port: vars.PORT,

@@ -85,6 +85,13 @@ export class ModelStopError extends AppError {
 }
 
 /** The agent loop ran out of iterations without reaching `ask`. */
+/** A turn ended by `POST …/turns/:turnId/cancel`: never retried. */
+export class CancelledError extends AppError {
+  constructor(message = 'The turn was cancelled.') {
+    super('cancelled', message, { status: 409 });
+  }
+}
+
 export class MaxTurnsExceededError extends AppError {
   constructor(agent: string, maxTurns: number) {
     super('max_turns_exceeded', `${agent} did not finish within ${maxTurns} model calls`, { status: 502 });

@@ -14,10 +14,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WORK_ROUTE } from '../plugins/shedding.js';
-import { acceptTurn, createSession, submitSession, type NewSession } from '../sessions/service.js';
+import { acceptTurn, cancelTurn, createSession, submitSession, type NewSession } from '../sessions/service.js';
 import type { GatewayDeps } from '../deps.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
+const TurnParams = SessionIdParams.extend({ turnId: z.string().min(1).max(100) });
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { token: [] }];
 
 /** Session routes of docs/API.md section 1 (the SSE route lives in events.ts). */
@@ -85,6 +86,21 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => submitSession(deps, req.params.id, req.log),
+    );
+
+    app.post(
+      '/v1/sessions/:id/turns/:turnId/cancel',
+      {
+        config: { auth: 'session' },
+        schema: {
+          tags: ['sessions'],
+          summary: 'Cancel a queued or running turn (turn.failed with code cancelled)',
+          params: TurnParams,
+          security,
+          response: { 202: z.object({ turnId: z.string(), status: z.enum(['cancelled', 'cancelling']) }), ...errors },
+        },
+      },
+      async (req, reply) => reply.status(202).send(await cancelTurn(deps, req.params.id, req.params.turnId, req.log)),
     );
 
     app.get(

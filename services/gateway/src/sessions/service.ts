@@ -120,3 +120,25 @@ export async function acceptTurn(
   req.log.info({ sessionId: input.sessionId, turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome }, 'turn accepted');
   return { turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome };
 }
+
+export type CancelledTurn = { turnId: string; status: 'cancelled' | 'cancelling' };
+
+/**
+ * Cancels a turn (docs/API.md): a queued turn is removed at once
+ * (`cancelled`, its turn.failed already in the stream); a running one is
+ * marked and its model call aborted (`cancelling`: turn.failed with code
+ * `cancelled` follows on the stream). The session stays usable.
+ */
+export async function cancelTurn(deps: Pick<ServiceDeps, 'store'>, sessionId: string, turnId: string, log: FastifyBaseLogger): Promise<CancelledTurn> {
+  const outcome = await deps.store.cancelTurn(sessionId, turnId);
+  switch (outcome) {
+    case 'not_found':
+      throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
+    case 'turn_not_found':
+      throw new NotFoundError(`turn ${turnId} not found in session ${sessionId}`, 'turn_not_found');
+    case 'not_active':
+      throw new ConflictError('turn_not_active', `turn ${turnId} has already ended`);
+  }
+  log.info({ sessionId, turnId, outcome }, 'turn cancel requested');
+  return { turnId, status: outcome };
+}

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SessionEvent } from '@convo/runtime';
+import type { NewEvent, SessionEvent } from '@convo/runtime';
 import type { HubSubscriber } from './stream-hub.js';
 
 /**
@@ -29,6 +29,8 @@ export class SseClient implements HubSubscriber {
   private pending: SessionEvent[] = [];
   private closed = false;
   private onCloseHandlers: Array<() => void> = [];
+  /** Assistant messages already delivered whole: a late delta of one is dropped. */
+  private readonly sent = new Set<string>();
 
   constructor(
     readonly sessionId: string,
@@ -59,10 +61,22 @@ export class SseClient implements HubSubscriber {
     this.write(ev);
   }
 
+  /**
+   * A live-only event (message.delta) goes out only on the live tail, never
+   * during the replay, and carries the id of the last stored event the
+   * client has, so Last-Event-ID stays where replay must resume.
+   */
+  deliverLive(ev: NewEvent): void {
+    if (this.closed || this.replaying) return;
+    if (ev.type === 'message.delta' && this.sent.has(ev.data.messageId)) return;
+    this.send(`id: ${this.cursor}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`);
+  }
+
   /** Writes an event unless the client already has it; replay and live tail may overlap. */
   write(ev: SessionEvent): void {
     if (this.closed || ev.id <= this.cursor) return;
     this.cursor = ev.id;
+    if (ev.type === 'message') this.sent.add(ev.data.messageId);
     this.send(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`);
   }
 

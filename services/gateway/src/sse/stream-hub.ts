@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Logger, parseStreamEntry, type SessionEvent } from '@convo/runtime';
+import { type Logger, type NewEvent, parseStreamEntry, type SessionEvent } from '@convo/runtime';
 
 /** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
 export interface HubSubscriber {
@@ -7,12 +7,17 @@ export interface HubSubscriber {
   /** An SSE connection, as opposed to a request waiting for its turn. */
   readonly isStream: boolean;
   deliver(ev: SessionEvent): void;
+  /** A live-only event (a message delta): no id of its own, never replayed. */
+  deliverLive?(ev: NewEvent): void;
   comment(text: string): void;
   close(reason: string): void;
   onClose(fn: () => void): void;
 }
 
-type Followed = { key: string; cursor: number; clients: Set<HubSubscriber> };
+type Followed = { key: string; cursor: number; clients: Set<HubSubscriber>; channel: string | null };
+
+/** The Pub/Sub side: a connection in subscriber mode and the channel of a session's live-only events. */
+export type LiveSource = { subscriber: Redis; channelOf: (sessionId: string) => string };
 
 /**
  * Follows the event streams of every session that has an SSE client on this
@@ -20,6 +25,10 @@ type Followed = { key: string; cursor: number; clients: Set<HubSubscriber> };
  * fans events out to the clients. A new stream interrupts the blocking read
  * with CLIENT UNBLOCK from the shared command connection, so a gateway uses a
  * fixed number of Redis connections however many clients it serves.
+ *
+ * Live-only events (message deltas) come over Pub/Sub on one more connection:
+ * the hub subscribes to a session's channel while it has clients and hands
+ * them to the SSE connections beside the stored stream, never into it.
  */
 export class StreamHub {
   private readonly followed = new Map<string, Followed>();
@@ -29,14 +38,29 @@ export class StreamHub {
   private wakeIdle: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private readonly byChannel = new Map<string, Followed>();
 
   constructor(
     private readonly blocking: Redis,
     private readonly command: Redis,
     private readonly keyOf: (sessionId: string) => string,
     private readonly log: Logger,
-    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number },
-  ) {}
+    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number; live?: LiveSource },
+  ) {
+    opts.live?.subscriber.on('message', (channel: string, payload: string) => this.onLive(channel, payload));
+  }
+
+  private onLive(channel: string, payload: string): void {
+    const session = this.byChannel.get(channel);
+    if (!session) return;
+    let ev: NewEvent;
+    try {
+      ev = JSON.parse(payload) as NewEvent;
+    } catch {
+      return;
+    }
+    for (const client of session.clients) client.deliverLive?.(ev);
+  }
 
   get clientCount(): number {
     let count = 0;
@@ -68,8 +92,13 @@ export class StreamHub {
     let session = this.followed.get(key);
     const isNew = !session;
     if (!session) {
-      session = { key, cursor: fromId, clients: new Set() };
+      const channel = this.opts.live ? this.opts.live.channelOf(client.sessionId) : null;
+      session = { key, cursor: fromId, clients: new Set(), channel };
       this.followed.set(key, session);
+      if (channel) {
+        this.byChannel.set(channel, session);
+        this.opts.live!.subscriber.subscribe(channel).catch((err: unknown) => this.log.warn({ err, channel }, 'live subscribe failed'));
+      }
     }
     // Events between fromId and the hub's cursor reach the client through its own replay.
     session.clients.add(client);
@@ -81,7 +110,12 @@ export class StreamHub {
     const session = this.followed.get(key);
     if (!session) return;
     session.clients.delete(client);
-    if (session.clients.size === 0) this.followed.delete(key);
+    if (session.clients.size > 0) return;
+    this.followed.delete(key);
+    if (session.channel) {
+      this.byChannel.delete(session.channel);
+      this.opts.live!.subscriber.unsubscribe(session.channel).catch(() => undefined);
+    }
   }
 
   private forEachClient(fn: (client: HubSubscriber) => void): void {

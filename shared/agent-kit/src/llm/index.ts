@@ -23,6 +23,8 @@ export function createProvider(config: Config, log: Logger, offlinePolicies: Par
         toolChoice: config.llm.toolChoice,
         parallelToolCalls: config.llm.parallelToolCalls,
         temperature: own?.temperature ?? config.llm.temperature,
+        stream: config.llm.stream,
+        statePosition: config.llm.statePosition,
       },
       log,
     });

@@ -1,9 +1,12 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type {
   ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { normaliseRoles } from './message-roles.js';
 import { ModelBehaviorError, ModelStopError, ProviderError } from '@convo/runtime';
 import { createOpenAiClient, withRetries, type ProviderLog, type RetryPolicy } from './openai-client.js';
 import type { ChatRequest, ChatResponse, LlmMessage, LlmProvider, ToolSpec } from './types.js';
@@ -37,13 +40,20 @@ export type Compatibility = {
   toolChoice: 'auto' | 'required' | 'omit';
   parallelToolCalls: 'true' | 'false' | 'omit';
   temperature: number | undefined;
+  /** `stream: true` with usage in the last chunk; false for servers that cannot stream tool calls. */
+  stream: boolean;
+  /** `start`: every system message merged into the first (chat templates that accept one system message only). */
+  statePosition: 'end' | 'start';
 };
 
-const DEFAULT_COMPATIBILITY: Compatibility = { maxOutputTokens: 0, strictTools: true, toolChoice: 'auto', parallelToolCalls: 'omit', temperature: undefined };
+const DEFAULT_COMPATIBILITY: Compatibility = { maxOutputTokens: 0, strictTools: true, toolChoice: 'auto', parallelToolCalls: 'omit', temperature: undefined, stream: true, statePosition: 'end' };
 
 /**
  * OpenAI, or any OpenAI-compatible server, through the official SDK's Chat
- * Completions with strict function tools.
+ * Completions with strict function tools, streamed by default: a tool
+ * call's arguments are reported while they arrive (`onToolCallProgress`), and
+ * the reply is rebuilt from the chunks into the same shape as an unstreamed one.
+ * Messages go out with their roles normalised (see message-roles.ts).
  *
  * Retries are ours, not the SDK's (`withRetries` in openai-client.ts, shared
  * with the FAQ embeddings client): 408, 409, 429, 5xx, connection errors and
@@ -67,7 +77,8 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
     name: 'openai',
     async chat(req: ChatRequest): Promise<ChatResponse> {
       const started = Date.now();
-      const call = (messages: LlmMessage[]) => withRetries(() => complete(client, { ...req, messages }, compatibility), policy, { model: req.model, signal: req.signal }, opts.log);
+      const attempt = compatibility.stream ? completeStreamed : complete;
+      const call = (messages: LlmMessage[]) => withRetries(() => attempt(client, { ...req, messages }, compatibility), policy, { model: req.model, signal: req.signal }, opts.log);
       let completion: ChatCompletion;
       try {
         completion = await call(req.messages);
@@ -84,21 +95,133 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
   };
 }
 
-/** One HTTP attempt. `req.context` is not sent: the rendered system prompt already carries it. */
-function complete(client: OpenAI, req: ChatRequest, compatibility: Compatibility): Promise<ChatCompletion> {
+/** The request body both ways of calling share. `req.context` is not sent: the rendered prompt already carries it. */
+function requestBody(req: ChatRequest, compatibility: Compatibility): ChatCompletionCreateParamsBase {
   const withTools = req.tools.length > 0;
-  return client.chat.completions.create(
-    {
-      model: req.model,
-      messages: req.messages.map(toOpenAiMessage),
-      ...(withTools ? { tools: req.tools.map((tool) => toOpenAiTool(tool, compatibility.strictTools)) } : {}),
-      ...(withTools && compatibility.toolChoice !== 'omit' ? { tool_choice: compatibility.toolChoice } : {}),
-      ...(withTools && compatibility.parallelToolCalls !== 'omit' ? { parallel_tool_calls: compatibility.parallelToolCalls === 'true' } : {}),
-      ...(compatibility.maxOutputTokens > 0 ? { max_tokens: compatibility.maxOutputTokens } : {}),
-      ...(compatibility.temperature !== undefined ? { temperature: compatibility.temperature } : {}),
-    },
+  return {
+    model: req.model,
+    messages: normaliseRoles(req.messages, compatibility.statePosition).map(toOpenAiMessage),
+    ...(withTools ? { tools: req.tools.map((tool) => toOpenAiTool(tool, compatibility.strictTools)) } : {}),
+    ...(withTools && compatibility.toolChoice !== 'omit' ? { tool_choice: compatibility.toolChoice } : {}),
+    ...(withTools && compatibility.parallelToolCalls !== 'omit' ? { parallel_tool_calls: compatibility.parallelToolCalls === 'true' } : {}),
+    ...(compatibility.maxOutputTokens > 0 ? { max_tokens: compatibility.maxOutputTokens } : {}),
+    ...(compatibility.temperature !== undefined ? { temperature: compatibility.temperature } : {}),
+  };
+}
+
+/** One HTTP attempt, unstreamed. */
+function complete(client: OpenAI, req: ChatRequest, compatibility: Compatibility): Promise<ChatCompletion> {
+  return client.chat.completions.create({ ...requestBody(req, compatibility), stream: false }, { signal: req.signal });
+}
+
+/**
+ * One HTTP attempt, streamed: read to the end inside the attempt, so a
+ * connection cut halfway through is retried like one cut before the reply.
+ */
+async function completeStreamed(client: OpenAI, req: ChatRequest, compatibility: Compatibility): Promise<ChatCompletion> {
+  const stream = await client.chat.completions.create(
+    { ...requestBody(req, compatibility), stream: true, stream_options: { include_usage: true } },
     { signal: req.signal },
   );
+  const reply = new StreamedReply();
+  try {
+    for await (const chunk of stream) {
+      for (const index of reply.add(chunk)) {
+        const call = reply.calls[index]!;
+        if (call.name) req.onToolCallProgress?.({ index, name: call.name, arguments: call.arguments });
+      }
+    }
+  } catch (err) {
+    if (err instanceof OpenAI.OpenAIError) throw err;
+    throw new OpenAI.APIConnectionError({ message: `the reply stream broke off: ${err instanceof Error ? err.message : String(err)}`, cause: err instanceof Error ? err : undefined });
+  }
+  return reply.completion(req.model);
+}
+
+type PartialCall = { id: string; name: string; arguments: string };
+
+/**
+ * A reply rebuilt from its chunks. Tolerant of what compatible servers do:
+ * tool calls without an `index` (matched by id, else continuing the last
+ * one), a name sent whole in every chunk or split over several, the whole
+ * arguments in one chunk, usage in the last chunk or beside finish_reason.
+ */
+export class StreamedReply {
+  readonly calls: PartialCall[] = [];
+  private id = '';
+  private model = '';
+  private content: string | null = null;
+  private refusal: string | null = null;
+  private finishReason: string | null = null;
+  private usage: ChatCompletion['usage'] = undefined;
+  private sawChoice = false;
+
+  /** Takes one chunk; returns the positions of the tool calls it changed. */
+  add(chunk: ChatCompletionChunk): number[] {
+    this.id ||= chunk.id ?? '';
+    this.model ||= chunk.model ?? '';
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
+    if (!choice) return [];
+    this.sawChoice = true;
+    const delta = choice.delta ?? {};
+    if (typeof delta.content === 'string' && delta.content !== '') this.content = (this.content ?? '') + delta.content;
+    if (typeof delta.refusal === 'string') this.refusal = (this.refusal ?? '') + delta.refusal;
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const changed = new Set<number>();
+    for (const part of delta.tool_calls ?? []) {
+      const position = this.positionOf(part);
+      const call = this.calls[position]!;
+      if (part.id && !call.id) call.id = part.id;
+      const name = part.function?.name;
+      if (name && name !== call.name) call.name += name;
+      if (part.function?.arguments) call.arguments += part.function.arguments;
+      changed.add(position);
+    }
+    return [...changed];
+  }
+
+  private positionOf(part: ChatCompletionChunk.Choice.Delta.ToolCall): number {
+    if (typeof part.index === 'number' && part.index >= 0) {
+      while (this.calls.length <= part.index) this.calls.push({ id: '', name: '', arguments: '' });
+      return part.index;
+    }
+    const byId = part.id ? this.calls.findIndex((call) => call.id === part.id) : -1;
+    if (byId >= 0) return byId;
+    const last = this.calls.at(-1);
+    // Without index or a known id, a chunk naming a tool starts the next call unless it repeats the name of one that has no arguments yet.
+    const name = part.function?.name;
+    const startsNew = !last || Boolean(part.id) || (Boolean(name) && Boolean(last.name) && (name !== last.name || last.arguments !== ''));
+    if (startsNew) this.calls.push({ id: '', name: '', arguments: '' });
+    return this.calls.length - 1;
+  }
+
+  /** The reply in the unstreamed shape (no choices when the stream carried none). */
+  completion(requestedModel: string): ChatCompletion {
+    const calls = this.calls.filter((call) => call.name);
+    return {
+      id: this.id,
+      object: 'chat.completion',
+      created: 0,
+      model: this.model || requestedModel,
+      choices: this.sawChoice
+        ? [
+            {
+              index: 0,
+              logprobs: null,
+              finish_reason: (this.finishReason ?? 'stop') as ChatCompletion.Choice['finish_reason'],
+              message: {
+                role: 'assistant',
+                content: this.content,
+                refusal: this.refusal,
+                ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+              },
+            },
+          ]
+        : [],
+      usage: this.usage,
+    };
+  }
 }
 
 /** A 400 saying the conversation does not fit the model's window (OpenAI's code, or the wording of compatible servers). */

@@ -23,7 +23,16 @@ export type ChatRequest = {
    */
   context: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * Called while a streamed reply is generated, with a tool call's arguments
+   * so far (the whole string each time, not the increment). A retried attempt
+   * starts again from an empty string.
+   */
+  onToolCallProgress?: (progress: ToolCallProgress) => void;
 };
+
+/** A tool call of a reply still being generated: its position in the reply, its name and its arguments so far. */
+export type ToolCallProgress = { index: number; name: string; arguments: string };
 
 export type ChatResponse = {
   content: string | null;

@@ -279,10 +279,11 @@ export class SessionDraft<S extends SessionState = SessionState> {
     this.emit(event('agent.changed', { from, to }));
   }
 
-  private addMessage(input: Omit<ChatMessage, 'messageId' | 'createdAt'>): ChatMessage {
+  private addMessage(input: Omit<ChatMessage, 'messageId' | 'createdAt'>, messageId?: string): ChatMessage {
+    const taken = messageId !== undefined && this.#state.messages.some((m) => m.messageId === messageId);
     const message: ChatMessage = {
       ...input,
-      messageId: `${this.#state.sessionId}-m${this.#state.messages.length + 1}`,
+      messageId: messageId && !taken ? messageId : `${this.#state.sessionId}-m${this.#state.messages.length + 1}`,
       createdAt: this.now(),
     };
     this.#state.messages.push(message);
@@ -304,8 +305,9 @@ export class SessionDraft<S extends SessionState = SessionState> {
     return message;
   }
 
-  addAssistantMessage(agent: AgentName, text: string, turnId: string, fieldId: string | null): ChatMessage {
-    const message = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false });
+  /** `messageId`: the id its text was streamed under while generated (message.delta), so clients can match them. */
+  addAssistantMessage(agent: AgentName, text: string, turnId: string, fieldId: string | null, messageId?: string): ChatMessage {
+    const message = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false }, messageId);
     return message;
   }
 

@@ -2,6 +2,7 @@ import type { AgentName } from '../agents-list.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../schemas/session.js';
 import type { SessionDraft } from './draft.js';
+import type { LiveChannel } from './live.js';
 
 /** The user turn a step belongs to; `message` is null on a session's bootstrap run. */
 export type TurnInput = { turnId: string; message: string | null };
@@ -37,6 +38,8 @@ export type StepContext = {
   turnOptions?: Record<string, unknown> | null;
   log: Logger;
   signal?: AbortSignal;
+  /** Live-only output of the step (message text while it is generated); absent: nothing is streamed. */
+  live?: LiveChannel;
 };
 
 /** An agent service's pure handler: session draft in, mutations and an outcome out. */

@@ -2,7 +2,8 @@ import { UnrecoverableError } from 'bullmq';
 import type { AgentName } from '../agents-list.js';
 import { SessionDraft } from './draft.js';
 import type { Config } from '../config.js';
-import { AppError, SystemError, toErrorJson } from '../errors.js';
+import { AppError, CancelledError, SystemError, toErrorJson } from '../errors.js';
+import { createLiveChannel, type LiveChannel } from './live.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
 import { StepJob, type AgentQueues } from '../queues/catalog.js';
@@ -54,6 +55,12 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
       if (step && step.seq > payload.seq) await dispatch(deps, payload.sessionId, step);
       return 'stale';
     }
+    if (loaded.cancelTurn === step.turnId) {
+      const cancelled = await failTurn(deps, loaded, step, new CancelledError());
+      if (cancelled === 'conflict') continue;
+      log.info('turn cancelled');
+      return 'failed_turn';
+    }
     turn ??= await deps.store.getTurn(payload.sessionId, step.turnId);
     if (loaded.state.startedTurnId !== step.turnId) {
       const begun = await beginTurn(deps, loaded, step, turn);
@@ -92,13 +99,17 @@ async function executeAndCommit(
   signal?: AbortSignal,
 ): Promise<StepRunResult | 'conflict'> {
   const draft = new SessionDraft(loaded.state, undefined, true);
+  const live = createLiveChannel(deps.store, loaded.state.sessionId, step.turnId, log);
   let outcome: StepOutcome;
   try {
     outcome =
       draft.state.status === 'submitted' || draft.state.status === 'failed'
         ? { kind: 'end' }
-        : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, turnOptions: turnRecord?.options ?? null, log, signal });
+        : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, turnOptions: turnRecord?.options ?? null, log, signal, live });
   } catch (err) {
+    // A cancel aborts the step's model call: whatever the error says, the turn ends as cancelled.
+    const cancelled = await endIfCancelled(deps, loaded.state.sessionId, step, draft, live);
+    if (cancelled) return cancelled;
     const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const retryable = err instanceof AppError ? err.retryable : !(err instanceof UnrecoverableError);
     if (retryable && !finalAttempt) {
@@ -109,14 +120,25 @@ async function executeAndCommit(
     // The handler may have left the draft half-changed: fail the turn from the session as stored.
     const fresh = await deps.store.load(loaded.state.sessionId);
     if (!fresh || fresh.version !== loaded.version) return 'conflict';
-    const failed = await failTurn(deps, fresh, step, err, draft.runSteps);
+    const failed = await failTurn(deps, fresh, step, err, draft.runSteps, live.streamed);
     if (failed === 'conflict') return 'conflict';
     observeTurn(deps, loaded, turnRecord, 'failed');
     return 'failed_turn';
   }
-  const committed = await commitOutcome(deps, loaded, step, draft, outcome, log);
+  const committed = await commitOutcome(deps, loaded, step, draft, outcome, log, live);
+  // A cancel that arrived while the step ran makes its commit lose: the turn ends as cancelled, keeping the step's audit.
+  if (committed === 'conflict') return (await endIfCancelled(deps, loaded.state.sessionId, step, draft, live)) ?? 'conflict';
   if (committed === 'committed' && outcome.kind !== 'continue') observeTurn(deps, loaded, turnRecord, 'completed');
   return committed;
+}
+
+/** Fails the turn as cancelled when a cancel of it is pending; null when there is none. */
+async function endIfCancelled(deps: StepRunnerDeps, sessionId: string, step: Step, draft: SessionDraft, live: LiveChannel): Promise<StepRunResult | 'conflict' | null> {
+  const fresh = await deps.store.load(sessionId);
+  if (!fresh || fresh.cancelTurn !== step.turnId || fresh.step?.seq !== step.seq) return null;
+  const failed = await failTurn(deps, fresh, step, new CancelledError(), draft.runSteps, live.streamed);
+  if (failed === 'failed_turn') deps.log.info({ sessionId, turnId: step.turnId }, 'turn cancelled');
+  return failed;
 }
 
 /** Turn latency as a client sees it: accepted by the gateway → ended (bootstrap runs have no accepted turn). */
@@ -133,7 +155,11 @@ async function commitOutcome(
   draft: SessionDraft,
   outcome: StepOutcome,
   log: Logger,
+  live: LiveChannel,
 ): Promise<StepRunResult | 'conflict'> {
+  // Text streamed for a message that was not sent after all (a refused or unexecuted ask) is withdrawn.
+  const unsent = live.streamed.filter((id) => !draft.state.messages.some((message) => message.messageId === id));
+  if (unsent.length > 0) draft.emit(event('message.discarded', { turnId: step.turnId, messageIds: unsent }));
   let mode: CommitMode;
   if (outcome.kind === 'continue') {
     draft.setAgent(outcome.to);
@@ -181,10 +207,13 @@ export async function failTurn(
   step: Step,
   err: unknown,
   attempted: readonly RunStep[] = [],
+  streamed: readonly string[] = [],
 ): Promise<'failed_turn' | 'conflict'> {
   const draft = new SessionDraft(loaded.state);
   resetAfterFailure(draft);
   const { code, message } = toErrorJson(err);
+  // Text clients saw while the model wrote it is withdrawn: those messages will never be sent.
+  if (streamed.length > 0) draft.emit(event('message.discarded', { turnId: step.turnId, messageIds: [...streamed] }));
   draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
   // The audit keeps what the failed step ran (marked discarded) and the failure itself.
   const now = draft.now();

@@ -19,7 +19,15 @@ export const EventSchemas = {
     text: z.string(),
     turnId: z.string(),
   }),
-  'message.delta': z.object({ messageId: z.string(), delta: z.string() }),
+  /**
+   * Live only (never stored or replayed): text of an assistant message while
+   * the model writes it. `offset` (extension) is where `delta` starts in the
+   * message's text: a client keeps the first `offset` characters and appends,
+   * so a restarted generation overwrites instead of repeating.
+   */
+  'message.delta': z.object({ messageId: z.string(), delta: z.string(), offset: z.number().int().min(0).optional(), turnId: z.string().optional() }),
+  /** Partial text streamed by a turn that failed (or was cancelled) is withdrawn: `messageIds` never get their `message`. */
+  'message.discarded': z.object({ turnId: z.string(), messageIds: z.array(z.string()) }),
   'agent.changed': z.object({ from: AgentName.nullable(), to: AgentName }),
   'state.changed': z.object({
     type: z.enum(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE', 'FIELD_STATUS', 'FIELD_VALUE', 'PLAN_CREATED']),

@@ -33,3 +33,13 @@ export function allSessionKeys(k: SessionKeys): string[] {
 export function pendingStepsKey(prefix: string): string {
   return `${prefix}:pending-steps`;
 }
+
+/** Pub/Sub channel of a session's live-only events (message deltas); not part of the stored session. */
+export function liveChannel(prefix: string, sessionId: string): string {
+  return `${prefix}:live:{${sessionId}}`;
+}
+
+/** Pub/Sub channel on which workers hear that a running turn was cancelled. */
+export function cancelChannel(prefix: string): string {
+  return `${prefix}:cancel`;
+}

@@ -122,6 +122,8 @@ export type SessionRecord = {
   /** Stream id of the oldest retained event, or null when the stream is empty. */
   firstStreamId: string | null;
   queued: number;
+  /** The active turn when a cancel of it is pending, else null. */
+  cancelTurn: string | null;
 };
 
 export const readSession = defineScript({
@@ -129,7 +131,7 @@ export const readSession = defineScript({
   file: file('read-session'),
   encode: (input: { keys: SessionKeys }) => ({ keys: allSessionKeys(input.keys), args: [] }),
   decode: (reply): SessionRecord | null => {
-    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId] = (reply as unknown[]).map(String);
+    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn] = (reply as unknown[]).map(String);
     if (!version || !stateJson) return null;
     return {
       version: Number(version),
@@ -141,6 +143,7 @@ export const readSession = defineScript({
       eventSeq: Number(eventSeq),
       firstStreamId: firstStreamId || null,
       queued: Number(queued),
+      cancelTurn: cancelTurn || null,
     };
   },
 });
@@ -153,4 +156,16 @@ export const replaceTurn = defineScript({
     args: [input.turnId, input.readJson, input.newJson],
   }),
   decode: (reply) => reply === 1,
+});
+
+export type CancelOutcome = 'not_found' | 'turn_not_found' | 'cancelled' | 'cancelling' | 'not_active';
+
+export const cancelTurn = defineScript({
+  name: 'convoCancelTurn',
+  file: file('cancel-turn'),
+  encode: (input: { keys: SessionKeys; turnId: string; message: string; ttlSeconds: number; eventsMaxLen: number }) => ({
+    keys: allSessionKeys(input.keys),
+    args: [input.turnId, input.message, input.ttlSeconds, input.eventsMaxLen],
+  }),
+  decode: (reply): CancelOutcome => String((reply as unknown[])[0]) as CancelOutcome,
 });

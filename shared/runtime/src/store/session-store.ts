@@ -4,10 +4,10 @@ import { SystemError } from '../errors.js';
 import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
 import type { RunStep } from '../schemas/run-step.js';
 import { Step, type SessionState, type SessionView } from '../schemas/session.js';
-import { allSessionKeys, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
-import { acceptTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CommitMode } from './scripts.js';
+import { allSessionKeys, cancelChannel, liveChannel, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
+import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CancelOutcome, type CommitMode } from './scripts.js';
 
-export type { AcceptResult, CommitMode } from './scripts.js';
+export type { AcceptResult, CancelOutcome, CommitMode } from './scripts.js';
 
 export type StoreOptions = { prefix: string; ttlSeconds: number; eventsMaxLen: number };
 
@@ -23,6 +23,8 @@ export type LoadedSession = {
   /** Id of the oldest event still retained (null when the stream is empty). */
   firstRetainedEventId: number | null;
   queued: number;
+  /** The active turn when a cancel of it is pending (its steps end it as cancelled), else null. */
+  cancelTurn: string | null;
 };
 
 export type CommitInput = {
@@ -127,7 +129,41 @@ export class SessionStore {
       lastEventId: record.eventSeq,
       firstRetainedEventId: record.firstStreamId ? eventNumber(record.firstStreamId) : null,
       queued: record.queued,
+      cancelTurn: record.cancelTurn,
     };
+  }
+
+  /**
+   * Cancels a queued turn at once, or marks the running one (and tells the
+   * workers, so the one running it aborts its model call).
+   */
+  async cancelTurn(sessionId: string, turnId: string): Promise<CancelOutcome> {
+    const outcome = await cancelTurn.run(this.redis, {
+      keys: this.keys(sessionId),
+      turnId,
+      message: 'The turn was cancelled.',
+      ttlSeconds: this.opts.ttlSeconds,
+      eventsMaxLen: this.opts.eventsMaxLen,
+    });
+    if (outcome === 'cancelling') {
+      await this.markPending(sessionId);
+      await this.redis.publish(cancelChannel(this.opts.prefix), JSON.stringify({ sessionId, turnId }));
+    }
+    return outcome;
+  }
+
+  /** Pub/Sub channel of the session's live-only events. */
+  liveChannel(sessionId: string): string {
+    return liveChannel(this.opts.prefix, sessionId);
+  }
+
+  get cancelChannel(): string {
+    return cancelChannel(this.opts.prefix);
+  }
+
+  /** Sends a live-only event (a message delta) to the session's SSE clients; not stored, not replayed. */
+  async publishLive(sessionId: string, ev: NewEvent): Promise<void> {
+    await this.redis.publish(this.liveChannel(sessionId), JSON.stringify(ev));
   }
 
   async getTokenHash(sessionId: string): Promise<string | null> {

@@ -40,7 +40,7 @@ if mode == 'continue' then
   redis.call('HSET', KEYS[1], 'step', step)
   return {'ok', nv, step}
 elseif mode == 'end_turn' then
-  redis.call('HDEL', KEYS[1], 'step', 'activeTurn')
+  redis.call('HDEL', KEYS[1], 'step', 'activeTurn', 'cancelTurn')
   if ARGV[4] ~= 'submitted' then
     local nextTurn = redis.call('LPOP', KEYS[3])
     if nextTurn then

@@ -49,7 +49,7 @@ async function sessionWithEvents(eventCount: number): Promise<{ sessionId: strin
     for (let i = 0; i < count; i++) {
       const loaded = (await store.load(sessionId))!;
       const draft = new SessionDraft(loaded.state);
-      draft.emit(event('message.delta', { messageId: 'm', delta: String(loaded.lastEventId + 1) }));
+      draft.emit(event('turn.queued', { turnId: `t${loaded.lastEventId + 1}`, position: 1 }));
       const result = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
       if (!result.ok) throw new Error('conflict');
     }
@@ -80,7 +80,7 @@ describe('SSE route', () => {
     const sse = await SseRecorder.open(url(session));
     await sse.waitFor((evs) => evs.length >= 5);
     expect(sse.events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
-    expect(sse.events.every((e) => e.type === 'message.delta')).toBe(true);
+    expect(sse.events.every((e) => e.type === 'turn.queued')).toBe(true);
     sse.close();
   });
 

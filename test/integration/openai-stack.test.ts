@@ -101,7 +101,9 @@ describe('openai provider end to end', () => {
     expect(types).toEqual(['turn.started', 'message', 'state.changed', 'message', 'turn.completed']);
     expect(sse.events.at(-2)!.data.text).toBe('Which country do you live in?');
     // request 3 (after the 429 retry) carried the error for the malformed call back to the model
-    const feedback = fake.requests[3]!.body.messages.at(-1);
+    // The state follows the history: the tool result is the message before it.
+    const feedback = fake.requests[3]!.body.messages.at(-2);
+    expect(fake.requests[3]!.body.messages.at(-1)).toMatchObject({ role: 'system', content: expect.stringMatching(/^Current state:/) });
     expect(feedback.role).toBe('tool');
     expect(JSON.parse(feedback.content)).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid JSON for set_language/) } });
     const steps = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type Usage = { prompt_tokens: number; completion_tokens: number };
+type Usage = { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 
 /** How a reply goes out to a request with `stream: true` (ignored otherwise). */
 export type StreamShape = {
@@ -45,6 +45,8 @@ export type FakeOpenAi = {
   /** Base URL including `/v1`, as the SDK's `baseURL` expects it. */
   url: string;
   enqueue(...responses: FakeResponse[]): void;
+  /** Answers every request the script has no reply left for (a model that reads the prompt). */
+  respondWith(responder: ((req: FakeRequest) => FakeResponse) | null): void;
   /** Every chat completion request received, in order, including those answered with errors. */
   requests: FakeRequest[];
   /** Scripted responses not used yet: a test can assert its script was consumed. */
@@ -64,8 +66,10 @@ const DEFAULT_USAGE: Usage = { prompt_tokens: 11, completion_tokens: 7 };
  * records each request. When the script runs out it answers 500 saying so, so a
  * test cannot pass on replies it did not plan.
  */
-export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(opts: { estimateUsage?: boolean } = {}): Promise<FakeOpenAi> {
   const script: FakeResponse[] = [];
+  let responder: ((req: FakeRequest) => FakeResponse) | null = null;
+  const lastPrompt = new Map<string, string>();
   const requests: FakeRequest[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -142,8 +146,12 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       } catch {
         return sendJson(res, 400, { error: { message: 'request body is not JSON' } });
       }
-      record({ body, headers: flatHeaders(req) });
-      answer(res, script.shift(), String(body?.model ?? 'fake-model'), body?.stream === true);
+      const request = { body, headers: flatHeaders(req) };
+      record(request);
+      let reply = script.shift() ?? responder?.(request);
+      // Usage as a server with prefix caching would report it, for replies that state none.
+      if (opts.estimateUsage && reply && ('toolCalls' in reply || 'content' in reply) && !reply.usage) reply = { ...reply, usage: usageOf(body, lastPrompt) };
+      answer(res, reply, String(body?.model ?? 'fake-model'), body?.stream === true);
     }, () => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -152,6 +160,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     enqueue: (...responses) => void script.push(...responses),
+    respondWith: (next) => void (responder = next),
     requests,
     pending: () => script.length,
     streaming: () => streaming,
@@ -197,6 +206,26 @@ function completion(reply: FakeCompletion, model: string, requestNumber: number)
     ],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
+}
+
+/** A token per 4 characters of the prompt as sent (tools first, then the messages, as providers cache them). */
+const tokensOf = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * Prompt and cached tokens as OpenAI counts them: the part of this prompt
+ * that repeats the start of the model's previous one is cached, in blocks of
+ * 128 tokens, once a prompt has 1,024 tokens.
+ */
+function usageOf(body: ChatCompletionBody, lastPrompt: Map<string, string>): Usage & { prompt_tokens_details: { cached_tokens: number } } {
+  const prompt = JSON.stringify(body.tools ?? []) + (body.messages ?? []).map((m: unknown) => JSON.stringify(m)).join('');
+  const model = String(body.model);
+  const previous = lastPrompt.get(model) ?? '';
+  lastPrompt.set(model, prompt);
+  let common = 0;
+  while (common < prompt.length && common < previous.length && prompt[common] === previous[common]) common++;
+  const promptTokens = tokensOf(prompt);
+  const cached = promptTokens >= 1024 ? Math.floor(tokensOf(prompt.slice(0, common)) / 128) * 128 : 0;
+  return { prompt_tokens: promptTokens, completion_tokens: 20, prompt_tokens_details: { cached_tokens: Math.min(cached, promptTokens) } };
 }
 
 /**

@@ -117,9 +117,11 @@ describe('greeter agent (offline model)', () => {
     expect(result).toEqual({ status: 'error', result: { message: `Unknown country "${country}". Ask the respondent again.` } });
     expect(session.state.bootstrap.country).toBeNull();
     expect(stateChangeTypes(session)).not.toContain('SET_COUNTRY');
-    // The error went back to the model before its next call.
-    expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', name: 'set_country' });
-    expect(JSON.parse((model.requests[1]!.messages.at(-1) as { content: string }).content)).toMatchObject({ status: 'error' });
+    // The error went back to the model before its next call, followed only by the current state.
+    const [fedBack, state] = model.requests[1]!.messages.slice(-2);
+    expect(fedBack).toMatchObject({ role: 'tool', name: 'set_country' });
+    expect(JSON.parse((fedBack as { content: string }).content)).toMatchObject({ status: 'error' });
+    expect(state).toMatchObject({ role: 'system', content: expect.stringMatching(/^Current state:/) });
   });
 
   it('refuses a language the interview cannot be held in', async () => {
@@ -198,8 +200,8 @@ async function planned(language: 'ja' | 'en' = 'en'): Promise<FormDraft> {
 describe('interviewer agent', () => {
   it('refuses to review a field that is not the current one', async () => {
     const session = await planned();
+    // No answer yet, so nothing is handed to the reviewer by rule: the model's own wrong call is refused.
     session.addAssistantMessage('interviewer', 'Your email?', 't0', 'email');
-    session.addUserMessage('ann@example.com', 't0', 'email');
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'full_name', question: null, note: null } }] },
       { toolCalls: [{ name: 'ask', arguments: { message: 'Your email again?' } }] },

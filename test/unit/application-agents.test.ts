@@ -107,7 +107,7 @@ describe('checker agent with a remote model', () => {
     const session = application();
     const checker = new ScriptedModel([verdict(true)]);
     await turn(session, { interviewer: inSequence(new ScriptedModel([check('What is your full name?')]), new ScriptedModel([ask('What is your full name?')])), checker });
-    const system = String(checker.requests[0]!.messages[0]!.content);
+    const system = checker.requests[0]!.messages.map((message) => String(message.content)).join('\n');
     expect(system).toMatch(/"marital status" \(EEOC\) \/ 婚姻状況/);
     expect(system).toMatch(/"religion" \(MHLW, EEOC\) \/ 宗教/);
     expect(system).toMatch(/本籍・出生地/);

@@ -29,12 +29,12 @@ export const createPlan = createTool({
 export const architectAgent = createAgent({
   name: 'architect',
   tools: [createPlan],
-  instructions: (draft) => `${ARCHITECT_PROMPT}\n\nForm fields:\n${JSON.stringify(architectContext(draft.asForm().state).fields)}`,
+  instructions: () => ARCHITECT_PROMPT,
   context: (draft) => architectContext(draft.asForm().state),
   remainingTasks: (draft) => (draft.asForm().state.plan ? [] : ['Create the interview plan using create_plan']),
   completion: (draft) => (draft.asForm().state.plan ? { type: 'handoff', to: 'interviewer' } : null),
   // The architect plans from the form, not from the conversation.
-  initialMessages: () => [{ role: 'user', content: 'Design the interview plan for this form.' }],
+  initialMessages: (draft) => [{ role: 'user', content: `Design the interview plan for this form.\nForm fields:\n${JSON.stringify(architectContext(draft.asForm().state).fields)}` }],
 });
 
 function architectContext(state: FormSessionView): ArchitectContext {

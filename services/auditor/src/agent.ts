@@ -53,9 +53,10 @@ export function auditorContext(draft: SessionDraft): AuditorContext {
 export const auditorAgent = createAgent({
   name: 'auditor',
   tools: [auditResult],
-  instructions: (draft) => `${AUDITOR_PROMPT}\n\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}`,
+  instructions: () => AUDITOR_PROMPT,
   context: (draft) => auditorContext(draft),
   remainingTasks: (draft) => (draft.asApplication().state.audit === null ? ['Return the audit using result'] : []),
   completion: (draft) => (draft.asApplication().state.audit !== null ? { type: 'return' } : null),
-  initialMessages: () => [{ role: 'user', content: 'Audit this interview and summarise the application.' }],
+  // The interview holds the applicant's words: it goes in the user message, not the system prompt.
+  initialMessages: (draft) => [{ role: 'user', content: `Audit this interview and summarise the application.\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}` }],
 });

@@ -1,11 +1,11 @@
-import { runAgentService, runMain, systemStepHandler } from '@convo/agent-kit';
+import { loopDeps, runAgentService, runMain, systemStepHandler } from '@convo/agent-kit';
 import { FORM_TURNS } from '@convo/forms';
 import { auditorAgent } from './agent.js';
 import { auditorPolicy } from './offline.js';
 
 runMain(() =>
   runAgentService('auditor', ({ config, llm }) =>
-    systemStepHandler(auditorAgent, { llm, model: config.llm.models.auditor, maxTurns: config.agentMaxTurns }),
+    systemStepHandler(auditorAgent, loopDeps(config, 'auditor', llm)),
     { ...FORM_TURNS, offline: auditorPolicy },
   ),
 );

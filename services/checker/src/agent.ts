@@ -79,7 +79,7 @@ export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefin
   return createAgent({
     name: 'checker',
     tools: [createResultTool(opts.maxRephrasings)],
-    instructions: (draft) => `${CHECKER_PROMPT}\n\nQuestion under check and its field:\n${JSON.stringify(checkerContext(draft))}`,
+    instructions: () => CHECKER_PROMPT,
     context: (draft) => checkerContext(draft),
     remainingTasks: (draft) => {
       const pending = pendingQuestion(draft);
@@ -89,6 +89,6 @@ export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefin
       const pending = pendingQuestion(draft);
       return pending && pending.callId in draft.state.subSessionResults ? { type: 'return' } : null;
     },
-    initialMessages: (draft) => [{ role: 'user', content: `Check this question before it is asked:\n${checkerContext(draft).question}` }],
+    initialMessages: (draft) => [{ role: 'user', content: `Check this question before it is asked:\n${checkerContext(draft).question}\n\nQuestion under check and its field:\n${JSON.stringify(checkerContext(draft))}` }],
   });
 }

@@ -1,5 +1,5 @@
 import { FORM_TURNS, needsAudit } from '@convo/forms';
-import { runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
+import { loopDeps, runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createCheckerAgent } from './agent.js';
 import { checkerPolicy } from './offline.js';
 
@@ -7,7 +7,7 @@ runMain(() =>
   runAgentService('checker', ({ config, llm }) =>
     subtaskStepHandler(
       createCheckerAgent({ maxRephrasings: config.checkMaxRephrasings }),
-      { llm, model: config.llm.models.checker, maxTurns: config.agentMaxTurns },
+      loopDeps(config, 'checker', llm),
       // A skipped last field ends the interview: the auditor runs before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),

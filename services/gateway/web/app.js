@@ -348,6 +348,12 @@ function render() {
  * @returns {boolean} whether a user message was added
  */
 function renderMessages(view) {
+  const current = new Set(view.messages.map((m) => m.messageId));
+  // Text streamed for a message that never came (a failed or cancelled turn) is withdrawn from the page.
+  for (const li of Array.from(els.log.querySelectorAll('li.streaming'))) {
+    const id = /** @type {HTMLElement} */ (li).dataset.messageId;
+    if (id && !current.has(id)) li.remove();
+  }
   const shown = new Map(Array.from(els.log.children, (li) => [/** @type {HTMLElement} */ (li).dataset.messageId, li]));
   if (shown.size > view.messages.length) {
     // A resync replaced the history: draw it again.

@@ -106,7 +106,9 @@ const boundedAsk = createAskTool((draft: SessionDraft) => {
 export const greeterAgent = createAgent({
   name: 'greeter',
   tools: [boundedAsk, setLanguage, setCountry, setTimezone],
-  instructions: (draft, turn) => `${GREETER_PROMPT}\n\nCurrent state:\n${JSON.stringify(greeterContext(draft.asForm().state, turn.message))}`,
+  instructions: () => GREETER_PROMPT,
+  // The respondent's message is in the conversation (a user message), not in the state.
+  state: (draft) => `Current state:\n${JSON.stringify({ ...greeterContext(draft.asForm().state, null), userMessage: undefined })}`,
   context: (draft, turn) => greeterContext(draft.asForm().state, turn.message),
   // The seed's GreeterAgent.getRemainingTasks.
   remainingTasks: (draft) => {

@@ -1,4 +1,4 @@
-import { type AgentDefinition, type AskGate, conversationMessages, createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
+import { type AgentDefinition, type AskGate, createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
 import {
   candidateFor,
   closeOutAtTurnBound,
@@ -94,7 +94,20 @@ export function createInterviewerAgent(opts: { maxSessionTurns: number; maxFollo
 const interviewerBase: AgentDefinition = {
   name: 'interviewer',
   tools: [ask, subtask],
-  instructions: (draft) => `${INTERVIEWER_PROMPT}\n\nCurrent state:\n${JSON.stringify(interviewerContext(draft.asForm().state))}`,
+  instructions: () => INTERVIEWER_PROMPT,
+  state: (draft) => `Current state:\n${JSON.stringify(interviewerContext(draft.asForm().state))}`,
+  // The current field's whole exchange stays in the prompt, however long the conversation before it.
+  pinned: (draft) => {
+    const state = draft.asForm().state;
+    const fieldId = state.status === 'active' ? (currentField(state)?.field.fieldId ?? null) : null;
+    return (message) => fieldId !== null && message.fieldId === fieldId;
+  },
+  // Seed 000: a new answer (or a correction) always goes to the reviewer; no model call is needed to decide that.
+  directCall: (draft) => {
+    const ctx = interviewerContext(draft.asForm().state);
+    const fieldId = ctx.correction?.fieldId ?? (ctx.answerPending ? ctx.current?.fieldId : null);
+    return fieldId ? { name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) } : null;
+  },
   context: (draft) => interviewerContext(draft.asForm().state),
   remainingTasks: (draft) => {
     const ctx = interviewerContext(draft.asForm().state);
@@ -116,7 +129,6 @@ const interviewerBase: AgentDefinition = {
   // The interviewer's turn ends only through ask (seed: getNextAgent('interviewer') = null), except that an
   // application closed at the turn bound is audited first.
   completion: (draft) => (needsAudit(draft.state) && draft.state.loop === null ? { type: 'handoff', to: 'auditor' } : null),
-  initialMessages: (draft) => conversationMessages(draft),
 };
 
 export const interviewerAgent = createInterviewerAgent({ maxSessionTurns: 200 });

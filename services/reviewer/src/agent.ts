@@ -114,7 +114,7 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
   return createAgent({
     name: 'reviewer',
     tools: [createReviewTool(opts.maxFollowUps)],
-    instructions: (draft) => `${REVIEWER_PROMPT}\n\nField under review:\n${JSON.stringify(reviewerContext(draft))}`,
+    instructions: () => REVIEWER_PROMPT,
     context: (draft) => reviewerContext(draft),
     remainingTasks: (draft) => {
       const id = pendingCallId(draft);
@@ -125,7 +125,11 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
       return id && id in draft.state.subSessionResults ? { type: 'return' } : null;
     },
     // Seed: a sub-session gets a summary (field, collected facts, answers), not the whole conversation.
-    initialMessages: (draft) => [{ role: 'user', content: `Review these answers:\n${JSON.stringify(reviewerContext(draft).answers)}` }],
+    // The answers are the respondent's words: they and the field they answer go in the user message, not the system prompt.
+    initialMessages: (draft) => {
+      const { answers, ...field } = reviewerContext(draft);
+      return [{ role: 'user', content: `Review these answers:\n${JSON.stringify(answers)}\n\nField under review:\n${JSON.stringify(field)}` }];
+    },
   });
 }
 

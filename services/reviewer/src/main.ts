@@ -1,5 +1,5 @@
 import { FORM_TURNS, needsAudit } from '@convo/forms';
-import { runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
+import { loopDeps, runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createReviewerAgent } from './agent.js';
 import { reviewerPolicy } from './offline.js';
 
@@ -7,7 +7,7 @@ runMain(() =>
   runAgentService('reviewer', ({ config, llm }) =>
     subtaskStepHandler(
       createReviewerAgent({ maxFollowUps: config.maxFollowUps }),
-      { llm, model: config.llm.models.reviewer, maxTurns: config.agentMaxTurns },
+      loopDeps(config, 'reviewer', llm),
       // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),

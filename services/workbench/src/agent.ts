@@ -163,7 +163,12 @@ export function workbenchContext(draft: WorkbenchDraft): WorkbenchContext {
 export const workbenchAgent = createAgent({
   name: 'workbench',
   tools: [editor, consistencyChecker, suggestionGenerator, autoFixer, qualityScorer, answer],
-  instructions: (draft) => `${WORKBENCH_PROMPT}\n\nProblem and request:\n${JSON.stringify(workbenchContext(draft.asWorkbench()))}`,
+  instructions: () => WORKBENCH_PROMPT,
+  // The teacher's request is their own message; the state carries the rest (the problem changes as tools edit it).
+  state: (draft) => {
+    const { request: _request, ...rest } = workbenchContext(draft.asWorkbench());
+    return `Problem and request settings:\n${JSON.stringify(rest)}`;
+  },
   context: (draft) => workbenchContext(draft.asWorkbench()),
   remainingTasks: () => ['Finish with ask: a short summary for the teacher'],
   // The turn ends through ask.

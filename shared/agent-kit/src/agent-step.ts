@@ -1,10 +1,21 @@
-import { type AgentName, type LoopCheckpoint, mutableCopy, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { type AgentName, type Config, type LoopCheckpoint, mutableCopy, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import type { AgentDefinition } from './agent.js';
 import { runAgentLoop } from './loop.js';
 import type { FunctionCallResult } from './tool.js';
 import type { LlmProvider } from './llm/types.js';
+import type { PromptLimits } from './history.js';
 
-export type LoopHandlerDeps = { llm: LlmProvider; model: string; maxTurns: number };
+export type LoopHandlerDeps = { llm: LlmProvider; model: string; maxTurns: number; prompt?: PromptLimits };
+
+/** An agent's loop settings from the configuration: its model, the bound on model calls, and its prompt limits. */
+export function loopDeps(config: Config, agent: AgentName, llm: LlmProvider): LoopHandlerDeps {
+  return {
+    llm,
+    model: config.llm.models[agent],
+    maxTurns: config.agentMaxTurns,
+    prompt: { historyMessages: config.llm.historyMessages, tokenBudget: config.llm.agents[agent].promptTokenBudget },
+  };
+}
 
 function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext, checkpoint: LoopCheckpoint | null) {
   return runAgentLoop({
@@ -13,6 +24,7 @@ function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext
     llm: deps.llm,
     model: deps.model,
     maxTurns: deps.maxTurns,
+    prompt: deps.prompt,
     turn: ctx.turn,
     runStepPrefix: `rs-${ctx.step.seq}`,
     log: ctx.log,

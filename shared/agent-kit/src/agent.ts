@@ -1,5 +1,7 @@
-import type { AgentName, LlmMessage, SessionDraft, TurnInput } from '@convo/runtime';
+import type { AgentName, ChatMessage, LlmMessage, SessionDraft, ToolCall, TurnInput } from '@convo/runtime';
 import type { Tool } from './tool.js';
+
+export { conversationMessages } from './history.js';
 
 /** Where control goes once an agent has nothing left to do in this turn. */
 export type Completion = { type: 'handoff'; to: AgentName } | { type: 'return' };
@@ -14,7 +16,21 @@ export type { TurnInput } from '@convo/runtime';
 export type AgentDefinition = {
   name: AgentName;
   tools: Tool[];
+  /** The system prompt: the same for every call, so it stays a cacheable prefix (what changes goes in `state`). */
   instructions(draft: SessionDraft, turn: TurnInput): string;
+  /**
+   * What changes from call to call (the session state the agent works on),
+   * sent after the history as a system message. Never the respondent's own
+   * words: those reach the model only in user messages.
+   */
+  state?(draft: SessionDraft, turn: TurnInput): string;
+  /** Conversation messages kept however old (the current field's exchange). */
+  pinned?(draft: SessionDraft): (message: ChatMessage) => boolean;
+  /**
+   * A call the rules already decide (the interviewer hands a new answer to
+   * the reviewer): made without asking the model, and recorded like a model's.
+   */
+  directCall?(draft: SessionDraft): Omit<ToolCall, 'id'> | null;
   context(draft: SessionDraft, turn: TurnInput): Record<string, unknown>;
   remainingTasks(draft: SessionDraft): string[];
   /** Checked after every batch of tool calls: a non-null value ends the loop. */
@@ -43,11 +59,4 @@ export type AgentDefinition = {
 
 export function createAgent(def: AgentDefinition): AgentDefinition {
   return def;
-}
-
-/** The session's conversation as model messages. */
-export function conversationMessages(draft: SessionDraft): LlmMessage[] {
-  return draft.state.messages.map((m) =>
-    m.role === 'user' ? { role: 'user' as const, content: m.text } : { role: 'assistant' as const, content: m.text, toolCalls: [] },
-  );
 }

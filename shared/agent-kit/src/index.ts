@@ -5,6 +5,7 @@
 export * from './agent-service.js';
 export * from './agent-step.js';
 export * from './agent.js';
+export { estimateTokens, type PromptLimits } from './history.js';
 export * from './ask-tool.js';
 export * from './llm/offline/protocol.js';
 export * from './llm/openai-client.js';

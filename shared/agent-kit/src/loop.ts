@@ -3,7 +3,8 @@ import { Allow, parse as parsePartialJson } from 'partial-json';
 import { ASK_TOOL } from './ask-tool.js';
 import { toolSpec } from './llm/json-schema.js';
 import type { LlmProvider, ToolSpec } from './llm/types.js';
-import { conversationMessages, type AgentDefinition, type Completion, type TurnInput } from './agent.js';
+import type { AgentDefinition, Completion, TurnInput } from './agent.js';
+import { conversationMessages, estimateTokens, type PromptLimits } from './history.js';
 import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, type FunctionCallResult, type ToolExecution } from './tool.js';
 
 export type LoopResult =
@@ -24,6 +25,8 @@ export type LoopOptions = {
   signal?: AbortSignal;
   /** A suspended loop to resume; its `pendingResult` becomes the pending call's tool output. */
   checkpoint?: LoopCheckpoint | null;
+  /** Bounds of the conversation sent to the model; without them the whole conversation goes. */
+  prompt?: PromptLimits;
   /** Where an `ask` message's text goes while the model writes it, and the prefix of the ids it streams under (unique per step). */
   live?: { channel: LiveChannel; messageIdPrefix: string };
 };
@@ -57,7 +60,17 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
   for (;;) {
     if (iterations >= o.maxTurns) throw new MaxTurnsExceededError(agent.name, o.maxTurns);
     iterations += 1;
-    const messages: LlmMessage[] = [{ role: 'system', content: agent.instructions(draft, o.turn) }, ...transcript];
+    const direct = agent.directCall?.(draft);
+    if (direct) {
+      // No model call: the rules decided this step, and the model sees it in the transcript when it is next asked.
+      const call: ToolCall = { ...direct, id: `direct_${agent.name}_${iterations}` };
+      transcript.push({ role: 'assistant', content: null, toolCalls: [call] });
+      const stop = await runToolCalls(o, transcript, [call]);
+      const outcome = loopOutcome(o, transcript, iterations, stop);
+      if (outcome) return outcome;
+      continue;
+    }
+    const messages = promptMessages(o, transcript);
     const started = Date.now();
     const streaming = liveAsk(o, iterations);
     const res = await o.llm.chat({
@@ -92,23 +105,32 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
     // The call's tokens go on the first run step it caused (a suspended call records its step later, without them).
     const recorded = draft.runSteps[firstRunStep];
     if (recorded) recorded.usage = usage;
-    if (stop?.type === 'ask') return { kind: 'ask' };
-    if (stop?.type === 'suspend') {
-      return {
-        kind: 'suspend',
-        checkpoint: {
-          agent: agent.name,
-          messages: transcript,
-          iterations,
-          pendingCall: stop.call,
-          subAgent: stop.subAgent,
-          pendingStartedAt: stop.startedAt,
-        },
-      };
-    }
-    const completion = agent.completion(draft);
-    if (completion) return { kind: 'completed', completion };
+    const outcome = loopOutcome(o, transcript, iterations, stop);
+    if (outcome) return outcome;
   }
+}
+
+/** Where a batch of tool calls leaves the loop: ended (ask, a subtask, the agent complete) or null to go on. */
+function loopOutcome(o: LoopOptions, transcript: LlmMessage[], iterations: number, stop: Stop | null): LoopResult | null {
+  if (stop?.type === 'ask') return { kind: 'ask' };
+  if (stop?.type === 'suspend') {
+    return {
+      kind: 'suspend',
+      checkpoint: { agent: o.agent.name, messages: transcript, iterations, pendingCall: stop.call, subAgent: stop.subAgent, pendingStartedAt: stop.startedAt },
+    };
+  }
+  const completion = o.agent.completion(o.draft);
+  return completion ? { kind: 'completed', completion } : null;
+}
+
+/**
+ * The prompt of one call: the agent's stable instructions first, then the
+ * conversation and this loop's calls, then the state that changes between
+ * calls, so everything before the state is a prefix a server can cache.
+ */
+function promptMessages(o: LoopOptions, transcript: LlmMessage[]): LlmMessage[] {
+  const state = o.agent.state?.(o.draft, o.turn);
+  return [{ role: 'system', content: o.agent.instructions(o.draft, o.turn) }, ...transcript, ...(state ? [{ role: 'system' as const, content: state }] : [])];
 }
 
 /**
@@ -124,7 +146,10 @@ function textAsToolCall(agent: AgentDefinition, draft: SessionDraft, content: st
 }
 
 function initialTranscript(o: LoopOptions): LlmMessage[] {
-  return o.agent.initialMessages ? o.agent.initialMessages(o.draft, o.turn) : conversationMessages(o.draft);
+  if (o.agent.initialMessages) return o.agent.initialMessages(o.draft, o.turn);
+  // The instructions and state are sent with every call: the conversation gets what the budget leaves.
+  const fixed = estimateTokens(o.agent.instructions(o.draft, o.turn)) + estimateTokens(o.agent.state?.(o.draft, o.turn) ?? '');
+  return conversationMessages(o.draft, o.prompt, o.agent.pinned?.(o.draft), fixed);
 }
 
 /**

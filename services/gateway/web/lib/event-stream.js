@@ -18,6 +18,7 @@ export const STREAM_EVENT_TYPES = /** @type {const} */ ([
   'resync',
   'message',
   'message.delta',
+  'message.discarded',
   'agent.changed',
   'state.changed',
   'review',

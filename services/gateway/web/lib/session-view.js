@@ -172,6 +172,8 @@ export function viewFromSnapshot(snapshot) {
  * @returns {boolean} false when the event was already applied (a replayed id) and was ignored
  */
 export function applyEvent(view, ev) {
+  // A delta is live only: it carries the id of the last stored event and is never replayed, so it moves no cursor.
+  if (ev.type === 'message.delta') return applyDelta(view, ev.data);
   if (ev.id <= view.lastEventId) return false;
   view.lastEventId = ev.id;
   switch (ev.type) {
@@ -185,10 +187,15 @@ export function applyEvent(view, ev) {
       view.queuedTurns[ev.data.turnId] = ev.data.position;
       break;
     case 'turn.completed':
+      dropStreamed(view, ev.data.turnId, null);
       if (view.activeTurn === ev.data.turnId) view.activeTurn = null;
       view.awaitingUser = ev.data.awaitingUserResponse;
       break;
+    case 'message.discarded':
+      dropStreamed(view, ev.data.turnId, ev.data.messageIds);
+      break;
     case 'turn.failed':
+      dropStreamed(view, ev.data.turnId, null);
       if (view.activeTurn === ev.data.turnId) view.activeTurn = null;
       view.lastFailure = { turnId: ev.data.turnId, code: ev.data.error.code, message: ev.data.error.message };
       view.awaitingUser = true;
@@ -204,21 +211,6 @@ export function applyEvent(view, ev) {
       // The user answered: the open clarifying choices are spent.
       if (ev.data.role === 'user') view.clarify = null;
       break;
-    case 'message.delta': {
-      const existing = view.messages.find((m) => m.messageId === ev.data.messageId);
-      if (existing) existing.text += ev.data.delta;
-      else {
-        view.messages.push({
-          messageId: ev.data.messageId,
-          role: 'assistant',
-          agent: view.currentAgent,
-          text: ev.data.delta,
-          turnId: view.activeTurn,
-          streaming: true,
-        });
-      }
-      break;
-    }
     case 'agent.changed':
       view.currentAgent = ev.data.to;
       view.agentTrail = [...view.agentTrail, ev.data.to].slice(-TRAIL_LENGTH);
@@ -259,6 +251,45 @@ export function applyEvent(view, ev) {
       break;
   }
   return true;
+}
+
+/**
+ * Text of an assistant message while it is written: `offset` says where the
+ * delta starts (a restarted generation overwrites), without it the delta is
+ * appended. A message already delivered whole ignores late deltas.
+ * @param {SessionView} view
+ * @param {import('@convo/runtime').EventData<'message.delta'>} data
+ * @returns {boolean}
+ */
+function applyDelta(view, data) {
+  const existing = view.messages.find((m) => m.messageId === data.messageId);
+  if (existing && !existing.streaming) return false;
+  if (existing) {
+    const keep = typeof data.offset === 'number' ? existing.text.slice(0, data.offset) : existing.text;
+    existing.text = keep + data.delta;
+    return true;
+  }
+  view.messages.push({
+    messageId: data.messageId,
+    role: 'assistant',
+    agent: view.currentAgent,
+    text: data.delta,
+    turnId: data.turnId ?? view.activeTurn,
+    streaming: true,
+  });
+  return true;
+}
+
+/**
+ * Withdraws streamed text that never became a message: the ids a
+ * `message.discarded` names, or (at the end of a turn) every message of the
+ * turn still only streamed.
+ * @param {SessionView} view
+ * @param {string} turnId
+ * @param {string[] | null} messageIds
+ */
+function dropStreamed(view, turnId, messageIds) {
+  view.messages = view.messages.filter((m) => !(m.streaming && (messageIds ? messageIds.includes(m.messageId) : m.turnId === turnId)));
 }
 
 /**
@@ -425,7 +456,8 @@ export function hasUserMessage(view, turnId) {
  */
 export function parseStreamEvent(type, id, data) {
   const n = Number(id);
-  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  // A live delta may come before any stored event (id 0); every stored event has an id from 1.
+  if (!Number.isSafeInteger(n) || n < (type === 'message.delta' ? 0 : 1)) return null;
   try {
     return /** @type {SessionEvent} */ ({ id: n, type, data: JSON.parse(data) });
   } catch {

@@ -120,6 +120,35 @@ describe('session store on Redis', () => {
     expect(first).toEqual([1, 2, 3]);
   });
 
+  it('cancels a queued turn at once, and marks the running one so no commit of its step lands any more', async () => {
+    const { sessionId, step } = await createSession();
+    const accept = (turnId: string) => store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 5, acceptedAt: '' });
+    await accept('a');
+    await accept('b');
+    expect(await store.cancelTurn(sessionId, 'b')).toBe('cancelled');
+    expect((await store.readEvents(sessionId, 0)).at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: 'b', error: { code: 'cancelled' } } });
+    expect((await store.load(sessionId))!.queued).toBe(1);
+
+    // 'a' runs once the bootstrap ends; a step that read the session before the cancel cannot commit after it.
+    let loaded = (await store.load(sessionId))!;
+    const started = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    expect(started).toMatchObject({ ok: true, step: { turnId: 'a' } });
+    loaded = (await store.load(sessionId))!;
+    expect(await store.cancelTurn(sessionId, 'a')).toBe('cancelling');
+    expect(await store.cancelTurn(sessionId, 'a')).toBe('cancelling');
+    const late = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: loaded.step!.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    expect(late.ok).toBe(false);
+    const marked = (await store.load(sessionId))!;
+    expect(marked.cancelTurn).toBe('a');
+    expect(marked.version).toBe(loaded.version + 1);
+    // Ending the turn clears the mark; an ended turn can no longer be cancelled.
+    await store.commit({ sessionId, expectedVersion: marked.version, expectedSeq: marked.step!.seq, state: marked.state, mode: 'end_turn', events: [], runSteps: [] });
+    expect((await store.load(sessionId))!.cancelTurn).toBeNull();
+    expect(await store.cancelTurn(sessionId, 'a')).toBe('not_active');
+    expect(await store.cancelTurn(sessionId, 'zzz')).toBe('turn_not_found');
+    expect(await store.cancelTurn(randomUUID(), 'a')).toBe('not_found');
+  });
+
   it('deletes every key of the session', async () => {
     const { sessionId } = await createSession();
     await store.delete(sessionId);

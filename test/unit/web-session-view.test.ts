@@ -56,6 +56,39 @@ describe('session view', () => {
     expect(view.messages).toEqual([expect.objectContaining({ messageId: 'm2', text: 'Your full name?', streaming: false })]);
   });
 
+  it('puts a delta at its offset (a restarted generation overwrites) and moves no event cursor', () => {
+    const view = formView();
+    applyEvent(view, ev({ type: 'turn.started', data: { turnId: 't1' } }));
+    const cursor = view.lastEventId;
+    // Deltas repeat the id of the last stored event: they must be applied all the same.
+    const live = (data: Record<string, unknown>) => ({ id: cursor, type: 'message.delta', data }) as SessionEvent;
+    expect(applyEvent(view, live({ messageId: 'm5', delta: 'Which coun', offset: 0, turnId: 't1' }))).toBe(true);
+    expect(applyEvent(view, live({ messageId: 'm5', delta: 'try?', offset: 10, turnId: 't1' }))).toBe(true);
+    expect(view.messages.at(-1)!.text).toBe('Which country?');
+    applyEvent(view, live({ messageId: 'm5', delta: 'Wh', offset: 0, turnId: 't1' }));
+    applyEvent(view, live({ messageId: 'm5', delta: 'ere do you live?', offset: 2, turnId: 't1' }));
+    expect(view.messages.at(-1)).toMatchObject({ text: 'Where do you live?', streaming: true, turnId: 't1' });
+    expect(view.lastEventId).toBe(cursor);
+    expect(parseStreamEvent('message.delta', '0', '{"messageId":"m","delta":"x"}')).not.toBeNull();
+    expect(parseStreamEvent('message', '0', '{}')).toBeNull();
+  });
+
+  it('withdraws streamed text that never became a message: on message.discarded and when its turn ends', () => {
+    const view = formView();
+    applyEvent(view, ev({ type: 'turn.started', data: { turnId: 't1' } }));
+    const live = (messageId: string) => ({ id: view.lastEventId, type: 'message.delta', data: { messageId, delta: 'Half a quest', offset: 0, turnId: 't1' } }) as SessionEvent;
+    applyEvent(view, live('a'));
+    applyEvent(view, live('b'));
+    applyEvent(view, ev({ type: 'message.discarded', data: { turnId: 't1', messageIds: ['a'] } }));
+    expect(view.messages.map((m) => m.messageId)).toEqual(['b']);
+    applyEvent(view, ev({ type: 'turn.failed', data: { turnId: 't1', error: { code: 'cancelled', message: 'The turn was cancelled.' } } }));
+    expect(view.messages).toEqual([]);
+    // A message delivered whole ignores a late delta.
+    applyEvent(view, ev({ type: 'message', data: { messageId: 'c', role: 'assistant', agent: 'interviewer', text: 'Done.', turnId: 't2' } }));
+    expect(applyEvent(view, { id: view.lastEventId, type: 'message.delta', data: { messageId: 'c', delta: 'Do', offset: 0 } } as SessionEvent)).toBe(false);
+    expect(view.messages.at(-1)).toMatchObject({ text: 'Done.', streaming: false });
+  });
+
   it('orders fields by the architect plan and follows their status, value and follow-ups', () => {
     const view = formView();
     applyEvent(view, ev({

@@ -18,12 +18,33 @@ export function createOfflineProvider(opts: { latencyMs?: number; policies?: Par
   return {
     name: 'offline',
     async chat(req: ChatRequest): Promise<ChatResponse> {
-      if (latency > 0) await sleep(latency, req.signal);
       const policy = policies[req.agent];
       if (!policy) throw new ModelBehaviorError(`the offline provider has no policy for agent ${req.agent}`);
-      return toResponse(req, await policy(req, toolTail(req.messages)));
+      const res = toResponse(req, await policy(req, toolTail(req.messages)));
+      if (latency > 0) await (req.onToolCallProgress ? writeSlowly(res, latency, req) : sleep(latency, req.signal));
+      return res;
     },
   };
+}
+
+/** Pieces a reply's tool-call arguments are written in when streamed. */
+const STREAM_PIECES = 8;
+
+/**
+ * Spends the simulated latency the way a streaming model does: half before
+ * the first token, the rest writing each tool call's arguments in pieces, so
+ * a demo shows a question appear while it is written.
+ */
+async function writeSlowly(res: ChatResponse, latency: number, req: ChatRequest): Promise<void> {
+  await sleep(latency / 2, req.signal);
+  const pause = latency / 2 / Math.max(1, res.toolCalls.length * STREAM_PIECES);
+  for (const [index, call] of res.toolCalls.entries()) {
+    const size = Math.ceil(call.arguments.length / STREAM_PIECES);
+    for (let end = size; end < call.arguments.length + size; end += size) {
+      req.onToolCallProgress?.({ index, name: call.name, arguments: call.arguments.slice(0, end) });
+      await sleep(pause, req.signal);
+    }
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -95,12 +95,15 @@ describe('LLM planner', () => {
     expect(planMessages[1]!.content).toMatch(/## 現在のユーザー質問\nギフト配送と領収書発行の条件をまとめて教えて/);
     // The synthesis request carries the hits it may use.
     expect(JSON.stringify(synthReq!.body.messages)).toMatch(/領収書/);
+    // Both calls were streamed (the fake answers them chunk by chunk) and rebuilt whole.
+    expect([planReq, synthReq].map((req) => req!.body.stream)).toEqual([true, true]);
   });
 
   it.each([
     ['unparsable JSON', { content: 'Sure! Here is the plan: {"steps": [' }, 'unparsable_json'],
     ['a plan that breaks the schema', { content: JSON.stringify({ steps: [{ id: 's1', type: 'search' }], needsClarification: false, confidence: 'high' }) }, 'invalid_plan'],
     ['an upstream error', { status: 500, body: { error: { message: 'boom', type: 'server_error' } } }, 'llm_error'],
+    ['a reply cut by its output limit', { content: '{"steps": [{"id": "s1", "ty', finishReason: 'length' }, 'llm_error'],
   ])('falls back to the rule-based plan on %s, recorded in meta', async (_name, reply, reason) => {
     openai.enqueue(reply as never, { content: '北海道への送料は800円です。' });
     const response = await dialog({ message: '北海道への送料を教えてください', options: llmOptions });

@@ -91,6 +91,47 @@ export function describeEvent(view: SessionView, ev: SessionEvent, st: Styles, s
   }
 }
 
+/**
+ * A question written out as it arrives (message.delta, already folded into
+ * the view): the agent's name, then the text piece by piece; the final
+ * message only ends the line when it says what is on screen, and text that
+ * never became a message is marked withdrawn. Returns whether it printed the
+ * event (the caller prints the rest as usual). `startLine` clears a prompt
+ * the line may hold.
+ */
+export function livePrinter(write: (text: string) => void, st: Styles, startLine: () => void = () => undefined) {
+  let live: { messageId: string; shown: string } | null = null;
+  return (view: SessionView, ev: SessionEvent): boolean => {
+    if (ev.type === 'message.delta') {
+      const text = view.messages.find((m) => m.messageId === ev.data.messageId)?.text ?? '';
+      if (live?.messageId !== ev.data.messageId) {
+        if (live) write('\n');
+        startLine();
+        write(`${st.accent(`[${view.currentAgent ?? 'assistant'}]`)}\n  `);
+        live = { messageId: ev.data.messageId, shown: '' };
+      }
+      // A restarted generation cannot be erased on a terminal: its text starts again on a new line.
+      const more = text.startsWith(live.shown) ? text.slice(live.shown.length) : `\n  ${text}`;
+      write(more.replace(/\n/g, '\n  '));
+      live.shown = text;
+      return true;
+    }
+    if (!live) return false;
+    const streamed = live;
+    if (ev.type === 'message' && ev.data.messageId === streamed.messageId) {
+      live = null;
+      write('\n');
+      // The whole text is already on screen unless the message differs from what streamed.
+      return ev.data.text === streamed.shown.trim();
+    }
+    if (ev.type === 'message.discarded' || ev.type === 'turn.failed' || ev.type === 'turn.completed') {
+      live = null;
+      write(`\n${st.dim('  (withdrawn)')}\n`);
+    }
+    return false;
+  };
+}
+
 /** `/status`: the fields with their status and value. */
 export function describeFields(view: SessionView, st: Styles): string[] {
   if (view.fields.length === 0) return [st.dim('  (no fields)')];

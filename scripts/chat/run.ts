@@ -1,10 +1,10 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { createApi, newIdempotencyKey, withRetry, type RetryNotice } from '../../services/gateway/web/lib/api.js';
-import { applyEvent, parseStreamEvent, type SessionEvent, viewFromSnapshot } from '../../services/gateway/web/lib/session-view.js';
+import { applyEvent, parseStreamEvent, viewFromSnapshot } from '../../services/gateway/web/lib/session-view.js';
 import { SseReader } from '../client/sse-reader.js';
 import type { ChatOptions } from './args.js';
-import { COLOR, describeEvent, describeFields, oneLine, PLAIN } from './printer.js';
+import { COLOR, describeEvent, describeFields, livePrinter, oneLine, PLAIN } from './printer.js';
 
 /** After the input ends, how long to wait at most for the last turn's answer. */
 const IDLE_WAIT_MS = 60_000;
@@ -94,46 +94,13 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     if (quiet && onIdle) onIdle();
   };
 
-  /**
-   * On a terminal, a question's text is written as it arrives (message.delta)
-   * and the final message only closes the line; text withdrawn or rewritten
-   * is said so. Pipes get whole messages only.
-   */
-  let live: { messageId: string; shown: string } | null = null;
-  const showLive = (ev: SessionEvent): boolean => {
-    if (!tty) return false;
-    if (ev.type === 'message.delta') {
-      const text = view.messages.find((m) => m.messageId === ev.data.messageId)?.text ?? '';
-      if (live?.messageId !== ev.data.messageId) {
-        if (live) io.output.write('\n');
+  // On a terminal a question's text is written as it arrives; pipes get whole messages only.
+  const showLive = tty
+    ? livePrinter((text) => io.output.write(text), st, () => {
         clearLine(io.output, 0);
         cursorTo(io.output, 0);
-        io.output.write(`${st.accent(`[${view.currentAgent ?? 'assistant'}]`)}\n  `);
-        live = { messageId: ev.data.messageId, shown: '' };
-      }
-      const more = text.startsWith(live.shown) ? text.slice(live.shown.length) : `\n  ${text}`;
-      io.output.write(more.replace(/\n/g, '\n  '));
-      live.shown = text;
-      return true;
-    }
-    if (!live) return false;
-    const streamed = live;
-    if (ev.type === 'message' && ev.data.messageId === streamed.messageId) {
-      live = null;
-      // The whole text is on screen already unless the stream and the message differ (a trimmed end).
-      if (ev.data.text === streamed.shown.trim()) {
-        io.output.write('\n');
-        return true;
-      }
-      io.output.write('\n');
-      return false;
-    }
-    if (ev.type === 'message.discarded' || ev.type === 'turn.failed' || ev.type === 'turn.completed') {
-      live = null;
-      io.output.write(`\n${st.dim('  (withdrawn)')}\n`);
-    }
-    return false;
-  };
+      })
+    : () => false;
 
   const reader = new SseReader({
     url: `${opts.url}/v1/sessions/${encodeURIComponent(sessionId)}/events`,
@@ -142,7 +109,7 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     onEvent: (message) => {
       const ev = parseStreamEvent(message.type, message.id, message.data);
       if (!ev || !applyEvent(view, ev)) return;
-      if (showLive(ev)) return;
+      if (showLive(view, ev)) return;
       print(describeEvent(view, ev, st, sentByMe));
       if (ev.type === 'turn.completed' || ev.type === 'turn.failed' || ev.type === 'clarify') rl.prompt(true);
       checkIdle();

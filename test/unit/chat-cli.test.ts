@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NewEvent, SessionEvent } from '@convo/runtime';
 import { describe, expect, it } from 'vitest';
 import { parseChatArgs, UsageError } from '../../scripts/chat/args.js';
-import { describeEvent, describeFields, PLAIN } from '../../scripts/chat/printer.js';
+import { describeEvent, describeFields, livePrinter, PLAIN } from '../../scripts/chat/printer.js';
 import { applyEvent, applySnapshot, createView } from '../../services/gateway/web/lib/session-view.js';
 
 describe('chat arguments', () => {
@@ -87,6 +87,30 @@ describe('chat printer', () => {
       '  done         Name = Ann / Lee',
       '  skipped      Note (optional)',
     ]);
+  });
+
+  it('writes a question out as it arrives on a terminal, and marks text that never became a message', () => {
+    const view = formView();
+    let screen = '';
+    const live = livePrinter((text) => (screen += text), PLAIN);
+    const feed = (e: SessionEvent) => {
+      applyEvent(view, e);
+      return live(view, e);
+    };
+    feed(ev({ type: 'agent.changed', data: { from: null, to: 'interviewer' } }));
+    feed(ev({ type: 'turn.started', data: { turnId: 't1' } }));
+    const delta = (data: Record<string, unknown>) => ({ id: seq, type: 'message.delta', data: { turnId: 't1', ...data } }) as SessionEvent;
+    expect(feed(delta({ messageId: 'm1', delta: 'Your full', offset: 0 }))).toBe(true);
+    expect(feed(delta({ messageId: 'm1', delta: ' name?', offset: 9 }))).toBe(true);
+    expect(screen).toBe('[interviewer]\n  Your full name?');
+    // The stored message says the same: it only ends the line, nothing is printed twice.
+    expect(feed(ev({ type: 'message', data: { messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Your full name?', turnId: 't1' } }))).toBe(true);
+    expect(screen).toBe('[interviewer]\n  Your full name?\n');
+    feed(ev({ type: 'turn.completed', data: { turnId: 't1', awaitingUserResponse: true } }));
+    feed(ev({ type: 'turn.started', data: { turnId: 't2' } }));
+    feed({ id: seq, type: 'message.delta', data: { messageId: 'm2', delta: 'And your em', offset: 0, turnId: 't2' } } as SessionEvent);
+    expect(feed(ev({ type: 'turn.failed', data: { turnId: 't2', error: { code: 'cancelled', message: 'The turn was cancelled.' } } }))).toBe(false);
+    expect(screen.endsWith('And your em\n  (withdrawn)\n')).toBe(true);
   });
 
   it('prints only user messages it did not send itself', () => {

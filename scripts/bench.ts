@@ -2,6 +2,7 @@ import { REPO_ROOT } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';
 import { envNum, log, printTable, row, secs, skippedSections, type Row, type SectionResult } from './bench/common.js';
 import { flood } from './bench/flood.js';
+import { modelUsage } from './bench/model-usage.js';
 import { overhead } from './bench/overhead.js';
 import { sseClients } from './bench/sse-clients.js';
 
@@ -14,10 +15,12 @@ import { sseClients } from './bench/sse-clients.js';
  *  (b) N idle SSE clients on one gateway: memory per connection, Redis
  *      connections, every stream live;
  *  (c) a flood at 10× the sustainable rate: accepted, shed and how fast,
- *      and that no accepted turn is lost.
+ *      and that no accepted turn is lost;
+ *  (d) a remote model's cost per answered question (model calls, prompt and
+ *      cached tokens, streamed questions) against the fake OpenAI server.
  * Then one table of every figure with its goal. Asserts nothing.
  *
- * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood (or a,b,c);
+ * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage (or a,b,c,d);
  * BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
  * BENCH_FIELDS (20), BENCH_BARE_CONCURRENCY (4, the agents' default);
  * BENCH_SSE_CLIENTS (10000), BENCH_SSE_HEARTBEAT_MS (5000);
@@ -87,6 +90,7 @@ async function main() {
         }),
       );
     }
+    if (!skip.has('usage')) await section('(d) model usage per answered question', () => modelUsage(redis.url));
   } finally {
     await redis.stop();
   }

@@ -112,8 +112,8 @@ describe('SSE route', () => {
   });
 });
 
-/** Connections the gateway opened: ioredis connectionName `gateway` (commands, queues) and `gateway-sse` (the hub). */
+/** Connections the gateway opened: ioredis connectionName `gateway` (commands, queues), `gateway-sse` (the hub) and `gateway-live` (message deltas). */
 async function gatewayConnections(): Promise<number> {
   const list = String(await redis.client('LIST')).split('\n');
-  return list.filter((l) => /name=gateway(-sse)?( |$)/.test(l)).length;
+  return list.filter((l) => /name=gateway(-sse|-live)?( |$)/.test(l)).length;
 }

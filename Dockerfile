@@ -4,6 +4,8 @@
 FROM node:24-slim
 
 ENV NODE_ENV=production
+# The gateway binds to loopback unless told otherwise; in a container it must listen on every interface.
+ENV HOST=0.0.0.0
 WORKDIR /app
 
 # Manifests first: the dependency layer is rebuilt only when they change, not on every source edit.

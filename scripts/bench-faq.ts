@@ -287,12 +287,12 @@ async function throughTheStack(docs: FaqDocument[], queries: string[]): Promise<
   const redis = await ensureRedis({ repoRoot: REPO_ROOT, log: () => undefined });
   const id = randomUUID().slice(0, 8);
   const stack = await startStack({
-    env: { REDIS_URL: redis.url, KEY_PREFIX: `benchfaq-${id}`, QUEUE_PREFIX: `{benchfaq-${id}}`, FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', SEARCH_CONCURRENCY: '8', PLANNER_CONCURRENCY: '8' },
+    env: { REDIS_URL: redis.url, KEY_PREFIX: `benchfaq-${id}`, QUEUE_PREFIX: `{benchfaq-${id}}`, FAQ_SEED_FILE: '', FAQ_WRITE_KEY: `bench-${id}`, RATE_LIMIT_MAX: '0', SEARCH_CONCURRENCY: '8', PLANNER_CONCURRENCY: '8' },
     services: ['planner', 'search'],
   });
   try {
     const api = new Api(stack.url);
-    const upload = await timed(() => api.call('POST', '/faq/documents', { body: docs }));
+    const upload = await timed(() => api.call('POST', '/faq/documents', { body: docs, token: `bench-${id}` }));
     if (upload.value.status !== 200) throw new Error(`upload: ${upload.value.status} ${JSON.stringify(upload.value.json)}`);
     // The first search after the upload waits for the search replica to index the new version.
     const firstSearch = await timed(() => api.call('POST', '/agent.search', { body: { query: queries[0], topK: 5 } }));

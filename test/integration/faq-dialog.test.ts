@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Api, loadForm, type Json } from '../support/api.js';
 import { startStack, type Stack } from '../support/processes.js';
-import { postEventStream } from '../support/sse-post.js';
 import { SseRecorder } from '../support/sse.js';
 
 /**
@@ -12,11 +11,12 @@ import { SseRecorder } from '../support/sse.js';
  */
 let stack: Stack;
 let api: Api;
+const WRITE_KEY = `editor-${randomUUID()}`;
 
 beforeAll(async () => {
   const id = randomUUID().slice(0, 8);
   stack = await startStack({
-    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `faq-${id}`, QUEUE_PREFIX: `{faq-${id}}` },
+    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `faq-${id}`, QUEUE_PREFIX: `{faq-${id}}`, FAQ_WRITE_KEY: WRITE_KEY },
     services: ['planner', 'search'],
   });
   api = new Api(stack.url);
@@ -25,7 +25,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const dialog = (body: Json) => api.call('POST', '/agent.dialog', { body });
+const dialog = (body: Json) => api.dialog(body);
 const ja = { topK: 3, language: 'ja', useMultiStepPlanner: true, useLlmPlanner: false, mode: 'local' };
 
 describe('seed cases over JSON', () => {
@@ -94,7 +94,7 @@ describe('seed cases over JSON', () => {
 
 describe('seed cases over SSE (Accept: text/event-stream)', () => {
   it('streams the clarify turn and ends after clarify; then the answer turn, ending after answer', async () => {
-    const first = await postEventStream(`${stack.url}/agent.dialog`, { message: '送料は？', options: ja });
+    const first = await api.dialogStream({ message: '送料は？', options: ja });
     expect(first.status).toBe(200);
     const sessionId = first.headers.get('x-session-id');
     expect(sessionId).toBeTruthy();
@@ -105,7 +105,7 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
     expect(first.events.find((e) => e.type === 'plan')!.data).toMatchObject({ needsClarification: true });
     expect(first.events.find((e) => e.type === 'message' && e.data.role === 'user')!.data.text).toBe('送料は？');
 
-    const second = await postEventStream(`${stack.url}/agent.dialog`, { sessionId, message: '北海道です', options: ja });
+    const second = await api.dialogStream({ sessionId, message: '北海道です', options: ja });
     const t2 = second.events.map((e) => e.type);
     // Only this turn's events: the stream resumes after the first turn's.
     expect(second.events[0]!.id).toBeGreaterThan(first.events.at(-1)!.id);
@@ -126,7 +126,7 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
     const sessionId = first.json.sessionId as string;
     const [other, streamed] = await Promise.all([
       dialog({ sessionId, message: '沖縄は？', options: ja }),
-      postEventStream(`${stack.url}/agent.dialog`, { sessionId, message: 'ギフトラッピングはできますか？', options: ja }),
+      api.dialogStream({ sessionId, message: 'ギフトラッピングはできますか？', options: ja }),
     ]);
     expect(other.status).toBe(200);
     const turnId = streamed.headers.get('x-turn-id');
@@ -140,7 +140,7 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
 
   it('a follow-up streams followup search events', async () => {
     const first = await dialog({ message: '北海道への送料を教えてください', options: ja });
-    const follow = await postEventStream(`${stack.url}/agent.dialog`, { sessionId: first.json.sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja });
+    const follow = await api.dialogStream({ sessionId: first.json.sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja });
     const plan = follow.events.find((e) => e.type === 'plan')!.data as Json;
     expect(plan.steps.map((s: Json) => s.type)).toContain('followup_search');
     expect(String(follow.events.at(-1)!.data.answer)).toMatch(/30日以内/);
@@ -194,7 +194,7 @@ describe('corpus routes', () => {
     expect(before.status).toBe(200);
     expect(before.json.total).toBeGreaterThanOrEqual(60);
 
-    const up = await api.call('POST', '/faq/documents', {
+    const up = await api.call('POST', '/faq/documents', { token: WRITE_KEY,
       body: [{ id: 'test-drone', question: 'Can I fly the Zephyr drone indoors?', answer: 'Yes, the Zephyr drone has prop guards for indoor flight.', tags: ['product'] }],
     });
     expect(up.status).toBe(200);
@@ -203,7 +203,7 @@ describe('corpus routes', () => {
     expect(found.json.hits[0].id).toBe('test-drone');
 
     const csv = 'id,question,answer,tags,language\ntest-kite,凧は雨の日も揚げられますか？,防水加工の凧は小雨なら揚げられます。,商品|凧,ja\n';
-    const upCsv = await api.call('POST', '/faq/documents', { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const upCsv = await api.call('POST', '/faq/documents', { token: WRITE_KEY, rawBody: csv, headers: { 'content-type': 'text/csv' } });
     expect(upCsv.status).toBe(200);
     expect(upCsv.json).toMatchObject({ upserted: 1, ids: ['test-kite'] });
     const list = await api.call('GET', '/faq/documents?language=ja&limit=10000');
@@ -211,19 +211,19 @@ describe('corpus routes', () => {
     expect((await api.call('POST', '/agent.search', { body: { query: '雨の日に凧', topK: 3 } })).json.hits[0].id).toBe('test-kite');
 
     // Upsert replaces.
-    await api.call('POST', '/faq/documents', { body: { id: 'test-kite', question: '凧は雨の日も揚げられますか？', answer: '雨の日は揚げないでください。' } });
+    await api.call('POST', '/faq/documents', { token: WRITE_KEY, body: { id: 'test-kite', question: '凧は雨の日も揚げられますか？', answer: '雨の日は揚げないでください。' } });
     expect((await api.call('POST', '/agent.search', { body: { query: '雨の日に凧', topK: 1 } })).json.hits[0].answer).toBe('雨の日は揚げないでください。');
 
-    expect((await api.call('DELETE', '/faq/documents/test-drone')).status).toBe(204);
-    expect((await api.call('DELETE', '/faq/documents/test-drone')).status).toBe(404);
+    expect((await api.call('DELETE', '/faq/documents/test-drone', { token: WRITE_KEY })).status).toBe(204);
+    expect((await api.call('DELETE', '/faq/documents/test-drone', { token: WRITE_KEY })).status).toBe(404);
     const gone = await api.call('POST', '/agent.search', { body: { query: 'zephyr drone inside the house', topK: 3 } });
     expect(gone.json.hits.map((h: Json) => h.id)).not.toContain('test-drone');
-    await api.call('DELETE', '/faq/documents/test-kite');
+    await api.call('DELETE', '/faq/documents/test-kite', { token: WRITE_KEY });
   });
 
   it('refuses an invalid upload as a whole: nothing is stored', async () => {
     const before = (await api.call('GET', '/faq/documents?limit=1')).json.total;
-    const bad = await api.call('POST', '/faq/documents', {
+    const bad = await api.call('POST', '/faq/documents', { token: WRITE_KEY,
       body: [
         { id: 'ok-1', question: 'Valid?', answer: 'Yes.' },
         { id: 'bad-1', question: 'No answer' },
@@ -232,13 +232,38 @@ describe('corpus routes', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'invalid_documents' });
     expect(bad.json.error.message).toMatch(/document 2/);
-    const dup = await api.call('POST', '/faq/documents', { body: [{ id: 'd', question: 'a', answer: 'b' }, { id: 'd', question: 'c', answer: 'd' }] });
+    const dup = await api.call('POST', '/faq/documents', { token: WRITE_KEY, body: [{ id: 'd', question: 'a', answer: 'b' }, { id: 'd', question: 'c', answer: 'd' }] });
     expect(dup.json.error).toMatchObject({ code: 'duplicate_document_id' });
-    const csv = await api.call('POST', '/faq/documents', { rawBody: 'question,answer\n"unterminated,x\n', headers: { 'content-type': 'text/csv' } });
+    const csv = await api.call('POST', '/faq/documents', { token: WRITE_KEY, rawBody: 'question,answer\n"unterminated,x\n', headers: { 'content-type': 'text/csv' } });
     expect(csv.status).toBe(400);
     expect(csv.json.error.code).toBe('invalid_csv');
-    expect((await api.call('POST', '/faq/documents', { body: [] })).status).toBe(400);
+    expect((await api.call('POST', '/faq/documents', { token: WRITE_KEY, body: [] })).status).toBe(400);
     expect((await api.call('GET', '/faq/documents?limit=1')).json.total).toBe(before);
+  });
+});
+
+describe('dialog sessions belong to whoever started them', () => {
+  it('gives a new dialog a server-made id and token; continuing needs the token; an id the server never made is 404', async () => {
+    const first = await api.dialog({ message: '送料は？', options: ja });
+    expect(first.status).toBe(200);
+    const { sessionId, sessionToken } = first.json;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(String(sessionToken).length).toBeGreaterThanOrEqual(43);
+    expect(first.headers.get('x-session-token')).toBe(sessionToken);
+    // Someone who knows (or guesses) the id cannot continue it, nor learn anything about it.
+    const stranger = await api.dialog({ sessionId, message: '北海道' }, { token: null });
+    expect(stranger.status).toBe(401);
+    expect(stranger.json.error.code).toBe('unauthorized');
+    expect((await api.dialog({ sessionId, message: '北海道' }, { token: `${sessionToken}x` })).status).toBe(401);
+    const owner = await api.dialog({ sessionId, message: '北海道', options: ja });
+    expect(owner.status).toBe(200);
+    expect(owner.json.sessionToken).toBe(sessionToken);
+    // A client-chosen id is never created.
+    const chosen = await api.dialog({ sessionId: 'my-chosen-id', message: '送料は？' });
+    expect(chosen.status).toBe(404);
+    expect(chosen.json.error.code).toBe('session_not_found');
+    // The token opens the session's other routes too.
+    expect((await api.call('GET', `/v1/sessions/${sessionId}`, { token: sessionToken })).status).toBe(200);
   });
 });
 
@@ -255,9 +280,10 @@ describe('bad input', () => {
     expect(response.json.error.code).toBe(code);
   });
 
-  it('/agent.dialog on a form session → 409; /agent.search without a query or with bad JSON → 400', async () => {
+  it('/agent.dialog on a form session → 401 without its token, 409 with it; /agent.search without a query or with bad JSON → 400', async () => {
     const form = await api.createSession(loadForm('event-registration-en.json'), 'form');
-    const response = await dialog({ sessionId: form.sessionId, message: 'hello' });
+    expect((await dialog({ sessionId: form.sessionId, message: 'hello' })).status).toBe(401);
+    const response = await api.dialog({ sessionId: form.sessionId, message: 'hello' }, { token: form.token });
     expect(response.status).toBe(409);
     expect(response.json.error.code).toBe('wrong_kind');
     expect((await api.call('POST', '/agent.search', { body: { topK: 3 } })).status).toBe(400);

@@ -23,6 +23,7 @@ beforeAll(async () => {
       KEY_PREFIX: `hybrid-stack-${id}`,
       QUEUE_PREFIX: `{hybrid-stack-${id}}`,
       FAQ_SEED_FILE: '',
+      FAQ_WRITE_KEY: 'hybrid-editor-key',
       EMBEDDINGS_MODEL: 'fake-embed',
       EMBEDDINGS_BASE_URL: fake.url,
       EMBEDDINGS_BATCH_SIZE: '2',
@@ -37,7 +38,7 @@ beforeAll(async () => {
     { id: 'gift', question: 'Do you offer gift wrapping?', answer: 'Gift wrapping costs $4 per item.', language: 'en' },
     { id: 'ship', question: 'How much does shipping cost?', answer: 'Standard shipping is $5, free over $50.', language: 'en' },
   ];
-  const uploaded = await api.call('POST', '/faq/documents', { body: docs });
+  const uploaded = await api.call('POST', '/faq/documents', { body: docs, token: 'hybrid-editor-key' });
   expect(uploaded.status, JSON.stringify(uploaded.json)).toBeLessThan(300);
   await stack.procs.search!.waitForLine((l) => l.json?.msg === 'faq vectors synced' && l.json?.pending === 0, 20_000);
 });
@@ -58,7 +59,7 @@ describe('hybrid retrieval in the running system', () => {
     expect(single.json.answer).toBe('Yes: plug the zorblax into any USB port.');
     expect(single.json.steps[0]).toMatchObject({ type: 'search', retrieval: 'hybrid' });
 
-    const dialog = await api.call('POST', '/agent.dialog', { body: { message: 'Can I recharge my wuxtrel?', options: { language: 'en', debug: true } } });
+    const dialog = await api.dialog({ message: 'Can I recharge my wuxtrel?', options: { language: 'en', debug: true } });
     expect(dialog.status, JSON.stringify(dialog.json)).toBe(200);
     expect(dialog.json.meta.sources).toContain('zorblax');
     expect(dialog.json.steps[0]).toMatchObject({ type: 'search', retrieval: 'hybrid' });

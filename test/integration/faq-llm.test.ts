@@ -57,7 +57,7 @@ afterAll(async () => {
   await new Promise((r) => crew?.server.close(r));
 });
 
-const dialog = (body: Json) => api.call('POST', '/agent.dialog', { body });
+const dialog = (body: Json) => api.dialog(body);
 const llmOptions = { topK: 8, language: 'ja', useMultiStepPlanner: true, useLlmPlanner: true, mode: 'local', debug: true };
 
 describe('LLM planner', () => {

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SessionStore } from '@convo/runtime';
 import { Api } from '../support/api.js';
 import { startService, startStack, type ServiceProcess, type Stack } from '../support/processes.js';
-import { postEventStream } from '../support/sse-post.js';
 
 /**
  * /agent.dialog when the agents are slow or down: the gateway answers 504
@@ -37,7 +36,7 @@ const ja = { topK: 3, language: 'ja' };
 describe('/agent.dialog timeouts and retries', () => {
   it('answers 504 while no planner runs, and a retry with the same Idempotency-Key returns the same turn once the agents are up', async () => {
     const key = `retry-${randomUUID()}`;
-    const first = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': key }, body: { message: '北海道への送料を教えてください', options: ja } });
+    const first = await api.dialog({ message: '北海道への送料を教えてください', options: ja }, { headers: { 'idempotency-key': key } });
     expect(first.status).toBe(504);
     expect(first.json.error).toMatchObject({ code: 'timeout', message: expect.stringMatching(/Idempotency-Key/) });
     const sessionId = first.headers.get('x-session-id')!;
@@ -46,7 +45,7 @@ describe('/agent.dialog timeouts and retries', () => {
     expect(turnId).toBeTruthy();
 
     // A retry that kept only the key (it lost the first response) lands in the same session and turn.
-    const again = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': key }, body: { message: '北海道への送料を教えてください', options: ja } });
+    const again = await api.dialog({ message: '北海道への送料を教えてください', options: ja }, { headers: { 'idempotency-key': key } });
     expect(again.status).toBe(504);
     expect(again.headers.get('x-session-id')).toBe(sessionId);
     expect(again.headers.get('x-turn-id')).toBe(turnId);
@@ -54,7 +53,7 @@ describe('/agent.dialog timeouts and retries', () => {
     const cfg = { REDIS_URL: inject('redisUrl'), ...env };
     agents.push(...(await Promise.all([startService('planner', cfg), startService('search', cfg)])));
 
-    const done = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': key }, body: { sessionId, message: '北海道への送料を教えてください', options: ja } });
+    const done = await api.dialog({ sessionId, message: '北海道への送料を教えてください', options: ja }, { headers: { 'idempotency-key': key } });
     expect(done.status, JSON.stringify(done.json)).toBe(200);
     expect(done.headers.get('x-turn-id')).toBe(turnId);
     expect(done.json).toMatchObject({ sessionId, needsClarification: false, final: true });
@@ -68,11 +67,11 @@ describe('/agent.dialog timeouts and retries', () => {
     expect(loaded.state.messages.filter((m) => m.role === 'user')).toHaveLength(1);
 
     // Once finished, a repeat answers at once from the stored result; over SSE it replays that turn only.
-    const repeat = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': key }, body: { sessionId, message: 'ignored on a repeat', options: ja } });
+    const repeat = await api.dialog({ sessionId, message: 'ignored on a repeat', options: ja }, { headers: { 'idempotency-key': key } });
     expect(repeat.json.answer).toBe(done.json.answer);
-    const next = await api.call('POST', '/agent.dialog', { body: { sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja } });
+    const next = await api.dialog({ sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja });
     expect(next.json.answer).toMatch(/30日以内/);
-    const replay = await postEventStream(`${stack.url}/agent.dialog`, { sessionId, message: 'ignored', options: ja }, { 'idempotency-key': key });
+    const replay = await api.dialogStream({ sessionId, message: 'ignored', options: ja }, { 'idempotency-key': key });
     expect(replay.status).toBe(200);
     const types = replay.events.map((e) => e.type);
     expect(types[0]).toBe('turn.started');
@@ -99,7 +98,7 @@ describe('/agent.dialog timeouts and retries', () => {
   });
 
   it('refuses an Idempotency-Key that is not visible ASCII', async () => {
-    const response = await api.call('POST', '/agent.dialog', { headers: { 'idempotency-key': 'x'.repeat(201) }, body: { message: '送料は？' } });
+    const response = await api.dialog({ message: '送料は？' }, { headers: { 'idempotency-key': 'x'.repeat(201) } });
     expect(response.status).toBe(400);
     expect(response.json.error.code).toBe('invalid_request');
   });

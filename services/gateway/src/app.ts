@@ -1,3 +1,5 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -27,6 +29,36 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Security headers on every answer (SSE streams copy them, see openEventStream). The pages load only their own scripts.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Same-origin pages and API: no cross-origin embedding either way.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  // Closed unless configured: without CORS_ORIGINS a browser on another origin cannot read any answer.
+  const origins = deps.config.corsOrigins;
+  if (origins.length > 0) {
+    await app.register(cors, {
+      origin: origins.includes('*') ? true : [...origins],
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'last-event-id'],
+      exposedHeaders: ['x-session-id', 'x-turn-id', 'x-session-token', 'retry-after'],
+      maxAge: 600,
+    });
+  }
 
   await app.register(swagger, {
     openapi: {

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { NotFoundError, type SessionStore, UnauthorizedError } from '@convo/runtime';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { ForbiddenError, NotFoundError, type SessionStore, UnauthorizedError } from '@convo/runtime';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { GatewayDeps } from './deps.js';
 
@@ -7,8 +8,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Who may call the route, checked before its handler: 'session' needs the
-     * token of the session named by `:id`; 'faqWrite' needs FAQ_WRITE_KEY when
-     * one is configured. Routes without it are open (or check access
+     * token of the session named by `:id`; 'faqWrite' needs FAQ_WRITE_KEY or
+     * OPERATOR_KEY (refused when neither is configured, unless
+     * FAQ_OPEN_WRITES is on). Routes without it are open (or check access
      * themselves, as /agent.dialog does for the session it resolves).
      */
     auth?: 'session' | 'faqWrite';
@@ -18,6 +20,28 @@ declare module 'fastify' {
 /** 256 random bits, base64url; only its SHA-256 is stored. */
 export function newToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+/**
+ * The deployment's secret: 256 random bits written once to Redis (SET NX)
+ * and read by every gateway, so a token derived from it is the same on each.
+ */
+export async function loadDeploymentSecret(redis: Redis, prefix: string): Promise<Buffer> {
+  const key = `${prefix}:secret`;
+  await redis.set(key, randomBytes(32).toString('base64url'), 'NX');
+  const value = await redis.get(key);
+  if (!value) throw new Error(`the deployment secret ${key} could not be read`);
+  return Buffer.from(value, 'base64url');
+}
+
+/**
+ * The token of an /agent.dialog session: derived from its id with the
+ * deployment's secret, so a repeat of the request that created it (same
+ * Idempotency-Key, same derived id) gets the same token back.
+ */
+export function dialogToken(secret: Buffer, sessionId: string): { token: string; hash: string } {
+  const token = createHmac('sha256', secret).update(`dialog:${sessionId}`).digest('base64url');
   return { token, hash: hashToken(token) };
 }
 
@@ -48,12 +72,19 @@ export function tokenOf(req: FastifyRequest): string | null {
 
 /** The preHandler that enforces each route's `config.auth`; registered once, before the routes. */
 export function authenticate(deps: Pick<GatewayDeps, 'store' | 'config'>): preHandlerAsyncHookHandler {
-  const writeKeyHash = deps.config.faq.writeKey ? hashToken(deps.config.faq.writeKey) : undefined;
+  // Either key may write the corpus: the FAQ write key for an editor, the operator key for an operator.
+  const writeKeys = [deps.config.faq.writeKey, deps.config.operatorKey].filter((key): key is string => Boolean(key)).map(hashToken);
+  const openWrites = deps.config.faq.openWrites;
   return async (req) => {
     const auth = req.routeOptions.config.auth;
     if (auth === 'session') await authorize(deps.store, req, (req.params as { id: string }).id);
-    if (auth === 'faqWrite' && writeKeyHash && !sameSecret(tokenOf(req), writeKeyHash)) {
-      throw new UnauthorizedError('missing or invalid FAQ write key');
+    if (auth === 'faqWrite') {
+      if (writeKeys.length === 0) {
+        if (openWrites) return;
+        throw new ForbiddenError('faq_writes_disabled', 'corpus writes are disabled: set FAQ_WRITE_KEY (or OPERATOR_KEY) and send it as a bearer token; FAQ_OPEN_WRITES=true opens them for development only');
+      }
+      const presented = tokenOf(req);
+      if (!writeKeys.some((hash) => sameSecret(presented, hash))) throw new UnauthorizedError('missing or invalid FAQ write key');
     }
   };
 }

@@ -19,6 +19,8 @@ export type GatewayDeps = {
   searchEvents: () => Promise<QueueEvents>;
   backlog: BacklogMonitor;
   metrics: GatewayMetrics;
+  /** The deployment's secret (kept in Redis, the same for every gateway): /agent.dialog session tokens are derived from it. */
+  secret: Buffer;
   /** Set when the gateway starts shutting down: readiness turns 503. */
   lifecycle: { stopping: boolean };
 };

@@ -3,6 +3,7 @@ import { CorpusStore } from '@convo/faq';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';
 import { buildApp } from './app.js';
+import { loadDeploymentSecret } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { BacklogMonitor } from './load/backlog.js';
 import { createGatewayMetrics } from './load/gateway-metrics.js';
@@ -49,7 +50,8 @@ export async function startGateway(config: Config = loadConfig()) {
   backlog.start();
   const metrics = createGatewayMetrics({ queues, hub, redis });
   const lifecycle = { stopping: false };
-  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents, backlog, metrics, lifecycle };
+  const secret = await loadDeploymentSecret(redis, config.keyPrefix);
+  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents, backlog, metrics, lifecycle, secret };
   const app = await buildApp(deps);
   const sweeper = startSweeper({ store, queues, config, log });
   await app.listen({ port: config.port, host: config.host });

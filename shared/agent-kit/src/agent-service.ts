@@ -165,7 +165,7 @@ async function listenForCancels(config: Config, channel: string, agent: AgentNam
       const { sessionId } = JSON.parse(payload) as { sessionId?: unknown };
       if (typeof sessionId === 'string') onCancel(sessionId);
     } catch {
-      log.warn({ payload }, 'unreadable cancel message');
+      log.warn({ bytes: payload.length }, 'unreadable cancel message');
     }
   });
   await subscriber.subscribe(channel);

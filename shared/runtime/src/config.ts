@@ -38,7 +38,10 @@ const EnvSchema = z.object({
   /** Simulated model latency of the offline provider (demos, load tests, crash tests). */
   OFFLINE_LATENCY_MS: int(0),
   PORT: int(8080),
-  HOST: z.string().default('0.0.0.0'),
+  /** Loopback unless told otherwise: the container image sets 0.0.0.0. */
+  HOST: z.string().default('127.0.0.1'),
+  /** Origins allowed to call the API from a browser on another origin (comma-separated, or `*`); none by default. */
+  CORS_ORIGINS: z.string().default(''),
   OPERATOR_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGENT_MAX_TURNS: int(10, 1),
@@ -78,6 +81,8 @@ const EnvSchema = z.object({
   FAQ_SYNONYMS_FILE: z.string().default('examples/faq/ec-synonyms.txt'),
   /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`. */
   FAQ_WRITE_KEY: z.string().min(1).optional(),
+  /** Development only: corpus writes without any key. Without it and without a key, writes are refused. */
+  FAQ_OPEN_WRITES: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** External orchestrator for `mode: "crew"` (docs/seeds/002 §4.2.1); unset → crew requests get 400. */
   CREW_URL: z.string().url().optional(),
   CREW_TIMEOUT_MS: int(10_000, 100),
@@ -171,6 +176,8 @@ export type Config = Readonly<{
   concurrency: Readonly<Record<AgentName, number>>;
   port: number;
   host: string;
+  /** Origins allowed cross-origin (`*` for any); empty: no CORS headers, browsers refuse other origins. */
+  corsOrigins: readonly string[];
   operatorKey: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   agentMaxTurns: number;
@@ -196,6 +203,8 @@ export type Config = Readonly<{
     maxUploadBytes: number;
     synonymsFile: string | undefined;
     writeKey: string | undefined;
+    /** Corpus writes with no key at all (development). */
+    openWrites: boolean;
     crewUrl: string | undefined;
     crewTimeoutMs: number;
   }>;
@@ -303,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     concurrency: Object.freeze(concurrency),
     port: vars.PORT,
     host: vars.HOST,
+    corsOrigins: vars.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     operatorKey: vars.OPERATOR_KEY,
     logLevel: vars.LOG_LEVEL,
     agentMaxTurns: vars.AGENT_MAX_TURNS,
@@ -333,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxUploadBytes: vars.FAQ_MAX_UPLOAD_BYTES,
       synonymsFile: vars.FAQ_SYNONYMS_FILE || undefined,
       writeKey: vars.FAQ_WRITE_KEY,
+      openWrites: vars.FAQ_OPEN_WRITES,
       crewUrl: vars.CREW_URL,
       crewTimeoutMs: vars.CREW_TIMEOUT_MS,
     }),

@@ -36,6 +36,12 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+export class ForbiddenError extends AppError {
+  constructor(code: string, message: string) {
+    super(code, message, { status: 403 });
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message = 'not found', code = 'not_found') {
     super(code, message, { status: 404 });

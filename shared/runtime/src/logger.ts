@@ -4,8 +4,9 @@ export type { Logger };
 
 /**
  * pino JSON logs. Bindings carry `service`; callers add `sessionId`, `turnId`,
- * `agent` and `tool` with `log.child(...)`. Message text is never logged at
- * info level: user content appears only at debug.
+ * `agent` and `tool` with `log.child(...)`. No message text, answer or
+ * token is logged at any level (test/integration/log-hygiene.test.ts):
+ * logs carry ids, names, counts and outcomes.
  */
 /** Request log without secrets: the `?token=` of EventSource URLs never reaches a log. */
 function serializeRequest(req: { method?: string; url?: string; headers?: Record<string, unknown> }) {

@@ -73,7 +73,7 @@ export async function streamTurn(
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  openEventStream(raw, deps.retryMs, { 'x-session-id': input.sessionId, 'x-turn-id': input.turnId });
+  openEventStream(raw, deps.retryMs, { ...reply.getHeaders(), 'x-session-id': input.sessionId, 'x-turn-id': input.turnId });
   const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun, input.endOn);
   const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
   client.onClose(() => clearTimeout(timer));

@@ -40,7 +40,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
         reply.hijack();
         const raw = reply.raw;
-        openEventStream(raw, config.sse.retryMs);
+        openEventStream(raw, config.sse.retryMs, reply.getHeaders());
         const client = new SseClient(sessionId, raw, fromId, config.sse.maxBufferBytes);
 
         // History older than what is retained (or an id from the future) cannot be replayed: resync.

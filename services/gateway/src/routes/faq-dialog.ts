@@ -64,14 +64,16 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const idempotencyKey = idempotencyKeyOf(req);
         const resumeFrom = requestedEventId(req);
         const started = performance.now();
-        const { sessionId, lastEventId } = await openDialog(deps, req, body, options.language, idempotencyKey);
+        const { sessionId, lastEventId, sessionToken } = await openDialog(deps, req, body, options.language, idempotencyKey);
         const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: body.message, idempotencyKey, multitask: 'enqueue', options });
         const turnId = accepted.turnId;
         reply.header('x-session-id', sessionId).header('x-turn-id', turnId);
+        if (sessionToken) reply.header('x-session-token', sessionToken);
         const repeated = accepted.outcome === 'duplicate';
 
         if (wantsEventStream(req)) return followDialogTurn(deps, req, reply, { sessionId, turnId, lastEventId, repeated, resumeFrom });
-        return awaitDialogTurn(deps, { sessionId, turnId, lastEventId, repeated, started });
+        const result = await awaitDialogTurn(deps, { sessionId, turnId, lastEventId, repeated, started });
+        return sessionToken ? { ...result, sessionToken } : result;
       },
     );
   };

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AgentDialogRequest, AppError, ConflictError, type EventType, type LoadedSession, UnauthorizedError } from '@convo/runtime';
+import { AgentDialogRequest, AppError, ConflictError, type EventType, type LoadedSession, NotFoundError, UnauthorizedError } from '@convo/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sameSecret, tokenOf } from '../auth.js';
+import { dialogToken, sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { dialogResponse } from '../faq/dialog-response.js';
 import { streamTurn, turnStartCursor, turnStreamDeps } from '../faq/dialog-stream.js';
@@ -14,13 +14,18 @@ import { createSession } from './service.js';
  * events. Accepting the turn is the session service's `acceptTurn`.
  */
 
-type DialogDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics' | 'hub'>;
+type DialogDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics' | 'hub' | 'secret'>;
+
+/** A dialog's session as a turn sees it; `sessionToken` is what the caller continues it with (absent for sessions of POST /v1/sessions). */
+export type OpenedDialog = { sessionId: string; lastEventId: number; sessionToken: string | null };
 
 /**
- * The session a dialog turn belongs to: the given one (created under that
- * id when new, as the seed's contextStore keyed by sessionId), else one
- * derived from the Idempotency-Key (so a retry that lost the first
- * response's sessionId lands in the same session), else a new one.
+ * The session a dialog turn belongs to. With a `sessionId`: that session,
+ * which must exist (404 otherwise: ids are never chosen by clients) and be
+ * continued with its token. Without one: a new session under an id the
+ * server makes, derived from the Idempotency-Key when there is one (so a
+ * retry that lost the first response lands in the same session and gets
+ * the same token back), else random. The token is answered with every turn.
  */
 export async function openDialog(
   deps: DialogDeps,
@@ -28,16 +33,25 @@ export async function openDialog(
   body: AgentDialogRequest,
   language: 'ja' | 'en' | 'auto',
   idempotencyKey: string | undefined,
-): Promise<{ sessionId: string; lastEventId: number }> {
-  const sessionId = body.sessionId ?? (idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID());
+): Promise<OpenedDialog> {
+  if (body.sessionId !== undefined) {
+    const existing = await deps.store.load(body.sessionId);
+    if (!existing) throw new NotFoundError(`session ${body.sessionId} not found: omit sessionId to start a dialog`, 'session_not_found');
+    return checkDialogAccess(deps, req, existing);
+  }
+  const sessionId = idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID();
+  const token = dialogToken(deps.secret, sessionId);
   const existing = await deps.store.load(sessionId);
-  if (existing) return { sessionId, lastEventId: checkDialogAccess(req, existing) };
+  // A repeat of the request that created it: the Idempotency-Key is its credential, as it was the first time.
+  if (existing) return { sessionId, lastEventId: dialogOf(existing).lastEventId, sessionToken: token.token };
   const faq = { access: 'dialog' as const, history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })), turns: [] };
-  if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq }, req.log)) return { sessionId, lastEventId: 0 };
-  // Created by a concurrent request with the same id.
+  if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq, token }, req.log)) {
+    return { sessionId, lastEventId: 0, sessionToken: token.token };
+  }
+  // Created by a concurrent request with the same key.
   const raced = await deps.store.load(sessionId);
   if (!raced) throw new ConflictError('session_changing', 'the session was created and deleted concurrently; retry');
-  return { sessionId, lastEventId: checkDialogAccess(req, raced) };
+  return { sessionId, lastEventId: dialogOf(raced).lastEventId, sessionToken: token.token };
 }
 
 /** What ends a dialog turn's stream: its answer, or its clarifying questions. */
@@ -91,10 +105,17 @@ function dialogTurns(loaded: LoadedSession | null) {
   return loaded?.state.kind === 'faq' ? loaded.state.faq.turns : [];
 }
 
-function checkDialogAccess(req: FastifyRequest, session: LoadedSession): number {
+/** A session continued by id: an FAQ session, and the caller holds its token (the dialog's, or the one POST /v1/sessions gave). */
+function checkDialogAccess(deps: DialogDeps, req: FastifyRequest, session: LoadedSession): OpenedDialog {
+  // The token first: nothing about a session, not even its kind, is told to a caller without it.
+  if (!sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError('this dialog needs its session token (Authorization: Bearer <sessionToken>)');
+  const { state } = dialogOf(session);
+  const sessionToken = state.kind === 'faq' && state.faq.access === 'dialog' ? dialogToken(deps.secret, state.sessionId).token : null;
+  return { sessionId: state.sessionId, lastEventId: session.lastEventId, sessionToken };
+}
+
+function dialogOf(session: LoadedSession): LoadedSession {
   const { state } = session;
   if (state.kind !== 'faq') throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
-  // A session made with POST /v1/sessions keeps its token requirement here too: the right token, not just one.
-  if (state.faq.access === 'token' && !sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError();
-  return session.lastEventId;
+  return session;
 }

@@ -17,16 +17,16 @@ type ServiceDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics'>;
 
 export type NewSession =
   | { kind: 'form' | 'application'; form: SessionForm | null; language: 'ja' | 'en' | null }
-  | { kind: 'faq'; language: 'ja' | 'en' | null; faq: FaqState; sessionId?: string };
+  | { kind: 'faq'; language: 'ja' | 'en' | null; faq: FaqState; sessionId?: string; token?: { token: string; hash: string } };
 
 /**
  * Creates a session and returns its id and token. A form or application
  * session starts with the greeter's bootstrap run; an FAQ session waits for
- * its first question. An FAQ session may be asked for under a given id
- * (/agent.dialog's sessionId): null when that id is already taken.
+ * its first question. /agent.dialog asks for an FAQ session under an id and
+ * token of its own making: null when that id is already taken.
  */
 export async function createSession(deps: ServiceDeps, input: NewSession, log: FastifyBaseLogger): Promise<{ sessionId: string; token: string } | null> {
-  const { token, hash } = newToken();
+  const { token, hash } = (input.kind === 'faq' ? input.token : undefined) ?? newToken();
   const now = new Date().toISOString();
   if (input.kind === 'faq') {
     const sessionId = input.sessionId ?? randomUUID();

@@ -1,18 +1,22 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NewEvent, SessionEvent } from '@convo/runtime';
 import type { HubSubscriber } from './stream-hub.js';
 
 /**
  * Starts an SSE response on a hijacked reply: the stream headers (no
- * caching, no proxy buffering) and the client's reconnect delay.
+ * caching, no proxy buffering) and the client's reconnect delay. `headers`
+ * are what the reply already holds (security and CORS headers set by hooks,
+ * which a hijacked reply would otherwise drop) and the route's own.
  */
-export function openEventStream(raw: ServerResponse, retryMs: number, headers: Record<string, string> = {}): void {
+export function openEventStream(raw: ServerResponse, retryMs: number, headers: Record<string, unknown> = {}): void {
+  const kept: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) kept[name] = value as OutgoingHttpHeaders[string];
   raw.writeHead(200, {
+    ...kept,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
-    ...headers,
   });
   raw.write(`retry: ${retryMs}\n\n`);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '@convo/runtime';
+import { loadConfig, stepJobId } from '@convo/runtime';
 import { startGateway } from '../../services/gateway/src/server.js';
 import { Api, loadForm } from '../support/api.js';
 
@@ -14,11 +14,15 @@ const prefix = `sec-${randomUUID().slice(0, 8)}`;
 const gateways: Array<Awaited<ReturnType<typeof startGateway>>> = [];
 
 async function gateway(env: Record<string, string> = {}): Promise<Api> {
+  return (await gatewayWithDeps(env)).api;
+}
+
+async function gatewayWithDeps(env: Record<string, string> = {}) {
   const gw = await startGateway(
     loadConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '', ...env }),
   );
   gateways.push(gw);
-  return new Api(`http://127.0.0.1:${gw.port}`);
+  return { api: new Api(`http://127.0.0.1:${gw.port}`), deps: gw.deps };
 }
 
 afterAll(async () => {
@@ -93,5 +97,20 @@ describe('safe defaults', () => {
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect((await preflight(open, 'https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('retention', () => {
+  it('DELETE /v1/sessions/:id removes every key of the session and its step job still waiting in a queue', async () => {
+    // No greeter runs here: the greeting's step job waits in its queue.
+    const { api, deps } = await gatewayWithDeps();
+    const session = await api.createSession(loadForm('event-registration-en.json'));
+    const jobId = stepJobId(session.sessionId, 1);
+    expect(await deps.queues.get('greeter').getJob(jobId)).toBeTruthy();
+    expect((await api.call('DELETE', `/v1/sessions/${session.sessionId}`, { token: session.token })).status).toBe(204);
+    expect(await deps.queues.get('greeter').getJob(jobId)).toBeUndefined();
+    const redis = new Redis(inject('redisUrl'));
+    expect(await redis.keys(`${prefix}:s:{${session.sessionId}}*`)).toEqual([]);
+    redis.disconnect();
   });
 });

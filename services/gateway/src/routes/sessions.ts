@@ -14,7 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WORK_ROUTE } from '../plugins/shedding.js';
-import { acceptTurn, cancelTurn, createSession, submitSession, type NewSession } from '../sessions/service.js';
+import { acceptTurn, cancelTurn, createSession, deleteSession, submitSession, type NewSession } from '../sessions/service.js';
 import type { GatewayDeps } from '../deps.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
@@ -115,8 +115,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/v1/sessions/:id',
       { config: { auth: 'session' }, schema: { tags: ['sessions'], params: SessionIdParams, security, response: { 204: z.null(), ...errors } } },
       async (req, reply) => {
-        await store.delete(req.params.id);
-        req.log.info({ sessionId: req.params.id }, 'session deleted');
+        await deleteSession(deps, req.params.id, req.log);
         return reply.status(204).send(null);
       },
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newFaqSession } from '@convo/faq';
 import { fieldsNeedingReview, newFormSession, unresolvedRequired } from '@convo/forms';
-import { AppError, ConflictError, dispatch, type FaqState, NotFoundError, type SessionForm, SessionDraft, UnavailableError } from '@convo/runtime';
+import { AppError, ConflictError, dispatch, type FaqState, NotFoundError, type SessionForm, SessionDraft, stepJobId, UnavailableError } from '@convo/runtime';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
@@ -141,4 +141,20 @@ export async function cancelTurn(deps: Pick<ServiceDeps, 'store'>, sessionId: st
   }
   log.info({ sessionId, turnId, outcome }, 'turn cancel requested');
   return { turnId, status: outcome };
+}
+
+/**
+ * Erases a session: its keys (state, messages, events, turns, run steps) and
+ * its step job still waiting in a queue. A job already running finds the
+ * session gone and ends without effect.
+ */
+export async function deleteSession(deps: Pick<ServiceDeps, 'store' | 'queues'>, sessionId: string, log: FastifyBaseLogger): Promise<void> {
+  const loaded = await deps.store.load(sessionId);
+  if (loaded?.step) {
+    const job = await deps.queues.get(loaded.step.agent).getJob(stepJobId(sessionId, loaded.step.seq));
+    // A locked (running) job cannot be removed; it is harmless once the session is gone.
+    await job?.remove().catch(() => undefined);
+  }
+  await deps.store.delete(sessionId);
+  log.info({ sessionId }, 'session deleted');
 }

@@ -54,12 +54,13 @@ export type { LoadtestInput, LoadtestOptions } from './options.js';
  * duration + grace. Throws UsageError for bad options (including a
  * non-loopback url) and UnreachableError when the gateway does not answer.
  */
-export async function runLoadtest(input: LoadtestInput): Promise<LoadtestReport> {
+export async function runLoadtest(input: LoadtestInput, hooks: { onTurnEnded?: RunStats['onTurnEnded'] } = {}): Promise<LoadtestReport> {
   const options = resolveOptions(input);
   const scenario = scenarioFor(options.kind);
   await assertReachable(options.url);
 
   const stats = new RunStats();
+  stats.onTurnEnded = hooks.onTurnEnded;
   const startedAt = performance.now();
   const softDeadline = startedAt + options.durationMs;
   const hardCutoff = softDeadline + options.graceMs;

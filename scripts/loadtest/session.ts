@@ -130,7 +130,7 @@ async function runTurn(ctx: RunContext, session: CreatedSession, ends: TurnEnds,
     stats.unfinished++;
     return false;
   }
-  stats.turnEnded(end.at - outcome.startedAt, end.failed);
+  stats.turnEnded(outcome.startedAt, end.at, end.failed);
   return true;
 }
 

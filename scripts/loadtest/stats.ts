@@ -27,10 +27,14 @@ export class RunStats {
     if (this.errorSamples.length < MAX_ERROR_SAMPLES) this.errorSamples.push(message);
   }
 
-  turnEnded(latencyMs: number, failed: boolean): void {
+  /** Called with each ended turn's POST and end times (performance.now()), for a caller that lines them up with other events (the chaos run's faults). */
+  onTurnEnded?: (startedAt: number, endedAt: number, failed: boolean) => void;
+
+  turnEnded(startedAt: number, endedAt: number, failed: boolean): void {
     if (failed) this.failedTurns++;
     else this.completed++;
-    this.latenciesMs.push(latencyMs);
+    this.latenciesMs.push(endedAt - startedAt);
+    this.onTurnEnded?.(startedAt, endedAt, failed);
   }
 
   /** Folds in one closed stream; ids that were not integers count as errors. */

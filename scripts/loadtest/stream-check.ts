@@ -35,6 +35,8 @@ export class StreamCheck implements StreamCounts {
 
   /** Records one event; `rawId` is its `id:` field as sent, or null when absent. */
   observe(rawId: string | null, type: string): void {
+    // A message delta is live only: it repeats the id of the last stored event and is never replayed (docs/API.md).
+    if (type === 'message.delta') return;
     this.events++;
     const id = rawId !== null && /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
     if (id === null) {

@@ -119,6 +119,10 @@ describe('stream check', () => {
     expect(feed([1, 2, 3, 4])).toMatchObject({ events: 4, lost: 0, duplicated: 0, outOfOrder: 0, lastId: 4 });
   });
 
+  it('live message deltas, which repeat the last stored id, are neither counted nor duplicates', () => {
+    expect(feed([1, 2, [2, 'message.delta'], [2, 'message.delta'], 3])).toMatchObject({ events: 3, lost: 0, duplicated: 0, outOfOrder: 0, lastId: 3 });
+  });
+
   it('skipped ids are lost; a repeated id is duplicated', () => {
     expect(feed([1, 2, 5, 5, 2])).toMatchObject({ events: 5, lost: 2, duplicated: 2, outOfOrder: 0, lastId: 5 });
   });

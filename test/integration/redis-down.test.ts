@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@convo/runtime';
 import { findOnPath, spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
@@ -25,6 +26,32 @@ describe.skipIf(!hasRedisServer)('when Redis goes away (needs a redis-server bin
   afterAll(async () => {
     await gw?.close().catch(() => undefined);
     await redis?.stop();
+  });
+
+  it('answers 503 redis_unavailable while Redis is full (maxmemory, noeviction), readiness says so, and works again once it has room', async () => {
+    const admin = new Redis(redis.url);
+    const session = await api.createSession(loadForm('event-registration-en.json'));
+    const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'maxmemory', String(Math.floor(used / 2)));
+    try {
+      const create = await api.call('POST', '/v1/sessions', { body: { kind: 'form', form: loadForm('event-registration-en.json') } });
+      expect(create.status).toBe(503);
+      expect(create.json.error.code).toBe('redis_unavailable');
+      expect(Number(create.headers.get('retry-after'))).toBeGreaterThan(0);
+      const turn = await api.turn(session.sessionId, session.token, 'hello');
+      expect(turn.status).toBe(503);
+      const ready = await api.call('GET', '/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.json.error.code).toBe('redis_full');
+      // Reading still works.
+      expect((await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token })).status).toBe(200);
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+    }
+    expect((await api.call('GET', '/readyz')).status).toBe(200);
+    expect((await api.turn(session.sessionId, session.token, 'hello')).status).toBe(202);
+    admin.disconnect();
   });
 
   it('answers 503 with Retry-After on writes and readiness, and stays alive', async () => {

@@ -7,7 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { authenticate } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { sheddingPlugin } from './plugins/shedding.js';
 import { eventRoutes } from './routes/events.js';
 import { faqDialogRoutes } from './routes/faq-dialog.js';
@@ -25,6 +25,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log as unknown as import('fastify').FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: deps.config.load.trustProxy,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

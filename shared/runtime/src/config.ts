@@ -60,8 +60,10 @@ const EnvSchema = z.object({
   SSE_RETRY_MS: int(2_000, 0),
   JOB_ATTEMPTS: int(3, 1),
   JOB_BACKOFF_MS: int(500, 0),
-  JOB_LOCK_MS: int(30_000, 1000),
-  JOB_STALLED_INTERVAL_MS: int(30_000, 1000),
+  /** How long a worker's job lock lasts (renewed at half of it): a worker killed with SIGKILL holds its jobs at most this long. */
+  JOB_LOCK_MS: int(6_000, 1000),
+  /** How often each worker looks for jobs whose lock expired and takes them over. */
+  JOB_STALLED_INTERVAL_MS: int(2_000, 500),
   SWEEP_INTERVAL_MS: int(5_000, 100),
   STEP_STALE_MS: int(15_000, 100),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),

@@ -1,13 +1,15 @@
 import { AppError, UnavailableError } from '@convo/runtime';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-function send(reply: import('fastify').FastifyReply, status: number, code: string, message: string) {
+function send(reply: FastifyReply, status: number, code: string, message: string) {
   return reply.status(status).send({ error: { code, message } });
 }
 
 /** snake_case for Fastify's own error codes (FST_ERR_CTP_EMPTY_JSON_BODY → empty_json_body). */
-function fastifyCode(err: FastifyError): string {
+export function fastifyCode(err: FastifyError): string {
   if (!err.code) return 'invalid_request';
   return err.code.replace(/^FST_ERR_(CTP_)?/, '').toLowerCase();
 }
@@ -29,6 +31,15 @@ export function isRedisUnavailable(err: unknown): boolean {
 }
 
 /**
+ * Redis up but refusing writes: memory full under `noeviction` (OOM), still
+ * loading its AOF after a restart (LOADING), or unable to persist (MISCONF).
+ * Nothing was written; the client retries later.
+ */
+export function isRedisRefusing(err: unknown): boolean {
+  return err instanceof Error && /OOM command not allowed|^LOADING|LOADING Redis is loading|MISCONF/.test(err.message);
+}
+
+/**
  * One error handler: the contract's `{error: {code, message}}` for every
  * failure, validation and other 4xx passed through, 5xx logged and masked.
  */
@@ -47,6 +58,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       else if (err.status >= 500) req.log.warn({ code: err.code, status: err.status }, err.message);
       return send(reply, err.status, err.code, err.message);
     }
+    if (isRedisRefusing(err)) {
+      req.log.warn({ err: err.message.slice(0, 120) }, 'redis refuses writes');
+      reply.header('retry-after', '5');
+      return send(reply, 503, 'redis_unavailable', 'the store is full or recovering and accepts no writes now; retry shortly');
+    }
     if (isRedisUnavailable(err)) {
       req.log.warn({ err: err.message }, 'redis unavailable');
       reply.header('retry-after', '2');
@@ -58,4 +74,34 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, 500, 'internal_error', 'internal server error');
   });
   app.setNotFoundHandler((req, reply) => send(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
+}
+
+/**
+ * Errors the router raises before any route or error handler runs (a URL
+ * that is not valid percent-encoding, a path parameter over the length
+ * limit): the contract's shape too, with the router's status.
+ */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  void send(reply, status, fastifyCode(err), err.message.slice(0, 300));
+}
+
+/**
+ * Requests Node's HTTP parser rejects before Fastify sees them (headers over
+ * the size limit, malformed request lines, a client too slow to send): the
+ * contract's error shape on the raw socket, then the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'the request was not received in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'the request headers exceed the size limit']
+        : [400, 'bad_request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: { code, message } });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }

@@ -14,10 +14,17 @@ export function healthRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       async (_req, reply) => {
         if (deps.lifecycle.stopping) return reply.status(503).send({ error: { code: 'shutting_down', message: 'this gateway is shutting down' } });
         try {
-          await Promise.race([deps.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))]);
+          // A small write, not a PING: a Redis that is full (noeviction), loading its AOF or unable to persist answers PING but takes no work.
+          const probe = deps.redis.set(`${deps.config.keyPrefix}:ready-probe`, '1', 'PX', 5_000);
+          await Promise.race([probe, new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))]);
           return { status: 'ready' };
         } catch (err) {
-          return reply.status(503).send({ error: { code: 'redis_unavailable', message: err instanceof Error ? err.message : 'redis unreachable' } });
+          const message = err instanceof Error ? err.message : 'redis unreachable';
+          const full = /OOM command not allowed/.test(message);
+          return reply
+            .status(503)
+            .header('retry-after', '5')
+            .send({ error: { code: full ? 'redis_full' : 'redis_unavailable', message: full ? 'redis is full (maxmemory reached): no work is accepted' : message } });
         }
       },
     );

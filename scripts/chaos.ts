@@ -6,7 +6,7 @@
  * Exit code 0 only when no accepted turn was lost or duplicated, no stream
  * had a gap or a repeat, and no session was left stuck.
  *
- * Knobs (env): CHAOS_SECONDS (60), CHAOS_SESSIONS (400), CHAOS_CONCURRENCY
+ * Knobs (env): CHAOS_SECONDS (60), CHAOS_SESSIONS (100000: the run is bounded by its time), CHAOS_CONCURRENCY
  * (100), CHAOS_TURNS (4), CHAOS_FAULT_EVERY_MS (4000), CHAOS_FAULTS
  * (worker,gateway,redis-restart,redis-pause). Anything else in the
  * environment that the services read (JOB_LOCK_MS, …) is passed to them.
@@ -31,7 +31,7 @@ async function main(): Promise<number> {
     .filter((k): k is FaultKind => (FAULT_KINDS as readonly string[]).includes(k));
   const report = await runChaos({
     seconds: num('CHAOS_SECONDS', 60),
-    sessions: num('CHAOS_SESSIONS', 400),
+    sessions: num('CHAOS_SESSIONS', 100_000),
     concurrency: num('CHAOS_CONCURRENCY', 100),
     turns: num('CHAOS_TURNS', 4),
     faultEveryMs: num('CHAOS_FAULT_EVERY_MS', 4000),

@@ -64,8 +64,10 @@ const EnvSchema = z.object({
   JOB_LOCK_MS: int(6_000, 1000),
   /** How often each worker looks for jobs whose lock expired and takes them over. */
   JOB_STALLED_INTERVAL_MS: int(2_000, 500),
-  SWEEP_INTERVAL_MS: int(5_000, 100),
-  STEP_STALE_MS: int(15_000, 100),
+  /** How often a gateway's sweeper looks for steps whose job was lost (a crash between commit and enqueue) or failed for good. */
+  SWEEP_INTERVAL_MS: int(2_000, 100),
+  /** How long a step may wait before the sweeper checks its job. */
+  STEP_STALE_MS: int(5_000, 100),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
   /** FAQ dialog: default topK, how long /agent.dialog and /agent.search wait for the queue work (then 504). */
   FAQ_TOP_K: int(3, 1),

@@ -58,6 +58,9 @@ describe('session store on Redis', () => {
     expect(res).toMatchObject({ ok: true, step: { seq: 2, agent: 'greeter', turnId: 'a' } });
     const after = (await store.load(sessionId))!;
     expect(after.activeTurn).toBe('a');
+    // The pending step's turn comes with the session, in the same round trip.
+    expect(after.stepTurn).toMatchObject({ message: 'a' });
+    expect((await store.load((await createSession()).sessionId))!.stepTurn).toBeNull();
     expect(after.queued).toBe(1);
   });
 

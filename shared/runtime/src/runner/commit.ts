@@ -39,6 +39,7 @@ export async function commitStep(
     runSteps: input.keepRunSteps === false ? [] : draft.runSteps,
   });
   if (!res.ok) return null;
-  await dispatch(deps, sessionId, res.step);
+  // The sweeper's mark and the next job at the same time: their round trips overlap.
+  if (res.step) await Promise.all([deps.store.markPending(sessionId), dispatch(deps, sessionId, res.step)]);
   return { version: res.version, next: res.step };
 }

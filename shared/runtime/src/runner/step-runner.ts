@@ -45,7 +45,6 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
   if (payload.agent !== deps.agent) throw new UnrecoverableError(`step for ${payload.agent} reached the ${deps.agent} worker`);
   const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
 
-  let turn: TurnRecord | null | undefined;
   for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
     let loaded = await deps.store.load(payload.sessionId);
     if (!loaded) return 'gone';
@@ -61,7 +60,8 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
       log.info('turn cancelled');
       return 'failed_turn';
     }
-    turn ??= await deps.store.getTurn(payload.sessionId, step.turnId);
+    // Read with the session: the turn as accepted (or as redacted when its first step began).
+    const turn = loaded.stepTurn;
     if (loaded.state.startedTurnId !== step.turnId) {
       const begun = await beginTurn(deps, loaded, step, turn);
       if (!begun) continue;

@@ -124,6 +124,8 @@ export type SessionRecord = {
   queued: number;
   /** The active turn when a cancel of it is pending, else null. */
   cancelTurn: string | null;
+  /** The stored record (JSON) of the pending step's turn, or null (no step, or a bootstrap run). */
+  stepTurnJson: string | null;
 };
 
 export const readSession = defineScript({
@@ -131,7 +133,7 @@ export const readSession = defineScript({
   file: file('read-session'),
   encode: (input: { keys: SessionKeys }) => ({ keys: allSessionKeys(input.keys), args: [] }),
   decode: (reply): SessionRecord | null => {
-    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn] = (reply as unknown[]).map(String);
+    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn, stepTurnJson] = (reply as unknown[]).map(String);
     if (!version || !stateJson) return null;
     return {
       version: Number(version),
@@ -144,6 +146,7 @@ export const readSession = defineScript({
       firstStreamId: firstStreamId || null,
       queued: Number(queued),
       cancelTurn: cancelTurn || null,
+      stepTurnJson: stepTurnJson || null,
     };
   },
 });

@@ -25,6 +25,8 @@ export type LoadedSession = {
   queued: number;
   /** The active turn when a cancel of it is pending (its steps end it as cancelled), else null. */
   cancelTurn: string | null;
+  /** The pending step's turn as accepted (its message, options), read in the same round trip; null without a step or for a bootstrap run. */
+  stepTurn: TurnRecord | null;
 };
 
 export type CommitInput = {
@@ -130,6 +132,7 @@ export class SessionStore {
       firstRetainedEventId: record.firstStreamId ? eventNumber(record.firstStreamId) : null,
       queued: record.queued,
       cancelTurn: record.cancelTurn,
+      stepTurn: record.stepTurnJson ? (JSON.parse(record.stepTurnJson) as TurnRecord) : null,
     };
   }
 
@@ -204,7 +207,6 @@ export class SessionStore {
       events: input.events.map((event) => ({ type: validateEvent(event).type, dataJson: JSON.stringify(event.data) })),
       runSteps: input.runSteps.map((step) => ({ id: step.runStepId, json: JSON.stringify(step) })),
     });
-    if (result.ok && result.step) await this.markPending(input.sessionId);
     return result;
   }
 

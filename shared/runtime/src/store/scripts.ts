@@ -124,7 +124,7 @@ export type SessionRecord = {
   queued: number;
   /** The active turn when a cancel of it is pending, else null. */
   cancelTurn: string | null;
-  /** The stored record (JSON) of the pending step's turn, or null (no step, or a bootstrap run). */
+  /** The stored record (JSON) of the pending step's turn, or null when there is no step. */
   stepTurnJson: string | null;
 };
 

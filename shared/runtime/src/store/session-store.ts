@@ -25,7 +25,7 @@ export type LoadedSession = {
   queued: number;
   /** The active turn when a cancel of it is pending (its steps end it as cancelled), else null. */
   cancelTurn: string | null;
-  /** The pending step's turn as accepted (its message, options), read in the same round trip; null without a step or for a bootstrap run. */
+  /** The pending step's turn as accepted (its message, null for a bootstrap run; its options), read in the same round trip; null without a step. */
   stepTurn: TurnRecord | null;
 };
 

@@ -104,17 +104,21 @@ export class SessionStore {
     options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
     const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}) };
-    await this.markPending(input.sessionId);
-    return acceptTurn.run(this.redis, {
-      keys: this.keys(input.sessionId),
-      turnId: input.turnId,
-      turnJson: JSON.stringify(turn),
-      idempotencyKey: input.idempotencyKey,
-      multitask: input.multitask,
-      maxQueued: input.maxQueued,
-      ttlSeconds: this.opts.ttlSeconds,
-      eventsMaxLen: this.opts.eventsMaxLen,
-    });
+    // Both sent at once on this connection: Redis runs the sweeper's mark first, and the caller waits one round trip.
+    const [, accepted] = await Promise.all([
+      this.markPending(input.sessionId),
+      acceptTurn.run(this.redis, {
+        keys: this.keys(input.sessionId),
+        turnId: input.turnId,
+        turnJson: JSON.stringify(turn),
+        idempotencyKey: input.idempotencyKey,
+        multitask: input.multitask,
+        maxQueued: input.maxQueued,
+        ttlSeconds: this.opts.ttlSeconds,
+        eventsMaxLen: this.opts.eventsMaxLen,
+      }),
+    ]);
+    return accepted;
   }
 
   async load(sessionId: string): Promise<LoadedSession | null> {

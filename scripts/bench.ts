@@ -2,6 +2,7 @@ import { REPO_ROOT } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';
 import { envNum, log, printTable, row, secs, skippedSections, type Row, type SectionResult } from './bench/common.js';
 import { flood } from './bench/flood.js';
+import { growth } from './bench/growth.js';
 import { modelUsage } from './bench/model-usage.js';
 import { overhead } from './bench/overhead.js';
 import { sseClients } from './bench/sse-clients.js';
@@ -17,10 +18,11 @@ import { sseClients } from './bench/sse-clients.js';
  *  (c) a flood at 10× the sustainable rate: accepted, shed and how fast,
  *      and that no accepted turn is lost;
  *  (d) a remote model's cost per answered question (model calls, prompt and
- *      cached tokens, streamed questions) against the fake OpenAI server.
+ *      cached tokens, streamed questions) against the fake OpenAI server;
+ *  (e) a turn's time at turn 5 and at turn 195 of one session.
  * Then one table of every figure with its goal. Asserts nothing.
  *
- * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage (or a,b,c,d);
+ * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth (or a,b,c,d,e); BENCH_GROWTH_TURNS (195);
  * BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
  * BENCH_FIELDS (20), BENCH_BARE_CONCURRENCY (4, the agents' default);
  * BENCH_SSE_CLIENTS (10000), BENCH_SSE_HEARTBEAT_MS (5000);
@@ -91,6 +93,7 @@ async function main() {
       );
     }
     if (!skip.has('usage')) await section('(d) model usage per answered question', () => modelUsage(redis.url));
+    if (!skip.has('growth')) await section('(e) turn cost as the conversation grows', () => growth(redis.url, { turns: envNum('BENCH_GROWTH_TURNS', 195) }));
   } finally {
     await redis.stop();
   }

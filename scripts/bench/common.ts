@@ -12,10 +12,10 @@ export function envNum(name: string, def: number): number {
   return Number.isFinite(value) && value >= 0 ? value : def;
 }
 
-/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage). */
-export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage'] as const;
+/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth). */
+export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth'] as const;
 export type Section = (typeof SECTIONS)[number];
-const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], overhead: ['bare', 'pipeline'] };
+const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], e: ['growth'], overhead: ['bare', 'pipeline'] };
 
 export function skippedSections(raw = process.env.BENCH_SKIP ?? ''): Set<Section> {
   const out = new Set<Section>();

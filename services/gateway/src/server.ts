@@ -16,9 +16,6 @@ import { StreamHub } from './sse/stream-hub.js';
  * subscriber mode for live-only events (message deltas), and one for the
  * search queue's completion events (/agent.search).
  */
-/** Connections the kernel queues for accept (capped by net.core.somaxconn). */
-const LISTEN_BACKLOG = 4096;
-
 export async function startGateway(config: Config = loadConfig()) {
   const log = createLogger('gateway', config.logLevel);
   const redis = createRedis(config.redisUrl, 'producer', 'gateway');
@@ -57,9 +54,7 @@ export async function startGateway(config: Config = loadConfig()) {
   const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents, backlog, metrics, lifecycle, secret };
   const app = await buildApp(deps);
   const sweeper = startSweeper({ store, queues, config, log });
-  // A flood opens connections faster than the event loop accepts them: with Node's default backlog (511) the
-  // kernel drops SYNs and clients retry after a full second, so even a shed answer would take over 1 s.
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port }, 'ready');

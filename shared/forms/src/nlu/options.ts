@@ -63,8 +63,29 @@ export function listedOptions(texts: readonly string[]): string[] {
   return findOptions(texts).options;
 }
 
+/**
+ * Option lists found per form text. A form's texts do not change, but every
+ * step reads the lists of its fields again: parsing them once per process
+ * keeps a step's cost from growing with the form (a 200-field form spent a
+ * fifth of each turn here). Bounded: cleared when full.
+ */
+const optionCache = new Map<string, OptionList>();
+const OPTION_CACHE_MAX = 5_000;
+
 /** {@link listedOptions} with the list's strength and the options' aliases. */
 export function findOptions(texts: readonly string[]): OptionList {
+  const key = texts.join('\u0000');
+  let cached = optionCache.get(key);
+  if (!cached) {
+    if (optionCache.size >= OPTION_CACHE_MAX) optionCache.clear();
+    cached = parseOptions(texts);
+    optionCache.set(key, cached);
+  }
+  // Callers own what they get: a copy, so the cached list cannot be changed through it.
+  return { ...cached, options: [...cached.options], aliases: Object.fromEntries(Object.entries(cached.aliases).map(([option, names]) => [option, [...names]])) };
+}
+
+function parseOptions(texts: readonly string[]): OptionList {
   const found = texts.flatMap((raw, order) => listsIn(normalizeText(raw)).map((list) => ({ ...list, order })));
   if (found.length === 0) return NO_LIST;
   const rank = (list: (typeof found)[number]) => (list.cued ? 0 : list.strict ? 1 : 2) * 100 + list.order;

@@ -66,7 +66,9 @@ export async function startService(
   env: Record<string, string>,
   opts: StartServiceOptions = {},
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], {
+  // SERVICE_NODE_ARGS: extra Node flags for every service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench run.
+  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,7 +19,7 @@ export function estimateTokens(text: string): number {
   return Math.ceil(narrow / 4) + wide;
 }
 
-export function estimateMessageTokens(message: LlmMessage): number {
+function estimateMessageTokens(message: LlmMessage): number {
   const calls = message.role === 'assistant' ? message.toolCalls.reduce((sum, call) => sum + estimateTokens(call.name) + estimateTokens(call.arguments), 0) : 0;
   return 4 + estimateTokens(message.content ?? '') + calls;
 }
@@ -48,13 +48,17 @@ export function conversationMessages(
   const step = Math.max(1, Math.floor(limits.historyMessages / 2));
   const windowStart = all.length <= limits.historyMessages ? 0 : Math.ceil((all.length - limits.historyMessages) / step) * step;
   const kept = all.map((message, i) => i >= windowStart || pinned(message));
-  const sizes = all.map((message) => estimateMessageTokens(toLlmMessage(message)));
-  const total = () => sizes.reduce((sum, size, i) => sum + (kept[i] ? size : 0), 0);
+  // Only kept messages are measured: a long conversation's older part costs nothing per step.
+  const sizes = all.map((message, i) => (kept[i] ? estimateMessageTokens(toLlmMessage(message)) : 0));
+  let total = sizes.reduce((sum, size) => sum + size, 0);
   const budget = limits.tokenBudget - reservedTokens;
   // Over budget: the oldest window messages go first, then pinned ones; never the newest.
   for (const dropPinned of [false, true]) {
-    for (let i = 0; i < all.length - 1 && total() > budget; i++) {
-      if (kept[i] && (dropPinned || !pinned(all[i]!))) kept[i] = false;
+    for (let i = 0; i < all.length - 1 && total > budget; i++) {
+      if (kept[i] && (dropPinned || !pinned(all[i]!))) {
+        kept[i] = false;
+        total -= sizes[i]!;
+      }
     }
   }
   const messages = all.filter((_, i) => kept[i]).map(toLlmMessage);

@@ -166,13 +166,17 @@ export type Config = Readonly<{
     timeoutMs: number;
     maxRetries: number;
     offlineLatencyMs: number;
-    /** 0: no cap sent. */
+    /** Cap on a reply's tokens, sent as `max_tokens`; 0 sends none. */
     maxOutputTokens: number;
+    /** `strict: true` on function tools (vLLM without guided decoding, llama.cpp: false). */
     strictTools: boolean;
+    /** `tool_choice` sent with tools; `omit` for servers that reject the field. */
     toolChoice: 'auto' | 'required' | 'omit';
     parallelToolCalls: 'true' | 'false' | 'omit';
     temperature: number | undefined;
+    /** `stream: true` with usage in the last chunk; false for servers that cannot stream tool calls. */
     stream: boolean;
+    /** `start`: every system message merged into the first (chat templates that accept one system message only). */
     statePosition: 'end' | 'start';
     historyMessages: number;
   }>;

@@ -7,7 +7,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { normaliseRoles } from './message-roles.js';
-import { ModelBehaviorError, ModelStopError, ProviderError } from '@convo/runtime';
+import { type Config, ModelBehaviorError, ModelStopError, ProviderError } from '@convo/runtime';
 import { createOpenAiClient, withRetries, type ProviderLog, type RetryPolicy } from './openai-client.js';
 import type { ChatRequest, ChatResponse, LlmMessage, LlmProvider, ToolSpec } from './types.js';
 
@@ -31,20 +31,8 @@ export type OpenAiProviderOptions = {
   compatibility?: Partial<Compatibility>;
 };
 
-export type Compatibility = {
-  /** Cap on a reply's tokens, sent as `max_tokens`; 0 sends none. */
-  maxOutputTokens: number;
-  /** `strict: true` on function tools (vLLM without guided decoding, llama.cpp: false). */
-  strictTools: boolean;
-  /** `tool_choice` sent with tools; `omit` for servers that reject the field. */
-  toolChoice: 'auto' | 'required' | 'omit';
-  parallelToolCalls: 'true' | 'false' | 'omit';
-  temperature: number | undefined;
-  /** `stream: true` with usage in the last chunk; false for servers that cannot stream tool calls. */
-  stream: boolean;
-  /** `start`: every system message merged into the first (chat templates that accept one system message only). */
-  statePosition: 'end' | 'start';
-};
+/** The configuration's switches for what a server accepts (their meaning is documented in config.ts). */
+export type Compatibility = Pick<Config['llm'], 'maxOutputTokens' | 'strictTools' | 'toolChoice' | 'parallelToolCalls' | 'temperature' | 'stream' | 'statePosition'>;
 
 const DEFAULT_COMPATIBILITY: Compatibility = { maxOutputTokens: 0, strictTools: true, toolChoice: 'auto', parallelToolCalls: 'omit', temperature: undefined, stream: true, statePosition: 'end' };
 
@@ -146,7 +134,7 @@ type PartialCall = { id: string; name: string; arguments: string };
  * one), a name sent whole in every chunk or split over several, the whole
  * arguments in one chunk, usage in the last chunk or beside finish_reason.
  */
-export class StreamedReply {
+class StreamedReply {
   readonly calls: PartialCall[] = [];
   private id = '';
   private model = '';

@@ -17,9 +17,6 @@ export interface LiveChannel {
   readonly streamed: readonly string[];
 }
 
-/** A channel that sends nothing (offline runs, tests, steps that stream nothing). */
-export const NO_LIVE: LiveChannel = { messageText: () => undefined, streamed: [] };
-
 export function createLiveChannel(store: Pick<SessionStore, 'publishLive'>, sessionId: string, turnId: string, log: Logger): LiveChannel {
   const sent = new Map<string, string>();
   return {

@@ -286,42 +286,20 @@ export async function generateEnglishProblems(input: GeneratorInput): Promise<Ge
     if (!distractors) continue;
     used.add(answer.word);
     usedMeanings.add(answer.synsetOffset);
-    const reverse = random() < 0.5;
-    if (!reverse) {
-      const { choices, correctIndex } = placeAnswer(answer.word, distractors.map((d) => d.word), random);
-      const byWord = new Map(distractors.map((d) => [d.word, d]));
-      const notes = choices.filter((choice) => byWord.has(choice)).map((choice) => {
-        const d = byWord.get(choice)!;
-        return ja ? `${quoted(d.word)}（${names[d.pos]}）：${d.gloss}` : `${quoted(d.word)} (${names[d.pos]}): ${d.gloss}.`;
-      });
-      problems.push({
-        type,
-        prompt: ja ? `次の意味を表す英単語を選びなさい：${quoted(answer.gloss)}` : `Which word means: ${quoted(answer.gloss)}?`,
-        choices,
-        correctChoiceIndex: correctIndex,
-        modelAnswer: null,
-        rubric: null,
-        explanation: [answerLine, ...notes].join('\n'),
-        source,
-      });
-    } else {
-      const { choices, correctIndex } = placeAnswer(answer.gloss, distractors.map((d) => d.gloss), random);
-      const byGloss = new Map(distractors.map((d) => [d.gloss, d]));
-      const notes = choices.filter((choice) => byGloss.has(choice)).map((choice) => {
-        const d = byGloss.get(choice)!;
-        return ja ? `${quoted(d.gloss)} は ${quoted(d.word)}（${names[d.pos]}）の意味です。` : `${quoted(d.gloss)} is the meaning of ${quoted(d.word)} (${names[d.pos]}).`;
-      });
-      problems.push({
-        type,
-        prompt: ja ? `${quoted(answer.word)} の意味として正しいものを選びなさい。` : `What does ${quoted(answer.word)} mean?`,
-        choices,
-        correctChoiceIndex: correctIndex,
-        modelAnswer: null,
-        rubric: null,
-        explanation: [answerLine, ...notes].join('\n'),
-        source,
-      });
-    }
+    // Half the items show a meaning and ask for the word, half show a word and ask for its meaning.
+    const askWord = random() >= 0.5;
+    const shown = (entry: { word: string; gloss: string }) => (askWord ? entry.word : entry.gloss);
+    const { choices, correctIndex } = placeAnswer(shown(answer), distractors.map(shown), random);
+    const byChoice = new Map(distractors.map((d) => [shown(d), d]));
+    const notes = choices.filter((choice) => byChoice.has(choice)).map((choice) => {
+      const d = byChoice.get(choice)!;
+      if (askWord) return ja ? `${quoted(d.word)}（${names[d.pos]}）：${d.gloss}` : `${quoted(d.word)} (${names[d.pos]}): ${d.gloss}.`;
+      return ja ? `${quoted(d.gloss)} は ${quoted(d.word)}（${names[d.pos]}）の意味です。` : `${quoted(d.gloss)} is the meaning of ${quoted(d.word)} (${names[d.pos]}).`;
+    });
+    const prompt = askWord
+      ? ja ? `次の意味を表す英単語を選びなさい：${quoted(answer.gloss)}` : `Which word means: ${quoted(answer.gloss)}?`
+      : ja ? `${quoted(answer.word)} の意味として正しいものを選びなさい。` : `What does ${quoted(answer.word)} mean?`;
+    problems.push({ type, prompt, choices, correctChoiceIndex: correctIndex, modelAnswer: null, rubric: null, explanation: [answerLine, ...notes].join('\n'), source });
   }
   return problems;
 }

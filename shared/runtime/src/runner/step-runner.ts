@@ -54,10 +54,8 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
       if (step && step.seq > payload.seq) await dispatch(deps, payload.sessionId, step);
       return 'stale';
     }
-    if (loaded.cancelTurn === step.turnId) {
-      const cancelled = await failTurn(deps, loaded, step, new CancelledError());
-      if (cancelled === 'conflict') continue;
-      log.info('turn cancelled');
+    if (isCancelled(loaded, step)) {
+      if ((await failCancelled(deps, loaded, step)) === 'conflict') continue;
       return 'failed_turn';
     }
     // Read with the session: the turn as accepted (or as redacted when its first step began).
@@ -107,9 +105,10 @@ async function executeAndCommit(
         ? { kind: 'end' }
         : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, turnOptions: turnRecord?.options ?? null, log, signal, live });
   } catch (err) {
+    // Read once: to see a cancel, and to fail the turn from the session as stored (the handler may have left the draft half-changed).
+    const fresh = await deps.store.load(loaded.state.sessionId);
     // A cancel aborts the step's model call: whatever the error says, the turn ends as cancelled.
-    const cancelled = await endIfCancelled(deps, loaded.state.sessionId, step, draft, live);
-    if (cancelled) return cancelled;
+    if (fresh && isCancelled(fresh, step)) return failCancelled(deps, fresh, step, draft.runSteps, live.streamed);
     const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const retryable = err instanceof AppError ? err.retryable : !(err instanceof UnrecoverableError);
     if (retryable && !finalAttempt) {
@@ -117,8 +116,6 @@ async function executeAndCommit(
       throw err;
     }
     log.error({ err: toErrorJson(err) }, 'step failed, failing the turn');
-    // The handler may have left the draft half-changed: fail the turn from the session as stored.
-    const fresh = await deps.store.load(loaded.state.sessionId);
     if (!fresh || fresh.version !== loaded.version) return 'conflict';
     const failed = await failTurn(deps, fresh, step, err, draft.runSteps, live.streamed);
     if (failed === 'conflict') return 'conflict';
@@ -127,17 +124,29 @@ async function executeAndCommit(
   }
   const committed = await commitOutcome(deps, loaded, step, draft, outcome, log, live);
   // A cancel that arrived while the step ran makes its commit lose: the turn ends as cancelled, keeping the step's audit.
-  if (committed === 'conflict') return (await endIfCancelled(deps, loaded.state.sessionId, step, draft, live)) ?? 'conflict';
+  if (committed === 'conflict') {
+    const fresh = await deps.store.load(loaded.state.sessionId);
+    return fresh && isCancelled(fresh, step) ? failCancelled(deps, fresh, step, draft.runSteps, live.streamed) : 'conflict';
+  }
   if (committed === 'committed' && outcome.kind !== 'continue') observeTurn(deps, loaded, turnRecord, 'completed');
   return committed;
 }
 
-/** Fails the turn as cancelled when a cancel of it is pending; null when there is none. */
-async function endIfCancelled(deps: StepRunnerDeps, sessionId: string, step: Step, draft: SessionDraft, live: LiveChannel): Promise<StepRunResult | 'conflict' | null> {
-  const fresh = await deps.store.load(sessionId);
-  if (!fresh || fresh.cancelTurn !== step.turnId || fresh.step?.seq !== step.seq) return null;
-  const failed = await failTurn(deps, fresh, step, new CancelledError(), draft.runSteps, live.streamed);
-  if (failed === 'failed_turn') deps.log.info({ sessionId, turnId: step.turnId }, 'turn cancelled');
+/** Whether a cancel of this step's turn is pending, with the step still the session's current one. */
+function isCancelled(loaded: LoadedSession, step: Step): boolean {
+  return loaded.cancelTurn === step.turnId && loaded.step?.seq === step.seq;
+}
+
+/** Ends the turn as cancelled, keeping what the step attempted in the audit and withdrawing what it streamed. */
+async function failCancelled(
+  deps: StepRunnerDeps,
+  loaded: LoadedSession,
+  step: Step,
+  attempted: readonly RunStep[] = [],
+  streamed: readonly string[] = [],
+): Promise<'failed_turn' | 'conflict'> {
+  const failed = await failTurn(deps, loaded, step, new CancelledError(), attempted, streamed);
+  if (failed === 'failed_turn') deps.log.info({ sessionId: loaded.state.sessionId, turnId: step.turnId }, 'turn cancelled');
   return failed;
 }
 

@@ -71,9 +71,8 @@ export async function streamTurn(
   deps: StreamTurnDeps,
   input: { sessionId: string; turnId: string; fromId: number; begun: boolean; endOn: ReadonlySet<EventType> },
 ): Promise<void> {
-  reply.hijack();
-  const raw = reply.raw;
-  openEventStream(raw, deps.retryMs, { ...reply.getHeaders(), 'x-session-id': input.sessionId, 'x-turn-id': input.turnId });
+  reply.header('x-session-id', input.sessionId).header('x-turn-id', input.turnId);
+  const raw = openEventStream(reply, deps.retryMs);
   const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun, input.endOn);
   const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
   client.onClose(() => clearTimeout(timer));

@@ -36,7 +36,16 @@ export function isRedisUnavailable(err: unknown): boolean {
  * Nothing was written; the client retries later.
  */
 export function isRedisRefusing(err: unknown): boolean {
-  return err instanceof Error && /OOM command not allowed|^LOADING|LOADING Redis is loading|MISCONF/.test(err.message);
+  return redisRefusal(err) !== null;
+}
+
+/** Why Redis refuses writes (`full`: maxmemory under noeviction), or null when it does not. */
+export function redisRefusal(err: unknown): 'full' | 'loading' | 'misconf' | null {
+  const message = err instanceof Error ? err.message : '';
+  if (/OOM command not allowed/.test(message)) return 'full';
+  if (/\bLOADING\b/.test(message)) return 'loading';
+  if (/\bMISCONF\b/.test(message)) return 'misconf';
+  return null;
 }
 
 /**

@@ -38,9 +38,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const loaded = await store.load(sessionId);
         if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
 
-        reply.hijack();
-        const raw = reply.raw;
-        openEventStream(raw, config.sse.retryMs, reply.getHeaders());
+        const raw = openEventStream(reply, config.sse.retryMs);
         const client = new SseClient(sessionId, raw, fromId, config.sse.maxBufferBytes);
 
         // History older than what is retained (or an id from the future) cannot be replayed: resync.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
+import { redisRefusal } from '../plugins/errors.js';
 
 /** Operators' probes (docs/API.md section 4). */
 export function healthRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
@@ -20,7 +21,7 @@ export function healthRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           return { status: 'ready' };
         } catch (err) {
           const message = err instanceof Error ? err.message : 'redis unreachable';
-          const full = /OOM command not allowed/.test(message);
+          const full = redisRefusal(err) === 'full';
           return reply
             .status(503)
             .header('retry-after', '5')

@@ -37,21 +37,18 @@ export async function openDialog(
   if (body.sessionId !== undefined) {
     const existing = await deps.store.load(body.sessionId);
     if (!existing) throw new NotFoundError(`session ${body.sessionId} not found: omit sessionId to start a dialog`, 'session_not_found');
-    return checkDialogAccess(deps, req, existing);
+    return checkDialogAccess(req, existing);
   }
   const sessionId = idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID();
   const token = dialogToken(deps.secret, sessionId);
-  const existing = await deps.store.load(sessionId);
-  // A repeat of the request that created it: the Idempotency-Key is its credential, as it was the first time.
-  if (existing) return { sessionId, lastEventId: dialogOf(existing).lastEventId, sessionToken: token.token };
   const faq = { access: 'dialog' as const, history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })), turns: [] };
   if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq, token }, req.log)) {
     return { sessionId, lastEventId: 0, sessionToken: token.token };
   }
-  // Created by a concurrent request with the same key.
-  const raced = await deps.store.load(sessionId);
-  if (!raced) throw new ConflictError('session_changing', 'the session was created and deleted concurrently; retry');
-  return { sessionId, lastEventId: dialogOf(raced).lastEventId, sessionToken: token.token };
+  // The id is taken: a repeat of the request that created it (the Idempotency-Key is its credential, as it was the first time).
+  const existing = await deps.store.load(sessionId);
+  if (!existing) throw new ConflictError('session_changing', 'the session was created and deleted concurrently; retry');
+  return { sessionId, lastEventId: dialogOf(existing).lastEventId, sessionToken: token.token };
 }
 
 /** What ends a dialog turn's stream: its answer, or its clarifying questions. */
@@ -106,11 +103,12 @@ function dialogTurns(loaded: LoadedSession | null) {
 }
 
 /** A session continued by id: an FAQ session, and the caller holds its token (the dialog's, or the one POST /v1/sessions gave). */
-function checkDialogAccess(deps: DialogDeps, req: FastifyRequest, session: LoadedSession): OpenedDialog {
+function checkDialogAccess(req: FastifyRequest, session: LoadedSession): OpenedDialog {
   // The token first: nothing about a session, not even its kind, is told to a caller without it.
   if (!sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError('this dialog needs its session token (Authorization: Bearer <sessionToken>)');
   const { state } = dialogOf(session);
-  const sessionToken = state.kind === 'faq' && state.faq.access === 'dialog' ? dialogToken(deps.secret, state.sessionId).token : null;
+  // The token just checked is the one to continue with.
+  const sessionToken = state.kind === 'faq' && state.faq.access === 'dialog' ? tokenOf(req) : null;
   return { sessionId: state.sessionId, lastEventId: session.lastEventId, sessionToken };
 }
 

@@ -1,16 +1,19 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import type { NewEvent, SessionEvent } from '@convo/runtime';
 import type { HubSubscriber } from './stream-hub.js';
 
 /**
- * Starts an SSE response on a hijacked reply: the stream headers (no
- * caching, no proxy buffering) and the client's reconnect delay. `headers`
- * are what the reply already holds (security and CORS headers set by hooks,
- * which a hijacked reply would otherwise drop) and the route's own.
+ * Takes the reply over for an SSE stream and starts it: the stream headers
+ * (no caching, no proxy buffering) with every header the reply already holds
+ * (security and CORS headers set by hooks, which a hijacked reply would
+ * otherwise drop) and the client's reconnect delay. Returns the raw response.
  */
-export function openEventStream(raw: ServerResponse, retryMs: number, headers: Record<string, unknown> = {}): void {
+export function openEventStream(reply: FastifyReply, retryMs: number): ServerResponse {
+  reply.hijack();
+  const raw = reply.raw;
   const kept: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) kept[name] = value as OutgoingHttpHeaders[string];
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) kept[name] = value;
   raw.writeHead(200, {
     ...kept,
     'content-type': 'text/event-stream; charset=utf-8',
@@ -19,6 +22,7 @@ export function openEventStream(raw: ServerResponse, retryMs: number, headers: R
     'x-accel-buffering': 'no',
   });
   raw.write(`retry: ${retryMs}\n\n`);
+  return raw;
 }
 
 /**

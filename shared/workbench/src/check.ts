@@ -356,7 +356,7 @@ function namedLabel(said: string): number | null {
   const numbered = /^(?:[(（]([1-4])[)）]|(?:choice|option|no\.?)\s*([1-4])\b|([1-4])\s*番)/i.exec(said);
   const label = letter?.[1] ?? numbered?.[1] ?? numbered?.[2] ?? numbered?.[3];
   if (label === undefined) return null;
-  const index = LABEL_STYLES.map((style) => style.indexOf(label.toUpperCase() === label ? label : label.toUpperCase())).find((position) => position >= 0);
+  const index = LABEL_STYLES.map((style) => style.indexOf(label.toUpperCase())).find((position) => position >= 0);
   return index ?? LABEL_STYLES.map((style) => style.indexOf(label)).find((position) => position >= 0) ?? null;
 }
 

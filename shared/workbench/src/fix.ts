@@ -172,7 +172,7 @@ const VOICED: Record<string, string> = { か: 'が', き: 'ぎ', く: 'ぐ', け
 const UNVOICED = Object.fromEntries(Object.entries(VOICED).map(([plain, voiced]) => [voiced, plain]));
 
 /** Readings a learner plausibly writes instead: voicing added or dropped, a small っ or a long vowel added or dropped. */
-export function misreadings(reading: string): string[] {
+function misreadings(reading: string): string[] {
   const variants = new Set<string>();
   for (let index = 0; index < reading.length; index++) {
     const character = reading[index]!;

@@ -48,7 +48,7 @@ function clarity(problem: Problem, language: 'ja' | 'en'): number {
 }
 
 /** An estimate of the level in [0, 1] (0 = easy), from what the problem makes a learner do. */
-export function estimatedLevel(problem: Problem): number {
+function estimatedLevel(problem: Problem): number {
   const numbers = quantitiesIn(problem.prompt).map((quantity) => Math.abs(quantity.value));
   if (numbers.length > 0) {
     const largest = Math.max(...numbers);

@@ -547,7 +547,7 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
             return p.kana;
           })
           .join('');
-        out.push({ kana, reason: { kind: 'swap', part, alt, evidence }, weight: (evidence.common ? 8 : 0) + Math.min(evidence.count, 8) });
+        out.push({ kana, reason: { kind: 'swap', part, alt, evidence }, weight: 8 + Math.min(evidence.count, 8) });
       }
     });
   }
@@ -750,7 +750,7 @@ export async function generateKanjiProblems(input: GeneratorInput): Promise<Gene
       correctChoiceIndex: correctIndex,
       modelAnswer: null,
       rubric: null,
-      explanation: [answerLine, ...notes].join(ja ? '\n' : '\n'),
+      explanation: [answerLine, ...notes].join('\n'),
       source,
     });
   }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { Api, loadForm, type Json } from '../../test/support/api.js';
 import { startFakeOpenAi } from '../../test/support/fake-openai.js';
 import { interviewModel } from '../../test/support/interview-model.js';
-import { startStack } from '../../test/support/processes.js';
 import { SseRecorder } from '../../test/support/sse.js';
-import { row, type SectionResult } from './common.js';
+import { row, startBenchStack, type SectionResult } from './common.js';
+import { dropPrefixes } from './redis-info.js';
 
 const AGENTS = ['greeter', 'architect', 'interviewer', 'reviewer'];
 const ANSWERS = ['Taro Yamada', 'taro@example.com', 'No dietary requirements', '2', 'I want to learn how teams run Redis streams in production'];
@@ -23,19 +23,12 @@ const ANSWERS = ['Taro Yamada', 'taro@example.com', 'No dietary requirements', '
 export async function modelUsage(redisUrl: string): Promise<SectionResult> {
   const fake = await startFakeOpenAi({ estimateUsage: true });
   fake.respondWith(interviewModel({ chunkChars: 6, chunkDelayMs: 5 }));
-  const id = randomUUID().slice(0, 8);
-  const stack = await startStack({
-    env: {
-      REDIS_URL: redisUrl,
-      KEY_PREFIX: `bench-usage-${id}`,
-      QUEUE_PREFIX: `{bench-usage-${id}}`,
-      LLM_PROVIDER: 'openai',
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: 'sk-bench',
-      ...Object.fromEntries(AGENTS.map((agent) => [`${agent.toUpperCase()}_MODEL`, agent])),
-    },
-    services: AGENTS,
-  });
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(
+    redisUrl,
+    'usage',
+    { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-bench', ...Object.fromEntries(AGENTS.map((agent) => [`${agent.toUpperCase()}_MODEL`, agent])) },
+    AGENTS,
+  );
   try {
     const api = new Api(stack.url);
     const session = await api.createSession(loadForm('event-registration-en.json'));
@@ -79,5 +72,8 @@ export async function modelUsage(redisUrl: string): Promise<SectionResult> {
   } finally {
     await stack.stop();
     await fake.close();
+    const redis = new Redis(redisUrl);
+    await dropPrefixes(redis, [keyPrefix, queuePrefix]).catch(() => undefined);
+    redis.disconnect();
   }
 }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { sessionKeys } from '@convo/runtime';
 
 /** What Redis says about every session of a run, once the system has settled. */
 export type SessionAudit = {
@@ -30,14 +31,17 @@ export async function auditSessions(redisUrl: string, prefix: string, opts: { se
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 5 });
   try {
     const ids = await sessionIds(redis, prefix);
-    const base = (id: string) => `${prefix}:s:{${id}}`;
+    const keys = (id: string) => sessionKeys(prefix, id);
+    // One pipelined round trip per sweep over every session.
     const busy = async () => {
-      const pending: string[] = [];
-      for (const id of ids) {
-        const [active, queued] = await Promise.all([redis.hget(base(id), 'activeTurn'), redis.llen(`${base(id)}:inbox`)]);
-        if ((active && active !== '') || queued > 0) pending.push(id);
-      }
-      return pending;
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hget(keys(id).hash, 'activeTurn').llen(keys(id).inbox);
+      const replies = (await pipeline.exec()) ?? [];
+      return ids.filter((_, i) => {
+        const active = replies[2 * i]?.[1];
+        const queued = Number(replies[2 * i + 1]?.[1] ?? 0);
+        return (typeof active === 'string' && active !== '') || queued > 0;
+      });
     };
     const settleBy = Date.now() + opts.settleMs;
     let stuck = await busy();
@@ -49,8 +53,7 @@ export async function auditSessions(redisUrl: string, prefix: string, opts: { se
     const note = (text: string) => void (audit.samples.length < 10 && audit.samples.push(text));
     for (const id of stuck) note(`session ${id}: a turn still running or queued after ${opts.settleMs} ms`);
     for (const id of ids) {
-      const accepted = await redis.hkeys(`${base(id)}:turns`);
-      const entries = await redis.xrange(`${base(id)}:ev`, '-', '+');
+      const [accepted, entries] = await Promise.all([redis.hkeys(keys(id).turns), redis.xrange(keys(id).events, '-', '+')]);
       let previous: number | null = null;
       const ends = new Map<string, number>();
       const userMessages = new Map<string, number>();

@@ -24,4 +24,5 @@ export * from './schemas/faq.js';
 export * from './schemas/form.js';
 export * from './schemas/session.js';
 export * from './store/session-store.js';
+export { sessionKeys, type SessionKeys } from './store/keys.js';
 export * from './schemas/workbench.js';

@@ -109,17 +109,21 @@ export class VersionConflictError extends ConflictError {
   }
 }
 
+type Change = { field: EditableField; value: unknown; version: number | null; by: ProblemEdit['by'] };
+
 /**
  * One edit (PATCH, approve of an auto-fix, undo): a compare-and-set commit
  * of the worksheet's session, retried while the agent commits in between.
+ * `change` is given, or worked out from the problem as loaded (an undo).
  */
 export async function editWorkbenchProblem(
   deps: Pick<Deps, 'store'>,
   problemId: string,
-  change: { field: EditableField; value: unknown; version: number | null; by: ProblemEdit['by'] },
+  changeOf: Change | ((loaded: LoadedWorkbench & { problem: Problem }) => Change),
 ): Promise<Problem> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const loaded = await loadProblem(deps, problemId);
+    const change = typeof changeOf === 'function' ? changeOf(loaded) : changeOf;
     if (change.version !== null && change.version !== loaded.problem.version) throw new VersionConflictError(loaded.problem);
     const invalid = validateEditValue(loaded.problem, change.field, change.value);
     if (invalid) throw new ValidationError(invalid, 'invalid_edit');
@@ -131,11 +135,13 @@ export async function editWorkbenchProblem(
   throw new UnavailableError('the worksheet is changing; retry', 1);
 }
 
+/** Undoes the problem's last edit, worked out from the problem as each attempt loads it (one load per attempt). */
 export async function undoEdit(deps: Pick<Deps, 'store'>, problemId: string): Promise<Problem> {
-  const loaded = await loadProblem(deps, problemId);
-  const target = undoTarget(loaded.state.workbench.history[problemId] ?? []);
-  if (!target) throw new ConflictError('nothing_to_undo', `problem ${problemId} has no edit to undo`);
-  return editWorkbenchProblem(deps, problemId, { field: target.field, value: target.before, version: loaded.problem.version, by: 'undo' });
+  return editWorkbenchProblem(deps, problemId, (loaded) => {
+    const target = undoTarget(loaded.state.workbench.history[problemId] ?? []);
+    if (!target) throw new ConflictError('nothing_to_undo', `problem ${problemId} has no edit to undo`);
+    return { field: target.field, value: target.before, version: null, by: 'undo' };
+  });
 }
 
 export async function proposeFix(problem: Problem, language: 'ja' | 'en'): Promise<AutoFixResponse> {

@@ -106,9 +106,9 @@ describe('retention', () => {
     const { api, deps } = await gatewayWithDeps();
     const session = await api.createSession(loadForm('event-registration-en.json'));
     const jobId = stepJobId(session.sessionId, 1);
-    expect(await deps.queues.get('greeter').getJob(jobId)).toBeTruthy();
+    expect(await deps.queues.forSession('greeter', session.sessionId).getJob(jobId)).toBeTruthy();
     expect((await api.call('DELETE', `/v1/sessions/${session.sessionId}`, { token: session.token })).status).toBe(204);
-    expect(await deps.queues.get('greeter').getJob(jobId)).toBeUndefined();
+    expect(await deps.queues.forSession('greeter', session.sessionId).getJob(jobId)).toBeUndefined();
     const redis = new Redis(inject('redisUrl'));
     expect(await redis.keys(`${prefix}:s:{${session.sessionId}}*`)).toEqual([]);
     redis.disconnect();

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import { ForbiddenError, NotFoundError, type SessionStore, UnauthorizedError } from '@convo/runtime';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { GatewayDeps } from './deps.js';
@@ -27,7 +27,7 @@ export function newToken(): { token: string; hash: string } {
  * The deployment's secret: 256 random bits written once to Redis (SET NX)
  * and read by every gateway, so a token derived from it is the same on each.
  */
-export async function loadDeploymentSecret(redis: Redis, prefix: string): Promise<Buffer> {
+export async function loadDeploymentSecret(redis: RedisClient, prefix: string): Promise<Buffer> {
   const key = `${prefix}:secret`;
   await redis.set(key, randomBytes(32).toString('base64url'), 'NX');
   const value = await redis.get(key);

@@ -1,7 +1,7 @@
 import type { AgentQueues, Config, Logger, SessionStore } from '@convo/runtime';
 import type { CorpusStore } from '@convo/faq';
 import type { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import type { BacklogMonitor } from './load/backlog.js';
 import type { GatewayMetrics } from './load/gateway-metrics.js';
 import type { StreamHub } from './sse/stream-hub.js';
@@ -10,7 +10,7 @@ import type { StreamHub } from './sse/stream-hub.js';
 export type GatewayDeps = {
   config: Config;
   log: Logger;
-  redis: Redis;
+  redis: RedisClient;
   store: SessionStore;
   queues: AgentQueues;
   hub: StreamHub;

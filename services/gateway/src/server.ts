@@ -1,4 +1,4 @@
-import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, waitReady } from '@convo/runtime';
+import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, storeOptions, waitReady } from '@convo/runtime';
 import { CorpusStore } from '@convo/faq';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';
@@ -18,17 +18,19 @@ import { StreamHub } from './sse/stream-hub.js';
  */
 export async function startGateway(config: Config = loadConfig()) {
   const log = createLogger('gateway', config.logLevel);
-  const redis = createRedis(config.redisUrl, 'producer', 'gateway');
-  const blocking = createRedis(config.redisUrl, 'worker', 'gateway-sse');
-  const subscriber = createRedis(config.redisUrl, 'worker', 'gateway-live');
+  const redis = createRedis(config.redis, 'producer', 'gateway');
+  const blocking = createRedis(config.redis, 'worker', 'gateway-sse');
+  const subscriber = createRedis(config.redis, 'worker', 'gateway-live');
   await Promise.all([waitReady(redis), waitReady(blocking), waitReady(subscriber)]);
-  const store = new SessionStore(redis, { prefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, eventsMaxLen: config.eventsMaxLen });
-  const queues = createAgentQueues(redis, config.queuePrefix);
+  const store = new SessionStore(redis, storeOptions(config));
+  const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
   const hub = new StreamHub(blocking, redis, (id) => store.keys(id).events, log, {
     blockMs: 5_000,
     batch: 500,
     heartbeatMs: config.sse.heartbeatMs,
     live: { subscriber, channelOf: (id) => store.liveChannel(id) },
+    // A cluster cannot XREAD many sessions' streams at once: follow them by notice instead.
+    notified: config.redis.clusterNodes !== null,
   });
   hub.start();
   const corpus = new CorpusStore(redis, config.keyPrefix);
@@ -37,7 +39,7 @@ export async function startGateway(config: Config = loadConfig()) {
   let events: { queueEvents: QueueEvents; connection: ReturnType<typeof createRedis> } | null = null;
   const searchEvents = async (): Promise<QueueEvents> => {
     if (!events) {
-      const connection = createRedis(config.redisUrl, 'worker', 'gateway-search-events');
+      const connection = createRedis(config.redis, 'worker', 'gateway-search-events');
       connection.on('error', (err: Error) => log.debug({ err: err.message }, 'search events connection error'));
       const queueEvents = new QueueEvents(queueName('search'), { connection, prefix: config.queuePrefix });
       queueEvents.on('error', (err: Error) => log.debug({ err: err.message }, 'search events error'));

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import {
   type AgentName,
   type Config,
@@ -12,11 +11,13 @@ import {
   loadConfig,
   type Logger,
   queueName,
+  type RedisClient,
   runStep,
   type RuntimeMetrics,
   SessionStore,
   startHealthServer,
   startMetricsPublisher,
+  storeOptions,
   type StepHandler,
   type TurnIntake,
 } from '@convo/runtime';
@@ -27,7 +28,7 @@ import { rateLimitProvider } from './llm/rate-limited.js';
 import type { LlmProvider } from './llm/types.js';
 
 /** What a service's build step gets; `metrics` is the worker's registry, for figures of the service's own. */
-export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: Redis; metrics: RuntimeMetrics };
+export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: RedisClient; metrics: RuntimeMetrics };
 
 /** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
 export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
@@ -62,28 +63,26 @@ export async function runAgentService(
 ): Promise<void> {
   const config = loadConfig();
   const log = createLogger(agent, config.logLevel).child({ agent });
-  const redis = createRedis(config.redisUrl, 'worker', `${agent}-store`);
+  const redis = createRedis(config.redis, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
   const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}, agent), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
   await options.warmUp?.();
   const built = await build({ config, llm, log, redis, metrics });
   const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
-  const store = new SessionStore(redis, {
-    prefix: config.keyPrefix,
-    ttlSeconds: config.sessionTtlSeconds,
-    eventsMaxLen: config.eventsMaxLen,
-  });
-  const queues = createAgentQueues(redis, config.queuePrefix);
+  const store = new SessionStore(redis, storeOptions(config));
+  const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
   const deps = { agent, handler, store, queues, config, log, metrics, intake: options.intake };
   let stopping = false;
-  // Step jobs running here by session, so a cancel of a session's turn aborts its model call.
-  const running = new Map<string, string>();
+  // Step jobs running here by session (and the worker running each), so a cancel of a session's turn aborts its model call.
+  const running = new Map<string, { jobId: string; worker: Worker }>();
+  const workerOf = new Map<string, Worker>();
 
   const process_ = async (job: Job, token: string | undefined, signal: AbortSignal | undefined) => {
     const other = jobs[job.name];
     const end = metrics.jobDuration.startTimer({ agent, job: job.name });
     const sessionId = other ? null : sessionOf(job.data);
-    if (sessionId && job.id) running.set(sessionId, job.id);
+    const worker = workerOf.get(job.queueName);
+    if (sessionId && job.id && worker) running.set(sessionId, { jobId: job.id, worker });
     try {
       const result = other ? await other(job.data, signal) : await runStep(job, deps, signal);
       end({ outcome: 'ok' });
@@ -97,47 +96,55 @@ export async function runAgentService(
       end({ outcome: 'error' });
       throw err;
     } finally {
-      if (sessionId && running.get(sessionId) === job.id) running.delete(sessionId);
+      if (sessionId && running.get(sessionId)?.jobId === job.id) running.delete(sessionId);
     }
   };
 
-  const worker = new Worker(queueName(agent), process_, {
-    connection: createRedis(config.redisUrl, 'worker', `${agent}-worker`),
-    prefix: config.queuePrefix,
-    concurrency: config.concurrency[agent],
-    lockDuration: config.jobs.lockMs,
-    stalledInterval: config.jobs.stalledIntervalMs,
-    maxStalledCount: 2,
+  // One BullMQ worker per queue partition this process serves, each on its own connection (its blocking reads wait alone).
+  const workers = config.workerPartitions[agent].map((partition) => {
+    const worker = new Worker(queueName(agent, partition), process_, {
+      connection: createRedis(config.redis, 'worker', `${agent}-worker-${partition}`),
+      prefix: config.queuePrefix,
+      concurrency: config.concurrency[agent],
+      lockDuration: config.jobs.lockMs,
+      stalledInterval: config.jobs.stalledIntervalMs,
+      maxStalledCount: 2,
+    });
+    workerOf.set(queueName(agent, partition), worker);
+    worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
+    worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
+    return worker;
   });
-  worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
-  worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
-  await worker.waitUntilReady();
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const cancels = await listenForCancels(config, store.cancelChannel, agent, log, (sessionId) => {
-    const jobId = running.get(sessionId);
+    const job = running.get(sessionId);
     // The step itself sees the cancel mark and ends the turn as cancelled; aborting only stops its model call early.
-    if (jobId && worker.cancelJob(jobId, 'cancelled')) log.info({ sessionId, jobId }, 'running step aborted: its turn was cancelled');
+    if (job && job.worker.cancelJob(job.jobId, 'cancelled')) log.info({ sessionId, jobId: job.jobId }, 'running step aborted: its turn was cancelled');
   });
 
   const instance = `${agent}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const publisher = startMetricsPublisher(redis, metrics.registry, { prefix: config.keyPrefix, service: agent, instance, intervalMs: config.metricsPushMs, log });
   const health = await startHealthServer(config.healthPort, {
     registry: metrics.registry,
-    ready: async () => !stopping && worker.isRunning() && (await pingWithin(redis, 1_000)),
+    ready: async () => !stopping && workers.every((worker) => worker.isRunning()) && (await pingWithin(redis, 1_000)),
   });
-  log.info({ queue: queueName(agent), concurrency: config.concurrency[agent], provider: llm.name, healthPort: health.port }, 'ready');
+  log.info(
+    { queues: workers.map((worker) => worker.name), concurrency: config.concurrency[agent], provider: llm.name, healthPort: health.port },
+    'ready',
+  );
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    const closing = worker.close();
+    const closing = Promise.all(workers.map((worker) => worker.close()));
     const finished = await Promise.race([closing.then(() => true), delay(config.shutdownTimeoutMs).then(() => false)]);
     if (!finished) {
       log.warn('active jobs did not finish before the deadline; handing them back to the queue');
-      worker.cancelAllJobs('shutdown');
+      for (const worker of workers) worker.cancelAllJobs('shutdown');
       const handedBack = await Promise.race([closing.then(() => true), delay(HAND_BACK_GRACE_MS).then(() => false)]);
       // A job that ignored its cancellation is recovered by the stalled-job check on another replica.
-      if (!handedBack) await worker.close(true).catch(() => undefined);
+      if (!handedBack) await Promise.all(workers.map((worker) => worker.close(true).catch(() => undefined)));
     }
     cancels.disconnect();
     await publisher.stop();
@@ -158,8 +165,8 @@ function sessionOf(data: unknown): string | null {
 }
 
 /** One connection in subscriber mode on the cancel channel; `onCancel` gets the session whose running turn was cancelled. */
-async function listenForCancels(config: Config, channel: string, agent: AgentName, log: Logger, onCancel: (sessionId: string) => void): Promise<Redis> {
-  const subscriber = createRedis(config.redisUrl, 'worker', `${agent}-cancel`);
+async function listenForCancels(config: Config, channel: string, agent: AgentName, log: Logger, onCancel: (sessionId: string) => void): Promise<RedisClient> {
+  const subscriber = createRedis(config.redis, 'worker', `${agent}-cancel`);
   subscriber.on('message', (_channel: string, payload: string) => {
     try {
       const { sessionId } = JSON.parse(payload) as { sessionId?: unknown };
@@ -176,7 +183,7 @@ function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());
 }
 
-async function pingWithin(redis: Redis, ms: number): Promise<boolean> {
+async function pingWithin(redis: RedisClient, ms: number): Promise<boolean> {
   return Promise.race([redis.ping().then(() => true), delay(ms).then(() => false)]).catch(() => false);
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import { AppError, defineScript, FaqDocument } from '@convo/runtime';
 
 /**
@@ -51,7 +51,7 @@ export class CorpusStore {
   readonly keys: CorpusKeys;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.keys = corpusKeys(prefix);

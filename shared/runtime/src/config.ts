@@ -10,8 +10,14 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 const EnvSchema = z.object({
   NODE_ENV: z.string().default('development'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  /** Prefix of every BullMQ queue key; a hash tag keeps all queues in one Redis Cluster slot. */
-  QUEUE_PREFIX: z.string().min(1).default('{convo}'),
+  /** Redis Cluster seed nodes (`host:port,host:port`); set, it replaces REDIS_URL and every connection is a cluster client. */
+  REDIS_CLUSTER_NODES: z.string().default(''),
+  /**
+   * Prefix of every BullMQ queue key. Each queue partition's name carries its own hash tag, so the
+   * prefix must not carry one on a cluster (it would pull every queue onto one shard); on a single
+   * Redis the default `{convo}` is kept for the keys deployments already have.
+   */
+  QUEUE_PREFIX: z.string().min(1).optional(),
   /** Prefix of the session keys (each session's keys share a `{sessionId}` hash tag). */
   KEY_PREFIX: z.string().min(1).default('convo'),
   LLM_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
@@ -145,9 +151,13 @@ const EnvSchema = z.object({
 /** One agent's model settings after its overrides (`<AGENT>_BASE_URL`, …) are applied. */
 export type AgentModelSettings = Readonly<{ baseUrl: string | undefined; apiKey: string | undefined; temperature: number | undefined; maxOutputTokens: number; promptTokenBudget: number }>;
 
+/** Where Redis is: one server, or the seed nodes of a Redis Cluster. */
+export type RedisTarget = Readonly<{ url: string; clusterNodes: readonly Readonly<{ host: string; port: number }>[] | null }>;
+
 export type Config = Readonly<{
   nodeEnv: string;
   redisUrl: string;
+  redis: RedisTarget;
   queuePrefix: string;
   keyPrefix: string;
   llm: Readonly<{
@@ -180,8 +190,12 @@ export type Config = Readonly<{
     statePosition: 'end' | 'start';
     historyMessages: number;
   }>;
-  /** Worker concurrency per agent from `<AGENT>_CONCURRENCY`. */
+  /** Worker concurrency per agent from `<AGENT>_CONCURRENCY`, per queue partition a worker serves. */
   concurrency: Readonly<Record<AgentName, number>>;
+  /** Queue partitions per agent (`<AGENT>_PARTITIONS`): a session's steps always go to the same one. */
+  partitions: Readonly<Record<AgentName, number>>;
+  /** The partitions this process's worker serves (`<AGENT>_WORKER_PARTITIONS`, e.g. `0,2-3`; all by default). */
+  workerPartitions: Readonly<Record<AgentName, readonly number[]>>;
   port: number;
   host: string;
   /** Origins allowed cross-origin (`*` for any); empty: no CORS headers, browsers refuse other origins. */
@@ -272,6 +286,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!Number.isInteger(count) || count < 1) throw new ConfigError(`<AGENT>_CONCURRENCY must be a positive integer, got ${value}`);
     return count;
   });
+  const partitions = perAgent('PARTITIONS', (value) => {
+    const count = value === undefined || value === '' ? 1 : Number(value);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_PARTITIONS) throw new ConfigError(`<AGENT>_PARTITIONS must be an integer from 1 to ${MAX_PARTITIONS}, got ${value}`);
+    return count;
+  });
+  const workerPartitions = Object.fromEntries(
+    AGENT_NAMES.map((agent) => [agent, Object.freeze(partitionList(env[`${agent.toUpperCase()}_WORKER_PARTITIONS`], partitions[agent]))]),
+  ) as Record<AgentName, readonly number[]>;
+  const clusterNodes = vars.REDIS_CLUSTER_NODES.trim() === '' ? null : parseClusterNodes(vars.REDIS_CLUSTER_NODES);
+  if (clusterNodes && vars.QUEUE_PREFIX?.includes('{')) {
+    throw new ConfigError(`QUEUE_PREFIX must not contain a hash tag on a Redis Cluster (each queue partition has its own), got ${vars.QUEUE_PREFIX}`);
+  }
   const models = perAgent('MODEL', (value) => (value && value.length > 0 ? value : vars.LLM_MODEL));
   const number = (name: string, value: string | undefined, low: number, high: number): number | undefined => {
     if (value === undefined || value === '') return undefined;
@@ -296,7 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     nodeEnv: vars.NODE_ENV,
     redisUrl: vars.REDIS_URL,
-    queuePrefix: vars.QUEUE_PREFIX,
+    redis: Object.freeze({ url: vars.REDIS_URL, clusterNodes }),
+    queuePrefix: vars.QUEUE_PREFIX ?? (clusterNodes ? 'convo-q' : '{convo}'),
     keyPrefix: vars.KEY_PREFIX,
     llm: Object.freeze({
       provider: vars.LLM_PROVIDER,
@@ -318,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       historyMessages: vars.LLM_HISTORY_MESSAGES,
     }),
     concurrency: Object.freeze(concurrency),
+    partitions: Object.freeze(partitions),
+    workerPartitions: Object.freeze(workerPartitions),
     port: vars.PORT,
     host: vars.HOST,
     corsOrigins: vars.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
@@ -369,6 +398,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPushMs: vars.METRICS_PUSH_MS,
     healthPort: vars.HEALTH_PORT,
   });
+}
+
+const MAX_PARTITIONS = 1024;
+
+function parseClusterNodes(text: string): { host: string; port: number }[] {
+  return text.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    const match = /^(.+):(\d{1,5})$/.exec(trimmed);
+    const port = match ? Number(match[2]) : NaN;
+    if (!match || port < 1 || port > 65_535) throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port pairs separated by commas, got "${trimmed}"`);
+    return Object.freeze({ host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port });
+  });
+}
+
+/** `0,2-3` → [0, 2, 3]; empty → every partition. */
+function partitionList(text: string | undefined, count: number): number[] {
+  if (text === undefined || text.trim() === '') return Array.from({ length: count }, (_, i) => i);
+  const chosen = new Set<number>();
+  for (const part of text.split(',')) {
+    const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    const low = match ? Number(match[1]) : NaN;
+    const high = match?.[2] !== undefined ? Number(match[2]) : low;
+    if (!match || high < low || high >= count) throw new ConfigError(`<AGENT>_WORKER_PARTITIONS must list partitions from 0 to ${count - 1} (e.g. 0,2-3), got "${text}"`);
+    for (let p = low; p <= high; p++) chosen.add(p);
+  }
+  return [...chosen].sort((a, b) => a - b);
 }
 
 /** The embeddings client falls back to the chat provider's server and key, so one local server can serve both. */

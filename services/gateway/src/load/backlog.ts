@@ -52,10 +52,15 @@ export class BacklogMonitor {
     if (this.reading) return this.latest;
     this.reading = true;
     try {
-      const counts = await Promise.all(ALL_AGENTS.map((a) => this.queues.get(a).getJobCounts('waiting', 'prioritized')));
+      // An agent's partitions together: its workers serve them all, so their sum is the agent's backlog.
+      const counts = await Promise.all(
+        ALL_AGENTS.map(async (agent) => {
+          const perPartition = await Promise.all(this.queues.all(agent).map((queue) => queue.getJobCounts('waiting', 'prioritized')));
+          return perPartition.reduce((sum, c) => sum + (c.waiting ?? 0) + (c.prioritized ?? 0), 0);
+        }),
+      );
       let worst: Backlog = { queue: null, waiting: 0, checkedAt: Date.now() };
-      counts.forEach((c, i) => {
-        const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
+      counts.forEach((waiting, i) => {
         if (waiting > worst.waiting) worst = { queue: ALL_AGENTS[i]!, waiting, checkedAt: worst.checkedAt };
       });
       this.latest = worst;

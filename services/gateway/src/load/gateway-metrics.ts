@@ -1,6 +1,6 @@
-import { ALL_AGENTS, queueName, type AgentQueues } from '@convo/runtime';
+import { ALL_AGENTS, queueLabel, type AgentQueues } from '@convo/runtime';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import type { StreamHub } from '../sse/stream-hub.js';
 
 /**
@@ -16,20 +16,22 @@ export type GatewayMetrics = {
 
 const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children', 'completed', 'failed'] as const;
 
-export function createGatewayMetrics(deps: { queues: AgentQueues; hub: StreamHub; redis: Redis }): GatewayMetrics {
+export function createGatewayMetrics(deps: { queues: AgentQueues; hub: StreamHub; redis: RedisClient }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
   new Gauge({
     name: 'convo_queue_jobs',
-    help: 'Jobs per agent queue and state (completed and failed: those still retained)',
+    help: 'Jobs per agent queue (all its partitions) and state (completed and failed: those still retained)',
     labelNames: ['queue', 'state'],
     registers,
     async collect() {
-      const counts = await Promise.all(ALL_AGENTS.map((a) => deps.queues.get(a).getJobCounts(...QUEUE_STATES)));
-      counts.forEach((c, i) => {
-        for (const state of QUEUE_STATES) this.set({ queue: queueName(ALL_AGENTS[i]!), state }, c[state] ?? 0);
-      });
+      await Promise.all(
+        ALL_AGENTS.map(async (agent) => {
+          const counts = await Promise.all(deps.queues.all(agent).map((queue) => queue.getJobCounts(...QUEUE_STATES)));
+          for (const state of QUEUE_STATES) this.set({ queue: queueLabel(agent), state }, counts.reduce((sum, c) => sum + (c[state] ?? 0), 0));
+        }),
+      );
     },
   });
   new Gauge({

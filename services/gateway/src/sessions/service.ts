@@ -151,7 +151,7 @@ export async function cancelTurn(deps: Pick<ServiceDeps, 'store'>, sessionId: st
 export async function deleteSession(deps: Pick<ServiceDeps, 'store' | 'queues'>, sessionId: string, log: FastifyBaseLogger): Promise<void> {
   const loaded = await deps.store.load(sessionId);
   if (loaded?.step) {
-    const job = await deps.queues.get(loaded.step.agent).getJob(stepJobId(sessionId, loaded.step.seq));
+    const job = await deps.queues.forSession(loaded.step.agent, sessionId).getJob(stepJobId(sessionId, loaded.step.seq));
     // A locked (running) job cannot be removed; it is harmless once the session is gone.
     await job?.remove().catch(() => undefined);
   }

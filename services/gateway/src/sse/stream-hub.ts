@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { type Logger, type NewEvent, parseStreamEntry, type SessionEvent } from '@convo/runtime';
+import type { RedisClient } from '@convo/runtime';
+import { APPENDED, type Logger, type NewEvent, parseStreamEntry, type SessionEvent } from '@convo/runtime';
 
 /** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
 export interface HubSubscriber {
@@ -14,10 +14,18 @@ export interface HubSubscriber {
   onClose(fn: () => void): void;
 }
 
-type Followed = { key: string; cursor: number; clients: Set<HubSubscriber>; channel: string | null };
+type Followed = {
+  key: string;
+  cursor: number;
+  clients: Set<HubSubscriber>;
+  channel: string | null;
+  /** Notified mode: a read of this stream is running, and whether another notice came meanwhile. */
+  reading?: boolean;
+  again?: boolean;
+};
 
 /** The Pub/Sub side: a connection in subscriber mode and the channel of a session's live-only events. */
-export type LiveSource = { subscriber: Redis; channelOf: (sessionId: string) => string };
+export type LiveSource = { subscriber: RedisClient; channelOf: (sessionId: string) => string };
 
 /**
  * Follows the event streams of every session that has an SSE client on this
@@ -29,6 +37,13 @@ export type LiveSource = { subscriber: Redis; channelOf: (sessionId: string) => 
  * Live-only events (message deltas) come over Pub/Sub on one more connection:
  * the hub subscribes to a session's channel while it has clients and hands
  * them to the SSE connections beside the stored stream, never into it.
+ *
+ * On a Redis Cluster one XREAD cannot span sessions (their streams live in
+ * different slots), so the hub runs `notified`: writers publish APPENDED on
+ * the session's live channel after appending events, and the hub reads that
+ * stream from its cursor when told, on subscribing, after its subscriber
+ * reconnects, and every `blockMs` for every followed session (a notice lost
+ * to a crash between the write and its publish is late, never lost).
  */
 export class StreamHub {
   private readonly followed = new Map<string, Followed>();
@@ -38,21 +53,27 @@ export class StreamHub {
   private wakeIdle: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private poll: NodeJS.Timeout | null = null;
   private readonly byChannel = new Map<string, Followed>();
 
   constructor(
-    private readonly blocking: Redis,
-    private readonly command: Redis,
+    private readonly blocking: RedisClient,
+    private readonly command: RedisClient,
     private readonly keyOf: (sessionId: string) => string,
     private readonly log: Logger,
-    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number; live?: LiveSource },
+    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number; live?: LiveSource; notified?: boolean },
   ) {
+    if (opts.notified && !opts.live) throw new Error('a notified stream hub needs the live channel subscriber');
     opts.live?.subscriber.on('message', (channel: string, payload: string) => this.onLive(channel, payload));
   }
 
   private onLive(channel: string, payload: string): void {
     const session = this.byChannel.get(channel);
     if (!session) return;
+    if (payload === APPENDED) {
+      void this.readNotified(session);
+      return;
+    }
     let ev: NewEvent;
     try {
       ev = JSON.parse(payload) as NewEvent;
@@ -78,12 +99,53 @@ export class StreamHub {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.heartbeat = setInterval(() => this.forEachClient((client) => client.comment('ping')), this.opts.heartbeatMs);
+    this.heartbeat.unref();
+    if (this.opts.notified) {
+      const readAll = () => {
+        for (const session of this.followed.values()) void this.readNotified(session);
+      };
+      this.poll = setInterval(readAll, this.opts.blockMs);
+      this.poll.unref();
+      // Notices published while the subscriber was away are gone: read every followed stream once it is back.
+      this.opts.live!.subscriber.on('ready', readAll);
+      return;
+    }
     this.blocking.on('ready', () => {
       this.blockedId = null;
     });
     this.loopDone = this.loop();
-    this.heartbeat = setInterval(() => this.forEachClient((client) => client.comment('ping')), this.opts.heartbeatMs);
-    this.heartbeat.unref();
+  }
+
+  /** Notified mode: reads a session's stream from its cursor, once more if told again meanwhile. */
+  private async readNotified(session: Followed): Promise<void> {
+    if (session.reading) {
+      session.again = true;
+      return;
+    }
+    session.reading = true;
+    try {
+      do {
+        session.again = false;
+        const items = await this.command.xrange(session.key, `(0-${session.cursor}`, '+', 'COUNT', this.opts.batch);
+        this.deliver(session, items);
+        if (items.length === this.opts.batch) session.again = true;
+      } while (session.again && this.running && this.followed.get(session.key) === session);
+    } catch (err) {
+      // The next notice or the periodic read tries again.
+      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'stream read failed');
+    } finally {
+      session.reading = false;
+    }
+  }
+
+  private deliver(session: Followed, items: [string, string[]][]): void {
+    for (const [id, fields] of items) {
+      const ev = parseStreamEntry(id, fields);
+      if (ev.id <= session.cursor) continue;
+      session.cursor = ev.id;
+      for (const client of session.clients) client.deliver(ev);
+    }
   }
 
   /** Starts following a session for a client whose history is known up to `fromId`. */
@@ -97,13 +159,18 @@ export class StreamHub {
       this.followed.set(key, session);
       if (channel) {
         this.byChannel.set(channel, session);
-        this.opts.live!.subscriber.subscribe(channel).catch((err: unknown) => this.log.warn({ err, channel }, 'live subscribe failed'));
+        const followed = session;
+        this.opts.live!.subscriber
+          .subscribe(channel)
+          // Notified: what was appended before the subscription took effect is read now.
+          .then(() => (this.opts.notified ? this.readNotified(followed) : undefined))
+          .catch((err: unknown) => this.log.warn({ err, channel }, 'live subscribe failed'));
       }
     }
     // Events between fromId and the hub's cursor reach the client through its own replay.
     session.clients.add(client);
     client.onClose(() => this.unsubscribe(key, client));
-    if (isNew) void this.wake();
+    if (isNew && !this.opts.notified) void this.wake();
   }
 
   private unsubscribe(key: string, client: HubSubscriber): void {
@@ -174,18 +241,14 @@ export class StreamHub {
     if (!res) return;
     for (const [key, items] of res) {
       const session = this.followed.get(key);
-      if (!session) continue;
-      for (const [id, fields] of items) {
-        const ev = parseStreamEntry(id, fields);
-        if (ev.id > session.cursor) session.cursor = ev.id;
-        for (const client of session.clients) client.deliver(ev);
-      }
+      if (session) this.deliver(session, items);
     }
   }
 
   async stop(): Promise<void> {
     this.running = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.poll) clearInterval(this.poll);
     this.forEachClient((client) => client.close('server shutting down'));
     await this.wake();
     if (this.wakeIdle) this.wakeIdle();

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ProviderError, type RuntimeMetrics } from '@convo/runtime';
 import { sleep } from './openai-client.js';
@@ -22,7 +22,7 @@ export type RpmGate = (key: string, opts?: { signal?: AbortSignal; maxWaitMs?: n
  * caller may ask for less), then fails with a retryable ProviderError (429).
  * Null when `rpm` is 0: nothing to limit.
  */
-export function createRpmGate(redis: Redis, opts: LlmRateOptions & { what: string; setting: string }): RpmGate | null {
+export function createRpmGate(redis: RedisClient, opts: LlmRateOptions & { what: string; setting: string }): RpmGate | null {
   if (opts.rpm <= 0) return null;
   const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${opts.prefix}:llm-rpm`, points: opts.rpm, duration: 60 });
   return async (key, call = {}) => {
@@ -50,7 +50,7 @@ export function createRpmGate(redis: Redis, opts: LlmRateOptions & { what: strin
  * call takes a token from a per-provider-and-model budget (`createRpmGate`,
  * LLM_RPM) before it is sent.
  */
-export function rateLimitProvider(provider: LlmProvider, redis: Redis, opts: LlmRateOptions, metrics?: RuntimeMetrics): LlmProvider {
+export function rateLimitProvider(provider: LlmProvider, redis: RedisClient, opts: LlmRateOptions, metrics?: RuntimeMetrics): LlmProvider {
   const take = createRpmGate(redis, { ...opts, what: 'model calls', setting: 'LLM_RPM' });
   if (!take) return provider;
   return {

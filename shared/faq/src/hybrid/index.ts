@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import type { EmbeddingsConfig, Logger } from '@convo/runtime';
 import { createRpmGate } from '@convo/agent-kit';
 import { CorpusReplica } from '../corpus-replica.js';
@@ -23,7 +23,7 @@ export type FaqSearch = {
 };
 
 export type FaqSearchDeps = {
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   log: Logger;
   refreshMs: number;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@convo/runtime';
 import { defineScript } from '@convo/runtime';
 import type { CorpusKeys } from '../corpus-store.js';
 import { decodeVector, encodeVector } from '../search/dense.js';
@@ -55,7 +55,7 @@ const CHUNK = 500;
 
 export class VectorStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: CorpusKeys,
   ) {}
 

@@ -1,5 +1,5 @@
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, type Registry } from 'prom-client';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { Logger } from '../logger.js';
 
 type MetricsJson = Array<MetricObjectWithValues<MetricValue<string>>>;
@@ -18,7 +18,7 @@ export function metricsKey(prefix: string): string {
 }
 
 export function startMetricsPublisher(
-  redis: Redis,
+  redis: RedisClient,
   registry: Registry,
   opts: { prefix: string; service: string; instance: string; intervalMs: number; log: Logger },
 ): { stop(): Promise<void> } {
@@ -43,7 +43,7 @@ export function startMetricsPublisher(
 
 /** The published worker metrics still fresh (within three intervals), as one aggregated registry. */
 export async function readWorkerMetrics(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   intervalMs: number,
 ): Promise<{ registry: Registry; byService: Record<string, number> }> {

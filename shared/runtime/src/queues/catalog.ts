@@ -2,15 +2,23 @@ import { Queue, type ConnectionOptions, type Job, type JobsOptions } from 'bullm
 import { z } from 'zod';
 import { AGENT_NAMES, type AgentName } from '../agents-list.js';
 import type { Config } from '../config.js';
+import { stableHash } from '../redis/hash.js';
 import { SearchQueryJob } from '../schemas/faq.js';
 import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
 
 /**
- * The job catalog: one queue per agent and two job types: `step` (one step
- * of a session's turn, on every agent's queue) and `query` (a single-shot
- * /agent.search on the search agent's queue). `enqueueStep` and
- * `enqueueSearchQuery` are the only ways a job reaches a queue, so queue
- * names and job ids are never spelled anywhere else.
+ * The job catalog: each agent's queue, split into `<AGENT>_PARTITIONS`
+ * partitions, and two job types: `step` (one step of a session's turn, on
+ * every agent's queue) and `query` (a single-shot /agent.search on the search
+ * agent's queue). `enqueueStep` and `enqueueSearchQuery` are the only ways a
+ * job reaches a queue, so queue names and job ids are never spelled anywhere
+ * else.
+ *
+ * Every partition's name is its own hash tag, so on a Redis Cluster the
+ * partitions spread over the shards (BullMQ keeps each queue's keys in one
+ * slot). A session's steps always go to the same partition of an agent, so
+ * its jobs never race each other across partitions (the session's compare-
+ * and-set commits keep them exactly-once either way).
  */
 export const STEP_JOB_NAME = 'step';
 
@@ -23,8 +31,19 @@ export const StepJob = z.object({
 });
 export type StepJob = z.infer<typeof StepJob>;
 
-export function queueName(agent: AgentName): string {
+/** What operators see (metrics, logs): the agent's queue, whatever its partitions. */
+export function queueLabel(agent: AgentName): string {
   return `agent-${agent}`;
+}
+
+/** The BullMQ queue name of one partition: a hash tag of its own. */
+export function queueName(agent: AgentName, partition = 0): string {
+  return `{${queueLabel(agent)}-${partition}}`;
+}
+
+/** The partition of a session among `count`: FNV-1a of its id, so every process routes it alike. */
+export function partitionOf(sessionId: string, count: number): number {
+  return count <= 1 ? 0 : stableHash(sessionId) % count;
 }
 
 /** Deterministic: the same step is enqueued at most once however often it is dispatched. */
@@ -43,22 +62,31 @@ export function stepJobOptions(config: Config): JobsOptions {
 }
 
 export type AgentQueues = {
-  get(agent: AgentName): Queue;
+  /** One partition's queue (the first by default). */
+  get(agent: AgentName, partition?: number): Queue;
+  /** The partition that holds a session's steps for this agent. */
+  forSession(agent: AgentName, sessionId: string): Queue;
+  /** Every partition of the agent, in order. */
+  all(agent: AgentName): Queue[];
   closeAll(): Promise<void>;
 };
 
-/** Lazily creates one producer Queue per agent on a shared connection. */
-export function createAgentQueues(connection: ConnectionOptions, prefix: string): AgentQueues {
-  const queues = new Map<AgentName, Queue>();
+/** Lazily creates one producer Queue per agent partition on a shared connection. */
+export function createAgentQueues(connection: ConnectionOptions, prefix: string, partitions: Readonly<Record<AgentName, number>>): AgentQueues {
+  const queues = new Map<string, Queue>();
+  const get = (agent: AgentName, partition = 0): Queue => {
+    const name = queueName(agent, partition);
+    let queue = queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection, prefix });
+      queues.set(name, queue);
+    }
+    return queue;
+  };
   return {
-    get(agent) {
-      let queue = queues.get(agent);
-      if (!queue) {
-        queue = new Queue(queueName(agent), { connection, prefix });
-        queues.set(agent, queue);
-      }
-      return queue;
-    },
+    get,
+    forSession: (agent, sessionId) => get(agent, partitionOf(sessionId, partitions[agent])),
+    all: (agent) => Array.from({ length: partitions[agent] }, (_, partition) => get(agent, partition)),
     async closeAll() {
       await Promise.all([...queues.values()].map((queue) => queue.close()));
       queues.clear();
@@ -68,7 +96,7 @@ export function createAgentQueues(connection: ConnectionOptions, prefix: string)
 
 export async function enqueueStep(queues: AgentQueues, config: Config, sessionId: string, step: Step): Promise<void> {
   const payload: StepJob = { v: 1, sessionId, seq: step.seq, agent: step.agent, turnId: step.turnId };
-  await queues.get(step.agent).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
+  await queues.forSession(step.agent, sessionId).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
 }
 
 /** Job `query` on the search agent's queue; its return value is the AgentSearchResponse. */
@@ -85,6 +113,7 @@ export const SEARCH_QUERY_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 3600, count: 1000 },
 };
 
+/** Queries all go to the search agent's first partition: one QueueEvents stream tells every waiting request. */
 export async function enqueueSearchQuery(queues: AgentQueues, payload: SearchQueryJob): Promise<Job> {
   return queues.get('search').add(SEARCH_QUERY_JOB_NAME, SearchQueryJob.parse(payload), SEARCH_QUERY_JOB_OPTIONS);
 }

@@ -1,4 +1,8 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../config.js';
+
+/** A connection to one Redis or to a Redis Cluster: the commands this project uses work the same on both. */
+export type RedisClient = Redis | Cluster;
 
 /**
  * Connection roles differ in how they behave when Redis is away:
@@ -7,7 +11,9 @@ import { Redis, type RedisOptions } from 'ioredis';
  */
 export type RedisRole = 'worker' | 'producer';
 
-export function createRedis(url: string, role: RedisRole, name?: string): Redis {
+/** A single-server URL, or a whole target (the cluster's seed nodes when it has them). */
+export function createRedis(target: RedisTarget | string, role: RedisRole, name?: string): RedisClient {
+  const { url, clusterNodes } = typeof target === 'string' ? { url: target, clusterNodes: null } : target;
   const base: RedisOptions = {
     connectionName: name,
     // BullMQ is tested on RESP2; ioredis 5 speaks it by default.
@@ -17,11 +23,24 @@ export function createRedis(url: string, role: RedisRole, name?: string): Redis 
     role === 'worker'
       ? { ...base, maxRetriesPerRequest: null, enableReadyCheck: true }
       : { ...base, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 };
-  return new Redis(url, opts);
+  if (!clusterNodes) return new Redis(url, opts);
+  const { enableOfflineQueue, ...nodeOptions } = opts;
+  const cluster: ClusterOptions = {
+    redisOptions: nodeOptions,
+    // The offline queue is a cluster-level switch; per node it would hold commands the cluster already failed.
+    enableOfflineQueue: enableOfflineQueue ?? true,
+    enableReadyCheck: true,
+    // Every command on masters: the guarantees rest on reading what was just written.
+    scaleReads: 'master',
+    // A failover or resharding moves slots: follow MOVED/ASK a few times before failing the command.
+    maxRedirections: 16,
+    slotsRefreshTimeout: 2_000,
+  };
+  return new Cluster([...clusterNodes], cluster);
 }
 
 /** Resolves once the connection is ready (or rejects after `timeoutMs`). */
-export async function waitReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+export async function waitReady(redis: RedisClient, timeoutMs = 10_000): Promise<void> {
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -38,4 +57,9 @@ export async function waitReady(redis: Redis, timeoutMs = 10_000): Promise<void>
     };
     redis.on('ready', onReady);
   });
+}
+
+/** Every master of a cluster, or the one server: for commands that act per node (SCAN, INFO, FLUSHDB). */
+export function nodesOf(redis: RedisClient): Redis[] {
+  return redis instanceof Cluster ? redis.nodes('master') : [redis];
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 
 /**
  * A Redis Lua script kept in a `.lua` file of its own, whose header states
@@ -25,7 +25,7 @@ export type RedisScript<Input, Output> = {
   readonly name: string;
   /** The script's source with its includes resolved (what Redis runs). */
   readonly lua: string;
-  run(redis: Redis, input: Input): Promise<Output>;
+  run(redis: RedisClient, input: Input): Promise<Output>;
 };
 
 type Command = (...args: (string | number)[]) => Promise<unknown>;

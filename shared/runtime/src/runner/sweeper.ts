@@ -22,7 +22,7 @@ export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues
       continue;
     }
     const step = loaded.step;
-    const queue = deps.queues.get(step.agent);
+    const queue = deps.queues.forSession(step.agent, sessionId);
     const job = await queue.getJob(stepJobId(sessionId, step.seq));
     const state = job ? await job.getState() : 'missing';
     if (state === 'missing' || state === 'completed' || state === 'unknown') {

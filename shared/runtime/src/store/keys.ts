@@ -1,3 +1,5 @@
+import { stableHash } from '../redis/hash.js';
+
 /**
  * Every key of one session shares the `{sessionId}` hash tag, so the Lua
  * scripts that touch several of them stay legal on Redis Cluster.
@@ -29,9 +31,19 @@ export function allSessionKeys(k: SessionKeys): string[] {
   return [k.hash, k.events, k.inbox, k.turns, k.idem, k.runStepIds, k.runSteps];
 }
 
-/** Sessions with a pending step, scored by when it was set; read by the sweeper. */
-export function pendingStepsKey(prefix: string): string {
-  return `${prefix}:pending-steps`;
+/**
+ * Sessions with a pending step, scored by when it was set; read by the sweeper. Split into
+ * PENDING_SHARDS sorted sets, each its own hash tag, so on a Redis Cluster the marks every step
+ * writes spread over the shards instead of landing on one.
+ */
+export const PENDING_SHARDS = 16;
+
+export function pendingStepsKey(prefix: string, sessionId: string): string {
+  return pendingShardKey(prefix, stableHash(sessionId) % PENDING_SHARDS);
+}
+
+export function pendingShardKey(prefix: string, shard: number): string {
+  return `${prefix}:pending-steps:{p${shard}}`;
 }
 
 /** Pub/Sub channel of a session's live-only events (message deltas); not part of the stored session. */

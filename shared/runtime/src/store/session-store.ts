@@ -1,15 +1,34 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { AgentName } from '../agents-list.js';
+import type { Config } from '../config.js';
 import { SystemError } from '../errors.js';
 import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
 import type { RunStep } from '../schemas/run-step.js';
 import { Step, type SessionState, type SessionView } from '../schemas/session.js';
-import { allSessionKeys, cancelChannel, liveChannel, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
+import { allSessionKeys, cancelChannel, liveChannel, PENDING_SHARDS, pendingShardKey, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
 import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CancelOutcome, type CommitMode } from './scripts.js';
 
 export type { AcceptResult, CancelOutcome, CommitMode } from './scripts.js';
 
-export type StoreOptions = { prefix: string; ttlSeconds: number; eventsMaxLen: number };
+export type StoreOptions = {
+  prefix: string;
+  ttlSeconds: number;
+  eventsMaxLen: number;
+  /**
+   * After each write that appends events, tell the session's live channel (APPENDED): on a Redis
+   * Cluster a gateway cannot block on many sessions' streams with one XREAD (they live in different
+   * slots), so it reads a stream when told. On one Redis nobody needs it.
+   */
+  notifyAppends?: boolean;
+};
+
+/** The live-channel message that says "the session's stream has new events": never valid JSON, so never a delta. */
+export const APPENDED = '+';
+
+/** The store options a process derives from its configuration. */
+export function storeOptions(config: Pick<Config, 'keyPrefix' | 'sessionTtlSeconds' | 'eventsMaxLen' | 'redis'>): StoreOptions {
+  return { prefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, eventsMaxLen: config.eventsMaxLen, notifyAppends: config.redis.clusterNodes !== null };
+}
 
 export type LoadedSession = {
   version: number;
@@ -58,7 +77,7 @@ export function eventNumber(streamId: string): number {
  */
 export class SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly opts: StoreOptions,
   ) {}
 
@@ -104,7 +123,7 @@ export class SessionStore {
     options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
     const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}) };
-    // Both sent at once on this connection: Redis runs the sweeper's mark first, and the caller waits one round trip.
+    // Both sent at once on this connection: RedisClient runs the sweeper's mark first, and the caller waits one round trip.
     const [, accepted] = await Promise.all([
       this.markPending(input.sessionId),
       acceptTurn.run(this.redis, {
@@ -118,7 +137,14 @@ export class SessionStore {
         eventsMaxLen: this.opts.eventsMaxLen,
       }),
     ]);
+    if (accepted.outcome === 'queued') this.notify(input.sessionId);
     return accepted;
+  }
+
+  /** Tells the gateways following the session that its stream grew (cluster mode); a lost notice is caught by their periodic read. */
+  private notify(sessionId: string): void {
+    if (!this.opts.notifyAppends) return;
+    this.redis.publish(this.liveChannel(sessionId), APPENDED).catch(() => undefined);
   }
 
   async load(sessionId: string): Promise<LoadedSession | null> {
@@ -152,6 +178,7 @@ export class SessionStore {
       ttlSeconds: this.opts.ttlSeconds,
       eventsMaxLen: this.opts.eventsMaxLen,
     });
+    if (outcome === 'cancelled') this.notify(sessionId);
     if (outcome === 'cancelling') {
       await this.markPending(sessionId);
       await this.redis.publish(cancelChannel(this.opts.prefix), JSON.stringify({ sessionId, turnId }));
@@ -211,6 +238,7 @@ export class SessionStore {
       events: input.events.map((event) => ({ type: validateEvent(event).type, dataJson: JSON.stringify(event.data) })),
       runSteps: input.runSteps.map((step) => ({ id: step.runStepId, json: JSON.stringify(step) })),
     });
+    if (result.ok && input.events.length > 0) this.notify(input.sessionId);
     return result;
   }
 
@@ -244,21 +272,26 @@ export class SessionStore {
 
   async delete(sessionId: string): Promise<boolean> {
     const deleted = await this.redis.del(...allSessionKeys(this.keys(sessionId)));
-    await this.redis.zrem(pendingStepsKey(this.opts.prefix), sessionId);
+    await this.redis.zrem(pendingStepsKey(this.opts.prefix, sessionId), sessionId);
     return deleted > 0;
   }
 
   /** Flags a session for the sweeper; written before the step so a crash in between is still found. */
   async markPending(sessionId: string): Promise<void> {
-    await this.redis.zadd(pendingStepsKey(this.opts.prefix), Date.now(), sessionId);
+    await this.redis.zadd(pendingStepsKey(this.opts.prefix, sessionId), Date.now(), sessionId);
   }
 
+  /** Sessions whose mark is older than `olderThanMs`, up to `limit` from each shard. */
   async listStalePending(olderThanMs: number, limit = 100): Promise<string[]> {
-    return this.redis.zrangebyscore(pendingStepsKey(this.opts.prefix), '-inf', Date.now() - olderThanMs, 'LIMIT', 0, limit);
+    const before = Date.now() - olderThanMs;
+    const shards = await Promise.all(
+      Array.from({ length: PENDING_SHARDS }, (_, shard) => this.redis.zrangebyscore(pendingShardKey(this.opts.prefix, shard), '-inf', before, 'LIMIT', 0, limit)),
+    );
+    return shards.flat();
   }
 
   async clearPending(sessionId: string): Promise<void> {
-    await this.redis.zrem(pendingStepsKey(this.opts.prefix), sessionId);
+    await this.redis.zrem(pendingStepsKey(this.opts.prefix, sessionId), sessionId);
   }
 }
 

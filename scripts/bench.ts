@@ -1,6 +1,7 @@
 import { REPO_ROOT } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';
 import { envNum, log, printTable, row, secs, skippedSections, type Row, type SectionResult } from './bench/common.js';
+import { clusterScaling } from './bench/cluster.js';
 import { flood } from './bench/flood.js';
 import { growth } from './bench/growth.js';
 import { modelUsage } from './bench/model-usage.js';
@@ -19,10 +20,14 @@ import { sseClients } from './bench/sse-clients.js';
  *      and that no accepted turn is lost;
  *  (d) a remote model's cost per answered question (model calls, prompt and
  *      cached tokens, streamed questions) against the fake OpenAI server;
- *  (e) a turn's time at turn 5 and at turn 195 of one session.
+ *  (e) a turn's time at turn 5 and at turn 195 of one session;
+ *  (f) the pipeline on local Redis Clusters (1 and 3 shards, 1 and 3 queue
+ *      partitions): throughput, a flood with each shard's share of the
+ *      commands, and a scaling model from the measured per-turn costs.
  * Then one table of every figure with its goal. Asserts nothing.
  *
- * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth (or a,b,c,d,e); BENCH_GROWTH_TURNS (195);
+ * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth,cluster (or a,b,c,d,e,f); BENCH_GROWTH_TURNS (195);
+ * BENCH_CLUSTER_TURNS_PER_SESSION (10), BENCH_CLUSTER_FLOOD_SECONDS (5);
  * BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
  * BENCH_FIELDS (20), BENCH_BARE_CONCURRENCY (4, the agents' default);
  * BENCH_SSE_CLIENTS (10000), BENCH_SSE_HEARTBEAT_MS (5000);
@@ -94,6 +99,16 @@ async function main() {
     }
     if (!skip.has('usage')) await section('(d) model usage per answered question', () => modelUsage(redis.url));
     if (!skip.has('growth')) await section('(e) turn cost as the conversation grows', () => growth(redis.url, { turns: envNum('BENCH_GROWTH_TURNS', 195) }));
+    if (!skip.has('cluster')) {
+      await section('(f) Redis Cluster: shards, partitions, spread', () =>
+        clusterScaling({
+          inFlight,
+          perLane: envNum('BENCH_CLUSTER_TURNS_PER_SESSION', 10),
+          fields: envNum('BENCH_FIELDS', 20),
+          flood: { seconds: envNum('BENCH_CLUSTER_FLOOD_SECONDS', 5), factor: envNum('BENCH_FLOOD_FACTOR', 10), sessions: envNum('BENCH_FLOOD_SESSIONS', 400), backlog: envNum('BENCH_FLOOD_BACKLOG', 200) },
+        }),
+      );
+    }
   } finally {
     await redis.stop();
   }

@@ -161,11 +161,16 @@ function bannerPrinter(names: readonly string[]): (name: string, line: Record<st
 }
 
 async function main(): Promise<void> {
-  const redis = await ensureRedis({
-    repoRoot: REPO_ROOT,
-    log: say,
-    onServerLine: (line) => process.stdout.write(`${prefix('redis', 8)}${line}\n`),
-  });
+  // A cluster given is used as it is (the services read REDIS_CLUSTER_NODES); otherwise find or start one Redis.
+  const clusterNodes = process.env.REDIS_CLUSTER_NODES?.trim();
+  if (clusterNodes) say(`using the Redis Cluster at ${clusterNodes}`);
+  const redis: RedisHandle = clusterNodes
+    ? { url: '', source: 'env', stop: async () => undefined }
+    : await ensureRedis({
+        repoRoot: REPO_ROOT,
+        log: say,
+        onServerLine: (line) => process.stdout.write(`${prefix('redis', 8)}${line}\n`),
+      });
   const names = existingServices();
   if (names.length === 0) {
     say('no service has a src/main.ts yet: nothing to run');
@@ -173,7 +178,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: redis.url };
+  const env: NodeJS.ProcessEnv = clusterNodes ? { ...process.env } : { ...process.env, REDIS_URL: redis.url };
   const onReady = bannerPrinter(names);
   const services = names.map((name) => new Supervised(name, (SERVICES as readonly string[]).indexOf(name), env, onReady));
   process.once('exit', () => services.forEach((s) => s.killNow()));

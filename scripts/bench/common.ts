@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRedis, nodesOf, waitReady } from '@convo/runtime';
 import { startStack, type Stack } from '../../test/support/processes.js';
+import { dropPrefixes } from './redis-info.js';
 
 /** Small shared pieces of `npm run bench`: env knobs, percentiles, formatting, report rows. */
 
@@ -12,10 +14,10 @@ export function envNum(name: string, def: number): number {
   return Number.isFinite(value) && value >= 0 ? value : def;
 }
 
-/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth). */
-export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth'] as const;
+/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth; f = cluster). */
+export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth', 'cluster'] as const;
 export type Section = (typeof SECTIONS)[number];
-const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], e: ['growth'], overhead: ['bare', 'pipeline'] };
+const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], e: ['growth'], f: ['cluster'], overhead: ['bare', 'pipeline'] };
 
 export function skippedSections(raw = process.env.BENCH_SKIP ?? ''): Set<Section> {
   const out = new Set<Section>();
@@ -68,10 +70,32 @@ export function log(msg: string): void {
   console.log(`· ${msg}`);
 }
 
-/** Key and queue prefixes of one stack, so its Redis data can be removed afterwards. */
-export function benchPrefixes(tag: string): { keyPrefix: string; queuePrefix: string } {
+/** Where a bench stack keeps its data: one Redis (a URL), or a Redis Cluster (its `host:port,…` seed nodes). */
+export type BenchTarget = string | { clusterNodes: string };
+
+function targetEnv(target: BenchTarget): Record<string, string> {
+  return typeof target === 'string' ? { REDIS_URL: target } : { REDIS_CLUSTER_NODES: target.clusterNodes };
+}
+
+/** Key and queue prefixes of one stack, so its Redis data can be removed afterwards; no hash tag in a cluster's queue prefix. */
+export function benchPrefixes(tag: string, target: BenchTarget = ''): { keyPrefix: string; queuePrefix: string } {
   const id = `${tag}-${randomUUID().slice(0, 6)}`;
-  return { keyPrefix: `bench-${id}`, queuePrefix: `{bench-${id}}` };
+  return { keyPrefix: `bench-${id}`, queuePrefix: typeof target === 'string' ? `{bench-${id}}` : `bench-${id}-q` };
+}
+
+/** Removes a stack's keys from every node of the target. */
+export async function dropBenchData(target: BenchTarget, prefixes: readonly string[]): Promise<void> {
+  const client = createRedis(typeof target === 'string' ? target : { url: '', clusterNodes: parseNodes(target.clusterNodes) }, 'worker', 'bench-cleanup');
+  try {
+    await waitReady(client);
+    for (const node of nodesOf(client)) await dropPrefixes(node, prefixes).catch(() => 0);
+  } finally {
+    client.disconnect();
+  }
+}
+
+export function parseNodes(nodes: string): { host: string; port: number }[] {
+  return nodes.split(',').map((address) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) }));
 }
 
 /**
@@ -79,14 +103,14 @@ export function benchPrefixes(tag: string): { keyPrefix: string; queuePrefix: st
  * per-client rate limit (all the bench's requests come from one address).
  */
 export async function startBenchStack(
-  redisUrl: string,
+  target: BenchTarget,
   tag: string,
   env: Record<string, string> = {},
   services?: string[],
 ): Promise<{ stack: Stack; keyPrefix: string; queuePrefix: string }> {
-  const { keyPrefix, queuePrefix } = benchPrefixes(tag);
+  const { keyPrefix, queuePrefix } = benchPrefixes(tag, target);
   const stack = await startStack({
-    env: { REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', ...env },
+    env: { ...targetEnv(target), KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', ...env },
     ...(services ? { services } : {}),
   });
   return { stack, keyPrefix, queuePrefix };

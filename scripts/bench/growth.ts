@@ -1,8 +1,6 @@
-import { Redis } from 'ioredis';
 import { ANSWER, openFormSession, timedTurn } from './pipeline.js';
-import { log, pct, row, startBenchStack, type SectionResult } from './common.js';
+import { log, pct, row, dropBenchData, startBenchStack, type BenchTarget, type SectionResult } from './common.js';
 import { keepAliveAgent } from './http-lite.js';
-import { dropPrefixes } from './redis-info.js';
 
 /**
  * (e) Does a turn cost more as the conversation grows? One session of a
@@ -13,8 +11,8 @@ import { dropPrefixes } from './redis-info.js';
  * is there from the first turn: compare the absolute times with (a)'s
  * 20-field forms to see what the document's size costs.
  */
-export async function growth(redisUrl: string, opts: { turns: number }): Promise<SectionResult> {
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'growth', { MAX_SESSION_TURNS: String(opts.turns * 2) });
+export async function growth(target: BenchTarget, opts: { turns: number }): Promise<SectionResult> {
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(target, 'growth', { MAX_SESSION_TURNS: String(opts.turns * 2) });
   const agent = keepAliveAgent();
   try {
     // A form allows 200 fields: one per answer, and a few to spare.
@@ -33,8 +31,6 @@ export async function growth(redisUrl: string, opts: { turns: number }): Promise
   } finally {
     agent.destroy();
     await stack.stop();
-    const redis = new Redis(redisUrl);
-    await dropPrefixes(redis, [keyPrefix, queuePrefix]).catch(() => undefined);
-    redis.disconnect();
+    await dropBenchData(target, [keyPrefix, queuePrefix]);
   }
 }

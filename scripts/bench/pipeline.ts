@@ -1,10 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'node:http';
-import { Redis } from 'ioredis';
 import { describeBreakdown, snapshot } from './breakdown.js';
-import { benchForm, startBenchStack, log, sleep } from './common.js';
+import { benchForm, dropBenchData, startBenchStack, type BenchTarget, log, sleep } from './common.js';
 import { createSession, eventsUrl, http, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
-import { dropPrefixes } from './redis-info.js';
 import { LiteSse, TurnWaiter } from './sse-lite.js';
 
 /**
@@ -46,8 +44,39 @@ export async function timedTurn(agent: Agent, base: string, session: OpenSession
   return { ms: performance.now() - t0, failed };
 }
 
-export async function pipeline(redisUrl: string, options: PipelineOptions): Promise<PipelineResult> {
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'pipe', { METRICS_PUSH_MS: String(PUSH_MS) });
+/**
+ * `inFlight` sessions answering `perLane` turns each, all at once: every turn's time and the
+ * turns per second. `window` brackets the timed part (per-shard command counts, CPU).
+ */
+export async function parallelTurns(
+  agent: Agent,
+  base: string,
+  options: { inFlight: number; perLane: number; fields: number; window?: { start(): Promise<unknown>; end(): Promise<unknown> } },
+): Promise<{ loaded: number[]; throughput: number; failed: number }> {
+  const sessions = await Promise.all(
+    Array.from({ length: options.inFlight }, () => openFormSession(agent, base, Math.max(options.fields, options.perLane) + 2, 'I live in Tokyo, Japan')),
+  );
+  const loaded: number[] = [];
+  let failed = 0;
+  await options.window?.start();
+  const t0 = performance.now();
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let i = 0; i < options.perLane; i++) {
+        const result = await timedTurn(agent, base, session, ANSWER);
+        if (result.failed) failed++;
+        loaded.push(result.ms);
+      }
+    }),
+  );
+  const throughput = loaded.length / ((performance.now() - t0) / 1000);
+  await options.window?.end();
+  sessions.forEach((s) => s.sse.close());
+  return { loaded, throughput, failed };
+}
+
+export async function pipeline(target: BenchTarget, options: PipelineOptions): Promise<PipelineResult> {
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(target, 'pipe', { METRICS_PUSH_MS: String(PUSH_MS) });
   const agent = keepAliveAgent();
   const base = stack.url;
   let failed = 0;
@@ -80,22 +109,12 @@ export async function pipeline(redisUrl: string, options: PipelineOptions): Prom
     await sleep(PUSH_MS * 2.5);
     const breakdown = describeBreakdown(before, await snapshot(agent, base), probeMs.length, probeMs.reduce((a, b) => a + b, 0) / probeMs.length);
     log(`pipeline: ${options.inFlight} sessions in parallel × ${options.perLane} turns`);
-    const sessions = await Promise.all(Array.from({ length: options.inFlight }, () => open(Math.max(options.fields, options.perLane) + 2)));
-    const loaded: number[] = [];
-    const t0 = performance.now();
-    await Promise.all(
-      sessions.map(async (session) => {
-        for (let i = 0; i < options.perLane; i++) loaded.push(await turn(session));
-      }),
-    );
-    const throughput = loaded.length / ((performance.now() - t0) / 1000);
-    sessions.forEach((s) => s.sse.close());
-    return { seq, loaded, throughput, failed, breakdown };
+    const parallel = await parallelTurns(agent, base, options);
+    failed += parallel.failed;
+    return { seq, loaded: parallel.loaded, throughput: parallel.throughput, failed, breakdown };
   } finally {
     agent.destroy();
     await stack.stop();
-    const redis = new Redis(redisUrl);
-    await dropPrefixes(redis, [keyPrefix, queuePrefix]).catch(() => 0);
-    redis.disconnect();
+    await dropBenchData(target, [keyPrefix, queuePrefix]);
   }
 }

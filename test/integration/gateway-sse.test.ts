@@ -50,7 +50,7 @@ async function sessionWithEvents(eventCount: number): Promise<{ sessionId: strin
       const loaded = (await store.load(sessionId))!;
       const draft = new SessionDraft(loaded.state);
       draft.emit(event('turn.queued', { turnId: `t${loaded.lastEventId + 1}`, position: 1 }));
-      const result = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+      const result = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
       if (!result.ok) throw new Error('conflict');
     }
   };

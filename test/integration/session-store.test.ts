@@ -27,12 +27,59 @@ async function createSession() {
 }
 
 describe('session store on Redis', () => {
+  it('appends messages to their own list and keeps them out of the state document, which is validated when read', async () => {
+    const { sessionId, step } = await createSession();
+    const keys = store.keys(sessionId);
+    let loaded = (await store.load(sessionId))!;
+    for (let i = 0; i < 3; i++) {
+      const draft = new SessionDraft(loaded.state);
+      draft.addUserMessage(`answer ${i}`, 'boot', null);
+      draft.addAssistantMessage('greeter', `question ${i}`, 'boot', null);
+      const input = { sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: [], runSteps: [] };
+      expect((await store.commit(input)).ok).toBe(true);
+      loaded = (await store.load(sessionId))!;
+    }
+    expect(loaded.messageCount).toBe(6);
+    expect(loaded.state.messages.map((m) => m.text)).toEqual(['answer 0', 'question 0', 'answer 1', 'question 1', 'answer 2', 'question 2']);
+    expect(await redis.llen(keys.messages)).toBe(6);
+    expect(JSON.parse((await redis.hget(keys.hash, 'state'))!)).not.toHaveProperty('messages');
+
+    // A commit from a read that missed messages appended since loses, whatever its version says.
+    const draft = new SessionDraft(loaded.state);
+    draft.addUserMessage('late', 'boot', null);
+    const stale = { sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount - 1, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: [], runSteps: [] };
+    expect((await store.commit(stale)).ok).toBe(false);
+    expect(await redis.llen(keys.messages)).toBe(6);
+
+    // A document that breaks the schema is refused where it is read, not cast and used.
+    const document = JSON.parse((await redis.hget(keys.hash, 'state'))!) as Record<string, unknown>;
+    await redis.hset(keys.hash, 'state', JSON.stringify({ ...document, status: 'dancing' }));
+    await expect(store.load(sessionId)).rejects.toThrow(/does not match its schema: status/);
+  });
+
+  it('reads a session stored with its messages inside the document, and moves them to the list on its next commit', async () => {
+    const { sessionId, step } = await createSession();
+    const keys = store.keys(sessionId);
+    const fresh = (await store.load(sessionId))!;
+    const legacy = new SessionDraft(fresh.state);
+    legacy.addUserMessage('from an older release', 'boot', null);
+    await redis.hset(keys.hash, 'state', JSON.stringify(legacy.state));
+    const loaded = (await store.load(sessionId))!;
+    expect(loaded.messageCount).toBe(0);
+    expect(loaded.state.messages.map((m) => m.text)).toEqual(['from an older release']);
+    const draft = new SessionDraft(loaded.state);
+    draft.addAssistantMessage('greeter', 'and a new one', 'boot', null);
+    expect((await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: draft.state, mode: 'none', events: [], runSteps: [] })).ok).toBe(true);
+    expect((await redis.lrange(keys.messages, 0, -1)).map((json) => JSON.parse(json).text)).toEqual(['from an older release', 'and a new one']);
+    expect((await store.load(sessionId))!.state.messages).toHaveLength(2);
+  });
+
   it('commits state and events together once: a second commit with the same version is rejected', async () => {
     const { sessionId, step } = await createSession();
     const loaded = (await store.load(sessionId))!;
     const draft = new SessionDraft(loaded.state);
     draft.setLanguage('en');
-    const input = { sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: draft.events, runSteps: [] };
+    const input = { sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: draft.events, runSteps: [] };
     expect((await store.commit(input)).ok).toBe(true);
     expect((await store.commit(input)).ok).toBe(false);
     const events = await store.readEvents(sessionId, 0);
@@ -54,7 +101,7 @@ describe('session store on Redis', () => {
       { turnId: 'b', position: 2 },
     ]);
     const loaded = (await store.load(sessionId))!;
-    const res = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    const res = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
     expect(res).toMatchObject({ ok: true, step: { seq: 2, agent: 'greeter', turnId: 'a' } });
     const after = (await store.load(sessionId))!;
     expect(after.activeTurn).toBe('a');
@@ -77,9 +124,9 @@ describe('session store on Redis', () => {
     const { sessionId, step } = await createSession();
     const rs = { runStepId: 'rs-1-1', turnId: 'boot', agent: 'greeter' as const, toolName: 'ask', input: {}, output: {}, startedAt: 'a', finishedAt: 'b' };
     let loaded = (await store.load(sessionId))!;
-    await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
+    await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
     loaded = (await store.load(sessionId))!;
-    await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
+    await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
     expect(await store.getRunSteps(sessionId)).toEqual([rs]);
   });
 
@@ -106,7 +153,7 @@ describe('session store on Redis', () => {
     const { sessionId, step } = await createSession();
     const loaded = (await store.load(sessionId))!;
     const events = Array.from({ length: 7 }, (_, i) => event('turn.queued', { turnId: `t${i}`, position: i + 1 }));
-    await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'none', events, runSteps: [] });
+    await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'none', events, runSteps: [] });
     const ids = async (after: number, batch: number) => {
       const out: number[] = [];
       for await (const ev of store.eventsAfter(sessionId, after, batch)) out.push(ev.id);
@@ -134,18 +181,18 @@ describe('session store on Redis', () => {
 
     // 'a' runs once the bootstrap ends; a step that read the session before the cancel cannot commit after it.
     let loaded = (await store.load(sessionId))!;
-    const started = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    const started = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
     expect(started).toMatchObject({ ok: true, step: { turnId: 'a' } });
     loaded = (await store.load(sessionId))!;
     expect(await store.cancelTurn(sessionId, 'a')).toBe('cancelling');
     expect(await store.cancelTurn(sessionId, 'a')).toBe('cancelling');
-    const late = await store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: loaded.step!.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    const late = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: loaded.step!.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
     expect(late.ok).toBe(false);
     const marked = (await store.load(sessionId))!;
     expect(marked.cancelTurn).toBe('a');
     expect(marked.version).toBe(loaded.version + 1);
     // Ending the turn clears the mark; an ended turn can no longer be cancelled.
-    await store.commit({ sessionId, expectedVersion: marked.version, expectedSeq: marked.step!.seq, state: marked.state, mode: 'end_turn', events: [], runSteps: [] });
+    await store.commit({ sessionId, expectedVersion: marked.version, messagesBefore: marked.messageCount, expectedSeq: marked.step!.seq, state: marked.state, mode: 'end_turn', events: [], runSteps: [] });
     expect((await store.load(sessionId))!.cancelTurn).toBeNull();
     expect(await store.cancelTurn(sessionId, 'a')).toBe('not_active');
     expect(await store.cancelTurn(sessionId, 'zzz')).toBe('turn_not_found');

@@ -22,6 +22,9 @@ export async function startGateway(config: Config = loadConfig()) {
   const blocking = createRedis(config.redis, 'worker', 'gateway-sse');
   const subscriber = createRedis(config.redis, 'worker', 'gateway-live');
   await Promise.all([waitReady(redis), waitReady(blocking), waitReady(subscriber)]);
+  // One subscription before any client's: a cluster client opens its subscriber connection on the first
+  // SUBSCRIBE, and SUBSCRIBEs racing that connection's ready check fail (ioredis); once open, they do not.
+  await subscriber.subscribe(`${config.keyPrefix}:gateway`);
   const store = new SessionStore(redis, storeOptions(config));
   const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
   const hub = new StreamHub(blocking, redis, (id) => store.keys(id).events, log, {

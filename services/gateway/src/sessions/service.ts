@@ -70,7 +70,7 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
     if (state.kind === 'application' && state.audit === null) throw new ConflictError('not_ready', 'the audit has not run yet');
     const draft = new SessionDraft(state, undefined, true);
     draft.markSubmitted();
-    const committed = await deps.store.commit({ sessionId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+    const committed = await deps.store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
     if (committed.ok) {
       log.info({ sessionId }, 'session submitted');
       return result;

@@ -83,12 +83,12 @@ export async function askAgent(deps: Deps & Pick<GatewayDeps, 'metrics'>, req: F
   return result;
 }
 
-type LoadedWorkbench = { state: WorkbenchSessionState; version: number; worksheet: Worksheet; lastEventId: number };
+type LoadedWorkbench = { state: WorkbenchSessionState; version: number; messageCount: number; worksheet: Worksheet; lastEventId: number };
 
 export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: string): Promise<LoadedWorkbench> {
   const loaded = await deps.store.load(worksheetId);
   if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) throw new NotFoundError(`worksheet ${worksheetId} not found`, 'worksheet_not_found');
-  return { state: loaded.state, version: loaded.version, worksheet: loaded.state.workbench.worksheet, lastEventId: loaded.lastEventId };
+  return { state: loaded.state, version: loaded.version, messageCount: loaded.messageCount, worksheet: loaded.state.workbench.worksheet, lastEventId: loaded.lastEventId };
 }
 
 export async function loadProblem(deps: Pick<Deps, 'store'>, problemId: string): Promise<LoadedWorkbench & { problem: Problem }> {
@@ -129,7 +129,7 @@ export async function editWorkbenchProblem(
     if (invalid) throw new ValidationError(invalid, 'invalid_edit');
     const draft = new SessionDraft(loaded.state, undefined, true).asWorkbench();
     const next = applyEdit(draft, loaded.problem, change.field, change.value, change.by);
-    const committed = await deps.store.commit({ sessionId: loaded.worksheet.worksheetId, expectedVersion: loaded.version, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+    const committed = await deps.store.commit({ sessionId: loaded.worksheet.worksheetId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
     if (committed.ok) return next;
   }
   throw new UnavailableError('the worksheet is changing; retry', 1);

@@ -159,18 +159,29 @@ export class StreamHub {
       this.followed.set(key, session);
       if (channel) {
         this.byChannel.set(channel, session);
-        const followed = session;
-        this.opts.live!.subscriber
-          .subscribe(channel)
-          // Notified: what was appended before the subscription took effect is read now.
-          .then(() => (this.opts.notified ? this.readNotified(followed) : undefined))
-          .catch((err: unknown) => this.log.warn({ err, channel }, 'live subscribe failed'));
+        this.listen(session);
       }
     }
     // Events between fromId and the hub's cursor reach the client through its own replay.
     session.clients.add(client);
     client.onClose(() => this.unsubscribe(key, client));
     if (isNew && !this.opts.notified) void this.wake();
+  }
+
+  /** Subscribes to the session's live channel, retrying while the session is followed (without it, a notified hub hears of new events only at its periodic read). */
+  private listen(session: Followed, attempt = 0): void {
+    const channel = session.channel!;
+    this.opts.live!.subscriber
+      .subscribe(channel)
+      // Notified: what was appended before the subscription took effect is read now.
+      .then(() => (this.opts.notified ? this.readNotified(session) : undefined))
+      .catch((err: unknown) => {
+        this.log.warn({ err: err instanceof Error ? err.message : String(err), channel, attempt }, 'live subscribe failed; retrying');
+        const retry = setTimeout(() => {
+          if (this.running && this.followed.get(session.key) === session) this.listen(session, attempt + 1);
+        }, Math.min(2_000, 100 * 2 ** attempt));
+        retry.unref();
+      });
   }
 
   private unsubscribe(key: string, client: HubSubscriber): void {

@@ -26,7 +26,9 @@ export function createRedis(target: RedisTarget | string, role: RedisRole, name?
   if (!clusterNodes) return new Redis(url, opts);
   const { enableOfflineQueue, ...nodeOptions } = opts;
   const cluster: ClusterOptions = {
-    redisOptions: nodeOptions,
+    // The cluster client checks readiness itself; a node connection's own check (INFO) fails on the
+    // subscriber connection once it is in subscriber mode, and the subscriptions with it.
+    redisOptions: { ...nodeOptions, enableReadyCheck: false },
     // The offline queue is a cluster-level switch; per node it would hold commands the cluster already failed.
     enableOfflineQueue: enableOfflineQueue ?? true,
     enableReadyCheck: true,

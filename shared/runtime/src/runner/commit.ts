@@ -32,6 +32,7 @@ export async function commitStep(
     sessionId,
     expectedVersion: loaded.version,
     expectedSeq: step.seq,
+    messagesBefore: loaded.messageCount,
     state: draft.state,
     mode: input.mode,
     nextAgent: input.nextAgent,

@@ -84,7 +84,7 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
   const committed = await commitStep(deps, { loaded, step, draft, mode: 'none', keepRunSteps: false });
   if (!committed) return null;
   // The draft owns loaded.state (no copy) and has changed it in place.
-  return { ...loaded, version: committed.version, state: loaded.state, lastEventId: loaded.lastEventId + draft.events.length };
+  return { ...loaded, version: committed.version, state: loaded.state, lastEventId: loaded.lastEventId + draft.events.length, messageCount: loaded.state.messages.length };
 }
 
 async function executeAndCommit(

@@ -12,6 +12,8 @@ export type SessionKeys = {
   idem: string;
   runStepIds: string;
   runSteps: string;
+  /** The conversation, one JSON message per entry, appended and never rewritten (the state document holds everything else). */
+  messages: string;
 };
 
 export function sessionKeys(prefix: string, sessionId: string): SessionKeys {
@@ -24,11 +26,12 @@ export function sessionKeys(prefix: string, sessionId: string): SessionKeys {
     idem: `${base}:idem`,
     runStepIds: `${base}:rs`,
     runSteps: `${base}:rsd`,
+    messages: `${base}:msgs`,
   };
 }
 
 export function allSessionKeys(k: SessionKeys): string[] {
-  return [k.hash, k.events, k.inbox, k.turns, k.idem, k.runStepIds, k.runSteps];
+  return [k.hash, k.events, k.inbox, k.turns, k.idem, k.runStepIds, k.runSteps, k.messages];
 }
 
 /**

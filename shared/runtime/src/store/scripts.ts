@@ -31,9 +31,10 @@ export const createSession = defineScript({
     now: string;
     ttlSeconds: number;
     status: string;
+    messagesJson: readonly string[];
   }) => ({
     keys: allSessionKeys(input.keys),
-    args: [input.stateJson, input.kind, input.tokenHash, input.agent, input.bootstrapTurnId, input.now, input.ttlSeconds, input.status],
+    args: [input.stateJson, input.kind, input.tokenHash, input.agent, input.bootstrapTurnId, input.now, input.ttlSeconds, input.status, ...input.messagesJson],
   }),
   decode: (reply) => reply === 1,
 });
@@ -86,6 +87,9 @@ export const commitStep = defineScript({
     eventsMaxLen: number;
     events: readonly { type: string; dataJson: string }[];
     runSteps: readonly { id: string; json: string }[];
+    /** How many messages the committing step read: the commit loses if the list has changed since. */
+    messagesBefore: number;
+    messagesJson: readonly string[];
   }) => ({
     keys: allSessionKeys(input.keys),
     args: [
@@ -102,6 +106,9 @@ export const commitStep = defineScript({
       ...input.events.flatMap((e) => [e.type, e.dataJson]),
       input.runSteps.length,
       ...input.runSteps.flatMap((s) => [s.id, s.json]),
+      input.messagesBefore,
+      input.messagesJson.length,
+      ...input.messagesJson,
     ],
   }),
   decode: (reply): { ok: true; version: number; step: Step | null } | { ok: false } => {
@@ -126,6 +133,8 @@ export type SessionRecord = {
   cancelTurn: string | null;
   /** The stored record (JSON) of the pending step's turn, or null when there is no step. */
   stepTurnJson: string | null;
+  /** The conversation, one JSON message each, oldest first. */
+  messagesJson: string[];
 };
 
 export const readSession = defineScript({
@@ -133,7 +142,8 @@ export const readSession = defineScript({
   file: file('read-session'),
   encode: (input: { keys: SessionKeys }) => ({ keys: allSessionKeys(input.keys), args: [] }),
   decode: (reply): SessionRecord | null => {
-    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn, stepTurnJson] = (reply as unknown[]).map(String);
+    const values = reply as unknown[];
+    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn, stepTurnJson] = values.slice(0, 11).map(String);
     if (!version || !stateJson) return null;
     return {
       version: Number(version),
@@ -147,6 +157,7 @@ export const readSession = defineScript({
       queued: Number(queued),
       cancelTurn: cancelTurn || null,
       stepTurnJson: stepTurnJson || null,
+      messagesJson: ((values[11] ?? []) as unknown[]).map(String),
     };
   },
 });

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { SystemError } from '../errors.js';
 import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
 import type { RunStep } from '../schemas/run-step.js';
-import { Step, type SessionState, type SessionView } from '../schemas/session.js';
+import { ChatMessage, SessionState, type SessionView, type Step } from '../schemas/session.js';
 import { allSessionKeys, cancelChannel, liveChannel, PENDING_SHARDS, pendingShardKey, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
 import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CancelOutcome, type CommitMode } from './scripts.js';
 
@@ -46,6 +46,8 @@ export type LoadedSession = {
   cancelTurn: string | null;
   /** The pending step's turn as accepted (its message, null for a bootstrap run; its options), read in the same round trip; null without a step. */
   stepTurn: TurnRecord | null;
+  /** Messages stored when it was read: a commit from this read passes it back as `messagesBefore`. */
+  messageCount: number;
 };
 
 export type CommitInput = {
@@ -54,6 +56,8 @@ export type CommitInput = {
   /** The step this commit belongs to; null for changes outside a step (submit). */
   expectedSeq: number | null;
   state: SessionView;
+  /** The loaded session's `messageCount`: the state's messages after it are appended (the rest are stored already). */
+  messagesBefore: number;
   mode: CommitMode;
   nextAgent?: AgentName;
   events: NewEvent[];
@@ -101,7 +105,7 @@ export class SessionStore {
   private async insert(state: SessionState, tokenHash: string, agent: AgentName, bootstrapTurnId: string): Promise<boolean> {
     return createSession.run(this.redis, {
       keys: this.keys(state.sessionId),
-      stateJson: JSON.stringify(state),
+      stateJson: documentJson(state),
       kind: state.kind,
       tokenHash,
       agent,
@@ -109,6 +113,7 @@ export class SessionStore {
       now: state.createdAt,
       ttlSeconds: this.opts.ttlSeconds,
       status: state.status,
+      messagesJson: state.messages.map(messageJson),
     });
   }
 
@@ -152,8 +157,7 @@ export class SessionStore {
     if (!record) return null;
     return {
       version: record.version,
-      // Internal document written only by our own commits: parsed, not re-validated on every read.
-      state: JSON.parse(record.stateJson) as SessionState,
+      state: readState(sessionId, record.stateJson, record.messagesJson),
       step: record.step,
       activeTurn: record.activeTurn,
       status: record.status,
@@ -163,6 +167,7 @@ export class SessionStore {
       queued: record.queued,
       cancelTurn: record.cancelTurn,
       stepTurn: record.stepTurnJson ? (JSON.parse(record.stepTurnJson) as TurnRecord) : null,
+      messageCount: record.messagesJson.length,
     };
   }
 
@@ -228,7 +233,7 @@ export class SessionStore {
       keys: this.keys(input.sessionId),
       expectedVersion: input.expectedVersion,
       expectedSeq: input.expectedSeq,
-      stateJson: JSON.stringify(input.state),
+      stateJson: documentJson(input.state),
       status: input.state.status,
       agent: input.state.currentAgent,
       mode: input.mode,
@@ -237,6 +242,8 @@ export class SessionStore {
       eventsMaxLen: this.opts.eventsMaxLen,
       events: input.events.map((event) => ({ type: validateEvent(event).type, dataJson: JSON.stringify(event.data) })),
       runSteps: input.runSteps.map((step) => ({ id: step.runStepId, json: JSON.stringify(step) })),
+      messagesBefore: input.messagesBefore,
+      messagesJson: input.state.messages.slice(input.messagesBefore).map(messageJson),
     });
     if (result.ok && input.events.length > 0) this.notify(input.sessionId);
     return result;
@@ -293,6 +300,33 @@ export class SessionStore {
   async clearPending(sessionId: string): Promise<void> {
     await this.redis.zrem(pendingStepsKey(this.opts.prefix, sessionId), sessionId);
   }
+}
+
+/** The state document as stored: everything but the messages, which have their own append-only list. */
+function documentJson(state: SessionView): string {
+  const { messages: _messages, ...document } = state;
+  return JSON.stringify(document);
+}
+
+/** A message is checked against its schema once, when it is appended; reads trust the list. */
+function messageJson(message: SessionView['messages'][number]): string {
+  return JSON.stringify(ChatMessage.parse(message));
+}
+
+/**
+ * The state as a step sees it, validated where it enters the process: the
+ * document (without the conversation) against the schema, which also fills
+ * defaults a newer release added; the messages as appended. A document from
+ * before the messages had their own list still carries them, and they move to
+ * the list with the session's next commit.
+ */
+function readState(sessionId: string, stateJson: string, messagesJson: readonly string[]): SessionState {
+  const document = JSON.parse(stateJson) as { messages?: unknown };
+  const stored = messagesJson.length > 0 ? messagesJson.map((json) => JSON.parse(json) as ChatMessage) : null;
+  const parsed = SessionState.safeParse({ ...document, messages: stored ? [] : (document.messages ?? []) });
+  if (!parsed.success) throw new SystemError(`session ${sessionId}: the stored state does not match its schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (stored) parsed.data.messages = stored;
+  return parsed.data;
 }
 
 export function parseStreamEntry(id: string, fields: string[]): SessionEvent {

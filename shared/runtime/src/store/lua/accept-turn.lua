@@ -1,6 +1,6 @@
 -- Accepts a user turn: starts it when the session is idle, queues it behind the running turn
 -- otherwise, or recognises a retry by its idempotency key.
--- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps
+-- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps, 8 messages
 -- ARGV: 1 turnId, 2 turnJson, 3 idempotencyKey ('' = none), 4 multitask ('enqueue' | 'reject'),
 --       5 maxQueued, 6 ttl, 7 events maxlen
 -- Returns {outcome, turnId, position, stepJson}; outcome is one of

@@ -1,7 +1,7 @@
 -- Cancels a turn: a queued one leaves the inbox at once with turn.failed (code cancelled); the
 -- running one is marked, and the version bumped so no commit of its step can land any more: the
 -- step that runs it next (or re-reads after losing the compare-and-set) ends it as cancelled.
--- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps
+-- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps, 8 messages
 -- ARGV: 1 turnId, 2 error message, 3 ttl, 4 events maxlen
 -- Returns {outcome}: not_found | turn_not_found | cancelled (was queued) | cancelling (was running) | not_active.
 --- @include "session-helpers.lua"

@@ -1,9 +1,11 @@
 -- Creates a session, with its bootstrap step pending unless it waits for its first turn.
--- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps
--- ARGV: 1 stateJson, 2 kind, 3 tokenHash, 4 agent, 5 turnId ('' = no bootstrap run), 6 now, 7 ttl, 8 status
+-- KEYS: 1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps, 8 messages
+-- ARGV: 1 stateJson (without its messages), 2 kind, 3 tokenHash, 4 agent, 5 turnId ('' = no bootstrap run), 6 now, 7 ttl,
+--       8 status, then the messages the session starts with (JSON each)
 -- Returns 1, or 0 when the session id is taken.
 --- @include "session-helpers.lua"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+for m = 9, #ARGV do redis.call('RPUSH', KEYS[8], ARGV[m]) end
 if ARGV[5] == '' then
   -- No bootstrap run (FAQ sessions): the first accepted turn starts step 1.
   redis.call('HSET', KEYS[1], 'v', 1, 'state', ARGV[1], 'kind', ARGV[2], 'tokenHash', ARGV[3],

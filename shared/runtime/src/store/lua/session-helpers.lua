@@ -1,10 +1,10 @@
 -- Helpers for the session scripts (included, never run alone).
 -- KEYS of every session script (one cluster slot, see ../keys.ts):
---   1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps
+--   1 hash, 2 events, 3 inbox, 4 turns, 5 idem, 6 runStepIds, 7 runSteps, 8 messages
 
 -- Every key of the session lives as long as its last change plus the TTL.
 local function refresh(ttl)
-  for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ttl) end
+  for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ttl) end
 end
 
 -- Appends an event with the session's next sequence number as its stream id (0-<n>), so XRANGE can resume from any id.

@@ -44,7 +44,7 @@ export async function startGateway(config: Config = loadConfig()) {
     if (!events) {
       const connection = createRedis(config.redis, 'worker', 'gateway-search-events');
       connection.on('error', (err: Error) => log.debug({ err: err.message }, 'search events connection error'));
-      const queueEvents = new QueueEvents(queueName('search'), { connection, prefix: config.queuePrefix });
+      const queueEvents = new QueueEvents(queueName('search', 0, config.partitions.search), { connection, prefix: config.queuePrefix });
       queueEvents.on('error', (err: Error) => log.debug({ err: err.message }, 'search events error'));
       events = { queueEvents, connection };
     }

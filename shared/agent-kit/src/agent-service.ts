@@ -102,7 +102,7 @@ export async function runAgentService(
 
   // One BullMQ worker per queue partition this process serves, each on its own connection (its blocking reads wait alone).
   const workers = config.workerPartitions[agent].map((partition) => {
-    const worker = new Worker(queueName(agent, partition), process_, {
+    const worker = new Worker(queueName(agent, partition, config.partitions[agent]), process_, {
       connection: createRedis(config.redis, 'worker', `${agent}-worker-${partition}`),
       prefix: config.queuePrefix,
       concurrency: config.concurrency[agent],
@@ -110,7 +110,7 @@ export async function runAgentService(
       stalledInterval: config.jobs.stalledIntervalMs,
       maxStalledCount: 2,
     });
-    workerOf.set(queueName(agent, partition), worker);
+    workerOf.set(queueName(agent, partition, config.partitions[agent]), worker);
     worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
     return worker;

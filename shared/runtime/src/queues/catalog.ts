@@ -2,6 +2,7 @@ import { Queue, type ConnectionOptions, type Job, type JobsOptions } from 'bullm
 import { z } from 'zod';
 import { AGENT_NAMES, type AgentName } from '../agents-list.js';
 import type { Config } from '../config.js';
+import calculateSlot from 'cluster-key-slot';
 import { stableHash } from '../redis/hash.js';
 import { SearchQueryJob } from '../schemas/faq.js';
 import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
@@ -36,9 +37,34 @@ export function queueLabel(agent: AgentName): string {
   return `agent-${agent}`;
 }
 
-/** The BullMQ queue name of one partition: a hash tag of its own. */
-export function queueName(agent: AgentName, partition = 0): string {
-  return `{${queueLabel(agent)}-${partition}}`;
+const SLOTS = 16_384;
+const names = new Map<string, string>();
+
+/**
+ * The BullMQ queue name of partition `partition` of `partitions`: a hash tag of
+ * its own, `{agent-<agent>-<partition>.<k>}`, with k the first number that
+ * puts the tag's slot in the partition's share of the slot space (partition p
+ * of N gets the p-th N-th). A cluster's slots are split among its masters in
+ * contiguous ranges, so N partitions on a multiple of N shards (or N a
+ * multiple of the shards) land on different shards instead of wherever a
+ * hash of the names happens to fall. Every process computes the same names.
+ */
+export function queueName(agent: AgentName, partition: number, partitions: number): string {
+  const cacheKey = `${agent}/${partition}/${partitions}`;
+  let name = names.get(cacheKey);
+  if (!name) {
+    const [low, high] = [Math.floor((partition * SLOTS) / partitions), Math.floor(((partition + 1) * SLOTS) / partitions)];
+    for (let k = 0; ; k++) {
+      const tag = `${queueLabel(agent)}-${partition}.${k}`;
+      const slot = calculateSlot(tag);
+      if (slot >= low && slot < high) {
+        name = `{${tag}}`;
+        break;
+      }
+    }
+    names.set(cacheKey, name);
+  }
+  return name;
 }
 
 /** The partition of a session among `count`: FNV-1a of its id, so every process routes it alike. */
@@ -75,7 +101,7 @@ export type AgentQueues = {
 export function createAgentQueues(connection: ConnectionOptions, prefix: string, partitions: Readonly<Record<AgentName, number>>): AgentQueues {
   const queues = new Map<string, Queue>();
   const get = (agent: AgentName, partition = 0): Queue => {
-    const name = queueName(agent, partition);
+    const name = queueName(agent, partition, partitions[agent]);
     let queue = queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection, prefix });

@@ -21,7 +21,7 @@ import { parallelTurns } from './pipeline.js';
  */
 export type ClusterOptions = { inFlight: number; perLane: number; fields: number; flood: { seconds: number; factor: number; sessions: number; backlog: number } };
 
-type Counters = { commands: number[]; redisCpu: number[]; serviceCpu: number };
+type Counters = { commands: number[]; redisCpu: number[]; serviceCpu: number; byCommand: Array<Map<string, number>> };
 
 const CLOCK_TICKS = 100;
 
@@ -35,11 +35,14 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-async function commandsProcessed(address: string): Promise<number> {
+/** Commands a node has run (those inside Lua scripts included), in total and per command. */
+async function commandsProcessed(address: string): Promise<{ total: number; byCommand: Map<string, number> }> {
   const client = new Redis(`redis://${address}`, { maxRetriesPerRequest: 1 });
   try {
-    const info = await client.info('stats');
-    return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? NaN);
+    const info = await client.info();
+    const byCommand = new Map<string, number>();
+    for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) byCommand.set(match[1]!, Number(match[2]));
+    return { total: Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? NaN), byCommand };
   } finally {
     client.disconnect();
   }
@@ -47,8 +50,10 @@ async function commandsProcessed(address: string): Promise<number> {
 
 async function sample(cluster: LocalCluster, stack: Stack): Promise<Counters> {
   const addresses = cluster.nodes.split(',');
+  const perNode = await Promise.all(addresses.map(commandsProcessed));
   return {
-    commands: await Promise.all(addresses.map(commandsProcessed)),
+    commands: perNode.map((node) => node.total),
+    byCommand: perNode.map((node) => node.byCommand),
     redisCpu: cluster.servers.map((server) => cpuSeconds(server.child.pid!)),
     serviceCpu: Object.values(stack.procs).reduce((sum, proc) => sum + (proc ? cpuSeconds(proc.pid) : 0), 0),
   };
@@ -57,6 +62,7 @@ async function sample(cluster: LocalCluster, stack: Stack): Promise<Counters> {
 function delta(before: Counters, after: Counters): Counters {
   return {
     commands: after.commands.map((c, i) => c - before.commands[i]!),
+    byCommand: after.byCommand.map((counts, i) => new Map([...counts].map(([name, calls]) => [name, calls - (before.byCommand[i]!.get(name) ?? 0)]))),
     redisCpu: after.redisCpu.map((c, i) => c - before.redisCpu[i]!),
     serviceCpu: after.serviceCpu - before.serviceCpu,
   };
@@ -148,6 +154,11 @@ export async function clusterScaling(options: ClusterOptions): Promise<SectionRe
         rows.push(...flooded.rows.filter((r) => /lost|worst second|accepted \/ shed/.test(r.what)));
         const shares = share(window.counters.commands);
         const busiest = Math.max(...shares);
+        details.push(
+          `flood window, each shard's top commands: ${window.counters.byCommand
+            .map((counts, i) => `shard ${i + 1}: ${[...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, calls]) => `${name} ${calls}`).join(', ')}`)
+            .join('; ')}`,
+        );
         rows.push(row('cluster flood: commands on the busiest shard', `${(busiest * 100).toFixed(0)}% (${pctList(shares)})`, '≤ 50%', busiest <= 0.5));
       }
     } finally {

@@ -200,7 +200,7 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
     if (errN > 0) details.push(`errors: ${[...errors].map(([k, v]) => `${k} ×${v}`).join(', ')}`);
 
     const share = sent > 0 ? shedN / sent : NaN;
-    const worst = perSecond.reduce<{ second: number; p99: number }>((w, b, i) => (b && b.shed.length > 0 && pct(b.shed, 99) > w.p99 ? { second: i + 1, p99: pct(b.shed, 99) } : w), { second: 0, p99: NaN });
+    const worst = perSecond.reduce<{ second: number; p99: number }>((w, b, i) => (b && b.shed.length > 0 && pct(b.shed, 99) > w.p99 ? { second: i + 1, p99: pct(b.shed, 99) } : w), { second: 0, p99: -Infinity });
     const label = options.label ? `${options.label} ` : '';
     const rows = [
         row('flood: POST /turns sent', `${sent} at ${rate.toFixed(0)}/s for ${options.seconds} s (${options.factor}× ${options.baseRate.toFixed(0)}/s)`),

@@ -13,12 +13,21 @@ function serializeRequest(req: { method?: string; url?: string; headers?: Record
   return { method: req.method, url: req.url?.replace(/([?&]token=)[^&]*/g, '$1[redacted]') };
 }
 
+/**
+ * Written asynchronously: stdout is a pipe to a container runtime or a
+ * supervisor, and a synchronous write blocks the whole process whenever the
+ * reader falls behind (under a flood, every request's answer waited on it).
+ * pino flushes what is buffered when the process exits.
+ */
 export function createLogger(service: string, level: string = 'info'): Logger {
-  return pino({
-    level,
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ['token', '*.token', 'headers.authorization', 'req.headers.authorization'], remove: true },
-    serializers: { req: serializeRequest },
-  });
+  return pino(
+    {
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: ['token', '*.token', 'headers.authorization', 'req.headers.authorization'], remove: true },
+      serializers: { req: serializeRequest },
+    },
+    pino.destination({ dest: 1, sync: false }),
+  );
 }

@@ -9,6 +9,10 @@ declare module 'fastify' {
     /** The route creates work for the agents: it is shed under load and rate limited per client. */
     work?: boolean;
   }
+  interface FastifyRequest {
+    /** Refused to protect the system (503 overloaded, 429 rate limited): counted, not logged. */
+    shed?: boolean;
+  }
 }
 
 /** Route config of every route that creates agent work. */
@@ -37,6 +41,7 @@ export const sheddingPlugin = fp(async (app: FastifyInstance, deps: GatewayDeps)
   app.addHook('onRequest', async (req, reply: FastifyReply) => {
     if (!req.routeOptions.config.work) return;
     if (!backlog.admit()) {
+      req.shed = true;
       metrics.shed.inc({ reason: 'queue_backlog', status: '503' });
       const { queue, waiting } = backlog.current;
       return reply
@@ -54,7 +59,10 @@ export const sheddingPlugin = fp(async (app: FastifyInstance, deps: GatewayDeps)
       redis: deps.redis,
       nameSpace: `${config.keyPrefix}:rl:`,
       skipOnError: true,
-      onExceeded: () => metrics.shed.inc({ reason: 'client_rate', status: '429' }),
+      onExceeded: (req) => {
+        req.shed = true;
+        metrics.shed.inc({ reason: 'client_rate', status: '429' });
+      },
       errorResponseBuilder: (_req, ctx) =>
         new AppError('rate_limited', `more than ${ctx.max} requests in ${ctx.after} from this client; retry later`, { status: 429 }),
     });

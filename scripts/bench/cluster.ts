@@ -39,7 +39,7 @@ function cpuSeconds(pid: number): number {
 async function commandsProcessed(address: string): Promise<{ total: number; byCommand: Map<string, number> }> {
   const client = new Redis(`redis://${address}`, { maxRetriesPerRequest: 1 });
   try {
-    const info = await client.info();
+    const info = `${await client.info('stats')}\n${await client.info('commandstats')}`;
     const byCommand = new Map<string, number>();
     for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) byCommand.set(match[1]!, Number(match[2]));
     return { total: Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? NaN), byCommand };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, loadForm, type Json } from '../support/api.js';
 import { startService, startStack, type ServiceProcess, type Stack } from '../support/processes.js';
 import { SseRecorder, type ReceivedEvent } from '../support/sse.js';
+import { runLoadtest } from '../../scripts/loadtest/run.js';
 
 /**
  * Runtime guarantees through HTTP + SSE with every service a separate process:
@@ -167,6 +168,19 @@ export function runtimeSuite(redis: () => Record<string, string>): void {
       await say(conversation, 'jane@example.com');
       const snap = await api.call('GET', `/v1/sessions/${conversation.sessionId}`, { token: conversation.token });
       expect(snap.json.collectedFields).toEqual({ full_name: 'Jane Doe', email: 'jane@example.com' });
+    });
+  });
+
+  describe('under a burst', () => {
+    it('12 form sessions × 4 turns, all at once: every turn accepted and ended once, every stream intact', async () => {
+      const report = await runLoadtest({ kind: 'form', url: stack.url, sessions: 12, concurrency: 12, turns: 4, durationMs: 60_000 });
+      const detail = JSON.stringify(report);
+      expect(report.ok, detail).toBe(true);
+      expect(report.accepted, detail).toBe(48);
+      expect(report.completed, detail).toBe(48);
+      expect(report.failedTurns).toBe(0);
+      expect(report.unfinished).toBe(0);
+      expect(report.streams).toMatchObject({ lost: 0, duplicated: 0, outOfOrder: 0 });
     });
   });
 

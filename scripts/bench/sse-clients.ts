@@ -23,7 +23,8 @@ export async function sseClients(redisUrl: string, options: SseOptions): Promise
   if (benchLimit !== null && benchLimit < options.clients + 200) {
     details.push(`warning: this process may open only ${benchLimit} files (ulimit -n); ${options.clients} clients need about ${options.clients + 200}`);
   }
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'sse', { SSE_HEARTBEAT_MS: String(options.heartbeatMs) }, []);
+  // No agent runs here, so every session's greeting job stays queued: without a high shedding limit the gateway would refuse sessions past it.
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'sse', { SSE_HEARTBEAT_MS: String(options.heartbeatMs), SHED_QUEUE_BACKLOG: '100000000' }, []);
   const base = stack.url;
   const gatewayPid = stack.procs.gateway!.pid;
   const gwLimit = openFilesLimit(gatewayPid);

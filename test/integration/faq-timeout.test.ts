@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionStore } from '@convo/runtime';
+import { queueName, SessionStore } from '@convo/runtime';
 import { Api } from '../support/api.js';
 import { startService, startStack, type ServiceProcess, type Stack } from '../support/processes.js';
 
@@ -89,7 +89,7 @@ describe('/agent.dialog timeouts and retries', () => {
       expect(response.status).toBe(504);
       expect(response.json.error.code).toBe('timeout');
       // The job was added (the queue's id counter moved) and is no longer waiting.
-      const queueKey = `{faqto2-${id}}:agent-search`;
+      const queueKey = `{faqto2-${id}}:${queueName('search', 0, 1)}`;
       expect(Number(await redis.get(`${queueKey}:id`))).toBeGreaterThanOrEqual(1);
       expect(await redis.llen(`${queueKey}:wait`)).toBe(0);
     } finally {

@@ -21,7 +21,11 @@ import { parallelTurns } from './pipeline.js';
  */
 export type ClusterOptions = { inFlight: number; perLane: number; fields: number; flood: { seconds: number; factor: number; sessions: number; backlog: number } };
 
-type Counters = { commands: number[]; redisCpu: number[]; serviceCpu: number; byCommand: Array<Map<string, number>> };
+/** Per shard: commands run (those inside Lua scripts included) by name, and CPU; the services' CPU. */
+type Counters = { byCommand: Array<Map<string, number>>; redisCpu: number[]; serviceCpu: number };
+
+const totalOf = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+const commandsOf = (counters: Counters) => counters.byCommand.map(totalOf);
 
 const CLOCK_TICKS = 100;
 
@@ -35,14 +39,13 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** Commands a node has run (those inside Lua scripts included), in total and per command. */
-async function commandsProcessed(address: string): Promise<{ total: number; byCommand: Map<string, number> }> {
+/** Commands a node has run so far, by name (INFO commandstats). */
+async function commandsProcessed(address: string): Promise<Map<string, number>> {
   const client = new Redis(`redis://${address}`, { maxRetriesPerRequest: 1 });
   try {
-    const info = `${await client.info('stats')}\n${await client.info('commandstats')}`;
     const byCommand = new Map<string, number>();
-    for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) byCommand.set(match[1]!, Number(match[2]));
-    return { total: Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? NaN), byCommand };
+    for (const match of (await client.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) byCommand.set(match[1]!, Number(match[2]));
+    return byCommand;
   } finally {
     client.disconnect();
   }
@@ -50,10 +53,8 @@ async function commandsProcessed(address: string): Promise<{ total: number; byCo
 
 async function sample(cluster: LocalCluster, stack: Stack): Promise<Counters> {
   const addresses = cluster.nodes.split(',');
-  const perNode = await Promise.all(addresses.map(commandsProcessed));
   return {
-    commands: perNode.map((node) => node.total),
-    byCommand: perNode.map((node) => node.byCommand),
+    byCommand: await Promise.all(addresses.map(commandsProcessed)),
     redisCpu: cluster.servers.map((server) => cpuSeconds(server.child.pid!)),
     serviceCpu: Object.values(stack.procs).reduce((sum, proc) => sum + (proc ? cpuSeconds(proc.pid) : 0), 0),
   };
@@ -61,7 +62,6 @@ async function sample(cluster: LocalCluster, stack: Stack): Promise<Counters> {
 
 function delta(before: Counters, after: Counters): Counters {
   return {
-    commands: after.commands.map((c, i) => c - before.commands[i]!),
     byCommand: after.byCommand.map((counts, i) => new Map([...counts].map(([name, calls]) => [name, calls - (before.byCommand[i]!.get(name) ?? 0)]))),
     redisCpu: after.redisCpu.map((c, i) => c - before.redisCpu[i]!),
     serviceCpu: after.serviceCpu - before.serviceCpu,
@@ -122,7 +122,7 @@ export async function clusterScaling(options: ClusterOptions): Promise<SectionRe
         runs.push({ shards, partitions, throughput: run.throughput, counters: run.counters, turns: run.loaded.length });
         rows.push(row(`cluster ${shards} shard(s) × ${partitions} partition(s): answer turns/s`, `${run.throughput.toFixed(0)} turns/s`));
         details.push(
-          `${shards} shard(s) × ${partitions} partition(s): ${run.throughput.toFixed(0)} turns/s over ${run.loaded.length} turns; commands per shard ${pctList(share(run.counters.commands))}; ` +
+          `${shards} shard(s) × ${partitions} partition(s): ${run.throughput.toFixed(0)} turns/s over ${run.loaded.length} turns; commands per shard ${pctList(share(commandsOf(run.counters)))}; ` +
             `shard CPU ${run.counters.redisCpu.map((c) => `${c.toFixed(1)} s`).join(' / ')}; service processes CPU ${run.counters.serviceCpu.toFixed(1)} s`,
         );
       }
@@ -152,7 +152,7 @@ export async function clusterScaling(options: ClusterOptions): Promise<SectionRe
           },
         );
         rows.push(...flooded.rows.filter((r) => /lost|worst second|accepted \/ shed/.test(r.what)));
-        const shares = share(window.counters.commands);
+        const shares = share(commandsOf(window.counters));
         const busiest = Math.max(...shares);
         details.push(
           `flood window, each shard's top commands: ${window.counters.byCommand
@@ -183,12 +183,12 @@ export async function clusterScaling(options: ClusterOptions): Promise<SectionRe
  */
 function modelFrom(run: { shards: number; counters: Counters; turns: number } | undefined) {
   if (!run) return null;
-  const commands = run.counters.commands.reduce((a, b) => a + b, 0);
+  const commands = commandsOf(run.counters).reduce((a, b) => a + b, 0);
   const redisCpu = run.counters.redisCpu.reduce((a, b) => a + b, 0);
   if (commands === 0 || redisCpu === 0 || run.turns === 0) return null;
   const commandsPerTurn = commands / run.turns;
   const opsPerShardCore = commands / redisCpu;
-  const imbalance = Math.max(...share(run.counters.commands)) * run.shards;
+  const imbalance = Math.max(...share(commandsOf(run.counters))) * run.shards;
   const serviceCpuPerTurn = run.counters.serviceCpu / run.turns;
   const turnsPerShard = opsPerShardCore / commandsPerTurn / imbalance;
   const lines = [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRedis, nodesOf, waitReady } from '@convo/runtime';
+import { createRedis, nodesOf, parseClusterNodes, waitReady } from '@convo/runtime';
 import { startStack, type Stack } from '../../test/support/processes.js';
 import { dropPrefixes } from './redis-info.js';
 
@@ -78,14 +78,14 @@ function targetEnv(target: BenchTarget): Record<string, string> {
 }
 
 /** Key and queue prefixes of one stack, so its Redis data can be removed afterwards; no hash tag in a cluster's queue prefix. */
-export function benchPrefixes(tag: string, target: BenchTarget = ''): { keyPrefix: string; queuePrefix: string } {
+function benchPrefixes(tag: string, target: BenchTarget): { keyPrefix: string; queuePrefix: string } {
   const id = `${tag}-${randomUUID().slice(0, 6)}`;
   return { keyPrefix: `bench-${id}`, queuePrefix: typeof target === 'string' ? `{bench-${id}}` : `bench-${id}-q` };
 }
 
 /** Removes a stack's keys from every node of the target. */
 export async function dropBenchData(target: BenchTarget, prefixes: readonly string[]): Promise<void> {
-  const client = createRedis(typeof target === 'string' ? target : { url: '', clusterNodes: parseNodes(target.clusterNodes) }, 'worker', 'bench-cleanup');
+  const client = createRedis(typeof target === 'string' ? { url: target, clusterNodes: null } : { url: '', clusterNodes: parseClusterNodes(target.clusterNodes) }, 'worker', 'bench-cleanup');
   try {
     await waitReady(client);
     for (const node of nodesOf(client)) await dropPrefixes(node, prefixes).catch(() => 0);
@@ -94,9 +94,8 @@ export async function dropBenchData(target: BenchTarget, prefixes: readonly stri
   }
 }
 
-export function parseNodes(nodes: string): { host: string; port: number }[] {
-  return nodes.split(',').map((address) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) }));
-}
+/** What a section measures around its timed part (per-shard command counts, CPU). */
+export type MeasureWindow = { start(): Promise<unknown>; end(): Promise<unknown> };
 
 /**
  * A stack of the bench's own, under fresh prefixes: no sample corpus, and no

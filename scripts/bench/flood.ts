@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Stack } from '../../test/support/processes.js';
-import { benchForm, dropBenchData, startBenchStack, type BenchTarget, log, mapLimit, ms, p50p99, pct, row, secs, sleep, type SectionResult } from './common.js';
+import { benchForm, dropBenchData, startBenchStack, type BenchTarget, type MeasureWindow, log, mapLimit, ms, p50p99, pct, row, secs, sleep, type SectionResult } from './common.js';
 import { createSession, eventsUrl, http, httpStats, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
 import { metric, scrape } from './metrics.js';
 import { ANSWER } from './pipeline.js';
@@ -29,7 +29,7 @@ export type FloodOptions = {
   /** More settings for the stack (queue partitions on a cluster). */
   env?: Record<string, string>;
   /** Called as the first POST goes out and once every accepted turn has ended (per-shard command counts). */
-  window?: { start(): Promise<unknown>; end(): Promise<unknown> };
+  window?: MeasureWindow;
   /** Prefixes the table's rows (which run they belong to). */
   label?: string;
   /** Told the stack once it runs (its processes, for CPU figures). */

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'node:http';
 import { describeBreakdown, snapshot } from './breakdown.js';
-import { benchForm, dropBenchData, startBenchStack, type BenchTarget, log, sleep } from './common.js';
+import { benchForm, dropBenchData, startBenchStack, type BenchTarget, log, type MeasureWindow, sleep } from './common.js';
 import { createSession, eventsUrl, http, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
 import { LiteSse, TurnWaiter } from './sse-lite.js';
 
@@ -51,7 +51,7 @@ export async function timedTurn(agent: Agent, base: string, session: OpenSession
 export async function parallelTurns(
   agent: Agent,
   base: string,
-  options: { inFlight: number; perLane: number; fields: number; window?: { start(): Promise<unknown>; end(): Promise<unknown> } },
+  options: { inFlight: number; perLane: number; fields: number; window?: MeasureWindow },
 ): Promise<{ loaded: number[]; throughput: number; failed: number }> {
   const sessions = await Promise.all(
     Array.from({ length: options.inFlight }, () => openFormSession(agent, base, Math.max(options.fields, options.perLane) + 2, 'I live in Tokyo, Japan')),

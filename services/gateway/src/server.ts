@@ -12,16 +12,17 @@ import { StreamHub } from './sse/stream-hub.js';
 /**
  * Wires real clients and listens. Redis connections per gateway process:
  * one shared command connection (store, queues, unblock), one blocking
- * connection for the SSE hub, whatever the number of clients, one in
+ * connection for the SSE hub (none on a cluster), whatever the number of clients, one in
  * subscriber mode for live-only events (message deltas), and one for the
  * search queue's completion events (/agent.search).
  */
 export async function startGateway(config: Config = loadConfig()) {
   const log = createLogger('gateway', config.logLevel);
   const redis = createRedis(config.redis, 'producer', 'gateway');
-  const blocking = createRedis(config.redis, 'worker', 'gateway-sse');
+  // A cluster cannot XREAD many sessions' streams at once: there the hub follows them by notice, without this connection.
+  const blocking = config.redis.clusterNodes ? null : createRedis(config.redis, 'worker', 'gateway-sse');
   const subscriber = createRedis(config.redis, 'worker', 'gateway-live');
-  await Promise.all([waitReady(redis), waitReady(blocking), waitReady(subscriber)]);
+  await Promise.all([waitReady(redis), blocking && waitReady(blocking), waitReady(subscriber)]);
   // One subscription before any client's: a cluster client opens its subscriber connection on the first
   // SUBSCRIBE, and SUBSCRIBEs racing that connection's ready check fail (ioredis); once open, they do not.
   await subscriber.subscribe(`${config.keyPrefix}:gateway`);
@@ -32,8 +33,6 @@ export async function startGateway(config: Config = loadConfig()) {
     batch: 500,
     heartbeatMs: config.sse.heartbeatMs,
     live: { subscriber, channelOf: (id) => store.liveChannel(id) },
-    // A cluster cannot XREAD many sessions' streams at once: follow them by notice instead.
-    notified: config.redis.clusterNodes !== null,
   });
   hub.start();
   const corpus = new CorpusStore(redis, config.keyPrefix);
@@ -84,7 +83,7 @@ export async function startGateway(config: Config = loadConfig()) {
       await Promise.race([closing, new Promise((r) => setTimeout(r, 1000).unref())]);
     }
     await queues.closeAll().catch(() => undefined);
-    blocking.disconnect();
+    blocking?.disconnect();
     subscriber.disconnect();
     redis.disconnect();
   };

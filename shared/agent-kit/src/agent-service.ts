@@ -75,14 +75,12 @@ export async function runAgentService(
   let stopping = false;
   // Step jobs running here by session (and the worker running each), so a cancel of a session's turn aborts its model call.
   const running = new Map<string, { jobId: string; worker: Worker }>();
-  const workerOf = new Map<string, Worker>();
 
-  const process_ = async (job: Job, token: string | undefined, signal: AbortSignal | undefined) => {
+  const process_ = async (worker: Worker, job: Job, token: string | undefined, signal: AbortSignal | undefined) => {
     const other = jobs[job.name];
     const end = metrics.jobDuration.startTimer({ agent, job: job.name });
     const sessionId = other ? null : sessionOf(job.data);
-    const worker = workerOf.get(job.queueName);
-    if (sessionId && job.id && worker) running.set(sessionId, { jobId: job.id, worker });
+    if (sessionId && job.id) running.set(sessionId, { jobId: job.id, worker });
     try {
       const result = other ? await other(job.data, signal) : await runStep(job, deps, signal);
       end({ outcome: 'ok' });
@@ -102,7 +100,7 @@ export async function runAgentService(
 
   // One BullMQ worker per queue partition this process serves, each on its own connection (its blocking reads wait alone).
   const workers = config.workerPartitions[agent].map((partition) => {
-    const worker = new Worker(queueName(agent, partition, config.partitions[agent]), process_, {
+    const worker: Worker = new Worker(queueName(agent, partition, config.partitions[agent]), (job, token, signal) => process_(worker, job, token, signal), {
       connection: createRedis(config.redis, 'worker', `${agent}-worker-${partition}`),
       prefix: config.queuePrefix,
       concurrency: config.concurrency[agent],
@@ -110,7 +108,6 @@ export async function runAgentService(
       stalledInterval: config.jobs.stalledIntervalMs,
       maxStalledCount: 2,
     });
-    workerOf.set(queueName(agent, partition, config.partitions[agent]), worker);
     worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
     return worker;

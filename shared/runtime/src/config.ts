@@ -156,7 +156,6 @@ export type RedisTarget = Readonly<{ url: string; clusterNodes: readonly Readonl
 
 export type Config = Readonly<{
   nodeEnv: string;
-  redisUrl: string;
   redis: RedisTarget;
   queuePrefix: string;
   keyPrefix: string;
@@ -321,7 +320,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const embeddings = embeddingsConfig(vars);
   return Object.freeze({
     nodeEnv: vars.NODE_ENV,
-    redisUrl: vars.REDIS_URL,
     redis: Object.freeze({ url: vars.REDIS_URL, clusterNodes }),
     queuePrefix: vars.QUEUE_PREFIX ?? (clusterNodes ? 'convo-q' : '{convo}'),
     keyPrefix: vars.KEY_PREFIX,
@@ -402,7 +400,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 const MAX_PARTITIONS = 1024;
 
-function parseClusterNodes(text: string): { host: string; port: number }[] {
+/** `host:port,host:port` (IPv6 hosts in brackets) → the seed nodes of a cluster. */
+export function parseClusterNodes(text: string): { host: string; port: number }[] {
   return text.split(',').map((entry) => {
     const trimmed = entry.trim();
     const match = /^(.+):(\d{1,5})$/.exec(trimmed);

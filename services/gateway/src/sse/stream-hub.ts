@@ -39,7 +39,8 @@ export type LiveSource = { subscriber: RedisClient; channelOf: (sessionId: strin
  * them to the SSE connections beside the stored stream, never into it.
  *
  * On a Redis Cluster one XREAD cannot span sessions (their streams live in
- * different slots), so the hub runs `notified`: writers publish APPENDED on
+ * different slots), so the hub is built without the blocking connection and
+ * runs notified: writers publish APPENDED on
  * the session's live channel after appending events, and the hub reads that
  * stream from its cursor when told, on subscribing, after its subscriber
  * reconnects, and every `blockMs` for every followed session (a notice lost
@@ -57,13 +58,14 @@ export class StreamHub {
   private readonly byChannel = new Map<string, Followed>();
 
   constructor(
-    private readonly blocking: RedisClient,
+    /** The connection for XREAD BLOCK; null on a cluster, where the hub is told of new events instead. */
+    private readonly blocking: RedisClient | null,
     private readonly command: RedisClient,
     private readonly keyOf: (sessionId: string) => string,
     private readonly log: Logger,
-    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number; live?: LiveSource; notified?: boolean },
+    private readonly opts: { blockMs: number; batch: number; heartbeatMs: number; live?: LiveSource },
   ) {
-    if (opts.notified && !opts.live) throw new Error('a notified stream hub needs the live channel subscriber');
+    if (!blocking && !opts.live) throw new Error('a stream hub without a blocking connection needs the live channel subscriber');
     opts.live?.subscriber.on('message', (channel: string, payload: string) => this.onLive(channel, payload));
   }
 
@@ -101,7 +103,8 @@ export class StreamHub {
     this.running = true;
     this.heartbeat = setInterval(() => this.forEachClient((client) => client.comment('ping')), this.opts.heartbeatMs);
     this.heartbeat.unref();
-    if (this.opts.notified) {
+    const blocking = this.blocking;
+    if (!blocking) {
       const readAll = () => {
         for (const session of this.followed.values()) void this.readNotified(session);
       };
@@ -111,10 +114,10 @@ export class StreamHub {
       this.opts.live!.subscriber.on('ready', readAll);
       return;
     }
-    this.blocking.on('ready', () => {
+    blocking.on('ready', () => {
       this.blockedId = null;
     });
-    this.loopDone = this.loop();
+    this.loopDone = this.loop(blocking);
   }
 
   /** Notified mode: reads a session's stream from its cursor, once more if told again meanwhile. */
@@ -165,7 +168,7 @@ export class StreamHub {
     // Events between fromId and the hub's cursor reach the client through its own replay.
     session.clients.add(client);
     client.onClose(() => this.unsubscribe(key, client));
-    if (isNew && !this.opts.notified) void this.wake();
+    if (isNew && this.blocking) void this.wake();
   }
 
   /** Subscribes to the session's live channel, retrying while the session is followed (without it, a notified hub hears of new events only at its periodic read). */
@@ -174,7 +177,7 @@ export class StreamHub {
     this.opts.live!.subscriber
       .subscribe(channel)
       // Notified: what was appended before the subscription took effect is read now.
-      .then(() => (this.opts.notified ? this.readNotified(session) : undefined))
+      .then(() => (this.blocking ? undefined : this.readNotified(session)))
       .catch((err: unknown) => {
         this.log.warn({ err: err instanceof Error ? err.message : String(err), channel, attempt }, 'live subscribe failed; retrying');
         const retry = setTimeout(() => {
@@ -218,7 +221,7 @@ export class StreamHub {
     }
   }
 
-  private async loop(): Promise<void> {
+  private async loop(blocking: RedisClient): Promise<void> {
     while (this.running) {
       if (this.followed.size === 0) {
         await new Promise<void>((resolve) => {
@@ -227,7 +230,7 @@ export class StreamHub {
         continue;
       }
       try {
-        await this.readOnce();
+        await this.readOnce(blocking);
       } catch (err) {
         if (!this.running) break;
         this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'stream read failed; retrying');
@@ -236,14 +239,14 @@ export class StreamHub {
     }
   }
 
-  private async readOnce(): Promise<void> {
-    if (this.blockedId === null) this.blockedId = Number(await this.blocking.client('ID'));
+  private async readOnce(blocking: RedisClient): Promise<void> {
+    if (this.blockedId === null) this.blockedId = Number(await blocking.client('ID'));
     const entries = [...this.followed.values()];
     const args = [...entries.map((session) => session.key), ...entries.map((session) => `0-${session.cursor}`)];
     this.reading = true;
     let res: [string, [string, string[]][]][] | null;
     try {
-      res = (await this.blocking.xread('COUNT', this.opts.batch, 'BLOCK', this.opts.blockMs, 'STREAMS', ...args)) as
+      res = (await blocking.xread('COUNT', this.opts.batch, 'BLOCK', this.opts.blockMs, 'STREAMS', ...args)) as
         | [string, [string, string[]][]][]
         | null;
     } finally {

@@ -11,9 +11,9 @@ export type RedisClient = Redis | Cluster;
  */
 export type RedisRole = 'worker' | 'producer';
 
-/** A single-server URL, or a whole target (the cluster's seed nodes when it has them). */
-export function createRedis(target: RedisTarget | string, role: RedisRole, name?: string): RedisClient {
-  const { url, clusterNodes } = typeof target === 'string' ? { url: target, clusterNodes: null } : target;
+/** A client of one server, or of the cluster when the target has seed nodes. */
+export function createRedis(target: RedisTarget, role: RedisRole, name?: string): RedisClient {
+  const { url, clusterNodes } = target;
   const base: RedisOptions = {
     connectionName: name,
     // BullMQ is tested on RESP2; ioredis 5 speaks it by default.
@@ -26,9 +26,7 @@ export function createRedis(target: RedisTarget | string, role: RedisRole, name?
   if (!clusterNodes) return new Redis(url, opts);
   const { enableOfflineQueue, ...nodeOptions } = opts;
   const cluster: ClusterOptions = {
-    // The cluster client checks readiness itself; a node connection's own check (INFO) fails on the
-    // subscriber connection once it is in subscriber mode, and the subscriptions with it.
-    redisOptions: { ...nodeOptions, enableReadyCheck: false },
+    redisOptions: nodeOptions,
     // The offline queue is a cluster-level switch; per node it would hold commands the cluster already failed.
     enableOfflineQueue: enableOfflineQueue ?? true,
     enableReadyCheck: true,
@@ -63,5 +61,10 @@ export async function waitReady(redis: RedisClient, timeoutMs = 10_000): Promise
 
 /** Every master of a cluster, or the one server: for commands that act per node (SCAN, INFO, FLUSHDB). */
 export function nodesOf(redis: RedisClient): Redis[] {
-  return redis instanceof Cluster ? redis.nodes('master') : [redis];
+  return isCluster(redis) ? redis.nodes('master') : [redis];
+}
+
+/** Whether the client talks to a cluster, where keys of different slots live on different nodes. */
+export function isCluster(redis: RedisClient): redis is Cluster {
+  return redis instanceof Cluster;
 }

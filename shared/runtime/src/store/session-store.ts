@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis/connection.js';
+import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { AgentName } from '../agents-list.js';
 import type { Config } from '../config.js';
 import { SystemError } from '../errors.js';
@@ -10,24 +10,14 @@ import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replace
 
 export type { AcceptResult, CancelOutcome, CommitMode } from './scripts.js';
 
-export type StoreOptions = {
-  prefix: string;
-  ttlSeconds: number;
-  eventsMaxLen: number;
-  /**
-   * After each write that appends events, tell the session's live channel (APPENDED): on a Redis
-   * Cluster a gateway cannot block on many sessions' streams with one XREAD (they live in different
-   * slots), so it reads a stream when told. On one Redis nobody needs it.
-   */
-  notifyAppends?: boolean;
-};
+export type StoreOptions = { prefix: string; ttlSeconds: number; eventsMaxLen: number };
 
 /** The live-channel message that says "the session's stream has new events": never valid JSON, so never a delta. */
 export const APPENDED = '+';
 
 /** The store options a process derives from its configuration. */
-export function storeOptions(config: Pick<Config, 'keyPrefix' | 'sessionTtlSeconds' | 'eventsMaxLen' | 'redis'>): StoreOptions {
-  return { prefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, eventsMaxLen: config.eventsMaxLen, notifyAppends: config.redis.clusterNodes !== null };
+export function storeOptions(config: Pick<Config, 'keyPrefix' | 'sessionTtlSeconds' | 'eventsMaxLen'>): StoreOptions {
+  return { prefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, eventsMaxLen: config.eventsMaxLen };
 }
 
 export type LoadedSession = {
@@ -128,9 +118,7 @@ export class SessionStore {
     options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
     const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}) };
-    // Both sent at once on this connection: RedisClient runs the sweeper's mark first, and the caller waits one round trip.
-    const [, accepted] = await Promise.all([
-      this.markPending(input.sessionId),
+    const accept = () =>
       acceptTurn.run(this.redis, {
         keys: this.keys(input.sessionId),
         turnId: input.turnId,
@@ -140,15 +128,23 @@ export class SessionStore {
         maxQueued: input.maxQueued,
         ttlSeconds: this.opts.ttlSeconds,
         eventsMaxLen: this.opts.eventsMaxLen,
-      }),
-    ]);
+      });
+    // The sweeper's mark must be stored before the turn it guards. On one Redis both go out at once on this
+    // connection, which Redis runs in order (one round trip); on a cluster they go to different nodes, so in turn.
+    const accepted = isCluster(this.redis)
+      ? await this.markPending(input.sessionId).then(accept)
+      : (await Promise.all([this.markPending(input.sessionId), accept()]))[1];
     if (accepted.outcome === 'queued') this.notify(input.sessionId);
     return accepted;
   }
 
-  /** Tells the gateways following the session that its stream grew (cluster mode); a lost notice is caught by their periodic read. */
+  /**
+   * Tells the gateways following the session that its stream grew. Only on a cluster: there a gateway
+   * cannot block on many sessions' streams with one XREAD (they live in different slots), so it reads
+   * a stream when told; a lost notice is caught by its periodic read.
+   */
   private notify(sessionId: string): void {
-    if (!this.opts.notifyAppends) return;
+    if (!isCluster(this.redis)) return;
     this.redis.publish(this.liveChannel(sessionId), APPENDED).catch(() => undefined);
   }
 

@@ -27,7 +27,14 @@ module.exports = {
       severity: 'error',
       comment: 'Outside a package, production code imports its index (`@convo/<package>`), not its files.',
       from: { path: '^(services|scripts|shared/([^/]+))/' },
-      to: { path: '^shared/([^/]+)/src/', pathNot: ['^shared/$2/', '^shared/[^/]+/src/index\\.ts$'] },
+      to: { path: '^shared/([^/]+)/src/', pathNot: ['^shared/$2/', '^shared/[^/]+/src/index\\.ts$', '^shared/runtime/src/contract\\.ts$'] },
+    },
+    {
+      name: 'client-on-the-contract-only',
+      severity: 'error',
+      comment: 'The client package runs in browsers: it may use the contract schemas (zod only), never Redis, BullMQ or a service.',
+      from: { path: '^packages/client/' },
+      to: { path: '^(shared|services|scripts|test)/', pathNot: ['^shared/runtime/src/(contract|agents-list)\\.ts$', '^shared/runtime/src/schemas/'] },
     },
   ],
   options: {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { event, SessionDraft, SessionStore } from '@convo/runtime';
+import { event, EVENT_SCHEMA_VERSION, SessionDraft, SessionStore } from '@convo/runtime';
 import { newFormSession } from '@convo/forms';
 import { createSession as createSessionScript, replaceTurn } from '@convo/runtime/internal/store/scripts';
 
@@ -85,6 +85,9 @@ describe('session store on Redis', () => {
     const events = await store.readEvents(sessionId, 0);
     expect(events.map((e) => [e.id, e.type])).toEqual([[1, 'state.changed']]);
     expect((await store.load(sessionId))!.state.bootstrap.language).toBe('en');
+    // Each stored event records the schema major it was written with (the Lua script spells it; this keeps them equal).
+    const [[, fields]] = (await redis.xrange(store.keys(sessionId).events, '-', '+')) as [[string, string[]]];
+    expect(fields.slice(0, 2)).toEqual(['v', String(EVENT_SCHEMA_VERSION)]);
   });
 
   it('queues turns behind the active one, in arrival order, and starts the next on end_turn', async () => {

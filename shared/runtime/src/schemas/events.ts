@@ -77,6 +77,14 @@ export const EventSchemas = {
   }),
 } as const;
 
+/**
+ * The major version of the event schemas. Adding an event type or a field is
+ * not a new major (clients ignore what they do not know); removing or
+ * changing one is, and gets a new API path. Every stored event records it
+ * (field `v` of its stream entry).
+ */
+export const EVENT_SCHEMA_VERSION = 1;
+
 export type EventType = keyof typeof EventSchemas;
 export type EventData<T extends EventType> = z.infer<(typeof EventSchemas)[T]>;
 /** An event before it has an id (what a commit appends). */

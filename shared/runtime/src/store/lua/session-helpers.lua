@@ -8,8 +8,10 @@ local function refresh(ttl)
 end
 
 -- Appends an event with the session's next sequence number as its stream id (0-<n>), so XRANGE can resume from any id.
+-- `v` is the event schema's major (EVENT_SCHEMA_VERSION in schemas/events.ts; a test keeps the two equal), so a
+-- reader of a stream written by a newer release knows what it holds.
 local function append_event(maxlen, etype, data)
   local seq = redis.call('HINCRBY', KEYS[1], 'eventSeq', 1)
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, '0-' .. seq, 'type', etype, 'data', data)
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, '0-' .. seq, 'v', '1', 'type', etype, 'data', data)
   return seq
 end

@@ -74,7 +74,7 @@ describe('compliance flow', () => {
     const session = application();
     session.addAssistantMessage('interviewer', 'Are you married?', 't1', null);
     applyAudit(session, { passed: true, violations: [], summary: 'Jane Doe, goes to church on Sundays' });
-    const audit = session.state.audit as { passed: boolean; violations: Array<{ type: string; severity: string }>; summary: string };
+    const audit = session.state.audit!;
     expect(audit.passed).toBe(false);
     expect(audit.violations).toContainEqual(expect.objectContaining({ type: 'prohibited_topic', severity: 'error' }));
     expect(audit.summary).not.toMatch(/church/i);

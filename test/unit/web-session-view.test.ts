@@ -176,12 +176,21 @@ describe('session view', () => {
       type: 'resync',
       data: {
         snapshot: {
+          sessionId: 's1',
           kind: 'form',
           status: 'active',
           currentAgent: 'interviewer',
-          fields: [{ fieldId: 'name', label: 'Name', required: true, status: 'done', value: 'Ann', followUps: 0 }],
-          messages: [{ messageId: 'm9', role: 'user', agent: null, text: 'Ann' }],
+          bootstrap: { language: 'en', country: null, timezone: null },
+          fields: [{ fieldId: 'name', label: 'Name', required: true, status: 'done', value: 'Ann', followUps: 0, skipReason: null, needsReview: false }],
+          collectedFields: { name: 'Ann' },
+          needsReview: [],
+          audit: null,
+          messages: [{ messageId: 'm9', role: 'user', agent: null, text: 'Ann', createdAt: '2026-01-01T00:00:00.000Z', fieldId: 'name' }],
+          turn: { active: null, queued: 0 },
+          usage: { modelCalls: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, reasoningTokens: 0 },
           lastEventId: seq + 50,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
         },
       },
     });

@@ -1,4 +1,4 @@
-import type { FaqTurnResult } from '@convo/runtime';
+import type { AgentDialogResponse, FaqTurnResult, MultiStepQueryPlan } from '@convo/runtime';
 
 /**
  * The /agent.dialog response body of docs/seeds/002 §4.1.1. `meta` carries the
@@ -6,8 +6,7 @@ import type { FaqTurnResult } from '@convo/runtime';
  * latencyMs) plus `sources` and `planner` (which planner ran, why it fell
  * back, how the answer was made); with `debug` also the plan's `raw` and the hits.
  */
-export function dialogResponse(sessionId: string, r: FaqTurnResult, latencyMs: number): Record<string, unknown> {
-  const { raw, ...plan } = r.plan ?? { raw: undefined };
+export function dialogResponse(sessionId: string, r: FaqTurnResult, latencyMs: number): AgentDialogResponse {
   return {
     sessionId,
     answer: r.answer,
@@ -16,7 +15,7 @@ export function dialogResponse(sessionId: string, r: FaqTurnResult, latencyMs: n
     steps: r.steps,
     final: r.final,
     meta: {
-      ...(r.plan ? { multiStepPlan: r.options.debug ? { ...plan, raw } : plan } : {}),
+      ...(r.plan ? { multiStepPlan: r.options.debug ? r.plan : withoutRaw(r.plan) } : {}),
       orchestratorMode: r.options.mode,
       orchestrationSteps: r.orchestrationSteps,
       latencyMs,
@@ -25,4 +24,9 @@ export function dialogResponse(sessionId: string, r: FaqTurnResult, latencyMs: n
       ...(r.options.debug ? { hits: r.hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
     },
   };
+}
+
+function withoutRaw(plan: MultiStepQueryPlan): MultiStepQueryPlan {
+  const { raw: _raw, ...rest } = plan;
+  return rest;
 }

@@ -3,13 +3,14 @@ import { NotFoundError, SessionIdParams } from '@convo/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
+import { EVENT_STREAM_BODY } from '../docs/openapi.js';
 import { requestedEventId } from '../sse/event-id.js';
 import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';
 
 const EventsQuery = z.object({
-  token: z.string().optional(),
-  lastEventId: z.string().optional(),
+  token: z.string().optional().describe('the session token, for clients that cannot send Authorization'),
+  lastEventId: z.string().optional().describe('as the Last-Event-ID header: resume after this event id'),
 });
 
 /**
@@ -25,12 +26,13 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['sessions'],
-          summary: 'Server-Sent Events stream of the session (text/event-stream)',
+          summary: 'Server-Sent Events stream of the session (text/event-stream); the events: /docs/asyncapi.json',
           params: SessionIdParams,
           querystring: EventsQuery,
+          headers: z.object({ 'last-event-id': z.string().optional().describe('resume after this event id (sent by EventSource on reconnect)') }).loose(),
           security: [{ bearer: [] }, { token: [] }],
         },
-        config: { auth: 'session' },
+        config: { auth: 'session', docs: { responseContent: { 'text/event-stream': EVENT_STREAM_BODY } } },
       },
       async (req, reply) => {
         const sessionId = req.params.id;

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { AgentDialogRequest, AgentSearchRequest, AgentSearchResponse, ErrorResponse, resolveDialogOptions, ValidationError } from '@convo/runtime';
+import { AgentDialogRequest, AgentDialogResponse, AgentSearchRequest, AgentSearchResponse, ErrorResponse, resolveDialogOptions, ValidationError } from '@convo/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
+import { EVENT_STREAM_BODY } from '../docs/openapi.js';
 import { searchOnce } from '../faq/search-query.js';
 import { requestedEventId } from '../sse/event-id.js';
 import { WORK_ROUTE } from '../plugins/shedding.js';
 import { awaitDialogTurn, followDialogTurn, openDialog } from '../sessions/dialog.js';
 import { acceptTurn } from '../sessions/service.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse };
+/** The route-specific error answers; docs/openapi.ts adds those every route of a kind gives. */
+const errors = { 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse, 504: ErrorResponse };
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
@@ -39,20 +41,26 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/agent.search',
-      { config: WORK_ROUTE, schema: { tags: ['faq'], summary: 'Single-shot FAQ search with an answer from the best hit', body: AgentSearchRequest, response: { 200: AgentSearchResponse, ...errors } } },
+      { config: WORK_ROUTE, schema: { tags: ['faq'], summary: 'Single-shot FAQ search with an answer from the best hit', body: AgentSearchRequest, response: { 200: AgentSearchResponse, 502: ErrorResponse, 504: ErrorResponse } } },
       async (req) => searchOnce(deps, req.body),
     );
 
     app.post(
       '/agent.dialog',
       {
-        config: WORK_ROUTE,
+        config: { ...WORK_ROUTE, docs: { responseContent: { 'text/event-stream': EVENT_STREAM_BODY } } },
         schema: {
           tags: ['faq'],
           summary: "One FAQ dialog turn: JSON by default, the turn's events with Accept: text/event-stream",
           body: AgentDialogRequest,
-          headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
-          response: { 200: z.record(z.string(), z.unknown()), ...errors },
+          headers: z
+            .object({
+              'idempotency-key': z.string().optional().describe('a retry with the same key gets the same turn (and, without sessionId, the same new dialog)'),
+              authorization: z.string().optional().describe('Bearer <sessionToken> to continue a dialog'),
+              'last-event-id': z.string().optional().describe('streamed form: resume the turn after this event id'),
+            })
+            .passthrough(),
+          response: { 200: AgentDialogResponse, ...errors },
         },
       },
       async (req, reply) => {

@@ -1,12 +1,18 @@
-import { ErrorResponse, FaqDocument, NotFoundError } from '@convo/runtime';
+import { ErrorResponse, FaqDocument, FaqDocumentInput, NotFoundError } from '@convo/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { csvRecords, jsonRecords, toDocuments } from '../faq/uploads.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse };
+const unavailable = { 503: ErrorResponse };
 
-/** The FAQ corpus (docs/API.md §2): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
+/** What POST /faq/documents takes as JSON: one document, an array, or `{ documents }` (the CSV form is described beside it). */
+const UploadJson = z.union([FaqDocumentInput, z.array(FaqDocumentInput), z.object({ documents: z.array(FaqDocumentInput) })]);
+const UploadCsv = z
+  .string()
+  .describe('CSV with a header row: question, answer, and optionally id, tags (separated by | or ;), language (ja or en)');
+
+/** The FAQ corpus (docs/api.md, "FAQ"): list, upsert (JSON or CSV), delete. Every search replica follows the changes. */
 export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { config, corpus } = deps;
 
@@ -24,7 +30,7 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
             limit: z.coerce.number().int().min(1).max(10_000).default(1000),
             offset: z.coerce.number().int().min(0).default(0),
           }),
-          response: { 200: z.object({ documents: z.array(FaqDocument), total: z.number(), version: z.number() }), ...errors },
+          response: { 200: z.object({ documents: z.array(FaqDocument), total: z.number(), version: z.number() }), ...unavailable },
         },
       },
       async (req) => {
@@ -38,12 +44,13 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/faq/documents',
       {
         // Writes need `Authorization: Bearer <FAQ_WRITE_KEY>` when that key is configured.
-        config: { auth: 'faqWrite' },
+        // The body is parsed and checked by toDocuments (JSON or CSV); the schemas in `docs` describe it.
+        config: { auth: 'faqWrite', docs: { requestContent: { 'application/json': UploadJson, 'text/csv': UploadCsv, 'application/csv': UploadCsv } } },
         bodyLimit: config.faq.maxUploadBytes,
         schema: {
           tags: ['faq'],
           summary: 'Upsert documents: JSON (one, an array, or { documents }) or text/csv with a header row; all or nothing',
-          response: { 200: z.object({ upserted: z.number(), created: z.number(), updated: z.number(), ids: z.array(z.string()), version: z.number() }), ...errors },
+          response: { 200: z.object({ upserted: z.number(), created: z.number(), updated: z.number(), ids: z.array(z.string()), version: z.number() }), 403: ErrorResponse, ...unavailable },
         },
       },
       async (req) => {
@@ -56,7 +63,7 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.delete(
       '/faq/documents/:id',
-      { config: { auth: 'faqWrite' }, schema: { tags: ['faq'], params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null(), ...errors } } },
+      { config: { auth: 'faqWrite' }, schema: { tags: ['faq'], summary: 'Delete one document', params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null().describe('deleted'), 403: ErrorResponse, 404: ErrorResponse, ...unavailable } } },
       async (req, reply) => {
         const removed = await corpus.remove([req.params.id]);
         if (removed.removed === 0) throw new NotFoundError(`FAQ document ${req.params.id} not found`, 'document_not_found');

@@ -1,6 +1,7 @@
 import { readWorkerMetrics } from '@convo/runtime';
 import { Registry } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 
 /**
@@ -12,7 +13,8 @@ import type { GatewayDeps } from '../deps.js';
 export function metricsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { metrics, redis, config } = deps;
   return async (app) => {
-    app.get('/metrics', { schema: { tags: ['operators'], summary: 'Prometheus metrics of the gateway and every worker replica' } }, async (_req, reply) => {
+    const docs = { responseContent: { 'text/plain': z.string().describe('Prometheus text exposition format') } };
+    app.get('/metrics', { config: { docs }, schema: { tags: ['operators'], summary: 'Prometheus metrics of the gateway and every worker replica' } }, async (_req, reply) => {
       const workers = await readWorkerMetrics(redis, config.keyPrefix, config.metricsPushMs);
       metrics.workerProcesses.reset();
       for (const [service, n] of Object.entries(workers.byService)) metrics.workerProcesses.set({ service }, n);

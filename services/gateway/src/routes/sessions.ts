@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { buildSnapshot } from '../sessions/snapshot.js';
 import {
+  CancelTurnResponse,
   CreateSessionBody,
   CreateSessionResponse,
   ErrorResponse,
   NotFoundError,
   PostTurnBody,
   PostTurnResponse,
+  RunStepsResponse,
   SessionIdParams,
+  SessionSnapshot,
+  SubmitResponse,
   SystemError,
   ValidationError,
 } from '@convo/runtime';
@@ -17,18 +21,19 @@ import { WORK_ROUTE } from '../plugins/shedding.js';
 import { acceptTurn, cancelTurn, createSession, deleteSession, submitSession, type NewSession } from '../sessions/service.js';
 import type { GatewayDeps } from '../deps.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
+/** The route-specific error answers; docs/openapi.ts adds those every route of a kind gives. */
+const conflict = { 409: ErrorResponse };
 const TurnParams = SessionIdParams.extend({ turnId: z.string().min(1).max(100) });
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { token: [] }];
 
-/** Session routes of docs/API.md section 1 (the SSE route lives in events.ts). */
+/** Session routes of docs/api.md, "Sessions and turns" (the SSE route lives in events.ts). */
 export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { store, config } = deps;
 
   return async (app) => {
     app.post(
       '/v1/sessions',
-      { config: WORK_ROUTE, schema: { tags: ['sessions'], body: CreateSessionBody, response: { 201: CreateSessionResponse, ...errors } } },
+      { config: WORK_ROUTE, schema: { tags: ['sessions'], summary: 'Create a session (form, job application or FAQ dialog)', body: CreateSessionBody, response: { 201: CreateSessionResponse } } },
       async (req, reply) => {
         const body = req.body;
         const language = body.options?.language === 'ja' || body.options?.language === 'en' ? body.options.language : null;
@@ -43,7 +48,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/sessions/:id',
-      { config: { auth: 'session' }, schema: { tags: ['sessions'], params: SessionIdParams, security, response: { 200: z.record(z.string(), z.unknown()), ...errors } } },
+      { config: { auth: 'session' }, schema: { tags: ['sessions'], summary: "The session's snapshot: status, fields, messages, turn, last event id", params: SessionIdParams, security, response: { 200: SessionSnapshot } } },
       async (req) => {
         const loaded = await store.load(req.params.id);
         if (!loaded) throw new NotFoundError(`session ${req.params.id} not found`, 'session_not_found');
@@ -53,7 +58,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/v1/sessions/:id/turns',
-      { config: { ...WORK_ROUTE, auth: 'session' }, schema: { tags: ['sessions'], params: SessionIdParams, body: PostTurnBody, security, response: { 202: PostTurnResponse, ...errors } } },
+      { config: { ...WORK_ROUTE, auth: 'session' }, schema: { tags: ['sessions'], summary: "Post the user's message as a turn (runs in order after the session's earlier turns)", params: SessionIdParams, body: PostTurnBody, security, response: { 202: PostTurnResponse, ...conflict } } },
       async (req, reply) => {
         const sessionId = req.params.id;
         const { message, idempotencyKey, multitask } = req.body;
@@ -71,18 +76,10 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         config: { auth: 'session' },
         schema: {
           tags: ['sessions'],
+          summary: 'Submit a finished interview (every required field done; for an application, audited)',
           params: SessionIdParams,
           security,
-          response: {
-            200: z.object({
-              sessionId: z.string(),
-              status: z.string(),
-              collectedFields: z.record(z.string(), z.string()),
-              needsReview: z.array(z.string()),
-              audit: z.unknown(),
-            }),
-            ...errors,
-          },
+          response: { 200: SubmitResponse, ...conflict },
         },
       },
       async (req) => submitSession(deps, req.params.id, req.log),
@@ -97,7 +94,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           summary: 'Cancel a queued or running turn (turn.failed with code cancelled)',
           params: TurnParams,
           security,
-          response: { 202: z.object({ turnId: z.string(), status: z.enum(['cancelled', 'cancelling']) }), ...errors },
+          response: { 202: CancelTurnResponse, ...conflict },
         },
       },
       async (req, reply) => reply.status(202).send(await cancelTurn(deps, req.params.id, req.params.turnId, req.log)),
@@ -105,7 +102,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/sessions/:id/runsteps',
-      { config: { auth: 'session' }, schema: { tags: ['sessions'], params: SessionIdParams, security, response: { 200: z.object({ runSteps: z.array(z.unknown()) }), ...errors } } },
+      { config: { auth: 'session' }, schema: { tags: ['sessions'], summary: "The agents' tool executions in this session (audit records)", params: SessionIdParams, security, response: { 200: RunStepsResponse } } },
       async (req) => {
         return { runSteps: await store.getRunSteps(req.params.id) };
       },
@@ -113,7 +110,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.delete(
       '/v1/sessions/:id',
-      { config: { auth: 'session' }, schema: { tags: ['sessions'], params: SessionIdParams, security, response: { 204: z.null(), ...errors } } },
+      { config: { auth: 'session' }, schema: { tags: ['sessions'], summary: 'Delete the session with all its events', params: SessionIdParams, security, response: { 204: z.null().describe('deleted') } } },
       async (req, reply) => {
         await deleteSession(deps, req.params.id, req.log);
         return reply.status(204).send(null);

@@ -1,8 +1,8 @@
 import { fieldsNeedingReview, formField } from '@convo/forms';
-import { type FormSessionView, type LoadedSession, NO_TOKENS, type SessionView } from '@convo/runtime';
+import { type FormSessionView, type LoadedSession, mutableCopy, NO_TOKENS, type AuditReport, type SessionSnapshot, type SessionView } from '@convo/runtime';
 
 /** GET /v1/sessions/:id (and `resync`), exactly the contract's fields (plus ids a client may use), for every kind of session. */
-export function buildSnapshot(loaded: LoadedSession): Record<string, unknown> {
+export function buildSnapshot(loaded: LoadedSession): SessionSnapshot {
   const state: SessionView = loaded.state;
   const { bootstrap } = state;
   return {
@@ -46,6 +46,6 @@ function interviewPart(state: FormSessionView) {
     }),
     collectedFields: state.collectedFields,
     needsReview: fieldsNeedingReview(state),
-    audit: state.kind === 'application' ? state.audit : null,
+    audit: state.kind === 'application' && state.audit ? mutableCopy<AuditReport>(state.audit) : null,
   };
 }

@@ -1,6 +1,8 @@
 import {
   coreSessionState,
   event,
+  type AuditReport,
+  mutableCopy,
   type FieldStateView,
   type FactDefinition,
   type FieldState,
@@ -286,7 +288,8 @@ export function completeSession(draft: FormDraft): void {
 }
 
 function completionPayload(state: FormSessionView) {
-  return { collectedFields: { ...state.collectedFields }, audit: state.kind === 'application' ? (state.audit ?? null) : null, needsReview: fieldsNeedingReview(state) };
+  const audit = state.kind === 'application' && state.audit ? mutableCopy<AuditReport>(state.audit) : null;
+  return { collectedFields: { ...state.collectedFields }, audit, needsReview: fieldsNeedingReview(state) };
 }
 
 /** Fields kept as given after the bounded follow-ups (visible in the snapshot, session.completed, the audit and submit). */

@@ -7,6 +7,7 @@ import type { FaqState } from '../schemas/faq.js';
 import type { WorkbenchState } from '../schemas/workbench.js';
 import type {
   ApplicationSessionState,
+  AuditReport,
   ChatMessage,
   ComplianceState,
   FaqSessionState,
@@ -223,7 +224,7 @@ export class SessionDraft<S extends SessionState = SessionState> {
     this.touch();
   }
 
-  setAudit(this: SessionDraft<ApplicationSessionState>, audit: unknown): void {
+  setAudit(this: SessionDraft<ApplicationSessionState>, audit: AuditReport): void {
     this.#state.audit = audit;
     this.touch();
   }

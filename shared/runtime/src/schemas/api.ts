@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { SessionForm } from './form.js';
-import { SessionKind } from './session.js';
+import { RunStep } from './run-step.js';
+import { AgentName, AuditReport, FieldStatus, SessionKind, SessionStatus, TokenTotals } from './session.js';
 
-/** HTTP bodies of the public contract (docs/API.md section 1). */
+/** HTTP bodies of the public contract (docs/api.md, "Sessions and turns"). */
 export const CreateSessionBody = z
   .object({
     kind: SessionKind,
@@ -27,6 +28,70 @@ export const PostTurnBody = z.object({
 export type PostTurnBody = z.infer<typeof PostTurnBody>;
 export const PostTurnResponse = z.object({ turnId: z.string(), position: z.number().int() });
 
-export const ErrorResponse = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export const ErrorResponse = z
+  .object({ error: z.object({ code: z.string().describe('stable, machine-readable (snake_case)'), message: z.string().describe('for people; may change') }) })
+  .meta({ id: 'Error' });
+
+/** A field of the interview as the snapshot shows it. */
+const SnapshotField = z.object({
+  fieldId: z.string(),
+  label: z.string(),
+  required: z.boolean(),
+  status: FieldStatus,
+  value: z.string().nullable(),
+  followUps: z.number().int(),
+  skipReason: z.string().nullable(),
+  needsReview: z.boolean(),
+});
+
+/**
+ * GET /v1/sessions/:id and the `resync` event: the whole client-visible state
+ * of a session, of any kind (interview parts are empty for FAQ and workbench
+ * sessions).
+ */
+export const SessionSnapshot = z
+  .object({
+    sessionId: z.string(),
+    kind: z.enum([...SessionKind.options, 'workbench']),
+    status: SessionStatus,
+    currentAgent: AgentName,
+    bootstrap: z.object({ language: z.string().nullable(), country: z.string().nullable(), timezone: z.string().nullable() }),
+    fields: z.array(SnapshotField),
+    collectedFields: z.record(z.string(), z.string()),
+    needsReview: z.array(z.string()),
+    audit: AuditReport.nullable(),
+    messages: z.array(
+      z.object({
+        messageId: z.string(),
+        role: z.enum(['user', 'assistant']),
+        agent: AgentName.nullable(),
+        text: z.string(),
+        createdAt: z.string(),
+        fieldId: z.string().nullable(),
+      }),
+    ),
+    /** `active`: the running turn's id; `queued`: turns waiting behind it. */
+    turn: z.object({ active: z.string().nullable(), queued: z.number().int() }),
+    usage: TokenTotals,
+    /** The id of the last stored event: resume the stream after it. */
+    lastEventId: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'SessionSnapshot' });
+export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
+
+export const SubmitResponse = z.object({
+  sessionId: z.string(),
+  status: z.literal('submitted'),
+  collectedFields: z.record(z.string(), z.string()),
+  needsReview: z.array(z.string()),
+  audit: AuditReport.nullable(),
+});
+export type SubmitResponse = z.infer<typeof SubmitResponse>;
+
+export const CancelTurnResponse = z.object({ turnId: z.string(), status: z.enum(['cancelled', 'cancelling']) });
+
+export const RunStepsResponse = z.object({ runSteps: z.array(RunStep) });
 
 export const SessionIdParams = z.object({ id: z.string().min(1).max(100) });

@@ -1,80 +1,97 @@
 import { z } from 'zod';
 import { MultiStepQueryPlan, RetrievalMode } from './faq.js';
-import { AgentName } from './session.js';
+import { SessionSnapshot } from './api.js';
+import { AgentName, AuditReport, TokenTotals } from './session.js';
 
 /**
- * Every event of the SSE contract (docs/API.md section 1) as one zod schema.
- * No transforms: what a worker appends is exactly what a client receives.
+ * Every event of the SSE contract (docs/api.md, "Events") as one zod schema;
+ * the AsyncAPI document (/docs/asyncapi.json) is generated from these, with
+ * their descriptions. No transforms: what a worker appends is exactly what a
+ * client receives.
  */
 const ErrorBody = z.object({ code: z.string(), message: z.string() });
 
 export const EventSchemas = {
-  'turn.started': z.object({ turnId: z.string() }),
-  'turn.queued': z.object({ turnId: z.string(), position: z.number().int() }),
-  resync: z.object({ snapshot: z.record(z.string(), z.unknown()) }),
-  message: z.object({
-    messageId: z.string(),
-    role: z.enum(['user', 'assistant']),
-    agent: AgentName.nullable(),
-    text: z.string(),
-    turnId: z.string(),
-  }),
-  /**
-   * Live only (never stored or replayed): text of an assistant message while
-   * the model writes it. `offset` (extension) is where `delta` starts in the
-   * message's text: a client keeps the first `offset` characters and appends,
-   * so a restarted generation overwrites instead of repeating.
-   */
-  'message.delta': z.object({ messageId: z.string(), delta: z.string(), offset: z.number().int().min(0).optional(), turnId: z.string().optional() }),
-  /** Partial text streamed by a turn that failed (or was cancelled) is withdrawn: `messageIds` never get their `message`. */
-  'message.discarded': z.object({ turnId: z.string(), messageIds: z.array(z.string()) }),
-  'agent.changed': z.object({ from: AgentName.nullable(), to: AgentName }),
-  'state.changed': z.object({
-    type: z.enum(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE', 'FIELD_STATUS', 'FIELD_VALUE', 'PLAN_CREATED']),
-    payload: z.record(z.string(), z.unknown()),
-  }),
-  review: z.object({
-    fieldId: z.string(),
-    passed: z.boolean(),
-    missingFacts: z.array(z.string()),
-    feedback: z.string().nullable(),
-  }),
-  check: z.object({ passed: z.boolean(), violations: z.array(z.object({ type: z.string(), message: z.string() })) }),
-  audit: z.object({
-    passed: z.boolean(),
-    violations: z.array(z.object({ type: z.string(), message: z.string(), severity: z.enum(['error', 'warning']) })),
-    summary: z.string(),
-  }),
-  plan: MultiStepQueryPlan,
-  search: z.object({
-    query: z.string(),
-    topK: z.number().int(),
-    hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
-    /** Query words the engine expanded with synonyms (Sudachi, WordNet, the deployment's own), and to what. */
-    expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional(),
-    /** With an embedding model configured: `hybrid`, or `lexical` with a `warning` when the embeddings were unavailable. */
-    retrieval: RetrievalMode.optional(),
-    warning: z.string().optional(),
-  }),
-  answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }),
-  clarify: z.object({ questions: z.array(z.string()) }),
-  'turn.completed': z.object({
-    turnId: z.string(),
-    awaitingUserResponse: z.boolean(),
-    /** Extension: the model usage of this turn (all its steps). */
-    usage: z.object({ modelCalls: z.number().int(), promptTokens: z.number().int(), cachedTokens: z.number().int(), completionTokens: z.number().int(), reasoningTokens: z.number().int() }).optional(),
-  }),
-  'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }),
-  /** Workbench: one tool of the problem-management agent has run (streamed while the agent works). */
-  'workbench.step': z.object({ turnId: z.string(), problemId: z.string(), tool: z.string(), status: z.enum(['success', 'error']), summary: z.string() }),
-  /** Workbench: the agent's answer to a request, or the worksheet once generated. */
-  'workbench.result': z.object({ turnId: z.string(), problemId: z.string().nullable(), worksheetId: z.string() }),
-  'session.completed': z.object({
-    collectedFields: z.record(z.string(), z.string()),
-    audit: z.unknown().nullable(),
-    /** Fields kept as given after the bounded follow-ups, for a human to check (an extension of the contract). */
-    needsReview: z.array(z.string()).optional(),
-  }),
+  'turn.queued': z
+    .object({ turnId: z.string(), position: z.number().int().describe('turns ahead of this one in the session (1: next)') })
+    .describe('A turn was accepted behind the running one; it starts when those before it end.'),
+  'turn.started': z.object({ turnId: z.string() }).describe("A turn begins: its user message follows. A session's turns run one at a time, in the order accepted."),
+  message: z
+    .object({
+      messageId: z.string(),
+      role: z.enum(['user', 'assistant']),
+      agent: AgentName.nullable().describe('the agent that wrote an assistant message; null for the user'),
+      text: z.string(),
+      turnId: z.string(),
+    })
+    .describe("A message of the conversation, the user's or an agent's, whole. It replaces any text streamed for the same messageId."),
+  'message.delta': z
+    .object({
+      messageId: z.string(),
+      delta: z.string(),
+      offset: z.number().int().min(0).optional().describe('where `delta` starts in the message text (UTF-16 code units): keep that many characters, then append'),
+      turnId: z.string().optional(),
+    })
+    .describe('Live only (never stored or replayed; its `id:` repeats the last stored event id): text of an assistant message while the model writes it.'),
+  'message.discarded': z
+    .object({ turnId: z.string(), messageIds: z.array(z.string()) })
+    .describe('Text streamed for these messages is withdrawn: they will never arrive (a failed or cancelled turn, a question that was not sent after all).'),
+  'agent.changed': z.object({ from: AgentName.nullable(), to: AgentName }).describe('Another agent holds the conversation.'),
+  'state.changed': z
+    .object({
+      type: z.enum(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE', 'FIELD_STATUS', 'FIELD_VALUE', 'PLAN_CREATED']),
+      payload: z.record(z.string(), z.unknown()).describe('SET_LANGUAGE {language}, SET_COUNTRY {country}, SET_TIMEZONE {timezone, source}, FIELD_STATUS {fieldId, status}, FIELD_VALUE {fieldId, value}, PLAN_CREATED {fields}'),
+    })
+    .describe("The interview's state changed: the settled language, country or time zone, a field's status or value, the field plan."),
+  review: z
+    .object({
+      fieldId: z.string(),
+      passed: z.boolean(),
+      missingFacts: z.array(z.string()),
+      feedback: z.string().nullable(),
+    })
+    .describe("The reviewer's verdict on an answer: the facts still missing drive the follow-up question."),
+  check: z
+    .object({ passed: z.boolean(), violations: z.array(z.object({ type: z.string(), message: z.string() })) })
+    .describe("Job applications: the checker's verdict on a question before it is asked."),
+  audit: AuditReport.describe("Job applications: the auditor's review of the whole interview, at its end."),
+  plan: MultiStepQueryPlan.describe("FAQ: the planner's multi-step plan for the question (clarify, search, follow-up search, answer)."),
+  search: z
+    .object({
+      query: z.string(),
+      topK: z.number().int(),
+      hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
+      expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional().describe('query words the engine expanded with synonyms, and to what'),
+      retrieval: RetrievalMode.optional().describe('with an embedding model configured: `hybrid`, or `lexical` with a `warning` when the embeddings were unavailable'),
+      warning: z.string().optional(),
+    })
+    .describe('FAQ: one search of the corpus and its hits.'),
+  answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }).describe('FAQ: the answer synthesised from the hits, with the ids of its sources.'),
+  clarify: z.object({ questions: z.array(z.string()) }).describe('FAQ: the question is ambiguous; these questions ask the user to narrow it.'),
+  'turn.completed': z
+    .object({
+      turnId: z.string(),
+      awaitingUserResponse: z.boolean().describe('true when the agents wait for the user (a question was asked)'),
+      usage: TokenTotals.optional().describe('the model usage of this turn (all its steps)'),
+    })
+    .describe('The turn ended; the next queued turn, if any, starts.'),
+  'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }).describe('The turn ended without its result (`error.code`: e.g. `cancelled`, `timeout`, a model error). The session stays usable.'),
+  'workbench.step': z
+    .object({ turnId: z.string(), problemId: z.string(), tool: z.string(), status: z.enum(['success', 'error']), summary: z.string() })
+    .describe('Workbench: one tool of the problem-management agent has run.'),
+  'workbench.result': z
+    .object({ turnId: z.string(), problemId: z.string().nullable(), worksheetId: z.string() })
+    .describe("Workbench: the agent's answer to a request is ready (or the worksheet, once generated)."),
+  'session.completed': z
+    .object({
+      collectedFields: z.record(z.string(), z.string()),
+      audit: AuditReport.nullable(),
+      needsReview: z.array(z.string()).optional().describe('fields kept as given after the bounded follow-ups, for a human to check'),
+    })
+    .describe('The interview is over: every required field is done (submit the session to close it).'),
+  resync: z
+    .object({ snapshot: SessionSnapshot })
+    .describe("The stream cannot be replayed from the client's id (history trimmed, or an id from the future): replace all state with this snapshot and go on from its id."),
 } as const;
 
 /**

@@ -82,6 +82,14 @@ export const CheckViolation = z.object({
 });
 export type CheckViolation = z.infer<typeof CheckViolation>;
 
+/** The auditor's review of a whole job-application interview (docs/seeds/001 AuditResultSchema). */
+export const AuditReport = z.object({
+  passed: z.boolean(),
+  violations: z.array(z.object({ type: z.string(), message: z.string(), severity: z.enum(['error', 'warning']) })),
+  summary: z.string(),
+});
+export type AuditReport = z.infer<typeof AuditReport>;
+
 export const ComplianceState = z.object({
   checks: z.array(z.object({ fieldId: z.string().nullable(), question: z.string(), passed: z.boolean(), violations: z.array(CheckViolation) })),
   failedChecks: z.record(z.string(), z.number().int()),
@@ -155,7 +163,7 @@ export const SessionState = z.discriminatedUnion('kind', [
     ...FormPart,
     /** Quick-check history, failed checks per field, prohibited topics the respondent volunteered (masked). */
     compliance: ComplianceState,
-    audit: z.unknown().nullable().default(null),
+    audit: AuditReport.nullable().default(null),
   }),
   /** The dialog context (history with plans) and the results of recent turns. */
   CoreSessionState.extend({ kind: z.literal('faq'), faq: FaqState }),

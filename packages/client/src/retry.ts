@@ -34,6 +34,8 @@ export function parseRetryAfter(raw: string | null | undefined, now: number = Da
   const value = raw?.trim() ?? '';
   if (value === '') return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP date names its month (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse alone would take `-1` for a year.
+  if (!/[a-z]{3}/i.test(value)) return null;
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }

@@ -32,9 +32,14 @@ export class SseParser {
 
   constructor(private readonly handlers: SseParserHandlers) {}
 
+  /** The last chunk ended in CR: an LF that starts the next one is the rest of that CRLF. */
+  private afterCr = false;
+
   /** Feeds a decoded chunk; dispatches every complete event in it. */
   push(chunk: string): void {
-    this.buffer += chunk;
+    if (chunk === '') return;
+    this.buffer += this.afterCr && chunk.startsWith('\n') ? chunk.slice(1) : chunk;
+    this.afterCr = false;
     let start = 0;
     // Where the next CR is, searched again only once passed: most streams have none, and a
     // fresh search per line would make a chunk of many lines quadratic.
@@ -44,8 +49,9 @@ export class SseParser {
       const lf = this.buffer.indexOf('\n', start);
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
       if (end === -1) break;
-      // A CR at the very end may be the first half of CRLF: wait for the next chunk.
-      if (this.buffer[end] === '\r' && end === this.buffer.length - 1) break;
+      // A CR at the very end may be the first half of CRLF: the line ends here all the same
+      // (no event waits for the next chunk), and an LF that begins the next chunk is skipped.
+      if (this.buffer[end] === '\r' && end === this.buffer.length - 1) this.afterCr = true;
       this.line(this.buffer.slice(start, end));
       start = end + (this.buffer[end] === '\r' && this.buffer[end + 1] === '\n' ? 2 : 1);
     }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '@convo/runtime';
-import type { FastifyReply } from 'fastify';
+import { build } from 'esbuild';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
@@ -26,6 +28,52 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Every file of the pages is sent with these. */
+const PAGE_HEADERS = {
+  // Revalidate every time (ETag makes that a 304): a redeployed page never mixes old and new modules.
+  'cache-control': 'no-cache',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Where the pages import the client package from (services/gateway/web imports `/lib/convo-client.js`). */
+export const CLIENT_BUNDLE_PATH = '/lib/convo-client.js';
+
+type Bundle = { code: string; etag: string };
+
+/**
+ * @convo/client bundled into one ES module for the pages, built in memory
+ * once (esbuild, a few tens of milliseconds) so the pages need no build step
+ * and always run the client the services were started with.
+ */
+function clientBundle(log: FastifyBaseLogger): () => Promise<Bundle> {
+  let pending: Promise<Bundle> | null = null;
+  const start = () =>
+    build({
+      entryPoints: [fileURLToPath(import.meta.resolve('@convo/client'))],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      legalComments: 'none',
+      logLevel: 'silent',
+    }).then((result) => {
+      const code = result.outputFiles[0]?.text ?? '';
+      return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
+    });
+  return () => {
+    pending ??= start().catch((err: unknown) => {
+      // Not kept: the next request builds again.
+      pending = null;
+      log.error({ err }, 'the client bundle could not be built');
+      throw err;
+    });
+    return pending;
+  };
+}
+
 const SampleSummary = z.object({
   id: z.string(),
   title: z.string(),
@@ -37,6 +85,9 @@ const SampleSummary = z.object({
 export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const samples = await loadSampleForms(deps.config.web.sampleFormsDir, deps.log);
+    const bundle = clientBundle(deps.log);
+    // Built now, so the first page load does not wait; a failure is logged and retried on request.
+    bundle().catch(() => undefined);
 
     await app.register(fastifyStatic, {
       root: WEB_ROOT,
@@ -44,16 +95,17 @@ export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       // Routes for the files that exist, not a catch-all: unknown paths keep the contract's 404 body.
       wildcard: false,
       index: 'index.html',
-      // Revalidate every time (ETag makes that a 304): a redeployed page never mixes old and new modules.
       cacheControl: false,
       setHeaders: (reply: FastifyReply) => {
-        reply.headers({
-          'cache-control': 'no-cache',
-          'content-security-policy': CONTENT_SECURITY_POLICY,
-          'x-content-type-options': 'nosniff',
-          'referrer-policy': 'no-referrer',
-        });
+        reply.headers(PAGE_HEADERS);
       },
+    });
+
+    app.get(CLIENT_BUNDLE_PATH, { schema: { tags: ['web'], summary: 'The @convo/client package as one ES module, for the pages' } }, async (req, reply) => {
+      const { code, etag } = await bundle();
+      reply.headers(PAGE_HEADERS).header('etag', etag);
+      if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+      return reply.type('text/javascript; charset=utf-8').send(code);
     });
 
     // The problem workbench page by its short name; the query (?lang=, ?worksheet=) goes along.

@@ -75,6 +75,17 @@ describe('SSE route', () => {
     sse.close();
   });
 
+  it('answers an id from the future with a resync at the last stored id, then goes on live from there', async () => {
+    const session = await sessionWithEvents(3);
+    const sse = await SseRecorder.open(url(session, '&lastEventId=50'));
+    await sse.waitFor((evs) => evs.length >= 1);
+    expect(sse.events[0]).toMatchObject({ id: 3, type: 'resync' });
+    await session.append(2);
+    await sse.waitFor((evs) => evs.length >= 3, 5_000, 'live events after a resync from the future');
+    expect(sse.events.slice(1).map((e) => e.id)).toEqual([4, 5]);
+    sse.close();
+  });
+
   it('replays retained history without a resync when nothing was lost', async () => {
     const session = await sessionWithEvents(5);
     const sse = await SseRecorder.open(url(session));

@@ -105,6 +105,11 @@ describe('edits, consistency and fixes', () => {
     const current = (await api.call('GET', `/api/problems/${problem.id}`)).json;
     await api.call('PATCH', `/api/problems/${problem.id}`, { body: { field: 'correctChoiceIndex', value: fix.json.fixes.correctChoiceIndex, version: current.version } });
     expect((await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { body: {} })).json.isConsistent).toBe(true);
+    // The body is optional: a POST without one checks the stored problem.
+    const bare = await api.call('POST', `/api/problems/${problem.id}/check-consistency`);
+    expect(bare.status).toBe(200);
+    expect(bare.json.isConsistent).toBe(true);
+    expect((await api.call('POST', `/api/problems/${problem.id}/auto-fix`)).status).toBe(200);
   });
 
   it('suggests four ideas of at most 15 characters per section, in the worksheet language, the same for the same version', async () => {

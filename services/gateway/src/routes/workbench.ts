@@ -52,9 +52,9 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       return reply.status(201).send(await createWorksheet(deps, req.body, req.log));
     });
 
-    app.get('/api/worksheets/:id', { schema: { tags, params: Id, response: { 200: Worksheet, ...missing } } }, async (req) => (await loadWorkbench(deps, req.params.id)).worksheet);
+    app.get('/api/worksheets/:id', { schema: { tags, summary: 'The worksheet with its problems', params: Id, response: { 200: Worksheet, ...missing } } }, async (req) => (await loadWorkbench(deps, req.params.id)).worksheet);
 
-    app.get('/api/problems/:id', { schema: { tags, params: Id, response: { 200: Problem, ...missing } } }, async (req) => (await loadProblem(deps, req.params.id)).problem);
+    app.get('/api/problems/:id', { schema: { tags, summary: 'One problem, with its version (send it back when editing)', params: Id, response: { 200: Problem, ...missing } } }, async (req) => (await loadProblem(deps, req.params.id)).problem);
 
     app.get('/api/problems/:id/history', { schema: { tags, summary: "The problem's edits, oldest first", params: Id, response: { 200: z.object({ problemId: z.string(), edits: z.array(ProblemEdit) }), ...missing } } }, async (req) => {
       const loaded = await loadProblem(deps, req.params.id);
@@ -76,26 +76,26 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.post('/api/problems/:id/undo', { config: WORK_ROUTE, schema: { tags, summary: 'Undo the last edit of the problem', params: Id, response: { 200: Problem, 409: ErrorResponse, ...changing } } }, async (req) => undoEdit(deps, req.params.id));
 
-    app.post('/api/problems/:id/check-consistency', { schema: { tags, params: Id, body: CheckConsistencyBody.optional(), response: { 200: ConsistencyReport, ...missing } } }, async (req) => {
+    app.post('/api/problems/:id/check-consistency', { schema: { tags, summary: 'Check the problem (or the problem with one field changed, not saved) for contradictions', params: Id, body: CheckConsistencyBody.nullish(), response: { 200: ConsistencyReport, ...missing } } }, async (req) => {
       const loaded = await loadProblem(deps, req.params.id);
       const body = req.body ?? {};
       const problem = body.updatedField && body.newValue !== undefined ? { ...loaded.problem, [body.updatedField]: body.newValue } : loaded.problem;
       return consistencyReport(problem, loaded.worksheet.language);
     });
 
-    app.post('/api/problems/:id/auto-fix', { schema: { tags, summary: 'Fixes for what the checker finds, not applied', params: Id, body: AutoFixBody.optional(), response: { 200: AutoFixResponse, ...missing } } }, async (req) => {
+    app.post('/api/problems/:id/auto-fix', { schema: { tags, summary: 'Fixes for what the checker finds, not applied', params: Id, body: AutoFixBody.nullish(), response: { 200: AutoFixResponse, ...missing } } }, async (req) => {
       const loaded = await loadProblem(deps, req.params.id);
       return proposeFix(loaded.problem, loaded.worksheet.language);
     });
 
-    app.get('/api/suggestions/:problemId', { schema: { tags, params: z.object({ problemId: z.string().min(1).max(200) }), response: { 200: Suggestions, ...missing, ...modelWork } } }, async (req) => cachedSuggestions(deps, await loadProblem(deps, req.params.problemId)));
+    app.get('/api/suggestions/:problemId', { schema: { tags, summary: 'Improvement suggestions for the problem', params: z.object({ problemId: z.string().min(1).max(200) }), response: { 200: Suggestions, ...missing, ...modelWork } } }, async (req) => cachedSuggestions(deps, await loadProblem(deps, req.params.problemId)));
 
     app.get('/api/worksheets/:id/runsteps', { schema: { tags, summary: "The agent's tool executions on this worksheet (docs/seeds/004 RunStep)", params: Id, response: { 200: RunStepsResponse, ...missing } } }, async (req) => {
       await loadWorkbench(deps, req.params.id);
       return { runSteps: await store.getRunSteps(req.params.id) };
     });
 
-    app.post('/api/worksheets/:id/validate', { schema: { tags, params: Id, response: { 200: ValidateResponse, ...missing } } }, async (req) => validateWorksheet((await loadWorkbench(deps, req.params.id)).worksheet));
+    app.post('/api/worksheets/:id/validate', { schema: { tags, summary: 'Validate every problem of the worksheet', params: Id, response: { 200: ValidateResponse, ...missing } } }, async (req) => validateWorksheet((await loadWorkbench(deps, req.params.id)).worksheet));
 
     app.get(
       '/api/worksheets/:id/pdf',

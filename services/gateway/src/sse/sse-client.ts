@@ -88,10 +88,14 @@ export class SseClient implements HubSubscriber {
     this.send(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`);
   }
 
-  /** Writes an event carrying an explicit id (the resync marker). */
+  /**
+   * Writes an event carrying an explicit id (the resync marker). The client
+   * replaces its state with what it carries, so the stream goes on from that
+   * id, even when the client asked for an id beyond it (from the future).
+   */
   writeRaw(id: number, type: string, data: unknown): void {
     if (this.closed) return;
-    this.cursor = Math.max(this.cursor, id);
+    this.cursor = id;
     this.send(`id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 

@@ -10,6 +10,7 @@ import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { sheddingPlugin } from './plugins/shedding.js';
 import { eventRoutes } from './routes/events.js';
+import { tracingPlugin } from './plugins/tracing.js';
 import { faqDialogRoutes } from './routes/faq-dialog.js';
 import { faqDocumentRoutes } from './routes/faq-documents.js';
 import { healthRoutes } from './routes/health.js';
@@ -73,6 +74,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           token: { type: 'apiKey', in: 'query', name: 'token' },
         },
       },
+  await app.register(tracingPlugin);
     },
     transform: jsonSchemaTransform,
   });

@@ -1,4 +1,4 @@
-import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, storeOptions, waitReady } from '@convo/runtime';
+import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
 import { CorpusStore } from '@convo/faq';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';
@@ -17,7 +17,9 @@ import { StreamHub } from './sse/stream-hub.js';
  * search queue's completion events (/agent.search).
  */
 export async function startGateway(config: Config = loadConfig()) {
-  const log = createLogger('gateway', config.logLevel);
+  const log = createLogger('gateway', config.logLevel, { traceIds: config.tracing.enabled });
+  // Before the app is built: its tracing plugin adds its hooks only when tracing is on.
+  const tracing = startTracing('gateway', config.tracing, { log });
   const redis = createRedis(config.redis, 'producer', 'gateway');
   // A cluster cannot XREAD many sessions' streams at once: there the hub follows them by notice, without this connection.
   const blocking = config.redis.clusterNodes ? null : createRedis(config.redis, 'worker', 'gateway-sse');
@@ -86,6 +88,8 @@ export async function startGateway(config: Config = loadConfig()) {
     blocking?.disconnect();
     subscriber.disconnect();
     redis.disconnect();
+    // Last: the spans of the requests that just finished are exported too.
+    await tracing.shutdown();
   };
   return { app, port, close, deps };
 }

@@ -3,11 +3,15 @@ import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import {
   type AgentName,
+  ATTR,
   type Config,
   createAgentQueues,
   createLogger,
   createRedis,
   createRuntimeMetrics,
+  deferNewerJob,
+  extractTrace,
+  inSpan,
   loadConfig,
   type Logger,
   queueName,
@@ -15,10 +19,13 @@ import {
   runStep,
   type RuntimeMetrics,
   SessionStore,
+  SpanKind,
   startHealthServer,
   startMetricsPublisher,
+  startTracing,
   storeOptions,
   type StepHandler,
+  traceOf,
   type TurnIntake,
 } from '@convo/runtime';
 import { createProvider } from './llm/index.js';
@@ -55,6 +62,11 @@ const HAND_BACK_GRACE_MS = 2_000;
  * so another replica takes them at once instead of after the stalled-job
  * check. A step that is cut off has committed nothing (commits are
  * compare-and-set), so running it again elsewhere is safe.
+ *
+ * A job whose payload schema is newer than this release knows is put back
+ * for a newer worker before anything reads it (deferNewerJob). With tracing
+ * on (OTEL_*), each job runs in a consumer span continuing the trace it was
+ * enqueued in, and what is buffered is exported before the process exits.
  */
 export async function runAgentService(
   agent: AgentName,
@@ -62,7 +74,8 @@ export async function runAgentService(
   options: ServiceOptions = {},
 ): Promise<void> {
   const config = loadConfig();
-  const log = createLogger(agent, config.logLevel).child({ agent });
+  const log = createLogger(agent, config.logLevel, { traceIds: config.tracing.enabled }).child({ agent });
+  const tracing = startTracing(agent, config.tracing, { log });
   const redis = createRedis(config.redis, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
   const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}, agent), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
@@ -77,12 +90,14 @@ export async function runAgentService(
   const running = new Map<string, { jobId: string; worker: Worker }>();
 
   const process_ = async (worker: Worker, job: Job, token: string | undefined, signal: AbortSignal | undefined) => {
+    await deferNewerJob(job, token, { delayMs: config.jobs.newerVersionDelayMs, log, metrics, agent });
     const other = jobs[job.name];
     const end = metrics.jobDuration.startTimer({ agent, job: job.name });
     const sessionId = other ? null : sessionOf(job.data);
     if (sessionId && job.id) running.set(sessionId, { jobId: job.id, worker });
     try {
-      const result = other ? await other(job.data, signal) : await runStep(job, deps, signal);
+      // runStep opens the step's span itself (it knows the session and turn); other jobs get one here.
+      const result = other ? await inJobSpan(agent, job, () => other(job.data, signal)) : await runStep(job, deps, signal);
       end({ outcome: 'ok' });
       return result;
     } catch (err) {
@@ -149,10 +164,24 @@ export async function runAgentService(
     await queues.closeAll().catch(() => undefined);
     redis.disconnect();
     log.info('stopped');
+    await tracing.shutdown();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** A consumer span `<job name> <agent>` for a job other than a step (the search agent's queries), in the trace it was enqueued in. */
+function inJobSpan<T>(agent: AgentName, job: Job, fn: () => Promise<T>): Promise<T> {
+  const attributes = {
+    [ATTR.agent]: agent,
+    [ATTR.messagingSystem]: 'bullmq',
+    [ATTR.messagingOperationType]: 'process',
+    [ATTR.messagingOperationName]: 'process',
+    [ATTR.messagingDestination]: job.queueName,
+    ...(job.id ? { [ATTR.messagingMessageId]: job.id } : {}),
+  };
+  return inSpan(`${job.name} ${agent}`, { kind: SpanKind.CONSUMER, parent: extractTrace(traceOf(job.data)), attributes }, fn);
 }
 
 /** The session a step job belongs to, or null for a payload that is not one (rejected later by runStep). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_NAMES, type AgentName } from './agents-list.js';
+import { tracingConfig, type TracingConfig } from './tracing/env.js';
 
 /**
  * The only module that reads the environment. Everything else receives a
@@ -70,6 +71,8 @@ const EnvSchema = z.object({
   JOB_LOCK_MS: int(6_000, 1000),
   /** How often each worker looks for jobs whose lock expired and takes them over. */
   JOB_STALLED_INTERVAL_MS: int(2_000, 500),
+  /** How long a worker puts back a job of a newer schema major than it knows, for a newer worker to take (rolling deploys). */
+  JOB_NEWER_VERSION_DELAY_MS: int(5_000, 100),
   /** How often a gateway's sweeper looks for steps whose job was lost (a crash between commit and enqueue) or failed for good. */
   SWEEP_INTERVAL_MS: int(2_000, 100),
   /** How long a step may wait before the sweeper checks its job. */
@@ -210,7 +213,7 @@ export type Config = Readonly<{
   eventsMaxLen: number;
   maxQueuedTurns: number;
   sse: Readonly<{ heartbeatMs: number; maxBufferBytes: number; retryMs: number }>;
-  jobs: Readonly<{ attempts: number; backoffMs: number; lockMs: number; stalledIntervalMs: number }>;
+  jobs: Readonly<{ attempts: number; backoffMs: number; lockMs: number; stalledIntervalMs: number; newerVersionDelayMs: number }>;
   sweepIntervalMs: number;
   stepStaleMs: number;
   shutdownTimeoutMs: number;
@@ -243,6 +246,8 @@ export type Config = Readonly<{
   embeddings: EmbeddingsConfig | undefined;
   metricsPushMs: number;
   healthPort: number;
+  /** OpenTelemetry tracing from the standard OTEL_* variables (tracing/env.ts); off unless an exporter is asked for. */
+  tracing: TracingConfig;
 }>;
 
 export type EmbeddingsConfig = Readonly<{
@@ -318,6 +323,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
   ) as Record<AgentName, AgentModelSettings>;
   const embeddings = embeddingsConfig(vars);
+  let tracing: TracingConfig;
+  try {
+    tracing = tracingConfig(env);
+  } catch (err) {
+    throw new ConfigError(`invalid environment:\n  ${(err as Error).message}`);
+  }
   return Object.freeze({
     nodeEnv: vars.NODE_ENV,
     redis: Object.freeze({ url: vars.REDIS_URL, clusterNodes }),
@@ -364,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffMs: vars.JOB_BACKOFF_MS,
       lockMs: vars.JOB_LOCK_MS,
       stalledIntervalMs: vars.JOB_STALLED_INTERVAL_MS,
+      newerVersionDelayMs: vars.JOB_NEWER_VERSION_DELAY_MS,
     }),
     sweepIntervalMs: vars.SWEEP_INTERVAL_MS,
     stepStaleMs: vars.STEP_STALE_MS,
@@ -395,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddings,
     metricsPushMs: vars.METRICS_PUSH_MS,
     healthPort: vars.HEALTH_PORT,
+    tracing,
   });
 }
 

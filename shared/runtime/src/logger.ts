@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { activeTraceIds } from './tracing/ids.js';
 
 export type { Logger };
 
@@ -19,7 +20,7 @@ function serializeRequest(req: { method?: string; url?: string; headers?: Record
  * reader falls behind (under a flood, every request's answer waited on it).
  * pino flushes what is buffered when the process exits.
  */
-export function createLogger(service: string, level: string = 'info'): Logger {
+export function createLogger(service: string, level: string = 'info', opts: LoggerOptions = {}): Logger {
   return pino(
     {
       level,
@@ -27,7 +28,20 @@ export function createLogger(service: string, level: string = 'info'): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['token', '*.token', 'headers.authorization', 'req.headers.authorization'], remove: true },
       serializers: { req: serializeRequest },
+      // Installed only with tracing on: without it, a log call does not even look for a span.
+      ...(opts.traceIds ? { mixin: traceIdsMixin } : {}),
     },
-    pino.destination({ dest: 1, sync: false }),
+    opts.destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+export type LoggerOptions = {
+  /** Lines written inside a span carry its `trace_id` and `span_id` (config.tracing.enabled). */
+  traceIds?: boolean;
+  /** Where lines go; stdout by default. */
+  destination?: DestinationStream;
+};
+
+function traceIdsMixin(): Record<string, string> {
+  return activeTraceIds() ?? {};
 }

@@ -1,11 +1,11 @@
-import { AgentSearchResponse, AppError, enqueueSearchQuery, type AgentSearchRequest, type SearchQueryJob } from '@convo/runtime';
+import { AgentSearchResponse, AppError, enqueueSearchQuery, JOB_SCHEMA_VERSION, type AgentSearchRequest, type SearchQueryJob } from '@convo/runtime';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { GatewayDeps } from '../deps.js';
 import { TimeoutError } from './turn-waiter.js';
 
 /** POST /agent.search: one search job on the search agent's queue, awaited without polling. */
 export async function searchOnce(deps: Pick<GatewayDeps, 'queues' | 'config' | 'searchEvents'>, body: AgentSearchRequest): Promise<AgentSearchResponse> {
-  const payload: SearchQueryJob = { v: 1, query: body.query, topK: body.topK, language: body.language };
+  const payload: SearchQueryJob = { v: JOB_SCHEMA_VERSION, query: body.query, topK: body.topK, language: body.language };
   // Listening before the job exists, so its completion cannot be missed.
   const events = await deps.searchEvents();
   const job = await enqueueSearchQuery(deps.queues, payload);

@@ -15,6 +15,8 @@ export type RuntimeMetrics = {
   llmTokens: Counter<'agent' | 'provider' | 'model' | 'kind'>;
   /** Model calls that had to wait for the per-model RPM limit, and how long. */
   llmRateWait: Histogram<'provider' | 'model'>;
+  /** Jobs a worker put back because their schema major is newer than it knows (queues/versions.ts): old workers during a rolling deploy. */
+  jobsDeferred: Counter<'agent' | 'job' | 'version'>;
 };
 
 /** Buckets from 1 ms to 2 min: queue hops are milliseconds, model calls seconds. */
@@ -57,6 +59,12 @@ export function createRuntimeMetrics(): RuntimeMetrics {
       help: 'Time model calls waited for the per-model RPM limit (LLM_RPM)',
       labelNames: ['provider', 'model'],
       buckets: SECONDS,
+      registers,
+    }),
+    jobsDeferred: new Counter({
+      name: 'convo_jobs_deferred_total',
+      help: 'Jobs left for a newer worker because their payload schema version is newer than this worker knows',
+      labelNames: ['agent', 'job', 'version'],
       registers,
     }),
   };

@@ -5,7 +5,9 @@ import type { Config } from '../config.js';
 import calculateSlot from 'cluster-key-slot';
 import { stableHash } from '../redis/hash.js';
 import { SearchQueryJob } from '../schemas/faq.js';
+import { JOB_SCHEMA_VERSION, JobSchemaVersion, JobTrace } from '../schemas/jobs.js';
 import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
+import { injectTrace } from '../tracing/propagation.js';
 
 /**
  * The job catalog: each agent's queue, split into `<AGENT>_PARTITIONS`
@@ -24,11 +26,13 @@ import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
 export const STEP_JOB_NAME = 'step';
 
 export const StepJob = z.object({
-  v: z.literal(1),
+  v: JobSchemaVersion,
   sessionId: z.string().min(1),
   seq: z.number().int().min(1),
   agent: AgentNameSchema,
   turnId: z.string().min(1),
+  /** The trace the step continues (propagation.ts): the dispatching step's span, or the request that accepted the turn. */
+  trace: JobTrace,
 });
 export type StepJob = z.infer<typeof StepJob>;
 
@@ -120,8 +124,9 @@ export function createAgentQueues(connection: ConnectionOptions, prefix: string,
   };
 }
 
+/** The job carries the active trace context, so the step's span continues the trace of whatever dispatched it. */
 export async function enqueueStep(queues: AgentQueues, config: Config, sessionId: string, step: Step): Promise<void> {
-  const payload: StepJob = { v: 1, sessionId, seq: step.seq, agent: step.agent, turnId: step.turnId };
+  const payload: StepJob = { v: JOB_SCHEMA_VERSION, sessionId, seq: step.seq, agent: step.agent, turnId: step.turnId, trace: injectTrace() };
   await queues.forSession(step.agent, sessionId).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
 }
 
@@ -139,9 +144,12 @@ export const SEARCH_QUERY_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 3600, count: 1000 },
 };
 
-/** Queries all go to the search agent's first partition: one QueueEvents stream tells every waiting request. */
+/**
+ * Queries all go to the search agent's first partition: one QueueEvents stream tells every waiting request.
+ * The job carries the active trace context unless the payload names one.
+ */
 export async function enqueueSearchQuery(queues: AgentQueues, payload: SearchQueryJob): Promise<Job> {
-  return queues.get('search').add(SEARCH_QUERY_JOB_NAME, SearchQueryJob.parse(payload), SEARCH_QUERY_JOB_OPTIONS);
+  return queues.get('search').add(SEARCH_QUERY_JOB_NAME, SearchQueryJob.parse({ ...payload, trace: payload.trace ?? injectTrace() }), SEARCH_QUERY_JOB_OPTIONS);
 }
 
 export const ALL_AGENTS: readonly AgentName[] = AGENT_NAMES;

@@ -7,13 +7,15 @@ import { createLiveChannel, type LiveChannel } from './live.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
 import { StepJob, type AgentQueues } from '../queues/catalog.js';
-import { commitStep, dispatch } from './commit.js';
+import { commitStep, dispatchNext } from './commit.js';
 import { event } from '../schemas/events.js';
 import { NO_TOKENS } from '../schemas/session.js';
 import type { RunStep } from '../schemas/run-step.js';
 import type { Step } from '../schemas/session.js';
 import type { CommitMode, LoadedSession, SessionStore, TurnRecord } from '../store/session-store.js';
 import { plainTurnIntake, type StepHandler, type StepOutcome, type TurnIntake } from './step-handler.js';
+import { extractTrace } from '../tracing/propagation.js';
+import { ATTR, inSpan, SpanKind } from '../tracing/spans.js';
 
 export type StepRunnerDeps = {
   agent: AgentName;
@@ -27,7 +29,8 @@ export type StepRunnerDeps = {
   intake?: TurnIntake;
 };
 
-export type JobLike = { data: unknown; attemptsMade: number; opts: { attempts?: number } };
+/** What runStep reads of a BullMQ job; `id` and `queueName` only label its span. */
+export type JobLike = { data: unknown; attemptsMade: number; opts: { attempts?: number }; id?: string; queueName?: string };
 export type StepRunResult = 'committed' | 'failed_turn' | 'stale' | 'gone';
 
 const MAX_CONFLICT_RETRIES = 8;
@@ -43,15 +46,35 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
   if (!parsed.success) throw new UnrecoverableError(`invalid step payload: ${parsed.error.message}`);
   const payload = parsed.data;
   if (payload.agent !== deps.agent) throw new UnrecoverableError(`step for ${payload.agent} reached the ${deps.agent} worker`);
-  const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
+  // The step's span continues the trace the job was enqueued in: a child of the span that dispatched it.
+  const attributes = {
+    [ATTR.sessionId]: payload.sessionId,
+    [ATTR.turnId]: payload.turnId,
+    [ATTR.agent]: payload.agent,
+    [ATTR.stepSeq]: payload.seq,
+    [ATTR.jobVersion]: payload.v,
+    [ATTR.messagingSystem]: 'bullmq',
+    [ATTR.messagingOperationType]: 'process',
+    [ATTR.messagingOperationName]: 'process',
+    ...(job.queueName ? { [ATTR.messagingDestination]: job.queueName } : {}),
+    ...(job.id ? { [ATTR.messagingMessageId]: job.id } : {}),
+  };
+  return inSpan(`step ${payload.agent}`, { kind: SpanKind.CONSUMER, parent: extractTrace(payload.trace), attributes }, async (span) => {
+    const result = await runParsedStep(job, payload, deps, signal);
+    span.setAttribute(ATTR.stepResult, result);
+    return result;
+  });
+}
 
+async function runParsedStep(job: JobLike, payload: StepJob, deps: StepRunnerDeps, signal?: AbortSignal): Promise<StepRunResult> {
+  const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
   for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
     let loaded = await deps.store.load(payload.sessionId);
     if (!loaded) return 'gone';
     const step = loaded.step;
     if (!step || step.seq !== payload.seq) {
       // A rerun after the commit but before the next dispatch: make sure that dispatch happened.
-      if (step && step.seq > payload.seq) await dispatch(deps, payload.sessionId, step);
+      if (step && step.seq > payload.seq) await dispatchNext(deps, payload.sessionId, payload.turnId, step);
       return 'stale';
     }
     if (isCancelled(loaded, step)) {

@@ -4,6 +4,8 @@ import type { Logger } from '../logger.js';
 import { stepJobId, type AgentQueues } from '../queues/catalog.js';
 import { dispatch } from './commit.js';
 import type { SessionStore } from '../store/session-store.js';
+import { extractTrace, traceOf } from '../tracing/propagation.js';
+import { ATTR, inSpan } from '../tracing/spans.js';
 import { failTurn } from './step-runner.js';
 
 /**
@@ -27,7 +29,11 @@ export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues
     const state = job ? await job.getState() : 'missing';
     if (state === 'missing' || state === 'completed' || state === 'unknown') {
       if (job) await job.remove().catch(() => undefined);
-      await dispatch(deps, sessionId, step);
+      // The re-enqueued step stays in its turn's trace: the lost job's own context when the job is still there,
+      // else the one kept with the turn record when the gateway accepted the turn (none for a session's bootstrap run).
+      const parent = extractTrace(traceOf(job?.data) ?? loaded.stepTurn?.trace);
+      const attributes = { [ATTR.sessionId]: sessionId, [ATTR.turnId]: step.turnId, [ATTR.stepSeq]: step.seq, [ATTR.agent]: step.agent };
+      await inSpan('sweeper re-enqueue', { parent, attributes }, () => dispatch(deps, sessionId, step));
       deps.log.warn({ sessionId, seq: step.seq, agent: step.agent, jobState: state }, 'sweeper re-enqueued a lost step');
       repaired++;
     } else if (state === 'failed') {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobSchemaVersion, JobTrace } from './jobs.js';
 
 /**
  * The FAQ dialog (docs/seeds/002): corpus documents, the MultiStepQueryPlan and its
@@ -244,7 +245,14 @@ export const FaqState = z.object({
 export type FaqState = z.infer<typeof FaqState>;
 
 /** Payload of the search agent's `query` job (queues/catalog.ts): one /agent.search call. */
-export const SearchQueryJob = z.object({ v: z.literal(1), query: z.string().min(1), topK: z.number().int().min(1).max(50), language: SearchLanguageOption });
+export const SearchQueryJob = z.object({
+  v: JobSchemaVersion,
+  query: z.string().min(1),
+  topK: z.number().int().min(1).max(50),
+  language: SearchLanguageOption,
+  /** The trace of the /agent.search request (tracing/propagation.ts). */
+  trace: JobTrace,
+});
 export type SearchQueryJob = z.infer<typeof SearchQueryJob>;
 
 export const AgentSearchResponse = z.object({

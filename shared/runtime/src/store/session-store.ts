@@ -5,6 +5,8 @@ import { SystemError } from '../errors.js';
 import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
 import type { RunStep } from '../schemas/run-step.js';
 import { ChatMessage, SessionState, type SessionView, type Step } from '../schemas/session.js';
+import type { TraceCarrier } from '../schemas/jobs.js';
+import { injectTrace } from '../tracing/propagation.js';
 import { allSessionKeys, cancelChannel, liveChannel, PENDING_SHARDS, pendingShardKey, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
 import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CancelOutcome, type CommitMode } from './scripts.js';
 
@@ -55,8 +57,12 @@ export type CommitInput = {
 };
 export type CommitResult = { ok: true; version: number; step: Step | null } | { ok: false };
 
-/** A turn as accepted; `options` carries per-turn settings (FAQ dialog options). */
-export type TurnRecord = { message: string | null; acceptedAt: string; options?: Record<string, unknown> };
+/**
+ * A turn as accepted; `options` carries per-turn settings (FAQ dialog options); `trace` the trace context
+ * of the request that sent it, so a step of the turn dispatched later (a queued turn starting, the
+ * sweeper's re-enqueue) continues that trace (runner/commit.ts, runner/sweeper.ts).
+ */
+export type TurnRecord = { message: string | null; acceptedAt: string; options?: Record<string, unknown>; trace?: TraceCarrier | null };
 
 /** Parses a stream id `0-<n>` back into the session's event number. */
 export function eventNumber(streamId: string): number {
@@ -117,7 +123,8 @@ export class SessionStore {
     acceptedAt: string;
     options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
-    const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}) };
+    const trace = injectTrace();
+    const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}), ...(trace ? { trace } : {}) };
     const accept = () =>
       acceptTurn.run(this.redis, {
         keys: this.keys(input.sessionId),

@@ -9,8 +9,8 @@ import type { GatewayDeps } from './deps.js';
 import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { sheddingPlugin } from './plugins/shedding.js';
-import { eventRoutes } from './routes/events.js';
 import { tracingPlugin } from './plugins/tracing.js';
+import { eventRoutes } from './routes/events.js';
 import { faqDialogRoutes } from './routes/faq-dialog.js';
 import { faqDocumentRoutes } from './routes/faq-documents.js';
 import { healthRoutes } from './routes/health.js';
@@ -74,13 +74,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           token: { type: 'apiKey', in: 'query', name: 'token' },
         },
       },
-  await app.register(tracingPlugin);
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(sheddingPlugin, deps);
+  await app.register(tracingPlugin);
   // The access log. Shed answers are counted (convo_shed_requests_total), not logged: a flood would write a line for each.
   app.addHook('onResponse', async (req, reply) => {
     if (req.shed) return;

@@ -57,7 +57,7 @@ describe('chat page', () => {
   });
 
   it('serves the page modules as JavaScript, and unknown paths as the contract 404', async () => {
-    for (const path of ['/app.js', '/lib/session-view.js', '/lib/event-stream.js', '/styles.css']) {
+    for (const path of ['/app.js', '/lib/session-view.js', '/lib/convo-client.js', '/styles.css']) {
       const res = await fetch(`${base}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(path.endsWith('.css') ? /^text\/css/ : /^(application|text)\/javascript/);
@@ -67,6 +67,26 @@ describe('chat page', () => {
     expect(await missing.json()).toMatchObject({ error: { code: 'not_found' } });
     const outside = await fetch(`${base}/..%2f..%2fpackage.json`);
     expect(outside.status).toBe(404);
+  });
+
+  it('serves @convo/client bundled into one ES module, under the page policy, revalidated by ETag', async () => {
+    const res = await fetch(`${base}/lib/convo-client.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const code = await res.text();
+    // Self-contained (no import left for the browser to resolve) and free of zod.
+    expect(code).toMatch(/export \{[^}]*createClient/);
+    expect(code).not.toMatch(/^import /m);
+    expect(code).not.toContain('zod');
+    const etag = res.headers.get('etag') ?? '';
+    const revalidated = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${base}/lib/convo-client.js`, { headers: { 'if-none-match': etag } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }).on('error', reject),
+    );
+    expect(revalidated).toBe(304);
   });
 
   it('lists the valid sample forms with kind and language, and hands one out ready for POST /v1/sessions', async () => {

@@ -63,6 +63,8 @@ const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 export class EventStream implements AsyncIterable<StreamEvent> {
   /** Connections opened again after a drop. */
   reconnects = 0;
+  /** Messages left out as not the contract's events (unknown type, no integer id, data not a JSON object): a server's fault. */
+  ignored = 0;
   private last: number;
   private retryMs = DEFAULT_RECONNECT_MS;
   private readonly closer = new AbortController();
@@ -156,6 +158,7 @@ export class EventStream implements AsyncIterable<StreamEvent> {
       onEvent: (message) => {
         const ev = toStreamEvent(message);
         if (ev) pending.push(ev);
+        else this.ignored++;
       },
       onRetry: (ms) => (this.retryMs = ms),
     });

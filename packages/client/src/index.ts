@@ -10,7 +10,7 @@ export { STREAM_EVENT_TYPES, endsTurn, isEventType, toStreamEvent, type EventDat
 export { DialogStream, type DialogCallOptions, type DialogInput, type DocumentList, type UpsertResult } from './faq.js';
 export { newIdempotencyKey } from './ids.js';
 export { parseRetryAfter, retryDelayMs, sleep, withRetry, type RetryNotice, type RetryOptions } from './retry.js';
-export { type EventsOptions, type TurnInput } from './sessions.js';
+export { type CreateSessionInput, type EventsOptions, type TurnInput } from './sessions.js';
 export { SseParser, type SseMessage, type SseParserHandlers } from './sse-parser.js';
 export { type CallOptions } from './transport.js';
 export type * from './types.js';

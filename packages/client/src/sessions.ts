@@ -11,12 +11,13 @@ export type EventsOptions = EventStreamOptions & {
 };
 
 export type TurnInput = Input<typeof PostTurnBody>;
+export type CreateSessionInput = Input<typeof CreateSessionBody>;
 
 /** Sessions (docs/API.md §1): a form interview, a job application or an FAQ dialog, and its event stream. */
 export function sessionCalls(http: Transport) {
   const calls = {
     /** POST /v1/sessions: an interview's greeting starts at once and arrives on the event stream. */
-    create: (body: Input<typeof CreateSessionBody>, call?: CallOptions) =>
+    create: (body: CreateSessionInput, call?: CallOptions) =>
       http.json<CreatedSession>({ method: 'POST', path: '/v1/sessions', json: body, idempotent: false }, call),
 
     /** GET /v1/sessions/:id. */

@@ -6,9 +6,8 @@
  * sessionStorage, so a reload or a gateway restart resumes the same conversation.
  */
 
-import { ApiError, createApi, newIdempotencyKey, withRetry } from './lib/api.js';
+import { ApiError, createClient, newIdempotencyKey } from '/lib/convo-client.js';
 import { h, langOf } from './lib/dom.js';
-import { openEventStream } from './lib/event-stream.js';
 import { pickUiLanguage, STRINGS, t } from './lib/i18n.js';
 import { renderPanel } from './lib/panel.js';
 import { applyEvent, canSubmit, hasUserMessage, viewFromSnapshot } from './lib/session-view.js';
@@ -16,7 +15,9 @@ import { applyEvent, canSubmit, hasUserMessage, viewFromSnapshot } from './lib/s
 /** @typedef {import('./lib/session-view.js').SessionView} SessionView */
 /** @typedef {import('./lib/session-view.js').SessionKind} SessionKind */
 /** @typedef {import('./lib/i18n.js').UiLanguage} UiLanguage */
-/** @typedef {import('./lib/api.js').SampleForm} SampleForm */
+/** @typedef {import('/lib/convo-client.js').SampleForm} SampleForm */
+/** @typedef {import('/lib/convo-client.js').RetryNotice} RetryNotice */
+/** @typedef {import('/lib/convo-client.js').StreamState} StreamState */
 
 /**
  * @typedef {object} PendingTurn
@@ -31,13 +32,17 @@ import { applyEvent, canSubmit, hasUserMessage, viewFromSnapshot } from './lib/s
  * @property {string} token
  * @property {SessionView} view
  * @property {Map<string, PendingTurn>} pending
- * @property {{ close(): void, reconnectNow(): void } | null} stream
+ * @property {import('/lib/convo-client.js').EventStream | null} stream
  */
 
 const STORAGE_KEY = 'convo.session';
 const FAQ_EXAMPLES = ['返品', 'ギフト包装はできますか？', 'How much is shipping to Asia?', 'Can I pay with PayPal?'];
 
-const api = createApi('');
+/**
+ * The contract, same origin. A shed call (429/503) and, where it may be repeated, an unreachable
+ * gateway are retried until they go through, each wait shown with "Retry now".
+ */
+const api = createClient({ baseUrl: '', retry: { maxAttempts: Infinity, onRetry: (notice) => showRetry(notice) } });
 /** @type {UiLanguage} */
 let lang = pickUiLanguage(location.search, navigator.languages ?? [navigator.language]);
 /** @type {SampleForm[]} */
@@ -136,8 +141,8 @@ async function startSession() {
   try {
     /** @type {{ kind: SessionKind, form?: unknown, options: { language: string } }} */
     const body = { kind, options: { language } };
-    if (kind !== 'faq') body.form = await withRetry(() => api.sampleForm(els.sample.value), { onRetry: showRetry });
-    const created = await withRetry(() => api.createSession(body), { onRetry: showRetry });
+    if (kind !== 'faq') body.form = await api.samples.get(els.sample.value);
+    const created = await api.sessions.create(/** @type {import('/lib/convo-client.js').CreateSessionInput} */ (body));
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ id: created.sessionId, token: created.token }));
     await openSession(created.sessionId, created.token);
   } catch (err) {
@@ -155,7 +160,7 @@ async function startSession() {
  */
 async function openSession(id, token) {
   hideNotice();
-  const view = viewFromSnapshot(await withRetry(() => api.snapshot(id, token), { onRetry: showRetry }));
+  const view = viewFromSnapshot(await api.sessions.get(id, { token }));
   session = { id, token, view, pending: new Map(), stream: null };
   els.log.replaceChildren();
   els.setup.hidden = true;
@@ -164,27 +169,30 @@ async function openSession(id, token) {
   els.connection.hidden = false;
   // Phones show the panel folded under the chat; wide screens beside it, open.
   els.panelDetails.open = !matchMedia('(max-width: 760px)').matches;
-  const current = session;
-  current.stream = openEventStream({
-    url: (lastEventId) => api.eventsUrl(id, token, lastEventId),
-    lastEventId: () => current.view.lastEventId,
-    onEvent: (ev) => {
-      if (applyEvent(current.view, ev)) scheduleRender();
-    },
-    onState: (state, detail) => renderConnection(state, detail.delayMs),
-    canResume: async () => {
-      try {
-        await api.snapshot(id, token);
-        return true;
-      } catch (err) {
-        const gone = err instanceof ApiError && (err.status === 401 || err.status === 404);
-        if (gone) endSession(t(lang, 'sessionGone'));
-        return !gone;
-      }
-    },
-  });
+  void follow(session);
   scheduleRender();
   els.message.focus();
+}
+
+/**
+ * Applies the session's events as they come, from the first: the stream
+ * reconnects by itself with Last-Event-ID (after the server's retry delay,
+ * doubling to 15 s while attempts fail) and ends only when the session is
+ * gone (401/404) or another one is opened.
+ * @param {ActiveSession} current
+ */
+async function follow(current) {
+  const stream = api.sessions.events(current.id, { token: current.token, onState: (state, detail) => renderConnection(state, detail.delayMs) });
+  current.stream = stream;
+  try {
+    for await (const ev of stream) {
+      if (applyEvent(current.view, ev)) scheduleRender();
+    }
+  } catch (err) {
+    if (session !== current) return;
+    if (err instanceof ApiError && (err.status === 401 || err.status === 404)) endSession(t(lang, 'sessionGone'));
+    else showError(err);
+  }
 }
 
 /** @param {string} reason */
@@ -232,7 +240,7 @@ async function send(text) {
   current.pending.set(pending.key, pending);
   scheduleRender();
   try {
-    const accepted = await withRetry(() => api.postTurn(current.id, current.token, text, pending.key), { onRetry: showRetry });
+    const accepted = await api.sessions.postTurn(current.id, { message: text, idempotencyKey: pending.key }, { token: current.token });
     pending.turnId = accepted.turnId;
     hideNotice();
   } catch (err) {
@@ -247,7 +255,7 @@ async function submitAnswers() {
   const current = session;
   if (!current) return;
   try {
-    const result = await withRetry(() => api.submit(current.id, current.token), { onRetry: showRetry });
+    const result = await api.sessions.submit(current.id, { token: current.token });
     current.view.status = 'submitted';
     current.view.collectedFields = result.collectedFields;
     hideNotice();
@@ -262,7 +270,7 @@ async function submitAnswers() {
 /** @type {(() => void) | null} */
 let noticeAction = null;
 
-/** @param {import('./lib/api.js').RetryNotice} notice */
+/** @param {RetryNotice} notice */
 function showRetry(notice) {
   const s = Math.ceil(notice.delayMs / 1000);
   const text = notice.error.status === 0 ? t(lang, 'unreachable', { s }) : t(lang, 'busy', { code: notice.error.code, s });
@@ -295,7 +303,7 @@ function showError(err) {
 
 // ---- connection ----------------------------------------------------------
 
-/** @param {import('./lib/event-stream.js').StreamState} state @param {number} delayMs */
+/** @param {StreamState} state @param {number} delayMs */
 function renderConnection(state, delayMs) {
   els.connection.dataset.state = state;
   const text =
@@ -491,7 +499,7 @@ function submitBox(view, ready) {
 async function boot() {
   applyUiLanguage();
   try {
-    samples = (await withRetry(() => api.sampleForms(), { onRetry: showRetry, maxAttempts: 5 })).forms;
+    samples = (await api.samples.list({ retry: { maxAttempts: 5 } })).forms;
   } catch (err) {
     showError(err);
   }

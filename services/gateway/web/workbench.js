@@ -8,16 +8,28 @@
  * shared link opens the same worksheet.
  */
 
-import { ApiError, withRetry } from './lib/api.js';
+import { ApiError, createClient } from '/lib/convo-client.js';
 import { h } from './lib/dom.js';
-import { createWorkbenchApi } from './workbench/api.js';
 import { ProblemCard } from './workbench/card.js';
 import { formatScore, label, pickUiLanguage, relabel, tr } from './workbench/i18n.js';
 
 /** @typedef {import('./workbench/i18n.js').Lang} Lang */
 /** @typedef {import('./workbench/api.js').Worksheet} Worksheet */
 
-const api = createWorkbenchApi('');
+/**
+ * The workbench calls, same origin. A call the gateway shed (429/503) or, where it may be repeated, could not
+ * answer is retried a few times, saying so meanwhile.
+ */
+const api = createClient({
+  baseUrl: '',
+  retry: {
+    maxAttempts: 4,
+    onRetry: (notice) => {
+      const s = Math.ceil(notice.delayMs / 1000);
+      announce(notice.error.status === 0 ? tr(lang, 'unreachable', { s }) : tr(lang, 'busy', { code: notice.error.code, s }));
+    },
+  },
+}).workbench;
 /** @type {Lang} */
 let lang = pickUiLanguage(location.search, navigator.languages ?? [navigator.language]);
 /** Asked for in the address or picked in the header: then a worksheet's language does not change the page's. */
@@ -77,22 +89,6 @@ function announce(text) {
   els.status.textContent = text;
 }
 
-/**
- * Retries a call the gateway shed (429/503) or could not answer, saying so meanwhile.
- * @template T
- * @param {() => Promise<T>} fn
- * @returns {Promise<T>}
- */
-function retry(fn) {
-  return withRetry(fn, {
-    maxAttempts: 4,
-    onRetry: (notice) => {
-      const s = Math.ceil(notice.delayMs / 1000);
-      announce(notice.error.status === 0 ? tr(lang, 'unreachable', { s }) : tr(lang, 'busy', { code: notice.error.code, s }));
-    },
-  });
-}
-
 /** @param {string} text */
 function showAlert(text) {
   els.alertText.textContent = text;
@@ -118,15 +114,15 @@ async function generate() {
   const topic = els.topic.value.trim();
   const body = {
     subject: els.subject.value.trim(),
-    difficulty: els.difficulty.value,
-    language: els.worksheetLanguage.value,
+    difficulty: /** @type {import('@convo/runtime/contract').Difficulty} */ (els.difficulty.value),
+    language: /** @type {import('@convo/runtime/contract').WorkbenchLanguage} */ (els.worksheetLanguage.value),
     ...(topic === '' ? {} : { topic }),
   };
   els.generate.disabled = true;
   label(els.generate, lang, 'generating');
   announce(tr(lang, 'generating'));
   try {
-    const created = await retry(() => api.createWorksheet(body));
+    const created = await api.createWorksheet(body);
     hideAlert();
     await showWorksheet(created, 'generated');
   } catch (err) {
@@ -185,7 +181,7 @@ async function showWorksheet(sheet, how) {
 
   const contentLang = sheet.language;
   cards = sheet.problems.map(
-    (problem) => new ProblemCard(problem, { api, lang: () => lang, contentLang, announce, retry, onChecked: renderSummary }),
+    (problem) => new ProblemCard(problem, { api, lang: () => lang, contentLang, announce, onChecked: renderSummary }),
   );
   els.problems.replaceChildren(...cards.map((card) => h('li', { class: 'problem-item' }, card.root)));
   renderSummary();
@@ -226,7 +222,7 @@ async function validate() {
   els.validate.disabled = true;
   label(els.validate, lang, 'validating');
   try {
-    const result = await retry(() => api.validate(sheet.worksheetId));
+    const result = await api.validate(sheet.worksheetId);
     const valid = result.problems.filter((problem) => problem.isValid).length;
     const indexOf = new Map(sheet.problems.map((problem) => [problem.id, problem.index]));
     const invalid = result.problems.filter((problem) => !problem.isValid);
@@ -274,7 +270,7 @@ async function boot() {
   const id = new URLSearchParams(location.search).get('worksheet');
   if (!id) return;
   try {
-    await showWorksheet(await retry(() => api.worksheet(id)), 'loaded');
+    await showWorksheet(await api.getWorksheet(id), 'loaded');
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       showAlert(tr(lang, 'worksheetGone'));

@@ -9,13 +9,13 @@
  * duplicate a message even if the server or the transport replays one.
  */
 
-/** @typedef {import('@convo/runtime').SessionEvent} SessionEvent */
-/** @typedef {import('@convo/runtime').EventData<'audit'>} AuditResult */
-/** @typedef {import('@convo/runtime').EventData<'check'>} CheckResult */
-/** @typedef {import('@convo/runtime').EventData<'review'>} ReviewResult */
-/** @typedef {import('@convo/runtime').EventData<'search'>} SearchStep */
-/** @typedef {import('@convo/runtime').EventData<'answer'>} AnswerResult */
-/** @typedef {import('@convo/runtime').EventData<'plan'>} QueryPlan */
+/** @typedef {import('@convo/runtime/contract').SessionEvent} SessionEvent */
+/** @typedef {import('@convo/runtime/contract').EventData<'audit'>} AuditResult */
+/** @typedef {import('@convo/runtime/contract').EventData<'check'>} CheckResult */
+/** @typedef {import('@convo/runtime/contract').EventData<'review'>} ReviewResult */
+/** @typedef {import('@convo/runtime/contract').EventData<'search'>} SearchStep */
+/** @typedef {import('@convo/runtime/contract').EventData<'answer'>} AnswerResult */
+/** @typedef {import('@convo/runtime/contract').EventData<'plan'>} QueryPlan */
 /** @typedef {'form' | 'application' | 'faq'} SessionKind */
 /** @typedef {'active' | 'awaiting_confirmation' | 'submitted' | 'failed'} SessionStatus */
 /** @typedef {'pending' | 'interviewing' | 'reviewing' | 'done' | 'skipped'} FieldStatus */
@@ -258,7 +258,7 @@ export function applyEvent(view, ev) {
  * delta starts (a restarted generation overwrites), without it the delta is
  * appended. A message already delivered whole ignores late deltas.
  * @param {SessionView} view
- * @param {import('@convo/runtime').EventData<'message.delta'>} data
+ * @param {import('@convo/runtime/contract').EventData<'message.delta'>} data
  * @returns {boolean}
  */
 function applyDelta(view, data) {
@@ -294,7 +294,7 @@ function dropStreamed(view, turnId, messageIds) {
 
 /**
  * @param {SessionView} view
- * @param {import('@convo/runtime').EventData<'message'>} data
+ * @param {import('@convo/runtime/contract').EventData<'message'>} data
  */
 function upsertMessage(view, data) {
   const existing = view.messages.find((m) => m.messageId === data.messageId);
@@ -444,23 +444,4 @@ export function answerSources(view) {
  */
 export function hasUserMessage(view, turnId) {
   return view.messages.some((m) => m.role === 'user' && m.turnId === turnId);
-}
-
-/**
- * Reads one SSE message (as EventSource or an SSE parser hands it over) into a
- * typed event, or null when it is not one of the contract's events.
- * @param {string} type
- * @param {string | null} id
- * @param {string} data
- * @returns {SessionEvent | null}
- */
-export function parseStreamEvent(type, id, data) {
-  const n = Number(id);
-  // A live delta may come before any stored event (id 0); every stored event has an id from 1.
-  if (!Number.isSafeInteger(n) || n < (type === 'message.delta' ? 0 : 1)) return null;
-  try {
-    return /** @type {SessionEvent} */ ({ id: n, type, data: JSON.parse(data) });
-  } catch {
-    return null;
-  }
 }

@@ -11,7 +11,7 @@
  */
 
 import { h, langOf } from '../lib/dom.js';
-import { ApiError } from '../lib/api.js';
+import { ApiError } from '/lib/convo-client.js';
 import { consistencyState, currentProblemOf, FIX_ORDER } from './api.js';
 import { label, tr } from './i18n.js';
 import { comparison, fieldLabel, fieldLabelKey, fieldValue, qualityComparison } from './view.js';
@@ -33,7 +33,6 @@ import { comparison, fieldLabel, fieldLabelKey, fieldValue, qualityComparison } 
  * @property {() => Lang} lang the page language now
  * @property {Lang} contentLang the worksheet's language
  * @property {(text: string) => void} announce says it in the page's live region
- * @property {<T>(fn: () => Promise<T>) => Promise<T>} retry retries a shed or unreachable call, visibly
  * @property {() => void} onChecked a card's indicator changed
  */
 
@@ -470,7 +469,7 @@ export class ProblemCard {
     const title = label(h('h5', { id: titleId }), lang, 'suggestions');
     try {
       const version = this.problem.version;
-      const data = this.suggestionCache?.version === version ? this.suggestionCache.data : await this.ctx.retry(() => this.ctx.api.suggestions(this.problem.id));
+      const data = this.suggestionCache?.version === version ? this.suggestionCache.data : await this.ctx.api.suggestions(this.problem.id);
       this.suggestionCache = { version, data };
       // The model answer has no section of its own: the explanation's ideas fit it.
       const ideas = section === 'modelAnswer' ? data.explanation : (data[section] ?? []);
@@ -523,7 +522,7 @@ export class ProblemCard {
   async applyChanges(changes, version) {
     let current = version;
     for (const [field, value] of changes) {
-      const updated = await this.ctx.retry(() => this.ctx.api.patch(this.problem.id, field, value, current));
+      const updated = await this.ctx.api.patchProblem(this.problem.id, { field, value, version: current });
       current = updated.version;
       this.setProblem(updated);
     }
@@ -541,7 +540,7 @@ export class ProblemCard {
     const seq = ++this.checkSeq;
     this.setIndicator('checking');
     try {
-      const report = await this.ctx.retry(() => this.ctx.api.checkConsistency(this.problem.id));
+      const report = await this.ctx.api.checkConsistency(this.problem.id);
       if (seq !== this.checkSeq) return report;
       this.report = report;
       this.setIndicator(consistencyState(report));
@@ -564,7 +563,7 @@ export class ProblemCard {
     if (!report) return;
     await this.run(async () => {
       this.ctx.announce(tr(this.lang, 'autoFixing'));
-      const fix = await this.ctx.retry(() => this.ctx.api.autoFix(this.problem.id, report.issues));
+      const fix = await this.ctx.api.autoFix(this.problem.id, report.issues);
       this.proposal = { version: this.problem.version, fix };
       this.renderProposal();
       const hasFixes = FIX_ORDER.some((field) => fix.fixes[field] !== undefined);
@@ -603,7 +602,7 @@ export class ProblemCard {
   async undo() {
     await this.run(async () => {
       try {
-        this.setProblem(await this.ctx.retry(() => this.ctx.api.undo(this.problem.id)));
+        this.setProblem(await this.ctx.api.undo(this.problem.id));
       } catch (err) {
         if (err instanceof ApiError && err.code === 'nothing_to_undo') {
           this.ctx.announce(tr(this.lang, 'nothingToUndo', { n: this.problem.index }));
@@ -628,12 +627,12 @@ export class ProblemCard {
       this.agentDetails.open = true;
       this.agentResult.replaceChildren(h('p', { class: 'working', 'data-testid': 'agent-working', text: tr(this.lang, 'agentWorking', { n, request }) }));
       this.ctx.announce(tr(this.lang, 'agentWorking', { n, request }));
-      const result = await this.ctx.retry(() => this.ctx.api.agent(this.problem.id, request));
+      const result = await this.ctx.api.agent(this.problem.id, request);
       this.renderAgentResult(result);
       this.agentInput.value = '';
       // The agent may have edited the problem: show it as stored now, and check it again.
       this.closeEditor(false);
-      this.setProblem(await this.ctx.retry(() => this.ctx.api.problem(this.problem.id)));
+      this.setProblem(await this.ctx.api.getProblem(this.problem.id));
       this.clearNote();
       await this.check(false);
       const lang = this.lang;

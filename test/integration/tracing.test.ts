@@ -120,6 +120,8 @@ class Collector {
 const collector = new Collector();
 let stack: Stack;
 let api: Api;
+/** The session the first test brings to its first interview question; the second test goes on with it. */
+let interview: { session: { sessionId: string; token: string }; sse: SseRecorder } | undefined;
 
 beforeAll(async () => {
   await collector.start();
@@ -163,7 +165,7 @@ describe('tracing across the gateway and the agent processes', () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const turn = await say(session, sse, 'Toronto', { traceparent: `00-${traceId}-${callerSpanId}-01` });
-    sse.close();
+    interview = { session, sse };
     expect(turn.headers.get('x-trace-id')).toBe(traceId);
 
     const agents = ['greeter', 'architect', 'interviewer'];
@@ -218,5 +220,28 @@ describe('tracing across the gateway and the agent processes', () => {
     const line = await stack.procs.interviewer!.waitForLine((l) => l.json?.trace_id === traceId && l.json?.msg === 'step committed', 5_000);
     expect(line.json).toMatchObject({ agent: 'interviewer', sessionId: session.sessionId, turnId: turn.turnId });
     expect(String(line.json?.span_id)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('a queued turn keeps the trace of its own request, though the previous turn\'s worker starts it', async () => {
+    const { session, sse } = interview!;
+    const [first, second] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
+    const post = (message: string, traceId: string) =>
+      api.call('POST', `/v1/sessions/${session.sessionId}/turns`, { token: session.token, body: { message }, headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+    const a = await post('Alex Morgan', first);
+    const b = await post('alex@example.com', second);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    expect(b.json.position).toBeGreaterThan(0);
+    const turnB = String(b.json.turnId);
+    await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnB), 20_000, 'the queued turn');
+    sse.close();
+
+    const spans = await collector.waitFor(second, (all) => all.some((span) => span.kind === KIND.server) && all.some((span) => span.name.startsWith('step ')));
+    const request = spans.find((span) => span.kind === KIND.server)!;
+    const steps = spans.filter((span) => span.name.startsWith('step '));
+    expect(steps.every((step) => step.attributes['convo.turn_id'] === turnB)).toBe(true);
+    // Its first step hangs from its own request, not from the step of the turn before that dispatched it.
+    const firstStep = steps.reduce((low, step) => (Number(step.attributes['convo.step_seq']) < Number(low.attributes['convo.step_seq']) ? step : low));
+    expect(firstStep.parentSpanId).toBe(request.spanId);
+    expect(collector.spans.filter((span) => span.traceId === first && span.attributes['convo.turn_id'] === turnB)).toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { createApi, newIdempotencyKey, withRetry, type RetryNotice } from '../../services/gateway/web/lib/api.js';
-import { applyEvent, parseStreamEvent, viewFromSnapshot } from '../../services/gateway/web/lib/session-view.js';
-import { SseReader } from '../client/sse-reader.js';
+import { createClient, newIdempotencyKey, type RetryNotice, type SessionSnapshot } from '@convo/client';
+import { applyEvent, viewFromSnapshot } from '../../services/gateway/web/lib/session-view.js';
 import type { ChatOptions } from './args.js';
 import { COLOR, describeEvent, describeFields, livePrinter, oneLine, PLAIN } from './printer.js';
 
@@ -21,7 +20,6 @@ export interface ChatIo {
  */
 export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   const st = opts.color ? COLOR : PLAIN;
-  const api = createApi(opts.url);
   const tty = io.output.isTTY === true;
 
   const print = (lines: string[]) => {
@@ -34,17 +32,19 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   };
   const onRetry = (notice: RetryNotice) =>
     print([st.warn(`  … ${notice.error.status === 0 ? 'gateway unreachable' : `busy (${notice.error.code})`}, retrying in ${Math.ceil(notice.delayMs / 1000)} s`)]);
+  // Shed calls (and, where they may be repeated, an unreachable gateway) are retried 5 times, turns until they go through.
+  const client = createClient({ baseUrl: opts.url, retry: { maxAttempts: 5, onRetry } });
 
   let sessionId: string;
   let token: string;
-  let snapshot: Record<string, unknown>;
+  let snapshot: SessionSnapshot;
   try {
     if (opts.resume) ({ sessionId, token } = opts.resume);
     else {
       const body = { kind: opts.kind, ...(opts.form ? { form: opts.form } : {}), options: { language: opts.language } };
-      ({ sessionId, token } = await withRetry(() => api.createSession(body), { onRetry, maxAttempts: 5 }));
+      ({ sessionId, token } = await client.sessions.create(body));
     }
-    snapshot = await withRetry(() => api.snapshot(sessionId, token), { onRetry, maxAttempts: 5 });
+    snapshot = await client.sessions.get(sessionId, { token });
   } catch (err) {
     print([st.warn(`chat: ${(err as Error).message}`)]);
     return 1;
@@ -53,7 +53,7 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   const view = viewFromSnapshot(snapshot);
   const kind = view.kind;
   // The history printed before piped input may end: everything up to the snapshot.
-  const historyEnd = typeof snapshot.lastEventId === 'number' ? snapshot.lastEventId : 0;
+  const historyEnd = snapshot.lastEventId;
   print([
     st.bold(`${kind} session ${sessionId}`),
     st.dim(`resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`),
@@ -102,40 +102,40 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
       })
     : () => false;
 
-  const reader = new SseReader({
-    url: `${opts.url}/v1/sessions/${encodeURIComponent(sessionId)}/events`,
+  // The stream reconnects by itself with Last-Event-ID; the view applies each event once.
+  const stream = client.sessions.events(sessionId, {
     token,
-    resumeFrom: () => view.lastEventId,
-    onEvent: (message) => {
-      const ev = parseStreamEvent(message.type, message.id, message.data);
-      if (!ev || !applyEvent(view, ev)) return;
-      if (showLive(view, ev)) return;
-      print(describeEvent(view, ev, st, sentByMe));
-      if (ev.type === 'turn.completed' || ev.type === 'turn.failed' || ev.type === 'clarify') rl.prompt(true);
-      checkIdle();
-    },
-    onOpen: (reconnect) => {
-      if (reconnect && outage) print([st.ok(`  … reconnected; resuming after event ${view.lastEventId}`)]);
-      outage = false;
-    },
-    onDrop: (delayMs) => {
-      if (!outage) print([st.warn(`  … connection lost; reconnecting${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`)]);
+    onState: (state, detail) => {
+      if (state === 'open' && outage) print([st.ok(`  … reconnected; resuming after event ${view.lastEventId}`)]);
+      if (state === 'open') outage = false;
+      if (state !== 'reconnecting') return;
+      if (!outage) print([st.warn(`  … connection lost; reconnecting${detail.delayMs > 0 ? ` in ${(detail.delayMs / 1000).toFixed(1)} s` : ''}`)]);
       outage = true;
     },
-    onFatal: (err) => {
-      print([st.warn(`chat: the event stream ended: ${err.message}`)]);
-      finish(1);
-    },
   });
+  const follow = async () => {
+    try {
+      for await (const ev of stream) {
+        if (!applyEvent(view, ev)) continue;
+        if (showLive(view, ev)) continue;
+        print(describeEvent(view, ev, st, sentByMe));
+        if (ev.type === 'turn.completed' || ev.type === 'turn.failed' || ev.type === 'clarify') rl.prompt(true);
+        checkIdle();
+      }
+    } catch (err) {
+      print([st.warn(`chat: the event stream ended: ${(err as Error).message}`)]);
+      finish(1);
+    }
+  };
   // Reading starts only now: lines typed (or piped) earlier wait in stdin's buffer, none is lost.
   const rl = createInterface({ input: io.input, output: io.output, terminal: tty, prompt: '> ' });
-  reader.start();
+  const following = follow();
 
   const send = async (text: string) => {
     const key = newIdempotencyKey();
     unechoed.push(text);
     try {
-      await withRetry(() => api.postTurn(sessionId, token, text, key), { onRetry });
+      await client.sessions.postTurn(sessionId, { message: text, idempotencyKey: key }, { token, retry: { maxAttempts: Infinity } });
     } catch (err) {
       sentByMe(text);
       print([st.warn(`  ! not sent: ${(err as Error).message}`)]);
@@ -145,7 +145,7 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
 
   const submit = async () => {
     try {
-      const result = await withRetry(() => api.submit(sessionId, token), { onRetry, maxAttempts: 5 });
+      const result = await client.sessions.submit(sessionId, { token });
       const labels = new Map(view.fields.map((f) => [f.fieldId, f.label]));
       print([st.ok('Submitted. Your answers:'), ...Object.entries(result.collectedFields).map(([id, v]) => `  ${labels.get(id) ?? id}: ${oneLine(v)}`)]);
       finish(0);
@@ -180,7 +180,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   });
 
   const code = await finished;
-  reader.close();
+  stream.close();
+  await following;
   rl.close();
   return code;
 }

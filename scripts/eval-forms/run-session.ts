@@ -1,3 +1,4 @@
+import type { CreateSessionInput } from '@convo/client';
 import { SessionClient } from './client.js';
 import { scoreField, type FieldScore } from './compare.js';
 import type { EvalForm, Respondent, SetName, Style } from './data.js';
@@ -43,7 +44,8 @@ export async function runSession(base: string, form: EvalForm, respondent: Respo
   const kind = form.form.compliance !== undefined ? 'application' : 'form';
   let client: SessionClient;
   try {
-    client = await SessionClient.create(base, { kind, form: form.rawForm, options: { language: respondent.sessionLanguage } });
+    // The raw form goes as read: the gateway validates it, and a form it refuses is this session's error.
+    client = await SessionClient.create(base, { kind, form: form.rawForm as CreateSessionInput['form'], options: { language: respondent.sessionLanguage } });
   } catch (err) {
     return { ...result, ended: 'error', error: (err as Error).message, fields: scoreFields(respondent, undefined) };
   }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CreateSessionInput } from '@convo/client';
 import type { SessionKind } from './options.js';
 
 /** What one kind of session sends: its POST /v1/sessions body and its user messages. */
 export interface Scenario {
   kind: SessionKind;
-  createBody: Record<string, unknown>;
+  createBody: CreateSessionInput;
   /** Interview sessions start with a greeting run that ends before the first user turn. */
   hasGreeting: boolean;
   /** The user message of turn `index` (0-based); any index gives a message. */
@@ -70,7 +71,8 @@ export function scenarioFor(kind: SessionKind): Scenario {
 }
 
 function interview(kind: SessionKind, formFile: string, answers: string[]): Scenario {
-  const form: unknown = JSON.parse(readFileSync(resolve(FORMS_DIR, formFile), 'utf8'));
+  // Read as the form it is; the gateway validates the body (a broken example shows as a 400 in the run's errors).
+  const form = JSON.parse(readFileSync(resolve(FORMS_DIR, formFile), 'utf8')) as CreateSessionInput['form'];
   const scripted = [...BOOTSTRAP, ...answers];
   return {
     kind,

@@ -1,9 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { describeError, errorCode, postJson, type JsonResponse } from './http.js';
+import { ApiError, createClient, describeError, newIdempotencyKey, type ConvoClient, type StreamEvent } from '@convo/client';
 import type { LoadtestOptions } from './options.js';
 import type { Scenario } from './scenarios.js';
-import type { SseMessage } from '../client/sse-parser.js';
-import { SseReader } from '../client/sse-reader.js';
 import type { RunStats } from './stats.js';
 import { StreamCheck } from './stream-check.js';
 import { TurnEnds } from './turn-ends.js';
@@ -23,10 +21,15 @@ export interface RunContext {
 
 type CreatedSession = { sessionId: string; token: string };
 
-type PostOutcome =
-  | { kind: 'answered'; res: JsonResponse; startedAt: number }
-  | { kind: 'shed' }
-  | { kind: 'error'; message: string };
+type PostOutcome<T> = { kind: 'answered'; value: T; startedAt: number } | { kind: 'shed' } | { kind: 'error'; message: string };
+
+/**
+ * The run's client: it retries nothing itself (one attempt per call), since
+ * the run counts every shed answer and applies its own policy (--retry-shed).
+ */
+function clientOf(ctx: RunContext): ConvoClient {
+  return createClient({ baseUrl: ctx.options.url, retry: { maxAttempts: 1 } });
+}
 
 /**
  * One session from creation to its last turn: create it, open its stream,
@@ -36,63 +39,60 @@ type PostOutcome =
  * the turns behind it would only queue behind it.
  */
 export async function runSession(ctx: RunContext): Promise<void> {
-  const session = await createSession(ctx);
+  const client = clientOf(ctx);
+  const session = await createSession(ctx, client);
   if (session === null) return;
   const check = new StreamCheck();
   const ends = new TurnEnds();
-  const reader = new SseReader({
-    url: `${ctx.options.url}/v1/sessions/${encodeURIComponent(session.sessionId)}/events`,
-    token: session.token,
-    resumeFrom: () => check.lastId,
-    onEvent: (message) => onStreamEvent(ctx, check, ends, message),
-    onFatal: (error) => {
-      ctx.stats.error(`GET /v1/sessions/:id/events: ${error.message}`);
-      ends.fail(error);
-    },
-  });
-  reader.start();
+  const stream = client.sessions.events(session.sessionId, { token: session.token, signal: ctx.hardSignal });
+  const reading = (async () => {
+    try {
+      for await (const ev of stream) onStreamEvent(ctx, check, ends, ev);
+    } catch (err) {
+      ctx.stats.error(`GET /v1/sessions/:id/events: ${describeError(err)}`);
+      ends.fail(err instanceof Error ? err : new Error(String(err)));
+    }
+  })();
   try {
     if (ctx.scenario.hasGreeting && !(await awaitGreeting(ctx, ends))) return;
     for (let i = 0; i < ctx.options.turns && performance.now() < ctx.softDeadline; i++) {
-      if (!(await runTurn(ctx, session, ends, i))) return;
+      if (!(await runTurn(ctx, client, session, ends, i))) return;
     }
   } finally {
-    reader.close();
-    ctx.stats.addStream(check, reader.reconnects);
+    stream.close();
+    await reading;
+    ctx.stats.addStream(check, stream);
   }
 }
 
-function onStreamEvent(ctx: RunContext, check: StreamCheck, ends: TurnEnds, message: SseMessage): void {
+function onStreamEvent(ctx: RunContext, check: StreamCheck, ends: TurnEnds, ev: StreamEvent): void {
   const at = performance.now();
-  check.observe(message.id, message.type);
-  if (message.type !== 'turn.completed' && message.type !== 'turn.failed') return;
-  let turnId: unknown;
-  try {
-    turnId = (JSON.parse(message.data) as Record<string, unknown>).turnId;
-  } catch {
-    turnId = undefined;
-  }
+  check.observe(ev.id, ev.type);
+  if (ev.type !== 'turn.completed' && ev.type !== 'turn.failed') return;
+  // The client does not validate event data: a server that left the turnId out is caught here.
+  const turnId: unknown = ev.data.turnId;
   if (typeof turnId !== 'string') {
-    ctx.stats.error(`a ${message.type} event without a turnId (id ${message.id})`);
+    ctx.stats.error(`a ${ev.type} event without a turnId (id ${ev.id})`);
     return;
   }
-  ends.record(turnId, { at, failed: message.type === 'turn.failed' });
+  ends.record(turnId, { at, failed: ev.type === 'turn.failed' });
 }
 
-async function createSession(ctx: RunContext): Promise<CreatedSession | null> {
+async function createSession(ctx: RunContext, client: ConvoClient): Promise<CreatedSession | null> {
   const { stats } = ctx;
-  const outcome = await post(ctx, '/v1/sessions', 'POST /v1/sessions', ctx.scenario.createBody, undefined, () => stats.sessionsShed++);
+  const route = 'POST /v1/sessions';
+  const outcome = await post(ctx, route, (signal) => client.sessions.create(ctx.scenario.createBody, { signal }), () => stats.sessionsShed++);
   if (outcome.kind !== 'answered') {
     if (outcome.kind === 'error') stats.error(outcome.message);
     return null;
   }
-  const { status, body } = outcome.res;
-  if (status !== 201 || typeof body.sessionId !== 'string' || typeof body.token !== 'string') {
-    stats.error(`POST /v1/sessions answered ${status} ${status === 201 ? 'without sessionId and token' : errorCode(body)}`.trim());
+  const { sessionId, token } = outcome.value;
+  if (typeof sessionId !== 'string' || typeof token !== 'string') {
+    stats.error(`${route} answered 201 without sessionId and token`);
     return null;
   }
   stats.sessionsCreated++;
-  return { sessionId: body.sessionId, token: body.token };
+  return { sessionId, token };
 }
 
 /** The greeting run is not a measured turn, but one that never ends counts as unfinished. */
@@ -105,27 +105,24 @@ async function awaitGreeting(ctx: RunContext, ends: TurnEnds): Promise<boolean> 
 }
 
 /** Posts turn `index` and waits for its end; false when the session should stop. */
-async function runTurn(ctx: RunContext, session: CreatedSession, ends: TurnEnds, index: number): Promise<boolean> {
+async function runTurn(ctx: RunContext, client: ConvoClient, session: CreatedSession, ends: TurnEnds, index: number): Promise<boolean> {
   const { stats } = ctx;
-  const path = `/v1/sessions/${encodeURIComponent(session.sessionId)}/turns`;
   const route = 'POST /v1/sessions/:id/turns';
-  const outcome = await post(ctx, path, route, { message: ctx.scenario.message(index) }, session.token, (status) => stats.shed[status]++);
+  // One key for the turn: a retry after a shed answer is the same turn, never a second one.
+  const turn = { message: ctx.scenario.message(index), idempotencyKey: newIdempotencyKey() };
+  const outcome = await post(ctx, route, (signal) => client.sessions.postTurn(session.sessionId, turn, { token: session.token, signal }), (status) => stats.shed[status]++);
   if (outcome.kind !== 'answered') {
     if (outcome.kind === 'error') stats.error(outcome.message);
     return true; // shed or failed: move on to the next turn
   }
-  const { status, body } = outcome.res;
-  if (status !== 202) {
-    stats.error(`${route} answered ${status} ${errorCode(body)}`.trim());
-    return true;
-  }
-  if (typeof body.turnId !== 'string') {
+  const { turnId } = outcome.value;
+  if (typeof turnId !== 'string') {
     stats.error(`${route} answered 202 without a turnId`);
     return false; // nothing to wait for, and the next turn would queue behind it
   }
   stats.accepted++;
   const timeoutMs = Math.min(outcome.startedAt + ctx.options.turnTimeoutMs, ctx.hardCutoff) - performance.now();
-  const end = await ends.wait(body.turnId, timeoutMs, ctx.hardSignal);
+  const end = await ends.wait(turnId, timeoutMs, ctx.hardSignal);
   if (end.kind !== 'ended') {
     stats.unfinished++;
     return false;
@@ -135,33 +132,27 @@ async function runTurn(ctx: RunContext, session: CreatedSession, ends: TurnEnds,
 }
 
 /**
- * POSTs with the run's shed policy: a 429/503 is counted through `onShed`
+ * One call with the run's shed policy: a 429/503 is counted through `onShed`
  * and, with --retry-shed, retried once after its Retry-After if that still
- * falls before the deadline. `startedAt` is taken just before the POST that
- * got the answer, so it is where a turn's latency starts.
+ * falls before the deadline. `startedAt` is taken just before the attempt
+ * that got the answer, so it is where a turn's latency starts.
  */
-async function post(
-  ctx: RunContext,
-  path: string,
-  route: string,
-  body: unknown,
-  token: string | undefined,
-  onShed: (status: 429 | 503) => void,
-): Promise<PostOutcome> {
+async function post<T>(ctx: RunContext, route: string, call: (signal: AbortSignal) => Promise<T>, onShed: (status: 429 | 503) => void): Promise<PostOutcome<T>> {
   for (let attempt = 0; ; attempt++) {
     const startedAt = performance.now();
-    let res: JsonResponse;
     try {
       const signal = AbortSignal.any([ctx.hardSignal, AbortSignal.timeout(ctx.options.turnTimeoutMs)]);
-      res = await postJson(`${ctx.options.url}${path}`, body, { token, signal });
+      return { kind: 'answered', value: await call(signal), startedAt };
     } catch (err) {
-      return { kind: 'error', message: `${route}: ${describeError(err)}` };
+      if (!(err instanceof ApiError) || (err.status !== 429 && err.status !== 503)) {
+        const answered = err instanceof ApiError && err.status !== 0;
+        return { kind: 'error', message: answered ? `${route} answered ${err.status} ${err.code}` : `${route}: ${describeError(err)}` };
+      }
+      onShed(err.status);
+      if (!ctx.options.retryShed || attempt > 0) return { kind: 'shed' };
+      const waitMs = err.retryAfterMs ?? 1000;
+      if (performance.now() + waitMs >= ctx.softDeadline || !(await pause(waitMs, ctx.hardSignal))) return { kind: 'shed' };
     }
-    if (res.status !== 429 && res.status !== 503) return { kind: 'answered', res, startedAt };
-    onShed(res.status);
-    if (!ctx.options.retryShed || attempt > 0) return { kind: 'shed' };
-    const waitMs = (res.retryAfterS ?? 1) * 1000;
-    if (performance.now() + waitMs >= ctx.softDeadline || !(await pause(waitMs, ctx.hardSignal))) return { kind: 'shed' };
   }
 }
 

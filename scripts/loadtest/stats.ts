@@ -38,9 +38,10 @@ export class RunStats {
   }
 
   /** Folds in one closed stream; ids that were not integers count as errors. */
-  addStream(check: StreamCheck, reconnects: number): void {
+  /** One session's stream: its id checks, its reconnects, and the messages that were not contract events (`ignored`). */
+  addStream(check: StreamCheck, stream: { reconnects: number; ignored: number }): void {
     addCounts(this.streams, check);
-    this.streams.reconnects += reconnects;
-    if (check.invalidIds > 0) this.error(`${check.invalidIds} event(s) without an integer id on one stream`);
+    this.streams.reconnects += stream.reconnects;
+    if (stream.ignored > 0) this.error(`${stream.ignored} message(s) on one stream were not contract events (unknown type, no integer id, or data not a JSON object)`);
   }
 }

@@ -27,22 +27,15 @@ export class StreamCheck implements StreamCounts {
   duplicated = 0;
   outOfOrder = 0;
   resyncs = 0;
-  /** Ids that did not arrive as events (not integers); the caller reports them as errors. */
-  invalidIds = 0;
   /** Highest id received: the Last-Event-ID of a reconnect. */
   lastId = 0;
   private readonly skipped = new Set<number>();
 
-  /** Records one event; `rawId` is its `id:` field as sent, or null when absent. */
-  observe(rawId: string | null, type: string): void {
-    // A message delta is live only: it repeats the id of the last stored event and is never replayed (docs/API.md).
+  /** Records one event by its id (events without an integer id never get here: the client leaves them out and counts them). */
+  observe(id: number, type: string): void {
+    // A message delta is live only: it repeats the id of the last stored event and is never replayed (docs/api.md).
     if (type === 'message.delta') return;
     this.events++;
-    const id = rawId !== null && /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
-    if (id === null) {
-      this.invalidIds++;
-      return;
-    }
     if (type === 'resync') {
       this.resyncs++;
       this.lastId = id;

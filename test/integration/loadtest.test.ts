@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from '@convo/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UsageError } from '../../scripts/loadtest/errors.js';
 import type { LoadtestReport } from '../../scripts/loadtest/report.js';
 import { runLoadtest } from '../../scripts/loadtest/run.js';
-import { SseReader } from '../../scripts/client/sse-reader.js';
 import { StreamCheck } from '../../scripts/loadtest/stream-check.js';
 import { REPO_ROOT, startStack, type Stack } from '../support/processes.js';
 
@@ -14,7 +14,8 @@ import { REPO_ROOT, startStack, type Stack } from '../support/processes.js';
  * `npm run loadtest` in CI: short, bounded runs against the gateway and the
  * agents as separate processes (offline model), asserting counts and stream
  * integrity, never timings; the CLI's refusals; and the stream bookkeeping
- * (id checks, Last-Event-ID reconnect) against a scripted SSE server.
+ * (id checks across a Last-Event-ID reconnect of the client's event stream)
+ * against a scripted SSE server.
  */
 
 /** Runs the CLI as a user would (`node --import tsx scripts/loadtest.ts …`) from the repo root. */
@@ -109,8 +110,8 @@ describe('stream check', () => {
   const feed = (ids: Array<number | [number, string]>) => {
     const check = new StreamCheck();
     for (const entry of ids) {
-      if (Array.isArray(entry)) check.observe(String(entry[0]), entry[1]);
-      else check.observe(String(entry), 'message');
+      if (Array.isArray(entry)) check.observe(entry[0], entry[1]);
+      else check.observe(entry, 'message');
     }
     return check;
   };
@@ -136,7 +137,7 @@ describe('stream check', () => {
   });
 });
 
-describe('SSE reader', () => {
+describe('stream check over the client’s event stream', () => {
   let server: Server;
   const requests: IncomingHttpHeaders[] = [];
 
@@ -147,7 +148,7 @@ describe('SSE reader', () => {
       requests.push(req.headers);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (requests.length === 1) {
-        res.end('retry: 5000\n\nid: 1\nevent: turn.started\ndata: {"turnId":"t1"}\n\nid: 2\r\nevent: message\r\ndata: {}\r\n\r\n');
+        res.end('retry: 50\n\nid: 1\nevent: turn.started\ndata: {"turnId":"t1"}\n\nid: 2\r\nevent: message\r\ndata: {}\r\n\r\n');
       } else {
         res.write('id: 3\nevent: turn.completed\ndata: {"turnId":"t1"}\n\n: ping\n\n');
         res.write('id: 9\nevent: resync\ndata: {"snapshot":{}}\n\nid: 10\nevent: turn.started\ndata: {"turnId":"t2"}\n\n');
@@ -160,30 +161,21 @@ describe('SSE reader', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('reconnects after a drop with Last-Event-ID and keeps checking ids across connections', async () => {
+  it('keeps checking ids across a reconnect with Last-Event-ID', async () => {
     const check = new StreamCheck();
     const types: string[] = [];
     const { port } = server.address() as AddressInfo;
-    let reader: SseReader | undefined;
-    await new Promise<void>((resolve, reject) => {
-      reader = new SseReader({
-        url: `http://127.0.0.1:${port}/v1/sessions/s1/events`,
-        token: 'secret',
-        resumeFrom: () => check.lastId,
-        onEvent: (message) => {
-          check.observe(message.id, message.type);
-          types.push(message.type);
-          if (message.id === '10') resolve();
-        },
-        onFatal: reject,
-      });
-      reader.start();
-    });
-    reader?.close();
+    const stream = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'secret' }).sessions.events('s1');
+    for await (const ev of stream) {
+      check.observe(ev.id, ev.type);
+      types.push(ev.type);
+      if (ev.id === 10) break;
+    }
     expect(types).toEqual(['turn.started', 'message', 'turn.completed', 'resync', 'turn.started']);
     expect(requests.map((h) => h['last-event-id'])).toEqual([undefined, '2']);
     expect(requests[0]?.authorization).toBe('Bearer secret');
-    expect(reader?.reconnects).toBe(1);
+    expect(stream.reconnects).toBe(1);
+    expect(stream.ignored).toBe(0);
     expect(check).toMatchObject({ events: 5, lost: 0, duplicated: 0, outOfOrder: 0, resyncs: 1, lastId: 10 });
   });
 });

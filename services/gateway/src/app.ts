@@ -3,8 +3,9 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authenticate } from './auth.js';
+import { completeErrorResponses, openApiOptions } from './docs/openapi.js';
 import type { GatewayDeps } from './deps.js';
 import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
@@ -18,6 +19,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webRoutes } from './routes/web.js';
 import { workbenchRoutes } from './routes/workbench.js';
+import { API_VERSION, docsRoutes } from './routes/docs.js';
 
 /** Builds the gateway without listening, so tests can `inject()` or listen on port 0. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -59,25 +61,17 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     await app.register(cors, {
       origin: origins.includes('*') ? true : [...origins],
       methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'last-event-id'],
-      exposedHeaders: ['x-session-id', 'x-turn-id', 'x-session-token', 'retry-after'],
+      allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'last-event-id', 'traceparent', 'tracestate'],
+      exposedHeaders: ['x-session-id', 'x-turn-id', 'x-session-token', 'retry-after', 'x-trace-id'],
       maxAge: 600,
     });
   }
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Conversational agents gateway', version: '0.1.0', description: 'Public contract: sessions, turns, SSE events, operators.' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          token: { type: 'apiKey', in: 'query', name: 'token' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  // Every route's description gets the error answers of its kind before the routes below are added.
+  app.addHook('onRoute', completeErrorResponses);
+  await app.register(swagger, openApiOptions(API_VERSION));
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(docsRoutes);
 
   await app.register(sheddingPlugin, deps);
   await app.register(tracingPlugin);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newFaqSession } from '@convo/faq';
 import { fieldsNeedingReview, newFormSession, unresolvedRequired } from '@convo/forms';
-import { AppError, ConflictError, dispatch, type FaqState, NotFoundError, type SessionForm, SessionDraft, stepJobId, UnavailableError } from '@convo/runtime';
+import { AppError, type AuditReport, ConflictError, dispatch, type FaqState, mutableCopy, NotFoundError, type SessionForm, SessionDraft, stepJobId, type SubmitResponse, UnavailableError } from '@convo/runtime';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
@@ -44,7 +44,7 @@ export async function createSession(deps: ServiceDeps, input: NewSession, log: F
   return { sessionId, token };
 }
 
-export type SubmitResult = { sessionId: string; status: 'submitted'; collectedFields: Record<string, string>; needsReview: string[]; audit: unknown };
+export type SubmitResult = SubmitResponse;
 
 /**
  * Submits a session whose required fields are done (and, for an application,
@@ -62,7 +62,7 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
       status: 'submitted',
       collectedFields: interview?.collectedFields ?? {},
       needsReview: interview ? fieldsNeedingReview(interview) : [],
-      audit: state.kind === 'application' ? state.audit : null,
+      audit: state.kind === 'application' && state.audit ? mutableCopy<AuditReport>(state.audit) : null,
     };
     if (state.status === 'submitted') return result;
     const missing = interview ? unresolvedRequired(interview) : [];

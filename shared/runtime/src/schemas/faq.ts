@@ -179,8 +179,8 @@ export const AgentDialogRequest = z.object({
 });
 export type AgentDialogRequest = z.infer<typeof AgentDialogRequest>;
 
-/** One record of `meta.orchestrationSteps`: a plan step or what was done with it. */
-export const OrchestrationStep = z.record(z.string(), z.unknown());
+/** One record of `meta.orchestrationSteps`: a plan step or what was done with it (`type` says which; other fields vary with it). */
+export const OrchestrationStep = z.object({ type: z.string() }).catchall(z.unknown());
 export type OrchestrationStep = z.infer<typeof OrchestrationStep>;
 
 // --- Dialog state kept in the session (replaces the seed's in-memory contextStore) ---
@@ -215,13 +215,23 @@ export const FaqHistoryEntry = z.object({
 });
 export type FaqHistoryEntry = z.infer<typeof FaqHistoryEntry>;
 
+/** Which planner made the dialog turn's plan, and why it fell back to the rule-based one if it did. */
+export const PlannerMeta = z.object({
+  planner: z.enum(['rule', 'llm']).optional(),
+  fallback: z.object({ reason: z.string(), detail: z.string().optional() }).optional(),
+  /** The corpus version the plan was made against. */
+  corpusVersion: z.number().optional(),
+  /** How the answer was made (`fallback`: why an LLM answer fell back to the extractive one). */
+  answer: z.object({ method: z.enum(['extractive', 'llm', 'none']), fallback: z.string().optional() }).optional(),
+});
+
 /** Everything one dialog turn produced: what /agent.dialog answers from. */
 export const FaqTurnResult = z.object({
   turnId: z.string(),
   message: z.string(),
   options: ResolvedDialogOptions,
   plan: MultiStepQueryPlan.nullable(),
-  planMeta: z.record(z.string(), z.unknown()),
+  planMeta: PlannerMeta,
   steps: z.array(AgentStep),
   orchestrationSteps: z.array(OrchestrationStep),
   hits: z.array(SearchHit),
@@ -254,6 +264,30 @@ export const SearchQueryJob = z.object({
   trace: JobTrace,
 });
 export type SearchQueryJob = z.infer<typeof SearchQueryJob>;
+
+
+/** POST /agent.dialog's JSON answer (docs/seeds/002 §4.1.1, with `meta.sources` and `meta.planner`). */
+export const AgentDialogResponse = z
+  .object({
+    sessionId: z.string(),
+    answer: z.string().nullable(),
+    needsClarification: z.boolean(),
+    clarifyingQuestions: z.array(z.string()).optional().describe('present when needsClarification'),
+    steps: z.array(AgentStep),
+    final: z.boolean(),
+    meta: z.object({
+      multiStepPlan: MultiStepQueryPlan.optional().describe('the plan, when the multi-step planner ran (with `raw` under options.debug)'),
+      orchestratorMode: z.enum(['local', 'crew']),
+      orchestrationSteps: z.array(OrchestrationStep),
+      latencyMs: z.number(),
+      sources: z.array(z.string()),
+      planner: PlannerMeta,
+      hits: z.array(z.object({ id: z.string(), question: z.string(), score: z.number() })).optional().describe('with options.debug'),
+    }),
+    sessionToken: z.string().optional().describe('on the answer that created the dialog: send it as `Authorization: Bearer` to continue'),
+  })
+  .meta({ id: 'AgentDialogResponse' });
+export type AgentDialogResponse = z.infer<typeof AgentDialogResponse>;
 
 export const AgentSearchResponse = z.object({
   answer: z.string().nullable(),

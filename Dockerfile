@@ -26,6 +26,7 @@ COPY services/auditor/package.json services/auditor/
 COPY services/planner/package.json services/planner/
 COPY services/search/package.json services/search/
 COPY services/workbench/package.json services/workbench/
+COPY packages/client/package.json packages/client/
 # --omit=dev leaves out vitest, testcontainers and typescript; every workspace is installed and linked.
 # npm 11 refuses a lockfile that lacks rollup's native package for some platform (ours is made
 # on machines whose registry serves only the Linux ones); `npm install` then keeps its pinned versions.

@@ -23,7 +23,7 @@ export interface ClientOptions {
 export type SampleForm = { id: string; title: string; kind: 'form' | 'application'; language: 'ja' | 'en' };
 
 /**
- * A typed client of the gateway's public contract (docs/API.md) for Node ≥ 20
+ * A typed client of the gateway's public contract (docs/api.md) for Node ≥ 20
  * and browsers, on fetch only:
  *
  * ```ts

@@ -2,7 +2,7 @@ import type { Problem } from '@convo/runtime/contract';
 
 /**
  * Every failed call: an error answer of the gateway in the contract's shape
- * `{ error: { code, message } }` (docs/API.md), or no answer at all (`status`
+ * `{ error: { code, message } }` (docs/api.md), or no answer at all (`status`
  * 0, code `unreachable`).
  */
 export class ApiError extends Error {

@@ -40,7 +40,7 @@ function endsDialogTurn(ev: StreamEvent, turnId: string): boolean {
 export type DocumentList = { documents: FaqDocument[]; total: number; version: number };
 export type UpsertResult = { upserted: number; created: number; updated: number; ids: string[]; version: number };
 
-/** The FAQ dialog (docs/API.md §2): search, the dialog as JSON or SSE, and the corpus. */
+/** The FAQ dialog (docs/api.md §4): search, the dialog as JSON or SSE, and the corpus. */
 export function faqCalls(http: Transport) {
   return {
     /** POST /agent.search: one search, answered from the best hit. */

@@ -1,5 +1,5 @@
 /**
- * @convo/client: the gateway's public contract (docs/API.md) for Node ≥ 20 and
+ * @convo/client: the gateway's public contract (docs/api.md) for Node ≥ 20 and
  * browsers. Imports nothing at run time but its own modules (the contract's
  * types are erased), so the browser bundle has no zod in it.
  */

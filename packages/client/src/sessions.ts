@@ -13,7 +13,7 @@ export type EventsOptions = EventStreamOptions & {
 export type TurnInput = Input<typeof PostTurnBody>;
 export type CreateSessionInput = Input<typeof CreateSessionBody>;
 
-/** Sessions (docs/API.md §1): a form interview, a job application or an FAQ dialog, and its event stream. */
+/** Sessions (docs/api.md §2, §3): a form interview, a job application or an FAQ dialog, and its event stream. */
 export function sessionCalls(http: Transport) {
   const calls = {
     /** POST /v1/sessions: an interview's greeting starts at once and arrives on the event stream. */

@@ -42,7 +42,7 @@ export type SnapshotMessage = {
   fieldId?: string | null;
 };
 
-/** GET /v1/sessions/:id (and a `resync` event's `snapshot`): docs/API.md §1 plus the ids a client may use. */
+/** GET /v1/sessions/:id (and a `resync` event's `snapshot`): docs/api.md §2 plus the ids a client may use. */
 export type SessionSnapshot = {
   sessionId: string;
   kind: 'form' | 'application' | 'faq' | 'workbench';
@@ -72,7 +72,7 @@ export type SubmitResult = {
 
 export type CancelResult = { turnId: string; status: 'cancelled' | 'cancelling' };
 
-/** One tool execution of the audit log (docs/API.md §1 GET …/runsteps). */
+/** One tool execution of the audit log (docs/api.md §2 GET …/runsteps). */
 export type RunStep = {
   runStepId: string;
   turnId: string;

@@ -30,7 +30,7 @@ export class AgentStream extends EventStream {
   }
 }
 
-/** The problem workbench (docs/API.md §3): worksheets, problems, checks, fixes, the agent, PDFs. */
+/** The problem workbench (docs/api.md §5): worksheets, problems, checks, fixes, the agent, PDFs. */
 export function workbenchCalls(http: Transport) {
   return {
     /** POST /api/worksheets: generates 10 problems (422 `unsupported_subject` offline for a subject the generators lack). */

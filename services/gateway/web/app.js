@@ -2,7 +2,7 @@
 /**
  * The chat page: picks a product, opens a session, sends turns and renders the
  * session's event stream (chat on the left, what the agents do on the right).
- * It speaks only the public contract (API.md). The session id and token live in
+ * It speaks only the public contract (docs/api.md). The session id and token live in
  * sessionStorage, so a reload or a gateway restart resumes the same conversation.
  */
 

@@ -3,7 +3,7 @@
  * The problem workbench page (docs/seeds/003, UI section): generates a
  * worksheet of ten problems and shows each as a card to edit, check, fix and
  * hand to the agent (workbench/card.js); validates the whole worksheet and
- * links its PDFs. It speaks only the workbench HTTP API (docs/API.md §3). The
+ * links its PDFs. It speaks only the workbench HTTP API (docs/api.md §5). The
  * worksheet's id goes into the address (`?worksheet=`), so a reload or a
  * shared link opens the same worksheet.
  */

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * What a client knows about one session, folded from the public event stream
- * (API.md section 1). DOM-free and dependency-free so the browser page and the
+ * (docs/api.md §3). DOM-free and dependency-free so the browser page and the
  * terminal client (`npm run chat`) share it: both render the same view.
  *
  * Events are applied at most once: an event whose id is not above the last one

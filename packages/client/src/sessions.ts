@@ -3,7 +3,7 @@ import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { endsTurn, type StreamEvent } from './events.js';
 import { newIdempotencyKey } from './ids.js';
 import { path, type CallOptions, type Transport } from './transport.js';
-import type { CancelResult, CreatedSession, Input, RunStep, SessionSnapshot, SubmitResult, TurnAccepted } from './types.js';
+import type { CancelResult, CreatedSession, Input, RunSteps, SessionSnapshot, SubmitResponse, TurnAccepted } from './types.js';
 
 export type EventsOptions = EventStreamOptions & {
   /** The session's token; default: the client's. */
@@ -43,7 +43,7 @@ export function sessionCalls(http: Transport) {
 
     /** POST /v1/sessions/:id/submit: 409 (`ApiError`) until every required field is done. */
     submit: (sessionId: string, call?: CallOptions) =>
-      http.json<SubmitResult>({ method: 'POST', path: path`/v1/sessions/${sessionId}/submit`, idempotent: true }, call),
+      http.json<SubmitResponse>({ method: 'POST', path: path`/v1/sessions/${sessionId}/submit`, idempotent: true }, call),
 
     /** DELETE /v1/sessions/:id: erases the session. */
     delete: (sessionId: string, call?: CallOptions) =>
@@ -51,7 +51,7 @@ export function sessionCalls(http: Transport) {
 
     /** GET /v1/sessions/:id/runsteps: the audit log of tool executions. */
     runSteps: (sessionId: string, call?: CallOptions) =>
-      http.json<{ runSteps: RunStep[] }>({ method: 'GET', path: path`/v1/sessions/${sessionId}/runsteps`, idempotent: true }, call),
+      http.json<RunSteps>({ method: 'GET', path: path`/v1/sessions/${sessionId}/runsteps`, idempotent: true }, call),
 
     /**
      * GET /v1/sessions/:id/events as a resumable stream of typed events:

@@ -1,11 +1,11 @@
 import type {
-  AgentName,
-  AgentStep,
+  AgentDialogResponse,
+  CancelTurnResponse,
   CreateSessionResponse,
-  FieldStatus,
   PostTurnResponse,
-  SessionStatus,
-  TokenTotals,
+  RunStepsResponse,
+  SessionSnapshot,
+  SubmitResponse,
 } from '@convo/runtime/contract';
 
 /**
@@ -21,86 +21,9 @@ export type TurnAccepted = Output<typeof PostTurnResponse> & {
   /** The key the turn was posted with (generated when none was given): post again with it and nothing new is enqueued. */
   idempotencyKey: string;
 };
-
-export type SnapshotField = {
-  fieldId: string;
-  label: string;
-  required: boolean;
-  status: FieldStatus;
-  value: string | null;
-  followUps: number;
-  skipReason?: string | null;
-  needsReview?: boolean;
-};
-
-export type SnapshotMessage = {
-  messageId: string;
-  role: 'user' | 'assistant';
-  agent: AgentName | null;
-  text: string;
-  createdAt: string;
-  fieldId?: string | null;
-};
-
-/** GET /v1/sessions/:id (and a `resync` event's `snapshot`): docs/api.md §2 plus the ids a client may use. */
-export type SessionSnapshot = {
-  sessionId: string;
-  kind: 'form' | 'application' | 'faq' | 'workbench';
-  status: SessionStatus;
-  currentAgent: AgentName;
-  bootstrap: { language: string | null; country: string | null; timezone: string | null };
-  fields: SnapshotField[];
-  collectedFields: Record<string, string>;
-  needsReview: string[];
-  audit: unknown;
-  messages: SnapshotMessage[];
-  turn: { active: string | null; queued: number };
-  usage?: TokenTotals;
-  /** The id of the session's last stored event: follow the stream from here to miss nothing after this snapshot. */
-  lastEventId: number;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type SubmitResult = {
-  sessionId: string;
-  status: string;
-  collectedFields: Record<string, string>;
-  needsReview: string[];
-  audit: unknown;
-};
-
-export type CancelResult = { turnId: string; status: 'cancelled' | 'cancelling' };
-
-/** One tool execution of the audit log (docs/api.md §2 GET …/runsteps). */
-export type RunStep = {
-  runStepId: string;
-  turnId: string;
-  agent: string;
-  toolName: string;
-  input: unknown;
-  output: unknown;
-  startedAt: string;
-  finishedAt: string | null;
-  [extension: string]: unknown;
-};
-
-/** POST /agent.dialog (JSON): the seed's response, and `sessionToken` when the call started a dialog. */
-export type DialogResponse = {
-  sessionId: string;
-  answer: string | null;
-  needsClarification: boolean;
-  clarifyingQuestions?: string[];
-  steps: AgentStep[];
-  final: boolean;
-  meta: {
-    multiStepPlan?: Record<string, unknown>;
-    orchestratorMode: 'local' | 'crew';
-    orchestrationSteps?: Record<string, unknown>[];
-    latencyMs?: number;
-    sources?: string[];
-    [extension: string]: unknown;
-  };
-  /** Continue the dialog with `Authorization: Bearer <sessionToken>` (the client's `dialog` does when given it). */
-  sessionToken?: string;
-};
+/** GET /v1/sessions/:id (and a `resync` event's `snapshot`). */
+export type { SessionSnapshot, SubmitResponse };
+export type CancelResult = Output<typeof CancelTurnResponse>;
+export type RunSteps = Output<typeof RunStepsResponse>;
+/** POST /agent.dialog (JSON): `sessionToken` when the call started a dialog. */
+export type DialogResponse = AgentDialogResponse;

@@ -15,7 +15,7 @@ import type {
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import type { StreamEvent } from './events.js';
 import { path, type CallOptions, type Transport } from './transport.js';
-import type { RunStep } from './types.js';
+import type { RunSteps } from './types.js';
 
 /** The workbench agent's steps over SSE: the worksheet (session) and turn it runs in, and its events. */
 export class AgentStream extends EventStream {
@@ -77,7 +77,7 @@ export function workbenchCalls(http: Transport) {
       http.json<ValidateResponse>({ method: 'POST', path: path`/api/worksheets/${worksheetId}/validate`, idempotent: true }, call),
 
     runSteps: (worksheetId: string, call?: CallOptions) =>
-      http.json<{ runSteps: RunStep[] }>({ method: 'GET', path: path`/api/worksheets/${worksheetId}/runsteps`, idempotent: true }, call),
+      http.json<RunSteps>({ method: 'GET', path: path`/api/worksheets/${worksheetId}/runsteps`, idempotent: true }, call),
 
     /** The URL of a worksheet's PDF, for a link. */
     pdfUrl: (worksheetId: string, sheet: 'questions' | 'answers' = 'questions') => http.url(path`/api/worksheets/${worksheetId}/pdf`, { sheet }),

@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '@convo/runtime/contract';
-import { SseParser, STREAM_EVENT_TYPES, toStreamEvent, type SseMessage } from '@convo/client';
+import { SseParser, EVENT_TYPE_NAMES, toStreamEvent, type SseMessage } from '@convo/client';
 import { describe, expect, it } from 'vitest';
 
 /** The client's text/event-stream parser, fed the way a network delivers bytes: in arbitrary pieces. */
@@ -64,7 +64,7 @@ describe('SSE parser', () => {
 
 describe('typed events', () => {
   it('knows every event type of the contract, and no other', () => {
-    expect([...STREAM_EVENT_TYPES].sort()).toEqual([...EVENT_TYPES].sort());
+    expect([...EVENT_TYPE_NAMES].sort()).toEqual([...EVENT_TYPES].sort());
   });
 
   it('types a contract event by its name and id', () => {

@@ -43,7 +43,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
 };
 
 /** The contract's event types, in the order of its EventSchemas. */
-export const STREAM_EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly EventType[];
+export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPE_SET) as readonly EventType[];
 
 export function isEventType(type: string): type is EventType {
   return Object.prototype.hasOwnProperty.call(EVENT_TYPE_SET, type);

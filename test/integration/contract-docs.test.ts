@@ -17,6 +17,7 @@ import { REPO_ROOT } from '../support/processes.js';
  * generated event table current). The gateway runs in-process on the real
  * Redis; no agent is needed.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the documents are walked as untyped JSON
 type Json = Record<string, any>;
 
 let gw: Awaited<ReturnType<typeof startGateway>>;

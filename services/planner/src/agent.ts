@@ -109,7 +109,7 @@ async function makePlan(
   options: ResolvedDialogOptions,
   language: 'ja' | 'en',
   deps: MakePlanDeps,
-): Promise<{ plan: MultiStepQueryPlan; meta: PlanMeta & { orchestrator?: string } }> {
+): Promise<{ plan: MultiStepQueryPlan; meta: PlanMeta & { orchestrator?: 'crew' } }> {
   // At most once per turn: a fallback and the offline model's context would otherwise plan again.
   let rulePlan: MultiStepQueryPlan | undefined;
   const rule = () => (rulePlan ??= planRuleBased(input, { analyzer: deps.analyzer, corpus: deps.corpus }));

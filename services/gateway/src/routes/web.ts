@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { AppError } from '@convo/runtime';
+import { AppError, SessionForm } from '@convo/runtime';
 import { build } from 'esbuild';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -41,6 +41,10 @@ const PAGE_HEADERS = {
 export const CLIENT_BUNDLE_PATH = '/lib/convo-client.js';
 
 type Bundle = { code: string; etag: string };
+
+const CLIENT_BUNDLE_BODY = z
+  .string()
+  .describe('An ES module (ES2022) exporting what @convo/client exports; revalidate with If-None-Match (304 when unchanged).');
 
 /**
  * @convo/client bundled into one ES module for the pages, built in memory
@@ -101,15 +105,23 @@ export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
     });
 
-    app.get(CLIENT_BUNDLE_PATH, { schema: { tags: ['web'], summary: 'The @convo/client package as one ES module, for the pages' } }, async (req, reply) => {
-      const { code, etag } = await bundle();
-      reply.headers(PAGE_HEADERS).header('etag', etag);
-      if (req.headers['if-none-match'] === etag) return reply.status(304).send();
-      return reply.type('text/javascript; charset=utf-8').send(code);
-    });
+    app.get(
+      CLIENT_BUNDLE_PATH,
+      {
+        schema: { tags: ['web'], summary: 'The @convo/client package as one ES module, for the pages' },
+        config: { docs: { responseContent: { 'text/javascript': CLIENT_BUNDLE_BODY } } },
+      },
+      async (req, reply) => {
+        const { code, etag } = await bundle();
+        reply.headers(PAGE_HEADERS).header('etag', etag);
+        if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+        return reply.type('text/javascript; charset=utf-8').send(code);
+      },
+    );
 
     // The problem workbench page by its short name; the query (?lang=, ?worksheet=) goes along.
-    app.get('/workbench', { schema: { tags: ['web'], summary: 'Redirects to the problem workbench page, /workbench.html' } }, async (req, reply) => {
+    // A page, like the static files, so not an operation of the API description.
+    app.get('/workbench', { schema: { hide: true } }, async (req, reply) => {
       const query = req.url.indexOf('?');
       return reply.redirect(`/workbench.html${query === -1 ? '' : req.url.slice(query)}`);
     });
@@ -127,7 +139,7 @@ export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           tags: ['web'],
           summary: 'One sample form, ready to send as `form` of POST /v1/sessions',
           params: z.object({ id: z.string().max(200) }),
-          response: { 200: z.record(z.string(), z.unknown()) },
+          response: { 200: SessionForm },
         },
       },
       async (req) => {

@@ -219,6 +219,7 @@ export type FaqHistoryEntry = z.infer<typeof FaqHistoryEntry>;
 export const PlannerMeta = z.object({
   planner: z.enum(['rule', 'llm']).optional(),
   fallback: z.object({ reason: z.string(), detail: z.string().optional() }).optional(),
+  orchestrator: z.enum(['crew']).optional().describe('crew: the plan came from the external orchestrator (options.mode "crew")'),
   /** The corpus version the plan was made against. */
   corpusVersion: z.number().optional(),
   /** How the answer was made (`fallback`: why an LLM answer fell back to the extractive one). */

@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authenticate } from './auth.js';
 import { completeErrorResponses, openApiOptions } from './docs/openapi.js';
@@ -31,7 +31,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     frameworkErrors,
     clientErrorHandler,
     // One access line per answer (below) instead of Fastify's two, and none for shed answers.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

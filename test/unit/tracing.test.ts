@@ -82,9 +82,15 @@ describe('OTEL_* variables', () => {
     });
   });
 
-  it('refuse what the installed exporter cannot do, naming the variable, at start', () => {
-    expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
-    expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(/http\/json/);
+  it('send OTLP/HTTP protobuf by default (the spec\'s default), JSON when asked, the traces variable first', () => {
+    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).protocol).toBe('http/protobuf');
+    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).protocol).toBe('http/json');
+    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }).protocol).toBe('http/protobuf');
+  });
+
+  it('refuse what the installed exporters cannot do, naming the variable, at start', () => {
+    expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
+    expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(/http\/protobuf/);
     // Off, a protocol it would not use is no reason to refuse to start.
     expect(tracingConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).enabled).toBe(false);
     expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER/);

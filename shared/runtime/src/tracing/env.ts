@@ -9,13 +9,17 @@ import { z } from 'zod';
  */
 export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
 export type TracingConfig = Readonly<{
   /** Off unless an exporter is asked for (README, "Tracing"). */
   enabled: boolean;
   /** OTEL_SERVICE_NAME; undefined: each process's own (`convo-gateway`, `convo-<agent>`). */
   serviceName: string | undefined;
-  /** Where spans are POSTed (OTLP over HTTP, JSON). */
+  /** Where spans are POSTed (OTLP over HTTP). */
   endpoint: string;
+  /** The OTLP/HTTP encoding: protobuf (the spec's default) or JSON. */
+  protocol: OtlpProtocol;
   sampler: Readonly<{ name: SamplerName; ratio: number }>;
   /** The batch span processor (OTEL_BSP_*). */
   batch: Readonly<{ scheduledDelayMs: number; exportTimeoutMs: number; maxQueueSize: number; maxExportBatchSize: number }>;
@@ -69,15 +73,16 @@ export function tracingConfig(env: Record<string, string | undefined>): TracingC
   const disabled = vars.OTEL_SDK_DISABLED === 'true';
   const asked = exporters.length > 0 ? exporters.includes('otlp') : vars.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
   const enabled = !disabled && asked;
-  const protocol = vars.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? vars.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/json';
-  // The installed exporter (@opentelemetry/exporter-trace-otlp-http) sends JSON only; a collector asked for protobuf or gRPC would get the wrong thing.
-  if (enabled && protocol !== 'http/json') {
-    throw new Error(`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: only "http/json" is supported (OTLP/HTTP receivers such as the Collector and Jaeger accept it on :4318), got "${protocol}"`);
+  const protocol = vars.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? vars.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  // gRPC would need its own exporter and an HTTP/2 stack; every OTLP receiver that speaks gRPC on :4317 also takes OTLP/HTTP on :4318.
+  if (enabled && protocol !== 'http/protobuf' && protocol !== 'http/json') {
+    throw new Error(`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" or "http/json" (OTLP over HTTP, port 4318 on the Collector and Jaeger), got "${protocol}"`);
   }
   return Object.freeze({
     enabled,
     serviceName: vars.OTEL_SERVICE_NAME,
     endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (vars.OTEL_EXPORTER_OTLP_ENDPOINT ? signalUrl(vars.OTEL_EXPORTER_OTLP_ENDPOINT) : DEFAULT_ENDPOINT),
+    protocol: protocol as OtlpProtocol,
     sampler: Object.freeze({ name: vars.OTEL_TRACES_SAMPLER, ratio: vars.OTEL_TRACES_SAMPLER_ARG }),
     batch: Object.freeze({
       scheduledDelayMs: vars.OTEL_BSP_SCHEDULE_DELAY,

@@ -1,7 +1,8 @@
 import { context, diag, DiagLogLevel, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -56,7 +57,7 @@ export function startTracing(service: string, settings: TracingConfig, opts: { l
   const processor = opts.exporter
     ? new SimpleSpanProcessor({ exporter: opts.exporter })
     : new BatchSpanProcessor({
-        exporter: new OTLPTraceExporter({ url: settings.endpoint }),
+        exporter: settings.protocol === 'http/json' ? new OtlpJsonExporter({ url: settings.endpoint }) : new OtlpProtobufExporter({ url: settings.endpoint }),
         scheduledDelayMillis: settings.batch.scheduledDelayMs,
         exportTimeoutMillis: settings.batch.exportTimeoutMs,
         maxQueueSize: settings.batch.maxQueueSize,

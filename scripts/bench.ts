@@ -7,6 +7,7 @@ import { growth } from './bench/growth.js';
 import { modelUsage } from './bench/model-usage.js';
 import { overhead } from './bench/overhead.js';
 import { sseClients } from './bench/sse-clients.js';
+import { tracingCost } from './bench/tracing.js';
 
 /**
  * `npm run bench`: on one machine and one Redis, prints
@@ -23,12 +24,14 @@ import { sseClients } from './bench/sse-clients.js';
  *  (e) a turn's time at turn 5 and at turn 195 of one session;
  *  (f) the pipeline on local Redis Clusters (1 and 3 shards, 1 and 3 queue
  *      partitions): throughput, a flood with each shard's share of the
- *      commands, and a scaling model from the measured per-turn costs.
+ *      commands, and a scaling model from the measured per-turn costs;
+ *  (g) what tracing costs a turn: the same turns with OpenTelemetry off and
+ *      on (OTLP export to a receiver in the bench), latency and throughput.
  * Then one table of every figure with its goal. Asserts nothing.
  *
- * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth,cluster (or a,b,c,d,e,f); BENCH_GROWTH_TURNS (195);
+ * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth,cluster,tracing (or a,b,c,d,e,f,g); BENCH_GROWTH_TURNS (195);
  * BENCH_CLUSTER_TURNS_PER_SESSION (10), BENCH_CLUSTER_FLOOD_SECONDS (5);
- * BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
+ * BENCH_TRACING_TURNS (100), BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
  * BENCH_FIELDS (20), BENCH_BARE_CONCURRENCY (4, the agents' default);
  * BENCH_SSE_CLIENTS (10000), BENCH_SSE_HEARTBEAT_MS (5000);
  * BENCH_FLOOD_SECONDS (10), BENCH_FLOOD_FACTOR (10), BENCH_FLOOD_SESSIONS (400),
@@ -106,6 +109,16 @@ async function main() {
           perLane: envNum('BENCH_CLUSTER_TURNS_PER_SESSION', 10),
           fields: envNum('BENCH_FIELDS', 20),
           flood: { seconds: envNum('BENCH_CLUSTER_FLOOD_SECONDS', 5), factor: envNum('BENCH_FLOOD_FACTOR', 10), sessions: envNum('BENCH_FLOOD_SESSIONS', 400), backlog: envNum('BENCH_FLOOD_BACKLOG', 200) },
+        }),
+      );
+    }
+    if (!skip.has('tracing')) {
+      await section('(g) tracing cost', () =>
+        tracingCost(redis.url, {
+          turns: envNum('BENCH_TRACING_TURNS', 100),
+          inFlight,
+          perLane: envNum('BENCH_TURNS_PER_SESSION', 20),
+          fields: envNum('BENCH_FIELDS', 20),
         }),
       );
     }

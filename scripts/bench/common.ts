@@ -14,10 +14,10 @@ export function envNum(name: string, def: number): number {
   return Number.isFinite(value) && value >= 0 ? value : def;
 }
 
-/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth; f = cluster). */
-export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth', 'cluster'] as const;
+/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth; f = cluster; g = tracing). */
+export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth', 'cluster', 'tracing'] as const;
 export type Section = (typeof SECTIONS)[number];
-const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], e: ['growth'], f: ['cluster'], overhead: ['bare', 'pipeline'] };
+const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], e: ['growth'], f: ['cluster'], g: ['tracing'], overhead: ['bare', 'pipeline'] };
 
 export function skippedSections(raw = process.env.BENCH_SKIP ?? ''): Set<Section> {
   const out = new Set<Section>();

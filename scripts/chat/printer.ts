@@ -31,18 +31,18 @@ export function describeEvent(view: SessionView, ev: SessionEvent, st: Styles, s
     case 'agent.changed':
       return [st.dim(`  · ${ev.data.from ?? 'start'} → ${ev.data.to}`)];
     case 'state.changed': {
-      const payload = ev.data.payload as Record<string, unknown>;
-      switch (ev.data.type) {
+      const change = ev.data;
+      switch (change.type) {
         case 'SET_LANGUAGE':
-          return [st.dim(`  · language: ${String(payload.language)}`)];
+          return [st.dim(`  · language: ${change.payload.language}`)];
         case 'SET_COUNTRY':
-          return [st.dim(`  · country: ${String(payload.country)}`)];
+          return [st.dim(`  · country: ${change.payload.country}`)];
         case 'SET_TIMEZONE':
-          return [st.dim(`  · time zone: ${String(payload.timezone)}`)];
+          return [st.dim(`  · time zone: ${change.payload.timezone}`)];
         case 'PLAN_CREATED':
           return [st.dim(`  · plan: ${view.fields.map((f) => f.label).join(' → ')}`)];
         case 'FIELD_STATUS': {
-          const field = view.fields.find((f) => f.fieldId === payload.fieldId);
+          const field = view.fields.find((f) => f.fieldId === change.payload.fieldId);
           if (!field || (field.status !== 'done' && field.status !== 'skipped')) return [];
           const progress = fieldProgress(view);
           const mark = field.status === 'done' ? st.ok('✓') : st.warn('–');

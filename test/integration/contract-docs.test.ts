@@ -109,6 +109,7 @@ describe('OpenAPI 3.1 at /docs/json', () => {
       for (const status of failures) if (!isErrorSchema(responses[status].content?.['application/json']?.schema)) problems.push(`${name}: ${status} is not the error shape`);
       const need = ['500'];
       if ((op.parameters ?? []).length > 0 || op.requestBody) need.push('400');
+      if ((op.parameters ?? []).some((parameter: Json) => parameter.in === 'path')) need.push('414');
       if (op.security) need.push('401', '404');
       if (['POST', 'PATCH'].includes(method)) need.push('413', '415');
       for (const status of need) if (!responses[status]) problems.push(`${name}: no ${status}`);
@@ -120,6 +121,21 @@ describe('OpenAPI 3.1 at /docs/json', () => {
       if (!responses['429'] || !responses['503']) problems.push(`${name}: no 429/503`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it('marks nothing readOnly: every schema here is what a client may send or receive', () => {
+    const found: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (!value || typeof value !== 'object') return;
+      if (!Array.isArray(value) && 'readOnly' in value) found.push(path);
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${path}/${key}`);
+    };
+    walk(openapi, 'openapi');
+    walk(asyncapi, 'asyncapi');
+    expect(found).toEqual([]);
+    // The case that was wrong: a fact's `options`, sent when a session is created.
+    const form = resolve(openapi.paths['/v1/sessions'].post.requestBody.content['application/json'].schema)!.properties.form;
+    expect(form.properties.facts.items.properties.options).toMatchObject({ type: 'array', items: { type: 'string' } });
   });
 
   it('types the bodies the issue found open: the snapshot, the dialog answer, run steps', () => {
@@ -150,13 +166,26 @@ describe('AsyncAPI 3 at /docs/asyncapi.json', () => {
     expect(Object.keys(asyncapi.components.messages)).toEqual(EVENT_TYPES);
     for (const type of EVENT_TYPES) {
       const message = asyncapi.components.messages[type];
-      expect(message.payload.type, type).toBe('object');
+      // An object, or (state.changed) a union of objects told apart by their `type`.
+      const variants = (message.payload.oneOf ?? message.payload.anyOf ?? [message.payload]) as Json[];
+      for (const variant of variants) expect(variant.type === 'object' && Object.keys(variant.properties ?? {}).length > 0, type).toBe(true);
       expect(message.headers.properties.event.const).toBe(type);
       expect(message.headers.properties.id.description, type).toMatch(/Last-Event-ID|last stored event/);
       expect(message.summary, type).toBeTruthy();
     }
-    for (const channel of Object.values(asyncapi.channels as Json)) expect(Object.keys(channel.messages)).toEqual(EVENT_TYPES);
+    expect(Object.keys(asyncapi.channels.sessionEvents.messages)).toEqual(EVENT_TYPES);
     expect(asyncapi.channels.sessionEvents.description).toMatch(/Last-Event-ID[\s\S]*resync/);
+    // A one-turn stream lists its turn's events up to the result that ends it; never turn.completed (it ends first) nor resync.
+    const listed = (channel: string) => Object.keys(asyncapi.channels[channel].messages);
+    expect(listed('dialogTurn')).toEqual(expect.arrayContaining(['turn.started', 'message', 'plan', 'search', 'answer', 'clarify', 'turn.failed']));
+    expect(listed('workbenchAgent')).toEqual(expect.arrayContaining(['turn.started', 'message', 'workbench.step', 'workbench.result', 'turn.failed']));
+    for (const channel of ['dialogTurn', 'workbenchAgent']) {
+      expect(listed(channel), channel).not.toContain('turn.completed');
+      expect(listed(channel), channel).not.toContain('resync');
+      expect(listed(channel).every((type) => EVENT_TYPES.includes(type as (typeof EVENT_TYPES)[number])), channel).toBe(true);
+      const operation = Object.values(asyncapi.operations as Json).find((op) => op.channel.$ref === `#/channels/${channel}`);
+      expect(operation.messages.map((ref: Json) => String(ref.$ref).split('/').at(-1))).toEqual(listed(channel));
+    }
   });
 
   it('covers every event type the code can emit (every event(...) and raw SSE write in the services and shared code)', () => {

@@ -119,6 +119,10 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
     expect(String(second.events.at(-1)!.data.answer)).toMatch(/800円/);
     const ids = [...first.events, ...second.events].map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
+    // Every event these streams carried is one the AsyncAPI document lists for the dialog channel.
+    const asyncapi = (await (await fetch(`${stack.url}/docs/asyncapi.json`)).json()) as { channels: { dialogTurn: { messages: Json } } };
+    const listed = Object.keys(asyncapi.channels.dialogTurn.messages);
+    expect([...new Set([...types, ...t2])].filter((type) => !listed.includes(type))).toEqual([]);
   });
 
   it("streams only its own turn when another turn of the session is posted at the same time", async () => {

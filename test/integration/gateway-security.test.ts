@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig, stepJobId } from '@convo/runtime';
@@ -34,6 +35,23 @@ afterAll(async () => {
 });
 
 const doc = { id: 'sec-doc', question: 'Is this open?', answer: 'Only with a key.' };
+
+/** Sends `request` as raw bytes and resolves with everything the server wrote before closing. */
+function rawRequest(base: string, request: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (err) => (chunks.length > 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(err)));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+function parseRawHeaders(response: string): Headers {
+  const head = response.slice(0, response.indexOf('\r\n\r\n'));
+  return new Headers(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()] as [string, string]));
+}
 
 describe('safe defaults', () => {
   it('listens on loopback unless HOST says otherwise', () => {
@@ -82,6 +100,35 @@ describe('safe defaults', () => {
     }
     expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
     controller.abort();
+  });
+
+  it('sends them on answers that leave before any hook runs: router errors and requests Node\'s parser refuses', async () => {
+    const api = await gateway();
+    const overLong = await fetch(`${api.base}/v1/sessions/${'x'.repeat(101)}`);
+    const badEscape = await fetch(`${api.base}/v1/sessions/%E0%A4%A`);
+    expect([overLong.status, badEscape.status]).toEqual([414, 400]);
+    expect([(await overLong.json()).error.code, (await badEscape.json()).error.code]).toEqual(['max_param_length', 'bad_url']);
+    // Headers over Node's limit (16 KiB): refused by the HTTP parser, answered on the raw socket.
+    const tooLarge = await rawRequest(api.base, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 /);
+    for (const headers of [overLong.headers, badEscape.headers, parseRawHeaders(tooLarge)]) {
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+      expect(headers.get('referrer-policy')).toBe('no-referrer');
+      expect(headers.get('strict-transport-security')).toMatch(/max-age=/);
+      expect(headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    }
+  });
+
+  it('refuses a body of another media type, text/plain included, with 415 and keeps nothing', async () => {
+    const api = await gateway();
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/xml']) {
+      const res = await fetch(`${api.base}/v1/sessions`, { method: 'POST', headers: { 'content-type': type }, body: '{"kind":"faq"}' });
+      expect(res.status, type).toBe(415);
+      expect((await res.json()).error.code).toBe('invalid_media_type');
+    }
+    const json = await fetch(`${api.base}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"faq"}' });
+    expect(json.status).toBe(201);
   });
 
   it('answers no cross-origin request unless CORS_ORIGINS names the origin', async () => {

@@ -110,6 +110,12 @@ describe('edits, consistency and fixes', () => {
     expect(bare.status).toBe(200);
     expect(bare.json.isConsistent).toBe(true);
     expect((await api.call('POST', `/api/problems/${problem.id}/auto-fix`)).status).toBe(200);
+    // A change to check names its field and its value, of the field's type; anything less is refused, not ignored.
+    for (const body of [{ updatedField: 'choices' }, { newValue: 'x' }, { updatedField: 'choices', newValue: 'one string' }, { updatedField: 'prompt', newValue: ['a', 'b'] }]) {
+      const refused = await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.json.error.code).toBe('invalid_request');
+    }
   });
 
   it('suggests four ideas of at most 15 characters per section, in the worksheet language, the same for the same version', async () => {
@@ -185,6 +191,10 @@ describe('the problem-management agent (seed cases)', () => {
     expect(types).toContain('workbench.step');
     expect(types.at(-1)).toBe('workbench.result');
     expect(streamed.events.filter((event) => event.type === 'workbench.step').map((event) => (event.data as Json).tool)).toEqual(expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer']));
+    // Every event of the stream is one the AsyncAPI document lists for the workbench agent's channel.
+    const asyncapi = (await (await fetch(`${stack.url}/docs/asyncapi.json`)).json()) as { channels: { workbenchAgent: { messages: Json } } };
+    const listed = Object.keys(asyncapi.channels.workbenchAgent.messages);
+    expect([...new Set(types)].filter((type) => !listed.includes(type))).toEqual([]);
   });
 });
 

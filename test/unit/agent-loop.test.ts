@@ -17,7 +17,7 @@ function draft() {
 const setLanguage = createTool({
   name: 'set_language',
   description: 'set language',
-  schema: z.object({ language: z.string() }),
+  schema: z.object({ language: z.enum(['ja', 'en']) }),
   execute: (args, { draft: session }) => {
     session.setLanguage(args.language);
     return { result: success(`Language set to ${args.language}`) };

@@ -85,7 +85,7 @@ describe('session view', () => {
     const view = formView();
     applyEvent(view, ev({
       type: 'state.changed',
-      data: { type: 'PLAN_CREATED', payload: { fields: [{ field_id: 'email', label: 'Email', required: true }, { field_id: 'name', label: 'Name', required: true }] } },
+      data: { type: 'PLAN_CREATED', payload: { fields: [{ field_id: 'email', label: 'Email', intent: '', required: true }, { field_id: 'name', label: 'Name', intent: '', required: true }] } },
     }));
     expect(view.fields.map((f) => f.fieldId)).toEqual(['email', 'name', 'diet']);
     applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'interviewing', followUps: 1 } } }));

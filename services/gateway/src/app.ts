@@ -9,6 +9,7 @@ import { completeErrorResponses, openApiOptions } from './docs/openapi.js';
 import type { GatewayDeps } from './deps.js';
 import { ADMIN_PREFIX, adminPlugin } from './plugins/admin.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
+import { HELMET_OPTIONS, helmetHeaders } from './plugins/security-headers.js';
 import { sheddingPlugin } from './plugins/shedding.js';
 import { tracingPlugin } from './plugins/tracing.js';
 import { eventRoutes } from './routes/events.js';
@@ -23,13 +24,14 @@ import { API_VERSION, docsRoutes } from './routes/docs.js';
 
 /** Builds the gateway without listening, so tests can `inject()` or listen on port 0. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const securityHeaders = helmetHeaders(HELMET_OPTIONS);
   const app = Fastify({
     // pino's Logger is a FastifyBaseLogger; the cast keeps Fastify's default generic so plugins type-check.
     loggerInstance: deps.log as unknown as import('fastify').FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: deps.config.load.trustProxy,
-    frameworkErrors,
-    clientErrorHandler,
+    frameworkErrors: frameworkErrors(securityHeaders),
+    clientErrorHandler: clientErrorHandler(securityHeaders),
     // One access line per answer (below) instead of Fastify's two, and none for shed answers.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
@@ -37,24 +39,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   // Security headers on every answer (SSE streams copy them, see openEventStream). The pages load only their own scripts.
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    // Same-origin pages and API: no cross-origin embedding either way.
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
+  await app.register(helmet, HELMET_OPTIONS);
+  // Without a body parser for text/plain, such a body is refused as the contract says (415), not taken as a JSON string.
+  app.removeContentTypeParser('text/plain');
   // Closed unless configured: without CORS_ORIGINS a browser on another origin cannot read any answer.
   const origins = deps.config.corsOrigins;
   if (origins.length > 0) {

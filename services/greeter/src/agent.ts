@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { GREETER_PROMPT } from './prompt.js';
 
 const SUPPORTED = ['ja', 'en'] as const;
+const isSupported = (code: string): code is (typeof SUPPORTED)[number] => (SUPPORTED as readonly string[]).includes(code);
 
 export const SetLanguageInput = z.object({
   language: z.string().describe('ISO 639-1 code of the language the respondent chose, e.g. "ja" or "en".'),
@@ -26,7 +27,7 @@ export const setLanguage = createTool({
   schema: SetLanguageInput,
   execute(args, { draft }) {
     const code = args.language.trim().toLowerCase().slice(0, 2);
-    if (!(SUPPORTED as readonly string[]).includes(code)) {
+    if (!isSupported(code)) {
       return { result: failure(`Language ${args.language} is not supported. Offer Japanese (ja) or English (en).`) };
     }
     draft.setLanguage(code);

@@ -15,6 +15,18 @@ const LIVE_ONLY: ReadonlySet<EventType> = new Set(['message.delta']);
 /** Events written by the gateway for one connection, not appended to the session's history. */
 const PER_CONNECTION: ReadonlySet<EventType> = new Set(['resync']);
 
+/** What any turn of any product can carry: its lifecycle and its messages. */
+const TURN_EVENTS = ['turn.queued', 'turn.started', 'message', 'message.delta', 'message.discarded', 'agent.changed'] as const satisfies readonly EventType[];
+
+/**
+ * The events of a one-turn stream (POST with Accept: text/event-stream):
+ * the turn's own events up to its result, which ends the stream. Never a
+ * `turn.completed` (the result comes first) nor a `resync` (the stream
+ * starts at the turn, whose events are retained while it runs).
+ */
+export const DIALOG_TURN_EVENTS = [...TURN_EVENTS, 'plan', 'search', 'clarify', 'answer', 'turn.failed'] as const satisfies readonly EventType[];
+export const WORKBENCH_AGENT_EVENTS = [...TURN_EVENTS, 'workbench.step', 'workbench.result', 'turn.failed'] as const satisfies readonly EventType[];
+
 /**
  * JSON Schema (draft-07, which AsyncAPI's default schema format extends) of
  * an event payload. Objects stay open: a client must ignore fields it does
@@ -27,6 +39,8 @@ export function payloadSchema(schema: z.ZodType): { schema: Json; defs: Record<s
     unrepresentable: 'any',
     override: (ctx) => {
       if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
+      // zod's .readonly() is TypeScript immutability, not JSON Schema's "managed by the server".
+      delete ctx.jsonSchema.readOnly;
     },
   }) as Json;
   const { $schema: _dialect, definitions, ...rest } = json;
@@ -96,7 +110,8 @@ export function buildAsyncApi(version: string): Json {
       'x-stored': !LIVE_ONLY.has(type) && !PER_CONNECTION.has(type),
     };
   }
-  const all = Object.fromEntries(EVENT_TYPES.map((type) => [type, messageRef(type)]));
+  const refs = (types: readonly EventType[]) => Object.fromEntries(types.map((type) => [type, messageRef(type)]));
+  const receive = (channel: string, types: readonly EventType[]) => types.map((type) => ({ $ref: `#/channels/${channel}/messages/${type}` }));
   const httpBinding = (method: string) => ({ http: { method, bindingVersion: '0.3.0' } });
   return {
     asyncapi: '3.0.0',
@@ -115,29 +130,36 @@ export function buildAsyncApi(version: string): Json {
         title: "A session's event stream",
         description: `GET with \`Accept: text/event-stream\` and the session token (\`Authorization: Bearer <token>\` or \`?token=\`). Replays the stored events after Last-Event-ID, then follows the session live; never ends by itself.\n\n${RESUME}`,
         parameters: { sessionId: { description: 'The id POST /v1/sessions answered.' } },
-        messages: all,
+        messages: refs(EVENT_TYPES),
         bindings: httpBinding('GET'),
       },
       dialogTurn: {
         address: '/agent.dialog',
         title: 'One FAQ dialog turn, streamed',
-        description: "POST /agent.dialog with `Accept: text/event-stream`: the events of that turn only (its `turn.queued`/`turn.started` to its `answer`, `clarify` or `turn.failed`), then the response ends. A repeated request with the same Idempotency-Key, or Last-Event-ID, resumes the same turn.",
-        messages: all,
+        description:
+          'POST /agent.dialog with `Accept: text/event-stream`: the events of that turn only (its `turn.queued`/`turn.started` to its `answer`, `clarify` or `turn.failed`), then `: closing: end of turn` and the response ends. A repeated request with the same Idempotency-Key, or Last-Event-ID, resumes the same turn.',
+        messages: refs(DIALOG_TURN_EVENTS),
         bindings: httpBinding('POST'),
       },
       workbenchAgent: {
         address: '/api/problems/{problemId}/agent',
         title: "The workbench agent's work on one request, streamed",
-        description: "POST with `Accept: text/event-stream`: the request's `workbench.step` events as each tool runs, then `workbench.result` (or `turn.failed`), then the response ends.",
+        description:
+          "POST with `Accept: text/event-stream`: the request's `workbench.step` events as each tool runs, then `workbench.result` (or `turn.failed`), then `: closing: end of turn` and the response ends.",
         parameters: { problemId: { description: 'The problem the request is about.' } },
-        messages: all,
+        messages: refs(WORKBENCH_AGENT_EVENTS),
         bindings: httpBinding('POST'),
       },
     },
     operations: {
-      receiveSessionEvents: { action: 'receive', channel: { $ref: '#/channels/sessionEvents' }, summary: "Follow a session's events", messages: EVENT_TYPES.map((type) => ({ $ref: `#/channels/sessionEvents/messages/${type}` })) },
-      receiveDialogTurn: { action: 'receive', channel: { $ref: '#/channels/dialogTurn' }, summary: 'Follow one FAQ dialog turn', messages: EVENT_TYPES.map((type) => ({ $ref: `#/channels/dialogTurn/messages/${type}` })) },
-      receiveWorkbenchAgent: { action: 'receive', channel: { $ref: '#/channels/workbenchAgent' }, summary: "Follow the workbench agent's work on one request", messages: EVENT_TYPES.map((type) => ({ $ref: `#/channels/workbenchAgent/messages/${type}` })) },
+      receiveSessionEvents: { action: 'receive', channel: { $ref: '#/channels/sessionEvents' }, summary: "Follow a session's events", messages: receive('sessionEvents', EVENT_TYPES) },
+      receiveDialogTurn: { action: 'receive', channel: { $ref: '#/channels/dialogTurn' }, summary: 'Follow one FAQ dialog turn', messages: receive('dialogTurn', DIALOG_TURN_EVENTS) },
+      receiveWorkbenchAgent: {
+        action: 'receive',
+        channel: { $ref: '#/channels/workbenchAgent' },
+        summary: "Follow the workbench agent's work on one request",
+        messages: receive('workbenchAgent', WORKBENCH_AGENT_EVENTS),
+      },
     },
     components: { messages, schemas },
   };

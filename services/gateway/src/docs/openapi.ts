@@ -38,6 +38,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   404: 'No such session, turn, document, worksheet or problem (`session_not_found`, `turn_not_found`, …).',
   409: 'The request conflicts with the current state of the session or problem.',
   413: 'The body is larger than the route accepts.',
+  414: 'A path parameter is longer than the router accepts (`max_param_length`).',
   415: 'The body has a media type the route does not take.',
   422: 'The request is well-formed but cannot be carried out.',
   429: 'Too many requests, or too many queued turns: retry after `Retry-After` seconds.',
@@ -67,6 +68,8 @@ export function completeErrorResponses(route: RouteOptions): void {
   const methods = [route.method].flat();
   const statuses = new Set<number>([500]);
   if (schema.params || schema.body || schema.querystring || schema.headers) statuses.add(400);
+  // The router refuses an over-long path parameter before validation.
+  if (schema.params) statuses.add(414);
   if (methods.some((method) => WITH_BODY.has(method))) [400, 413, 415].forEach((status) => statuses.add(status));
   const config = route.config as { auth?: string; work?: boolean; docs?: RouteDocs } | undefined;
   config?.docs?.errors?.forEach((status) => statuses.add(status));
@@ -88,6 +91,8 @@ export function completeErrorResponses(route: RouteOptions): void {
 const zodToJsonConfig = {
   override: (ctx: { jsonSchema: Record<string, unknown> }) => {
     if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
+    // zod's .readonly() is TypeScript immutability, not OpenAPI's "only in answers": a generated client would leave such a field out of requests.
+    delete ctx.jsonSchema.readOnly;
   },
 };
 const jsonSchemaTransform = createJsonSchemaTransform({ zodToJsonConfig });

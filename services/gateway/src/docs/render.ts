@@ -30,10 +30,26 @@ export function typeOf(schema: Json | undefined): string {
   return typeof type === 'string' ? type : 'any';
 }
 
+function fieldList(object: Json, separator: string, inner: (schema: Json) => string): string[] {
+  const properties = (object.properties ?? {}) as Record<string, Json>;
+  const required = new Set((object.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'}: ${inner(schema)}`).map((field, i, all) => (i < all.length - 1 ? `${field}${separator}` : field));
+}
+
+const isObjectWithFields = (schema: Json | undefined): schema is Json => !!schema && schema.type === 'object' && !!schema.properties;
+
+/**
+ * The payload's fields, one per line; a union of objects (a payload typed by
+ * its `type`, as `state.changed`) one variant per line, its object-valued
+ * fields spelt out one level deep.
+ */
 function fieldsOf(payload: Json): string {
-  const properties = (payload.properties ?? {}) as Record<string, Json>;
-  const required = new Set((payload.required ?? []) as string[]);
-  const fields = Object.entries(properties).map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'}: ${typeOf(schema)}`);
+  const variants = (payload.oneOf ?? payload.anyOf) as Json[] | undefined;
+  if (Array.isArray(variants) && variants.every(isObjectWithFields)) {
+    const inline = (schema: Json) => (isObjectWithFields(schema) ? `{ ${fieldList(schema, ',', typeOf).join(' ')} }` : typeOf(schema));
+    return variants.map((variant) => fieldList(variant, ',', inline).join(' ')).join('<br>');
+  }
+  const fields = fieldList(payload, '', typeOf);
   return fields.length > 0 ? fields.join('<br>') : typeOf(payload);
 }
 

@@ -40,7 +40,7 @@ export class DialogStreamClient extends SseClient {
     }
     super.write(ev);
     const end = (this.endOn.has(ev.type) && (ours || !('turnId' in ev.data))) || (ev.type === 'turn.failed' && ours);
-    if (end) this.close('end of dialog turn');
+    if (end) this.close('end of turn');
   }
 }
 

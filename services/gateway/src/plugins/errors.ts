@@ -88,29 +88,41 @@ export function registerErrorHandling(app: FastifyInstance): void {
 /**
  * Errors the router raises before any route or error handler runs (a URL
  * that is not valid percent-encoding, a path parameter over the length
- * limit): the contract's shape too, with the router's status.
+ * limit): the contract's shape too, with the router's status. No hook has
+ * run, so the security headers are set here.
  */
-export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
-  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  void send(reply, status, fastifyCode(err), err.message.slice(0, 300));
+export function frameworkErrors(securityHeaders: Readonly<Record<string, string>>) {
+  return (err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+    reply.headers(securityHeaders);
+    void send(reply, status, fastifyCode(err), err.message.slice(0, 300));
+  };
 }
 
 /**
  * Requests Node's HTTP parser rejects before Fastify sees them (headers over
  * the size limit, malformed request lines, a client too slow to send): the
- * contract's error shape on the raw socket, then the connection is closed.
+ * contract's error shape on the raw socket, with the security headers, then
+ * the connection is closed.
  */
-export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
-    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'the request was not received in time']
-      : err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers_too_large', 'the request headers exceed the size limit']
-        : [400, 'bad_request', 'the request is not valid HTTP'];
-  const body = JSON.stringify({ error: { code, message } });
-  if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
-  }
-  socket.destroy(err);
+export function clientErrorHandler(securityHeaders: Readonly<Record<string, string>>) {
+  const headerLines = Object.entries(securityHeaders)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return (err: NodeJS.ErrnoException, socket: Duplex): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, code, message] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request was not received in time']
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large', 'the request headers exceed the size limit']
+          : [400, 'bad_request', 'the request is not valid HTTP'];
+    const body = JSON.stringify({ error: { code, message } });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${headerLines}Connection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(err);
+  };
 }

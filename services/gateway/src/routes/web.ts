@@ -141,6 +141,7 @@ export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           params: z.object({ id: z.string().max(200) }),
           response: { 200: SessionForm },
         },
+        config: { docs: { errors: [404] } },
       },
       async (req) => {
         const sample = samples.find((s) => s.id === req.params.id);

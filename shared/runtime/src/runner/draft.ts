@@ -1,5 +1,5 @@
 import type { AgentName } from '../agents-list.js';
-import { event, type NewEvent } from '../schemas/events.js';
+import { event, type FieldStatusDetails, type NewEvent, type TimezoneSource } from '../schemas/events.js';
 import type { Plan } from '../schemas/form.js';
 import type { RunStep } from '../schemas/run-step.js';
 import { SystemError } from '../errors.js';
@@ -15,6 +15,7 @@ import type {
   FieldState,
   FieldStatus,
   FormSessionState,
+  Language,
   LoopCheckpoint,
   SessionState,
   DeepReadonly,
@@ -245,7 +246,7 @@ export class SessionDraft<S extends SessionState = SessionState> {
     this.#state.updatedAt = this.now();
   }
 
-  setLanguage(language: string): void {
+  setLanguage(language: Language): void {
     this.#state.bootstrap.language = language;
     this.touch();
     this.emit(event('state.changed', { type: 'SET_LANGUAGE', payload: { language } }));
@@ -257,7 +258,7 @@ export class SessionDraft<S extends SessionState = SessionState> {
     this.emit(event('state.changed', { type: 'SET_COUNTRY', payload: { country } }));
   }
 
-  setTimezone(timezone: string, source: string): void {
+  setTimezone(timezone: string, source: TimezoneSource): void {
     this.#state.bootstrap.timezone = timezone;
     this.touch();
     this.emit(event('state.changed', { type: 'SET_TIMEZONE', payload: { timezone, source } }));
@@ -318,7 +319,7 @@ export class SessionDraft<S extends SessionState = SessionState> {
     this.emit(event('state.changed', { type: 'PLAN_CREATED', payload: { fields: plan.fields } }));
   }
 
-  setFieldStatus(this: SessionDraft<FormSessionState>, fieldId: string, status: FieldStatus, extra: Record<string, unknown> = {}): void {
+  setFieldStatus(this: SessionDraft<FormSessionState>, fieldId: string, status: FieldStatus, extra: FieldStatusDetails = {}): void {
     const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
     if (!field || field.status === status) return;
     field.status = status;

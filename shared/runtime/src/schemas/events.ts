@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MultiStepQueryPlan, RetrievalMode } from './faq.js';
 import { SessionSnapshot } from './api.js';
-import { AgentName, AuditReport, TokenTotals } from './session.js';
+import { PlanField } from './form.js';
+import { AgentName, AuditReport, FieldStatus, Language, TokenTotals } from './session.js';
 
 /**
  * Every event of the SSE contract (docs/api.md, "Events") as one zod schema;
@@ -10,6 +11,45 @@ import { AgentName, AuditReport, TokenTotals } from './session.js';
  * client receives.
  */
 const ErrorBody = z.object({ code: z.string(), message: z.string() });
+
+/** Where a settled time zone came from. */
+export const TimezoneSource = z
+  .enum(['explicit', 'city', 'single', 'fallback'])
+  .describe('explicit: the respondent named it; city: from the city they named; single: the country has one zone in practice; fallback: could not tell (UTC)');
+
+/** Why a field's status changed, when it is more than the interview moving on. */
+export const FieldStatusReason = z
+  .enum(['declined', 'max_follow_ups', 'turn_limit', 'corrected', 'compliance'])
+  .describe(
+    'declined: the respondent declined an optional field; max_follow_ups / turn_limit: the bounded follow-ups or turns ran out (a required field is then kept as given with needsReview, an optional one skipped); corrected: an earlier answer was corrected; compliance: the checker refused every question for it',
+  );
+
+/** FIELD_STATUS's payload: the status, and what explains it. */
+export const FieldStatusChange = z.object({
+  fieldId: z.string(),
+  status: FieldStatus,
+  reason: FieldStatusReason.optional(),
+  followUps: z.number().int().min(0).optional().describe('with `interviewing` after a failed review: follow-up questions asked for this field so far'),
+  needsReview: z.boolean().optional().describe('true: the value was kept as given, for a human to check'),
+  violations: z.array(z.string()).optional().describe('with reason `compliance`: the checker\'s violation types'),
+});
+export type TimezoneSource = z.infer<typeof TimezoneSource>;
+export type FieldStatusDetails = Omit<z.infer<typeof FieldStatusChange>, 'fieldId' | 'status'>;
+
+/** `state.changed`: one of the interview's state changes (docs/seeds/001's StateChange), typed by `type`. */
+export const StateChanged = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('SET_LANGUAGE'), payload: z.object({ language: Language }) }),
+    z.object({ type: z.literal('SET_COUNTRY'), payload: z.object({ country: z.string().describe('ISO 3166-1 alpha-2') }) }),
+    z.object({ type: z.literal('SET_TIMEZONE'), payload: z.object({ timezone: z.string().describe('IANA time zone'), source: TimezoneSource }) }),
+    z.object({
+      type: z.literal('PLAN_CREATED'),
+      payload: z.object({ fields: z.array(PlanField).describe("the architect's order of the form's fields (field_id is the field's fieldId)") }),
+    }),
+    z.object({ type: z.literal('FIELD_STATUS'), payload: FieldStatusChange }),
+    z.object({ type: z.literal('FIELD_VALUE'), payload: z.object({ fieldId: z.string(), value: z.string().nullable().describe('null: the value was cleared') }) }),
+  ])
+  .describe("The interview's state changed: the settled language, country or time zone, the field plan, a field's status or value. Other `type`s may be added: ignore those you do not know.");
 
 export const EventSchemas = {
   'turn.queued': z
@@ -37,12 +77,7 @@ export const EventSchemas = {
     .object({ turnId: z.string(), messageIds: z.array(z.string()) })
     .describe('Text streamed for these messages is withdrawn: they will never arrive (a failed or cancelled turn, a question that was not sent after all).'),
   'agent.changed': z.object({ from: AgentName.nullable(), to: AgentName }).describe('Another agent holds the conversation.'),
-  'state.changed': z
-    .object({
-      type: z.enum(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE', 'FIELD_STATUS', 'FIELD_VALUE', 'PLAN_CREATED']),
-      payload: z.record(z.string(), z.unknown()).describe('SET_LANGUAGE {language}, SET_COUNTRY {country}, SET_TIMEZONE {timezone, source}, FIELD_STATUS {fieldId, status}, FIELD_VALUE {fieldId, value}, PLAN_CREATED {fields}'),
-    })
-    .describe("The interview's state changed: the settled language, country or time zone, a field's status or value, the field plan."),
+  'state.changed': StateChanged,
   review: z
     .object({
       fieldId: z.string(),

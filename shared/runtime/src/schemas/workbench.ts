@@ -101,9 +101,17 @@ export type ConsistencyIssue = z.infer<typeof ConsistencyIssue>;
 export const CheckConsistencyBody = z
   .object({
     updatedField: z.enum(['prompt', 'choices', 'explanation']),
-    newValue: z.union([z.string(), z.array(z.string())]),
+    newValue: z.union([z.string(), z.array(z.string())]).describe('with updatedField: an array of strings for `choices`, a string otherwise'),
   })
-  .partial();
+  .partial()
+  // A change named without its value (or a value without its field) would check the stored problem and say nothing of the change.
+  .superRefine((body, ctx) => {
+    if ((body.updatedField === undefined) !== (body.newValue === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [body.updatedField === undefined ? 'updatedField' : 'newValue'], message: 'updatedField and newValue go together' });
+    } else if (body.updatedField !== undefined && Array.isArray(body.newValue) !== (body.updatedField === 'choices')) {
+      ctx.addIssue({ code: 'custom', path: ['newValue'], message: body.updatedField === 'choices' ? 'choices takes an array of strings' : `${body.updatedField} takes a string` });
+    }
+  });
 export type CheckConsistencyBody = z.infer<typeof CheckConsistencyBody>;
 
 export const ConsistencyReport = z.object({

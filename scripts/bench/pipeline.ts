@@ -75,29 +75,46 @@ export async function parallelTurns(
   return { loaded, throughput, failed };
 }
 
+/**
+ * After a warm-up (JIT and connections of every process: 10 turns of one
+ * session), `turns` answer turns one at a time, over fresh `fields`-field
+ * sessions answered field by field. `failed` counts warm-up turns too.
+ */
+export async function sequentialTurns(agent: Agent, base: string, options: { turns: number; fields: number }): Promise<{ seq: number[]; failed: number }> {
+  let failed = 0;
+  const turn = async (session: OpenSession) => {
+    const result = await timedTurn(agent, base, session, ANSWER);
+    if (result.failed) failed++;
+    return result.ms;
+  };
+  const open = () => openFormSession(agent, base, options.fields, 'I live in Tokyo, Japan');
+  const warm = await open();
+  for (let i = 0; i < 10; i++) await turn(warm);
+  warm.sse.close();
+  const seq: number[] = [];
+  while (seq.length < options.turns) {
+    const one = await open();
+    for (let i = 0; i < options.fields - 1 && seq.length < options.turns; i++) seq.push(await turn(one));
+    one.sse.close();
+  }
+  return { seq, failed };
+}
+
 export async function pipeline(target: BenchTarget, options: PipelineOptions): Promise<PipelineResult> {
   const { stack, keyPrefix, queuePrefix } = await startBenchStack(target, 'pipe', { METRICS_PUSH_MS: String(PUSH_MS) });
   const agent = keepAliveAgent();
   const base = stack.url;
-  let failed = 0;
   try {
+    log(`pipeline: ${options.turns} sequential answer turns`);
+    const sequential = await sequentialTurns(agent, base, options);
+    const seq = sequential.seq;
+    let failed = sequential.failed;
     const turn = async (session: OpenSession) => {
       const result = await timedTurn(agent, base, session, ANSWER);
       if (result.failed) failed++;
       return result.ms;
     };
     const open = (fields: number) => openFormSession(agent, base, fields, 'I live in Tokyo, Japan');
-    // Warm-up: JIT and connections of every process.
-    const warm = await open(options.fields);
-    for (let i = 0; i < 10; i++) await turn(warm);
-    warm.sse.close();
-    log(`pipeline: ${options.turns} sequential answer turns`);
-    const seq: number[] = [];
-    while (seq.length < options.turns) {
-      const one = await open(options.fields);
-      for (let i = 0; i < options.fields - 1 && seq.length < options.turns; i++) seq.push(await turn(one));
-      one.sse.close();
-    }
     // Breakdown: one more session's answer turns alone between two scrapes of the services' metrics.
     log('pipeline: breakdown of one session\'s answer turns from the services\' metrics');
     const probe = await open(options.fields);

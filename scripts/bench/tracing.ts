@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dropBenchData, log, p50p99, pct, row, type Row, type SectionResult, startBenchStack } from './common.js';
 import { keepAliveAgent } from './http-lite.js';
-import { ANSWER, openFormSession, parallelTurns, timedTurn } from './pipeline.js';
+import { parallelTurns, sequentialTurns } from './pipeline.js';
 
 /**
  * (g) What tracing costs a turn: the same answer turns with tracing off and
@@ -38,21 +38,7 @@ async function run(redisUrl: string, env: Record<string, string>, options: Traci
   const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'trace', env);
   const agent = keepAliveAgent();
   try {
-    const open = () => openFormSession(agent, stack.url, options.fields, 'I live in Tokyo, Japan');
-    const warm = await open();
-    for (let i = 0; i < 10; i++) await timedTurn(agent, stack.url, warm, ANSWER);
-    warm.sse.close();
-    const seq: number[] = [];
-    let failed = 0;
-    while (seq.length < options.turns) {
-      const session = await open();
-      for (let i = 0; i < options.fields - 1 && seq.length < options.turns; i++) {
-        const result = await timedTurn(agent, stack.url, session, ANSWER);
-        if (result.failed) failed++;
-        seq.push(result.ms);
-      }
-      session.sse.close();
-    }
+    const { seq, failed } = await sequentialTurns(agent, stack.url, options);
     const parallel = await parallelTurns(agent, stack.url, options);
     return { seq, loaded: parallel.loaded, throughput: parallel.throughput, failed: failed + parallel.failed };
   } finally {

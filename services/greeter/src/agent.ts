@@ -1,13 +1,11 @@
 import { createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
 import type { GreeterContext } from './context.js';
-import type { FormSessionView, SessionDraft } from '@convo/runtime';
+import { type FormSessionView, Language, type SessionDraft } from '@convo/runtime';
 import { detectLanguage } from '@convo/text';
 import { countryName, FALLBACK_TIMEZONE, findCountry, isValidTimezone, resolveTimezone } from '@convo/forms';
 import { z } from 'zod';
 import { GREETER_PROMPT } from './prompt.js';
 
-const SUPPORTED = ['ja', 'en'] as const;
-const isSupported = (code: string): code is (typeof SUPPORTED)[number] => (SUPPORTED as readonly string[]).includes(code);
 
 export const SetLanguageInput = z.object({
   language: z.string().describe('ISO 639-1 code of the language the respondent chose, e.g. "ja" or "en".'),
@@ -26,12 +24,12 @@ export const setLanguage = createTool({
   description: "Set the respondent's language (ja or en).",
   schema: SetLanguageInput,
   execute(args, { draft }) {
-    const code = args.language.trim().toLowerCase().slice(0, 2);
-    if (!isSupported(code)) {
+    const code = Language.safeParse(args.language.trim().toLowerCase().slice(0, 2));
+    if (!code.success) {
       return { result: failure(`Language ${args.language} is not supported. Offer Japanese (ja) or English (en).`) };
     }
-    draft.setLanguage(code);
-    return { result: success(`Language set to ${code}.`) };
+    draft.setLanguage(code.data);
+    return { result: success(`Language set to ${code.data}.`) };
   },
 });
 

@@ -1,5 +1,6 @@
 import { EVENT_SCHEMA_VERSION, EVENT_TYPES, EventSchemas, type EventType } from '@convo/runtime';
 import { z } from 'zod';
+import { publicSchemaOverride } from './openapi.js';
 
 /**
  * The AsyncAPI 3 description of the server-sent events, generated from the
@@ -37,11 +38,7 @@ export function payloadSchema(schema: z.ZodType): { schema: Json; defs: Record<s
     target: 'draft-7',
     io: 'output',
     unrepresentable: 'any',
-    override: (ctx) => {
-      if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
-      // zod's .readonly() is TypeScript immutability, not JSON Schema's "managed by the server".
-      delete ctx.jsonSchema.readOnly;
-    },
+    override: publicSchemaOverride,
   }) as Json;
   const { $schema: _dialect, definitions, ...rest } = json;
   return { schema: rewriteRefs(rest) as Json, defs: ((definitions ?? {}) as Record<string, Json>) };

@@ -84,17 +84,17 @@ export function completeErrorResponses(route: RouteOptions): void {
 }
 
 /**
- * Answers are described as open objects: a client must ignore fields it does
- * not know (docs/api.md, "Versioning"), so a generated client that rejected
- * them would break on every additive release.
+ * How zod schemas become public JSON Schema, in this document and in the
+ * AsyncAPI one. Answers are described as open objects: a client must ignore
+ * fields it does not know (docs/api.md, "Versioning"), so a generated client
+ * that rejected them would break on every additive release.
  */
-const zodToJsonConfig = {
-  override: (ctx: { jsonSchema: Record<string, unknown> }) => {
-    if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
-    // zod's .readonly() is TypeScript immutability, not OpenAPI's "only in answers": a generated client would leave such a field out of requests.
-    delete ctx.jsonSchema.readOnly;
-  },
-};
+export function publicSchemaOverride(ctx: { jsonSchema: Record<string, unknown> }): void {
+  if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
+  // zod's .readonly() is TypeScript immutability, not JSON Schema's "only in answers": a generated client would leave such a field out of requests.
+  delete ctx.jsonSchema.readOnly;
+}
+const zodToJsonConfig = { override: publicSchemaOverride };
 const jsonSchemaTransform = createJsonSchemaTransform({ zodToJsonConfig });
 const jsonSchemaTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig });
 

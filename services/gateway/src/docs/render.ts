@@ -30,10 +30,10 @@ export function typeOf(schema: Json | undefined): string {
   return typeof type === 'string' ? type : 'any';
 }
 
-function fieldList(object: Json, separator: string, inner: (schema: Json) => string): string[] {
+function fieldList(object: Json, inner: (schema: Json) => string): string[] {
   const properties = (object.properties ?? {}) as Record<string, Json>;
   const required = new Set((object.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'}: ${inner(schema)}`).map((field, i, all) => (i < all.length - 1 ? `${field}${separator}` : field));
+  return Object.entries(properties).map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'}: ${inner(schema)}`);
 }
 
 const isObjectWithFields = (schema: Json | undefined): schema is Json => !!schema && schema.type === 'object' && !!schema.properties;
@@ -46,10 +46,10 @@ const isObjectWithFields = (schema: Json | undefined): schema is Json => !!schem
 function fieldsOf(payload: Json): string {
   const variants = (payload.oneOf ?? payload.anyOf) as Json[] | undefined;
   if (Array.isArray(variants) && variants.every(isObjectWithFields)) {
-    const inline = (schema: Json) => (isObjectWithFields(schema) ? `{ ${fieldList(schema, ',', typeOf).join(' ')} }` : typeOf(schema));
-    return variants.map((variant) => fieldList(variant, ',', inline).join(' ')).join('<br>');
+    const inline = (schema: Json) => (isObjectWithFields(schema) ? `{ ${fieldList(schema, typeOf).join(', ')} }` : typeOf(schema));
+    return variants.map((variant) => fieldList(variant, inline).join(', ')).join('<br>');
   }
-  const fields = fieldList(payload, '', typeOf);
+  const fields = fieldList(payload, typeOf);
   return fields.length > 0 ? fields.join('<br>') : typeOf(payload);
 }
 

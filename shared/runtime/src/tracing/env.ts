@@ -10,6 +10,7 @@ import { z } from 'zod';
 export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
+const isOtlpHttp = (protocol: string): protocol is OtlpProtocol => protocol === 'http/protobuf' || protocol === 'http/json';
 
 export type TracingConfig = Readonly<{
   /** Off unless an exporter is asked for (README, "Tracing"). */
@@ -75,14 +76,15 @@ export function tracingConfig(env: Record<string, string | undefined>): TracingC
   const enabled = !disabled && asked;
   const protocol = vars.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? vars.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   // gRPC would need its own exporter and an HTTP/2 stack; every OTLP receiver that speaks gRPC on :4317 also takes OTLP/HTTP on :4318.
-  if (enabled && protocol !== 'http/protobuf' && protocol !== 'http/json') {
+  if (enabled && !isOtlpHttp(protocol)) {
     throw new Error(`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" or "http/json" (OTLP over HTTP, port 4318 on the Collector and Jaeger), got "${protocol}"`);
   }
   return Object.freeze({
     enabled,
     serviceName: vars.OTEL_SERVICE_NAME,
     endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (vars.OTEL_EXPORTER_OTLP_ENDPOINT ? signalUrl(vars.OTEL_EXPORTER_OTLP_ENDPOINT) : DEFAULT_ENDPOINT),
-    protocol: protocol as OtlpProtocol,
+    // Off, a protocol it would not use is no reason to refuse to start; nothing reads it then.
+    protocol: isOtlpHttp(protocol) ? protocol : 'http/protobuf',
     sampler: Object.freeze({ name: vars.OTEL_TRACES_SAMPLER, ratio: vars.OTEL_TRACES_SAMPLER_ARG }),
     batch: Object.freeze({
       scheduledDelayMs: vars.OTEL_BSP_SCHEDULE_DELAY,

@@ -237,7 +237,14 @@ describe('tracing across the gateway and the agent processes', () => {
     await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnB), 20_000, 'the queued turn');
     sse.close();
 
-    const spans = await collector.waitFor(second, (all) => all.some((span) => span.kind === KIND.server) && all.some((span) => span.name.startsWith('step ')));
+    // Each process exports on its own schedule, so a later step's span can arrive before the first one's: wait until every
+    // step received hangs from a span received (the request or another step), so the first step is among them.
+    const connected = (all: ReceivedSpan[]) => {
+      const ids = new Set(all.map((span) => span.spanId));
+      const steps = all.filter((span) => span.name.startsWith('step '));
+      return all.some((span) => span.kind === KIND.server) && steps.length > 0 && steps.every((step) => step.parentSpanId !== undefined && ids.has(step.parentSpanId));
+    };
+    const spans = await collector.waitFor(second, connected);
     const request = spans.find((span) => span.kind === KIND.server)!;
     const steps = spans.filter((span) => span.name.startsWith('step '));
     expect(steps.every((step) => step.attributes['convo.turn_id'] === turnB)).toBe(true);

@@ -202,6 +202,26 @@ describe('session store on Redis', () => {
     expect(await store.cancelTurn(randomUUID(), 'a')).toBe('not_found');
   });
 
+  it('stores the sweeper\'s mark before the session or turn it guards, so a crash between the two never leaves a step unwatched', async () => {
+    const monitor = await redis.duplicate().monitor();
+    const seen: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
+    try {
+      const { sessionId } = await createSession();
+      await store.acceptTurn({ sessionId, turnId: 't-mark', message: 'hi', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 5, acceptedAt: new Date().toISOString() });
+      await redis.ping();
+      const hash = store.keys(sessionId).hash;
+      const order = seen
+        .filter((args) => args.includes(sessionId) || args.includes(hash))
+        .map((args) => (/^zadd$/i.test(args[0]!) ? 'mark' : /^eval/i.test(args[0]!) ? 'script' : 'other'))
+        .filter((kind) => kind !== 'other');
+      // create: mark, then its script; accept: mark, then its script.
+      expect(order).toEqual(['mark', 'script', 'mark', 'script']);
+    } finally {
+      monitor.disconnect();
+    }
+  });
+
   it('deletes every key of the session', async () => {
     const { sessionId } = await createSession();
     await store.delete(sessionId);

@@ -87,10 +87,20 @@ export class SessionStore {
 
   /** Creates the session with its bootstrap step (seq 1) already pending. */
   async create(input: { state: SessionState; tokenHash: string; agent: AgentName; turnId: string }): Promise<Step> {
-    const created = await this.insert(input.state, input.tokenHash, input.agent, input.turnId);
+    const created = await this.markedBefore(input.state.sessionId, () => this.insert(input.state, input.tokenHash, input.agent, input.turnId));
     if (!created) throw new SystemError(`session ${input.state.sessionId} already exists`);
-    await this.markPending(input.state.sessionId);
     return { seq: 1, agent: input.agent, turnId: input.turnId };
+  }
+
+  /**
+   * Runs `write`, which leaves the session with a step to run, after storing the sweeper's mark that
+   * guards it: a process dying between the two then leaves a mark without a step (the sweeper drops
+   * it), never a step nobody will look for. On one Redis both go out at once on this connection, which
+   * Redis runs in order (one round trip); on a cluster they go to different nodes, so in turn.
+   */
+  private async markedBefore<T>(sessionId: string, write: () => Promise<T>): Promise<T> {
+    if (isCluster(this.redis)) return this.markPending(sessionId).then(write);
+    return (await Promise.all([this.markPending(sessionId), write()]))[1];
   }
 
   /** Creates a session that waits for its first turn (no bootstrap run); false when the id is taken. */
@@ -136,11 +146,7 @@ export class SessionStore {
         ttlSeconds: this.opts.ttlSeconds,
         eventsMaxLen: this.opts.eventsMaxLen,
       });
-    // The sweeper's mark must be stored before the turn it guards. On one Redis both go out at once on this
-    // connection, which Redis runs in order (one round trip); on a cluster they go to different nodes, so in turn.
-    const accepted = isCluster(this.redis)
-      ? await this.markPending(input.sessionId).then(accept)
-      : (await Promise.all([this.markPending(input.sessionId), accept()]))[1];
+    const accepted = await this.markedBefore(input.sessionId, accept);
     if (accepted.outcome === 'queued') this.notify(input.sessionId);
     return accepted;
   }

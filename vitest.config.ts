@@ -1,16 +1,53 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, run as two layers (docs: README "Tests"):
+ * - fast (`npm run test:fast`): `unit` and `smoke`, after lint, types and the dependency rules;
+ * - full (`npm run test:full`): `system`, the integration, browser and chaos tests.
+ * `npm test` runs both, fast first.
+ */
+/** What every project shares; not `extends: true`, which would run the global setup once per project. */
+const common = {
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+  // Separate processes, so a test that leaks handles cannot stall another file.
+  pool: 'forks',
+} as const;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // One Redis and the shared-stack broker for the whole run, whatever projects it runs (test/support/global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    // Integration tests start the gateway and several agents as real processes.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // Separate processes, so a test that leaks handles cannot stall another file.
-    pool: 'forks',
-    // Two cores, and an integration file spawns about six Node processes:
-    // running files one at a time keeps timings stable.
-    fileParallelism: false,
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Unit files start no process and change no global state, so they share
+          // module instances (the dictionaries load once per worker instead of once
+          // per file) and run on every core.
+          isolate: false,
+          fileParallelism: true,
+        },
+      },
+      {
+        test: { ...common, name: 'smoke', include: ['test/smoke/**/*.test.ts'] },
+      },
+      {
+        test: {
+          ...common,
+          name: 'system',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          // Two files at a time: most of a system test is waiting (on turns, streams,
+          // a browser, a fault's recovery), so a second file uses the idle core.
+          // More would not fit two cores and a few GB of service processes per
+          // file; the run's start slots keep the two files' starts from piling up.
+          fileParallelism: true,
+          maxWorkers: Math.min(2, availableParallelism()),
+        },
+      },
+    ],
   },
 });

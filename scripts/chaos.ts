@@ -6,10 +6,13 @@
  * Exit code 0 only when no accepted turn was lost or duplicated, no stream
  * had a gap or a repeat, and no session was left stuck.
  *
- * Knobs (env): CHAOS_SECONDS (60), CHAOS_SESSIONS (100000: the run is bounded by its time), CHAOS_CONCURRENCY
- * (100), CHAOS_TURNS (4), CHAOS_FAULT_EVERY_MS (4000), CHAOS_FAULTS
- * (worker,gateway,redis-restart,redis-pause). Anything else in the
- * environment that the services read (JOB_LOCK_MS, …) is passed to them.
+ * Knobs (env): CHAOS_ROUNDS (2: each fault kind is injected that many
+ * times), CHAOS_MAX_SECONDS (600: cap on the injection phase; a run that
+ * cannot inject every planned fault by then fails and says which are
+ * missing), CHAOS_SESSIONS (100000: an upper bound, the faults end the run),
+ * CHAOS_CONCURRENCY (100), CHAOS_TURNS (4), CHAOS_FAULT_EVERY_MS (4000),
+ * CHAOS_FAULTS (worker,gateway,redis-restart,redis-pause). Anything else in
+ * the environment that the services read (JOB_LOCK_MS, …) is passed to them.
  */
 import { findOnPath } from './ensure-redis.js';
 import { formatChaos } from './chaos/report.js';
@@ -30,7 +33,8 @@ async function main(): Promise<number> {
     .map((k) => k.trim())
     .filter((k): k is FaultKind => (FAULT_KINDS as readonly string[]).includes(k));
   const report = await runChaos({
-    seconds: num('CHAOS_SECONDS', 60),
+    rounds: num('CHAOS_ROUNDS', 2),
+    maxSeconds: num('CHAOS_MAX_SECONDS', 600),
     sessions: num('CHAOS_SESSIONS', 100_000),
     concurrency: num('CHAOS_CONCURRENCY', 100),
     turns: num('CHAOS_TURNS', 4),

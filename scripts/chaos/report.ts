@@ -5,7 +5,8 @@ export function formatChaos(report: ChaosReport): string {
   const { load, audit } = report;
   const rows: Array<[string, string]> = [
     ['duration of the load', `${(load.durationMs / 1000).toFixed(1)} s`],
-    ['faults injected', FAULT_KINDS.map((kind) => `${kind} ${report.faults.filter((f) => f.kind === kind).length}`).join(', ')],
+    ['faults injected / planned', `${report.faults.length} / ${report.faultsPlanned.length} (${FAULT_KINDS.map((kind) => `${kind} ${report.faults.filter((f) => f.kind === kind).length}`).join(', ')})`],
+    ...(report.faultsMissing.length > 0 ? [['faults missing (time cap reached)', report.faultsMissing.join(', ')] as [string, string]] : []),
     ['sessions (in Redis)', String(audit.sessions)],
     ['turns in Redis (greetings included) / accepted by clients', `${audit.acceptedTurns} / ${load.accepted}`],
     ['turns completed / failed', `${audit.completedTurns} / ${audit.failedTurns}`],

@@ -19,6 +19,13 @@ import { auditSessions, type SessionAudit } from './audit.js';
  * paused for 5 s with CLIENT PAUSE. Then every session is audited in Redis
  * (audit.ts): each accepted turn ended exactly once, no session stuck.
  *
+ * The run is bounded by its faults, not by a clock: every kind asked for is
+ * injected `rounds` times, one after another, while the load runs; the load
+ * stops one pause after the last fault's recovery. `maxSeconds` caps the
+ * whole injection phase; a run that hits the cap reports the faults it could
+ * not inject (`faultsMissing`) and is not ok, so a slow machine fails clearly
+ * instead of passing with fewer faults than it names.
+ *
  * Recovery time of a fault: for each turn that was running when the fault
  * hit, the time from the fault to that turn's end as its client saw it.
  */
@@ -26,8 +33,11 @@ export const FAULT_KINDS = ['worker', 'gateway', 'redis-restart', 'redis-pause']
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export type ChaosOptions = {
-  /** How long clients start new sessions and turns; faults are injected during this time. */
-  seconds: number;
+  /** How many times each kind is injected (kinds in turn: worker, gateway, …, worker, …). */
+  rounds: number;
+  /** Cap on the injection phase; faults not injected by then are reported missing. */
+  maxSeconds: number;
+  /** Upper bound on the sessions the clients start (the faults end the run, not this). */
   sessions: number;
   concurrency: number;
   turns: number;
@@ -43,7 +53,11 @@ export type FaultRecord = { kind: FaultKind; target: string; at: number; restart
 
 export type ChaosReport = {
   options: Omit<ChaosOptions, 'log'>;
+  /** The faults the run was asked to inject, in order. */
+  faultsPlanned: FaultKind[];
   faults: FaultRecord[];
+  /** Planned faults not injected before `maxSeconds` (empty in a complete run). */
+  faultsMissing: FaultKind[];
   load: LoadtestReport;
   audit: SessionAudit;
   /** Per fault kind: how long the turns running at a fault took to end after it. */
@@ -72,7 +86,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
   const gatewayEnv = { ...env, PORT: String(gatewayPort), HOST: '127.0.0.1' };
   const procs = new Map<string, ServiceProcess>();
-  const start = async (name: string) => procs.set(name, await startService(name, name === 'gateway' ? gatewayEnv : env, { readyTimeoutMs: 60_000 }));
+  const start = async (name: string) => procs.set(name, await startService(name, name === 'gateway' ? gatewayEnv : env));
   const faults: FaultRecord[] = [];
   const spans: Array<{ start: number; end: number }> = [];
   try {
@@ -80,9 +94,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const url = `http://127.0.0.1:${gatewayPort}`;
     log(`system up: gateway ${url}, Redis ${redis.url} (AOF in ${dir})`);
 
-    const runStarted = performance.now();
-    const deadline = runStarted + options.seconds * 1000;
-    let stopInjecting = false;
+    const planned = Array.from({ length: options.rounds * options.kinds.length }, (_, i) => options.kinds[i % options.kinds.length]!);
+    const deadline = performance.now() + options.maxSeconds * 1000;
+    const stopLoad = new AbortController();
+    let loadEnded = false;
     const load = runLoadtest(
       {
         kind: 'form',
@@ -90,15 +105,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         sessions: options.sessions,
         concurrency: options.concurrency,
         turns: options.turns,
-        durationMs: options.seconds * 1000,
+        durationMs: options.maxSeconds * 1000,
         // A turn may wait out a fault and its recovery; the run's ending waits for every accepted turn.
         turnTimeoutMs: 90_000,
         graceMs: 90_000,
         retryShed: true,
       },
-      { onTurnEnded: (startedAt, endedAt) => void spans.push({ start: startedAt, end: endedAt }) },
+      { onTurnEnded: (startedAt, endedAt) => void spans.push({ start: startedAt, end: endedAt }), stop: stopLoad.signal },
     ).finally(() => {
-      stopInjecting = true;
+      loadEnded = true;
     });
 
     const inject = async (kind: FaultKind, index: number): Promise<FaultRecord> => {
@@ -129,22 +144,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
     };
 
-    for (let i = 0; !stopInjecting; i++) {
+    for (const [i, kind] of planned.entries()) {
       await new Promise((resolve) => setTimeout(resolve, options.faultEveryMs));
-      if (stopInjecting || performance.now() > deadline - 1000) break;
-      const kind = options.kinds[i % options.kinds.length]!;
+      if (loadEnded || performance.now() > deadline) break;
       const fault = await inject(kind, Math.floor(i / options.kinds.length));
       faults.push(fault);
-      log(`fault ${faults.length}: ${kind} ${fault.target} (back after ${Math.round(fault.restartMs)} ms)`);
+      log(`fault ${faults.length}/${planned.length}: ${kind} ${fault.target} (back after ${Math.round(fault.restartMs)} ms)`);
     }
+    const faultsMissing = planned.slice(faults.length);
+    if (faultsMissing.length > 0) log(`cap of ${options.maxSeconds} s reached: ${faultsMissing.length} planned faults not injected (${faultsMissing.join(', ')})`);
+    // Turns keep running through the last fault's recovery before the load stops.
+    await new Promise((resolve) => setTimeout(resolve, options.faultEveryMs));
+    stopLoad.abort();
     const report = await load;
     log(`load done: ${report.accepted} turns accepted, ${report.completed} completed`);
     const audit = await auditSessions(redis.url, prefix, { settleMs: 30_000 });
     const recovery = recoveryByKind(faults, spans);
     const ok =
+      faultsMissing.length === 0 &&
       audit.lostTurns === 0 && audit.duplicatedTurns === 0 && audit.stuckSessions === 0 && audit.streamGaps === 0 && report.streams.lost === 0 && report.streams.duplicated === 0 && report.streams.outOfOrder === 0 && report.unfinished === 0;
     const { log: _log, ...rest } = options;
-    return { options: rest, faults, load: report, audit, recovery, ok };
+    return { options: rest, faultsPlanned: planned, faults, faultsMissing, load: report, audit, recovery, ok };
   } finally {
     await Promise.all([...procs.values()].map((proc) => proc.kill('SIGTERM', 5_000)));
     await redis.stop();

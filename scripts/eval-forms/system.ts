@@ -56,7 +56,6 @@ export async function startOwn(log: (msg: string) => void): Promise<SystemUnderT
         RATE_LIMIT_MAX: '0',
       },
       services: EVAL_AGENTS,
-      readyTimeoutMs: 60_000,
     });
   } catch (err) {
     await redis.stop();

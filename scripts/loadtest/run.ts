@@ -22,7 +22,8 @@
  *   parse of that turnId's turn.completed/turn.failed on the stream. The end
  *   event may arrive before the 202 is read; it is matched by turnId anyway.
  *   `turnsPerSecond` is turn.completed count / the run's wall time.
- * - Bounds: --duration (default 60 s) stops new sessions and turns; accepted
+ * - Bounds: --duration (default 60 s), or an in-process caller's `stop`
+ *   signal, whichever comes first, stops new sessions and turns; accepted
  *   turns then get --grace (default 10 s) to end, after which every request
  *   and wait is aborted. Each turn (and greeting) may take --turn-timeout
  *   (default 30 s) from its POST; one that does not end is `unfinished` and
@@ -49,12 +50,16 @@ import { RunStats } from './stats.js';
 export type { LoadtestReport } from './report.js';
 export type { LoadtestInput, LoadtestOptions } from './options.js';
 
+/** What an in-process caller (the chaos run) adds: a callback per ended turn, and a signal that ends the run early. */
+export type LoadtestHooks = { onTurnEnded?: RunStats['onTurnEnded']; stop?: AbortSignal };
+
 /**
  * Runs one load test and resolves with its report; always ends by
- * duration + grace. Throws UsageError for bad options (including a
- * non-loopback url) and UnreachableError when the gateway does not answer.
+ * duration + grace (or by `hooks.stop` + grace). Throws UsageError for bad
+ * options (including a non-loopback url) and UnreachableError when the
+ * gateway does not answer.
  */
-export async function runLoadtest(input: LoadtestInput, hooks: { onTurnEnded?: RunStats['onTurnEnded'] } = {}): Promise<LoadtestReport> {
+export async function runLoadtest(input: LoadtestInput, hooks: LoadtestHooks = {}): Promise<LoadtestReport> {
   const options = resolveOptions(input);
   const scenario = scenarioFor(options.kind);
   await assertReachable(options.url);
@@ -67,12 +72,22 @@ export async function runLoadtest(input: LoadtestInput, hooks: { onTurnEnded?: R
   const hard = new AbortController();
   // Each running session listens on it once at most (a turn wait or a Retry-After pause).
   setMaxListeners(options.concurrency + 10, hard.signal);
-  const cutoffTimer = setTimeout(() => hard.abort(), hardCutoff - startedAt);
+  let cutoffTimer = setTimeout(() => hard.abort(), hardCutoff - startedAt);
   const ctx: RunContext = { options, scenario, stats, softDeadline, hardCutoff, hardSignal: hard.signal };
+  const stopEarly = () => {
+    const now = performance.now();
+    if (now >= ctx.softDeadline) return;
+    ctx.softDeadline = now;
+    ctx.hardCutoff = now + options.graceMs;
+    clearTimeout(cutoffTimer);
+    cutoffTimer = setTimeout(() => hard.abort(), options.graceMs);
+  };
+  if (hooks.stop?.aborted) stopEarly();
+  hooks.stop?.addEventListener('abort', stopEarly, { once: true });
 
   let started = 0;
   const worker = async () => {
-    while (started < options.sessions && performance.now() < softDeadline) {
+    while (started < options.sessions && performance.now() < ctx.softDeadline) {
       started++;
       try {
         await runSession(ctx);
@@ -85,6 +100,7 @@ export async function runLoadtest(input: LoadtestInput, hooks: { onTurnEnded?: R
     await Promise.all(Array.from({ length: options.concurrency }, worker));
   } finally {
     clearTimeout(cutoffTimer);
+    hooks.stop?.removeEventListener('abort', stopEarly);
     hard.abort();
   }
   return buildReport(options, stats, performance.now() - startedAt);

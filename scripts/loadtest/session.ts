@@ -11,7 +11,7 @@ export interface RunContext {
   options: LoadtestOptions;
   scenario: Scenario;
   stats: RunStats;
-  /** No session and no turn starts after it (--duration). */
+  /** No session and no turn starts after it (--duration, or earlier when the caller stops the run). */
   softDeadline: number;
   /** softDeadline + grace: every wait ends by then. */
   hardCutoff: number;

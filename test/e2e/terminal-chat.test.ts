@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startStack, type Stack } from '../support/processes.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * `npm run chat` as a person uses it: the real CLI in its own process, typed
@@ -11,13 +11,10 @@ import { REPO_ROOT, startStack, type Stack } from '../support/processes.js';
 let stack: Stack;
 
 beforeAll(async () => {
-  const id = randomUUID().slice(0, 8);
-  stack = await startStack({
-    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `tty-${id}`, QUEUE_PREFIX: `{tty-${id}}` },
-    services: ['greeter', 'architect', 'interviewer', 'reviewer', 'planner', 'search'],
-    readyTimeoutMs: 90_000,
-  });
-}, 120_000);
+  // The agents are the run's shared ones; the gateway is this file's own, since a test restarts it.
+  const shared = await sharedStack({ services: ['greeter', 'architect', 'interviewer', 'reviewer', 'planner', 'search'] });
+  stack = await startStack({ env: shared.env, services: [] });
+});
 afterAll(async () => {
   await stack?.stop();
 });

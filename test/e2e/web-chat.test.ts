@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 // page.evaluate callbacks run in the browser: they see the DOM's types.
-import { randomUUID } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Api, type Json } from '../support/api.js';
 import { ensureChromium, launchChromium, screenshotPath } from '../support/browser.js';
 import { startStack, type Stack } from '../support/processes.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * The chat page at `/` as a person uses it: Debian's Chromium, headless,
@@ -25,17 +25,13 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const id = randomUUID().slice(0, 8);
-    const env = { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `web-${id}`, QUEUE_PREFIX: `{web-${id}}` };
-    [stack, browser] = await Promise.all([
-      startStack({
-        env,
-        services: ['greeter', 'architect', 'interviewer', 'reviewer', 'checker', 'auditor', 'planner', 'search'],
-        readyTimeoutMs: 90_000,
-      }),
-      launchChromium(),
-    ]);
-  }, 180_000);
+    // The agents are the run's shared ones; the gateway is this file's own, since a test stops and restarts it.
+    const startOwnGateway = async () => {
+      const shared = await sharedStack({ services: ['greeter', 'architect', 'interviewer', 'reviewer', 'checker', 'auditor', 'planner', 'search'] });
+      return startStack({ env: shared.env, services: [] });
+    };
+    [stack, browser] = await Promise.all([startOwnGateway(), launchChromium()]);
+  });
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();

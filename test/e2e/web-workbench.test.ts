@@ -1,12 +1,11 @@
 /// <reference lib="dom" />
 // page.evaluate callbacks run in the browser: they see the DOM's types.
-import { randomUUID } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Api, type Json } from '../support/api.js';
 import { ensureChromium, launchChromium, screenshotPath } from '../support/browser.js';
-import { startStack, type Stack } from '../support/processes.js';
+import { sharedStack, type SharedStackInfo } from '../support/shared-stack.js';
 
 /**
  * The problem workbench page (/workbench.html, docs/seeds/003 UI) as a
@@ -19,21 +18,18 @@ const chromium = ensureChromium();
 if (!chromium.ok) console.warn(`browser tests skipped: ${chromium.reason}`);
 
 describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 240_000 }, () => {
-  let stack: Stack;
+  let stack: SharedStackInfo;
   let api: Api;
   let browser: Browser;
   let page: Page;
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const id = randomUUID().slice(0, 8);
-    const env = { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `webwb-${id}`, QUEUE_PREFIX: `{webwb-${id}}` };
-    [stack, browser] = await Promise.all([startStack({ env, services: ['workbench'], readyTimeoutMs: 90_000 }), launchChromium()]);
+    [stack, browser] = await Promise.all([sharedStack({ services: ['workbench'] }), launchChromium()]);
     api = new Api(stack.url);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
   });
   afterEach(async () => {
     await page?.context().close();

@@ -1,27 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { createClient, ProblemConflictError, type ConvoClient, type CreateSessionInput, type EventStream, type StreamEvent } from '@convo/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadForm } from '../support/api.js';
-import { startStack, type Stack } from '../support/processes.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * @convo/client against the real system: the gateway and the agents as
  * separate processes on a real Redis (offline model), over real HTTP and SSE.
  */
-let stack: Stack;
 let client: ConvoClient;
 
 beforeAll(async () => {
-  const id = randomUUID().slice(0, 8);
-  stack = await startStack({
-    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `cl-${id}`, QUEUE_PREFIX: `{cl-${id}}` },
-    services: ['greeter', 'architect', 'interviewer', 'reviewer', 'planner', 'search', 'workbench'],
-    readyTimeoutMs: 90_000,
-  });
+  const stack = await sharedStack({ services: ['greeter', 'architect', 'interviewer', 'reviewer', 'planner', 'search', 'workbench'] });
   client = createClient({ baseUrl: stack.url });
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
 });
 
 /** Reads `events` until `done` says so; the stream stays open for more. */

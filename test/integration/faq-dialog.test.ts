@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Api, loadForm, type Json } from '../support/api.js';
-import { startStack, type Stack } from '../support/processes.js';
+import { SHARED_STACK_KEYS, sharedStack } from '../support/shared-stack.js';
 import { SseRecorder } from '../support/sse.js';
 
 /**
@@ -9,20 +8,12 @@ import { SseRecorder } from '../support/sse.js';
  * search as separate processes on a real Redis, the offline model, and the
  * sample corpus loaded on first start.
  */
-let stack: Stack;
 let api: Api;
-const WRITE_KEY = `editor-${randomUUID()}`;
+const WRITE_KEY = SHARED_STACK_KEYS.FAQ_WRITE_KEY;
 
 beforeAll(async () => {
-  const id = randomUUID().slice(0, 8);
-  stack = await startStack({
-    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `faq-${id}`, QUEUE_PREFIX: `{faq-${id}}`, FAQ_WRITE_KEY: WRITE_KEY },
-    services: ['planner', 'search'],
-  });
+  const stack = await sharedStack({ services: ['planner', 'search'] });
   api = new Api(stack.url);
-});
-afterAll(async () => {
-  await stack?.stop();
 });
 
 const dialog = (body: Json) => api.dialog(body);
@@ -120,7 +111,7 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
     const ids = [...first.events, ...second.events].map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
     // Every event these streams carried is one the AsyncAPI document lists for the dialog channel.
-    const asyncapi = (await (await fetch(`${stack.url}/docs/asyncapi.json`)).json()) as { channels: { dialogTurn: { messages: Json } } };
+    const asyncapi = (await (await fetch(`${api.base}/docs/asyncapi.json`)).json()) as { channels: { dialogTurn: { messages: Json } } };
     const listed = Object.keys(asyncapi.channels.dialogTurn.messages);
     expect([...new Set([...types, ...t2])].filter((type) => !listed.includes(type))).toEqual([]);
   });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, loadConfig, SessionDraft } from '@convo/runtime';
 import { newFormSession } from '@convo/forms';
 import { startGateway } from '../../services/gateway/src/server.js';
 import { hashToken } from '../../services/gateway/src/auth.js';
+import { spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
+import { freePort } from '../support/free-port.js';
 import { SseRecorder } from '../support/sse.js';
 
 /**
@@ -16,10 +18,14 @@ const prefix = `gw-${randomUUID().slice(0, 8)}`;
 let gw: Awaited<ReturnType<typeof startGateway>>;
 let redis: Redis;
 let base: string;
+// A Redis of its own: the test counts the gateway's connections, and other files' gateways may run on the shared one.
+let server: RedisServerProcess;
 
 beforeAll(async () => {
+  server = await spawnRedisServer({ port: await freePort(), args: ['--save', '', '--appendonly', 'no'] });
+  redis = new Redis(server.url);
   const config = loadConfig({
-    REDIS_URL: inject('redisUrl'),
+    REDIS_URL: server.url,
     KEY_PREFIX: prefix,
     QUEUE_PREFIX: `{${prefix}}`,
     PORT: '0',
@@ -30,13 +36,11 @@ beforeAll(async () => {
   });
   gw = await startGateway(config);
   base = `http://127.0.0.1:${gw.port}`;
-  redis = new Redis(inject('redisUrl'));
 });
 afterAll(async () => {
   await gw?.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  redis?.disconnect();
+  await server?.stop();
 });
 
 async function sessionWithEvents(eventCount: number): Promise<{ sessionId: string; token: string; append(k: number): Promise<void> }> {

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@convo/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../scripts/loadtest/errors.js';
 import type { LoadtestReport } from '../../scripts/loadtest/report.js';
 import { runLoadtest } from '../../scripts/loadtest/run.js';
 import { StreamCheck } from '../../scripts/loadtest/stream-check.js';
-import { REPO_ROOT, startStack, type Stack } from '../support/processes.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { sharedStack, type SharedStackInfo } from '../support/shared-stack.js';
 
 /**
  * `npm run loadtest` in CI: short, bounded runs against the gateway and the
@@ -51,17 +51,10 @@ function expectIntactRun(report: LoadtestReport, sessions: number, turns: number
 }
 
 describe('loadtest against the platform (gateway and agents as processes, offline model)', () => {
-  let stack: Stack;
+  let stack: SharedStackInfo;
 
   beforeAll(async () => {
-    const id = randomUUID().slice(0, 8);
-    stack = await startStack({
-      env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `lt-${id}`, QUEUE_PREFIX: `{lt-${id}}` },
-      services: ['greeter', 'architect', 'interviewer', 'reviewer', 'planner', 'search'],
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+    stack = await sharedStack({ services: ['greeter', 'architect', 'interviewer', 'reviewer', 'planner', 'search'] });
   });
 
   it('form: 4 sessions × 3 turns, 4 at once: every turn accepted and completed, every stream intact', async () => {

@@ -1,26 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Api, type Json } from '../support/api.js';
-import { startStack, type Stack } from '../support/processes.js';
+import { sharedStack } from '../support/shared-stack.js';
 import { postEventStream } from '../support/sse-post.js';
 
 /**
  * The problem workbench (seed 003) through HTTP on a real Redis, with the
  * gateway and the workbench agent as separate processes and the offline model.
  */
-let stack: Stack;
 let api: Api;
 
 beforeAll(async () => {
-  const id = randomUUID().slice(0, 8);
-  stack = await startStack({
-    env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `wb-${id}`, QUEUE_PREFIX: `{wb-${id}}` },
-    services: ['workbench'],
-  });
+  const stack = await sharedStack({ services: ['workbench'] });
   api = new Api(stack.url);
-});
-afterAll(async () => {
-  await stack?.stop();
 });
 
 async function worksheet(body: Json): Promise<Json> {
@@ -185,14 +176,14 @@ describe('the problem-management agent (seed cases)', () => {
   it('streams the agent’s steps over SSE with Accept: text/event-stream, ending with its result', async () => {
     const sheet = await worksheet({ subject: 'math', difficulty: 'hard', language: 'en' });
     const problem = sheet.problems[2];
-    const streamed = await postEventStream(`${stack.url}/api/problems/${problem.id}/agent`, { request: 'make it harder' });
+    const streamed = await postEventStream(`${api.base}/api/problems/${problem.id}/agent`, { request: 'make it harder' });
     expect(streamed.status).toBe(200);
     const types = streamed.events.map((event) => event.type);
     expect(types).toContain('workbench.step');
     expect(types.at(-1)).toBe('workbench.result');
     expect(streamed.events.filter((event) => event.type === 'workbench.step').map((event) => (event.data as Json).tool)).toEqual(expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer']));
     // Every event of the stream is one the AsyncAPI document lists for the workbench agent's channel.
-    const asyncapi = (await (await fetch(`${stack.url}/docs/asyncapi.json`)).json()) as { channels: { workbenchAgent: { messages: Json } } };
+    const asyncapi = (await (await fetch(`${api.base}/docs/asyncapi.json`)).json()) as { channels: { workbenchAgent: { messages: Json } } };
     const listed = Object.keys(asyncapi.channels.workbenchAgent.messages);
     expect([...new Set(types)].filter((type) => !listed.includes(type))).toEqual([]);
   });
@@ -202,7 +193,7 @@ describe('PDF', () => {
   it('serves the question and answer sheets as application/pdf', async () => {
     const sheet = await worksheet({ subject: '算数', difficulty: 'easy', language: 'ja' });
     for (const kind of ['questions', 'answers']) {
-      const response = await fetch(`${stack.url}/api/worksheets/${sheet.worksheetId}/pdf?sheet=${kind}`);
+      const response = await fetch(`${api.base}/api/worksheets/${sheet.worksheetId}/pdf?sheet=${kind}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/application\/pdf/);
       expect(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');

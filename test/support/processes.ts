@@ -1,13 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { acquireStartSlot } from './start-slots.js';
 
 /**
  * Runs services as real, separate processes for integration tests, exactly as
  * `npm start` does: `node --import tsx services/<name>/src/main.ts`. A service is
  * ready when it logs a JSON line with `msg: "ready"`; the gateway's carries `port`.
+ *
+ * Readiness is awaited, not guessed: a start waits for that line for up to
+ * SERVICE_READY_TIMEOUT_MS (default 120 s, far above what a start costs even on a
+ * loaded 2-core machine, so only a hung or broken start hits it), and fails at once
+ * when the process exits first. A start first takes one of the run's
+ * SERVICE_START_CONCURRENCY start slots (default: the machine's cores; see
+ * start-slots.ts), in the order they were asked for. The tests, the bench, the
+ * chaos run and the forms eval all start services here.
  */
 
 /** Repo root, found from this file so tests work from any cwd. */
@@ -27,6 +38,8 @@ export interface ServiceProcess {
   lines: string[];
   /** Resolves with the exit code (null when ended by a signal). */
   exited: Promise<number | null>;
+  /** undefined while the process runs; then its exit code (null when ended by a signal). */
+  readonly exitCode: number | null | undefined;
   /** Sends `signal` (SIGTERM by default) and waits for exit; SIGKILL after `graceMs`. */
   kill(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
   /**
@@ -37,9 +50,42 @@ export interface ServiceProcess {
 }
 
 export interface StartServiceOptions {
-  /** How long to wait for `ready` (default 30 s: cold tsx compiles take a few seconds on 2 cores). */
+  /** How long to wait for `ready` once the process is spawned (default: serviceReadyTimeoutMs()). */
   readyTimeoutMs?: number;
 }
+
+const DEFAULT_READY_TIMEOUT_MS = 120_000;
+
+/** The bound on one start: SERVICE_READY_TIMEOUT_MS, else 120 s. */
+export function serviceReadyTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveInt(env.SERVICE_READY_TIMEOUT_MS, 'SERVICE_READY_TIMEOUT_MS') ?? DEFAULT_READY_TIMEOUT_MS;
+}
+
+function positiveInt(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/**
+ * With SERVICE_START_LOG set to a file, every start appends one JSON line
+ * (service, ms, ok) to it; the test run's global setup sets it and prints a
+ * summary at the end, so a run says what a start cost on its machine.
+ */
+function recordStart(name: string, ms: number, ok: boolean, prefix?: string): void {
+  const file = process.env.SERVICE_START_LOG;
+  if (!file) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, `${JSON.stringify({ service: name, ms: Math.round(ms), ok, prefix })}\n`);
+  } catch {
+    // The record is a report, not part of the test: never fail a start over it.
+  }
+}
+
+/** How many of a failed start's last output lines its error shows. */
+const OUTPUT_TAIL_LINES = 60;
 
 /** Set TEST_SERVICE_LOGS=1 to see every service's output while debugging a test. */
 const ECHO = process.env.TEST_SERVICE_LOGS === '1';
@@ -60,14 +106,25 @@ export function parseLine(raw: string): LogLine {
   }
 }
 
-/** Starts `services/<name>/src/main.ts` with process.env plus `env`; resolves once it logs `ready`. */
-export async function startService(
-  name: string,
-  env: Record<string, string>,
-  opts: StartServiceOptions = {},
-): Promise<ServiceProcess> {
+/**
+ * Starts `services/<name>/src/main.ts` with process.env plus `env`; resolves once it
+ * logs `ready`. Waits for a start slot first (see the gate above); the ready bound
+ * counts from the spawn, not from the wait for a slot.
+ */
+export async function startService(name: string, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
+  const timeoutMs = opts.readyTimeoutMs ?? serviceReadyTimeoutMs();
+  const release = await acquireStartSlot();
+  try {
+    return await spawnUntilReady(name, env, timeoutMs);
+  } finally {
+    release();
+  }
+}
+
+async function spawnUntilReady(name: string, env: Record<string, string>, timeoutMs: number): Promise<ServiceProcess> {
   // SERVICE_NODE_ARGS: extra Node flags for every service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench run.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
@@ -77,13 +134,22 @@ export async function startService(
   running.add(child);
   const proc = wrap(name, child, child.pid);
   try {
-    const ready = await proc.waitForLine((l) => l.json?.msg === 'ready', opts.readyTimeoutMs ?? 30_000);
+    const ready = await proc.waitForLine((l) => l.json?.msg === 'ready', timeoutMs);
+    recordStart(name, performance.now() - started, true, env.KEY_PREFIX);
     const port = ready.json?.port;
     if (typeof port === 'number') proc.port = port;
     return proc;
   } catch (err) {
+    const elapsed = Math.round(performance.now() - started);
+    recordStart(name, elapsed, false, env.KEY_PREFIX);
+    const state = child.exitCode !== null || child.signalCode !== null ? 'it exited' : 'it was still running';
     await proc.kill('SIGKILL');
-    throw new Error(`${name} did not become ready: ${(err as Error).message}\n--- ${name} output ---\n${proc.lines.join('\n')}`);
+    const tail = proc.lines.slice(-OUTPUT_TAIL_LINES);
+    const omitted = proc.lines.length - tail.length;
+    throw new Error(
+      `${name} did not become ready: ${(err as Error).message}; ${state} ${elapsed} ms after it was spawned ` +
+        `(bound: ${timeoutMs} ms, SERVICE_READY_TIMEOUT_MS)\n--- ${name} output${omitted > 0 ? ` (last ${tail.length} of ${proc.lines.length} lines)` : ''} ---\n${tail.join('\n')}`,
+    );
   }
 }
 
@@ -116,6 +182,9 @@ function wrap(name: string, child: ChildProcess, pid: number): ServiceProcess {
     pid,
     lines,
     exited,
+    get exitCode() {
+      return exitCode;
+    },
     async kill(signal = 'SIGTERM', graceMs = 15_000) {
       if (exitCode === undefined) {
         child.kill(signal);
@@ -188,8 +257,9 @@ export interface StartStackOptions {
 }
 
 /**
- * Starts the gateway (PORT=0, loopback only) and the agents in parallel. If any
- * of them fails to start, the ones that did are stopped before the error is thrown.
+ * Starts the gateway (PORT=0, loopback only) and the agents, through the start
+ * gate in that order. If any of them fails to start, the ones that did are
+ * stopped before the error is thrown.
  */
 export async function startStack(opts: StartStackOptions): Promise<Stack> {
   const redisUrl = opts.env.REDIS_URL ?? process.env.TEST_REDIS_URL;

@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { japaneseReady, preloadJapanese } from '@convo/forms/internal/nlu/japanese';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { preloadJapanese } from '@convo/forms/internal/nlu/japanese';
 import { findNumbers, parseKanji } from '@convo/forms/internal/nlu/numbers';
 import { extractQuantity } from '@convo/forms/internal/nlu/quantity';
 import { normalizeText } from '@convo/forms/internal/nlu/text';
@@ -13,21 +13,40 @@ function values(text: string): string[] {
   return findNumbers(normalizeText(text)).map((n) => n.value);
 }
 
-// Runs first, while the dictionary is not loaded: kanji numerals fall back to common counters.
+// Fresh module instances, whose dictionary is not loaded yet: unit files share modules
+// (vitest.config.ts), so another file may have loaded it in these instances already.
 describe('before the Japanese dictionary has loaded', () => {
-  it.skipIf(japaneseReady()).each([
+  let fresh: { ready: () => boolean; values: (text: string) => string[]; quantity: (answer: string, ...unitTexts: string[]) => string | null };
+  beforeAll(async () => {
+    vi.resetModules();
+    const [japanese, numbers, quantityModule, text] = await Promise.all([
+      import('@convo/forms/internal/nlu/japanese'),
+      import('@convo/forms/internal/nlu/numbers'),
+      import('@convo/forms/internal/nlu/quantity'),
+      import('@convo/forms/internal/nlu/text'),
+    ]);
+    fresh = {
+      ready: japanese.japaneseReady,
+      values: (t) => numbers.findNumbers(text.normalizeText(t)).map((n) => n.value),
+      quantity: (answer, ...unitTexts) => quantityModule.extractQuantity(text.normalizeText(answer), unitTexts).value,
+    };
+  });
+
+  it.each([
     ['三人です', ['3']],
     ['一泊', ['1']],
     ['十二か月', ['12']],
     ['五', ['5']],
     ['みんな一緒で十分です', []],
   ])('reads %j as %j', (text, expected) => {
-    expect(values(text)).toEqual(expected);
+    expect(fresh.ready()).toBe(false);
+    expect(fresh.values(text)).toEqual(expected);
   });
 
-  it.skipIf(japaneseReady())('still prefers the counted unit', () => {
-    expect(quantity('5泊6日の旅行なので、6日間借りたいです', 'レンタル日数')).toBe('6');
-    expect(quantity('すみません、さっき3泊と言いましたが、2泊の間違いです。', '宿泊数')).toBe('2');
+  it('still prefers the counted unit', () => {
+    expect(fresh.ready()).toBe(false);
+    expect(fresh.quantity('5泊6日の旅行なので、6日間借りたいです', 'レンタル日数')).toBe('6');
+    expect(fresh.quantity('すみません、さっき3泊と言いましたが、2泊の間違いです。', '宿泊数')).toBe('2');
   });
 });
 

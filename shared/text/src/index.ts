@@ -3,3 +3,4 @@
  * Modules not listed here are internal: tests reach them as `@convo/text/internal/<path>`.
  */
 export * from './analyzer.js';
+export * from './budget.js';

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import kuromoji from 'kuromoji';
 import { stemmer } from 'stemmer';
+import { checkTextBudget } from './budget.js';
+import { tokenizeInPieces } from './pieces.js';
 
 /**
  * Text analysis shared by the FAQ search engine and the planner: one
@@ -79,11 +81,38 @@ const NON_CONTENT_NOUN_DETAIL: ReadonlySet<string> = new Set(['非自立', '代�
 
 // A run of Japanese script (digits inside it kept, so kuromoji reads 550円 as number + counter),
 // or of other letters and digits, or one other character.
-const JA_SCRIPT = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc\\u3005\\u3006';
-const SCRIPT_RUN = new RegExp(
-  `[\\p{N}${JA_SCRIPT}]*[${JA_SCRIPT}][\\p{N}${JA_SCRIPT}]*|(?:(?![${JA_SCRIPT}])[\\p{L}\\p{N}])+|[^\\s\\p{L}\\p{N}]`,
-  'gu',
-);
+const JA_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005\u3006]/u;
+const NUMBER_CHAR = /\p{N}/u;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const SPACE_CHAR = /\s/u;
+
+/**
+ * The text's runs of one script, in order (spaces dropped): a run of digits
+ * and Japanese script holding some Japanese, else a run of other letters and
+ * digits, else one other character. A scan rather than a regex: the regex
+ * that said this retried a long row of digits from each of its positions.
+ */
+function scriptRuns(text: string): string[] {
+  const chars = [...text];
+  const runs: string[] = [];
+  for (let start = 0; start < chars.length; ) {
+    let end = start;
+    let japanese = false;
+    for (; end < chars.length; end++) {
+      const char = chars[end]!;
+      if (JA_SCRIPT_CHAR.test(char)) japanese = true;
+      else if (!NUMBER_CHAR.test(char)) break;
+    }
+    if (!japanese) {
+      end = start;
+      while (end < chars.length && WORD_CHAR.test(chars[end]!) && !JA_SCRIPT_CHAR.test(chars[end]!)) end++;
+    }
+    if (end > start) runs.push(chars.slice(start, end).join(''));
+    else if (!SPACE_CHAR.test(chars[start]!)) runs.push(chars[start]!);
+    start = Math.max(end, start + 1);
+  }
+  return runs;
+}
 
 /** A kuromoji (IPADIC) token as the library returns it; `word_position` is 1-based. */
 export type KuromojiToken = {
@@ -123,10 +152,12 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
     // Split into runs of one script so English words inside Japanese text are stemmed as English
     // (PayPayが → paypai + が, as "PayPay" alone is), and numbers stay numbers.
     let index = 0;
-    for (const run of normalize(text).match(SCRIPT_RUN) ?? []) {
+    for (const run of scriptRuns(normalize(text))) {
       index++;
+      checkTextBudget();
       if (JA_CHAR.test(run)) {
-        for (const token of ja.tokenize(run)) out.push(japaneseToken(token, index));
+        // In pieces: kuromoji is quadratic in a long run of one kind of character.
+        for (const { token } of tokenizeInPieces(ja, run)) out.push(japaneseToken(token, index));
       } else if (/^\p{N}+$/u.test(run)) {
         out.push({ surface: run, base: run, pos: 'number', posDetail: '', content: true, script: 'digit' });
       } else if (/^[\p{L}\p{N}]+$/u.test(run)) {

@@ -4,3 +4,4 @@
  */
 export * from './analyzer.js';
 export * from './budget.js';
+export * from './pieces.js';

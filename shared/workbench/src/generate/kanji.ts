@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { tokenizeInPieces } from '@convo/text';
 import { toHiragana } from 'wanakana';
 import { placeAnswer, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
@@ -704,7 +705,7 @@ function explainDistractor(word: KanjiWord, distractor: Distractor, language: 'j
 
 /** The reading kuromoji's tokenizer gives the surface, in hiragana (the answer a reader of the text would meet). */
 function tokenizerReading(data: KanjiData, surface: string): string | null {
-  const tokens = data.tokenizer.tokenize(surface);
+  const tokens = tokenizeInPieces(data.tokenizer, surface).map((placed) => placed.token);
   if (tokens.some((token) => !token.reading || token.reading === '*')) return null;
   return toHiragana(tokens.map((token) => token.reading!).join(''));
 }

@@ -1,5 +1,5 @@
 import type { ConsistencyIssue, Problem } from '@convo/runtime';
-import { loadKuromoji } from '@convo/text';
+import { checkTextBudget, loadKuromoji, tokenizeInPieces, withinTextBudget, type KuromojiTokenizer } from '@convo/text';
 import { isHiragana, isKana, toHiragana } from 'wanakana';
 import { answerValue, closeNumber, normalizeNumerals, quantitiesIn, quantityUnit, sameNumber } from './numbers.js';
 import { solvePrompt, type Solution } from './solve.js';
@@ -49,15 +49,22 @@ type Say = (ja: string, en: string) => string;
 const LABEL_STYLES = [['A', 'B', 'C', 'D'], ['ア', 'イ', 'ウ', 'エ'], ['1', '2', '3', '4'], ['①', '②', '③', '④'], ['a', 'b', 'c', 'd']];
 
 export function normalizeChoice(text: string): string {
-  return normalizeNumerals(text).toLowerCase().replace(/\s+/g, '').replace(/[。．.、,]+$/, '');
+  // (The lookbehind starts the match only where the final run of marks starts: tried at each mark, it was quadratic.)
+  return normalizeNumerals(text).toLowerCase().replace(/\s+/g, '').replace(/(?<![。．.、,])[。．.、,]+$/, '');
 }
 
 export async function checkProblem(problem: Problem, language: Lang): Promise<CheckFacts> {
+  // The dictionary first (loaded once per process); the check itself is synchronous, and runs under the text budget.
+  const tokenizer = asksForReading(problem.prompt) ? await loadKuromoji() : null;
+  return withinTextBudget(() => checkLoaded(problem, language, tokenizer));
+}
+
+function checkLoaded(problem: Problem, language: Lang, tokenizer: KuromojiTokenizer | null): CheckFacts {
   const say: Say = (ja, en) => (language === 'ja' ? ja : en);
   const issues: CheckIssue[] = [];
   const add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => issues.push({ kind, field, severity, issue, suggestion });
   const solution = solvePrompt(problem.prompt);
-  const reading = await expectedReading(problem.prompt);
+  const reading = tokenizer ? expectedReading(problem.prompt, tokenizer) : null;
   const expected = { value: solution?.value ?? null, reading, solution };
 
   if (problem.explanation.trim() === '') add('missing_explanation', 'explanation', 'warning', say('解説がありません。', 'The explanation is empty.'), say('解き方を書く', 'Explain the steps'));
@@ -112,13 +119,15 @@ export async function checkProblem(problem: Problem, language: Lang): Promise<Ch
   return { issues, expected, correctIndices };
 }
 
+function asksForReading(prompt: string): boolean {
+  return /読み|よみ|reading|read/i.test(prompt);
+}
+
 /** 『世界』の読み / the reading of 「世界」: the dictionary's reading of the quoted kanji, in hiragana. */
-async function expectedReading(prompt: string): Promise<string | null> {
-  if (!/読み|よみ|reading|read/i.test(prompt)) return null;
+function expectedReading(prompt: string, tokenizer: KuromojiTokenizer): string | null {
   const quoted = /[『「"“]([\p{Script=Han}々〆ヶ]+[\p{Script=Hiragana}]*)[』」"”]/u.exec(prompt);
   if (!quoted) return null;
-  const tokenizer = await loadKuromoji();
-  const tokens = tokenizer.tokenize(quoted[1]!);
+  const tokens = tokenizeInPieces(tokenizer, quoted[1]!).map((placed) => placed.token);
   if (tokens.some((token) => !token.reading || token.reading === '*')) return null;
   return toHiragana(tokens.map((token) => token.reading).join(''));
 }
@@ -263,11 +272,16 @@ function numberMismatch(problem: Problem, solution: Solution | null): { field: s
   }
   // Numbers the explanation calculates with that the prompt never gave, while a number the prompt gives goes unused.
   const choiceNumbers = (problem.choices ?? []).flatMap((choice) => writtenNumbers(choice));
-  const calculated = [...normalizeNumerals(problem.explanation).matchAll(/(\d+(?:\.\d+)?)\s*(?:[×x*÷+]|%)\s*(\d+(?:\.\d+)?)?|(\d+(?:\.\d+)?)\s*%/g)].flatMap((match) =>
+  // (A number is read from its first digit: tried from each digit of a long row of them, the search was quadratic.)
+  const calculated = [...normalizeNumerals(problem.explanation).matchAll(/(?<!\d)(?:(\d+(?:\.\d+)?)\s*(?:[×x*÷+]|%)\s*(\d+(?:\.\d+)?)?|(\d+(?:\.\d+)?)\s*%)/g)].flatMap((match) =>
     [match[1], match[2], match[3]].filter((value): value is string => value !== undefined).map(Number),
   );
-  const foreign = calculated.filter((number) => !promptDigits.some((value) => sameNumber(value, number)) && !choiceNumbers.some((value) => sameNumber(value, number)) && !derivable(number, promptDigits));
-  const unused = promptDigits.filter((number) => number > 2 && !explanationDigits.some((value) => sameNumber(value, number)));
+  // Each value once: a long text repeats its numbers, and every number is compared with every other.
+  const promptValues = [...new Set(promptDigits)];
+  const choiceValues = [...new Set(choiceNumbers)];
+  const explanationValues = [...new Set(explanationDigits)];
+  const foreign = calculated.filter((number) => !promptValues.some((value) => sameNumber(value, number)) && !choiceValues.some((value) => sameNumber(value, number)) && !derivable(number, promptValues));
+  const unused = promptDigits.filter((number) => number > 2 && !explanationValues.some((value) => sameNumber(value, number)));
   if (foreign.length > 0 && unused.length > 0 && (markedValue === null || solution === null || !promptAnswered)) {
     return { field: 'prompt', promptOnly: unused.map(formatValue), elsewhereOnly: foreign.map(formatValue) };
   }
@@ -284,6 +298,7 @@ function derivable(number: number, operands: number[]): boolean {
   const small = [1, 2, 10, 100, 3.14, Math.PI];
   if (small.some((value) => sameNumber(value, number))) return true;
   for (const left of operands) {
+    checkTextBudget();
     if (sameNumber(left * left, number) || sameNumber(left / 2, number) || sameNumber(left * 2, number) || sameNumber(left / 100, number) || sameNumber(left * 3.14, number)) return true;
     for (const right of operands) {
       if ([left + right, left - right, left * right, right !== 0 ? left / right : Number.NaN, (left * right) / 2, (left * right) / 100, left * right * 3.14].some((value) => sameNumber(value, number))) return true;
@@ -388,7 +403,7 @@ function escapeRegExp(text: string): string {
 
 const VALUE = String.raw`(-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)`;
 const STATED = new RegExp(
-  String.raw`(?:answer is|answer:|(?:sum|total|product|difference|quotient|result) is|答えは|答え[:：]|正解は|(?:和|差|積|商)は|so\s+[a-z]\s*=|よって\s*[a-z]\s*=|したがって\s*[a-z]?\s*=?)\s*(?:[a-z]\s*=\s*)?${VALUE}`,
+  String.raw`(?:answer is|answer:|(?:sum|total|product|difference|quotient|result) is|答えは|答え[:：]|正解は|(?:和|差|積|商)は|so\s+[a-z]\s*=|よって\s*[a-z]\s*=|したがって(?:\s*[a-z])?(?:\s*=)?)\s*(?:[a-z]\s*=\s*)?${VALUE}`,
   'i',
 );
 

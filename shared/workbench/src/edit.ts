@@ -1,4 +1,5 @@
 import type { Problem } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import { choiceKind } from './check.js';
 import { unitOf } from './numbers.js';
 import { solvePrompt } from './solve.js';
@@ -24,6 +25,10 @@ const INTENTS: Array<[Intent, RegExp]> = [
 ];
 
 export function analyzeIntent(request: string): { intent: Intent; section: EditSection | null } {
+  return withinTextBudget(() => intentOf(request));
+}
+
+function intentOf(request: string): { intent: Intent; section: EditSection | null } {
   const section: EditSection | null = /選択肢|choices?|options?|distractors?/i.test(request)
     ? 'choices'
     : /解説|説明|explanation/i.test(request)
@@ -45,6 +50,10 @@ export type EditOutcome = { field: EditSection; value: string | string[]; change
  * checker can do and why the nearest wrong answer is wrong.
  */
 export function ruleEdit(problem: Problem, section: EditSection, intent: Intent, language: 'ja' | 'en'): EditOutcome {
+  return withinTextBudget(() => editByRules(problem, section, intent, language));
+}
+
+function editByRules(problem: Problem, section: EditSection, intent: Intent, language: 'ja' | 'en'): EditOutcome {
   const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
   if (section === 'explanation') {
     const solution = solvePrompt(problem.prompt);

@@ -1,4 +1,5 @@
 import type { Problem, ProblemFixes } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import { isKana, toHiragana } from 'wanakana';
 import { checkProblem, choiceKind, normalizeChoice, type CheckFacts } from './check.js';
 import { answerValue, formatNumber, sameNumber } from './numbers.js';
@@ -16,6 +17,10 @@ export type FixResult = { fixes: ProblemFixes; confidence: number; fixed: string
 
 export async function autoFix(problem: Problem, language: 'ja' | 'en', known?: CheckFacts): Promise<FixResult> {
   const facts = known ?? (await checkProblem(problem, language));
+  return withinTextBudget(() => fixChecked(problem, language, facts));
+}
+
+function fixChecked(problem: Problem, language: 'ja' | 'en', facts: CheckFacts): FixResult {
   const kinds = new Set(facts.issues.map((issue) => issue.kind));
   const fixes: ProblemFixes = {};
   const fixed: string[] = [];
@@ -128,11 +133,33 @@ function expectedAnswerText(problem: Problem, facts: CheckFacts): string | null 
 /** How the choices write a number: a prefix ("x = "), a suffix (" cm²", "%"), fractions or decimals. */
 function choiceTemplate(choices: readonly string[], marked: number): (value: number) => string {
   const model = [choices[marked], ...choices].find((choice) => choice !== undefined && answerValue(choice) !== null) ?? '';
-  const match = /^(.*?)(-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)(.*)$/.exec(model);
-  const prefix = match?.[1] ?? '';
-  const suffix = match?.[3] ?? '';
+  const [prefix, , suffix] = aroundNumber(model) ?? ['', '', ''];
   const fractions = choices.some((choice) => /\d\s*\/\s*\d/.test(choice));
   return (value: number) => `${prefix}${formatNumber(value, fractions ? 'fraction' : 'decimal')}${suffix}`;
+}
+
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * The text split around its first number as `^(.*?)(number)(.*)$` splits it:
+ * [before, number, after], where neither before nor after crosses a line;
+ * null when there is none. Run by run, not split by split: the regex retried
+ * every split of a long row of digits.
+ */
+function aroundNumber(text: string): [string, string, string] | null {
+  const firstBreak = text.search(LINE_BREAK);
+  let lastBreak = text.length - 1;
+  while (lastBreak >= 0 && !LINE_BREAK.test(text[lastBreak]!)) lastBreak--;
+  const number = /-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?/y;
+  // A number read from inside a run of digits ends where the one read from its start does: one try per run.
+  for (const run of text.matchAll(/-?\d+/g)) {
+    if (firstBreak >= 0 && run.index > firstBreak) return null;
+    number.lastIndex = run.index;
+    const written = number.exec(text)![0];
+    const end = run.index + written.length;
+    if (end > lastBreak) return [text.slice(0, run.index), written, text.slice(end)];
+  }
+  return null;
 }
 
 function numericDistractors(value: number, count: number): number[] {

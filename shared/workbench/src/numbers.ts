@@ -1,3 +1,5 @@
+import { checkTextBudget } from '@convo/text';
+
 /**
  * Numbers as worksheets write them: "3/4", "1 1/2", "０．５", "75%", "x = 5",
  * "12 cm²", "25π". Values are compared with a relative tolerance, so 0.5 and
@@ -25,6 +27,7 @@ export function quantitiesIn(text: string): Quantity[] {
   const normalized = normalizeNumerals(text);
   const found: Quantity[] = [];
   for (const match of normalized.matchAll(QUANTITY)) {
+    checkTextBudget();
     const [, whole, mixedNumerator, mixedDenominator, denominator, suffix] = match;
     let value = Number(whole);
     if (mixedNumerator && mixedDenominator) value = Math.sign(value || 1) * (Math.abs(value) + Number(mixedNumerator) / Number(mixedDenominator));
@@ -37,7 +40,8 @@ export function quantitiesIn(text: string): Quantity[] {
 
 /** The one number a short answer ("x = 5", "12 cm²", "3/4") stands for; null when it has none or several. */
 export function answerValue(text: string): number | null {
-  const withoutExponents = normalizeNumerals(text).replace(/(cm|m|km|mm)\s*(\^?\s*[23]|[²³])/gi, '$1');
+  // (One space before the exponent, not two in a row: `\s*\^?\s*` tried every split of a long run of spaces.)
+  const withoutExponents = normalizeNumerals(text).replace(/(cm|m|km|mm)(?:\s*\^\s*[23]|\s*[23²³])/gi, '$1');
   const quantities = quantitiesIn(withoutExponents);
   if (quantities.length !== 1) return null;
   return quantities[0]!.value;
@@ -80,11 +84,35 @@ export function gcd(left: number, right: number): number {
   return a || 1;
 }
 
-/** The unit a quantity is written with ("12 cm²" → "cm²", "100 °C" → "°C", "30人" → "人"); null for a bare number or not a quantity. */
+const SPACE = /\s/;
+const DIGIT = /[\d０-９]/;
+const NUMERAL = /[\d０-９.,/．，／ ]/;
+
+/**
+ * The unit a quantity is written with ("12 cm²" → "cm²", "100 °C" → "°C", "30人" → "人"); null for a bare number or not a quantity.
+ * On the text as written: NFKC would turn "²" into a digit.
+ *
+ * What `^\s*[-−]?\d[\d.,/ ]*?\s*(\D\D{0,7}?)\s*$` (full-width digits too) finds, as a
+ * scan: the unit is the first place after the number, past its spaces, with
+ * no digit from there on and at most eight characters before the trailing
+ * spaces. The regex tried every split between number and spaces, so a long
+ * row of them was quadratic.
+ */
 export function quantityUnit(text: string): string | null {
-  // On the text as written: NFKC would turn "²" into a digit.
-  const match = /^\s*[-−]?[\d０-９][\d０-９.,/．，／ ]*?\s*([^\d０-９\s][^\d０-９]{0,7}?)\s*$/.exec(text);
-  return match ? match[1]! : null;
+  const lead = /^\s*[-−]?[\d０-９]/.exec(text);
+  if (!lead) return null;
+  let lastDigit = text.length - 1;
+  while (lastDigit >= 0 && !DIGIT.test(text[lastDigit]!)) lastDigit--;
+  let last = text.length - 1;
+  while (last >= 0 && SPACE.test(text[last]!)) last--;
+  // `at` ends the number, `unit` is past the spaces after it; neither moves back, so the scan is linear.
+  let unit = lead[0].length;
+  for (let at = lead[0].length; ; at++) {
+    if (unit < at) unit = at;
+    while (unit < text.length && SPACE.test(text[unit]!)) unit++;
+    if (unit < text.length && unit > lastDigit && last - unit <= 7) return text.slice(unit, last + 1);
+    if (at >= text.length || !NUMERAL.test(text[at]!)) return null;
+  }
 }
 
 /** The unit the choices (or a model answer) are written in: the first one any of them carries. */

@@ -1,4 +1,5 @@
 import type { Difficulty, Problem, QualityScore } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import type { CheckFacts } from './check.js';
 import { quantitiesIn, unitOf } from './numbers.js';
 
@@ -14,6 +15,10 @@ import { quantitiesIn, unitOf } from './numbers.js';
  * overallScore weighs them 0.25 / 0.2 / 0.25 / 0.3.
  */
 export function scoreProblem(problem: Problem, facts: CheckFacts, target: Difficulty, language: 'ja' | 'en'): QualityScore {
+  return withinTextBudget(() => score(problem, facts, target, language));
+}
+
+function score(problem: Problem, facts: CheckFacts, target: Difficulty, language: 'ja' | 'en'): QualityScore {
   const errors = facts.issues.filter((issue) => issue.severity === 'error').length;
   const warnings = facts.issues.length - errors;
   const consistency = errors > 0 ? Math.max(0, 0.4 - 0.1 * (errors - 1)) : warnings > 0 ? 0.7 : 1;
@@ -54,7 +59,8 @@ function estimatedLevel(problem: Problem): number {
     const largest = Math.max(...numbers);
     let level = largest <= 10 ? 0.15 : largest <= 50 ? 0.35 : largest <= 200 ? 0.55 : 0.75;
     if (/\d\s*\/\s*\d/.test(problem.prompt)) {
-      const denominators = [...problem.prompt.matchAll(/\d+\s*\/\s*(\d+)/g)].map((match) => match[1]);
+      // (From the first digit of a number: tried from each digit of a long row of them, the search was quadratic.)
+      const denominators = [...problem.prompt.matchAll(/(?<!\d)\d+\s*\/\s*(\d+)/g)].map((match) => match[1]);
       if (new Set(denominators).size > 1) level += 0.2;
     }
     if (/\(|（/.test(problem.prompt) && /[a-z]\s*[-+]/i.test(problem.prompt)) level += 0.2;
@@ -62,9 +68,30 @@ function estimatedLevel(problem: Problem): number {
     if (/\.\d/.test(problem.prompt)) level += 0.1;
     return clamp(level);
   }
-  const quoted = /[『「"“]([^』」"”]+)[』」"”]/.exec(problem.prompt)?.[1] ?? '';
+  const quoted = firstQuotation(problem.prompt);
   if (quoted) return clamp(/[\p{Script=Han}]/u.test(quoted) ? 0.2 + 0.15 * ([...quoted].length - 1) : 0.1 + 0.06 * quoted.length);
   return 0.5;
+}
+
+const OPENING_MARKS = '『「"“';
+const CLOSING_MARKS = '』」"”';
+
+/**
+ * The text of the prompt's first quotation (『世界』, "word"), or ''. What
+ * `/[『「"“]([^』」"”]+)[』」"”]/` finds, as one scan: that regex looked for a
+ * closing mark again from each of a long row of opening ones.
+ */
+function firstQuotation(text: string): string {
+  for (let open = 0; open < text.length; open++) {
+    if (!OPENING_MARKS.includes(text[open]!)) continue;
+    let close = open + 1;
+    while (close < text.length && !CLOSING_MARKS.includes(text[close]!)) close++;
+    // No closing mark after this opening one: none after any later one either.
+    if (close === text.length) return '';
+    if (close > open + 1) return text.slice(open + 1, close);
+    // An empty quotation ("", 「」): look on from its closing mark, itself an opening one when it is ".
+  }
+  return '';
 }
 
 const TARGET: Record<Difficulty, number> = { easy: 0.2, normal: 0.5, hard: 0.8 };

@@ -1,3 +1,4 @@
+import { checkTextBudget } from '@convo/text';
 import { formatNumber, normalizeNumerals } from './numbers.js';
 
 /**
@@ -103,12 +104,14 @@ function numbersOf(text: string): number[] {
 function solveEquation(text: string): Solution | null {
   // Words are not variables: "If 4x = 24, what is x?" keeps only "4x = 24".
   const symbols = text.replace(/[a-z]{2,}/gi, '|').replace(/(^|[^a-z\d])[a-z](?=[^a-z\d(]*$)/gi, '$1|');
-  const match = /([-\d\s.()a-z+*/]*[a-z][-\d\s.()a-z+*/]*)=([-\d\s.()a-z+*/]+)/i.exec(symbols);
+  // The left side is a whole run of these characters with a letter in it: read from the run's start (the lookbehind),
+  // the letter found by a lookahead over non-letters, so neither a long run nor its letters are retried.
+  const match = /(?<![-\d\s.()a-z+*/])((?=[-\d\s.()+*/]*[a-z])[-\d\s.()a-z+*/]+)=([-\d\s.()a-z+*/]+)/i.exec(symbols);
   if (!match) return null;
   const variables = new Set((match[1]! + match[2]!).match(/[a-z]/gi) ?? []);
   if (variables.size !== 1) return null;
   const leftText = match[1]!.trim().replace(/^[^-\d(a-z]+/i, '');
-  const rightText = match[2]!.trim().replace(/[^\d)a-z]+$/i, '');
+  const rightText = match[2]!.trim().replace(/(?<![^\d)a-z])[^\d)a-z]+$/i, '');
   const left = parseLinear(leftText.replace(/\s+/g, ''));
   const right = parseLinear(rightText.replace(/\s+/g, ''));
   if (!left || !right) return null;
@@ -126,14 +129,15 @@ function solveEquation(text: string): Solution | null {
 }
 
 function solvePercent(text: string): Solution | null {
-  const of = /(\d+(?:\.\d+)?)\s*(?:%|パーセント)\s*(?:of|の)\s*(?:[^\d]{0,12}?)(\d+(?:\.\d+)?)/i.exec(text);
-  const ofJa = /(\d+(?:\.\d+)?)\s*[^\d\s%]{0,4}の\s*(\d+(?:\.\d+)?)\s*(?:%|パーセント)/.exec(text);
+  // Each number is read from its first digit (the lookbehinds): tried from every digit of a long row, these were quadratic.
+  const of = /(?<!\d)(\d+(?:\.\d+)?)\s*(?:%|パーセント)\s*(?:of|の)\s*(?:[^\d]{0,12}?)(\d+(?:\.\d+)?)/i.exec(text);
+  const ofJa = /(?<!\d)(\d+(?:\.\d+)?)\s*[^\d\s%]{0,4}の\s*(\d+(?:\.\d+)?)\s*(?:%|パーセント)/.exec(text);
   if (of || ofJa) {
     const [percent, base] = of ? [Number(of[1]), Number(of[2])] : [Number(ofJa![2]), Number(ofJa![1])];
     const value = (percent * base) / 100;
     return { kind: 'percent_of', value, alternatives: [], operands: [percent, base], working: `${trim(base)} × ${trim(percent)}/100 = ${trim(value)}` };
   }
-  const ratio = /(\d+(?:\.\d+)?)\s*(?:is what percent of|は)\s*(\d+(?:\.\d+)?)\s*(?:\?|の何\s*(?:%|パーセント))/i.exec(text);
+  const ratio = /(?<!\d)(\d+(?:\.\d+)?)\s*(?:is what percent of|は)\s*(\d+(?:\.\d+)?)\s*(?:\?|の何\s*(?:%|パーセント))/i.exec(text);
   if (ratio) {
     const [part, whole] = [Number(ratio[1]), Number(ratio[2])];
     if (whole === 0) return null;
@@ -230,7 +234,7 @@ function solveConversion(text: string): Solution | null {
 }
 
 function solveExpression(text: string, original: string): Solution | null {
-  const share = /(\d+)\s*\/\s*(\d+)\s*(?:of|の)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*の\s*(\d+)\s*\/\s*(\d+)/i.exec(text);
+  const share = /(?<!\d)(?:(\d+)\s*\/\s*(\d+)\s*(?:of|の)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*の\s*(\d+)\s*\/\s*(\d+))/i.exec(text);
   if (share) {
     const [numerator, denominator, whole] = share[1] ? [Number(share[1]), Number(share[2]), Number(share[3])] : [Number(share[5]), Number(share[6]), Number(share[4])];
     if (denominator === 0) return null;
@@ -239,11 +243,11 @@ function solveExpression(text: string, original: string): Solution | null {
   }
   // A fraction binds tighter than ÷ and ×: "2/3 ÷ 4/9" is (2/3) ÷ (4/9), "1 1/2" is 1 + 1/2.
   const grouped = normalizeNumerals(original, { keepOperators: true })
-    .replace(/(\d+)\s+(\d+)\s*\/\s*(\d+)/g, '($1+$2/$3)')
+    .replace(/(?<!\d)(\d+)\s+(\d+)\s*\/\s*(\d+)/g, '($1+$2/$3)')
     .replace(/(?<![(+\d])(\d+)\s*\/\s*(\d+)/g, '($1/$2)')
     .replace(/×/g, '*')
     .replace(/÷/g, '/');
-  const candidates = grouped.match(/[\d(][-\d\s.()+*/]*[\d)]/g) ?? [];
+  const candidates = arithmeticStretches(grouped);
   const allNumbers = numbersOf(text).length;
   for (const candidate of candidates.sort((left, right) => right.length - left.length)) {
     if (!/\d\s*[-+*/]\s*[\d(]/.test(candidate)) continue;
@@ -257,6 +261,24 @@ function solveExpression(text: string, original: string): Solution | null {
     return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${shown.replace(/\s+/g, ' ')} = ${result}` };
   }
   return null;
+}
+
+/**
+ * What `/[\d(][-\d\s.()+*\/]*[\d)]/g` matches, run by run: in each run of
+ * digits, spaces and operators, from its first digit or "(" to its last digit
+ * or ")". The regex looked for that end again from each "(" of a long row.
+ */
+function arithmeticStretches(text: string): string[] {
+  const stretches: string[] = [];
+  for (const [run] of text.matchAll(/[-\d\s.()+*/]+/g)) {
+    checkTextBudget();
+    const first = run.search(/[\d(]/);
+    if (first < 0) continue;
+    let last = run.length - 1;
+    while (last > first && !/[\d)]/.test(run[last]!)) last--;
+    if (last > first) stretches.push(run.slice(first, last + 1));
+  }
+  return stretches;
 }
 
 function trim(value: number): string {

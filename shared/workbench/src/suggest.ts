@@ -1,4 +1,5 @@
 import type { Difficulty, Problem, Suggestions } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import type { CheckFacts } from './check.js';
 import { unitOf } from './numbers.js';
 import type { OfflineSubject } from './subjects.js';
@@ -16,7 +17,13 @@ type Section = 'prompt' | 'choices' | 'explanation';
 
 export const MAX_SUGGESTION_LENGTH = 15;
 
-export function suggest(problem: Problem, facts: CheckFacts, context: { subject: OfflineSubject | null; difficulty: Difficulty; language: 'ja' | 'en' }): Suggestions {
+export function suggest(problem: Problem, facts: CheckFacts, context: SuggestContext): Suggestions {
+  return withinTextBudget(() => suggestWithin(problem, facts, context));
+}
+
+type SuggestContext = { subject: OfflineSubject | null; difficulty: Difficulty; language: 'ja' | 'en' };
+
+function suggestWithin(problem: Problem, facts: CheckFacts, context: SuggestContext): Suggestions {
   const kinds = new Set(facts.issues.map((issue) => issue.kind));
   const ideas: Record<Section, Idea[]> = { prompt: [], choices: [], explanation: [] };
   const add = (section: Section, idea: Idea) => ideas[section].push(idea);

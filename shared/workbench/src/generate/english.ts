@@ -57,10 +57,20 @@ const BLOCKED_GLOSS =
 /** Words kept out whatever WordNet says of them: swearing and insults. */
 const BLOCKED_WORDS = new Set(['damn', 'damned', 'hell', 'jackass', 'jerk', 'idiot', 'moron', 'imbecile', 'cretin', 'retard', 'bastard', 'bitch', 'crap', 'piss', 'slut', 'booze', 'goddamn']);
 
+/**
+ * A WordNet lemma without its adjective marker: "able(a)" → "able". (A field
+ * of a line split at spaces, so one line; a scan for the marker's start,
+ * not `/\(.*\)$/`, which looked for the end again from each "(".)
+ */
+function withoutMarker(lemma: string): string {
+  const open = lemma.indexOf('(');
+  return open >= 0 && lemma.endsWith(')') ? lemma.slice(0, open) : lemma;
+}
+
 /** The part of a gloss before its quoted examples. */
 function definition(gloss: string): string {
   const quote = gloss.search(/;\s*"|\s"/);
-  return (quote < 0 ? gloss : gloss.slice(0, quote)).replace(/[;:,\s]+$/, '').trim();
+  return (quote < 0 ? gloss : gloss.slice(0, quote)).replace(/(?<![;:,\s])[;:,\s]+$/, '').trim();
 }
 
 /** Whether two words look like forms of one word (teach / teacher / teaching, happy / happiness). */
@@ -97,7 +107,7 @@ class WordNetFiles {
     const fields = line.slice(0, bar < 0 ? undefined : bar).trim().split(' ');
     const count = parseInt(fields[3]!, 16);
     const lemmas: string[] = [];
-    for (let i = 0; i < count; i++) lemmas.push(fields[4 + i * 2]!.replace(/\(.*\)$/, ''));
+    for (let i = 0; i < count; i++) lemmas.push(withoutMarker(fields[4 + i * 2]!));
     let at = 4 + count * 2;
     const pointerCount = Number(fields[at]);
     at++;

@@ -93,7 +93,7 @@ describe('session store on Redis', () => {
   it('queues turns behind the active one, in arrival order, and starts the next on end_turn', async () => {
     const { sessionId, step } = await createSession();
     const accept = (turnId: string, key?: string) =>
-      store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: key, multitask: 'enqueue', maxQueued: 5, acceptedAt: '' });
+      store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: key, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
     const first = await accept('a');
     const second = await accept('b', 'key-b');
     const again = await accept('b2', 'key-b');
@@ -116,10 +116,10 @@ describe('session store on Redis', () => {
 
   it('rejects a turn with multitask "reject" while one is active and refuses beyond the inbox limit', async () => {
     const { sessionId } = await createSession();
-    const result = await store.acceptTurn({ sessionId, turnId: 'x', message: 'x', idempotencyKey: undefined, multitask: 'reject', maxQueued: 5, acceptedAt: '' });
+    const result = await store.acceptTurn({ sessionId, turnId: 'x', message: 'x', idempotencyKey: undefined, multitask: 'reject', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
     expect(result.outcome).toBe('busy');
-    await store.acceptTurn({ sessionId, turnId: 'y', message: 'y', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 1, acceptedAt: '' });
-    const full = await store.acceptTurn({ sessionId, turnId: 'z', message: 'z', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 1, acceptedAt: '' });
+    await store.acceptTurn({ sessionId, turnId: 'y', message: 'y', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 1, acceptedAt: '' });
+    const full = await store.acceptTurn({ sessionId, turnId: 'z', message: 'z', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 1, acceptedAt: '' });
     expect(full.outcome).toBe('inbox_full');
   });
 
@@ -135,7 +135,7 @@ describe('session store on Redis', () => {
 
   it('redacts a turn through a compare-and-set script that refuses a record changed since it was read', async () => {
     const { sessionId } = await createSession();
-    await store.acceptTurn({ sessionId, turnId: 't1', message: 'my religion is X', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 5, acceptedAt: 'now', options: { topK: 3 } });
+    await store.acceptTurn({ sessionId, turnId: 't1', message: 'my religion is X', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: 'now', options: { topK: 3 } });
     await store.redactTurn(sessionId, 't1', 'my religion is ■');
     expect(await store.getTurn(sessionId, 't1')).toEqual({ message: 'my religion is ■', acceptedAt: 'now', options: { topK: 3 } });
     const keys = store.keys(sessionId);
@@ -175,7 +175,7 @@ describe('session store on Redis', () => {
 
   it('cancels a queued turn at once, and marks the running one so no commit of its step lands any more', async () => {
     const { sessionId, step } = await createSession();
-    const accept = (turnId: string) => store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 5, acceptedAt: '' });
+    const accept = (turnId: string) => store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
     await accept('a');
     await accept('b');
     expect(await store.cancelTurn(sessionId, 'b')).toBe('cancelled');
@@ -208,7 +208,7 @@ describe('session store on Redis', () => {
     monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
     try {
       const { sessionId } = await createSession();
-      await store.acceptTurn({ sessionId, turnId: 't-mark', message: 'hi', idempotencyKey: undefined, multitask: 'enqueue', maxQueued: 5, acceptedAt: new Date().toISOString() });
+      await store.acceptTurn({ sessionId, turnId: 't-mark', message: 'hi', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: new Date().toISOString() });
       await redis.ping();
       const hash = store.keys(sessionId).hash;
       const order = seen

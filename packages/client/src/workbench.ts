@@ -4,6 +4,7 @@ import type {
   CheckConsistencyBody,
   ConsistencyIssue,
   ConsistencyReport,
+  CreatedWorksheet,
   CreateWorksheetBody,
   EditableField,
   Problem,
@@ -30,12 +31,20 @@ export class AgentStream extends EventStream {
   }
 }
 
-/** The problem workbench (docs/api.md §5): worksheets, problems, checks, fixes, the agent, PDFs. */
+/**
+ * The problem workbench (docs/api.md §5): worksheets, problems, checks, fixes, the agent, PDFs.
+ * Every call but createWorksheet needs the worksheet's token as `call.token`: its `editToken`
+ * for changes, its `shareToken` (or the edit token) for reading.
+ */
 export function workbenchCalls(http: Transport) {
   return {
-    /** POST /api/worksheets: generates 10 problems (422 `unsupported_subject` offline for a subject the generators lack). */
+    /** POST /api/worksheets: generates 10 problems (422 `unsupported_subject` offline for a subject the generators lack); answers its editToken and shareToken. */
     createWorksheet: (body: CreateWorksheetBody, call?: CallOptions) =>
-      http.json<Worksheet>({ method: 'POST', path: '/api/worksheets', json: body, idempotent: false }, call),
+      http.json<CreatedWorksheet>({ method: 'POST', path: '/api/worksheets', json: body, idempotent: false }, call),
+
+    /** DELETE /api/worksheets/:id (edit token): the worksheet and its history are gone. */
+    deleteWorksheet: (worksheetId: string, call?: CallOptions) =>
+      http.json<void>({ method: 'DELETE', path: path`/api/worksheets/${worksheetId}`, idempotent: true }, call),
 
     getWorksheet: (worksheetId: string, call?: CallOptions) =>
       http.json<Worksheet>({ method: 'GET', path: path`/api/worksheets/${worksheetId}`, idempotent: true }, call),

@@ -17,6 +17,7 @@ import { faqDialogRoutes } from './routes/faq-dialog.js';
 import { faqDocumentRoutes } from './routes/faq-documents.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { operatorRoutes } from './routes/operator.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webRoutes } from './routes/web.js';
 import { workbenchRoutes } from './routes/workbench.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.addHook('preHandler', authenticate(deps));
   await app.register(healthRoutes(deps));
   await app.register(metricsRoutes(deps));
+  await app.register(operatorRoutes(deps));
   await app.register(adminPlugin, { ...deps, prefix: ADMIN_PREFIX });
   await app.register(sessionRoutes(deps));
   await app.register(eventRoutes(deps));

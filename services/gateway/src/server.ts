@@ -1,11 +1,12 @@
-import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import { type AgentName, type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
 import { CorpusStore } from '@convo/faq';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';
 import { buildApp } from './app.js';
-import { loadDeploymentSecret } from './auth.js';
+import { cachedSecrets, loadDeploymentSecrets } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { BacklogMonitor } from './load/backlog.js';
+import { ClientQuota, StreamQuota } from './load/client-limits.js';
 import { createGatewayMetrics } from './load/gateway-metrics.js';
 import { StreamHub } from './sse/stream-hub.js';
 
@@ -13,8 +14,9 @@ import { StreamHub } from './sse/stream-hub.js';
  * Wires real clients and listens. Redis connections per gateway process:
  * one shared command connection (store, queues, unblock), one blocking
  * connection for the SSE hub (none on a cluster), whatever the number of clients, one in
- * subscriber mode for live-only events (message deltas), and one for the
- * search queue's completion events (/agent.search).
+ * subscriber mode for live-only events (message deltas), and one per queue
+ * whose results requests wait for (the search agent's /agent.search, the
+ * workbench agent's checks and PDFs), opened on first use.
  */
 export async function startGateway(config: Config = loadConfig()) {
   const log = createLogger('gateway', config.logLevel, { traceIds: config.tracing.enabled });
@@ -39,25 +41,29 @@ export async function startGateway(config: Config = loadConfig()) {
   hub.start();
   const corpus = new CorpusStore(redis, config.keyPrefix);
   await seedCorpus(corpus, config, log);
-  // The search queue's completion events, opened on the first /agent.search (one more blocking connection).
-  let events: { queueEvents: QueueEvents; connection: ReturnType<typeof createRedis> } | null = null;
-  const searchEvents = async (): Promise<QueueEvents> => {
+  // Completion events of the queues whose jobs requests wait for (one more blocking connection each, opened on first use).
+  const opened = new Map<AgentName, { queueEvents: QueueEvents; connection: ReturnType<typeof createRedis> }>();
+  const queueEvents = async (agent: 'search' | 'workbench'): Promise<QueueEvents> => {
+    let events = opened.get(agent);
     if (!events) {
-      const connection = createRedis(config.redis, 'worker', 'gateway-search-events');
-      connection.on('error', (err: Error) => log.debug({ err: err.message }, 'search events connection error'));
-      const queueEvents = new QueueEvents(queueName('search', 0, config.partitions.search), { connection, prefix: config.queuePrefix });
-      queueEvents.on('error', (err: Error) => log.debug({ err: err.message }, 'search events error'));
-      events = { queueEvents, connection };
+      const connection = createRedis(config.redis, 'worker', `gateway-${agent}-events`);
+      connection.on('error', (err: Error) => log.debug({ err: err.message, agent }, 'queue events connection error'));
+      const created = new QueueEvents(queueName(agent, 0, config.partitions[agent]), { connection, prefix: config.queuePrefix });
+      created.on('error', (err: Error) => log.debug({ err: err.message, agent }, 'queue events error'));
+      events = { queueEvents: created, connection };
+      opened.set(agent, events);
     }
     await events.queueEvents.waitUntilReady();
     return events.queueEvents;
   };
-  const backlog = new BacklogMonitor(queues, { limit: config.load.queueBacklog, intervalMs: config.load.checkMs }, log);
+  const backlog = new BacklogMonitor(queues, { limit: config.load.queueBacklog, intervalMs: config.load.checkMs, redis, memoryRatio: config.load.redisMemoryRatio }, log);
+  const quotaOf = (kind: 'sessions' | 'worksheets') => new ClientQuota(redis, { prefix: config.keyPrefix, kind, max: config.clientLimits[kind], ttlSeconds: config.sessionTtlSeconds });
+  const quotas = { sessions: quotaOf('sessions'), worksheets: quotaOf('worksheets'), streams: new StreamQuota(config.clientLimits.streams) };
   backlog.start();
   const metrics = createGatewayMetrics({ queues, hub, redis });
   const lifecycle = { stopping: false };
-  const secret = await loadDeploymentSecret(redis, config.keyPrefix);
-  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, searchEvents, backlog, metrics, lifecycle, secret };
+  const secrets = cachedSecrets(redis, config.keyPrefix, await loadDeploymentSecrets(redis, config.keyPrefix));
+  const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, queueEvents, backlog, quotas, metrics, lifecycle, secrets };
   const app = await buildApp(deps);
   const sweeper = startSweeper({ store, queues, config, log });
   await app.listen({ port: config.port, host: config.host });
@@ -78,7 +84,7 @@ export async function startGateway(config: Config = loadConfig()) {
     const closing = app.close();
     await hub.stop();
     await closing;
-    if (events) {
+    for (const events of opened.values()) {
       // QueueEvents.close waits for its blocking read, which never returns with Redis gone: cut the connection too.
       const closing = events.queueEvents.close().catch(() => undefined);
       events.connection.disconnect();

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import {
   type AgentName,
+  AppError,
   ATTR,
   type Config,
   createAgentQueues,
@@ -28,6 +29,7 @@ import {
   traceOf,
   type TurnIntake,
 } from '@convo/runtime';
+import { setTextBudgetMs, TextBudgetExceededError } from '@convo/text';
 import { createProvider } from './llm/index.js';
 import type { Policy } from './llm/offline/index.js';
 import { instrumentProvider } from './llm/instrumented.js';
@@ -74,6 +76,7 @@ export async function runAgentService(
   options: ServiceOptions = {},
 ): Promise<void> {
   const config = loadConfig();
+  setTextBudgetMs(config.textBudgetMs);
   const log = createLogger(agent, config.logLevel, { traceIds: config.tracing.enabled }).child({ agent });
   const tracing = startTracing(agent, config.tracing, { log });
   const redis = createRedis(config.redis, 'worker', `${agent}-store`);
@@ -81,7 +84,8 @@ export async function runAgentService(
   const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}, agent), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
   await options.warmUp?.();
   const built = await build({ config, llm, log, redis, metrics });
-  const { step: handler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
+  const { step: rawHandler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
+  const handler: StepHandler = (input) => rawHandler(input).catch(rethrowBudgetExceeded);
   const store = new SessionStore(redis, storeOptions(config));
   const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
   const deps = { agent, handler, store, queues, config, log, metrics, intake: options.intake };
@@ -97,7 +101,7 @@ export async function runAgentService(
     if (sessionId && job.id) running.set(sessionId, { jobId: job.id, worker });
     try {
       // runStep opens the step's span itself (it knows the session and turn); other jobs get one here.
-      const result = other ? await inJobSpan(agent, job, () => other(job.data, signal)) : await runStep(job, deps, signal);
+      const result = other ? await inJobSpan(agent, job, () => other(job.data, signal).catch(rethrowBudgetExceeded)) : await runStep(job, deps, signal);
       end({ outcome: 'ok' });
       return result;
     } catch (err) {
@@ -169,6 +173,15 @@ export async function runAgentService(
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * Text that took longer than TEXT_BUDGET_MS to analyse fails its turn (or job) at once as
+ * `input_too_complex`: it is the input's doing, so running it again would only stall the worker again.
+ */
+export function rethrowBudgetExceeded(err: unknown): never {
+  if (err instanceof TextBudgetExceededError) throw new AppError(err.code, err.message, { status: 422, retryable: false, cause: err });
+  throw err;
 }
 
 /** A consumer span `<job name> <agent>` for a job other than a step (the search agent's queries), in the trace it was enqueued in. */

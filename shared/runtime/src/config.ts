@@ -49,6 +49,7 @@ const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   /** Origins allowed to call the API from a browser on another origin (comma-separated, or `*`); none by default. */
   CORS_ORIGINS: z.string().default(''),
+  /** Operator routes and /metrics; two keys separated by a comma during a rotation (docs: README, Security). */
   OPERATOR_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGENT_MAX_TURNS: int(10, 1),
@@ -59,6 +60,16 @@ const EnvSchema = z.object({
   /** Application interviews: rephrasings of a question after a failed quick-check before its field is skipped. */
   CHECK_MAX_REPHRASINGS: int(2),
   MAX_MESSAGE_CHARS: int(8000, 1),
+  /** Turns a session of any kind accepts in its life (forms end their interview earlier, at MAX_SESSION_TURNS). */
+  SESSION_TURN_LIMIT: int(500, 1),
+  /** Longest a worker may spend analysing one piece of text (one synchronous call); past it the turn fails with input_too_complex. */
+  TEXT_BUDGET_MS: int(1_000, 10),
+  /** Per client (IP): sessions created and not yet expired or deleted, worksheets, and open event streams on one gateway; 0 disables. */
+  CLIENT_MAX_SESSIONS: int(200, 0),
+  CLIENT_MAX_WORKSHEETS: int(50, 0),
+  CLIENT_MAX_STREAMS: int(50, 0),
+  /** New work is refused (503) while Redis uses more than this share of its maxmemory (when one is set). */
+  SHED_REDIS_MEMORY_RATIO: z.coerce.number().min(0.1).max(1).default(0.9),
   SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
   EVENTS_MAXLEN: int(10_000, 10),
   MAX_QUEUED_TURNS: int(20, 1),
@@ -92,7 +103,7 @@ const EnvSchema = z.object({
   FAQ_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1024),
   /** A deployment's own synonym groups for FAQ search: one group per line, words separated by commas (README); empty for none. The default goes with the sample corpus. */
   FAQ_SYNONYMS_FILE: z.string().default('examples/faq/ec-synonyms.txt'),
-  /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`. */
+  /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`; two keys separated by a comma during a rotation. */
   FAQ_WRITE_KEY: z.string().min(1).optional(),
   /** Development only: corpus writes without any key. Without it and without a key, writes are refused. */
   FAQ_OPEN_WRITES: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
@@ -202,13 +213,18 @@ export type Config = Readonly<{
   host: string;
   /** Origins allowed cross-origin (`*` for any); empty: no CORS headers, browsers refuse other origins. */
   corsOrigins: readonly string[];
-  operatorKey: string | undefined;
+  /** OPERATOR_KEY split at commas: the current key and, during a rotation, the previous one. */
+  operatorKeys: readonly string[];
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   agentMaxTurns: number;
   maxFollowUps: number;
   maxSessionTurns: number;
   checkMaxRephrasings: number;
   maxMessageChars: number;
+  sessionTurnLimit: number;
+  textBudgetMs: number;
+  /** Per-client quotas (0: none). */
+  clientLimits: Readonly<{ sessions: number; worksheets: number; streams: number }>;
   sessionTtlSeconds: number;
   eventsMaxLen: number;
   maxQueuedTurns: number;
@@ -226,7 +242,8 @@ export type Config = Readonly<{
     refreshMs: number;
     maxUploadBytes: number;
     synonymsFile: string | undefined;
-    writeKey: string | undefined;
+    /** FAQ_WRITE_KEY split at commas (a rotation keeps two). */
+    writeKeys: readonly string[];
     /** Corpus writes with no key at all (development). */
     openWrites: boolean;
     crewUrl: string | undefined;
@@ -240,6 +257,7 @@ export type Config = Readonly<{
     rateLimitMax: number;
     rateLimitWindowMs: number;
     trustProxy: boolean;
+    redisMemoryRatio: number;
   }>;
   llmRate: Readonly<{ rpm: number; maxWaitMs: number }>;
   /** Hybrid FAQ retrieval; undefined when EMBEDDINGS_MODEL is unset (lexical only). */
@@ -359,13 +377,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: vars.PORT,
     host: vars.HOST,
     corsOrigins: vars.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
-    operatorKey: vars.OPERATOR_KEY,
+    operatorKeys: keyList(vars.OPERATOR_KEY),
     logLevel: vars.LOG_LEVEL,
     agentMaxTurns: vars.AGENT_MAX_TURNS,
     maxFollowUps: vars.MAX_FOLLOW_UPS,
     maxSessionTurns: vars.MAX_SESSION_TURNS,
     checkMaxRephrasings: vars.CHECK_MAX_REPHRASINGS,
     maxMessageChars: vars.MAX_MESSAGE_CHARS,
+    sessionTurnLimit: vars.SESSION_TURN_LIMIT,
+    textBudgetMs: vars.TEXT_BUDGET_MS,
+    clientLimits: Object.freeze({ sessions: vars.CLIENT_MAX_SESSIONS, worksheets: vars.CLIENT_MAX_WORKSHEETS, streams: vars.CLIENT_MAX_STREAMS }),
     sessionTtlSeconds: vars.SESSION_TTL_SECONDS,
     eventsMaxLen: vars.EVENTS_MAXLEN,
     maxQueuedTurns: vars.MAX_QUEUED_TURNS,
@@ -389,7 +410,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshMs: vars.FAQ_REFRESH_MS,
       maxUploadBytes: vars.FAQ_MAX_UPLOAD_BYTES,
       synonymsFile: vars.FAQ_SYNONYMS_FILE || undefined,
-      writeKey: vars.FAQ_WRITE_KEY,
+      writeKeys: keyList(vars.FAQ_WRITE_KEY),
       openWrites: vars.FAQ_OPEN_WRITES,
       crewUrl: vars.CREW_URL,
       crewTimeoutMs: vars.CREW_TIMEOUT_MS,
@@ -402,6 +423,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimitMax: vars.RATE_LIMIT_MAX,
       rateLimitWindowMs: vars.RATE_LIMIT_WINDOW_MS,
       trustProxy: vars.TRUST_PROXY,
+      redisMemoryRatio: vars.SHED_REDIS_MEMORY_RATIO,
     }),
     llmRate: Object.freeze({ rpm: vars.LLM_RPM, maxWaitMs: vars.LLM_RATE_MAX_WAIT_MS }),
     embeddings,
@@ -409,6 +431,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     healthPort: vars.HEALTH_PORT,
     tracing,
   });
+}
+
+/** A key variable's keys: comma-separated, blanks dropped (a rotation lists the new key and the old one). */
+function keyList(value: string | undefined): readonly string[] {
+  return Object.freeze((value ?? '').split(',').map((key) => key.trim()).filter(Boolean));
 }
 
 const MAX_PARTITIONS = 1024;

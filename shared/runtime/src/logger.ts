@@ -11,7 +11,27 @@ export type { Logger };
  */
 /** Request log without secrets: the `?token=` of EventSource URLs never reaches a log. */
 function serializeRequest(req: { method?: string; url?: string; headers?: Record<string, unknown> }) {
-  return { method: req.method, url: req.url?.replace(/([?&]token=)[^&]*/g, '$1[redacted]') };
+  return { method: req.method, url: req.url === undefined ? undefined : redactUrl(req.url) };
+}
+
+/** Query parameters whose value is a credential, by their decoded, lower-cased name. */
+const SECRET_PARAMS = new Set(['token', 'access_token', 'key', 'api_key', 'apikey', 'secret', 'password']);
+
+/**
+ * The URL with the values of credential parameters replaced, matched on the
+ * parsed query (so `?%74oken=` or `?TOKEN=` is caught as `?token=` is).
+ */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  let redacted = false;
+  for (const name of new Set(params.keys())) {
+    if (!SECRET_PARAMS.has(name.toLowerCase())) continue;
+    params.set(name, 'redacted');
+    redacted = true;
+  }
+  return redacted ? `${url.slice(0, at)}?${params.toString()}` : url;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { GatewayDeps } from '../deps.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';
+import { guardStream } from '../sse/stream-guard.js';
 import type { StreamHub } from '../sse/stream-hub.js';
 
 /**
@@ -57,11 +58,11 @@ export async function turnStartCursor(store: SessionStore, sessionId: string, tu
   return null;
 }
 
-export type StreamTurnDeps = { store: SessionStore; hub: StreamHub; maxBufferBytes: number; retryMs: number; timeoutMs: number };
+export type StreamTurnDeps = Pick<GatewayDeps, 'quotas'> & { store: SessionStore; hub: StreamHub; maxBufferBytes: number; retryMs: number; timeoutMs: number };
 
 /** The stream settings of the gateway's turn streams. */
-export function turnStreamDeps(deps: Pick<GatewayDeps, 'store' | 'hub' | 'config'>): StreamTurnDeps {
-  return { store: deps.store, hub: deps.hub, maxBufferBytes: deps.config.sse.maxBufferBytes, retryMs: deps.config.sse.retryMs, timeoutMs: deps.config.faq.dialogTimeoutMs };
+export function turnStreamDeps(deps: Pick<GatewayDeps, 'store' | 'hub' | 'config' | 'quotas'>): StreamTurnDeps {
+  return { store: deps.store, hub: deps.hub, quotas: deps.quotas, maxBufferBytes: deps.config.sse.maxBufferBytes, retryMs: deps.config.sse.retryMs, timeoutMs: deps.config.faq.dialogTimeoutMs };
 }
 
 /** Hijacks the reply and streams the turn from `fromId`: replay first, then the live tail, without gaps or repeats. */
@@ -69,9 +70,10 @@ export async function streamTurn(
   req: FastifyRequest,
   reply: FastifyReply,
   deps: StreamTurnDeps,
-  input: { sessionId: string; turnId: string; fromId: number; begun: boolean; endOn: ReadonlySet<EventType> },
+  input: { sessionId: string; turnId: string; fromId: number; begun: boolean; endOn: ReadonlySet<EventType>; route: string },
 ): Promise<void> {
   reply.header('x-session-id', input.sessionId).header('x-turn-id', input.turnId);
+  guardStream(deps, req, reply, { sessionId: input.sessionId, route: input.route });
   const raw = openEventStream(reply, deps.retryMs);
   const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun, input.endOn);
   const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);

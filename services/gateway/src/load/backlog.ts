@@ -1,15 +1,25 @@
-import { type AgentName, type AgentQueues, ALL_AGENTS, type Logger } from '@convo/runtime';
+import { type AgentName, type AgentQueues, ALL_AGENTS, type Logger, type RedisClient } from '@convo/runtime';
 
 export type Backlog = { queue: AgentName | null; waiting: number; checkedAt: number };
 
+/** Redis's memory as INFO reports it; `maxmemory` 0 means no limit is set. */
+export type RedisMemory = { used: number; max: number };
+
+/** How often Redis's memory is read (INFO is cheap, but the queues are read more often). */
+const MEMORY_READ_MS = 1_000;
+
 /**
- * The agent queues' backlog (jobs waiting for a worker), read every
- * SHED_CHECK_MS in the background, so deciding to shed a request reads
- * memory and answers in microseconds however loaded Redis is. The worst
- * queue counts: one slow agent stalls every turn that passes through it.
+ * The agent queues' backlog (jobs waiting for a worker) and Redis's memory,
+ * read every SHED_CHECK_MS in the background, so deciding to shed a request
+ * reads memory and answers in microseconds however loaded Redis is. The worst
+ * queue counts: one slow agent stalls every turn that passes through it. New
+ * work is refused too while Redis is close to its maxmemory: with
+ * `noeviction` it would refuse the writes of turns already accepted.
  */
 export class BacklogMonitor {
   private latest: Backlog = { queue: null, waiting: 0, checkedAt: 0 };
+  private memory: RedisMemory = { used: 0, max: 0 };
+  private memoryReadAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
   /** Work requests let through since the last reading: each will add a job before the next one. */
@@ -17,7 +27,7 @@ export class BacklogMonitor {
 
   constructor(
     private readonly queues: AgentQueues,
-    private readonly opts: { limit: number; intervalMs: number },
+    private readonly opts: { limit: number; intervalMs: number; redis?: RedisClient; memoryRatio?: number },
     private readonly log: Logger,
   ) {}
 
@@ -25,15 +35,25 @@ export class BacklogMonitor {
     return this.latest;
   }
 
+  get redisMemory(): RedisMemory {
+    return this.memory;
+  }
+
+  /** Whether Redis is past SHED_REDIS_MEMORY_RATIO of its maxmemory (never when no maxmemory is set). */
+  get memoryFull(): boolean {
+    return this.memory.max > 0 && this.memory.used > this.memory.max * (this.opts.memoryRatio ?? 1);
+  }
+
   /**
-   * Whether one more work request may pass. Counts the requests let through
-   * since the last reading as jobs already waiting, so a sudden flood is cut
-   * off at the limit instead of a whole check interval later.
+   * Whether one more work request may pass, and if not why. Counts the
+   * requests let through since the last reading as jobs already waiting, so a
+   * sudden flood is cut off at the limit instead of a whole check interval later.
    */
-  admit(): boolean {
-    if (this.latest.waiting + this.admitted > this.opts.limit) return false;
+  admit(): 'ok' | 'queue_backlog' | 'redis_memory' {
+    if (this.memoryFull) return 'redis_memory';
+    if (this.latest.waiting + this.admitted > this.opts.limit) return 'queue_backlog';
     this.admitted++;
-    return true;
+    return 'ok';
   }
 
   start(): void {
@@ -65,6 +85,7 @@ export class BacklogMonitor {
       });
       this.latest = worst;
       this.admitted = 0;
+      if (this.opts.redis && Date.now() - this.memoryReadAt >= MEMORY_READ_MS) await this.readMemory(this.opts.redis);
     } catch (err) {
       // Redis away: the requests themselves answer 503; keep the last reading.
       this.log.debug({ err: err instanceof Error ? err.message : String(err) }, 'backlog read failed');
@@ -72,5 +93,12 @@ export class BacklogMonitor {
       this.reading = false;
     }
     return this.latest;
+  }
+
+  private async readMemory(redis: RedisClient): Promise<void> {
+    const info = String(await redis.info('memory'));
+    const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+    this.memory = { used: field('used_memory'), max: field('maxmemory') };
+    this.memoryReadAt = Date.now();
   }
 }

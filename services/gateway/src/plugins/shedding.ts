@@ -1,8 +1,7 @@
-import { AppError } from '@convo/runtime';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayDeps } from '../deps.js';
+import { ClientRateLimiter, clientOf } from '../load/client-limits.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,7 +15,7 @@ declare module 'fastify' {
 }
 
 /** Route config of every route that creates agent work. */
-export const WORK_ROUTE = { work: true, rateLimit: {} } as const;
+export const WORK_ROUTE = { work: true } as const;
 
 /** Retry-After in whole seconds: the base plus up to as much again, so shed clients do not come back in lockstep. */
 export function retryAfterSeconds(base: number): number {
@@ -24,47 +23,45 @@ export function retryAfterSeconds(base: number): number {
 }
 
 /**
- * Load shedding at the door, before the body is even read:
+ * Load shedding at the door, before the body is even read, on every work route:
  * - 503 `overloaded` while the worst agent queue holds more than
- *   SHED_QUEUE_BACKLOG waiting jobs (BacklogMonitor, read from memory);
- * - 429 `rate_limited` per client (IP) over RATE_LIMIT_MAX per window,
- *   counted in Redis by @fastify/rate-limit so the limit holds across
- *   gateway replicas; if Redis cannot count, the request is let through
- *   (and fails on its own with 503 if Redis is really gone).
+ *   SHED_QUEUE_BACKLOG waiting jobs, or Redis is past SHED_REDIS_MEMORY_RATIO
+ *   of its maxmemory (BacklogMonitor, read from memory);
+ * - 429 `rate_limited` over RATE_LIMIT_MAX requests per window per client,
+ *   one budget for all work routes together, counted in Redis so it holds
+ *   across gateway replicas (ClientRateLimiter).
  * The per-session 429 (inbox full) is decided when the turn is accepted.
  */
 export const sheddingPlugin = fp(async (app: FastifyInstance, deps: GatewayDeps) => {
   const { config, backlog, metrics } = deps;
+  const limiter = config.load.rateLimitMax > 0 ? new ClientRateLimiter(deps.redis, { prefix: config.keyPrefix, max: config.load.rateLimitMax, windowMs: config.load.rateLimitWindowMs }) : null;
 
   // Answered here, not thrown: a flood produces thousands of these a second, and an error
   // object (stack capture) plus the error handler's logging would cost more than the request.
   app.addHook('onRequest', async (req, reply: FastifyReply) => {
     if (!req.routeOptions.config.work) return;
-    if (!backlog.admit()) {
+    const admitted = backlog.admit();
+    if (admitted !== 'ok') {
       req.shed = true;
-      metrics.shed.inc({ reason: 'queue_backlog', status: '503' });
+      metrics.shed.inc({ reason: admitted, status: '503' });
       const { queue, waiting } = backlog.current;
+      const message =
+        admitted === 'redis_memory'
+          ? 'the system is short of storage for new work; retry later'
+          : `the system is saturated (${waiting} jobs waiting for the ${queue} agent); retry later`;
+      return reply.code(503).header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds))).send({ error: { code: 'overloaded', message } });
+    }
+    if (!limiter) return;
+    const { allowed, remaining, resetMs } = await limiter.hit(clientOf(req));
+    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+    reply.header('x-ratelimit-limit', String(config.load.rateLimitMax)).header('x-ratelimit-remaining', String(remaining)).header('x-ratelimit-reset', String(resetSeconds));
+    if (!allowed) {
+      req.shed = true;
+      metrics.shed.inc({ reason: 'client_rate', status: '429' });
       return reply
-        .code(503)
-        .header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)))
-        .send({ error: { code: 'overloaded', message: `the system is saturated (${waiting} jobs waiting for the ${queue} agent); retry later` } });
+        .code(429)
+        .header('retry-after', String(resetSeconds))
+        .send({ error: { code: 'rate_limited', message: `more than ${config.load.rateLimitMax} requests in ${Math.round(config.load.rateLimitWindowMs / 1000)} s from this client across the work routes; retry later` } });
     }
   });
-
-  if (config.load.rateLimitMax > 0) {
-    await app.register(rateLimit, {
-      global: false,
-      max: config.load.rateLimitMax,
-      timeWindow: config.load.rateLimitWindowMs,
-      redis: deps.redis,
-      nameSpace: `${config.keyPrefix}:rl:`,
-      skipOnError: true,
-      onExceeded: (req) => {
-        req.shed = true;
-        metrics.shed.inc({ reason: 'client_rate', status: '429' });
-      },
-      errorResponseBuilder: (_req, ctx) =>
-        new AppError('rate_limited', `more than ${ctx.max} requests in ${ctx.after} from this client; retry later`, { status: 429 }),
-    });
-  }
 });

@@ -7,9 +7,10 @@ import { EVENT_STREAM_BODY } from '../docs/openapi.js';
 import { requestedEventId } from '../sse/event-id.js';
 import { replayAndFollow } from '../sse/replay.js';
 import { openEventStream, SseClient } from '../sse/sse-client.js';
+import { guardStream } from '../sse/stream-guard.js';
 
 const EventsQuery = z.object({
-  token: z.string().optional().describe('the session token, for clients that cannot send Authorization'),
+  token: z.string().optional().describe('the session token, for clients that cannot send Authorization (EventSource); only this route takes it'),
   lastEventId: z.string().optional().describe('as the Last-Event-ID header: resume after this event id'),
 });
 
@@ -32,7 +33,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           headers: z.object({ 'last-event-id': z.string().optional().describe('resume after this event id (sent by EventSource on reconnect)') }).loose(),
           security: [{ bearer: [] }, { token: [] }],
         },
-        config: { auth: 'session', docs: { responseContent: { 'text/event-stream': EVENT_STREAM_BODY } } },
+        config: { auth: 'sessionStream', docs: { responseContent: { 'text/event-stream': EVENT_STREAM_BODY } } },
       },
       async (req, reply) => {
         const sessionId = req.params.id;
@@ -40,6 +41,7 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const loaded = await store.load(sessionId);
         if (!loaded) throw new NotFoundError(`session ${sessionId} not found`, 'session_not_found');
 
+        guardStream(deps, req, reply, { sessionId, route: 'events' });
         const raw = openEventStream(reply, config.sse.retryMs);
         const client = new SseClient(sessionId, raw, fromId, config.sse.maxBufferBytes);
 

@@ -14,14 +14,15 @@ import { acceptTurn } from '../sessions/service.js';
 /** The route-specific error answers; docs/openapi.ts adds those every route of a kind gives. */
 const errors = { 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse, 504: ErrorResponse };
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+/** 16 to 200 visible ASCII characters: a key names a new dialog, so one that is easy to guess (`1`) is refused. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{16,200}$/;
 
-/** The `Idempotency-Key` header: a retry with the same key gets the same turn, never a second one. */
+/** The `Idempotency-Key` header: a retry with the same key (and body) gets the same turn, never a second one. */
 function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !IDEMPOTENCY_KEY.test(raw)) {
-    throw new ValidationError('Idempotency-Key must be 1 to 200 visible ASCII characters');
+    throw new ValidationError('Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, for example)', 'invalid_idempotency_key');
   }
   return raw;
 }

@@ -18,13 +18,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WORK_ROUTE } from '../plugins/shedding.js';
-import { acceptTurn, cancelTurn, createSession, deleteSession, submitSession, type NewSession } from '../sessions/service.js';
+import { acceptTurn, cancelTurn, createSession, deleteSession, submitSession, takeSessionPlace, type NewSession } from '../sessions/service.js';
 import type { GatewayDeps } from '../deps.js';
 
 /** The route-specific error answers; docs/openapi.ts adds those every route of a kind gives. */
 const conflict = { 409: ErrorResponse };
 const TurnParams = SessionIdParams.extend({ turnId: z.string().min(1).max(100) });
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { token: [] }];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }];
 
 /** Session routes of docs/api.md, "Sessions and turns" (the SSE route lives in events.ts). */
 export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
@@ -38,8 +38,12 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const body = req.body;
         const language = body.options?.language === 'ja' || body.options?.language === 'en' ? body.options.language : null;
         // An FAQ dialog has no greeting: it waits for the first question (turns as for any session, or /agent.dialog with the token).
+        const sessionId = randomUUID();
+        await takeSessionPlace(deps, req, sessionId);
         const input: NewSession =
-          body.kind === 'faq' ? { kind: 'faq', language, faq: { access: 'token', history: [], turns: [] } } : { kind: body.kind, form: body.form ?? null, language };
+          body.kind === 'faq'
+            ? { kind: 'faq', sessionId, language, faq: { access: 'token', history: [], turns: [] } }
+            : { kind: body.kind, sessionId, form: body.form ?? null, language };
         const created = await createSession(deps, input, req.log);
         if (!created) throw new SystemError('a new session id was already taken');
         return reply.status(201).send({ ...created, eventsUrl: `/v1/sessions/${created.sessionId}/events` });

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AgentDialogRequest, AppError, ConflictError, type EventType, type LoadedSession, NotFoundError, UnauthorizedError } from '@convo/runtime';
+import { AgentDialogRequest, AppError, ConflictError, type EventType, type LoadedSession, UnauthorizedError } from '@convo/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { dialogToken, sameSecret, tokenOf } from '../auth.js';
+import { dialogToken, recoverDialogToken, sameSecret, sessionNotFound, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { dialogResponse } from '../faq/dialog-response.js';
 import { streamTurn, turnStartCursor, turnStreamDeps } from '../faq/dialog-stream.js';
 import { awaitTurnEnd } from '../faq/turn-waiter.js';
-import { createSession } from './service.js';
+import { createSession, takeSessionPlace } from './service.js';
 
 /**
  * The FAQ dialog's use cases behind POST /agent.dialog: open (or continue)
@@ -14,18 +14,20 @@ import { createSession } from './service.js';
  * events. Accepting the turn is the session service's `acceptTurn`.
  */
 
-type DialogDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics' | 'hub' | 'secret'>;
+type DialogDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics' | 'hub' | 'secrets' | 'redis' | 'quotas'>;
 
 /** A dialog's session as a turn sees it; `sessionToken` is what the caller continues it with (absent for sessions of POST /v1/sessions). */
 export type OpenedDialog = { sessionId: string; lastEventId: number; sessionToken: string | null };
 
 /**
  * The session a dialog turn belongs to. With a `sessionId`: that session,
- * which must exist (404 otherwise: ids are never chosen by clients) and be
- * continued with its token. Without one: a new session under an id the
- * server makes, derived from the Idempotency-Key when there is one (so a
- * retry that lost the first response lands in the same session and gets
- * the same token back), else random. The token is answered with every turn.
+ * continued with its token (404 for an id that does not exist or a token that
+ * is not its: ids are never chosen by clients). Without one: a new session
+ * under an id the server makes — random, or derived from the Idempotency-Key
+ * so a retry that lost the first response lands in the same session and gets
+ * the same token back. The key alone is not a credential: the first request
+ * with it records a fingerprint of its body, and a request with the same key
+ * and another body is refused (422 idempotency_key_reused).
  */
 export async function openDialog(
   deps: DialogDeps,
@@ -35,20 +37,63 @@ export async function openDialog(
   idempotencyKey: string | undefined,
 ): Promise<OpenedDialog> {
   if (body.sessionId !== undefined) {
+    const presented = tokenOf(req);
+    if (presented === null) throw new UnauthorizedError('this dialog needs its session token (Authorization: Bearer <sessionToken>)');
     const existing = await deps.store.load(body.sessionId);
-    if (!existing) throw new NotFoundError(`session ${body.sessionId} not found: omit sessionId to start a dialog`, 'session_not_found');
-    return checkDialogAccess(req, existing);
+    if (!existing || !sameSecret(presented, existing.tokenHash)) throw sessionNotFound(body.sessionId);
+    return continuedDialog(existing, presented);
   }
   const sessionId = idempotencyKey ? `dialog-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : randomUUID();
-  const token = dialogToken(deps.secret, sessionId);
+  const secrets = await deps.secrets();
+  const token = dialogToken(secrets.current, sessionId);
+  if (idempotencyKey && !(await claimKey(deps, sessionId, fingerprint(body)))) return repeatedDialog(deps, sessionId);
+  // Refused for the quota: the key is free again, so the client can retry it later.
+  await takeSessionPlace(deps, req, sessionId).catch(async (err: unknown) => {
+    if (idempotencyKey) await deps.redis.del(dialogKeyOf(deps, sessionId));
+    throw err;
+  });
   const faq = { access: 'dialog' as const, history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })), turns: [] };
   if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq, token }, req.log)) {
     return { sessionId, lastEventId: 0, sessionToken: token.token };
   }
-  // The id is taken: a repeat of the request that created it (the Idempotency-Key is its credential, as it was the first time).
-  const existing = await deps.store.load(sessionId);
-  if (!existing) throw new ConflictError('session_changing', 'the session was created and deleted concurrently; retry');
-  return { sessionId, lastEventId: dialogOf(existing).lastEventId, sessionToken: token.token };
+  // A random id that was taken (never in practice), or a keyed dialog whose claim outlived its session.
+  throw new ConflictError('session_changing', 'the dialog id is taken; retry with another Idempotency-Key');
+}
+
+/** What identifies a new dialog's first request: its message, options and history. */
+function fingerprint(body: AgentDialogRequest): string {
+  return createHash('sha256').update(JSON.stringify([body.message, body.options ?? null, body.history ?? null])).digest('hex');
+}
+
+const dialogKeyOf = (deps: DialogDeps, sessionId: string) => `${deps.config.keyPrefix}:dialog-key:${sessionId}`;
+
+/**
+ * Claims a dialog id for a body (SET NX, kept as long as a session lives). True: this request
+ * creates the dialog. False: a request with the same key came first — with the same body
+ * (a retry, which gets that dialog), or with another (refused).
+ */
+async function claimKey(deps: DialogDeps, sessionId: string, bodyPrint: string): Promise<boolean> {
+  const key = dialogKeyOf(deps, sessionId);
+  if (await deps.redis.set(key, bodyPrint, 'EX', deps.config.sessionTtlSeconds, 'NX')) return true;
+  if ((await deps.redis.get(key)) !== bodyPrint) {
+    throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used for another request; use a new key for a new dialog', { status: 422 });
+  }
+  return false;
+}
+
+/** A retry of the request that created a dialog: the same session and the token it was made with. */
+async function repeatedDialog(deps: DialogDeps, sessionId: string): Promise<OpenedDialog> {
+  // The first request may still be creating it.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const existing = await deps.store.load(sessionId);
+    if (existing) {
+      const token = recoverDialogToken(await deps.secrets(), sessionId, existing.tokenHash);
+      if (!token) throw new ConflictError('dialog_token_expired', 'the dialog was made with a secret that has since been rotated out; start a new dialog');
+      return { sessionId, lastEventId: dialogOf(existing).lastEventId, sessionToken: token };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new ConflictError('session_changing', 'the dialog is being created or was deleted; retry');
 }
 
 /** What ends a dialog turn's stream: its answer, or its clarifying questions. */
@@ -64,11 +109,11 @@ export async function followDialogTurn(
   const { store } = deps;
   const { sessionId, turnId } = turn;
   const streamDeps = turnStreamDeps(deps);
-  if (!turn.repeated && turn.resumeFrom === null) return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId: turn.lastEventId, begun: false, endOn: DIALOG_RESULT });
+  if (!turn.repeated && turn.resumeFrom === null) return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId: turn.lastEventId, begun: false, endOn: DIALOG_RESULT, route: 'agent.dialog' });
   // A repeated request follows the same turn from its start, or from the client's Last-Event-ID.
   const start = await turnStartCursor(store, sessionId, turnId);
   const fromId = turn.resumeFrom ?? start ?? (await store.load(sessionId))?.lastEventId ?? 0;
-  return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId, begun: start !== null && fromId > start, endOn: DIALOG_RESULT });
+  return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId, begun: start !== null && fromId > start, endOn: DIALOG_RESULT, route: 'agent.dialog' });
 }
 
 /** Waits for one dialog turn to end and answers with its result (at once for a repeat of a finished turn). */
@@ -102,13 +147,11 @@ function dialogTurns(loaded: LoadedSession | null) {
   return loaded?.state.kind === 'faq' ? loaded.state.faq.turns : [];
 }
 
-/** A session continued by id: an FAQ session, and the caller holds its token (the dialog's, or the one POST /v1/sessions gave). */
-function checkDialogAccess(req: FastifyRequest, session: LoadedSession): OpenedDialog {
-  // The token first: nothing about a session, not even its kind, is told to a caller without it.
-  if (!sameSecret(tokenOf(req), session.tokenHash)) throw new UnauthorizedError('this dialog needs its session token (Authorization: Bearer <sessionToken>)');
+/** A session continued by id with its token: an FAQ session (the dialog's, or one POST /v1/sessions gave). */
+function continuedDialog(session: LoadedSession, presented: string): OpenedDialog {
   const { state } = dialogOf(session);
   // The token just checked is the one to continue with.
-  const sessionToken = state.kind === 'faq' && state.faq.access === 'dialog' ? tokenOf(req) : null;
+  const sessionToken = state.kind === 'faq' && state.faq.access === 'dialog' ? presented : null;
   return { sessionId: state.sessionId, lastEventId: session.lastEventId, sessionToken };
 }
 

@@ -5,6 +5,7 @@ import { AppError, type AuditReport, ConflictError, dispatch, type FaqState, mut
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
+import { clientOf } from '../load/client-limits.js';
 import { retryAfterSeconds } from '../plugins/shedding.js';
 
 /**
@@ -15,8 +16,14 @@ import { retryAfterSeconds } from '../plugins/shedding.js';
 
 type ServiceDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics'>;
 
+/** Takes one of the client's CLIENT_MAX_SESSIONS places for a session about to be made (429 `too_many_sessions` when none is left). */
+export async function takeSessionPlace(deps: Pick<GatewayDeps, 'quotas' | 'config'>, req: FastifyRequest, sessionId: string): Promise<void> {
+  if (await deps.quotas.sessions.take(clientOf(req), sessionId)) return;
+  throw new AppError('too_many_sessions', `this client holds ${deps.config.clientLimits.sessions} live sessions; delete one or wait until one expires`, { status: 429 });
+}
+
 export type NewSession =
-  | { kind: 'form' | 'application'; form: SessionForm | null; language: 'ja' | 'en' | null }
+  | { kind: 'form' | 'application'; sessionId?: string; form: SessionForm | null; language: 'ja' | 'en' | null }
   | { kind: 'faq'; language: 'ja' | 'en' | null; faq: FaqState; sessionId?: string; token?: { token: string; hash: string } };
 
 /**
@@ -35,7 +42,7 @@ export async function createSession(deps: ServiceDeps, input: NewSession, log: F
     log.info({ sessionId, kind: 'faq', access: input.faq.access }, 'session created');
     return { sessionId, token };
   }
-  const sessionId = randomUUID();
+  const sessionId = input.sessionId ?? randomUUID();
   const turnId = randomUUID();
   const state = newFormSession({ sessionId, kind: input.kind, form: input.form, language: input.language, firstAgent: 'greeter', now });
   const step = await deps.store.create({ state, tokenHash: hash, agent: 'greeter', turnId });
@@ -100,6 +107,7 @@ export async function acceptTurn(
     idempotencyKey: input.idempotencyKey,
     multitask: input.multitask,
     maxQueued: config.maxQueuedTurns,
+    turnLimit: config.sessionTurnLimit,
     acceptedAt: new Date().toISOString(),
     options: input.options,
   });
@@ -114,6 +122,10 @@ export async function acceptTurn(
       deps.metrics.shed.inc({ reason: 'session_inbox', status: '429' });
       reply.header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)));
       throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
+    case 'key_reused':
+      throw new AppError('idempotency_key_reused', 'this idempotency key was used for another message in this session; use a new key for a new turn', { status: 422 });
+    case 'turn_limit':
+      throw new ConflictError('session_turn_limit', `the session has taken its ${config.sessionTurnLimit} turns; start a new one`);
   }
   // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.
   await dispatch(deps, input.sessionId, accepted.step);
@@ -148,7 +160,7 @@ export async function cancelTurn(deps: Pick<ServiceDeps, 'store'>, sessionId: st
  * its step job still waiting in a queue. A job already running finds the
  * session gone and ends without effect.
  */
-export async function deleteSession(deps: Pick<ServiceDeps, 'store' | 'queues'>, sessionId: string, log: FastifyBaseLogger): Promise<void> {
+export async function deleteSession(deps: Pick<GatewayDeps, 'store' | 'queues' | 'quotas'>, sessionId: string, log: FastifyBaseLogger): Promise<void> {
   const loaded = await deps.store.load(sessionId);
   if (loaded?.step) {
     const job = await deps.queues.forSession(loaded.step.agent, sessionId).getJob(stepJobId(sessionId, loaded.step.seq));
@@ -156,5 +168,6 @@ export async function deleteSession(deps: Pick<ServiceDeps, 'store' | 'queues'>,
     await job?.remove().catch(() => undefined);
   }
   await deps.store.delete(sessionId);
+  await deps.quotas.sessions.release(sessionId);
   log.info({ sessionId }, 'session deleted');
 }

@@ -1,56 +1,68 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
-  type AutoFixResponse,
   ConflictError,
   coreSessionState,
+  type CreatedWorksheet,
   type CreateWorksheetBody,
   dispatch,
   type AgentResult,
   type EditableField,
+  enqueueWorkbenchRequest,
   type EventType,
+  JOB_SCHEMA_VERSION,
   NotFoundError,
   type Problem,
   type ProblemEdit,
   SessionDraft,
-  type Suggestions,
+  UnauthorizedError,
   UnavailableError,
   ValidationError,
-  type ValidateResponse,
+  type WorkbenchRequest,
+  WorkbenchRequestResult,
   type WorkbenchSessionState,
   type Worksheet,
 } from '@convo/runtime';
-import { applyEdit, autoFix, checkProblem, offlineSubject, qualityFor, suggestionsFor, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
-import type { FastifyBaseLogger } from 'fastify';
-import { newToken } from '../auth.js';
+import { applyEdit, offlineSubject, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { newToken, sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { streamTurn, turnStreamDeps } from '../faq/dialog-stream.js';
 import { awaitTurnEnd } from '../faq/turn-waiter.js';
+import { awaitJob } from '../jobs/await-job.js';
+import { clientOf } from '../load/client-limits.js';
 import { acceptTurn } from './service.js';
 
 /**
- * The workbench's use cases (docs/API.md §3): a worksheet is a session of
- * kind `workbench` whose first run (on the workbench agent's queue) generates
- * it; edits are compare-and-set commits of that session, so they are ordered
- * with the agent's turns and kept with their history; checks, fixes,
- * suggestions and scores are computed from the stored problem.
+ * The workbench's use cases (docs/api.md, "Workbench"): a worksheet is a
+ * session of kind `workbench` whose first run (on the workbench agent's queue)
+ * generates it; edits are compare-and-set commits of that session, so they are
+ * ordered with the agent's turns and kept with their history. The worksheet
+ * belongs to whoever holds its edit token (a share token reads it); checks,
+ * fixes, suggestions, validation and PDFs are computed by the workbench
+ * agent's worker from the stored worksheet, never on the gateway.
  */
-type Deps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'hub' | 'redis' | 'metrics'>;
+type Deps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'hub' | 'redis' | 'metrics' | 'quotas' | 'queueEvents'>;
 
-export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, log: FastifyBaseLogger): Promise<Worksheet> {
+export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req: FastifyRequest): Promise<CreatedWorksheet> {
   if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null) throw new UnsupportedSubjectError(body.subject);
   const sessionId = `ws-${randomUUID()}`;
+  if (!(await deps.quotas.worksheets.take(clientOf(req), sessionId))) {
+    throw new AppError('too_many_worksheets', `this client holds ${deps.config.clientLimits.worksheets} worksheets; delete one or wait until one expires`, { status: 429 });
+  }
   const turnId = randomUUID();
   const now = new Date().toISOString();
+  const edit = newToken();
+  const share = newToken();
   const state: WorkbenchSessionState = {
     ...coreSessionState({ sessionId, language: body.language, firstAgent: 'workbench', now }),
     kind: 'workbench',
-    workbench: { request: body, worksheet: null, history: {}, results: [], active: null },
+    workbench: { request: body, shareTokenHash: share.hash, worksheet: null, history: {}, results: [], active: null },
   };
-  const step = await deps.store.create({ state, tokenHash: newToken().hash, agent: 'workbench', turnId });
+  const step = await deps.store.create({ state, tokenHash: edit.hash, agent: 'workbench', turnId });
   await dispatch(deps, sessionId, step);
-  log.info({ sessionId, turnId, subject: body.subject }, 'worksheet requested');
+  req.log.info({ sessionId, turnId, subject: body.subject }, 'worksheet requested');
   await awaitTurnEnd(deps, {
     sessionId,
     turnId,
@@ -60,7 +72,15 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, log
     // A subject the generators do not cover is the request's fault.
     statusOf: (code) => (code === 'unsupported_subject' ? 422 : 502),
   });
-  return (await loadWorkbench(deps, sessionId)).worksheet;
+  const { worksheet } = await loadWorkbench(deps, sessionId);
+  return { ...worksheet, editToken: edit.token, shareToken: share.token };
+}
+
+/** Deletes a worksheet with its history and its place in the client's quota. */
+export async function deleteWorksheet(deps: Pick<Deps, 'store' | 'quotas'>, worksheetId: string, log: FastifyBaseLogger): Promise<void> {
+  await deps.store.delete(worksheetId);
+  await deps.quotas.worksheets.release(worksheetId);
+  log.info({ sessionId: worksheetId }, 'worksheet deleted');
 }
 
 const AGENT_RESULT: ReadonlySet<EventType> = new Set(['workbench.result']);
@@ -70,37 +90,84 @@ const AGENT_RESULT: ReadonlySet<EventType> = new Set(['workbench.result']);
  * session naming the problem; its steps streamed when the client asks for
  * SSE, else its recorded answer once the turn ends.
  */
-export async function askAgent(deps: Deps & Pick<GatewayDeps, 'metrics'>, req: FastifyRequest, reply: FastifyReply, problemId: string, request: string): Promise<AgentResult | void> {
-  const loaded = await loadProblem(deps, problemId);
+export async function askAgent(deps: Deps, req: FastifyRequest, reply: FastifyReply, loaded: LoadedProblem, request: string): Promise<AgentResult | void> {
   const sessionId = loaded.worksheet.worksheetId;
+  const problemId = loaded.problem.id;
   const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: request, multitask: 'enqueue', options: { problemId } });
   reply.header('x-turn-id', accepted.turnId);
   const turn = { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId };
-  if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) return streamTurn(req, reply, turnStreamDeps(deps), { ...turn, begun: false, endOn: AGENT_RESULT });
+  if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) return streamTurn(req, reply, turnStreamDeps(deps), { ...turn, begun: false, endOn: AGENT_RESULT, route: 'problem agent' });
   await awaitTurnEnd(deps, { ...turn, timeoutMs: deps.config.faq.dialogTimeoutMs, what: `the agent (problem ${problemId}, turn ${accepted.turnId})` });
   const result = (await loadWorkbench(deps, sessionId)).state.workbench.results.find((entry) => entry.turnId === accepted.turnId);
   if (!result) throw new AppError('result_unavailable', 'the request finished but its result is no longer retained', { status: 502 });
   return result;
 }
 
-type LoadedWorkbench = { state: WorkbenchSessionState; version: number; messageCount: number; worksheet: Worksheet; lastEventId: number };
+/**
+ * Analysis of a stored worksheet or problem (WorkbenchRequest), done by the
+ * workbench agent's worker: enqueued, awaited without polling, and answered as
+ * the worker answered it (its error code and status included).
+ */
+export async function workbenchRequest<T>(deps: Pick<Deps, 'queues' | 'config' | 'queueEvents'>, request: WorkbenchRequest, answer: z.ZodType<T>): Promise<T> {
+  const events = await deps.queueEvents('workbench');
+  const job = await enqueueWorkbenchRequest(deps.queues, { v: JOB_SCHEMA_VERSION, request, trace: null });
+  const raw = await awaitJob(deps.queues.get('workbench'), job, events, { timeoutMs: deps.config.faq.dialogTimeoutMs, what: `the workbench's ${request.op}`, failedCode: 'workbench_failed' });
+  const result = WorkbenchRequestResult.parse(raw);
+  if (!result.ok) throw new AppError(result.error.code, result.error.message, { status: result.error.status });
+  return answer.parse(result.value);
+}
+
+type LoadedWorkbench = { state: WorkbenchSessionState; version: number; messageCount: number; worksheet: Worksheet; lastEventId: number; tokenHash: string };
+export type LoadedProblem = LoadedWorkbench & { problem: Problem };
+
+/** What a worksheet's token lets its holder do: the edit token everything, the share token read. */
+export type WorksheetAccess = 'read' | 'edit';
 
 export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: string): Promise<LoadedWorkbench> {
   const loaded = await deps.store.load(worksheetId);
-  if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) throw new NotFoundError(`worksheet ${worksheetId} not found`, 'worksheet_not_found');
-  return { state: loaded.state, version: loaded.version, messageCount: loaded.messageCount, worksheet: loaded.state.workbench.worksheet, lastEventId: loaded.lastEventId };
+  if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) throw worksheetNotFound(worksheetId);
+  return { state: loaded.state, version: loaded.version, messageCount: loaded.messageCount, worksheet: loaded.state.workbench.worksheet, lastEventId: loaded.lastEventId, tokenHash: loaded.tokenHash };
 }
 
-export async function loadProblem(deps: Pick<Deps, 'store'>, problemId: string): Promise<LoadedWorkbench & { problem: Problem }> {
+/**
+ * The worksheet, for a caller holding a token that allows `access`: none at
+ * all is 401; an unknown worksheet and a token that is not its (or a share
+ * token for a change) are alike 404, so nobody learns that an id exists.
+ */
+export async function openWorksheet(deps: Pick<Deps, 'store'>, req: FastifyRequest, worksheetId: string, access: WorksheetAccess): Promise<LoadedWorkbench> {
+  const presented = tokenOf(req);
+  if (presented === null) throw new UnauthorizedError('a worksheet needs its token (Authorization: Bearer <editToken or shareToken>)');
+  const loaded = await loadWorkbench(deps, worksheetId).catch(() => null);
+  if (!loaded) throw worksheetNotFound(worksheetId);
+  const share = loaded.state.workbench.shareTokenHash;
+  const allowed = sameSecret(presented, loaded.tokenHash) || (access === 'read' && share !== null && sameSecret(presented, share));
+  if (!allowed) throw worksheetNotFound(worksheetId);
+  return loaded;
+}
+
+/** The problem and its worksheet, for a caller holding a token that allows `access` (as openWorksheet). */
+export async function openProblem(deps: Pick<Deps, 'store'>, req: FastifyRequest, problemId: string, access: WorksheetAccess): Promise<LoadedProblem> {
   const worksheetId = worksheetIdOf(problemId);
-  if (!worksheetId) throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
-  const loaded = await loadWorkbench(deps, worksheetId).catch(() => {
-    throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
+  if (!worksheetId) throw problemNotFound(problemId);
+  const loaded = await openWorksheet(deps, req, worksheetId, access).catch((err: unknown) => {
+    throw err instanceof NotFoundError ? problemNotFound(problemId) : err;
   });
   const problem = loaded.worksheet.problems.find((candidate) => candidate.id === problemId);
-  if (!problem) throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
+  if (!problem) throw problemNotFound(problemId);
   return { ...loaded, problem };
 }
+
+/** The problem as stored, for edits already authorised (each attempt of a compare-and-set loads it anew). */
+async function loadProblem(deps: Pick<Deps, 'store'>, problemId: string): Promise<LoadedProblem> {
+  const worksheetId = worksheetIdOf(problemId);
+  const loaded = worksheetId ? await loadWorkbench(deps, worksheetId).catch(() => null) : null;
+  const problem = loaded?.worksheet.problems.find((candidate) => candidate.id === problemId);
+  if (!loaded || !problem) throw problemNotFound(problemId);
+  return { ...loaded, problem };
+}
+
+const worksheetNotFound = (id: string) => new NotFoundError(`worksheet ${id} not found (or the token is not this worksheet's)`, 'worksheet_not_found');
+const problemNotFound = (id: string) => new NotFoundError(`problem ${id} not found (or the token is not its worksheet's)`, 'problem_not_found');
 
 /** A stale `version`: the client gets the problem as it is now. */
 export class VersionConflictError extends ConflictError {
@@ -142,30 +209,4 @@ export async function undoEdit(deps: Pick<Deps, 'store'>, problemId: string): Pr
     if (!target) throw new ConflictError('nothing_to_undo', `problem ${problemId} has no edit to undo`);
     return { field: target.field, value: target.before, version: null, by: 'undo' };
   });
-}
-
-export async function proposeFix(problem: Problem, language: 'ja' | 'en'): Promise<AutoFixResponse> {
-  const { fixes, confidence } = await autoFix(problem, language);
-  return { fixes, confidence };
-}
-
-/** Suggestions are cached per problem version (the same problem gets the same ideas until it changes). */
-export async function cachedSuggestions(deps: Pick<Deps, 'redis' | 'config'>, loaded: LoadedWorkbench & { problem: Problem }): Promise<Suggestions> {
-  const key = `${deps.config.keyPrefix}:wb:suggest:${loaded.problem.id}:${loaded.problem.version}`;
-  const cached = await deps.redis.get(key);
-  if (cached) return JSON.parse(cached) as Suggestions;
-  const ideas = await suggestionsFor(loaded.problem, loaded.worksheet);
-  await deps.redis.set(key, JSON.stringify(ideas), 'EX', deps.config.sessionTtlSeconds);
-  return ideas;
-}
-
-export async function validateWorksheet(worksheet: Worksheet): Promise<ValidateResponse> {
-  const problems: ValidateResponse['problems'] = [];
-  let total = 0;
-  for (const problem of worksheet.problems) {
-    const facts = await checkProblem(problem, worksheet.language);
-    total += (await qualityFor(problem, worksheet, facts)).overallScore;
-    problems.push({ id: problem.id, isValid: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues.map((issue) => issue.issue) });
-  }
-  return { problems, overallScore: Math.round((total / Math.max(1, worksheet.problems.length)) * 100) / 100 };
 }

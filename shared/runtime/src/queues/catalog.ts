@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import calculateSlot from 'cluster-key-slot';
 import { stableHash } from '../redis/hash.js';
 import { SearchQueryJob } from '../schemas/faq.js';
+import { WorkbenchRequestJob } from '../schemas/workbench.js';
 import { JOB_SCHEMA_VERSION, JobSchemaVersion, JobTrace } from '../schemas/jobs.js';
 import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
 import { injectTrace } from '../tracing/propagation.js';
@@ -150,6 +151,21 @@ export const SEARCH_QUERY_JOB_OPTIONS: JobsOptions = {
  */
 export async function enqueueSearchQuery(queues: AgentQueues, payload: SearchQueryJob): Promise<Job> {
   return queues.get('search').add(SEARCH_QUERY_JOB_NAME, SearchQueryJob.parse({ ...payload, trace: payload.trace ?? injectTrace() }), SEARCH_QUERY_JOB_OPTIONS);
+}
+
+/** Job `request` on the workbench agent's queue: analysis a request waits for (WorkbenchRequest); its return value is a WorkbenchRequestResult. */
+export const WORKBENCH_REQUEST_JOB_NAME = 'request';
+
+/** Analysis is deterministic: a failed one would fail again, so one attempt; results kept as long as a waiting request may read them. */
+export const WORKBENCH_REQUEST_JOB_OPTIONS: JobsOptions = {
+  attempts: 1,
+  removeOnComplete: { age: 60, count: 1000 },
+  removeOnFail: { age: 3600, count: 1000 },
+};
+
+/** Requests all go to the workbench agent's first partition, as queries to the search agent's. */
+export async function enqueueWorkbenchRequest(queues: AgentQueues, payload: WorkbenchRequestJob): Promise<Job> {
+  return queues.get('workbench').add(WORKBENCH_REQUEST_JOB_NAME, WorkbenchRequestJob.parse({ ...payload, trace: payload.trace ?? injectTrace() }), WORKBENCH_REQUEST_JOB_OPTIONS);
 }
 
 export const ALL_AGENTS: readonly AgentName[] = AGENT_NAMES;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobSchemaVersion, JobTrace } from './jobs.js';
 
 /**
  * The problem workbench (docs/seeds/003): worksheets of ten problems, edited
@@ -47,6 +48,19 @@ export type Problem = z.infer<typeof Problem>;
 export const EditableField = z.enum(['prompt', 'choices', 'explanation', 'correctChoiceIndex', 'modelAnswer']);
 export type EditableField = z.infer<typeof EditableField>;
 
+/**
+ * Bounds of what a teacher (or a client) can put into a problem (docs/api.md):
+ * a prompt, explanation or model answer of at most PROBLEM_TEXT_MAX_CHARS,
+ * four choices of at most CHOICE_MAX_CHARS each; a problem keeps its newest
+ * PROBLEM_HISTORY_MAX edits.
+ */
+export const PROBLEM_TEXT_MAX_CHARS = 4_000;
+export const CHOICE_MAX_CHARS = 500;
+export const PROBLEM_HISTORY_MAX = 50;
+
+const ProblemText = z.string().max(PROBLEM_TEXT_MAX_CHARS);
+const Choices = z.array(z.string().max(CHOICE_MAX_CHARS)).max(4);
+
 /** One change of one problem, kept so it can be shown and undone. */
 export const ProblemEdit = z.object({
   version: z.number().int(),
@@ -83,7 +97,9 @@ export type CreateWorksheetBody = z.infer<typeof CreateWorksheetBody>;
 
 export const PatchProblemBody = z.object({
   field: EditableField,
-  value: z.unknown(),
+  value: z
+    .union([ProblemText, Choices, z.number().int().min(0).max(3)])
+    .describe(`a string of at most ${PROBLEM_TEXT_MAX_CHARS} characters (prompt, explanation, modelAnswer), 4 strings of at most ${CHOICE_MAX_CHARS} (choices), or 0–3 (correctChoiceIndex)`),
   version: z.number().int().min(1),
 });
 export type PatchProblemBody = z.infer<typeof PatchProblemBody>;
@@ -101,7 +117,7 @@ export type ConsistencyIssue = z.infer<typeof ConsistencyIssue>;
 export const CheckConsistencyBody = z
   .object({
     updatedField: z.enum(['prompt', 'choices', 'explanation']),
-    newValue: z.union([z.string(), z.array(z.string())]).describe('with updatedField: an array of strings for `choices`, a string otherwise'),
+    newValue: z.union([ProblemText, Choices]).describe(`with updatedField: 4 strings of at most ${CHOICE_MAX_CHARS} characters for \`choices\`, a string of at most ${PROBLEM_TEXT_MAX_CHARS} otherwise`),
   })
   .partial()
   // A change named without its value (or a value without its field) would check the stored problem and say nothing of the change.
@@ -122,7 +138,7 @@ export const ConsistencyReport = z.object({
 export type ConsistencyReport = z.infer<typeof ConsistencyReport>;
 
 export const AutoFixBody = z.object({
-  issues: z.array(z.object({ field: z.string(), issue: z.string() })).optional(),
+  issues: z.array(z.object({ field: z.string().max(100), issue: z.string().max(1000) })).max(50).optional(),
 });
 
 export const ProblemFixes = z.object({
@@ -180,9 +196,48 @@ export const AgentResult = z.object({
 });
 export type AgentResult = z.infer<typeof AgentResult>;
 
+/** What POST /api/worksheets answers: the worksheet, and the two tokens that open it (shown once; only their hashes are kept). */
+export const CreatedWorksheet = Worksheet.extend({
+  editToken: z.string().describe('Authorization: Bearer <editToken> reads and changes the worksheet, and deletes it'),
+  shareToken: z.string().describe('Authorization: Bearer <shareToken> reads the worksheet, its checks and PDFs, and changes nothing'),
+});
+export type CreatedWorksheet = z.infer<typeof CreatedWorksheet>;
+
+/**
+ * One piece of analysis a request waits for, done by the workbench agent's
+ * worker (never on the gateway): a problem's consistency check (of the stored
+ * problem, or with one field changed and not saved), its proposed fixes, its
+ * suggestions; a worksheet's validation, or one of its PDFs.
+ */
+export const WorkbenchRequest = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('check'), problemId: z.string(), change: z.object({ field: z.enum(['prompt', 'choices', 'explanation']), value: z.union([ProblemText, Choices]) }).nullable() }),
+  z.object({ op: z.literal('autoFix'), problemId: z.string() }),
+  z.object({ op: z.literal('suggest'), problemId: z.string() }),
+  z.object({ op: z.literal('validate'), worksheetId: z.string() }),
+  z.object({ op: z.literal('pdf'), worksheetId: z.string(), sheet: z.enum(['questions', 'answers']) }),
+]);
+export type WorkbenchRequest = z.infer<typeof WorkbenchRequest>;
+
+/** Payload of the workbench agent's `request` job (queues/catalog.ts). */
+export const WorkbenchRequestJob = z.object({ v: JobSchemaVersion, request: WorkbenchRequest, trace: JobTrace });
+export type WorkbenchRequestJob = z.infer<typeof WorkbenchRequestJob>;
+
+/**
+ * A request job's return value: the answer (a PDF as base64), or the error the
+ * client gets — a request that cannot be served is answered, not failed, so its
+ * code reaches the client as it is.
+ */
+export const WorkbenchRequestResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), status: z.number().int() }) }),
+]);
+export type WorkbenchRequestResult = z.infer<typeof WorkbenchRequestResult>;
+
 /** The workbench session's part: the worksheet once generated, each problem's edits, the agent's recent answers. */
 export const WorkbenchState = z.object({
   request: CreateWorksheetBody,
+  /** The hash of the read-only share token (CreatedWorksheet); the edit token's is the session's own token hash. */
+  shareTokenHash: z.string().nullable().default(null),
   worksheet: Worksheet.nullable(),
   history: z.record(z.string(), z.array(ProblemEdit)),
   results: z.array(AgentResult),

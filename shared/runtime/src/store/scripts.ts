@@ -40,7 +40,7 @@ export const createSession = defineScript({
 });
 
 export type AcceptResult =
-  | { outcome: 'not_found' | 'submitted' | 'busy' | 'inbox_full' }
+  | { outcome: 'not_found' | 'submitted' | 'busy' | 'inbox_full' | 'key_reused' | 'turn_limit' }
   | { outcome: 'queued' | 'started' | 'duplicate'; turnId: string; position: number; step: Step | null };
 
 export const acceptTurn = defineScript({
@@ -55,16 +55,19 @@ export const acceptTurn = defineScript({
     maxQueued: number;
     ttlSeconds: number;
     eventsMaxLen: number;
+    /** What the turn asks (message and options), so a retry is told from another request under the same key. */
+    fingerprint: string;
+    turnLimit: number;
   }) => ({
     keys: allSessionKeys(input.keys),
-    args: [input.turnId, input.turnJson, input.idempotencyKey ?? '', input.multitask, input.maxQueued, input.ttlSeconds, input.eventsMaxLen],
+    args: [input.turnId, input.turnJson, input.idempotencyKey ?? '', input.multitask, input.maxQueued, input.ttlSeconds, input.eventsMaxLen, input.fingerprint, input.turnLimit],
   }),
   decode: (reply): AcceptResult => {
     const [outcome, turnId, position, step] = reply as [string, string?, number?, string?];
     if (outcome === 'queued' || outcome === 'started' || outcome === 'duplicate') {
       return { outcome, turnId: String(turnId), position: Number(position), step: stepOf(step) };
     }
-    return { outcome: outcome as 'not_found' | 'submitted' | 'busy' | 'inbox_full' };
+    return { outcome: outcome as 'not_found' | 'submitted' | 'busy' | 'inbox_full' | 'key_reused' | 'turn_limit' };
   },
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { AgentName } from '../agents-list.js';
 import type { Config } from '../config.js';
@@ -130,6 +131,8 @@ export class SessionStore {
     idempotencyKey: string | undefined;
     multitask: 'enqueue' | 'reject';
     maxQueued: number;
+    /** Turns the session may accept in its life; past it, `turn_limit`. */
+    turnLimit: number;
     acceptedAt: string;
     options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
@@ -145,6 +148,8 @@ export class SessionStore {
         maxQueued: input.maxQueued,
         ttlSeconds: this.opts.ttlSeconds,
         eventsMaxLen: this.opts.eventsMaxLen,
+        fingerprint: createHash('sha256').update(JSON.stringify([input.message, input.options ?? null])).digest('hex'),
+        turnLimit: input.turnLimit,
       });
     const accepted = await this.markedBefore(input.sessionId, accept);
     if (accepted.outcome === 'queued') this.notify(input.sessionId);

@@ -25,10 +25,16 @@ export function parseLlmPlan(text: string, input: PlanInput): ParsedLlmPlan {
   return toPlan(parsed.data, json, input);
 }
 
+/**
+ * A reply in a code fence (```json … ```) without the fence. What
+ * `^```[\w-]*\s*\n?([\s\S]*?)\n?\s*```$` took out, found by position: the regex
+ * tried every split of the whitespace between the two fences.
+ */
 function stripFences(text: string): string {
   const trimmed = text.trim();
-  const fenced = trimmed.match(/^```[\w-]*\s*\n?([\s\S]*?)\n?\s*```$/);
-  return (fenced?.[1] ?? trimmed).trim();
+  if (trimmed.length < 6 || !trimmed.startsWith('```') || !trimmed.endsWith('```')) return trimmed;
+  const opening = /^```[\w-]*\s*/.exec(trimmed)![0];
+  return trimmed.slice(opening.length, trimmed.length - 3).trim();
 }
 
 // Models asked for "JSON only" still sometimes add a sentence: take the outermost object.

@@ -1,5 +1,5 @@
 import type { MultiStepQueryPlan, SearchHit } from '@convo/runtime';
-import { detectLanguage, normalize, type Analyzer } from '@convo/text';
+import { detectLanguage, normalize, withinTextBudget, type Analyzer } from '@convo/text';
 import { askWhatAbout, askWhichFacetValue, askWhichTopic } from './clarify-text.js';
 import { splitCompound } from './compound.js';
 import { closeHits, facetValues, findFacetAmbiguity, mentionsValue, parseFacet, termIsValue, topicalTags, type Facet } from './facets.js';
@@ -36,6 +36,10 @@ export function planLanguage(input: PlanInput): PlanLanguage {
 
 /** A plan from the message, the history and a probe of the corpus; never throws on odd input. */
 export function planRuleBased(input: PlanInput, deps: { analyzer: Analyzer; corpus: PlannerCorpus }): MultiStepQueryPlan {
+  return withinTextBudget(() => planByRules(input, deps));
+}
+
+function planByRules(input: PlanInput, deps: { analyzer: Analyzer; corpus: PlannerCorpus }): MultiStepQueryPlan {
   // Markers and particles follow the script the message is written in, whatever language the answer should be in.
   const msg = analyzeMessage(deps.analyzer, input.message, detectLanguage(input.message));
   const ctx: Ctx = { input, language: planLanguage(input), analyzer: deps.analyzer, corpus: deps.corpus, msg, history: readHistory(input.history), probes: new Map() };
@@ -244,7 +248,8 @@ function consistentWith(named: Facet[], hits: SearchHit[]): SearchHit[] {
 function topicChoices(analyzer: Analyzer, query: string, hits: SearchHit[]): string[] {
   const labels: string[] = [];
   for (const hit of closeHits(hits)) {
-    const label = topicalTags(hit).find((t) => !mentionsValue(analyzer, query, t)) ?? hit.question.replace(/[?？。.!！\s]+$/u, '');
+    // (The lookbehind starts the match where the final marks start: tried at each mark of a long row, it was quadratic.)
+    const label = topicalTags(hit).find((t) => !mentionsValue(analyzer, query, t)) ?? hit.question.replace(/(?<![?？。.!！\s])[?？。.!！\s]+$/u, '');
     if (!labels.includes(label)) labels.push(label);
   }
   return labels.slice(0, MAX_TOPIC_CHOICES);

@@ -31,7 +31,8 @@ export type MessageAnalysis = {
 
 const JA_LEADING_MARKER = /^(?:じゃあ|じゃ|それでは|それなら|それと|それから|では|だったら|あと|ついでに|ちなみに|ところで|また)(?:[、,]\s*|\s*)/;
 const EN_LEADING_MARKER = /^(?:and|also|plus|what about|how about)\b[,\s]*/;
-const EN_TRAILING_MARKER = /\s*\b(?:too|as well|also)\s*([?.!]*)$/;
+// (From the first space before the marker, the lookbehind: tried from each space of a long run, it was quadratic.)
+const EN_TRAILING_MARKER = /(?<!\s)\s*\b(?:too|as well|also)\s*([?.!]*)$/;
 
 // Words that carry the request, not its subject: searching for them finds nothing useful.
 const FILLERS: ReadonlySet<string> = new Set([

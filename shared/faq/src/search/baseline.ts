@@ -37,7 +37,8 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
       : text
           .toLowerCase()
           .split(/\s+/)
-          .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+          // (The trailing run from its start, the lookbehind: tried from each mark of a long row, it was quadratic.)
+          .map((word) => word.replace(/^[^\p{L}\p{N}]+|(?<![^\p{L}\p{N}])[^\p{L}\p{N}]+$/gu, ''))
           .filter((word) => word.length > 0);
 
   const upsert = (docs: FaqDocument[]) => {

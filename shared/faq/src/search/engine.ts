@@ -1,5 +1,5 @@
 import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/runtime';
-import { detectLanguage, loadAnalyzer, type Analyzer } from '@convo/text';
+import { detectLanguage, loadAnalyzer, withinTextBudget, type Analyzer } from '@convo/text';
 import { aspectTerms } from './aspects.js';
 import { docFeatures, FIELD } from './features.js';
 import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
@@ -117,7 +117,8 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   let scanSats = new Float64Array(0);
 
   const add = (doc: FaqDocument) => {
-    const features = docFeatures(analyzer, doc);
+    // One document's analysis is one budgeted call: an uploaded text that slipped past the linear paths fails alone.
+    const features = withinTextBudget(() => docFeatures(analyzer, doc));
     const { slot, previous } = slots.put(doc);
     if (previous !== undefined) removeSlot(previous);
     const indexed = config.compounds ? features.words.map((fieldWords, field) => [...fieldWords, ...features.compounds[field]!]) : features.words;
@@ -167,15 +168,17 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   const analyze = (query: string): AnalyzedQuery => {
     if (last?.query === query) return last.analysed;
     if (fuzzyOn && !fuzzy) fuzzy = createFuzzyMatcher([...words.vocabulary()]);
-    const analysed = analyzeQuery(analyzer, query, words, {
-      fuzzy,
-      lexicon,
-      aspects,
-      fuzzyWeights: config.fuzzyWeights,
-      synonymWeight: config.synonymWeight,
-      predicateWeight: config.predicateWeight,
-      compounds: config.compounds,
-    });
+    const analysed = withinTextBudget(() =>
+      analyzeQuery(analyzer, query, words, {
+        fuzzy,
+        lexicon,
+        aspects,
+        fuzzyWeights: config.fuzzyWeights,
+        synonymWeight: config.synonymWeight,
+        predicateWeight: config.predicateWeight,
+        compounds: config.compounds,
+      }),
+    );
     last = { query, analysed };
     return analysed;
   };

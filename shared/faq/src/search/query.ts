@@ -1,4 +1,4 @@
-import type { Analyzer } from '@convo/text';
+import { checkTextBudget, type Analyzer } from '@convo/text';
 import { textFeatures } from './features.js';
 import type { FuzzyMatcher } from './fuzzy.js';
 import type { Concept, Lexicon } from './lexicon.js';
@@ -73,6 +73,7 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
   // Unknown words (no document holds them, nor any synonym of them) get typo corrections.
   const corrections = new Map<string, Alternative[]>();
   for (const word of distinct) {
+    checkTextBudget();
     if (words.df(word) > 0 || !fuzzy || conceptsOf(word).some((concept) => concept.members.some((member) => known(member.words)))) continue;
     const near = fuzzy.near(word, MAX_CORRECTIONS).map((match) => ({ terms: [match.word], weight: expansion.fuzzyWeights[match.edits - 1] ?? 0 }));
     corrections.set(word, near.filter((alternative) => alternative.weight > 0));
@@ -80,6 +81,7 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
 
   const expansions: Expansion[] = [];
   const slots: WordSlot[] = distinct.map((word) => {
+    checkTextBudget();
     const alternatives: Alternative[] = [];
     if (words.df(word) > 0) alternatives.push({ terms: [word], weight: 1 });
     alternatives.push(...(corrections.get(word) ?? []));

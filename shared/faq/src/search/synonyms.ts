@@ -93,8 +93,18 @@ function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
   const fields = buf.toString('utf8', offset, end < 0 ? undefined : end).split(' ');
   const count = parseInt(fields[3]!, 16);
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(fields[4 + i * 2]!.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+  for (let i = 0; i < count; i++) out.push(withoutMarker(fields[4 + i * 2]!).replace(/_/g, ' ').toLowerCase());
   return out;
+}
+
+/**
+ * A WordNet lemma without its adjective marker: "able(a)" → "able". (A field
+ * of a line split at spaces, so one line; a scan for the marker's start,
+ * not `/\(.*\)$/`, which looked for the end again from each "(".)
+ */
+function withoutMarker(lemma: string): string {
+  const open = lemma.indexOf('(');
+  return open >= 0 && lemma.endsWith(')') ? lemma.slice(0, open) : lemma;
 }
 
 /** Sudachi for Japanese words, WordNet for English ones; both loaded now (about 0.3 s once per process), not on the first query. */
@@ -120,10 +130,24 @@ export function generalSynonyms(): SynonymSource {
 export function parseSynonymGroups(text: string): string[][] {
   return text
     .split('\n')
-    .map((line) => line.replace(/#.*$/, '').trim())
+    .map((line) => withoutComment(line).trim())
     .filter((line) => line.length > 0)
     .map((line) => [...new Set(line.split(/[,，、\t]/).map((word) => word.trim()).filter((word) => word.length > 0))])
     .filter((group) => group.length >= 2);
+}
+
+const LINE_BREAK = /[\r\u2028\u2029]/;
+
+/**
+ * A line without its comment, as `/#.*$/` cut it: from the first "#" with no
+ * line break after it (`.` stops at \r, so a CRLF line keeps its comment).
+ * A scan: the regex looked for the end again from each "#" of a long row.
+ */
+function withoutComment(line: string): string {
+  let from = line.length;
+  while (from > 0 && !LINE_BREAK.test(line[from - 1]!)) from--;
+  const hash = line.indexOf('#', from);
+  return hash < 0 ? line : line.slice(0, hash);
 }
 
 /** Groups keyed by every member's analysed word (`keyOf`), for {@link combineSynonyms}. */

@@ -155,9 +155,9 @@ describe('FAQ sessions through the session API', () => {
     sse.close();
 
     expect((await dialog({ sessionId: session.sessionId, message: 'and gift wrapping?' })).status).toBe(401);
-    // Any token is not enough: it has to be this session's.
+    // Any token is not enough: it has to be this session's (a wrong one is answered as an unknown session).
     const other = await api.call('POST', '/agent.dialog', { token: `${session.token}x`, body: { sessionId: session.sessionId, message: 'and gift wrapping?' } });
-    expect(other.status).toBe(401);
+    expect(other.status).toBe(404);
     const withToken = await api.call('POST', '/agent.dialog', { token: session.token, body: { sessionId: session.sessionId, message: 'Do you offer gift wrapping?' } });
     expect(withToken.status).toBe(200);
     expect(withToken.json.answer).toMatch(/\$5/);
@@ -249,12 +249,13 @@ describe('dialog sessions belong to whoever started them', () => {
     const stranger = await api.dialog({ sessionId, message: '北海道' }, { token: null });
     expect(stranger.status).toBe(401);
     expect(stranger.json.error.code).toBe('unauthorized');
-    expect((await api.dialog({ sessionId, message: '北海道' }, { token: `${sessionToken}x` })).status).toBe(401);
+    expect((await api.dialog({ sessionId, message: '北海道' }, { token: `${sessionToken}x` })).status).toBe(404);
     const owner = await api.dialog({ sessionId, message: '北海道', options: ja });
     expect(owner.status).toBe(200);
     expect(owner.json.sessionToken).toBe(sessionToken);
-    // A client-chosen id is never created.
-    const chosen = await api.dialog({ sessionId: 'my-chosen-id', message: '送料は？' });
+    // A client-chosen id is never created: without a token 401, with one (any) 404, as for a session that exists.
+    expect((await api.dialog({ sessionId: 'my-chosen-id', message: '送料は？' })).status).toBe(401);
+    const chosen = await api.dialog({ sessionId: 'my-chosen-id', message: '送料は？' }, { token: sessionToken });
     expect(chosen.status).toBe(404);
     expect(chosen.json.error.code).toBe('session_not_found');
     // The token opens the session's other routes too.

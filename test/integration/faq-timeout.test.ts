@@ -67,11 +67,15 @@ describe('/agent.dialog timeouts and retries', () => {
     expect(loaded.state.messages.filter((m) => m.role === 'user')).toHaveLength(1);
 
     // Once finished, a repeat answers at once from the stored result; over SSE it replays that turn only.
-    const repeat = await api.dialog({ sessionId, message: 'ignored on a repeat', options: ja }, { headers: { 'idempotency-key': key } });
+    const repeat = await api.dialog({ sessionId, message: '北海道への送料を教えてください', options: ja }, { headers: { 'idempotency-key': key } });
     expect(repeat.json.answer).toBe(done.json.answer);
+    // The same key with another message is another request: refused, not answered with the first one's result.
+    const reused = await api.dialog({ sessionId, message: 'ignored on a repeat', options: ja }, { headers: { 'idempotency-key': key } });
+    expect(reused.status).toBe(422);
+    expect(reused.json.error.code).toBe('idempotency_key_reused');
     const next = await api.dialog({ sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja });
     expect(next.json.answer).toMatch(/30日以内/);
-    const replay = await api.dialogStream({ sessionId, message: 'ignored', options: ja }, { 'idempotency-key': key });
+    const replay = await api.dialogStream({ sessionId, message: '北海道への送料を教えてください', options: ja }, { 'idempotency-key': key });
     expect(replay.status).toBe(200);
     const types = replay.events.map((e) => e.type);
     expect(types[0]).toBe('turn.started');
@@ -97,9 +101,11 @@ describe('/agent.dialog timeouts and retries', () => {
     }
   });
 
-  it('refuses an Idempotency-Key that is not visible ASCII', async () => {
-    const response = await api.dialog({ message: '送料は？' }, { headers: { 'idempotency-key': 'x'.repeat(201) } });
-    expect(response.status).toBe(400);
-    expect(response.json.error.code).toBe('invalid_request');
+  it('refuses an Idempotency-Key that is not 16 to 200 visible ASCII characters', async () => {
+    for (const key of ['x'.repeat(201), 'short', 'has spaces in it, sixteen+']) {
+      const response = await api.dialog({ message: '送料は？' }, { headers: { 'idempotency-key': key } });
+      expect(response.status, key).toBe(400);
+      expect(response.json.error.code).toBe('invalid_idempotency_key');
+    }
   });
 });

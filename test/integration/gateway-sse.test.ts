@@ -33,6 +33,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     SSE_HEARTBEAT_MS: '100',
     EVENTS_MAXLEN: '10',
+    // Every client here comes from 127.0.0.1: no per-client stream cap (gateway-limits.test.ts checks it).
+    CLIENT_MAX_STREAMS: '0',
   });
   gw = await startGateway(config);
   base = `http://127.0.0.1:${gw.port}`;

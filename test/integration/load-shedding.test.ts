@@ -20,8 +20,12 @@ function prefixes() {
   return { KEY_PREFIX: `shed-${id}`, QUEUE_PREFIX: `{shed-${id}}` };
 }
 
+const OPERATOR_KEY = 'operator-key-of-the-shedding-test-0123456789';
+/** /metrics is behind the operator key. */
+const metricsOf = (api: Api) => fetch(`${api.base}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } }).then((r) => r.text());
+
 async function gateway(env: Record<string, string>): Promise<Api> {
-  const stack = await startStack({ env: { REDIS_URL: inject('redisUrl'), ...env }, services: [] });
+  const stack = await startStack({ env: { REDIS_URL: inject('redisUrl'), OPERATOR_KEY, ...env }, services: [] });
   stacks.push(stack);
   return new Api(stack.url);
 }
@@ -52,7 +56,7 @@ describe('load shedding', () => {
     expect((await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token })).status).toBe(200);
     expect((await api.call('GET', '/healthz')).status).toBe(200);
 
-    const metrics = await fetch(`${api.base}/metrics`).then((r) => r.text());
+    const metrics = await metricsOf(api);
     expect(metrics).toMatch(/convo_shed_requests_total\{reason="queue_backlog",status="503"\} [1-9]/);
     expect(metrics).toMatch(/convo_queue_jobs\{queue="agent-greeter",state="waiting"\} [4-9]/);
   });
@@ -70,7 +74,7 @@ describe('load shedding', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Routes that create no work are not limited.
     expect((await gatewayA.call('GET', '/faq/documents?limit=1')).status).toBe(200);
-    expect(await fetch(`${gatewayB.base}/metrics`).then((r) => r.text())).toMatch(/convo_shed_requests_total\{reason="client_rate",status="429"\} 1/);
+    expect(await metricsOf(gatewayB)).toMatch(/convo_shed_requests_total\{reason="client_rate",status="429"\} 1/);
   });
 
   it('answers 429 too_many_queued_turns when a session already has MAX_QUEUED_TURNS turns waiting, and loses none it accepted', async () => {

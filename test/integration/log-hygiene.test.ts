@@ -49,4 +49,19 @@ describe('logs', () => {
     const asked = sse.events.filter((e) => e.type === 'message' && e.data.role === 'assistant').map((e) => String(e.data.text));
     for (const question of asked) expect(logs.includes(question.slice(0, 40)), question.slice(0, 40)).toBe(false);
   });
+
+  it('log every event stream when it opens and when it closes, with its session and how long it was open', async () => {
+    const session = await api.createSession(loadForm('engineer-application-en.json'), 'application', { language: 'en' });
+    const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
+    await sse.waitTurns(1);
+    sse.close();
+    const gateway = stack.procs.gateway!;
+    const opened = await gateway.waitForLine((line) => line.json?.msg === 'stream opened' && line.json.sessionId === session.sessionId, 10_000);
+    const closed = await gateway.waitForLine((line) => line.json?.msg === 'stream closed' && line.json.sessionId === session.sessionId, 10_000);
+    expect(opened.json).toMatchObject({ route: 'events' });
+    expect(closed.json?.durationMs).toBeGreaterThanOrEqual(0);
+    // The stream's access line has its URL, without the token.
+    expect(opened.raw).toContain(`/v1/sessions/${session.sessionId}/events?token=redacted`);
+    expect(opened.raw).not.toContain(session.token);
+  });
 });

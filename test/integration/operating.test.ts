@@ -36,7 +36,7 @@ function sample(text: string, series: string): number {
 
 describe('metrics', () => {
   it('serves Prometheus text with queue, SSE, Redis and shed figures of the gateway and the job, turn and model figures of every worker', async () => {
-    const { stack: running, api } = await stack({ ...names(), METRICS_PUSH_MS: '100' });
+    const { stack: running, api } = await stack({ ...names(), METRICS_PUSH_MS: '100', OPERATOR_KEY: 'op-secret' });
     const session = await api.createSession(form, 'form', { language: 'en' });
     const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
@@ -46,7 +46,8 @@ describe('metrics', () => {
     let text = '';
     // Workers publish every METRICS_PUSH_MS: wait until every one that took part has.
     await vi.waitFor(async () => {
-      const res = await fetch(`${api.base}/metrics`);
+      // Behind the operator key, as a Prometheus scraper sends it.
+      const res = await fetch(`${api.base}/metrics`, { headers: { authorization: 'Bearer op-secret' } });
       expect(res.headers.get('content-type')).toMatch(/text\/plain/);
       text = await res.text();
       expect(sample(text, 'convo_turn_duration_seconds_count{kind="form",outcome="completed"}')).toBeGreaterThanOrEqual(1);

@@ -73,7 +73,8 @@ export function completeErrorResponses(route: RouteOptions): void {
   if (methods.some((method) => WITH_BODY.has(method))) [400, 413, 415].forEach((status) => statuses.add(status));
   const config = route.config as { auth?: string; work?: boolean; docs?: RouteDocs } | undefined;
   config?.docs?.errors?.forEach((status) => statuses.add(status));
-  if (config?.auth === 'session') [401, 404].forEach((status) => statuses.add(status));
+  if (config?.auth === 'session' || config?.auth === 'sessionStream') [401, 404].forEach((status) => statuses.add(status));
+  if (config?.auth === 'operator') [401, 403].forEach((status) => statuses.add(status));
   if (config?.auth === 'faqWrite') statuses.add(401);
   if (config?.work) [429, 503].forEach((status) => statuses.add(status));
   const response = (schema.response ??= {});

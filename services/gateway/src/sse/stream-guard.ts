@@ -13,7 +13,8 @@ export function guardStream(deps: Pick<GatewayDeps, 'quotas'>, req: FastifyReque
   const release = deps.quotas.streams.tryOpen(clientOf(req));
   if (!release) throw new AppError('too_many_streams', 'this client has too many event streams open; close one first', { status: 429 });
   const opened = performance.now();
-  req.log.info({ sessionId: what.sessionId, route: what.route }, 'stream opened');
+  // The stream's access line: hijacked replies get none from the access hook (the req serializer redacts its URL).
+  req.log.info({ req, sessionId: what.sessionId, route: what.route }, 'stream opened');
   reply.raw.once('close', () => {
     release();
     req.log.info({ sessionId: what.sessionId, route: what.route, durationMs: Math.round(performance.now() - opened) }, 'stream closed');

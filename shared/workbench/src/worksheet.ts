@@ -5,6 +5,7 @@ import {
   type EditableField,
   type Problem,
   type ProblemEdit,
+  PROBLEM_HISTORY_MAX,
   type QualityScore,
   type Suggestions,
   type WorkbenchDraft,
@@ -129,7 +130,10 @@ export function applyEdit(draft: WorkbenchDraft, problem: Problem, field: Editab
     const sheet = workbench.worksheet!;
     sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
     sheet.updatedAt = draft.now();
-    (workbench.history[next.id] ??= []).push(edit);
+    const history = (workbench.history[next.id] ??= []);
+    history.push(edit);
+    // Bounded: a problem edited forever keeps its newest edits (older ones can no longer be undone).
+    if (history.length > PROBLEM_HISTORY_MAX) history.splice(0, history.length - PROBLEM_HISTORY_MAX);
   });
   return next;
 }

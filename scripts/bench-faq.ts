@@ -14,7 +14,7 @@ import {
 import { loadAnalyzer, type Analyzer } from '@convo/text';
 import type { FaqDocument } from '@convo/runtime';
 import { Api } from '../test/support/api.js';
-import { REPO_ROOT, startStack } from '../test/support/processes.js';
+import { HARNESS_ENV, REPO_ROOT, startStack } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';
 
 /**
@@ -287,7 +287,7 @@ async function throughTheStack(docs: FaqDocument[], queries: string[]): Promise<
   const redis = await ensureRedis({ repoRoot: REPO_ROOT, log: () => undefined });
   const id = randomUUID().slice(0, 8);
   const stack = await startStack({
-    env: { REDIS_URL: redis.url, KEY_PREFIX: `benchfaq-${id}`, QUEUE_PREFIX: `{benchfaq-${id}}`, FAQ_SEED_FILE: '', FAQ_WRITE_KEY: `bench-${id}`, RATE_LIMIT_MAX: '0', SEARCH_CONCURRENCY: '8', PLANNER_CONCURRENCY: '8' },
+    env: { REDIS_URL: redis.url, KEY_PREFIX: `benchfaq-${id}`, QUEUE_PREFIX: `{benchfaq-${id}}`, FAQ_SEED_FILE: '', FAQ_WRITE_KEY: `bench-${id}`, ...HARNESS_ENV, SEARCH_CONCURRENCY: '8', PLANNER_CONCURRENCY: '8' },
     services: ['planner', 'search'],
   });
   try {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRedis, nodesOf, parseClusterNodes, waitReady } from '@convo/runtime';
-import { startStack, type Stack } from '../../test/support/processes.js';
+import { HARNESS_ENV, startStack, type Stack } from '../../test/support/processes.js';
 import { dropPrefixes } from './redis-info.js';
 
 /** Small shared pieces of `npm run bench`: env knobs, percentiles, formatting, report rows. */
@@ -99,7 +99,7 @@ export type MeasureWindow = { start(): Promise<unknown>; end(): Promise<unknown>
 
 /**
  * A stack of the bench's own, under fresh prefixes: no sample corpus, and no
- * per-client rate limit (all the bench's requests come from one address).
+ * per-client limits (all the bench's requests come from one address).
  */
 export async function startBenchStack(
   target: BenchTarget,
@@ -109,7 +109,7 @@ export async function startBenchStack(
 ): Promise<{ stack: Stack; keyPrefix: string; queuePrefix: string }> {
   const { keyPrefix, queuePrefix } = benchPrefixes(tag, target);
   const stack = await startStack({
-    env: { ...targetEnv(target), KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', RATE_LIMIT_MAX: '0', ...env },
+    env: { ...targetEnv(target), KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', ...HARNESS_ENV, ...env },
     ...(services ? { services } : {}),
   });
   return { stack, keyPrefix, queuePrefix };

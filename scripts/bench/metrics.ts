@@ -1,10 +1,12 @@
 import type { Agent } from 'node:http';
 import { http } from './http-lite.js';
 import { sleep } from './common.js';
+import { HARNESS_ENV } from '../../test/support/processes.js';
 
 /** The gateway's GET /metrics (Prometheus text), parsed into `name{labels}` → value. */
 export async function scrape(agent: Agent, base: string): Promise<Map<string, number>> {
-  const response = await http(agent, `${base}/metrics`, { timeoutMs: 30_000 });
+  // /metrics is behind the operator key; the bench's stacks run with the harness's.
+  const response = await http(agent, `${base}/metrics`, { timeoutMs: 30_000, token: HARNESS_ENV.OPERATOR_KEY });
   if (response.status !== 200) throw new Error(`GET /metrics: ${response.status} ${response.error ?? response.text.slice(0, 200)}`);
   const out = new Map<string, number>();
   for (const line of response.text.split('\n')) {

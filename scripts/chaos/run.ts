@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { spawnRedisServer, type RedisServerProcess } from '../ensure-redis.js';
 import { runLoadtest, type LoadtestReport } from '../loadtest/run.js';
 import { freePort } from '../../test/support/free-port.js';
-import { startService, type ServiceProcess } from '../../test/support/processes.js';
+import { HARNESS_ENV, startService, type ServiceProcess } from '../../test/support/processes.js';
 import { auditSessions, type SessionAudit } from './audit.js';
 
 /**
@@ -81,7 +81,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     QUEUE_PREFIX: `{${prefix}}`,
     // Each model call takes a little time, so faults hit turns in the middle of their steps.
     OFFLINE_LATENCY_MS: '30',
-    RATE_LIMIT_MAX: '0',
+    ...HARNESS_ENV,
     ...options.env,
   };
   const gatewayEnv = { ...env, PORT: String(gatewayPort), HOST: '127.0.0.1' };

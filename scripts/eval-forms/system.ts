@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { REPO_ROOT, startStack } from '../../test/support/processes.js';
+import { HARNESS_ENV, REPO_ROOT, startStack } from '../../test/support/processes.js';
 import { dropPrefixes } from '../bench/redis-info.js';
 import { ensureRedis } from '../ensure-redis.js';
 
@@ -53,7 +53,7 @@ export async function startOwn(log: (msg: string) => void): Promise<SystemUnderT
         LOG_LEVEL: 'info',
         // No sample FAQ corpus to load, and no per-client rate limit: every request comes from this one address.
         FAQ_SEED_FILE: '',
-        RATE_LIMIT_MAX: '0',
+        ...HARNESS_ENV,
       },
       services: EVAL_AGENTS,
     });

@@ -26,6 +26,19 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 
 export const DEFAULT_AGENTS = ['greeter', 'architect', 'interviewer', 'reviewer'] as const;
 
+/**
+ * The per-client limits off: every request of a test harness, the bench, the
+ * chaos run or an eval comes from 127.0.0.1, so one "client" is all of them.
+ * The operator key opens /metrics for the harnesses that read it.
+ */
+export const HARNESS_ENV = {
+  RATE_LIMIT_MAX: '0',
+  CLIENT_MAX_SESSIONS: '0',
+  CLIENT_MAX_WORKSHEETS: '0',
+  CLIENT_MAX_STREAMS: '0',
+  OPERATOR_KEY: 'harness-operator-key-0123456789abcdef',
+} as const;
+
 /** One parsed pino line; `raw` keeps non-JSON output (stack traces, tsx errors). */
 export type LogLine = { raw: string; json: Record<string, unknown> | undefined };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_AGENTS, startService, type ServiceProcess } from './processes.js';
+import { DEFAULT_AGENTS, HARNESS_ENV, startService, type ServiceProcess } from './processes.js';
 import { createSemaphore, serveStartSlots, serviceStartConcurrency } from './start-slots.js';
 
 /**
@@ -32,7 +32,7 @@ export type SharedStackInfo = { url: string; env: Record<string, string>; servic
  * Keys every shared stack runs with, so files that write the FAQ corpus or read
  * operator routes can share a stack. Test-only values, never a deployment's.
  */
-export const SHARED_STACK_KEYS = { FAQ_WRITE_KEY: 'shared-stack-faq-writer-key-0123456789', OPERATOR_KEY: 'shared-stack-operator-key-0123456789' } as const;
+export const SHARED_STACK_KEYS = { FAQ_WRITE_KEY: 'shared-stack-faq-writer-key-0123456789', OPERATOR_KEY: HARNESS_ENV.OPERATOR_KEY } as const;
 
 type Entry = {
   env: Record<string, string>;
@@ -59,8 +59,8 @@ export async function startStackBroker(redisUrl: string, log: (msg: string) => v
     let entry = stacks.get(key);
     if (!entry) {
       const prefix = `shared${stacks.size + 1}-${randomUUID().slice(0, 6)}`;
-      // No per-client rate limit: every file's requests come from 127.0.0.1 within the same minutes.
-      const env = { REDIS_URL: redisUrl, KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, RATE_LIMIT_MAX: '0', ...SHARED_STACK_KEYS, ...extra };
+      // No per-client limits: every file's requests come from 127.0.0.1 within the same minutes.
+      const env = { REDIS_URL: redisUrl, KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, ...HARNESS_ENV, ...SHARED_STACK_KEYS, ...extra };
       entry = { env, procs: new Map(), queue: Promise.resolve() };
       stacks.set(key, entry);
     }

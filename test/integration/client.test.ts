@@ -100,16 +100,26 @@ describe('@convo/client against the platform', { timeout: 60_000 }, () => {
     expect(types.at(-1)).toMatch(/^(answer|clarify)$/);
   });
 
-  it('edits a workbench problem and gets a typed conflict, with the current problem, for a stale version', async () => {
-    const sheet = await client.workbench.createWorksheet({ subject: '算数', difficulty: 'normal', language: 'ja' });
-    expect(sheet.problems).toHaveLength(10);
-    const problem = await client.workbench.getProblem(sheet.problems[0]!.id);
-    const edited = await client.workbench.patchProblem(problem.id, { field: 'explanation', value: `${problem.explanation}（確認済み）`, version: problem.version });
+  it('edits a workbench problem with its edit token, gets a typed conflict with the current problem for a stale version, reads with the share token, and deletes it', async () => {
+    const created = await client.workbench.createWorksheet({ subject: '算数', difficulty: 'normal', language: 'ja' });
+    expect(created.problems).toHaveLength(10);
+    const { editToken, shareToken } = created;
+    // The edit token as the client's default token; the share token per call.
+    const owner = client.withToken(editToken).workbench;
+    await expect(client.workbench.getProblem(created.problems[0]!.id)).rejects.toMatchObject({ name: 'ApiError', status: 401, code: 'unauthorized' });
+    const problem = await owner.getProblem(created.problems[0]!.id);
+    const edited = await owner.patchProblem(problem.id, { field: 'explanation', value: `${problem.explanation}（確認済み）`, version: problem.version });
     expect(edited.version).toBe(problem.version + 1);
-    const stale = await client.workbench.patchProblem(problem.id, { field: 'explanation', value: 'older edit', version: problem.version }).catch((e: unknown) => e);
+    const stale = await owner.patchProblem(problem.id, { field: 'explanation', value: 'older edit', version: problem.version }).catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ProblemConflictError);
     expect(stale).toMatchObject({ status: 409, problem: { id: problem.id, version: edited.version, explanation: edited.explanation } });
-    const pdf = await client.workbench.pdf(sheet.worksheetId, 'answers');
+    const pdf = await client.workbench.pdf(created.worksheetId, 'answers', { token: shareToken });
     expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
+    await expect(client.workbench.getProblem(problem.id, { token: shareToken })).resolves.toMatchObject({ version: edited.version });
+    // A reader changes nothing: for the share token the problem is not there to change.
+    await expect(client.workbench.undo(problem.id, { token: shareToken })).rejects.toMatchObject({ status: 404 });
+    await expect(client.workbench.deleteWorksheet(created.worksheetId, { token: shareToken })).rejects.toMatchObject({ status: 404 });
+    await expect(owner.deleteWorksheet(created.worksheetId)).resolves.toBeUndefined();
+    await expect(owner.getWorksheet(created.worksheetId)).rejects.toMatchObject({ status: 404, code: 'worksheet_not_found' });
   });
 });

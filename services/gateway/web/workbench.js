@@ -3,24 +3,46 @@
  * The problem workbench page (docs/seeds/003, UI section): generates a
  * worksheet of ten problems and shows each as a card to edit, check, fix and
  * hand to the agent (workbench/card.js); validates the whole worksheet and
- * links its PDFs. It speaks only the workbench HTTP API (docs/api.md §5). The
- * worksheet's id goes into the address (`?worksheet=`), so a reload or a
- * shared link opens the same worksheet.
+ * offers its PDFs. It speaks only the workbench HTTP API (docs/api.md §5).
+ *
+ * A worksheet belongs to whoever holds its edit token; its share token reads
+ * it. Both are answered once, at creation, and kept in this browser
+ * (workbench/tokens.js); every call sends the worksheet's token in the
+ * Authorization header. The address carries only the worksheet's id
+ * (`?worksheet=`), so a reload opens the same worksheet; a share link adds
+ * `#share=<token>`, which the page takes and removes from the address, and
+ * opens the worksheet read-only.
  */
 
 import { ApiError, createClient } from '/lib/convo-client.js';
 import { h } from './lib/dom.js';
 import { ProblemCard } from './workbench/card.js';
 import { formatScore, label, pickUiLanguage, relabel, tr } from './workbench/i18n.js';
+import { forgetTokens, loadTokens, saveTokens, shareLink, takeShareFragment, tokenFor } from './workbench/tokens.js';
 
 /** @typedef {import('./workbench/i18n.js').Lang} Lang */
 /** @typedef {import('./workbench/api.js').Worksheet} Worksheet */
+/** @typedef {import('./workbench/api.js').WorkbenchApi} WorkbenchApi */
+/** @typedef {import('./workbench/tokens.js').WorksheetTokens} WorksheetTokens */
+/** @typedef {import('./workbench/tokens.js').Access} Access */
 
 /**
- * The workbench calls, same origin. A call the gateway shed (429/503) or, where it may be repeated, could not
- * answer is retried a few times, saying so meanwhile.
+ * The worksheet shown, with the calls that carry its token.
+ * @typedef {object} Opened
+ * @property {Worksheet} sheet
+ * @property {WorkbenchApi} api
+ * @property {Access} access
+ * @property {string | null} shareToken
  */
-const api = createClient({
+
+// Before anything else reads the address: a share link's token leaves it at once.
+const sharedToken = takeShareFragment();
+
+/**
+ * The gateway's calls, same origin, with no token (a worksheet's calls are `withToken`). A call the gateway
+ * shed (429/503) or, where it may be repeated, could not answer is retried a few times, saying so meanwhile.
+ */
+const client = createClient({
   baseUrl: '',
   retry: {
     maxAttempts: 4,
@@ -29,13 +51,13 @@ const api = createClient({
       announce(notice.error.status === 0 ? tr(lang, 'unreachable', { s }) : tr(lang, 'busy', { code: notice.error.code, s }));
     },
   },
-}).workbench;
+});
 /** @type {Lang} */
 let lang = pickUiLanguage(location.search, navigator.languages ?? [navigator.language]);
 /** Asked for in the address or picked in the header: then a worksheet's language does not change the page's. */
 let langChosen = new URLSearchParams(location.search).has('lang');
-/** @type {Worksheet | null} */
-let worksheet = null;
+/** @type {Opened | null} */
+let opened = null;
 /** @type {ProblemCard[]} */
 let cards = [];
 
@@ -52,15 +74,21 @@ const els = {
   difficulty: /** @type {HTMLSelectElement} */ (byId('difficulty')),
   worksheetLanguage: /** @type {HTMLSelectElement} */ (byId('worksheet-language')),
   topic: /** @type {HTMLInputElement} */ (byId('topic')),
+  generateTitle: byId('generate-title'),
   generate: /** @type {HTMLButtonElement} */ (byId('generate-button')),
   worksheet: byId('worksheet'),
   worksheetTitle: byId('worksheet-title'),
   worksheetMeta: byId('worksheet-meta'),
   summary: byId('summary'),
+  readOnlyNotice: byId('readonly-notice'),
   validate: /** @type {HTMLButtonElement} */ (byId('validate')),
   validation: byId('validation'),
-  pdfQuestions: /** @type {HTMLAnchorElement} */ (byId('pdf-questions')),
-  pdfAnswers: /** @type {HTMLAnchorElement} */ (byId('pdf-answers')),
+  pdfQuestions: /** @type {HTMLButtonElement} */ (byId('pdf-questions')),
+  pdfAnswers: /** @type {HTMLButtonElement} */ (byId('pdf-answers')),
+  share: /** @type {HTMLButtonElement} */ (byId('share')),
+  sharePanel: byId('share-panel'),
+  shareLink: /** @type {HTMLInputElement} */ (byId('share-link')),
+  deleteWorksheet: /** @type {HTMLButtonElement} */ (byId('delete-worksheet')),
   problems: byId('problems'),
   status: byId('status'),
 };
@@ -122,9 +150,11 @@ async function generate() {
   label(els.generate, lang, 'generating');
   announce(tr(lang, 'generating'));
   try {
-    const created = await api.createWorksheet(body);
+    const { editToken, shareToken, ...sheet } = await client.workbench.createWorksheet(body);
+    // Shown once: kept now, or the worksheet is lost to this page.
+    const tokens = saveTokens(sheet.worksheetId, { editToken, shareToken });
     hideAlert();
-    await showWorksheet(created, 'generated');
+    await showWorksheet(sheet, 'generated', tokens);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'unsupported_subject') {
       showAlert(tr(lang, 'unsupportedSubject', { message: err.message }));
@@ -140,12 +170,31 @@ async function generate() {
 }
 
 /**
- * Shows a worksheet's cards and checks every problem's consistency.
+ * The worksheet's calls with the token held for it (the edit token when there is one).
+ * @param {WorksheetTokens} tokens
+ * @returns {{ api: WorkbenchApi, access: Access } | null}
+ */
+function callsWith(tokens) {
+  const use = tokenFor(tokens);
+  return use ? { api: client.withToken(use.token).workbench, access: use.access } : null;
+}
+
+/**
+ * Shows a worksheet's cards, read-only unless the edit token is held, and checks every problem's consistency.
  * @param {Worksheet} sheet
  * @param {'generated' | 'loaded'} how
+ * @param {WorksheetTokens} tokens
  */
-async function showWorksheet(sheet, how) {
-  worksheet = sheet;
+async function showWorksheet(sheet, how, tokens) {
+  const calls = callsWith(tokens);
+  if (!calls) throw new Error(`no token for ${sheet.worksheetId}`);
+  opened = { sheet, api: calls.api, access: calls.access, shareToken: tokens.shareToken ?? null };
+  const readOnly = calls.access === 'read';
+  document.body.dataset.access = calls.access;
+  els.readOnlyNotice.hidden = !readOnly;
+  els.deleteWorksheet.hidden = readOnly;
+  els.share.hidden = opened.shareToken === null;
+  hideSharePanel();
   if (!langChosen && sheet.language !== lang) {
     // The page follows the worksheet's language unless a language was asked for.
     lang = sheet.language;
@@ -169,19 +218,12 @@ async function showWorksheet(sheet, how) {
     label(h('span'), lang, sheet.language === 'ja' ? 'languageJa' : 'languageEn'),
     ...(sheet.topic ? [' · ', h('span', { lang: sheet.language, text: sheet.topic })] : []),
   );
-  for (const [link, kind] of /** @type {const} */ ([
-    [els.pdfQuestions, 'questions'],
-    [els.pdfAnswers, 'answers'],
-  ])) {
-    link.href = api.pdfUrl(sheet.worksheetId, kind);
-    link.download = `${sheet.worksheetId}-${kind}.pdf`;
-  }
   els.validation.hidden = true;
   els.validation.replaceChildren();
 
   const contentLang = sheet.language;
   cards = sheet.problems.map(
-    (problem) => new ProblemCard(problem, { api, lang: () => lang, contentLang, announce, onChecked: renderSummary }),
+    (problem) => new ProblemCard(problem, { api: calls.api, lang: () => lang, contentLang, announce, onChecked: renderSummary, readOnly }),
   );
   els.problems.replaceChildren(...cards.map((card) => h('li', { class: 'problem-item' }, card.root)));
   renderSummary();
@@ -196,7 +238,7 @@ async function checkAll() {
   const current = cards;
   let next = 0;
   const worker = async () => {
-    while (next < current.length) {
+    while (next < current.length && current === cards) {
       const card = current[next++];
       if (card) await card.check(false);
     }
@@ -217,12 +259,13 @@ function renderSummary() {
 els.validate.addEventListener('click', () => void validate());
 
 async function validate() {
-  const sheet = worksheet;
-  if (!sheet) return;
+  const current = opened;
+  if (!current) return;
+  const sheet = current.sheet;
   els.validate.disabled = true;
   label(els.validate, lang, 'validating');
   try {
-    const result = await api.validate(sheet.worksheetId);
+    const result = await current.api.validate(sheet.worksheetId);
     const valid = result.problems.filter((problem) => problem.isValid).length;
     const indexOf = new Map(sheet.problems.map((problem) => [problem.id, problem.index]));
     const invalid = result.problems.filter((problem) => !problem.isValid);
@@ -253,11 +296,129 @@ async function validate() {
   }
 }
 
+// ---- PDFs ----------------------------------------------------------------
+
+for (const [button, kind] of /** @type {const} */ ([
+  [els.pdfQuestions, 'questions'],
+  [els.pdfAnswers, 'answers'],
+])) {
+  button.addEventListener('click', () => void downloadPdf(button, kind));
+}
+
+/**
+ * Fetches the sheet with the worksheet's token (a plain link cannot send it) and hands it to the browser as a
+ * download of a Blob URL, named `<worksheetId>-<sheet>.pdf`.
+ * @param {HTMLButtonElement} button
+ * @param {'questions' | 'answers'} kind
+ */
+async function downloadPdf(button, kind) {
+  const current = opened;
+  // Busy, not disabled: a disabled button would lose the keyboard focus.
+  if (!current || button.getAttribute('aria-busy') === 'true') return;
+  const name = `${current.sheet.worksheetId}-${kind}.pdf`;
+  button.setAttribute('aria-busy', 'true');
+  announce(tr(lang, 'pdfPreparing'));
+  try {
+    const bytes = await current.api.pdf(current.sheet.worksheetId, kind);
+    // The client answers a Uint8Array of its own ArrayBuffer (never a shared one), which Blob takes.
+    const url = URL.createObjectURL(new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)], { type: 'application/pdf' }));
+    const link = h('a', { href: url, download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // Revoked later, not at once: the browser reads the Blob after the click returns.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    announce(tr(lang, 'pdfReady', { name }));
+  } catch (err) {
+    showAlert(tr(lang, 'error', { message: messageOf(err) }));
+    announce('');
+  } finally {
+    button.removeAttribute('aria-busy');
+  }
+}
+
+// ---- sharing and deleting ------------------------------------------------
+
+els.share.addEventListener('click', () => void share());
+
+/** Shows the read-only link (the share token in its fragment) and copies it where the browser lets the page. */
+async function share() {
+  const current = opened;
+  if (!current?.shareToken) return;
+  const link = shareLink(current.sheet.worksheetId, current.shareToken);
+  els.shareLink.value = link;
+  els.sharePanel.hidden = false;
+  els.share.setAttribute('aria-expanded', 'true');
+  els.shareLink.select();
+  try {
+    await navigator.clipboard.writeText(link);
+    announce(tr(lang, 'shareCopied'));
+  } catch {
+    // No clipboard (an insecure origin, a refused permission): the link is there to copy by hand.
+    announce(tr(lang, 'shareShown'));
+  }
+}
+
+function hideSharePanel() {
+  els.sharePanel.hidden = true;
+  els.shareLink.value = '';
+  els.share.setAttribute('aria-expanded', 'false');
+}
+
+els.deleteWorksheet.addEventListener('click', () => void deleteWorksheet());
+
+/** Deletes the worksheet (edit token, after a confirm), forgets its tokens and goes back to the empty form. */
+async function deleteWorksheet() {
+  const current = opened;
+  if (!current || current.access !== 'edit') return;
+  const { worksheetId, title } = current.sheet;
+  if (!confirm(tr(lang, 'deleteConfirm', { title }))) return;
+  els.deleteWorksheet.disabled = true;
+  label(els.deleteWorksheet, lang, 'deleting');
+  try {
+    await current.api.deleteWorksheet(worksheetId);
+    hideAlert();
+    closeWorksheet(worksheetId);
+    announce(tr(lang, 'deleted', { title }));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      closeWorksheet(worksheetId);
+      showAlert(tr(lang, 'worksheetGone'));
+    } else {
+      showAlert(tr(lang, 'error', { message: messageOf(err) }));
+    }
+  } finally {
+    els.deleteWorksheet.disabled = false;
+    label(els.deleteWorksheet, lang, 'deleteWorksheet');
+  }
+}
+
+/**
+ * The worksheet is gone (deleted, or unknown to the server): its tokens are forgotten and the page shows the
+ * empty form.
+ * @param {string} worksheetId
+ */
+function closeWorksheet(worksheetId) {
+  forgetTokens(worksheetId);
+  opened = null;
+  cards = [];
+  els.problems.replaceChildren();
+  els.validation.replaceChildren();
+  hideSharePanel();
+  els.worksheet.hidden = true;
+  delete document.body.dataset.access;
+  els.form.reset();
+  els.worksheetLanguage.value = lang;
+  updateAddress();
+  els.generateTitle.focus();
+}
+
 // ---- address and start -------------------------------------------------
 
+/** The address names the worksheet shown by its id only: never a token. */
 function updateAddress() {
   const query = new URLSearchParams(location.search);
-  if (worksheet) query.set('worksheet', worksheet.worksheetId);
+  if (opened) query.set('worksheet', opened.sheet.worksheetId);
   else query.delete('worksheet');
   if (langChosen) query.set('lang', lang);
   const search = query.toString();
@@ -269,12 +430,23 @@ async function boot() {
   els.worksheetLanguage.value = lang;
   const id = new URLSearchParams(location.search).get('worksheet');
   if (!id) return;
+  // A share link's token joins what this browser holds; an edit token held already still wins.
+  const tokens = sharedToken ? saveTokens(id, { shareToken: sharedToken }) : loadTokens(id);
+  const calls = callsWith(tokens);
+  if (!calls) {
+    showAlert(tr(lang, 'noToken'));
+    return;
+  }
   try {
-    await showWorksheet(await api.getWorksheet(id), 'loaded');
+    await showWorksheet(await calls.api.getWorksheet(id), 'loaded', tokens);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
+      // Gone (deleted, expired), or a token that is not this worksheet's: either way it opens no more.
+      forgetTokens(id);
       showAlert(tr(lang, 'worksheetGone'));
       updateAddress();
+    } else if (err instanceof ApiError && err.status === 401) {
+      showAlert(tr(lang, 'noToken'));
     } else {
       showAlert(tr(lang, 'error', { message: messageOf(err) }));
     }

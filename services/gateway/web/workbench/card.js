@@ -8,6 +8,10 @@
  *
  * Every edit names the version it was made against; a stale one (409) shows
  * the problem as it is now and says the change was not saved.
+ *
+ * Read-only (the page holds only the worksheet's share token): no editor,
+ * undo, auto-fix or agent; each section offers its suggestions instead, and
+ * the consistency check runs as for the owner.
  */
 
 import { h, langOf } from '../lib/dom.js';
@@ -34,10 +38,13 @@ import { comparison, fieldLabel, fieldLabelKey, fieldValue, qualityComparison } 
  * @property {Lang} contentLang the worksheet's language
  * @property {(text: string) => void} announce says it in the page's live region
  * @property {() => void} onChecked a card's indicator changed
+ * @property {boolean} readOnly only the share token is held: nothing can be changed
  */
 
 /** @type {Record<Section, Key>} */
 const EDIT_KEYS = { prompt: 'editPrompt', choices: 'editChoices', explanation: 'editExplanation', modelAnswer: 'editModelAnswer' };
+/** @type {Record<Section, Key>} */
+const SUGGEST_KEYS = { prompt: 'suggestPrompt', choices: 'suggestChoices', explanation: 'suggestExplanation', modelAnswer: 'suggestModelAnswer' };
 /** @type {Record<IndicatorState, Key>} */
 const STATE_KEYS = { ok: 'stateOk', warn: 'stateWarn', bad: 'stateBad', checking: 'stateChecking', unknown: 'stateUnknown' };
 /** @type {Record<IndicatorState, string>} */
@@ -70,6 +77,8 @@ export class ProblemCard {
     this.suggestionCache = null;
     /** @type {OpenEditor | null} */
     this.editor = null;
+    /** Read-only: the section whose suggestions are shown. @type {Section | null} */
+    this.suggestionsShown = null;
     /** @type {{ version: number, fix: AutoFixResponse } | null} */
     this.proposal = null;
     this.busy = false;
@@ -117,7 +126,7 @@ export class ProblemCard {
       'header',
       { class: 'card-head' },
       h('div', { class: 'card-title' }, this.title, label(h('span', { class: 'badge type' }), lang, p.type === 'multiple_choice' ? 'typeMc' : 'typeWritten')),
-      h('div', { class: 'card-status' }, this.indicator, this.versionEl, this.undoButton),
+      h('div', { class: 'card-status' }, this.indicator, this.versionEl, this.ctx.readOnly ? null : this.undoButton),
     );
     return h(
       'article',
@@ -135,7 +144,8 @@ export class ProblemCard {
       this.sectionNames.map((section) => this.buildSection(section)),
       this.issuesSlot,
       this.proposalSlot,
-      this.agentDetails,
+      // The agent changes the problem: a reader has no use for it.
+      this.ctx.readOnly ? null : this.agentDetails,
     );
   }
 
@@ -144,8 +154,9 @@ export class ProblemCard {
     const lang = this.lang;
     const titleId = `${this.prefix}-${section}-title`;
     const slotId = `${this.prefix}-${section}-editor`;
-    const edit = label(h('button', { type: 'button', class: 'edit', 'aria-expanded': 'false', 'aria-controls': slotId }), lang, EDIT_KEYS[section]);
-    edit.addEventListener('click', () => this.toggleEditor(section));
+    const readOnly = this.ctx.readOnly;
+    const edit = label(h('button', { type: 'button', class: 'edit', 'aria-expanded': 'false', 'aria-controls': slotId }), lang, (readOnly ? SUGGEST_KEYS : EDIT_KEYS)[section]);
+    edit.addEventListener('click', () => (readOnly ? this.toggleSuggestions(section) : this.toggleEditor(section)));
     const body = h('div', { class: 'section-body', 'data-testid': section });
     const slot = h('div', { class: 'editor-slot', id: slotId });
     this.sections.set(section, { body, edit, slot });
@@ -244,7 +255,7 @@ export class ProblemCard {
     const titleId = `${this.prefix}-issues-title`;
     /** @type {HTMLButtonElement | null} */
     let fix = null;
-    if (report.autoFixAvailable) {
+    if (report.autoFixAvailable && !this.ctx.readOnly) {
       fix = label(h('button', { type: 'button', class: 'primary autofix' }), lang, 'autoFix');
       fix.addEventListener('click', () => void this.requestFix());
     }
@@ -445,6 +456,34 @@ export class ProblemCard {
     parts.edit.setAttribute('aria-expanded', 'true');
     (textarea ?? inputs[0])?.focus();
     void this.loadSuggestions(section, suggestions, suggestionsTitle);
+  }
+
+  /**
+   * Read-only: shows the section's suggestions under its value, or hides them.
+   * @param {Section} section
+   */
+  toggleSuggestions(section) {
+    const open = this.suggestionsShown;
+    if (open) {
+      this.suggestionsShown = null;
+      const parts = this.sections.get(open);
+      parts?.slot.replaceChildren();
+      parts?.edit.setAttribute('aria-expanded', 'false');
+    }
+    if (open === section) return;
+    const parts = this.sections.get(section);
+    if (!parts) return;
+    const titleId = `${this.prefix}-${section}-suggestions-title`;
+    const box = h(
+      'div',
+      { class: 'suggestions', role: 'group', 'aria-labelledby': titleId, 'aria-busy': 'true', 'data-testid': 'suggestions' },
+      label(h('h5', { id: titleId }), this.lang, 'suggestions'),
+      label(h('p', { class: 'muted' }), this.lang, 'suggestionsLoading'),
+    );
+    this.suggestionsShown = section;
+    parts.slot.replaceChildren(box);
+    parts.edit.setAttribute('aria-expanded', 'true');
+    void this.loadSuggestions(section, box, titleId);
   }
 
   /** @param {boolean} focusEdit put the focus back on the section's edit button */

@@ -80,7 +80,7 @@ describe('the workbench on a remote model', () => {
     // The generation request offered the tool with its JSON Schema and the model configured for the agent.
     expect(fake.requests[0]!.body.model).toBe('workbench-model');
     expect(fake.requests[0]!.body.tools[0].function.name).toBe('submit_worksheet');
-    const validation = await api.call('POST', `/api/worksheets/${sheet.worksheetId}/validate`);
+    const validation = await api.call('POST', `/api/worksheets/${sheet.worksheetId}/validate`, { token: sheet.editToken });
     expect(validation.json.problems.every((problem: Json) => problem.isValid)).toBe(true);
   });
 
@@ -93,7 +93,7 @@ describe('the workbench on a remote model', () => {
       call('quality_scorer', {}),
       call('ask', { message: 'I made the question state the answer form; it is consistent.' }),
     );
-    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { body: { request: '問題文をもっと具体的にして' } });
+    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token: sheet.editToken, body: { request: '問題文をもっと具体的にして' } });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.after.problem.prompt).toBe(specific);
     expect(answer.json.after.consistency.isConsistent).toBe(true);
@@ -117,7 +117,7 @@ describe('the workbench on a remote model', () => {
       call('quality_scorer', {}),
       call('ask', { message: 'Improved the explanation and fixed its result.' }),
     );
-    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { body: { request: 'Improve this problem' } });
+    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token: sheet.editToken, body: { request: 'Improve this problem' } });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.actions.map((action: Json) => action.tool)).toEqual(['quality_scorer', 'suggestion_generator', 'editor', 'consistency_checker', 'auto_fixer', 'consistency_checker', 'quality_scorer', 'ask']);
     const checks = answer.json.actions.filter((action: Json) => action.tool === 'consistency_checker');

@@ -77,10 +77,16 @@ async function loadWorksheet(deps: RequestDeps, worksheetId: string): Promise<{ 
 
 async function loadProblem(deps: RequestDeps, problemId: string): Promise<{ problem: Problem; worksheet: Worksheet }> {
   const worksheetId = worksheetIdOf(problemId);
-  const { worksheet } = worksheetId ? await loadWorksheet(deps, worksheetId).catch(() => ({ worksheet: null })) : { worksheet: null };
+  const { worksheet } = worksheetId ? await loadWorksheet(deps, worksheetId).catch(notFound) : { worksheet: null };
   const problem = worksheet?.problems.find((candidate) => candidate.id === problemId);
   if (!worksheet || !problem) throw new AppError('problem_not_found', `problem ${problemId} not found`, { status: 404 });
   return { problem, worksheet };
+}
+
+/** A worksheet that is not there reads as none; another failure (Redis away) fails the job. */
+function notFound(err: unknown): { worksheet: null } {
+  if (err instanceof AppError && err.status === 404) return { worksheet: null };
+  throw err;
 }
 
 /** Suggestions are cached per problem version (the same problem gets the same ideas until it changes). */

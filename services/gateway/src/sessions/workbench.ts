@@ -137,8 +137,7 @@ export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: stri
 export async function openWorksheet(deps: Pick<Deps, 'store'>, req: FastifyRequest, worksheetId: string, access: WorksheetAccess): Promise<LoadedWorkbench> {
   const presented = tokenOf(req);
   if (presented === null) throw new UnauthorizedError('a worksheet needs its token (Authorization: Bearer <editToken or shareToken>)');
-  const loaded = await loadWorkbench(deps, worksheetId).catch(() => null);
-  if (!loaded) throw worksheetNotFound(worksheetId);
+  const loaded = await loadWorkbench(deps, worksheetId);
   const share = loaded.state.workbench.shareTokenHash;
   const allowed = sameSecret(presented, loaded.tokenHash) || (access === 'read' && share !== null && sameSecret(presented, share));
   if (!allowed) throw worksheetNotFound(worksheetId);
@@ -160,10 +159,16 @@ export async function openProblem(deps: Pick<Deps, 'store'>, req: FastifyRequest
 /** The problem as stored, for edits already authorised (each attempt of a compare-and-set loads it anew). */
 async function loadProblem(deps: Pick<Deps, 'store'>, problemId: string): Promise<LoadedProblem> {
   const worksheetId = worksheetIdOf(problemId);
-  const loaded = worksheetId ? await loadWorkbench(deps, worksheetId).catch(() => null) : null;
+  const loaded = worksheetId ? await loadWorkbench(deps, worksheetId).catch(notFoundAsNull) : null;
   const problem = loaded?.worksheet.problems.find((candidate) => candidate.id === problemId);
   if (!loaded || !problem) throw problemNotFound(problemId);
   return { ...loaded, problem };
+}
+
+/** A worksheet that is not there is null; any other failure (Redis away) stays an error. */
+function notFoundAsNull(err: unknown): null {
+  if (err instanceof NotFoundError) return null;
+  throw err;
 }
 
 const worksheetNotFound = (id: string) => new NotFoundError(`worksheet ${id} not found (or the token is not this worksheet's)`, 'worksheet_not_found');

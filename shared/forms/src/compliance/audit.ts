@@ -1,3 +1,4 @@
+import { withinTextBudget } from '@convo/text';
 import { hasJapanese, type SessionLanguage } from '../nlu/text.js';
 import { findInconsistencies, type ConsistencyFact } from './consistency.js';
 import { askingSentences, bindingKeyword, bindingKeywords } from './field-terms.js';
@@ -43,6 +44,10 @@ type Field = AuditInput['fields'][number];
  * with its value masked by {@link maskCollectedValue}, then the counts.
  */
 export function auditTranscript(input: AuditInput): AuditResult {
+  return withinTextBudget(() => audit(input));
+}
+
+function audit(input: AuditInput): AuditResult {
   const values = input.fields.map((field) => field.value).filter((value): value is string => value !== null && value.trim().length > 0);
   const violations: AuditViolation[] = [
     ...topicViolations(input, values),
@@ -172,7 +177,7 @@ function summaryOf(input: AuditInput, violations: readonly AuditViolation[]): st
   const labels = SUMMARY_TEXT[input.language];
   const rows = input.fields.map((field) => {
     const safe = maskCollectedValue(field.value, input.topics, input.language);
-    const shown = safe.value !== null ? safe.value.replace(/\s*\n\s*/g, ' / ') : safe.masked ? MASK[input.language] : field.status === 'skipped' ? labels.skipped : labels.empty;
+    const shown = safe.value !== null ? safe.value.replace(/(?<!\s)\s*\n\s*/g, ' / ') : safe.masked ? MASK[input.language] : field.status === 'skipped' ? labels.skipped : labels.empty;
     // A label may itself name a topic (a form asking "Marital status"): the summary carries none.
     const label = maskTopics(field.label, input.topics, input.language);
     return input.language === 'ja' ? `・${label}：${shown}` : `• ${label}: ${shown}`;

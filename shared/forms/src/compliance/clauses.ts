@@ -10,14 +10,17 @@ const CONJUNCTION = String.raw`(?:and|but|while|whereas|because|although|though|
 const BOUNDARY = new RegExp(
   [
     // Sentence ends; ASCII ones only before a space, the end or non-ASCII text ("3.5", "example.com" hold).
-    String.raw`[.!?]+(?=\s|$|[^\x00-\x7F])`,
+    // (From the first mark of a run: tried from each mark of a long run, the search was quadratic.)
+    String.raw`(?<![.!?])[.!?]+(?=\s|$|[^\x00-\x7F])`,
     '[。！？]+',
     String.raw`\n+`,
     // Clause separators; an ASCII comma only before a space ("1,000" holds).
     String.raw`[,;:](?=\s)`,
     '[、，；：]+',
     // A conjunction that starts a new clause with its own subject: the clause after begins at the conjunction.
-    String.raw`\s+(?=${CONJUNCTION}\s+${SUBJECT}\b)`,
+    // (Tried from the first space of a run only. A run after a matched line break is then no boundary of its own,
+    // which changes no clause: clauses are trimmed of the spaces around their boundaries.)
+    String.raw`(?<!\s)\s+(?=${CONJUNCTION}\s+${SUBJECT}\b)`,
   ].join('|'),
   'gi',
 );

@@ -18,9 +18,31 @@ export type ConsistencyMessage = { role: 'user' | 'assistant'; text: string; fie
 /** More years of experience than this is taken for a typo or a misunderstanding. */
 export const MAX_PLAUSIBLE_EXPERIENCE_YEARS = 50;
 
-const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const EMAIL_LOCAL = /[A-Za-z0-9._%+'-]/;
+const EMAIL_DOMAIN = /[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/y;
 const START = /\b(?:start|starting|join|joining|onboard\w*|available|availability|commence)\b|入社|開始|着任|勤務|入職|就業|稼働/i;
 const EXPERIENCE = /\bexperience\b|\byears? of\b|経験|年数/i;
+
+/**
+ * The email addresses in a text, as the global regex `[A-Za-z0-9._%+'-]+@domain` found them: each "@" with the
+ * address characters before it (back to the last address found) and a domain after it. From the "@" outwards: the
+ * regex scanned a long run of address characters without an "@" from each of its positions.
+ */
+function emailsIn(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > from && EMAIL_LOCAL.test(text[start - 1]!)) start--;
+    if (start === at) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    const domain = EMAIL_DOMAIN.exec(text);
+    if (!domain) continue;
+    from = at + 1 + domain[0].length;
+    out.push(text.slice(start, from));
+  }
+  return out;
+}
 
 export function findInconsistencies(input: {
   language: 'ja' | 'en';
@@ -73,7 +95,7 @@ function fieldType(field: ConsistencyField, facts: readonly ConsistencyFact[]): 
 function distinctValues(type: FactType, answers: readonly string[], input: { language: 'ja' | 'en'; now: Date }): string[] {
   const values: string[] = [];
   for (const answer of answers) {
-    if (type === 'email') values.push(...(answer.match(EMAIL) ?? []).map((email) => email.toLowerCase()));
+    if (type === 'email') values.push(...emailsIn(answer).map((email) => email.toLowerCase()));
     else if (type === 'phone') pushValue(values, extractPhone(answer, input.language === 'ja' ? 'JP' : null).value);
     else if (type === 'number' || type === 'duration') pushValue(values, extractNumber(answer).value);
     else if (type === 'date') pushValue(values, extractDate(answer, { language: input.language, now: input.now, requireYear: false }).value);

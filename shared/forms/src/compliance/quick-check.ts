@@ -1,3 +1,4 @@
+import { withinTextBudget } from '@convo/text';
 import { askingSentences, bindingKeyword, bindingKeywords, repeatedUnits } from './field-terms.js';
 import { describeToneIssue, findToneIssues } from './tone.js';
 import { describeTopic, findTopicMentions, type ProhibitedTopic } from './topics.js';
@@ -43,6 +44,10 @@ type Violation = QuickCheckResult['violations'][number];
  * rules apply to it.
  */
 export function quickCheck(input: QuickCheckInput): QuickCheckResult {
+  return withinTextBudget(() => check(input));
+}
+
+function check(input: QuickCheckInput): QuickCheckResult {
   const violations: Violation[] = [...topicViolations(input), ...duplicateViolations(input), ...toneViolations(input), ...bindingViolations(input)];
   return { passed: violations.length === 0, violations };
 }

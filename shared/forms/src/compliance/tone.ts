@@ -83,7 +83,50 @@ const RULES: ReadonlyArray<readonly [ToneKind, RegExp]> = [
   ['shouting', /[!！]{2,}|[?？]{2,}|[!！][?？]|[?？][!！]/g],
 ];
 
-const QUOTED = /「[^」]*」|『[^』]*』|“[^”]*”|"[^"\n]*"|(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])/gu;
+const SINGLE_QUOTED = /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])/uy;
+const CLOSING_MARK: Readonly<Record<string, string>> = { '「': '」', '『': '』', '“': '”' };
+
+/**
+ * The text with each quotation blanked to spaces of the same length: 「…」, 『…』 and “…” to the next closing mark,
+ * "…" on one line, '…' of up to 200 characters between non-letters. What replacing
+ * `「[^」]*」|『[^』]*』|“[^”]*”|"[^"\n]*"|'…'` did, as a scan that remembers where the next closing mark is: the regex
+ * looked for it again from each of a long row of opening marks.
+ */
+function blankQuotations(text: string): string {
+  const next = new Map<string, number>();
+  /** The first `mark` at or after `from`, or -1; `from` only grows, so each mark's search goes through the text once. */
+  const nextOf = (mark: string, from: number): number => {
+    const known = next.get(mark);
+    if (known !== undefined && (known < 0 || known >= from)) return known;
+    const found = text.indexOf(mark, from);
+    next.set(mark, found);
+    return found;
+  };
+  let out = '';
+  let copied = 0;
+  for (let at = 0; at < text.length; at++) {
+    const mark = text[at]!;
+    let end = -1;
+    const closing = CLOSING_MARK[mark];
+    if (closing) {
+      const close = nextOf(closing, at + 1);
+      if (close >= 0) end = close + 1;
+    } else if (mark === '"') {
+      const close = nextOf('"', at + 1);
+      const lineEnd = nextOf('\n', at + 1);
+      if (close >= 0 && (lineEnd < 0 || lineEnd > close)) end = close + 1;
+    } else if (mark === "'") {
+      SINGLE_QUOTED.lastIndex = at;
+      if (SINGLE_QUOTED.test(text)) end = SINGLE_QUOTED.lastIndex;
+    }
+    if (end > at) {
+      out += text.slice(copied, at) + ' '.repeat(end - at);
+      copied = end;
+      at = end - 1;
+    }
+  }
+  return out + text.slice(copied);
+}
 const CAPS_RUN = /\b[A-Z][A-Z']+(?:[\s,.!?-]+[A-Z][A-Z']+)+\b/g;
 
 /**
@@ -94,7 +137,7 @@ const CAPS_RUN = /\b[A-Z][A-Z']+(?:[\s,.!?-]+[A-Z][A-Z']+)+\b/g;
  * letters that is 80% capitals.
  */
 export function findToneIssues(text: string): ToneIssue[] {
-  const unquoted = text.replace(QUOTED, (quoted) => ' '.repeat(quoted.length));
+  const unquoted = blankQuotations(text);
   const mapped = normalizeWithMap(unquoted);
   const issues: ToneIssue[] = [];
   const add = (kind: ToneKind, from: number, to: number) => {

@@ -149,7 +149,7 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
       // A message that names the field: a number followed by the very unit the question counts ("4 days" to "How many
       // days per week"), which the date reading took for a length of time.
       const words = new Set(texts.join(' ').toLowerCase().match(/\p{L}+/gu) ?? []);
-      const unit = [...bare(text).matchAll(/(\d+)\s*(\p{L}+)/gu)].find((match) => words.has((match[2] ?? '').toLowerCase()));
+      const unit = [...bare(text).matchAll(/(?<!\d)(\d+)\s*(\p{L}+)/gu)].find((match) => words.has((match[2] ?? '').toLowerCase()));
       return unit?.[1] ?? null;
     }
     case 'choice':

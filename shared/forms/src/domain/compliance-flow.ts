@@ -1,4 +1,5 @@
 import { type ApplicationDraft, type ApplicationSessionView, type CheckViolation, event, type FormSessionView } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import { findTopicMentions, maskTopics, resolveTopics, type ProhibitedTopic } from '../compliance/topics.js';
 import { advance, completeSession, type AdvanceResult } from './form-flow.js';
 
@@ -30,6 +31,10 @@ export function hasPassedCheck(state: ApplicationSessionView, fieldId: string | 
 
 /** Rule-based violations no model may overrule: prohibited topics named in the question. */
 export function floorViolations(state: FormSessionView, question: string): CheckViolation[] {
+  return withinTextBudget(() => topicViolations(state, question));
+}
+
+function topicViolations(state: FormSessionView, question: string): CheckViolation[] {
   return findTopicMentions(question, topicsOf(state)).map((mention) => ({
     type: 'prohibited_topic' as const,
     message: `prohibited topic "${mention.label.en}": "${mention.match}"`,
@@ -78,10 +83,18 @@ export type AuditVerdict = { passed: boolean; violations: Array<{ type: string; 
  * the auditor said.
  */
 export function applyAudit(draft: ApplicationDraft, input: AuditVerdict): void {
-  const topics = topicsOf(draft.state);
-  const lang = draft.state.bootstrap.language === 'ja' ? 'ja' : 'en';
+  // The transcript is read under the text budget, before the session changes.
+  const audit = withinTextBudget(() => auditOf(draft.state, input));
+  draft.setAudit(audit);
+  draft.emit(event('audit', audit));
+  completeSession(draft);
+}
+
+function auditOf(state: ApplicationSessionView, input: AuditVerdict) {
+  const topics = topicsOf(state);
+  const lang = state.bootstrap.language === 'ja' ? 'ja' : 'en';
   const violations = [...input.violations];
-  for (const asked of draft.state.messages.filter((entry) => entry.role === 'assistant')) {
+  for (const asked of state.messages.filter((entry) => entry.role === 'assistant')) {
     for (const hit of findTopicMentions(asked.text, topics)) {
       const message = `the interviewer asked about a prohibited topic "${hit.label.en}" (${asked.messageId})`;
       if (!violations.some((violation) => violation.type === 'prohibited_topic' && violation.severity === 'error' && violation.message.includes(asked.messageId))) {
@@ -89,14 +102,11 @@ export function applyAudit(draft: ApplicationDraft, input: AuditVerdict): void {
       }
     }
   }
-  const audit = {
+  return {
     passed: input.passed && !violations.some((violation) => violation.severity === 'error'),
     violations,
     summary: maskTopics(input.summary, topics, lang),
   };
-  draft.setAudit(audit);
-  draft.emit(event('audit', audit));
-  completeSession(draft);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { withinTextBudget } from '@convo/text';
 import { answerSpec, type FactType } from '../nlu/fact-type.js';
 import type { AnswerType, DeepReadonly, FactDefinition, FieldStatus, FormField, FormSessionView, ReviewResult } from '@convo/runtime';
 import { candidateValue } from '../nlu/review-rules.js';
@@ -94,6 +95,10 @@ export function collectedFacts(state: FormSessionView): Record<string, string> {
  * named option) are carried over, and only for a field with one fact.
  */
 export function candidateFor(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
+  return withinTextBudget(() => candidate(state, field, facts, now));
+}
+
+function candidate(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
   const views = factViews(field, facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }]);
   if (views.length !== 1 || !views[0]) return null;
   const spec = { type: views[0].kind, options: views[0].options, texts: [] };

@@ -1,4 +1,5 @@
 import type { TurnIntake } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import { preloadContentAnalyzer } from '../nlu/content.js';
 import { routeUserMessage } from './answer-routing.js';
 import { prepareUserMessage } from './compliance-flow.js';
@@ -11,8 +12,11 @@ import { prepareUserMessage } from './compliance-flow.js';
  */
 export const formTurnIntake: TurnIntake = (session, message, turnId) => {
   const draft = session.asForm();
-  const prepared = prepareUserMessage(draft.state, message);
-  const route = routeUserMessage(draft.state, prepared.text);
+  // Reading the message is one budgeted analysis, done before the session changes.
+  const { prepared, route } = withinTextBudget(() => {
+    const masked = prepareUserMessage(draft.state, message);
+    return { prepared: masked, route: routeUserMessage(draft.state, masked.text) };
+  });
   const added = draft.addUserMessage(prepared.text, turnId, route.fieldId, route.correction);
   if (prepared.topics.length === 0) return {};
   draft.asApplication().updateCompliance((compliance) => compliance.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));

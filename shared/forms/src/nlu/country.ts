@@ -1,3 +1,4 @@
+import { withinTextBudget } from '@convo/text';
 import { isKnownCountry, libraryCountryName, matchPlaces, type PlaceMatch, type PlaceValue } from './place-index.js';
 import { findTown } from './gazetteer.js';
 import { SUBDIVISION_CODES } from './places-en.js';
@@ -28,7 +29,7 @@ const RESIDENCE_AFTER = /^(?:都|府|県|州|市)?\s*(?:に住|在住|で暮ら|
 
 // "Evanston, IL", "Halifax, NS B3H 1A1", "beaverton OR": a state or province code right after a city (its comma
 // optional when the code ends the reply).
-const CITY_CODE = /(?:,\s*([A-Z]{2})(?=\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)?\s*(?:[.,;!]|$))|(?<=\p{L})\s+([A-Z]{2})(?=\s*[.!]?\s*$))/u;
+const CITY_CODE = /(?:,\s*([A-Z]{2})(?=(?:\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d))?\s*(?:[.,;!]|$))|(?<=\p{L})\s+([A-Z]{2})(?=(?:\s*[.!])?\s*$))/u;
 
 /** The text with a trailing state or province code spelled out, so the place index can read it. */
 function withSubdivisionName(text: string): string {
@@ -50,6 +51,10 @@ function withSubdivisionName(text: string): string {
  * but live in Canada" is Canada.
  */
 export function findCountry(text: string, options: { towns?: boolean } = {}): CountryMatch | null {
+  return withinTextBudget(() => countryIn(text, options));
+}
+
+function countryIn(text: string, options: { towns?: boolean } = {}): CountryMatch | null {
   const normalized = withSubdivisionName(normalizeText(text));
   const matches = matchPlaces(normalized);
   const code = bestCountry(normalized, matches);
@@ -117,7 +122,7 @@ function bestCountry(text: string, matches: PlaceMatch[]): string | null {
   const scores = new Map<string, { score: number; first: number }>();
   for (const match of matches) {
     // "Cambridge, Massachusetts", "London, Ontario": the region after a place says which country's place it is.
-    const qualifies = matches.some((previous) => previous !== match && previous.end <= match.start && /^\s*,?\s*$/.test(text.slice(previous.end, match.start)));
+    const qualifies = matches.some((previous) => previous !== match && previous.end <= match.start && /^\s*(?:,\s*)?$/.test(text.slice(previous.end, match.start)));
     const bonus = (marksResidence(text, match) ? 1 : 0) + (qualifies ? 1 : 0);
     for (const code of new Set(match.values.map((value) => value.code))) {
       const tally = scores.get(code) ?? { score: 0, first: match.start };

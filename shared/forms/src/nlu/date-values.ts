@@ -177,11 +177,13 @@ export function eraYear(era: string, yearInEra: string): number | null {
   return first + (yearInEra === '元' ? 1 : Number(yearInEra)) - 1;
 }
 
-const KANJI = '[〇一二三四五六七八九十百千]+';
+const KANJI_DIGIT = '[〇一二三四五六七八九十百千]';
+const KANJI = `${KANJI_DIGIT}+`;
 // Kanji numerals count before a calendar or clock counter; 「一時的」「一時期」 are words, and 十分 ("enough") is
-// only minutes after an hour.
+// only minutes after an hour. (Read from the first numeral, and the lookbehinds tried at numerals only: tried from
+// each numeral of a long row, or each space of a long run, the search was quadratic.)
 const KANJI_BEFORE_COUNTER = new RegExp(
-  String.raw`${KANJI}(?=\s*(?:年|月|週|[かヶカヵケ箇]月|時(?![的期])))|(?<=月\s*)${KANJI}(?=\s*日)|(?<=時\s*)${KANJI}(?=\s*分)|(?<=分\s*)${KANJI}(?=\s*秒)`,
+  String.raw`(?<!${KANJI_DIGIT})${KANJI}(?=\s*(?:年|月|週|[かヶカヵケ箇]月|時(?![的期])))|(?=${KANJI_DIGIT})(?:(?<=月\s*)${KANJI}(?=\s*日)|(?<=時\s*)${KANJI}(?=\s*分)|(?<=分\s*)${KANJI}(?=\s*秒))`,
   'g',
 );
 
@@ -239,7 +241,7 @@ const alternatives = (words: Readonly<Record<string, number>>) => Object.keys(wo
 const RELATIVE_YEAR_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_YEAR)})(?:\s*の\s*(?=\d{1,2}\s*月))?`, 'g');
 const RELATIVE_MONTH_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_MONTH)})(?:\s*の?\s*(\d{1,2})\s*日)?`, 'g');
 const RELATIVE_WEEKDAY = new RegExp(String.raw`(${alternatives(RELATIVE_WEEK)})\s*の?\s*([${WEEKDAY_JA}])曜(?:日)?`, 'g');
-const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA})\s*(?:ほど|くらい|ぐらい)?\s*(前|後)(?![半期後])`, 'g');
+const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA})(?:\s*(?:ほど|くらい|ぐらい))?\s*(前|後)(?![半期後])`, 'g');
 
 /** 「去年」「先月」「来週の金曜日」「一昨日」「3日前」 as the calendar dates they name. */
 function relativeJapanese(src: Rewritten, today: Day): Rewritten {
@@ -300,7 +302,7 @@ export function chronoParsers(language: SessionLanguage, country?: string | null
 // "a few days ago", "several weeks", "some time", "the last couple of months": no day is named.
 const VAGUE = /\b(?:few|several|couple|some|many|while|ages)\b/i;
 const QUANTITY_AND_UNIT =
-  /(?:\d+(?:\.\d+)?|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?))\s+(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?)\b/i;
+  /(?:(?<!\d)\d+(?:\.\d+)?|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?))\s+(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?)\b/i;
 
 /**
  * Whether a chrono match names a point in time: "four weeks" and "the last 3

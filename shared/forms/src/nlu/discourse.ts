@@ -39,7 +39,8 @@ export function retractedSpans(text: string): Span[] {
   for (const correction of text.matchAll(SELF_CORRECTION)) {
     // "週2回…いや": the trailing dots of a hesitation do not end the sentence being taken back.
     // A change of mind that opens a new sentence ("…something? Hang on…") takes back the sentence before it.
-    const end = text.slice(0, correction.index).replace(/[.…\s、,?!？！。]+$/, '').length;
+    let end = correction.index;
+    while (end > 0 && HESITATION_MARK.test(text[end - 1]!)) end--;
     const start = backTo(text, end, SENTENCE, 200);
     if (end > start) spans.push([start, end]);
   }
@@ -47,15 +48,20 @@ export function retractedSpans(text: string): Span[] {
 }
 
 // Also hesitation settled aloud: 「午後か夜間…うーん、夜間で」, "Like 140,000 something? Hang on, let me look... 143,880".
+// (The last lookbehind is tried where a "no" starts only: tried everywhere, it scanned a long run of spaces back from
+// each of its positions.)
 const SELF_CORRECTION =
-  /(?:いや|いえ)[、,…\s]+|(?:[、,….\s]|^)(?:やっぱり|やはり|うーん|ええと|えーと)|\b(?:no wait|wait,? no|actually,? no|or rather|i mean|scratch that|make that|hang on|let me (?:check|look|see|think))\b|(?<=(?:\.\.\.|[…—-])\s*)no,?\s(?=\s*\w)/gi;
+  /(?:いや|いえ)[、,…\s]+|(?:[、,….\s]|^)(?:やっぱり|やはり|うーん|ええと|えーと)|\b(?:no wait|wait,? no|actually,? no|or rather|i mean|scratch that|make that|hang on|let me (?:check|look|see|think))\b|(?=no)(?<=(?:\.\.\.|[…—-])\s*)no,?\s(?=\s*\w)/gi;
+// What ends the stretch a correction takes back, before it: dots, spaces, commas, question marks.
+const HESITATION_MARK = /[.…\s、,?!？！。]/;
 
 // Reason clauses: 「…ので、」, a conjunctive から after a predicate (遠いから、 — not 3日前から, which is "since"),
 // "because …", a causal "since" followed by a subject, and what precedes ", so I/we/…".
 // A preface ending in 「けど、」「けれど、」 (「旅行は19日から21日までなんですけど、」) sets the scene for the answer after it.
 const BACKGROUND_JA = /(?:ので|(?<=[いうくすつぬむるただ])から|(?<=[だすたいんね])(?:けど|けれど|けれども)(?=[、,]))/g;
 const BECAUSE_EN = /\b(?:because|cause|'cause|since (?=(?:i|we|my|our|the|it|he|she|they|there)\b))\b/gi;
-const SO_EN = /,?\s+so\s+(?=(?:i|we|i'd|i'll|i'm|we'd|we're|we'll|it|that|my|our|ideally|probably|maybe|if)\b)/gi;
+// (The spaces from their first one, or from the comma: tried from each space of a long run, this was quadratic.)
+const SO_EN = /(?:,|(?<![\s,]))\s+so\s+(?=(?:i|we|i'd|i'll|i'm|we'd|we're|we'll|it|that|my|our|ideally|probably|maybe|if)\b)/gi;
 const SENTENCE = /[.!?。！？\n]/;
 
 /** Stretches that give background (a reason, a circumstance) rather than the answer itself. */

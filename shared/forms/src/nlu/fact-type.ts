@@ -269,7 +269,8 @@ const WH_QUESTION = /\b(?:which|what|where|who|how long|how many|how much|when)\
 
 /** 「児童の現在（2026年度）の学年」, "(as of 2025)": a year in brackets dates the question, it does not ask for one. */
 function withoutDateQualifier(text: string): string {
-  return text.replace(/[(（][^()（）]*\d{4}[^()（）]*[)）]/g, ' ');
+  // (The year is looked for once, by the lookahead: `[^()]*\d{4}[^()]*` tried every split of an unclosed bracket's text.)
+  return text.replace(/[(（](?=[^()（）]*\d{4})[^()（）]*[)）]/g, ' ');
 }
 
 // "Description of…", "describe", 「詳しく」「具体的に」: a request for prose.

@@ -1,3 +1,4 @@
+import { withinTextBudget } from '@convo/text';
 import { ENGLISH_COMMON_WORDS } from './english-words.js';
 import { createNameMatcher, type NameEntry, type NameMatch } from './name-matcher.js';
 import { latinWords, normalizeText, scriptCounts, trimPunctuation, type SessionLanguage } from './text.js';
@@ -41,6 +42,10 @@ let matcher: ((text: string) => NameMatch<string>[]) | null = null;
  * means English only when it reads as an English reply ("hi", "ok").
  */
 export function detectLanguageChoice(text: string): LanguageChoice {
+  return withinTextBudget(() => languageChoice(text));
+}
+
+function languageChoice(text: string): LanguageChoice {
   const normalized = normalizeText(text);
   const bare = trimPunctuation(normalized.replace(/\bplease\b/gi, '')).toLowerCase();
   const code = CODE_REPLIES[bare];

@@ -114,7 +114,7 @@ function wordNumbers(text: string): FoundNumber[] {
 }
 
 function reread(span: string): number | undefined {
-  return (nlp(span.replace(/[.\s]+$/, '')).numbers().json() as NumberMatch[])[0]?.number?.num;
+  return (nlp(span.replace(/(?<![.\s])[.\s]+$/, '')).numbers().json() as NumberMatch[])[0]?.number?.num;
 }
 
 /**

@@ -29,6 +29,10 @@ import { timeSlotPicks } from './time-values.js';
  * those descriptions are kept as aliases a reply may use instead.
  */
 
+// Separators with the spaces around them are written `(?<!\s)\s*SEP\s*|SEP\s*`, not `\s*SEP\s*`: the same
+// matches, but the spaces are taken from the first of them (or, after a match that took them, none), so a long run
+// of spaces is not scanned again from each of its positions.
+
 export type OptionList = {
   options: string[];
   /** A list set apart as a list (cue, brackets, slashes, quotes, whole text); false for prose "A, B or C". */
@@ -44,7 +48,7 @@ const NO_LIST: OptionList = { options: [], strict: true, cued: false, aliases: {
 const ITEM_MAX_CHARS = 32;
 const ITEM_MAX_WORDS = 4;
 
-const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*\s*:?\s*$/i;
+const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*(?:\s*:)?\s*$/i;
 // 「…のどちらですか」「…のどれにしますか」: which one, asked as a question, is a cue as well.
 // The words that ask for one of a list (「どちらでも」 is "either", an answer, not a cue).
 const WHICH_JA = String.raw`いずれか|どれか|どちら(?!でも)`;
@@ -96,17 +100,46 @@ function parseOptions(texts: readonly string[]): OptionList {
 
 type Found = { options: string[]; strict: boolean; cued: boolean };
 
-// Examples of what counts ("e.g. Python, Go or Rust", 「アレルギー・持病など」, 「例えば…」) are never the allowed values.
-const EXAMPLE_STRETCH = /\b(?:e\.\s?g\.?|for example|for instance|such as|including)[^.。!?！？\n]*|(?:例えば|たとえば|例：|例:)[^。！？\n]*|[^。\n（(「『]*?(?:など|等)(?![\p{L}])/giu;
+// Examples of what counts ("e.g. Python, Go or Rust", 「アレルギー・持病など」, 「例えば…」) are never the allowed values:
+// a cue and the rest of its sentence, or a stretch ending in 「など」「等」 that no sentence end or bracket interrupts.
+const EXAMPLE_CUE = /\b(?:e\.\s?g\.?|for example|for instance|such as|including)[^.。!?！？\n]*|(?:例えば|たとえば|例：|例:)[^。！？\n]*/iuy;
+const EXAMPLE_END = /(?:など|等)(?![\p{L}])/gu;
+const EXAMPLE_BOUND = /[。\n（(「『]/gu;
 
-/** The text without its examples ("e.g. …", 「…など」): they show what counts, they never type a fact. */
+function nextMatch(pattern: RegExp, text: string, from: number): { index: number; end: number } | null {
+  pattern.lastIndex = from;
+  const found = pattern.exec(text);
+  return found ? { index: found.index, end: found.index + found[0].length } : null;
+}
+
+/**
+ * The text without its examples ("e.g. …", 「…など」), each replaced by a space: they show what counts, they never
+ * type a fact. What one regex replaced (`cue…|[^。\n（(「『]*?(?:など|等)`), as a scan: from each place, the regex
+ * looked for a 「など」 ahead again, so a long text without one was quadratic; the next 「など」 and the next
+ * boundary are found once and kept until the scan passes them.
+ */
 export function withoutExamples(text: string): string {
-  return text.replace(EXAMPLE_STRETCH, ' ');
+  let out = '';
+  let copied = 0;
+  let end = nextMatch(EXAMPLE_END, text, 0);
+  let bound = nextMatch(EXAMPLE_BOUND, text, 0);
+  for (let at = 0; at < text.length; ) {
+    EXAMPLE_CUE.lastIndex = at;
+    const cue = EXAMPLE_CUE.exec(text);
+    if (end && end.index < at) end = nextMatch(EXAMPLE_END, text, at);
+    if (bound && bound.index < at) bound = nextMatch(EXAMPLE_BOUND, text, at);
+    const stretchEnd = cue ? at + cue[0].length : end && (!bound || end.index < bound.index) ? end.end : -1;
+    if (stretchEnd > at) {
+      out += `${text.slice(copied, at)} `;
+      copied = at = stretchEnd;
+    } else at += text.codePointAt(at)! > 0xffff ? 2 : 1;
+  }
+  return out + text.slice(copied);
 }
 
 /** Every list in one text, by the conventions above. */
 function listsIn(raw: string): Found[] {
-  const text = raw.replace(EXAMPLE_STRETCH, ' ');
+  const text = withoutExamples(raw);
   const out: Found[] = [];
   // Quoted or slashed items are options as written (「一人で帰宅」); a phrase in a 「・」 list is prose.
   const add = (items: string[], strict: boolean, cued: boolean, phrasesAllowed = false) => {
@@ -117,7 +150,7 @@ function listsIn(raw: string): Found[] {
   for (const bracketMatch of text.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
     const inner = bracketMatch[1] ?? '';
     // "(piano, safe, hot tub, artwork, aquarium...)": a list left open is examples.
-    if (EXAMPLES.test(inner) || EXAMPLES.test(text.slice(0, bracketMatch.index)) || /など|等|\betc\b|(?:\.{2,}|…)\s*$/.test(inner)) continue;
+    if (EXAMPLES.test(inner) || EXAMPLES.test(text.slice(0, bracketMatch.index)) || /など|等|\betc\b|(?:(?<!\.)\.{2,}|…)\s*$/.test(inner)) continue;
     const atEnd = trimPunctuation(text.slice(bracketMatch.index + bracketMatch[0].length)) === '';
     // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
     const innerCue = LIST_BEFORE_CUE_JA.exec(inner);
@@ -156,8 +189,8 @@ function listsIn(raw: string): Found[] {
     const items = splitItems(slashMatch[0]);
     // 「あり／なしがはっきりしている」: the predicate after the last item is not part of it.
     const last = items.at(-1) ?? '';
-    const predicate = /^(.+?)[がをはでにと](?=.*(?:する|している|いる|ある|わかる|分かる|明確|こと|です|ます|確認)$)/u.exec(last);
-    if (predicate?.[1] && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(last)) items[items.length - 1] = predicate[1];
+    const subject = beforePredicate(last);
+    if (subject && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(last)) items[items.length - 1] = subject;
     if (items.every((item) => /^[a-z]{1,2}$/.test(item)) && items.length < 3) continue;
     // "how they do with dryers / clippers": a slash inside a sentence joins two words, not a list of options.
     if (items.some((item) => item.split(/\s+/).length > 3 || (/\s/.test(item) && item.split(/\s+/).some((word) => ENGLISH_COMMON_WORDS.has(word))))) continue;
@@ -172,7 +205,28 @@ function listsIn(raw: string): Found[] {
   return out;
 }
 
-/** Comma, 「、」, 「・」 and "or" lists inside one sentence: cued, after a colon, the whole text, or ≥3 items in prose. */
+const PREDICATE_ENDS = ['する', 'している', 'いる', 'ある', 'わかる', '分かる', '明確', 'こと', 'です', 'ます', '確認'];
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * 「ありがはっきりしている」 → 「あり」: an item before the first particle that a predicate follows, or null. What
+ * `^(.+?)[がをはでにと](?=.*(?:する|…|確認)$)` found, by position: the regex tried each particle with a scan to the
+ * end. (On one line: `.` does not cross a line break.)
+ */
+function beforePredicate(item: string): string | null {
+  if (LINE_BREAK.test(item)) return null;
+  const ends = PREDICATE_ENDS.filter((end) => item.endsWith(end)).map((end) => end.length);
+  if (ends.length === 0) return null;
+  // The particle needs the shortest such predicate after it.
+  const room = item.length - Math.min(...ends);
+  for (let at = 1; at < room; at++) if ('がをはでにと'.includes(item[at]!)) return item.slice(0, at);
+  return null;
+}
+
+/**
+ * Comma, 「、」, 「・」 and "or" lists inside one sentence: cued, after a colon, the whole text, or ≥3 items in prose.
+ * The segment is one trimmed line with single spaces (see listsIn).
+ */
 function listsInSegment(segment: string, add: (items: string[], strict: boolean, cued: boolean) => void): void {
   if (!segment) return;
   // Japanese: the list ends at its cue and starts after the last particle or punctuation before it. A 「・」 list
@@ -197,9 +251,10 @@ function listsInSegment(segment: string, add: (items: string[], strict: boolean,
   }
   // "Our levels are Beginner, Intermediate and Advanced": named values after "<things> are".
   const item = String.raw`[A-Z][\w+-]*(?:\s[A-Z][\w+-]*)*`;
-  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)\s*:?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(segment);
+  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)(?:\s*:)?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(segment);
   if (values?.[1]) {
-    add(splitItems(values[1].replace(/,?\s+and\s+/, ', ')), true, true);
+    // (The spaces from their first one, or from the comma: tried from each space of a run, this was quadratic.)
+    add(splitItems(values[1].replace(/,\s+and\s+|(?<![\s,])\s+and\s+/, ', ')), true, true);
     return;
   }
   // English: "one of: A, B, C", "role: A, B, or C", "One of A, B or C", "A, B or C". Options written as names
@@ -208,12 +263,13 @@ function listsInSegment(segment: string, add: (items: string[], strict: boolean,
   // A dash does what a colon does ("Meeting format — In person, Video call, or Phone call").
   const colon = Math.max(-1, ...[...segment.matchAll(/(?<!\d):(?!\d)|：|\s[—–]\s?|\s-\s/g)].map((colonMatch) => colonMatch.index + colonMatch[0].length - 1));
   const afterColon = colon >= 0 ? segment.slice(colon + 1) : null;
-  const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b\s*:?\s*(.+)$/i.exec(segment);
+  // (The list starts at a non-space: on a trimmed line that is where `\s*:?\s*(.+)$` started it, without trying each split.)
+  const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b(?:\s*:)?\s*(\S.*)$/i.exec(segment);
   // "one of our four types: Family, Wedding, …": the colon introduces the list itself.
   const listText = afterColon !== null && cue !== null && cue.index < colon ? afterColon : (cue?.[1] ?? afterColon ?? segment);
   if (EXAMPLES.test(segment.slice(0, segment.length - listText.length)) || /など|等|\betc\b/.test(listText)) return;
   // "One of Windows, macOS or Android is identified": the list ends where its predicate starts.
-  const items = splitItems(listText.replace(/\s+(?:is|are|was|were|be|being|has been|must be|should be)\s+\w+(?:\s+\w+)?\s*$/i, ''));
+  const items = splitItems(listText.replace(/(?<!\s)\s+(?:is|are|was|were|be|being|has been|must be|should be)\s+\w+(?:\s+\w+)?\s*$/i, ''));
   const named = items.map(cleanItem).every((cleaned) => /^[\p{Lu}\p{N}]/u.test(cleaned)) || codes(items);
   const hasOr = /\bor\b|または|もしくは/i.test(listText);
   const whole = cue === null && afterColon === null;
@@ -247,18 +303,32 @@ function splitItems(text: string): string[] {
   const depth = (position: number) => (text.slice(0, position).match(/[(（]/g)?.length ?? 0) - (text.slice(0, position).match(/[)）]/g)?.length ?? 0);
   const commas = [...text.matchAll(/[、，,]/g)].filter((comma) => depth(comma.index) === 0).map((comma) => comma.index);
   // 「電気のみ／ガスのみ／電気・ガス両方」: with slashes as separators, a middle dot joins words inside an item.
-  if (commas.length === 0 && /[/／|]/.test(text)) return clean(text.split(/\s*[/／|]\s*/));
-  if (commas.length === 0) return clean(text.split(/\s*(?:・|\s+or\s+|または|もしくは|あるいは)\s*/i));
+  if (commas.length === 0 && /[/／|]/.test(text)) return clean(text.split(/(?<!\s)\s*[/／|]\s*|[/／|]\s*/));
+  if (commas.length === 0) return clean(text.split(/(?<!\s)\s*(?:・|または|もしくは|あるいは)\s*|(?:・|または|もしくは|あるいは)\s*|(?<!\s)\s+or\s+/i));
   const parts = [...commas, text.length].map((end, i) => text.slice(i === 0 ? 0 : commas[i - 1]! + 1, end));
   const oxford = parts.slice(1).some((part) => /^\s*(?:or|and)\s/i.test(part));
   const last = parts.pop() ?? '';
-  const tail = oxford ? [last] : last.split(/\s+(?:or|and)\s+|または|もしくは|あるいは/i);
+  const tail = oxford ? [last] : last.split(/(?<!\s)\s+(?:or|and)\s+|または|もしくは|あるいは/i);
   return clean([...parts, ...tail]);
 }
 
 /** "Day (6am–2:30pm)" → "Day"; 「軽自動車（4人乗り）」 → 「軽自動車」; "A = Kubernetes" → "A". */
 function cleanItem(item: string): string {
-  return trimPunctuation(item.replace(/\s*[(（][^()（）]*[)）]?\s*/g, ' ').replace(/\s*[=＝].*$/, '').replace(/\s+/g, ' '));
+  return trimPunctuation(withoutDefinition(item.replace(/(?<!\s)\s*[(（][^()（）]*[)）]?\s*|[(（][^()（）]*[)）]?\s*/g, ' ')).replace(/\s+/g, ' '));
+}
+
+/**
+ * "A = Kubernetes" → "A": the text before the first "=" with no line break after it, and before the spaces ahead
+ * of that "=" (what `/\s*[=＝].*$/` cut). A scan: the regex tried each "=" and each space with a scan to the end.
+ */
+function withoutDefinition(item: string): string {
+  let from = item.length;
+  while (from > 0 && !LINE_BREAK.test(item[from - 1]!)) from--;
+  const equals = item.slice(from).search(/[=＝]/);
+  if (equals < 0) return item;
+  let start = from + equals;
+  while (start > 0 && /\s/.test(item[start - 1]!)) start--;
+  return item.slice(0, start);
 }
 
 const DETERMINER = /^(?:a|an|the|their|your|his|her|its|our|my|some|any|each|every)\s/i;
@@ -319,7 +389,7 @@ function mappedTo(option: string, all: string): string[] {
   const out: string[] = [];
   for (const mappingMatch of [...all.matchAll(ja), ...all.matchAll(en)]) {
     const head = (mappingMatch[1] ?? '').replace(/^.*(?:\b(?:if|when|and|so|but)\b|[はがを])\s*/i, '');
-    for (const piece of head.split(/\s*(?:[・、/／]|\bor\b|\band\b)\s*/i)) {
+    for (const piece of head.split(/(?<!\s)\s*(?:[・、/／]|\bor\b|\band\b)\s*|(?:[・、/／]|\bor\b|\band\b)\s*/i)) {
       const alias = trimPunctuation(piece);
       if (alias && [...alias].length <= 24 && alias.toLowerCase() !== bare.toLowerCase()) out.push(alias);
     }
@@ -419,19 +489,22 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
  */
 function compoundFirst(text: string, opts: ReadonlyArray<{ option: string; key: string }>, picked: string[]): string[] {
   const compounds = opts.filter((choice) => {
-    const parts = choice.key.split(/\s*(?:\+|＋|\band\b|・)\s*/).filter((part) => part.length > 0);
+    const parts = choice.key.split(PART_JOINER).filter((part) => part.length > 0);
     return parts.length >= 2 && parts.every((part) => text.includes(part));
   });
   if (compounds.length !== 1) return picked;
   const whole = compounds[0]!;
-  const parts = whole.key.split(/\s*(?:\+|＋|\band\b|・)\s*/);
+  const parts = whole.key.split(PART_JOINER);
   return [whole.option, ...picked.filter((pick) => pick !== whole.option && !parts.includes(keyOf(cleanItem(pick) || pick)))];
 }
+
+// The "+", "and" or 「・」 joining an option's parts, with the spaces around it.
+const PART_JOINER = /(?<!\s)\s*(?:\+|＋|\band\b|・)\s*|(?:\+|＋|\band\b|・)\s*/;
 
 /** How an option or a reply is compared: NFKC, lower case, "&" read as "and". */
 function keyOf(text: string): string {
   // (「１３時～１５時」 for 「13時〜15時」: the wave dash and the tildes are one sign; "self employed" is "Self-employed".)
-  return normalizeText(text).toLowerCase().replace(/\s*[&＆]\s*/g, ' and ').replace(/[〜～~]/g, '~').replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
+  return normalizeText(text).toLowerCase().replace(/(?<!\s)\s*[&＆]\s*|[&＆]\s*/g, ' and ').replace(/[〜～~]/g, '~').replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
 }
 
 /**
@@ -440,7 +513,7 @@ function keyOf(text: string): string {
  */
 function keysOf(option: string): string[] {
   const bare = cleanItem(option) || option;
-  const sides = /[/／]/.test(bare) ? bare.split(/\s*[/／]\s*/) : [];
+  const sides = /[/／]/.test(bare) ? bare.split(/(?<!\s)\s*[/／]\s*|[/／]\s*/) : [];
   return distinct([option, bare, ...sides].map(keyOf).filter((key) => key.length > 0));
 }
 

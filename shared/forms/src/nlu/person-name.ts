@@ -56,7 +56,8 @@ export function extractPersonName(text: string, parts: 1 | 2): Extraction {
 
 // Tokens with an @, a digit, a slash or a lower-case domain are contact details or numbers. Blanked with a
 // symbol of the same length, so offsets stay valid and no name run crosses them.
-const CONTACT = /[\w.%+/:@-]*(?:[@\d/]|\.[a-z]{2})[\w.%+/:@-]*/g;
+// (Each token from its start, the lookbehind: tried from each character of a long token without one, it was quadratic.)
+const CONTACT = /(?<![\w.%+/:@-])[\w.%+/:@-]*(?:[@\d/]|\.[a-z]{2})[\w.%+/:@-]*/g;
 
 // Self-corrections: what follows replaces what came before. A closed class, like discourse.ts's patterns.
 const CORRECTION = /\b(?:actually|i mean|sorry|correction|scratch that|make (?:that|it))\b|いや[、,]|訂正|間違え/gi;

@@ -61,7 +61,7 @@ const MAGNITUDE: Readonly<Record<string, number>> = { 百: 1e2, 千: 1e3, 万: 1
 const SCALE_JA = [
   /(?<![\d〇一二三四五六七八九十百千万億数])([万億])(?=円|ドル|ユーロ|ポンド|単位)/,
   /[(（]\s*([百千][万億]?)(?:円|ドル|ユーロ|ポンド)\s*[)）]/,
-  /(?:単位\s*[:：は]?\s*|何)([百千][万億]?)(?:円|ドル|ユーロ|ポンド)|([百千][万億]?)(?:円|ドル|ユーロ|ポンド)?単位/,
+  /(?:単位(?:\s*[:：は])?\s*|何)([百千][万億]?)(?:円|ドル|ユーロ|ポンド)|([百千][万億]?)(?:円|ドル|ユーロ|ポンド)?単位/,
 ];
 const CURRENCY_WORDS = [...CURRENCIES].flatMap((family) => UNIT_FAMILIES[family] ?? []).filter((word) => /^[a-z]+$/.test(word)).join('|');
 const SCALE_EN = new RegExp(
@@ -72,19 +72,22 @@ const COUNTED_EN = /^(?:how many|number of|no\.? of|# of|count of|quantity of)$/
 const CALENDAR_YEAR = /\b(?:what|which)\s+year\b|\byear\s+(?:of|built|founded|established|made)\b|西暦|年度|何年に/i;
 
 const NUMERAL = '[\\d〇一二三四五六七八九十]+';
+// A number is matched from its first numeral (NUMERAL_START, `(?<!\d)`): tried from each of a long row of them,
+// these searches were quadratic; a match from inside the row is one from its start anyway.
+const NUMERAL_START = '(?<![\\d〇一二三四五六七八九十])';
 // Values of other kinds whose digits are not a quantity.
 const OTHER_VALUES = [
   /\d{1,4}\/\d{1,2}(?:\/\d{1,4})?|\d{1,4}[-.]\d{1,2}[-.]\d{1,4}/g,
   /\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)\b/gi,
-  /(?:\d+-){2,}\d+/g,
+  /(?<!\d)(?:\d+-){2,}\d+/g,
   /(?:〒\s*)?(?<!\d)\d{3}-\d{4}(?!\d)/g,
-  new RegExp(`(?:${NUMERAL}年)?${NUMERAL}月(?:${NUMERAL}日)?|${NUMERAL}時(?!間)(?:${NUMERAL}分|半)?`, 'g'),
+  new RegExp(`${NUMERAL_START}(?:(?:${NUMERAL}年)?${NUMERAL}月(?:${NUMERAL}日)?|${NUMERAL}時(?!間)(?:${NUMERAL}分|半)?)`, 'g'),
   // The "1" of a rate: 「1泊あたり2万円」, "£20 per 1 kg".
-  new RegExp(`${NUMERAL}[^\\d\\s、。,]{0,3}?(?:あたり|当たり|につき)|\\bper\\s+${NUMERAL}`, 'gi'),
+  new RegExp(`${NUMERAL_START}${NUMERAL}[^\\d\\s、。,]{0,3}?(?:あたり|当たり|につき)|\\bper\\s+${NUMERAL}`, 'gi'),
 ];
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
 const CALENDAR_YEAR_NUMBER = /^(?:19\d\d|20\d\d|2100)$/;
-const RELATIVE_TIME = new RegExp(`${NUMERAL}\\s*(?:日|週間|か月|ヶ月|カ月|年|時間|分)[前後]|\\d+\\s*(?:days?|weeks?|months?|years?|hours?|minutes?)\\s+ago\\b`, 'gi');
+const RELATIVE_TIME = new RegExp(`${NUMERAL_START}${NUMERAL}\\s*(?:日|週間|か月|ヶ月|カ月|年|時間|分)[前後]|(?<!\\d)\\d+\\s*(?:days?|weeks?|months?|years?|hours?|minutes?)\\s+ago\\b`, 'gi');
 const RANGE_LINK = /^\s*(?:-|~|〜|to|or|、|から)\s*$/i;
 
 const VAGUE_EN = /\b(?:(?:quite )?a few|several|some|many|a lot|lots|a handful|a bunch|plenty|multiple|numerous|a number of|dozens|hundreds|thousands)\b/i;
@@ -99,7 +102,7 @@ export function extractQuantity(text: string, unitTexts: readonly string[], opti
   if (isNonAnswer(text)) return NONE;
   const asked = askedUnit(unitTexts);
   // 「第2番」, "No. 5", "#3": a rank or a label is never a count.
-  const candidates = candidatesIn(text, asked).filter((candidate) => !/(?:第|No\.?\s*|#)\s*$/i.test(text.slice(Math.max(0, candidate.index - 4), candidate.index)));
+  const candidates = candidatesIn(text, asked).filter((candidate) => !/(?:第|No\.?|#)\s*$/i.test(text.slice(Math.max(0, candidate.index - 4), candidate.index)));
   const total = totalOf(text, candidates, asked);
   // A corrected count is of the order of the one it replaces ("the second digit is a 7 … it's 67,500, not 61,500").
   const near = options.near && /^\d+(?:\.\d+)?$/.test(options.near) ? Number(options.near) : null;
@@ -125,7 +128,7 @@ function halved(text: string, candidate: Candidate, value: string): string {
 }
 
 // "10桁", "10-digit": an identifier whose length the form states.
-const STATED_DIGITS = /(\d{1,2})\s*(?:桁|けた|-?\s*digits?\b)/i;
+const STATED_DIGITS = /(\d{1,2})\s*(?:桁|けた|(?:-\s*)?digits?\b)/i;
 
 /** 「1207 3365 49」 for a 10-digit number: groups of digits written apart, read as the one number the form asks for. */
 function digitGroups(text: string, unitTexts: readonly string[]): string | null {
@@ -145,7 +148,7 @@ const CONCLUSION_BEFORE = /\bso(?: that's| that is| it's)?\s*$/i;
 // 「妻と子ども1人と私の3人です」「夫と息子2人の4人家族」: the count after a と-list and の, or before 家族, sums it up.
 const JA_LIST_TOTAL_BEFORE = /と[^。、,]{0,16}の$/;
 const JA_TOTAL_AFTER = /^\s*(?:人|名)\s*(?:家族|全員|みんな)/;
-const TOTAL_AFTER = /^\s*(?:\p{L}{0,4}\s*)?(?:in total|total|altogether|all together|in all)\b/iu;
+const TOTAL_AFTER = /^\s*(?:\p{L}{1,4}\s*)?(?:in total|total|altogether|all together|in all)\b/iu;
 
 /**
  * The total of a breakdown ("児童82名と引率6名で、合計88名です", "22名と2名で24名"): a number marked as the total,

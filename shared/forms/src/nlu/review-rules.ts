@@ -1,4 +1,5 @@
 import type { FactDefinition, FormField, ReviewResult } from '@convo/runtime';
+import { withinTextBudget } from '@convo/text';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
 import { acceptsNone, answerSpec, asksConditionally, asksForRemarks, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
@@ -68,6 +69,11 @@ export type ReviewInput = {
  *   passes as skipped; a required one never passes on a refusal.
  */
 export function reviewAnswer(input: ReviewInput): ReviewOutcome {
+  // One answer's review is one budgeted analysis: text no rule expected fails this review, not the worker.
+  return withinTextBudget(() => review(input));
+}
+
+function review(input: ReviewInput): ReviewOutcome {
   const lang = input.language;
   const answers = input.answers.map(normalizeText).filter((answer) => answer.length > 0);
   const latest = answers.at(-1) ?? '';
@@ -229,11 +235,14 @@ function catchAllPick(spec: FactSpec, latest: string, extraction: Extraction): s
 const OFFERS_ANYWAY = /(?:^|[.!?,;]\s*)(?:oh,?\s+)?actually,?\s+(?:yes|no)\b|\bso (?:yes|no)\b|\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+// A range that opens with its number reads the number from its sign or first digit: tried from each digit of a long
+// row, the search was quadratic (and a match from inside a row is one from its start anyway).
+const FIRST_NUM = String.raw`((?:-|(?<!\d))\d+(?:\.\d+)?)`;
 const RANGE_STATED = [
   new RegExp(String.raw`\bbetween\s+${NUM}\s+and\s+${NUM}`, 'i'),
   new RegExp(String.raw`\bfrom\s+${NUM}\s+to\s+${NUM}\b`, 'i'),
-  new RegExp(String.raw`${NUM}\s*[-–〜~]\s*${NUM}\s*(?:scale|点満点|の範囲)`, 'i'),
-  new RegExp(String.raw`${NUM}\s*(?:から|〜|~)\s*${NUM}\s*(?:の間|の範囲|まで)`),
+  new RegExp(String.raw`${FIRST_NUM}\s*[-–〜~]\s*${NUM}\s*(?:scale|点満点|の範囲)`, 'i'),
+  new RegExp(String.raw`${FIRST_NUM}\s*(?:から|〜|~)\s*${NUM}\s*(?:の間|の範囲|まで)`),
 ];
 
 /** The range a fact's description or criteria set for its number, as [min, max], or null. */
@@ -542,7 +551,10 @@ const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no 
 function withoutEchoedNumbers(answer: string, texts: readonly string[]): string {
   // Joined with a break: "…from 0 to 2" + "Nights in our hotel block" must not read as "2 nights".
   const form = texts.join('\n').toLowerCase();
-  return answer.replace(/\S*\d\S*(?:\s+\S+)?/g, (phrase) => (phrase.length >= 4 && form.includes(phrase.toLowerCase().replace(/[.,!?]+$/, '')) && /\s/.test(phrase) ? ' '.repeat(phrase.length) : phrase));
+  // (A phrase is read from the start of its word, the lookbehinds: tried from each character of a long word, it was quadratic.)
+  return answer.replace(/(?<!\S)\S*\d\S*(?:\s+\S+)?/g, (phrase) =>
+    phrase.length >= 4 && form.includes(phrase.toLowerCase().replace(/(?<![.,!?])[.,!?]+$/, '')) && /\s/.test(phrase) ? ' '.repeat(phrase.length) : phrase,
+  );
 }
 
 /** The answer without the stretches it takes back, and without a correction's lead-in before them. */

@@ -96,13 +96,30 @@ function closesWithNotKnowingJa(answer: string): boolean {
   const sentence = sentences[0] ?? '';
   // One sentence only: 「頭痛がひどいです。原因は分かりません。」 answers first and doubts something else after.
   if (sentences.length !== 1 || !hasJapanese(sentence)) return false;
-  const tail = sentence.replace(/[。！？!?…\s]+$/u, '').slice(-12);
+  const tail = sentence.replace(/(?<![。！？!?…\s])[。！？!?…\s]+$/u, '').slice(-12);
   if (!admitsNotKnowing(tail)) return false;
   // 「関係あるかは分かりません」 doubts a question inside the answer, 「原因は分かりません」 a thing it names.
   const before = sentence.slice(0, sentence.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定|覚え|思い出/u));
   if (/か(?:は|も|どうか(?:は)?)?\s*$|[\p{Script=Han}\p{Script=Katakana}ー]は\s*(?:まだ|よく)?$/u.test(before)) return false;
   // (「何で知ったんだったかな」 asks itself; 「3年前かな」 guesses.)
-  return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|と思|(?<![何いつどこ誰どうなぜ][^、。]*)かな/u.test(answer);
+  return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|と思/u.test(answer) && !wondersAloud(answer);
+}
+
+const QUESTION_CHARS: ReadonlySet<string> = new Set('何いつどこ誰どうなぜ');
+
+/**
+ * A 「かな」 with none of 何いつどこ誰どうなぜ before it in its clause (what `(?<![何いつどこ誰どうなぜ][^、。]*)かな`
+ * found): in one pass, where the lookbehind looked back to the clause's start from each 「かな」.
+ */
+function wondersAloud(text: string): boolean {
+  let asked = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    if (char === '、' || char === '。') asked = false;
+    else if (char === 'か' && text[at + 1] === 'な' && !asked) return true;
+    if (QUESTION_CHARS.has(char)) asked = true;
+  }
+  return false;
 }
 
 function judgeSingle(state: State, answers: Answer[]): void {
@@ -155,7 +172,8 @@ function saysSomething(answer: Answer, spec: FactSpec): boolean {
 /** A token shaped like a code: digits with something ("4701234/25", "MC-2025-118734", 「品川 300」), or a run of capitals ("QXKZRT"). */
 function hasCode(text: string): boolean {
   const normalized = normalizeText(text);
-  return (normalized.match(/[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((word) => word.length >= 2) || /\b[A-Z]{4,}\b/.test(normalized);
+  // (Each run from its start, the lookbehind: tried from each character of a long run without a digit, it was quadratic.)
+  return (normalized.match(/(?<![A-Za-z0-9/-])[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((word) => word.length >= 2) || /\b[A-Z]{4,}\b/.test(normalized);
 }
 
 const CODE_RUN = /(?<![A-Za-z0-9])[A-Za-z0-9][A-Za-z0-9/.-]*(?: [A-Za-z0-9/.-]+)*/g;
@@ -169,7 +187,7 @@ function codeIn(answers: readonly string[]): string | null {
   const latest = [...answers].reverse().find(hasCode);
   if (!latest) return null;
   const runs = (normalizeText(latest).match(CODE_RUN) ?? [])
-    .map((codeRun) => codeRun.split(' ').map((word) => word.replace(/[.-]+$/, '')).filter((word) => /\d/.test(word) || /^[A-Z]{3,}$/.test(word)).join(' '))
+    .map((codeRun) => codeRun.split(' ').map((word) => word.replace(/(?<![.-])[.-]+$/, '')).filter((word) => /\d/.test(word) || /^[A-Z]{3,}$/.test(word)).join(' '))
     .filter((codeRun) => hasCode(codeRun));
   if (runs.length !== 1 || !runs[0]) return null;
   const run = runs[0];

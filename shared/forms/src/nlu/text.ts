@@ -83,8 +83,11 @@ export function clip(text: string): string {
   return [...text].length > 40 ? `${[...text].slice(0, 40).join('')}…` : text;
 }
 
+// The trailing runs below are matched from their first character (the lookbehinds): tried from each
+// character of a long run of marks, they were quadratic.
+
 export function trimPunctuation(text: string): string {
-  return text.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
+  return text.replace(/^[\s\p{P}\p{S}]+|(?<![\s\p{P}\p{S}])[\s\p{P}\p{S}]+$/gu, '');
 }
 
 /**
@@ -92,7 +95,7 @@ export function trimPunctuation(text: string): string {
  * respondent wrote, keeping signs that are part of it ("20%", "(M)", "#3").
  */
 export function trimSentence(text: string): string {
-  return text.replace(/^[\s、。，,．.!?！？…:：;；〜~・-]+|[\s、。，,．.!?！？…:：;；〜~・]+$/gu, '');
+  return text.replace(/^[\s、。，,．.!?！？…:：;；〜~・-]+|(?<![\s、。，,．.!?！？…:：;；〜~・])[\s、。，,．.!?！？…:：;；〜~・]+$/gu, '');
 }
 
 /** Whether a message names a field ("email", 「電話番号」): a content word of its label, or a kanji/katakana run of it. */

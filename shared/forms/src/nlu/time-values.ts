@@ -113,10 +113,12 @@ const SPOKEN = /\b(half|quarter|(\d{1,2})(\s*min(?:ute)?s?)?)\s+(past|after|to|b
 // British "half seven" is 7:30.
 const HALF_HOUR = /\bhalf\s+(\d{1,2})\b(?!\s*(?:past|to|an?\b))/gi;
 // An hour with no clock mark of its own: "after 7 in the evening", "around 8", "7ish".
-const BARE_HOUR = /(?<=\b(?:at|around|about|by|after|before|from|until|till|say|maybe|approximately|roughly)\s+)(\d{1,2})(?![\d:.]\d)\b|\b(\d{1,2})\s*-?ish\b/gi;
+// (The lookbehinds are tried at digits only, the `(?=\d)`: tried everywhere, they scanned a long run of spaces back
+// from each of its positions.)
+const BARE_HOUR = /(?=\d)(?<=\b(?:at|around|about|by|after|before|from|until|till|say|maybe|approximately|roughly)\s+)(\d{1,2})(?![\d:.]\d)\b|\b(\d{1,2})\s*-?ish\b/gi;
 // "five thirty", "at 7.30", "7.30 in the evening": hour and minutes without a colon.
 const SAID_TOGETHER =
-  /(?<=\b(?:at|around|about|by|say|maybe|approximately|from|after|before|until)\s+)(\d{1,2})[\s.]([0-5]\d)\b(?![.,]\d)|\b(\d{1,2})[\s.]([0-5]\d)(?=\s*(?:in the|at night|tonight))/gi;
+  /(?=\d)(?<=\b(?:at|around|about|by|say|maybe|approximately|from|after|before|until)\s+)(\d{1,2})[\s.]([0-5]\d)\b(?![.,]\d)|\b(\d{1,2})[\s.]([0-5]\d)(?=\s*(?:in the|at night|tonight))/gi;
 const NAMED = /\b(noon|midday|midnight)\b|(正午)|(真夜中)/gi;
 const CLOCK_LIKE = /(?<![\d.:/-])(\d{1,2})(?::(\d{2})|\s*時\s*(?:(\d{1,2})\s*分)?)(?![\d/-])/;
 
@@ -320,7 +322,7 @@ const COMPACT_EN = /\b\d+\s?h(?:\s?\d+\s?m(?:in)?)?(?:\s?\d+\s?s)?\b|\b\d+\s?m(?
 const NUM_JA = String.raw`(?<![\d月時]|\d\.|令和|平成|昭和|大正)(?:\d{1,3}(?:\.\d+)?|数|十数|半(?=[年日]|[かヶカヵケ箇]月))`;
 const UNIT_JA = String.raw`(?:年半|年間|年|[かヶカヵケ箇]月半|[かヶカヵケ箇]月間?|週間|日間|日|時間半|時間|分間?|秒)(?![前後目生度])`;
 const DURATION_JA = new RegExp(
-  String.raw`(?:約|およそ|だいたい|大体|ほぼ)?${NUM_JA}\s*${UNIT_JA}(?:\s*と?\s*${NUM_JA}\s*${UNIT_JA})*(?:ほど|くらい|ぐらい|程度|以上|未満|弱|強|近く|ちょっと|ちょい|余り|あまり)?`,
+  String.raw`(?:約|およそ|だいたい|大体|ほぼ)?${NUM_JA}\s*${UNIT_JA}(?:(?:\s*と)?\s*${NUM_JA}\s*${UNIT_JA})*(?:ほど|くらい|ぐらい|程度|以上|未満|弱|強|近く|ちょっと|ちょい|余り|あまり)?`,
   'g',
 );
 const CLOCK_LENGTH = /(?<![\d:])(\d{1,3}):(\d{2})(?::(\d{2}))?(?![\d:])/g;
@@ -338,8 +340,8 @@ const YEAR_RANGE = new RegExp(
 const SINCE = new RegExp(
   [
     String.raw`\bsince\s+(?:(?:early|late|mid)[\s-]+)?(?:${YEAR}|last\s+\w+|${MONTH_EN}(?=[\s,.]|$)|yesterday|childhood|birth)`,
-    String.raw`(?:\d{4}\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*日|末|初め|上旬|中旬|下旬)?(?:\s*の?\s*(?:朝|昼|夜|夕方|午前|午後))?\s*(?:ごろ|頃|ころ)?\s*(?:から|以来)`,
-    String.raw`\d{4}\s*年\s*(?:ごろ|頃|ころ)?\s*(?:から|以来)`,
+    String.raw`(?:\d{4}\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*日|末|初め|上旬|中旬|下旬)?(?:(?:\s*の)?\s*(?:朝|昼|夜|夕方|午前|午後))?(?:\s*(?:ごろ|頃|ころ))?\s*(?:から|以来)`,
+    String.raw`\d{4}\s*年(?:\s*(?:ごろ|頃|ころ))?\s*(?:から|以来)`,
   ].join('|'),
   'gi',
 );
@@ -393,7 +395,7 @@ export function asksForRecord(texts: readonly string[]): boolean {
 // English seasons need a modifier, a year or a preposition: "fall" and "spring" are also verbs and nouns.
 const SEASON_EN = /\b(?:(?:last|this|next|early|late|mid)[\s-]+)?(?:spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?(?:19|20)\d{2})?\b/gi;
 const SEASON_CONTEXT = /\b(?:in|during|that|over|by|since|until|from|through)\s+(?:the\s+)?$/i;
-const SEASON_JA = /(?:(?:\d{4}\s*年|去年|昨年|今年|来年|一昨年|おととし)\s*の?\s*)?(?:春|夏|秋|冬)(?:休み)?(?=\s*(?:頃|ごろ|から|まで|に|先|の(?:終わり|初め|はじめ)|[、。,.]|$))/g;
+const SEASON_JA = /(?:(?:\d{4}\s*年|去年|昨年|今年|来年|一昨年|おととし)(?:\s*の)?\s*)?(?:春|夏|秋|冬)(?:休み)?(?=\s*(?:頃|ごろ|から|まで|に|先|の(?:終わり|初め|はじめ)|[、。,.]|$))/g;
 // Decades: "the 90s", "the late 1990s", 「90年代」; "my 20s" is an age.
 const DECADE = /\b(?:the\s+(?:(?:early|mid|late)[\s-]+)?(?:(?:19|20)?\d0'?s)|(?:19|20)\d0'?s|'\d0s)\b|(?:19|20)?\d0\s*年代(?:前半|後半|初め|半ば)?/gi;
 // Also days counted from the one in question: "the same day", "the next day", 「当日」「翌日」「次の日」.
@@ -404,7 +406,7 @@ const RELATIVE_SPAN =
 const BEFORE_QUALIFIER =
   /(?:\b(?:about|around|approximately|roughly|circa|since|from|until|till|before|after|by|early|mid|late|the end of|the beginning of|the start of|the middle of|end of|beginning of|start of|the last|the past|over the last|over the past|for the last|for the past)[\s-]+)+$|(?:約|およそ|だいたい|大体)\s*$/i;
 const AFTER_QUALIFIER =
-  /^(?:\s*(?:ago|later|or so|-?ish|onwards?)\b)+|^(?:\s*の?\s*(?:朝|昼|夜|夕方|午前|午後|晩))?(?:\s*(?:ごろ|頃|ころ|末|初め|初旬|上旬|中旬|下旬|半ば|前半|後半|以降|以前|前後|くらい|ぐらい|ほど|から|まで|より))+/i;
+  /^(?:\s*(?:ago|later|or so|-?ish|onwards?)\b)+|^(?:(?:\s*の)?\s*(?:朝|昼|夜|夕方|午前|午後|晩))?(?:\s*(?:ごろ|頃|ころ|末|初め|初旬|上旬|中旬|下旬|半ば|前半|後半|以降|以前|前後|くらい|ぐらい|ほど|から|まで|より))+/i;
 // What joins two expressions into one: a range ("2008 to 2010", 「1月から3月」) or 「去年の春」.
 const JOINER = /^\s*(?:-|~|〜|to|until|till|through|and|から|より|の)\s*$/i;
 
@@ -500,7 +502,9 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
 }
 
 // The two ends of a span said as one ("9時〜12時", "1:00-3:00", "3 to 5"): chrono reads such a span as its start only.
-const SPAN_BETWEEN = /(?<=\d\s*(?:時|:\d\d|\s*[ap]\.?m\.?)?)\s*(?:〜|～|~|–|—|-|から|\bto\b|\btill\b|\buntil\b)\s*(?=(?:午前|午後)?\s*\d)/gi;
+// (Each stretch of spaces is read once: the lookbehind ends at the digit or mark, not in the spaces after it, and the
+// lookahead starts after all of them; `\d\s*(?:…|\s*…)?` and `\s*(?=…\s*\d)` tried every split of a long run.)
+const SPAN_BETWEEN = /(?<=\d(?:\s*(?:時|:\d\d|[ap]\.?m\.?))?)\s*(?:〜|～|~|–|—|-|から|\bto\b|\btill\b|\buntil\b)\s*(?=(?:午前|午後)\s*\d|\d)/gi;
 
 /** The text with a span's ends set apart, same length so offsets still point into the original. */
 function apart(text: string): string {

@@ -1,4 +1,5 @@
 import ct from 'countries-and-timezones';
+import { withinTextBudget } from '@convo/text';
 import { findPlaceInCountry } from './country.js';
 import { createNameMatcher, type NameEntry, type NameMatch } from './name-matcher.js';
 import { PRINCIPAL_ZONES, ZONE_WORDS } from './timezone-hints.js';
@@ -30,6 +31,10 @@ export type TimezoneResolution = {
  * America/Los_Angeles (US), "America/Chicago", "UTC-5".
  */
 export function resolveTimezone(countryCode: string, hint?: string | null): TimezoneResolution {
+  return withinTextBudget(() => resolve(countryCode, hint));
+}
+
+function resolve(countryCode: string, hint?: string | null): TimezoneResolution {
   const code = countryCode.trim().toUpperCase();
   const candidates = countryZones(code);
   if (!candidates) return { timezone: null, source: 'unknown', candidates: [] };
@@ -108,7 +113,8 @@ function zoneFromHint(code: string, hint: string, candidates: string[]): string 
 /** An IANA name typed out ("America/Chicago", "asia/tokyo") that belongs to the country. */
 function explicitZone(code: string, hint: string): string | null {
   const all = zonesIncludingLinks();
-  for (const match of hint.matchAll(/[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+/g)) {
+  // (From the first letter of a word, the lookbehind: tried from each letter of a long word, the search was quadratic.)
+  for (const match of hint.matchAll(/(?<![A-Za-z])[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+/g)) {
     const name = Object.keys(all).find((zone) => zone.toLowerCase() === match[0].toLowerCase());
     if (name && zoneCountries(name).includes(code)) return resolvedZone(name);
   }

@@ -19,16 +19,36 @@ export type Extraction = {
 
 const NONE: Extraction = { value: null, rejected: null };
 
-const EMAIL_CANDIDATE = /[A-Za-z0-9._%+'-]*@[A-Za-z0-9.-]*/g;
+const EMAIL_LOCAL = /[A-Za-z0-9._%+'-]/;
+const EMAIL_DOMAIN = /[A-Za-z0-9.-]*/y;
+
+/**
+ * What the global regex `[A-Za-z0-9._%+'-]*@[A-Za-z0-9.-]*` matched: each "@" with the address characters before it (back to where
+ * the last candidate ended) and after it. Found from the "@" outwards: the regex scanned a long run of address
+ * characters without one from each of its positions.
+ */
+function emailCandidates(text: string): Array<{ text: string; index: number }> {
+  const out: Array<{ text: string; index: number }> = [];
+  let from = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', from)) {
+    let start = at;
+    while (start > from && EMAIL_LOCAL.test(text[start - 1]!)) start--;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    const end = at + 1 + EMAIL_DOMAIN.exec(text)![0].length;
+    out.push({ text: text.slice(start, end), index: start });
+    from = end;
+  }
+  return out;
+}
 
 /** An email address (validator.isEmail), lowercased. */
 export function extractEmail(text: string): Extraction {
   let rejected: string | null = null;
   // "s.hasegawa@… ではなく satoshi.hasegawa@…": an address the respondent takes back is not the answer.
-  const candidates = preferAsserted(text, [...text.matchAll(EMAIL_CANDIDATE)], (match) => [match.index, match.index + match[0].length]);
+  const candidates = preferAsserted(text, emailCandidates(text), (match) => [match.index, match.index + match.text.length]);
   for (const match of candidates) {
     // "…setsuko.t@docomo.ne.jp": an ellipsis before an address is not part of it.
-    const candidate = match[0].replace(/[.-]+$/, '').replace(/^[.'-]+/, '');
+    const candidate = match.text.replace(/(?<![.-])[.-]+$/, '').replace(/^[.'-]+/, '');
     if (candidate.length < 2) continue;
     if (validator.isEmail(candidate)) return { value: candidate.toLowerCase(), rejected: null };
     rejected ??= candidate;
@@ -78,7 +98,7 @@ function namedMobile(text: string, region: CountryCode | undefined): string | nu
 /** Where emails, URLs and phone numbers sit in a text, so free-text rules can ignore them. */
 export function contactSpans(text: string, country: string | null): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  for (const match of text.matchAll(EMAIL_CANDIDATE)) if (match[0].includes('@') && match[0].length > 1) spans.push([match.index, match.index + match[0].length]);
+  for (const match of emailCandidates(text)) if (match.text.length > 1) spans.push([match.index, match.index + match.text.length]);
   for (const url of urlCandidates(text)) spans.push([url.index, url.index + url.candidate.length]);
   const defaultCountry = country && isSupportedCountry(country) ? (country as CountryCode) : undefined;
   for (const found of findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)) spans.push([found.startsAt, found.endsAt]);
@@ -92,9 +112,10 @@ export function stripSpans(text: string, spans: Array<[number, number]>): string
   return out;
 }
 
-// A bare domain must not be the local part of an email address (jane.doe@… is not the site jane.doe).
+// An address with a protocol, or a bare domain (its name, port and path captured apart; see urlMatches).
 const URL_CANDIDATE =
-  /\bhttps?:\/\/[^\s<>"'「」『』、。]*|(?<![@\w.-])(?:www\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?(?:\/[^\s<>"'「」『』、。]*)?(?![\w.+-]*@)/gi;
+  /\bhttps?:\/\/[^\s<>"'「」『』、。]*|(?<![@\w.-])((?:www\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(:\d+)?(\/[^\s<>"'「」『』、。]*)?/gi;
+const ADDRESS_CHAR = /[\w.+-]/;
 // "Node.js" or "README.md" are file names, not sites, unless they carry a path or www.
 const FILE_LIKE = /\.(?:js|ts|py|rb|md|txt|json|html?|css|java|go|rs|sh|ya?ml|exe|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|zip)$/i;
 
@@ -110,9 +131,48 @@ export function extractUrl(text: string): Extraction {
   return rejected ? { value: null, rejected, problem: 'invalid' } : NONE;
 }
 
+/**
+ * The addresses URL_CANDIDATE finds, where a bare domain must not be the local part of an email address (jane.doe@…
+ * is not the site jane.doe). That was a lookahead, `(?![\w.+-]*@)`, at the end of the regex: when it failed, the
+ * regex backed off the path, the port, then the domain alone, and scanned ahead again at each step (quadratic on a
+ * long name before an "@"). Here the same ends are tried, longest first, against where each one's run of address
+ * characters stops, worked out once for the text.
+ */
+function urlMatches(text: string): Array<{ index: number; text: string }> {
+  const out: Array<{ index: number; text: string }> = [];
+  let runEnd: Int32Array | null = null;
+  URL_CANDIDATE.lastIndex = 0;
+  for (let found = URL_CANDIDATE.exec(text); found; found = URL_CANDIDATE.exec(text)) {
+    const start = found.index;
+    let end = start + found[0].length;
+    if (found[1] !== undefined) {
+      if (!runEnd) {
+        runEnd = new Int32Array(text.length + 1).fill(text.length);
+        for (let at = text.length - 1; at >= 0; at--) runEnd[at] = ADDRESS_CHAR.test(text[at]!) ? runEnd[at + 1]! : at;
+      }
+      const domainEnd = start + found[1].length;
+      const hasPort = found[2] !== undefined;
+      let kept = -1;
+      for (let at = end; at >= domainEnd && kept < 0; at--) {
+        // (A port is ":" and at least one digit.)
+        if (hasPort && at === domainEnd + 1) continue;
+        if (text[runEnd[at]!] !== '@') kept = at;
+      }
+      if (kept < 0) {
+        URL_CANDIDATE.lastIndex = start + 1;
+        continue;
+      }
+      end = kept;
+      URL_CANDIDATE.lastIndex = end;
+    }
+    out.push({ index: start, text: text.slice(start, end) });
+  }
+  return out;
+}
+
 function* urlCandidates(text: string): Generator<{ candidate: string; index: number; hasProtocol: boolean }> {
-  for (const match of text.matchAll(URL_CANDIDATE)) {
-    const candidate = match[0].replace(/[.,;:!?)\]]+$/, '');
+  for (const match of urlMatches(text)) {
+    const candidate = match.text.replace(/(?<![.,;:!?)\]])[.,;:!?)\]]+$/, '');
     const hasProtocol = /^https?:\/\//i.test(candidate);
     if (!hasProtocol && !candidate.includes('/') && !/^www\./i.test(candidate) && FILE_LIKE.test(candidate)) continue;
     yield { candidate, index: match.index, hasProtocol };

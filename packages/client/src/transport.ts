@@ -54,7 +54,8 @@ export class Transport {
   private readonly fetchImpl: typeof fetch;
 
   constructor(options: TransportOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // (The trailing run from its first slash: tried from each slash of a long run, the regex was quadratic.)
+    this.baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, '');
     this.token = options.token;
     this.retry = options.retry ?? {};
     // Called through a function: a browser's fetch refuses to run with a `this` other than window.

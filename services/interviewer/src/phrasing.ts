@@ -183,7 +183,7 @@ export function confirmCandidateText(lang: SessionLanguage, input: { field: Ques
   const kind = specs.length === 1 && specs[0] ? specs[0].type : 'text';
   const foreignLabel = isForeign(input.field.label, lang);
   if (lang === 'ja') {
-    const what = foreignLabel ? (kind !== 'text' ? KIND_NAME.ja[kind] : 'この項目') : `${honorific(input.field.label.replace(/[?？:：]+$/, ''))}`;
+    const what = foreignLabel ? (kind !== 'text' ? KIND_NAME.ja[kind] : 'この項目') : `${honorific(input.field.label.replace(/(?<![?？:：])[?？:：]+$/, ''))}`;
     return `先ほど「${input.value}」とお伺いしました。${what}はこちらでよろしいですか？（「はい」か、正しい内容をお知らせください）`;
   }
   const what = foreignLabel ? (kind !== 'text' ? `your ${KIND_NAME.en[kind]}` : 'this item') : objectEn(input.field.label).text;
@@ -293,7 +293,7 @@ const DIRECT_QUESTION =
  * request is kept, anything else becomes "〜を教えていただけますか？".
  */
 function askLabel(label: string, lang: SessionLanguage): string {
-  const trimmed = label.trim().replace(/[\s:：.。!！]+$/, '');
+  const trimmed = label.trim().replace(/(?<![\s:：.。!！])[\s:：.。!！]+$/, '');
   if (lang === 'ja') {
     if (/[?？]$/.test(trimmed)) return trimmed;
     if (/か$/.test(trimmed)) return `${trimmed}？`;
@@ -346,7 +346,7 @@ function contextText(field: QuestionField, facts: QuestionFact[], specs: AnswerS
   if (intent && !same(intent, field.label) && !isForeign(intent, lang)) parts.push(lang === 'ja' ? purposeJa(intent) : purposeEn(intent));
   const seen = new Set<string>();
   for (const fact of facts) {
-    const hint = fact.questioningHints?.trim().replace(/[.。]+$/, '');
+    const hint = fact.questioningHints?.trim().replace(/(?<![.。])[.。]+$/, '');
     if (!hint || isForeign(hint, lang) || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`)) continue;
     seen.add(norm(hint));
     parts.push(lang === 'ja' ? hintJa(hint) : hintEn(hint));
@@ -405,7 +405,7 @@ function isStatementEn(intent: string): boolean {
 
 /** "必要な席数を確保する" → "必要な席数を確保するためにお伺いしています。"; a noun gets "のため"; a statement stays one. */
 function purposeJa(intent: string): string {
-  const phrased = toRespondent(intent, 'ja').replace(/[。．]+$/, '');
+  const phrased = toRespondent(intent, 'ja').replace(/(?<![。．])[。．]+$/, '');
   if (!hasJapanese(phrased)) return `（${phrased}）`;
   if (/ために?$/.test(phrased)) return `${phrased.replace(/に$/, '')}にお伺いしています。`;
   // 「状況を把握するため、できるだけ具体的に」: the purpose is said already; an adverb asks for a manner.
@@ -570,7 +570,7 @@ function factType(field: QuestionField, fact: string): FactType {
  * have"; anything without its own determiner → "your …".
  */
 function objectEn(phrase: string): { text: string; clause: boolean } {
-  const raw = phrase.trim().replace(/[.。?？:：]+$/, '');
+  const raw = phrase.trim().replace(/(?<![.。?？:：])[.。?？:：]+$/, '');
   if (hasJapanese(raw)) return { text: `“${raw}”`, clause: false };
   const lowered = lowerLead(raw).replace(/^my\b/i, 'your');
   const first = firstWord(lowered);
@@ -617,7 +617,7 @@ function optionalNote(lang: SessionLanguage): string {
 
 function shownValue(entry: { value: string | null; status: string }, lang: SessionLanguage): string {
   if (entry.value !== null && entry.value.trim() !== '') {
-    const lines = entry.value.split(/\s*\n\s*/).map((line) => line.trim());
+    const lines = entry.value.split(/(?<!\s)\s*\n\s*/).map((line) => line.trim());
     // A Japanese option picked by an English speaker (コンパクト for "a compact car") is shown romanised, as it was offered.
     return lines.map((line) => (lang === 'en' && hasJapanese(line) ? (optionInLanguage(line, lang) ?? line) : line)).join(' / ');
   }

@@ -49,11 +49,53 @@ function main(): void {
   console.log(`${lines.length} headwords → ${path.relative(REPO_ROOT, out)} (${fs.statSync(out).size} bytes)`);
 }
 
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * The headword without its reading ("和室 [わしつ]" → "和室"), as `\s*\[.*\]$` cut it: from the first "[" after the last
+ * line break, with the spaces before it, when the text ends with "]". A scan: the regex tried each "[" and each space
+ * with a scan to the end.
+ */
+function withoutReading(text: string): string {
+  if (!text.endsWith(']')) return text;
+  let from = text.length;
+  while (from > 0 && !LINE_BREAK.test(text[from - 1]!)) from--;
+  const open = text.indexOf('[', from);
+  if (open < 0) return text;
+  let start = open;
+  while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+  return text.slice(0, start);
+}
+
+const CLOSING_MARK: Readonly<Record<string, string>> = { '(': ')', '{': '}' };
+
+/**
+ * The gloss with each note, "(…)" or "{…}" up to the next closing mark, replaced by a space, as
+ * `/\([^)]*\)|\{[^}]*\}/g` did. A scan that remembers where the next closing mark is: the regex looked for it again
+ * from each "(" of a long row without one.
+ */
+function withoutNotes(gloss: string): string {
+  const next = new Map<string, number>();
+  let out = '';
+  let copied = 0;
+  for (let at = 0; at < gloss.length; at++) {
+    const closing = CLOSING_MARK[gloss[at]!];
+    if (!closing) continue;
+    let close = next.get(closing);
+    if (close === undefined || (close >= 0 && close <= at)) next.set(closing, (close = gloss.indexOf(closing, at + 1)));
+    if (close < 0) continue;
+    out += `${gloss.slice(copied, at)} `;
+    copied = close + 1;
+    at = close;
+  }
+  return out + gloss.slice(copied);
+}
+
 /** `和室 [わしつ] /(n) Japanese-style room/(P)/` → the headword and its usable glosses, or null when not kept. */
 export function parseLine(line: string): { head: string; glosses: string[] } | null {
   const slash = line.indexOf(' /');
   if (slash < 0 || line.startsWith('　')) return null;
-  const head = line.slice(0, slash).replace(/\s*\[.*\]$/, '').trim();
+  const head = withoutReading(line.slice(0, slash)).trim();
   const common = line.includes('/(P)/');
   const loanword = /^[\p{Script=Katakana}ー・]+$/u.test(head);
   if (!head || (!common && !loanword)) return null;
@@ -66,9 +108,7 @@ export function parseLine(line: string): { head: string; glosses: string[] } | n
     if (/\(\d+\)/.test(tags)) dropped = false;
     if (DROPPED_SENSES.test(tags)) dropped = true;
     if (dropped) continue;
-    const gloss = raw
-      .slice(tags.length)
-      .replace(/\([^)]*\)|\{[^}]*\}/g, ' ')
+    const gloss = withoutNotes(raw.slice(tags.length))
       .replace(/\s+/g, ' ')
       .trim()
       .toLowerCase();

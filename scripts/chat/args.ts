@@ -51,7 +51,7 @@ export function parseChatArgs(argv: string[], env: NodeJS.ProcessEnv, isTty: boo
     throw new UsageError((err as Error).message);
   }
   if (values.help) return 'help';
-  const url = (values.url ?? `http://localhost:${env.PORT ?? '8080'}`).replace(/\/+$/, '');
+  const url = (values.url ?? `http://localhost:${env.PORT ?? '8080'}`).replace(/(?<!\/)\/+$/, '');
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL, got ${url}`);
   const language = values.language;
   if (language !== 'ja' && language !== 'en' && language !== 'auto') throw new UsageError(`--language must be ja, en or auto`);

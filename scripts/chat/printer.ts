@@ -16,7 +16,7 @@ export const PLAIN: Styles = { dim: (s) => s, bold: (s) => s, ok: (s) => s, warn
 
 const indent = (text: string, by = '  ') => text.split('\n').map((l) => by + l).join('\n');
 /** A value on one line: answers given over several messages are joined with newlines. */
-export const oneLine = (text: string) => text.replace(/\s*\n+\s*/g, ' / ');
+export const oneLine = (text: string) => text.replace(/(?<!\s)\s*\n+\s*/g, ' / ');
 
 /**
  * What the terminal prints for one event, already folded into `view`. The

@@ -60,7 +60,7 @@ const YES = new Set(['yes', 'y', 'true', 'はい']);
 const NO = new Set(['no', 'n', 'false', 'いいえ']);
 
 export function yesNo(text: string): 'yes' | 'no' | null {
-  const word = fold(text).replace(/[.!。！、,]+$/u, '');
+  const word = fold(text).replace(/(?<![.!。！、,])[.!。！、,]+$/u, '');
   if (YES.has(word)) return 'yes';
   if (NO.has(word)) return 'no';
   return null;
@@ -78,7 +78,7 @@ export function samePostalCode(expected: string, stored: string): boolean {
 
 /** Protocol, `www.` and a trailing slash do not matter; the host is case-insensitive, the path is not. */
 export function canonUrl(url: string): string {
-  const bare = nfkc(url).trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/\/+$/, '');
+  const bare = nfkc(url).trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/(?<!\/)\/+$/, '');
   const slash = bare.search(/[/?#]/);
   return slash < 0 ? bare.toLowerCase() : bare.slice(0, slash).toLowerCase() + bare.slice(slash);
 }

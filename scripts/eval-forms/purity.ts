@@ -9,13 +9,36 @@ import { nfkc } from './compare.js';
 
 const KANA_KANJI = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}々〆ヶ]/u;
 const LATIN = /[A-Za-z]/;
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const EMAIL_LOCAL = /[\w.+-]/;
+const EMAIL_DOMAIN = /[\w-]+(?:\.[\w-]+)+/y;
 const URL_RE = /\b(?:https?:\/\/|www\.)[^\s\u3000、。「」（）()<>]+/gi;
 /** Two or more Latin words of two letters or more, separated only by spaces or hyphens: English pasted into Japanese. */
 const LATIN_RUN = /(?<![A-Za-z])[A-Za-z]{2,}(?:[ -]+[A-Za-z]{2,})+(?![A-Za-z])/;
 
 /** Replaces what would otherwise be judged with a character that belongs to no script and breaks runs. */
 const BLANK = '\u0000';
+
+/**
+ * The text with each email address blanked, as replacing `[\w.+-]+@[\w-]+(?:\.[\w-]+)+` (global) did: each "@" with
+ * the address characters before it (back to the last address) and a domain after it. From the "@" outwards: the regex
+ * scanned a long run of word characters without an "@" from each of its positions.
+ */
+function blankEmails(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > from && EMAIL_LOCAL.test(text[start - 1]!)) start--;
+    if (start === at) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    const domain = EMAIL_DOMAIN.exec(text);
+    if (!domain) continue;
+    const end = at + 1 + domain[0].length;
+    out += text.slice(from, start) + BLANK.repeat(end - start);
+    from = end;
+  }
+  return out + text.slice(from);
+}
 
 export function hasKanaOrKanji(text: string): boolean {
   return KANA_KANJI.test(text);
@@ -63,7 +86,7 @@ function boundary(text: string, position: number): boolean {
 
 /** Blanks e-mail addresses and URLs: they are Latin in every language. */
 function blankAddresses(text: string): string {
-  return text.replace(EMAIL, (m) => BLANK.repeat(m.length)).replace(URL_RE, (m) => BLANK.repeat(m.length));
+  return blankEmails(text).replace(URL_RE, (m) => BLANK.repeat(m.length));
 }
 
 /**

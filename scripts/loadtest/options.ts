@@ -160,7 +160,7 @@ export function loopbackBaseUrl(raw: string): string {
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw new UsageError(`--url ${raw}: give the gateway's base URL only (no credentials, query or fragment)`);
   }
-  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.protocol}//${url.host}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
 }
 
 function parseKind(raw: string): SessionKind {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
 
-/** Session kinds of API.md §1 the load generator can drive. */
+/** Session kinds of docs/api.md, "2. Sessions and turns", the load generator can drive. */
 export const KINDS = ['form', 'application', 'faq'] as const;
 export type SessionKind = (typeof KINDS)[number];
 

@@ -1,7 +1,7 @@
 /**
  * The load generator behind `npm run loadtest`: real HTTP + SSE clients
- * against a running gateway, measuring the public contract (API.md §1) from
- * outside. Decisions where the issue left room:
+ * against a running gateway, measuring the public contract (docs/api.md,
+ * "2. Sessions and turns") from outside. Decisions where the issue left room:
  *
  * - Target: loopback only (127.0.0.1, ::1, localhost over plain http), for the
  *   CLI and in-process callers alike; anything else is a UsageError (exit 2).

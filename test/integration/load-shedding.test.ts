@@ -5,7 +5,7 @@ import { startService, startStack, type ServiceProcess, type Stack } from '../su
 import { SseRecorder } from '../support/sse.js';
 
 /**
- * Load shedding at the gateway (API.md §1: 503 for the system, 429 per client
+ * Load shedding at the gateway (docs/api.md, "Rate limiting, quotas and load shedding": 503 for the system, 429 per client
  * or per session, always with Retry-After), on a real Redis with the agents
  * deliberately absent so a backlog builds up.
  */

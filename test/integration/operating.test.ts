@@ -5,8 +5,8 @@ import { startService, startStack, type ServiceProcess, type Stack } from '../su
 import { SseRecorder } from '../support/sse.js';
 
 /**
- * What operators rely on (API.md §4): /metrics with every worker's figures,
- * worker probes, the queue dashboard behind the operator key, and graceful
+ * What operators rely on (docs/api.md, "6. Operators"): /metrics with every
+ * worker's figures, worker probes, the queue dashboard behind the operator key, and graceful
  * shutdown of workers and gateway with a turn in flight.
  */
 const stacks: Stack[] = [];

@@ -5,11 +5,25 @@ import { REPO_ROOT } from '../support/processes.js';
 
 /**
  * The docs stay true to the tree: every relative link in the README and in
- * docs/ points at a file that exists (and at a heading that exists, when it
- * names one), every repository path written in code spans exists, and every
- * `npm run <script>` names a script of package.json.
+ * docs/ (subfolders included) points at a file that exists (and at a heading
+ * that exists, when it names one), every repository path written in code spans
+ * exists, and every `npm run <script>` names a script of package.json. The
+ * README stays a page a newcomer can walk: short, and linking every page of
+ * docs/ (the design documents and the screenshots aside).
  */
-const pages = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+/** Markdown files under `dir` (repository-relative), every subfolder walked. */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+const docPages = markdownUnder('docs').sort();
+const pages = ['README.md', ...docPages];
+const README_MAX_LINES = 250;
+/** Folders of docs/ whose pages the README need not link one by one. */
+const UNLISTED = ['docs/seeds/', 'docs/images/'];
 type PackageJson = { name: string; scripts?: Record<string, string>; workspaces?: string[] };
 const readPackage = (dir: string) => JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package.json'), 'utf8')) as PackageJson;
 const root = readPackage('.');
@@ -41,6 +55,11 @@ function prose(markdown: string): string {
   return markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
 }
 
+/** Relative link targets of a page's prose (`[text](target)`), web addresses left out. */
+function linkTargets(body: string): string[] {
+  return [...body.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => target!).filter((target) => !/^[a-z]+:/i.test(target));
+}
+
 const TOP_DIRS = ['test', 'scripts', 'services', 'shared', 'packages', 'docs', 'examples', 'eval'];
 
 describe.each(pages)('%s', (page) => {
@@ -49,9 +68,8 @@ describe.each(pages)('%s', (page) => {
 
   it('links only to files and headings that exist', () => {
     const broken: string[] = [];
-    for (const [, target] of body.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/i.test(target!)) continue; // http:, mailto:
-      const [file, anchor] = target!.split('#') as [string, string | undefined];
+    for (const target of linkTargets(body)) {
+      const [file, anchor] = target.split('#') as [string, string | undefined];
       const path = file === '' ? join(REPO_ROOT, page) : resolve(dirname(join(REPO_ROOT, page)), file);
       if (!existsSync(path)) {
         broken.push(`${target} (no such file)`);
@@ -78,5 +96,19 @@ describe.each(pages)('%s', (page) => {
       .filter(({ name, workspace }) => !(scriptsOf.get(workspace) ?? []).includes(name))
       .map(({ name, workspace }) => (workspace ? `${name} -w ${workspace}` : name));
     expect(unknown).toEqual([]);
+  });
+});
+
+describe('README.md as the way in', () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+
+  it(`has at most ${README_MAX_LINES} lines`, () => {
+    expect(readme.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  it('links every page under docs/ (the design documents and screenshots aside)', () => {
+    const linked = new Set(linkTargets(prose(readme)).map((target) => relative(REPO_ROOT, resolve(REPO_ROOT, target.split('#')[0]!))));
+    const unlinked = docPages.filter((page) => !UNLISTED.some((dir) => page.startsWith(dir)) && !linked.has(page));
+    expect(unlinked).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ function wantsEventStream(req: FastifyRequest): boolean {
 }
 
 /**
- * POST /agent.search and POST /agent.dialog (docs/API.md §2, docs/seeds/002 §4). Both
+ * POST /agent.search and POST /agent.dialog (docs/api.md, "4. FAQ"; docs/seeds/002 §4). Both
  * only enqueue: the search agent and the planner do the work in their own
  * processes, and the gateway waits for it without polling.
  */

@@ -89,7 +89,7 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
 export type AcceptedTurn = { turnId: string; position: number; outcome: 'started' | 'queued' | 'duplicate' };
 
 /**
- * Accepts a user turn into the session's inbox (docs/API.md §1 turn rules) and
+ * Accepts a user turn into the session's inbox (docs/api.md, "The turn lifecycle") and
  * dispatches its first step when nothing else runs; every refusal is the
  * contract's error. Shared by POST /v1/sessions/:id/turns and /agent.dialog.
  */
@@ -136,7 +136,7 @@ export async function acceptTurn(
 export type CancelledTurn = { turnId: string; status: 'cancelled' | 'cancelling' };
 
 /**
- * Cancels a turn (docs/API.md): a queued turn is removed at once
+ * Cancels a turn (docs/api.md, "POST /v1/sessions/:id/turns/:turnId/cancel"): a queued turn is removed at once
  * (`cancelled`, its turn.failed already in the stream); a running one is
  * marked and its model call aborted (`cancelling`: turn.failed with code
  * `cancelled` follows on the stream). The session stays usable.

@@ -131,7 +131,7 @@ export const DialogTurn = z.object({
 });
 export type DialogTurn = z.infer<typeof DialogTurn>;
 
-// --- Public bodies (docs/API.md §2) ---
+// --- Public bodies (docs/api.md, "4. FAQ") ---
 
 export const SearchLanguageOption = z.enum(['ja', 'en', 'auto']);
 

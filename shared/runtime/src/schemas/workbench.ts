@@ -4,7 +4,7 @@ import { JobSchemaVersion, JobTrace } from './jobs.js';
 /**
  * The problem workbench (docs/seeds/003): worksheets of ten problems, edited
  * section by section, checked for consistency and scored. These shapes are
- * the HTTP contract (docs/API.md §3) and the workbench session's part.
+ * the HTTP contract (docs/api.md, "5. Workbench") and the workbench session's part.
  */
 
 export const Difficulty = z.enum(['easy', 'normal', 'hard']);

@@ -92,13 +92,16 @@ describe('session store on Redis', () => {
 
   it('queues turns behind the active one, in arrival order, and starts the next on end_turn', async () => {
     const { sessionId, step } = await createSession();
-    const accept = (turnId: string, key?: string) =>
-      store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: key, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
+    const accept = (turnId: string, key?: string, message = turnId) =>
+      store.acceptTurn({ sessionId, turnId, message, idempotencyKey: key, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
     const first = await accept('a');
     const second = await accept('b', 'key-b');
-    const again = await accept('b2', 'key-b');
+    // A retry (same key, same message) is the first turn; the same key with another message is refused, not merged.
+    const again = await accept('b2', 'key-b', 'b');
+    const reused = await accept('b3', 'key-b', 'something else');
     expect([first, second].map((r) => ('position' in r ? r.position : -1))).toEqual([1, 2]);
     expect(again).toMatchObject({ outcome: 'duplicate', turnId: 'b', position: 2 });
+    expect(reused).toEqual({ outcome: 'key_reused' });
     expect((await store.readEvents(sessionId, 0)).map((e) => e.data)).toEqual([
       { turnId: 'a', position: 1 },
       { turnId: 'b', position: 2 },

@@ -126,3 +126,27 @@ export function tokenizeInPieces<T extends SurfaceToken>(tokenizer: { tokenize(t
   }
   return out;
 }
+
+/**
+ * `convert` applied to `text` piece by piece, for conversions that cost more than linear time in their input (wanakana
+ * builds its result by copying an array per character, and recurses once per romaji letter). A text up to `max`
+ * characters is converted whole. A longer one is cut where `cuttable(text, at)` says the conversion carries nothing
+ * across `at` (the latest such place within `max`), so the pieces convert as the whole would; only where no such
+ * place is within reach is a piece cut at `max` anyway. Checks the text budget between pieces.
+ */
+export function convertInPieces(text: string, convert: (piece: string) => string, cuttable: (text: string, at: number) => boolean, max: number = MAX_PIECE_LENGTH): string {
+  if (text.length <= max) return convert(text);
+  let out = '';
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + max);
+    if (end < text.length) {
+      let cut = end;
+      while (cut > start + 1 && (splitsPair(text, cut) || !cuttable(text, cut))) cut--;
+      end = cut > start + 1 ? cut : splitsPair(text, end) ? end - 1 : end;
+    }
+    checkTextBudget();
+    out += convert(text.slice(start, end));
+    start = end;
+  }
+  return out;
+}

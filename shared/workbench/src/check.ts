@@ -1,6 +1,7 @@
 import type { ConsistencyIssue, Problem } from '@convo/runtime';
 import { checkTextBudget, loadKuromoji, tokenizeInPieces, withinTextBudget, type KuromojiTokenizer } from '@convo/text';
-import { isHiragana, isKana, toHiragana } from 'wanakana';
+import { isHiragana, isKana } from 'wanakana';
+import { hiragana } from './kana.js';
 import { answerValue, closeNumber, normalizeNumerals, quantitiesIn, quantityUnit, sameNumber } from './numbers.js';
 import { solvePrompt, type Solution } from './solve.js';
 
@@ -129,12 +130,12 @@ function expectedReading(prompt: string, tokenizer: KuromojiTokenizer): string |
   if (!quoted) return null;
   const tokens = tokenizeInPieces(tokenizer, quoted[1]!).map((placed) => placed.token);
   if (tokens.some((token) => !token.reading || token.reading === '*')) return null;
-  return toHiragana(tokens.map((token) => token.reading).join(''));
+  return hiragana(tokens.map((token) => token.reading).join(''));
 }
 
 function matchingChoices(choices: readonly string[], solution: Solution | null, reading: string | null): number[] {
   return choices.flatMap((choice, index) => {
-    if (reading !== null) return toHiragana(normalizeChoice(choice)) === reading ? [index] : [];
+    if (reading !== null) return hiragana(normalizeChoice(choice)) === reading ? [index] : [];
     if (!solution) return [];
     const value = answerValue(choice);
     if (value === null) return [];
@@ -392,7 +393,8 @@ function quantityInUnit(explanation: string, choices: readonly string[], markedV
   const units = choices.map(quantityUnit);
   const unit = units[0];
   if (!unit || units.some((other) => other !== unit)) return null;
-  const values = [...explanation.matchAll(new RegExp(String.raw`(-?\d+(?:\.\d+)?)\s*${escapeRegExp(unit)}`, 'g'))].map((match) => Number(match[1]));
+  // (A number read from its sign or first digit: tried from each digit of a long row, the search was quadratic.)
+  const values = [...explanation.matchAll(new RegExp(String.raw`((?:-|(?<!\d))\d+(?:\.\d+)?)\s*${escapeRegExp(unit)}`, 'g'))].map((match) => Number(match[1]));
   if (values.length === 0 || values.some((value) => sameNumber(value, markedValue))) return null;
   return values.at(-1)!;
 }
@@ -434,7 +436,7 @@ function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: A
   }
   if (!problem.rubric || problem.rubric.length === 0) add('missing_rubric', 'rubric', 'warning', say('採点基準がありません。', 'There is no grading rubric.'), say('採点基準を書く', 'Add grading points'));
   if (expected.reading !== null) {
-    const written = toHiragana(normalizeChoice(answer));
+    const written = hiragana(normalizeChoice(answer));
     if (isHiragana(written) && !written.includes(expected.reading)) {
       add('written_missing_answer', 'modelAnswer', 'error', say(`模範解答が正しい読み（${expected.reading}）になっていません。`, `The model answer is not the reading (${expected.reading}).`), say('模範解答を直す', 'Fix the model answer'));
     }

@@ -1,7 +1,8 @@
 import type { Problem, ProblemFixes } from '@convo/runtime';
 import { withinTextBudget } from '@convo/text';
-import { isKana, toHiragana } from 'wanakana';
+import { isKana } from 'wanakana';
 import { checkProblem, choiceKind, normalizeChoice, type CheckFacts } from './check.js';
+import { hiragana } from './kana.js';
 import { answerValue, formatNumber, sameNumber } from './numbers.js';
 
 /**
@@ -182,7 +183,7 @@ function freshDistractors(facts: CheckFacts, choices: string[], marked: number, 
       out.push(candidate);
     }
   };
-  const reading = facts.expected.reading ?? (isKana(normalizeChoice(choices[marked] ?? '')) ? toHiragana(normalizeChoice(choices[marked] ?? '')) : null);
+  const reading = facts.expected.reading ?? (isKana(normalizeChoice(choices[marked] ?? '')) ? hiragana(normalizeChoice(choices[marked] ?? '')) : null);
   if (reading) for (const variant of misreadings(reading)) offer(variant);
   const base = facts.expected.value ?? answerValue(choices[marked] ?? '');
   if (base !== null) for (const value of numericDistractors(base, 8)) offer(template(value));

@@ -223,7 +223,7 @@ const UNIT_NAMES = Object.keys(UNITS).sort((left, right) => right.length - left.
 /** "Convert 2.75 L to mL", 「2.75 L は何 mL ですか」: the quantity in the unit asked for. */
 function solveConversion(text: string): Solution | null {
   const lowered = text.replace(/litres?|liters?/gi, 'l').replace(/millil/gi, 'ml').replace(/kilograms?/gi, 'kg').replace(/grams?/gi, 'g').replace(/kilometres?|kilometers?/gi, 'km').replace(/centimetres?|centimeters?/gi, 'cm').replace(/metres?|meters?/gi, 'm');
-  const match = new RegExp(String.raw`(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])[^\d]{0,30}?(?:to|into|in|は何|は|を)\s*(?:何\s*)?(${UNIT_NAMES})(?![a-z])`, 'i').exec(lowered);
+  const match = new RegExp(String.raw`(?<!\d)(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])[^\d]{0,30}?(?:to|into|in|は何|は|を)\s*(?:何\s*)?(${UNIT_NAMES})(?![a-z])`, 'i').exec(lowered);
   if (!match) return null;
   const from = UNITS[match[2]!.toLowerCase()] ?? UNITS[match[2]!];
   const to = UNITS[match[3]!.toLowerCase()] ?? UNITS[match[3]!];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { stemmer } from 'stemmer';
 import { ENGLISH_STOP_WORDS } from '@convo/text';
-import { retractedSpans } from './discourse.js';
+import { overlap, retractedSpans } from './discourse.js';
 import { morphemes, type Morpheme } from './japanese.js';
 import { hasJapanese, normalizeText } from './text.js';
 
@@ -18,6 +18,8 @@ import { hasJapanese, normalizeText } from './text.js';
 const DATA = new URL('../../data/edict-ja-en.tsv.gz', import.meta.url);
 
 let dictionary: Map<string, string[]> | null = null;
+/** The longest headword: no longer text is listed. */
+let longestHeadword = 0;
 
 function entries(): Map<string, string[]> {
   if (dictionary) return dictionary;
@@ -31,7 +33,10 @@ function entries(): Map<string, string[]> {
   }
   for (const line of text.split('\n')) {
     const tab = line.indexOf('\t');
-    if (tab > 0) dictionary.set(line.slice(0, tab), line.slice(tab + 1).split('; '));
+    if (tab > 0) {
+      dictionary.set(line.slice(0, tab), line.slice(tab + 1).split('; '));
+      longestHeadword = Math.max(longestHeadword, tab);
+    }
   }
   return dictionary;
 }
@@ -143,8 +148,8 @@ function replyWords(text: string): ReplyWord[] {
     if (glosses.length > 0) out.push({ at: match.index ?? 0, glosses });
   }
   // Words taken back (「夜勤ではなく」) name no option.
-  const retracted = retractedSpans(text);
-  return out.filter((word) => !retracted.some(([start, end]) => word.at >= start && word.at < end));
+  const retracted = overlap(retractedSpans(text));
+  return out.filter((word) => !retracted(word.at, word.at + 1));
 }
 
 /** A katakana run written as two or three listed loanwords (フルグルーミング = フル + グルーミング): their glosses joined. */
@@ -155,7 +160,9 @@ function loanwordGlosses(run: string): string[] {
     const listed = englishGlosses(segment);
     if (listed.length > 0) return [listed.slice(0, 3)];
     if (depth === 0) return null;
-    for (let cut = segment.length - 2; cut >= 2; cut--) {
+    // (Only heads as long as a headword can be: trying every cut of a long run was quadratic.)
+    entries();
+    for (let cut = Math.min(segment.length - 2, longestHeadword); cut >= 2; cut--) {
       const head = englishGlosses(segment.slice(0, cut));
       const tail = head.length > 0 ? split(segment.slice(cut), depth - 1) : null;
       if (tail) return [head.slice(0, 3), ...tail];

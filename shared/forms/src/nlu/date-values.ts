@@ -239,8 +239,8 @@ function gregorianYears(src: Rewritten): Rewritten {
 
 const alternatives = (words: Readonly<Record<string, number>>) => Object.keys(words).join('|');
 const RELATIVE_YEAR_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_YEAR)})(?:\s*の\s*(?=\d{1,2}\s*月))?`, 'g');
-const RELATIVE_MONTH_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_MONTH)})(?:\s*の?\s*(\d{1,2})\s*日)?`, 'g');
-const RELATIVE_WEEKDAY = new RegExp(String.raw`(${alternatives(RELATIVE_WEEK)})\s*の?\s*([${WEEKDAY_JA}])曜(?:日)?`, 'g');
+const RELATIVE_MONTH_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_MONTH)})(?:(?:\s*の)?\s*(\d{1,2})\s*日)?`, 'g');
+const RELATIVE_WEEKDAY = new RegExp(String.raw`(${alternatives(RELATIVE_WEEK)})(?:\s*の)?\s*([${WEEKDAY_JA}])曜(?:日)?`, 'g');
 const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA})(?:\s*(?:ほど|くらい|ぐらい))?\s*(前|後)(?![半期後])`, 'g');
 
 /** 「去年」「先月」「来週の金曜日」「一昨日」「3日前」 as the calendar dates they name. */

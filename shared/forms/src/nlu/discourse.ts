@@ -69,15 +69,20 @@ export function backgroundSpans(text: string): Span[] {
   const spans: Span[] = [];
   for (const reason of text.matchAll(BACKGROUND_JA)) spans.push([backTo(text, reason.index, SENTENCE, 200), reason.index + reason[0].length]);
   // "Because X, Y": a reason that opens the sentence ends at its comma; one that follows the answer runs to the end.
+  // (Where each "so" is, found once: looked for again after each "because", the reading was quadratic.)
+  const conclusions = [...text.matchAll(SO_EN)].map((conclusion) => conclusion.index);
+  let nextConclusion = 0;
   for (const because of text.matchAll(BECAUSE_EN)) {
-    const before = text.slice(0, because.index).trim();
-    const opens = before === '' || /[.!?。！？]$/.test(before);
+    let before = because.index;
+    while (before > 0 && /\s/.test(text[before - 1]!)) before--;
+    const opens = before === 0 || /[.!?。！？]/.test(text[before - 1]!);
     // (", so that would be my personal card" after it is the conclusion, not more of the reason.)
-    const so = [...text.slice(because.index).matchAll(SO_EN)][0];
+    while (nextConclusion < conclusions.length && conclusions[nextConclusion]! <= because.index) nextConclusion++;
+    const so = conclusions[nextConclusion];
     const end = forwardTo(text, because.index + because[0].length, opens ? /[,;.!?]/ : /[.;!?]/, 200);
-    spans.push([because.index, so ? Math.min(end, because.index + so.index) : end]);
+    spans.push([because.index, so !== undefined ? Math.min(end, so) : end]);
   }
-  for (const conclusion of text.matchAll(SO_EN)) spans.push([backTo(text, conclusion.index, SENTENCE, 200), conclusion.index]);
+  for (const conclusion of conclusions) spans.push([backTo(text, conclusion, SENTENCE, 200), conclusion]);
   return spans.filter(([start, end]) => end > start);
 }
 
@@ -99,23 +104,65 @@ export function mergeSpans(spans: readonly Span[], joins: (gapStart: number, gap
  * nothing is left ("not 5" names no value).
  */
 export function preferAsserted<T>(text: string, items: readonly T[], span: (item: T) => Span): T[] {
-  const retracted = retractedSpans(text);
-  const background = backgroundSpans(text);
+  const retracted = containment(retractedSpans(text));
+  const background = containment(backgroundSpans(text));
   // Parsers may include the punctuation around a value (chrono reads 「、10時」): judge the value itself.
-  const inside = (spans: Span[], at: Span) => {
-    const [start, end] = core(text, at);
-    return spans.some(([from, to]) => start >= from && end <= to);
-  };
+  const inside = (contains: (start: number, end: number) => boolean, at: Span) => contains(...core(text, at));
   const kept = items.filter((item) => !inside(retracted, span(item)));
   const [front, back] = [kept.filter((item) => !inside(background, span(item))), kept.filter((item) => inside(background, span(item)))];
   return [...front, ...back];
 }
 
+/**
+ * Sorted span starts with the furthest end reached so far: the spans that start at or before a point are a prefix,
+ * found by binary search, so asking whether any span contains or overlaps a stretch takes log time (a reply with
+ * thousands of values was quadratic against its spans).
+ */
+function spanIndex(spans: readonly Span[]): { count: (at: number, inclusive: boolean) => number; reach: Float64Array } {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  const reach = new Float64Array(sorted.length);
+  sorted.forEach(([, to], i) => (reach[i] = Math.max(to, i > 0 ? reach[i - 1]! : -Infinity)));
+  /** How many spans start before `at` (or at it, when inclusive). */
+  const count = (at: number, inclusive: boolean) => {
+    let [low, high] = [0, sorted.length];
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (sorted[middle]![0] < at || (inclusive && sorted[middle]![0] === at)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  return { count, reach };
+}
+
+/** Whether any of `spans` holds [start, end) whole. */
+export function containment(spans: readonly Span[]): (start: number, end: number) => boolean {
+  const { count, reach } = spanIndex(spans);
+  return (start, end) => {
+    const starting = count(start, true);
+    return starting > 0 && reach[starting - 1]! >= end;
+  };
+}
+
+/** Whether any of `spans` overlaps [start, end): starts before its end and ends after its start. */
+export function overlap(spans: readonly Span[]): (start: number, end: number) => boolean {
+  const { count, reach } = spanIndex(spans);
+  return (start, end) => {
+    const starting = count(end, false);
+    return starting > 0 && reach[starting - 1]! > start;
+  };
+}
+
 /** The text with what it takes back blanked out, offsets kept ("I said Lightning but I meant the standard talk"). */
 export function blankRetracted(text: string): string {
-  let out = text;
-  for (const [start, end] of retractedSpans(text)) out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end);
-  return out;
+  // In one pass over the merged spans: blanking span after span copied the text once per span.
+  let out = '';
+  let copied = 0;
+  for (const [start, end] of mergeSpans(retractedSpans(text))) {
+    out += text.slice(copied, start) + ' '.repeat(end - start);
+    copied = end;
+  }
+  return out + text.slice(copied);
 }
 
 /** A span without the spaces and punctuation at its ends. */

@@ -46,9 +46,24 @@ export function japaneseReady(): boolean {
   return tokenizer !== null;
 }
 
+// The rules of one review read the same answer's morphemes a dozen times: the last few texts' are kept.
+const recent = new Map<string, readonly Morpheme[]>();
+const RECENT_TEXTS = 8;
+
 /** The morphemes of `text` (offsets into `text` as given), or null before the dictionary is loaded. */
 export function morphemes(text: string): Morpheme[] | null {
   if (!tokenizer) return null;
+  let found = recent.get(text);
+  if (!found) {
+    found = analyse(tokenizer, text);
+    if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value!);
+    recent.set(text, found);
+  }
+  // A copy of the list and of each morpheme: callers own what they get.
+  return found.map((morpheme) => ({ ...morpheme }));
+}
+
+function analyse(tokenizer: KuromojiTokenizer, text: string): Morpheme[] {
   // In pieces: kuromoji is quadratic in a long run of one kind of character (8,000 ー took minutes).
   return tokenizeInPieces(tokenizer, text).map(({ token: t, start, end }) => ({
     surface: t.surface_form,

@@ -1,9 +1,10 @@
 import nlp from 'compromise';
 import { isNonAnswer } from './answer-intent.js';
-import { preferAsserted } from './discourse.js';
+import { overlap, preferAsserted } from './discourse.js';
 import { morphemes, type Morpheme } from './japanese.js';
 import { findNumbers, type FoundNumber } from './numbers.js';
 import { contactSpans, type Extraction } from './typed-values.js';
+import { checkTextBudget } from '@convo/text';
 
 /**
  * The number a respondent gives for a quantity fact, read from a normalized
@@ -163,10 +164,13 @@ function totalOf(text: string, cs: readonly Candidate[], asked: Asked): Candidat
     (candidate) => TOTAL_BEFORE.test(before(candidate)) || TOTAL_AFTER.test(after(candidate)) || JA_LIST_TOTAL_BEFORE.test(before(candidate)) || JA_TOTAL_AFTER.test(after(candidate)) || concludes(candidate),
   );
   if (marked) return marked;
-  for (let i = 2; i < counted.length; i++) {
-    const parts = counted.slice(0, i).filter((candidate) => familyOf(candidate.unit ?? '') === familyOf(counted[i]!.unit ?? ''));
-    const sum = parts.reduce((running, part) => running + Number(part.value), 0);
-    if (parts.length >= 2 && sum === Number(counted[i]!.value)) return counted[i]!;
+  // The numbers before each one, summed per unit family as the walk goes (summing them again for each was quadratic).
+  const earlier = new Map<string, { sum: number; count: number }>();
+  for (const [i, candidate] of counted.entries()) {
+    const family = familyOf(candidate.unit ?? '');
+    const parts = earlier.get(family) ?? { sum: 0, count: 0 };
+    if (i >= 2 && parts.count >= 2 && parts.sum === Number(candidate.value)) return candidate;
+    earlier.set(family, { sum: parts.sum + Number(candidate.value), count: parts.count + 1 });
   }
   return null;
 }
@@ -250,17 +254,21 @@ function scaleOf(text: string): number {
 }
 
 function candidatesIn(text: string, asked: Asked): Candidate[] {
-  const terms = englishTerms(text);
+  const terms = termIndex(englishTerms(text));
   const tokens = morphemes(text);
+  const tokensAt = tokens && byStart(tokens);
   const found = findNumbers(text);
-  const units = found.map((numeral) => unitOf(text, numeral.index, numeral.index + numeral.text.length, terms, tokens));
+  const units = found.map((numeral) => {
+    checkTextBudget();
+    return unitOf(text, numeral.index, numeral.index + numeral.text.length, terms, tokensAt);
+  });
   // "2、3人", "10 to 12 people", "5 or 6 nights": the numbers of a range share its last unit.
   for (let i = found.length - 2; i >= 0; i--) {
     const [numeral, next] = [found[i], found[i + 1]];
     if (numeral && next && units[i] === null && RANGE_LINK.test(text.slice(numeral.index + numeral.text.length, next.index))) units[i] = units[i + 1] ?? null;
   }
-  const others = [...OTHER_VALUES.flatMap((re) => spansOf(re, text)), ...contactSpans(text, null)];
-  const context = { text, terms, asked, others, relative: spansOf(RELATIVE_TIME, text) };
+  const others = overlap([...OTHER_VALUES.flatMap((re) => spansOf(re, text)), ...contactSpans(text, null)]);
+  const context = { text, terms, asked, others, relative: overlap(spansOf(RELATIVE_TIME, text)) };
   return found.map((numeral, i) => {
     // A bare 1900–2100 reads as a calendar year: the answer to "what year", and nothing else's count.
     const unit = units[i] ?? (CALENDAR_YEAR_NUMBER.test(numeral.text) ? 'year' : null);
@@ -270,15 +278,15 @@ function candidatesIn(text: string, asked: Asked): Candidate[] {
 }
 
 type Span = readonly [number, number];
-type Context = { text: string; terms: readonly Term[]; asked: Asked; others: readonly Span[]; relative: readonly Span[] };
+type Overlap = (start: number, end: number) => boolean;
+type Context = { text: string; terms: TermIndex; asked: Asked; others: Overlap; relative: Overlap };
 
 function belongsElsewhere(candidate: Candidate, { text, terms, asked, others, relative }: Context): boolean {
-  const overlaps = ([start, end]: Span) => start < candidate.end && end > candidate.index;
-  const tags = terms.filter((term) => overlaps([term.offset.start, term.offset.start + term.offset.length])).flatMap((term) => term.tags);
+  const tags = terms.overlapping(candidate.index, candidate.end).flatMap((term) => term.tags);
   // "3 days ago", 「3日前から」 date an event, unless the fact measures that very span ("how many days ago").
-  const relativeDate = relative.some(overlaps) && !(candidate.unit !== null && asked.units.includes(candidate.unit));
+  const relativeDate = relative(candidate.index, candidate.end) && !(candidate.unit !== null && asked.units.includes(candidate.unit));
   return (
-    others.some(overlaps) ||
+    others(candidate.index, candidate.end) ||
     relativeDate ||
     ORDINAL_SUFFIX.test(text.slice(candidate.end)) ||
 
@@ -292,17 +300,70 @@ function spansOf(re: RegExp, text: string): Span[] {
   return [...text.matchAll(re)].map((match) => [match.index, match.index + match[0].length] as const);
 }
 
+/**
+ * compromise's terms in text order, with the lookups the candidate rules make by position: scanning every term for
+ * every number was quadratic in a reply full of numbers.
+ */
+type TermIndex = { overlapping: (start: number, end: number) => Term[]; after: (start: number, count: number) => Term[] };
+
+function termIndex(all: readonly Term[]): TermIndex {
+  const startOf = (term: Term) => term.offset.start;
+  const longest = all.reduce((max, term) => Math.max(max, term.offset.length), 0);
+  /** The first term starting at or after `at`. */
+  const first = (at: number) => {
+    let [low, high] = [0, all.length];
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (startOf(all[middle]!) < at) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const ordered = all.every((term, i) => i === 0 || startOf(all[i - 1]!) <= startOf(term));
+  return {
+    overlapping(start, end) {
+      const overlaps = (term: Term) => term.offset.start < end && term.offset.start + term.offset.length > start;
+      if (!ordered) return all.filter(overlaps);
+      const out: Term[] = [];
+      for (let i = first(start - longest); i < all.length && startOf(all[i]!) < end; i++) if (overlaps(all[i]!)) out.push(all[i]!);
+      return out;
+    },
+    after(start, count) {
+      const out: Term[] = [];
+      for (let i = ordered ? first(start) : 0; i < all.length && out.length < count; i++) {
+        const term = all[i]!;
+        if (term.offset.start >= start && term.offset.length > 0) out.push(term);
+      }
+      return out;
+    },
+  };
+}
+
+/** The morphemes by where they start. */
+function byStart(tokens: readonly Morpheme[]): Map<number, Morpheme[]> {
+  const at = new Map<number, Morpheme[]>();
+  for (const token of tokens) {
+    const list = at.get(token.start);
+    if (list) list.push(token);
+    else at.set(token.start, [token]);
+  }
+  return at;
+}
+
 /** The unit written with a number: a currency sign before it, or %, a glued abbreviation, a counter or a noun after it. */
-function unitOf(text: string, start: number, end: number, terms: readonly Term[], tokens: readonly Morpheme[] | null): string | null {
-  const sign = /([$£€¥])\s*$/.exec(text.slice(0, start))?.[1];
+function unitOf(text: string, start: number, end: number, terms: TermIndex, tokensAt: Map<number, Morpheme[]> | null): string | null {
+  // (The sign before the spaces before the number, found backwards: a regex over all the text before it was quadratic.)
+  let before = start;
+  while (before > 0 && /\s/.test(text[before - 1]!)) before--;
+  const sign = before > 0 && /[$£€¥]/.test(text[before - 1]!) ? text[before - 1] : undefined;
   if (sign) return familyOf(sign);
   const rest = text.slice(end);
   if (/^\s?%/.test(rest)) return 'percent';
   const glued = /^[a-z]+/i.exec(rest)?.[0];
   if (glued) return familyOf(glued);
   const at = end + (rest.length - rest.trimStart().length);
-  if (tokens) {
-    const counter = tokens.find((token) => token.start === at && isJapaneseUnit(token));
+  if (tokensAt) {
+    const counter = tokensAt.get(at)?.find((token) => isJapaneseUnit(token));
     if (counter) return familyOf(counter.surface);
   } else {
     const counter = JA_UNITS.find((unitWord) => rest.trimStart().startsWith(unitWord));
@@ -310,7 +371,7 @@ function unitOf(text: string, start: number, end: number, terms: readonly Term[]
   }
   if (!/^\s?\p{Script=Latin}/u.test(rest)) return null;
   // "2 adults", "25 years old", "2 big rooms": the noun right after, past one modifier.
-  const [first, second] = terms.filter((term) => term.offset.start >= end && term.offset.length > 0);
+  const [first, second] = terms.after(end, 2);
   if (first && isUnitTerm(first)) return familyOf(termWord(first));
   const modifier = first && (first.tags.includes('Adjective') || first.tags.includes('Adverb'));
   return modifier && second && isUnitTerm(second) ? familyOf(termWord(second)) : null;

@@ -1,3 +1,4 @@
+import { convertInPieces } from '@convo/text';
 import { toHiragana, toRomaji } from 'wanakana';
 import { morphemes } from './japanese.js';
 import { hasJapanese, type SessionLanguage } from './text.js';
@@ -27,7 +28,13 @@ export function optionInLanguage(option: string, lang: SessionLanguage): string 
 /** The reading of Japanese text in hiragana (初めて → はじめて), or null before the dictionary loads or when a kanji has none. */
 export function kanaReading(text: string): string | null {
   const kana = readingOf(text);
-  return kana && !/\p{Script=Han}/u.test(kana) ? toHiragana(kana, { passRomaji: true }) : null;
+  // In pieces: wanakana copies an array per character, so a long reply's reading took seconds.
+  return kana && !/\p{Script=Han}/u.test(kana) ? convertInPieces(kana, (piece) => toHiragana(piece, { passRomaji: true }), startsKanaState) : null;
+}
+
+/** Katakana to hiragana carries the kana a long-vowel mark lengthens (カー → かあ): ー, ・, ヶ and ヵ leave it, so no piece starts there. */
+function startsKanaState(text: string, at: number): boolean {
+  return !'ー・ヶヵ'.includes(text[at]!);
 }
 
 /** Each morpheme's dictionary reading (its surface when it has none), or null before the dictionary loads. */

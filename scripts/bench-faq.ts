@@ -12,7 +12,7 @@ import {
   type FaqSearchIndex,
 } from '@convo/faq';
 import { loadAnalyzer, type Analyzer } from '@convo/text';
-import type { FaqDocument } from '@convo/runtime';
+import type { FaqDocument } from '@convo/contract';
 import { Api } from '../test/support/api.js';
 import { HARNESS_ENV, REPO_ROOT, startStack } from '../test/support/processes.js';
 import { ensureRedis } from './ensure-redis.js';

@@ -17,7 +17,7 @@ import {
   type QueryScores,
   scoreQuery,
 } from '@convo/faq';
-import { FaqDocument } from '@convo/runtime';
+import { FaqDocument } from '@convo/contract';
 
 /**
  * `npm run eval:faq`: retrieval quality of the FAQ search engine next to the

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { Problem } from '@convo/runtime';
+import { Problem } from '@convo/contract';
 import { autoFix, checkProblem } from '@convo/workbench';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { AGENT_NAMES } from '@convo/runtime';
+import { AGENT_NAMES } from '@convo/contract';
 import { ensureRedis, NoRedisError, type RedisHandle } from './ensure-redis.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { SessionForm } from '@convo/runtime';
+import { SessionForm } from '@convo/contract';
 
 export type ChatKind = 'form' | 'application' | 'faq';
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { CorpusReplica, CorpusStore } from '@convo/faq';
-import { createLogger, type FaqDocument } from '@convo/runtime';
+import { createLogger } from '@convo/runtime';
+import { type FaqDocument } from '@convo/contract';
 
 /** The FAQ corpus on a real Redis, and two search replicas following it. */
 let redis: Redis;

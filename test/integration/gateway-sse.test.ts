@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { event, loadConfig, SessionDraft } from '@convo/runtime';
+import { loadConfig, SessionDraft } from '@convo/runtime';
+import { event } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 import { startGateway } from '../../services/gateway/src/server.js';
 import { hashToken } from '../../services/gateway/src/auth.js';

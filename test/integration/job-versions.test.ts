@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createLogger,
-  createRedis,
-  createRuntimeMetrics,
-  deferNewerJob,
-  JOB_SCHEMA_VERSION,
-  jobVersion,
-  loadConfig,
-  type RedisClient,
-  runStep,
-  type RuntimeMetrics,
-  type StepRunnerDeps,
-} from '@convo/runtime';
+import { createLogger, createRedis, createRuntimeMetrics, deferNewerJob, jobVersion, loadConfig, type RedisClient, runStep, type RuntimeMetrics, type StepRunnerDeps } from '@convo/runtime';
+import { JOB_SCHEMA_VERSION } from '@convo/contract';
 
 /**
  * Rolling deploys on a real Redis: a worker that meets a job of a newer

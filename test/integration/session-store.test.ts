@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { event, EVENT_SCHEMA_VERSION, SessionDraft, SessionStore } from '@convo/runtime';
+import { SessionDraft, SessionStore } from '@convo/runtime';
+import { event, EVENT_SCHEMA_VERSION } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 import { createSession as createSessionScript, replaceTurn } from '@convo/runtime/internal/store/scripts';
 

@@ -1,4 +1,4 @@
-import { CHOICE_MAX_CHARS, PROBLEM_TEXT_MAX_CHARS } from '@convo/runtime/contract';
+import { CHOICE_MAX_CHARS, PROBLEM_TEXT_MAX_CHARS } from '@convo/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, type Json } from '../support/api.js';
 import { sharedStack } from '../support/shared-stack.js';

@@ -1,4 +1,5 @@
-import type { SessionDraft, SessionState } from '@convo/runtime';
+import type { SessionDraft } from '@convo/runtime';
+import type { SessionState } from '@convo/contract';
 
 /**
  * Test set-up only: puts a draft's state into a given shape directly, as a

@@ -1,4 +1,5 @@
-import { type AgentName, createLogger, resetAfterFailure, SessionDraft, SessionForm, type StepHandler, type FormDraft } from '@convo/runtime';
+import { createLogger, resetAfterFailure, SessionDraft, type StepHandler, type FormDraft } from '@convo/runtime';
+import { type AgentName, SessionForm } from '@convo/contract';
 import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
 import { newFormSession } from '@convo/forms';
 import { offlineProvider } from './offline-policies.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentDefinition, type LlmProvider, loopStepHandler, subtaskStepHandler } from '@convo/agent-kit';
-import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler, type FormDraft } from '@convo/runtime';
+import { createLogger, SessionDraft, type StepHandler, type FormDraft } from '@convo/runtime';
+import { type AgentName, SessionForm } from '@convo/contract';
 import { runAgentLoop } from '@convo/agent-kit/internal/loop';
 import { currentField, newFormSession } from '@convo/forms';
 import { offlineProvider } from '../support/offline-policies.js';

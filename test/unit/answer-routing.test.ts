@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
 import { newFormSession, preloadContentAnalyzer } from '@convo/forms';
-import { type FormSessionState, SessionForm } from '@convo/runtime';
+import { type FormSessionState, SessionForm } from '@convo/contract';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentName, createLogger, SessionDraft, SessionForm, type StepHandler, type ApplicationDraft } from '@convo/runtime';
+import { createLogger, SessionDraft, type StepHandler, type ApplicationDraft } from '@convo/runtime';
+import { type AgentName, SessionForm } from '@convo/contract';
 import { applyPlan, newFormSession } from '@convo/forms';
 import { type LlmProvider, loopStepHandler, subtaskStepHandler, systemStepHandler } from '@convo/agent-kit';
 import { auditorAgent } from '../../services/auditor/src/agent.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewEvent, SessionEvent } from '@convo/runtime';
+import type { NewEvent, SessionEvent } from '@convo/contract';
 import { describe, expect, it } from 'vitest';
 import { parseChatArgs, UsageError } from '../../scripts/chat/args.js';
 import { describeEvent, describeFields, livePrinter, PLAIN } from '../../scripts/chat/printer.js';

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@convo/runtime/contract';
+import { EVENT_TYPES } from '@convo/contract';
 import { SseParser, EVENT_TYPE_NAMES, toStreamEvent, type SseMessage } from '@convo/client';
 import { describe, expect, it } from 'vitest';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plainTurnIntake, SessionDraft, SessionForm } from '@convo/runtime';
+import { plainTurnIntake, SessionDraft } from '@convo/runtime';
+import { SessionForm } from '@convo/contract';
 import { applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newFormSession, prepareUserMessage } from '@convo/forms';
 
 function application() {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { quickCheck, type QuickCheckInput, resolveTopics } from '@convo/forms';
 import { followUpText, questionText } from '../../services/interviewer/src/phrasing.js';
-import { SessionForm } from '@convo/runtime';
+import { SessionForm } from '@convo/contract';
 
 const topics = resolveTopics(['criminal record']);
 

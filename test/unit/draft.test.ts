@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type LoopCheckpoint, SessionDraft } from '@convo/runtime';
+import { SessionDraft } from '@convo/runtime';
+import { type LoopCheckpoint } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 
 const base = () => newFormSession({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });

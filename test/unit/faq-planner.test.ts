@@ -11,7 +11,7 @@ import {
   type PlannerHistoryEntry,
 } from '@convo/faq';
 import { loadAnalyzer, type Analyzer } from '@convo/text';
-import type { MultiStepQueryPlan, SearchHit } from '@convo/runtime';
+import type { MultiStepQueryPlan, SearchHit } from '@convo/contract';
 
 type Doc = Omit<SearchHit, 'score'>;
 

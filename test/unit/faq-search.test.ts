@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBm25Baseline, createEngine, createFaqIndex, type FaqSearchIndex, select } from '@convo/faq';
-import type { FaqDocument } from '@convo/runtime';
+import type { FaqDocument } from '@convo/contract';
 import { parseSynonymGroups } from '@convo/faq/internal/search/synonyms';
 
 const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({ id, language, question, answer, tags });

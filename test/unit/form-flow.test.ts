@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type FormField, type NewEvent, type Plan, SessionDraft, SessionForm, type FormDraft } from '@convo/runtime';
+import { SessionDraft, type FormDraft } from '@convo/runtime';
+import { type FormField, type NewEvent, type Plan, SessionForm } from '@convo/contract';
 import {
   advance,
   answersForField,

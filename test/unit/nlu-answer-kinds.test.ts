@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerSpec, preloadContentAnalyzer, reviewAnswer } from '@convo/forms';
-import type { FactDefinition, FormField } from '@convo/runtime';
+import type { FactDefinition, FormField } from '@convo/contract';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();

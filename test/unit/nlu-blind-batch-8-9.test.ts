@@ -8,7 +8,7 @@ import { findOptions, matchOption } from '@convo/forms/internal/nlu/options';
 import { answerPolarity } from '@convo/forms/internal/nlu/polarity';
 import { normalizeText } from '@convo/forms/internal/nlu/text';
 import { timeSlotPicks } from '@convo/forms/internal/nlu/time-values';
-import type { FactDefinition, FormField } from '@convo/runtime';
+import type { FactDefinition, FormField } from '@convo/contract';
 
 /**
  * The classes of answer the blind batches 8 and 9 found (each stands for many forms, none is one form's special case):

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyFact, isNilAnswer, isNonAnswer, isSkipRequest, preloadContentAnalyzer, reviewAnswer, type ReviewInput } from '@convo/forms';
-import type { FactDefinition, FormField } from '@convo/runtime';
+import type { FactDefinition, FormField } from '@convo/contract';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
   return { id: 'f1', fieldId: 'field_1', label, intent: opts.intent ?? null, required: opts.required ?? true, sortOrder: 0 };

@@ -11,7 +11,8 @@ import {
   type ToolCall,
   type TurnInput,
 } from '@convo/agent-kit';
-import { createLogger, ModelBehaviorError, type ReviewResult, SessionDraft, SessionForm, type FormDraft } from '@convo/runtime';
+import { createLogger, ModelBehaviorError, SessionDraft, type FormDraft } from '@convo/runtime';
+import { type ReviewResult, SessionForm } from '@convo/contract';
 import { applyPlan, applyReview, markAsked, newFormSession, orderFields } from '@convo/forms';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';

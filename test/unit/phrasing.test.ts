@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { askCountryText, askTimezoneText, countryNotUnderstoodText, greetingText, languageNotUnderstoodText, languageUnsupportedText } from '../../services/greeter/src/phrasing.js';
 import { alreadyCompleteText, bootstrapDoneText, completionText, followUpText, questionText, toRespondent } from '../../services/interviewer/src/phrasing.js';
-import type { FactDefinition, FormField } from '@convo/runtime';
+import type { FactDefinition, FormField } from '@convo/contract';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
   return { id: 'f1', fieldId: 'field_1', label, intent: opts.intent ?? null, required: opts.required ?? true, sortOrder: 0 };

@@ -3,7 +3,7 @@ import { SessionDraft } from '@convo/runtime';
 import { newFormSession } from '@convo/forms';
 import { conversationMessages, EARLIER_LEFT_OUT, estimateTokens } from '@convo/agent-kit/internal/history';
 import { createLiveChannel } from '@convo/runtime';
-import { event, type NewEvent } from '@convo/runtime';
+import { event, type NewEvent } from '@convo/contract';
 
 /** The bounded conversation an agent sends, and the live channel's deltas. */
 function draftWith(count: number, text = (i: number) => `message ${i}`) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { CreateSessionBody, event, type NewEvent, Plan, PostTurnBody, ReviewResult, SessionForm, validateEvent } from '@convo/runtime';
+import { CreateSessionBody, event, type NewEvent, Plan, PostTurnBody, ReviewResult, SessionForm, validateEvent } from '@convo/contract';
 
 const emailField = { id: 'f-email', fieldId: 'email', label: 'Email', required: true, sortOrder: 1 };
 const nameField = { id: 'f-name', fieldId: 'name', label: 'Full name', required: true, sortOrder: 2 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, success } from '@convo/agent-kit';
-import { ReviewResult } from '@convo/runtime';
+import { ReviewResult } from '@convo/contract';
 import { CreatePlanInput } from '../../services/architect/src/agent.js';
 import { SetTimezoneInput } from '../../services/greeter/src/agent.js';
 import { ReviewInput, toReviewResult } from '../../services/reviewer/src/agent.js';

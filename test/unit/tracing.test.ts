@@ -1,25 +1,8 @@
 import { SpanKind as OtelSpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  createLogger,
-  extractTrace,
-  inSpan,
-  injectTrace,
-  JOB_SCHEMA_VERSION,
-  loadConfig,
-  runStep,
-  SearchQueryJob,
-  SpanKind,
-  startSpan,
-  startTracing,
-  StepJob,
-  type StepRunnerDeps,
-  type Tracing,
-  tracingConfig,
-  tracingEnabled,
-} from '@convo/runtime';
+import { ConfigError, createLogger, extractTrace, inSpan, injectTrace, loadConfig, runStep, SpanKind, startSpan, startTracing, StepJob, type StepRunnerDeps, type Tracing, tracingConfig, tracingEnabled } from '@convo/runtime';
+import { JOB_SCHEMA_VERSION, SearchQueryJob } from '@convo/contract';
 import { traceProvider } from '@convo/agent-kit/internal/llm/traced';
 import type { LlmProvider } from '@convo/agent-kit';
 

@@ -1,4 +1,4 @@
-import type { NewEvent, SessionEvent } from '@convo/runtime';
+import type { NewEvent, SessionEvent } from '@convo/contract';
 import { describe, expect, it } from 'vitest';
 import {
   answerSources,

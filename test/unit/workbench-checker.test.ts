@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Problem } from '@convo/runtime';
+import { Problem } from '@convo/contract';
 import { analyzeIntent, autoFix, checkProblem, MAX_SUGGESTION_LENGTH, ruleEdit, scoreProblem, solvePrompt, suggest, undoTarget } from '@convo/workbench';
 import { generateMathProblems } from '@convo/workbench/internal/generate/math';
 import { seededRandom } from '@convo/workbench/internal/generate/random';

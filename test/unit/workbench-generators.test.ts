@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import kuromoji from 'kuromoji';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toHiragana } from 'wanakana';
-import { Problem } from '@convo/runtime';
+import { Problem } from '@convo/contract';
 import { englishWordFrequency, generateEnglishProblems, loadEnglishData, type EnglishData, type Pos } from '../../shared/workbench/src/generate/english.js';
 import { generateKanjiProblems, kanjiWordRank, loadKanjiData } from '../../shared/workbench/src/generate/kanji.js';
 import { placeAnswer, seededRandom, type GeneratedProblem, type GeneratorInput } from '../../shared/workbench/src/generate/random.js';

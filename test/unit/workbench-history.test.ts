@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coreSessionState, PROBLEM_HISTORY_MAX, SessionDraft, type WorkbenchSessionState } from '@convo/runtime';
+import { SessionDraft } from '@convo/runtime';
+import { coreSessionState, PROBLEM_HISTORY_MAX, type WorkbenchSessionState } from '@convo/contract';
 import { applyEdit, generateOfflineWorksheet } from '@convo/workbench';
 
 describe("a problem's edit history", () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Worksheet } from '@convo/runtime';
+import { Worksheet } from '@convo/contract';
 import { findMissingGlyphs, renderWorksheetPdf } from '../../shared/workbench/src/pdf.js';
 
 /**

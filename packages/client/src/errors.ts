@@ -1,4 +1,4 @@
-import type { Problem } from '@convo/runtime/contract';
+import type { Problem } from '@convo/contract';
 
 /**
  * Every failed call: an error answer of the gateway in the contract's shape

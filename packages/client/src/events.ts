@@ -1,4 +1,4 @@
-import type { EventData, EventType } from '@convo/runtime/contract';
+import type { EventData, EventType } from '@convo/contract';
 import { isRecord } from './errors.js';
 import type { SseMessage } from './sse-parser.js';
 

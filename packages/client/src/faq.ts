@@ -1,4 +1,4 @@
-import type { AgentDialogRequest, AgentSearchRequest, AgentSearchResponse, FaqDocument, FaqDocumentInput } from '@convo/runtime/contract';
+import type { AgentDialogRequest, AgentSearchRequest, AgentSearchResponse, FaqDocument, FaqDocumentInput } from '@convo/contract';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import type { StreamEvent } from './events.js';
 import { newIdempotencyKey } from './ids.js';

@@ -1,4 +1,4 @@
-import type { CreateSessionBody, PostTurnBody } from '@convo/runtime/contract';
+import type { CreateSessionBody, PostTurnBody } from '@convo/contract';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { endsTurn, type StreamEvent } from './events.js';
 import { newIdempotencyKey } from './ids.js';

@@ -6,7 +6,7 @@ import type {
   RunStepsResponse,
   SessionSnapshot,
   SubmitResponse,
-} from '@convo/runtime/contract';
+} from '@convo/contract';
 
 /**
  * The output (what is received) and input (what may be sent: defaults

@@ -12,7 +12,7 @@ import type {
   Suggestions,
   ValidateResponse,
   Worksheet,
-} from '@convo/runtime/contract';
+} from '@convo/contract';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import type { StreamEvent } from './events.js';
 import { path, type CallOptions, type Transport } from './transport.js';

@@ -1,7 +1,7 @@
 import { createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { ArchitectContext } from './context.js';
 import { applyPlan, validatePlan } from '@convo/forms';
-import { type FormSessionView, Plan, PlanField } from '@convo/runtime';
+import { type FormSessionView, Plan, PlanField } from '@convo/contract';
 import { z } from 'zod';
 import { ARCHITECT_PROMPT } from './prompt.js';
 

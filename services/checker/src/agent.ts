@@ -1,6 +1,7 @@
 import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { CheckerContext } from './context.js';
-import { CheckViolation, type SessionDraft } from '@convo/runtime';
+import { type SessionDraft } from '@convo/runtime';
+import { CheckViolation } from '@convo/contract';
 import { applyCheck, currentField, formField } from '@convo/forms';
 import { z } from 'zod';
 import { CHECKER_PROMPT } from './prompt.js';

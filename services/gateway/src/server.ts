@@ -1,4 +1,5 @@
-import { type AgentName, type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import { type AgentName } from '@convo/contract';
 import { CorpusStore } from '@convo/faq';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';

@@ -142,8 +142,8 @@ async function generate() {
   const topic = els.topic.value.trim();
   const body = {
     subject: els.subject.value.trim(),
-    difficulty: /** @type {import('@convo/runtime/contract').Difficulty} */ (els.difficulty.value),
-    language: /** @type {import('@convo/runtime/contract').WorkbenchLanguage} */ (els.worksheetLanguage.value),
+    difficulty: /** @type {import('@convo/contract').Difficulty} */ (els.difficulty.value),
+    language: /** @type {import('@convo/contract').WorkbenchLanguage} */ (els.worksheetLanguage.value),
     ...(topic === '' ? {} : { topic }),
   };
   els.generate.disabled = true;

@@ -1,6 +1,7 @@
 import { createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
 import type { GreeterContext } from './context.js';
-import { type FormSessionView, Language, type SessionDraft } from '@convo/runtime';
+import { type SessionDraft } from '@convo/runtime';
+import { type FormSessionView, Language } from '@convo/contract';
 import { detectLanguage } from '@convo/text';
 import { countryName, FALLBACK_TIMEZONE, findCountry, isValidTimezone, resolveTimezone } from '@convo/forms';
 import { z } from 'zod';

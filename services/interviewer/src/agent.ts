@@ -13,7 +13,8 @@ import {
   needsAudit,
 } from '@convo/forms';
 import type { InterviewerContext } from './context.js';
-import type { FormSessionView, SessionDraft } from '@convo/runtime';
+import type { SessionDraft } from '@convo/runtime';
+import type { FormSessionView } from '@convo/contract';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
 

@@ -1,5 +1,5 @@
 import type { FieldView } from '@convo/forms';
-import type { FieldStatus } from '@convo/runtime';
+import type { FieldStatus } from '@convo/contract';
 
 /**
  * The structured facts this agent's prompt is rendered from. Remote models

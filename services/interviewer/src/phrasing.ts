@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { answerSpec, type AnswerSpec, countryName, escapeRegExp, type FactType, hasJapanese, KIND_NAME, optionInLanguage, type SessionLanguage } from '@convo/forms';
-import type { FactDefinition, FormField } from '@convo/runtime';
+import type { FactDefinition, FormField } from '@convo/contract';
 
 /**
  * What the offline interviewer says: the question for a field, follow-ups on

@@ -1,15 +1,5 @@
-import {
-  type Config,
-  event,
-  type FaqHistoryEntry,
-  mutableCopy,
-  type MultiStepQueryPlan,
-  type ResolvedDialogOptions,
-  type StepContext,
-  type StepHandler,
-  type StepOutcome,
-  SystemError,
-} from '@convo/runtime';
+import { type Config, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type ResolvedDialogOptions } from '@convo/contract';
 import { type LlmProvider, success } from '@convo/agent-kit';
 import {
   buildCrewRequest,

@@ -1,4 +1,4 @@
-import type { MultiStepQueryPlan } from '@convo/runtime';
+import type { MultiStepQueryPlan } from '@convo/contract';
 import type { Policy } from '@convo/agent-kit';
 
 /**

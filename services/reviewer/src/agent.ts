@@ -1,6 +1,7 @@
 import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
 import type { ReviewerContext } from './context.js';
-import type { FormDraft, ReviewResult, SessionDraft } from '@convo/runtime';
+import type { FormDraft, SessionDraft } from '@convo/runtime';
+import type { ReviewResult } from '@convo/contract';
 import {
   admitsNotKnowing,
   answersForField,

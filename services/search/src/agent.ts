@@ -1,19 +1,5 @@
-import {
-  type AgentSearchResponse,
-  type AgentStep,
-  type Config,
-  event,
-  type FaqHistoryEntry,
-  type Logger,
-  mutableCopy,
-  type MultiStepQueryPlan,
-  type SearchHit,
-  SearchQueryJob,
-  type StepContext,
-  type StepHandler,
-  type StepOutcome,
-  SystemError,
-} from '@convo/runtime';
+import { type Config, type Logger, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { type AgentSearchResponse, type AgentStep, event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type SearchHit, SearchQueryJob } from '@convo/contract';
 import { UnrecoverableError } from 'bullmq';
 import { type LlmProvider, success } from '@convo/agent-kit';
 import {

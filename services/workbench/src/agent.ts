@@ -1,16 +1,6 @@
 import { conversationMessages, createAgent, createAskTool, createTool, failure, type LlmProvider, loopStepHandler, success } from '@convo/agent-kit';
-import {
-  type AgentResult,
-  type EditableField,
-  event,
-  type Problem,
-  type StepContext,
-  type StepHandler,
-  type StepOutcome,
-  SystemError,
-  type WorkbenchDraft,
-  type WorkbenchSessionView,
-} from '@convo/runtime';
+import { type StepContext, type StepHandler, type StepOutcome, SystemError, type WorkbenchDraft } from '@convo/runtime';
+import { type AgentResult, type EditableField, event, type Problem, type WorkbenchSessionView } from '@convo/contract';
 import {
   analyzeIntent,
   applyEdit,

@@ -1,4 +1,4 @@
-import type { Problem, QualityScore } from '@convo/runtime';
+import type { Problem, QualityScore } from '@convo/contract';
 
 /** What the problem-management agent's prompt and offline policy read. */
 export type WorkbenchContext = {

@@ -1,19 +1,5 @@
-import {
-  AppError,
-  type ConsistencyReport,
-  type Logger,
-  type Problem,
-  type RedisClient,
-  type SessionStore,
-  type Suggestions,
-  type ValidateResponse,
-  WorkbenchRequestJob,
-  type WorkbenchRequest,
-  type WorkbenchRequestResult,
-  type WorkbenchSessionState,
-  type Worksheet,
-  toErrorJson,
-} from '@convo/runtime';
+import { AppError, type Logger, type RedisClient, type SessionStore, toErrorJson } from '@convo/runtime';
+import { type ConsistencyReport, type Problem, type Suggestions, type ValidateResponse, WorkbenchRequestJob, type WorkbenchRequest, type WorkbenchRequestResult, type WorkbenchSessionState, type Worksheet } from '@convo/contract';
 import { autoFix, checkProblem, consistencyReport, qualityFor, renderWorksheetPdf, suggestionsFor, worksheetIdOf } from '@convo/workbench';
 import { TextBudgetExceededError } from '@convo/text';
 

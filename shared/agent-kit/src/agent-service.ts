@@ -1,34 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
-import {
-  type AgentName,
-  AppError,
-  ATTR,
-  type Config,
-  createAgentQueues,
-  createLogger,
-  createRedis,
-  createRuntimeMetrics,
-  deferNewerJob,
-  extractTrace,
-  inSpan,
-  loadConfig,
-  type Logger,
-  queueName,
-  type RedisClient,
-  runStep,
-  type RuntimeMetrics,
-  SessionStore,
-  SpanKind,
-  startHealthServer,
-  startMetricsPublisher,
-  startTracing,
-  storeOptions,
-  type StepHandler,
-  traceOf,
-  type TurnIntake,
-} from '@convo/runtime';
+import { AppError, ATTR, type Config, createAgentQueues, createLogger, createRedis, createRuntimeMetrics, deferNewerJob, extractTrace, inSpan, loadConfig, type Logger, queueName, type RedisClient, runStep, type RuntimeMetrics, SessionStore, SpanKind, startHealthServer, startMetricsPublisher, startTracing, storeOptions, type StepHandler, traceOf, type TurnIntake } from '@convo/runtime';
+import { type AgentName } from '@convo/contract';
 import { setTextBudgetMs, TextBudgetExceededError } from '@convo/text';
 import { createProvider } from './llm/index.js';
 import type { Policy } from './llm/offline/index.js';

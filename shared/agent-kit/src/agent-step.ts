@@ -1,4 +1,5 @@
-import { type AgentName, type Config, type LoopCheckpoint, mutableCopy, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { type Config, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { type AgentName, type LoopCheckpoint, mutableCopy } from '@convo/contract';
 import type { AgentDefinition } from './agent.js';
 import { runAgentLoop } from './loop.js';
 import type { FunctionCallResult } from './tool.js';

@@ -1,4 +1,5 @@
-import type { AgentName, ChatMessage, LlmMessage, SessionDraft, ToolCall, TurnInput } from '@convo/runtime';
+import type { SessionDraft, TurnInput } from '@convo/runtime';
+import type { AgentName, ChatMessage, LlmMessage, ToolCall } from '@convo/contract';
 import type { Tool } from './tool.js';
 
 export { conversationMessages } from './history.js';

@@ -1,4 +1,5 @@
-import type { ChatMessage, LlmMessage, SessionDraft } from '@convo/runtime';
+import type { SessionDraft } from '@convo/runtime';
+import type { ChatMessage, LlmMessage } from '@convo/contract';
 
 /** How much conversation an agent sends: the last `historyMessages` messages, all under `tokenBudget` estimated prompt tokens. */
 export type PromptLimits = { historyMessages: number; tokenBudget: number };

@@ -1,4 +1,5 @@
-import { type LiveChannel, type LlmMessage, type Logger, type LoopCheckpoint, MaxTurnsExceededError, type SessionDraft, type ToolCall } from '@convo/runtime';
+import { type LiveChannel, type Logger, MaxTurnsExceededError, type SessionDraft } from '@convo/runtime';
+import { type LlmMessage, type LoopCheckpoint, type ToolCall } from '@convo/contract';
 import { Allow, parse as parsePartialJson } from 'partial-json';
 import { ASK_TOOL } from './ask-tool.js';
 import { toolSpec } from './llm/json-schema.js';

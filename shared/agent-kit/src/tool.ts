@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { AgentName, Logger, SessionDraft } from '@convo/runtime';
+import type { Logger, SessionDraft } from '@convo/runtime';
+import type { AgentName } from '@convo/contract';
 
 /**
  * Seed 004's FunctionCallResult: `status` plus `result.message`, which is what

@@ -1,5 +1,5 @@
 import type { LlmProvider } from '@convo/agent-kit';
-import type { SearchHit } from '@convo/runtime';
+import type { SearchHit } from '@convo/contract';
 
 /** The hits of one executed search step. */
 export type SearchGroup = { query: string; hits: SearchHit[] };

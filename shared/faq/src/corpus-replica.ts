@@ -1,4 +1,5 @@
-import type { FaqDocument, Logger } from '@convo/runtime';
+import type { Logger } from '@convo/runtime';
+import type { FaqDocument } from '@convo/contract';
 import type { CorpusStore } from './corpus-store.js';
 import { createFaqIndex, type FaqSearchIndex } from './search/index.js';
 

@@ -1,5 +1,6 @@
 import type { RedisClient } from '@convo/runtime';
-import { AppError, defineScript, FaqDocument } from '@convo/runtime';
+import { AppError, defineScript } from '@convo/runtime';
+import { FaqDocument } from '@convo/contract';
 
 /**
  * The FAQ corpus in Redis: one hash of documents and a version counter that

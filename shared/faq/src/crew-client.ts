@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError, type FaqHistoryEntry } from '@convo/runtime';
+import { AppError } from '@convo/runtime';
+import { type FaqHistoryEntry } from '@convo/contract';
 
 /**
  * Client of an external orchestrator for `mode: "crew"` (docs/seeds/002 §4.2.1):

@@ -1,16 +1,5 @@
-import {
-  coreSessionState,
-  type DeepReadonly,
-  type FaqDraft,
-  type FaqHistoryEntry,
-  type FaqSessionState,
-  type FaqState,
-  type FaqTurnResult,
-  type MultiStepQueryPlan,
-  type OrchestrationStep,
-  ResolvedDialogOptions,
-  SystemError,
-} from '@convo/runtime';
+import { type FaqDraft, SystemError } from '@convo/runtime';
+import { coreSessionState, type DeepReadonly, type FaqHistoryEntry, type FaqSessionState, type FaqState, type FaqTurnResult, type MultiStepQueryPlan, type OrchestrationStep, ResolvedDialogOptions } from '@convo/contract';
 
 /** Dialog context kept per session: enough for follow-ups, bounded so the session document stays small. */
 export const MAX_HISTORY = 20;

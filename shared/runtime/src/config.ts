@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_NAMES, type AgentName } from './agents-list.js';
+import { AGENT_NAMES, type AgentName } from '@convo/contract';
 import { tracingConfig, type TracingConfig } from './tracing/env.js';
 
 /**
@@ -93,6 +93,8 @@ const EnvSchema = z.object({
   FAQ_TOP_K: int(3, 1),
   DIALOG_TIMEOUT_MS: int(20_000, 100),
   SEARCH_TIMEOUT_MS: int(10_000, 100),
+  /** Workbench: how long worksheet creation, the agent's turns, checks and PDFs wait for the workbench worker (then 504). */
+  WORKBENCH_TIMEOUT_MS: int(20_000, 100),
   /** The sample corpus loaded on first start (relative to the working directory); empty disables. */
   FAQ_SEED_FILE: z.string().default('examples/faq/ec-faq.json'),
   FAQ_MAX_DOCS: int(50_000, 1),
@@ -233,6 +235,7 @@ export type Config = Readonly<{
   sweepIntervalMs: number;
   stepStaleMs: number;
   shutdownTimeoutMs: number;
+  workbench: Readonly<{ timeoutMs: number }>;
   faq: Readonly<{
     topK: number;
     dialogTimeoutMs: number;
@@ -415,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       crewUrl: vars.CREW_URL,
       crewTimeoutMs: vars.CREW_TIMEOUT_MS,
     }),
+    workbench: Object.freeze({ timeoutMs: vars.WORKBENCH_TIMEOUT_MS }),
     web: Object.freeze({ sampleFormsDir: vars.SAMPLE_FORMS_DIR }),
     load: Object.freeze({
       queueBacklog: vars.SHED_QUEUE_BACKLOG,

@@ -2,7 +2,6 @@
  * The runtime: session store and Lua commands, queues, the step runner, configuration, errors, logging, metrics, and the schemas of jobs, events, sessions and the API.
  * Modules not listed here are internal: tests reach them as `@convo/runtime/internal/<path>`.
  */
-export { AGENT_NAMES } from './agents-list.js';
 export * from './config.js';
 export * from './errors.js';
 export * from './logger.js';
@@ -19,16 +18,9 @@ export * from './runner/live.js';
 export * from './runner/step-handler.js';
 export * from './runner/step-runner.js';
 export * from './runner/sweeper.js';
-export * from './schemas/api.js';
-export * from './schemas/events.js';
-export * from './schemas/faq.js';
-export * from './schemas/form.js';
-export * from './schemas/jobs.js';
-export * from './schemas/session.js';
 export * from './store/session-store.js';
 export { sessionKeys, type SessionKeys } from './store/keys.js';
 export * from './tracing/env.js';
 export * from './tracing/propagation.js';
 export * from './tracing/setup.js';
 export * from './tracing/spans.js';
-export * from './schemas/workbench.js';

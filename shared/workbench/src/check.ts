@@ -1,4 +1,4 @@
-import type { ConsistencyIssue, Problem } from '@convo/runtime';
+import type { ConsistencyIssue, Problem } from '@convo/contract';
 import { checkTextBudget, loadKuromoji, tokenizeInPieces, withinTextBudget, type KuromojiTokenizer } from '@convo/text';
 import { isHiragana, isKana } from 'wanakana';
 import { hiragana } from './kana.js';

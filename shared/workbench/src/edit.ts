@@ -1,4 +1,4 @@
-import type { Problem } from '@convo/runtime';
+import type { Problem } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { choiceKind } from './check.js';
 import { unitOf } from './numbers.js';

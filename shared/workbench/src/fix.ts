@@ -1,4 +1,4 @@
-import type { Problem, ProblemFixes } from '@convo/runtime';
+import type { Problem, ProblemFixes } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { isKana } from 'wanakana';
 import { checkProblem, choiceKind, normalizeChoice, type CheckFacts } from './check.js';

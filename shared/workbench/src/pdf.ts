@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create as createFont, type Font } from 'fontkit';
 import PDFDocument from 'pdfkit';
-import type { Problem, Worksheet, WorkbenchLanguage } from '@convo/runtime';
+import type { Problem, Worksheet, WorkbenchLanguage } from '@convo/contract';
 
 /**
  * Worksheet PDFs for the problem workbench: a questions sheet to hand out and

@@ -1,4 +1,4 @@
-import type { Difficulty, Problem, QualityScore } from '@convo/runtime';
+import type { Difficulty, Problem, QualityScore } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import type { CheckFacts } from './check.js';
 import { quantitiesIn, unitOf } from './numbers.js';

@@ -1,4 +1,4 @@
-import type { Difficulty, Problem, Suggestions } from '@convo/runtime';
+import type { Difficulty, Problem, Suggestions } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import type { CheckFacts } from './check.js';
 import { unitOf } from './numbers.js';

@@ -1,16 +1,5 @@
-import {
-  AppError,
-  type ConsistencyReport,
-  type CreateWorksheetBody,
-  type EditableField,
-  type Problem,
-  type ProblemEdit,
-  PROBLEM_HISTORY_MAX,
-  type QualityScore,
-  type Suggestions,
-  type WorkbenchDraft,
-  type Worksheet,
-} from '@convo/runtime';
+import { AppError, type WorkbenchDraft } from '@convo/runtime';
+import { type ConsistencyReport, type CreateWorksheetBody, type EditableField, type Problem, type ProblemEdit, PROBLEM_HISTORY_MAX, type QualityScore, type Suggestions, type Worksheet } from '@convo/contract';
 import { type CheckFacts, checkProblem } from './check.js';
 import { autoFix } from './fix.js';
 import { scoreProblem } from './quality.js';

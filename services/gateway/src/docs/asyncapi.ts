@@ -1,4 +1,4 @@
-import { EVENT_SCHEMA_VERSION, EVENT_TYPES, EventSchemas, type EventType } from '@convo/runtime';
+import { EVENT_SCHEMA_VERSION, EVENT_TYPES, EventSchemas, type EventType } from '@convo/contract';
 import { z } from 'zod';
 import { publicSchemaOverride } from './openapi.js';
 

@@ -1,4 +1,4 @@
-import type { AgentDialogResponse, FaqTurnResult, MultiStepQueryPlan } from '@convo/runtime';
+import type { AgentDialogResponse, FaqTurnResult, MultiStepQueryPlan } from '@convo/contract';
 
 /**
  * The /agent.dialog response body of docs/seeds/002 §4.1.1. `meta` carries the

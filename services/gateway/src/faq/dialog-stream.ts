@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { EventType, SessionEvent, SessionStore } from '@convo/runtime';
+import type { SessionStore } from '@convo/runtime';
+import type { EventType, SessionEvent } from '@convo/contract';
 import type { GatewayDeps } from '../deps.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { replayAndFollow } from '../sse/replay.js';

@@ -1,4 +1,5 @@
-import { AgentSearchResponse, enqueueSearchQuery, JOB_SCHEMA_VERSION, type AgentSearchRequest, type SearchQueryJob } from '@convo/runtime';
+import { enqueueSearchQuery } from '@convo/runtime';
+import { AgentSearchResponse, JOB_SCHEMA_VERSION, type AgentSearchRequest, type SearchQueryJob } from '@convo/contract';
 import type { GatewayDeps } from '../deps.js';
 import { awaitJob } from '../jobs/await-job.js';
 

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, FaqDocument, type Logger } from '@convo/runtime';
+import { type Config, type Logger } from '@convo/runtime';
+import { FaqDocument } from '@convo/contract';
 import type { CorpusStore } from '@convo/faq';
 import { z } from 'zod';
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type FaqDocument, FaqDocumentInput, ValidationError } from '@convo/runtime';
+import { ValidationError } from '@convo/runtime';
+import { type FaqDocument, FaqDocumentInput } from '@convo/contract';
 import { detectLanguage, normalize } from '@convo/text';
 import { parse as parseCsv } from 'csv-parse/sync';
 

@@ -1,6 +1,6 @@
 import { AppError } from '@convo/runtime';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
-import { TimeoutError } from '../faq/turn-waiter.js';
+import { TimeoutError } from '../sessions/turn-waiter.js';
 
 /**
  * The result of a request job (a search, a workbench check or PDF) that the

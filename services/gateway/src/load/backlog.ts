@@ -1,4 +1,5 @@
-import { type AgentName, type AgentQueues, ALL_AGENTS, type Logger, type RedisClient } from '@convo/runtime';
+import { type AgentQueues, ALL_AGENTS, type Logger, type RedisClient } from '@convo/runtime';
+import { type AgentName } from '@convo/contract';
 
 export type Backlog = { queue: AgentName | null; waiting: number; checkedAt: number };
 

@@ -1,5 +1,6 @@
 import { buildSnapshot } from '../sessions/snapshot.js';
-import { NotFoundError, SessionIdParams } from '@convo/runtime';
+import { NotFoundError } from '@convo/runtime';
+import { SessionIdParams } from '@convo/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AgentDialogRequest, AgentDialogResponse, AgentSearchRequest, AgentSearchResponse, ErrorResponse, resolveDialogOptions, ValidationError } from '@convo/runtime';
+import { ValidationError } from '@convo/runtime';
+import { AgentDialogRequest, AgentDialogResponse, AgentSearchRequest, AgentSearchResponse, ErrorResponse, resolveDialogOptions } from '@convo/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import { ErrorResponse, FaqDocument, FaqDocumentInput, NotFoundError } from '@convo/runtime';
+import { NotFoundError } from '@convo/runtime';
+import { ErrorResponse, FaqDocument, FaqDocumentInput } from '@convo/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';

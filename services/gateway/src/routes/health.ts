@@ -1,4 +1,4 @@
-import { ErrorResponse } from '@convo/runtime';
+import { ErrorResponse } from '@convo/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';

@@ -1,20 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildSnapshot } from '../sessions/snapshot.js';
-import {
-  CancelTurnResponse,
-  CreateSessionBody,
-  CreateSessionResponse,
-  ErrorResponse,
-  NotFoundError,
-  PostTurnBody,
-  PostTurnResponse,
-  RunStepsResponse,
-  SessionIdParams,
-  SessionSnapshot,
-  SubmitResponse,
-  SystemError,
-  ValidationError,
-} from '@convo/runtime';
+import { NotFoundError, SystemError, ValidationError } from '@convo/runtime';
+import { CancelTurnResponse, CreateSessionBody, CreateSessionResponse, ErrorResponse, PostTurnBody, PostTurnResponse, RunStepsResponse, SessionIdParams, SessionSnapshot, SubmitResponse } from '@convo/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WORK_ROUTE } from '../plugins/shedding.js';

@@ -1,22 +1,4 @@
-import {
-  AgentRequestBody,
-  AgentResult,
-  AutoFixBody,
-  AutoFixResponse,
-  CheckConsistencyBody,
-  ConsistencyReport,
-  CreatedWorksheet,
-  CreateWorksheetBody,
-  ErrorResponse,
-  PatchProblemBody,
-  Problem,
-  PROBLEM_HISTORY_MAX,
-  ProblemEdit,
-  RunStepsResponse,
-  Suggestions,
-  ValidateResponse,
-  Worksheet,
-} from '@convo/runtime';
+import { AgentRequestBody, AgentResult, AutoFixBody, AutoFixResponse, CheckConsistencyBody, ConsistencyReport, CreatedWorksheet, CreateWorksheetBody, ErrorResponse, PatchProblemBody, Problem, PROBLEM_HISTORY_MAX, ProblemEdit, RunStepsResponse, Suggestions, ValidateResponse, Worksheet } from '@convo/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';

@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AgentDialogRequest, AppError, ConflictError, type EventType, type LoadedSession, UnauthorizedError } from '@convo/runtime';
+import { AppError, ConflictError, type LoadedSession, UnauthorizedError } from '@convo/runtime';
+import { AgentDialogRequest, type EventType } from '@convo/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dialogToken, recoverDialogToken, sameSecret, sessionNotFound, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { dialogResponse } from '../faq/dialog-response.js';
 import { streamTurn, turnStartCursor, turnStreamDeps } from '../faq/dialog-stream.js';
-import { awaitTurnEnd } from '../faq/turn-waiter.js';
+import { awaitTurnEnd } from './turn-waiter.js';
 import { createSession, takeSessionPlace } from './service.js';
 
 /**

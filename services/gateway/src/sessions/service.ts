@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { newFaqSession } from '@convo/faq';
 import { fieldsNeedingReview, newFormSession, unresolvedRequired } from '@convo/forms';
-import { AppError, type AuditReport, ConflictError, dispatch, type FaqState, mutableCopy, NotFoundError, type SessionForm, SessionDraft, stepJobId, type SubmitResponse, UnavailableError } from '@convo/runtime';
+import { AppError, ConflictError, dispatch, NotFoundError, SessionDraft, stepJobId, UnavailableError } from '@convo/runtime';
+import { type AuditReport, type FaqState, mutableCopy, type SessionForm, type SubmitResponse } from '@convo/contract';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { newToken } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';

@@ -1,5 +1,6 @@
 import { fieldsNeedingReview, formField } from '@convo/forms';
-import { type FormSessionView, type LoadedSession, mutableCopy, NO_TOKENS, type AuditReport, type SessionSnapshot, type SessionView } from '@convo/runtime';
+import { type LoadedSession } from '@convo/runtime';
+import { type FormSessionView, mutableCopy, NO_TOKENS, type AuditReport, type SessionSnapshot, type SessionView } from '@convo/contract';
 
 /** GET /v1/sessions/:id (and `resync`), exactly the contract's fields (plus ids a client may use), for every kind of session. */
 export function buildSnapshot(loaded: LoadedSession): SessionSnapshot {

@@ -1,35 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AppError,
-  ConflictError,
-  coreSessionState,
-  type CreatedWorksheet,
-  type CreateWorksheetBody,
-  dispatch,
-  type AgentResult,
-  type EditableField,
-  enqueueWorkbenchRequest,
-  type EventType,
-  JOB_SCHEMA_VERSION,
-  NotFoundError,
-  type Problem,
-  type ProblemEdit,
-  SessionDraft,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-  type WorkbenchRequest,
-  WorkbenchRequestResult,
-  type WorkbenchSessionState,
-  type Worksheet,
-} from '@convo/runtime';
+import { AppError, ConflictError, dispatch, enqueueWorkbenchRequest, NotFoundError, SessionDraft, UnauthorizedError, UnavailableError, ValidationError } from '@convo/runtime';
+import { coreSessionState, type CreatedWorksheet, type CreateWorksheetBody, type AgentResult, type EditableField, type EventType, JOB_SCHEMA_VERSION, type Problem, type ProblemEdit, type WorkbenchRequest, WorkbenchRequestResult, type WorkbenchSessionState, type Worksheet } from '@convo/contract';
 import { applyEdit, offlineSubject, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { newToken, sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 import { streamTurn, turnStreamDeps } from '../faq/dialog-stream.js';
-import { awaitTurnEnd } from '../faq/turn-waiter.js';
+import { awaitTurnEnd } from './turn-waiter.js';
 import { awaitJob } from '../jobs/await-job.js';
 import { clientOf } from '../load/client-limits.js';
 import { acceptTurn } from './service.js';
@@ -67,7 +45,7 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req
     sessionId,
     turnId,
     fromId: 0,
-    timeoutMs: deps.config.faq.dialogTimeoutMs,
+    timeoutMs: deps.config.workbench.timeoutMs,
     what: `the worksheet ${sessionId}`,
     // A subject the generators do not cover is the request's fault.
     statusOf: (code) => (code === 'unsupported_subject' ? 422 : 502),
@@ -97,7 +75,7 @@ export async function askAgent(deps: Deps, req: FastifyRequest, reply: FastifyRe
   reply.header('x-turn-id', accepted.turnId);
   const turn = { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId };
   if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) return streamTurn(req, reply, turnStreamDeps(deps), { ...turn, begun: false, endOn: AGENT_RESULT, route: 'problem agent' });
-  await awaitTurnEnd(deps, { ...turn, timeoutMs: deps.config.faq.dialogTimeoutMs, what: `the agent (problem ${problemId}, turn ${accepted.turnId})` });
+  await awaitTurnEnd(deps, { ...turn, timeoutMs: deps.config.workbench.timeoutMs, what: `the agent (problem ${problemId}, turn ${accepted.turnId})` });
   const result = (await loadWorkbench(deps, sessionId)).state.workbench.results.find((entry) => entry.turnId === accepted.turnId);
   if (!result) throw new AppError('result_unavailable', 'the request finished but its result is no longer retained', { status: 502 });
   return result;
@@ -111,7 +89,7 @@ export async function askAgent(deps: Deps, req: FastifyRequest, reply: FastifyRe
 export async function workbenchRequest<T>(deps: Pick<Deps, 'queues' | 'config' | 'queueEvents'>, request: WorkbenchRequest, answer: z.ZodType<T>): Promise<T> {
   const events = await deps.queueEvents('workbench');
   const job = await enqueueWorkbenchRequest(deps.queues, { v: JOB_SCHEMA_VERSION, request, trace: null });
-  const raw = await awaitJob(deps.queues.get('workbench'), job, events, { timeoutMs: deps.config.faq.dialogTimeoutMs, what: `the workbench's ${request.op}`, failedCode: 'workbench_failed' });
+  const raw = await awaitJob(deps.queues.get('workbench'), job, events, { timeoutMs: deps.config.workbench.timeoutMs, what: `the workbench's ${request.op}`, failedCode: 'workbench_failed' });
   const result = WorkbenchRequestResult.parse(raw);
   if (!result.ok) throw new AppError(result.error.code, result.error.message, { status: result.error.status });
   return answer.parse(result.value);

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { NewEvent, SessionEvent } from '@convo/runtime';
+import type { NewEvent, SessionEvent } from '@convo/contract';
 import type { HubSubscriber } from './stream-hub.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { RedisClient } from '@convo/runtime';
-import { APPENDED, type Logger, type NewEvent, parseStreamEntry, type SessionEvent } from '@convo/runtime';
+import { APPENDED, type Logger, parseStreamEntry } from '@convo/runtime';
+import { type NewEvent, type SessionEvent } from '@convo/contract';
 
 /** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
 export interface HubSubscriber {

@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { detectLanguage } from '@convo/text';
-import { type Logger, SessionForm } from '@convo/runtime';
+import { type Logger } from '@convo/runtime';
+import { SessionForm } from '@convo/contract';
 
 /** A form the chat page offers, with what the picker shows. */
 export interface SampleForm {

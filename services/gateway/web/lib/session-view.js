@@ -9,13 +9,13 @@
  * duplicate a message even if the server or the transport replays one.
  */
 
-/** @typedef {import('@convo/runtime/contract').SessionEvent} SessionEvent */
-/** @typedef {import('@convo/runtime/contract').EventData<'audit'>} AuditResult */
-/** @typedef {import('@convo/runtime/contract').EventData<'check'>} CheckResult */
-/** @typedef {import('@convo/runtime/contract').EventData<'review'>} ReviewResult */
-/** @typedef {import('@convo/runtime/contract').EventData<'search'>} SearchStep */
-/** @typedef {import('@convo/runtime/contract').EventData<'answer'>} AnswerResult */
-/** @typedef {import('@convo/runtime/contract').EventData<'plan'>} QueryPlan */
+/** @typedef {import('@convo/contract').SessionEvent} SessionEvent */
+/** @typedef {import('@convo/contract').EventData<'audit'>} AuditResult */
+/** @typedef {import('@convo/contract').EventData<'check'>} CheckResult */
+/** @typedef {import('@convo/contract').EventData<'review'>} ReviewResult */
+/** @typedef {import('@convo/contract').EventData<'search'>} SearchStep */
+/** @typedef {import('@convo/contract').EventData<'answer'>} AnswerResult */
+/** @typedef {import('@convo/contract').EventData<'plan'>} QueryPlan */
 /** @typedef {'form' | 'application' | 'faq'} SessionKind */
 /** @typedef {'active' | 'awaiting_confirmation' | 'submitted' | 'failed'} SessionStatus */
 /** @typedef {'pending' | 'interviewing' | 'reviewing' | 'done' | 'skipped'} FieldStatus */
@@ -258,7 +258,7 @@ export function applyEvent(view, ev) {
  * delta starts (a restarted generation overwrites), without it the delta is
  * appended. A message already delivered whole ignores late deltas.
  * @param {SessionView} view
- * @param {import('@convo/runtime/contract').EventData<'message.delta'>} data
+ * @param {import('@convo/contract').EventData<'message.delta'>} data
  * @returns {boolean}
  */
 function applyDelta(view, data) {
@@ -294,7 +294,7 @@ function dropStreamed(view, turnId, messageIds) {
 
 /**
  * @param {SessionView} view
- * @param {import('@convo/runtime/contract').EventData<'message'>} data
+ * @param {import('@convo/contract').EventData<'message'>} data
  */
 function upsertMessage(view, data) {
   const existing = view.messages.find((m) => m.messageId === data.messageId);

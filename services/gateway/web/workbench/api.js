@@ -8,17 +8,17 @@
 import { ProblemConflictError } from '/lib/convo-client.js';
 
 /** @typedef {import('/lib/convo-client.js').ConvoClient['workbench']} WorkbenchApi */
-/** @typedef {import('@convo/runtime/contract').Problem} Problem */
-/** @typedef {import('@convo/runtime/contract').Worksheet} Worksheet */
-/** @typedef {import('@convo/runtime/contract').EditableField} EditableField */
-/** @typedef {import('@convo/runtime/contract').ConsistencyIssue} ConsistencyIssue */
-/** @typedef {import('@convo/runtime/contract').ConsistencyReport} ConsistencyReport */
-/** @typedef {import('@convo/runtime/contract').ProblemFixes} ProblemFixes */
-/** @typedef {import('@convo/runtime/contract').AutoFixResponse} AutoFixResponse */
-/** @typedef {import('@convo/runtime/contract').Suggestions} Suggestions */
-/** @typedef {import('@convo/runtime/contract').ValidateResponse} ValidateResponse */
-/** @typedef {import('@convo/runtime/contract').QualityScore} QualityScore */
-/** @typedef {import('@convo/runtime/contract').AgentResult} AgentResult */
+/** @typedef {import('@convo/contract').Problem} Problem */
+/** @typedef {import('@convo/contract').Worksheet} Worksheet */
+/** @typedef {import('@convo/contract').EditableField} EditableField */
+/** @typedef {import('@convo/contract').ConsistencyIssue} ConsistencyIssue */
+/** @typedef {import('@convo/contract').ConsistencyReport} ConsistencyReport */
+/** @typedef {import('@convo/contract').ProblemFixes} ProblemFixes */
+/** @typedef {import('@convo/contract').AutoFixResponse} AutoFixResponse */
+/** @typedef {import('@convo/contract').Suggestions} Suggestions */
+/** @typedef {import('@convo/contract').ValidateResponse} ValidateResponse */
+/** @typedef {import('@convo/contract').QualityScore} QualityScore */
+/** @typedef {import('@convo/contract').AgentResult} AgentResult */
 
 /**
  * The problem as it is now, when an edit was refused for a stale version (409 with `problem`).

@@ -1,4 +1,5 @@
-import type { AgentName, Config, Logger } from '@convo/runtime';
+import type { Config, Logger } from '@convo/runtime';
+import type { AgentName } from '@convo/contract';
 import { createOfflineProvider, type Policy } from './offline/index.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import { hostOf, traceProvider } from './traced.js';

@@ -1,4 +1,4 @@
-import type { AgentName, LlmMessage, ToolCall } from '@convo/runtime';
+import type { AgentName, LlmMessage, ToolCall } from '@convo/contract';
 
 export type { LlmMessage, ToolCall };
 

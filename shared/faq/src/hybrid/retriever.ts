@@ -1,4 +1,5 @@
-import type { FaqDocument, Logger, SearchHit } from '@convo/runtime';
+import type { Logger } from '@convo/runtime';
+import type { FaqDocument, SearchHit } from '@convo/contract';
 import type { DenseIndex } from '../search/dense.js';
 import { preferLanguage, reciprocalRankFusion } from '../search/fusion.js';
 import type { FaqSearchIndex, SearchOptions } from '../search/index.js';

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { FaqDocument, Logger } from '@convo/runtime';
+import type { Logger } from '@convo/runtime';
+import type { FaqDocument } from '@convo/contract';
 import type { CorpusChange } from '../corpus-replica.js';
 import { DenseIndex } from '../search/dense.js';
 import { EmbeddingsError, type Embedder } from './embedder.js';

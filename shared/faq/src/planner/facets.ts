@@ -1,4 +1,4 @@
-import type { SearchHit } from '@convo/runtime';
+import type { SearchHit } from '@convo/contract';
 import { normalize, type Analyzer } from '@convo/text';
 import type { Term } from './terms.js';
 

@@ -1,4 +1,4 @@
-import type { MultiStepQueryPlan } from '@convo/runtime';
+import type { MultiStepQueryPlan } from '@convo/contract';
 import type { LlmProvider } from '@convo/agent-kit';
 import type { Analyzer } from '@convo/text';
 import { buildLlmPlannerMessages } from './llm-prompt.js';

@@ -1,4 +1,4 @@
-import { LlmMultiStepPlan, MultiStepQueryPlan, type PlanStep } from '@convo/runtime';
+import { LlmMultiStepPlan, MultiStepQueryPlan, type PlanStep } from '@convo/contract';
 import { answerStep } from './plans.js';
 import { planLanguage } from './rule-planner.js';
 import type { PlanFallbackReason, PlanInput } from './types.js';

@@ -1,4 +1,4 @@
-import type { MultiStepQueryPlan, PlanStep } from '@convo/runtime';
+import type { MultiStepQueryPlan, PlanStep } from '@convo/contract';
 import type { PlanLanguage } from './types.js';
 
 /** Building the plans the rule planner returns; step ids follow docs/seeds/002 (`step_search_1`). */

@@ -1,4 +1,4 @@
-import type { MultiStepQueryPlan, SearchHit } from '@convo/runtime';
+import type { MultiStepQueryPlan, SearchHit } from '@convo/contract';
 import { detectLanguage, normalize, withinTextBudget, type Analyzer } from '@convo/text';
 import { askWhatAbout, askWhichFacetValue, askWhichTopic } from './clarify-text.js';
 import { splitCompound } from './compound.js';

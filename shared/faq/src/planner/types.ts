@@ -1,4 +1,4 @@
-import type { MultiStepQueryPlan, SearchHit } from '@convo/runtime';
+import type { MultiStepQueryPlan, SearchHit } from '@convo/contract';
 
 /** One earlier entry of the dialog, newest last; assistant entries keep the plan that produced them. */
 export type PlannerHistoryEntry = { role: 'user' | 'assistant' | 'system'; content: string; plan?: MultiStepQueryPlan | null };

@@ -1,4 +1,4 @@
-import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/runtime';
+import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/contract';
 import { detectLanguage, loadAnalyzer, type Analyzer } from '@convo/text';
 import { createPostings } from './postings.js';
 import { createDocSlots, indexOver, sameDocument, toHit } from './slots.js';

@@ -1,4 +1,4 @@
-import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/runtime';
+import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/contract';
 import { detectLanguage, loadAnalyzer, withinTextBudget, type Analyzer } from '@convo/text';
 import { aspectTerms } from './aspects.js';
 import { docFeatures, FIELD } from './features.js';

@@ -1,4 +1,4 @@
-import type { FaqDocument } from '@convo/runtime';
+import type { FaqDocument } from '@convo/contract';
 import { ENGLISH_STOP_WORDS, foldKana, normalize, type Analyzer, type Token } from '@convo/text';
 
 /**

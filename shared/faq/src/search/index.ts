@@ -1,4 +1,4 @@
-import type { FaqDocument } from '@convo/runtime';
+import type { FaqDocument } from '@convo/contract';
 import { createBaseline } from './baseline.js';
 import { createEngine } from './engine.js';
 import { combineSynonyms, customSynonyms, generalSynonyms } from './synonyms.js';

@@ -1,4 +1,4 @@
-import type { FaqDocument, SearchHit } from '@convo/runtime';
+import type { FaqDocument, SearchHit } from '@convo/contract';
 import type { FaqSearchIndex } from './types.js';
 
 /**

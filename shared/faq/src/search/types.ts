@@ -1,4 +1,4 @@
-import type { FaqDocument, SearchHit } from '@convo/runtime';
+import type { FaqDocument, SearchHit } from '@convo/contract';
 
 /**
  * `language` states which language's FAQ the caller prefers: 'ja' / 'en'

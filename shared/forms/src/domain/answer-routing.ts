@@ -7,7 +7,7 @@ import { dateDirection, extractDate } from '../nlu/date-values.js';
 import { retractedSpans } from '../nlu/discourse.js';
 import { extractChoice } from '../nlu/answer-values.js';
 import { extractPeriod } from '../nlu/time-values.js';
-import type { FactDefinition, FormField, FormSessionView } from '@convo/runtime';
+import type { FactDefinition, FormField, FormSessionView } from '@convo/contract';
 import { currentField, factsOf, formField } from './form-flow.js';
 
 /**

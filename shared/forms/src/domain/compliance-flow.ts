@@ -1,4 +1,5 @@
-import { type ApplicationDraft, type ApplicationSessionView, type CheckViolation, event, type FormSessionView } from '@convo/runtime';
+import { type ApplicationDraft } from '@convo/runtime';
+import { type ApplicationSessionView, type CheckViolation, event, type FormSessionView } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { findTopicMentions, maskTopics, resolveTopics, type ProhibitedTopic } from '../compliance/topics.js';
 import { advance, completeSession, type AdvanceResult } from './form-flow.js';

@@ -1,6 +1,6 @@
 import { withinTextBudget } from '@convo/text';
 import { answerSpec, type FactType } from '../nlu/fact-type.js';
-import type { AnswerType, DeepReadonly, FactDefinition, FieldStatus, FormField, FormSessionView, ReviewResult } from '@convo/runtime';
+import type { AnswerType, DeepReadonly, FactDefinition, FieldStatus, FormField, FormSessionView, ReviewResult } from '@convo/contract';
 import { candidateValue } from '../nlu/review-rules.js';
 import { formField } from './form-flow.js';
 

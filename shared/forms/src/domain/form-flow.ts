@@ -1,20 +1,5 @@
-import {
-  coreSessionState,
-  event,
-  type AuditReport,
-  mutableCopy,
-  type FieldStateView,
-  type FactDefinition,
-  type FieldState,
-  type FormField,
-  type Plan,
-  type ReviewResult,
-  type SessionForm,
-  type FormDraft,
-  type FormSessionState,
-  type FormSessionView,
-  type SessionView,
-} from '@convo/runtime';
+import { type FormDraft } from '@convo/runtime';
+import { coreSessionState, event, type AuditReport, mutableCopy, type FieldStateView, type FactDefinition, type FieldState, type FormField, type Plan, type ReviewResult, type SessionForm, type FormSessionState, type FormSessionView, type SessionView } from '@convo/contract';
 
 /**
  * The form interview's rules, in code rather than in a prompt: the field

@@ -1,4 +1,4 @@
-import type { AnswerType, FactDefinition, FormField } from '@convo/runtime';
+import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
 import { findOptions, withoutExamples, yesNoOptions } from './options.js';
 
 /** The parts of a fact that describe it (a full FactDefinition, or a view of one). */

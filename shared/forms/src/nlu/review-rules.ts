@@ -1,4 +1,4 @@
-import type { FactDefinition, FormField, ReviewResult } from '@convo/runtime';
+import type { FactDefinition, FormField, ReviewResult } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';

@@ -1,4 +1,4 @@
-import type { FactDefinition } from '@convo/runtime';
+import type { FactDefinition } from '@convo/contract';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest, isUndecided } from './answer-intent.js';
 import { contentWords } from './content.js';
 import { acceptsNone, asksForDescription, asksForIdentifier, asksWhetherAny, type FactType } from './fact-type.js';

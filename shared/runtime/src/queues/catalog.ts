@@ -1,13 +1,13 @@
 import { Queue, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { AGENT_NAMES, type AgentName } from '../agents-list.js';
+import { AGENT_NAMES, type AgentName } from '@convo/contract';
 import type { Config } from '../config.js';
 import calculateSlot from 'cluster-key-slot';
 import { stableHash } from '../redis/hash.js';
-import { SearchQueryJob } from '../schemas/faq.js';
-import { WorkbenchRequestJob } from '../schemas/workbench.js';
-import { JOB_SCHEMA_VERSION, JobSchemaVersion, JobTrace } from '../schemas/jobs.js';
-import { AgentName as AgentNameSchema, type Step } from '../schemas/session.js';
+import { SearchQueryJob } from '@convo/contract';
+import { WorkbenchRequestJob } from '@convo/contract';
+import { JOB_SCHEMA_VERSION, JobSchemaVersion, JobTrace } from '@convo/contract';
+import { AgentName as AgentNameSchema, type Step } from '@convo/contract';
 import { injectTrace } from '../tracing/propagation.js';
 
 /**

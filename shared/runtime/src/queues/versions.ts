@@ -2,7 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.js';
-import { JOB_SCHEMA_VERSION } from '../schemas/jobs.js';
+import { JOB_SCHEMA_VERSION } from '@convo/contract';
 
 /** Only the version field, read before anything else of the payload. */
 const Envelope = z.object({ v: z.number().int().min(1) });

@@ -1,7 +1,7 @@
-import type { AgentName } from '../agents-list.js';
+import type { AgentName } from '@convo/contract';
 import type { Config } from '../config.js';
 import { enqueueStep, type AgentQueues } from '../queues/catalog.js';
-import type { Step } from '../schemas/session.js';
+import type { Step } from '@convo/contract';
 import type { CommitMode, LoadedSession, SessionStore } from '../store/session-store.js';
 import { extractTrace } from '../tracing/propagation.js';
 import { tracingEnabled } from '../tracing/setup.js';

@@ -1,10 +1,10 @@
-import type { AgentName } from '../agents-list.js';
-import { event, type FieldStatusDetails, type NewEvent, type TimezoneSource } from '../schemas/events.js';
-import type { Plan } from '../schemas/form.js';
-import type { RunStep } from '../schemas/run-step.js';
+import type { AgentName } from '@convo/contract';
+import { event, type FieldStatusDetails, type NewEvent, type TimezoneSource } from '@convo/contract';
+import type { Plan } from '@convo/contract';
+import type { RunStep } from '@convo/contract';
 import { SystemError } from '../errors.js';
-import type { FaqState } from '../schemas/faq.js';
-import type { WorkbenchState } from '../schemas/workbench.js';
+import type { FaqState } from '@convo/contract';
+import type { WorkbenchState } from '@convo/contract';
 import type {
   ApplicationSessionState,
   AuditReport,
@@ -20,8 +20,8 @@ import type {
   SessionState,
   DeepReadonly,
   TokenTotals,
-} from '../schemas/session.js';
-import { NO_TOKENS } from '../schemas/session.js';
+} from '@convo/contract';
+import { NO_TOKENS } from '@convo/contract';
 
 /** The StateChange records of docs/seeds/001, read off the events a draft emitted. */
 export type StateChangeType =

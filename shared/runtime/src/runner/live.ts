@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { event } from '../schemas/events.js';
+import { event } from '@convo/contract';
 import type { SessionStore } from '../store/session-store.js';
 
 /**

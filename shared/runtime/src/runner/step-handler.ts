@@ -1,6 +1,6 @@
-import type { AgentName } from '../agents-list.js';
+import type { AgentName } from '@convo/contract';
 import type { Logger } from '../logger.js';
-import type { Step } from '../schemas/session.js';
+import type { Step } from '@convo/contract';
 import type { SessionDraft } from './draft.js';
 import type { LiveChannel } from './live.js';
 

@@ -1,5 +1,5 @@
 import { defineScript } from '../redis/script.js';
-import { Step } from '../schemas/session.js';
+import { Step } from '@convo/contract';
 import { allSessionKeys, type SessionKeys } from './keys.js';
 
 /**

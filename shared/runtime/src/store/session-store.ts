@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { isCluster, type RedisClient } from '../redis/connection.js';
-import type { AgentName } from '../agents-list.js';
+import type { AgentName } from '@convo/contract';
 import type { Config } from '../config.js';
 import { SystemError } from '../errors.js';
-import { type NewEvent, type SessionEvent, validateEvent } from '../schemas/events.js';
-import type { RunStep } from '../schemas/run-step.js';
-import { ChatMessage, SessionState, type SessionView, type Step } from '../schemas/session.js';
-import type { TraceCarrier } from '../schemas/jobs.js';
+import { type NewEvent, type SessionEvent, validateEvent } from '@convo/contract';
+import type { RunStep } from '@convo/contract';
+import { ChatMessage, SessionState, type SessionView, type Step } from '@convo/contract';
+import type { TraceCarrier } from '@convo/contract';
 import { injectTrace } from '../tracing/propagation.js';
 import { allSessionKeys, cancelChannel, liveChannel, PENDING_SHARDS, pendingShardKey, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
 import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CancelOutcome, type CommitMode } from './scripts.js';

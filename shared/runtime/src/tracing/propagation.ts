@@ -1,5 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
-import type { TraceCarrier } from '../schemas/jobs.js';
+import type { TraceCarrier } from '@convo/contract';
 
 /**
  * Trace context across the queue: a job's `trace` field holds the W3C

@@ -1,4 +1,4 @@
-import type { Difficulty, WorkbenchLanguage } from '@convo/runtime';
+import type { Difficulty, WorkbenchLanguage } from '@convo/contract';
 import { formatNumber, gcd, sameNumber } from '../numbers.js';
 import { type GeneratedProblem, type GeneratorInput, placeAnswer } from './random.js';
 

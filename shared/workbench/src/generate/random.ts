@@ -1,4 +1,4 @@
-import type { Problem } from '@convo/runtime';
+import type { Problem } from '@convo/contract';
 
 /**
  * What the worksheet generators share: the request they take, the problems they

@@ -1,4 +1,5 @@
-import { type AgentName, ModelBehaviorError } from '@convo/runtime';
+import { ModelBehaviorError } from '@convo/runtime';
+import { type AgentName } from '@convo/contract';
 import type { ChatRequest, ChatResponse, LlmProvider } from '../types.js';
 import { toolTail, toResponse, type Policy } from './protocol.js';
 

@@ -4,10 +4,11 @@
  * depends on zod only.
  */
 export { AGENT_NAMES, type AgentName as AgentNameValue } from './agents-list.js';
-export * from './schemas/api.js';
-export * from './schemas/events.js';
-export * from './schemas/faq.js';
-export * from './schemas/form.js';
-export * from './schemas/run-step.js';
-export * from './schemas/session.js';
-export * from './schemas/workbench.js';
+export * from './api.js';
+export * from './events.js';
+export * from './faq.js';
+export * from './form.js';
+export * from './run-step.js';
+export * from './session.js';
+export * from './workbench.js';
+export * from './jobs.js';

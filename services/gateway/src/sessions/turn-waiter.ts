@@ -1,4 +1,5 @@
-import { AppError, type SessionEvent, type SessionStore, UnavailableError } from '@convo/runtime';
+import { AppError, type SessionStore, UnavailableError } from '@convo/runtime';
+import { type SessionEvent } from '@convo/contract';
 import type { HubSubscriber, StreamHub } from '../sse/stream-hub.js';
 
 export type TurnEnd = { kind: 'completed' | 'failed'; event: SessionEvent } | { kind: 'timeout' } | { kind: 'closed' };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_NAMES, type AgentName as AgentNameType } from '../agents-list.js';
+import { AGENT_NAMES, type AgentName as AgentNameType } from './agents-list.js';
 import { FaqState } from './faq.js';
 import { WorkbenchState } from './workbench.js';
 import { Plan, ReviewResult, SessionForm } from './form.js';

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -15,12 +16,21 @@ const common = {
   pool: 'forks',
 } as const;
 
+/**
+ * @convo/client from its source, as tsconfig.json's `paths` has it for tsc and tsx (see there why).
+ * The alias reaches every import vitest resolves; `import.meta.resolve` in a module it runs asks
+ * Node, which reads the package's `exports` (dist/): the tests of the gateway's page bundle start
+ * the gateway as a process, under tsx, where the mapping holds.
+ */
+const resolve = { alias: [{ find: /^@convo\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) }] };
+
 export default defineConfig({
   test: {
     // One Redis and the shared-stack broker for the whole run, whatever projects it runs (test/support/global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
+        resolve,
         test: {
           ...common,
           name: 'unit',
@@ -33,9 +43,11 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: { ...common, name: 'smoke', include: ['test/smoke/**/*.test.ts'] },
       },
       {
+        resolve,
         test: {
           ...common,
           name: 'system',

@@ -1,7 +1,7 @@
-import { createLogger, resetAfterFailure, SessionDraft, type StepHandler, type FormDraft } from '@convo/runtime';
+import { createLogger, resetAfterFailure, type StepHandler } from '@convo/runtime';
 import { type AgentName, SessionForm } from '@convo/contract';
 import { routeUserMessage } from '@convo/forms/internal/domain/answer-routing';
-import { newFormSession } from '@convo/forms';
+import { formDraft, FORMS, newFormSession, type FormDraft } from '@convo/forms';
 import { offlineProvider } from './offline-policies.js';
 import { type LlmProvider, loopStepHandler, subtaskStepHandler } from '@convo/agent-kit';
 import { architectAgent } from '../../services/architect/src/agent.js';
@@ -36,10 +36,10 @@ export function startInterview(opts: {
 }): Interview {
   const form = SessionForm.parse(opts.form);
   const state = newFormSession({ sessionId: 's1', kind: 'form', form, language: opts.language ?? null, firstAgent: 'greeter', now: NOW.toISOString() });
-  const draft = new SessionDraft(state, () => NOW);
+  const draft = formDraft(state, false, () => NOW);
   const offline = offlineProvider();
   const deps = (agent: AgentName) => ({ llm: opts.models?.[agent] ?? offline, model: 'test', maxTurns: 10 });
-  const handlers: Partial<Record<AgentName, StepHandler>> = {
+  const handlers: Partial<Record<AgentName, StepHandler<FormDraft>>> = {
     greeter: loopStepHandler(greeterAgent, deps('greeter')),
     architect: loopStepHandler(architectAgent, deps('architect')),
     interviewer: loopStepHandler(createInterviewerAgent({ maxSessionTurns: opts.maxSessionTurns ?? 200 }), deps('interviewer')),
@@ -69,7 +69,7 @@ export function startInterview(opts: {
         } catch {
           // As the step runner does: the failed step's partial effects are dropped and the turn ends.
           Object.assign(draft.state, before);
-          resetAfterFailure(draft);
+          resetAfterFailure(draft, FORMS);
           return { ran, failed: true };
         }
       }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentDefinition, type LlmProvider, loopStepHandler, subtaskStepHandler } from '@convo/agent-kit';
-import { createLogger, SessionDraft, type StepHandler, type FormDraft } from '@convo/runtime';
+import { createLogger, type StepHandler } from '@convo/runtime';
 import { type AgentName, SessionForm } from '@convo/contract';
 import { runAgentLoop } from '@convo/agent-kit/internal/loop';
-import { currentField, newFormSession } from '@convo/forms';
+import { currentField, formDraft, newFormSession, type FormDraft } from '@convo/forms';
 import { offlineProvider } from '../support/offline-policies.js';
 import { architectAgent } from '../../services/architect/src/agent.js';
 import { greeterAgent } from '../../services/greeter/src/agent.js';
@@ -34,7 +34,7 @@ function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } =
     firstAgent: opts.firstAgent ?? 'greeter',
     now: NOW,
   });
-  return new SessionDraft(state, () => new Date(NOW));
+  return formDraft(state, false, () => new Date(NOW));
 }
 
 let turnNo = 0;
@@ -335,7 +335,7 @@ describe('reviewer agent', () => {
 async function turn(session: FormDraft, message: string | null): Promise<AgentName[]> {
   const llm = offlineProvider();
   const deps = { llm, model: 'offline', maxTurns: 10 };
-  const handlers: Partial<Record<AgentName, StepHandler>> = {
+  const handlers: Partial<Record<AgentName, StepHandler<FormDraft>>> = {
     greeter: loopStepHandler(greeterAgent, deps),
     architect: loopStepHandler(architectAgent, deps),
     interviewer: loopStepHandler(interviewerAgent, deps),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, SessionDraft, type StepHandler, type ApplicationDraft } from '@convo/runtime';
+import { createLogger, type StepHandler } from '@convo/runtime';
 import { type AgentName, SessionForm } from '@convo/contract';
-import { applyPlan, newFormSession } from '@convo/forms';
+import { applicationDraft, applyPlan, newFormSession, type ApplicationDraft, type FormDraft } from '@convo/forms';
 import { type LlmProvider, loopStepHandler, subtaskStepHandler, systemStepHandler } from '@convo/agent-kit';
 import { auditorAgent } from '../../services/auditor/src/agent.js';
 import { createCheckerAgent } from '../../services/checker/src/agent.js';
@@ -28,7 +28,7 @@ const form = SessionForm.parse({
 
 function application(): ApplicationDraft {
   const state = newFormSession({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
-  const session = new SessionDraft(state).asApplication();
+  const session = applicationDraft(state);
   applyPlan(session, { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) });
   return session;
 }
@@ -38,7 +38,7 @@ type Models = Partial<Record<AgentName, LlmProvider>>;
 /** One turn through the step handlers, each agent on its own scripted model; returns the agents that ran. */
 async function turn(session: ApplicationDraft, models: Models, message: string | null = null): Promise<AgentName[]> {
   const deps = (agent: AgentName) => ({ llm: models[agent]!, model: 'scripted', maxTurns: 6 });
-  const handlers: Partial<Record<AgentName, StepHandler>> = {
+  const handlers: Partial<Record<AgentName, StepHandler<ApplicationDraft> | StepHandler<FormDraft>>> = {
     interviewer: loopStepHandler(interviewerAgent, deps('interviewer')),
     checker: subtaskStepHandler(createCheckerAgent({ maxRephrasings: 1 }), deps('checker')),
     auditor: systemStepHandler(auditorAgent, deps('auditor')),

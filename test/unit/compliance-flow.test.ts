@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { plainTurnIntake, SessionDraft } from '@convo/runtime';
+import { plainTurnIntake } from '@convo/runtime';
 import { SessionForm } from '@convo/contract';
-import { applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newFormSession, prepareUserMessage } from '@convo/forms';
+import { applicationDraft, applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newFormSession, prepareUserMessage } from '@convo/forms';
 
 function application() {
   const form = SessionForm.parse({
@@ -14,7 +14,7 @@ function application() {
     compliance: { prohibitedTopics: ['religion'] },
   });
   const state = newFormSession({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
-  const session = new SessionDraft(state).asApplication();
+  const session = applicationDraft(state);
   applyPlan(session, { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) });
   return session;
 }

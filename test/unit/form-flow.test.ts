@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft, type FormDraft } from '@convo/runtime';
 import { type FormField, type NewEvent, type Plan, SessionForm } from '@convo/contract';
 import {
   advance,
@@ -15,6 +14,8 @@ import {
   sessionTurnBound,
   unresolvedRequired,
   validatePlan,
+  formDraft,
+  type FormDraft,
 } from '@convo/forms';
 import { arrange } from '../support/arrange.js';
 
@@ -33,7 +34,7 @@ const form = SessionForm.parse({
 
 function draft(sessionForm: SessionForm = form): FormDraft {
   const state = newFormSession({ sessionId: 's1', kind: 'form', form: sessionForm, language: 'en', firstAgent: 'interviewer', now: NOW });
-  return new SessionDraft(state, () => new Date(NOW));
+  return formDraft(state, false, () => new Date(NOW));
 }
 
 const statusOf = (d: FormDraft, fieldId: string) => d.state.fields.find((f) => f.fieldId === fieldId);

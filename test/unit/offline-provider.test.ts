@@ -11,9 +11,9 @@ import {
   type ToolCall,
   type TurnInput,
 } from '@convo/agent-kit';
-import { createLogger, ModelBehaviorError, SessionDraft, type FormDraft } from '@convo/runtime';
+import { createLogger, ModelBehaviorError } from '@convo/runtime';
 import { type ReviewResult, SessionForm } from '@convo/contract';
-import { applyPlan, applyReview, markAsked, newFormSession, orderFields } from '@convo/forms';
+import { applyPlan, applyReview, formDraft, markAsked, newFormSession, orderFields, type FormDraft } from '@convo/forms';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';
 import { offlineProvider } from '../support/offline-policies.js';
@@ -46,7 +46,7 @@ function draft(opts: { form?: SessionForm | null; language?: 'ja' | 'en' | null 
     firstAgent: 'greeter',
     now: NOW,
   });
-  return new SessionDraft(state, () => new Date(NOW));
+  return formDraft(state, false, () => new Date(NOW));
 }
 
 /** A ChatRequest exactly as runAgentLoop builds it: the agent's own prompt, tools and context. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SessionDraft } from '@convo/runtime';
 import { coreSessionState, PROBLEM_HISTORY_MAX, type WorkbenchSessionState } from '@convo/contract';
-import { applyEdit, generateOfflineWorksheet } from '@convo/workbench';
+import { applyEdit, generateOfflineWorksheet, workbenchDraft } from '@convo/workbench';
 
 describe("a problem's edit history", () => {
   it(`keeps the newest ${PROBLEM_HISTORY_MAX} edits however often the problem is edited`, async () => {
@@ -15,7 +14,7 @@ describe("a problem's edit history", () => {
     };
     let problem = worksheet.problems[0]!;
     for (let i = 1; i <= PROBLEM_HISTORY_MAX + 10; i++) {
-      const draft = new SessionDraft(state).asWorkbench();
+      const draft = workbenchDraft(state);
       problem = applyEdit(draft, problem, 'explanation', `Explanation number ${i}.`, 'user');
       state = draft.state as WorkbenchSessionState;
     }

@@ -1,4 +1,6 @@
 import { createAgent, createTool, failure, success } from '@convo/agent-kit';
+import type { ToolContext } from '@convo/agent-kit';
+import type { FormDraft } from '@convo/forms';
 import type { ArchitectContext } from './context.js';
 import { applyPlan, validatePlan } from '@convo/forms';
 import { type FormSessionView, Plan, PlanField } from '@convo/contract';
@@ -16,8 +18,8 @@ export const createPlan = createTool({
   name: 'create_plan',
   description: 'Submit the interview plan: every form field once, in the order to ask them.',
   schema: CreatePlanInput,
-  execute(args, context) {
-    const draft = context.draft.asForm();
+  execute(args, context: ToolContext<FormDraft>) {
+    const draft = context.draft;
     const plan = Plan.parse(args);
     const problem = validatePlan(draft.state, plan);
     if (problem) return { result: failure(`Plan rejected: ${problem}. Include every field exactly once.`) };
@@ -26,15 +28,15 @@ export const createPlan = createTool({
   },
 });
 
-export const architectAgent = createAgent({
+export const architectAgent = createAgent<FormDraft>({
   name: 'architect',
   tools: [createPlan],
   instructions: () => ARCHITECT_PROMPT,
-  context: (draft) => architectContext(draft.asForm().state),
-  remainingTasks: (draft) => (draft.asForm().state.plan ? [] : ['Create the interview plan using create_plan']),
-  completion: (draft) => (draft.asForm().state.plan ? { type: 'handoff', to: 'interviewer' } : null),
+  context: (draft) => architectContext(draft.state),
+  remainingTasks: (draft) => (draft.state.plan ? [] : ['Create the interview plan using create_plan']),
+  completion: (draft) => (draft.state.plan ? { type: 'handoff', to: 'interviewer' } : null),
   // The architect plans from the form, not from the conversation.
-  initialMessages: (draft) => [{ role: 'user', content: `Design the interview plan for this form.\nForm fields:\n${JSON.stringify(architectContext(draft.asForm().state).fields)}` }],
+  initialMessages: (draft) => [{ role: 'user', content: `Design the interview plan for this form.\nForm fields:\n${JSON.stringify(architectContext(draft.state).fields)}` }],
 });
 
 function architectContext(state: FormSessionView): ArchitectContext {

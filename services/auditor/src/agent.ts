@@ -1,6 +1,7 @@
 import { createAgent, createTool, failure, success } from '@convo/agent-kit';
+import type { ToolContext } from '@convo/agent-kit';
+import type { ApplicationDraft } from '@convo/forms';
 import type { AuditorContext } from './context.js';
-import type { SessionDraft } from '@convo/runtime';
 import { applyAudit, formField } from '@convo/forms';
 import { z } from 'zod';
 import { AUDITOR_PROMPT } from './prompt.js';
@@ -16,8 +17,8 @@ export const auditResult = createTool({
   name: 'result',
   description: 'Return the audit of the whole interview and the application summary.',
   schema: AuditResultInput,
-  execute(args, context) {
-    const draft = context.draft.asApplication();
+  execute(args, context: ToolContext<ApplicationDraft>) {
+    const draft = context.draft;
     if (draft.state.audit !== null) return { result: failure('The audit was already recorded.') };
     applyAudit(draft, { passed: args.passed, violations: args.violations ?? [], summary: args.summary });
     return { result: success('Audit recorded.') };
@@ -25,8 +26,8 @@ export const auditResult = createTool({
 });
 
 
-export function auditorContext(draft: SessionDraft): AuditorContext {
-  const state = draft.asApplication().state;
+export function auditorContext(draft: ApplicationDraft): AuditorContext {
+  const state = draft.state;
   return {
     agent: 'auditor',
     language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
@@ -50,13 +51,13 @@ export function auditorContext(draft: SessionDraft): AuditorContext {
   };
 }
 
-export const auditorAgent = createAgent({
+export const auditorAgent = createAgent<ApplicationDraft>({
   name: 'auditor',
   tools: [auditResult],
   instructions: () => AUDITOR_PROMPT,
   context: (draft) => auditorContext(draft),
-  remainingTasks: (draft) => (draft.asApplication().state.audit === null ? ['Return the audit using result'] : []),
-  completion: (draft) => (draft.asApplication().state.audit !== null ? { type: 'return' } : null),
+  remainingTasks: (draft) => (draft.state.audit === null ? ['Return the audit using result'] : []),
+  completion: (draft) => (draft.state.audit !== null ? { type: 'return' } : null),
   // The interview holds the applicant's words: it goes in the user message, not the system prompt.
   initialMessages: (draft) => [{ role: 'user', content: `Audit this interview and summarise the application.\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}` }],
 });

@@ -1,11 +1,11 @@
 import { loopDeps, runAgentService, runMain, systemStepHandler } from '@convo/agent-kit';
-import { FORM_TURNS } from '@convo/forms';
+import { APPLICATION_TURNS } from '@convo/forms';
 import { auditorAgent } from './agent.js';
 import { auditorPolicy } from './offline.js';
 
 runMain(() =>
   runAgentService('auditor', ({ config, llm }) =>
     systemStepHandler(auditorAgent, loopDeps(config, 'auditor', llm)),
-    { ...FORM_TURNS, offline: auditorPolicy },
+    { ...APPLICATION_TURNS, offline: auditorPolicy },
   ),
 );

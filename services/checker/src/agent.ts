@@ -1,6 +1,7 @@
 import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
+import type { ToolContext } from '@convo/agent-kit';
+import type { ApplicationDraft } from '@convo/forms';
 import type { CheckerContext } from './context.js';
-import { type SessionDraft } from '@convo/runtime';
 import { CheckViolation } from '@convo/contract';
 import { applyCheck, currentField, formField } from '@convo/forms';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ export const CheckResultInput = z.object({
 });
 
 /** What the interviewer asked to have checked: the `subtask` call's own arguments. */
-export function pendingQuestion(draft: SessionDraft): { callId: string; fieldId: string | null; question: string } | null {
+export function pendingQuestion(draft: ApplicationDraft): { callId: string; fieldId: string | null; question: string } | null {
   const call = draft.state.loop?.pendingCall;
   if (!call) return null;
   try {
@@ -31,9 +32,9 @@ function createResultTool(maxRephrasings: number) {
   return createTool({
     ...CHECK_RESULT_TOOL,
     description: 'Return your quick-check verdict on the question.',
-    execute(args, context) {
+    execute(args, context: ToolContext<ApplicationDraft>) {
       const { log } = context;
-      const draft = context.draft.asApplication();
+      const draft = context.draft;
       const pending = pendingQuestion(draft);
       if (!pending) return { result: failure('There is no question under check.') };
       if (pending.callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
@@ -56,8 +57,8 @@ function createResultTool(maxRephrasings: number) {
 }
 
 
-export function checkerContext(draft: SessionDraft): CheckerContext {
-  const state = draft.asForm().state;
+export function checkerContext(draft: ApplicationDraft): CheckerContext {
+  const state = draft.state;
   const pending = pendingQuestion(draft);
   const cur = pending?.fieldId ? currentField(state) : null;
   return {
@@ -76,8 +77,8 @@ export function checkerContext(draft: SessionDraft): CheckerContext {
   };
 }
 
-export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefinition {
-  return createAgent({
+export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefinition<ApplicationDraft> {
+  return createAgent<ApplicationDraft>({
     name: 'checker',
     tools: [createResultTool(opts.maxRephrasings)],
     instructions: () => CHECKER_PROMPT,

@@ -1,4 +1,4 @@
-import { FORM_TURNS, needsAudit } from '@convo/forms';
+import { APPLICATION_TURNS, needsAudit } from '@convo/forms';
 import { loopDeps, runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createCheckerAgent } from './agent.js';
 import { checkerPolicy } from './offline.js';
@@ -11,6 +11,6 @@ runMain(() =>
       // A skipped last field ends the interview: the auditor runs before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),
-    { ...FORM_TURNS, offline: checkerPolicy },
+    { ...APPLICATION_TURNS, offline: checkerPolicy },
   ),
 );

@@ -1,6 +1,8 @@
-import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, productsByKind, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
 import { type AgentName } from '@convo/contract';
-import { CorpusStore } from '@convo/faq';
+import { CorpusStore, FAQ } from '@convo/faq';
+import { APPLICATIONS, FORMS } from '@convo/forms';
+import { WORKBENCH } from '@convo/workbench';
 import { QueueEvents } from 'bullmq';
 import { seedCorpus } from './faq/seed.js';
 import { buildApp } from './app.js';
@@ -66,7 +68,8 @@ export async function startGateway(config: Config = loadConfig()) {
   const secrets = cachedSecrets(redis, config.keyPrefix, await loadDeploymentSecrets(redis, config.keyPrefix));
   const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, queueEvents, backlog, quotas, metrics, lifecycle, secrets };
   const app = await buildApp(deps);
-  const sweeper = startSweeper({ store, queues, config, log });
+  // The sweeper fails the turns of dead steps of every product: each failed turn is repaired by its product.
+  const sweeper = startSweeper({ store, queues, config, log, product: productsByKind({ form: FORMS, application: APPLICATIONS, faq: FAQ, workbench: WORKBENCH }) });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

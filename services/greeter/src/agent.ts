@@ -1,6 +1,6 @@
 import { createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
+import type { FormDraft } from '@convo/forms';
 import type { GreeterContext } from './context.js';
-import { type SessionDraft } from '@convo/runtime';
 import { type FormSessionView, Language } from '@convo/contract';
 import { detectLanguage } from '@convo/text';
 import { countryName, FALLBACK_TIMEZONE, findCountry, isValidTimezone, resolveTimezone } from '@convo/forms';
@@ -92,7 +92,7 @@ export const GREETER_MAX_MESSAGES = 4;
  * again; the interview goes on with the language the respondent writes in, no
  * country, and the seed's Asia/Tokyo fallback time zone.
  */
-const boundedAsk = createAskTool((draft: SessionDraft) => {
+const boundedAsk = createAskTool((draft: FormDraft) => {
   const bootstrap = draft.state.bootstrap;
   const sent = draft.state.messages.filter((message) => message.role === 'assistant' && message.agent === 'greeter').length;
   if (sent < GREETER_MAX_MESSAGES || (bootstrap.language && bootstrap.country && bootstrap.timezone)) return { fieldId: null };
@@ -103,13 +103,13 @@ const boundedAsk = createAskTool((draft: SessionDraft) => {
   return { refuse: 'The greeting has asked enough: the interview goes on with what is known.' };
 });
 
-export const greeterAgent = createAgent({
+export const greeterAgent = createAgent<FormDraft>({
   name: 'greeter',
   tools: [boundedAsk, setLanguage, setCountry, setTimezone],
   instructions: () => GREETER_PROMPT,
   // The respondent's message is in the conversation (a user message), not in the state.
-  state: (draft) => `Current state:\n${JSON.stringify({ ...greeterContext(draft.asForm().state, null), userMessage: undefined })}`,
-  context: (draft, turn) => greeterContext(draft.asForm().state, turn.message),
+  state: (draft) => `Current state:\n${JSON.stringify({ ...greeterContext(draft.state, null), userMessage: undefined })}`,
+  context: (draft, turn) => greeterContext(draft.state, turn.message),
   // The seed's GreeterAgent.getRemainingTasks.
   remainingTasks: (draft) => {
     const bootstrap = draft.state.bootstrap;

@@ -1,4 +1,6 @@
 import { type AgentDefinition, type AskGate, createAgent, createAskTool, createTool, failure, success } from '@convo/agent-kit';
+import type { ToolContext } from '@convo/agent-kit';
+import type { FormDraft } from '@convo/forms';
 import {
   candidateFor,
   closeOutAtTurnBound,
@@ -13,7 +15,6 @@ import {
   needsAudit,
 } from '@convo/forms';
 import type { InterviewerContext } from './context.js';
-import type { SessionDraft } from '@convo/runtime';
 import type { FormSessionView } from '@convo/contract';
 import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
@@ -39,8 +40,8 @@ export const subtask = createTool({
   description:
     "Run a sub-agent on its own queue and wait for its result. 'reviewer' checks the respondent's new answer against the field's facts; 'checker' vets a question before you ask it (required in application interviews).",
   schema: SubtaskInput,
-  execute(args, context) {
-    const draft = context.draft.asForm();
+  execute(args, context: ToolContext<FormDraft>) {
+    const draft = context.draft;
     const ctx = interviewerContext(draft.state);
     const currentId = ctx.current?.fieldId ?? null;
     if (args.agent === 'checker') {
@@ -73,8 +74,8 @@ function nothingToReview(cur: FieldView): string {
 }
 
 /** ask for the interviewer: the message belongs to the current field, which becomes `interviewing`. */
-const ask = createAskTool((session: SessionDraft, text: string): AskGate => {
-  const draft = session.asForm();
+const ask = createAskTool((session: FormDraft, text: string): AskGate => {
+  const draft = session;
   const cur = draft.state.status === 'active' ? currentField(draft.state) : null;
   const fieldId = cur?.field.fieldId ?? null;
   // Seed 001 invariant: no question reaches an applicant without a passed quick-check of that exact text.
@@ -88,30 +89,30 @@ const ask = createAskTool((session: SessionDraft, text: string): AskGate => {
 });
 
 /** The interviewer with its bound on respondent turns per session (see form-flow.sessionTurnBound). */
-export function createInterviewerAgent(opts: { maxSessionTurns: number; maxFollowUps?: number }): AgentDefinition {
-  return createAgent({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft.asForm(), opts.maxSessionTurns, opts.maxFollowUps) });
+export function createInterviewerAgent(opts: { maxSessionTurns: number; maxFollowUps?: number }): AgentDefinition<FormDraft> {
+  return createAgent<FormDraft>({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns, opts.maxFollowUps) });
 }
 
-const interviewerBase: AgentDefinition = {
+const interviewerBase: AgentDefinition<FormDraft> = {
   name: 'interviewer',
   tools: [ask, subtask],
   instructions: () => INTERVIEWER_PROMPT,
-  state: (draft) => `Current state:\n${JSON.stringify(interviewerContext(draft.asForm().state))}`,
+  state: (draft) => `Current state:\n${JSON.stringify(interviewerContext(draft.state))}`,
   // The current field's whole exchange stays in the prompt, however long the conversation before it.
   pinned: (draft) => {
-    const state = draft.asForm().state;
+    const state = draft.state;
     const fieldId = state.status === 'active' ? (currentField(state)?.field.fieldId ?? null) : null;
     return (message) => fieldId !== null && message.fieldId === fieldId;
   },
   // Seed 000: a new answer (or a correction) always goes to the reviewer; no model call is needed to decide that.
   directCall: (draft) => {
-    const ctx = interviewerContext(draft.asForm().state);
+    const ctx = interviewerContext(draft.state);
     const fieldId = ctx.correction?.fieldId ?? (ctx.answerPending ? ctx.current?.fieldId : null);
     return fieldId ? { name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) } : null;
   },
-  context: (draft) => interviewerContext(draft.asForm().state),
+  context: (draft) => interviewerContext(draft.state),
   remainingTasks: (draft) => {
-    const ctx = interviewerContext(draft.asForm().state);
+    const ctx = interviewerContext(draft.state);
     const check = ctx.kind === 'application' ? 'quick-check it with subtask (agent checker), then ' : '';
     if (ctx.correction) return [`Review the correction of ${ctx.correction.fieldId} using subtask with agent reviewer and field_id ${ctx.correction.fieldId}`];
     if (!ctx.current) return [`Tell the respondent the interview is complete: ${check}send it with ask`];
@@ -122,7 +123,7 @@ const interviewerBase: AgentDefinition = {
   },
   // Text a model writes instead of calling ask is what it meant to say: sent through ask (and its checks), not dropped.
   textTool: (draft) => {
-    const ctx = interviewerContext(draft.asForm().state);
+    const ctx = interviewerContext(draft.state);
     return ctx.answerPending || ctx.correction ? null : 'ask';
   },
   // Seed 001: an applicant sees only text that passed its quick-check, so nothing is shown while it is written.

@@ -1,4 +1,5 @@
 import { type Config, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import type { FaqDraft } from '@convo/faq';
 import { event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type ResolvedDialogOptions } from '@convo/contract';
 import { type LlmProvider, success } from '@convo/agent-kit';
 import {
@@ -32,10 +33,10 @@ export type PlannerDeps = {
  * then either ask the clarifying questions and wait for the user, or hand the
  * plan to the search agent.
  */
-export function createPlannerHandler(deps: PlannerDeps): StepHandler {
-  return async (ctx: StepContext): Promise<StepOutcome> => {
+export function createPlannerHandler(deps: PlannerDeps): StepHandler<FaqDraft> {
+  return async (ctx: StepContext<FaqDraft>): Promise<StepOutcome> => {
     const { turn } = ctx;
-    const draft = ctx.draft.asFaq();
+    const draft = ctx.draft;
     if (turn.message === null) throw new SystemError('an FAQ turn needs a message');
     const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
     const result = startTurnResult(draft, { turnId: turn.turnId, message: turn.message, options: ctx.turnOptions, defaultTopK: deps.config.faq.topK });

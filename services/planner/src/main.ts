@@ -1,4 +1,4 @@
-import { CorpusReplica, CorpusStore } from '@convo/faq';
+import { CorpusReplica, CorpusStore, FAQ } from '@convo/faq';
 import { loadAnalyzer } from '@convo/text';
 import { runAgentService, runMain } from '@convo/agent-kit';
 import { createPlannerHandler } from './agent.js';
@@ -8,5 +8,5 @@ runMain(() =>
   runAgentService('planner', async ({ config, llm, log, redis }) => {
     const [analyzer, replica] = await Promise.all([loadAnalyzer(), CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log, { refreshMs: config.faq.refreshMs })]);
     return createPlannerHandler({ replica, analyzer, llm, model: config.llm.models.planner, config });
-  }, { offline: plannerPolicy }),
+  }, { offline: plannerPolicy, product: FAQ }),
 );

@@ -1,6 +1,7 @@
 import { type AgentDefinition, createAgent, createTool, failure, success } from '@convo/agent-kit';
+import type { ToolContext } from '@convo/agent-kit';
+import type { FormDraft } from '@convo/forms';
 import type { ReviewerContext } from './context.js';
-import type { FormDraft, SessionDraft } from '@convo/runtime';
 import type { ReviewResult } from '@convo/contract';
 import {
   admitsNotKnowing,
@@ -43,7 +44,7 @@ export function toReviewResult(input: ReviewInput): ReviewResult {
   };
 }
 
-function pendingCallId(draft: SessionDraft): string | null {
+function pendingCallId(draft: FormDraft): string | null {
   return draft.state.loop?.pendingCall.id ?? null;
 }
 
@@ -55,8 +56,8 @@ function createReviewTool(maxFollowUps: number) {
   return createTool({
     ...REVIEW_TOOL,
     description: "Return your verdict on the respondent's answers for the field.",
-    execute(args, context) {
-      const draft = context.draft.asForm();
+    execute(args, context: ToolContext<FormDraft>) {
+      const draft = context.draft;
       const cur = fieldUnderReview(draft.state);
       const callId = pendingCallId(draft);
       if (!cur || !callId) return { result: failure('There is no field under review.') };
@@ -111,8 +112,8 @@ function verdictMessage(draft: FormDraft, fieldId: string, applied: ReviewApplie
   }
 }
 
-export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefinition {
-  return createAgent({
+export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefinition<FormDraft> {
+  return createAgent<FormDraft>({
     name: 'reviewer',
     tools: [createReviewTool(opts.maxFollowUps)],
     instructions: () => REVIEWER_PROMPT,
@@ -134,8 +135,8 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
   });
 }
 
-export function reviewerContext(session: SessionDraft): ReviewerContext {
-  const draft = session.asForm();
+export function reviewerContext(session: FormDraft): ReviewerContext {
+  const draft = session;
   const cur = fieldUnderReview(draft.state);
   if (!cur) throw new Error('reviewer context without a field under review');
   const args = draft.state.loop?.pendingCall.arguments;

@@ -1,4 +1,5 @@
 import { type Config, type Logger, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import type { FaqDraft } from '@convo/faq';
 import { type AgentSearchResponse, type AgentStep, event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type SearchHit, SearchQueryJob } from '@convo/contract';
 import { UnrecoverableError } from 'bullmq';
 import { type LlmProvider, success } from '@convo/agent-kit';
@@ -79,10 +80,10 @@ async function compose(
 }
 
 /** The search agent's step of an FAQ turn: run every search step of the plan, then answer. */
-export function createSearchHandler(deps: SearchDeps): StepHandler {
-  return async (ctx: StepContext): Promise<StepOutcome> => {
+export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
+  return async (ctx: StepContext<FaqDraft>): Promise<StepOutcome> => {
     const { turn } = ctx;
-    const draft = ctx.draft.asFaq();
+    const draft = ctx.draft;
     const result = turnResult(draft, turn.turnId);
     const plan = result.plan ? mutableCopy<MultiStepQueryPlan>(result.plan) : null;
     if (!plan) throw new SystemError(`FAQ turn ${turn.turnId} reached search without a plan`);

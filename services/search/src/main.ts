@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { openFaqSearch, parseSynonymGroups } from '@convo/faq';
+import { FAQ, openFaqSearch, parseSynonymGroups, SEARCH_QUERY_JOB } from '@convo/faq';
 import { runAgentService, runMain } from '@convo/agent-kit';
-import { SEARCH_QUERY_JOB_NAME } from '@convo/runtime';
 import { createSearchHandler, runSearchQuery } from './agent.js';
 import { searchPolicy } from './offline.js';
 
@@ -18,6 +17,6 @@ runMain(() =>
       registry: metrics.registry,
     });
     const deps = { replica, retrieve, llm, model: config.llm.models.search, config, log };
-    return { step: createSearchHandler(deps), jobs: { [SEARCH_QUERY_JOB_NAME]: (data, signal) => runSearchQuery(data, deps, signal) } };
-  }, { offline: searchPolicy }),
+    return { step: createSearchHandler(deps), jobs: { [SEARCH_QUERY_JOB.name]: (data, signal) => runSearchQuery(data, deps, signal) } };
+  }, { offline: searchPolicy, product: FAQ }),
 );

@@ -1,5 +1,7 @@
 import { conversationMessages, createAgent, createAskTool, createTool, failure, type LlmProvider, loopStepHandler, success } from '@convo/agent-kit';
-import { type StepContext, type StepHandler, type StepOutcome, SystemError, type WorkbenchDraft } from '@convo/runtime';
+import type { ToolContext } from '@convo/agent-kit';
+import type { WorkbenchDraft } from '@convo/workbench';
+import { type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import { type AgentResult, type EditableField, event, type Problem, type WorkbenchSessionView } from '@convo/contract';
 import {
   analyzeIntent,
@@ -54,8 +56,8 @@ export const editor = createTool({
     instruction: z.string().describe('What to change, in the teacher’s words or yours.'),
     new_value: z.union([z.string(), z.array(z.string()), z.null()]).describe('The new text (or four choices), or null.'),
   }),
-  execute(args, context) {
-    const draft = context.draft.asWorkbench();
+  execute(args, context: ToolContext<WorkbenchDraft>) {
+    const draft = context.draft;
     const problem = currentProblem(draft);
     const language = languageOf(draft);
     const edit = args.new_value !== null
@@ -78,8 +80,8 @@ export const consistencyChecker = createTool({
   name: 'consistency_checker',
   description: "Check the problem's logical consistency.",
   schema: z.object({}),
-  async execute(_args, context) {
-    const draft = context.draft.asWorkbench();
+  async execute(_args, context: ToolContext<WorkbenchDraft>) {
+    const draft = context.draft;
     const report = await consistencyReport(currentProblem(draft), languageOf(draft));
     const errors = report.issues.filter((issue) => issue.severity === 'error');
     const summary = report.isConsistent ? 'consistent' : errors.map((issue) => issue.issue).join(' ');
@@ -93,8 +95,8 @@ export const suggestionGenerator = createTool({
   name: 'suggestion_generator',
   description: 'Generate four short improvement ideas per section.',
   schema: z.object({}),
-  async execute(_args, context) {
-    const draft = context.draft.asWorkbench();
+  async execute(_args, context: ToolContext<WorkbenchDraft>) {
+    const draft = context.draft;
     const ideas = await suggestionsFor(currentProblem(draft), draft.state.workbench.worksheet!);
     step(draft, 'suggestion_generator', 'success', [...ideas.prompt, ...(ideas.choices ?? []), ...ideas.explanation].join(' / '));
     return { result: success('Suggestions generated.', { ...ideas }) };
@@ -105,8 +107,8 @@ export const autoFixer = createTool({
   name: 'auto_fixer',
   description: 'Fix the issues the consistency checker finds; the fixes are applied.',
   schema: z.object({}),
-  async execute(_args, context) {
-    const draft = context.draft.asWorkbench();
+  async execute(_args, context: ToolContext<WorkbenchDraft>) {
+    const draft = context.draft;
     let problem = currentProblem(draft);
     const { fixes, confidence, fixed } = await autoFix(problem, languageOf(draft));
     const fields = Object.entries(fixes) as Array<[EditableField, unknown]>;
@@ -124,8 +126,8 @@ export const qualityScorer = createTool({
   name: 'quality_scorer',
   description: "Score the problem's quality: clarity, difficulty, educational value, consistency (0–1).",
   schema: z.object({}),
-  async execute(_args, context) {
-    const draft = context.draft.asWorkbench();
+  async execute(_args, context: ToolContext<WorkbenchDraft>) {
+    const draft = context.draft;
     const score = await qualityOf(currentProblem(draft), draft);
     step(draft, 'quality_scorer', 'success', `overall ${score.overallScore}`);
     return { result: success(`Overall quality ${score.overallScore}.`, { ...score }) };
@@ -150,16 +152,16 @@ export function workbenchContext(draft: WorkbenchDraft): WorkbenchContext {
   };
 }
 
-export const workbenchAgent = createAgent({
+export const workbenchAgent = createAgent<WorkbenchDraft>({
   name: 'workbench',
   tools: [editor, consistencyChecker, suggestionGenerator, autoFixer, qualityScorer, answer],
   instructions: () => WORKBENCH_PROMPT,
   // The teacher's request is their own message; the state carries the rest (the problem changes as tools edit it).
   state: (draft) => {
-    const { request: _request, ...rest } = workbenchContext(draft.asWorkbench());
+    const { request: _request, ...rest } = workbenchContext(draft);
     return `Problem and request settings:\n${JSON.stringify(rest)}`;
   },
-  context: (draft) => workbenchContext(draft.asWorkbench()),
+  context: (draft) => workbenchContext(draft),
   remainingTasks: () => ['Finish with ask: a short summary for the teacher'],
   // The turn ends through ask.
   completion: () => null,
@@ -174,10 +176,10 @@ export type WorkbenchDeps = { llm: LlmProvider; model: string; maxTurns: number;
  * answered by the agent's tool loop and recorded with the problem before and
  * after, its consistency report and quality score.
  */
-export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler {
+export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler<WorkbenchDraft> {
   const loop = loopStepHandler(workbenchAgent, deps);
-  return async (ctx: StepContext): Promise<StepOutcome> => {
-    const draft = ctx.draft.asWorkbench();
+  return async (ctx: StepContext<WorkbenchDraft>): Promise<StepOutcome> => {
+    const draft = ctx.draft;
     if (!draft.state.workbench.worksheet) {
       if (deps.generate) await deps.generate(draft);
       else {

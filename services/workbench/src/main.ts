@@ -1,5 +1,6 @@
 import { runAgentService, runMain } from '@convo/agent-kit';
-import { SessionStore, storeOptions, WORKBENCH_REQUEST_JOB_NAME } from '@convo/runtime';
+import { SessionStore, storeOptions } from '@convo/runtime';
+import { WORKBENCH, WORKBENCH_REQUEST_JOB } from '@convo/workbench';
 import { createWorkbenchHandler } from './agent.js';
 import { modelGenerator } from './generate.js';
 import { workbenchPolicy } from './offline.js';
@@ -18,11 +19,12 @@ runMain(() =>
       const requestDeps = { store: new SessionStore(redis, storeOptions(config)), redis, keyPrefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, log };
       return {
         step: createWorkbenchHandler({ llm, model, maxTurns: Math.max(config.agentMaxTurns, WORKBENCH_MIN_TURNS), generate }),
-        jobs: { [WORKBENCH_REQUEST_JOB_NAME]: (data) => runWorkbenchRequest(data, requestDeps) },
+        jobs: { [WORKBENCH_REQUEST_JOB.name]: (data) => runWorkbenchRequest(data, requestDeps) },
       };
     },
     {
       offline: workbenchPolicy,
+      product: WORKBENCH,
     },
   ),
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
-import { AppError, ATTR, type Config, createAgentQueues, createLogger, createRedis, createRuntimeMetrics, deferNewerJob, extractTrace, inSpan, loadConfig, type Logger, queueName, type RedisClient, runStep, type RuntimeMetrics, SessionStore, SpanKind, startHealthServer, startMetricsPublisher, startTracing, storeOptions, type StepHandler, traceOf, type TurnIntake } from '@convo/runtime';
+import { AppError, ATTR, type Config, createAgentQueues, createLogger, createRedis, createRuntimeMetrics, deferNewerJob, extractTrace, inSpan, loadConfig, type Logger, queueName, type RedisClient, runStep, type RuntimeMetrics, SessionStore, SpanKind, startHealthServer, startMetricsPublisher, startTracing, storeOptions, type StepHandler, traceOf, type ProductHooks, type SessionDraft } from '@convo/runtime';
 import { type AgentName } from '@convo/contract';
 import { setTextBudgetMs, TextBudgetExceededError } from '@convo/text';
 import { createProvider } from './llm/index.js';
@@ -14,14 +14,15 @@ import type { LlmProvider } from './llm/types.js';
 export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: RedisClient; metrics: RuntimeMetrics };
 
 /** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
-export type ServiceHandlers = { step: StepHandler; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
+export type ServiceHandlers<D extends SessionDraft = SessionDraft> = { step: StepHandler<D>; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
 
 /**
  * What a service adds to the runtime: its agent's offline policy (the offline
  * model's rules for it), and from its product how user messages are taken and
  * what to load before the first job.
  */
-export type ServiceOptions = { offline?: Policy; intake?: TurnIntake; warmUp?: () => Promise<unknown> };
+/** `product`: the hooks of the product whose sessions the service runs (its draft, intake, repair); the core alone without. */
+export type ServiceOptions<D extends SessionDraft = SessionDraft> = { offline?: Policy; product?: ProductHooks<D>; warmUp?: () => Promise<unknown> };
 
 /** After the shutdown deadline, how long cancelled jobs get to hand themselves back before the worker is cut off. */
 const HAND_BACK_GRACE_MS = 2_000;
@@ -44,10 +45,10 @@ const HAND_BACK_GRACE_MS = 2_000;
  * on (OTEL_*), each job runs in a consumer span continuing the trace it was
  * enqueued in, and what is buffered is exported before the process exits.
  */
-export async function runAgentService(
+export async function runAgentService<D extends SessionDraft = SessionDraft>(
   agent: AgentName,
-  build: (deps: ServiceDeps) => StepHandler | ServiceHandlers | Promise<StepHandler | ServiceHandlers>,
-  options: ServiceOptions = {},
+  build: (deps: ServiceDeps) => StepHandler<D> | ServiceHandlers<D> | Promise<StepHandler<D> | ServiceHandlers<D>>,
+  options: ServiceOptions<D> = {},
 ): Promise<void> {
   const config = loadConfig();
   setTextBudgetMs(config.textBudgetMs);
@@ -59,10 +60,10 @@ export async function runAgentService(
   await options.warmUp?.();
   const built = await build({ config, llm, log, redis, metrics });
   const { step: rawHandler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
-  const handler: StepHandler = (input) => rawHandler(input).catch(rethrowBudgetExceeded);
+  const handler: StepHandler<D> = (input) => rawHandler(input).catch(rethrowBudgetExceeded);
   const store = new SessionStore(redis, storeOptions(config));
   const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
-  const deps = { agent, handler, store, queues, config, log, metrics, intake: options.intake };
+  const deps = { agent, handler, store, queues, config, log, metrics, product: options.product };
   let stopping = false;
   // Step jobs running here by session (and the worker running each), so a cancel of a session's turn aborts its model call.
   const running = new Map<string, { jobId: string; worker: Worker }>();

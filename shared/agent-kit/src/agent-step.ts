@@ -1,4 +1,4 @@
-import { type Config, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import { type Config, type SessionDraft, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import { type AgentName, type LoopCheckpoint, mutableCopy } from '@convo/contract';
 import type { AgentDefinition } from './agent.js';
 import { runAgentLoop } from './loop.js';
@@ -18,7 +18,7 @@ export function loopDeps(config: Config, agent: AgentName, llm: LlmProvider): Lo
   };
 }
 
-function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext, checkpoint: LoopCheckpoint | null) {
+function runLoop<D extends SessionDraft>(agent: AgentDefinition<D>, deps: LoopHandlerDeps, ctx: StepContext<D>, checkpoint: LoopCheckpoint | null) {
   return runAgentLoop({
     agent,
     draft: ctx.draft,
@@ -40,8 +40,8 @@ function runLoop(agent: AgentDefinition, deps: LoopHandlerDeps, ctx: StepContext
  * interviewer): runs its loop, resuming a suspended loop whose subtask result
  * has arrived, and maps the loop's end to the turn's next move.
  */
-export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
-  return async (ctx: StepContext): Promise<StepOutcome> => {
+export function loopStepHandler<D extends SessionDraft>(agent: AgentDefinition<D>, deps: LoopHandlerDeps): StepHandler<D> {
+  return async (ctx: StepContext<D>): Promise<StepOutcome> => {
     const { draft } = ctx;
     const cp = draft.state.loop;
     const checkpoint = cp && cp.agent === agent.name && cp.pendingResult !== undefined ? mutableCopy<LoopCheckpoint>(cp) : null;
@@ -62,12 +62,12 @@ export function loopStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): 
  * its own whose tool leaves a FunctionCallResult for the caller in
  * `subSessionResults[<pending call id>]`; control then returns to the caller.
  */
-export function subtaskStepHandler(
-  agent: AgentDefinition,
+export function subtaskStepHandler<D extends SessionDraft>(
+  agent: AgentDefinition<D>,
   deps: LoopHandlerDeps,
-  opts: { then?: (draft: StepContext['draft']) => AgentName | null } = {},
-): StepHandler {
-  return async (ctx: StepContext): Promise<StepOutcome> => {
+  opts: { then?: (draft: D) => AgentName | null } = {},
+): StepHandler<D> {
+  return async (ctx: StepContext<D>): Promise<StepOutcome> => {
     const { draft } = ctx;
     const cp = draft.state.loop;
     if (!cp || cp.subAgent !== agent.name || cp.pendingResult !== undefined) {
@@ -86,8 +86,8 @@ export function subtaskStepHandler(
  * once every field is resolved). The caller's suspended loop stays suspended
  * and resumes after it.
  */
-export function systemStepHandler(agent: AgentDefinition, deps: LoopHandlerDeps): StepHandler {
-  return async (ctx: StepContext): Promise<StepOutcome> => {
+export function systemStepHandler<D extends SessionDraft>(agent: AgentDefinition<D>, deps: LoopHandlerDeps): StepHandler<D> {
+  return async (ctx: StepContext<D>): Promise<StepOutcome> => {
     await runLoop(agent, deps, ctx, null);
     const cp = ctx.draft.state.loop;
     return cp ? { kind: 'continue', to: cp.agent } : { kind: 'end' };

@@ -1,5 +1,6 @@
 import type { SessionDraft, TurnInput } from '@convo/runtime';
 import type { AgentName, ChatMessage, LlmMessage, ToolCall } from '@convo/contract';
+import type { z } from 'zod';
 import type { Tool } from './tool.js';
 
 export { conversationMessages } from './history.js';
@@ -12,52 +13,53 @@ export type { TurnInput } from '@convo/runtime';
 /**
  * An agent: its tools, its prompt rendered from the session state, the
  * structured context the offline model reads, the seed's `getRemainingTasks`,
- * and the seed's `getNextAgent` as `completion`.
+ * and the seed's `getNextAgent` as `completion`. `D` is the draft of the
+ * agent's product (its subclass of SessionDraft): every hook gets it typed.
  */
-export type AgentDefinition = {
+export type AgentDefinition<D extends SessionDraft = SessionDraft> = {
   name: AgentName;
-  tools: Tool[];
+  tools: Tool<z.ZodObject, D>[];
   /** The system prompt: the same for every call, so it stays a cacheable prefix (what changes goes in `state`). */
-  instructions(draft: SessionDraft, turn: TurnInput): string;
+  instructions(draft: D, turn: TurnInput): string;
   /**
    * What changes from call to call (the session state the agent works on),
    * sent after the history as a system message. Never the respondent's own
    * words: those reach the model only in user messages.
    */
-  state?(draft: SessionDraft, turn: TurnInput): string;
+  state?(draft: D, turn: TurnInput): string;
   /** Conversation messages kept however old (the current field's exchange). */
-  pinned?(draft: SessionDraft): (message: ChatMessage) => boolean;
+  pinned?(draft: D): (message: ChatMessage) => boolean;
   /**
    * A call the rules already decide (the interviewer hands a new answer to
    * the reviewer): made without asking the model, and recorded like a model's.
    */
-  directCall?(draft: SessionDraft): Omit<ToolCall, 'id'> | null;
-  context(draft: SessionDraft, turn: TurnInput): Record<string, unknown>;
-  remainingTasks(draft: SessionDraft): string[];
+  directCall?(draft: D): Omit<ToolCall, 'id'> | null;
+  context(draft: D, turn: TurnInput): Record<string, unknown>;
+  remainingTasks(draft: D): string[];
   /** Checked after every batch of tool calls: a non-null value ends the loop. */
-  completion(draft: SessionDraft): Completion | null;
+  completion(draft: D): Completion | null;
   /**
    * Rules the system applies before the model runs (bounds on how long a
    * person can be kept in a loop); checked against `completion` afterwards.
    */
-  prepare?(draft: SessionDraft): void;
+  prepare?(draft: D): void;
   /**
    * For an agent whose turn must end with a message to the person: the tool
    * (`ask`) that text written without a tool call is sent through, or null
    * while that text must not be sent yet (an answer awaits review). Without
    * it, such text is answered with the remaining tasks.
    */
-  textTool?(draft: SessionDraft): string | null;
+  textTool?(draft: D): string | null;
   /**
    * Whether the text of an `ask` call may reach the person while the model
    * writes it (message.delta); default true. False where only text that has
    * been checked may be shown (application questions pass a quick-check first).
    */
-  streamsAsk?(draft: SessionDraft): boolean;
+  streamsAsk?(draft: D): boolean;
   /** Messages after the system prompt when a loop starts fresh; defaults to the session's conversation. */
-  initialMessages?(draft: SessionDraft, turn: TurnInput): LlmMessage[];
+  initialMessages?(draft: D, turn: TurnInput): LlmMessage[];
 };
 
-export function createAgent(def: AgentDefinition): AgentDefinition {
+export function createAgent<D extends SessionDraft>(def: AgentDefinition<D>): AgentDefinition<D> {
   return def;
 }

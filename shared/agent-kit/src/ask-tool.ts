@@ -21,8 +21,8 @@ export type AskGate = { fieldId: string | null } | { refuse: string };
  * `beforeAsk` ties the message to a field (and marks it asked), or refuses it
  * (an application question that has not passed its quick-check).
  */
-export function createAskTool(beforeAsk?: (draft: SessionDraft, text: string) => AskGate) {
-  return createTool({
+export function createAskTool<D extends SessionDraft = SessionDraft>(beforeAsk?: (draft: D, text: string) => AskGate) {
+  return createTool<typeof AskInput, D>({
     ...ASK_TOOL,
     description: 'Send a message or question to the respondent and wait for their reply. Ends your turn.',
     schema: AskInput,

@@ -24,8 +24,8 @@ export type ToolControl = { type: 'ask' } | { type: 'suspend'; subAgent: AgentNa
 
 export type ToolExecution = { result: FunctionCallResult<Record<string, unknown>>; control?: ToolControl };
 
-export type ToolContext = {
-  draft: SessionDraft;
+export type ToolContext<D extends SessionDraft = SessionDraft> = {
+  draft: D;
   agent: AgentName;
   turnId: string;
   log: Logger;
@@ -33,16 +33,16 @@ export type ToolContext = {
   messageId?: string;
 };
 
-export type Tool<S extends z.ZodObject = z.ZodObject> = {
+export type Tool<S extends z.ZodObject = z.ZodObject, D extends SessionDraft = SessionDraft> = {
   name: string;
   description: string;
   /** Tool input schema: every field present, optional ones nullable (docs/seeds/004, 1.1). */
   schema: S;
-  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolExecution> | ToolExecution;
+  execute(args: z.infer<S>, ctx: ToolContext<D>): Promise<ToolExecution> | ToolExecution;
 };
 
 /** Factory that keeps the input schema and the executor's argument type in one place. */
-export function createTool<S extends z.ZodObject>(tool: Tool<S>): Tool<S> {
+export function createTool<S extends z.ZodObject, D extends SessionDraft = SessionDraft>(tool: Tool<S, D>): Tool<S, D> {
   return tool;
 }
 

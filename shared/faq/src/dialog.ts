@@ -1,4 +1,5 @@
-import { type FaqDraft, SystemError } from '@convo/runtime';
+import { SystemError } from '@convo/runtime';
+import type { FaqDraft } from './faq-draft.js';
 import { coreSessionState, type DeepReadonly, type FaqHistoryEntry, type FaqSessionState, type FaqState, type FaqTurnResult, type MultiStepQueryPlan, type OrchestrationStep, ResolvedDialogOptions } from '@convo/contract';
 
 /** Dialog context kept per session: enough for follow-ups, bounded so the session document stays small. */

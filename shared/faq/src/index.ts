@@ -7,6 +7,8 @@ export * from './corpus-replica.js';
 export * from './corpus-store.js';
 export * from './crew-client.js';
 export * from './dialog.js';
+export * from './faq-draft.js';
+export * from './jobs.js';
 export * from './eval/metrics.js';
 export * from './hybrid/index.js';
 export * from './planner/index.js';

@@ -7,6 +7,7 @@ export * from './compliance/quick-check.js';
 export * from './compliance/topics.js';
 export * from './domain/compliance-flow.js';
 export * from './domain/field-views.js';
+export * from './domain/form-draft.js';
 export * from './domain/form-flow.js';
 export * from './domain/turn-intake.js';
 export * from './nlu/answer-intent.js';

@@ -15,6 +15,7 @@ export * from './runner/commit.js';
 export * from './runner/draft.js';
 export * from './runner/health-server.js';
 export * from './runner/live.js';
+export * from './runner/product.js';
 export * from './runner/step-handler.js';
 export * from './runner/step-runner.js';
 export * from './runner/sweeper.js';

@@ -15,3 +15,5 @@ export * from './pdf.js';
 export * from './edit.js';
 export * from './suggest.js';
 export * from './worksheet.js';
+export * from './workbench-draft.js';
+export * from './jobs.js';

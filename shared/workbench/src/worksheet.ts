@@ -1,4 +1,5 @@
-import { AppError, type WorkbenchDraft } from '@convo/runtime';
+import { AppError } from '@convo/runtime';
+import type { WorkbenchDraft } from './workbench-draft.js';
 import { type ConsistencyReport, type CreateWorksheetBody, type EditableField, type Problem, type ProblemEdit, PROBLEM_HISTORY_MAX, type QualityScore, type Suggestions, type Worksheet } from '@convo/contract';
 import { type CheckFacts, checkProblem } from './check.js';
 import { autoFix } from './fix.js';

@@ -1,4 +1,4 @@
-import { enqueueSearchQuery } from '@convo/runtime';
+import { enqueueSearchQuery } from '@convo/faq';
 import { AgentSearchResponse, JOB_SCHEMA_VERSION, type AgentSearchRequest, type SearchQueryJob } from '@convo/contract';
 import type { GatewayDeps } from '../deps.js';
 import { awaitJob } from '../jobs/await-job.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, ConflictError, dispatch, enqueueWorkbenchRequest, NotFoundError, SessionDraft, UnauthorizedError, UnavailableError, ValidationError } from '@convo/runtime';
+import { AppError, ConflictError, dispatch, NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '@convo/runtime';
 import { coreSessionState, type CreatedWorksheet, type CreateWorksheetBody, type AgentResult, type EditableField, type EventType, JOB_SCHEMA_VERSION, type Problem, type ProblemEdit, type WorkbenchRequest, WorkbenchRequestResult, type WorkbenchSessionState, type Worksheet } from '@convo/contract';
-import { applyEdit, offlineSubject, undoTarget, UnsupportedSubjectError, validateEditValue, worksheetIdOf } from '@convo/workbench';
+import { applyEdit, offlineSubject, undoTarget, UnsupportedSubjectError, validateEditValue, workbenchDraft, worksheetIdOf, enqueueWorkbenchRequest } from '@convo/workbench';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { newToken, sameSecret, tokenOf } from '../auth.js';
@@ -177,7 +177,7 @@ export async function editWorkbenchProblem(
     if (change.version !== null && change.version !== loaded.problem.version) throw new VersionConflictError(loaded.problem);
     const invalid = validateEditValue(loaded.problem, change.field, change.value);
     if (invalid) throw new ValidationError(invalid, 'invalid_edit');
-    const draft = new SessionDraft(loaded.state, undefined, true).asWorkbench();
+    const draft = workbenchDraft(loaded.state, true);
     const next = applyEdit(draft, loaded.problem, change.field, change.value, change.by);
     const committed = await deps.store.commit({ sessionId: loaded.worksheet.worksheetId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
     if (committed.ok) return next;

@@ -1,4 +1,4 @@
-import { type ApplicationDraft } from '@convo/runtime';
+import type { ApplicationDraft } from './form-draft.js';
 import { type ApplicationSessionView, type CheckViolation, event, type FormSessionView } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { findTopicMentions, maskTopics, resolveTopics, type ProhibitedTopic } from '../compliance/topics.js';

@@ -1,4 +1,4 @@
-import { type FormDraft } from '@convo/runtime';
+import type { FormDraft } from './form-draft.js';
 import { coreSessionState, event, type AuditReport, mutableCopy, type FieldStateView, type FactDefinition, type FieldState, type FormField, type Plan, type ReviewResult, type SessionForm, type FormSessionState, type FormSessionView, type SessionView } from '@convo/contract';
 
 /**

@@ -4,19 +4,17 @@ import { AGENT_NAMES, type AgentName } from '@convo/contract';
 import type { Config } from '../config.js';
 import calculateSlot from 'cluster-key-slot';
 import { stableHash } from '../redis/hash.js';
-import { SearchQueryJob } from '@convo/contract';
-import { WorkbenchRequestJob } from '@convo/contract';
 import { JOB_SCHEMA_VERSION, JobSchemaVersion, JobTrace } from '@convo/contract';
 import { AgentName as AgentNameSchema, type Step } from '@convo/contract';
 import { injectTrace } from '../tracing/propagation.js';
 
 /**
  * The job catalog: each agent's queue, split into `<AGENT>_PARTITIONS`
- * partitions, and two job types: `step` (one step of a session's turn, on
- * every agent's queue) and `query` (a single-shot /agent.search on the search
- * agent's queue). `enqueueStep` and `enqueueSearchQuery` are the only ways a
- * job reaches a queue, so queue names and job ids are never spelled anywhere
- * else.
+ * partitions, and two kinds of job: `step` (one step of a session's turn, on
+ * every agent's queue) and requests (single-shot jobs a request waits for,
+ * whose names and payloads a product defines as a RequestJobKind).
+ * `enqueueStep` and `enqueueRequest` are the only ways a job reaches a queue,
+ * so queue names and job ids are never spelled anywhere else.
  *
  * Every partition's name is its own hash tag, so on a Redis Cluster the
  * partitions spread over the shards (BullMQ keeps each queue's keys in one
@@ -131,41 +129,20 @@ export async function enqueueStep(queues: AgentQueues, config: Config, sessionId
   await queues.forSession(step.agent, sessionId).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
 }
 
-/** Job `query` on the search agent's queue; its return value is the AgentSearchResponse. */
-export const SEARCH_QUERY_JOB_NAME = 'query';
+/**
+ * What a request job needs: a name on the agent's queue, the schema of its payload (with its `trace`), and its
+ * attempts and how long a finished one is kept (as long as a waiting request may still read its result).
+ * A product defines its request jobs with this (a single-shot query, an analysis a page waits for).
+ */
+export type RequestJobKind<T extends { trace?: unknown }> = { agent: AgentName; name: string; schema: z.ZodType<T>; options: JobsOptions };
 
 /**
- * A search is read-only, so one retry is harmless; finished jobs are kept
- * only as long as a waiting request may still read the result.
+ * A single-shot job a request waits for, beside the session steps on an agent's queue. Requests all go to the
+ * agent's first partition, so one QueueEvents stream tells every waiting request; the job carries the active
+ * trace context unless the payload names one.
  */
-export const SEARCH_QUERY_JOB_OPTIONS: JobsOptions = {
-  attempts: 2,
-  backoff: { type: 'fixed', delay: 100 },
-  removeOnComplete: { age: 60, count: 1000 },
-  removeOnFail: { age: 3600, count: 1000 },
-};
-
-/**
- * Queries all go to the search agent's first partition: one QueueEvents stream tells every waiting request.
- * The job carries the active trace context unless the payload names one.
- */
-export async function enqueueSearchQuery(queues: AgentQueues, payload: SearchQueryJob): Promise<Job> {
-  return queues.get('search').add(SEARCH_QUERY_JOB_NAME, SearchQueryJob.parse({ ...payload, trace: payload.trace ?? injectTrace() }), SEARCH_QUERY_JOB_OPTIONS);
-}
-
-/** Job `request` on the workbench agent's queue: analysis a request waits for (WorkbenchRequest); its return value is a WorkbenchRequestResult. */
-export const WORKBENCH_REQUEST_JOB_NAME = 'request';
-
-/** Analysis is deterministic: a failed one would fail again, so one attempt; results kept as long as a waiting request may read them. */
-export const WORKBENCH_REQUEST_JOB_OPTIONS: JobsOptions = {
-  attempts: 1,
-  removeOnComplete: { age: 60, count: 1000 },
-  removeOnFail: { age: 3600, count: 1000 },
-};
-
-/** Requests all go to the workbench agent's first partition, as queries to the search agent's. */
-export async function enqueueWorkbenchRequest(queues: AgentQueues, payload: WorkbenchRequestJob): Promise<Job> {
-  return queues.get('workbench').add(WORKBENCH_REQUEST_JOB_NAME, WorkbenchRequestJob.parse({ ...payload, trace: payload.trace ?? injectTrace() }), WORKBENCH_REQUEST_JOB_OPTIONS);
+export async function enqueueRequest<T extends { trace?: unknown }>(queues: AgentQueues, kind: RequestJobKind<T>, payload: T): Promise<Job> {
+  return queues.get(kind.agent).add(kind.name, kind.schema.parse({ ...payload, trace: payload.trace ?? injectTrace() }), kind.options);
 }
 
 export const ALL_AGENTS: readonly AgentName[] = AGENT_NAMES;

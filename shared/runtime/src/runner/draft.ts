@@ -1,27 +1,5 @@
-import type { AgentName } from '@convo/contract';
-import { event, type FieldStatusDetails, type NewEvent, type TimezoneSource } from '@convo/contract';
-import type { Plan } from '@convo/contract';
-import type { RunStep } from '@convo/contract';
+import { event, NO_TOKENS, type AgentName, type ChatMessage, type DeepReadonly, type Language, type LoopCheckpoint, type NewEvent, type RunStep, type SessionState, type TimezoneSource, type TokenTotals } from '@convo/contract';
 import { SystemError } from '../errors.js';
-import type { FaqState } from '@convo/contract';
-import type { WorkbenchState } from '@convo/contract';
-import type {
-  ApplicationSessionState,
-  AuditReport,
-  ChatMessage,
-  ComplianceState,
-  FaqSessionState,
-  WorkbenchSessionState,
-  FieldState,
-  FieldStatus,
-  FormSessionState,
-  Language,
-  LoopCheckpoint,
-  SessionState,
-  DeepReadonly,
-  TokenTotals,
-} from '@convo/contract';
-import { NO_TOKENS } from '@convo/contract';
 
 /** The StateChange records of docs/seeds/001, read off the events a draft emitted. */
 export type StateChangeType =
@@ -33,12 +11,6 @@ export type StateChangeType =
   | 'ADD_ASSISTANT_MESSAGE';
 export type StateChange = { type: StateChangeType; payload: Record<string, unknown> };
 
-/** Drafts narrowed to a product part (see `SessionDraft.asForm`, `asApplication`, `asFaq`). */
-export type FormDraft = SessionDraft<FormSessionState>;
-export type ApplicationDraft = SessionDraft<ApplicationSessionState>;
-export type FaqDraft = SessionDraft<FaqSessionState>;
-export type WorkbenchDraft = SessionDraft<WorkbenchSessionState>;
-
 const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE']);
 
 /**
@@ -46,9 +18,12 @@ const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COU
  * through a method that also records the event the contract promises for it,
  * so state and events cannot drift apart; the step runner commits both at once.
  *
- * `S` is the session's kind as far as the holder knows it: a product narrows a
- * draft once (`asForm()`, `asApplication()`, `asFaq()`), and the mutators of a
- * product part exist only on a draft narrowed to it (their `this` type says so).
+ * `S` is the session's state. This class changes only what every session has
+ * (messages, the agent in charge, the language, country and time zone, the
+ * suspended loop, usage); a product's draft extends it with the mutators of its
+ * own part (each product package has one), and an agent service is built with
+ * that product's draft factory, so an agent gets its product's draft typed and
+ * never narrows at run time.
  */
 export class SessionDraft<S extends SessionState = SessionState> {
   readonly #state: S;
@@ -72,26 +47,12 @@ export class SessionDraft<S extends SessionState = SessionState> {
     return this.#state as DeepReadonly<S>;
   }
 
-  /** This draft as an interview (form or job application); a session of another kind is a bug in the caller. */
-  asForm(): SessionDraft<FormSessionState> {
-    return this.narrowed((state): state is FormSessionState => state.kind === 'form' || state.kind === 'application', 'an interview');
-  }
-
-  asApplication(): SessionDraft<ApplicationSessionState> {
-    return this.narrowed((state): state is ApplicationSessionState => state.kind === 'application', 'a job application');
-  }
-
-  asFaq(): SessionDraft<FaqSessionState> {
-    return this.narrowed((state): state is FaqSessionState => state.kind === 'faq', 'an FAQ dialog');
-  }
-
-  asWorkbench(): SessionDraft<WorkbenchSessionState> {
-    return this.narrowed((state): state is WorkbenchSessionState => state.kind === 'workbench', 'a workbench');
-  }
-
-  private narrowed<T extends SessionState>(is: (state: SessionState) => state is T, what: string): SessionDraft<T> {
-    if (!is(this.#state)) throw new SystemError(`session ${this.#state.sessionId} is a ${this.#state.kind} session, not ${what}`);
-    return this as unknown as SessionDraft<T>;
+  /**
+   * The state to change, for the mutators of a product's draft (a subclass): each one changes it,
+   * calls `touch()` and emits the event the contract promises for the change.
+   */
+  protected get mutable(): S {
+    return this.#state;
   }
 
   now(): string {
@@ -157,13 +118,13 @@ export class SessionDraft<S extends SessionState = SessionState> {
     return loop;
   }
 
-  /** The greeter asked which city or zone, because the country spans several (asked once). */
+  /** The respondent was asked which city or zone, because the country spans several (asked once). */
   markTimezoneAsked(): void {
     this.#state.bootstrap.timezoneAsked = true;
     this.touch();
   }
 
-  /** The respondent named no country within the greeter's bounded questions: the interview goes on without one. */
+  /** The respondent named no country within the bounded questions: the conversation goes on without one. */
   markCountryUnknown(): void {
     this.#state.bootstrap.countryUnknown = true;
     this.touch();
@@ -187,62 +148,8 @@ export class SessionDraft<S extends SessionState = SessionState> {
     this.touch();
   }
 
-  /**
-   * A field's interview bookkeeping (follow-ups, skip reason, last review…);
-   * its status and value change through setFieldStatus / setFieldValue, which
-   * emit their events.
-   */
-  updateField(this: SessionDraft<FormSessionState>, fieldId: string, patch: Partial<Omit<FieldState, 'fieldId' | 'status' | 'value'>>): void {
-    const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
-    if (!field) return;
-    Object.assign(field, patch);
-    this.touch();
-  }
-
-  /** Which field the interview is at (the number of fields once every one is settled). */
-  setCurrentFieldIndex(this: SessionDraft<FormSessionState>, index: number): void {
-    this.#state.currentFieldIndex = index;
-    this.touch();
-  }
-
-  /** One more follow-up question asked in this session (bounded, see form-flow). */
-  countFollowUp(this: SessionDraft<FormSessionState>): void {
-    this.#state.followUpCount += 1;
-    this.touch();
-  }
-
-  /** The fields in the order the plan asks them, starting at the first. */
-  orderFields(this: SessionDraft<FormSessionState>, fieldIds: readonly string[]): void {
-    const byId = new Map(this.#state.fields.map((field) => [field.fieldId, field]));
-    this.#state.fields = fieldIds.map((id) => byId.get(id)).filter((field): field is FieldState => field !== undefined);
-    this.#state.currentFieldIndex = 0;
-    this.touch();
-  }
-
-  /** Application sessions: changes to the compliance record go through here (checks, failed-check counts, volunteered topics). */
-  updateCompliance(this: SessionDraft<ApplicationSessionState>, change: (compliance: ComplianceState) => void): void {
-    change(this.#state.compliance);
-    this.touch();
-  }
-
-  setAudit(this: SessionDraft<ApplicationSessionState>, audit: AuditReport): void {
-    this.#state.audit = audit;
-    this.touch();
-  }
-
-  /** FAQ sessions: changes to the dialog context go through here (history, the results of recent turns). */
-  updateFaq(this: SessionDraft<FaqSessionState>, change: (faq: FaqState) => void): void {
-    change(this.#state.faq);
-    this.touch();
-  }
-
-  /** Workbench sessions: changes to the worksheet, its edit histories and the agent's results go through here. */
-  updateWorkbench(this: SessionDraft<WorkbenchSessionState>, change: (workbench: WorkbenchState) => void): void {
-    change(this.#state.workbench);
-    this.touch();
-  }
-
-  private touch(): void {
+  /** The state changed now (`updatedAt`). */
+  protected touch(): void {
     this.#state.updatedAt = this.now();
   }
 
@@ -312,29 +219,14 @@ export class SessionDraft<S extends SessionState = SessionState> {
     const message = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false }, messageId);
     return message;
   }
-
-  setPlan(this: SessionDraft<FormSessionState>, plan: Plan): void {
-    this.#state.plan = plan;
-    this.touch();
-    this.emit(event('state.changed', { type: 'PLAN_CREATED', payload: { fields: plan.fields } }));
-  }
-
-  setFieldStatus(this: SessionDraft<FormSessionState>, fieldId: string, status: FieldStatus, extra: FieldStatusDetails = {}): void {
-    const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
-    if (!field || field.status === status) return;
-    field.status = status;
-    this.touch();
-    this.emit(event('state.changed', { type: 'FIELD_STATUS', payload: { fieldId, status, ...extra } }));
-  }
-
-  setFieldValue(this: SessionDraft<FormSessionState>, fieldId: string, value: string | null): void {
-    const field = this.#state.fields.find((candidate) => candidate.fieldId === fieldId);
-    if (!field) return;
-    field.value = value;
-    if (value === null) delete this.#state.collectedFields[fieldId];
-    else this.#state.collectedFields[fieldId] = value;
-    this.touch();
-    this.emit(event('state.changed', { type: 'FIELD_VALUE', payload: { fieldId, value } }));
-  }
 }
 
+/**
+ * How a product makes the draft its agents work on (its subclass of SessionDraft) from a loaded
+ * state: `owned` as in the constructor. A factory checks that the session is of its product once,
+ * where the draft is made; the agents it serves never narrow.
+ */
+export type DraftFactory<D extends SessionDraft = SessionDraft> = (state: SessionState, owned: boolean) => D;
+
+/** The draft of the core alone: for products without a part of their own, and the runtime's own steps. */
+export const coreDraft: DraftFactory = (state, owned) => new SessionDraft(state, undefined, owned);

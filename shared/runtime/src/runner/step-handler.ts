@@ -9,13 +9,12 @@ export type TurnInput = { turnId: string; message: string | null };
 
 /**
  * How a product takes a user message as its turn starts: it adds the message
- * to the draft (a form routes it to the field it answers) and may ask for the
- * stored turn to be rewritten (a job application masks what must not be
- * kept). Runs once per turn, in the step that begins it.
+ * to the draft (a product may tie it to what it answers) and may ask for the
+ * stored turn to be rewritten (a product may mask what must not be kept). Runs once per turn, in the step that begins it.
  */
-export type TurnIntake = (draft: SessionDraft, message: string, turnId: string) => { redactedMessage?: string };
+export type TurnIntake<D extends SessionDraft = SessionDraft> = (draft: D, message: string, turnId: string) => { redactedMessage?: string };
 
-/** The intake of a product that keeps messages as they are (the FAQ dialog). */
+/** The intake of a product that keeps messages as they are. */
 export const plainTurnIntake: TurnIntake = (draft, message, turnId) => {
   draft.addUserMessage(message, turnId, null, false);
   return {};
@@ -30,11 +29,12 @@ export type StepOutcome =
   /** Nothing left to do in this turn, and no question is pending. */
   | { kind: 'end' };
 
-export type StepContext = {
-  draft: SessionDraft;
+export type StepContext<D extends SessionDraft = SessionDraft> = {
+  /** The session's draft, of the product's own draft class (the service's DraftFactory made it). */
+  draft: D;
   step: Step;
   turn: TurnInput;
-  /** Per-turn settings accepted with the turn (FAQ dialog options), or null. */
+  /** Per-turn settings accepted with the turn (a product's options for it), or null. */
   turnOptions?: Record<string, unknown> | null;
   log: Logger;
   signal?: AbortSignal;
@@ -43,4 +43,4 @@ export type StepContext = {
 };
 
 /** An agent service's pure handler: session draft in, mutations and an outcome out. */
-export type StepHandler = (ctx: StepContext) => Promise<StepOutcome>;
+export type StepHandler<D extends SessionDraft = SessionDraft> = (ctx: StepContext<D>) => Promise<StepOutcome>;

@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { AgentName } from '@convo/contract';
 import { SessionDraft } from './draft.js';
+import { CORE_PRODUCT, type ProductHooks } from './product.js';
 import type { Config } from '../config.js';
 import { AppError, CancelledError, SystemError, toErrorJson } from '../errors.js';
 import { createLiveChannel, type LiveChannel } from './live.js';
@@ -17,16 +18,16 @@ import { plainTurnIntake, type StepHandler, type StepOutcome, type TurnIntake } 
 import { extractTrace } from '../tracing/propagation.js';
 import { ATTR, inSpan, SpanKind } from '../tracing/spans.js';
 
-export type StepRunnerDeps = {
+export type StepRunnerDeps<D extends SessionDraft = SessionDraft> = {
   agent: AgentName;
-  handler: StepHandler;
+  handler: StepHandler<D>;
+  /** The product whose sessions this worker runs (its draft, intake and repair); the core alone without one. */
+  product?: ProductHooks<D>;
   store: SessionStore;
   queues: AgentQueues;
   config: Config;
   log: Logger;
   metrics?: RuntimeMetrics;
-  /** The product's way of taking a user message (see TurnIntake); messages are kept as they are without one. */
-  intake?: TurnIntake;
 };
 
 /** What runStep reads of a BullMQ job; `id` and `queueName` only label its span. */
@@ -41,7 +42,7 @@ const MAX_CONFLICT_RETRIES = 8;
  * events with a compare-and-set. A duplicate delivery either finds the step
  * already done (stale) or loses the compare-and-set and re-reads.
  */
-export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: AbortSignal): Promise<StepRunResult> {
+export async function runStep<D extends SessionDraft>(job: JobLike, deps: StepRunnerDeps<D>, signal?: AbortSignal): Promise<StepRunResult> {
   const parsed = StepJob.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`invalid step payload: ${parsed.error.message}`);
   const payload = parsed.data;
@@ -66,7 +67,7 @@ export async function runStep(job: JobLike, deps: StepRunnerDeps, signal?: Abort
   });
 }
 
-async function runParsedStep(job: JobLike, payload: StepJob, deps: StepRunnerDeps, signal?: AbortSignal): Promise<StepRunResult> {
+async function runParsedStep<D extends SessionDraft>(job: JobLike, payload: StepJob, deps: StepRunnerDeps<D>, signal?: AbortSignal): Promise<StepRunResult> {
   const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
   for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
     let loaded = await deps.store.load(payload.sessionId);
@@ -95,12 +96,17 @@ async function runParsedStep(job: JobLike, payload: StepJob, deps: StepRunnerDep
   throw new SystemError(`session ${payload.sessionId}: too many concurrent commits`);
 }
 
+/** The product's draft of a freshly loaded state (no copy: nobody else holds it). */
+function draftOf<D extends SessionDraft>(deps: { product?: ProductHooks<D> }, loaded: LoadedSession): D {
+  return (deps.product ?? (CORE_PRODUCT as unknown as ProductHooks<D>)).draft(loaded.state, true);
+}
+
 /** First step of a turn: record `turn.started` and the user's message, once. Returns the session as committed. */
-async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step, turn: TurnRecord | null): Promise<LoadedSession | null> {
-  const draft = new SessionDraft(loaded.state, undefined, true);
+async function beginTurn<D extends SessionDraft>(deps: StepRunnerDeps<D>, loaded: LoadedSession, step: Step, turn: TurnRecord | null): Promise<LoadedSession | null> {
+  const draft = draftOf(deps, loaded);
   draft.beginTurn(step.turnId);
   if (turn?.message != null) {
-    const { redactedMessage } = (deps.intake ?? plainTurnIntake)(draft, turn.message, step.turnId);
+    const { redactedMessage } = (deps.product?.intake ?? (plainTurnIntake as TurnIntake<D>))(draft, turn.message, step.turnId);
     // The raw text must not outlive this step either.
     if (redactedMessage !== undefined) await deps.store.redactTurn(loaded.state.sessionId, step.turnId, redactedMessage);
   }
@@ -110,16 +116,16 @@ async function beginTurn(deps: StepRunnerDeps, loaded: LoadedSession, step: Step
   return { ...loaded, version: committed.version, state: loaded.state, lastEventId: loaded.lastEventId + draft.events.length, messageCount: loaded.state.messages.length };
 }
 
-async function executeAndCommit(
+async function executeAndCommit<D extends SessionDraft>(
   job: JobLike,
-  deps: StepRunnerDeps,
+  deps: StepRunnerDeps<D>,
   loaded: LoadedSession,
   step: Step,
   turnRecord: TurnRecord | null,
   log: Logger,
   signal?: AbortSignal,
 ): Promise<StepRunResult | 'conflict'> {
-  const draft = new SessionDraft(loaded.state, undefined, true);
+  const draft = draftOf(deps, loaded);
   const live = createLiveChannel(deps.store, loaded.state.sessionId, step.turnId, log);
   let outcome: StepOutcome;
   try {
@@ -161,8 +167,8 @@ function isCancelled(loaded: LoadedSession, step: Step): boolean {
 }
 
 /** Ends the turn as cancelled, keeping what the step attempted in the audit and withdrawing what it streamed. */
-async function failCancelled(
-  deps: StepRunnerDeps,
+async function failCancelled<D extends SessionDraft>(
+  deps: StepRunnerDeps<D>,
   loaded: LoadedSession,
   step: Step,
   attempted: readonly RunStep[] = [],
@@ -174,14 +180,14 @@ async function failCancelled(
 }
 
 /** Turn latency as a client sees it: accepted by the gateway → ended (bootstrap runs have no accepted turn). */
-function observeTurn(deps: StepRunnerDeps, loaded: LoadedSession, turn: TurnRecord | null, outcome: 'completed' | 'failed'): void {
+function observeTurn<D extends SessionDraft>(deps: StepRunnerDeps<D>, loaded: LoadedSession, turn: TurnRecord | null, outcome: 'completed' | 'failed'): void {
   if (!deps.metrics || !turn) return;
   const seconds = (Date.now() - Date.parse(turn.acceptedAt)) / 1000;
   if (Number.isFinite(seconds) && seconds >= 0) deps.metrics.turnDuration.observe({ kind: loaded.state.kind, outcome }, seconds);
 }
 
-async function commitOutcome(
-  deps: StepRunnerDeps,
+async function commitOutcome<D extends SessionDraft>(
+  deps: StepRunnerDeps<D>,
   loaded: LoadedSession,
   step: Step,
   draft: SessionDraft,
@@ -207,42 +213,33 @@ async function commitOutcome(
 }
 
 /**
- * What a failed turn leaves behind: no suspended loop, no field under review,
- * and control back with the agent that owns the conversation. The next user
- * message then goes to the question last shown (see answer-routing), and a
- * field the failed turn moved to without asking is asked first.
+ * What a failed turn leaves behind: no suspended loop, control back with the
+ * agent that owns the conversation, and the product's part put in order by its
+ * `repair` (what it means for a product's state to be mid-turn only it knows).
  */
-export function resetAfterFailure(draft: SessionDraft): void {
+export function resetAfterFailure<D extends SessionDraft>(draft: D, product?: ProductHooks<D>): void {
   const loop = draft.state.loop;
   if (loop) {
     draft.setLoop(null);
     draft.setAgent(loop.agent);
   }
-  if (draft.state.kind === 'faq') {
-    // An FAQ dialog's next turn starts with the planner again.
-    if (draft.state.currentAgent !== 'planner') draft.setAgent('planner');
-    return;
-  }
-  // A workbench turn's effects are discarded with it: nothing else to put back.
-  if (draft.state.kind === 'workbench') return;
-  const interview = draft.asForm();
-  for (const field of interview.state.fields) if (field.status === 'reviewing') interview.setFieldStatus(field.fieldId, 'interviewing');
+  product?.repair?.(draft);
 }
 
 /**
  * Ends the turn with `turn.failed`, discarding the step's partial effects; the
  * session stays usable and the next queued turn starts.
  */
-export async function failTurn(
-  deps: Pick<StepRunnerDeps, 'store' | 'queues' | 'config'>,
+export async function failTurn<D extends SessionDraft>(
+  deps: Pick<StepRunnerDeps<D>, 'store' | 'queues' | 'config' | 'product'>,
   loaded: LoadedSession,
   step: Step,
   err: unknown,
   attempted: readonly RunStep[] = [],
   streamed: readonly string[] = [],
 ): Promise<'failed_turn' | 'conflict'> {
-  const draft = new SessionDraft(loaded.state);
-  resetAfterFailure(draft);
+  const draft = (deps.product ?? (CORE_PRODUCT as unknown as ProductHooks<D>)).draft(structuredClone(loaded.state), true);
+  resetAfterFailure(draft, deps.product);
   const { code, message } = toErrorJson(err);
   // Text clients saw while the model wrote it is withdrawn: those messages will never be sent.
   if (streamed.length > 0) draft.emit(event('message.discarded', { turnId: step.turnId, messageIds: [...streamed] }));

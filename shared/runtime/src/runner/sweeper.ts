@@ -6,6 +6,7 @@ import { dispatch } from './commit.js';
 import type { SessionStore } from '../store/session-store.js';
 import { extractTrace, traceOf } from '../tracing/propagation.js';
 import { ATTR, inSpan } from '../tracing/spans.js';
+import type { ProductHooks } from './product.js';
 import { failTurn } from './step-runner.js';
 
 /**
@@ -14,7 +15,7 @@ import { failTurn } from './step-runner.js';
  * a step whose job failed for good (e.g. stalled too often) fails its turn so
  * the session is usable again. Idempotent, so every gateway replica may run it.
  */
-export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues; config: Config; log: Logger }): Promise<number> {
+export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues; config: Config; log: Logger; product?: ProductHooks }): Promise<number> {
   const ids = await deps.store.listStalePending(deps.config.stepStaleMs);
   let repaired = 0;
   for (const sessionId of ids) {

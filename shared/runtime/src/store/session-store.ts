@@ -59,7 +59,7 @@ export type CommitInput = {
 export type CommitResult = { ok: true; version: number; step: Step | null } | { ok: false };
 
 /**
- * A turn as accepted; `options` carries per-turn settings (FAQ dialog options); `trace` the trace context
+ * A turn as accepted; `options` carries per-turn settings (a product's options for the turn); `trace` the trace context
  * of the request that sent it, so a step of the turn dispatched later (a queued turn starting, the
  * sweeper's re-enqueue) continues that trace (runner/commit.ts, runner/sweeper.ts).
  */

@@ -43,7 +43,7 @@ export function tracingEnabled(): boolean {
  * Installs the tracer provider, the W3C trace-context propagator and an
  * AsyncLocalStorage context manager for this process, when `settings.enabled`
  * (or when a test hands in its own exporter, which is then exported to
- * synchronously). `service` names the process (`gateway`, `interviewer`);
+ * synchronously). `service` names the process (`gateway`, an agent's name);
  * its spans carry `service.name` = OTEL_SERVICE_NAME or `convo-<service>`.
  * Exporter failures reach `log` as warnings.
  */

@@ -7,7 +7,7 @@
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 for m = 9, #ARGV do redis.call('RPUSH', KEYS[8], ARGV[m]) end
 if ARGV[5] == '' then
-  -- No bootstrap run (FAQ sessions): the first accepted turn starts step 1.
+  -- No bootstrap run (a product whose agents speak only when spoken to): the first accepted turn starts step 1.
   redis.call('HSET', KEYS[1], 'v', 1, 'state', ARGV[1], 'kind', ARGV[2], 'tokenHash', ARGV[3],
     'agent', ARGV[4], 'status', ARGV[8], 'activeTurn', '', 'stepSeq', 0, 'step', '',
     'eventSeq', 0, 'createdAt', ARGV[6])

@@ -5,9 +5,9 @@ import specs from '@asyncapi/specs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '@convo/runtime';
 import { EVENT_TYPES } from '@convo/contract';
 import { startGateway } from '../../services/gateway/src/server.js';
+import { loadGatewayConfig } from '../../services/gateway/src/config.js';
 import { EVENTS_BEGIN, EVENTS_END, renderEventsTable, withEventsTable } from '../../services/gateway/src/docs/render.js';
 import { REPO_ROOT } from '../support/processes.js';
 
@@ -29,7 +29,7 @@ const apiMd = readFileSync(join(REPO_ROOT, 'docs', 'api.md'), 'utf8');
 
 beforeAll(async () => {
   const prefix = `docs-${randomUUID().slice(0, 8)}`;
-  gw = await startGateway(loadConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '' }));
+  gw = await startGateway(loadGatewayConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '' }));
   base = `http://127.0.0.1:${gw.port}`;
   openapi = (await (await fetch(`${base}/docs/json`)).json()) as Json;
   asyncapi = (await (await fetch(`${base}/docs/asyncapi.json`)).json()) as Json;

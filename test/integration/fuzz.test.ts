@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '@convo/runtime';
 import { startGateway } from '../../services/gateway/src/server.js';
+import { loadGatewayConfig } from '../../services/gateway/src/config.js';
 import { Api, loadForm, type Json } from '../support/api.js';
 
 /**
@@ -26,7 +26,7 @@ let cases = 0;
 
 beforeAll(async () => {
   gw = await startGateway(
-    loadConfig({
+    loadGatewayConfig({
       REDIS_URL: inject('redisUrl'),
       KEY_PREFIX: prefix,
       QUEUE_PREFIX: `{${prefix}}`,

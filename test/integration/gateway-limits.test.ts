@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '@convo/runtime';
 import { spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
 import { startGateway } from '../../services/gateway/src/server.js';
+import { loadGatewayConfig } from '../../services/gateway/src/config.js';
 import { Api, loadForm } from '../support/api.js';
 import { freePort } from '../support/free-port.js';
 
@@ -25,7 +25,7 @@ async function gateway(env: Record<string, string> = {}, redisUrl = inject('redi
   const prefix = `lim-${randomUUID().slice(0, 8)}`;
   prefixes.push(prefix);
   const gw = await startGateway(
-    loadConfig({
+    loadGatewayConfig({
       REDIS_URL: redisUrl,
       KEY_PREFIX: prefix,
       QUEUE_PREFIX: `{${prefix}}`,

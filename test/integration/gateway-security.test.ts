@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig, stepJobId } from '@convo/runtime';
 import { startGateway } from '../../services/gateway/src/server.js';
+import { loadGatewayConfig } from '../../services/gateway/src/config.js';
 import { Api, loadForm } from '../support/api.js';
 
 /**
@@ -20,7 +21,7 @@ async function gateway(env: Record<string, string> = {}): Promise<Api> {
 
 async function gatewayWithDeps(env: Record<string, string> = {}) {
   const gw = await startGateway(
-    loadConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '', ...env }),
+    loadGatewayConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '', ...env }),
   );
   gateways.push(gw);
   return { api: new Api(`http://127.0.0.1:${gw.port}`), deps: gw.deps };
@@ -56,7 +57,7 @@ function parseRawHeaders(response: string): Headers {
 describe('safe defaults', () => {
   it('listens on loopback unless HOST says otherwise', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
-    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadGatewayConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
 
   it('refuses corpus writes when no key is configured, saying how to enable them', async () => {

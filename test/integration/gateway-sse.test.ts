@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, SessionDraft } from '@convo/runtime';
+import { SessionDraft } from '@convo/runtime';
 import { event } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 import { startGateway } from '../../services/gateway/src/server.js';
+import { loadGatewayConfig } from '../../services/gateway/src/config.js';
 import { hashToken } from '../../services/gateway/src/auth.js';
 import { spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
 import { freePort } from '../support/free-port.js';
@@ -25,7 +26,7 @@ let server: RedisServerProcess;
 beforeAll(async () => {
   server = await spawnRedisServer({ port: await freePort(), args: ['--save', '', '--appendonly', 'no'] });
   redis = new Redis(server.url);
-  const config = loadConfig({
+  const config = loadGatewayConfig({
     REDIS_URL: server.url,
     KEY_PREFIX: prefix,
     QUEUE_PREFIX: `{${prefix}}`,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@convo/runtime';
 import { findOnPath, spawnRedisServer, type RedisServerProcess } from '../../scripts/ensure-redis.js';
 import { startGateway } from '../../services/gateway/src/server.js';
+import { loadGatewayConfig } from '../../services/gateway/src/config.js';
 import { Api, loadForm } from '../support/api.js';
 import { freePort } from '../support/free-port.js';
 
@@ -19,7 +19,7 @@ describe.skipIf(!hasRedisServer)('when Redis goes away (needs a redis-server bin
     redis = await spawnRedisServer({ port: await freePort(), args: ['--save', '', '--appendonly', 'no'] });
     const prefix = `down-${randomUUID().slice(0, 6)}`;
     gw = await startGateway(
-      loadConfig({ REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}` }),
+      loadGatewayConfig({ REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}` }),
     );
     api = new Api(`http://127.0.0.1:${gw.port}`);
   });

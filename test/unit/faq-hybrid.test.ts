@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '@convo/runtime';
+import { ConfigError } from '@convo/runtime';
+import { loadFaqConfig } from '@convo/faq';
 import { EmbeddingsHealth } from '@convo/faq/internal/hybrid/health';
 import { embeddingText, truncate } from '@convo/faq/internal/hybrid/vector-sync';
 import { DenseIndex, decodeVector, encodeVector, normalize } from '@convo/faq/internal/search/dense';
@@ -148,11 +149,11 @@ describe('embeddings outage bookkeeping', () => {
 
 describe('embeddings configuration', () => {
   it('is off without EMBEDDINGS_MODEL (lexical only, as before), and falls back to the chat provider’s server and key', () => {
-    expect(loadConfig({}).embeddings).toBeUndefined();
-    expect(loadConfig({ EMBEDDINGS_MODEL: ' ' }).embeddings).toBeUndefined();
-    const viaOpenAi = loadConfig({ EMBEDDINGS_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-chat' }).embeddings;
+    expect(loadFaqConfig({}).embeddings).toBeUndefined();
+    expect(loadFaqConfig({ EMBEDDINGS_MODEL: ' ' }).embeddings).toBeUndefined();
+    const viaOpenAi = loadFaqConfig({ EMBEDDINGS_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-chat' }).embeddings;
     expect(viaOpenAi).toMatchObject({ model: 'text-embedding-3-small', apiKey: 'sk-chat', baseUrl: undefined, batchSize: 64, rpm: 0, rrfK: 60, minSimilarity: 0.3 });
-    const local = loadConfig({
+    const local = loadFaqConfig({
       EMBEDDINGS_MODEL: 'nomic-embed-text',
       EMBEDDINGS_BASE_URL: 'http://localhost:11434/v1',
       OPENAI_BASE_URL: 'http://chat.internal/v1',
@@ -160,12 +161,12 @@ describe('embeddings configuration', () => {
       EMBEDDINGS_DIMENSIONS: '',
     }).embeddings;
     expect(local).toMatchObject({ baseUrl: 'http://localhost:11434/v1', apiKey: undefined, dimensions: undefined, queryPrefix: 'search_query: ' });
-    expect(loadConfig({ EMBEDDINGS_MODEL: 'm', EMBEDDINGS_API_KEY: 'sk-emb', OPENAI_API_KEY: 'sk-chat' }).embeddings?.apiKey).toBe('sk-emb');
+    expect(loadFaqConfig({ EMBEDDINGS_MODEL: 'm', EMBEDDINGS_API_KEY: 'sk-emb', OPENAI_API_KEY: 'sk-chat' }).embeddings?.apiKey).toBe('sk-emb');
   });
 
   it('refuses to start with a model but no way to reach a server, or with invalid numbers', () => {
-    expect(() => loadConfig({ EMBEDDINGS_MODEL: 'text-embedding-3-small' })).toThrow(ConfigError);
-    expect(() => loadConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_BATCH_SIZE: '0' })).toThrow(/EMBEDDINGS_BATCH_SIZE/);
-    expect(() => loadConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDINGS_MIN_SIMILARITY/);
+    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'text-embedding-3-small' })).toThrow(ConfigError);
+    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_BATCH_SIZE: '0' })).toThrow(/EMBEDDINGS_BATCH_SIZE/);
+    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDINGS_MIN_SIMILARITY/);
   });
 });

@@ -1,16 +1,17 @@
-import { APPLICATION_TURNS, needsAudit } from '@convo/forms';
+import { APPLICATION_TURNS, needsAudit, loadFormsConfig } from '@convo/forms';
 import { loopDeps, runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createCheckerAgent } from './agent.js';
 import { checkerPolicy } from './offline.js';
 
-runMain(() =>
-  runAgentService('checker', ({ config, llm }) =>
+runMain(() => {
+  const FORMS_CONFIG = loadFormsConfig();
+  return runAgentService('checker', ({ config, llm }) =>
     subtaskStepHandler(
-      createCheckerAgent({ maxRephrasings: config.checkMaxRephrasings }),
+      createCheckerAgent({ maxRephrasings: FORMS_CONFIG.checkMaxRephrasings }),
       loopDeps(config, 'checker', llm),
       // A skipped last field ends the interview: the auditor runs before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),
     { ...APPLICATION_TURNS, offline: checkerPolicy },
-  ),
-);
+  );
+});

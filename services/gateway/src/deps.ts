@@ -1,4 +1,5 @@
-import type { AgentQueues, Config, Logger, SessionStore } from '@convo/runtime';
+import type { AgentQueues, Logger, SessionStore } from '@convo/runtime';
+import type { GatewayConfig } from './config.js';
 import type { CorpusStore } from '@convo/faq';
 import type { QueueEvents } from 'bullmq';
 import type { RedisClient } from '@convo/runtime';
@@ -13,7 +14,7 @@ export type SecretSource = () => Promise<DeploymentSecrets>;
 
 /** Everything the routes use; built by server.ts (or a test) and injected into buildApp. */
 export type GatewayDeps = {
-  config: Config;
+  config: GatewayConfig;
   log: Logger;
   redis: RedisClient;
   store: SessionStore;

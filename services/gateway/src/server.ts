@@ -1,4 +1,5 @@
-import { type Config, createAgentQueues, createLogger, createRedis, loadConfig, productsByKind, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import { createAgentQueues, createLogger, createRedis, productsByKind, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { type AgentName } from '@convo/contract';
 import { CorpusStore, FAQ } from '@convo/faq';
 import { APPLICATIONS, FORMS } from '@convo/forms';
@@ -21,7 +22,7 @@ import { StreamHub } from './sse/stream-hub.js';
  * whose results requests wait for (the search agent's /agent.search, the
  * workbench agent's checks and PDFs), opened on first use.
  */
-export async function startGateway(config: Config = loadConfig()) {
+export async function startGateway(config: GatewayConfig = loadGatewayConfig()) {
   const log = createLogger('gateway', config.logLevel, { traceIds: config.tracing.enabled });
   // Before the app is built: its tracing plugin adds its hooks only when tracing is on.
   const tracing = startTracing('gateway', config.tracing, { log });
@@ -60,7 +61,7 @@ export async function startGateway(config: Config = loadConfig()) {
     return events.queueEvents;
   };
   const backlog = new BacklogMonitor(queues, { limit: config.load.queueBacklog, intervalMs: config.load.checkMs, redis, memoryRatio: config.load.redisMemoryRatio }, log);
-  const quotaOf = (kind: 'sessions' | 'worksheets') => new ClientQuota(redis, { prefix: config.keyPrefix, kind, max: config.clientLimits[kind], ttlSeconds: config.sessionTtlSeconds });
+  const quotaOf = (kind: 'sessions' | 'worksheets') => new ClientQuota(redis, { prefix: config.keyPrefix, kind, max: kind === 'sessions' ? config.clientLimits.sessions : config.workbench.clientMaxWorksheets, ttlSeconds: config.sessionTtlSeconds });
   const quotas = { sessions: quotaOf('sessions'), worksheets: quotaOf('worksheets'), streams: new StreamQuota(config.clientLimits.streams) };
   backlog.start();
   const metrics = createGatewayMetrics({ queues, hub, redis });

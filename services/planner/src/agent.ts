@@ -1,5 +1,5 @@
-import { type Config, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
-import type { FaqDraft } from '@convo/faq';
+import { type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import type { FaqConfig, FaqDraft } from '@convo/faq';
 import { event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type ResolvedDialogOptions } from '@convo/contract';
 import { type LlmProvider, success } from '@convo/agent-kit';
 import {
@@ -24,7 +24,7 @@ export type PlannerDeps = {
   analyzer: Analyzer;
   llm: LlmProvider;
   model: string;
-  config: Pick<Config, 'faq'>;
+  config: { faq: FaqConfig };
 };
 
 /**

@@ -1,16 +1,17 @@
-import { FORM_TURNS, needsAudit } from '@convo/forms';
+import { FORM_TURNS, needsAudit, loadFormsConfig } from '@convo/forms';
 import { loopDeps, runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createReviewerAgent } from './agent.js';
 import { reviewerPolicy } from './offline.js';
 
-runMain(() =>
-  runAgentService('reviewer', ({ config, llm }) =>
+runMain(() => {
+  const FORMS_CONFIG = loadFormsConfig();
+  return runAgentService('reviewer', ({ config, llm }) =>
     subtaskStepHandler(
-      createReviewerAgent({ maxFollowUps: config.maxFollowUps }),
+      createReviewerAgent({ maxFollowUps: FORMS_CONFIG.maxFollowUps }),
       loopDeps(config, 'reviewer', llm),
       // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
       { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
     ),
     { ...FORM_TURNS, offline: reviewerPolicy },
-  ),
-);
+  );
+});

@@ -1,5 +1,5 @@
-import { type Config, type Logger, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
-import type { FaqDraft } from '@convo/faq';
+import { type Logger, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
+import type { FaqConfig, FaqDraft } from '@convo/faq';
 import { type AgentSearchResponse, type AgentStep, event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type SearchHit, SearchQueryJob } from '@convo/contract';
 import { UnrecoverableError } from 'bullmq';
 import { type LlmProvider, success } from '@convo/agent-kit';
@@ -19,7 +19,7 @@ import {
 import { detectLanguage } from '@convo/text';
 
 /** `retrieve` is lexical, or hybrid when an embedding model is configured (@convo/faq, hybrid/). */
-export type SearchDeps = { replica: CorpusReplica; retrieve: Retriever; llm: LlmProvider; model: string; config: Pick<Config, 'faq'>; log: Logger };
+export type SearchDeps = { replica: CorpusReplica; retrieve: Retriever; llm: LlmProvider; model: string; config: { faq: FaqConfig }; log: Logger };
 
 const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } as const;
 

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { FAQ, openFaqSearch, parseSynonymGroups, SEARCH_QUERY_JOB } from '@convo/faq';
+import { FAQ, loadFaqConfig, openFaqSearch, parseSynonymGroups, SEARCH_QUERY_JOB } from '@convo/faq';
 import { runAgentService, runMain } from '@convo/agent-kit';
 import { createSearchHandler, runSearchQuery } from './agent.js';
 import { searchPolicy } from './offline.js';
 
 runMain(() =>
-  runAgentService('search', async ({ config, llm, log, redis, metrics }) => {
+  runAgentService('search', async ({ config: core, llm, log, redis, metrics }) => {
+    const config = { ...core, faq: loadFaqConfig() };
     const synonymGroups = config.faq.synonymsFile ? parseSynonymGroups(readFileSync(config.faq.synonymsFile, 'utf8')) : [];
     const { replica, retrieve } = await openFaqSearch({
       redis,
@@ -13,7 +14,7 @@ runMain(() =>
       log,
       refreshMs: config.faq.refreshMs,
       synonymGroups,
-      embeddings: config.embeddings,
+      embeddings: config.faq.embeddings,
       registry: metrics.registry,
     });
     const deps = { replica, retrieve, llm, model: config.llm.models.search, config, log };

@@ -15,3 +15,4 @@ export * from './planner/index.js';
 export * from './search/baseline.js';
 export * from './search/engine.js';
 export * from './search/index.js';
+export * from './config.js';

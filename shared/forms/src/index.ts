@@ -22,3 +22,4 @@ export * from './nlu/text.js';
 export * from './nlu/zones.js';
 export * from './nlu/review-messages.js';
 export * from './nlu/transliterate.js';
+export * from './config.js';

@@ -6,7 +6,11 @@ import { tracingConfig, type TracingConfig } from './tracing/env.js';
  * The only module that reads the environment. Everything else receives a
  * frozen `Config`, so tests can build one from a plain object.
  */
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** An integer variable with its default and least value. */
+export const envInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** A `true`/`false` variable, false unless set. */
+export const envFlag = () => z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+const int = envInt;
 
 const EnvSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -53,20 +57,13 @@ const EnvSchema = z.object({
   OPERATOR_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGENT_MAX_TURNS: int(10, 1),
-  /** Follow-ups per field after its first question; the last one says what is needed and how to get out. */
-  MAX_FOLLOW_UPS: int(2),
-  /** Respondent turns after which an interview closes with what it has (open fields kept for review or skipped). */
-  MAX_SESSION_TURNS: int(200, 1),
-  /** Application interviews: rephrasings of a question after a failed quick-check before its field is skipped. */
-  CHECK_MAX_REPHRASINGS: int(2),
   MAX_MESSAGE_CHARS: int(8000, 1),
-  /** Turns a session of any kind accepts in its life (forms end their interview earlier, at MAX_SESSION_TURNS). */
+  /** Turns a session of any kind accepts in its life (a product may end its conversations earlier). */
   SESSION_TURN_LIMIT: int(500, 1),
   /** Longest a worker may spend analysing one piece of text (one synchronous call); past it the turn fails with input_too_complex. */
   TEXT_BUDGET_MS: int(1_000, 10),
-  /** Per client (IP): sessions created and not yet expired or deleted, worksheets, and open event streams on one gateway; 0 disables. */
+  /** Per client (IP): sessions created and not yet expired or deleted, and open event streams on one gateway; 0 disables. */
   CLIENT_MAX_SESSIONS: int(200, 0),
-  CLIENT_MAX_WORKSHEETS: int(50, 0),
   CLIENT_MAX_STREAMS: int(50, 0),
   /** New work is refused (503) while Redis uses more than this share of its maxmemory (when one is set). */
   SHED_REDIS_MEMORY_RATIO: z.coerce.number().min(0.1).max(1).default(0.9),
@@ -89,29 +86,6 @@ const EnvSchema = z.object({
   /** How long a step may wait before the sweeper checks its job. */
   STEP_STALE_MS: int(5_000, 100),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
-  /** FAQ dialog: default topK, how long /agent.dialog and /agent.search wait for the queue work (then 504). */
-  FAQ_TOP_K: int(3, 1),
-  DIALOG_TIMEOUT_MS: int(20_000, 100),
-  SEARCH_TIMEOUT_MS: int(10_000, 100),
-  /** Workbench: how long worksheet creation, the agent's turns, checks and PDFs wait for the workbench worker (then 504). */
-  WORKBENCH_TIMEOUT_MS: int(20_000, 100),
-  /** The sample corpus loaded on first start (relative to the working directory); empty disables. */
-  FAQ_SEED_FILE: z.string().default('examples/faq/ec-faq.json'),
-  FAQ_MAX_DOCS: int(50_000, 1),
-  /** Forms the chat page offers (relative to the working directory); empty offers none. */
-  SAMPLE_FORMS_DIR: z.string().default('examples/forms'),
-  /** How often a planner/search process checks the corpus version in the background (0: only before each job). */
-  FAQ_REFRESH_MS: int(1_000, 0),
-  FAQ_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1024),
-  /** A deployment's own synonym groups for FAQ search: one group per line, words separated by commas (README); empty for none. The default goes with the sample corpus. */
-  FAQ_SYNONYMS_FILE: z.string().default('examples/faq/ec-synonyms.txt'),
-  /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`; two keys separated by a comma during a rotation. */
-  FAQ_WRITE_KEY: z.string().min(1).optional(),
-  /** Development only: corpus writes without any key. Without it and without a key, writes are refused. */
-  FAQ_OPEN_WRITES: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
-  /** External orchestrator for `mode: "crew"` (docs/seeds/002 §4.2.1); unset → crew requests get 400. */
-  CREW_URL: z.string().url().optional(),
-  CREW_TIMEOUT_MS: int(10_000, 100),
   /** Load shedding: waiting jobs in any one agent queue above which new work gets 503. */
   SHED_QUEUE_BACKLOG: int(1_000, 1),
   /** How often the gateway reads the queue backlogs (the shedding decision itself reads memory). */
@@ -127,37 +101,6 @@ const EnvSchema = z.object({
   LLM_RPM: int(0, 0),
   /** How long a model call may wait for the RPM limit before it fails as retryable. */
   LLM_RATE_MAX_WAIT_MS: int(30_000, 0),
-  /** Hybrid FAQ retrieval: the embedding model; unset or empty = lexical search only. */
-  EMBEDDINGS_MODEL: z.string().optional(),
-  /** OpenAI-compatible server for embeddings; falls back to OPENAI_BASE_URL, then OpenAI. */
-  EMBEDDINGS_BASE_URL: z.string().url().optional(),
-  /** Falls back to OPENAI_API_KEY; a local server usually needs none. */
-  EMBEDDINGS_API_KEY: z.string().optional(),
-  /** Output size asked of models that can shorten their vectors (text-embedding-3-*); unset = the model's own. */
-  EMBEDDINGS_DIMENSIONS: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).optional()),
-  /** Documents per embeddings request while indexing. */
-  EMBEDDINGS_BATCH_SIZE: int(64, 1),
-  /** Embeddings requests per minute per model across every replica (Redis); 0 = unlimited. */
-  EMBEDDINGS_RPM: int(0, 0),
-  /** Per attempt while indexing; retries as LLM calls are retried. */
-  EMBEDDINGS_TIMEOUT_MS: int(30_000, 100),
-  EMBEDDINGS_MAX_RETRIES: int(2),
-  /** A query's embedding, one attempt: past this the search answers lexically. */
-  EMBEDDINGS_QUERY_TIMEOUT_MS: int(2_000, 50),
-  /** After a failure the server is left alone this long (doubling per failure up to 60 s) before queries and indexing try it again. */
-  EMBEDDINGS_RETRY_MS: int(5_000, 10),
-  /** Text sent per document (question, answer, tags) is cut to this many characters. */
-  EMBEDDINGS_MAX_INPUT_CHARS: int(8_000, 100),
-  /** Task prefixes some models are trained with (e5: `query: ` / `passage: `; nomic-embed-text: `search_query: ` / `search_document: `). */
-  EMBEDDINGS_QUERY_PREFIX: z.string().default(''),
-  EMBEDDINGS_DOCUMENT_PREFIX: z.string().default(''),
-  /** Cosine below which a dense candidate is not a match at all (model-dependent). */
-  EMBEDDINGS_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
-  /** Candidates taken from each side before fusion (at least topK). */
-  EMBEDDINGS_CANDIDATES: int(50, 1),
-  /** Reciprocal rank fusion: k, and the dense ranking's weight against the lexical one's 1. */
-  EMBEDDINGS_RRF_K: int(60, 1),
-  EMBEDDINGS_DENSE_WEIGHT: z.coerce.number().min(0).max(10).default(1),
   /** How often a worker publishes its metrics for the gateway's /metrics. */
   METRICS_PUSH_MS: int(5_000, 50),
   /** Port of a worker's own /healthz, /readyz and /metrics; 0 picks a free port (logged at start). */
@@ -185,7 +128,7 @@ export type Config = Readonly<{
     /**
      * Per agent, what differs from the shared settings: `<AGENT>_BASE_URL`,
      * `<AGENT>_API_KEY`, `<AGENT>_TEMPERATURE`, `<AGENT>_MAX_OUTPUT_TOKENS`
-     * (a reviewer on a small local model, an interviewer on a large remote one).
+     * (one agent on a small local model, another on a large remote one).
      */
     agents: Readonly<Record<AgentName, AgentModelSettings>>;
     timeoutMs: number;
@@ -219,14 +162,11 @@ export type Config = Readonly<{
   operatorKeys: readonly string[];
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   agentMaxTurns: number;
-  maxFollowUps: number;
-  maxSessionTurns: number;
-  checkMaxRephrasings: number;
   maxMessageChars: number;
   sessionTurnLimit: number;
   textBudgetMs: number;
   /** Per-client quotas (0: none). */
-  clientLimits: Readonly<{ sessions: number; worksheets: number; streams: number }>;
+  clientLimits: Readonly<{ sessions: number; streams: number }>;
   sessionTtlSeconds: number;
   eventsMaxLen: number;
   maxQueuedTurns: number;
@@ -235,24 +175,6 @@ export type Config = Readonly<{
   sweepIntervalMs: number;
   stepStaleMs: number;
   shutdownTimeoutMs: number;
-  workbench: Readonly<{ timeoutMs: number }>;
-  faq: Readonly<{
-    topK: number;
-    dialogTimeoutMs: number;
-    searchTimeoutMs: number;
-    seedFile: string;
-    maxDocs: number;
-    refreshMs: number;
-    maxUploadBytes: number;
-    synonymsFile: string | undefined;
-    /** FAQ_WRITE_KEY split at commas (a rotation keeps two). */
-    writeKeys: readonly string[];
-    /** Corpus writes with no key at all (development). */
-    openWrites: boolean;
-    crewUrl: string | undefined;
-    crewTimeoutMs: number;
-  }>;
-  web: Readonly<{ sampleFormsDir: string }>;
   load: Readonly<{
     queueBacklog: number;
     checkMs: number;
@@ -263,43 +185,33 @@ export type Config = Readonly<{
     redisMemoryRatio: number;
   }>;
   llmRate: Readonly<{ rpm: number; maxWaitMs: number }>;
-  /** Hybrid FAQ retrieval; undefined when EMBEDDINGS_MODEL is unset (lexical only). */
-  embeddings: EmbeddingsConfig | undefined;
   metricsPushMs: number;
   healthPort: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables (tracing/env.ts); off unless an exporter is asked for. */
   tracing: TracingConfig;
 }>;
 
-export type EmbeddingsConfig = Readonly<{
-  model: string;
-  apiKey: string | undefined;
-  baseUrl: string | undefined;
-  dimensions: number | undefined;
-  batchSize: number;
-  rpm: number;
-  timeoutMs: number;
-  maxRetries: number;
-  queryTimeoutMs: number;
-  retryMs: number;
-  maxInputChars: number;
-  queryPrefix: string;
-  documentPrefix: string;
-  minSimilarity: number;
-  candidates: number;
-  rrfK: number;
-  denseWeight: number;
-}>;
-
 export class ConfigError extends Error {}
+
+/**
+ * Reads one section of the configuration from the environment, validated like the core's: a product
+ * defines its own variables and section with this (its package owns them, the runtime knows none).
+ */
+export function readEnv<T extends z.ZodRawShape>(shape: T, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<T>> {
+  const parsed = z.object(shape).safeParse(env);
+  if (!parsed.success) throw invalidEnvironment(parsed.error);
+  return parsed.data;
+}
+
+function invalidEnvironment(error: z.ZodError): ConfigError {
+  const lines = error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  return new ConfigError(`invalid environment:\n${lines.join('\n')}`);
+}
 
 /** Parses the environment once; throws a readable `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);
-  }
+  if (!parsed.success) throw invalidEnvironment(parsed.error);
   const vars = parsed.data;
   if (vars.LLM_PROVIDER === 'openai' && !vars.OPENAI_API_KEY && !vars.OPENAI_BASE_URL) {
     throw new ConfigError('LLM_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local compatible server)');
@@ -343,7 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return [agent, Object.freeze(settings)];
     }),
   ) as Record<AgentName, AgentModelSettings>;
-  const embeddings = embeddingsConfig(vars);
   let tracing: TracingConfig;
   try {
     tracing = tracingConfig(env);
@@ -383,13 +294,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorKeys: keyList(vars.OPERATOR_KEY),
     logLevel: vars.LOG_LEVEL,
     agentMaxTurns: vars.AGENT_MAX_TURNS,
-    maxFollowUps: vars.MAX_FOLLOW_UPS,
-    maxSessionTurns: vars.MAX_SESSION_TURNS,
-    checkMaxRephrasings: vars.CHECK_MAX_REPHRASINGS,
     maxMessageChars: vars.MAX_MESSAGE_CHARS,
     sessionTurnLimit: vars.SESSION_TURN_LIMIT,
     textBudgetMs: vars.TEXT_BUDGET_MS,
-    clientLimits: Object.freeze({ sessions: vars.CLIENT_MAX_SESSIONS, worksheets: vars.CLIENT_MAX_WORKSHEETS, streams: vars.CLIENT_MAX_STREAMS }),
+    clientLimits: Object.freeze({ sessions: vars.CLIENT_MAX_SESSIONS, streams: vars.CLIENT_MAX_STREAMS }),
     sessionTtlSeconds: vars.SESSION_TTL_SECONDS,
     eventsMaxLen: vars.EVENTS_MAXLEN,
     maxQueuedTurns: vars.MAX_QUEUED_TURNS,
@@ -404,22 +312,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: vars.SWEEP_INTERVAL_MS,
     stepStaleMs: vars.STEP_STALE_MS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
-    faq: Object.freeze({
-      topK: vars.FAQ_TOP_K,
-      dialogTimeoutMs: vars.DIALOG_TIMEOUT_MS,
-      searchTimeoutMs: vars.SEARCH_TIMEOUT_MS,
-      seedFile: vars.FAQ_SEED_FILE,
-      maxDocs: vars.FAQ_MAX_DOCS,
-      refreshMs: vars.FAQ_REFRESH_MS,
-      maxUploadBytes: vars.FAQ_MAX_UPLOAD_BYTES,
-      synonymsFile: vars.FAQ_SYNONYMS_FILE || undefined,
-      writeKeys: keyList(vars.FAQ_WRITE_KEY),
-      openWrites: vars.FAQ_OPEN_WRITES,
-      crewUrl: vars.CREW_URL,
-      crewTimeoutMs: vars.CREW_TIMEOUT_MS,
-    }),
-    workbench: Object.freeze({ timeoutMs: vars.WORKBENCH_TIMEOUT_MS }),
-    web: Object.freeze({ sampleFormsDir: vars.SAMPLE_FORMS_DIR }),
     load: Object.freeze({
       queueBacklog: vars.SHED_QUEUE_BACKLOG,
       checkMs: vars.SHED_CHECK_MS,
@@ -430,7 +322,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisMemoryRatio: vars.SHED_REDIS_MEMORY_RATIO,
     }),
     llmRate: Object.freeze({ rpm: vars.LLM_RPM, maxWaitMs: vars.LLM_RATE_MAX_WAIT_MS }),
-    embeddings,
     metricsPushMs: vars.METRICS_PUSH_MS,
     healthPort: vars.HEALTH_PORT,
     tracing,
@@ -438,7 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** A key variable's keys: comma-separated, blanks dropped (a rotation lists the new key and the old one). */
-function keyList(value: string | undefined): readonly string[] {
+export function keyList(value: string | undefined): readonly string[] {
   return Object.freeze((value ?? '').split(',').map((key) => key.trim()).filter(Boolean));
 }
 
@@ -467,34 +358,4 @@ function partitionList(text: string | undefined, count: number): number[] {
     for (let p = low; p <= high; p++) chosen.add(p);
   }
   return [...chosen].sort((a, b) => a - b);
-}
-
-/** The embeddings client falls back to the chat provider's server and key, so one local server can serve both. */
-function embeddingsConfig(env: z.infer<typeof EnvSchema>): EmbeddingsConfig | undefined {
-  const model = env.EMBEDDINGS_MODEL?.trim();
-  if (!model) return undefined;
-  const apiKey = env.EMBEDDINGS_API_KEY || env.OPENAI_API_KEY || undefined;
-  const baseUrl = env.EMBEDDINGS_BASE_URL ?? env.OPENAI_BASE_URL;
-  if (!apiKey && !baseUrl) {
-    throw new ConfigError('EMBEDDINGS_MODEL needs EMBEDDINGS_API_KEY or OPENAI_API_KEY (or EMBEDDINGS_BASE_URL for a local compatible server)');
-  }
-  return Object.freeze({
-    model,
-    apiKey,
-    baseUrl,
-    dimensions: env.EMBEDDINGS_DIMENSIONS,
-    batchSize: env.EMBEDDINGS_BATCH_SIZE,
-    rpm: env.EMBEDDINGS_RPM,
-    timeoutMs: env.EMBEDDINGS_TIMEOUT_MS,
-    maxRetries: env.EMBEDDINGS_MAX_RETRIES,
-    queryTimeoutMs: env.EMBEDDINGS_QUERY_TIMEOUT_MS,
-    retryMs: env.EMBEDDINGS_RETRY_MS,
-    maxInputChars: env.EMBEDDINGS_MAX_INPUT_CHARS,
-    queryPrefix: env.EMBEDDINGS_QUERY_PREFIX,
-    documentPrefix: env.EMBEDDINGS_DOCUMENT_PREFIX,
-    minSimilarity: env.EMBEDDINGS_MIN_SIMILARITY,
-    candidates: env.EMBEDDINGS_CANDIDATES,
-    rrfK: env.EMBEDDINGS_RRF_K,
-    denseWeight: env.EMBEDDINGS_DENSE_WEIGHT,
-  });
 }

@@ -17,3 +17,4 @@ export * from './suggest.js';
 export * from './worksheet.js';
 export * from './workbench-draft.js';
 export * from './jobs.js';
+export * from './config.js';

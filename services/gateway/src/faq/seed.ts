@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, type Logger } from '@convo/runtime';
+import { type Logger } from '@convo/runtime';
+import type { GatewayConfig } from '../config.js';
 import { FaqDocument } from '@convo/contract';
 import type { CorpusStore } from '@convo/faq';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { z } from 'zod';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 /** Loads the sample FAQ the first time a gateway starts on this Redis (FAQ_SEED_FILE; empty disables). */
-export async function seedCorpus(corpus: CorpusStore, config: Config, log: Logger): Promise<void> {
+export async function seedCorpus(corpus: CorpusStore, config: Pick<GatewayConfig, 'faq'>, log: Logger): Promise<void> {
   const file = config.faq.seedFile;
   if (!file) return;
   const path = isAbsolute(file) ? file : [resolve(process.cwd(), file), resolve(REPO_ROOT, file)].find((p) => existsSync(p));

@@ -89,7 +89,7 @@ const SampleSummary = z.object({
 /** `GET /` (the chat page and its modules) and the sample forms its picker offers. */
 export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const samples = await loadSampleForms(deps.config.web.sampleFormsDir, deps.log);
+    const samples = await loadSampleForms(deps.config.forms.sampleFormsDir, deps.log);
     const bundle = clientBundle(deps.log);
     // Built now, so the first page load does not wait; a failure is logged and retried on request.
     bundle().catch(() => undefined);

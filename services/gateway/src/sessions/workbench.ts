@@ -27,7 +27,7 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req
   if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null) throw new UnsupportedSubjectError(body.subject);
   const sessionId = `ws-${randomUUID()}`;
   if (!(await deps.quotas.worksheets.take(clientOf(req), sessionId))) {
-    throw new AppError('too_many_worksheets', `this client holds ${deps.config.clientLimits.worksheets} worksheets; delete one or wait until one expires`, { status: 429 });
+    throw new AppError('too_many_worksheets', `this client holds ${deps.config.workbench.clientMaxWorksheets} worksheets; delete one or wait until one expires`, { status: 429 });
   }
   const turnId = randomUUID();
   const now = new Date().toISOString();

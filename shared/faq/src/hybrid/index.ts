@@ -1,5 +1,6 @@
 import type { RedisClient } from '@convo/runtime';
-import type { EmbeddingsConfig, Logger } from '@convo/runtime';
+import type { Logger } from '@convo/runtime';
+import type { EmbeddingsConfig } from '../config.js';
 import { createRpmGate } from '@convo/agent-kit';
 import { CorpusReplica } from '../corpus-replica.js';
 import { CorpusStore } from '../corpus-store.js';

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create as createFont, type Font } from 'fontkit';
+import LineBreaker from 'linebreak';
 import PDFDocument from 'pdfkit';
+import { checkTextBudget, textBudgetMs, withinTextBudget } from '@convo/text';
 import type { Problem, Worksheet, WorkbenchLanguage } from '@convo/contract';
 
 /**
@@ -155,8 +157,48 @@ function contentWidth(doc: Doc): number {
   return doc.page.width - doc.page.margins.left - doc.page.margins.right;
 }
 
+/** A worksheet's layout may take this many text budgets (TEXT_BUDGET_MS). */
+const PDF_BUDGET_FACTOR = 10;
+
+/** The longest stretch of text laid out without a place to break the line. */
+const MAX_UNBREAKABLE = 48;
+const ZERO_WIDTH_SPACE = '\u200B';
+
+/**
+ * The text with a break opportunity (an invisible zero-width space) every MAX_UNBREAKABLE characters of a stretch
+ * the Unicode line-breaking rules give none (a run of digits, letters, ー or 。): pdfkit splits a word wider than the
+ * line by measuring what is left of it again for every line, which made an 8,000-character run take 40 s. Text with
+ * ordinary break opportunities is returned as it is.
+ */
+export function wrappable(text: string): string {
+  if (text.length <= MAX_UNBREAKABLE) return text;
+  const breaker = new LineBreaker(text);
+  let out = '';
+  let last = 0;
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    checkTextBudget();
+    out += splitEvery(text.slice(last, bk.position));
+    last = bk.position;
+  }
+  return out + splitEvery(text.slice(last));
+}
+
+function splitEvery(segment: string): string {
+  if (segment.length <= MAX_UNBREAKABLE) return segment;
+  const pieces: string[] = [];
+  for (let at = 0; at < segment.length; ) {
+    let end = Math.min(segment.length, at + MAX_UNBREAKABLE);
+    // Never between the two halves of a surrogate pair.
+    if (end < segment.length && /[\uD800-\uDBFF]/.test(segment[end - 1]!)) end--;
+    pieces.push(segment.slice(at, end));
+    at = end;
+  }
+  return pieces.join(ZERO_WIDTH_SPACE);
+}
+
 /** A block of wrapped text at `indent` from the left margin. */
-function textPart(doc: Doc, text: string, font: FontName, size: number, indent: number, options: { color?: string; after?: number } = {}): Part {
+function textPart(doc: Doc, given: string, font: FontName, size: number, indent: number, options: { color?: string; after?: number } = {}): Part {
+  const text = wrappable(given);
   const width = contentWidth(doc) - indent;
   const textOptions = { width, lineGap: 2 };
   setFont(doc, font, size);
@@ -173,7 +215,8 @@ function textPart(doc: Doc, text: string, font: FontName, size: number, indent: 
 }
 
 /** A label in a fixed column followed by wrapped text (a choice, a rubric point). */
-function labelledPart(doc: Doc, label: string, text: string, size: number, indent: number, labelWidth: number, after: number): Part {
+function labelledPart(doc: Doc, label: string, given: string, size: number, indent: number, labelWidth: number, after: number): Part {
+  const text = wrappable(given);
   const width = contentWidth(doc) - indent - labelWidth;
   const textOptions = { width, lineGap: 2 };
   setFont(doc, 'regular', size);
@@ -287,7 +330,8 @@ function answerParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
 }
 
 /** "正解：イ text" — a bold label run on into the answer, wrapping under the label. */
-function answerLinePart(doc: Doc, label: string, answer: string): Part {
+function answerLinePart(doc: Doc, label: string, given: string): Part {
+  const answer = wrappable(given);
   const width = contentWidth(doc) - INDENT;
   const textOptions = { width, lineGap: 2 };
   setFont(doc, 'bold', 11);
@@ -401,14 +445,19 @@ export async function renderWorksheetPdf(worksheet: Worksheet, sheet: WorksheetS
 
   for (const name of Object.keys(FONT_FILES) as FontName[]) doc.registerFont(name, fontFile(name));
 
-  drawHeader(doc, worksheet, labels, sheet);
-  const problems = [...worksheet.problems].sort((a, b) => a.index - b.index);
-  for (const problem of problems) {
-    const parts = sheet === 'questions' ? questionParts(doc, labels, problem) : answerParts(doc, labels, problem);
-    parts.push(spacePart(doc, PROBLEM_GAP));
-    drawKeptTogether(doc, parts);
-  }
-  drawFooters(doc);
-  doc.end();
+  // Layout is synchronous and grows with the text: it runs under a budget (ten text budgets: a whole worksheet
+  // is laid out at once), checked between problems and in the preparation of long texts.
+  withinTextBudget(() => {
+    drawHeader(doc, worksheet, labels, sheet);
+    const problems = [...worksheet.problems].sort((a, b) => a.index - b.index);
+    for (const problem of problems) {
+      checkTextBudget();
+      const parts = sheet === 'questions' ? questionParts(doc, labels, problem) : answerParts(doc, labels, problem);
+      parts.push(spacePart(doc, PROBLEM_GAP));
+      drawKeptTogether(doc, parts);
+    }
+    drawFooters(doc);
+    doc.end();
+  }, PDF_BUDGET_FACTOR * textBudgetMs());
   return done;
 }

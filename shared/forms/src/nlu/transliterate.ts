@@ -15,7 +15,8 @@ export function romanize(text: string): string | null {
   if (!hasJapanese(text)) return null;
   const kana = readingOf(text) ?? text;
   if (/\p{Script=Han}/u.test(kana)) return null;
-  const roman = toRomaji(kana).replace(/\s+/g, ' ').trim();
+  // In pieces: wanakana recurses once per character, so a long reply's romanisation overflowed the stack.
+  const roman = convertInPieces(kana, (piece) => toRomaji(piece), startsRomajiSyllable).replace(/\s+/g, ' ').trim();
   return roman && !hasJapanese(roman) ? roman : null;
 }
 
@@ -30,6 +31,15 @@ export function kanaReading(text: string): string | null {
   const kana = readingOf(text);
   // In pieces: wanakana copies an array per character, so a long reply's reading took seconds.
   return kana && !/\p{Script=Han}/u.test(kana) ? convertInPieces(kana, (piece) => toHiragana(piece, { passRomaji: true }), startsKanaState) : null;
+}
+
+/**
+ * Kana to romaji joins a character with the one before it: a small kana (きゃ → kya), a long-vowel mark (ー), the
+ * consonant a small tsu doubles (っか → kka) and the apostrophe after ん before a vowel (んい → n'i). A piece may start
+ * at a character that is none of these, after one that is neither っ nor ん.
+ */
+function startsRomajiSyllable(text: string, at: number): boolean {
+  return !'ぁぃぅぇぉゃゅょゎァィゥェォャュョヮヵヶー'.includes(text[at]!) && !'っッんン'.includes(text[at - 1]!);
 }
 
 /** Katakana to hiragana carries the kana a long-vowel mark lengthens (カー → かあ): ー, ・, ヶ and ヵ leave it, so no piece starts there. */

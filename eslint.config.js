@@ -24,5 +24,6 @@ export default tseslint.config(
   { files: ['services/gateway/web/**/*.js'], languageOptions: { globals: globals.browser } },
   // Tests match the repository's own files and strings they wrote, never what people send: no input there can make a
   // regex slow for anyone else, and their patterns stay as readable as the assertion they make.
-  { files: ['test/**'], rules: { 'regexp/no-super-linear-backtracking': 'off', 'regexp/no-super-linear-move': 'off' } },
+  // The packages' own tests (shared/*/test, services/*/test, packages/*/test) are tests like these.
+  { files: ['test/**', '{shared,services,packages}/*/test/**'], rules: { 'regexp/no-super-linear-backtracking': 'off', 'regexp/no-super-linear-move': 'off' } },
 );

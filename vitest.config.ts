@@ -34,7 +34,9 @@ export default defineConfig({
         test: {
           ...common,
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          // A package's own tests sit in its test/ (`npm test -w <package>` runs them alone); test/unit keeps those
+          // that need test/support, a service, a script or several products.
+          include: ['test/unit/**/*.test.ts', 'shared/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
           // Unit files start no process and change no global state, so they share
           // module instances (the dictionaries load once per worker instead of once
           // per file) and run on every core.

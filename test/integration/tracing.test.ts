@@ -133,7 +133,7 @@ beforeAll(async () => {
       QUEUE_PREFIX: `{tr-${id}}`,
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      // This receiver reads JSON; the default encoding, protobuf, is checked in test/unit/tracing-export.test.ts.
+      // This receiver reads JSON; the default encoding, protobuf, is checked in shared/runtime/test/tracing-export.test.ts.
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       // Spans leave each process within 50 ms instead of the default 5 s.
       OTEL_BSP_SCHEDULE_DELAY: '50',

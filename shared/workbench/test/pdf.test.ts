@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worksheet } from '@convo/contract';
-import { findMissingGlyphs, renderWorksheetPdf } from '../../shared/workbench/src/pdf.js';
+import { findMissingGlyphs, renderWorksheetPdf } from '@convo/workbench/internal/pdf';
 
 /**
  * The worksheet PDFs, read back with poppler's pdftotext: every prompt, choice

@@ -4,9 +4,9 @@ import kuromoji from 'kuromoji';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toHiragana } from 'wanakana';
 import { Problem } from '@convo/contract';
-import { englishWordFrequency, generateEnglishProblems, loadEnglishData, type EnglishData, type Pos } from '../../shared/workbench/src/generate/english.js';
-import { generateKanjiProblems, kanjiWordRank, loadKanjiData } from '../../shared/workbench/src/generate/kanji.js';
-import { placeAnswer, seededRandom, type GeneratedProblem, type GeneratorInput } from '../../shared/workbench/src/generate/random.js';
+import { englishWordFrequency, generateEnglishProblems, loadEnglishData, type EnglishData, type Pos } from '@convo/workbench/internal/generate/english';
+import { generateKanjiProblems, kanjiWordRank, loadKanjiData } from '@convo/workbench/internal/generate/kanji';
+import { placeAnswer, seededRandom, type GeneratedProblem, type GeneratorInput } from '@convo/workbench/internal/generate/random';
 
 const DIFFICULTIES = ['easy', 'normal', 'hard'] as const;
 

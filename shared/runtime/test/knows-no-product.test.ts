@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  * Each product reads its own variables (loadFaqConfig, loadFormsConfig,
  * loadWorkbenchConfig, through the runtime's readEnv).
  */
-const ROOT = path.resolve(import.meta.dirname, '../../shared/runtime/src');
+const ROOT = path.resolve(import.meta.dirname, '../src');
 
 /** The names, in every spelling an identifier or a comment uses: `faq`, `FAQ`, `asFaq`, `FaqState`, `formDraft`. */
 const NAMES = ['forms?', 'faq', 'workbench', 'worksheets?', 'interviews?', 'interviewer', 'greeter', 'architect', 'reviewer', 'checker', 'auditor', 'planner', 'corpus'];

@@ -10,6 +10,7 @@ WORKDIR /app
 
 # Manifests first: the dependency layer is rebuilt only when they change, not on every source edit.
 COPY package.json package-lock.json ./
+COPY shared/contract/package.json shared/contract/
 COPY shared/runtime/package.json shared/runtime/
 COPY shared/text/package.json shared/text/
 COPY shared/agent-kit/package.json shared/agent-kit/

@@ -53,7 +53,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'system',
-          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/bounds/**/*.test.ts'],
           // Two files at a time: most of a system test is waiting (on turns, streams,
           // a browser, a fault's recovery), so a second file uses the idle core.
           // More would not fit two cores and a few GB of service processes per

@@ -18,7 +18,13 @@ const PRODUCTS = `${FORMS}|${FAQ}|${WORKBENCH}`;
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'An import cycle ties modules that should stand apart.', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties modules that should stand apart.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'contract-is-schemas-only',
       severity: 'error',
@@ -26,12 +32,48 @@ module.exports = {
       from: { path: CONTRACT },
       to: { path: '^(shared|services|packages|scripts|test)/|node_modules/', pathNot: [CONTRACT, 'node_modules/zod/'] },
     },
-    { name: 'runtime-at-the-bottom', severity: 'error', comment: 'The runtime knows nothing of agents, models, text analysis or products.', from: { path: RUNTIME }, to: { path: `${KIT}|${TEXT}|${PRODUCTS}` } },
-    { name: 'text-stands-alone', severity: 'error', comment: 'Text analysis is a leaf: it knows no runtime, agent or product.', from: { path: TEXT }, to: { path: `${CONTRACT}|${RUNTIME}|${KIT}|${PRODUCTS}` } },
-    { name: 'kit-below-products', severity: 'error', comment: 'The agent kit knows nothing of forms or FAQs.', from: { path: KIT }, to: { path: PRODUCTS } },
-    { name: 'products-apart', severity: 'error', comment: 'One product never imports another.', from: { path: '^shared/(forms|faq|workbench)/' }, to: { path: PRODUCTS, pathNot: '^shared/$1/' } },
-    { name: 'shared-below-apps', severity: 'error', comment: 'Shared code never reaches into a service, script or test.', from: { path: '^shared/' }, to: { path: '^(services|scripts|test)/' } },
-    { name: 'services-apart', severity: 'error', comment: 'A service talks to another through queues, not imports.', from: { path: '^services/([^/]+)/' }, to: { path: '^services/', pathNot: '^services/$1/' } },
+    {
+      name: 'runtime-at-the-bottom',
+      severity: 'error',
+      comment: 'The runtime knows nothing of agents, models, text analysis or products.',
+      from: { path: RUNTIME },
+      to: { path: `${KIT}|${TEXT}|${PRODUCTS}` },
+    },
+    {
+      name: 'text-stands-alone',
+      severity: 'error',
+      comment: 'Text analysis is a leaf: it knows no runtime, agent or product.',
+      from: { path: TEXT },
+      to: { path: `${CONTRACT}|${RUNTIME}|${KIT}|${PRODUCTS}` },
+    },
+    {
+      name: 'kit-below-products',
+      severity: 'error',
+      comment: 'The agent kit knows nothing of forms or FAQs.',
+      from: { path: KIT },
+      to: { path: PRODUCTS },
+    },
+    {
+      name: 'products-apart',
+      severity: 'error',
+      comment: 'One product never imports another.',
+      from: { path: '^shared/(forms|faq|workbench)/' },
+      to: { path: PRODUCTS, pathNot: '^shared/$1/' },
+    },
+    {
+      name: 'shared-below-apps',
+      severity: 'error',
+      comment: 'Shared code never reaches into a service, script or test.',
+      from: { path: '^shared/' },
+      to: { path: '^(services|scripts|test)/' },
+    },
+    {
+      name: 'services-apart',
+      severity: 'error',
+      comment: 'A service talks to another through queues, not imports.',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: '^services/', pathNot: '^services/$1/' },
+    },
     {
       name: 'packages-through-their-entry',
       severity: 'error',

@@ -17,7 +17,10 @@ export default tseslint.config(
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
       // A leading underscore marks a value taken only to leave it out (`const { raw: _raw, ...rest } = x`).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   // The chat page runs in the browser.
@@ -25,5 +28,8 @@ export default tseslint.config(
   // Tests match the repository's own files and strings they wrote, never what people send: no input there can make a
   // regex slow for anyone else, and their patterns stay as readable as the assertion they make.
   // The packages' own tests (shared/*/test, services/*/test, packages/*/test) are tests like these.
-  { files: ['test/**', '{shared,services,packages}/*/test/**'], rules: { 'regexp/no-super-linear-backtracking': 'off', 'regexp/no-super-linear-move': 'off' } },
+  {
+    files: ['test/**', '{shared,services,packages}/*/test/**'],
+    rules: { 'regexp/no-super-linear-backtracking': 'off', 'regexp/no-super-linear-move': 'off' },
+  },
 );

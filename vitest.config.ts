@@ -22,7 +22,9 @@ const common = {
  * Node, which reads the package's `exports` (dist/): the tests of the gateway's page bundle start
  * the gateway as a process, under tsx, where the mapping holds.
  */
-const resolve = { alias: [{ find: /^@convo\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) }] };
+const resolve = {
+  alias: [{ find: /^@convo\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) }],
+};
 
 export default defineConfig({
   test: {

@@ -50,47 +50,251 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 const fill = (template: string, vars: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
 
 const JA = {
-  brands: ['さくら', 'ひかり', 'アオゾラ', 'ナミキ', 'コハク', 'ツバメ', 'ヤマト', 'ハルカ', 'モミジ', 'カエデ', 'すずらん', 'ミナト', 'アサヒナ', 'しずく', 'ホクト', 'ユキワリ', 'イロハ', 'トキワ', 'ソラマメ', 'キララ'],
-  products: ['Tシャツ', 'スニーカー', '腕時計', 'リュック', 'マグカップ', 'ワイヤレスイヤホン', 'ノートパソコン', '炊飯器', '加湿器', '電動歯ブラシ', 'ヨガマット', 'テント', '折りたたみ傘', '革財布', 'ハンドクリーム', 'コーヒー豆', '緑茶セット', 'ぬいぐるみ', 'ベビーカー', '自転車ライト', 'デニムパンツ', 'ダウンジャケット', '電気ケトル', 'フライパン', '枕', '毛布', 'スマホケース', 'キーボード', '香水', '日傘'],
+  brands: [
+    'さくら',
+    'ひかり',
+    'アオゾラ',
+    'ナミキ',
+    'コハク',
+    'ツバメ',
+    'ヤマト',
+    'ハルカ',
+    'モミジ',
+    'カエデ',
+    'すずらん',
+    'ミナト',
+    'アサヒナ',
+    'しずく',
+    'ホクト',
+    'ユキワリ',
+    'イロハ',
+    'トキワ',
+    'ソラマメ',
+    'キララ',
+  ],
+  products: [
+    'Tシャツ',
+    'スニーカー',
+    '腕時計',
+    'リュック',
+    'マグカップ',
+    'ワイヤレスイヤホン',
+    'ノートパソコン',
+    '炊飯器',
+    '加湿器',
+    '電動歯ブラシ',
+    'ヨガマット',
+    'テント',
+    '折りたたみ傘',
+    '革財布',
+    'ハンドクリーム',
+    'コーヒー豆',
+    '緑茶セット',
+    'ぬいぐるみ',
+    'ベビーカー',
+    '自転車ライト',
+    'デニムパンツ',
+    'ダウンジャケット',
+    '電気ケトル',
+    'フライパン',
+    '枕',
+    '毛布',
+    'スマホケース',
+    'キーボード',
+    '香水',
+    '日傘',
+  ],
   regions: ['北海道', '沖縄', '離島', '東北', '九州', '関西'],
   pays: ['クレジットカード', 'コンビニ払い', '銀行振込', '代金引換', '後払い', 'PayPay'],
   topics: [
     { q: '{b}の{p}の送料はいくらですか？', a: '{p}の送料は全国一律{n}円です。{r}は別途{m}円かかります。', tags: ['配送', '送料'] },
-    { q: '{b}の{p}を返品できますか？', a: '商品到着後{d}日以内で未使用の{p}に限り返品を承ります。マイページから返品申請してください。', tags: ['返品'] },
-    { q: '{b}の{p}のサイズ交換はできますか？', a: '在庫がある場合に限り、{p}の別サイズへの交換を承ります。交換時の送料は当社負担です。', tags: ['交換'] },
-    { q: '{b}の{p}は何日で届きますか？', a: 'ご注文から{d}営業日以内に発送します。{r}へのお届けはさらに1〜2日かかります。', tags: ['配送'] },
-    { q: '{b}の{p}をギフト包装できますか？', a: 'ご注文時にギフト包装を選ぶと{n}円でラッピングいたします。のしとメッセージカードは無料です。', tags: ['ギフト'] },
-    { q: '{b}の{p}の領収書は発行できますか？', a: '発送後にマイページの注文履歴から領収書をPDFでダウンロードできます。宛名の変更も可能です。', tags: ['領収書'] },
-    { q: '{b}の{p}は{pay}で支払えますか？', a: '{p}のお支払いには{pay}をご利用いただけます。分割払いは{n}円以上のご注文で選べます。', tags: ['支払い'] },
-    { q: '{b}の{p}の保証期間はどのくらいですか？', a: 'メーカー保証は購入日から{d}か月です。保証書と領収書を保管してください。', tags: ['保証'] },
-    { q: '{b}の{p}はいつ再入荷しますか？', a: '再入荷の時期は未定です。商品ページの入荷お知らせに登録するとメールでお知らせします。', tags: ['在庫'] },
-    { q: '{b}の{p}の注文をキャンセルしたい', a: '発送前であればマイページの注文履歴からキャンセルできます。発送後は返品の手続きをお願いします。', tags: ['注文'] },
-    { q: '{b}の{p}が壊れて届きました', a: '申し訳ございません。到着後{d}日以内に写真を添えてお問い合わせください。新品と交換いたします。', tags: ['不良品'] },
-    { q: '{b}の{p}を{r}へ配送できますか？', a: '{r}への配送も承っております。送料は{m}円で、お届けまで通常より{d}日ほど長くかかります。', tags: ['配送', '地域:{r}'] },
+    {
+      q: '{b}の{p}を返品できますか？',
+      a: '商品到着後{d}日以内で未使用の{p}に限り返品を承ります。マイページから返品申請してください。',
+      tags: ['返品'],
+    },
+    {
+      q: '{b}の{p}のサイズ交換はできますか？',
+      a: '在庫がある場合に限り、{p}の別サイズへの交換を承ります。交換時の送料は当社負担です。',
+      tags: ['交換'],
+    },
+    {
+      q: '{b}の{p}は何日で届きますか？',
+      a: 'ご注文から{d}営業日以内に発送します。{r}へのお届けはさらに1〜2日かかります。',
+      tags: ['配送'],
+    },
+    {
+      q: '{b}の{p}をギフト包装できますか？',
+      a: 'ご注文時にギフト包装を選ぶと{n}円でラッピングいたします。のしとメッセージカードは無料です。',
+      tags: ['ギフト'],
+    },
+    {
+      q: '{b}の{p}の領収書は発行できますか？',
+      a: '発送後にマイページの注文履歴から領収書をPDFでダウンロードできます。宛名の変更も可能です。',
+      tags: ['領収書'],
+    },
+    {
+      q: '{b}の{p}は{pay}で支払えますか？',
+      a: '{p}のお支払いには{pay}をご利用いただけます。分割払いは{n}円以上のご注文で選べます。',
+      tags: ['支払い'],
+    },
+    {
+      q: '{b}の{p}の保証期間はどのくらいですか？',
+      a: 'メーカー保証は購入日から{d}か月です。保証書と領収書を保管してください。',
+      tags: ['保証'],
+    },
+    {
+      q: '{b}の{p}はいつ再入荷しますか？',
+      a: '再入荷の時期は未定です。商品ページの入荷お知らせに登録するとメールでお知らせします。',
+      tags: ['在庫'],
+    },
+    {
+      q: '{b}の{p}の注文をキャンセルしたい',
+      a: '発送前であればマイページの注文履歴からキャンセルできます。発送後は返品の手続きをお願いします。',
+      tags: ['注文'],
+    },
+    {
+      q: '{b}の{p}が壊れて届きました',
+      a: '申し訳ございません。到着後{d}日以内に写真を添えてお問い合わせください。新品と交換いたします。',
+      tags: ['不良品'],
+    },
+    {
+      q: '{b}の{p}を{r}へ配送できますか？',
+      a: '{r}への配送も承っております。送料は{m}円で、お届けまで通常より{d}日ほど長くかかります。',
+      tags: ['配送', '地域:{r}'],
+    },
   ],
-  filler: ['ご不明な点はお問い合わせフォームよりご連絡ください。', '詳しくはご利用ガイドをご覧ください。', 'セール期間中はお届けが遅れる場合があります。', '会員の方はポイントが貯まります。', '土日祝日は発送をお休みしております。'],
+  filler: [
+    'ご不明な点はお問い合わせフォームよりご連絡ください。',
+    '詳しくはご利用ガイドをご覧ください。',
+    'セール期間中はお届けが遅れる場合があります。',
+    '会員の方はポイントが貯まります。',
+    '土日祝日は発送をお休みしております。',
+  ],
 };
 
 const EN = {
-  brands: ['Acme', 'Northwind', 'Bluebird', 'Cedar', 'Driftwood', 'Evergreen', 'Foxglove', 'Granite', 'Harbor', 'Juniper', 'Kestrel', 'Lumen', 'Maple', 'Nimbus', 'Orchard', 'Pebble', 'Quartz', 'Riverstone', 'Summit', 'Tidewater'],
-  products: ['t-shirt', 'sneakers', 'wristwatch', 'backpack', 'coffee mug', 'wireless earbuds', 'laptop', 'rice cooker', 'humidifier', 'electric toothbrush', 'yoga mat', 'tent', 'umbrella', 'leather wallet', 'hand cream', 'coffee beans', 'tea set', 'plush toy', 'stroller', 'bike light', 'jeans', 'down jacket', 'kettle', 'frying pan', 'pillow', 'blanket', 'phone case', 'keyboard', 'perfume', 'sunglasses'],
+  brands: [
+    'Acme',
+    'Northwind',
+    'Bluebird',
+    'Cedar',
+    'Driftwood',
+    'Evergreen',
+    'Foxglove',
+    'Granite',
+    'Harbor',
+    'Juniper',
+    'Kestrel',
+    'Lumen',
+    'Maple',
+    'Nimbus',
+    'Orchard',
+    'Pebble',
+    'Quartz',
+    'Riverstone',
+    'Summit',
+    'Tidewater',
+  ],
+  products: [
+    't-shirt',
+    'sneakers',
+    'wristwatch',
+    'backpack',
+    'coffee mug',
+    'wireless earbuds',
+    'laptop',
+    'rice cooker',
+    'humidifier',
+    'electric toothbrush',
+    'yoga mat',
+    'tent',
+    'umbrella',
+    'leather wallet',
+    'hand cream',
+    'coffee beans',
+    'tea set',
+    'plush toy',
+    'stroller',
+    'bike light',
+    'jeans',
+    'down jacket',
+    'kettle',
+    'frying pan',
+    'pillow',
+    'blanket',
+    'phone case',
+    'keyboard',
+    'perfume',
+    'sunglasses',
+  ],
   regions: ['Alaska', 'Hawaii', 'Canada', 'Puerto Rico', 'the UK', 'Australia'],
   pays: ['credit card', 'PayPal', 'Apple Pay', 'bank transfer', 'gift card', 'installments'],
   topics: [
-    { q: 'How much is shipping for the {b} {p}?', a: 'Shipping for the {p} is ${n}. Orders to {r} cost an extra ${m}.', tags: ['shipping'] },
-    { q: 'Can I return the {b} {p}?', a: 'Unused items can be returned within {d} days of delivery. Start a return from your account.', tags: ['returns'] },
-    { q: 'Can I exchange the {b} {p} for another size?', a: 'If the size you want is in stock we will exchange your {p}. Return shipping is on us.', tags: ['returns', 'exchange'] },
-    { q: 'How long does delivery of the {b} {p} take?', a: 'We dispatch within {d} business days. Delivery to {r} takes one or two days longer.', tags: ['shipping'] },
+    {
+      q: 'How much is shipping for the {b} {p}?',
+      a: 'Shipping for the {p} is ${n}. Orders to {r} cost an extra ${m}.',
+      tags: ['shipping'],
+    },
+    {
+      q: 'Can I return the {b} {p}?',
+      a: 'Unused items can be returned within {d} days of delivery. Start a return from your account.',
+      tags: ['returns'],
+    },
+    {
+      q: 'Can I exchange the {b} {p} for another size?',
+      a: 'If the size you want is in stock we will exchange your {p}. Return shipping is on us.',
+      tags: ['returns', 'exchange'],
+    },
+    {
+      q: 'How long does delivery of the {b} {p} take?',
+      a: 'We dispatch within {d} business days. Delivery to {r} takes one or two days longer.',
+      tags: ['shipping'],
+    },
     { q: 'Can the {b} {p} be gift wrapped?', a: 'Choose gift wrapping at checkout for ${n}. A message card is free.', tags: ['gifts'] },
-    { q: 'Can I get a receipt for the {b} {p}?', a: 'Once the order ships you can download a PDF receipt from your order history.', tags: ['billing'] },
-    { q: 'Can I pay for the {b} {p} with {pay}?', a: 'Yes, {pay} is accepted for the {p}. Installments are available on orders over ${n}.', tags: ['payment'] },
-    { q: 'What warranty comes with the {b} {p}?', a: 'The manufacturer warranty lasts {d} months from purchase. Keep your receipt.', tags: ['warranty'] },
-    { q: 'When will the {b} {p} be back in stock?', a: 'We do not have a restock date yet. Sign up for a stock alert on the product page.', tags: ['stock'] },
-    { q: 'How do I cancel my order for the {b} {p}?', a: 'You can cancel from your order history until the order ships. After that, please return it.', tags: ['orders'] },
-    { q: 'My {b} {p} arrived broken', a: 'We are sorry! Send us a photo within {d} days and we will ship a replacement.', tags: ['returns', 'damaged'] },
-    { q: 'Do you ship the {b} {p} to {r}?', a: 'Yes, we deliver to {r}. Shipping costs ${m} and takes about {d} extra days.', tags: ['shipping', 'region:{r}'] },
+    {
+      q: 'Can I get a receipt for the {b} {p}?',
+      a: 'Once the order ships you can download a PDF receipt from your order history.',
+      tags: ['billing'],
+    },
+    {
+      q: 'Can I pay for the {b} {p} with {pay}?',
+      a: 'Yes, {pay} is accepted for the {p}. Installments are available on orders over ${n}.',
+      tags: ['payment'],
+    },
+    {
+      q: 'What warranty comes with the {b} {p}?',
+      a: 'The manufacturer warranty lasts {d} months from purchase. Keep your receipt.',
+      tags: ['warranty'],
+    },
+    {
+      q: 'When will the {b} {p} be back in stock?',
+      a: 'We do not have a restock date yet. Sign up for a stock alert on the product page.',
+      tags: ['stock'],
+    },
+    {
+      q: 'How do I cancel my order for the {b} {p}?',
+      a: 'You can cancel from your order history until the order ships. After that, please return it.',
+      tags: ['orders'],
+    },
+    {
+      q: 'My {b} {p} arrived broken',
+      a: 'We are sorry! Send us a photo within {d} days and we will ship a replacement.',
+      tags: ['returns', 'damaged'],
+    },
+    {
+      q: 'Do you ship the {b} {p} to {r}?',
+      a: 'Yes, we deliver to {r}. Shipping costs ${m} and takes about {d} extra days.',
+      tags: ['shipping', 'region:{r}'],
+    },
   ],
-  filler: ['Contact customer service if you have any questions.', 'See our help center for details.', 'Deliveries may be delayed during sales.', 'Members earn reward points on every order.', 'We do not ship on weekends or holidays.'],
+  filler: [
+    'Contact customer service if you have any questions.',
+    'See our help center for details.',
+    'Deliveries may be delayed during sales.',
+    'Members earn reward points on every order.',
+    'We do not ship on weekends or holidays.',
+  ],
 };
 
 type Lang = typeof JA;
@@ -130,7 +334,11 @@ type Probe = { kind: string; query: string; want: string };
 function typos(text: string): string {
   return text.replace(/[a-z]{5,}/gi, (word) => {
     const at = 1 + Math.floor(random() * (word.length - 2));
-    return pick([word.slice(0, at) + word.slice(at + 1), word.slice(0, at) + word[at] + word.slice(at), word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2)]);
+    return pick([
+      word.slice(0, at) + word.slice(at + 1),
+      word.slice(0, at) + word[at] + word.slice(at),
+      word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2),
+    ]);
   });
 }
 
@@ -164,11 +372,21 @@ function makeProbes(analyzer: Analyzer, docs: FaqDocument[], count: number): Pro
     const question = doc.question;
     if (doc.language === 'en') {
       const kind = pick(['en typos', 'en keywords', 'en clean']);
-      probes.push({ kind, want: doc.id, query: kind === 'en typos' ? typos(keywords(analyzer, question)) : kind === 'en keywords' ? keywords(analyzer, question) : question });
+      probes.push({
+        kind,
+        want: doc.id,
+        query: kind === 'en typos' ? typos(keywords(analyzer, question)) : kind === 'en keywords' ? keywords(analyzer, question) : question,
+      });
     } else {
       const kind = pick(['ja hiragana', 'ja reading', 'ja keywords', 'ja clean']);
       const query =
-        kind === 'ja hiragana' ? kanaFor(analyzer, question, false) : kind === 'ja reading' ? kanaFor(analyzer, question, true) : kind === 'ja keywords' ? keywords(analyzer, question) : question;
+        kind === 'ja hiragana'
+          ? kanaFor(analyzer, question, false)
+          : kind === 'ja reading'
+            ? kanaFor(analyzer, question, true)
+            : kind === 'ja keywords'
+              ? keywords(analyzer, question)
+              : question;
       probes.push({ kind, want: doc.id, query });
     }
   }
@@ -249,7 +467,11 @@ async function main(): Promise<void> {
   console.log(`engine remove 50                      ${ms(remove.ms)}`);
   console.log(`heap: engine ${heapEngine.toFixed(1)} MB, baseline ${heapBaseline.toFixed(1)} MB, total used ${heapMb().toFixed(1)} MB\n`);
   console.log('query latency   p50        p99        mean');
-  for (const [name, lat] of [['engine', engineLat], ['− feedback', noFeedbackLat], ['baseline', baselineLat]] as const) {
+  for (const [name, lat] of [
+    ['engine', engineLat],
+    ['− feedback', noFeedbackLat],
+    ['baseline', baselineLat],
+  ] as const) {
     const mean = lat.reduce((a, b) => a + b, 0) / lat.length;
     console.log(`${name.padEnd(14)}  ${ms(pct(lat, 50)).padEnd(9)}  ${ms(pct(lat, 99)).padEnd(9)}  ${ms(mean)}`);
   }
@@ -272,9 +494,22 @@ async function main(): Promise<void> {
   console.log(['variant'.padEnd(11), ...kinds.map((k) => k.padEnd(13))].join(' '));
   for (const [name, make] of variants) {
     const qualityByKind = quality(await make(), smallProbes);
-    console.log([name.padEnd(11), ...kinds.map((k) => { const stats = qualityByKind.get(k)!; return `${(stats.hit1 / stats.n).toFixed(2)}/${(stats.mrr / stats.n).toFixed(2)}`.padEnd(13); })].join(' '));
+    console.log(
+      [
+        name.padEnd(11),
+        ...kinds.map((k) => {
+          const stats = qualityByKind.get(k)!;
+          return `${(stats.hit1 / stats.n).toFixed(2)}/${(stats.mrr / stats.n).toFixed(2)}`.padEnd(13);
+        }),
+      ].join(' '),
+    );
   }
-  console.log(`\nexamples: ${smallProbes.slice(0, 6).map((p) => `[${p.kind}] ${p.query}`).join(' | ')}`);
+  console.log(
+    `\nexamples: ${smallProbes
+      .slice(0, 6)
+      .map((p) => `[${p.kind}] ${p.query}`)
+      .join(' | ')}`,
+  );
 
   if (process.env.BENCH_FAQ_STACK !== '0') await throughTheStack(docs, queries);
 }
@@ -287,7 +522,16 @@ async function throughTheStack(docs: FaqDocument[], queries: string[]): Promise<
   const redis = await ensureRedis({ repoRoot: REPO_ROOT, log: () => undefined });
   const id = randomUUID().slice(0, 8);
   const stack = await startStack({
-    env: { REDIS_URL: redis.url, KEY_PREFIX: `benchfaq-${id}`, QUEUE_PREFIX: `{benchfaq-${id}}`, FAQ_SEED_FILE: '', FAQ_WRITE_KEY: `bench-${id}`, ...HARNESS_ENV, SEARCH_CONCURRENCY: '8', PLANNER_CONCURRENCY: '8' },
+    env: {
+      REDIS_URL: redis.url,
+      KEY_PREFIX: `benchfaq-${id}`,
+      QUEUE_PREFIX: `{benchfaq-${id}}`,
+      FAQ_SEED_FILE: '',
+      FAQ_WRITE_KEY: `bench-${id}`,
+      ...HARNESS_ENV,
+      SEARCH_CONCURRENCY: '8',
+      PLANNER_CONCURRENCY: '8',
+    },
     services: ['planner', 'search'],
   });
   try {
@@ -324,7 +568,10 @@ async function throughTheStack(docs: FaqDocument[], queries: string[]): Promise<
     console.log(`upload of ${docs.length} docs (POST /faq/documents)   ${ms(upload.ms)}`);
     console.log(`first /agent.search after it (replica re-index) ${ms(firstSearch.ms)}`);
     console.log('request              p50        p99        n');
-    for (const [name, lat] of [['/agent.search', searchLat], ['/agent.dialog', dialogLat]] as const) {
+    for (const [name, lat] of [
+      ['/agent.search', searchLat],
+      ['/agent.dialog', dialogLat],
+    ] as const) {
       console.log(`${name.padEnd(19)}  ${ms(pct(lat, 50)).padEnd(9)}  ${ms(pct(lat, 99)).padEnd(9)}  ${lat.length}`);
     }
     console.log(`/agent.search with ${STACK_CLIENTS} clients: ${perSecond.toFixed(0)} requests/s`);

@@ -101,14 +101,20 @@ async function main() {
       );
     }
     if (!skip.has('usage')) await section('(d) model usage per answered question', () => modelUsage(redis.url));
-    if (!skip.has('growth')) await section('(e) turn cost as the conversation grows', () => growth(redis.url, { turns: envNum('BENCH_GROWTH_TURNS', 195) }));
+    if (!skip.has('growth'))
+      await section('(e) turn cost as the conversation grows', () => growth(redis.url, { turns: envNum('BENCH_GROWTH_TURNS', 195) }));
     if (!skip.has('cluster')) {
       await section('(f) Redis Cluster: shards, partitions, spread', () =>
         clusterScaling({
           inFlight,
           perLane: envNum('BENCH_CLUSTER_TURNS_PER_SESSION', 10),
           fields: envNum('BENCH_FIELDS', 20),
-          flood: { seconds: envNum('BENCH_CLUSTER_FLOOD_SECONDS', 5), factor: envNum('BENCH_FLOOD_FACTOR', 10), sessions: envNum('BENCH_FLOOD_SESSIONS', 400), backlog: envNum('BENCH_FLOOD_BACKLOG', 200) },
+          flood: {
+            seconds: envNum('BENCH_CLUSTER_FLOOD_SECONDS', 5),
+            factor: envNum('BENCH_FLOOD_FACTOR', 10),
+            sessions: envNum('BENCH_FLOOD_SESSIONS', 400),
+            backlog: envNum('BENCH_FLOOD_BACKLOG', 200),
+          },
         }),
       );
     }
@@ -131,7 +137,9 @@ async function main() {
     console.log(`${title}:`);
     for (const l of lines) console.log(`  - ${l}`);
   }
-  console.log(`\nbench finished in ${secs(Date.now() - started)} (${skip.size > 0 ? `skipped: ${[...skip].join(', ')}` : 'all sections'})\n`);
+  console.log(
+    `\nbench finished in ${secs(Date.now() - started)} (${skip.size > 0 ? `skipped: ${[...skip].join(', ')}` : 'all sections'})\n`,
+  );
   printTable(rows);
 }
 

@@ -108,10 +108,7 @@ export function parseLine(line: string): { head: string; glosses: string[] } | n
     if (/\(\d+\)/.test(tags)) dropped = false;
     if (DROPPED_SENSES.test(tags)) dropped = true;
     if (dropped) continue;
-    const gloss = withoutNotes(raw.slice(tags.length))
-      .replace(/\s+/g, ' ')
-      .trim()
-      .toLowerCase();
+    const gloss = withoutNotes(raw.slice(tags.length)).replace(/\s+/g, ' ').trim().toLowerCase();
     if (!gloss || gloss.split(' ').length > MAX_GLOSS_WORDS || gloss.includes(';') || gloss.includes('\t')) continue;
     glosses.push(gloss);
   }

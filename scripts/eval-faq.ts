@@ -196,7 +196,10 @@ function printTable(engine: Record<string, MeanScores>, base: Record<string, Mea
     const engineScores = engine[group.label];
     const baselineScores = base[group.label];
     if (!engineScores || !baselineScores) continue;
-    const cells = metrics.map(([m]) => ` | ${f3(engineScores[m] as number)} ${f3(baselineScores[m] as number)} ${delta(engineScores[m] as number, baselineScores[m] as number).padStart(6)} `);
+    const cells = metrics.map(
+      ([m]) =>
+        ` | ${f3(engineScores[m] as number)} ${f3(baselineScores[m] as number)} ${delta(engineScores[m] as number, baselineScores[m] as number).padStart(6)} `,
+    );
     console.log(`${group.label.padEnd(16)} ${String(engineScores.n).padStart(3)}${cells.join('')}`);
   }
 }
@@ -252,7 +255,13 @@ async function main(): Promise<void> {
         byLanguage: count(queries, (q) => q.language),
         byKind: count(queries, (q) => q.kind),
       },
-      settings: { topK: TOP_K, language: 'auto', mrr: 'first result with grade >= 1', ndcgGain: 'linear (2/1)', average: 'macro over queries' },
+      settings: {
+        topK: TOP_K,
+        language: 'auto',
+        mrr: 'first result with grade >= 1',
+        ndcgGain: 'linear (2/1)',
+        average: 'macro over queries',
+      },
       systems: {
         engine: { ...timing(engine), metrics: engineSummary },
         bm25: { ...timing(baseline), metrics: baseSummary },
@@ -260,7 +269,15 @@ async function main(): Promise<void> {
       perQuery: queries.map((query, i) => {
         const engineResult = engine.results[i]!;
         const baselineResult = baseline.results[i]!;
-        return { id: query.id, kind: query.kind, language: query.language, query: query.query, relevant: query.relevant, engine: { ...engineResult.scores, top: engineResult.ranked }, bm25: { ...baselineResult.scores, top: baselineResult.ranked } };
+        return {
+          id: query.id,
+          kind: query.kind,
+          language: query.language,
+          query: query.query,
+          relevant: query.relevant,
+          engine: { ...engineResult.scores, top: engineResult.ranked },
+          bm25: { ...baselineResult.scores, top: baselineResult.ranked },
+        };
       }),
     };
     console.log(JSON.stringify(out, null, 2));
@@ -270,8 +287,16 @@ async function main(): Promise<void> {
   const langs = count(docs, (d) => d.language);
   const qLangs = count(queries, (q) => q.language);
   console.log(`FAQ retrieval evaluation`);
-  console.log(`  corpus : ${rel(corpusPath)} — ${docs.length} docs (${Object.entries(langs).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  console.log(`  queries: ${rel(queriesPath)} — ${queries.length} (${Object.entries(qLangs).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  console.log(
+    `  corpus : ${rel(corpusPath)} — ${docs.length} docs (${Object.entries(langs)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
+  );
+  console.log(
+    `  queries: ${rel(queriesPath)} — ${queries.length} (${Object.entries(qLangs)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
+  );
   console.log(`  search(q, { topK: ${TOP_K}, language: 'auto' }); macro-averaged over queries.`);
   console.log(`  Recall@${TOP_K}: labelled docs (grade >= 1) found; nDCG@${TOP_K}: gains 2/1, 1/log2(rank+1), ideal from labels;`);
   console.log(`  MRR@${TOP_K}: 1/rank of the first result with grade >= 1 (partial hits count).`);
@@ -280,7 +305,9 @@ async function main(): Promise<void> {
   console.log('');
   for (const systemRun of [engine, baseline]) {
     const times = timing(systemRun);
-    console.log(`  ${systemRun.name.padEnd(6)}: index build ${times.buildMs} ms, query mean ${times.meanQueryMs} ms, max ${times.maxQueryMs} ms`);
+    console.log(
+      `  ${systemRun.name.padEnd(6)}: index build ${times.buildMs} ms, query mean ${times.meanQueryMs} ms, max ${times.maxQueryMs} ms`,
+    );
   }
 
   if (values.ablation) {
@@ -302,8 +329,13 @@ async function main(): Promise<void> {
     queries.forEach((query, i) => {
       const engineResult = engine.results[i]!;
       const baselineResult = baseline.results[i]!;
-      const top = engineResult.ranked.slice(0, 3).map((id) => (query.relevant[id] ? `${id}*` : id)).join(', ');
-      console.log(`  ${query.id} ${query.kind.padEnd(10)} ${f3(engineResult.scores.ndcg)} ${f3(baselineResult.scores.ndcg)}  ${query.query}  →  ${top}`);
+      const top = engineResult.ranked
+        .slice(0, 3)
+        .map((id) => (query.relevant[id] ? `${id}*` : id))
+        .join(', ');
+      console.log(
+        `  ${query.id} ${query.kind.padEnd(10)} ${f3(engineResult.scores.ndcg)} ${f3(baselineResult.scores.ndcg)}  ${query.query}  →  ${top}`,
+      );
     });
   }
 }
@@ -323,18 +355,26 @@ async function printOtherSets(ablation: boolean): Promise<void> {
       readdirSync(path.join(root, set))
         .filter((f) => /^queries(?:-[\w-]+)?\.json$/.test(f))
         .sort()
-        .map((f) => ({ set, label: f === 'queries.json' ? set : `${set}/${f.slice('queries-'.length, -'.json'.length)}`, queries: path.join(root, set, f) })),
+        .map((f) => ({
+          set,
+          label: f === 'queries.json' ? set : `${set}/${f.slice('queries-'.length, -'.json'.length)}`,
+          queries: path.join(root, set, f),
+        })),
     );
   if (runs.length === 0) return;
   const width = Math.max(8, ...runs.map((r) => r.label.length));
   console.log('\nother labelled sets (all queries; engine / bm25):');
-  console.log(`  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${TOP_K}        nDCG@${TOP_K}          MRR@${TOP_K}`);
+  console.log(
+    `  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${TOP_K}        nDCG@${TOP_K}          MRR@${TOP_K}`,
+  );
   for (const run of runs) {
     const { docs, queries } = loadInputs(path.join(root, run.set, 'corpus.json'), run.queries);
     const engineScores = summarize(await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries), queries).all!;
     const baselineScores = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
     const pair = (m: keyof MeanScores) => `${f3(engineScores[m] as number)} / ${f3(baselineScores[m] as number)}`;
-    console.log(`  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`);
+    console.log(
+      `  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`,
+    );
   }
   const heldout = runs.filter((r) => r.label.endsWith('/heldout'));
   if (!ablation || heldout.length === 0) return;
@@ -343,14 +383,19 @@ async function printOtherSets(ablation: boolean): Promise<void> {
   console.log(`  ${'system'.padEnd(22)} ${heldout.map((r) => r.label.padStart(width)).join(' ')}`);
   const rows: [string, (docs: FaqDocument[]) => Promise<FaqSearchIndex>][] = [
     ['engine', (docs) => createEngine(docs)],
-    ...ABLATIONS.map(([name, overrides]): [string, (docs: FaqDocument[]) => Promise<FaqSearchIndex>] => [name, (docs) => createEngine(docs, overrides)]),
+    ...ABLATIONS.map(([name, overrides]): [string, (docs: FaqDocument[]) => Promise<FaqSearchIndex>] => [
+      name,
+      (docs) => createEngine(docs, overrides),
+    ]),
     ['bm25 baseline', (docs) => createBm25Baseline(docs)],
   ];
   for (const [name, build] of rows) {
     const cells: string[] = [];
     for (const run of heldout) {
       const { docs, queries } = loadInputs(path.join(root, run.set, 'corpus.json'), run.queries);
-      cells.push(f3(summarize(await runSystem(name, () => build(docs.map((d) => ({ ...d }))), queries), queries).all!.ndcg).padStart(width));
+      cells.push(
+        f3(summarize(await runSystem(name, () => build(docs.map((d) => ({ ...d }))), queries), queries).all!.ndcg).padStart(width),
+      );
     }
     console.log(`  ${name.padEnd(22)} ${cells.join(' ')}`);
   }

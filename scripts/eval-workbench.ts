@@ -28,7 +28,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { set: { type: 'string', default: 'both' }, details: { type: 'boolean', default: false } } });
 
 const load = (name: string) => z.array(Item).parse(JSON.parse(readFileSync(path.join(ROOT, 'eval', 'workbench', `${name}.json`), 'utf8')));
-const language = (item: Item) => (/[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u.test(item.problem.prompt) ? 'ja' : 'en') as 'ja' | 'en';
+const language = (item: Item) =>
+  (/[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u.test(item.problem.prompt) ? 'ja' : 'en') as 'ja' | 'en';
 
 type Outcome = { item: Item; flagged: Set<string>; errors: number; fixAttempted: boolean; fixPassed: boolean };
 
@@ -67,18 +68,26 @@ function report(name: string, outcomes: Outcome[]): void {
     truePositives += hits;
     flaggedTotal += flaggedKind.length;
     positives += withKind.length;
-    console.log(`| ${kind} | ${withKind.length} | ${flaggedKind.length ? (hits / flaggedKind.length).toFixed(2) : '–'} (${hits}/${flaggedKind.length}) | ${(withKind.length ? hits / withKind.length : 0).toFixed(2)} (${hits}/${withKind.length}) |`);
+    console.log(
+      `| ${kind} | ${withKind.length} | ${flaggedKind.length ? (hits / flaggedKind.length).toFixed(2) : '–'} (${hits}/${flaggedKind.length}) | ${(withKind.length ? hits / withKind.length : 0).toFixed(2)} (${hits}/${withKind.length}) |`,
+    );
   }
-  console.log(`| all kinds (micro) | ${positives} | ${(flaggedTotal ? truePositives / flaggedTotal : 0).toFixed(2)} | ${(positives ? truePositives / positives : 0).toFixed(2)} |`);
+  console.log(
+    `| all kinds (micro) | ${positives} | ${(flaggedTotal ? truePositives / flaggedTotal : 0).toFixed(2)} | ${(positives ? truePositives / positives : 0).toFixed(2)} |`,
+  );
   const clean = outcomes.filter((outcome) => outcome.item.defect === 'clean');
   const alarms = clean.filter((outcome) => outcome.errors > 0).length;
   const defective = outcomes.filter((outcome) => outcome.item.defect !== 'clean');
   const detected = defective.filter((outcome) => outcome.errors > 0);
   const attempted = detected.filter((outcome) => outcome.fixAttempted);
   const passed = attempted.filter((outcome) => outcome.fixPassed);
-  console.log(`\nDefective items flagged with any error: ${detected.length}/${defective.length} (${pct(detected.length, defective.length)}).`);
+  console.log(
+    `\nDefective items flagged with any error: ${detected.length}/${defective.length} (${pct(detected.length, defective.length)}).`,
+  );
   console.log(`Clean items flagged with an error (false alarms): ${alarms}/${clean.length} (${pct(alarms, clean.length)}).`);
-  console.log(`Auto-fix: a fix offered for ${attempted.length}/${detected.length} flagged items; ${passed.length}/${attempted.length} fixed problems pass the checker (${pct(passed.length, attempted.length)}).`);
+  console.log(
+    `Auto-fix: a fix offered for ${attempted.length}/${detected.length} flagged items; ${passed.length}/${attempted.length} fixed problems pass the checker (${pct(passed.length, attempted.length)}).`,
+  );
   if (values.details) {
     for (const outcome of outcomes) {
       const right = outcome.item.defect === 'clean' ? outcome.errors === 0 : outcome.flagged.has(outcome.item.defect);

@@ -150,7 +150,11 @@ function bannerPrinter(names: readonly string[]): (name: string, line: Record<st
     printed = true;
     const pending = [...waiting];
     if (pending.length > 0) say(`not ready yet: ${pending.join(', ')}`);
-    say(names.includes('gateway') ? `chat page: http://localhost:${port}/ · API docs: http://localhost:${port}/docs` : 'no gateway running: nothing to open');
+    say(
+      names.includes('gateway')
+        ? `chat page: http://localhost:${port}/ · API docs: http://localhost:${port}/docs`
+        : 'no gateway running: nothing to open',
+    );
   };
   setTimeout(print, BANNER_WAIT_MS).unref();
   return (name, line) => {

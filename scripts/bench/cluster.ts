@@ -19,7 +19,12 @@ import { parallelTurns } from './pipeline.js';
  * processes' CPU per turn. Every figure in it is measured here; only the
  * arithmetic extends it.
  */
-export type ClusterOptions = { inFlight: number; perLane: number; fields: number; flood: { seconds: number; factor: number; sessions: number; backlog: number } };
+export type ClusterOptions = {
+  inFlight: number;
+  perLane: number;
+  fields: number;
+  flood: { seconds: number; factor: number; sessions: number; backlog: number };
+};
 
 /** Per shard: commands run (those inside Lua scripts included) by name, and CPU; the services' CPU. */
 type Counters = { byCommand: Array<Map<string, number>>; redisCpu: number[]; serviceCpu: number };
@@ -44,7 +49,8 @@ async function commandsProcessed(address: string): Promise<Map<string, number>> 
   const client = new Redis(`redis://${address}`, { maxRetriesPerRequest: 1 });
   try {
     const byCommand = new Map<string, number>();
-    for (const match of (await client.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) byCommand.set(match[1]!, Number(match[2]));
+    for (const match of (await client.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+      byCommand.set(match[1]!, Number(match[2]));
     return byCommand;
   } finally {
     client.disconnect();
@@ -62,7 +68,9 @@ async function sample(cluster: LocalCluster, stack: Stack): Promise<Counters> {
 
 function delta(before: Counters, after: Counters): Counters {
   return {
-    byCommand: after.byCommand.map((counts, i) => new Map([...counts].map(([name, calls]) => [name, calls - (before.byCommand[i]!.get(name) ?? 0)]))),
+    byCommand: after.byCommand.map(
+      (counts, i) => new Map([...counts].map(([name, calls]) => [name, calls - (before.byCommand[i]!.get(name) ?? 0)])),
+    ),
     redisCpu: after.redisCpu.map((c, i) => c - before.redisCpu[i]!),
     serviceCpu: after.serviceCpu - before.serviceCpu,
   };
@@ -156,10 +164,24 @@ export async function clusterScaling(options: ClusterOptions): Promise<SectionRe
         const busiest = Math.max(...shares);
         details.push(
           `flood window, each shard's top commands: ${window.counters.byCommand
-            .map((counts, i) => `shard ${i + 1}: ${[...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, calls]) => `${name} ${calls}`).join(', ')}`)
+            .map(
+              (counts, i) =>
+                `shard ${i + 1}: ${[...counts]
+                  .sort((a, b) => b[1] - a[1])
+                  .slice(0, 5)
+                  .map(([name, calls]) => `${name} ${calls}`)
+                  .join(', ')}`,
+            )
             .join('; ')}`,
         );
-        rows.push(row('cluster flood: commands on the busiest shard', `${(busiest * 100).toFixed(0)}% (${pctList(shares)})`, '≤ 50%', busiest <= 0.5));
+        rows.push(
+          row(
+            'cluster flood: commands on the busiest shard',
+            `${(busiest * 100).toFixed(0)}% (${pctList(shares)})`,
+            '≤ 50%',
+            busiest <= 0.5,
+          ),
+        );
       }
     } finally {
       await cluster.stop();
@@ -195,7 +217,12 @@ function modelFrom(run: { shards: number; counters: Counters; turns: number } | 
     `model (3 shards × 3 partitions run): ${commandsPerTurn.toFixed(0)} Redis commands per answer turn; a shard serves ${opsPerShardCore.toFixed(0)} commands per CPU second; ` +
       `busiest shard ${imbalance.toFixed(2)}× its fair share; ${(serviceCpuPerTurn * 1000).toFixed(1)} ms of gateway + worker CPU per turn`,
     `→ each shard (one core) carries about ${turnsPerShard.toFixed(0)} answer turns/s, and each service core about ${(1 / serviceCpuPerTurn).toFixed(0)}: ` +
-      [3, 12, 48].map((shards) => `${shards} shards ≈ ${(turnsPerShard * shards).toFixed(0)} turns/s with ≈ ${Math.ceil((turnsPerShard * shards * serviceCpuPerTurn))} service cores`).join('; '),
+      [3, 12, 48]
+        .map(
+          (shards) =>
+            `${shards} shards ≈ ${(turnsPerShard * shards).toFixed(0)} turns/s with ≈ ${Math.ceil(turnsPerShard * shards * serviceCpuPerTurn)} service cores`,
+        )
+        .join('; '),
   ];
   return { commandsPerTurn, opsPerShardCore, serviceCpuPerTurn, lines };
 }

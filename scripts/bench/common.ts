@@ -17,11 +17,23 @@ export function envNum(name: string, def: number): number {
 /** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth; f = cluster; g = tracing). */
 export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth', 'cluster', 'tracing'] as const;
 export type Section = (typeof SECTIONS)[number];
-const ALIASES: Record<string, Section[]> = { a: ['bare', 'pipeline'], b: ['sse'], c: ['flood'], d: ['usage'], e: ['growth'], f: ['cluster'], g: ['tracing'], overhead: ['bare', 'pipeline'] };
+const ALIASES: Record<string, Section[]> = {
+  a: ['bare', 'pipeline'],
+  b: ['sse'],
+  c: ['flood'],
+  d: ['usage'],
+  e: ['growth'],
+  f: ['cluster'],
+  g: ['tracing'],
+  overhead: ['bare', 'pipeline'],
+};
 
 export function skippedSections(raw = process.env.BENCH_SKIP ?? ''): Set<Section> {
   const out = new Set<Section>();
-  for (const word of raw.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean)) {
+  for (const word of raw
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean)) {
     if ((SECTIONS as readonly string[]).includes(word)) out.add(word as Section);
     else for (const s of ALIASES[word] ?? []) out.add(s);
   }
@@ -85,7 +97,11 @@ function benchPrefixes(tag: string, target: BenchTarget): { keyPrefix: string; q
 
 /** Removes a stack's keys from every node of the target. */
 export async function dropBenchData(target: BenchTarget, prefixes: readonly string[]): Promise<void> {
-  const client = createRedis(typeof target === 'string' ? { url: target, clusterNodes: null } : { url: '', clusterNodes: parseClusterNodes(target.clusterNodes) }, 'worker', 'bench-cleanup');
+  const client = createRedis(
+    typeof target === 'string' ? { url: target, clusterNodes: null } : { url: '', clusterNodes: parseClusterNodes(target.clusterNodes) },
+    'worker',
+    'bench-cleanup',
+  );
   try {
     await waitReady(client);
     for (const node of nodesOf(client)) await dropPrefixes(node, prefixes).catch(() => 0);
@@ -109,7 +125,15 @@ export async function startBenchStack(
 ): Promise<{ stack: Stack; keyPrefix: string; queuePrefix: string }> {
   const { keyPrefix, queuePrefix } = benchPrefixes(tag, target);
   const stack = await startStack({
-    env: { ...targetEnv(target), KEY_PREFIX: keyPrefix, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'info', FAQ_SEED_FILE: '', ...HARNESS_ENV, ...env },
+    env: {
+      ...targetEnv(target),
+      KEY_PREFIX: keyPrefix,
+      QUEUE_PREFIX: queuePrefix,
+      LOG_LEVEL: 'info',
+      FAQ_SEED_FILE: '',
+      ...HARNESS_ENV,
+      ...env,
+    },
     ...(services ? { services } : {}),
   });
   return { stack, keyPrefix, queuePrefix };

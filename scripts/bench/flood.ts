@@ -1,6 +1,21 @@
 import { performance } from 'node:perf_hooks';
 import type { Stack } from '../../test/support/processes.js';
-import { benchForm, dropBenchData, startBenchStack, type BenchTarget, type MeasureWindow, log, mapLimit, ms, p50p99, pct, row, secs, sleep, type SectionResult } from './common.js';
+import {
+  benchForm,
+  dropBenchData,
+  startBenchStack,
+  type BenchTarget,
+  type MeasureWindow,
+  log,
+  mapLimit,
+  ms,
+  p50p99,
+  pct,
+  row,
+  secs,
+  sleep,
+  type SectionResult,
+} from './common.js';
 import { createSession, eventsUrl, http, httpStats, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
 import { metric, scrape } from './metrics.js';
 import { ANSWER } from './pipeline.js';
@@ -42,7 +57,10 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
   const details: string[] = [];
   const rate = options.factor * options.baseRate;
   const total = Math.max(1, Math.round(rate * options.seconds));
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(target, 'flood', { SHED_QUEUE_BACKLOG: String(options.backlog), ...options.env });
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(target, 'flood', {
+    SHED_QUEUE_BACKLOG: String(options.backlog),
+    ...options.env,
+  });
   options.onStack?.(stack);
   const base = stack.url;
   // POSTs and scrapes on one pool, the long-lived streams on another, so streams never take POST sockets.
@@ -87,7 +105,9 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
     });
     endedEarly.clear();
     details.push(`${sessions.length} sessions ready in ${secs(performance.now() - t0)} (${options.fields}-field forms)`);
-    details.push(`rate: ${rate.toFixed(0)} POST/s = ${options.factor} × ${options.baseRate.toFixed(1)} turns/s (${options.baseRateSource}), for ${options.seconds} s, open loop; SHED_QUEUE_BACKLOG=${options.backlog}, RATE_LIMIT_MAX=0`);
+    details.push(
+      `rate: ${rate.toFixed(0)} POST/s = ${options.factor} × ${options.baseRate.toFixed(1)} turns/s (${options.baseRateSource}), for ${options.seconds} s, open loop; SHED_QUEUE_BACKLOG=${options.backlog}, RATE_LIMIT_MAX=0`,
+    );
 
     // Open the client's connection pool first, as long-lived clients would have it, so the flood
     // measures answers rather than a burst of TCP handshakes; new connections are still counted.
@@ -115,7 +135,13 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
       lag.push(performance.now() - sentAt);
       const bucket = bucketOf(sentAt);
       bucket.sent++;
-      const pending = http(agent, turnsUrl(base, session), { method: 'POST', token: session.token, body: { message: ANSWER }, startedAt: sentAt, timeoutMs: 30_000 }).then((response) => {
+      const pending = http(agent, turnsUrl(base, session), {
+        method: 'POST',
+        token: session.token,
+        body: { message: ANSWER },
+        startedAt: sentAt,
+        timeoutMs: 30_000,
+      }).then((response) => {
         if (response.newConnection) newConnections++;
         const body = json(response);
         const err = body.error as { code?: unknown } | undefined;
@@ -139,8 +165,7 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
           shedWireMs.push(response.wireMs);
           if (response.newConnection) shedNewConnMs.push(response.ms);
           bucket.shed.push(response.ms);
-        }
-        else errors.set(key, (errors.get(key) ?? 0) + 1);
+        } else errors.set(key, (errors.get(key) ?? 0) + 1);
       });
       inFlight.add(pending);
       void pending.finally(() => inFlight.delete(pending));
@@ -155,22 +180,37 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
     const sendMs = floodEnd - start;
     await Promise.all([...inFlight]);
     const loopLag = await scrape(agent, base)
-      .then((m) => ['p50', 'p99', 'max'].map((q) => `${q} ${(metric(m, `nodejs_eventloop_lag_${q}_seconds`) * 1000).toFixed(1)} ms`).join(', '))
+      .then((m) =>
+        ['p50', 'p99', 'max'].map((q) => `${q} ${(metric(m, `nodejs_eventloop_lag_${q}_seconds`) * 1000).toFixed(1)} ms`).join(', '),
+      )
       .catch(() => 'unknown');
     const answeredMs = performance.now() - floodEnd;
     const acceptedN = byStatus.get('202') ?? 0;
     const shedN = shedMs.length;
     const errN = [...errors.values()].reduce((a, b) => a + b, 0);
-    details.push(`sent ${sent} in ${secs(sendMs)} (${(sent / (sendMs / 1000)).toFixed(0)}/s achieved); send lag behind schedule ${p50p99(lag)}`);
-    details.push(`answers: ${[...byStatus].sort().map(([k, v]) => `${k} ×${v}`).join(', ')}`);
-    details.push(`the last answer arrived ${secs(answeredMs)} after the last POST was sent; gateway event-loop lag during the flood (its /metrics): ${loopLag}`);
-    details.push(`shed (429/503) answer time from the scheduled send: ${p50p99(shedMs)}; from the request on the wire: ${p50p99(shedWireMs)}`);
+    details.push(
+      `sent ${sent} in ${secs(sendMs)} (${(sent / (sendMs / 1000)).toFixed(0)}/s achieved); send lag behind schedule ${p50p99(lag)}`,
+    );
+    details.push(
+      `answers: ${[...byStatus]
+        .sort()
+        .map(([k, v]) => `${k} ×${v}`)
+        .join(', ')}`,
+    );
+    details.push(
+      `the last answer arrived ${secs(answeredMs)} after the last POST was sent; gateway event-loop lag during the flood (its /metrics): ${loopLag}`,
+    );
+    details.push(
+      `shed (429/503) answer time from the scheduled send: ${p50p99(shedMs)}; from the request on the wire: ${p50p99(shedWireMs)}`,
+    );
     details.push(
       `${options.warmConnections} keep-alive connections opened before the flood; ${newConnections} requests needed a new connection; ` +
         `${httpStats.closedByServer - closedBefore} answers closed their connection (connection: close) ` +
         `(shed answers on those: ${p50p99(shedNewConnMs)})`,
     );
-    details.push(`accept (202) answer time from the scheduled send: ${p50p99(acceptMs)}; from the request on the wire: ${p50p99(acceptWireMs)}`);
+    details.push(
+      `accept (202) answer time from the scheduled send: ${p50p99(acceptMs)}; from the request on the wire: ${p50p99(acceptWireMs)}`,
+    );
 
     log(`flood: waiting up to ${options.drainSeconds} s for ${accepted.size} accepted turns still running`);
     const deadline = Date.now() + options.drainSeconds * 1000;
@@ -180,10 +220,15 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
     const drained = lost === 0;
     // From the last POST sent (the end of the flood) to the last accepted turn's end event.
     const drainMs = drained ? Math.max(0, ends.last - floodEnd) : performance.now() - floodEnd;
-    details.push(`accepted turns: ${acceptedN}, completed ${ends.completed}, failed ${ends.failed}, lost ${lost}${drained ? '' : ` (no end event after ${options.drainSeconds} s)`}`);
+    details.push(
+      `accepted turns: ${acceptedN}, completed ${ends.completed}, failed ${ends.failed}, lost ${lost}${drained ? '' : ` (no end event after ${options.drainSeconds} s)`}`,
+    );
     details.push(`accepted turn latency (POST → end event) ${p50p99(ends.latency)}`);
     const endedN = ends.completed + ends.failed;
-    if (endedN > 0) details.push(`turns ended per second from the flood's start to the last end: ${(endedN / ((ends.last - start) / 1000)).toFixed(0)}/s`);
+    if (endedN > 0)
+      details.push(
+        `turns ended per second from the flood's start to the last end: ${(endedN / ((ends.last - start) / 1000)).toFixed(0)}/s`,
+      );
     details.push(
       `per second of the flood (sent / 202 / shed, shed p99): ${perSecond
         .map((b, i) => `${i + 1}s ${b.sent}/${b.ok}/${b.shed.length}${b.shed.length > 0 ? ` ${pct(b.shed, 99).toFixed(0)} ms` : ''}`)
@@ -200,16 +245,32 @@ export async function flood(target: BenchTarget, options: FloodOptions): Promise
     if (errN > 0) details.push(`errors: ${[...errors].map(([k, v]) => `${k} ×${v}`).join(', ')}`);
 
     const share = sent > 0 ? shedN / sent : NaN;
-    const worst = perSecond.reduce<{ second: number; p99: number }>((w, b, i) => (b && b.shed.length > 0 && pct(b.shed, 99) > w.p99 ? { second: i + 1, p99: pct(b.shed, 99) } : w), { second: 0, p99: -Infinity });
+    const worst = perSecond.reduce<{ second: number; p99: number }>(
+      (w, b, i) => (b && b.shed.length > 0 && pct(b.shed, 99) > w.p99 ? { second: i + 1, p99: pct(b.shed, 99) } : w),
+      { second: 0, p99: -Infinity },
+    );
     const label = options.label ? `${options.label} ` : '';
     const rows = [
-        row('flood: POST /turns sent', `${sent} at ${rate.toFixed(0)}/s for ${options.seconds} s (${options.factor}× ${options.baseRate.toFixed(0)}/s)`),
-        row('flood: accepted / shed / errors', `${acceptedN} / ${shedN} (${(share * 100).toFixed(1)}%) / ${errN}`),
-        row('flood: shed answer time (from scheduled send)', `p50 ${ms(pct(shedMs, 50))}, p99 ${ms(pct(shedMs, 99))}`, 'p99 < 50 ms', shedN === 0 ? null : pct(shedMs, 99) < 50),
-        row('flood: shed answer time (on the wire)', `p50 ${ms(pct(shedWireMs, 50))}, p99 ${ms(pct(shedWireMs, 99))}`),
-        row('flood: shed p99 in the worst second', worst.second > 0 ? `${ms(worst.p99)} (second ${worst.second})` : 'nothing shed', '< 50 ms every second', worst.second > 0 ? worst.p99 < 50 : null),
-        row('flood: accepted turns lost', `${lost} (completed ${ends.completed}, failed ${ends.failed})`, '0', lost === 0),
-        row('flood: drain (last POST → last accepted turn ends)', drained ? secs(drainMs) : `not drained after ${secs(drainMs)}`),
+      row(
+        'flood: POST /turns sent',
+        `${sent} at ${rate.toFixed(0)}/s for ${options.seconds} s (${options.factor}× ${options.baseRate.toFixed(0)}/s)`,
+      ),
+      row('flood: accepted / shed / errors', `${acceptedN} / ${shedN} (${(share * 100).toFixed(1)}%) / ${errN}`),
+      row(
+        'flood: shed answer time (from scheduled send)',
+        `p50 ${ms(pct(shedMs, 50))}, p99 ${ms(pct(shedMs, 99))}`,
+        'p99 < 50 ms',
+        shedN === 0 ? null : pct(shedMs, 99) < 50,
+      ),
+      row('flood: shed answer time (on the wire)', `p50 ${ms(pct(shedWireMs, 50))}, p99 ${ms(pct(shedWireMs, 99))}`),
+      row(
+        'flood: shed p99 in the worst second',
+        worst.second > 0 ? `${ms(worst.p99)} (second ${worst.second})` : 'nothing shed',
+        '< 50 ms every second',
+        worst.second > 0 ? worst.p99 < 50 : null,
+      ),
+      row('flood: accepted turns lost', `${lost} (completed ${ends.completed}, failed ${ends.failed})`, '0', lost === 0),
+      row('flood: drain (last POST → last accepted turn ends)', drained ? secs(drainMs) : `not drained after ${secs(drainMs)}`),
     ];
     return { rows: rows.map((r) => ({ ...r, what: label + r.what })), details };
   } finally {

@@ -25,8 +25,20 @@ export async function growth(target: BenchTarget, opts: { turns: number }): Prom
     const late = pct(times.slice(-5), 50);
     const ratio = late / early;
     return {
-      rows: [row(`turn ${opts.turns - 2} / turn 5 of one session (median of 5)`, `${ratio.toFixed(2)}× (${late.toFixed(2)} ms / ${early.toFixed(2)} ms)`, '≤ 1.2×', ratio <= 1.2)],
-      details: [`turn times (ms) every 25 turns: ${times.filter((_, i) => i % 25 === 0).map((t) => t.toFixed(1)).join(', ')}`],
+      rows: [
+        row(
+          `turn ${opts.turns - 2} / turn 5 of one session (median of 5)`,
+          `${ratio.toFixed(2)}× (${late.toFixed(2)} ms / ${early.toFixed(2)} ms)`,
+          '≤ 1.2×',
+          ratio <= 1.2,
+        ),
+      ],
+      details: [
+        `turn times (ms) every 25 turns: ${times
+          .filter((_, i) => i % 25 === 0)
+          .map((t) => t.toFixed(1))
+          .join(', ')}`,
+      ],
     };
   } finally {
     agent.destroy();

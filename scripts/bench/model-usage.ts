@@ -7,7 +7,13 @@ import { row, startBenchStack, type SectionResult } from './common.js';
 import { dropPrefixes } from './redis-info.js';
 
 const AGENTS = ['greeter', 'architect', 'interviewer', 'reviewer'];
-const ANSWERS = ['Taro Yamada', 'taro@example.com', 'No dietary requirements', '2', 'I want to learn how teams run Redis streams in production'];
+const ANSWERS = [
+  'Taro Yamada',
+  'taro@example.com',
+  'No dietary requirements',
+  '2',
+  'I want to learn how teams run Redis streams in production',
+];
 
 /**
  * (d) What an answered question costs a remote model: the five-field event
@@ -26,7 +32,12 @@ export async function modelUsage(redisUrl: string): Promise<SectionResult> {
   const { stack, keyPrefix, queuePrefix } = await startBenchStack(
     redisUrl,
     'usage',
-    { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-bench', ...Object.fromEntries(AGENTS.map((agent) => [`${agent.toUpperCase()}_MODEL`, agent])) },
+    {
+      LLM_PROVIDER: 'openai',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'sk-bench',
+      ...Object.fromEntries(AGENTS.map((agent) => [`${agent.toUpperCase()}_MODEL`, agent])),
+    },
     AGENTS,
   );
   try {
@@ -61,7 +72,10 @@ export async function modelUsage(redisUrl: string): Promise<SectionResult> {
       rows: [
         row('(d) model calls per answered question', calls.toFixed(1)),
         row('(d) prompt tokens per answered question', prompt.toFixed(0)),
-        row('(d) of them cached / uncached', `${cached.toFixed(0)} / ${(prompt - cached).toFixed(0)} (${((100 * cached) / prompt).toFixed(0)} % cached)`),
+        row(
+          '(d) of them cached / uncached',
+          `${cached.toFixed(0)} / ${(prompt - cached).toFixed(0)} (${((100 * cached) / prompt).toFixed(0)} % cached)`,
+        ),
         row('(d) answered questions whose next question streamed', `${streamed.length}/${n}`),
       ],
       details: perAnswer.map(

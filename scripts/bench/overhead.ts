@@ -42,10 +42,17 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
   let bare: BareResult | null = null;
   if (!options.skipBare) {
     log(`bare chain: ${HOP_AGENTS.join(' → ')}, worker concurrency ${options.concurrency}, ${options.inFlight} in flight`);
-    bare = await bareChain(redisUrl, { turns: options.turns, inFlight: options.inFlight, perLane: options.perLane, concurrency: options.concurrency });
+    bare = await bareChain(redisUrl, {
+      turns: options.turns,
+      inFlight: options.inFlight,
+      perLane: options.perLane,
+      concurrency: options.concurrency,
+    });
     rows.push(row('bare BullMQ job, 1 hop', both(bare.single)));
     rows.push(row(`bare BullMQ chain, ${HOPS} hops, 1 in flight`, both(bare.seq)));
-    rows.push(row(`bare BullMQ chain, ${HOPS} hops, ${options.inFlight} in flight`, `${both(bare.loaded)}; ${bare.throughput.toFixed(0)} chains/s`));
+    rows.push(
+      row(`bare BullMQ chain, ${HOPS} hops, ${options.inFlight} in flight`, `${both(bare.loaded)}; ${bare.throughput.toFixed(0)} chains/s`),
+    );
     details.push(
       `bare chain: queues ${HOP_AGENTS.map((a) => `agent-${a}`).join(' → ')} (${HOPS} hops, 2 queues as in the pipeline), step-job options as the pipeline's, ` +
         `one Worker per queue with concurrency ${options.concurrency}, producer and workers in this process; ${options.turns} sequential samples; ` +
@@ -56,7 +63,9 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
   if (!options.skipPipeline) {
     pipe = await pipeline(redisUrl, { turns: options.turns, inFlight: options.inFlight, perLane: options.perLane, fields: options.fields });
     rows.push(row('interview turn (HTTP→SSE, offline), 1 in flight', both(pipe.seq)));
-    rows.push(row(`interview turn, ${options.inFlight} sessions in parallel`, `${both(pipe.loaded)}; ${pipe.throughput.toFixed(0)} turns/s`));
+    rows.push(
+      row(`interview turn, ${options.inFlight} sessions in parallel`, `${both(pipe.loaded)}; ${pipe.throughput.toFixed(0)} turns/s`),
+    );
     details.push(
       `pipeline: POST /turns → agent-interviewer → agent-reviewer → agent-interviewer → turn.completed on SSE (${HOPS} queue hops); ` +
         `gateway and agents as separate processes (<AGENT>_CONCURRENCY default 4); ${options.turns} sequential answer turns over ${options.fields}-field forms; ` +

@@ -23,7 +23,13 @@ export const ANSWER = 'I would describe it in a few honest words';
 /** A form session with its stream open and its greeting (and the location turn) done. */
 export type OpenSession = Session & { sse: LiteSse; waiter: TurnWaiter };
 
-export async function openFormSession(agent: Agent, base: string, fields: number, firstTurn: string | null, timeoutMs = 60_000): Promise<OpenSession> {
+export async function openFormSession(
+  agent: Agent,
+  base: string,
+  fields: number,
+  firstTurn: string | null,
+  timeoutMs = 60_000,
+): Promise<OpenSession> {
   const session = await createSession(agent, base, { kind: 'form', form: benchForm(fields), options: { language: 'en' } });
   const waiter = new TurnWaiter();
   const sse = await LiteSse.open(eventsUrl(base, session), { agent, onTurnEnd: waiter.onEnd });
@@ -35,11 +41,18 @@ export async function openFormSession(agent: Agent, base: string, fields: number
 }
 
 /** POST one turn and wait for its end on the stream; the time from POST to the end event. */
-export async function timedTurn(agent: Agent, base: string, session: OpenSession, message: string, timeoutMs = 30_000): Promise<{ ms: number; failed: boolean }> {
+export async function timedTurn(
+  agent: Agent,
+  base: string,
+  session: OpenSession,
+  message: string,
+  timeoutMs = 30_000,
+): Promise<{ ms: number; failed: boolean }> {
   const t0 = performance.now();
   const response = await http(agent, turnsUrl(base, session), { method: 'POST', token: session.token, body: { message } });
   const turnId = json(response).turnId;
-  if (response.status !== 202 || typeof turnId !== 'string') throw new Error(`turn: ${response.status} ${response.error ?? response.text.slice(0, 200)}`);
+  if (response.status !== 202 || typeof turnId !== 'string')
+    throw new Error(`turn: ${response.status} ${response.error ?? response.text.slice(0, 200)}`);
   const failed = await session.waiter.waitTurn(turnId, timeoutMs);
   return { ms: performance.now() - t0, failed };
 }
@@ -54,7 +67,9 @@ export async function parallelTurns(
   options: { inFlight: number; perLane: number; fields: number; window?: MeasureWindow },
 ): Promise<{ loaded: number[]; throughput: number; failed: number }> {
   const sessions = await Promise.all(
-    Array.from({ length: options.inFlight }, () => openFormSession(agent, base, Math.max(options.fields, options.perLane) + 2, 'I live in Tokyo, Japan')),
+    Array.from({ length: options.inFlight }, () =>
+      openFormSession(agent, base, Math.max(options.fields, options.perLane) + 2, 'I live in Tokyo, Japan'),
+    ),
   );
   const loaded: number[] = [];
   let failed = 0;
@@ -80,7 +95,11 @@ export async function parallelTurns(
  * session), `turns` answer turns one at a time, over fresh `fields`-field
  * sessions answered field by field. `failed` counts warm-up turns too.
  */
-export async function sequentialTurns(agent: Agent, base: string, options: { turns: number; fields: number }): Promise<{ seq: number[]; failed: number }> {
+export async function sequentialTurns(
+  agent: Agent,
+  base: string,
+  options: { turns: number; fields: number },
+): Promise<{ seq: number[]; failed: number }> {
   let failed = 0;
   const turn = async (session: OpenSession) => {
     const result = await timedTurn(agent, base, session, ANSWER);
@@ -116,7 +135,7 @@ export async function pipeline(target: BenchTarget, options: PipelineOptions): P
     };
     const open = (fields: number) => openFormSession(agent, base, fields, 'I live in Tokyo, Japan');
     // Breakdown: one more session's answer turns alone between two scrapes of the services' metrics.
-    log('pipeline: breakdown of one session\'s answer turns from the services\' metrics');
+    log("pipeline: breakdown of one session's answer turns from the services' metrics");
     const probe = await open(options.fields);
     await sleep(PUSH_MS * 2.5);
     const before = await snapshot(agent, base);
@@ -124,7 +143,12 @@ export async function pipeline(target: BenchTarget, options: PipelineOptions): P
     for (let i = 0; i < options.fields - 1; i++) probeMs.push(await turn(probe));
     probe.sse.close();
     await sleep(PUSH_MS * 2.5);
-    const breakdown = describeBreakdown(before, await snapshot(agent, base), probeMs.length, probeMs.reduce((a, b) => a + b, 0) / probeMs.length);
+    const breakdown = describeBreakdown(
+      before,
+      await snapshot(agent, base),
+      probeMs.length,
+      probeMs.reduce((a, b) => a + b, 0) / probeMs.length,
+    );
     log(`pipeline: ${options.inFlight} sessions in parallel × ${options.perLane} turns`);
     const parallel = await parallelTurns(agent, base, options);
     failed += parallel.failed;

@@ -14,7 +14,14 @@ export async function clientList(redis: Redis): Promise<ClientInfo[]> {
   return text
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => Object.fromEntries(l.trim().split(' ').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])));
+    .map((l) =>
+      Object.fromEntries(
+        l
+          .trim()
+          .split(' ')
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      ),
+    );
 }
 
 /** Counts by `name=` (empty name shown as "(unnamed)"), as "a ×2, b ×1". */
@@ -66,7 +73,11 @@ export function localPortsTo(pid: number, remotePort: number): Set<number> | nul
 }
 
 /** The CLIENT LIST entries that belong to process `pid` (by its local ports), or null when unknown. */
-export async function clientsOfProcess(redis: Redis, pid: number, redisPort: number): Promise<{ mine: ClientInfo[] | null; all: ClientInfo[] }> {
+export async function clientsOfProcess(
+  redis: Redis,
+  pid: number,
+  redisPort: number,
+): Promise<{ mine: ClientInfo[] | null; all: ClientInfo[] }> {
   const all = await clientList(redis);
   const ports = localPortsTo(pid, redisPort);
   if (ports === null) return { mine: null, all };

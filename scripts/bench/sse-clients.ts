@@ -21,10 +21,17 @@ export async function sseClients(redisUrl: string, options: SseOptions): Promise
   const details: string[] = [];
   const benchLimit = openFilesLimit();
   if (benchLimit !== null && benchLimit < options.clients + 200) {
-    details.push(`warning: this process may open only ${benchLimit} files (ulimit -n); ${options.clients} clients need about ${options.clients + 200}`);
+    details.push(
+      `warning: this process may open only ${benchLimit} files (ulimit -n); ${options.clients} clients need about ${options.clients + 200}`,
+    );
   }
   // No agent runs here, so every session's greeting job stays queued: without a high shedding limit the gateway would refuse sessions past it.
-  const { stack, keyPrefix, queuePrefix } = await startBenchStack(redisUrl, 'sse', { SSE_HEARTBEAT_MS: String(options.heartbeatMs), SHED_QUEUE_BACKLOG: '100000000' }, []);
+  const { stack, keyPrefix, queuePrefix } = await startBenchStack(
+    redisUrl,
+    'sse',
+    { SSE_HEARTBEAT_MS: String(options.heartbeatMs), SHED_QUEUE_BACKLOG: '100000000' },
+    [],
+  );
   const base = stack.url;
   const gatewayPid = stack.procs.gateway!.pid;
   const gwLimit = openFilesLimit(gatewayPid);
@@ -40,7 +47,9 @@ export async function sseClients(redisUrl: string, options: SseOptions): Promise
       createSession(agent, base, { kind: 'faq' }),
     );
     const createMs = performance.now() - t0;
-    details.push(`created ${sessions.length} faq sessions in ${secs(createMs)} (${(sessions.length / (createMs / 1000)).toFixed(0)}/s, ${options.createConcurrency} at once)`);
+    details.push(
+      `created ${sessions.length} faq sessions in ${secs(createMs)} (${(sessions.length / (createMs / 1000)).toFixed(0)}/s, ${options.createConcurrency} at once)`,
+    );
 
     const before = await gatewayMemory(agent, base);
     log(`sse: opening ${options.clients} SSE clients`);
@@ -70,13 +79,17 @@ export async function sseClients(redisUrl: string, options: SseOptions): Promise
     const clientCount = Math.max(1, opened);
     const rssPer = (after.rss - before.rss) / clientCount;
     const heapPer = (after.heapUsed - before.heapUsed) / clientCount;
-    details.push(`gateway RSS ${mb(before.rss)} → ${mb(after.rss)}, heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (minimum of 5 scrapes each)`);
+    details.push(
+      `gateway RSS ${mb(before.rss)} → ${mb(after.rss)}, heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (minimum of 5 scrapes each)`,
+    );
     details.push(`gateway convo_sse_connections: ${after.sse}`);
 
     const redisPort = Number(new URL(redisUrl).port || 6379);
     const { mine, all } = await clientsOfProcess(redis, gatewayPid, redisPort);
     const named = all.filter((c) => (c.name ?? '').startsWith('gateway'));
-    details.push(`Redis connections named gateway* on the whole server: ${named.length} (${byName(named) || 'none'}; other gateways on this Redis count here too)`);
+    details.push(
+      `Redis connections named gateway* on the whole server: ${named.length} (${byName(named) || 'none'}; other gateways on this Redis count here too)`,
+    );
     if (mine) details.push(`Redis connections of the gateway process (pid ${gatewayPid}, via /proc): ${mine.length} (${byName(mine)})`);
     const redisConns = mine ? mine.length : named.length;
 
@@ -86,7 +99,9 @@ export async function sseClients(redisUrl: string, options: SseOptions): Promise
     while (heard() < opened && Date.now() < deadline) await sleep(200);
     const heardN = heard();
     const liveN = clients.filter((c) => c.live).length;
-    details.push(`${heardN}/${opened} streams had received a ': ping' ${secs(performance.now() - openedAt)} after the last one opened (heartbeat every ${options.heartbeatMs} ms); ${liveN} still open`);
+    details.push(
+      `${heardN}/${opened} streams had received a ': ping' ${secs(performance.now() - openedAt)} after the last one opened (heartbeat every ${options.heartbeatMs} ms); ${liveN} still open`,
+    );
     const bytes = clients.reduce((a, c) => a + c.bytes, 0);
     details.push(`bytes received by the clients: ${bytes} (${(bytes / clientCount).toFixed(0)} per stream)`);
 
@@ -102,7 +117,12 @@ export async function sseClients(redisUrl: string, options: SseOptions): Promise
 
     return {
       rows: [
-        row(`SSE clients open on one gateway`, `${opened}/${options.clients} in ${secs(openMs)}`, '10,000', opened >= 10_000 ? true : options.clients < 10_000 ? null : false),
+        row(
+          `SSE clients open on one gateway`,
+          `${opened}/${options.clients} in ${secs(openMs)}`,
+          '10,000',
+          opened >= 10_000 ? true : options.clients < 10_000 ? null : false,
+        ),
         row('SSE clients hearing a heartbeat', `${heardN}/${opened}`, 'all', heardN === opened && opened > 0),
         row('gateway RSS per SSE client', kb(rssPer), '< 50 KB', rssPer < 50 * 1024),
         row('gateway heap used per SSE client', kb(heapPer), '< 50 KB', heapPer < 50 * 1024),

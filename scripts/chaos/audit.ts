@@ -49,7 +49,17 @@ export async function auditSessions(redisUrl: string, prefix: string, opts: { se
       await new Promise((resolve) => setTimeout(resolve, 500));
       stuck = await busy();
     }
-    const audit: SessionAudit = { sessions: ids.length, acceptedTurns: 0, completedTurns: 0, failedTurns: 0, lostTurns: 0, duplicatedTurns: 0, stuckSessions: stuck.length, streamGaps: 0, samples: [] };
+    const audit: SessionAudit = {
+      sessions: ids.length,
+      acceptedTurns: 0,
+      completedTurns: 0,
+      failedTurns: 0,
+      lostTurns: 0,
+      duplicatedTurns: 0,
+      stuckSessions: stuck.length,
+      streamGaps: 0,
+      samples: [],
+    };
     const note = (text: string) => void (audit.samples.length < 10 && audit.samples.push(text));
     for (const id of stuck) note(`session ${id}: a turn still running or queued after ${opts.settleMs} ms`);
     for (const id of ids) {
@@ -71,7 +81,8 @@ export async function auditSessions(redisUrl: string, prefix: string, opts: { se
           if (type === 'turn.completed') audit.completedTurns++;
           else audit.failedTurns++;
         }
-        if (type === 'message' && data.role === 'user' && data.turnId) userMessages.set(data.turnId, (userMessages.get(data.turnId) ?? 0) + 1);
+        if (type === 'message' && data.role === 'user' && data.turnId)
+          userMessages.set(data.turnId, (userMessages.get(data.turnId) ?? 0) + 1);
       }
       for (const turnId of accepted) {
         audit.acceptedTurns++;

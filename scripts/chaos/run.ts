@@ -152,7 +152,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       log(`fault ${faults.length}/${planned.length}: ${kind} ${fault.target} (back after ${Math.round(fault.restartMs)} ms)`);
     }
     const faultsMissing = planned.slice(faults.length);
-    if (faultsMissing.length > 0) log(`cap of ${options.maxSeconds} s reached: ${faultsMissing.length} planned faults not injected (${faultsMissing.join(', ')})`);
+    if (faultsMissing.length > 0)
+      log(`cap of ${options.maxSeconds} s reached: ${faultsMissing.length} planned faults not injected (${faultsMissing.join(', ')})`);
     // Turns keep running through the last fault's recovery before the load stops.
     await new Promise((resolve) => setTimeout(resolve, options.faultEveryMs));
     stopLoad.abort();
@@ -162,7 +163,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const recovery = recoveryByKind(faults, spans);
     const ok =
       faultsMissing.length === 0 &&
-      audit.lostTurns === 0 && audit.duplicatedTurns === 0 && audit.stuckSessions === 0 && audit.streamGaps === 0 && report.streams.lost === 0 && report.streams.duplicated === 0 && report.streams.outOfOrder === 0 && report.unfinished === 0;
+      audit.lostTurns === 0 &&
+      audit.duplicatedTurns === 0 &&
+      audit.stuckSessions === 0 &&
+      audit.streamGaps === 0 &&
+      report.streams.lost === 0 &&
+      report.streams.duplicated === 0 &&
+      report.streams.outOfOrder === 0 &&
+      report.unfinished === 0;
     const { log: _log, ...rest } = options;
     return { options: rest, faultsPlanned: planned, faults, faultsMissing, load: report, audit, recovery, ok };
   } finally {
@@ -177,9 +185,17 @@ function recoveryByKind(faults: FaultRecord[], spans: Array<{ start: number; end
   for (const kind of FAULT_KINDS) {
     const ofKind = faults.filter((fault) => fault.kind === kind);
     if (ofKind.length === 0) continue;
-    const waits = ofKind.flatMap((fault) => spans.filter((span) => span.start < fault.at && span.end > fault.at).map((span) => span.end - fault.at)).sort((a, b) => a - b);
+    const waits = ofKind
+      .flatMap((fault) => spans.filter((span) => span.start < fault.at && span.end > fault.at).map((span) => span.end - fault.at))
+      .sort((a, b) => a - b);
     const pick = (q: number) => (waits.length === 0 ? null : Math.round(waits[Math.min(waits.length - 1, Math.floor(q * waits.length))]!));
-    out[kind] = { faults: ofKind.length, turns: waits.length, p50: pick(0.5), p99: pick(0.99), max: waits.length === 0 ? null : Math.round(waits.at(-1)!) };
+    out[kind] = {
+      faults: ofKind.length,
+      turns: waits.length,
+      p50: pick(0.5),
+      p99: pick(0.99),
+      max: waits.length === 0 ? null : Math.round(waits.at(-1)!),
+    };
   }
   return out;
 }

@@ -14,7 +14,11 @@ const ansi = (code: number) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
 export const COLOR: Styles = { dim: ansi(2), bold: ansi(1), ok: ansi(32), warn: ansi(33), accent: ansi(36) };
 export const PLAIN: Styles = { dim: (s) => s, bold: (s) => s, ok: (s) => s, warn: (s) => s, accent: (s) => s };
 
-const indent = (text: string, by = '  ') => text.split('\n').map((l) => by + l).join('\n');
+const indent = (text: string, by = '  ') =>
+  text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
 /** A value on one line: answers given over several messages are joined with newlines. */
 export const oneLine = (text: string) => text.replace(/(?<!\s)\s*\n+\s*/g, ' / ');
 
@@ -68,7 +72,11 @@ export function describeEvent(view: SessionView, ev: SessionEvent, st: Styles, s
     }
     case 'search': {
       const top = ev.data.hits[0];
-      return [st.dim(`  · search "${ev.data.query}": ${ev.data.hits.length} hit(s)${top ? `, best: ${top.title} (${top.score.toFixed(2)})` : ''}`)];
+      return [
+        st.dim(
+          `  · search "${ev.data.query}": ${ev.data.hits.length} hit(s)${top ? `, best: ${top.title} (${top.score.toFixed(2)})` : ''}`,
+        ),
+      ];
     }
     case 'answer': {
       const sources = answerSources(view);
@@ -76,7 +84,9 @@ export function describeEvent(view: SessionView, ev: SessionEvent, st: Styles, s
     }
     case 'clarify': {
       const choices = view.clarify?.choices ?? [];
-      return choices.length === 0 ? [] : [st.bold('  choose one (type its number or your own words):'), ...choices.map((c, i) => `   ${i + 1}) ${c}`)];
+      return choices.length === 0
+        ? []
+        : [st.bold('  choose one (type its number or your own words):'), ...choices.map((c, i) => `   ${i + 1}) ${c}`)];
     }
     case 'turn.queued':
       return [st.dim(`  · queued behind the running turn (position ${ev.data.position})`)];
@@ -137,7 +147,11 @@ export function describeFields(view: SessionView, st: Styles): string[] {
   if (view.fields.length === 0) return [st.dim('  (no fields)')];
   const progress = fieldProgress(view);
   return [
-    st.bold(`  ${progress.requiredDone}/${progress.required} required fields done · agent: ${view.currentAgent ?? '—'} · status: ${view.status}`),
-    ...view.fields.map((f) => `  ${f.status.padEnd(12)} ${f.label}${f.required ? '' : ' (optional)'}${f.value !== null ? ` = ${oneLine(f.value)}` : ''}`),
+    st.bold(
+      `  ${progress.requiredDone}/${progress.required} required fields done · agent: ${view.currentAgent ?? '—'} · status: ${view.status}`,
+    ),
+    ...view.fields.map(
+      (f) => `  ${f.status.padEnd(12)} ${f.label}${f.required ? '' : ' (optional)'}${f.value !== null ? ` = ${oneLine(f.value)}` : ''}`,
+    ),
   ];
 }

@@ -31,7 +31,11 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     io.output.write(`${lines.join('\n')}\n`);
   };
   const onRetry = (notice: RetryNotice) =>
-    print([st.warn(`  … ${notice.error.status === 0 ? 'gateway unreachable' : `busy (${notice.error.code})`}, retrying in ${Math.ceil(notice.delayMs / 1000)} s`)]);
+    print([
+      st.warn(
+        `  … ${notice.error.status === 0 ? 'gateway unreachable' : `busy (${notice.error.code})`}, retrying in ${Math.ceil(notice.delayMs / 1000)} s`,
+      ),
+    ]);
   // Shed calls (and, where they may be repeated, an unreachable gateway) are retried 5 times, turns until they go through.
   const client = createClient({ baseUrl: opts.url, retry: { maxAttempts: 5, onRetry } });
 
@@ -56,7 +60,9 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   const historyEnd = snapshot.lastEventId;
   print([
     st.bold(`${kind} session ${sessionId}`),
-    st.dim(`resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`),
+    st.dim(
+      `resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`,
+    ),
     st.dim('type /status, /submit or /quit at any time'),
     ...(kind === 'faq' ? ['Ask a question (shipping, returns, gift wrapping, receipts, payment, membership).'] : []),
   ]);
@@ -96,10 +102,14 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
 
   // On a terminal a question's text is written as it arrives; pipes get whole messages only.
   const showLive = tty
-    ? livePrinter((text) => io.output.write(text), st, () => {
-        clearLine(io.output, 0);
-        cursorTo(io.output, 0);
-      })
+    ? livePrinter(
+        (text) => io.output.write(text),
+        st,
+        () => {
+          clearLine(io.output, 0);
+          cursorTo(io.output, 0);
+        },
+      )
     : () => false;
 
   // The stream reconnects by itself with Last-Event-ID; the view applies each event once.
@@ -109,7 +119,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
       if (state === 'open' && outage) print([st.ok(`  … reconnected; resuming after event ${view.lastEventId}`)]);
       if (state === 'open') outage = false;
       if (state !== 'reconnecting') return;
-      if (!outage) print([st.warn(`  … connection lost; reconnecting${detail.delayMs > 0 ? ` in ${(detail.delayMs / 1000).toFixed(1)} s` : ''}`)]);
+      if (!outage)
+        print([st.warn(`  … connection lost; reconnecting${detail.delayMs > 0 ? ` in ${(detail.delayMs / 1000).toFixed(1)} s` : ''}`)]);
       outage = true;
     },
   });
@@ -147,7 +158,10 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
     try {
       const result = await client.sessions.submit(sessionId, { token });
       const labels = new Map(view.fields.map((f) => [f.fieldId, f.label]));
-      print([st.ok('Submitted. Your answers:'), ...Object.entries(result.collectedFields).map(([id, v]) => `  ${labels.get(id) ?? id}: ${oneLine(v)}`)]);
+      print([
+        st.ok('Submitted. Your answers:'),
+        ...Object.entries(result.collectedFields).map(([id, v]) => `  ${labels.get(id) ?? id}: ${oneLine(v)}`),
+      ]);
       finish(0);
     } catch (err) {
       print([st.warn(`  ! cannot submit yet: ${(err as Error).message}`)]);

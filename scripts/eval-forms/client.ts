@@ -98,11 +98,15 @@ export class SessionClient {
   }
 
   async snapshot(): Promise<Snapshot> {
-    return (await this.client.sessions.get(this.sessionId, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }).catch(named('GET session'))) as unknown as Snapshot;
+    return (await this.client.sessions
+      .get(this.sessionId, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+      .catch(named('GET session'))) as unknown as Snapshot;
   }
 
   async postTurn(message: string, idempotencyKey: string): Promise<string> {
-    const accepted = await this.client.sessions.postTurn(this.sessionId, { message, idempotencyKey }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }).catch(named('POST turns'));
+    const accepted = await this.client.sessions
+      .postTurn(this.sessionId, { message, idempotencyKey }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+      .catch(named('POST turns'));
     return accepted.turnId;
   }
 

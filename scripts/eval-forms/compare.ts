@@ -72,13 +72,20 @@ export function sameYesNo(expected: string, stored: string): boolean {
 }
 
 export function samePostalCode(expected: string, stored: string): boolean {
-  const canon = (s: string) => nfkc(s).replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  const canon = (s: string) =>
+    nfkc(s)
+      .replace(/[^A-Za-z0-9]/g, '')
+      .toUpperCase();
   return canon(stored) === canon(expected);
 }
 
 /** Protocol, `www.` and a trailing slash do not matter; the host is case-insensitive, the path is not. */
 export function canonUrl(url: string): string {
-  const bare = nfkc(url).trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/(?<!\/)\/+$/, '');
+  const bare = nfkc(url)
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/^www\./i, '')
+    .replace(/(?<!\/)\/+$/, '');
   const slash = bare.search(/[/?#]/);
   return slash < 0 ? bare.toLowerCase() : bare.slice(0, slash).toLowerCase() + bare.slice(slash);
 }
@@ -159,5 +166,14 @@ export function scoreField(fieldId: string, expected: Expected, field: SnapshotF
   const value = field?.value ?? null;
   const correct = status === expected.status && (status !== 'done' || valueMatches(expected, value));
   const want = expected.value ?? expected.contains?.join(' + ') ?? '';
-  return { fieldId, kind: expected.kind, expectedStatus: expected.status, want, finalStatus: status, value, correct, followUps: field?.followUps ?? 0 };
+  return {
+    fieldId,
+    kind: expected.kind,
+    expectedStatus: expected.status,
+    want,
+    finalStatus: status,
+    value,
+    correct,
+    followUps: field?.followUps ?? 0,
+  };
 }

@@ -12,7 +12,20 @@ export const SETS = ['dev', 'heldout'] as const;
 export type SetName = (typeof SETS)[number];
 
 export const KINDS = [
-  'choice', 'yes_no', 'date', 'time', 'year', 'period', 'duration', 'number', 'email', 'phone', 'url', 'postal_code', 'name', 'text',
+  'choice',
+  'yes_no',
+  'date',
+  'time',
+  'year',
+  'period',
+  'duration',
+  'number',
+  'email',
+  'phone',
+  'url',
+  'postal_code',
+  'name',
+  'text',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -65,7 +78,15 @@ const FormShape = z
   .object({
     title: z.string().optional(),
     fields: z
-      .array(z.looseObject({ id: z.string().optional(), fieldId: z.string().min(1), label: z.string(), intent: z.string().nullable().optional(), required: z.boolean() }))
+      .array(
+        z.looseObject({
+          id: z.string().optional(),
+          fieldId: z.string().min(1),
+          label: z.string(),
+          intent: z.string().nullable().optional(),
+          required: z.boolean(),
+        }),
+      )
       .min(1),
     facts: z
       .array(
@@ -119,7 +140,9 @@ export interface LoadedSet {
 export function loadSet(root: string, set: SetName): LoadedSet {
   const dir = path.join(root, set);
   if (!existsSync(dir)) return { forms: [], problems: [] };
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const forms: EvalForm[] = [];
   const problems: LoadProblem[] = [];
   for (const name of files) {
@@ -170,9 +193,11 @@ export function crossCheck(evalForm: EvalForm): string[] {
   for (const respondent of evalForm.respondents) {
     const missing = [...fieldIds].filter((id) => !(id in respondent.expected));
     if (missing.length > 0) out.push(`${respondent.id}: no expectation for ${missing.join(', ')} (not scored)`);
-    const unknown = [...Object.keys(respondent.expected), ...Object.keys(respondent.replies), ...respondent.corrections.flatMap((c) => [c.afterField, c.field])].filter(
-      (id) => !fieldIds.has(id),
-    );
+    const unknown = [
+      ...Object.keys(respondent.expected),
+      ...Object.keys(respondent.replies),
+      ...respondent.corrections.flatMap((c) => [c.afterField, c.field]),
+    ].filter((id) => !fieldIds.has(id));
     if (unknown.length > 0) out.push(`${respondent.id}: unknown field id(s) ${[...new Set(unknown)].join(', ')}`);
   }
   return out;

@@ -63,13 +63,23 @@ export function parseOptions(argv: string[]): Options {
   const set = values.set;
   if (set !== 'all' && !(SETS as readonly string[]).includes(set)) throw new UsageError(`--set must be dev, heldout or all, got ${set}`);
   const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer, got ${values.concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError(`--concurrency must be a positive integer, got ${values.concurrency}`);
   // --only and --details look into single forms and sessions, which is allowed on dev only.
   if (set === 'heldout' && values.details) throw new UsageError('--details is for the dev set only: nobody may tune on the held-out set');
   if (set === 'heldout' && values.only !== undefined) throw new UsageError('--only picks a dev form; the held-out set is run whole');
-  if (set !== 'dev' && values.only === undefined && values.transcripts !== undefined) throw new UsageError('--transcripts is for the dev set only (--set dev)');
+  if (set !== 'dev' && values.only === undefined && values.transcripts !== undefined)
+    throw new UsageError('--transcripts is for the dev set only (--set dev)');
   const sets: SetName[] = values.only !== undefined ? ['dev'] : set === 'all' ? [...SETS] : [set as SetName];
-  return { sets, url: values.url ?? null, json: values.json, details: values.details, concurrency, only: values.only ?? null, transcripts: values.transcripts ?? null };
+  return {
+    sets,
+    url: values.url ?? null,
+    json: values.json,
+    details: values.details,
+    concurrency,
+    only: values.only ?? null,
+    transcripts: values.transcripts ?? null,
+  };
 }
 
 /** Progress goes to stderr, so `--json` leaves stdout clean. */
@@ -97,7 +107,12 @@ function writeTranscript(dir: string, formId: string, respondentId: string, res:
   fs.writeFileSync(path.join(dir, `${formId}.${respondentId}.txt`), `${lines.join('\n')}\n`);
 }
 
-async function runAll(sut: SystemUnderTest, loaded: Loaded[], concurrency: number, transcripts: string | null): Promise<Map<SetName, SessionResult[]>> {
+async function runAll(
+  sut: SystemUnderTest,
+  loaded: Loaded[],
+  concurrency: number,
+  transcripts: string | null,
+): Promise<Map<SetName, SessionResult[]>> {
   const jobs = loaded.flatMap((l) => l.forms.flatMap((form) => form.respondents.map((respondent) => ({ form, respondent }))));
   const total = jobs.length;
   let done = 0;
@@ -106,7 +121,8 @@ async function runAll(sut: SystemUnderTest, loaded: Loaded[], concurrency: numbe
     done++;
     if (transcripts !== null && form.set === 'dev') writeTranscript(transcripts, form.id, respondent.id, res);
     // Held-out progress names nothing: a count is all anyone sees of it.
-    const what = form.set === 'dev' ? `${form.id}/${respondent.id}: ${res.error ? 'error' : res.ended}, ${res.turns} turns` : 'heldout session';
+    const what =
+      form.set === 'dev' ? `${form.id}/${respondent.id}: ${res.error ? 'error' : res.ended}, ${res.turns} turns` : 'heldout session';
     log(`[${done}/${total}] ${what}`);
     return res;
   });
@@ -157,10 +173,17 @@ export async function main(argv: string[]): Promise<number> {
     console.error(err.message === '' ? USAGE : `eval:forms: ${err.message}\n${USAGE}`);
     return 2;
   }
-  for (const l of loaded) log(`${l.set}: ${l.forms.length} form(s), ${l.forms.reduce((n, f) => n + f.respondents.length, 0)} respondent(s)`);
+  for (const l of loaded)
+    log(`${l.set}: ${l.forms.length} form(s), ${l.forms.reduce((n, f) => n + f.respondents.length, 0)} respondent(s)`);
   if (loaded.every((l) => l.forms.length === 0)) {
     // Nothing to talk to the system about: starting it would only cost time.
-    print(opts, { url: '', description: 'no sessions run', stop: async () => undefined }, loaded, loaded.map((l) => setReport(l.set, [], 0, opts.details)), 0);
+    print(
+      opts,
+      { url: '', description: 'no sessions run', stop: async () => undefined },
+      loaded,
+      loaded.map((l) => setReport(l.set, [], 0, opts.details)),
+      0,
+    );
     return 0;
   }
   let sut: SystemUnderTest;

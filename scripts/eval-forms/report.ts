@@ -96,7 +96,9 @@ export function setReport(set: SetName, results: readonly SessionResult[], forms
   if (set === 'heldout' || results.length === 0) return report;
   report.byStyle = groupBy(results, (r) => r.style);
   report.byKind = byKind(results);
-  report.byLanguage = groupBy(results, (r) => (r.sessionLanguage === r.formLanguage ? r.sessionLanguage : `${r.sessionLanguage} (form ${r.formLanguage})`));
+  report.byLanguage = groupBy(results, (r) =>
+    r.sessionLanguage === r.formLanguage ? r.sessionLanguage : `${r.sessionLanguage} (form ${r.formLanguage})`,
+  );
   if (withSessions) report.sessions = [...results];
   return report;
 }
@@ -108,7 +110,11 @@ const num = (x: number, digits = 2): string => (Number.isFinite(x) ? x.toFixed(d
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join(' | ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map(line)].join('\n');
 }
 
@@ -127,7 +133,10 @@ export function totalsTable(reports: readonly SetReport[]): string {
     ['turns failed / timed out (20 s)', (t) => `${t.turnsFailed} / ${t.turnsTimedOut}`],
     ['sessions with errors', (t) => String(t.errors)],
   ];
-  return table(['metric', ...reports.map((r) => r.set)], metrics.map(([name, f]) => [name, ...reports.map((r) => f(r.totals))]));
+  return table(
+    ['metric', ...reports.map((r) => r.set)],
+    metrics.map(([name, f]) => [name, ...reports.map((r) => f(r.totals))]),
+  );
 }
 
 export function breakdownTables(report: SetReport): string {
@@ -164,11 +173,17 @@ export function detailLines(results: readonly SessionResult[]): string[] {
     const head = `${result.formId}/${result.respondentId} [${result.style}, ${result.sessionLanguage}] ${result.ended || 'unfinished'}, ${result.turns} turns, submit ${result.submitStatus ?? '-'}`;
     const fields = wrong.map((field) => {
       const want = field.expectedStatus === 'done' ? `done ${JSON.stringify(field.want)}` : field.expectedStatus;
-      const got = field.finalStatus === 'done' || field.finalStatus === 'needs_review' ? `${field.finalStatus} ${JSON.stringify(clip(field.value ?? '', 60))}` : field.finalStatus;
+      const got =
+        field.finalStatus === 'done' || field.finalStatus === 'needs_review'
+          ? `${field.finalStatus} ${JSON.stringify(clip(field.value ?? '', 60))}`
+          : field.finalStatus;
       return `${field.fieldId}: want ${want}, got ${got}`;
     });
     const impure = result.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`);
-    const extra = [result.error ? `error: ${clip(result.error, 120)}` : '', result.correctionsUnsent > 0 ? `${result.correctionsUnsent} correction(s) never sent` : ''].filter(Boolean);
+    const extra = [
+      result.error ? `error: ${clip(result.error, 120)}` : '',
+      result.correctionsUnsent > 0 ? `${result.correctionsUnsent} correction(s) never sent` : '',
+    ].filter(Boolean);
     out.push([head, ...fields, ...impure, ...extra].join(' | '));
   }
   return out;

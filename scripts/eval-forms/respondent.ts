@@ -143,7 +143,13 @@ const fold = (s: string): string => nfkc(s).toLowerCase();
  * said before, a list of the field's options is a question, and one
  * confirmation per request is enough (a second one would loop).
  */
-export function isConfirmationRequest(form: FormView, respondent: Respondent, snap: Snapshot, sent: readonly Sent[], fieldId: string): boolean {
+export function isConfirmationRequest(
+  form: FormView,
+  respondent: Respondent,
+  snap: Snapshot,
+  sent: readonly Sent[],
+  fieldId: string,
+): boolean {
   const last = lastAssistant(snap);
   if (!last) return false;
   const prev = sent.at(-1);
@@ -154,7 +160,9 @@ export function isConfirmationRequest(form: FormView, respondent: Respondent, sn
   const earlierMsgs = sent.map((s) => fold(s.text));
   const firstReply = fold(respondent.replies[fieldId]?.[0] ?? '');
   // A value they gave: an answer to this field, a correction of it, or words of their first reply said earlier.
-  const gave = sent.some((s) => (s.reason === 'answer' || s.reason === 'correction') && s.fieldId === fieldId) || sharesWindow(firstReply, earlierMsgs);
+  const gave =
+    sent.some((s) => (s.reason === 'answer' || s.reason === 'correction') && s.fieldId === fieldId) ||
+    sharesWindow(firstReply, earlierMsgs);
   if (!gave) return false;
   const value = respondent.expected[fieldId]?.value;
   if (value !== undefined && !vocab.includes(fold(value)) && containsValue(text, fold(value))) return true;

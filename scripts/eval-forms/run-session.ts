@@ -39,13 +39,22 @@ export interface SessionResult {
   error: string | null;
 }
 
-export async function runSession(base: string, form: EvalForm, respondent: Respondent, opts: { keep: boolean } = { keep: false }): Promise<SessionResult> {
+export async function runSession(
+  base: string,
+  form: EvalForm,
+  respondent: Respondent,
+  opts: { keep: boolean } = { keep: false },
+): Promise<SessionResult> {
   const result = emptyResult(form, respondent);
   const kind = form.form.compliance !== undefined ? 'application' : 'form';
   let client: SessionClient;
   try {
     // The raw form goes as read: the gateway validates it, and a form it refuses is this session's error.
-    client = await SessionClient.create(base, { kind, form: form.rawForm as CreateSessionInput['form'], options: { language: respondent.sessionLanguage } });
+    client = await SessionClient.create(base, {
+      kind,
+      form: form.rawForm as CreateSessionInput['form'],
+      options: { language: respondent.sessionLanguage },
+    });
   } catch (err) {
     return { ...result, ended: 'error', error: (err as Error).message, fields: scoreFields(respondent, undefined) };
   }
@@ -79,11 +88,20 @@ async function converse(client: SessionClient, form: EvalForm, respondent: Respo
     // Counted even when the system stopped answering halfway: those turns were spent.
     result.turns = sent.length;
     result.residenceMessages = sent.filter((s) => s.reason === 'residence').length;
-    result.correctionsUnsent = respondent.corrections.filter((c) => !sent.some((s) => s.reason === 'correction' && s.text === c.message)).length;
+    result.correctionsUnsent = respondent.corrections.filter(
+      (c) => !sent.some((s) => s.reason === 'correction' && s.text === c.message),
+    ).length;
   }
 }
 
-async function talk(client: SessionClient, form: EvalForm, respondent: Respondent, result: SessionResult, sent: Sent[], started: number): Promise<void> {
+async function talk(
+  client: SessionClient,
+  form: EvalForm,
+  respondent: Respondent,
+  result: SessionResult,
+  sent: Sent[],
+  started: number,
+): Promise<void> {
   for (;;) {
     const snap = await client.snapshot();
     const action = decide(form.form, respondent, snap, sent);
@@ -117,7 +135,11 @@ function noteEnd(end: { type: string } | null, result: SessionResult): void {
 /** Every field with an expectation, scored against the final snapshot (unresolved when there is none). */
 function scoreFields(respondent: Respondent, snap: Snapshot | undefined): FieldScore[] {
   return Object.entries(respondent.expected).map(([fieldId, exp]) =>
-    scoreField(fieldId, exp, snap?.fields.find((f) => f.fieldId === fieldId)),
+    scoreField(
+      fieldId,
+      exp,
+      snap?.fields.find((f) => f.fieldId === fieldId),
+    ),
   );
 }
 

@@ -174,7 +174,8 @@ function positiveInt(flag: string, raw: string, max: number): number {
 }
 
 function checkInt(name: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}; got ${value}`);
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}; got ${value}`);
   return value;
 }
 

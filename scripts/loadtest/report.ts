@@ -84,7 +84,10 @@ export function formatTable(report: LoadtestReport): string {
     ['turns completed', String(report.completed)],
     ['turns failed', String(report.failedTurns)],
     ['turns unfinished', String(report.unfinished)],
-    ['latency ms', `p50 ${ms(report.latencyMs.p50)}  p95 ${ms(report.latencyMs.p95)}  p99 ${ms(report.latencyMs.p99)}  max ${ms(report.latencyMs.max)}  mean ${ms(report.latencyMs.mean)}`],
+    [
+      'latency ms',
+      `p50 ${ms(report.latencyMs.p50)}  p95 ${ms(report.latencyMs.p95)}  p99 ${ms(report.latencyMs.p99)}  max ${ms(report.latencyMs.max)}  mean ${ms(report.latencyMs.mean)}`,
+    ],
     ['throughput', `${report.turnsPerSecond.toFixed(2)} turns/s`],
     ['stream events', String(report.streams.events)],
     ['lost / dup / order', `${report.streams.lost} / ${report.streams.duplicated} / ${report.streams.outOfOrder}`],

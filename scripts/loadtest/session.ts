@@ -81,7 +81,12 @@ function onStreamEvent(ctx: RunContext, check: StreamCheck, ends: TurnEnds, ev: 
 async function createSession(ctx: RunContext, client: ConvoClient): Promise<CreatedSession | null> {
   const { stats } = ctx;
   const route = 'POST /v1/sessions';
-  const outcome = await post(ctx, route, (signal) => client.sessions.create(ctx.scenario.createBody, { signal }), () => stats.sessionsShed++);
+  const outcome = await post(
+    ctx,
+    route,
+    (signal) => client.sessions.create(ctx.scenario.createBody, { signal }),
+    () => stats.sessionsShed++,
+  );
   if (outcome.kind !== 'answered') {
     if (outcome.kind === 'error') stats.error(outcome.message);
     return null;
@@ -110,7 +115,12 @@ async function runTurn(ctx: RunContext, client: ConvoClient, session: CreatedSes
   const route = 'POST /v1/sessions/:id/turns';
   // One key for the turn: a retry after a shed answer is the same turn, never a second one.
   const turn = { message: ctx.scenario.message(index), idempotencyKey: newIdempotencyKey() };
-  const outcome = await post(ctx, route, (signal) => client.sessions.postTurn(session.sessionId, turn, { token: session.token, signal }), (status) => stats.shed[status]++);
+  const outcome = await post(
+    ctx,
+    route,
+    (signal) => client.sessions.postTurn(session.sessionId, turn, { token: session.token, signal }),
+    (status) => stats.shed[status]++,
+  );
   if (outcome.kind !== 'answered') {
     if (outcome.kind === 'error') stats.error(outcome.message);
     return true; // shed or failed: move on to the next turn
@@ -137,7 +147,12 @@ async function runTurn(ctx: RunContext, client: ConvoClient, session: CreatedSes
  * falls before the deadline. `startedAt` is taken just before the attempt
  * that got the answer, so it is where a turn's latency starts.
  */
-async function post<T>(ctx: RunContext, route: string, call: (signal: AbortSignal) => Promise<T>, onShed: (status: 429 | 503) => void): Promise<PostOutcome<T>> {
+async function post<T>(
+  ctx: RunContext,
+  route: string,
+  call: (signal: AbortSignal) => Promise<T>,
+  onShed: (status: 429 | 503) => void,
+): Promise<PostOutcome<T>> {
   for (let attempt = 0; ; attempt++) {
     const startedAt = performance.now();
     try {

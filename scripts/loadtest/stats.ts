@@ -42,6 +42,9 @@ export class RunStats {
   addStream(check: StreamCheck, stream: { reconnects: number; ignored: number }): void {
     addCounts(this.streams, check);
     this.streams.reconnects += stream.reconnects;
-    if (stream.ignored > 0) this.error(`${stream.ignored} message(s) on one stream were not contract events (unknown type, no integer id, or data not a JSON object)`);
+    if (stream.ignored > 0)
+      this.error(
+        `${stream.ignored} message(s) on one stream were not contract events (unknown type, no integer id, or data not a JSON object)`,
+      );
   }
 }

@@ -4,10 +4,7 @@ export interface TurnEnd {
   failed: boolean;
 }
 
-export type WaitResult =
-  | ({ kind: 'ended' } & TurnEnd)
-  | { kind: 'timeout' }
-  | { kind: 'stream-failed'; error: Error };
+export type WaitResult = ({ kind: 'ended' } & TurnEnd) | { kind: 'timeout' } | { kind: 'stream-failed'; error: Error };
 
 /** Ends nobody waits for yet (a turn can end before its POST's 202 is read); the oldest go first beyond this. */
 const MAX_UNCLAIMED = 64;

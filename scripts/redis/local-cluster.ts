@@ -40,8 +40,10 @@ export async function startLocalCluster(opts: { masters?: number; log?: (line: s
     for (let i = 0; i < masters; i++) servers.push(await spawnClusterNode(dir));
     const addresses = servers.map((server) => `127.0.0.1:${server.port}`);
     // `--cluster create` wants three masters at least; one node just takes every slot.
-    if (masters >= 3) await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
-    else if (masters === 1) await run('redis-cli', ['-p', String(servers[0]!.port), 'cluster', 'addslotsrange', '0', '16383'], { timeout: 10_000 });
+    if (masters >= 3)
+      await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
+    else if (masters === 1)
+      await run('redis-cli', ['-p', String(servers[0]!.port), 'cluster', 'addslotsrange', '0', '16383'], { timeout: 10_000 });
     else throw new Error('a local cluster has 1 or at least 3 masters');
     await waitClusterOk(servers);
     opts.log?.(`[redis cluster] ${masters} masters at ${addresses.join(',')}`);
@@ -60,15 +62,23 @@ async function spawnClusterNode(dir: string): Promise<RedisServerProcess> {
       return await spawnRedisServer({
         port,
         args: [
-          '--cluster-enabled', 'yes',
-          '--cluster-port', String(busPort),
-          '--cluster-config-file', join(dir, `nodes-${port}.conf`),
-          '--cluster-node-timeout', '5000',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '5000',
           // A lone node never learns its own address from a peer: announce it, or CLUSTER SLOTS names it with an empty host.
-          '--cluster-announce-ip', '127.0.0.1',
-          '--dir', dir,
-          '--save', '',
-          '--appendonly', 'no',
+          '--cluster-announce-ip',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
         ],
       });
     } catch (err) {

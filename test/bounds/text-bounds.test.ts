@@ -20,7 +20,16 @@ import {
   reviewAnswer,
 } from '@convo/forms';
 import { CHOICE_MAX_CHARS, Problem, SessionForm, Worksheet, type FactDefinition, type FaqDocument, type FormField } from '@convo/contract';
-import { checkTextBudget, loadAnalyzer, loadKuromoji, setTextBudgetMs, textBudgetMs, TextBudgetExceededError, withinTextBudget, type Analyzer } from '@convo/text';
+import {
+  checkTextBudget,
+  loadAnalyzer,
+  loadKuromoji,
+  setTextBudgetMs,
+  textBudgetMs,
+  TextBudgetExceededError,
+  withinTextBudget,
+  type Analyzer,
+} from '@convo/text';
 import {
   analyzeIntent,
   autoFix,
@@ -131,12 +140,23 @@ function choiceProblem(text: string, prompt: string = text): Problem {
 
 /** A written problem made of the text: prompt, model answer, rubric and explanation. */
 function writtenProblem(text: string): Problem {
-  return Problem.parse({ ...PROBLEM_BASE, type: 'written', prompt: text, choices: null, correctChoiceIndex: null, modelAnswer: text, rubric: [text, '12'], explanation: text });
+  return Problem.parse({
+    ...PROBLEM_BASE,
+    type: 'written',
+    prompt: text,
+    choices: null,
+    correctChoiceIndex: null,
+    modelAnswer: text,
+    rubric: [text, '12'],
+    explanation: text,
+  });
 }
 
 /** Facts that name every kind of issue the scorer and the suggestions look at. */
 const SOME_ISSUES: CheckFacts = {
-  issues: (['wrong_answer', 'duplicate_choice', 'off_topic_choice', 'number_mismatch', 'explanation_contradicts', 'multiple_correct'] as const).map((kind) => ({
+  issues: (
+    ['wrong_answer', 'duplicate_choice', 'off_topic_choice', 'number_mismatch', 'explanation_contradicts', 'multiple_correct'] as const
+  ).map((kind) => ({
     kind,
     field: 'choices',
     severity: 'error' as const,
@@ -170,64 +190,82 @@ function worksheetOf(text: string): Worksheet {
   });
 }
 
-const WORKBENCH: EntryPoint[] = ([
-  { name: 'workbench checkProblem (choice)', setup: (text) => () => checkProblem(choiceProblem(text), 'ja') },
-  { name: 'workbench checkProblem (written)', setup: (text) => () => checkProblem(writtenProblem(text), 'en') },
-  // The kanji-reading rule: the quoted text is read with kuromoji.
-  { name: 'workbench checkProblem (reading)', setup: (text) => () => checkProblem(choiceProblem(text, `「${text}」の読みを答えなさい。`), 'ja') },
-  { name: 'workbench autoFix (choice)', setup: (text) => () => autoFix(choiceProblem(text), 'ja') },
-  { name: 'workbench autoFix (written)', setup: (text) => () => autoFix(writtenProblem(text), 'en') },
-  {
-    name: 'workbench autoFix (with issues)',
-    setup: (text) => {
-      const problem = choiceProblem(text);
-      return () => autoFix(problem, 'ja', SOME_ISSUES);
+const WORKBENCH: EntryPoint[] = (
+  [
+    { name: 'workbench checkProblem (choice)', setup: (text) => () => checkProblem(choiceProblem(text), 'ja') },
+    { name: 'workbench checkProblem (written)', setup: (text) => () => checkProblem(writtenProblem(text), 'en') },
+    // The kanji-reading rule: the quoted text is read with kuromoji.
+    {
+      name: 'workbench checkProblem (reading)',
+      setup: (text) => () => checkProblem(choiceProblem(text, `「${text}」の読みを答えなさい。`), 'ja'),
     },
-  },
-  {
-    name: 'workbench scoreProblem',
-    setup: async (text) => {
-      const problem = choiceProblem(text);
-      const facts = await checkProblem(problem, 'ja');
-      return () => [scoreProblem(problem, facts, 'normal', 'ja'), scoreProblem(writtenProblem(text), SOME_ISSUES, 'hard', 'en')];
+    { name: 'workbench autoFix (choice)', setup: (text) => () => autoFix(choiceProblem(text), 'ja') },
+    { name: 'workbench autoFix (written)', setup: (text) => () => autoFix(writtenProblem(text), 'en') },
+    {
+      name: 'workbench autoFix (with issues)',
+      setup: (text) => {
+        const problem = choiceProblem(text);
+        return () => autoFix(problem, 'ja', SOME_ISSUES);
+      },
     },
-  },
-  { name: 'workbench analyzeIntent', setup: (text) => () => analyzeIntent(text) },
-  {
-    name: 'workbench ruleEdit',
-    setup: (text) => {
-      const problems = [choiceProblem(text), writtenProblem(text)];
-      return () => problems.flatMap((problem) => EDITS.map(([section, intent]) => ruleEdit(problem, section, intent, 'ja')));
+    {
+      name: 'workbench scoreProblem',
+      setup: async (text) => {
+        const problem = choiceProblem(text);
+        const facts = await checkProblem(problem, 'ja');
+        return () => [scoreProblem(problem, facts, 'normal', 'ja'), scoreProblem(writtenProblem(text), SOME_ISSUES, 'hard', 'en')];
+      },
     },
-  },
-  {
-    name: 'workbench suggest',
-    setup: async (text) => {
-      const problem = choiceProblem(text);
-      const facts = await checkProblem(problem, 'ja');
-      return () => [suggest(problem, facts, { subject: 'math', difficulty: 'easy', language: 'ja' }), suggest(problem, SOME_ISSUES, { subject: 'kanji', difficulty: 'hard', language: 'en' })];
+    { name: 'workbench analyzeIntent', setup: (text) => () => analyzeIntent(text) },
+    {
+      name: 'workbench ruleEdit',
+      setup: (text) => {
+        const problems = [choiceProblem(text), writtenProblem(text)];
+        return () => problems.flatMap((problem) => EDITS.map(([section, intent]) => ruleEdit(problem, section, intent, 'ja')));
+      },
     },
-  },
-  { name: 'workbench findMissingGlyphs', setup: (text) => () => findMissingGlyphs(text) },
-  {
-    name: 'workbench renderWorksheetPdf',
-    setup: (text) => {
-      const worksheet = worksheetOf(text);
-      // The answers sheet: prompts, choices, answers, model answers and explanations.
-      return () => renderWorksheetPdf(worksheet, 'answers');
+    {
+      name: 'workbench suggest',
+      setup: async (text) => {
+        const problem = choiceProblem(text);
+        const facts = await checkProblem(problem, 'ja');
+        return () => [
+          suggest(problem, facts, { subject: 'math', difficulty: 'easy', language: 'ja' }),
+          suggest(problem, SOME_ISSUES, { subject: 'kanji', difficulty: 'hard', language: 'en' }),
+        ];
+      },
     },
-  },
-] satisfies EntryPoint[]).map((entry) => ({ ...entry, sizes: PROBLEM_SIZES }));
+    { name: 'workbench findMissingGlyphs', setup: (text) => () => findMissingGlyphs(text) },
+    {
+      name: 'workbench renderWorksheetPdf',
+      setup: (text) => {
+        const worksheet = worksheetOf(text);
+        // The answers sheet: prompts, choices, answers, model answers and explanations.
+        return () => renderWorksheetPdf(worksheet, 'answers');
+      },
+    },
+  ] satisfies EntryPoint[]
+).map((entry) => ({ ...entry, sizes: PROBLEM_SIZES }));
 
 // --- FAQ ---
 
-const faqDoc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[]): FaqDocument => ({ id, language, question, answer, tags });
+const faqDoc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[]): FaqDocument => ({
+  id,
+  language,
+  question,
+  answer,
+  tags,
+});
 
 /** A small shop FAQ whose shipping entries split on a region facet, so a vague question is clarified. */
 const FAQ: FaqDocument[] = [
   faqDoc('ship-honshu', 'ja', '本州への送料はいくらですか？', '本州への送料は500円です。', ['送料', '配送', '地域:本州']),
   faqDoc('ship-hokkaido', 'ja', '北海道への送料はいくらですか？', '北海道への送料は800円です。', ['送料', '配送', '地域:北海道']),
-  faqDoc('ship-okinawa', 'ja', '沖縄・離島への送料はいくらですか？', '沖縄・離島への送料は1200円です。', ['送料', '配送', '地域:沖縄・離島']),
+  faqDoc('ship-okinawa', 'ja', '沖縄・離島への送料はいくらですか？', '沖縄・離島への送料は1200円です。', [
+    '送料',
+    '配送',
+    '地域:沖縄・離島',
+  ]),
   faqDoc('returns', 'ja', '返品ポリシーを教えてください', '返品は商品到着後30日以内に受け付けます。', ['返品']),
   faqDoc('gift-wrap', 'ja', 'ギフト包装はできますか？', '有料で承ります。', ['ギフト', '包装']),
   faqDoc('ship-us', 'en', 'How much is shipping to the US?', 'Shipping to the US costs $10.', ['shipping', 'region:US']),
@@ -246,7 +284,10 @@ let clarifying: PlannerHistoryEntry[];
 
 const FAQ_ENTRIES: EntryPoint[] = [
   { name: 'text analyzer tokens', setup: (text) => () => analyzer.tokens(text) },
-  { name: 'faq planRuleBased', setup: (text) => () => planRuleBased({ message: text, history: [], topK: 5, language: 'auto' }, { analyzer, corpus }) },
+  {
+    name: 'faq planRuleBased',
+    setup: (text) => () => planRuleBased({ message: text, history: [], topK: 5, language: 'auto' }, { analyzer, corpus }),
+  },
   {
     name: 'faq planRuleBased (after a clarification)',
     setup: (text) => () => planRuleBased({ message: text, history: clarifying, topK: 5, language: 'auto' }, { analyzer, corpus }),
@@ -276,7 +317,14 @@ const FORM = SessionForm.parse({
     { id: 'f5', fieldId: 'start', label: 'Earliest start date', intent: 'When the applicant can start', required: true, sortOrder: 5 },
     { id: 'f6', fieldId: 'experience', label: 'Years of experience', intent: null, required: true, sortOrder: 6 },
     { id: 'f7', fieldId: 'website', label: 'Portfolio URL', intent: null, required: false, sortOrder: 7 },
-    { id: 'f8', fieldId: 'motivation', label: 'Why do you want this job?', intent: 'Motivation for applying', required: true, sortOrder: 8 },
+    {
+      id: 'f8',
+      fieldId: 'motivation',
+      label: 'Why do you want this job?',
+      intent: 'Motivation for applying',
+      required: true,
+      sortOrder: 8,
+    },
   ],
   facts: [],
   compliance: { prohibitedTopics: ['religion'] },
@@ -284,11 +332,31 @@ const FORM = SessionForm.parse({
 
 /** An application interview: a few fields answered, the interviewer last asked about `asked`. */
 function application(language: 'ja' | 'en' = 'en', asked = 'motivation') {
-  const state = newFormSession({ sessionId: 's', kind: 'application', form: FORM, language, firstAgent: 'interviewer', now: NOW.toISOString() });
+  const state = newFormSession({
+    sessionId: 's',
+    kind: 'application',
+    form: FORM,
+    language,
+    firstAgent: 'interviewer',
+    now: NOW.toISOString(),
+  });
   const draft = applicationDraft(state, true);
-  applyPlan(draft, { fields: FORM.fields.map((field) => ({ field_id: field.fieldId, label: field.label, intent: field.intent ?? '', required: field.required })) });
+  applyPlan(draft, {
+    fields: FORM.fields.map((field) => ({
+      field_id: field.fieldId,
+      label: field.label,
+      intent: field.intent ?? '',
+      required: field.required,
+    })),
+  });
   draft.setCountry(language === 'ja' ? 'JP' : 'US');
-  for (const [fieldId, value] of [['full_name', 'Jane Doe'], ['email', 'jane@example.com'], ['size', 'M'], ['start', '2027-01-04'], ['experience', '5']] as const) {
+  for (const [fieldId, value] of [
+    ['full_name', 'Jane Doe'],
+    ['email', 'jane@example.com'],
+    ['size', 'M'],
+    ['start', '2027-01-04'],
+    ['experience', '5'],
+  ] as const) {
     draft.setFieldValue(fieldId, value);
     draft.setFieldStatus(fieldId, 'done');
   }
@@ -297,7 +365,12 @@ function application(language: 'ja' | 'en' = 'en', asked = 'motivation') {
 }
 
 const field = (label: string, required = true): FormField => ({ id: 'rf', fieldId: 'review', label, intent: null, required, sortOrder: 0 });
-const fact = (factKey: string, text: string, answerType: FactDefinition['answerType'], extra: Partial<FactDefinition> = {}): FactDefinition => ({
+const fact = (
+  factKey: string,
+  text: string,
+  answerType: FactDefinition['answerType'],
+  extra: Partial<FactDefinition> = {},
+): FactDefinition => ({
   id: `k-${factKey}`,
   formFieldId: 'rf',
   factKey,
@@ -313,7 +386,16 @@ const fact = (factKey: string, text: string, answerType: FactDefinition['answerT
  * what), so the reviews run every extractor over the answer.
  */
 const REVIEW_FIELDS: ReadonlyArray<[string, FactDefinition[]]> = [
-  ['contact', [fact('email', 'Email', 'email'), fact('phone', 'Phone', 'phone'), fact('url', 'Website', 'url'), fact('postal_code', 'Postal code', 'postal_code'), fact('name', 'Full name', 'name')]],
+  [
+    'contact',
+    [
+      fact('email', 'Email', 'email'),
+      fact('phone', 'Phone', 'phone'),
+      fact('url', 'Website', 'url'),
+      fact('postal_code', 'Postal code', 'postal_code'),
+      fact('name', 'Full name', 'name'),
+    ],
+  ],
   [
     'when',
     [
@@ -338,11 +420,21 @@ const REVIEW_FIELDS: ReadonlyArray<[string, FactDefinition[]]> = [
 const REVIEWS: EntryPoint[] = REVIEW_FIELDS.flatMap(([group, facts]) => [
   {
     name: `forms reviewAnswer (${group}, en)`,
-    setup: (text: string) => () => reviewAnswer({ field: field('Details'), facts, answers: [text], language: 'en', country: 'US', timezone: 'America/New_York', now: NOW }),
+    setup: (text: string) => () =>
+      reviewAnswer({
+        field: field('Details'),
+        facts,
+        answers: [text],
+        language: 'en',
+        country: 'US',
+        timezone: 'America/New_York',
+        now: NOW,
+      }),
   },
   {
     name: `forms reviewAnswer (${group}, ja)`,
-    setup: (text: string) => () => reviewAnswer({ field: field('詳細'), facts, answers: [text], language: 'ja', country: 'JP', timezone: 'Asia/Tokyo', now: NOW }),
+    setup: (text: string) => () =>
+      reviewAnswer({ field: field('詳細'), facts, answers: [text], language: 'ja', country: 'JP', timezone: 'Asia/Tokyo', now: NOW }),
   },
 ]);
 
@@ -387,7 +479,16 @@ const FORMS: EntryPoint[] = [
     // A field without facts is judged by its label; earlier answers and a replaced value are read too.
     name: 'forms reviewAnswer (label only, optional)',
     setup: (text) => () =>
-      reviewAnswer({ field: field('Anything else we should know?', false), facts: [], answers: ['first', text], language: 'en', country: null, now: NOW, earlierAnswers: [text], replacing: '2026-01-13' }),
+      reviewAnswer({
+        field: field('Anything else we should know?', false),
+        facts: [],
+        answers: ['first', text],
+        language: 'en',
+        country: null,
+        now: NOW,
+        earlierAnswers: [text],
+        replacing: '2026-01-13',
+      }),
   },
   {
     name: 'forms floorViolations',
@@ -436,11 +537,20 @@ const OTHER: EntryPoint[] = [
   {
     // The closing summary shows every value as the respondent gave it (an English one romanises Japanese).
     name: 'interviewer completionText',
-    setup: (text) => () => (['en', 'ja'] as const).map((lang) => completionText(lang, [{ label: 'Details', value: text, status: 'done' }, { label: 'More', value: `${text}\n${text}`, status: 'done' }])),
+    setup: (text) => () =>
+      (['en', 'ja'] as const).map((lang) =>
+        completionText(lang, [
+          { label: 'Details', value: text, status: 'done' },
+          { label: 'More', value: `${text}\n${text}`, status: 'done' },
+        ]),
+      ),
   },
   {
     name: 'interviewer confirmCandidateText',
-    setup: (text) => () => (['en', 'ja'] as const).map((lang) => confirmCandidateText(lang, { field: { label: 'Email', intent: null, required: true }, value: text })),
+    setup: (text) => () =>
+      (['en', 'ja'] as const).map((lang) =>
+        confirmCandidateText(lang, { field: { label: 'Email', intent: null, required: true }, value: text }),
+      ),
   },
   {
     // A form's label (capped at 500 characters), intent, fact, criteria and hints (2,000 each) put into a question.
@@ -448,7 +558,12 @@ const OTHER: EntryPoint[] = [
     sizes: [8_000],
     setup: (text) => () =>
       (['en', 'ja'] as const).map((lang) =>
-        questionText({ field: { label: text, intent: text, required: false }, facts: [{ factKey: 'k', fact: text, doneCriteria: text, questioningHints: text }], language: lang, isFirst: true }),
+        questionText({
+          field: { label: text, intent: text, required: false },
+          facts: [{ factKey: 'k', fact: text, doneCriteria: text, questioningHints: text }],
+          language: lang,
+          isFirst: true,
+        }),
       ),
   },
   {
@@ -496,9 +611,15 @@ afterAll(() => {
   const rows = slowest.map((timing) => [timing.entry, timing.characters, String(timing.length), timing.ms.toFixed(1), timing.outcome]);
   const header = ['entry point', 'characters', 'length', 'ms', 'outcome'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 2 || column === 3 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 2 || column === 3 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ');
   console.log(
-    [`text bounds: the ten slowest of ${timings.length} calls (budget ${GENEROUS_MS} ms each)`, line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n'),
+    [
+      `text bounds: the ten slowest of ${timings.length} calls (budget ${GENEROUS_MS} ms each)`,
+      line(header),
+      line(widths.map((width) => '-'.repeat(width))),
+      ...rows.map(line),
+    ].join('\n'),
   );
 });
 
@@ -517,23 +638,32 @@ async function bounded(call: () => unknown): Promise<void> {
   await pending;
 }
 
-const CASES = ENTRY_POINTS.flatMap((entry) => CLASSES.flatMap((characters) => (entry.sizes ?? SIZES).map((length) => ({ entry, characters, length }))));
+const CASES = ENTRY_POINTS.flatMap((entry) =>
+  CLASSES.flatMap((characters) => (entry.sizes ?? SIZES).map((length) => ({ entry, characters, length }))),
+);
 
 describe('every text entry point is bounded on long runs of each character class', () => {
-  it.each(CASES)('$entry.name: $characters.name × $length', async ({ entry, characters, length }) => {
-    const call = await entry.setup(characters.text(length));
-    const started = performance.now();
-    let failure: unknown = null;
-    try {
-      await bounded(call);
-    } catch (error) {
-      failure = error;
-    }
-    const outcome = failure === null ? 'returned' : failure instanceof Error ? failure.name : 'threw';
-    timings.push({ entry: entry.name, characters: characters.name, length, ms: performance.now() - started, outcome });
-    if (failure instanceof TextBudgetExceededError) throw new Error(`${entry.name} stalled on ${length} characters of ${characters.name}: past the ${GENEROUS_MS} ms budget`, { cause: failure });
-    // Any other error fails too (see EntryPoint).
-    if (failure !== null) throw failure;
-    // (The timeout only backs the budget up: a synchronous stall ends at the budget's next check, and an async call's rest runs under it too.)
-  }, 3 * GENEROUS_MS);
+  it.each(CASES)(
+    '$entry.name: $characters.name × $length',
+    async ({ entry, characters, length }) => {
+      const call = await entry.setup(characters.text(length));
+      const started = performance.now();
+      let failure: unknown = null;
+      try {
+        await bounded(call);
+      } catch (error) {
+        failure = error;
+      }
+      const outcome = failure === null ? 'returned' : failure instanceof Error ? failure.name : 'threw';
+      timings.push({ entry: entry.name, characters: characters.name, length, ms: performance.now() - started, outcome });
+      if (failure instanceof TextBudgetExceededError)
+        throw new Error(`${entry.name} stalled on ${length} characters of ${characters.name}: past the ${GENEROUS_MS} ms budget`, {
+          cause: failure,
+        });
+      // Any other error fails too (see EntryPoint).
+      if (failure !== null) throw failure;
+      // (The timeout only backs the budget up: a synchronous stall ends at the budget's next check, and an async call's rest runs under it too.)
+    },
+    3 * GENEROUS_MS,
+  );
 });

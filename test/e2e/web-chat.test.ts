@@ -27,7 +27,9 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
   beforeAll(async () => {
     // The agents are the run's shared ones; the gateway is this file's own, since a test stops and restarts it.
     const startOwnGateway = async () => {
-      const shared = await sharedStack({ services: ['greeter', 'architect', 'interviewer', 'reviewer', 'checker', 'auditor', 'planner', 'search'] });
+      const shared = await sharedStack({
+        services: ['greeter', 'architect', 'interviewer', 'reviewer', 'checker', 'auditor', 'planner', 'search'],
+      });
       return startStack({ env: shared.env, services: [] });
     };
     [stack, browser] = await Promise.all([startOwnGateway(), launchChromium()]);
@@ -85,9 +87,9 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
 
   /** The messages on screen, in order, as `role: text`. */
   async function screenMessages(chatPage: Page): Promise<string[]> {
-    return chatPage.locator('#log .msg[data-message-id]').evaluateAll((els) =>
-      els.map((el) => `${el.getAttribute('data-role')}: ${el.querySelector('.text')?.textContent ?? ''}`),
-    );
+    return chatPage
+      .locator('#log .msg[data-message-id]')
+      .evaluateAll((els) => els.map((el) => `${el.getAttribute('data-role')}: ${el.querySelector('.text')?.textContent ?? ''}`));
   }
 
   /** WCAG 2.1 A and AA rules of axe-core on the page as it is now, as `rule: selectors` lines. */
@@ -216,7 +218,9 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
       await route.fulfill({
         status: 429,
         headers: { 'content-type': 'application/json', 'retry-after': '1' },
-        body: JSON.stringify({ error: { code: 'rate_limited', message: 'more than 600 requests in 1 minute from this client; retry later' } }),
+        body: JSON.stringify({
+          error: { code: 'rate_limited', message: 'more than 600 requests in 1 minute from this client; retry later' },
+        }),
       });
     });
     await chatPage.getByRole('button', { name: 'Start' }).click();
@@ -247,7 +251,9 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     await expect(chatPage.locator('#panel-details').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
     await chatPage.getByText('What the system is doing').click();
     await expect(chatPage.getByTestId('plan').textContent()).resolves.toMatch(/followup_search/);
-    await expect(chatPage.getByTestId('search-hits').locator('li').first().textContent()).resolves.toMatch(/返品の手続き方法を教えてください/);
+    await expect(chatPage.getByTestId('search-hits').locator('li').first().textContent()).resolves.toMatch(
+      /返品の手続き方法を教えてください/,
+    );
     await expect(chatPage.getByTestId('sources').textContent()).resolves.toMatch(/返品の手続き方法を教えてください \[ja-returns-howto\]/);
     // Nothing overflows sideways on a 390 px screen.
     await expect(chatPage.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
@@ -283,7 +289,9 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
     const onScreen = await screenMessages(chatPage);
     expect(onScreen).toEqual((await serverMessages(chatPage)).map((m) => `${m.role}: ${m.text}`));
     expect(onScreen.filter((m) => m === 'user: max@example.com')).toHaveLength(1);
-    const ids = await chatPage.locator('#log .msg[data-message-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
+    const ids = await chatPage
+      .locator('#log .msg[data-message-id]')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
     expect(new Set(ids).size).toBe(ids.length);
 
     // A reload (the same tab) picks the same conversation up from sessionStorage and rebuilds it from the stream.

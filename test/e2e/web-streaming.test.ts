@@ -22,7 +22,10 @@ describe.skipIf(!chromium.ok)('chat page with a streaming model', { timeout: 120
   beforeAll(async () => {
     const id = randomUUID().slice(0, 8);
     [stack, browser] = await Promise.all([
-      startStack({ env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `webs-${id}`, QUEUE_PREFIX: `{webs-${id}}`, OFFLINE_LATENCY_MS: '1600' }, services: ['greeter'] }),
+      startStack({
+        env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `webs-${id}`, QUEUE_PREFIX: `{webs-${id}}`, OFFLINE_LATENCY_MS: '1600' },
+        services: ['greeter'],
+      }),
       launchChromium(),
     ]);
   }, 120_000);
@@ -53,10 +56,14 @@ describe.skipIf(!chromium.ok)('chat page with a streaming model', { timeout: 120
     const seen = (await partial.jsonValue()) as { id: string; text: string };
 
     // Then the whole greeting, no longer streaming, in the same list item.
-    await page.waitForFunction((id) => {
-      const el = document.querySelector(`#log .msg[data-message-id="${id}"]`);
-      return el !== null && !el.classList.contains('streaming');
-    }, seen.id, { timeout: 20_000 });
+    await page.waitForFunction(
+      (id) => {
+        const el = document.querySelector(`#log .msg[data-message-id="${id}"]`);
+        return el !== null && !el.classList.contains('streaming');
+      },
+      seen.id,
+      { timeout: 20_000 },
+    );
     const final = (await page.locator(`#log .msg[data-message-id="${seen.id}"] .text`).textContent()) ?? '';
     expect(final).toContain('Japanese or English');
     expect(final.length).toBeGreaterThan(seen.text.length);

@@ -104,7 +104,10 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     await p.waitForFunction(
       (n) => {
         const cards = document.querySelectorAll('[data-testid="problem-card"]');
-        return cards.length === n && Array.from(cards).every((card) => ['ok', 'warn', 'bad'].includes(card.getAttribute('data-consistency') ?? ''));
+        return (
+          cards.length === n &&
+          Array.from(cards).every((card) => ['ok', 'warn', 'bad'].includes(card.getAttribute('data-consistency') ?? ''))
+        );
       },
       count,
       { timeout: 60_000 },
@@ -138,16 +141,18 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     const sheet = (await api.call('GET', `/api/worksheets/${worksheetId}`, { token })).json;
     expect(sheet).toMatchObject({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' });
     await expect(wb.getByRole('heading', { name: sheet.title }).isVisible()).resolves.toBe(true);
-    await expect(wb.locator('[data-testid="problem-card"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-problem-id')))).resolves.toEqual(
-      sheet.problems.map((problem: Json) => problem.id),
-    );
+    await expect(
+      wb.locator('[data-testid="problem-card"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-problem-id'))),
+    ).resolves.toEqual(sheet.problems.map((problem: Json) => problem.id));
     for (const text of await wb.getByTestId('consistency').allTextContents()) expect(text).toMatch(/✅\s*整合性OK/);
     await expect(wb.getByTestId('summary').textContent()).resolves.toBe('✅ 整合 10 問 · ⚠️ 軽微 0 問 · ❌ 不整合 0 問');
     await expect(wb.getByTestId('status').textContent()).resolves.toBe('整合性を確認しました: 10 問中 10 問が整合しています。');
     // Multiple choice shows the choices with the correct one marked; written shows the model answer and rubric.
     const choice = sheet.problems.find((problem: Json) => problem.type === 'multiple_choice');
     const written = sheet.problems.find((problem: Json) => problem.type === 'written');
-    await expect(cardOf(wb, choice.id).locator('[data-correct="true"] .choice-text').textContent()).resolves.toBe(choice.choices[choice.correctChoiceIndex]);
+    await expect(cardOf(wb, choice.id).locator('[data-correct="true"] .choice-text').textContent()).resolves.toBe(
+      choice.choices[choice.correctChoiceIndex],
+    );
     await expect(cardOf(wb, choice.id).getByTestId('prompt').textContent()).resolves.toBe(choice.prompt);
     await expect(cardOf(wb, written.id).getByTestId('modelAnswer').textContent()).resolves.toContain(written.modelAnswer);
     await expect(cardOf(wb, written.id).getByTestId('modelAnswer').locator('li').allTextContents()).resolves.toEqual(written.rubric);
@@ -165,13 +170,18 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     }
     expect(await seriousViolations(wb), 'editor open').toEqual([]);
     const wrong = (choice.correctChoiceIndex + 1) % 4;
-    await card.getByRole('group', { name: '正解の選択肢' }).getByRole('radio', { name: `選択肢 ${wrong + 1}` }).check();
+    await card
+      .getByRole('group', { name: '正解の選択肢' })
+      .getByRole('radio', { name: `選択肢 ${wrong + 1}` })
+      .check();
     await card.getByRole('button', { name: '保存' }).click();
     await card.locator('[data-testid="consistency"][data-state="bad"]').waitFor();
     await expect(card.getByTestId('consistency').textContent()).resolves.toMatch(/❌\s*重大な不整合/);
     await expect(card.getByTestId('issues').textContent()).resolves.toContain(`正解は選択肢${choice.correctChoiceIndex + 1}`);
     await expect(card.getByTestId('version').textContent()).resolves.toBe('バージョン 2');
-    await expect(wb.getByTestId('status').textContent()).resolves.toMatch(new RegExp(`^問題 ${choice.index}: ❌ 重大な不整合（\\d+ 件）。$`));
+    await expect(wb.getByTestId('status').textContent()).resolves.toMatch(
+      new RegExp(`^問題 ${choice.index}: ❌ 重大な不整合（\\d+ 件）。$`),
+    );
     await expect(wb.getByTestId('summary').textContent()).resolves.toBe('✅ 整合 9 問 · ⚠️ 軽微 0 問 · ❌ 不整合 1 問');
     expect((await api.call('GET', `/api/problems/${choice.id}`, { token })).json.correctChoiceIndex).toBe(wrong);
     expect(await consistent(choice.id, token)).toBe(false);
@@ -227,7 +237,10 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     await agentCard.locator('[data-testid="consistency"][data-state="ok"]').waitFor();
     await expect(result.getAttribute('data-intent')).resolves.toBe('specify');
     await expect(result.getByTestId('agent-message').textContent()).resolves.toMatch(/品質スコア/);
-    const tools = await result.getByTestId('tools').locator('li').evaluateAll((els) => els.map((el) => el.getAttribute('data-tool')));
+    const tools = await result
+      .getByTestId('tools')
+      .locator('li')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-tool')));
     expect(tools).toEqual(expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer']));
     const promptRow = result.locator('.compare-row[data-field="prompt"]');
     await expect(promptRow.getByTestId('before').locator('.value').textContent()).resolves.toBe(target.prompt);
@@ -236,16 +249,15 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     expect(specified.prompt.startsWith(target.prompt)).toBe(true);
     await expect(promptRow.getByTestId('after').locator('.value').textContent()).resolves.toBe(specified.prompt);
     await expect(result.getByTestId('quality').textContent()).resolves.toMatch(/^総合: \d\.\d\d → \d\.\d\d$/);
-    await expect(result.locator('table.metrics tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-metric')))).resolves.toEqual([
-      'clarity',
-      'difficulty',
-      'educationalValue',
-      'consistency',
-    ]);
+    await expect(
+      result.locator('table.metrics tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-metric'))),
+    ).resolves.toEqual(['clarity', 'difficulty', 'educationalValue', 'consistency']);
     // The card shows the problem as the agent left it.
     await expect(agentCard.getByTestId('prompt').textContent()).resolves.toBe(specified.prompt);
     await expect(agentCard.getByTestId('version').textContent()).resolves.toBe(`バージョン ${specified.version}`);
-    await expect(wb.getByTestId('status').textContent()).resolves.toMatch(new RegExp(`^問題 ${target.index}: エージェントが完了しました（問題文[^）]*）。 問題 ${target.index}: ✅ 整合性OK。$`));
+    await expect(wb.getByTestId('status').textContent()).resolves.toMatch(
+      new RegExp(`^問題 ${target.index}: エージェントが完了しました（問題文[^）]*）。 問題 ${target.index}: ✅ 整合性OK。$`),
+    );
     expect(await seriousViolations(wb), 'agent result').toEqual([]);
     await agentCard.screenshot({ path: screenshotPath('workbench-ja-agent') });
 
@@ -278,7 +290,9 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
   });
 
   it('on a phone-sized screen: a worksheet opened by its address (/workbench?worksheet=), an editor and the agent’s comparison, nothing overflowing sideways', async () => {
-    const created = await api.call('POST', '/api/worksheets', { body: { subject: '算数', difficulty: 'easy', language: 'ja', topic: '分数' } });
+    const created = await api.call('POST', '/api/worksheets', {
+      body: { subject: '算数', difficulty: 'easy', language: 'ja', topic: '分数' },
+    });
     expect(created.status).toBe(201);
     const sheet = created.json;
     // This browser created it: it holds its tokens.
@@ -403,7 +417,14 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     // Meanwhile the owner breaks a problem: the reader sees it ❌, with no way to fix it.
     const broken = sheet.problems.find((problem: Json) => problem.type === 'multiple_choice');
     const wrong = (broken.correctChoiceIndex + 1) % 4;
-    expect((await api.call('PATCH', `/api/problems/${broken.id}`, { token, body: { field: 'correctChoiceIndex', value: wrong, version: broken.version } })).status).toBe(200);
+    expect(
+      (
+        await api.call('PATCH', `/api/problems/${broken.id}`, {
+          token,
+          body: { field: 'correctChoiceIndex', value: wrong, version: broken.version },
+        })
+      ).status,
+    ).toBe(200);
 
     // Another browser opens the share link: read-only, the fragment gone from the address at once.
     const reader = await openPage(link);

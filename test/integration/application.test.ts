@@ -41,7 +41,11 @@ async function say(session: S, message: string): Promise<string> {
   const response = await api.turn(session.sessionId, session.token, message);
   expect(response.status).toBe(202);
   const turnId = String(response.json.turnId);
-  await session.sse.waitFor((evs) => evs.some((e) => (e.type === 'turn.completed' || e.type === 'turn.failed') && e.data.turnId === turnId), 20_000, `turn "${message}"`);
+  await session.sse.waitFor(
+    (evs) => evs.some((e) => (e.type === 'turn.completed' || e.type === 'turn.failed') && e.data.turnId === turnId),
+    20_000,
+    `turn "${message}"`,
+  );
   const failed = session.sse.events.find((e) => e.type === 'turn.failed' && e.data.turnId === turnId);
   expect(failed, JSON.stringify(failed?.data)).toBeUndefined();
   return String(session.sse.events.filter((e) => e.type === 'message' && e.data.role === 'assistant').at(-1)?.data.text ?? '');
@@ -115,7 +119,12 @@ describe('job application with compliance', () => {
     assertEveryQuestionChecked(session.sse.events);
     const snap = await snapshot(session);
     expect(snap.audit).toMatchObject({ passed: true });
-    expect(snap.collectedFields).toMatchObject({ full_name: '山田花子', email: 'hanako@example.jp', experience_years: '5年', start_date: '2027-04-01' });
+    expect(snap.collectedFields).toMatchObject({
+      full_name: '山田花子',
+      email: 'hanako@example.jp',
+      experience_years: '5年',
+      start_date: '2027-04-01',
+    });
     expect(snap.fields.find((f: Json) => f.fieldId === 'portfolio')).toMatchObject({ status: 'skipped' });
     expect((await api.call('POST', `/v1/sessions/${session.sessionId}/submit`, { token: session.token })).status).toBe(200);
     session.sse.close();
@@ -125,12 +134,28 @@ describe('job application with compliance', () => {
     const form = loadForm('engineer-application-en.json');
     // Asked right after the name, so the interviewer must get past it to reach the email.
     for (const f of form.fields) if (f.sortOrder >= 2) f.sortOrder += 1;
-    form.fields.push({ id: 'a9', fieldId: 'marital_status', label: 'Marital status', intent: 'marital status', required: true, sortOrder: 2 });
-    form.facts.push({ id: 'b9', formFieldId: 'a9', factKey: 'married', fact: 'Whether the applicant is married', doneCriteria: 'yes or no', questioningHints: null });
+    form.fields.push({
+      id: 'a9',
+      fieldId: 'marital_status',
+      label: 'Marital status',
+      intent: 'marital status',
+      required: true,
+      sortOrder: 2,
+    });
+    form.facts.push({
+      id: 'b9',
+      formFieldId: 'a9',
+      factKey: 'married',
+      fact: 'Whether the applicant is married',
+      doneCriteria: 'yes or no',
+      questioningHints: null,
+    });
     const session = await open(form, 'en');
     await say(session, 'I live in Tokyo');
     const next = await say(session, 'Jane Doe');
-    const skipped = session.sse.events.filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_STATUS').map((e) => e.data.payload as Json);
+    const skipped = session.sse.events
+      .filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_STATUS')
+      .map((e) => e.data.payload as Json);
     expect(skipped).toContainEqual(expect.objectContaining({ fieldId: 'marital_status', status: 'skipped', reason: 'compliance' }));
     const failedChecks = session.sse.events.filter((e) => e.type === 'check' && e.data.passed === false);
     expect(failedChecks).toHaveLength(3); // the question and two rephrasings (CHECK_MAX_REPHRASINGS=2)
@@ -181,7 +206,11 @@ describe('job application with compliance', () => {
     const last = await api.turn(session.sessionId, session.token, 'skip');
     expect(last.status).toBe(202);
     // The turn waits in the auditor's queue; nothing holds the interviewer or reviewer meanwhile.
-    await session.sse.waitFor((evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'auditor'), 10_000, 'hand-over to the auditor');
+    await session.sse.waitFor(
+      (evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'auditor'),
+      10_000,
+      'hand-over to the auditor',
+    );
     const waiting = await snapshot(session);
     expect(waiting.fields.filter((f: Json) => f.required).map((f: Json) => f.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
     expect(waiting.audit).toBeNull();
@@ -191,7 +220,11 @@ describe('job application with compliance', () => {
     expect(session.sse.events.some((e) => e.type === 'audit' || e.type === 'session.completed')).toBe(false);
 
     extra.push(await startService('auditor', env));
-    await session.sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === last.json.turnId), 20_000, 'turn after the auditor returned');
+    await session.sse.waitFor(
+      (evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === last.json.turnId),
+      20_000,
+      'turn after the auditor returned',
+    );
     expect(session.sse.events.map((e) => e.type)).toContain('session.completed');
     expect((await api.call('POST', `/v1/sessions/${session.sessionId}/submit`, { token: session.token })).status).toBe(200);
     session.sse.close();

@@ -17,7 +17,15 @@ const hasRedisServer = findOnPath('redis-server') !== undefined;
 describe.skipIf(!hasRedisServer)('chaos (needs a redis-server binary to restart)', () => {
   it('loses and duplicates no accepted turn through worker, gateway and Redis faults', { timeout: 420_000 }, async () => {
     // More sessions than the run needs: the load lasts until the faults are done, so every fault hits running turns.
-    const report = await runChaos({ rounds: 1, maxSeconds: 240, sessions: 10_000, concurrency: 12, turns: 3, faultEveryMs: 2_500, kinds: FAULT_KINDS });
+    const report = await runChaos({
+      rounds: 1,
+      maxSeconds: 240,
+      sessions: 10_000,
+      concurrency: 12,
+      turns: 3,
+      faultEveryMs: 2_500,
+      kinds: FAULT_KINDS,
+    });
     console.log(formatChaos(report));
     expect(report.faultsMissing, 'faults the time cap left out').toEqual([]);
     expect(report.faults.map((fault) => fault.kind)).toEqual([...FAULT_KINDS]);

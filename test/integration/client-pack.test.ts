@@ -42,7 +42,10 @@ beforeAll(async () => {
   packed = (JSON.parse(stdout) as PackResult[])[0]!;
 
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'uses-convo-client', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'uses-convo-client', private: true, type: 'module' }, null, 2)}\n`,
+  );
   const install = ['install', join(work, packed.filename), '--prefix', project, '--no-audit', '--no-fund'];
   // From npm's cache when it holds zod (it does wherever the repository was installed); else the registry.
   await npm([...install, '--offline'], project, 5 * MINUTE).catch(() => npm([...install, '--prefer-offline'], project, 5 * MINUTE));
@@ -62,7 +65,9 @@ describe('@convo/client packed and installed elsewhere', { timeout: 10 * MINUTE 
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest;
     expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
     expect(manifest.sideEffects).toBe(false);
-    const needed = [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap((deps) => Object.keys(deps ?? {}));
+    const needed = [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap((deps) =>
+      Object.keys(deps ?? {}),
+    );
     expect(needed.filter((name) => name.startsWith('@convo/'))).toEqual([]);
     // The contract's types are inlined, not imported from the workspace package they come from.
     expect(readFileSync(join(installed, 'dist', 'index.d.ts'), 'utf8')).not.toMatch(/from ['"]@convo\//);
@@ -75,7 +80,9 @@ describe('@convo/client packed and installed elsewhere', { timeout: 10 * MINUTE 
     })`;
     const { stdout } = await run(process.execPath, ['-e', script], { cwd: project, timeout: 2 * MINUTE });
     const seen = JSON.parse(stdout) as { exports: string[]; create: string; withToken: string };
-    expect(seen.exports).toEqual(expect.arrayContaining(['createClient', 'ApiError', 'ProblemConflictError', 'EventStream', 'EVENT_TYPE_NAMES', 'newIdempotencyKey']));
+    expect(seen.exports).toEqual(
+      expect.arrayContaining(['createClient', 'ApiError', 'ProblemConflictError', 'EventStream', 'EVENT_TYPE_NAMES', 'newIdempotencyKey']),
+    );
     expect(seen).toMatchObject({ create: 'function', withToken: 'function' });
   });
 
@@ -107,10 +114,12 @@ void convo.SessionSnapshot;
 `,
     );
     const args = [TSC, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--strict', '--noEmit', 'check.ts'];
-    const result = await run(process.execPath, args, { cwd: project, timeout: 5 * MINUTE }).catch((err: { stdout?: string; message: string }) => ({
-      stdout: err.stdout ?? err.message,
-      failed: true,
-    }));
+    const result = await run(process.execPath, args, { cwd: project, timeout: 5 * MINUTE }).catch(
+      (err: { stdout?: string; message: string }) => ({
+        stdout: err.stdout ?? err.message,
+        failed: true,
+      }),
+    );
     expect('failed' in result ? result.stdout : '').toBe('');
   });
 });

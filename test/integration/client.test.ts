@@ -1,4 +1,11 @@
-import { createClient, ProblemConflictError, type ConvoClient, type CreateSessionInput, type EventStream, type StreamEvent } from '@convo/client';
+import {
+  createClient,
+  ProblemConflictError,
+  type ConvoClient,
+  type CreateSessionInput,
+  type EventStream,
+  type StreamEvent,
+} from '@convo/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadForm } from '../support/api.js';
 import { sharedStack } from '../support/shared-stack.js';
@@ -15,7 +22,11 @@ beforeAll(async () => {
 });
 
 /** Reads `events` until `done` says so; the stream stays open for more. */
-async function readUntil(events: AsyncIterator<StreamEvent>, into: StreamEvent[], done: (ev: StreamEvent) => boolean): Promise<StreamEvent> {
+async function readUntil(
+  events: AsyncIterator<StreamEvent>,
+  into: StreamEvent[],
+  done: (ev: StreamEvent) => boolean,
+): Promise<StreamEvent> {
   for (;;) {
     const next = await events.next();
     if (next.done) throw new Error(`the stream ended before the awaited event (after ${into.map((e) => `${e.id}:${e.type}`).join(' ')})`);
@@ -29,7 +40,11 @@ const lastQuestion = (events: StreamEvent[]) => events.filter((e) => e.type === 
 
 describe('@convo/client against the platform', { timeout: 60_000 }, () => {
   it('follows a form interview, resumes a dropped stream after lastEventId with no event twice or missing, and reads the snapshot', async () => {
-    const created = await client.sessions.create({ kind: 'form', form: loadForm('event-registration-en.json') as CreateSessionInput['form'], options: { language: 'en' } });
+    const created = await client.sessions.create({
+      kind: 'form',
+      form: loadForm('event-registration-en.json') as CreateSessionInput['form'],
+      options: { language: 'en' },
+    });
     expect(created.eventsUrl).toBe(`/v1/sessions/${created.sessionId}/events`);
     const session = client.withToken(created.token);
     const received: StreamEvent[] = [];
@@ -52,7 +67,9 @@ describe('@convo/client against the platform', { timeout: 60_000 }, () => {
     expect(resumeFrom).toBe(received.at(-1)?.id);
     const answer = await session.sessions.postTurn(created.sessionId, { message: 'Jane Doe' });
     // Posting the same key again is the same turn, not a second one.
-    await expect(session.sessions.postTurn(created.sessionId, { message: 'Jane Doe', idempotencyKey: answer.idempotencyKey })).resolves.toMatchObject({ turnId: answer.turnId });
+    await expect(
+      session.sessions.postTurn(created.sessionId, { message: 'Jane Doe', idempotencyKey: answer.idempotencyKey }),
+    ).resolves.toMatchObject({ turnId: answer.turnId });
     const resumed = session.sessions.events(created.sessionId, { lastEventId: resumeFrom, signal: AbortSignal.timeout(30_000) });
     const after: StreamEvent[] = [];
     await readUntil(resumed[Symbol.asyncIterator](), after, ended(answer.turnId));
@@ -70,7 +87,13 @@ describe('@convo/client against the platform', { timeout: 60_000 }, () => {
     expect(replay.map((e) => `${e.id} ${e.type}`)).toEqual(stored.map((e) => `${e.id} ${e.type}`));
 
     const snapshot = await session.sessions.get(created.sessionId);
-    expect(snapshot).toMatchObject({ sessionId: created.sessionId, kind: 'form', status: 'active', lastEventId: stored.at(-1)?.id, turn: { active: null, queued: 0 } });
+    expect(snapshot).toMatchObject({
+      sessionId: created.sessionId,
+      kind: 'form',
+      status: 'active',
+      lastEventId: stored.at(-1)?.id,
+      turn: { active: null, queued: 0 },
+    });
     expect(snapshot.messages.map((m) => m.text)).toEqual(stored.flatMap((e) => (e.type === 'message' ? [e.data.text] : [])));
     expect(snapshot.fields.find((f) => f.fieldId === 'full_name')).toMatchObject({ status: 'done', value: 'Jane Doe' });
 
@@ -87,7 +110,10 @@ describe('@convo/client against the platform', { timeout: 60_000 }, () => {
     expect(opened.sessionId).toMatch(/^dialog-/);
     expect(opened.sessionToken).toEqual(expect.any(String));
     expect(opened.answer ?? opened.clarifyingQuestions).toBeTruthy();
-    const next = await client.faq.dialog({ sessionId: opened.sessionId, message: 'How much is shipping to Asia?' }, { token: opened.sessionToken });
+    const next = await client.faq.dialog(
+      { sessionId: opened.sessionId, message: 'How much is shipping to Asia?' },
+      { token: opened.sessionToken },
+    );
     expect(next.sessionId).toBe(opened.sessionId);
     await expect(client.faq.dialog({ sessionId: opened.sessionId, message: 'hello' })).rejects.toMatchObject({ status: 401 });
 
@@ -106,11 +132,21 @@ describe('@convo/client against the platform', { timeout: 60_000 }, () => {
     const { editToken, shareToken } = created;
     // The edit token as the client's default token; the share token per call.
     const owner = client.withToken(editToken).workbench;
-    await expect(client.workbench.getProblem(created.problems[0]!.id)).rejects.toMatchObject({ name: 'ApiError', status: 401, code: 'unauthorized' });
+    await expect(client.workbench.getProblem(created.problems[0]!.id)).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 401,
+      code: 'unauthorized',
+    });
     const problem = await owner.getProblem(created.problems[0]!.id);
-    const edited = await owner.patchProblem(problem.id, { field: 'explanation', value: `${problem.explanation}（確認済み）`, version: problem.version });
+    const edited = await owner.patchProblem(problem.id, {
+      field: 'explanation',
+      value: `${problem.explanation}（確認済み）`,
+      version: problem.version,
+    });
     expect(edited.version).toBe(problem.version + 1);
-    const stale = await owner.patchProblem(problem.id, { field: 'explanation', value: 'older edit', version: problem.version }).catch((e: unknown) => e);
+    const stale = await owner
+      .patchProblem(problem.id, { field: 'explanation', value: 'older edit', version: problem.version })
+      .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ProblemConflictError);
     expect(stale).toMatchObject({ status: 409, problem: { id: problem.id, version: edited.version, explanation: edited.explanation } });
     const pdf = await client.workbench.pdf(created.worksheetId, 'answers', { token: shareToken });

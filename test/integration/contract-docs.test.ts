@@ -29,7 +29,16 @@ const apiMd = readFileSync(join(REPO_ROOT, 'docs', 'api.md'), 'utf8');
 
 beforeAll(async () => {
   const prefix = `docs-${randomUUID().slice(0, 8)}`;
-  gw = await startGateway(loadGatewayConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '' }));
+  gw = await startGateway(
+    loadGatewayConfig({
+      REDIS_URL: inject('redisUrl'),
+      KEY_PREFIX: prefix,
+      QUEUE_PREFIX: `{${prefix}}`,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      FAQ_SEED_FILE: '',
+    }),
+  );
   base = `http://127.0.0.1:${gw.port}`;
   openapi = (await (await fetch(`${base}/docs/json`)).json()) as Json;
   asyncapi = (await (await fetch(`${base}/docs/asyncapi.json`)).json()) as Json;
@@ -58,7 +67,8 @@ function typed(schema: Json | undefined, depth = 0): boolean {
   if (!s || depth > 8) return false;
   const variants = s.anyOf ?? s.oneOf;
   if (Array.isArray(variants)) return variants.every((variant: Json) => typed(variant, depth + 1));
-  if (s.type === 'object') return Object.keys(s.properties ?? {}).length > 0 || typed(s.additionalProperties as Json | undefined, depth + 1);
+  if (s.type === 'object')
+    return Object.keys(s.properties ?? {}).length > 0 || typed(s.additionalProperties as Json | undefined, depth + 1);
   if (s.type === 'array') return typed(s.items as Json | undefined, depth + 1);
   return typeof s.type === 'string' || Array.isArray(s.type) || 'const' in s || Array.isArray(s.enum);
 }
@@ -94,9 +104,11 @@ describe('OpenAPI 3.1 at /docs/json', () => {
         if (status === '204') continue;
         const content = (answer as Json).content as Json | undefined;
         if (!content) problems.push(`${name}: ${status} has no body schema`);
-        for (const [type, media] of Object.entries(content ?? {})) if (!typed((media as Json).schema)) problems.push(`${name}: ${status} ${type} is untyped`);
+        for (const [type, media] of Object.entries(content ?? {}))
+          if (!typed((media as Json).schema)) problems.push(`${name}: ${status} ${type} is untyped`);
       }
-      for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Json)) if (!typed((media as Json).schema)) problems.push(`${name}: request ${type} is untyped`);
+      for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Json))
+        if (!typed((media as Json).schema)) problems.push(`${name}: request ${type} is untyped`);
     }
     expect(problems).toEqual([]);
   });
@@ -107,7 +119,9 @@ describe('OpenAPI 3.1 at /docs/json', () => {
       const name = `${method} ${path}`;
       const responses = op.responses as Json;
       const failures = Object.keys(responses).filter((status) => /^[45]/.test(status));
-      for (const status of failures) if (!isErrorSchema(responses[status].content?.['application/json']?.schema)) problems.push(`${name}: ${status} is not the error shape`);
+      for (const status of failures)
+        if (!isErrorSchema(responses[status].content?.['application/json']?.schema))
+          problems.push(`${name}: ${status} is not the error shape`);
       const need = ['500'];
       if ((op.parameters ?? []).length > 0 || op.requestBody) need.push('400');
       if ((op.parameters ?? []).some((parameter: Json) => parameter.in === 'path')) need.push('414');
@@ -117,7 +131,13 @@ describe('OpenAPI 3.1 at /docs/json', () => {
       for (const status of need) if (!responses[status]) problems.push(`${name}: no ${status}`);
     }
     // Routes that accept work are shed under load: their 429/503 must be said.
-    for (const name of ['POST /v1/sessions', 'POST /v1/sessions/{id}/turns', 'POST /agent.dialog', 'POST /agent.search', 'POST /api/problems/{id}/agent']) {
+    for (const name of [
+      'POST /v1/sessions',
+      'POST /v1/sessions/{id}/turns',
+      'POST /agent.dialog',
+      'POST /agent.search',
+      'POST /api/problems/{id}/agent',
+    ]) {
       const [method, path] = name.split(' ') as [string, string];
       const responses = openapi.paths[path][method.toLowerCase()].responses as Json;
       if (!responses['429'] || !responses['503']) problems.push(`${name}: no 429/503`);
@@ -142,13 +162,23 @@ describe('OpenAPI 3.1 at /docs/json', () => {
 
   it('types the bodies the issue found open: the snapshot, the dialog answer, run steps', () => {
     const snapshot = resolve(openapi.paths['/v1/sessions/{id}'].get.responses['200'].content['application/json'].schema)!;
-    expect(Object.keys(snapshot.properties)).toEqual(expect.arrayContaining(['sessionId', 'status', 'fields', 'messages', 'turn', 'lastEventId']));
+    expect(Object.keys(snapshot.properties)).toEqual(
+      expect.arrayContaining(['sessionId', 'status', 'fields', 'messages', 'turn', 'lastEventId']),
+    );
     const dialog = resolve(openapi.paths['/agent.dialog'].post.responses['200'].content['application/json'].schema)!;
-    expect(Object.keys(dialog.properties)).toEqual(expect.arrayContaining(['sessionId', 'answer', 'needsClarification', 'steps', 'final', 'meta']));
+    expect(Object.keys(dialog.properties)).toEqual(
+      expect.arrayContaining(['sessionId', 'answer', 'needsClarification', 'steps', 'final', 'meta']),
+    );
     expect(Object.keys(openapi.paths['/agent.dialog'].post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
     const runSteps = openapi.paths['/v1/sessions/{id}/runsteps'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(runSteps.properties.runSteps.items.properties)).toEqual(expect.arrayContaining(['runStepId', 'toolName', 'input', 'output']));
-    expect(Object.keys(openapi.paths['/faq/documents'].post.requestBody.content)).toEqual(['application/json', 'text/csv', 'application/csv']);
+    expect(Object.keys(runSteps.properties.runSteps.items.properties)).toEqual(
+      expect.arrayContaining(['runStepId', 'toolName', 'input', 'output']),
+    );
+    expect(Object.keys(openapi.paths['/faq/documents'].post.requestBody.content)).toEqual([
+      'application/json',
+      'text/csv',
+      'application/csv',
+    ]);
   });
 });
 
@@ -170,7 +200,8 @@ describe('AsyncAPI 3 at /docs/asyncapi.json', () => {
       const message = asyncapi.components.messages[type];
       // An object, or (state.changed) a union of objects told apart by their `type`.
       const variants = (message.payload.oneOf ?? message.payload.anyOf ?? [message.payload]) as Json[];
-      for (const variant of variants) expect(variant.type === 'object' && Object.keys(variant.properties ?? {}).length > 0, type).toBe(true);
+      for (const variant of variants)
+        expect(variant.type === 'object' && Object.keys(variant.properties ?? {}).length > 0, type).toBe(true);
       expect(message.headers.properties.event.const).toBe(type);
       expect(message.headers.properties.id.description, type).toMatch(/Last-Event-ID|last stored event/);
       expect(message.summary, type).toBeTruthy();
@@ -179,12 +210,19 @@ describe('AsyncAPI 3 at /docs/asyncapi.json', () => {
     expect(asyncapi.channels.sessionEvents.description).toMatch(/Last-Event-ID[\s\S]*resync/);
     // A one-turn stream lists its turn's events up to the result that ends it; never turn.completed (it ends first) nor resync.
     const listed = (channel: string) => Object.keys(asyncapi.channels[channel].messages);
-    expect(listed('dialogTurn')).toEqual(expect.arrayContaining(['turn.started', 'message', 'plan', 'search', 'answer', 'clarify', 'turn.failed']));
-    expect(listed('workbenchAgent')).toEqual(expect.arrayContaining(['turn.started', 'message', 'workbench.step', 'workbench.result', 'turn.failed']));
+    expect(listed('dialogTurn')).toEqual(
+      expect.arrayContaining(['turn.started', 'message', 'plan', 'search', 'answer', 'clarify', 'turn.failed']),
+    );
+    expect(listed('workbenchAgent')).toEqual(
+      expect.arrayContaining(['turn.started', 'message', 'workbench.step', 'workbench.result', 'turn.failed']),
+    );
     for (const channel of ['dialogTurn', 'workbenchAgent']) {
       expect(listed(channel), channel).not.toContain('turn.completed');
       expect(listed(channel), channel).not.toContain('resync');
-      expect(listed(channel).every((type) => EVENT_TYPES.includes(type as (typeof EVENT_TYPES)[number])), channel).toBe(true);
+      expect(
+        listed(channel).every((type) => EVENT_TYPES.includes(type as (typeof EVENT_TYPES)[number])),
+        channel,
+      ).toBe(true);
       const operation = Object.values(asyncapi.operations as Json).find((op) => op.channel.$ref === `#/channels/${channel}`);
       expect(operation.messages.map((ref: Json) => String(ref.$ref).split('/').at(-1))).toEqual(listed(channel));
     }
@@ -198,7 +236,9 @@ describe('AsyncAPI 3 at /docs/asyncapi.json', () => {
       for (const match of text.matchAll(/writeRaw\([^,]+,\s*'([^']+)'/g)) emitted.set(match[1]!, file);
     }
     // The scan finds the emitters (so it can fail): the interview's, the FAQ's, the gateway's resync.
-    expect([...emitted.keys()]).toEqual(expect.arrayContaining(['turn.started', 'state.changed', 'plan', 'answer', 'resync', 'message.delta']));
+    expect([...emitted.keys()]).toEqual(
+      expect.arrayContaining(['turn.started', 'state.changed', 'plan', 'answer', 'resync', 'message.delta']),
+    );
     const listed = new Set(Object.keys(asyncapi.components.messages));
     expect([...emitted].filter(([type]) => !listed.has(type))).toEqual([]);
   });
@@ -206,7 +246,9 @@ describe('AsyncAPI 3 at /docs/asyncapi.json', () => {
 
 describe('docs/api.md', () => {
   it('has a heading for every route of the OpenAPI document, and no heading for a route that does not exist', () => {
-    const headings = [...apiMd.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)\s*$/gm)].map((m) => `${m[1]} ${m[2]!.replace(/:(\w+)/g, '{$1}')}`);
+    const headings = [...apiMd.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)\s*$/gm)].map(
+      (m) => `${m[1]} ${m[2]!.replace(/:(\w+)/g, '{$1}')}`,
+    );
     const routes = operations().map(({ method, path }) => `${method} ${path}`);
     // Served outside the OpenAPI document (the descriptions themselves, the dashboard).
     const described = ['GET /docs', 'GET /docs/json', 'GET /docs/asyncapi.json', 'GET /admin/queues'];
@@ -262,8 +304,17 @@ function sourceFiles(roots: string[]): string[] {
  * [status, 'code'] pair.
  */
 function errorCodes(): Map<string, string> {
-  const files = [...sourceFiles(['services/gateway/src']), join(REPO_ROOT, 'shared/runtime/src/errors.ts'), join(REPO_ROOT, 'shared/agent-kit/src/llm/openai-provider.ts')];
-  const positions = [/(?:[A-Z]\w*Error|super)\(\s*'([a-z]+(?:_[a-z]+)*)'/g, /[A-Z]\w*Error\([^;]*, '([a-z]+(?:_[a-z]+)*)'\)/g, /\bcode(?::| =) '([a-z]+(?:_[a-z]+)*)'/g, /\[\d{3}, '([a-z]+(?:_[a-z]+)*)'/g];
+  const files = [
+    ...sourceFiles(['services/gateway/src']),
+    join(REPO_ROOT, 'shared/runtime/src/errors.ts'),
+    join(REPO_ROOT, 'shared/agent-kit/src/llm/openai-provider.ts'),
+  ];
+  const positions = [
+    /(?:[A-Z]\w*Error|super)\(\s*'([a-z]+(?:_[a-z]+)*)'/g,
+    /[A-Z]\w*Error\([^;]*, '([a-z]+(?:_[a-z]+)*)'\)/g,
+    /\bcode(?::| =) '([a-z]+(?:_[a-z]+)*)'/g,
+    /\[\d{3}, '([a-z]+(?:_[a-z]+)*)'/g,
+  ];
   const codes = new Map<string, string>();
   for (const file of files) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {

@@ -23,7 +23,13 @@ describe('seed cases over JSON', () => {
   it('clarifies "送料は？" (the shipping answers depend on the region), then answers with the region the user names', async () => {
     const first = await dialog({ message: '送料は？', options: ja });
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ answer: null, needsClarification: true, final: false, steps: [], meta: { orchestratorMode: 'local' } });
+    expect(first.json).toMatchObject({
+      answer: null,
+      needsClarification: true,
+      final: false,
+      steps: [],
+      meta: { orchestratorMode: 'local' },
+    });
     expect(first.json.clarifyingQuestions.length).toBeGreaterThan(0);
     expect(first.json.clarifyingQuestions.join(' ')).toMatch(/北海道/);
     const orchestration = first.json.meta.orchestrationSteps as Json[];
@@ -116,7 +122,7 @@ describe('seed cases over SSE (Accept: text/event-stream)', () => {
     expect([...new Set([...types, ...t2])].filter((type) => !listed.includes(type))).toEqual([]);
   });
 
-  it("streams only its own turn when another turn of the session is posted at the same time", async () => {
+  it('streams only its own turn when another turn of the session is posted at the same time', async () => {
     const first = await dialog({ message: '北海道への送料を教えてください', options: ja });
     const sessionId = first.json.sessionId as string;
     const [other, streamed] = await Promise.all([
@@ -150,15 +156,23 @@ describe('FAQ sessions through the session API', () => {
     expect(response.status).toBe(202);
     await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed'), 15_000, 'turn.completed');
     const types = sse.events.map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['turn.started', 'message', 'agent.changed', 'plan', 'search', 'answer', 'turn.completed']));
+    expect(types).toEqual(
+      expect.arrayContaining(['turn.started', 'message', 'agent.changed', 'plan', 'search', 'answer', 'turn.completed']),
+    );
     expect(String(sse.events.find((e) => e.type === 'answer')!.data.answer)).toMatch(/30 days/);
     sse.close();
 
     expect((await dialog({ sessionId: session.sessionId, message: 'and gift wrapping?' })).status).toBe(401);
     // Any token is not enough: it has to be this session's (a wrong one is answered as an unknown session).
-    const other = await api.call('POST', '/agent.dialog', { token: `${session.token}x`, body: { sessionId: session.sessionId, message: 'and gift wrapping?' } });
+    const other = await api.call('POST', '/agent.dialog', {
+      token: `${session.token}x`,
+      body: { sessionId: session.sessionId, message: 'and gift wrapping?' },
+    });
     expect(other.status).toBe(404);
-    const withToken = await api.call('POST', '/agent.dialog', { token: session.token, body: { sessionId: session.sessionId, message: 'Do you offer gift wrapping?' } });
+    const withToken = await api.call('POST', '/agent.dialog', {
+      token: session.token,
+      body: { sessionId: session.sessionId, message: 'Do you offer gift wrapping?' },
+    });
     expect(withToken.status).toBe(200);
     expect(withToken.json.answer).toMatch(/\$5/);
   });
@@ -170,7 +184,12 @@ describe('single-shot /agent.search', () => {
     expect(response.status).toBe(200);
     expect(response.json.hits.length).toBeGreaterThan(0);
     expect(response.json.hits.length).toBeLessThanOrEqual(3);
-    expect(response.json.hits[0]).toMatchObject({ id: 'ja-receipt-addressee', question: expect.any(String), answer: expect.any(String), score: expect.any(Number) });
+    expect(response.json.hits[0]).toMatchObject({
+      id: 'ja-receipt-addressee',
+      question: expect.any(String),
+      answer: expect.any(String),
+      score: expect.any(Number),
+    });
     expect(response.json.answer).toBe(response.json.hits[0].answer);
     expect(response.json.steps[0]).toMatchObject({ type: 'search', query: '領収書の宛名を変えたい', topK: 3 });
   });
@@ -189,15 +208,24 @@ describe('corpus routes', () => {
     expect(before.status).toBe(200);
     expect(before.json.total).toBeGreaterThanOrEqual(60);
 
-    const up = await api.call('POST', '/faq/documents', { token: WRITE_KEY,
-      body: [{ id: 'test-drone', question: 'Can I fly the Zephyr drone indoors?', answer: 'Yes, the Zephyr drone has prop guards for indoor flight.', tags: ['product'] }],
+    const up = await api.call('POST', '/faq/documents', {
+      token: WRITE_KEY,
+      body: [
+        {
+          id: 'test-drone',
+          question: 'Can I fly the Zephyr drone indoors?',
+          answer: 'Yes, the Zephyr drone has prop guards for indoor flight.',
+          tags: ['product'],
+        },
+      ],
     });
     expect(up.status).toBe(200);
     expect(up.json).toMatchObject({ upserted: 1, created: 1, ids: ['test-drone'] });
     const found = await api.call('POST', '/agent.search', { body: { query: 'zephyr drone inside the house', topK: 3 } });
     expect(found.json.hits[0].id).toBe('test-drone');
 
-    const csv = 'id,question,answer,tags,language\ntest-kite,凧は雨の日も揚げられますか？,防水加工の凧は小雨なら揚げられます。,商品|凧,ja\n';
+    const csv =
+      'id,question,answer,tags,language\ntest-kite,凧は雨の日も揚げられますか？,防水加工の凧は小雨なら揚げられます。,商品|凧,ja\n';
     const upCsv = await api.call('POST', '/faq/documents', { token: WRITE_KEY, rawBody: csv, headers: { 'content-type': 'text/csv' } });
     expect(upCsv.status).toBe(200);
     expect(upCsv.json).toMatchObject({ upserted: 1, ids: ['test-kite'] });
@@ -206,8 +234,13 @@ describe('corpus routes', () => {
     expect((await api.call('POST', '/agent.search', { body: { query: '雨の日に凧', topK: 3 } })).json.hits[0].id).toBe('test-kite');
 
     // Upsert replaces.
-    await api.call('POST', '/faq/documents', { token: WRITE_KEY, body: { id: 'test-kite', question: '凧は雨の日も揚げられますか？', answer: '雨の日は揚げないでください。' } });
-    expect((await api.call('POST', '/agent.search', { body: { query: '雨の日に凧', topK: 1 } })).json.hits[0].answer).toBe('雨の日は揚げないでください。');
+    await api.call('POST', '/faq/documents', {
+      token: WRITE_KEY,
+      body: { id: 'test-kite', question: '凧は雨の日も揚げられますか？', answer: '雨の日は揚げないでください。' },
+    });
+    expect((await api.call('POST', '/agent.search', { body: { query: '雨の日に凧', topK: 1 } })).json.hits[0].answer).toBe(
+      '雨の日は揚げないでください。',
+    );
 
     expect((await api.call('DELETE', '/faq/documents/test-drone', { token: WRITE_KEY })).status).toBe(204);
     expect((await api.call('DELETE', '/faq/documents/test-drone', { token: WRITE_KEY })).status).toBe(404);
@@ -218,7 +251,8 @@ describe('corpus routes', () => {
 
   it('refuses an invalid upload as a whole: nothing is stored', async () => {
     const before = (await api.call('GET', '/faq/documents?limit=1')).json.total;
-    const bad = await api.call('POST', '/faq/documents', { token: WRITE_KEY,
+    const bad = await api.call('POST', '/faq/documents', {
+      token: WRITE_KEY,
       body: [
         { id: 'ok-1', question: 'Valid?', answer: 'Yes.' },
         { id: 'bad-1', question: 'No answer' },
@@ -227,9 +261,19 @@ describe('corpus routes', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'invalid_documents' });
     expect(bad.json.error.message).toMatch(/document 2/);
-    const dup = await api.call('POST', '/faq/documents', { token: WRITE_KEY, body: [{ id: 'd', question: 'a', answer: 'b' }, { id: 'd', question: 'c', answer: 'd' }] });
+    const dup = await api.call('POST', '/faq/documents', {
+      token: WRITE_KEY,
+      body: [
+        { id: 'd', question: 'a', answer: 'b' },
+        { id: 'd', question: 'c', answer: 'd' },
+      ],
+    });
     expect(dup.json.error).toMatchObject({ code: 'duplicate_document_id' });
-    const csv = await api.call('POST', '/faq/documents', { token: WRITE_KEY, rawBody: 'question,answer\n"unterminated,x\n', headers: { 'content-type': 'text/csv' } });
+    const csv = await api.call('POST', '/faq/documents', {
+      token: WRITE_KEY,
+      rawBody: 'question,answer\n"unterminated,x\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(csv.status).toBe(400);
     expect(csv.json.error.code).toBe('invalid_csv');
     expect((await api.call('POST', '/faq/documents', { token: WRITE_KEY, body: [] })).status).toBe(400);

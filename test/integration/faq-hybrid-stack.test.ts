@@ -72,7 +72,10 @@ describe('hybrid retrieval in the running system', () => {
       expect(response.status).toBe(200);
       expect(response.json.hits[0]).toMatchObject({ id: 'gift' });
       expect(response.json.steps[0]).toMatchObject({ retrieval: 'lexical', warning: expect.stringMatching(/lexical results only/) });
-      await stack.procs.search!.waitForLine((l) => l.json?.level === 40 && String(l.json?.msg).startsWith('embeddings server failed'), 5_000);
+      await stack.procs.search!.waitForLine(
+        (l) => l.json?.level === 40 && String(l.json?.msg).startsWith('embeddings server failed'),
+        5_000,
+      );
     } finally {
       fake.setMode({ kind: 'ok' });
     }

@@ -42,7 +42,14 @@ afterAll(async () => {
   await fake.close();
 });
 
-const doc = (id: string, question: string, answer: string, extra: Partial<FaqDocument> = {}): FaqDocument => ({ id, question, answer, tags: [], language: 'en', ...extra });
+const doc = (id: string, question: string, answer: string, extra: Partial<FaqDocument> = {}): FaqDocument => ({
+  id,
+  question,
+  answer,
+  tags: [],
+  language: 'en',
+  ...extra,
+});
 
 const CORPUS: FaqDocument[] = [
   doc('ship', 'How much does shipping cost?', 'Standard shipping is $5, free over $50.'),
@@ -149,7 +156,9 @@ describe('hybrid retrieval', () => {
     await allEmbedded(search);
     expect(search.vectors!.dense.has('kite')).toBe(false);
     expect(search.vectors!.dense.size).toBe(CORPUS.length);
-    expect(lines.filter((l) => l.level === 40).map((l) => [l.msg, l.docId])).toEqual([[expect.stringMatching(/refused an faq document/), 'kite']]);
+    expect(lines.filter((l) => l.level === 40).map((l) => [l.msg, l.docId])).toEqual([
+      [expect.stringMatching(/refused an faq document/), 'kite'],
+    ]);
 
     const found = await find(search, 'kite rain');
     expect(found.retrieval).toBe('hybrid');
@@ -194,10 +203,19 @@ describe('embedding the corpus', () => {
     await allEmbedded(first);
     fake.reset();
 
-    await store.upsert([{ ...CORPUS[0]!, answer: 'Standard shipping is $6, free over $60.' }, doc('kite', 'Can I fly a kite in the rain?', 'Only our waterproof kites.')], 100);
+    await store.upsert(
+      [
+        { ...CORPUS[0]!, answer: 'Standard shipping is $6, free over $60.' },
+        doc('kite', 'Can I fly a kite in the rain?', 'Only our waterproof kites.'),
+      ],
+      100,
+    );
     await first.replica.fresh();
     await allEmbedded(first);
-    expect(fake.inputs().sort()).toEqual(['Can I fly a kite in the rain?\nOnly our waterproof kites.', 'How much does shipping cost?\nStandard shipping is $6, free over $60.']);
+    expect(fake.inputs().sort()).toEqual([
+      'Can I fly a kite in the rain?\nOnly our waterproof kites.',
+      'How much does shipping cost?\nStandard shipping is $6, free over $60.',
+    ]);
 
     fake.reset();
     await store.upsert([{ ...CORPUS[1]!, language: 'ja' }], 100);
@@ -247,7 +265,11 @@ describe('embedding the corpus', () => {
   it('splits the work between replicas that start together: every document is embedded once', async () => {
     const many = Array.from({ length: 24 }, (_, i) => doc(`d${i}`, `Question number ${i} about topic ${i}?`, `Answer ${i}.`));
     const { prefix } = await seeded(many);
-    const replicas = await Promise.all([replica(prefix, { batchSize: 4 }), replica(prefix, { batchSize: 4 }), replica(prefix, { batchSize: 4 })]);
+    const replicas = await Promise.all([
+      replica(prefix, { batchSize: 4 }),
+      replica(prefix, { batchSize: 4 }),
+      replica(prefix, { batchSize: 4 }),
+    ]);
     await Promise.all(replicas.map(allEmbedded));
     expect(fake.inputs()).toHaveLength(many.length);
     expect(new Set(fake.inputs()).size).toBe(many.length);
@@ -277,7 +299,12 @@ describe('when the embeddings server fails', () => {
     });
     const warnings = lines.filter((l) => l.level === 40);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ msg: expect.stringMatching(/^embeddings server failed/), phase: 'query', tool: 'search_faq', embeddingsModel: 'fake-embed-a' });
+    expect(warnings[0]).toMatchObject({
+      msg: expect.stringMatching(/^embeddings server failed/),
+      phase: 'query',
+      tool: 'search_faq',
+      embeddingsModel: 'fake-embed-a',
+    });
 
     fake.setMode({ kind: 'ok' });
     await vi.waitFor(async () => expect((await find(search, 'wuxtrel')).retrieval).toBe('hybrid'), { timeout: 5_000, interval: 20 });
@@ -290,7 +317,14 @@ describe('when the embeddings server fails', () => {
     const registry = new Registry();
     const connection = new Redis(inject('redisUrl'));
     connections.push(connection);
-    const search = await openFaqSearch({ redis: connection, keyPrefix: prefix, log: capturingLog().log, refreshMs: 0, embeddings: embeddingsConfig({ retryMs: 10_000 }), registry });
+    const search = await openFaqSearch({
+      redis: connection,
+      keyPrefix: prefix,
+      log: capturingLog().log,
+      refreshMs: 0,
+      embeddings: embeddingsConfig({ retryMs: 10_000 }),
+      registry,
+    });
     opened.push(search);
     await allEmbedded(search);
     await find(search, 'gift wrapping');
@@ -312,7 +346,11 @@ describe('when the embeddings server fails', () => {
     const started = performance.now();
     const retrieval = await find(search, 'gift wrapping');
     const ms = performance.now() - started;
-    expect(retrieval).toMatchObject({ retrieval: 'lexical', hits: [expect.objectContaining({ id: 'gift' })], warning: expect.stringMatching(/timed out/i) });
+    expect(retrieval).toMatchObject({
+      retrieval: 'lexical',
+      hits: [expect.objectContaining({ id: 'gift' })],
+      warning: expect.stringMatching(/timed out/i),
+    });
     expect(ms).toBeGreaterThanOrEqual(250);
     expect(ms).toBeLessThan(1_500);
   });
@@ -353,7 +391,14 @@ describe('when the embeddings server fails', () => {
 describe('the search agent', () => {
   function deps(search: FaqSearch): SearchDeps {
     const log = capturingLog().log;
-    return { replica: search.replica, retrieve: search.retrieve, llm: offlineProvider({ latencyMs: 0 }), model: 'offline', config: { faq: { topK: 3 } as SearchDeps['config']['faq'] }, log };
+    return {
+      replica: search.replica,
+      retrieve: search.retrieve,
+      llm: offlineProvider({ latencyMs: 0 }),
+      model: 'offline',
+      config: { faq: { topK: 3 } as SearchDeps['config']['faq'] },
+      log,
+    };
   }
 
   it('answers /agent.search jobs from hybrid hits, and says in the step when it answered lexically instead of failing', async () => {

@@ -101,7 +101,11 @@ describe('LLM planner', () => {
 
   it.each([
     ['unparsable JSON', { content: 'Sure! Here is the plan: {"steps": [' }, 'unparsable_json'],
-    ['a plan that breaks the schema', { content: JSON.stringify({ steps: [{ id: 's1', type: 'search' }], needsClarification: false, confidence: 'high' }) }, 'invalid_plan'],
+    [
+      'a plan that breaks the schema',
+      { content: JSON.stringify({ steps: [{ id: 's1', type: 'search' }], needsClarification: false, confidence: 'high' }) },
+      'invalid_plan',
+    ],
     ['an upstream error', { status: 500, body: { error: { message: 'boom', type: 'server_error' } } }, 'llm_error'],
     ['a reply cut by its output limit', { content: '{"steps": [{"id": "s1", "ty', finishReason: 'length' }, 'llm_error'],
   ])('falls back to the rule-based plan on %s, recorded in meta', async (_name, reply, reason) => {
@@ -144,12 +148,25 @@ describe('crew mode', () => {
     });
     const first = await dialog({ message: '北海道への送料を教えてください', options: { topK: 8, language: 'ja', mode: 'crew' } });
     const sessionId = first.json.sessionId;
-    crew.replies.push({ status: 200, body: { plan: { steps: [{ id: 'step_search_1', type: 'search', query: '領収書 発行' }], needsClarification: false, confidence: 'medium' } } });
+    crew.replies.push({
+      status: 200,
+      body: {
+        plan: { steps: [{ id: 'step_search_1', type: 'search', query: '領収書 発行' }], needsClarification: false, confidence: 'medium' },
+      },
+    });
     openai.enqueue({ content: '領収書はマイページからダウンロードできます。' });
-    const response = await dialog({ sessionId, message: '領収書を優先で', options: { topK: 8, language: 'ja', mode: 'crew', debug: true } });
+    const response = await dialog({
+      sessionId,
+      message: '領収書を優先で',
+      options: { topK: 8, language: 'ja', mode: 'crew', debug: true },
+    });
 
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ needsClarification: true, clarifyingQuestions: ['ギフト配送と領収書発行のどちらを優先して知りたいですか？'], meta: { orchestratorMode: 'crew' } });
+    expect(first.json).toMatchObject({
+      needsClarification: true,
+      clarifyingQuestions: ['ギフト配送と領収書発行のどちらを優先して知りたいですか？'],
+      meta: { orchestratorMode: 'crew' },
+    });
     expect(response.status, JSON.stringify(response.json)).toBe(200);
     expect(response.json.meta).toMatchObject({ orchestratorMode: 'crew', planner: { planner: 'llm', orchestrator: 'crew' } });
     expect(response.json.answer).toBe('領収書はマイページからダウンロードできます。');

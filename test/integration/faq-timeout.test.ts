@@ -20,7 +20,10 @@ const env = { KEY_PREFIX: `faqto-${id}`, QUEUE_PREFIX: `{faqto-${id}}` };
 
 beforeAll(async () => {
   // The gateway alone: planner and search start later, in the test.
-  stack = await startStack({ env: { REDIS_URL: inject('redisUrl'), ...env, DIALOG_TIMEOUT_MS: '400', SEARCH_TIMEOUT_MS: '400' }, services: [] });
+  stack = await startStack({
+    env: { REDIS_URL: inject('redisUrl'), ...env, DIALOG_TIMEOUT_MS: '400', SEARCH_TIMEOUT_MS: '400' },
+    services: [],
+  });
   api = new Api(stack.url);
   redis = new Redis(inject('redisUrl'));
   store = new SessionStore(redis, { prefix: env.KEY_PREFIX, ttlSeconds: 600, eventsMaxLen: 10_000 });
@@ -53,7 +56,10 @@ describe('/agent.dialog timeouts and retries', () => {
     const cfg = { REDIS_URL: inject('redisUrl'), ...env };
     agents.push(...(await Promise.all([startService('planner', cfg), startService('search', cfg)])));
 
-    const done = await api.dialog({ sessionId, message: '北海道への送料を教えてください', options: ja }, { headers: { 'idempotency-key': key } });
+    const done = await api.dialog(
+      { sessionId, message: '北海道への送料を教えてください', options: ja },
+      { headers: { 'idempotency-key': key } },
+    );
     expect(done.status, JSON.stringify(done.json)).toBe(200);
     expect(done.headers.get('x-turn-id')).toBe(turnId);
     expect(done.json).toMatchObject({ sessionId, needsClarification: false, final: true });
@@ -67,7 +73,10 @@ describe('/agent.dialog timeouts and retries', () => {
     expect(loaded.state.messages.filter((m) => m.role === 'user')).toHaveLength(1);
 
     // Once finished, a repeat answers at once from the stored result; over SSE it replays that turn only.
-    const repeat = await api.dialog({ sessionId, message: '北海道への送料を教えてください', options: ja }, { headers: { 'idempotency-key': key } });
+    const repeat = await api.dialog(
+      { sessionId, message: '北海道への送料を教えてください', options: ja },
+      { headers: { 'idempotency-key': key } },
+    );
     expect(repeat.json.answer).toBe(done.json.answer);
     // The same key with another message is another request: refused, not answered with the first one's result.
     const reused = await api.dialog({ sessionId, message: 'ignored on a repeat', options: ja }, { headers: { 'idempotency-key': key } });
@@ -75,7 +84,10 @@ describe('/agent.dialog timeouts and retries', () => {
     expect(reused.json.error.code).toBe('idempotency_key_reused');
     const next = await api.dialog({ sessionId, message: 'じゃあ返品ポリシーも知りたい', options: ja });
     expect(next.json.answer).toMatch(/30日以内/);
-    const replay = await api.dialogStream({ sessionId, message: '北海道への送料を教えてください', options: ja }, { 'idempotency-key': key });
+    const replay = await api.dialogStream(
+      { sessionId, message: '北海道への送料を教えてください', options: ja },
+      { 'idempotency-key': key },
+    );
     expect(replay.status).toBe(200);
     const types = replay.events.map((e) => e.type);
     expect(types[0]).toBe('turn.started');
@@ -87,7 +99,10 @@ describe('/agent.dialog timeouts and retries', () => {
   });
 
   it('answers 504 for /agent.search when no search worker takes the job, and withdraws the job', async () => {
-    const gatewayOnly = await startStack({ env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `faqto2-${id}`, QUEUE_PREFIX: `{faqto2-${id}}`, SEARCH_TIMEOUT_MS: '300' }, services: [] });
+    const gatewayOnly = await startStack({
+      env: { REDIS_URL: inject('redisUrl'), KEY_PREFIX: `faqto2-${id}`, QUEUE_PREFIX: `{faqto2-${id}}`, SEARCH_TIMEOUT_MS: '300' },
+      services: [],
+    });
     try {
       const response = await new Api(gatewayOnly.url).call('POST', '/agent.search', { body: { query: '送料', topK: 3 } });
       expect(response.status).toBe(504);

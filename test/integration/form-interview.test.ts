@@ -19,7 +19,13 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     expect(lastAssistant(sse.events)).toMatch(/日本語/);
 
     const lang = await say(api, session, sse, '日本語でお願いします');
-    expect(turnTypes(sse.events, lang.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_LANGUAGE', 'message', 'turn.completed']);
+    expect(turnTypes(sse.events, lang.turnId)).toEqual([
+      'turn.started',
+      'message',
+      'state.changed:SET_LANGUAGE',
+      'message',
+      'turn.completed',
+    ]);
     expect(lang.reply).toMatch(/国/);
 
     // Tokyo names a city of a single-zone country: country and time zone in one answer, then the first question.
@@ -93,7 +99,9 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     // The last try says what is needed, gives an example and the way out.
     const lastTry = await say(api, session, sse, "I don't know");
     expect(lastTry.reply).toBeTruthy();
-    const statuses = sse.events.filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_STATUS').map((e) => e.data.payload as Json);
+    const statuses = sse.events
+      .filter((e) => e.type === 'state.changed' && e.data.type === 'FIELD_STATUS')
+      .map((e) => e.data.payload as Json);
     expect(statuses).toContainEqual({ fieldId: 'email', status: 'done', needsReview: true, reason: 'max_follow_ups' });
     // The email is never asked again.
     const asked = sse.events.filter((e) => e.type === 'message' && e.data.role === 'assistant').map((e) => String(e.data.text));
@@ -106,7 +114,11 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     expect(completed.find((e) => e.type === 'session.completed')!.data).toMatchObject({ needsReview: ['email'] });
     const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });
     expect(snap.json.needsReview).toEqual(['email']);
-    expect((snap.json.fields as Json[]).find((f) => f.fieldId === 'email')).toMatchObject({ status: 'done', needsReview: true, value: "I don't know" });
+    expect((snap.json.fields as Json[]).find((f) => f.fieldId === 'email')).toMatchObject({
+      status: 'done',
+      needsReview: true,
+      value: "I don't know",
+    });
     const submitted = await api.call('POST', `/v1/sessions/${session.sessionId}/submit`, { token: session.token });
     expect(submitted.status).toBe(200);
     expect(submitted.json.needsReview).toEqual(['email']);

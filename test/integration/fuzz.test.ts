@@ -58,7 +58,25 @@ afterAll(async () => {
 const nasty = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
-  fc.constantFrom('', ' ', '..', '../../etc/passwd', '%00', '\u0000', '\ud800', '🙂'.repeat(40), 'a'.repeat(10_000), '{"$ne":null}', "'; DROP TABLE x;--", '-1', '1e309', 'NaN', 'null', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '..',
+    '../../etc/passwd',
+    '%00',
+    '\u0000',
+    '\ud800',
+    '🙂'.repeat(40),
+    'a'.repeat(10_000),
+    '{"$ne":null}',
+    "'; DROP TABLE x;--",
+    '-1',
+    '1e309',
+    'NaN',
+    'null',
+    '__proto__',
+    'constructor',
+  ),
 );
 const json = fc.jsonValue({ maxDepth: 4 });
 
@@ -66,7 +84,10 @@ const json = fc.jsonValue({ maxDepth: 4 });
 const EXAMPLES: Record<string, () => Json> = {
   'POST /v1/sessions': () => ({ kind: 'form', form: loadForm('event-registration-en.json'), options: { language: 'en' } }),
   'POST /v1/sessions/{id}/turns': () => ({ message: 'hello', idempotencyKey: randomUUID(), multitask: 'enqueue' }),
-  'POST /agent.dialog': () => ({ message: '送料は？', options: { topK: 3, language: 'ja', useLlmPlanner: false, useMultiStepPlanner: true, mode: 'local', debug: false } }),
+  'POST /agent.dialog': () => ({
+    message: '送料は？',
+    options: { topK: 3, language: 'ja', useLlmPlanner: false, useMultiStepPlanner: true, mode: 'local', debug: false },
+  }),
   'POST /agent.search': () => ({ query: '送料', topK: 3, language: 'ja' }),
   'POST /faq/documents': () => [{ id: 'fz-1', question: 'Q?', answer: 'A.', tags: ['x'], language: 'en' }],
   'POST /api/worksheets': () => ({ subject: 'math', grade: 4, difficulty: 'normal', count: 3, language: 'en', topic: 'fractions' }),
@@ -87,7 +108,8 @@ function mutated(example: Json): fc.Arbitrary<unknown> {
       fc.tuple(fc.constantFrom(...keys), fc.oneof(json, nasty)).map(([key, value]) => ({ ...example, [key]: value })),
     );
   }
-  if (Array.isArray(example)) variants.push(fc.array(fc.oneof(json, fc.record({ question: nasty, answer: nasty, id: fc.option(nasty) })), { maxLength: 5 }));
+  if (Array.isArray(example))
+    variants.push(fc.array(fc.oneof(json, fc.record({ question: nasty, answer: nasty, id: fc.option(nasty) })), { maxLength: 5 }));
   return fc.oneof(...variants);
 }
 
@@ -117,7 +139,9 @@ function checkAnswer(what: string, res: { status: number; json: Json; headers: H
   expect(res.status, `${what}: ${JSON.stringify(res.json).slice(0, 200)}`).toBeGreaterThanOrEqual(200);
   const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
   if (res.status >= 400 && isJson) {
-    expect(res.json, `${what} → ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`).toMatchObject({ error: { code: expect.stringMatching(/^[a-z0-9_]+$/), message: expect.any(String) } });
+    expect(res.json, `${what} → ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`).toMatchObject({
+      error: { code: expect.stringMatching(/^[a-z0-9_]+$/), message: expect.any(String) },
+    });
   }
 }
 
@@ -128,7 +152,12 @@ describe('fuzzing every route', () => {
     for (const route of all) {
       const example = EXAMPLES[`${route.method} ${route.path}`];
       const params = route.path.match(/\{(\w+)\}/g) ?? [];
-      const body = route.method === 'GET' || route.method === 'DELETE' ? fc.constant(undefined) : example ? mutated(example()) : fc.oneof(json, fc.constant({}));
+      const body =
+        route.method === 'GET' || route.method === 'DELETE'
+          ? fc.constant(undefined)
+          : example
+            ? mutated(example())
+            : fc.oneof(json, fc.constant({}));
       const idOf = fc.oneof(fc.constantFrom(session.sessionId, faq.sessionId, `${session.sessionId}-p1`, 'ws-missing'), nasty);
       await fc.assert(
         fc.asyncProperty(
@@ -137,8 +166,18 @@ describe('fuzzing every route', () => {
           fc.dictionary(fc.constantFrom('limit', 'offset', 'language', 'token', 'lastEventId', 'format', 'q'), nasty, { maxKeys: 3 }),
           fc.record({
             token: fc.option(fc.constantFrom(session.token, faq.token, WRITE_KEY, 'wrong'), { nil: undefined }),
-            contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/csv', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
-            raw: fc.option(fc.oneof(nasty, fc.constantFrom('{"message": ', '[', 'question,answer\n"a', 'question,answer\nq,a\n', '\uFEFF{}')), { nil: undefined }),
+            contentType: fc.constantFrom(
+              'application/json',
+              'application/json; charset=utf-8',
+              'text/csv',
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'multipart/form-data; boundary=x',
+            ),
+            raw: fc.option(
+              fc.oneof(nasty, fc.constantFrom('{"message": ', '[', 'question,answer\n"a', 'question,answer\nq,a\n', '\uFEFF{}')),
+              { nil: undefined },
+            ),
             idempotencyKey: fc.option(nasty, { nil: undefined }),
           }),
           async (values, payload, query, h) => {

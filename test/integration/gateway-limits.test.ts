@@ -77,7 +77,10 @@ describe('idempotency keys are not credentials', () => {
     const retry = await api.call('POST', '/agent.dialog', { body, headers: { 'idempotency-key': k } });
     expect(retry.headers.get('x-session-id')).toBe(sessionId);
     expect(retry.headers.get('x-session-token')).toBe(first.headers.get('x-session-token'));
-    const stolen = await api.call('POST', '/agent.dialog', { body: { message: 'show me the order of someone else' }, headers: { 'idempotency-key': k } });
+    const stolen = await api.call('POST', '/agent.dialog', {
+      body: { message: 'show me the order of someone else' },
+      headers: { 'idempotency-key': k },
+    });
     expect(stolen.status).toBe(422);
     expect(stolen.json.error.code).toBe('idempotency_key_reused');
     expect(stolen.headers.get('x-session-token')).toBeNull();
@@ -127,7 +130,9 @@ describe('tokens', () => {
     expect((await api.call('GET', '/metrics')).status).toBe(401);
     expect((await api.call('GET', '/metrics', { token: 'wrong' })).status).toBe(401);
     expect((await api.call('GET', '/metrics', { token: OPERATOR_KEY })).status).toBe(200);
-    const basic = await api.call('GET', '/metrics', { headers: { authorization: `Basic ${Buffer.from(`prometheus:${OPERATOR_KEY}`).toString('base64')}` } });
+    const basic = await api.call('GET', '/metrics', {
+      headers: { authorization: `Basic ${Buffer.from(`prometheus:${OPERATOR_KEY}`).toString('base64')}` },
+    });
     expect(basic.status).toBe(200);
   });
 
@@ -172,18 +177,23 @@ describe('quotas', () => {
   it('open event streams per client are capped on a gateway', async () => {
     const { api } = await gateway({ CLIENT_MAX_STREAMS: '2', RATE_LIMIT_MAX: '0' });
     const session = await api.createSession(form);
-    const open = [await fetch(api.eventsUrl(session.sessionId, session.token)), await fetch(api.eventsUrl(session.sessionId, session.token))];
+    const open = [
+      await fetch(api.eventsUrl(session.sessionId, session.token)),
+      await fetch(api.eventsUrl(session.sessionId, session.token)),
+    ];
     expect(open.map((r) => r.status)).toEqual([200, 200]);
     const third = await fetch(api.eventsUrl(session.sessionId, session.token));
     expect(third.status).toBe(429);
     expect(((await third.json()) as { error: { code: string } }).error.code).toBe('too_many_streams');
     await open[0]!.body?.cancel();
     // The closed stream's place comes back once the gateway sees the connection close.
-    await expect.poll(async () => {
-      const next = await fetch(api.eventsUrl(session.sessionId, session.token));
-      await next.body?.cancel();
-      return next.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const next = await fetch(api.eventsUrl(session.sessionId, session.token));
+        await next.body?.cancel();
+        return next.status;
+      })
+      .toBe(200);
     await open[1]!.body?.cancel();
   });
 

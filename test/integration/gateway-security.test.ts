@@ -21,7 +21,15 @@ async function gateway(env: Record<string, string> = {}): Promise<Api> {
 
 async function gatewayWithDeps(env: Record<string, string> = {}) {
   const gw = await startGateway(
-    loadGatewayConfig({ REDIS_URL: inject('redisUrl'), KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}`, PORT: '0', LOG_LEVEL: 'silent', FAQ_SEED_FILE: '', ...env }),
+    loadGatewayConfig({
+      REDIS_URL: inject('redisUrl'),
+      KEY_PREFIX: prefix,
+      QUEUE_PREFIX: `{${prefix}}`,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      FAQ_SEED_FILE: '',
+      ...env,
+    }),
   );
   gateways.push(gw);
   return { api: new Api(`http://127.0.0.1:${gw.port}`), deps: gw.deps };
@@ -51,7 +59,12 @@ function rawRequest(base: string, request: string): Promise<string> {
 
 function parseRawHeaders(response: string): Headers {
   const head = response.slice(0, response.indexOf('\r\n\r\n'));
-  return new Headers(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()] as [string, string]));
+  return new Headers(
+    head
+      .split('\r\n')
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()] as [string, string]),
+  );
 }
 
 describe('safe defaults', () => {
@@ -103,7 +116,7 @@ describe('safe defaults', () => {
     controller.abort();
   });
 
-  it('sends them on answers that leave before any hook runs: router errors and requests Node\'s parser refuses', async () => {
+  it("sends them on answers that leave before any hook runs: router errors and requests Node's parser refuses", async () => {
     const api = await gateway();
     const overLong = await fetch(`${api.base}/v1/sessions/${'x'.repeat(101)}`);
     const badEscape = await fetch(`${api.base}/v1/sessions/%E0%A4%A`);
@@ -128,14 +141,21 @@ describe('safe defaults', () => {
       expect(res.status, type).toBe(415);
       expect((await res.json()).error.code).toBe('invalid_media_type');
     }
-    const json = await fetch(`${api.base}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"faq"}' });
+    const json = await fetch(`${api.base}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"kind":"faq"}',
+    });
     expect(json.status).toBe(201);
   });
 
   it('answers no cross-origin request unless CORS_ORIGINS names the origin', async () => {
     const closed = await gateway();
     const preflight = (api: Api, origin: string) =>
-      fetch(`${api.base}/v1/sessions`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      fetch(`${api.base}/v1/sessions`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
     expect((await preflight(closed, 'https://app.example')).headers.get('access-control-allow-origin')).toBeNull();
     const simple = await fetch(`${closed.base}/healthz`, { headers: { origin: 'https://app.example' } });
     expect(simple.headers.get('access-control-allow-origin')).toBeNull();

@@ -51,14 +51,30 @@ async function sessionWithEvents(eventCount: number): Promise<{ sessionId: strin
   const sessionId = randomUUID();
   const token = `tok-${randomUUID()}`;
   const store = gw.deps.store;
-  const state = newFormSession({ sessionId, kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: new Date().toISOString() });
+  const state = newFormSession({
+    sessionId,
+    kind: 'form',
+    form: null,
+    language: 'en',
+    firstAgent: 'greeter',
+    now: new Date().toISOString(),
+  });
   await store.create({ state, tokenHash: hashToken(token), agent: 'greeter', turnId: 'boot' });
   const append = async (count: number) => {
     for (let i = 0; i < count; i++) {
       const loaded = (await store.load(sessionId))!;
       const draft = new SessionDraft(loaded.state);
       draft.emit(event('turn.queued', { turnId: `t${loaded.lastEventId + 1}`, position: 1 }));
-      const result = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+      const result = await store.commit({
+        sessionId,
+        expectedVersion: loaded.version,
+        messagesBefore: loaded.messageCount,
+        expectedSeq: null,
+        state: draft.state,
+        mode: 'none',
+        events: draft.events,
+        runSteps: [],
+      });
       if (!result.ok) throw new Error('conflict');
     }
   };

@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createLogger, createRedis, createRuntimeMetrics, deferNewerJob, jobVersion, loadConfig, type RedisClient, runStep, type RuntimeMetrics, type StepRunnerDeps } from '@convo/runtime';
+import {
+  createLogger,
+  createRedis,
+  createRuntimeMetrics,
+  deferNewerJob,
+  jobVersion,
+  loadConfig,
+  type RedisClient,
+  runStep,
+  type RuntimeMetrics,
+  type StepRunnerDeps,
+} from '@convo/runtime';
 import { JOB_SCHEMA_VERSION } from '@convo/contract';
 
 /**
@@ -62,7 +73,12 @@ function recordingLog() {
 }
 
 /** A worker that knows schema majors up to `known`, as a release's agent service does (agent-service.ts). */
-function versionedWorker(known: number, log: ReturnType<typeof recordingLog>['log'], metrics: RuntimeMetrics, work: (job: Job) => Promise<unknown>): Worker {
+function versionedWorker(
+  known: number,
+  log: ReturnType<typeof recordingLog>['log'],
+  metrics: RuntimeMetrics,
+  work: (job: Job) => Promise<unknown>,
+): Worker {
   const worker = new Worker(
     'steps',
     async (job, token) => {
@@ -117,7 +133,9 @@ describe('versioned job payloads (rolling deploys)', () => {
     expect(job.failedReason).toBeFalsy();
     expect(ranOnOld).toEqual([]);
     const deferred = (await oldMetrics.jobsDeferred.get()).values;
-    expect(deferred).toEqual([expect.objectContaining({ labels: { agent: 'interviewer', job: 'step', version: '2' }, value: expect.any(Number) })]);
+    expect(deferred).toEqual([
+      expect.objectContaining({ labels: { agent: 'interviewer', job: 'step', version: '2' }, value: expect.any(Number) }),
+    ]);
     expect(deferred[0]!.value).toBeGreaterThanOrEqual(1);
 
     const newMetrics = createRuntimeMetrics();

@@ -22,7 +22,8 @@ function prefixes() {
 
 const OPERATOR_KEY = 'operator-key-of-the-shedding-test-0123456789';
 /** /metrics is behind the operator key. */
-const metricsOf = (api: Api) => fetch(`${api.base}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } }).then((r) => r.text());
+const metricsOf = (api: Api) =>
+  fetch(`${api.base}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } }).then((r) => r.text());
 
 async function gateway(env: Record<string, string>): Promise<Api> {
   const stack = await startStack({ env: { REDIS_URL: inject('redisUrl'), OPERATOR_KEY, ...env }, services: [] });
@@ -39,10 +40,13 @@ describe('load shedding', () => {
     const sessions = [];
     for (let i = 0; i < 4; i++) sessions.push(await api.createSession(form, 'form'));
     let shed: Awaited<ReturnType<Api['call']>> | undefined;
-    await vi.waitFor(async () => {
-      shed = await api.call('POST', '/v1/sessions', { body: { kind: 'form', form } });
-      expect(shed.status).toBe(503);
-    }, { timeout: 5_000, interval: 25 });
+    await vi.waitFor(
+      async () => {
+        shed = await api.call('POST', '/v1/sessions', { body: { kind: 'form', form } });
+        expect(shed.status).toBe(503);
+      },
+      { timeout: 5_000, interval: 25 },
+    );
     expect(shed!.json.error.code).toBe('overloaded');
     expect(shed!.json.error.message).toMatch(/greeter/);
     expect(Number(shed!.headers.get('retry-after'))).toBeGreaterThanOrEqual(2);

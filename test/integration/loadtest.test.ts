@@ -114,7 +114,13 @@ describe('stream check', () => {
   });
 
   it('live message deltas, which repeat the last stored id, are neither counted nor duplicates', () => {
-    expect(feed([1, 2, [2, 'message.delta'], [2, 'message.delta'], 3])).toMatchObject({ events: 3, lost: 0, duplicated: 0, outOfOrder: 0, lastId: 3 });
+    expect(feed([1, 2, [2, 'message.delta'], [2, 'message.delta'], 3])).toMatchObject({
+      events: 3,
+      lost: 0,
+      duplicated: 0,
+      outOfOrder: 0,
+      lastId: 3,
+    });
   });
 
   it('skipped ids are lost; a repeated id is duplicated', () => {

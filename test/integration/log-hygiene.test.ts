@@ -40,7 +40,9 @@ describe('logs', () => {
     await say('4 years', 5);
     await say('I am a devout Zoroastrian and pray at the fire temple every morning. I want to build reliable payment systems.', 6);
     sse.close();
-    const logs = Object.values(stack.procs).flatMap((proc) => proc.lines).join('\n');
+    const logs = Object.values(stack.procs)
+      .flatMap((proc) => proc.lines)
+      .join('\n');
     expect(logs.length).toBeGreaterThan(1000);
     for (const secret of ['Quillon', 'Abernathy', 'quillon.av', 'Zoroastrian', 'fire temple', 'payment systems', session.token]) {
       expect(logs.includes(secret), `"${secret}" in the logs`).toBe(false);
@@ -56,8 +58,14 @@ describe('logs', () => {
     await sse.waitTurns(1);
     sse.close();
     const gateway = stack.procs.gateway!;
-    const opened = await gateway.waitForLine((line) => line.json?.msg === 'stream opened' && line.json.sessionId === session.sessionId, 10_000);
-    const closed = await gateway.waitForLine((line) => line.json?.msg === 'stream closed' && line.json.sessionId === session.sessionId, 10_000);
+    const opened = await gateway.waitForLine(
+      (line) => line.json?.msg === 'stream opened' && line.json.sessionId === session.sessionId,
+      10_000,
+    );
+    const closed = await gateway.waitForLine(
+      (line) => line.json?.msg === 'stream closed' && line.json.sessionId === session.sessionId,
+      10_000,
+    );
     expect(opened.json).toMatchObject({ route: 'events' });
     expect(closed.json?.durationMs).toBeGreaterThanOrEqual(0);
     // The stream's access line has its URL, without the token.

@@ -38,7 +38,9 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }] });
+const call = (name: string, args: unknown) => ({
+  toolCalls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+});
 
 describe('openai provider end to end', () => {
   it('fails a turn the model refuses with model_refused at once (no reminder calls), and the session goes on', async () => {
@@ -49,11 +51,26 @@ describe('openai provider end to end', () => {
     const before = fake.requests.length;
     fake.enqueue({
       status: 200,
-      body: { id: 'chatcmpl-r', object: 'chat.completion', created: 0, model: 'greeter-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I can’t help with that request.' } }], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } },
+      body: {
+        id: 'chatcmpl-r',
+        object: 'chat.completion',
+        created: 0,
+        model: 'greeter-model',
+        choices: [
+          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I can’t help with that request.' } },
+        ],
+        usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+      },
     });
     const refused = await api.turn(session.sessionId, session.token, 'English please');
     await sse.waitTurns(2);
-    expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: refused.json.turnId, error: { code: 'model_refused', message: expect.stringMatching(/can’t help with that request/) } } });
+    expect(sse.events.at(-1)).toMatchObject({
+      type: 'turn.failed',
+      data: {
+        turnId: refused.json.turnId,
+        error: { code: 'model_refused', message: expect.stringMatching(/can’t help with that request/) },
+      },
+    });
     // One call for the refused turn: no "You still need to" reminders after it.
     expect(fake.requests.length - before).toBe(1);
     fake.enqueue(call('set_language', { language: 'en' }), call('ask', { message: 'Which country do you live in?' }));
@@ -61,11 +78,23 @@ describe('openai provider end to end', () => {
     await sse.waitTurns(3);
     expect(sse.events.at(-2)!.data.text).toBe('Which country do you live in?');
     // A turn that fails after running a tool: the run is audited as discarded, and its effect is gone.
-    const refusal = { status: 200, body: { id: 'chatcmpl-r2', object: 'chat.completion', created: 0, model: 'greeter-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'No.' } }] } };
+    const refusal = {
+      status: 200,
+      body: {
+        id: 'chatcmpl-r2',
+        object: 'chat.completion',
+        created: 0,
+        model: 'greeter-model',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'No.' } }],
+      },
+    };
     fake.enqueue(call('set_country', { country: 'JP' }), refusal);
     const halfway = await api.turn(session.sessionId, session.token, 'Japan');
     await sse.waitTurns(4);
-    expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: halfway.json.turnId, error: { code: 'model_refused' } } });
+    expect(sse.events.at(-1)).toMatchObject({
+      type: 'turn.failed',
+      data: { turnId: halfway.json.turnId, error: { code: 'model_refused' } },
+    });
     const audit = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];
     expect(audit.filter((run) => run.turnId === halfway.json.turnId).map((run) => [run.toolName, run.discarded])).toEqual([
       ['set_country', true],
@@ -86,7 +115,13 @@ describe('openai provider end to end', () => {
     expect(sse.events[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter', text: 'Hello! Japanese or English?' });
     expect(fake.requests[0]!.body.model).toBe('greeter-model');
     // The turn's model usage, as the server reported it (11 prompt / 7 completion tokens a call by default).
-    expect(sse.events.find((e) => e.type === 'turn.completed')!.data.usage).toEqual({ modelCalls: 1, promptTokens: 11, cachedTokens: 0, completionTokens: 7, reasoningTokens: 0 });
+    expect(sse.events.find((e) => e.type === 'turn.completed')!.data.usage).toEqual({
+      modelCalls: 1,
+      promptTokens: 11,
+      cachedTokens: 0,
+      completionTokens: 7,
+      reasoningTokens: 0,
+    });
     expect(fake.requests[0]!.body.tools.map((t: Json) => t.function.name)).toEqual(['ask', 'set_language', 'set_country', 'set_timezone']);
 
     fake.enqueue(
@@ -105,7 +140,10 @@ describe('openai provider end to end', () => {
     const feedback = fake.requests[3]!.body.messages.at(-2);
     expect(fake.requests[3]!.body.messages.at(-1)).toMatchObject({ role: 'system', content: expect.stringMatching(/^Current state:/) });
     expect(feedback.role).toBe('tool');
-    expect(JSON.parse(feedback.content)).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid JSON for set_language/) } });
+    expect(JSON.parse(feedback.content)).toMatchObject({
+      status: 'error',
+      result: { message: expect.stringMatching(/Invalid JSON for set_language/) },
+    });
     const steps = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];
     expect(steps.map((r) => [r.toolName, r.output.status])).toEqual([
       ['ask', 'success'],
@@ -123,13 +161,24 @@ describe('openai provider end to end', () => {
     fake.enqueue({ status: 500, headers: { 'retry-after': '0' } }, { status: 500, headers: { 'retry-after': '0' } });
     const failed = await api.turn(session.sessionId, session.token, 'I live in Japan');
     await sse.waitTurns(3);
-    expect(sse.events.at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: failed.json.turnId, error: { code: 'provider_unavailable' } } });
+    expect(sse.events.at(-1)).toMatchObject({
+      type: 'turn.failed',
+      data: { turnId: failed.json.turnId, error: { code: 'provider_unavailable' } },
+    });
     // The failed turn is in the audit too: its failure recorded as a run step, with the error.
     const audit = (await api.call('GET', `/v1/sessions/${session.sessionId}/runsteps`, { token: session.token })).json.runSteps as Json[];
     expect(audit.filter((run) => run.turnId === failed.json.turnId)).toEqual([
-      expect.objectContaining({ toolName: 'turn.failed', discarded: true, output: { status: 'error', result: { code: 'provider_unavailable', message: expect.any(String) } } }),
+      expect.objectContaining({
+        toolName: 'turn.failed',
+        discarded: true,
+        output: { status: 'error', result: { code: 'provider_unavailable', message: expect.any(String) } },
+      }),
     ]);
-    fake.enqueue(call('set_country', { country: 'JP' }), call('set_timezone', { timezone: null, hint: 'Japan' }), call('ask', { message: 'ok' }));
+    fake.enqueue(
+      call('set_country', { country: 'JP' }),
+      call('set_timezone', { timezone: null, hint: 'Japan' }),
+      call('ask', { message: 'ok' }),
+    );
     await api.turn(session.sessionId, session.token, 'I live in Japan');
     await sse.waitFor((evs) => evs.some((e) => e.type === 'agent.changed' && e.data.to === 'architect'), 15_000, 'hand-off to architect');
     const snap = await api.call('GET', `/v1/sessions/${session.sessionId}`, { token: session.token });

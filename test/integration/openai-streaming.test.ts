@@ -53,7 +53,8 @@ afterEach(() => {
 /** The text a client rebuilds from a message's deltas (each starts at its offset). */
 function streamedText(sse: SseRecorder, messageId: string): string {
   let text = '';
-  for (const delta of sse.live.filter((d) => d.data.messageId === messageId)) text = text.slice(0, Number(delta.data.offset ?? text.length)) + String(delta.data.delta);
+  for (const delta of sse.live.filter((d) => d.data.messageId === messageId))
+    text = text.slice(0, Number(delta.data.offset ?? text.length)) + String(delta.data.delta);
   return text;
 }
 
@@ -71,7 +72,13 @@ async function interviewUpToFirstQuestion(form = 'event-registration-en.json', k
 describe('streaming through the stack (openai provider)', () => {
   it('runs a whole five-field interview: every question appears as deltas before its message, two model calls per answer', async () => {
     const { sessionId, token, sse } = await interviewUpToFirstQuestion();
-    const answers = ['Taro Yamada', 'taro@example.com', 'No dietary requirements', '2', 'I want to learn how teams run Redis streams in production'];
+    const answers = [
+      'Taro Yamada',
+      'taro@example.com',
+      'No dietary requirements',
+      '2',
+      'I want to learn how teams run Redis streams in production',
+    ];
     const perAnswer: Json[] = [];
     for (const [i, answer] of answers.entries()) {
       await api.turn(sessionId, token, answer);
@@ -123,12 +130,26 @@ describe('streaming through the stack (openai provider)', () => {
     const { sessionId, token, sse } = await interviewUpToFirstQuestion();
     fake.respondWith((req) =>
       req.body.model === 'interviewer'
-        ? { status: 200, body: { id: 'r', object: 'chat.completion', created: 0, model: 'interviewer', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I will not ask that.' } }] } }
+        ? {
+            status: 200,
+            body: {
+              id: 'r',
+              object: 'chat.completion',
+              created: 0,
+              model: 'interviewer',
+              choices: [
+                { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I will not ask that.' } },
+              ],
+            },
+          }
         : model(req),
     );
     const refused = await api.turn(sessionId, token, 'Taro Yamada');
     await sse.waitTurns(3);
-    expect(turnEnds(sse.events).at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: refused.json.turnId, error: { code: 'model_refused', message: expect.stringMatching(/I will not ask that/) } } });
+    expect(turnEnds(sse.events).at(-1)).toMatchObject({
+      type: 'turn.failed',
+      data: { turnId: refused.json.turnId, error: { code: 'model_refused', message: expect.stringMatching(/I will not ask that/) } },
+    });
     fake.respondWith(model);
     await api.turn(sessionId, token, 'Taro Yamada');
     await sse.waitTurns(4);
@@ -139,7 +160,14 @@ describe('streaming through the stack (openai provider)', () => {
   it('fails a turn cut by the output limit as model_output_truncated, and withdraws the text it streamed', async () => {
     const { sessionId, token, sse } = await interviewUpToFirstQuestion();
     fake.respondWith((req) =>
-      req.body.model === 'interviewer' ? { content: null as unknown as string, toolCalls: [{ name: 'ask', arguments: '{"message":"Could you tell me your em' }], finishReason: 'length', stream: { chunkChars: 6, chunkDelayMs: 2 } } : model(req),
+      req.body.model === 'interviewer'
+        ? {
+            content: null as unknown as string,
+            toolCalls: [{ name: 'ask', arguments: '{"message":"Could you tell me your em' }],
+            finishReason: 'length',
+            stream: { chunkChars: 6, chunkDelayMs: 2 },
+          }
+        : model(req),
     );
     const cut = await api.turn(sessionId, token, 'Taro Yamada');
     await sse.waitTurns(3);
@@ -163,7 +191,17 @@ describe('streaming through the stack (openai provider)', () => {
       if (req.body.model === 'reviewer' && 'toolCalls' in reply) return { ...reply, ids: [''] };
       if (req.body.model === 'interviewer' && contextErrors === 0) {
         contextErrors += 1;
-        return { status: 400, body: { error: { message: "This model's maximum context length is 2048 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              message: "This model's maximum context length is 2048 tokens.",
+              type: 'invalid_request_error',
+              code: 'context_length_exceeded',
+              param: 'messages',
+            },
+          },
+        };
       }
       return reply;
     });
@@ -193,26 +231,34 @@ describe('streaming through the stack (openai provider)', () => {
     const cancelQueued = await api.call('POST', `/v1/sessions/${sessionId}/turns/${queued.json.turnId}/cancel`, { token });
     expect(cancelQueued.status).toBe(202);
     expect(cancelQueued.json).toEqual({ turnId: queued.json.turnId, status: 'cancelled' });
-    await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.failed' && e.data.turnId === queued.json.turnId), 5_000, 'queued turn cancelled');
+    await sse.waitFor(
+      (evs) => evs.some((e) => e.type === 'turn.failed' && e.data.turnId === queued.json.turnId),
+      5_000,
+      'queued turn cancelled',
+    );
 
     // The running turn is cancelled while its question streams.
     await sse.waitFor(() => sse.live.some((d) => d.data.turnId === running.json.turnId), 10_000, 'the question starts streaming');
     const cancel = await api.call('POST', `/v1/sessions/${sessionId}/turns/${running.json.turnId}/cancel`, { token });
     expect(cancel.status).toBe(202);
     expect(cancel.json).toEqual({ turnId: running.json.turnId, status: 'cancelling' });
-    const [failed] = (await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.failed' && e.data.turnId === running.json.turnId), 5_000, 'cancelled')).filter(
-      (e) => e.type === 'turn.failed' && e.data.turnId === running.json.turnId,
-    );
+    const [failed] = (
+      await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.failed' && e.data.turnId === running.json.turnId), 5_000, 'cancelled')
+    ).filter((e) => e.type === 'turn.failed' && e.data.turnId === running.json.turnId);
     expect(failed!.data.error).toMatchObject({ code: 'cancelled' });
     const discarded = sse.events.find((e) => e.type === 'message.discarded' && e.data.turnId === running.json.turnId);
     expect(discarded?.data.messageIds).toHaveLength(1);
     // The aborted request was cut: the fake stops writing its stream (it notices at its next chunk).
     await vi.waitFor(() => expect(fake.streaming()).toBe(0), { timeout: 2_000 });
     expect(fake.requests.filter((r) => r.body.model === 'interviewer').length).toBeGreaterThan(0);
-    expect(sse.events.some((e) => e.type === 'message' && e.data.agent === 'interviewer' && e.data.turnId === running.json.turnId)).toBe(false);
+    expect(sse.events.some((e) => e.type === 'message' && e.data.agent === 'interviewer' && e.data.turnId === running.json.turnId)).toBe(
+      false,
+    );
 
     // Cancelling again or an unknown turn: the contract's errors.
-    expect((await api.call('POST', `/v1/sessions/${sessionId}/turns/${running.json.turnId}/cancel`, { token })).json.error.code).toBe('turn_not_active');
+    expect((await api.call('POST', `/v1/sessions/${sessionId}/turns/${running.json.turnId}/cancel`, { token })).json.error.code).toBe(
+      'turn_not_active',
+    );
     expect((await api.call('POST', `/v1/sessions/${sessionId}/turns/nope/cancel`, { token })).status).toBe(404);
 
     // The session goes on: the answer given again is reviewed and the next question asked.
@@ -231,13 +277,32 @@ describe('a server that rejects tool_choice (vLLM without its tool parser flags)
     const strictServer = await startFakeOpenAi({ estimateUsage: true });
     strictServer.respondWith((req) =>
       req.body.tool_choice !== undefined || req.body.tools?.some((t: Json) => t.function.strict !== undefined)
-        ? { status: 400, body: { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 } } }
+        ? {
+            status: 400,
+            body: {
+              error: {
+                message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+                type: 'BadRequestError',
+                code: 400,
+              },
+            },
+          }
         : model(req),
     );
     const id = randomUUID().slice(0, 8);
-    const env = { REDIS_URL: inject('redisUrl'), LLM_PROVIDER: 'openai', OPENAI_BASE_URL: strictServer.url, LLM_MAX_RETRIES: '0', JOB_ATTEMPTS: '1', GREETER_MODEL: 'greeter' };
+    const env = {
+      REDIS_URL: inject('redisUrl'),
+      LLM_PROVIDER: 'openai',
+      OPENAI_BASE_URL: strictServer.url,
+      LLM_MAX_RETRIES: '0',
+      JOB_ATTEMPTS: '1',
+      GREETER_MODEL: 'greeter',
+    };
     const open = async (extra: Record<string, string>, prefix: string) => {
-      const small = await startStack({ env: { ...env, ...extra, KEY_PREFIX: `${prefix}-${id}`, QUEUE_PREFIX: `{${prefix}-${id}}` }, services: ['greeter'] });
+      const small = await startStack({
+        env: { ...env, ...extra, KEY_PREFIX: `${prefix}-${id}`, QUEUE_PREFIX: `{${prefix}-${id}}` },
+        services: ['greeter'],
+      });
       const client = new Api(small.url);
       const session = await client.createSession(loadForm('event-registration-en.json'));
       const sse = await SseRecorder.open(client.eventsUrl(session.sessionId, session.token));
@@ -248,7 +313,10 @@ describe('a server that rejects tool_choice (vLLM without its tool parser flags)
     };
     try {
       const rejected = await open({}, 'tc-default');
-      expect(rejected).toMatchObject({ type: 'turn.failed', data: { error: { code: 'provider_error', message: expect.stringMatching(/tool choice requires/) } } });
+      expect(rejected).toMatchObject({
+        type: 'turn.failed',
+        data: { error: { code: 'provider_error', message: expect.stringMatching(/tool choice requires/) } },
+      });
       const requests = strictServer.requests.length;
       const greeted = await open({ LLM_TOOL_CHOICE: 'omit', LLM_STRICT_TOOLS: 'false' }, 'tc-omit');
       expect(greeted.type).toBe('turn.completed');

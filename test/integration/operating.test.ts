@@ -41,28 +41,41 @@ describe('metrics', () => {
     const sse = await SseRecorder.open(api.eventsUrl(session.sessionId, session.token));
     await sse.waitTurns(1);
     const turn = await api.turn(session.sessionId, session.token, 'I live in Tokyo, Japan');
-    await sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turn.json.turnId), 15_000, 'turn completed');
+    await sse.waitFor(
+      (evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turn.json.turnId),
+      15_000,
+      'turn completed',
+    );
 
     let text = '';
     // Workers publish every METRICS_PUSH_MS: wait until every one that took part has.
-    await vi.waitFor(async () => {
-      // Behind the operator key, as a Prometheus scraper sends it.
-      const res = await fetch(`${api.base}/metrics`, { headers: { authorization: 'Bearer op-secret' } });
-      expect(res.headers.get('content-type')).toMatch(/text\/plain/);
-      text = await res.text();
-      expect(sample(text, 'convo_turn_duration_seconds_count{kind="form",outcome="completed"}')).toBeGreaterThanOrEqual(1);
-      for (const agent of ['greeter', 'architect', 'interviewer']) {
-        expect(sample(text, `convo_agent_job_duration_seconds_count{agent="${agent}",job="step",outcome="ok"}`), agent).toBeGreaterThanOrEqual(1);
-      }
-    }, { timeout: 5_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        // Behind the operator key, as a Prometheus scraper sends it.
+        const res = await fetch(`${api.base}/metrics`, { headers: { authorization: 'Bearer op-secret' } });
+        expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+        text = await res.text();
+        expect(sample(text, 'convo_turn_duration_seconds_count{kind="form",outcome="completed"}')).toBeGreaterThanOrEqual(1);
+        for (const agent of ['greeter', 'architect', 'interviewer']) {
+          expect(
+            sample(text, `convo_agent_job_duration_seconds_count{agent="${agent}",job="step",outcome="ok"}`),
+            agent,
+          ).toBeGreaterThanOrEqual(1);
+        }
+      },
+      { timeout: 5_000, interval: 50 },
+    );
 
     expect(sample(text, 'convo_sse_connections')).toBe(1);
     expect(sample(text, 'convo_redis_rtt_seconds')).toBeGreaterThan(0);
     expect(text).toMatch(/^# TYPE convo_queue_jobs gauge$/m);
     expect(sample(text, 'convo_queue_jobs{queue="agent-interviewer",state="completed"}')).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^# TYPE convo_shed_requests_total counter$/m);
-    for (const agent of ['greeter', 'architect', 'interviewer', 'reviewer']) expect(sample(text, `convo_worker_processes{service="${agent}"}`), agent).toBe(1);
-    expect(sample(text, 'convo_llm_call_duration_seconds_count{agent="greeter",provider="offline",model="gpt-4.1-mini",outcome="ok"}')).toBeGreaterThanOrEqual(1);
+    for (const agent of ['greeter', 'architect', 'interviewer', 'reviewer'])
+      expect(sample(text, `convo_worker_processes{service="${agent}"}`), agent).toBe(1);
+    expect(
+      sample(text, 'convo_llm_call_duration_seconds_count{agent="greeter",provider="offline",model="gpt-4.1-mini",outcome="ok"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^convo_llm_tokens_total\{agent="greeter",provider="offline",model="gpt-4.1-mini",kind="prompt"\} \d+/m);
     expect(text).toMatch(/^convo_turn_duration_seconds_bucket\{le="0\.1",kind="form",outcome="completed"\} \d+/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
@@ -74,7 +87,9 @@ describe('metrics', () => {
     expect(port).toBeGreaterThan(0);
     expect(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status)).toBe(200);
     expect(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.json())).toEqual({ status: 'ready' });
-    expect(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text())).toMatch(/^# TYPE convo_agent_job_duration_seconds histogram$/m);
+    expect(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text())).toMatch(
+      /^# TYPE convo_agent_job_duration_seconds histogram$/m,
+    );
   });
 });
 
@@ -85,7 +100,9 @@ describe('queue dashboard', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
     expect((await api.call('GET', '/admin/queues', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    const basic = await api.call('GET', '/admin/queues', { headers: { authorization: `Basic ${Buffer.from('ops:op-secret').toString('base64')}` } });
+    const basic = await api.call('GET', '/admin/queues', {
+      headers: { authorization: `Basic ${Buffer.from('ops:op-secret').toString('base64')}` },
+    });
     expect(basic.status).toBe(200);
     expect(basic.headers.get('content-type')).toMatch(/text\/html/);
     const queues = await api.call('GET', '/admin/queues/api/queues', { headers: { authorization: 'Bearer op-secret' } });

@@ -19,7 +19,14 @@ describe.skipIf(!hasRedisServer)('when Redis goes away (needs a redis-server bin
     redis = await spawnRedisServer({ port: await freePort(), args: ['--save', '', '--appendonly', 'no'] });
     const prefix = `down-${randomUUID().slice(0, 6)}`;
     gw = await startGateway(
-      loadGatewayConfig({ REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', KEY_PREFIX: prefix, QUEUE_PREFIX: `{${prefix}}` }),
+      loadGatewayConfig({
+        REDIS_URL: redis.url,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        KEY_PREFIX: prefix,
+        QUEUE_PREFIX: `{${prefix}}`,
+      }),
     );
     api = new Api(`http://127.0.0.1:${gw.port}`);
   });

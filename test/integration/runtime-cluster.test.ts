@@ -25,7 +25,10 @@ describe('on the cluster', () => {
         const node = new Redis(`redis://${address}`);
         try {
           const keys = await node.keys('rt-*');
-          return { sessions: keys.filter((k) => k.includes(':s:{')).length, queues: new Set(keys.filter((k) => k.includes('{agent-')).map((k) => /\{agent-[^}]+\}/.exec(k)![0])) };
+          return {
+            sessions: keys.filter((k) => k.includes(':s:{')).length,
+            queues: new Set(keys.filter((k) => k.includes('{agent-')).map((k) => /\{agent-[^}]+\}/.exec(k)![0])),
+          };
         } finally {
           node.disconnect();
         }
@@ -38,7 +41,12 @@ describe('on the cluster', () => {
     const interviewer = perNode.map((node) => [...node.queues].filter((name) => name.startsWith('{agent-interviewer-')));
     // The interviewer's three partitions, one per shard: each tag is placed in its third of the slot space.
     expect(interviewer.map((names) => names.length)).toEqual([1, 1, 1]);
-    expect(interviewer.flat().map((name) => /^\{agent-interviewer-(\d)\./.exec(name)![1]).sort()).toEqual(['0', '1', '2']);
+    expect(
+      interviewer
+        .flat()
+        .map((name) => /^\{agent-interviewer-(\d)\./.exec(name)![1])
+        .sort(),
+    ).toEqual(['0', '1', '2']);
     expect(partitions.filter((name) => name.startsWith('{agent-reviewer-'))).toHaveLength(2);
   });
 });

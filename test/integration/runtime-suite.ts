@@ -53,7 +53,11 @@ export function runtimeSuite(redis: () => Record<string, string>): void {
     const response = await api.turn(conversation.sessionId, conversation.token, message);
     expect(response.status).toBe(202);
     const turnId = String(response.json.turnId);
-    await conversation.sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId), 30_000, `turn "${message}"`);
+    await conversation.sse.waitFor(
+      (evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId),
+      30_000,
+      `turn "${message}"`,
+    );
     return turnId;
   }
 
@@ -103,7 +107,11 @@ export function runtimeSuite(redis: () => Record<string, string>): void {
         posted.push({ turnId: String(response.json.turnId), position: Number(response.json.position) });
       }
       expect(posted.map((p) => p.position)).toEqual([0, 1, 2]);
-      await conversation.sse.waitFor((evs) => posted.every((p) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === p.turnId)), 30_000, 'three turns');
+      await conversation.sse.waitFor(
+        (evs) => posted.every((p) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === p.turnId)),
+        30_000,
+        'three turns',
+      );
       const lifecycle = conversation.sse.events
         .filter((e) => ['turn.queued', 'turn.started', 'turn.completed'].includes(e.type) && posted.some((p) => p.turnId === e.data.turnId))
         .map((e) => `${e.type}:${posted.findIndex((p) => p.turnId === e.data.turnId)}`);
@@ -155,11 +163,19 @@ export function runtimeSuite(redis: () => Record<string, string>): void {
       const response = await api.turn(conversation.sessionId, conversation.token, 'Jane Doe');
       const turnId = String(response.json.turnId);
       // turn.started is committed by the interviewer right before it calls the (slow) model.
-      await conversation.sse.waitFor((evs) => evs.some((e) => e.type === 'turn.started' && e.data.turnId === turnId), 10_000, 'turn.started');
+      await conversation.sse.waitFor(
+        (evs) => evs.some((e) => e.type === 'turn.started' && e.data.turnId === turnId),
+        10_000,
+        'turn.started',
+      );
       await interviewer.kill('SIGKILL');
       const replacement = await startService('interviewer', env);
       stack.procs.interviewer = replacement;
-      await conversation.sse.waitFor((evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId), 30_000, 'turn after crash');
+      await conversation.sse.waitFor(
+        (evs) => evs.some((e) => e.type === 'turn.completed' && e.data.turnId === turnId),
+        30_000,
+        'turn after crash',
+      );
       const turnEvents = conversation.sse.events.filter((e) => e.data.turnId === turnId);
       expect(turnEvents.filter((e) => e.type === 'turn.started')).toHaveLength(1);
       expect(turnEvents.filter((e) => e.type === 'message' && e.data.role === 'user')).toHaveLength(1);
@@ -197,7 +213,11 @@ export function runtimeSuite(redis: () => Record<string, string>): void {
         ['no token', await api.call('POST', path, { body: { message: 'hi' } }), 401],
         // A wrong token is answered as an unknown session: nobody learns that an id exists.
         ['wrong token', await api.call('POST', path, { token: 'nope', body: { message: 'hi' } }), 404],
-        ['unknown session', await api.call('POST', `/v1/sessions/${randomUUID()}/turns`, { token: conversation.token, body: { message: 'hi' } }), 404],
+        [
+          'unknown session',
+          await api.call('POST', `/v1/sessions/${randomUUID()}/turns`, { token: conversation.token, body: { message: 'hi' } }),
+          404,
+        ],
         ['create without form', await api.call('POST', '/v1/sessions', { body: { kind: 'form' } }), 400],
         ['unknown kind', await api.call('POST', '/v1/sessions', { body: { kind: 'poll', form: form() } }), 400],
         ['submit too early', await api.call('POST', `/v1/sessions/${conversation.sessionId}/submit`, { token: conversation.token }), 409],
@@ -228,7 +248,14 @@ export function runtimeSuite(redis: () => Record<string, string>): void {
       const doc = await api.call('GET', '/docs/json');
       expect(doc.status).toBe(200);
       expect(Object.keys(doc.json.paths as Json)).toEqual(
-        expect.arrayContaining(['/v1/sessions', '/v1/sessions/{id}', '/v1/sessions/{id}/turns', '/v1/sessions/{id}/events', '/healthz', '/readyz']),
+        expect.arrayContaining([
+          '/v1/sessions',
+          '/v1/sessions/{id}',
+          '/v1/sessions/{id}/turns',
+          '/v1/sessions/{id}/events',
+          '/healthz',
+          '/readyz',
+        ]),
       );
     });
   });

@@ -22,7 +22,14 @@ afterAll(async () => {
 
 async function createSession() {
   const sessionId = randomUUID();
-  const state = newFormSession({ sessionId, kind: 'form', form: null, language: null, firstAgent: 'greeter', now: new Date().toISOString() });
+  const state = newFormSession({
+    sessionId,
+    kind: 'form',
+    form: null,
+    language: null,
+    firstAgent: 'greeter',
+    now: new Date().toISOString(),
+  });
   const step = await store.create({ state, tokenHash: 'h', agent: 'greeter', turnId: 'boot' });
   return { sessionId, step };
 }
@@ -36,19 +43,44 @@ describe('session store on Redis', () => {
       const draft = new SessionDraft(loaded.state);
       draft.addUserMessage(`answer ${i}`, 'boot', null);
       draft.addAssistantMessage('greeter', `question ${i}`, 'boot', null);
-      const input = { sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: [], runSteps: [] };
+      const input = {
+        sessionId,
+        expectedVersion: loaded.version,
+        messagesBefore: loaded.messageCount,
+        expectedSeq: step.seq,
+        state: draft.state,
+        mode: 'none' as const,
+        events: [],
+        runSteps: [],
+      };
       expect((await store.commit(input)).ok).toBe(true);
       loaded = (await store.load(sessionId))!;
     }
     expect(loaded.messageCount).toBe(6);
-    expect(loaded.state.messages.map((m) => m.text)).toEqual(['answer 0', 'question 0', 'answer 1', 'question 1', 'answer 2', 'question 2']);
+    expect(loaded.state.messages.map((m) => m.text)).toEqual([
+      'answer 0',
+      'question 0',
+      'answer 1',
+      'question 1',
+      'answer 2',
+      'question 2',
+    ]);
     expect(await redis.llen(keys.messages)).toBe(6);
     expect(JSON.parse((await redis.hget(keys.hash, 'state'))!)).not.toHaveProperty('messages');
 
     // A commit from a read that missed messages appended since loses, whatever its version says.
     const draft = new SessionDraft(loaded.state);
     draft.addUserMessage('late', 'boot', null);
-    const stale = { sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount - 1, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: [], runSteps: [] };
+    const stale = {
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount - 1,
+      expectedSeq: step.seq,
+      state: draft.state,
+      mode: 'none' as const,
+      events: [],
+      runSteps: [],
+    };
     expect((await store.commit(stale)).ok).toBe(false);
     expect(await redis.llen(keys.messages)).toBe(6);
 
@@ -70,8 +102,24 @@ describe('session store on Redis', () => {
     expect(loaded.state.messages.map((m) => m.text)).toEqual(['from an older release']);
     const draft = new SessionDraft(loaded.state);
     draft.addAssistantMessage('greeter', 'and a new one', 'boot', null);
-    expect((await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: draft.state, mode: 'none', events: [], runSteps: [] })).ok).toBe(true);
-    expect((await redis.lrange(keys.messages, 0, -1)).map((json) => JSON.parse(json).text)).toEqual(['from an older release', 'and a new one']);
+    expect(
+      (
+        await store.commit({
+          sessionId,
+          expectedVersion: loaded.version,
+          messagesBefore: loaded.messageCount,
+          expectedSeq: step.seq,
+          state: draft.state,
+          mode: 'none',
+          events: [],
+          runSteps: [],
+        })
+      ).ok,
+    ).toBe(true);
+    expect((await redis.lrange(keys.messages, 0, -1)).map((json) => JSON.parse(json).text)).toEqual([
+      'from an older release',
+      'and a new one',
+    ]);
     expect((await store.load(sessionId))!.state.messages).toHaveLength(2);
   });
 
@@ -80,7 +128,16 @@ describe('session store on Redis', () => {
     const loaded = (await store.load(sessionId))!;
     const draft = new SessionDraft(loaded.state);
     draft.setLanguage('en');
-    const input = { sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: draft.state, mode: 'none' as const, events: draft.events, runSteps: [] };
+    const input = {
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: step.seq,
+      state: draft.state,
+      mode: 'none' as const,
+      events: draft.events,
+      runSteps: [],
+    };
     expect((await store.commit(input)).ok).toBe(true);
     expect((await store.commit(input)).ok).toBe(false);
     const events = await store.readEvents(sessionId, 0);
@@ -94,7 +151,16 @@ describe('session store on Redis', () => {
   it('queues turns behind the active one, in arrival order, and starts the next on end_turn', async () => {
     const { sessionId, step } = await createSession();
     const accept = (turnId: string, key?: string, message = turnId) =>
-      store.acceptTurn({ sessionId, turnId, message, idempotencyKey: key, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
+      store.acceptTurn({
+        sessionId,
+        turnId,
+        message,
+        idempotencyKey: key,
+        multitask: 'enqueue',
+        turnLimit: 500,
+        maxQueued: 5,
+        acceptedAt: '',
+      });
     const first = await accept('a');
     const second = await accept('b', 'key-b');
     // A retry (same key, same message) is the first turn; the same key with another message is refused, not merged.
@@ -108,7 +174,16 @@ describe('session store on Redis', () => {
       { turnId: 'b', position: 2 },
     ]);
     const loaded = (await store.load(sessionId))!;
-    const res = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    const res = await store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: step.seq,
+      state: loaded.state,
+      mode: 'end_turn',
+      events: [],
+      runSteps: [],
+    });
     expect(res).toMatchObject({ ok: true, step: { seq: 2, agent: 'greeter', turnId: 'a' } });
     const after = (await store.load(sessionId))!;
     expect(after.activeTurn).toBe('a');
@@ -120,26 +195,90 @@ describe('session store on Redis', () => {
 
   it('rejects a turn with multitask "reject" while one is active and refuses beyond the inbox limit', async () => {
     const { sessionId } = await createSession();
-    const result = await store.acceptTurn({ sessionId, turnId: 'x', message: 'x', idempotencyKey: undefined, multitask: 'reject', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
+    const result = await store.acceptTurn({
+      sessionId,
+      turnId: 'x',
+      message: 'x',
+      idempotencyKey: undefined,
+      multitask: 'reject',
+      turnLimit: 500,
+      maxQueued: 5,
+      acceptedAt: '',
+    });
     expect(result.outcome).toBe('busy');
-    await store.acceptTurn({ sessionId, turnId: 'y', message: 'y', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 1, acceptedAt: '' });
-    const full = await store.acceptTurn({ sessionId, turnId: 'z', message: 'z', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 1, acceptedAt: '' });
+    await store.acceptTurn({
+      sessionId,
+      turnId: 'y',
+      message: 'y',
+      idempotencyKey: undefined,
+      multitask: 'enqueue',
+      turnLimit: 500,
+      maxQueued: 1,
+      acceptedAt: '',
+    });
+    const full = await store.acceptTurn({
+      sessionId,
+      turnId: 'z',
+      message: 'z',
+      idempotencyKey: undefined,
+      multitask: 'enqueue',
+      turnLimit: 500,
+      maxQueued: 1,
+      acceptedAt: '',
+    });
     expect(full.outcome).toBe('inbox_full');
   });
 
   it('records run steps once even when a commit repeats them', async () => {
     const { sessionId, step } = await createSession();
-    const rs = { runStepId: 'rs-1-1', turnId: 'boot', agent: 'greeter' as const, toolName: 'ask', input: {}, output: {}, startedAt: 'a', finishedAt: 'b' };
+    const rs = {
+      runStepId: 'rs-1-1',
+      turnId: 'boot',
+      agent: 'greeter' as const,
+      toolName: 'ask',
+      input: {},
+      output: {},
+      startedAt: 'a',
+      finishedAt: 'b',
+    };
     let loaded = (await store.load(sessionId))!;
-    await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
+    await store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: step.seq,
+      state: loaded.state,
+      mode: 'none',
+      events: [],
+      runSteps: [rs],
+    });
     loaded = (await store.load(sessionId))!;
-    await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'none', events: [], runSteps: [rs] });
+    await store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: step.seq,
+      state: loaded.state,
+      mode: 'none',
+      events: [],
+      runSteps: [rs],
+    });
     expect(await store.getRunSteps(sessionId)).toEqual([rs]);
   });
 
   it('redacts a turn through a compare-and-set script that refuses a record changed since it was read', async () => {
     const { sessionId } = await createSession();
-    await store.acceptTurn({ sessionId, turnId: 't1', message: 'my religion is X', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: 'now', options: { topK: 3 } });
+    await store.acceptTurn({
+      sessionId,
+      turnId: 't1',
+      message: 'my religion is X',
+      idempotencyKey: undefined,
+      multitask: 'enqueue',
+      turnLimit: 500,
+      maxQueued: 5,
+      acceptedAt: 'now',
+      options: { topK: 3 },
+    });
     await store.redactTurn(sessionId, 't1', 'my religion is ■');
     expect(await store.getTurn(sessionId, 't1')).toEqual({ message: 'my religion is ■', acceptedAt: 'now', options: { topK: 3 } });
     const keys = store.keys(sessionId);
@@ -160,7 +299,16 @@ describe('session store on Redis', () => {
     const { sessionId, step } = await createSession();
     const loaded = (await store.load(sessionId))!;
     const events = Array.from({ length: 7 }, (_, i) => event('turn.queued', { turnId: `t${i}`, position: i + 1 }));
-    await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'none', events, runSteps: [] });
+    await store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: step.seq,
+      state: loaded.state,
+      mode: 'none',
+      events,
+      runSteps: [],
+    });
     const ids = async (after: number, batch: number) => {
       const out: number[] = [];
       for await (const ev of store.eventsAfter(sessionId, after, batch)) out.push(ev.id);
@@ -179,40 +327,89 @@ describe('session store on Redis', () => {
 
   it('cancels a queued turn at once, and marks the running one so no commit of its step lands any more', async () => {
     const { sessionId, step } = await createSession();
-    const accept = (turnId: string) => store.acceptTurn({ sessionId, turnId, message: turnId, idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: '' });
+    const accept = (turnId: string) =>
+      store.acceptTurn({
+        sessionId,
+        turnId,
+        message: turnId,
+        idempotencyKey: undefined,
+        multitask: 'enqueue',
+        turnLimit: 500,
+        maxQueued: 5,
+        acceptedAt: '',
+      });
     await accept('a');
     await accept('b');
     expect(await store.cancelTurn(sessionId, 'b')).toBe('cancelled');
-    expect((await store.readEvents(sessionId, 0)).at(-1)).toMatchObject({ type: 'turn.failed', data: { turnId: 'b', error: { code: 'cancelled' } } });
+    expect((await store.readEvents(sessionId, 0)).at(-1)).toMatchObject({
+      type: 'turn.failed',
+      data: { turnId: 'b', error: { code: 'cancelled' } },
+    });
     expect((await store.load(sessionId))!.queued).toBe(1);
 
     // 'a' runs once the bootstrap ends; a step that read the session before the cancel cannot commit after it.
     let loaded = (await store.load(sessionId))!;
-    const started = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: step.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    const started = await store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: step.seq,
+      state: loaded.state,
+      mode: 'end_turn',
+      events: [],
+      runSteps: [],
+    });
     expect(started).toMatchObject({ ok: true, step: { turnId: 'a' } });
     loaded = (await store.load(sessionId))!;
     expect(await store.cancelTurn(sessionId, 'a')).toBe('cancelling');
     expect(await store.cancelTurn(sessionId, 'a')).toBe('cancelling');
-    const late = await store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: loaded.step!.seq, state: loaded.state, mode: 'end_turn', events: [], runSteps: [] });
+    const late = await store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: loaded.step!.seq,
+      state: loaded.state,
+      mode: 'end_turn',
+      events: [],
+      runSteps: [],
+    });
     expect(late.ok).toBe(false);
     const marked = (await store.load(sessionId))!;
     expect(marked.cancelTurn).toBe('a');
     expect(marked.version).toBe(loaded.version + 1);
     // Ending the turn clears the mark; an ended turn can no longer be cancelled.
-    await store.commit({ sessionId, expectedVersion: marked.version, messagesBefore: marked.messageCount, expectedSeq: marked.step!.seq, state: marked.state, mode: 'end_turn', events: [], runSteps: [] });
+    await store.commit({
+      sessionId,
+      expectedVersion: marked.version,
+      messagesBefore: marked.messageCount,
+      expectedSeq: marked.step!.seq,
+      state: marked.state,
+      mode: 'end_turn',
+      events: [],
+      runSteps: [],
+    });
     expect((await store.load(sessionId))!.cancelTurn).toBeNull();
     expect(await store.cancelTurn(sessionId, 'a')).toBe('not_active');
     expect(await store.cancelTurn(sessionId, 'zzz')).toBe('turn_not_found');
     expect(await store.cancelTurn(randomUUID(), 'a')).toBe('not_found');
   });
 
-  it('stores the sweeper\'s mark before the session or turn it guards, so a crash between the two never leaves a step unwatched', async () => {
+  it("stores the sweeper's mark before the session or turn it guards, so a crash between the two never leaves a step unwatched", async () => {
     const monitor = await redis.duplicate().monitor();
     const seen: string[][] = [];
     monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
     try {
       const { sessionId } = await createSession();
-      await store.acceptTurn({ sessionId, turnId: 't-mark', message: 'hi', idempotencyKey: undefined, multitask: 'enqueue', turnLimit: 500, maxQueued: 5, acceptedAt: new Date().toISOString() });
+      await store.acceptTurn({
+        sessionId,
+        turnId: 't-mark',
+        message: 'hi',
+        idempotencyKey: undefined,
+        multitask: 'enqueue',
+        turnLimit: 500,
+        maxQueued: 5,
+        acceptedAt: new Date().toISOString(),
+      });
       await redis.ping();
       const hash = store.keys(sessionId).hash;
       const order = seen

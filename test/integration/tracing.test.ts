@@ -35,7 +35,9 @@ type OtlpAttribute = { key: string; value: OtlpValue };
 type OtlpBody = {
   resourceSpans?: Array<{
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }>;
+    }>;
   }>;
 };
 
@@ -171,8 +173,9 @@ describe('tracing across the gateway and the agent processes', () => {
     expect(turn.headers.get('x-trace-id')).toBe(traceId);
 
     const agents = ['greeter', 'architect', 'interviewer'];
-    const spans = await collector.waitFor(traceId, (all) =>
-      agents.every((agent) => all.some((span) => span.name === `step ${agent}`)) && all.some((span) => span.kind === KIND.server),
+    const spans = await collector.waitFor(
+      traceId,
+      (all) => agents.every((agent) => all.some((span) => span.name === `step ${agent}`)) && all.some((span) => span.kind === KIND.server),
     );
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const parentOf = (span: ReceivedSpan) => (span.parentSpanId ? byId.get(span.parentSpanId) : undefined);
@@ -180,7 +183,11 @@ describe('tracing across the gateway and the agent processes', () => {
     // The gateway's request span is the child of the caller's span.
     const request = spans.find((span) => span.kind === KIND.server)!;
     expect(request).toMatchObject({ service: 'convo-gateway', name: 'POST /v1/sessions/:id/turns', parentSpanId: callerSpanId });
-    expect(request.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 202, 'convo.session_id': session.sessionId });
+    expect(request.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.response.status_code': 202,
+      'convo.session_id': session.sessionId,
+    });
 
     // One step span from each agent process, with the session, turn and agent; the first under the request, each next one under the step that dispatched it.
     const steps = spans.filter((span) => span.name.startsWith('step '));
@@ -188,7 +195,12 @@ describe('tracing across the gateway and the agent processes', () => {
       const step = steps.find((span) => span.name === `step ${agent}`)!;
       expect(step.service).toBe(`convo-${agent}`);
       expect(step.kind).toBe(KIND.consumer);
-      expect(step.attributes).toMatchObject({ 'convo.session_id': session.sessionId, 'convo.turn_id': turn.turnId, 'convo.agent': agent, 'messaging.system': 'bullmq' });
+      expect(step.attributes).toMatchObject({
+        'convo.session_id': session.sessionId,
+        'convo.turn_id': turn.turnId,
+        'convo.agent': agent,
+        'messaging.system': 'bullmq',
+      });
       expect(typeof step.attributes['convo.step_seq']).toBe('number');
     }
     expect(parentOf(steps.find((span) => span.name === 'step greeter')!)).toBe(request);
@@ -224,11 +236,15 @@ describe('tracing across the gateway and the agent processes', () => {
     expect(String(line.json?.span_id)).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('a queued turn keeps the trace of its own request, though the previous turn\'s worker starts it', async () => {
+  it("a queued turn keeps the trace of its own request, though the previous turn's worker starts it", async () => {
     const { session, sse } = interview!;
     const [first, second] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
     const post = (message: string, traceId: string) =>
-      api.call('POST', `/v1/sessions/${session.sessionId}/turns`, { token: session.token, body: { message }, headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+      api.call('POST', `/v1/sessions/${session.sessionId}/turns`, {
+        token: session.token,
+        body: { message },
+        headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      });
     const a = await post('Alex Morgan', first);
     const b = await post('alex@example.com', second);
     expect([a.status, b.status]).toEqual([202, 202]);
@@ -242,14 +258,20 @@ describe('tracing across the gateway and the agent processes', () => {
     const connected = (all: ReceivedSpan[]) => {
       const ids = new Set(all.map((span) => span.spanId));
       const steps = all.filter((span) => span.name.startsWith('step '));
-      return all.some((span) => span.kind === KIND.server) && steps.length > 0 && steps.every((step) => step.parentSpanId !== undefined && ids.has(step.parentSpanId));
+      return (
+        all.some((span) => span.kind === KIND.server) &&
+        steps.length > 0 &&
+        steps.every((step) => step.parentSpanId !== undefined && ids.has(step.parentSpanId))
+      );
     };
     const spans = await collector.waitFor(second, connected);
     const request = spans.find((span) => span.kind === KIND.server)!;
     const steps = spans.filter((span) => span.name.startsWith('step '));
     expect(steps.every((step) => step.attributes['convo.turn_id'] === turnB)).toBe(true);
     // Its first step hangs from its own request, not from the step of the turn before that dispatched it.
-    const firstStep = steps.reduce((low, step) => (Number(step.attributes['convo.step_seq']) < Number(low.attributes['convo.step_seq']) ? step : low));
+    const firstStep = steps.reduce((low, step) =>
+      Number(step.attributes['convo.step_seq']) < Number(low.attributes['convo.step_seq']) ? step : low,
+    );
     expect(firstStep.parentSpanId).toBe(request.spanId);
     expect(collector.spans.filter((span) => span.traceId === first && span.attributes['convo.turn_id'] === turnB)).toEqual([]);
   });

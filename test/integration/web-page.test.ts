@@ -17,7 +17,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'broken.json'), '{ "title": "no fields" }');
   writeFileSync(
     join(dir, 'tiny-ja.json'),
-    JSON.stringify({ title: '連絡先', fields: [{ id: 'f1', fieldId: 'email', label: 'メール', intent: '連絡', required: true, sortOrder: 1 }] }),
+    JSON.stringify({
+      title: '連絡先',
+      fields: [{ id: 'f1', fieldId: 'email', label: 'メール', intent: '連絡', required: true, sortOrder: 1 }],
+    }),
   );
   gateway = await startService('gateway', {
     REDIS_URL: inject('redisUrl'),

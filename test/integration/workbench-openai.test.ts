@@ -45,7 +45,15 @@ function modelWorksheet(): Json[] {
   const choice = (a: number, b: number, mark: number | null = null) => {
     const answer = a + b;
     const choices = [String(answer), String(answer + 1), String(answer - 1), String(answer + 10)];
-    return { type: 'multiple_choice', prompt: `What is ${a} + ${b}?`, choices, correct_choice_index: mark ?? 0, model_answer: null, rubric: null, explanation: `${a} + ${b} = ${answer}.` };
+    return {
+      type: 'multiple_choice',
+      prompt: `What is ${a} + ${b}?`,
+      choices,
+      correct_choice_index: mark ?? 0,
+      model_answer: null,
+      rubric: null,
+      explanation: `${a} + ${b} = ${answer}.`,
+    };
   };
   return [
     choice(3, 4),
@@ -54,12 +62,44 @@ function modelWorksheet(): Json[] {
     choice(7, 8),
     choice(9, 1),
     // A capital question with a duplicate choice: no automatic fix, so it is asked for again.
-    { type: 'multiple_choice', prompt: 'Which city is the capital of France?', choices: ['Paris', 'Lyon', 'Lyon', 'Nice'], correct_choice_index: 0, model_answer: null, rubric: null, explanation: 'Paris is the capital of France.' },
+    {
+      type: 'multiple_choice',
+      prompt: 'Which city is the capital of France?',
+      choices: ['Paris', 'Lyon', 'Lyon', 'Nice'],
+      correct_choice_index: 0,
+      model_answer: null,
+      rubric: null,
+      explanation: 'Paris is the capital of France.',
+    },
     choice(12, 13),
     choice(20, 22),
-    { type: 'written', prompt: 'What is 6 + 7? Show your working.', choices: null, correct_choice_index: null, model_answer: '6 + 7 = 13', rubric: ['adds correctly', 'answer 13'], explanation: '6 + 7 = 13.' },
-    { type: 'written', prompt: 'What is 15% of 80?', choices: null, correct_choice_index: null, model_answer: '80 × 0.15 = 12', rubric: ['multiplies by 0.15', 'answer 12'], explanation: '80 × 15/100 = 12.' },
-    { type: 'written', prompt: 'Solve for x: 2x + 3 = 11.', choices: null, correct_choice_index: null, model_answer: 'x = 4', rubric: ['subtracts 3', 'divides by 2', 'x = 4'], explanation: '2x = 8, so x = 4.' },
+    {
+      type: 'written',
+      prompt: 'What is 6 + 7? Show your working.',
+      choices: null,
+      correct_choice_index: null,
+      model_answer: '6 + 7 = 13',
+      rubric: ['adds correctly', 'answer 13'],
+      explanation: '6 + 7 = 13.',
+    },
+    {
+      type: 'written',
+      prompt: 'What is 15% of 80?',
+      choices: null,
+      correct_choice_index: null,
+      model_answer: '80 × 0.15 = 12',
+      rubric: ['multiplies by 0.15', 'answer 12'],
+      explanation: '80 × 15/100 = 12.',
+    },
+    {
+      type: 'written',
+      prompt: 'Solve for x: 2x + 3 = 11.',
+      choices: null,
+      correct_choice_index: null,
+      model_answer: 'x = 4',
+      rubric: ['subtracts 3', 'divides by 2', 'x = 4'],
+      explanation: '2x = 8, so x = 4.',
+    },
   ];
 }
 
@@ -67,9 +107,23 @@ let sheet: Json;
 
 describe('the workbench on a remote model', () => {
   it('generates the worksheet with the model: validated, the wrong mark fixed, the faulty problem asked for again', async () => {
-    fake.enqueue(call('submit_worksheet', { problems: modelWorksheet() }), call('submit_problems', {
-      problems: [{ index: 5, type: 'multiple_choice', prompt: 'Which city is the capital of France?', choices: ['Paris', 'Lyon', 'Marseille', 'Nice'], correct_choice_index: 0, model_answer: null, rubric: null, explanation: 'Paris is the capital of France.' }],
-    }));
+    fake.enqueue(
+      call('submit_worksheet', { problems: modelWorksheet() }),
+      call('submit_problems', {
+        problems: [
+          {
+            index: 5,
+            type: 'multiple_choice',
+            prompt: 'Which city is the capital of France?',
+            choices: ['Paris', 'Lyon', 'Marseille', 'Nice'],
+            correct_choice_index: 0,
+            model_answer: null,
+            rubric: null,
+            explanation: 'Paris is the capital of France.',
+          },
+        ],
+      }),
+    );
     const created = await api.call('POST', '/api/worksheets', { body: { subject: 'Arithmetic', difficulty: 'easy', language: 'en' } });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     sheet = created.json;
@@ -93,7 +147,10 @@ describe('the workbench on a remote model', () => {
       call('quality_scorer', {}),
       call('ask', { message: 'I made the question state the answer form; it is consistent.' }),
     );
-    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token: sheet.editToken, body: { request: '問題文をもっと具体的にして' } });
+    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, {
+      token: sheet.editToken,
+      body: { request: '問題文をもっと具体的にして' },
+    });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.after.problem.prompt).toBe(specific);
     expect(answer.json.after.consistency.isConsistent).toBe(true);
@@ -117,9 +174,21 @@ describe('the workbench on a remote model', () => {
       call('quality_scorer', {}),
       call('ask', { message: 'Improved the explanation and fixed its result.' }),
     );
-    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token: sheet.editToken, body: { request: 'Improve this problem' } });
+    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, {
+      token: sheet.editToken,
+      body: { request: 'Improve this problem' },
+    });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
-    expect(answer.json.actions.map((action: Json) => action.tool)).toEqual(['quality_scorer', 'suggestion_generator', 'editor', 'consistency_checker', 'auto_fixer', 'consistency_checker', 'quality_scorer', 'ask']);
+    expect(answer.json.actions.map((action: Json) => action.tool)).toEqual([
+      'quality_scorer',
+      'suggestion_generator',
+      'editor',
+      'consistency_checker',
+      'auto_fixer',
+      'consistency_checker',
+      'quality_scorer',
+      'ask',
+    ]);
     const checks = answer.json.actions.filter((action: Json) => action.tool === 'consistency_checker');
     expect(checks[0].summary).toMatch(/Not consistent/);
     expect(answer.json.after.consistency.isConsistent).toBe(true);

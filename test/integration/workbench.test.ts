@@ -78,7 +78,9 @@ describe('worksheets', () => {
     const token = 'a-token-of-no-worksheet-0123456789abcdefghij';
     expect((await api.call('GET', '/api/worksheets/ws-nope', { token })).status).toBe(404);
     expect((await api.call('GET', '/api/problems/ws-nope-p1', { token })).status).toBe(404);
-    expect((await api.call('POST', '/api/worksheets', { body: { subject: 'math', difficulty: 'extreme', language: 'en' } })).status).toBe(400);
+    expect((await api.call('POST', '/api/worksheets', { body: { subject: 'math', difficulty: 'extreme', language: 'en' } })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -142,10 +144,18 @@ describe('owners and readers', () => {
       expect(read.status, `${method} ${path} with the share token: ${JSON.stringify(read.json)}`).toBe(200);
     }
     expect((await api.call('GET', `/api/worksheets/${sheet.worksheetId}`, { token })).json).toEqual(stored(sheet));
-    expect((await api.call('POST', `/api/problems/${sheet.problems[0].id}/check-consistency`, { body: {}, token })).json.isConsistent).toBe(true);
-    const pdf = await fetch(`${api.base}/api/worksheets/${sheet.worksheetId}/pdf?sheet=questions`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await api.call('POST', `/api/problems/${sheet.problems[0].id}/check-consistency`, { body: {}, token })).json.isConsistent).toBe(
+      true,
+    );
+    const pdf = await fetch(`${api.base}/api/worksheets/${sheet.worksheetId}/pdf?sheet=questions`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     for (const [method, path, body] of changes) {
       const refused = await api.call(method, path, { body, token });
       expect(refused.status, `${method} ${path} with the share token`).toBe(404);
@@ -175,13 +185,21 @@ describe('edits, consistency and fixes', () => {
     const sheet = await worksheet({ subject: 'math', difficulty: 'easy', language: 'en' });
     const token = sheet.editToken as string;
     const problem = sheet.problems[0];
-    const edited = await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'explanation', value: 'Work it out step by step.', version: 1 } });
+    const edited = await api.call('PATCH', `/api/problems/${problem.id}`, {
+      token,
+      body: { field: 'explanation', value: 'Work it out step by step.', version: 1 },
+    });
     expect(edited.status, JSON.stringify(edited.json)).toBe(200);
     expect(edited.json).toMatchObject({ version: 2, explanation: 'Work it out step by step.' });
-    const stale = await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'prompt', value: 'Something else?', version: 1 } });
+    const stale = await api.call('PATCH', `/api/problems/${problem.id}`, {
+      token,
+      body: { field: 'prompt', value: 'Something else?', version: 1 },
+    });
     expect(stale.status).toBe(409);
     expect(stale.json.problem).toMatchObject({ id: problem.id, version: 2 });
-    expect((await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'choices', value: ['1', '2'], version: 2 } })).status).toBe(400);
+    expect(
+      (await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'choices', value: ['1', '2'], version: 2 } })).status,
+    ).toBe(400);
     const undone = await api.call('POST', `/api/problems/${problem.id}/undo`, { token });
     expect(undone.json).toMatchObject({ version: 3, explanation: problem.explanation });
     const history = await api.call('GET', `/api/problems/${problem.id}/history`, { token });
@@ -205,9 +223,13 @@ describe('edits, consistency and fixes', () => {
       expect(refused.status, `${field}: ${JSON.stringify(refused.json).slice(0, 300)}`).toBe(400);
       expect(refused.json.error.code).toBe('invalid_request');
     }
-    for (const problem of [choice, written]) expect((await api.call('GET', `/api/problems/${problem.id}`, { token })).json).toEqual(problem);
+    for (const problem of [choice, written])
+      expect((await api.call('GET', `/api/problems/${problem.id}`, { token })).json).toEqual(problem);
     // At the bound is accepted.
-    const atBound = await api.call('PATCH', `/api/problems/${choice.id}`, { token, body: { field: 'explanation', value: 'z'.repeat(PROBLEM_TEXT_MAX_CHARS), version: choice.version } });
+    const atBound = await api.call('PATCH', `/api/problems/${choice.id}`, {
+      token,
+      body: { field: 'explanation', value: 'z'.repeat(PROBLEM_TEXT_MAX_CHARS), version: choice.version },
+    });
     expect(atBound.status, JSON.stringify(atBound.json).slice(0, 300)).toBe(200);
     // A value to check that is far too long is refused before any work is queued.
     for (const body of [
@@ -225,9 +247,15 @@ describe('edits, consistency and fixes', () => {
     const token = sheet.editToken as string;
     const problem = sheet.problems.find((candidate: Json) => candidate.type === 'multiple_choice');
     const wrong = (problem.correctChoiceIndex + 1) % 4;
-    const preview = await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { token, body: { updatedField: 'choices', newValue: problem.choices } });
+    const preview = await api.call('POST', `/api/problems/${problem.id}/check-consistency`, {
+      token,
+      body: { updatedField: 'choices', newValue: problem.choices },
+    });
     expect(preview.json.isConsistent).toBe(true);
-    await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'correctChoiceIndex', value: wrong, version: problem.version } });
+    await api.call('PATCH', `/api/problems/${problem.id}`, {
+      token,
+      body: { field: 'correctChoiceIndex', value: wrong, version: problem.version },
+    });
     const report = await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { token, body: {} });
     expect(report.json.isConsistent).toBe(false);
     expect(report.json.autoFixAvailable).toBe(true);
@@ -238,7 +266,10 @@ describe('edits, consistency and fixes', () => {
     // Not applied until the client approves.
     expect((await api.call('GET', `/api/problems/${problem.id}`, { token })).json.correctChoiceIndex).toBe(wrong);
     const current = (await api.call('GET', `/api/problems/${problem.id}`, { token })).json;
-    await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'correctChoiceIndex', value: fix.json.fixes.correctChoiceIndex, version: current.version } });
+    await api.call('PATCH', `/api/problems/${problem.id}`, {
+      token,
+      body: { field: 'correctChoiceIndex', value: fix.json.fixes.correctChoiceIndex, version: current.version },
+    });
     expect((await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { token, body: {} })).json.isConsistent).toBe(true);
     // The body is optional: a POST without one checks the stored problem.
     const bare = await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { token });
@@ -246,7 +277,12 @@ describe('edits, consistency and fixes', () => {
     expect(bare.json.isConsistent).toBe(true);
     expect((await api.call('POST', `/api/problems/${problem.id}/auto-fix`, { token })).status).toBe(200);
     // A change to check names its field and its value, of the field's type; anything less is refused, not ignored.
-    for (const body of [{ updatedField: 'choices' }, { newValue: 'x' }, { updatedField: 'choices', newValue: 'one string' }, { updatedField: 'prompt', newValue: ['a', 'b'] }]) {
+    for (const body of [
+      { updatedField: 'choices' },
+      { newValue: 'x' },
+      { updatedField: 'choices', newValue: 'one string' },
+      { updatedField: 'prompt', newValue: ['a', 'b'] },
+    ]) {
       const refused = await api.call('POST', `/api/problems/${problem.id}/check-consistency`, { token, body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.json.error.code).toBe('invalid_request');
@@ -280,7 +316,9 @@ describe('the problem-management agent (seed cases)', () => {
     const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request: '問題文をもっと具体的にして' } });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.intent).toBe('specify');
-    expect(answer.json.actions.map((action: Json) => action.tool)).toEqual(expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer', 'ask']));
+    expect(answer.json.actions.map((action: Json) => action.tool)).toEqual(
+      expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer', 'ask']),
+    );
     expect(answer.json.changed).toContain('prompt');
     expect(answer.json.after.problem.prompt).not.toBe(problem.prompt);
     expect(answer.json.after.problem.prompt.startsWith(problem.prompt)).toBe(true);
@@ -298,7 +336,10 @@ describe('the problem-management agent (seed cases)', () => {
   it('case 2, "improve this problem": scores, suggests, edits, checks and scores again, with a before/after comparison', async () => {
     const sheet = await worksheet({ subject: 'math', difficulty: 'normal', language: 'en', topic: 'percentages' });
     const problem = sheet.problems[1];
-    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token: sheet.editToken, body: { request: 'Please improve this problem' } });
+    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, {
+      token: sheet.editToken,
+      body: { request: 'Please improve this problem' },
+    });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.intent).toBe('improve');
     const tools = answer.json.actions.map((action: Json) => action.tool);
@@ -311,7 +352,10 @@ describe('the problem-management agent (seed cases)', () => {
     const sheet = await worksheet({ subject: 'math', difficulty: 'easy', language: 'ja', topic: '面積' });
     const token = sheet.editToken as string;
     const problem = sheet.problems[0];
-    await api.call('PATCH', `/api/problems/${problem.id}`, { token, body: { field: 'correctChoiceIndex', value: (problem.correctChoiceIndex + 2) % 4, version: problem.version } });
+    await api.call('PATCH', `/api/problems/${problem.id}`, {
+      token,
+      body: { field: 'correctChoiceIndex', value: (problem.correctChoiceIndex + 2) % 4, version: problem.version },
+    });
     const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request: '整合性チェック' } });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.before.consistency.isConsistent).toBe(false);
@@ -323,12 +367,18 @@ describe('the problem-management agent (seed cases)', () => {
   it('streams the agent’s steps over SSE with Accept: text/event-stream, ending with its result', async () => {
     const sheet = await worksheet({ subject: 'math', difficulty: 'hard', language: 'en' });
     const problem = sheet.problems[2];
-    const streamed = await postEventStream(`${api.base}/api/problems/${problem.id}/agent`, { request: 'make it harder' }, { authorization: `Bearer ${sheet.editToken}` });
+    const streamed = await postEventStream(
+      `${api.base}/api/problems/${problem.id}/agent`,
+      { request: 'make it harder' },
+      { authorization: `Bearer ${sheet.editToken}` },
+    );
     expect(streamed.status).toBe(200);
     const types = streamed.events.map((event) => event.type);
     expect(types).toContain('workbench.step');
     expect(types.at(-1)).toBe('workbench.result');
-    expect(streamed.events.filter((event) => event.type === 'workbench.step').map((event) => (event.data as Json).tool)).toEqual(expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer']));
+    expect(streamed.events.filter((event) => event.type === 'workbench.step').map((event) => (event.data as Json).tool)).toEqual(
+      expect.arrayContaining(['editor', 'consistency_checker', 'quality_scorer']),
+    );
     // Every event of the stream is one the AsyncAPI document lists for the workbench agent's channel.
     const asyncapi = (await (await fetch(`${api.base}/docs/asyncapi.json`)).json()) as { channels: { workbenchAgent: { messages: Json } } };
     const listed = Object.keys(asyncapi.channels.workbenchAgent.messages);
@@ -340,11 +390,17 @@ describe('PDF', () => {
   it('serves the question and answer sheets as application/pdf', async () => {
     const sheet = await worksheet({ subject: '算数', difficulty: 'easy', language: 'ja' });
     for (const kind of ['questions', 'answers']) {
-      const response = await fetch(`${api.base}/api/worksheets/${sheet.worksheetId}/pdf?sheet=${kind}`, { headers: { authorization: `Bearer ${sheet.editToken}` } });
+      const response = await fetch(`${api.base}/api/worksheets/${sheet.worksheetId}/pdf?sheet=${kind}`, {
+        headers: { authorization: `Bearer ${sheet.editToken}` },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/application\/pdf/);
       expect(response.headers.get('content-disposition')).toBe(`inline; filename="${sheet.worksheetId}-${kind}.pdf"`);
-      expect(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await response.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     }
   });
 });

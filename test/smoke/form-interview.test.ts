@@ -29,7 +29,13 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     expect(greeting[1]!.data).toMatchObject({ role: 'assistant', agent: 'greeter' });
 
     const t1 = await say(api, session, sse, 'English please');
-    expect(turnTypes(sse.events, t1.turnId)).toEqual(['turn.started', 'message', 'state.changed:SET_LANGUAGE', 'message', 'turn.completed']);
+    expect(turnTypes(sse.events, t1.turnId)).toEqual([
+      'turn.started',
+      'message',
+      'state.changed:SET_LANGUAGE',
+      'message',
+      'turn.completed',
+    ]);
     expect(t1.reply).toMatch(/country/i);
 
     const t2 = await say(api, session, sse, 'I live in Canada');
@@ -117,5 +123,4 @@ describe('form interview end to end (HTTP + SSE, services as processes)', () => 
     expect(tools).toContain('create_plan');
     sse.close();
   });
-
 });

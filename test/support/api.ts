@@ -29,7 +29,10 @@ export class Api {
   /** The same with `Accept: text/event-stream` (the token also comes back in `x-session-token`). */
   async dialogStream(body: Json, headers: Record<string, string> = {}) {
     const token = this.dialogTokens.get(String(body.sessionId));
-    const res = await postEventStream(`${this.base}/agent.dialog`, body, { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers });
+    const res = await postEventStream(`${this.base}/agent.dialog`, body, {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    });
     this.remember(res.headers.get('x-session-id'), res.headers.get('x-session-token'));
     return res;
   }
@@ -38,7 +41,11 @@ export class Api {
     if (typeof sessionId === 'string' && typeof token === 'string') this.dialogTokens.set(sessionId, token);
   }
 
-  async call(method: string, path: string, opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
+  async call(
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined;

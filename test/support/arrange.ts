@@ -2,7 +2,13 @@ import type { SessionDraft } from '@convo/runtime';
 import type { SessionState } from '@convo/contract';
 
 /** The state a draft holds (a product's draft holds its product's), without the read-only lens. */
-type Writable<T> = T extends (...args: never[]) => unknown ? T : T extends ReadonlyArray<infer Item> ? Array<Writable<Item>> : T extends object ? { -readonly [Key in keyof T]: Writable<T[Key]> } : T;
+type Writable<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends ReadonlyArray<infer Item>
+    ? Array<Writable<Item>>
+    : T extends object
+      ? { -readonly [Key in keyof T]: Writable<T[Key]> }
+      : T;
 type StateOf<D extends SessionDraft<SessionState>> = Writable<D['state']>;
 
 /**

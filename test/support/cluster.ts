@@ -9,7 +9,9 @@ export async function startTestCluster(): Promise<{ nodes: string; stop(): Promi
   const given = process.env.TEST_REDIS_CLUSTER_NODES;
   if (given) return { nodes: given, stop: async () => undefined };
   if (!canStartLocalCluster()) {
-    throw new Error('The cluster tests need redis-server and redis-cli on PATH (`sudo apt-get install -y redis-server`) or TEST_REDIS_CLUSTER_NODES=host:port,…');
+    throw new Error(
+      'The cluster tests need redis-server and redis-cli on PATH (`sudo apt-get install -y redis-server`) or TEST_REDIS_CLUSTER_NODES=host:port,…',
+    );
   }
   return startLocalCluster({ log: console.log });
 }

@@ -9,7 +9,8 @@ import { readBody } from './fake-openai.js';
  * - `hang`: never answers (the client runs into its timeout);
  * - `dimensions`: vectors of another size than configured (a misconfigured model).
  */
-export type FakeEmbeddingsMode = { kind: 'ok' } | { kind: 'status'; status: number } | { kind: 'hang' } | { kind: 'dimensions'; dimensions: number };
+export type FakeEmbeddingsMode =
+  { kind: 'ok' } | { kind: 'status'; status: number } | { kind: 'hang' } | { kind: 'dimensions'; dimensions: number };
 
 export type FakeEmbeddingsRequest = { model: string; input: string[]; dimensions?: number; encodingFormat?: string };
 
@@ -38,7 +39,9 @@ export type FakeEmbeddingsOptions = {
   synonyms?: Record<string, string>;
 };
 
-const STOP = new Set('a an the and or of to in on at by for with is are do does can i you my your it how what when this that be'.split(' '));
+const STOP = new Set(
+  'a an the and or of to in on at by for with is are do does can i you my your it how what when this that be'.split(' '),
+);
 
 /**
  * An OpenAI-compatible embeddings server over real HTTP on 127.0.0.1: `POST
@@ -76,9 +79,14 @@ export async function startFakeEmbeddings(opts: FakeEmbeddingsOptions = {}): Pro
 
   const answer = (res: ServerResponse, req: FakeEmbeddingsRequest): void => {
     if (mode.kind === 'hang') return void hanging.add(res);
-    if (mode.kind === 'status') return sendJson(res, mode.status, { error: { message: `fake embeddings status ${mode.status}`, type: 'fake', code: null, param: null } });
+    if (mode.kind === 'status')
+      return sendJson(res, mode.status, {
+        error: { message: `fake embeddings status ${mode.status}`, type: 'fake', code: null, param: null },
+      });
     if (refuse && req.input.some(refuse)) {
-      return sendJson(res, 400, { error: { message: "This model's maximum context length was exceeded", type: 'invalid_request_error', code: null, param: 'input' } });
+      return sendJson(res, 400, {
+        error: { message: "This model's maximum context length was exceeded", type: 'invalid_request_error', code: null, param: 'input' },
+      });
     }
     const dim = mode.kind === 'dimensions' ? mode.dimensions : (req.dimensions ?? dimensions);
     const data = req.input.map((text, index) => {
@@ -90,26 +98,29 @@ export async function startFakeEmbeddings(opts: FakeEmbeddingsOptions = {}): Pro
   };
 
   const server = createServer((req, res) => {
-    readBody(req).then((raw) => {
-      if (req.method !== 'POST' || !/^(\/v1)?\/embeddings(\?.*)?$/.test(req.url ?? '')) {
-        return sendJson(res, 404, { error: { message: `fake embeddings has no route ${req.method} ${req.url}` } });
-      }
-      let body: { model?: unknown; input?: unknown; dimensions?: unknown; encoding_format?: unknown };
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return sendJson(res, 400, { error: { message: 'request body is not JSON' } });
-      }
-      const input = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : [];
-      const request: FakeEmbeddingsRequest = {
-        model: String(body.model ?? ''),
-        input,
-        ...(typeof body.dimensions === 'number' ? { dimensions: body.dimensions } : {}),
-        ...(typeof body.encoding_format === 'string' ? { encodingFormat: body.encoding_format } : {}),
-      };
-      record(request);
-      answer(res, request);
-    }, () => res.destroy());
+    readBody(req).then(
+      (raw) => {
+        if (req.method !== 'POST' || !/^(\/v1)?\/embeddings(\?.*)?$/.test(req.url ?? '')) {
+          return sendJson(res, 404, { error: { message: `fake embeddings has no route ${req.method} ${req.url}` } });
+        }
+        let body: { model?: unknown; input?: unknown; dimensions?: unknown; encoding_format?: unknown };
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          return sendJson(res, 400, { error: { message: 'request body is not JSON' } });
+        }
+        const input = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : [];
+        const request: FakeEmbeddingsRequest = {
+          model: String(body.model ?? ''),
+          input,
+          ...(typeof body.dimensions === 'number' ? { dimensions: body.dimensions } : {}),
+          ...(typeof body.encoding_format === 'string' ? { encodingFormat: body.encoding_format } : {}),
+        };
+        record(request);
+        answer(res, request);
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -148,7 +159,10 @@ export async function startFakeEmbeddings(opts: FakeEmbeddingsOptions = {}): Pro
 /** Lower-case words of Latin script and numbers, and bigrams of each run of Japanese characters. */
 export function tokens(text: string): string[] {
   const out: string[] = [];
-  for (const run of text.normalize('NFKC').toLowerCase().match(/[\p{Script=Latin}\p{N}]+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+/gu) ?? []) {
+  for (const run of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{Script=Latin}\p{N}]+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+/gu) ?? []) {
     if (/^[\p{Script=Latin}\p{N}]/u.test(run)) {
       if (!STOP.has(run)) out.push(run);
     } else if (run.length === 1) {

@@ -19,10 +19,12 @@ export type StreamShape = {
  * A 200 reply: tool calls (with optional content) or plain content; usage defaults to 11 prompt / 7 completion tokens.
  * `ids` replaces the generated tool-call ids (null: none sent, '' an empty one); `finishReason` the computed one.
  */
-export type FakeCompletion = (
-  | { toolCalls: Array<{ name: string; arguments: string }>; content?: string | null }
-  | { content: string }
-) & { usage?: Usage; ids?: Array<string | null>; finishReason?: string; stream?: StreamShape };
+export type FakeCompletion = ({ toolCalls: Array<{ name: string; arguments: string }>; content?: string | null } | { content: string }) & {
+  usage?: Usage;
+  ids?: Array<string | null>;
+  finishReason?: string;
+  stream?: StreamShape;
+};
 
 /**
  * One scripted answer of the fake, used in order:
@@ -112,7 +114,10 @@ export async function startFakeOpenAi(opts: { estimateUsage?: boolean } = {}): P
 
   const answer = (res: ServerResponse, reply: FakeResponse | undefined, model: string, streamed = false): void => {
     if (res.destroyed) return;
-    if (!reply) return sendJson(res, 500, { error: { message: 'fake OpenAI script exhausted: no response enqueued for this request', type: 'fake' } });
+    if (!reply)
+      return sendJson(res, 500, {
+        error: { message: 'fake OpenAI script exhausted: no response enqueued for this request', type: 'fake' },
+      });
     if ('delayMs' in reply) {
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -135,24 +140,28 @@ export async function startFakeOpenAi(opts: { estimateUsage?: boolean } = {}): P
   };
 
   const server = createServer((req, res) => {
-    readBody(req).then((raw) => {
-      if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions(\?.*)?$/.test(req.url ?? '')) {
-        return sendJson(res, 404, { error: { message: `fake OpenAI has no route ${req.method} ${req.url}` } });
-      }
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed JSON body, as FakeRequest carries it
-      let body: any;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return sendJson(res, 400, { error: { message: 'request body is not JSON' } });
-      }
-      const request = { body, headers: flatHeaders(req) };
-      record(request);
-      let reply = script.shift() ?? responder?.(request);
-      // Usage as a server with prefix caching would report it, for replies that state none.
-      if (opts.estimateUsage && reply && ('toolCalls' in reply || 'content' in reply) && !reply.usage) reply = { ...reply, usage: usageOf(body, lastPrompt) };
-      answer(res, reply, String(body?.model ?? 'fake-model'), body?.stream === true);
-    }, () => res.destroy());
+    readBody(req).then(
+      (raw) => {
+        if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions(\?.*)?$/.test(req.url ?? '')) {
+          return sendJson(res, 404, { error: { message: `fake OpenAI has no route ${req.method} ${req.url}` } });
+        }
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed JSON body, as FakeRequest carries it
+        let body: any;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          return sendJson(res, 400, { error: { message: 'request body is not JSON' } });
+        }
+        const request = { body, headers: flatHeaders(req) };
+        record(request);
+        let reply = script.shift() ?? responder?.(request);
+        // Usage as a server with prefix caching would report it, for replies that state none.
+        if (opts.estimateUsage && reply && ('toolCalls' in reply || 'content' in reply) && !reply.usage)
+          reply = { ...reply, usage: usageOf(body, lastPrompt) };
+        answer(res, reply, String(body?.model ?? 'fake-model'), body?.stream === true);
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -164,8 +173,7 @@ export async function startFakeOpenAi(opts: { estimateUsage?: boolean } = {}): P
     requests,
     pending: () => script.length,
     streaming: () => streaming,
-    waitForRequests: (count) =>
-      requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     close: () =>
       new Promise((resolve) => {
         for (const t of timers) clearTimeout(t);
@@ -199,7 +207,13 @@ function completion(reply: FakeCompletion, model: string, requestNumber: number)
           content: reply.content ?? null,
           refusal: null,
           ...(toolCalls.length > 0
-            ? { tool_calls: toolCalls.map((c, i) => ({ ...(idOf(i) === null ? {} : { id: idOf(i) }), type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            ? {
+                tool_calls: toolCalls.map((c, i) => ({
+                  ...(idOf(i) === null ? {} : { id: idOf(i) }),
+                  type: 'function',
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
             : {}),
         },
       },
@@ -238,17 +252,29 @@ function chunksOf(body: ChatCompletionBody, shape: StreamShape): object[] {
   const size = shape.chunkChars ?? 6;
   const base = { id: body.id, object: 'chat.completion.chunk', created: body.created ?? 0, model: body.model };
   const choice = body.choices?.[0];
-  const chunk = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-  const pieces = (text: string) => (text === '' ? [''] : Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
+  const chunk = (delta: object, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
+  const pieces = (text: string) =>
+    text === '' ? [''] : Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
   const out: object[] = [];
   if (choice) {
     const message = choice.message ?? {};
     out.push(chunk({ role: 'assistant', content: '' }));
-    if (typeof message.content === 'string' && message.content !== '') for (const piece of pieces(message.content)) out.push(chunk({ content: piece }));
+    if (typeof message.content === 'string' && message.content !== '')
+      for (const piece of pieces(message.content)) out.push(chunk({ content: piece }));
     if (message.refusal) out.push(chunk({ refusal: message.refusal }));
     (message.tool_calls ?? []).forEach((call: ChatCompletionBody, index: number) => {
       pieces(call.function.arguments).forEach((piece, i) => {
-        const head = i === 0 ? { ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.function.name, arguments: piece } } : { function: { arguments: piece } };
+        const head =
+          i === 0
+            ? {
+                ...(call.id === undefined ? {} : { id: call.id }),
+                type: 'function',
+                function: { name: call.function.name, arguments: piece },
+              }
+            : { function: { arguments: piece } };
         out.push(chunk({ tool_calls: [{ ...(shape.omitIndex ? {} : { index }), ...head }] }));
       });
     });

@@ -35,7 +35,14 @@ export function startInterview(opts: {
   models?: Partial<Record<AgentName, LlmProvider>>;
 }): Interview {
   const form = SessionForm.parse(opts.form);
-  const state = newFormSession({ sessionId: 's1', kind: 'form', form, language: opts.language ?? null, firstAgent: 'greeter', now: NOW.toISOString() });
+  const state = newFormSession({
+    sessionId: 's1',
+    kind: 'form',
+    form,
+    language: opts.language ?? null,
+    firstAgent: 'greeter',
+    now: NOW.toISOString(),
+  });
   const draft = formDraft(state, false, () => NOW);
   const offline = offlineProvider();
   const deps = (agent: AgentName) => ({ llm: opts.models?.[agent] ?? offline, model: 'test', maxTurns: 10 });

@@ -17,7 +17,12 @@ export function lastAssistant(events: ReceivedEvent[]): string {
 }
 
 /** Sends a message and waits for its turn to finish; returns the assistant's reply. */
-export async function say(api: Api, session: { sessionId: string; token: string }, sse: SseRecorder, message: string): Promise<{ turnId: string; reply: string }> {
+export async function say(
+  api: Api,
+  session: { sessionId: string; token: string },
+  sse: SseRecorder,
+  message: string,
+): Promise<{ turnId: string; reply: string }> {
   const response = await api.turn(session.sessionId, session.token, message);
   expect(response.status).toBe(202);
   const turnId = String(response.json.turnId);
@@ -29,4 +34,3 @@ export function assertStreamInvariants(events: ReceivedEvent[]): void {
   const ids = events.map((e) => e.id);
   expect(ids).toEqual(ids.map((_, i) => i + 1)); // 1..n, no gap, no duplicate
 }
-

@@ -280,9 +280,7 @@ export async function startStack(opts: StartStackOptions): Promise<Stack> {
   const names = ['gateway', ...(opts.services ?? DEFAULT_AGENTS)];
   const startOpts = { readyTimeoutMs: opts.readyTimeoutMs };
   const results = await Promise.allSettled(
-    names.map((name) =>
-      startService(name, name === 'gateway' ? { ...env, PORT: '0', HOST: '127.0.0.1' } : env, startOpts),
-    ),
+    names.map((name) => startService(name, name === 'gateway' ? { ...env, PORT: '0', HOST: '127.0.0.1' } : env, startOpts)),
   );
   const procs: Record<string, ServiceProcess> = {};
   const errors: unknown[] = [];

@@ -1,6 +1,7 @@
 import type { ChatRequest, ChatResponse, LlmProvider } from '@convo/agent-kit';
 
-export type ScriptedReply = { toolCalls?: Array<{ name: string; arguments: string | Record<string, unknown> }>; content?: string | null } | Error;
+export type ScriptedReply =
+  { toolCalls?: Array<{ name: string; arguments: string | Record<string, unknown> }>; content?: string | null } | Error;
 
 /**
  * A model that replays canned replies in order and fails loudly when it runs

@@ -17,7 +17,11 @@ export type { SharedStackInfo };
  */
 export async function sharedStack(request: SharedStackRequest = {}): Promise<SharedStackInfo> {
   const broker = inject('stackBroker');
-  const res = await fetch(`${broker}/stacks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+  const res = await fetch(`${broker}/stacks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
   const body = (await res.json()) as SharedStackInfo | { error: string };
   if (!res.ok || 'error' in body) throw new Error(`shared stack: ${'error' in body ? body.error : res.status}`);
   return body;

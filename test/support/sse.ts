@@ -64,8 +64,7 @@ export class SseRecorder {
       if (line.startsWith(':')) {
         this.comments.push(line.slice(1).trim());
         this.notify();
-      }
-      else if (line.startsWith('id:')) id = Number(line.slice(3).trim());
+      } else if (line.startsWith('id:')) id = Number(line.slice(3).trim());
       else if (line.startsWith('event:')) type = line.slice(6).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trim());
     }
@@ -128,7 +127,11 @@ export class SseRecorder {
 
   /** Waits until `count` turns have completed or failed. */
   waitTurns(count: number, timeoutMs?: number): Promise<ReceivedEvent[]> {
-    return this.waitFor((evs) => evs.filter((e) => e.type === 'turn.completed' || e.type === 'turn.failed').length >= count, timeoutMs, `${count} finished turns`);
+    return this.waitFor(
+      (evs) => evs.filter((e) => e.type === 'turn.completed' || e.type === 'turn.failed').length >= count,
+      timeoutMs,
+      `${count} finished turns`,
+    );
   }
 
   describe(): string {

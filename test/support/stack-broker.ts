@@ -32,7 +32,10 @@ export type SharedStackInfo = { url: string; env: Record<string, string>; servic
  * Keys every shared stack runs with, so files that write the FAQ corpus or read
  * operator routes can share a stack. Test-only values, never a deployment's.
  */
-export const SHARED_STACK_KEYS = { FAQ_WRITE_KEY: 'shared-stack-faq-writer-key-0123456789', OPERATOR_KEY: HARNESS_ENV.OPERATOR_KEY } as const;
+export const SHARED_STACK_KEYS = {
+  FAQ_WRITE_KEY: 'shared-stack-faq-writer-key-0123456789',
+  OPERATOR_KEY: HARNESS_ENV.OPERATOR_KEY,
+} as const;
 
 type Entry = {
   env: Record<string, string>;
@@ -126,10 +129,12 @@ export async function startStackBroker(redisUrl: string, log: (msg: string) => v
       // Slot holders are test processes that have ended by now; their sockets must not keep the server open.
       server.closeAllConnections();
       await closed;
-      await Promise.all([...stacks.values()].map(async (entry) => {
-        await entry.queue.catch(() => undefined);
-        await Promise.all([...entry.procs.values()].map((proc) => proc.kill()));
-      }));
+      await Promise.all(
+        [...stacks.values()].map(async (entry) => {
+          await entry.queue.catch(() => undefined);
+          await Promise.all([...entry.procs.values()].map((proc) => proc.kill()));
+        }),
+      );
     },
   };
 }

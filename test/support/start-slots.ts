@@ -18,7 +18,8 @@ export function serviceStartConcurrency(env: NodeJS.ProcessEnv = process.env): n
   const raw = env.SERVICE_START_CONCURRENCY;
   if (raw === undefined || raw === '') return Math.max(1, availableParallelism());
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`SERVICE_START_CONCURRENCY must be a positive integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`SERVICE_START_CONCURRENCY must be a positive integer, got ${JSON.stringify(raw)}`);
   return value;
 }
 

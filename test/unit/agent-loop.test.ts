@@ -34,7 +34,16 @@ const agent = createAgent({
 });
 
 const run = (model: ScriptedModel, session = draft(), maxTurns = 10) =>
-  runAgentLoop({ agent, draft: session, llm: model, model: 'm', maxTurns, turn: { turnId: 't1', message: 'hi' }, runStepPrefix: 'rs-1', log });
+  runAgentLoop({
+    agent,
+    draft: session,
+    llm: model,
+    model: 'm',
+    maxTurns,
+    turn: { turnId: 't1', message: 'hi' },
+    runStepPrefix: 'rs-1',
+    log,
+  });
 
 describe('agent loop', () => {
   it('ends at ask and records a run step for every tool execution', async () => {
@@ -67,7 +76,10 @@ describe('agent loop', () => {
     await run(model, session);
     const results = model.requests.slice(1).map((r) => JSON.parse((r.messages.at(-1) as { content: string }).content));
     expect(results[0]).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid JSON for set_language/) } });
-    expect(results[1]).toMatchObject({ status: 'error', result: { message: expect.stringMatching(/Invalid parameters for set_language: language/) } });
+    expect(results[1]).toMatchObject({
+      status: 'error',
+      result: { message: expect.stringMatching(/Invalid parameters for set_language: language/) },
+    });
     expect(session.runSteps[0]?.input).toBe('{"language": ');
   });
 

@@ -27,9 +27,18 @@ const form = SessionForm.parse({
 });
 
 function application(): ApplicationDraft {
-  const state = newFormSession({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
+  const state = newFormSession({
+    sessionId: 's',
+    kind: 'application',
+    form,
+    language: 'en',
+    firstAgent: 'interviewer',
+    now: '2026-01-01T00:00:00.000Z',
+  });
   const session = applicationDraft(state);
-  applyPlan(session, { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) });
+  applyPlan(session, {
+    fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })),
+  });
   return session;
 }
 
@@ -63,19 +72,28 @@ const check = (question: string, fieldId: string | null = 'full_name') => ({
 });
 const ask = (message: string) => ({ toolCalls: [{ name: 'ask', arguments: { message } }] });
 /** Several scripted models played one after another, as one model whose loop restarts across steps. */
-const inSequence = (...models: ScriptedModel[]): LlmProvider => ({ name: 'seq', chat: (r) => (models.find((m) => m.remaining > 0) ?? models.at(-1)!).chat(r) });
+const inSequence = (...models: ScriptedModel[]): LlmProvider => ({
+  name: 'seq',
+  chat: (r) => (models.find((m) => m.remaining > 0) ?? models.at(-1)!).chat(r),
+});
 const verdict = (passed: boolean, violations: unknown = null) => ({ toolCalls: [{ name: 'result', arguments: { passed, violations } }] });
 
 describe('interviewer ask gate in application interviews', () => {
   it('refuses an ask whose text never passed the quick check, and nothing reaches the applicant', async () => {
     const session = application();
     // The interviewer's first attempt is refused; it then asks for a check, suspends, and asks once resumed.
-    const interviewer = inSequence(new ScriptedModel([ask('What is your full name?'), check('What is your full name?')]), new ScriptedModel([ask('What is your full name?')]));
+    const interviewer = inSequence(
+      new ScriptedModel([ask('What is your full name?'), check('What is your full name?')]),
+      new ScriptedModel([ask('What is your full name?')]),
+    );
     const ran = await turn(session, { interviewer, checker: new ScriptedModel([verdict(true)]) });
     expect(ran).toEqual(['interviewer', 'checker', 'interviewer']);
     expect(results(session, 'ask')[0]).toEqual({
       status: 'error',
-      result: { message: 'This exact message has not passed the quick check for full_name. Call subtask with agent "checker" and this text as question first.' },
+      result: {
+        message:
+          'This exact message has not passed the quick check for full_name. Call subtask with agent "checker" and this text as question first.',
+      },
     });
     expect(assistantTexts(session)).toEqual(['What is your full name?']);
     expect(session.state.compliance.checks).toMatchObject([{ fieldId: 'full_name', question: 'What is your full name?', passed: true }]);
@@ -95,9 +113,15 @@ describe('interviewer ask gate in application interviews', () => {
 
   it('a question for another field than the current one cannot be checked', async () => {
     const session = application();
-    const interviewer = inSequence(new ScriptedModel([check('What is your email?', 'email'), check('What is your full name?')]), new ScriptedModel([ask('What is your full name?')]));
+    const interviewer = inSequence(
+      new ScriptedModel([check('What is your email?', 'email'), check('What is your full name?')]),
+      new ScriptedModel([ask('What is your full name?')]),
+    );
     await turn(session, { interviewer, checker: new ScriptedModel([verdict(true)]) });
-    expect(results(session, 'subtask')[0]).toMatchObject({ status: 'error', result: { message: 'Only questions for the current field full_name can be checked.' } });
+    expect(results(session, 'subtask')[0]).toMatchObject({
+      status: 'error',
+      result: { message: 'Only questions for the current field full_name can be checked.' },
+    });
     expect(session.state.compliance.checks.map((c) => c.fieldId)).toEqual(['full_name']);
     expect(assistantTexts(session)).toEqual(['What is your full name?']);
   });
@@ -107,7 +131,10 @@ describe('checker agent with a remote model', () => {
   it("puts the built-in topic list in both languages and the form's own topics in its prompt", async () => {
     const session = application();
     const checker = new ScriptedModel([verdict(true)]);
-    await turn(session, { interviewer: inSequence(new ScriptedModel([check('What is your full name?')]), new ScriptedModel([ask('What is your full name?')])), checker });
+    await turn(session, {
+      interviewer: inSequence(new ScriptedModel([check('What is your full name?')]), new ScriptedModel([ask('What is your full name?')])),
+      checker,
+    });
     const system = checker.requests[0]!.messages.map((message) => String(message.content)).join('\n');
     expect(system).toMatch(/"marital status" \(EEOC\) \/ 婚姻状況/);
     expect(system).toMatch(/"religion" \(MHLW, EEOC\) \/ 宗教/);

@@ -70,18 +70,28 @@ describe('chat printer', () => {
 
   it('prints the agent speaking, hand-overs and each settled field with the progress', () => {
     const view = formView();
-    expect(print(view, ev({ type: 'message', data: { messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Name?\nFull, please.', turnId: 't' } }))).toEqual([
-      '[interviewer]\n  Name?\n  Full, please.',
+    expect(
+      print(
+        view,
+        ev({
+          type: 'message',
+          data: { messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Name?\nFull, please.', turnId: 't' },
+        }),
+      ),
+    ).toEqual(['[interviewer]\n  Name?\n  Full, please.']);
+    expect(print(view, ev({ type: 'agent.changed', data: { from: 'interviewer', to: 'reviewer' } }))).toEqual([
+      '  · interviewer → reviewer',
     ]);
-    expect(print(view, ev({ type: 'agent.changed', data: { from: 'interviewer', to: 'reviewer' } }))).toEqual(['  · interviewer → reviewer']);
-    expect(print(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'name', status: 'reviewing' } } }))).toEqual([]);
+    expect(
+      print(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'name', status: 'reviewing' } } })),
+    ).toEqual([]);
     print(view, ev({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'name', value: 'Ann\nLee' } } }));
-    expect(print(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'name', status: 'done' } } }))).toEqual([
-      '  ✓ Name: Ann / Lee  [1/1 required]',
-    ]);
-    expect(print(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'note', status: 'skipped' } } }))).toEqual([
-      '  – Note (skipped)  [1/1 required]',
-    ]);
+    expect(
+      print(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'name', status: 'done' } } })),
+    ).toEqual(['  ✓ Name: Ann / Lee  [1/1 required]']);
+    expect(
+      print(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'note', status: 'skipped' } } })),
+    ).toEqual(['  – Note (skipped)  [1/1 required]']);
     expect(describeFields(view, PLAIN)).toEqual([
       '  1/1 required fields done · agent: reviewer · status: active',
       '  done         Name = Ann / Lee',
@@ -104,12 +114,18 @@ describe('chat printer', () => {
     expect(feed(delta({ messageId: 'm1', delta: ' name?', offset: 9 }))).toBe(true);
     expect(screen).toBe('[interviewer]\n  Your full name?');
     // The stored message says the same: it only ends the line, nothing is printed twice.
-    expect(feed(ev({ type: 'message', data: { messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Your full name?', turnId: 't1' } }))).toBe(true);
+    expect(
+      feed(
+        ev({ type: 'message', data: { messageId: 'm1', role: 'assistant', agent: 'interviewer', text: 'Your full name?', turnId: 't1' } }),
+      ),
+    ).toBe(true);
     expect(screen).toBe('[interviewer]\n  Your full name?\n');
     feed(ev({ type: 'turn.completed', data: { turnId: 't1', awaitingUserResponse: true } }));
     feed(ev({ type: 'turn.started', data: { turnId: 't2' } }));
     feed({ id: seq, type: 'message.delta', data: { messageId: 'm2', delta: 'And your em', offset: 0, turnId: 't2' } } as SessionEvent);
-    expect(feed(ev({ type: 'turn.failed', data: { turnId: 't2', error: { code: 'cancelled', message: 'The turn was cancelled.' } } }))).toBe(false);
+    expect(
+      feed(ev({ type: 'turn.failed', data: { turnId: 't2', error: { code: 'cancelled', message: 'The turn was cancelled.' } } })),
+    ).toBe(false);
     expect(screen.endsWith('And your em\n  (withdrawn)\n')).toBe(true);
   });
 
@@ -137,14 +153,20 @@ describe('chat printer', () => {
 
   it('warns about failed checks, failed turns and an audit with problems', () => {
     const view = createView('application');
-    expect(print(view, ev({ type: 'check', data: { passed: false, violations: [{ type: 'prohibited_topic', message: 'religion' }] } }))).toEqual([
-      '  ! check prohibited_topic: religion',
-    ]);
+    expect(
+      print(view, ev({ type: 'check', data: { passed: false, violations: [{ type: 'prohibited_topic', message: 'religion' }] } })),
+    ).toEqual(['  ! check prohibited_topic: religion']);
     expect(print(view, ev({ type: 'turn.failed', data: { turnId: 't', error: { code: 'llm_unavailable', message: 'down' } } }))).toEqual([
       '  ! that turn failed (llm_unavailable): down — you can send it again',
     ]);
     expect(
-      print(view, ev({ type: 'audit', data: { passed: false, summary: 'one problem', violations: [{ type: 'missing_required', message: 'email', severity: 'error' }] } })),
+      print(
+        view,
+        ev({
+          type: 'audit',
+          data: { passed: false, summary: 'one problem', violations: [{ type: 'missing_required', message: 'email', severity: 'error' }] },
+        }),
+      ),
     ).toEqual(['  audit found problems: one problem', '    error missing_required: email']);
   });
 });

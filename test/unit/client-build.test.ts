@@ -27,7 +27,9 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'], body });
-      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sessionId: 's-1', token: 't-1', eventsUrl: '/v1/sessions/s-1/events' }));
+      res
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ sessionId: 's-1', token: 't-1', eventsUrl: '/v1/sessions/s-1/events' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,6 +53,11 @@ describe('@convo/client as built', () => {
     const client = built.createClient({ baseUrl: base });
     const created = await client.sessions.create({ kind: 'faq' });
     expect(created).toMatchObject({ sessionId: 's-1', token: 't-1' });
-    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/v1/sessions', contentType: 'application/json', body: JSON.stringify({ kind: 'faq' }) });
+    expect(seen.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/v1/sessions',
+      contentType: 'application/json',
+      body: JSON.stringify({ kind: 'faq' }),
+    });
   });
 });

@@ -30,7 +30,9 @@ const root = readPackage('.');
 /** Each package's scripts by its name; the root's under '' (npm run without -w). */
 const scriptsOf = new Map<string, string[]>([['', Object.keys(root.scripts ?? {})]]);
 for (const pattern of root.workspaces ?? []) {
-  const dirs = pattern.endsWith('/*') ? readdirSync(join(REPO_ROOT, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`) : [pattern];
+  const dirs = pattern.endsWith('/*')
+    ? readdirSync(join(REPO_ROOT, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`)
+    : [pattern];
   for (const dir of dirs.filter((d) => existsSync(join(REPO_ROOT, d, 'package.json')))) {
     const pkg = readPackage(dir);
     // -w takes a package's name or its folder.
@@ -45,7 +47,13 @@ function anchors(markdown: string): Set<string> {
   for (const line of markdown.split('\n')) {
     const heading = /^#{1,6}\s+(.*)$/.exec(line);
     if (!heading) continue;
-    out.add(heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
+    out.add(
+      heading[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
   }
   return out;
 }

@@ -131,7 +131,10 @@ describe('comparators', () => {
     expect(scoreField('e', exp, { fieldId: 'e', status: 'done', value: 'x@b.co' }).correct).toBe(false);
     expect(scoreField('e', exp, { fieldId: 'e', status: 'done', value: 'a@b.co', needsReview: true }).correct).toBe(false);
     // needs_review and skipped are judged by status alone.
-    expect(scoreField('e', { kind: 'email', status: 'needs_review' }, { fieldId: 'e', status: 'done', value: 'dunno', needsReview: true }).correct).toBe(true);
+    expect(
+      scoreField('e', { kind: 'email', status: 'needs_review' }, { fieldId: 'e', status: 'done', value: 'dunno', needsReview: true })
+        .correct,
+    ).toBe(true);
   });
 });
 
@@ -214,15 +217,25 @@ const answered = (fieldId: string, text: string): Sent => ({ text, reason: 'answ
 
 describe('respondent decisions', () => {
   it('sends the residence while the greeter talks, even after three tries', () => {
-    const greeting = snap({}, 'Hello! Where do you live?', { currentAgent: 'greeter', bootstrap: { language: 'en', country: null, timezone: null } });
+    const greeting = snap({}, 'Hello! Where do you live?', {
+      currentAgent: 'greeter',
+      bootstrap: { language: 'en', country: null, timezone: null },
+    });
     const tries: Sent[] = [1, 2, 3].map(() => ({ text: respondent.residence, reason: 'residence', fieldId: null }));
     expect(decide(form, respondent, greeting, [])).toMatchObject({ type: 'send', reason: 'residence', text: 'I live in Toronto, Canada' });
     expect(decide(form, respondent, greeting, tries)).toMatchObject({ type: 'send', reason: 'residence' });
   });
 
   it('answers the field being asked even when the interview went on without a country', () => {
-    const snapshot = snap({ full_name: 'interviewing' }, 'What is your full name?', { bootstrap: { language: 'en', country: null, timezone: null } });
-    expect(decide(form, respondent, snapshot, [])).toMatchObject({ type: 'send', reason: 'answer', fieldId: 'full_name', text: 'Jane Doe' });
+    const snapshot = snap({ full_name: 'interviewing' }, 'What is your full name?', {
+      bootstrap: { language: 'en', country: null, timezone: null },
+    });
+    expect(decide(form, respondent, snapshot, [])).toMatchObject({
+      type: 'send',
+      reason: 'answer',
+      fieldId: 'full_name',
+      text: 'Jane Doe',
+    });
   });
 
   it('finishes at awaiting_confirmation', () => {
@@ -230,9 +243,16 @@ describe('respondent decisions', () => {
   });
 
   it('makes a correction still due at awaiting_confirmation before finishing, once', () => {
-    const end = snap({ full_name: 'done', email: 'done', shirt: 'done', why: 'skipped' }, 'Here is a summary.', { status: 'awaiting_confirmation' });
+    const end = snap({ full_name: 'done', email: 'done', shirt: 'done', why: 'skipped' }, 'Here is a summary.', {
+      status: 'awaiting_confirmation',
+    });
     const correction = decide(form, respondent, end, []);
-    expect(correction).toMatchObject({ type: 'send', reason: 'correction', fieldId: 'email', text: 'Actually, my email is jane.doe@example.org.' });
+    expect(correction).toMatchObject({
+      type: 'send',
+      reason: 'correction',
+      fieldId: 'email',
+      text: 'Actually, my email is jane.doe@example.org.',
+    });
     const sent: Sent[] = [{ text: 'Actually, my email is jane.doe@example.org.', reason: 'correction', fieldId: 'email' }];
     expect(decide(form, respondent, end, sent)).toEqual({ type: 'finish' });
   });
@@ -240,7 +260,10 @@ describe('respondent decisions', () => {
   it('takes the asked field from the message when no field is interviewing', () => {
     const snapshot = snap({ full_name: 'done' }, 'And your email?');
     snapshot.messages[0]!.fieldId = 'email';
-    expect(decide(form, respondent, snapshot, [answered('full_name', 'Jane Doe')])).toMatchObject({ fieldId: 'email', text: 'jane.doe@example.com' });
+    expect(decide(form, respondent, snapshot, [answered('full_name', 'Jane Doe')])).toMatchObject({
+      fieldId: 'email',
+      text: 'jane.doe@example.com',
+    });
   });
 
   it('picks replies[field][k] by how often the field was answered; the last one repeats', () => {
@@ -264,8 +287,16 @@ describe('respondent decisions', () => {
     expect(decide(form, respondent, before, sent)).not.toMatchObject({ reason: 'correction' });
     const after = snap({ full_name: 'done', email: 'done', shirt: 'interviewing' }, 'What T-shirt size?');
     const action = decide(form, respondent, after, sent);
-    expect(action).toMatchObject({ type: 'send', reason: 'correction', text: 'Actually, my email is jane.doe@example.org.', fieldId: 'email' });
-    const withCorrection = [...sent, { text: 'Actually, my email is jane.doe@example.org.', reason: 'correction' as const, fieldId: 'email' }];
+    expect(action).toMatchObject({
+      type: 'send',
+      reason: 'correction',
+      text: 'Actually, my email is jane.doe@example.org.',
+      fieldId: 'email',
+    });
+    const withCorrection = [
+      ...sent,
+      { text: 'Actually, my email is jane.doe@example.org.', reason: 'correction' as const, fieldId: 'email' },
+    ];
     expect(decide(form, respondent, after, withCorrection)).toMatchObject({ reason: 'answer', fieldId: 'shirt', text: 'Medium, so M' });
   });
 
@@ -282,7 +313,10 @@ describe('respondent decisions', () => {
 
   it('recognises a value it volunteered in a correction before the field was asked', () => {
     const early = [{ text: 'Actually, my email is jane.doe@example.org.', reason: 'correction' as const, fieldId: 'email' }];
-    const candidate = snap({ full_name: 'done', email: 'interviewing' }, 'Earlier you mentioned “jane.doe@example.org”. Shall I use that for your email?');
+    const candidate = snap(
+      { full_name: 'done', email: 'interviewing' },
+      'Earlier you mentioned “jane.doe@example.org”. Shall I use that for your email?',
+    );
     expect(isConfirmationRequest(form, respondent, candidate, early, 'email')).toBe(true);
   });
 
@@ -298,7 +332,10 @@ describe('respondent decisions', () => {
   it('confirms in Japanese for a Japanese session', () => {
     const ja = Respondent.parse({ ...respondent, sessionLanguage: 'ja', replies: { full_name: ['山田太郎です'] }, corrections: [] });
     const snapshot = snap({ full_name: 'reviewing' }, 'お名前は山田太郎様でよろしいですか？');
-    expect(decide(form, ja, snapshot, [answered('full_name', '山田太郎です')])).toMatchObject({ reason: 'confirm', text: 'はい、そうです。' });
+    expect(decide(form, ja, snapshot, [answered('full_name', '山田太郎です')])).toMatchObject({
+      reason: 'confirm',
+      text: 'はい、そうです。',
+    });
   });
 });
 
@@ -314,10 +351,39 @@ describe('options and report', () => {
 
   it('reports held-out totals only', () => {
     const result: SessionResult = {
-      set: 'heldout', formId: 'f', respondentId: 'r', style: 'cooperative', sessionLanguage: 'en', formLanguage: 'en', sessionId: 's',
-      completed: true, submitStatus: 200, stuck: false, ended: 'finished', turns: 5, residenceMessages: 1, correctionsUnsent: 0,
-      turnsFailed: 0, turnsTimedOut: 0, assistantMessages: 6, pureMessages: 6, impure: [], transcript: [], error: null,
-      fields: [{ fieldId: 'a', kind: 'email', expectedStatus: 'done', want: 'a@b.co', finalStatus: 'done', value: 'x@b.co', correct: false, followUps: 1 }],
+      set: 'heldout',
+      formId: 'f',
+      respondentId: 'r',
+      style: 'cooperative',
+      sessionLanguage: 'en',
+      formLanguage: 'en',
+      sessionId: 's',
+      completed: true,
+      submitStatus: 200,
+      stuck: false,
+      ended: 'finished',
+      turns: 5,
+      residenceMessages: 1,
+      correctionsUnsent: 0,
+      turnsFailed: 0,
+      turnsTimedOut: 0,
+      assistantMessages: 6,
+      pureMessages: 6,
+      impure: [],
+      transcript: [],
+      error: null,
+      fields: [
+        {
+          fieldId: 'a',
+          kind: 'email',
+          expectedStatus: 'done',
+          want: 'a@b.co',
+          finalStatus: 'done',
+          value: 'x@b.co',
+          correct: false,
+          followUps: 1,
+        },
+      ],
     };
     const held = setReport('heldout', [result], 1, true);
     expect(held.sessions).toBeUndefined();

@@ -55,12 +55,23 @@ describe('orderFields', () => {
   });
 
   it('puts required fields first, then orders by sortOrder', () => {
-    const ordered = orderFields([formField('opt0', false, 0), formField('req5', true, 5), formField('req1', true, 1), formField('opt-1', false, -1)]);
+    const ordered = orderFields([
+      formField('opt0', false, 0),
+      formField('req5', true, 5),
+      formField('req1', true, 1),
+      formField('opt-1', false, -1),
+    ]);
     expect(ordered.map((x) => x.fieldId)).toEqual(['req1', 'req5', 'opt-1', 'opt0']);
   });
 
   it("keeps the form's own order between fields that tie", () => {
-    const ordered = orderFields([formField('c', true, 0), formField('a', true, 0), formField('b', true, 0), formField('z', false, 0), formField('y', false, 0)]);
+    const ordered = orderFields([
+      formField('c', true, 0),
+      formField('a', true, 0),
+      formField('b', true, 0),
+      formField('z', false, 0),
+      formField('y', false, 0),
+    ]);
     expect(ordered.map((x) => x.fieldId)).toEqual(['c', 'a', 'b', 'z', 'y']);
   });
 
@@ -245,7 +256,10 @@ describe('applyReview', () => {
     applyReview(session, 'email', pass('a@example.com'), 3);
     expect(applyReview(session, 'email', pass('b@example.com'), 3)).toEqual({ outcome: 'corrected', next: null });
     expect(statusOf(session, 'email')).toMatchObject({ status: 'done', value: 'b@example.com' });
-    expect(session.events).toContainEqual({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'b@example.com' } } });
+    expect(session.events).toContainEqual({
+      type: 'state.changed',
+      data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'b@example.com' } },
+    });
     expect(applyReview(session, 'email', fail, 3)).toEqual({ outcome: 'correction_rejected', next: null });
     expect(statusOf(session, 'email')?.value).toBe('b@example.com');
     expect(currentId(session)).toBe('name');

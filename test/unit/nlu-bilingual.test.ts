@@ -35,7 +35,12 @@ describe('a choice answered in the other language', () => {
   });
 
   it('leaves a word said with 「ではなく」 out', () => {
-    expect(crossLanguagePicks('夜勤ではなく', [{ option: 'Night', keys: ['night'] }, { option: 'Day', keys: ['day'] }])).toEqual([]);
+    expect(
+      crossLanguagePicks('夜勤ではなく', [
+        { option: 'Night', keys: ['night'] },
+        { option: 'Day', keys: ['day'] },
+      ]),
+    ).toEqual([]);
   });
 
   it('reads nothing across languages when the reply and the options share a script', () => {

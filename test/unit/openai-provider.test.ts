@@ -46,11 +46,20 @@ function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
   };
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('the call should have failed'), (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('the call should have failed'),
+    (e: unknown) => e,
+  );
 
 describe('openai provider: request and response mapping', () => {
   it('sends the model, our messages in Chat Completions form and strict tools, and maps the tool calls back', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, { name: 'ask', arguments: '{"message":"東京ですか？"}' }] });
+    fake.enqueue({
+      toolCalls: [
+        { name: 'set_country', arguments: '{"country":"JP"}' },
+        { name: 'ask', arguments: '{"message":"東京ですか？"}' },
+      ],
+    });
 
     const res = await provider().chat(request());
 
@@ -224,7 +233,14 @@ describe('openai provider: retries', () => {
 describe('openai provider: replies that stop short, and servers that differ', () => {
   const raw = (message: Record<string, unknown>, finishReason: string, id = 'chatcmpl-x') => ({
     status: 200,
-    body: { id, object: 'chat.completion', created: 0, model: 'test-model', choices: [{ index: 0, finish_reason: finishReason, message: { role: 'assistant', content: null, refusal: null, ...message } }], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
+    body: {
+      id,
+      object: 'chat.completion',
+      created: 0,
+      model: 'test-model',
+      choices: [{ index: 0, finish_reason: finishReason, message: { role: 'assistant', content: null, refusal: null, ...message } }],
+      usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+    },
   });
 
   it('fails a reply cut by its output limit as retryable model_output_truncated, naming the configured cap', async () => {
@@ -246,7 +262,11 @@ describe('openai provider: replies that stop short, and servers that differ', ()
   });
 
   it('gives tool calls without a usable id (missing, empty, repeated) ids of their own', async () => {
-    const call = (id: string | undefined) => ({ ...(id === undefined ? {} : { id }), type: 'function', function: { name: 'set_language', arguments: '{"language":"ja","note":null}' } });
+    const call = (id: string | undefined) => ({
+      ...(id === undefined ? {} : { id }),
+      type: 'function',
+      function: { name: 'set_language', arguments: '{"language":"ja","note":null}' },
+    });
     fake.enqueue(raw({ tool_calls: [call(''), call(undefined), call('dup'), call('dup')] }, 'tool_calls', 'chatcmpl-ids'));
     const res = await provider().chat(request());
     const ids = res.toolCalls.map((toolCall) => toolCall.id);
@@ -256,7 +276,20 @@ describe('openai provider: replies that stop short, and servers that differ', ()
   });
 
   it('retries once with the older half of the conversation left out when the context is too long', async () => {
-    fake.enqueue({ status: 400, body: { error: { message: "This model's maximum context length is 4096 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' } } }, { content: 'はい' });
+    fake.enqueue(
+      {
+        status: 400,
+        body: {
+          error: {
+            message: "This model's maximum context length is 4096 tokens.",
+            type: 'invalid_request_error',
+            code: 'context_length_exceeded',
+            param: 'messages',
+          },
+        },
+      },
+      { content: 'はい' },
+    );
     const res = await provider().chat(request());
     expect(res.content).toBe('はい');
     const [first, second] = fake.requests.map((entry) => entry.body.messages as Array<{ role: string }>);
@@ -267,7 +300,9 @@ describe('openai provider: replies that stop short, and servers that differ', ()
 
   it('sends what a server accepts: no strict, no tool_choice, parallel tool calls off, a temperature', async () => {
     fake.enqueue({ content: 'ok' });
-    await provider({ compatibility: { strictTools: false, toolChoice: 'omit', parallelToolCalls: 'false', temperature: 0.2 } }).chat(request());
+    await provider({ compatibility: { strictTools: false, toolChoice: 'omit', parallelToolCalls: 'false', temperature: 0.2 } }).chat(
+      request(),
+    );
     const body = fake.requests[0]!.body;
     expect(body.tool_choice).toBeUndefined();
     expect(body.tools[0].function.strict).toBeUndefined();
@@ -278,16 +313,33 @@ describe('openai provider: replies that stop short, and servers that differ', ()
 
   it('reads cached and reasoning tokens from the usage details', async () => {
     const reply = raw({ content: 'ok' }, 'stop');
-    (reply.body.usage as Record<string, unknown>) = { prompt_tokens: 100, completion_tokens: 40, total_tokens: 140, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 12 } };
+    (reply.body.usage as Record<string, unknown>) = {
+      prompt_tokens: 100,
+      completion_tokens: 40,
+      total_tokens: 140,
+      prompt_tokens_details: { cached_tokens: 64 },
+      completion_tokens_details: { reasoning_tokens: 12 },
+    };
     fake.enqueue(reply);
-    expect((await provider().chat(request())).usage).toEqual({ promptTokens: 100, completionTokens: 40, cachedTokens: 64, reasoningTokens: 12 });
+    expect((await provider().chat(request())).usage).toEqual({
+      promptTokens: 100,
+      completionTokens: 40,
+      cachedTokens: 64,
+      reasoningTokens: 12,
+    });
   });
 
   it('never leaves a shortened history starting with a tool result or without a user message', () => {
     const shortened = shortenHistory(request().messages);
     expect(shortened[0]!.role).toBe('system');
     expect(shortened[1]!.role).toBe('user');
-    expect(shortened.some((message) => message.role === 'tool' && !shortened.some((other) => other.role === 'assistant' && other.toolCalls.some((toolCall) => toolCall.id === message.toolCallId)))).toBe(false);
+    expect(
+      shortened.some(
+        (message) =>
+          message.role === 'tool' &&
+          !shortened.some((other) => other.role === 'assistant' && other.toolCalls.some((toolCall) => toolCall.id === message.toolCallId)),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -295,7 +347,11 @@ describe('openai provider: streaming', () => {
   const ask = (message: string) => ({ name: 'ask', arguments: JSON.stringify({ message }) });
 
   it('streams by default, reports a tool call’s arguments as they grow, and rebuilds the reply from the chunks', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, ask('東京にお住まいですか？')], usage: { prompt_tokens: 30, completion_tokens: 9 }, stream: { chunkChars: 4 } });
+    fake.enqueue({
+      toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, ask('東京にお住まいですか？')],
+      usage: { prompt_tokens: 30, completion_tokens: 9 },
+      stream: { chunkChars: 4 },
+    });
     const progress: Array<{ index: number; name: string; arguments: string }> = [];
     const res = await provider().chat(request({ onToolCallProgress: (p) => progress.push({ ...p }) }));
     expect(fake.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
@@ -312,7 +368,11 @@ describe('openai provider: streaming', () => {
   });
 
   it('rebuilds tool calls from servers that send no index and no ids', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, ask('Tokyo?')], ids: [null, ''], stream: { omitIndex: true, chunkChars: 5 } });
+    fake.enqueue({
+      toolCalls: [{ name: 'set_country', arguments: '{"country":"JP"}' }, ask('Tokyo?')],
+      ids: [null, ''],
+      stream: { omitIndex: true, chunkChars: 5 },
+    });
     const res = await provider().chat(request());
     expect(res.toolCalls.map((c) => [c.name, c.arguments])).toEqual([
       ['set_country', '{"country":"JP"}'],
@@ -323,7 +383,10 @@ describe('openai provider: streaming', () => {
   });
 
   it('retries a reply that breaks off halfway, and the progress starts again from nothing', async () => {
-    fake.enqueue({ toolCalls: [ask('Which country?')], stream: { chunkChars: 3, cutAfter: 4, chunkDelayMs: 5 } }, { toolCalls: [ask('Which country?')], stream: { chunkChars: 3 } });
+    fake.enqueue(
+      { toolCalls: [ask('Which country?')], stream: { chunkChars: 3, cutAfter: 4, chunkDelayMs: 5 } },
+      { toolCalls: [ask('Which country?')], stream: { chunkChars: 3 } },
+    );
     const seen: string[] = [];
     const res = await provider().chat(request({ onToolCallProgress: (p) => seen.push(p.arguments) }));
     expect(res.toolCalls[0]!.arguments).toBe('{"message":"Which country?"}');
@@ -333,7 +396,19 @@ describe('openai provider: streaming', () => {
   });
 
   it('finds a length stop and a refusal in a streamed reply too', async () => {
-    fake.enqueue({ content: '{"language":"j', finishReason: 'length' }, { status: 200, body: { id: 'r', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'Not this.' } }] } });
+    fake.enqueue(
+      { content: '{"language":"j', finishReason: 'length' },
+      {
+        status: 200,
+        body: {
+          id: 'r',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'Not this.' } }],
+        },
+      },
+    );
     expect(await failure(provider().chat(request()))).toMatchObject({ code: 'model_output_truncated', retryable: true });
     const refused = await failure(provider().chat(request()));
     expect(refused).toMatchObject({ code: 'model_refused' });
@@ -350,11 +425,20 @@ describe('openai provider: streaming', () => {
 
 describe('message roles every chat template accepts', () => {
   it('starts the conversation with a user message, even on a first call with only the system prompt', async () => {
-    expect(normaliseRoles([{ role: 'system', content: 'You greet.' }, { role: 'system', content: 'State: {}' }])).toEqual([
+    expect(
+      normaliseRoles([
+        { role: 'system', content: 'You greet.' },
+        { role: 'system', content: 'State: {}' },
+      ]),
+    ).toEqual([
       { role: 'system', content: 'You greet.\n\nState: {}' },
       { role: 'user', content: CONVERSATION_START },
     ]);
-    const fromAssistant = normaliseRoles([{ role: 'system', content: 'S' }, { role: 'assistant', content: 'Hello!', toolCalls: [] }, { role: 'user', content: 'Hi' }]);
+    const fromAssistant = normaliseRoles([
+      { role: 'system', content: 'S' },
+      { role: 'assistant', content: 'Hello!', toolCalls: [] },
+      { role: 'user', content: 'Hi' },
+    ]);
     expect(fromAssistant.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
   });
 
@@ -373,7 +457,15 @@ describe('message roles every chat template accepts', () => {
 
   it('moves the state into the first system message for templates that accept one there only', async () => {
     fake.enqueue({ content: 'ok' });
-    await provider({ compatibility: { statePosition: 'start' } }).chat(request({ messages: [{ role: 'system', content: 'Rules.' }, { role: 'user', content: 'hi' }, { role: 'system', content: 'State: 1' }] }));
+    await provider({ compatibility: { statePosition: 'start' } }).chat(
+      request({
+        messages: [
+          { role: 'system', content: 'Rules.' },
+          { role: 'user', content: 'hi' },
+          { role: 'system', content: 'State: 1' },
+        ],
+      }),
+    );
     expect(fake.requests[0]!.body.messages).toEqual([
       { role: 'system', content: 'Rules.\n\nState: 1' },
       { role: 'user', content: 'hi' },

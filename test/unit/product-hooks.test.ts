@@ -12,16 +12,25 @@ import { WORKBENCH } from '@convo/workbench';
  * every product.
  */
 const NOW = '2026-01-01T00:00:00.000Z';
-const form = SessionForm.parse({ title: 'Signup', fields: [{ id: 'f-name', fieldId: 'name', label: 'Full name', required: true, sortOrder: 0 }], facts: [] });
+const form = SessionForm.parse({
+  title: 'Signup',
+  fields: [{ id: 'f-name', fieldId: 'name', label: 'Full name', required: true, sortOrder: 0 }],
+  facts: [],
+});
 const formState = () => newFormSession({ sessionId: 'f1', kind: 'form', form, language: 'en', firstAgent: 'interviewer', now: NOW });
-const faqState = () => newFaqSession({ sessionId: 'q1', language: 'en', faq: FaqState.parse({ access: 'token', history: [], turns: [] }), now: NOW });
+const faqState = () =>
+  newFaqSession({ sessionId: 'q1', language: 'en', faq: FaqState.parse({ access: 'token', history: [], turns: [] }), now: NOW });
 const every = productsByKind({ form: FORMS, application: APPLICATIONS, faq: FAQ, workbench: WORKBENCH });
 
 describe('product hooks', () => {
   it('make each product its own draft, and refuse a session of another product where the draft is made', () => {
     expect(every.draft(formState(), false).constructor.name).toBe('FormDraft');
     expect(every.draft(faqState(), false).constructor.name).toBe('FaqDraft');
-    expect(formDraft(newFormSession({ sessionId: 'a1', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: NOW })).application()).not.toBeNull();
+    expect(
+      formDraft(
+        newFormSession({ sessionId: 'a1', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: NOW }),
+      ).application(),
+    ).not.toBeNull();
     expect(formDraft(formState()).application()).toBeNull();
     expect(() => faqDraft(formState())).toThrow(/form session, not an FAQ dialog/);
     expect(() => applicationDraft(formState())).toThrow(/not a job application/);
@@ -45,7 +54,14 @@ describe('product hooks', () => {
 
   it('close a suspended loop whatever the product, before the product repairs its part', () => {
     const draft = formDraft(formState());
-    draft.setLoop({ agent: 'interviewer', messages: [], iterations: 1, pendingCall: { id: 'c1', name: 'subtask', arguments: '{}' }, subAgent: 'reviewer', pendingStartedAt: NOW });
+    draft.setLoop({
+      agent: 'interviewer',
+      messages: [],
+      iterations: 1,
+      pendingCall: { id: 'c1', name: 'subtask', arguments: '{}' },
+      subAgent: 'reviewer',
+      pendingStartedAt: NOW,
+    });
     draft.setAgent('reviewer');
     resetAfterFailure(draft, FORMS);
     expect(draft.state.loop).toBeNull();

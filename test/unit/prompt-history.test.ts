@@ -7,7 +7,9 @@ import { event, type NewEvent } from '@convo/contract';
 
 /** The bounded conversation an agent sends, and the live channel's deltas. */
 function draftWith(count: number, text = (i: number) => `message ${i}`) {
-  const draft = new SessionDraft(newFormSession({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00Z' }));
+  const draft = new SessionDraft(
+    newFormSession({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00Z' }),
+  );
   for (let i = 1; i <= count; i++) {
     if (i % 2 === 1) draft.addAssistantMessage('interviewer', text(i), 't', i <= 2 ? 'name' : 'email');
     else draft.addUserMessage(text(i), 't', i <= 2 ? 'name' : 'email', false);
@@ -26,7 +28,9 @@ describe('the conversation an agent sends', () => {
   });
 
   it('moves its window in steps of half its size, so consecutive prompts share their start', () => {
-    const firsts = [17, 18, 19, 20, 21].map((count) => conversationMessages(draftWith(count), { historyMessages: 8, tokenBudget: 100_000 })[1]!.content);
+    const firsts = [17, 18, 19, 20, 21].map(
+      (count) => conversationMessages(draftWith(count), { historyMessages: 8, tokenBudget: 100_000 })[1]!.content,
+    );
     // Over four new messages the first kept message changes once at most.
     expect(new Set(firsts).size).toBeLessThanOrEqual(2);
     expect(firsts[0]).toBe(firsts[1]);
@@ -52,7 +56,9 @@ describe('the conversation an agent sends', () => {
 describe('the live channel of a step', () => {
   it('sends only what changed, from the offset where the text differs, and remembers what it streamed', async () => {
     const sent: NewEvent[] = [];
-    const live = createLiveChannel({ publishLive: async (_id: string, ev: NewEvent) => void sent.push(ev) }, 's', 't1', { warn: () => undefined } as never);
+    const live = createLiveChannel({ publishLive: async (_id: string, ev: NewEvent) => void sent.push(ev) }, 's', 't1', {
+      warn: () => undefined,
+    } as never);
     live.messageText('m1', 'Which');
     live.messageText('m1', 'Which country');
     live.messageText('m1', 'Which country');

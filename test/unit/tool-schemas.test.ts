@@ -6,7 +6,14 @@ import { architectAgent } from '../../services/architect/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';
 import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
 
-type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean; items?: Schema; anyOf?: Schema[] };
+type Schema = {
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  items?: Schema;
+  anyOf?: Schema[];
+};
 
 /** OpenAI strict mode: every object lists all its properties as required and forbids extra ones. */
 function assertStrict(schema: Schema, path: string): void {

@@ -45,8 +45,13 @@ describe('session view', () => {
     applyEvent(view, ev({ type: 'agent.changed', data: { from: null, to: 'interviewer' } }));
     applyEvent(view, ev({ type: 'message.delta', data: { messageId: 'm2', delta: 'Your ' } }));
     applyEvent(view, ev({ type: 'message.delta', data: { messageId: 'm2', delta: 'name?' } }));
-    expect(view.messages).toEqual([expect.objectContaining({ messageId: 'm2', text: 'Your name?', streaming: true, agent: 'interviewer' })]);
-    applyEvent(view, ev({ type: 'message', data: { messageId: 'm2', role: 'assistant', agent: 'interviewer', text: 'Your full name?', turnId: 't1' } }));
+    expect(view.messages).toEqual([
+      expect.objectContaining({ messageId: 'm2', text: 'Your name?', streaming: true, agent: 'interviewer' }),
+    ]);
+    applyEvent(
+      view,
+      ev({ type: 'message', data: { messageId: 'm2', role: 'assistant', agent: 'interviewer', text: 'Your full name?', turnId: 't1' } }),
+    );
     expect(view.messages).toEqual([expect.objectContaining({ messageId: 'm2', text: 'Your full name?', streaming: false })]);
   });
 
@@ -68,7 +73,12 @@ describe('session view', () => {
   it('withdraws streamed text that never became a message: on message.discarded and when its turn ends', () => {
     const view = formView();
     applyEvent(view, ev({ type: 'turn.started', data: { turnId: 't1' } }));
-    const live = (messageId: string) => ({ id: view.lastEventId, type: 'message.delta', data: { messageId, delta: 'Half a quest', offset: 0, turnId: 't1' } }) as SessionEvent;
+    const live = (messageId: string) =>
+      ({
+        id: view.lastEventId,
+        type: 'message.delta',
+        data: { messageId, delta: 'Half a quest', offset: 0, turnId: 't1' },
+      }) as SessionEvent;
     applyEvent(view, live('a'));
     applyEvent(view, live('b'));
     applyEvent(view, ev({ type: 'message.discarded', data: { turnId: 't1', messageIds: ['a'] } }));
@@ -76,19 +86,38 @@ describe('session view', () => {
     applyEvent(view, ev({ type: 'turn.failed', data: { turnId: 't1', error: { code: 'cancelled', message: 'The turn was cancelled.' } } }));
     expect(view.messages).toEqual([]);
     // A message delivered whole ignores a late delta.
-    applyEvent(view, ev({ type: 'message', data: { messageId: 'c', role: 'assistant', agent: 'interviewer', text: 'Done.', turnId: 't2' } }));
-    expect(applyEvent(view, { id: view.lastEventId, type: 'message.delta', data: { messageId: 'c', delta: 'Do', offset: 0 } } as SessionEvent)).toBe(false);
+    applyEvent(
+      view,
+      ev({ type: 'message', data: { messageId: 'c', role: 'assistant', agent: 'interviewer', text: 'Done.', turnId: 't2' } }),
+    );
+    expect(
+      applyEvent(view, { id: view.lastEventId, type: 'message.delta', data: { messageId: 'c', delta: 'Do', offset: 0 } } as SessionEvent),
+    ).toBe(false);
     expect(view.messages.at(-1)).toMatchObject({ text: 'Done.', streaming: false });
   });
 
   it('orders fields by the architect plan and follows their status, value and follow-ups', () => {
     const view = formView();
-    applyEvent(view, ev({
-      type: 'state.changed',
-      data: { type: 'PLAN_CREATED', payload: { fields: [{ field_id: 'email', label: 'Email', intent: '', required: true }, { field_id: 'name', label: 'Name', intent: '', required: true }] } },
-    }));
+    applyEvent(
+      view,
+      ev({
+        type: 'state.changed',
+        data: {
+          type: 'PLAN_CREATED',
+          payload: {
+            fields: [
+              { field_id: 'email', label: 'Email', intent: '', required: true },
+              { field_id: 'name', label: 'Name', intent: '', required: true },
+            ],
+          },
+        },
+      }),
+    );
     expect(view.fields.map((f) => f.fieldId)).toEqual(['email', 'name', 'diet']);
-    applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'interviewing', followUps: 1 } } }));
+    applyEvent(
+      view,
+      ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'interviewing', followUps: 1 } } }),
+    );
     applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_VALUE', payload: { fieldId: 'email', value: 'a@b.co' } } }));
     applyEvent(view, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: 'email', status: 'done' } } }));
     expect(view.fields[0]).toMatchObject({ fieldId: 'email', status: 'done', value: 'a@b.co', followUps: 1 });
@@ -97,16 +126,24 @@ describe('session view', () => {
 
   it('allows submitting once every required field is done, and for applications only after the audit', () => {
     const form = formView();
-    for (const id of ['name', 'email']) applyEvent(form, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: id, status: 'done' } } }));
+    for (const id of ['name', 'email'])
+      applyEvent(form, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: id, status: 'done' } } }));
     expect(canSubmit(form)).toBe(true);
 
     const app = formView();
     app.kind = 'application';
-    for (const id of ['name', 'email']) applyEvent(app, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: id, status: 'done' } } }));
+    for (const id of ['name', 'email'])
+      applyEvent(app, ev({ type: 'state.changed', data: { type: 'FIELD_STATUS', payload: { fieldId: id, status: 'done' } } }));
     expect(canSubmit(app)).toBe(false);
     applyEvent(app, ev({ type: 'audit', data: { passed: true, violations: [], summary: 'ok' } }));
     expect(canSubmit(app)).toBe(true);
-    applyEvent(app, ev({ type: 'session.completed', data: { collectedFields: { name: 'A', email: 'a@b.co' }, audit: { passed: true, violations: [], summary: 'ok' } } }));
+    applyEvent(
+      app,
+      ev({
+        type: 'session.completed',
+        data: { collectedFields: { name: 'A', email: 'a@b.co' }, audit: { passed: true, violations: [], summary: 'ok' } },
+      }),
+    );
     expect(app.status).toBe('awaiting_confirmation');
     app.status = 'submitted';
     expect(canSubmit(app)).toBe(false);
@@ -119,15 +156,18 @@ describe('session view', () => {
 
   it('offers the planner choices while clarifying and drops them once the user answers', () => {
     const view = createView('faq');
-    applyEvent(view, ev({
-      type: 'plan',
-      data: {
-        steps: [{ id: 'c1', type: 'clarify', description: 'ask', questions: ['Which one?'] }],
-        needsClarification: true,
-        clarifyingQuestions: ['Which one?'],
-        raw: { planner: 'rule', choices: ['Policy', 'Procedure', ''] },
-      } as never,
-    }));
+    applyEvent(
+      view,
+      ev({
+        type: 'plan',
+        data: {
+          steps: [{ id: 'c1', type: 'clarify', description: 'ask', questions: ['Which one?'] }],
+          needsClarification: true,
+          clarifyingQuestions: ['Which one?'],
+          raw: { planner: 'rule', choices: ['Policy', 'Procedure', ''] },
+        } as never,
+      }),
+    );
     applyEvent(view, ev({ type: 'clarify', data: { questions: ['Which one?'] } }));
     expect(view.clarify).toEqual({ questions: ['Which one?'], choices: ['Policy', 'Procedure'] });
     applyEvent(view, ev({ type: 'message', data: { messageId: 'u1', role: 'user', agent: null, text: 'Procedure', turnId: 't2' } }));
@@ -141,7 +181,10 @@ describe('session view', () => {
     applyEvent(view, ev({ type: 'plan', data: { steps: [], needsClarification: false } as never }));
     applyEvent(view, ev({ type: 'search', data: { query: 'q', topK: 3, hits: [{ id: 'a', title: 'Returns', score: 1 }] } }));
     applyEvent(view, ev({ type: 'answer', data: { answer: 'Yes', sources: ['a', 'b'], final: true } }));
-    expect(answerSources(view)).toEqual([{ id: 'a', title: 'Returns' }, { id: 'b', title: 'b' }]);
+    expect(answerSources(view)).toEqual([
+      { id: 'a', title: 'Returns' },
+      { id: 'b', title: 'b' },
+    ]);
     // A new plan starts a new turn's panel.
     applyEvent(view, ev({ type: 'plan', data: { steps: [], needsClarification: false } as never }));
     expect(view.searches).toEqual([]);
@@ -173,7 +216,18 @@ describe('session view', () => {
           status: 'active',
           currentAgent: 'interviewer',
           bootstrap: { language: 'en', country: null, timezone: null },
-          fields: [{ fieldId: 'name', label: 'Name', required: true, status: 'done', value: 'Ann', followUps: 0, skipReason: null, needsReview: false }],
+          fields: [
+            {
+              fieldId: 'name',
+              label: 'Name',
+              required: true,
+              status: 'done',
+              value: 'Ann',
+              followUps: 0,
+              skipReason: null,
+              needsReview: false,
+            },
+          ],
           collectedFields: { name: 'Ann' },
           needsReview: [],
           audit: null,

@@ -42,7 +42,8 @@ export function createClient(options: ClientOptions) {
     /** The sample forms of the chat page's picker, and one of them ready to send as `form`. */
     samples: {
       list: (call?: CallOptions) => http.json<{ forms: SampleForm[] }>({ method: 'GET', path: '/samples/forms', idempotent: true }, call),
-      get: (id: string, call?: CallOptions) => http.json<Record<string, unknown>>({ method: 'GET', path: path`/samples/forms/${id}`, idempotent: true }, call),
+      get: (id: string, call?: CallOptions) =>
+        http.json<Record<string, unknown>>({ method: 'GET', path: path`/samples/forms/${id}`, idempotent: true }, call),
     },
     /** The same client with another default token (a session's, once created). */
     withToken: (token: string) => createClient({ ...options, token }),

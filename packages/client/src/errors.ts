@@ -48,7 +48,8 @@ export function errorFromAnswer(status: number, body: unknown, retryAfterMs: num
   const error = isRecord(body) && isRecord(body.error) ? body.error : {};
   const code = typeof error.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error.message === 'string' ? error.message : `The gateway answered ${status}.`;
-  if (status === 409 && isRecord(body) && isRecord(body.problem)) return new ProblemConflictError(code, message, body.problem as Problem, body);
+  if (status === 409 && isRecord(body) && isRecord(body.problem))
+    return new ProblemConflictError(code, message, body.problem as Problem, body);
   return new ApiError(status, code, message, retryAfterMs, body);
 }
 

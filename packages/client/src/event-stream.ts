@@ -137,9 +137,13 @@ export class EventStream implements AsyncIterable<StreamEvent> {
           }
           if (signal.aborted) return;
         }
-        if (!this.source.resumable) throw error ?? new ApiError(0, 'stream_ended', 'The stream ended before its last event, and the request may not be repeated.');
+        if (!this.source.resumable)
+          throw error ?? new ApiError(0, 'stream_ended', 'The stream ended before its last event, and the request may not be repeated.');
         failures++;
-        const delayMs = Math.min(this.options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS, error?.retryAfterMs ?? this.retryMs * 2 ** Math.min(failures - 1, 16));
+        const delayMs = Math.min(
+          this.options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
+          error?.retryAfterMs ?? this.retryMs * 2 ** Math.min(failures - 1, 16),
+        );
         this.state('reconnecting', { attempt: failures, delayMs, ...(error ? { error } : {}) });
         await this.pause(delayMs, signal);
       }

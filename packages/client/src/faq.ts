@@ -53,7 +53,10 @@ export function faqCalls(http: Transport) {
      */
     dialog: (body: DialogInput, call: DialogCallOptions = {}) => {
       const { idempotencyKey = newIdempotencyKey(), ...rest } = call;
-      return http.json<DialogResponse>({ method: 'POST', path: '/agent.dialog', json: body, headers: { 'idempotency-key': idempotencyKey }, idempotent: true }, rest);
+      return http.json<DialogResponse>(
+        { method: 'POST', path: '/agent.dialog', json: body, headers: { 'idempotency-key': idempotencyKey }, idempotent: true },
+        rest,
+      );
     },
 
     /**
@@ -63,7 +66,10 @@ export function faqCalls(http: Transport) {
      * connection is followed again by repeating the request with the same
      * Idempotency-Key and `Last-Event-ID`.
      */
-    dialogStream: async (body: DialogInput, call: DialogCallOptions & Omit<EventStreamOptions, 'signal' | 'lastEventId'> = {}): Promise<DialogStream> => {
+    dialogStream: async (
+      body: DialogInput,
+      call: DialogCallOptions & Omit<EventStreamOptions, 'signal' | 'lastEventId'> = {},
+    ): Promise<DialogStream> => {
       const { idempotencyKey = newIdempotencyKey(), signal, token, retry, ...streamOptions } = call;
       const request = (lastEventId: number) => ({
         method: 'POST' as const,
@@ -83,7 +89,15 @@ export function faqCalls(http: Transport) {
         open: (lastEventId: number, s: AbortSignal) => http.once(request(lastEventId), { token, signal: s }),
         isEnd: (ev: StreamEvent) => endsDialogTurn(ev, turnId),
       };
-      return new DialogStream(source, { ...streamOptions, ...(signal ? { signal } : {}) }, first, sessionId, turnId, sessionToken, idempotencyKey);
+      return new DialogStream(
+        source,
+        { ...streamOptions, ...(signal ? { signal } : {}) },
+        first,
+        sessionId,
+        turnId,
+        sessionToken,
+        idempotencyKey,
+      );
     },
 
     documents: {
@@ -97,10 +111,14 @@ export function faqCalls(http: Transport) {
 
       /** POST /faq/documents (text/csv with a header row: id?, question, answer, tags?, language?). */
       upsertCsv: (csv: string, call?: CallOptions) =>
-        http.json<UpsertResult>({ method: 'POST', path: '/faq/documents', text: { body: csv, contentType: 'text/csv' }, idempotent: true }, call),
+        http.json<UpsertResult>(
+          { method: 'POST', path: '/faq/documents', text: { body: csv, contentType: 'text/csv' }, idempotent: true },
+          call,
+        ),
 
       /** DELETE /faq/documents/:id: 404 `document_not_found` when there is none. */
-      delete: (id: string, call?: CallOptions) => http.json<void>({ method: 'DELETE', path: path`/faq/documents/${id}`, idempotent: true }, call),
+      delete: (id: string, call?: CallOptions) =>
+        http.json<void>({ method: 'DELETE', path: path`/faq/documents/${id}`, idempotent: true }, call),
     },
   };
 }

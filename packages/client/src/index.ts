@@ -5,8 +5,24 @@
  */
 export { createClient, type ClientOptions, type ConvoClient, type SampleForm } from './client.js';
 export { ApiError, ProblemConflictError, describeError } from './errors.js';
-export { EventStream, DEFAULT_RECONNECT_MS, type EventStreamOptions, type StreamSource, type StreamState, type StreamStateDetail } from './event-stream.js';
-export { EVENT_TYPE_NAMES, endsTurn, isEventType, toStreamEvent, type EventData, type EventOf, type EventType, type StreamEvent } from './events.js';
+export {
+  EventStream,
+  DEFAULT_RECONNECT_MS,
+  type EventStreamOptions,
+  type StreamSource,
+  type StreamState,
+  type StreamStateDetail,
+} from './event-stream.js';
+export {
+  EVENT_TYPE_NAMES,
+  endsTurn,
+  isEventType,
+  toStreamEvent,
+  type EventData,
+  type EventOf,
+  type EventType,
+  type StreamEvent,
+} from './events.js';
 export { DialogStream, type DialogCallOptions, type DialogInput, type DocumentList, type UpsertResult } from './faq.js';
 export { newIdempotencyKey } from './ids.js';
 export { parseRetryAfter, retryDelayMs, sleep, withRetry, type RetryNotice, type RetryOptions } from './retry.js';

@@ -52,7 +52,12 @@ export function retryDelayMs(error: ApiError, attempt: number, maxDelayMs: numbe
  * reason). Each retry of one call repeats the very same request, so a turn's
  * idempotency key stays the same across all of them.
  */
-export async function withRetry<T>(attempt: () => Promise<T>, shouldRetry: (error: ApiError) => boolean, options: RetryOptions = {}, signal?: AbortSignal): Promise<T> {
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  shouldRetry: (error: ApiError) => boolean,
+  options: RetryOptions = {},
+  signal?: AbortSignal,
+): Promise<T> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   for (let n = 1; ; n++) {

@@ -21,7 +21,8 @@ export function sessionCalls(http: Transport) {
       http.json<CreatedSession>({ method: 'POST', path: '/v1/sessions', json: body, idempotent: false }, call),
 
     /** GET /v1/sessions/:id. */
-    get: (sessionId: string, call?: CallOptions) => http.json<SessionSnapshot>({ method: 'GET', path: path`/v1/sessions/${sessionId}`, idempotent: true }, call),
+    get: (sessionId: string, call?: CallOptions) =>
+      http.json<SessionSnapshot>({ method: 'GET', path: path`/v1/sessions/${sessionId}`, idempotent: true }, call),
 
     /**
      * POST /v1/sessions/:id/turns. Every retry (shed, gateway unreachable)
@@ -85,7 +86,11 @@ export function sessionCalls(http: Transport) {
      * (a snapshot's) so nothing of it is missed; events of other turns are
      * left out.
      */
-    followTurn: async function* (sessionId: string, turnId: string, options: EventsOptions = {}): AsyncGenerator<StreamEvent, void, undefined> {
+    followTurn: async function* (
+      sessionId: string,
+      turnId: string,
+      options: EventsOptions = {},
+    ): AsyncGenerator<StreamEvent, void, undefined> {
       let begun = false;
       for await (const ev of calls.events(sessionId, options)) {
         const ours = 'turnId' in ev.data && ev.data.turnId === turnId;

@@ -72,7 +72,8 @@ export class Transport {
 
   /** The request with the retry rules; resolves with a 2xx answer whose body is unread, else throws an ApiError. */
   send(spec: RequestSpec, call: CallOptions = {}): Promise<Response> {
-    const retryable = (e: ApiError) => e.status === 429 || e.status === 503 || (spec.idempotent && (e.status === 0 || e.status === 502 || e.status === 504));
+    const retryable = (e: ApiError) =>
+      e.status === 429 || e.status === 503 || (spec.idempotent && (e.status === 0 || e.status === 502 || e.status === 504));
     return withRetry(() => this.once(spec, call), retryable, { ...this.retry, ...call.retry }, call.signal);
   }
 
@@ -84,7 +85,9 @@ export class Transport {
     try {
       return JSON.parse(text) as T;
     } catch (err) {
-      throw new ApiError(res.status, 'invalid_response', `The gateway answered ${res.status} with a body that is not JSON.`, null, text, { cause: err });
+      throw new ApiError(res.status, 'invalid_response', `The gateway answered ${res.status} with a body that is not JSON.`, null, text, {
+        cause: err,
+      });
     }
   }
 

@@ -49,7 +49,8 @@ export function workbenchCalls(http: Transport) {
     getWorksheet: (worksheetId: string, call?: CallOptions) =>
       http.json<Worksheet>({ method: 'GET', path: path`/api/worksheets/${worksheetId}`, idempotent: true }, call),
 
-    getProblem: (problemId: string, call?: CallOptions) => http.json<Problem>({ method: 'GET', path: path`/api/problems/${problemId}`, idempotent: true }, call),
+    getProblem: (problemId: string, call?: CallOptions) =>
+      http.json<Problem>({ method: 'GET', path: path`/api/problems/${problemId}`, idempotent: true }, call),
 
     /**
      * PATCH /api/problems/:id: edits one section of the problem at `version`.
@@ -60,27 +61,37 @@ export function workbenchCalls(http: Transport) {
       http.json<Problem>({ method: 'PATCH', path: path`/api/problems/${problemId}`, json: edit, idempotent: true }, call),
 
     /** POST /api/problems/:id/undo: undoes the last edit (not repeatable: a repeat would undo another). */
-    undo: (problemId: string, call?: CallOptions) => http.json<Problem>({ method: 'POST', path: path`/api/problems/${problemId}/undo`, idempotent: false }, call),
+    undo: (problemId: string, call?: CallOptions) =>
+      http.json<Problem>({ method: 'POST', path: path`/api/problems/${problemId}/undo`, idempotent: false }, call),
 
     /** POST /api/problems/:id/check-consistency, of the stored problem or of it with one section replaced. */
     checkConsistency: (problemId: string, body: CheckConsistencyBody = {}, call?: CallOptions) =>
-      http.json<ConsistencyReport>({ method: 'POST', path: path`/api/problems/${problemId}/check-consistency`, json: body, idempotent: true }, call),
+      http.json<ConsistencyReport>(
+        { method: 'POST', path: path`/api/problems/${problemId}/check-consistency`, json: body, idempotent: true },
+        call,
+      ),
 
     /** POST /api/problems/:id/auto-fix: fixes proposed, not applied. */
     autoFix: (problemId: string, issues: Pick<ConsistencyIssue, 'field' | 'issue'>[] = [], call?: CallOptions) =>
-      http.json<AutoFixResponse>({
-        method: 'POST',
-        path: path`/api/problems/${problemId}/auto-fix`,
-        json: { issues: issues.map(({ field, issue }) => ({ field, issue })) },
-        idempotent: true,
-      }, call),
+      http.json<AutoFixResponse>(
+        {
+          method: 'POST',
+          path: path`/api/problems/${problemId}/auto-fix`,
+          json: { issues: issues.map(({ field, issue }) => ({ field, issue })) },
+          idempotent: true,
+        },
+        call,
+      ),
 
     suggestions: (problemId: string, call?: CallOptions) =>
       http.json<Suggestions>({ method: 'GET', path: path`/api/suggestions/${problemId}`, idempotent: true }, call),
 
     /** GET /api/problems/:id/history: the problem's edits, oldest first. */
     history: (problemId: string, call?: CallOptions) =>
-      http.json<{ problemId: string; edits: ProblemEdit[] }>({ method: 'GET', path: path`/api/problems/${problemId}/history`, idempotent: true }, call),
+      http.json<{ problemId: string; edits: ProblemEdit[] }>(
+        { method: 'GET', path: path`/api/problems/${problemId}/history`, idempotent: true },
+        call,
+      ),
 
     validate: (worksheetId: string, call?: CallOptions) =>
       http.json<ValidateResponse>({ method: 'POST', path: path`/api/worksheets/${worksheetId}/validate`, idempotent: true }, call),
@@ -89,11 +100,15 @@ export function workbenchCalls(http: Transport) {
       http.json<RunSteps>({ method: 'GET', path: path`/api/worksheets/${worksheetId}/runsteps`, idempotent: true }, call),
 
     /** The URL of a worksheet's PDF, for a link. */
-    pdfUrl: (worksheetId: string, sheet: 'questions' | 'answers' = 'questions') => http.url(path`/api/worksheets/${worksheetId}/pdf`, { sheet }),
+    pdfUrl: (worksheetId: string, sheet: 'questions' | 'answers' = 'questions') =>
+      http.url(path`/api/worksheets/${worksheetId}/pdf`, { sheet }),
 
     /** GET /api/worksheets/:id/pdf: the question or answer sheet as bytes (application/pdf). */
     pdf: async (worksheetId: string, sheet: 'questions' | 'answers' = 'questions', call?: CallOptions): Promise<Uint8Array> => {
-      const res = await http.send({ method: 'GET', path: path`/api/worksheets/${worksheetId}/pdf`, query: { sheet }, accept: 'application/pdf', idempotent: true }, call);
+      const res = await http.send(
+        { method: 'GET', path: path`/api/worksheets/${worksheetId}/pdf`, query: { sheet }, accept: 'application/pdf', idempotent: true },
+        call,
+      );
       return new Uint8Array(await res.arrayBuffer());
     },
 
@@ -106,7 +121,11 @@ export function workbenchCalls(http: Transport) {
      * events as it works, ending with `workbench.result` (or `turn.failed`).
      * The request is not repeatable, so a dropped stream ends in an ApiError.
      */
-    agentStream: async (problemId: string, request: string, call: CallOptions & Omit<EventStreamOptions, 'signal' | 'lastEventId'> = {}): Promise<AgentStream> => {
+    agentStream: async (
+      problemId: string,
+      request: string,
+      call: CallOptions & Omit<EventStreamOptions, 'signal' | 'lastEventId'> = {},
+    ): Promise<AgentStream> => {
       const { signal, token, retry, ...streamOptions } = call;
       const first = await http.send(
         { method: 'POST', path: path`/api/problems/${problemId}/agent`, json: { request }, accept: 'text/event-stream', idempotent: false },
@@ -118,7 +137,13 @@ export function workbenchCalls(http: Transport) {
         open: () => Promise.reject(new Error('the agent request is not repeatable')),
         isEnd: (ev: StreamEvent) => ev.type === 'workbench.result' || (ev.type === 'turn.failed' && ev.data.turnId === turnId),
       };
-      return new AgentStream(source, { ...streamOptions, ...(signal ? { signal } : {}) }, first, first.headers.get('x-session-id') ?? '', turnId);
+      return new AgentStream(
+        source,
+        { ...streamOptions, ...(signal ? { signal } : {}) },
+        first,
+        first.headers.get('x-session-id') ?? '',
+        turnId,
+      );
     },
   };
 }

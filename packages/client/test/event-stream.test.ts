@@ -62,7 +62,14 @@ describe('event stream', () => {
     const states: StreamState[] = [];
     const stream = createClient({ baseUrl: base, token: 'secret' }).sessions.events('s1', { onState: (s) => states.push(s) });
     const events = await collect(stream, (ev) => ev.id === 10);
-    expect(events.map((e) => `${e.id} ${e.type}`)).toEqual(['1 turn.started', '2 message', '2 message.delta', '3 turn.completed', '9 resync', '10 turn.started']);
+    expect(events.map((e) => `${e.id} ${e.type}`)).toEqual([
+      '1 turn.started',
+      '2 message',
+      '2 message.delta',
+      '3 turn.completed',
+      '9 resync',
+      '10 turn.started',
+    ]);
     expect(events[1]?.type === 'message' && events[1].data).toEqual({ text: 'hi' });
     expect(requests.map((r) => [r.url, r.headers['last-event-id'], r.headers.authorization, r.headers.accept])).toEqual([
       ['/v1/sessions/s1/events', undefined, 'Bearer secret', 'text/event-stream'],
@@ -171,8 +178,16 @@ describe('event stream', () => {
     script = [
       (res) => {
         open(res);
-        res.write(sse(1, 'turn.started', { turnId: 'a' }) + sse(2, 'agent.changed', { from: null, to: 'greeter' }) + sse(3, 'turn.completed', { turnId: 'a' }));
-        res.write(sse(4, 'turn.queued', { turnId: 'b', position: 1 }) + sse(5, 'turn.started', { turnId: 'b' }) + sse(6, 'agent.changed', { from: 'greeter', to: 'architect' }));
+        res.write(
+          sse(1, 'turn.started', { turnId: 'a' }) +
+            sse(2, 'agent.changed', { from: null, to: 'greeter' }) +
+            sse(3, 'turn.completed', { turnId: 'a' }),
+        );
+        res.write(
+          sse(4, 'turn.queued', { turnId: 'b', position: 1 }) +
+            sse(5, 'turn.started', { turnId: 'b' }) +
+            sse(6, 'agent.changed', { from: 'greeter', to: 'architect' }),
+        );
         res.write(sse(7, 'turn.failed', { turnId: 'b', error: { code: 'x', message: 'y' } }) + sse(8, 'turn.started', { turnId: 'c' }));
       },
     ];

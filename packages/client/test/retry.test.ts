@@ -22,7 +22,13 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const json = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
-      seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization, idempotencyKey: json.idempotencyKey, headerKey: req.headers['idempotency-key'] as string | undefined });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        auth: req.headers.authorization,
+        idempotencyKey: json.idempotencyKey,
+        headerKey: req.headers['idempotency-key'] as string | undefined,
+      });
       const answer = script.shift() ?? { status: 500, body: { error: { code: 'unscripted', message: 'no answer scripted' } } };
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
@@ -64,7 +70,11 @@ describe('client retries', () => {
   it('keeps a key it was given, and waits what Retry-After says (seconds)', async () => {
     script = [shed(503, '1'), { status: 202, body: { turnId: 'turn-2', position: 1 } }];
     const started = performance.now();
-    const accepted = await createClient({ baseUrl: base }).sessions.postTurn('s1', { message: 'hi', idempotencyKey: 'key-1' }, { token: 'other' });
+    const accepted = await createClient({ baseUrl: base }).sessions.postTurn(
+      's1',
+      { message: 'hi', idempotencyKey: 'key-1' },
+      { token: 'other' },
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
     expect(accepted).toEqual({ turnId: 'turn-2', position: 1, idempotencyKey: 'key-1' });
     expect(seen.map((s) => [s.idempotencyKey, s.auth])).toEqual([
@@ -87,7 +97,9 @@ describe('client retries', () => {
     script = [shed(429, '3600'), { status: 200, body: { documents: [], total: 0, version: 1 } }];
     const notices: RetryNotice[] = [];
     const started = performance.now();
-    const list = await createClient({ baseUrl: base, retry: { maxDelayMs: 20, onRetry: (n) => notices.push(n) } }).faq.documents.list({ language: 'en' });
+    const list = await createClient({ baseUrl: base, retry: { maxDelayMs: 20, onRetry: (n) => notices.push(n) } }).faq.documents.list({
+      language: 'en',
+    });
     expect(list.total).toBe(0);
     expect(notices.map((n) => n.delayMs)).toEqual([20]);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -112,16 +124,26 @@ describe('client retries', () => {
 
   it('throws a client mistake at once, with the contract error code and message', async () => {
     script = [{ status: 409, body: { error: { code: 'not_complete', message: 'required fields are missing' } } }];
-    const err = await createClient({ baseUrl: base }).sessions.submit('s1').catch((e: unknown) => e);
+    const err = await createClient({ baseUrl: base })
+      .sessions.submit('s1')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 409, code: 'not_complete', message: 'required fields are missing', retryable: false, retryAfterMs: null });
+    expect(err).toMatchObject({
+      status: 409,
+      code: 'not_complete',
+      message: 'required fields are missing',
+      retryable: false,
+      retryAfterMs: null,
+    });
     expect(seen).toHaveLength(1);
   });
 
   it('a stale problem version is a typed conflict carrying the current problem', async () => {
     const problem = { id: 'ws-1-p1', version: 3 };
     script = [{ status: 409, body: { error: { code: 'version_conflict', message: 'stale' }, problem } }];
-    const err = await createClient({ baseUrl: base }).workbench.patchProblem('ws-1-p1', { field: 'prompt', value: 'x', version: 2 }).catch((e: unknown) => e);
+    const err = await createClient({ baseUrl: base })
+      .workbench.patchProblem('ws-1-p1', { field: 'prompt', value: 'x', version: 2 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProblemConflictError);
     expect(err).toMatchObject({ status: 409, code: 'version_conflict', problem });
   });
@@ -140,7 +162,9 @@ describe('client retries', () => {
     const err = await unreachable.sessions.get('s', { retry: { onRetry: (n) => notices.push(n) } }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 0, code: 'unreachable', retryable: true });
     expect(notices).toHaveLength(1);
-    const created = await unreachable.sessions.create({ kind: 'faq' }, { retry: { onRetry: (n) => notices.push(n) } }).catch((e: unknown) => e);
+    const created = await unreachable.sessions
+      .create({ kind: 'faq' }, { retry: { onRetry: (n) => notices.push(n) } })
+      .catch((e: unknown) => e);
     expect(created).toMatchObject({ status: 0, code: 'unreachable' });
     expect(notices).toHaveLength(1);
   });

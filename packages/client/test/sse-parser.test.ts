@@ -81,6 +81,9 @@ describe('typed events', () => {
   });
 
   it('accepts a live delta before any stored event (id 0)', () => {
-    expect(toStreamEvent({ id: '0', type: 'message.delta', data: '{"messageId":"m","delta":"x"}' })).toMatchObject({ id: 0, type: 'message.delta' });
+    expect(toStreamEvent({ id: '0', type: 'message.delta', data: '{"messageId":"m","delta":"x"}' })).toMatchObject({
+      id: 0,
+      type: 'message.delta',
+    });
   });
 });

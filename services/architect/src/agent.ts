@@ -36,7 +36,12 @@ export const architectAgent = createAgent<FormDraft>({
   remainingTasks: (draft) => (draft.state.plan ? [] : ['Create the interview plan using create_plan']),
   completion: (draft) => (draft.state.plan ? { type: 'handoff', to: 'interviewer' } : null),
   // The architect plans from the form, not from the conversation.
-  initialMessages: (draft) => [{ role: 'user', content: `Design the interview plan for this form.\nForm fields:\n${JSON.stringify(architectContext(draft.state).fields)}` }],
+  initialMessages: (draft) => [
+    {
+      role: 'user',
+      content: `Design the interview plan for this form.\nForm fields:\n${JSON.stringify(architectContext(draft.state).fields)}`,
+    },
+  ],
 });
 
 function architectContext(state: FormSessionView): ArchitectContext {

@@ -4,8 +4,8 @@ import { architectAgent } from './agent.js';
 import { architectPolicy } from './offline.js';
 
 runMain(() =>
-  runAgentService('architect', ({ config, llm }) =>
-    loopStepHandler(architectAgent, loopDeps(config, 'architect', llm)),
-    { ...FORM_TURNS, offline: architectPolicy },
-  ),
+  runAgentService('architect', ({ config, llm }) => loopStepHandler(architectAgent, loopDeps(config, 'architect', llm)), {
+    ...FORM_TURNS,
+    offline: architectPolicy,
+  }),
 );

@@ -25,14 +25,15 @@ export const auditResult = createTool({
   },
 });
 
-
 export function auditorContext(draft: ApplicationDraft): AuditorContext {
   const state = draft.state;
   return {
     agent: 'auditor',
     language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
     // The interview proper: the greeter's bootstrap questions are not part of the application.
-    messages: state.messages.filter((message) => message.agent !== 'greeter' && (message.role === 'assistant' || message.fieldId !== null)).map((message) => ({ role: message.role, text: message.text, fieldId: message.fieldId })),
+    messages: state.messages
+      .filter((message) => message.agent !== 'greeter' && (message.role === 'assistant' || message.fieldId !== null))
+      .map((message) => ({ role: message.role, text: message.text, fieldId: message.fieldId })),
     fields: state.fields.map((field) => {
       const def = formField(state, field.fieldId);
       return {
@@ -59,5 +60,10 @@ export const auditorAgent = createAgent<ApplicationDraft>({
   remainingTasks: (draft) => (draft.state.audit === null ? ['Return the audit using result'] : []),
   completion: (draft) => (draft.state.audit !== null ? { type: 'return' } : null),
   // The interview holds the applicant's words: it goes in the user message, not the system prompt.
-  initialMessages: (draft) => [{ role: 'user', content: `Audit this interview and summarise the application.\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}` }],
+  initialMessages: (draft) => [
+    {
+      role: 'user',
+      content: `Audit this interview and summarise the application.\nInterview to audit:\n${JSON.stringify(auditorContext(draft))}`,
+    },
+  ],
 });

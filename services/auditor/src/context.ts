@@ -6,7 +6,15 @@ export type AuditorContext = {
   agent: 'auditor';
   language: 'ja' | 'en';
   messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
-  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null; needsReview?: boolean }>;
+  fields: Array<{
+    fieldId: string;
+    label: string;
+    intent: string | null;
+    required: boolean;
+    status: string;
+    value: string | null;
+    needsReview?: boolean;
+  }>;
   facts: Array<{ formFieldId: string; factKey: string; fact: string }>;
   prohibitedTopics: string[];
   /** Prohibited topics the applicant volunteered; their text was masked before it was stored. */

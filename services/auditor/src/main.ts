@@ -4,8 +4,8 @@ import { auditorAgent } from './agent.js';
 import { auditorPolicy } from './offline.js';
 
 runMain(() =>
-  runAgentService('auditor', ({ config, llm }) =>
-    systemStepHandler(auditorAgent, loopDeps(config, 'auditor', llm)),
-    { ...APPLICATION_TURNS, offline: auditorPolicy },
-  ),
+  runAgentService('auditor', ({ config, llm }) => systemStepHandler(auditorAgent, loopDeps(config, 'auditor', llm)), {
+    ...APPLICATION_TURNS,
+    offline: auditorPolicy,
+  }),
 );

@@ -5,13 +5,15 @@ import { checkerPolicy } from './offline.js';
 
 runMain(() => {
   const FORMS_CONFIG = loadFormsConfig();
-  return runAgentService('checker', ({ config, llm }) =>
-    subtaskStepHandler(
-      createCheckerAgent({ maxRephrasings: FORMS_CONFIG.checkMaxRephrasings }),
-      loopDeps(config, 'checker', llm),
-      // A skipped last field ends the interview: the auditor runs before the interviewer closes.
-      { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
-    ),
+  return runAgentService(
+    'checker',
+    ({ config, llm }) =>
+      subtaskStepHandler(
+        createCheckerAgent({ maxRephrasings: FORMS_CONFIG.checkMaxRephrasings }),
+        loopDeps(config, 'checker', llm),
+        // A skipped last field ends the interview: the auditor runs before the interviewer closes.
+        { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
+      ),
     { ...APPLICATION_TURNS, offline: checkerPolicy },
   );
 });

@@ -67,7 +67,11 @@ export async function rotateDeploymentSecret(redis: RedisClient, prefix: string,
   const keys = secretKeys(prefix);
   const old = await redis.get(keys.current);
   const next = randomBytes(32).toString('base64url');
-  await redis.multi().set(keys.previous, old ?? next, 'EX', graceSeconds).set(keys.current, next).exec();
+  await redis
+    .multi()
+    .set(keys.previous, old ?? next, 'EX', graceSeconds)
+    .set(keys.current, next)
+    .exec();
 }
 
 /**
@@ -138,11 +142,15 @@ function presentedOperatorKey(req: FastifyRequest): string | null {
  * opens by default. It replies itself (no throw), since the dashboard's routes
  * have an error handler of their own.
  */
-export function operatorGuard(config: GatewayDeps['config']): (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
+export function operatorGuard(
+  config: GatewayDeps['config'],
+): (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   const hashes = config.operatorKeys.map(hashToken);
   return async (req, reply) => {
     if (hashes.length === 0) {
-      return reply.code(403).send({ error: { code: 'operator_key_not_configured', message: 'operator routes are disabled: set OPERATOR_KEY' } });
+      return reply
+        .code(403)
+        .send({ error: { code: 'operator_key_not_configured', message: 'operator routes are disabled: set OPERATOR_KEY' } });
     }
     const presented = presentedOperatorKey(req);
     if (!hashes.some((hash) => sameSecret(presented, hash))) {
@@ -169,7 +177,10 @@ export function authenticate(deps: Pick<GatewayDeps, 'store' | 'config'>): preHa
     if (auth === 'faqWrite') {
       if (writeKeys.length === 0) {
         if (openWrites) return;
-        throw new ForbiddenError('faq_writes_disabled', 'corpus writes are disabled: set FAQ_WRITE_KEY (or OPERATOR_KEY) and send it as a bearer token; FAQ_OPEN_WRITES=true opens them for development only');
+        throw new ForbiddenError(
+          'faq_writes_disabled',
+          'corpus writes are disabled: set FAQ_WRITE_KEY (or OPERATOR_KEY) and send it as a bearer token; FAQ_OPEN_WRITES=true opens them for development only',
+        );
       }
       const presented = tokenOf(req);
       if (!writeKeys.some((hash) => sameSecret(presented, hash))) throw new UnauthorizedError('missing or invalid FAQ write key');

@@ -1,4 +1,15 @@
-import { createAgentQueues, createLogger, createRedis, productsByKind, queueName, SessionStore, startSweeper, startTracing, storeOptions, waitReady } from '@convo/runtime';
+import {
+  createAgentQueues,
+  createLogger,
+  createRedis,
+  productsByKind,
+  queueName,
+  SessionStore,
+  startSweeper,
+  startTracing,
+  storeOptions,
+  waitReady,
+} from '@convo/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { type AgentName } from '@convo/contract';
 import { CorpusStore, FAQ } from '@convo/faq';
@@ -60,9 +71,23 @@ export async function startGateway(config: GatewayConfig = loadGatewayConfig()) 
     await events.queueEvents.waitUntilReady();
     return events.queueEvents;
   };
-  const backlog = new BacklogMonitor(queues, { limit: config.load.queueBacklog, intervalMs: config.load.checkMs, redis, memoryRatio: config.load.redisMemoryRatio }, log);
-  const quotaOf = (kind: 'sessions' | 'worksheets') => new ClientQuota(redis, { prefix: config.keyPrefix, kind, max: kind === 'sessions' ? config.clientLimits.sessions : config.workbench.clientMaxWorksheets, ttlSeconds: config.sessionTtlSeconds });
-  const quotas = { sessions: quotaOf('sessions'), worksheets: quotaOf('worksheets'), streams: new StreamQuota(config.clientLimits.streams) };
+  const backlog = new BacklogMonitor(
+    queues,
+    { limit: config.load.queueBacklog, intervalMs: config.load.checkMs, redis, memoryRatio: config.load.redisMemoryRatio },
+    log,
+  );
+  const quotaOf = (kind: 'sessions' | 'worksheets') =>
+    new ClientQuota(redis, {
+      prefix: config.keyPrefix,
+      kind,
+      max: kind === 'sessions' ? config.clientLimits.sessions : config.workbench.clientMaxWorksheets,
+      ttlSeconds: config.sessionTtlSeconds,
+    });
+  const quotas = {
+    sessions: quotaOf('sessions'),
+    worksheets: quotaOf('worksheets'),
+    streams: new StreamQuota(config.clientLimits.streams),
+  };
   backlog.start();
   const metrics = createGatewayMetrics({ queues, hub, redis });
   const lifecycle = { stopping: false };
@@ -70,7 +95,13 @@ export async function startGateway(config: GatewayConfig = loadGatewayConfig()) 
   const deps: GatewayDeps = { config, log, redis, store, queues, hub, corpus, queueEvents, backlog, quotas, metrics, lifecycle, secrets };
   const app = await buildApp(deps);
   // The sweeper fails the turns of dead steps of every product: each failed turn is repaired by its product.
-  const sweeper = startSweeper({ store, queues, config, log, product: productsByKind({ form: FORMS, application: APPLICATIONS, faq: FAQ, workbench: WORKBENCH }) });
+  const sweeper = startSweeper({
+    store,
+    queues,
+    config,
+    log,
+    product: productsByKind({ form: FORMS, application: APPLICATIONS, faq: FAQ, workbench: WORKBENCH }),
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

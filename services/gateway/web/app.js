@@ -182,7 +182,10 @@ async function openSession(id, token) {
  * @param {ActiveSession} current
  */
 async function follow(current) {
-  const stream = api.sessions.events(current.id, { token: current.token, onState: (state, detail) => renderConnection(state, detail.delayMs) });
+  const stream = api.sessions.events(current.id, {
+    token: current.token,
+    onState: (state, detail) => renderConnection(state, detail.delayMs),
+  });
   current.stream = stream;
   try {
     for await (const ev of stream) {
@@ -381,7 +384,12 @@ function renderMessages(view) {
     els.log.append(
       h(
         'li',
-        { class: `msg ${m.role}${m.streaming ? ' streaming' : ''}`, 'data-message-id': m.messageId, 'data-role': m.role, lang: langOf(m.text) },
+        {
+          class: `msg ${m.role}${m.streaming ? ' streaming' : ''}`,
+          'data-message-id': m.messageId,
+          'data-role': m.role,
+          lang: langOf(m.text),
+        },
         h('span', { class: 'who', text: who }),
         h('span', { class: 'text', text: m.text }),
       ),
@@ -389,7 +397,13 @@ function renderMessages(view) {
     if (m.role === 'user') userSpoke = true;
   }
   if (view.lastFailure && !els.log.querySelector(`[data-failure="${CSS.escape(view.lastFailure.turnId)}"]`)) {
-    els.log.append(h('li', { class: 'msg system', 'data-failure': view.lastFailure.turnId, text: t(lang, 'turnFailed', { message: view.lastFailure.message }) }));
+    els.log.append(
+      h('li', {
+        class: 'msg system',
+        'data-failure': view.lastFailure.turnId,
+        text: t(lang, 'turnFailed', { message: view.lastFailure.message }),
+      }),
+    );
   }
   return userSpoke;
 }
@@ -425,7 +439,12 @@ function renderPending(current) {
     ...Array.from(current.pending.values(), (p) => {
       const queued = p.turnId !== null ? current.view.queuedTurns[p.turnId] : undefined;
       const state = queued !== undefined && queued > 0 ? t(lang, 'queued', { n: queued }) : t(lang, 'sending');
-      return h('li', { class: 'msg user pending', lang: langOf(p.text) }, h('span', { class: 'who', text: state }), h('span', { class: 'text', text: p.text }));
+      return h(
+        'li',
+        { class: 'msg user pending', lang: langOf(p.text) },
+        h('span', { class: 'who', text: state }),
+        h('span', { class: 'text', text: p.text }),
+      );
     }),
   );
   return els.pending.children.length > before;
@@ -488,10 +507,21 @@ function submitBox(view, ready) {
       ),
     );
   }
-  const button = h('button', { type: 'button', class: 'primary', id: 'submit', 'aria-describedby': ready ? undefined : 'submit-hint', text: t(lang, 'submit') });
+  const button = h('button', {
+    type: 'button',
+    class: 'primary',
+    id: 'submit',
+    'aria-describedby': ready ? undefined : 'submit-hint',
+    text: t(lang, 'submit'),
+  });
   button.disabled = !ready;
   button.addEventListener('click', () => void submitAnswers());
-  return h('div', { class: 'submit-box' }, button, ready ? null : h('p', { id: 'submit-hint', class: 'hint', text: t(lang, 'submitHint') }));
+  return h(
+    'div',
+    { class: 'submit-box' },
+    button,
+    ready ? null : h('p', { id: 'submit-hint', class: 'hint', text: t(lang, 'submitHint') }),
+  );
 }
 
 // ---- boot ----------------------------------------------------------------

@@ -213,7 +213,11 @@ async function showWorksheet(sheet, how, tokens) {
   els.worksheetMeta.replaceChildren(
     h('span', { lang: sheet.language, text: sheet.subject }),
     ' · ',
-    label(h('span'), lang, sheet.difficulty === 'easy' ? 'difficultyEasy' : sheet.difficulty === 'hard' ? 'difficultyHard' : 'difficultyNormal'),
+    label(
+      h('span'),
+      lang,
+      sheet.difficulty === 'easy' ? 'difficultyEasy' : sheet.difficulty === 'hard' ? 'difficultyHard' : 'difficultyNormal',
+    ),
     ' · ',
     label(h('span'), lang, sheet.language === 'ja' ? 'languageJa' : 'languageEn'),
     ...(sheet.topic ? [' · ', h('span', { lang: sheet.language, text: sheet.topic })] : []),
@@ -270,7 +274,9 @@ async function validate() {
     const indexOf = new Map(sheet.problems.map((problem) => [problem.id, problem.index]));
     const invalid = result.problems.filter((problem) => !problem.isValid);
     els.validation.replaceChildren(
-      label(h('p', { class: 'overall-score', 'data-testid': 'overall-score' }), lang, 'overallScore', { score: formatScore(result.overallScore) }),
+      label(h('p', { class: 'overall-score', 'data-testid': 'overall-score' }), lang, 'overallScore', {
+        score: formatScore(result.overallScore),
+      }),
       label(h('p'), lang, 'validSummary', { valid, total: result.problems.length }),
       h(
         'ul',
@@ -279,7 +285,11 @@ async function validate() {
           h(
             'li',
             {},
-            h('a', { href: `#wb-p${indexOf.get(problem.id) ?? ''}` }, label(h('span'), lang, 'problemN', { n: indexOf.get(problem.id) ?? '?' })),
+            h(
+              'a',
+              { href: `#wb-p${indexOf.get(problem.id) ?? ''}` },
+              label(h('span'), lang, 'problemN', { n: indexOf.get(problem.id) ?? '?' }),
+            ),
             ': ',
             h('span', { lang: sheet.language, text: problem.issues.join(' / ') }),
           ),

@@ -7,7 +7,6 @@ import { countryName, FALLBACK_TIMEZONE, findCountry, isValidTimezone, resolveTi
 import { z } from 'zod';
 import { GREETER_PROMPT } from './prompt.js';
 
-
 export const SetLanguageInput = z.object({
   language: z.string().describe('ISO 639-1 code of the language the respondent chose, e.g. "ja" or "en".'),
 });
@@ -121,7 +120,9 @@ export const greeterAgent = createAgent<FormDraft>({
   },
   completion: (draft) => {
     const bootstrap = draft.state.bootstrap;
-    return bootstrap.language && (bootstrap.country || bootstrap.countryUnknown) && bootstrap.timezone ? { type: 'handoff', to: 'architect' } : null;
+    return bootstrap.language && (bootstrap.country || bootstrap.countryUnknown) && bootstrap.timezone
+      ? { type: 'handoff', to: 'architect' }
+      : null;
   },
 });
 

@@ -4,8 +4,8 @@ import { greeterAgent } from './agent.js';
 import { greeterPolicy } from './offline.js';
 
 runMain(() =>
-  runAgentService('greeter', ({ config, llm }) =>
-    loopStepHandler(greeterAgent, loopDeps(config, 'greeter', llm)),
-    { ...FORM_TURNS, offline: greeterPolicy },
-  ),
+  runAgentService('greeter', ({ config, llm }) => loopStepHandler(greeterAgent, loopDeps(config, 'greeter', llm)), {
+    ...FORM_TURNS,
+    offline: greeterPolicy,
+  }),
 );

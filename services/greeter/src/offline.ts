@@ -1,6 +1,13 @@
 import type { GreeterContext } from './context.js';
 import { countryName, detectLanguageChoice, findCountry } from '@convo/forms';
-import { askCountryText, askTimezoneText, countryNotUnderstoodText, greetingText, languageNotUnderstoodText, languageUnsupportedText } from './phrasing.js';
+import {
+  askCountryText,
+  askTimezoneText,
+  countryNotUnderstoodText,
+  greetingText,
+  languageNotUnderstoodText,
+  languageUnsupportedText,
+} from './phrasing.js';
 import { ask, call, callsOf, type Policy, type ToolRef } from '@convo/agent-kit';
 import { setCountry, setLanguage, setTimezone } from './agent.js';
 

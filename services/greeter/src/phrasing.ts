@@ -16,8 +16,12 @@ export function greetingText(language: SessionLanguage | null, formTitle: string
   // A title in the other language is left out rather than pasted into the greeting.
   const raw = formTitle?.trim() || null;
   const title = raw && language !== null && (language === 'en') === hasJapanese(raw) ? null : raw;
-  const ja = title ? `こんにちは！「${title}」へのご回答にご協力いただき、ありがとうございます。` : 'こんにちは！ご回答にご協力いただき、ありがとうございます。';
-  const en = title ? `Hello! Thank you for taking the time to answer “${title}”.` : 'Hello! Thank you for taking the time to answer a few questions.';
+  const ja = title
+    ? `こんにちは！「${title}」へのご回答にご協力いただき、ありがとうございます。`
+    : 'こんにちは！ご回答にご協力いただき、ありがとうございます。';
+  const en = title
+    ? `Hello! Thank you for taking the time to answer “${title}”.`
+    : 'Hello! Thank you for taking the time to answer a few questions.';
   if (language === 'ja') return `${ja}\n${askCountryText('ja')}`;
   if (language === 'en') return `${en}\n${askCountryText('en')}`;
   return `${ja}\n日本語と英語のどちらで進めましょうか？\n\n${en}\nWould you like to continue in Japanese or English?`;

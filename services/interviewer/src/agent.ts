@@ -47,13 +47,15 @@ export const subtask = createTool({
     if (args.agent === 'checker') {
       if (draft.state.kind !== 'application') return { result: failure('Quick checks are only used in application interviews.') };
       if (!args.question || args.question.trim() === '') return { result: failure('Give the exact question to check in "question".') };
-      if (args.field_id !== currentId) return { result: failure(`Only questions for the current field ${currentId ?? '(closing message)'} can be checked.`) };
+      if (args.field_id !== currentId)
+        return { result: failure(`Only questions for the current field ${currentId ?? '(closing message)'} can be checked.`) };
       return { result: success('Checker started.'), control: { type: 'suspend', subAgent: 'checker' } };
     }
     if (ctx.correction && args.field_id === ctx.correction.fieldId) {
       return { result: success('Reviewer started.'), control: { type: 'suspend', subAgent: 'reviewer' } };
     }
-    if (!ctx.current) return { result: failure('Every field is already resolved; there is nothing to review. Close the interview with ask.') };
+    if (!ctx.current)
+      return { result: failure('Every field is already resolved; there is nothing to review. Close the interview with ask.') };
     if (args.field_id !== currentId) {
       return { result: failure(`Only the current field ${currentId} can be reviewed, not ${args.field_id ?? 'null'}.`) };
     }
@@ -90,7 +92,10 @@ const ask = createAskTool((session: FormDraft, text: string): AskGate => {
 
 /** The interviewer with its bound on respondent turns per session (see form-flow.sessionTurnBound). */
 export function createInterviewerAgent(opts: { maxSessionTurns: number; maxFollowUps?: number }): AgentDefinition<FormDraft> {
-  return createAgent<FormDraft>({ ...interviewerBase, prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns, opts.maxFollowUps) });
+  return createAgent<FormDraft>({
+    ...interviewerBase,
+    prepare: (draft) => void closeOutAtTurnBound(draft, opts.maxSessionTurns, opts.maxFollowUps),
+  });
 }
 
 const interviewerBase: AgentDefinition<FormDraft> = {
@@ -108,16 +113,21 @@ const interviewerBase: AgentDefinition<FormDraft> = {
   directCall: (draft) => {
     const ctx = interviewerContext(draft.state);
     const fieldId = ctx.correction?.fieldId ?? (ctx.answerPending ? ctx.current?.fieldId : null);
-    return fieldId ? { name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) } : null;
+    return fieldId
+      ? { name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) }
+      : null;
   },
   context: (draft) => interviewerContext(draft.state),
   remainingTasks: (draft) => {
     const ctx = interviewerContext(draft.state);
     const check = ctx.kind === 'application' ? 'quick-check it with subtask (agent checker), then ' : '';
-    if (ctx.correction) return [`Review the correction of ${ctx.correction.fieldId} using subtask with agent reviewer and field_id ${ctx.correction.fieldId}`];
+    if (ctx.correction)
+      return [
+        `Review the correction of ${ctx.correction.fieldId} using subtask with agent reviewer and field_id ${ctx.correction.fieldId}`,
+      ];
     if (!ctx.current) return [`Tell the respondent the interview is complete: ${check}send it with ask`];
     if (ctx.answerPending) return [`Review the answer for ${ctx.current.fieldId} using subtask with agent reviewer`];
-    const missing = ctx.current.lastReview && !ctx.current.lastReview.passed ? ctx.current.lastReview.missing_facts ?? [] : [];
+    const missing = ctx.current.lastReview && !ctx.current.lastReview.passed ? (ctx.current.lastReview.missing_facts ?? []) : [];
     if (missing.length > 0) return [`Ask a follow-up about ${missing.join('; ')}, ${check}send it with ask`];
     return [`Write a question about ${ctx.current.label}, ${check}send it with ask`];
   },
@@ -138,11 +148,13 @@ export const interviewerAgent = createInterviewerAgent({ maxSessionTurns: 200 })
 export function interviewerContext(state: FormSessionView): InterviewerContext {
   const cur = state.status === 'active' ? currentField(state) : null;
   const indexed = state.messages.map((message, i) => ({ m: message, i }));
-  const fieldMsgs = (role: 'user' | 'assistant') => (cur ? indexed.filter((entry) => entry.m.role === role && entry.m.fieldId === cur.field.fieldId) : []);
+  const fieldMsgs = (role: 'user' | 'assistant') =>
+    cur ? indexed.filter((entry) => entry.m.role === role && entry.m.fieldId === cur.field.fieldId) : [];
   const lastUser = fieldMsgs('user').at(-1);
   const lastAsk = fieldMsgs('assistant').at(-1)?.i ?? -1;
   const reviewed = cur?.fieldState.reviewedMessageId ?? null;
-  const answerPending = cur !== null && lastUser !== undefined && lastUser.i > lastAsk && lastUser.m.messageId !== reviewed && !lastUser.m.correction;
+  const answerPending =
+    cur !== null && lastUser !== undefined && lastUser.i > lastAsk && lastUser.m.messageId !== reviewed && !lastUser.m.correction;
   const current: FieldView | null = cur
     ? {
         fieldId: cur.field.fieldId,

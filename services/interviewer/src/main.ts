@@ -5,8 +5,13 @@ import { interviewerPolicy } from './offline.js';
 
 runMain(() => {
   const FORMS_CONFIG = loadFormsConfig();
-  return runAgentService('interviewer', ({ config, llm }) =>
-    loopStepHandler(createInterviewerAgent({ maxSessionTurns: FORMS_CONFIG.maxSessionTurns, maxFollowUps: FORMS_CONFIG.maxFollowUps }), loopDeps(config, 'interviewer', llm)),
+  return runAgentService(
+    'interviewer',
+    ({ config, llm }) =>
+      loopStepHandler(
+        createInterviewerAgent({ maxSessionTurns: FORMS_CONFIG.maxSessionTurns, maxFollowUps: FORMS_CONFIG.maxFollowUps }),
+        loopDeps(config, 'interviewer', llm),
+      ),
     { ...FORM_TURNS, offline: interviewerPolicy },
   );
 });

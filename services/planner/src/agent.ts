@@ -39,7 +39,12 @@ export function createPlannerHandler(deps: PlannerDeps): StepHandler<FaqDraft> {
     const draft = ctx.draft;
     if (turn.message === null) throw new SystemError('an FAQ turn needs a message');
     const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
-    const result = startTurnResult(draft, { turnId: turn.turnId, message: turn.message, options: ctx.turnOptions, defaultTopK: deps.config.faq.topK });
+    const result = startTurnResult(draft, {
+      turnId: turn.turnId,
+      message: turn.message,
+      options: ctx.turnOptions,
+      defaultTopK: deps.config.faq.topK,
+    });
     const options = result.options;
     const index = await deps.replica.fresh();
     const input: PlanInput = { message: turn.message, history, topK: options.topK, language: options.language };
@@ -62,11 +67,17 @@ export function createPlannerHandler(deps: PlannerDeps): StepHandler<FaqDraft> {
       agent: 'planner',
       toolName: 'plan_multi_step_query',
       input: { message: turn.message, historyLength: history.length, options },
-      output: success(`${meta.planner} plan with ${plan.steps.length} steps${meta.fallback ? ` (fallback: ${meta.fallback.reason})` : ''}`, { plan, meta }),
+      output: success(
+        `${meta.planner} plan with ${plan.steps.length} steps${meta.fallback ? ` (fallback: ${meta.fallback.reason})` : ''}`,
+        { plan, meta },
+      ),
       startedAt,
       finishedAt: draft.now(),
     });
-    ctx.log.info({ planner: meta.planner, fallback: meta.fallback?.reason, steps: plan.steps.map((s) => s.type), clarify: plan.needsClarification }, 'planned');
+    ctx.log.info(
+      { planner: meta.planner, fallback: meta.fallback?.reason, steps: plan.steps.map((s) => s.type), clarify: plan.needsClarification },
+      'planned',
+    );
     draft.emit(event('plan', plan));
     pushHistory(draft, { role: 'user', content: turn.message });
 
@@ -93,7 +104,10 @@ function clarifyingQuestions(plan: MultiStepQueryPlan): string[] {
   return plan.steps.flatMap((s) => (s.type === 'clarify' ? s.questions : []));
 }
 
-type MakePlanDeps = PlannerDeps & { corpus: { probe: (q: string, k: number) => ReturnType<CorpusReplica['index']['search']> }; signal?: AbortSignal };
+type MakePlanDeps = PlannerDeps & {
+  corpus: { probe: (q: string, k: number) => ReturnType<CorpusReplica['index']['search']> };
+  signal?: AbortSignal;
+};
 
 async function makePlan(
   input: PlanInput,
@@ -119,10 +133,14 @@ async function makePlan(
       });
       const crewPlan = await requestCrewPlan(crewUrl, body, { timeoutMs: deps.config.faq.crewTimeoutMs, signal: deps.signal });
       const parsed = parseLlmPlan(JSON.stringify(crewPlan), input);
-      if (!parsed.ok) return { plan: rule(), meta: { planner: 'rule', fallback: { reason: `crew_${parsed.reason}`, detail: parsed.detail } } };
+      if (!parsed.ok)
+        return { plan: rule(), meta: { planner: 'rule', fallback: { reason: `crew_${parsed.reason}`, detail: parsed.detail } } };
       return { plan: { ...parsed.plan, raw: crewPlan.raw ?? crewPlan }, meta: { planner: 'llm', orchestrator: 'crew' } };
     } catch (err) {
-      return { plan: rule(), meta: { planner: 'rule', fallback: { reason: 'crew_error', detail: err instanceof Error ? err.message : String(err) } } };
+      return {
+        plan: rule(),
+        meta: { planner: 'rule', fallback: { reason: 'crew_error', detail: err instanceof Error ? err.message : String(err) } },
+      };
     }
   }
   if (!options.useMultiStepPlanner) return { plan: singleStepPlan(input.message, options.topK, language), meta: { planner: 'rule' } };

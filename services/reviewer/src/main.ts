@@ -5,13 +5,15 @@ import { reviewerPolicy } from './offline.js';
 
 runMain(() => {
   const FORMS_CONFIG = loadFormsConfig();
-  return runAgentService('reviewer', ({ config, llm }) =>
-    subtaskStepHandler(
-      createReviewerAgent({ maxFollowUps: FORMS_CONFIG.maxFollowUps }),
-      loopDeps(config, 'reviewer', llm),
-      // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
-      { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
-    ),
+  return runAgentService(
+    'reviewer',
+    ({ config, llm }) =>
+      subtaskStepHandler(
+        createReviewerAgent({ maxFollowUps: FORMS_CONFIG.maxFollowUps }),
+        loopDeps(config, 'reviewer', llm),
+        // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
+        { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
+      ),
     { ...FORM_TURNS, offline: reviewerPolicy },
   );
 });

@@ -1,6 +1,15 @@
 import { type Logger, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import type { FaqConfig, FaqDraft } from '@convo/faq';
-import { type AgentSearchResponse, type AgentStep, event, type FaqHistoryEntry, mutableCopy, type MultiStepQueryPlan, type SearchHit, SearchQueryJob } from '@convo/contract';
+import {
+  type AgentSearchResponse,
+  type AgentStep,
+  event,
+  type FaqHistoryEntry,
+  mutableCopy,
+  type MultiStepQueryPlan,
+  type SearchHit,
+  SearchQueryJob,
+} from '@convo/contract';
 import { UnrecoverableError } from 'bullmq';
 import { type LlmProvider, success } from '@convo/agent-kit';
 import {
@@ -19,7 +28,14 @@ import {
 import { detectLanguage } from '@convo/text';
 
 /** `retrieve` is lexical, or hybrid when an embedding model is configured (@convo/faq, hybrid/). */
-export type SearchDeps = { replica: CorpusReplica; retrieve: Retriever; llm: LlmProvider; model: string; config: { faq: FaqConfig }; log: Logger };
+export type SearchDeps = {
+  replica: CorpusReplica;
+  retrieve: Retriever;
+  llm: LlmProvider;
+  model: string;
+  config: { faq: FaqConfig };
+  log: Logger;
+};
 
 const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } as const;
 
@@ -48,7 +64,14 @@ function stepRecord(language: 'ja' | 'en', s: Searched, debug: boolean): AgentSt
 }
 
 /** One search through the configured retriever; an embeddings failure comes back as lexical hits with a warning, never as an error. */
-async function search(deps: SearchDeps, index: FaqSearchIndex, query: string, topK: number, language: 'ja' | 'en' | 'auto', signal?: AbortSignal): Promise<Searched> {
+async function search(
+  deps: SearchDeps,
+  index: FaqSearchIndex,
+  query: string,
+  topK: number,
+  language: 'ja' | 'en' | 'auto',
+  signal?: AbortSignal,
+): Promise<Searched> {
   const found = await deps.retrieve(index, query, { topK, language }, signal);
   return { query, topK, hits: found.hits, expansions: index.expansions?.(query) ?? [], how: retrievalFields(found) };
 }
@@ -71,7 +94,10 @@ async function compose(
   const extractive = extractiveAnswer(groups, language);
   if (deps.llm.name === 'offline' || extractive.method === 'none') return extractive;
   try {
-    return await synthesizeAnswer({ question, groups, history }, { llm: deps.llm, model: deps.model, signal, extractive: extractive.answer });
+    return await synthesizeAnswer(
+      { question, groups, history },
+      { llm: deps.llm, model: deps.model, signal, extractive: extractive.answer },
+    );
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     log.warn({ err: reason }, 'answer synthesis failed; answering extractively');
@@ -101,7 +127,13 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
       updateTurnResult(draft, turn.turnId, (record) => {
         record.hits.push(...hits.filter((hit) => !record.hits.some((known) => known.id === hit.id)));
         record.steps.push(stepRecord(language, searched, options.debug));
-        record.orchestrationSteps.push({ type: 'search_executed', stepId: step.id, query: step.query, topK: step.topK, source: 'searchAgent' });
+        record.orchestrationSteps.push({
+          type: 'search_executed',
+          stepId: step.id,
+          query: step.query,
+          topK: step.topK,
+          source: 'searchAgent',
+        });
       });
       draft.runSteps.push({
         runStepId: `rs-${ctx.step.seq}-${draft.runSteps.length + 1}`,
@@ -114,7 +146,9 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
         finishedAt: draft.now(),
       });
       const shown = hits.map((h) => ({ id: h.id, title: h.question, score: h.score }));
-      draft.emit(event('search', { query: step.query, topK: step.topK, hits: shown, ...(expansions.length > 0 ? { expansions } : {}), ...how }));
+      draft.emit(
+        event('search', { query: step.query, topK: step.topK, hits: shown, ...(expansions.length > 0 ? { expansions } : {}), ...how }),
+      );
     }
 
     const answerStep = plan.steps.find((s) => s.type === 'answer');
@@ -126,7 +160,10 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
       record.sources = sources;
       record.final = true;
       record.finishedAt = draft.now();
-      record.planMeta = { ...record.planMeta, answer: { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) } };
+      record.planMeta = {
+        ...record.planMeta,
+        answer: { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) },
+      };
     });
     draft.addAssistantMessage('search', composed.answer, turn.turnId, null);
     draft.emit(event('answer', { answer: composed.answer, sources, final: true }));
@@ -141,7 +178,8 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
 export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: AbortSignal): Promise<AgentSearchResponse> {
   const parsed = SearchQueryJob.safeParse(data);
   // A payload that does not validate fails the same way every time: not retried.
-  if (!parsed.success) throw new UnrecoverableError(`invalid search job: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join(', ')}`);
+  if (!parsed.success)
+    throw new UnrecoverableError(`invalid search job: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join(', ')}`);
   const job = parsed.data;
   const index: FaqSearchIndex = await deps.replica.fresh();
   const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;

@@ -1,4 +1,13 @@
-import { conversationMessages, createAgent, createAskTool, createTool, failure, type LlmProvider, loopStepHandler, success } from '@convo/agent-kit';
+import {
+  conversationMessages,
+  createAgent,
+  createAskTool,
+  createTool,
+  failure,
+  type LlmProvider,
+  loopStepHandler,
+  success,
+} from '@convo/agent-kit';
 import type { ToolContext } from '@convo/agent-kit';
 import type { WorkbenchDraft } from '@convo/workbench';
 import { type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
@@ -50,7 +59,8 @@ const Section = z.enum(['prompt', 'choices', 'explanation']);
 
 export const editor = createTool({
   name: 'editor',
-  description: 'Edit one section of the problem. Give new_value (choices: all four) to set it yourself, or null to apply the instruction with the rule-based editor.',
+  description:
+    'Edit one section of the problem. Give new_value (choices: all four) to set it yourself, or null to apply the instruction with the rule-based editor.',
   schema: z.object({
     field: Section,
     instruction: z.string().describe('What to change, in the teacher’s words or yours.'),
@@ -60,12 +70,17 @@ export const editor = createTool({
     const draft = context.draft;
     const problem = currentProblem(draft);
     const language = languageOf(draft);
-    const edit = args.new_value !== null
-      ? { field: args.field, value: args.new_value, changes: [args.instruction] }
-      : ruleEdit(problem, args.field, analyzeIntent(args.instruction).intent, language);
+    const edit =
+      args.new_value !== null
+        ? { field: args.field, value: args.new_value, changes: [args.instruction] }
+        : ruleEdit(problem, args.field, analyzeIntent(args.instruction).intent, language);
     if (!edit) {
       step(draft, 'editor', 'error', `no rule applies to ${args.field}`);
-      return { result: failure(`The rule-based editor has nothing to change in ${args.field} for "${args.instruction}". Write the new text in new_value, or choose another section.`) };
+      return {
+        result: failure(
+          `The rule-based editor has nothing to change in ${args.field} for "${args.instruction}". Write the new text in new_value, or choose another section.`,
+        ),
+      };
     }
     const problemError = validateEditValue(problem, edit.field, edit.value);
     if (problemError) return { result: failure(problemError) };
@@ -87,7 +102,13 @@ export const consistencyChecker = createTool({
     const summary = report.isConsistent ? 'consistent' : errors.map((issue) => issue.issue).join(' ');
     step(draft, 'consistency_checker', 'success', summary);
     const score = Math.max(0, 1 - 0.3 * errors.length - 0.1 * (report.issues.length - errors.length));
-    return { result: success(report.isConsistent ? 'Consistent.' : `Not consistent: ${summary}`, { isConsistent: report.isConsistent, issues: report.issues, score }) };
+    return {
+      result: success(report.isConsistent ? 'Consistent.' : `Not consistent: ${summary}`, {
+        isConsistent: report.isConsistent,
+        issues: report.issues,
+        score,
+      }),
+    };
   },
 });
 
@@ -192,7 +213,8 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler<Workben
     const problemId = typeof ctx.turnOptions?.problemId === 'string' ? ctx.turnOptions.problemId : null;
     const request = ctx.turn.message ?? '';
     const { intent, section } = analyzeIntent(request);
-    if (!problemId || !draft.state.workbench.worksheet.problems.some((problem) => problem.id === problemId)) throw new SystemError(`workbench turn ${ctx.turn.turnId} names no problem of this worksheet`);
+    if (!problemId || !draft.state.workbench.worksheet.problems.some((problem) => problem.id === problemId))
+      throw new SystemError(`workbench turn ${ctx.turn.turnId} names no problem of this worksheet`);
     draft.updateWorkbench((workbench) => (workbench.active = { turnId: ctx.turn.turnId, problemId, request, intent, section }));
     const before = currentProblem(draft);
     const sheet = draft.state.workbench.worksheet;
@@ -204,11 +226,18 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler<Workben
       problemId,
       request,
       intent,
-      message: draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1)?.text ?? '',
-      actions: draft.runSteps.map((run) => ({ tool: run.toolName, status: (run.output as { status?: string }).status === 'success' ? 'success' : 'error', summary: String((run.output as { result?: { message?: unknown } }).result?.message ?? '') })),
+      message:
+        draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1)?.text ?? '',
+      actions: draft.runSteps.map((run) => ({
+        tool: run.toolName,
+        status: (run.output as { status?: string }).status === 'success' ? 'success' : 'error',
+        summary: String((run.output as { result?: { message?: unknown } }).result?.message ?? ''),
+      })),
       before: beforeView,
       after: { problem: after, ...(await assessProblem(after, sheet)) },
-      changed: (['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
+      changed: (['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer'] as const).filter(
+        (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+      ),
     };
     draft.updateWorkbench((workbench) => {
       workbench.results = [...workbench.results.filter((entry) => entry.turnId !== result.turnId), result].slice(-MAX_RESULTS);
@@ -221,5 +250,10 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler<Workben
 
 function mutableRequest(draft: WorkbenchDraft) {
   const request = draft.state.workbench.request;
-  return { subject: request.subject, difficulty: request.difficulty, language: request.language, ...(request.topic ? { topic: request.topic } : {}) };
+  return {
+    subject: request.subject,
+    difficulty: request.difficulty,
+    language: request.language,
+    ...(request.topic ? { topic: request.topic } : {}),
+  };
 }

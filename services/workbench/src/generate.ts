@@ -46,8 +46,10 @@ export function toGeneratedProblem(input: ModelProblem): Omit<Problem, 'id' | 'w
 function shapeProblem(problem: ModelProblem, position: number): string | null {
   const expected = position < MULTIPLE_CHOICE_COUNT ? 'multiple_choice' : 'written';
   if (problem.type !== expected) return `problem ${position + 1} must be ${expected}`;
-  if (expected === 'multiple_choice' && (problem.choices?.length !== 4 || problem.correct_choice_index === null)) return `problem ${position + 1} needs exactly four choices and correct_choice_index`;
-  if (expected === 'written' && (!problem.model_answer?.trim() || !problem.rubric?.length)) return `problem ${position + 1} needs model_answer and rubric`;
+  if (expected === 'multiple_choice' && (problem.choices?.length !== 4 || problem.correct_choice_index === null))
+    return `problem ${position + 1} needs exactly four choices and correct_choice_index`;
+  if (expected === 'written' && (!problem.model_answer?.trim() || !problem.rubric?.length))
+    return `problem ${position + 1} needs model_answer and rubric`;
   return null;
 }
 
@@ -65,13 +67,33 @@ export function modelGenerator(deps: { llm: LlmProvider; model: string }) {
     ];
     let problems: ModelProblem[] | null = null;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && !problems; attempt++) {
-      const reply = await deps.llm.chat({ agent: 'workbench', model: deps.model, messages, tools: [toolSpec('submit_worksheet', 'Submit the worksheet.', SubmitWorksheetInput)], context: { request } });
+      const reply = await deps.llm.chat({
+        agent: 'workbench',
+        model: deps.model,
+        messages,
+        tools: [toolSpec('submit_worksheet', 'Submit the worksheet.', SubmitWorksheetInput)],
+        context: { request },
+      });
       const callArgs = reply.toolCalls[0];
-      const parsed = callArgs ? parseAndValidateToolArgs(callArgs.arguments, SubmitWorksheetInput, 'submit_worksheet') : { success: false as const, error: 'Call submit_worksheet.' };
-      const problem = parsed.success ? (parsed.data.problems.length === 10 ? parsed.data.problems.map(shapeProblem).find(Boolean) : `submit exactly 10 problems, not ${parsed.data.problems.length}`) : parsed.error;
+      const parsed = callArgs
+        ? parseAndValidateToolArgs(callArgs.arguments, SubmitWorksheetInput, 'submit_worksheet')
+        : { success: false as const, error: 'Call submit_worksheet.' };
+      const problem = parsed.success
+        ? parsed.data.problems.length === 10
+          ? parsed.data.problems.map(shapeProblem).find(Boolean)
+          : `submit exactly 10 problems, not ${parsed.data.problems.length}`
+        : parsed.error;
       if (parsed.success && !problem) problems = parsed.data.problems;
       else {
-        messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls }, ...reply.toolCalls.map((toolCall) => ({ role: 'tool' as const, toolCallId: toolCall.id, name: toolCall.name, content: JSON.stringify({ status: 'error', result: { message: problem } }) })));
+        messages.push(
+          { role: 'assistant', content: reply.content, toolCalls: reply.toolCalls },
+          ...reply.toolCalls.map((toolCall) => ({
+            role: 'tool' as const,
+            toolCallId: toolCall.id,
+            name: toolCall.name,
+            content: JSON.stringify({ status: 'error', result: { message: problem } }),
+          })),
+        );
         if (reply.toolCalls.length === 0) messages.push({ role: 'user', content: String(problem) });
       }
     }
@@ -83,7 +105,12 @@ export function modelGenerator(deps: { llm: LlmProvider; model: string }) {
 }
 
 /** Faulty problems fixed by the auto-fixer, else asked for again with what the checker found (one round). */
-async function repaired(problems: Problem[], language: 'ja' | 'en', deps: { llm: LlmProvider; model: string }, messages: LlmMessage[]): Promise<Problem[]> {
+async function repaired(
+  problems: Problem[],
+  language: 'ja' | 'en',
+  deps: { llm: LlmProvider; model: string },
+  messages: LlmMessage[],
+): Promise<Problem[]> {
   const out = [...problems];
   const faulty: Array<{ index: number; issues: string[] }> = [];
   for (const [position, problem] of out.entries()) {
@@ -91,12 +118,25 @@ async function repaired(problems: Problem[], language: 'ja' | 'en', deps: { llm:
     if (!facts.issues.some((issue) => issue.severity === 'error')) continue;
     const fix = await autoFix(problem, language, facts);
     const fixed = { ...problem, ...fix.fixes };
-    if (Object.keys(fix.fixes).length > 0 && !(await checkProblem(fixed, language)).issues.some((issue) => issue.severity === 'error')) out[position] = fixed;
+    if (Object.keys(fix.fixes).length > 0 && !(await checkProblem(fixed, language)).issues.some((issue) => issue.severity === 'error'))
+      out[position] = fixed;
     else faulty.push({ index: problem.index, issues: facts.issues.map((issue) => issue.issue) });
   }
   if (faulty.length === 0) return out;
-  const request = [...messages, { role: 'user' as const, content: `These problems are faulty; submit replacements with submit_problems (same index and type):\n${JSON.stringify(faulty)}` }];
-  const reply = await deps.llm.chat({ agent: 'workbench', model: deps.model, messages: request, tools: [toolSpec('submit_problems', 'Submit replacement problems.', SubmitProblemsInput)], context: { faulty } });
+  const request = [
+    ...messages,
+    {
+      role: 'user' as const,
+      content: `These problems are faulty; submit replacements with submit_problems (same index and type):\n${JSON.stringify(faulty)}`,
+    },
+  ];
+  const reply = await deps.llm.chat({
+    agent: 'workbench',
+    model: deps.model,
+    messages: request,
+    tools: [toolSpec('submit_problems', 'Submit replacement problems.', SubmitProblemsInput)],
+    context: { faulty },
+  });
   const parsed = reply.toolCalls[0] ? parseAndValidateToolArgs(reply.toolCalls[0].arguments, SubmitProblemsInput, 'submit_problems') : null;
   if (!parsed?.success) return out;
   for (const replacement of parsed.data.problems) {

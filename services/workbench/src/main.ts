@@ -16,7 +16,13 @@ runMain(() =>
       const model = config.llm.models.workbench;
       // Offline, the generators make the worksheet; with a model, the model does (checked and repaired).
       const generate = config.llm.provider === 'openai' ? modelGenerator({ llm, model }) : undefined;
-      const requestDeps = { store: new SessionStore(redis, storeOptions(config)), redis, keyPrefix: config.keyPrefix, ttlSeconds: config.sessionTtlSeconds, log };
+      const requestDeps = {
+        store: new SessionStore(redis, storeOptions(config)),
+        redis,
+        keyPrefix: config.keyPrefix,
+        ttlSeconds: config.sessionTtlSeconds,
+        log,
+      };
       return {
         step: createWorkbenchHandler({ llm, model, maxTurns: Math.max(config.agentMaxTurns, WORKBENCH_MIN_TURNS), generate }),
         jobs: { [WORKBENCH_REQUEST_JOB.name]: (data) => runWorkbenchRequest(data, requestDeps) },

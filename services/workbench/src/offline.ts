@@ -5,7 +5,11 @@ import { autoFixer, consistencyChecker, editor, qualityScorer, suggestionGenerat
 /** Quality below this after the planned tools: one more improvement of the weakest section (docs/seeds/003). */
 const QUALITY_BAR = 0.7;
 
-type Step = { tool: 'editor' | 'consistency_checker' | 'suggestion_generator' | 'auto_fixer' | 'quality_scorer'; section?: 'prompt' | 'choices' | 'explanation'; instruction?: string };
+type Step = {
+  tool: 'editor' | 'consistency_checker' | 'suggestion_generator' | 'auto_fixer' | 'quality_scorer';
+  section?: 'prompt' | 'choices' | 'explanation';
+  instruction?: string;
+};
 
 /**
  * The offline problem-management agent: the seed's selectTools by intent,
@@ -50,7 +54,13 @@ function planFor(ctx: WorkbenchContext): Step[] {
       return [{ tool: 'quality_scorer' }];
     case 'improve':
       // Case 2 of the seed: score, suggest, edit the weak part, check, score again.
-      return [{ tool: 'quality_scorer' }, { tool: 'suggestion_generator' }, { tool: 'editor', section: ctx.section ?? 'explanation', instruction: ctx.request }, { tool: 'consistency_checker' }, { tool: 'quality_scorer' }];
+      return [
+        { tool: 'quality_scorer' },
+        { tool: 'suggestion_generator' },
+        { tool: 'editor', section: ctx.section ?? 'explanation', instruction: ctx.request },
+        { tool: 'consistency_checker' },
+        { tool: 'quality_scorer' },
+      ];
     default:
       // Case 1: edit, check (and fix), score.
       return [{ tool: 'editor', section, instruction: ctx.request }, { tool: 'consistency_checker' }, { tool: 'quality_scorer' }];
@@ -89,20 +99,47 @@ function weakestSection(score: Score): 'prompt' | 'choices' | 'explanation' {
 
 function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
   const ja = ctx.language === 'ja';
-  const fieldName = (field: string) => (ja ? ({ prompt: '問題文', choices: '選択肢', explanation: '解説', correctChoiceIndex: '正解の印', modelAnswer: '模範解答' } as Record<string, string>)[field] ?? field : field);
+  const fieldName = (field: string) =>
+    ja
+      ? ((
+          { prompt: '問題文', choices: '選択肢', explanation: '解説', correctChoiceIndex: '正解の印', modelAnswer: '模範解答' } as Record<
+            string,
+            string
+          >
+        )[field] ?? field)
+      : field;
   const edits = tail
     .filter((outcome) => (outcome.name === editor.name || outcome.name === autoFixer.name) && outcome.status === 'success')
     .map((outcome) =>
       outcome.name === editor.name
-        ? `${fieldName(String(outcome.args.field))}（${((outcome.result.changes as string[] | undefined) ?? []).join('、')}）`.replace(/（）$/, '')
-        : `${ja ? '自動修正' : 'auto-fix'}: ${Object.keys((outcome.result.fixes as Record<string, unknown> | undefined) ?? {}).map(fieldName).join(ja ? '、' : ', ')}`,
+        ? `${fieldName(String(outcome.args.field))}（${((outcome.result.changes as string[] | undefined) ?? []).join('、')}）`.replace(
+            /（）$/,
+            '',
+          )
+        : `${ja ? '自動修正' : 'auto-fix'}: ${Object.keys((outcome.result.fixes as Record<string, unknown> | undefined) ?? {})
+            .map(fieldName)
+            .join(ja ? '、' : ', ')}`,
     )
     .map((text) => (ja ? text : text.replace('（', ' (').replace(/）$/, ')')));
   const check = [...tail].reverse().find((outcome) => outcome.name === consistencyChecker.name);
   const score = lastScore(tail);
   const parts = [
-    edits.length > 0 ? (ja ? `変更: ${edits.join('／')}。` : `Changes: ${edits.join('; ')}.`) : ja ? '問題は変更していません。' : 'The problem was not changed.',
-    check ? (check.result.isConsistent ? (ja ? '整合性: 問題ありません。' : 'Consistency: OK.') : ja ? '整合性: 自動で直せない点が残っています。' : 'Consistency: issues remain that could not be fixed automatically.') : '',
+    edits.length > 0
+      ? ja
+        ? `変更: ${edits.join('／')}。`
+        : `Changes: ${edits.join('; ')}.`
+      : ja
+        ? '問題は変更していません。'
+        : 'The problem was not changed.',
+    check
+      ? check.result.isConsistent
+        ? ja
+          ? '整合性: 問題ありません。'
+          : 'Consistency: OK.'
+        : ja
+          ? '整合性: 自動で直せない点が残っています。'
+          : 'Consistency: issues remain that could not be fixed automatically.'
+      : '',
     score ? (ja ? `品質スコア: ${score.overall}` : `Quality score: ${score.overall}`) : '',
   ];
   return parts.filter(Boolean).join(ja ? '' : ' ');

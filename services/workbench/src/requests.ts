@@ -1,5 +1,15 @@
 import { AppError, type Logger, type RedisClient, type SessionStore, toErrorJson } from '@convo/runtime';
-import { type ConsistencyReport, type Problem, type Suggestions, type ValidateResponse, WorkbenchRequestJob, type WorkbenchRequest, type WorkbenchRequestResult, type WorkbenchSessionState, type Worksheet } from '@convo/contract';
+import {
+  type ConsistencyReport,
+  type Problem,
+  type Suggestions,
+  type ValidateResponse,
+  WorkbenchRequestJob,
+  type WorkbenchRequest,
+  type WorkbenchRequestResult,
+  type WorkbenchSessionState,
+  type Worksheet,
+} from '@convo/contract';
 import { autoFix, checkProblem, consistencyReport, qualityFor, renderWorksheetPdf, suggestionsFor, worksheetIdOf } from '@convo/workbench';
 import { TextBudgetExceededError } from '@convo/text';
 
@@ -91,7 +101,11 @@ async function validateWorksheet(worksheet: Worksheet): Promise<ValidateResponse
   for (const problem of worksheet.problems) {
     const facts = await checkProblem(problem, worksheet.language);
     total += (await qualityFor(problem, worksheet, facts)).overallScore;
-    problems.push({ id: problem.id, isValid: !facts.issues.some((issue) => issue.severity === 'error'), issues: facts.issues.map((issue) => issue.issue) });
+    problems.push({
+      id: problem.id,
+      isValid: !facts.issues.some((issue) => issue.severity === 'error'),
+      issues: facts.issues.map((issue) => issue.issue),
+    });
   }
   return { problems, overallScore: Math.round((total / Math.max(1, worksheet.problems.length)) * 100) / 100 };
 }

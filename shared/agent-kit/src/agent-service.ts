@@ -1,7 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
-import { AppError, ATTR, type Config, createAgentQueues, createLogger, createRedis, createRuntimeMetrics, deferNewerJob, extractTrace, inSpan, loadConfig, type Logger, queueName, type RedisClient, runStep, type RuntimeMetrics, SessionStore, SpanKind, startHealthServer, startMetricsPublisher, startTracing, storeOptions, type StepHandler, traceOf, type ProductHooks, type SessionDraft } from '@convo/runtime';
+import {
+  AppError,
+  ATTR,
+  type Config,
+  createAgentQueues,
+  createLogger,
+  createRedis,
+  createRuntimeMetrics,
+  deferNewerJob,
+  extractTrace,
+  inSpan,
+  loadConfig,
+  type Logger,
+  queueName,
+  type RedisClient,
+  runStep,
+  type RuntimeMetrics,
+  SessionStore,
+  SpanKind,
+  startHealthServer,
+  startMetricsPublisher,
+  startTracing,
+  storeOptions,
+  type StepHandler,
+  traceOf,
+  type ProductHooks,
+  type SessionDraft,
+} from '@convo/runtime';
 import { type AgentName } from '@convo/contract';
 import { setTextBudgetMs, TextBudgetExceededError } from '@convo/text';
 import { createProvider } from './llm/index.js';
@@ -14,7 +41,10 @@ import type { LlmProvider } from './llm/types.js';
 export type ServiceDeps = { config: Config; llm: LlmProvider; log: Logger; redis: RedisClient; metrics: RuntimeMetrics };
 
 /** A service's step handler plus handlers of other job names on its queue (the search agent's single-shot queries). */
-export type ServiceHandlers<D extends SessionDraft = SessionDraft> = { step: StepHandler<D>; jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>> };
+export type ServiceHandlers<D extends SessionDraft = SessionDraft> = {
+  step: StepHandler<D>;
+  jobs?: Record<string, (data: unknown, signal?: AbortSignal) => Promise<unknown>>;
+};
 
 /**
  * What a service adds to the runtime: its agent's offline policy (the offline
@@ -22,7 +52,11 @@ export type ServiceHandlers<D extends SessionDraft = SessionDraft> = { step: Ste
  * what to load before the first job.
  */
 /** `product`: the hooks of the product whose sessions the service runs (its draft, intake, repair); the core alone without. */
-export type ServiceOptions<D extends SessionDraft = SessionDraft> = { offline?: Policy; product?: ProductHooks<D>; warmUp?: () => Promise<unknown> };
+export type ServiceOptions<D extends SessionDraft = SessionDraft> = {
+  offline?: Policy;
+  product?: ProductHooks<D>;
+  warmUp?: () => Promise<unknown>;
+};
 
 /** After the shutdown deadline, how long cancelled jobs get to hand themselves back before the worker is cut off. */
 const HAND_BACK_GRACE_MS = 2_000;
@@ -56,7 +90,12 @@ export async function runAgentService<D extends SessionDraft = SessionDraft>(
   const tracing = startTracing(agent, config.tracing, { log });
   const redis = createRedis(config.redis, 'worker', `${agent}-store`);
   const metrics = createRuntimeMetrics();
-  const llm = rateLimitProvider(instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}, agent), metrics), redis, { ...config.llmRate, prefix: config.keyPrefix }, metrics);
+  const llm = rateLimitProvider(
+    instrumentProvider(createProvider(config, log, options.offline ? { [agent]: options.offline } : {}, agent), metrics),
+    redis,
+    { ...config.llmRate, prefix: config.keyPrefix },
+    metrics,
+  );
   await options.warmUp?.();
   const built = await build({ config, llm, log, redis, metrics });
   const { step: rawHandler, jobs = {} } = typeof built === 'function' ? { step: built } : built;
@@ -76,7 +115,9 @@ export async function runAgentService<D extends SessionDraft = SessionDraft>(
     if (sessionId && job.id) running.set(sessionId, { jobId: job.id, worker });
     try {
       // runStep opens the step's span itself (it knows the session and turn); other jobs get one here.
-      const result = other ? await inJobSpan(agent, job, () => other(job.data, signal).catch(rethrowBudgetExceeded)) : await runStep(job, deps, signal);
+      const result = other
+        ? await inJobSpan(agent, job, () => other(job.data, signal).catch(rethrowBudgetExceeded))
+        : await runStep(job, deps, signal);
       end({ outcome: 'ok' });
       return result;
     } catch (err) {
@@ -94,14 +135,18 @@ export async function runAgentService<D extends SessionDraft = SessionDraft>(
 
   // One BullMQ worker per queue partition this process serves, each on its own connection (its blocking reads wait alone).
   const workers = config.workerPartitions[agent].map((partition) => {
-    const worker: Worker = new Worker(queueName(agent, partition, config.partitions[agent]), (job, token, signal) => process_(worker, job, token, signal), {
-      connection: createRedis(config.redis, 'worker', `${agent}-worker-${partition}`),
-      prefix: config.queuePrefix,
-      concurrency: config.concurrency[agent],
-      lockDuration: config.jobs.lockMs,
-      stalledInterval: config.jobs.stalledIntervalMs,
-      maxStalledCount: 2,
-    });
+    const worker: Worker = new Worker(
+      queueName(agent, partition, config.partitions[agent]),
+      (job, token, signal) => process_(worker, job, token, signal),
+      {
+        connection: createRedis(config.redis, 'worker', `${agent}-worker-${partition}`),
+        prefix: config.queuePrefix,
+        concurrency: config.concurrency[agent],
+        lockDuration: config.jobs.lockMs,
+        stalledInterval: config.jobs.stalledIntervalMs,
+        maxStalledCount: 2,
+      },
+    );
     worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
     return worker;
@@ -110,11 +155,18 @@ export async function runAgentService<D extends SessionDraft = SessionDraft>(
   const cancels = await listenForCancels(config, store.cancelChannel, agent, log, (sessionId) => {
     const job = running.get(sessionId);
     // The step itself sees the cancel mark and ends the turn as cancelled; aborting only stops its model call early.
-    if (job && job.worker.cancelJob(job.jobId, 'cancelled')) log.info({ sessionId, jobId: job.jobId }, 'running step aborted: its turn was cancelled');
+    if (job && job.worker.cancelJob(job.jobId, 'cancelled'))
+      log.info({ sessionId, jobId: job.jobId }, 'running step aborted: its turn was cancelled');
   });
 
   const instance = `${agent}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const publisher = startMetricsPublisher(redis, metrics.registry, { prefix: config.keyPrefix, service: agent, instance, intervalMs: config.metricsPushMs, log });
+  const publisher = startMetricsPublisher(redis, metrics.registry, {
+    prefix: config.keyPrefix,
+    service: agent,
+    instance,
+    intervalMs: config.metricsPushMs,
+    log,
+  });
   const health = await startHealthServer(config.healthPort, {
     registry: metrics.registry,
     ready: async () => !stopping && workers.every((worker) => worker.isRunning()) && (await pingWithin(redis, 1_000)),
@@ -179,7 +231,13 @@ function sessionOf(data: unknown): string | null {
 }
 
 /** One connection in subscriber mode on the cancel channel; `onCancel` gets the session whose running turn was cancelled. */
-async function listenForCancels(config: Config, channel: string, agent: AgentName, log: Logger, onCancel: (sessionId: string) => void): Promise<RedisClient> {
+async function listenForCancels(
+  config: Config,
+  channel: string,
+  agent: AgentName,
+  log: Logger,
+  onCancel: (sessionId: string) => void,
+): Promise<RedisClient> {
   const subscriber = createRedis(config.redis, 'worker', `${agent}-cancel`);
   subscriber.on('message', (_channel: string, payload: string) => {
     try {

@@ -18,7 +18,12 @@ export function loopDeps(config: Config, agent: AgentName, llm: LlmProvider): Lo
   };
 }
 
-function runLoop<D extends SessionDraft>(agent: AgentDefinition<D>, deps: LoopHandlerDeps, ctx: StepContext<D>, checkpoint: LoopCheckpoint | null) {
+function runLoop<D extends SessionDraft>(
+  agent: AgentDefinition<D>,
+  deps: LoopHandlerDeps,
+  ctx: StepContext<D>,
+  checkpoint: LoopCheckpoint | null,
+) {
   return runAgentLoop({
     agent,
     draft: ctx.draft,
@@ -74,7 +79,10 @@ export function subtaskStepHandler<D extends SessionDraft>(
       throw new SystemError(`${agent.name} step without a pending subtask`);
     }
     await runLoop(agent, deps, ctx, null);
-    const missing: FunctionCallResult<Record<string, unknown>> = { status: 'error', result: { message: `${agent.name} finished without a result` } };
+    const missing: FunctionCallResult<Record<string, unknown>> = {
+      status: 'error',
+      result: { message: `${agent.name} finished without a result` },
+    };
     draft.resolveSubtask(missing);
     // `then` lets the system run another agent first (the auditor after the last field); the caller resumes after it.
     return { kind: 'continue', to: opts.then?.(draft) ?? cp.agent };

@@ -21,7 +21,10 @@ export function estimateTokens(text: string): number {
 }
 
 function estimateMessageTokens(message: LlmMessage): number {
-  const calls = message.role === 'assistant' ? message.toolCalls.reduce((sum, call) => sum + estimateTokens(call.name) + estimateTokens(call.arguments), 0) : 0;
+  const calls =
+    message.role === 'assistant'
+      ? message.toolCalls.reduce((sum, call) => sum + estimateTokens(call.name) + estimateTokens(call.arguments), 0)
+      : 0;
   return 4 + estimateTokens(message.content ?? '') + calls;
 }
 

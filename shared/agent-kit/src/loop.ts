@@ -9,9 +9,7 @@ import { conversationMessages, estimateTokens, type PromptLimits } from './histo
 import { failure, parseAndValidateToolArgs, ParseToolArgsSchema, type FunctionCallResult, type ToolExecution } from './tool.js';
 
 export type LoopResult =
-  | { kind: 'ask' }
-  | { kind: 'suspend'; checkpoint: LoopCheckpoint }
-  | { kind: 'completed'; completion: Completion | null };
+  { kind: 'ask' } | { kind: 'suspend'; checkpoint: LoopCheckpoint } | { kind: 'completed'; completion: Completion | null };
 
 export type LoopOptions = {
   agent: AgentDefinition;
@@ -87,7 +85,12 @@ export async function runAgentLoop(o: LoopOptions): Promise<LoopResult> {
       { agent: agent.name, iteration: iterations, toolCalls: res.toolCalls.map((c) => c.name), ms: Date.now() - started, usage: res.usage },
       'model call',
     );
-    const usage = { promptTokens: res.usage.promptTokens, cachedTokens: res.usage.cachedTokens ?? 0, completionTokens: res.usage.completionTokens, reasoningTokens: res.usage.reasoningTokens ?? 0 };
+    const usage = {
+      promptTokens: res.usage.promptTokens,
+      cachedTokens: res.usage.cachedTokens ?? 0,
+      completionTokens: res.usage.completionTokens,
+      reasoningTokens: res.usage.reasoningTokens ?? 0,
+    };
     draft.countModelCall(usage);
     const firstRunStep = draft.runSteps.length;
     const calls = res.toolCalls.length > 0 ? res.toolCalls : textAsToolCall(agent, draft, res.content, iterations);
@@ -117,7 +120,14 @@ function loopOutcome(o: LoopOptions, transcript: LlmMessage[], iterations: numbe
   if (stop?.type === 'suspend') {
     return {
       kind: 'suspend',
-      checkpoint: { agent: o.agent.name, messages: transcript, iterations, pendingCall: stop.call, subAgent: stop.subAgent, pendingStartedAt: stop.startedAt },
+      checkpoint: {
+        agent: o.agent.name,
+        messages: transcript,
+        iterations,
+        pendingCall: stop.call,
+        subAgent: stop.subAgent,
+        pendingStartedAt: stop.startedAt,
+      },
     };
   }
   const completion = o.agent.completion(o.draft);
@@ -131,7 +141,11 @@ function loopOutcome(o: LoopOptions, transcript: LlmMessage[], iterations: numbe
  */
 function promptMessages(o: LoopOptions, transcript: LlmMessage[]): LlmMessage[] {
   const state = o.agent.state?.(o.draft, o.turn);
-  return [{ role: 'system', content: o.agent.instructions(o.draft, o.turn) }, ...transcript, ...(state ? [{ role: 'system' as const, content: state }] : [])];
+  return [
+    { role: 'system', content: o.agent.instructions(o.draft, o.turn) },
+    ...transcript,
+    ...(state ? [{ role: 'system' as const, content: state }] : []),
+  ];
 }
 
 /**

@@ -52,7 +52,12 @@ describe('toolParameters', () => {
 
   it('turns the oneOf of a discriminated union into anyOf, which strict mode supports', () => {
     const parameters = toolParameters(
-      z.object({ answer: z.discriminatedUnion('kind', [z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('skip') })]) }),
+      z.object({
+        answer: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('text'), text: z.string() }),
+          z.object({ kind: z.literal('skip') }),
+        ]),
+      }),
     );
     const answer = (parameters.properties as Record<string, Record<string, unknown>>).answer!;
     expect(answer).not.toHaveProperty('oneOf');
@@ -71,7 +76,9 @@ describe('toolParameters', () => {
   });
 
   it('refuses an optional property deep inside an array', () => {
-    expect(() => toolParameters(z.object({ items: z.array(z.object({ qty: z.number().nullish() })) }))).toThrow(/\$\.items\[\]\.qty is optional/);
+    expect(() => toolParameters(z.object({ items: z.array(z.object({ qty: z.number().nullish() })) }))).toThrow(
+      /\$\.items\[\]\.qty is optional/,
+    );
   });
 
   it('refuses a default, which makes the property optional for the model', () => {
@@ -82,7 +89,11 @@ describe('toolParameters', () => {
     ['a record', z.object({ r: z.record(z.string(), z.string()) }), /\$\.r uses propertyNames \(from a record \(z\.record\)\)/],
     ['a loose object', z.object({ o: z.looseObject({ a: z.string() }) }), /\$\.o allows extra keys/],
     ['a tuple', z.object({ t: z.tuple([z.string(), z.number()]) }), /\$\.t uses additionalItems \(from a tuple \(z\.tuple\)\)/],
-    ['an intersection of objects', z.object({ i: z.intersection(z.object({ a: z.string() }), z.object({ b: z.string() }).nullable()) }), /\$\.i uses allOf/],
+    [
+      'an intersection of objects',
+      z.object({ i: z.intersection(z.object({ a: z.string() }), z.object({ b: z.string() }).nullable()) }),
+      /\$\.i uses allOf/,
+    ],
     ['z.unknown()', z.object({ u: z.unknown() }), /\$\.u accepts anything/],
   ])('refuses %s, which strict mode cannot express', (_name, schema, message) => {
     expect(() => toolParameters(schema)).toThrow(message);

@@ -1,7 +1,23 @@
 import { SpanKind as OtelSpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, createLogger, extractTrace, inSpan, injectTrace, loadConfig, runStep, SpanKind, startSpan, startTracing, StepJob, type StepRunnerDeps, type Tracing, tracingConfig, tracingEnabled } from '@convo/runtime';
+import {
+  ConfigError,
+  createLogger,
+  extractTrace,
+  inSpan,
+  injectTrace,
+  loadConfig,
+  runStep,
+  SpanKind,
+  startSpan,
+  startTracing,
+  StepJob,
+  type StepRunnerDeps,
+  type Tracing,
+  tracingConfig,
+  tracingEnabled,
+} from '@convo/runtime';
 import { JOB_SCHEMA_VERSION, SearchQueryJob } from '@convo/contract';
 import { traceProvider } from '@convo/agent-kit/internal/llm/traced';
 import type { LlmProvider } from '@convo/agent-kit';
@@ -36,8 +52,14 @@ describe('OTEL_* variables', () => {
   });
 
   it('turn it on with an OTLP endpoint, appending the traces path to the base endpoint only', () => {
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toMatchObject({ enabled: true, endpoint: 'http://collector:4318/v1/traces' });
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/custom' })).toMatchObject({ enabled: true, endpoint: 'http://collector:4318/custom' });
+    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toMatchObject({
+      enabled: true,
+      endpoint: 'http://collector:4318/v1/traces',
+    });
+    expect(tracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/custom' })).toMatchObject({
+      enabled: true,
+      endpoint: 'http://collector:4318/custom',
+    });
     expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' })).toMatchObject({ enabled: true, endpoint: 'http://localhost:4318/v1/traces' });
   });
 
@@ -65,14 +87,22 @@ describe('OTEL_* variables', () => {
     });
   });
 
-  it('send OTLP/HTTP protobuf by default (the spec\'s default), JSON when asked, the traces variable first', () => {
+  it("send OTLP/HTTP protobuf by default (the spec's default), JSON when asked, the traces variable first", () => {
     expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).protocol).toBe('http/protobuf');
     expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).protocol).toBe('http/json');
-    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }).protocol).toBe('http/protobuf');
+    expect(
+      tracingConfig({
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      }).protocol,
+    ).toBe('http/protobuf');
   });
 
   it('refuse what the installed exporters cannot do, naming the variable, at start', () => {
-    expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
+    expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/,
+    );
     expect(() => tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(/http\/protobuf/);
     // Off, a protocol it would not use is no reason to refuse to start.
     expect(tracingConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).enabled).toBe(false);
@@ -111,7 +141,13 @@ describe('with tracing on (in-memory exporter)', () => {
 
   const finished = (name: string): ReadableSpan => {
     const span = exporter.getFinishedSpans().find((s) => s.name === name);
-    if (!span) throw new Error(`no span ${name} among ${exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+    if (!span)
+      throw new Error(
+        `no span ${name} among ${exporter
+          .getFinishedSpans()
+          .map((s) => s.name)
+          .join(', ')}`,
+      );
     return span;
   };
 
@@ -119,7 +155,11 @@ describe('with tracing on (in-memory exporter)', () => {
     let sent: { traceId: string; spanId: string } | undefined;
     const payload = await inSpan('dispatch', {}, async (span) => {
       sent = span.spanContext();
-      return StepJob.parse(JSON.parse(JSON.stringify({ v: JOB_SCHEMA_VERSION, sessionId: 's1', seq: 2, agent: 'reviewer', turnId: 't1', trace: injectTrace() })));
+      return StepJob.parse(
+        JSON.parse(
+          JSON.stringify({ v: JOB_SCHEMA_VERSION, sessionId: 's1', seq: 2, agent: 'reviewer', turnId: 't1', trace: injectTrace() }),
+        ),
+      );
     });
     expect(payload.trace?.traceparent).toBe(`00-${sent!.traceId}-${sent!.spanId}-01`);
     const { span } = startSpan('received', { parent: extractTrace(payload.trace) });
@@ -137,7 +177,14 @@ describe('with tracing on (in-memory exporter)', () => {
   });
 
   it('a step run opens a consumer span, child of the traceparent in its job, with the session, turn, agent and step', async () => {
-    const data = { v: 1, sessionId: 's-42', seq: 7, agent: 'interviewer', turnId: 't-9', trace: { traceparent: TRACEPARENT, tracestate: null } };
+    const data = {
+      v: 1,
+      sessionId: 's-42',
+      seq: 7,
+      agent: 'interviewer',
+      turnId: 't-9',
+      trace: { traceparent: TRACEPARENT, tracestate: null },
+    };
     const result = await runStep({ data, attemptsMade: 0, opts: {}, id: 'step-s-42-7', queueName: '{agent-interviewer-0.3}' }, goneDeps());
     expect(result).toBe('gone');
     const span = finished('step interviewer');
@@ -160,10 +207,17 @@ describe('with tracing on (in-memory exporter)', () => {
   it('a model call is a client span under the active span, with the GenAI attributes and token usage', async () => {
     const model: LlmProvider = {
       name: 'offline',
-      chat: async (req) => ({ content: null, toolCalls: [{ id: 'c1', name: 'ask', arguments: '{}' }], usage: { promptTokens: 120, completionTokens: 8, cachedTokens: 100 }, model: req.model }),
+      chat: async (req) => ({
+        content: null,
+        toolCalls: [{ id: 'c1', name: 'ask', arguments: '{}' }],
+        usage: { promptTokens: 120, completionTokens: 8, cachedTokens: 100 },
+        model: req.model,
+      }),
     };
     const traced = traceProvider(model);
-    await inSpan('step', { kind: SpanKind.CONSUMER }, () => traced.chat({ agent: 'reviewer', model: 'gpt-x', messages: [], tools: [], context: {} }));
+    await inSpan('step', { kind: SpanKind.CONSUMER }, () =>
+      traced.chat({ agent: 'reviewer', model: 'gpt-x', messages: [], tools: [], context: {} }),
+    );
     const chat = finished('chat gpt-x');
     expect(chat.kind).toBe(OtelSpanKind.CLIENT);
     expect(chat.parentSpanContext?.spanId).toBe(finished('step').spanContext().spanId);
@@ -180,7 +234,10 @@ describe('with tracing on (in-memory exporter)', () => {
   });
 
   it('a failed model call marks its span failed with the error code', async () => {
-    const failing = traceProvider({ name: 'openai', chat: async () => Promise.reject(Object.assign(new Error('upstream 503'), { code: 'provider_error' })) });
+    const failing = traceProvider({
+      name: 'openai',
+      chat: async () => Promise.reject(Object.assign(new Error('upstream 503'), { code: 'provider_error' })),
+    });
     await expect(failing.chat({ agent: 'reviewer', model: 'gpt-x', messages: [], tools: [], context: {} })).rejects.toThrow('upstream 503');
     const chat = finished('chat gpt-x');
     expect(chat.status.code).toBe(2);

@@ -8,7 +8,10 @@ export const CreateSessionBody = z
   .object({
     kind: SessionKind,
     form: SessionForm.optional(),
-    options: z.object({ language: z.enum(['ja', 'en', 'auto']).default('auto') }).partial().optional(),
+    options: z
+      .object({ language: z.enum(['ja', 'en', 'auto']).default('auto') })
+      .partial()
+      .optional(),
   })
   .superRefine((b, ctx) => {
     if ((b.kind === 'form' || b.kind === 'application') && !b.form)
@@ -29,7 +32,12 @@ export type PostTurnBody = z.infer<typeof PostTurnBody>;
 export const PostTurnResponse = z.object({ turnId: z.string(), position: z.number().int() });
 
 export const ErrorResponse = z
-  .object({ error: z.object({ code: z.string().describe('stable, machine-readable (snake_case)'), message: z.string().describe('for people; may change') }) })
+  .object({
+    error: z.object({
+      code: z.string().describe('stable, machine-readable (snake_case)'),
+      message: z.string().describe('for people; may change'),
+    }),
+  })
   .meta({ id: 'Error' });
 
 /** A field of the interview as the snapshot shows it. */

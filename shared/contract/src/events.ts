@@ -15,7 +15,9 @@ const ErrorBody = z.object({ code: z.string(), message: z.string() });
 /** Where a settled time zone came from. */
 export const TimezoneSource = z
   .enum(['explicit', 'city', 'single', 'fallback'])
-  .describe('explicit: the respondent named it; city: from the city they named; single: the country has one zone in practice; fallback: could not tell (UTC)');
+  .describe(
+    'explicit: the respondent named it; city: from the city they named; single: the country has one zone in practice; fallback: could not tell (UTC)',
+  );
 
 /** Why a field's status changed, when it is more than the interview moving on. */
 export const FieldStatusReason = z
@@ -29,9 +31,14 @@ export const FieldStatusChange = z.object({
   fieldId: z.string(),
   status: FieldStatus,
   reason: FieldStatusReason.optional(),
-  followUps: z.number().int().min(0).optional().describe('with `interviewing` after a failed review: follow-up questions asked for this field so far'),
+  followUps: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('with `interviewing` after a failed review: follow-up questions asked for this field so far'),
   needsReview: z.boolean().optional().describe('true: the value was kept as given, for a human to check'),
-  violations: z.array(z.string()).optional().describe('with reason `compliance`: the checker\'s violation types'),
+  violations: z.array(z.string()).optional().describe("with reason `compliance`: the checker's violation types"),
 });
 export type TimezoneSource = z.infer<typeof TimezoneSource>;
 export type FieldStatusDetails = Omit<z.infer<typeof FieldStatusChange>, 'fieldId' | 'status'>;
@@ -41,21 +48,33 @@ export const StateChanged = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('SET_LANGUAGE'), payload: z.object({ language: Language }) }),
     z.object({ type: z.literal('SET_COUNTRY'), payload: z.object({ country: z.string().describe('ISO 3166-1 alpha-2') }) }),
-    z.object({ type: z.literal('SET_TIMEZONE'), payload: z.object({ timezone: z.string().describe('IANA time zone'), source: TimezoneSource }) }),
+    z.object({
+      type: z.literal('SET_TIMEZONE'),
+      payload: z.object({ timezone: z.string().describe('IANA time zone'), source: TimezoneSource }),
+    }),
     z.object({
       type: z.literal('PLAN_CREATED'),
-      payload: z.object({ fields: z.array(PlanField).describe("the architect's order of the form's fields (field_id is the field's fieldId)") }),
+      payload: z.object({
+        fields: z.array(PlanField).describe("the architect's order of the form's fields (field_id is the field's fieldId)"),
+      }),
     }),
     z.object({ type: z.literal('FIELD_STATUS'), payload: FieldStatusChange }),
-    z.object({ type: z.literal('FIELD_VALUE'), payload: z.object({ fieldId: z.string(), value: z.string().nullable().describe('null: the value was cleared') }) }),
+    z.object({
+      type: z.literal('FIELD_VALUE'),
+      payload: z.object({ fieldId: z.string(), value: z.string().nullable().describe('null: the value was cleared') }),
+    }),
   ])
-  .describe("The interview's state changed: the settled language, country or time zone, the field plan, a field's status or value. Other `type`s may be added: ignore those you do not know.");
+  .describe(
+    "The interview's state changed: the settled language, country or time zone, the field plan, a field's status or value. Other `type`s may be added: ignore those you do not know.",
+  );
 
 export const EventSchemas = {
   'turn.queued': z
     .object({ turnId: z.string(), position: z.number().int().describe('turns ahead of this one in the session (1: next)') })
     .describe('A turn was accepted behind the running one; it starts when those before it end.'),
-  'turn.started': z.object({ turnId: z.string() }).describe("A turn begins: its user message follows. A session's turns run one at a time, in the order accepted."),
+  'turn.started': z
+    .object({ turnId: z.string() })
+    .describe("A turn begins: its user message follows. A session's turns run one at a time, in the order accepted."),
   message: z
     .object({
       messageId: z.string(),
@@ -69,13 +88,22 @@ export const EventSchemas = {
     .object({
       messageId: z.string(),
       delta: z.string(),
-      offset: z.number().int().min(0).optional().describe('where `delta` starts in the message text (UTF-16 code units): keep that many characters, then append'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('where `delta` starts in the message text (UTF-16 code units): keep that many characters, then append'),
       turnId: z.string().optional(),
     })
-    .describe('Live only (never stored or replayed; its `id:` repeats the last stored event id): text of an assistant message while the model writes it.'),
+    .describe(
+      'Live only (never stored or replayed; its `id:` repeats the last stored event id): text of an assistant message while the model writes it.',
+    ),
   'message.discarded': z
     .object({ turnId: z.string(), messageIds: z.array(z.string()) })
-    .describe('Text streamed for these messages is withdrawn: they will never arrive (a failed or cancelled turn, a question that was not sent after all).'),
+    .describe(
+      'Text streamed for these messages is withdrawn: they will never arrive (a failed or cancelled turn, a question that was not sent after all).',
+    ),
   'agent.changed': z.object({ from: AgentName.nullable(), to: AgentName }).describe('Another agent holds the conversation.'),
   'state.changed': StateChanged,
   review: z
@@ -96,13 +124,22 @@ export const EventSchemas = {
       query: z.string(),
       topK: z.number().int(),
       hits: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
-      expansions: z.array(z.object({ word: z.string(), synonyms: z.array(z.string()) })).optional().describe('query words the engine expanded with synonyms, and to what'),
-      retrieval: RetrievalMode.optional().describe('with an embedding model configured: `hybrid`, or `lexical` with a `warning` when the embeddings were unavailable'),
+      expansions: z
+        .array(z.object({ word: z.string(), synonyms: z.array(z.string()) }))
+        .optional()
+        .describe('query words the engine expanded with synonyms, and to what'),
+      retrieval: RetrievalMode.optional().describe(
+        'with an embedding model configured: `hybrid`, or `lexical` with a `warning` when the embeddings were unavailable',
+      ),
       warning: z.string().optional(),
     })
     .describe('FAQ: one search of the corpus and its hits.'),
-  answer: z.object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() }).describe('FAQ: the answer synthesised from the hits, with the ids of its sources.'),
-  clarify: z.object({ questions: z.array(z.string()) }).describe('FAQ: the question is ambiguous; these questions ask the user to narrow it.'),
+  answer: z
+    .object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() })
+    .describe('FAQ: the answer synthesised from the hits, with the ids of its sources.'),
+  clarify: z
+    .object({ questions: z.array(z.string()) })
+    .describe('FAQ: the question is ambiguous; these questions ask the user to narrow it.'),
   'turn.completed': z
     .object({
       turnId: z.string(),
@@ -110,7 +147,9 @@ export const EventSchemas = {
       usage: TokenTotals.optional().describe('the model usage of this turn (all its steps)'),
     })
     .describe('The turn ended; the next queued turn, if any, starts.'),
-  'turn.failed': z.object({ turnId: z.string(), error: ErrorBody }).describe('The turn ended without its result (`error.code`: e.g. `cancelled`, `timeout`, a model error). The session stays usable.'),
+  'turn.failed': z
+    .object({ turnId: z.string(), error: ErrorBody })
+    .describe('The turn ended without its result (`error.code`: e.g. `cancelled`, `timeout`, a model error). The session stays usable.'),
   'workbench.step': z
     .object({ turnId: z.string(), problemId: z.string(), tool: z.string(), status: z.enum(['success', 'error']), summary: z.string() })
     .describe('Workbench: one tool of the problem-management agent has run.'),
@@ -126,7 +165,9 @@ export const EventSchemas = {
     .describe('The interview is over: every required field is done (submit the session to close it).'),
   resync: z
     .object({ snapshot: SessionSnapshot })
-    .describe("The stream cannot be replayed from the client's id (history trimmed, or an id from the future): replace all state with this snapshot and go on from its id."),
+    .describe(
+      "The stream cannot be replayed from the client's id (history trimmed, or an id from the future): replace all state with this snapshot and go on from its id.",
+    ),
 } as const;
 
 /**

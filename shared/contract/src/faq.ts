@@ -22,7 +22,13 @@ export type FaqDocument = z.infer<typeof FaqDocument>;
 
 /** What a client uploads: `id`, `tags` and `language` are optional (generated, empty, detected). */
 export const FaqDocumentInput = z.object({
-  id: z.string().trim().min(1).max(200).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only').optional(),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only')
+    .optional(),
   question: z.string().trim().min(1).max(2000),
   answer: z.string().trim().min(1).max(20000),
   tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
@@ -42,7 +48,12 @@ export type SearchHit = z.infer<typeof SearchHit>;
 
 // --- MultiStepQueryPlan (docs/seeds/002 §3.1) ---
 
-export const ClarifyStep = z.object({ id: z.string(), type: z.literal('clarify'), description: z.string().optional(), questions: z.array(z.string()).min(1) });
+export const ClarifyStep = z.object({
+  id: z.string(),
+  type: z.literal('clarify'),
+  description: z.string().optional(),
+  questions: z.array(z.string()).min(1),
+});
 export const SearchStep = z.object({
   id: z.string(),
   type: z.literal('search'),
@@ -89,7 +100,12 @@ export const LlmMultiStepPlan = z.object({
   steps: z
     .array(
       z.discriminatedUnion('type', [
-        z.object({ id: z.string().min(1), type: z.literal('clarify'), description: z.string().optional(), questions: z.array(z.string().min(1)).min(1) }),
+        z.object({
+          id: z.string().min(1),
+          type: z.literal('clarify'),
+          description: z.string().optional(),
+          questions: z.array(z.string().min(1)).min(1),
+        }),
         z.object({
           id: z.string().min(1),
           type: z.literal('search'),
@@ -172,9 +188,18 @@ export const DialogOptions = z.object({
 export type DialogOptions = z.infer<typeof DialogOptions>;
 
 export const AgentDialogRequest = z.object({
-  sessionId: z.string().trim().min(1).max(200).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only').optional(),
+  sessionId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only')
+    .optional(),
   message: z.string().trim().min(1).max(8000),
-  history: z.array(DialogTurn.extend({ content: z.string().max(8000) })).max(100).optional(),
+  history: z
+    .array(DialogTurn.extend({ content: z.string().max(8000) }))
+    .max(100)
+    .optional(),
   options: DialogOptions.optional(),
 });
 export type AgentDialogRequest = z.infer<typeof AgentDialogRequest>;
@@ -266,7 +291,6 @@ export const SearchQueryJob = z.object({
 });
 export type SearchQueryJob = z.infer<typeof SearchQueryJob>;
 
-
 /** POST /agent.dialog's JSON answer (docs/seeds/002 §4.1.1, with `meta.sources` and `meta.planner`). */
 export const AgentDialogResponse = z
   .object({
@@ -283,7 +307,10 @@ export const AgentDialogResponse = z
       latencyMs: z.number(),
       sources: z.array(z.string()),
       planner: PlannerMeta,
-      hits: z.array(z.object({ id: z.string(), question: z.string(), score: z.number() })).optional().describe('with options.debug'),
+      hits: z
+        .array(z.object({ id: z.string(), question: z.string(), score: z.number() }))
+        .optional()
+        .describe('with options.debug'),
     }),
     sessionToken: z.string().optional().describe('on the answer that created the dialog: send it as `Authorization: Bearer` to continue'),
   })

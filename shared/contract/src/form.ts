@@ -16,7 +16,20 @@ export type FormField = z.infer<typeof FormField>;
  * absent, the reviewer infers it from the fact's and the field's words.
  */
 export const AnswerType = z.enum([
-  'choice', 'yes_no', 'date', 'time', 'year', 'period', 'duration', 'number', 'email', 'phone', 'url', 'postal_code', 'name', 'text',
+  'choice',
+  'yes_no',
+  'date',
+  'time',
+  'year',
+  'period',
+  'duration',
+  'number',
+  'email',
+  'phone',
+  'url',
+  'postal_code',
+  'name',
+  'text',
 ]);
 export type AnswerType = z.infer<typeof AnswerType>;
 

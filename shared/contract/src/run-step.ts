@@ -16,6 +16,13 @@ export const RunStep = z.object({
   /** An execution of a step whose turn then failed: recorded for the audit, its effects discarded. */
   discarded: z.boolean().optional(),
   /** The model call that asked for this execution, on the first run step of that call (not repeated on its siblings). */
-  usage: z.object({ promptTokens: z.number().int(), cachedTokens: z.number().int(), completionTokens: z.number().int(), reasoningTokens: z.number().int() }).optional(),
+  usage: z
+    .object({
+      promptTokens: z.number().int(),
+      cachedTokens: z.number().int(),
+      completionTokens: z.number().int(),
+      reasoningTokens: z.number().int(),
+    })
+    .optional(),
 });
 export type RunStep = z.infer<typeof RunStep>;

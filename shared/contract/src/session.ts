@@ -91,7 +91,9 @@ export const AuditReport = z.object({
 export type AuditReport = z.infer<typeof AuditReport>;
 
 export const ComplianceState = z.object({
-  checks: z.array(z.object({ fieldId: z.string().nullable(), question: z.string(), passed: z.boolean(), violations: z.array(CheckViolation) })),
+  checks: z.array(
+    z.object({ fieldId: z.string().nullable(), question: z.string(), passed: z.boolean(), violations: z.array(CheckViolation) }),
+  ),
   failedChecks: z.record(z.string(), z.number().int()),
   volunteered: z.array(z.object({ messageId: z.string(), topics: z.array(z.string()) })),
 });
@@ -106,7 +108,13 @@ export const TokenTotals = z.object({
   reasoningTokens: z.number().int(),
 });
 export type TokenTotals = z.infer<typeof TokenTotals>;
-export const NO_TOKENS: TokenTotals = Object.freeze({ modelCalls: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, reasoningTokens: 0 });
+export const NO_TOKENS: TokenTotals = Object.freeze({
+  modelCalls: 0,
+  promptTokens: 0,
+  cachedTokens: 0,
+  completionTokens: 0,
+  reasoningTokens: 0,
+});
 
 /**
  * What every session has, whatever its product: identity, status, which agent
@@ -200,7 +208,12 @@ export function mutableCopy<T>(view: DeepReadonly<T>): T {
 }
 
 /** The core of a new session, before its product adds its part: `firstAgent` holds the conversation. */
-export function coreSessionState(input: { sessionId: string; language: 'ja' | 'en' | null; firstAgent: AgentName; now: string }): z.infer<typeof CoreSessionState> {
+export function coreSessionState(input: {
+  sessionId: string;
+  language: 'ja' | 'en' | null;
+  firstAgent: AgentName;
+  now: string;
+}): z.infer<typeof CoreSessionState> {
   return {
     v: 1,
     sessionId: input.sessionId,

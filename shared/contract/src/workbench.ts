@@ -99,7 +99,9 @@ export const PatchProblemBody = z.object({
   field: EditableField,
   value: z
     .union([ProblemText, Choices, z.number().int().min(0).max(3)])
-    .describe(`a string of at most ${PROBLEM_TEXT_MAX_CHARS} characters (prompt, explanation, modelAnswer), 4 strings of at most ${CHOICE_MAX_CHARS} (choices), or 0–3 (correctChoiceIndex)`),
+    .describe(
+      `a string of at most ${PROBLEM_TEXT_MAX_CHARS} characters (prompt, explanation, modelAnswer), 4 strings of at most ${CHOICE_MAX_CHARS} (choices), or 0–3 (correctChoiceIndex)`,
+    ),
   version: z.number().int().min(1),
 });
 export type PatchProblemBody = z.infer<typeof PatchProblemBody>;
@@ -117,15 +119,27 @@ export type ConsistencyIssue = z.infer<typeof ConsistencyIssue>;
 export const CheckConsistencyBody = z
   .object({
     updatedField: z.enum(['prompt', 'choices', 'explanation']),
-    newValue: z.union([ProblemText, Choices]).describe(`with updatedField: 4 strings of at most ${CHOICE_MAX_CHARS} characters for \`choices\`, a string of at most ${PROBLEM_TEXT_MAX_CHARS} otherwise`),
+    newValue: z
+      .union([ProblemText, Choices])
+      .describe(
+        `with updatedField: 4 strings of at most ${CHOICE_MAX_CHARS} characters for \`choices\`, a string of at most ${PROBLEM_TEXT_MAX_CHARS} otherwise`,
+      ),
   })
   .partial()
   // A change named without its value (or a value without its field) would check the stored problem and say nothing of the change.
   .superRefine((body, ctx) => {
     if ((body.updatedField === undefined) !== (body.newValue === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [body.updatedField === undefined ? 'updatedField' : 'newValue'], message: 'updatedField and newValue go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.updatedField === undefined ? 'updatedField' : 'newValue'],
+        message: 'updatedField and newValue go together',
+      });
     } else if (body.updatedField !== undefined && Array.isArray(body.newValue) !== (body.updatedField === 'choices')) {
-      ctx.addIssue({ code: 'custom', path: ['newValue'], message: body.updatedField === 'choices' ? 'choices takes an array of strings' : `${body.updatedField} takes a string` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['newValue'],
+        message: body.updatedField === 'choices' ? 'choices takes an array of strings' : `${body.updatedField} takes a string`,
+      });
     }
   });
 export type CheckConsistencyBody = z.infer<typeof CheckConsistencyBody>;
@@ -138,7 +152,10 @@ export const ConsistencyReport = z.object({
 export type ConsistencyReport = z.infer<typeof ConsistencyReport>;
 
 export const AutoFixBody = z.object({
-  issues: z.array(z.object({ field: z.string().max(100), issue: z.string().max(1000) })).max(50).optional(),
+  issues: z
+    .array(z.object({ field: z.string().max(100), issue: z.string().max(1000) }))
+    .max(50)
+    .optional(),
 });
 
 export const ProblemFixes = z.object({
@@ -210,7 +227,11 @@ export type CreatedWorksheet = z.infer<typeof CreatedWorksheet>;
  * suggestions; a worksheet's validation, or one of its PDFs.
  */
 export const WorkbenchRequest = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('check'), problemId: z.string(), change: z.object({ field: z.enum(['prompt', 'choices', 'explanation']), value: z.union([ProblemText, Choices]) }).nullable() }),
+  z.object({
+    op: z.literal('check'),
+    problemId: z.string(),
+    change: z.object({ field: z.enum(['prompt', 'choices', 'explanation']), value: z.union([ProblemText, Choices]) }).nullable(),
+  }),
   z.object({ op: z.literal('autoFix'), problemId: z.string() }),
   z.object({ op: z.literal('suggest'), problemId: z.string() }),
   z.object({ op: z.literal('validate'), worksheetId: z.string() }),
@@ -242,6 +263,8 @@ export const WorkbenchState = z.object({
   history: z.record(z.string(), z.array(ProblemEdit)),
   results: z.array(AgentResult),
   /** The request the agent is working on in the current turn. */
-  active: z.object({ turnId: z.string(), problemId: z.string(), request: z.string(), intent: z.string(), section: z.string().nullable() }).nullable(),
+  active: z
+    .object({ turnId: z.string(), problemId: z.string(), request: z.string(), intent: z.string(), section: z.string().nullable() })
+    .nullable(),
 });
 export type WorkbenchState = z.infer<typeof WorkbenchState>;

@@ -33,7 +33,10 @@ describe('SessionForm', () => {
   });
 
   it('rejects a fact whose formFieldId names no field', () => {
-    const result = SessionForm.safeParse({ fields: [emailField], facts: [emailFact, { ...emailFact, id: 'k2', formFieldId: 'f-nowhere' }] });
+    const result = SessionForm.safeParse({
+      fields: [emailField],
+      facts: [emailFact, { ...emailFact, id: 'k2', formFieldId: 'f-nowhere' }],
+    });
     expect(result.success).toBe(false);
     expect(issues(result)).toEqual(['facts.1.formFieldId: unknown formFieldId f-nowhere']);
   });

@@ -48,12 +48,18 @@ export async function synthesizeAnswer(
   const hits = dedupe(input.groups.flatMap((group) => group.hits.slice(0, 3)));
   if (hits.length === 0) throw new Error('no hits to synthesise from');
   const entries = hits.map((hit) => `[${hit.id}] Q: ${hit.question}\nA: ${hit.answer}`).join('\n\n');
-  const recent = input.history.slice(-4).map((turn) => `${turn.role}: ${turn.content}`).join('\n');
+  const recent = input.history
+    .slice(-4)
+    .map((turn) => `${turn.role}: ${turn.content}`)
+    .join('\n');
   const res = await deps.llm.chat({
     model: deps.model,
     messages: [
       { role: 'system', content: SYNTHESIS_PROMPT },
-      { role: 'user', content: `FAQ entries:\n${entries}\n\n${recent ? `Conversation so far:\n${recent}\n\n` : ''}Question: ${input.question}` },
+      {
+        role: 'user',
+        content: `FAQ entries:\n${entries}\n\n${recent ? `Conversation so far:\n${recent}\n\n` : ''}Question: ${input.question}`,
+      },
     ],
     tools: [],
     agent: 'search',

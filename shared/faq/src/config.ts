@@ -124,7 +124,9 @@ function embeddingsConfig(env: ReturnType<typeof readEnv<typeof FaqEnv>>): Embed
   const apiKey = env.EMBEDDINGS_API_KEY || env.OPENAI_API_KEY || undefined;
   const baseUrl = env.EMBEDDINGS_BASE_URL ?? env.OPENAI_BASE_URL;
   if (!apiKey && !baseUrl) {
-    throw new ConfigError('EMBEDDINGS_MODEL needs EMBEDDINGS_API_KEY or OPENAI_API_KEY (or EMBEDDINGS_BASE_URL for a local compatible server)');
+    throw new ConfigError(
+      'EMBEDDINGS_MODEL needs EMBEDDINGS_API_KEY or OPENAI_API_KEY (or EMBEDDINGS_BASE_URL for a local compatible server)',
+    );
   }
   return Object.freeze({
     model,

@@ -44,7 +44,9 @@ export class CorpusReplica {
     await replica.fresh();
     if (opts.refreshMs && opts.refreshMs > 0) {
       replica.timer = setInterval(() => {
-        replica.fresh().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'faq index refresh failed'));
+        replica
+          .fresh()
+          .catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'faq index refresh failed'));
       }, opts.refreshMs);
       replica.timer.unref();
     }
@@ -88,7 +90,13 @@ export class CorpusReplica {
     for (const [id, raw] of snap.docs) this.stored.set(id, raw);
     this.version = snap.version;
     this.log.info(
-      { corpusVersion: snap.version, docs: snap.docs.size, changed: changed.length, removed: removed.length, ms: Math.round(performance.now() - started) },
+      {
+        corpusVersion: snap.version,
+        docs: snap.docs.size,
+        changed: changed.length,
+        removed: removed.length,
+        ms: Math.round(performance.now() - started),
+      },
       'faq index synced',
     );
     if (this.onChange && (changed.length > 0 || removed.length > 0 || initial)) this.notify({ changed, removed, initial });

@@ -20,7 +20,13 @@ export type CorpusKeys = {
 
 export function corpusKeys(prefix: string): CorpusKeys {
   const base = `${prefix}:faq:{corpus}`;
-  return { docs: `${base}:docs`, version: `${base}:ver`, seeded: `${base}:seeded`, vectors: `${base}:vec`, vectorLease: `${base}:vec-lease:` };
+  return {
+    docs: `${base}:docs`,
+    version: `${base}:ver`,
+    seeded: `${base}:seeded`,
+    vectors: `${base}:vec`,
+    vectorLease: `${base}:vec-lease:`,
+  };
 }
 
 const file = (name: string) => new URL(`./lua/${name}.lua`, import.meta.url);
@@ -41,7 +47,10 @@ const upsertDocs = defineScript({
 const removeDocs = defineScript({
   name: 'faqCorpusRemove',
   file: file('corpus-remove'),
-  encode: (input: { keys: CorpusKeys; ids: readonly string[] }) => ({ keys: [input.keys.docs, input.keys.version, input.keys.vectors], args: input.ids }),
+  encode: (input: { keys: CorpusKeys; ids: readonly string[] }) => ({
+    keys: [input.keys.docs, input.keys.version, input.keys.vectors],
+    args: input.ids,
+  }),
   decode: (reply) => {
     const [version, removed] = reply as [number, number];
     return { version, removed };
@@ -83,16 +92,24 @@ export class CorpusStore {
   /** Every document, sorted by id, with the version they belong to (read together). */
   async list(): Promise<{ documents: FaqDocument[]; version: number }> {
     const { docs, version } = await this.snapshot();
-    const documents = [...docs.values()].map((raw) => JSON.parse(raw) as FaqDocument).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const documents = [...docs.values()]
+      .map((raw) => JSON.parse(raw) as FaqDocument)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { documents, version };
   }
 
   /** Inserts or replaces documents atomically; refuses the whole batch if the corpus would exceed `maxDocs`. */
   async upsert(docs: FaqDocument[], maxDocs: number): Promise<{ version: number; created: number; updated: number }> {
     if (docs.length === 0) return { version: await this.version(), created: 0, updated: 0 };
-    const result = await upsertDocs.run(this.redis, { keys: this.keys, maxDocs, docs: docs.map((d) => ({ id: d.id, json: JSON.stringify(FaqDocument.parse(d)) })) });
+    const result = await upsertDocs.run(this.redis, {
+      keys: this.keys,
+      maxDocs,
+      docs: docs.map((d) => ({ id: d.id, json: JSON.stringify(FaqDocument.parse(d)) })),
+    });
     if (result.refused) {
-      throw new AppError('corpus_full', `the corpus holds ${result.size} documents; this upload would exceed FAQ_MAX_DOCS=${maxDocs}`, { status: 413 });
+      throw new AppError('corpus_full', `the corpus holds ${result.size} documents; this upload would exceed FAQ_MAX_DOCS=${maxDocs}`, {
+        status: 413,
+      });
     }
     return { version: result.version, created: result.created, updated: docs.length - result.created };
   }

@@ -27,7 +27,10 @@ export function buildCrewRequest(input: {
   contentTerms: number;
   debug: boolean;
 }): CrewPlanRequest {
-  const conversation = [...input.history.map((h) => ({ role: h.role, content: h.content })), { role: 'user' as const, content: input.message }];
+  const conversation = [
+    ...input.history.map((h) => ({ role: h.role, content: h.content })),
+    { role: 'user' as const, content: input.message },
+  ];
   const chars = conversation.reduce((n, t) => n + t.content.length, 0);
   return {
     conversation,
@@ -44,7 +47,11 @@ export function buildCrewRequest(input: {
   };
 }
 
-export async function requestCrewPlan(url: string, body: CrewPlanRequest, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Record<string, unknown>> {
+export async function requestCrewPlan(
+  url: string,
+  body: CrewPlanRequest,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<Record<string, unknown>> {
   const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]) : AbortSignal.timeout(opts.timeoutMs);
   let res: Response;
   try {
@@ -55,7 +62,10 @@ export async function requestCrewPlan(url: string, body: CrewPlanRequest, opts: 
       signal,
     });
   } catch (err) {
-    throw new AppError('crew_unreachable', `crew orchestrator unreachable: ${err instanceof Error ? err.message : String(err)}`, { status: 502, cause: err });
+    throw new AppError('crew_unreachable', `crew orchestrator unreachable: ${err instanceof Error ? err.message : String(err)}`, {
+      status: 502,
+      cause: err,
+    });
   }
   if (!res.ok) throw new AppError('crew_error', `crew orchestrator answered ${res.status}`, { status: 502 });
   const parsed = CrewPlanResponse.safeParse(await res.json().catch(() => null));

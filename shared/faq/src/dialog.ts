@@ -1,6 +1,16 @@
 import { SystemError } from '@convo/runtime';
 import type { FaqDraft } from './faq-draft.js';
-import { coreSessionState, type DeepReadonly, type FaqHistoryEntry, type FaqSessionState, type FaqState, type FaqTurnResult, type MultiStepQueryPlan, type OrchestrationStep, ResolvedDialogOptions } from '@convo/contract';
+import {
+  coreSessionState,
+  type DeepReadonly,
+  type FaqHistoryEntry,
+  type FaqSessionState,
+  type FaqState,
+  type FaqTurnResult,
+  type MultiStepQueryPlan,
+  type OrchestrationStep,
+  ResolvedDialogOptions,
+} from '@convo/contract';
 
 /** Dialog context kept per session: enough for follow-ups, bounded so the session document stays small. */
 export const MAX_HISTORY = 20;
@@ -32,11 +42,21 @@ export function updateTurnResult(draft: FaqDraft, turnId: string, change: (resul
   draft.updateFaq((faq) => change(faq.turns.find((entry) => entry.turnId === turnId)!));
 }
 
-export function startTurnResult(draft: FaqDraft, input: { turnId: string; message: string; options: unknown; defaultTopK: number }): DeepReadonly<FaqTurnResult> {
+export function startTurnResult(
+  draft: FaqDraft,
+  input: { turnId: string; message: string; options: unknown; defaultTopK: number },
+): DeepReadonly<FaqTurnResult> {
   const parsed = ResolvedDialogOptions.safeParse(input.options);
   const options = parsed.success
     ? parsed.data
-    : { topK: input.defaultTopK, language: 'auto' as const, useLlmPlanner: false, useMultiStepPlanner: true, mode: 'local' as const, debug: false };
+    : {
+        topK: input.defaultTopK,
+        language: 'auto' as const,
+        useLlmPlanner: false,
+        useMultiStepPlanner: true,
+        mode: 'local' as const,
+        debug: false,
+      };
   const result: FaqTurnResult = {
     turnId: input.turnId,
     message: input.message,

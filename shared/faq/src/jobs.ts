@@ -9,7 +9,12 @@ export const SEARCH_QUERY_JOB: RequestJobKind<SearchQueryJob> = {
   agent: 'search',
   name: 'query',
   schema: SearchQueryJob,
-  options: { attempts: 2, backoff: { type: 'fixed', delay: 100 }, removeOnComplete: { age: 60, count: 1000 }, removeOnFail: { age: 3600, count: 1000 } },
+  options: {
+    attempts: 2,
+    backoff: { type: 'fixed', delay: 100 },
+    removeOnComplete: { age: 60, count: 1000 },
+    removeOnFail: { age: 3600, count: 1000 },
+  },
 };
 
 export function enqueueSearchQuery(queues: AgentQueues, payload: SearchQueryJob): ReturnType<typeof enqueueRequest> {

@@ -152,7 +152,15 @@ describe('embeddings configuration', () => {
     expect(loadFaqConfig({}).embeddings).toBeUndefined();
     expect(loadFaqConfig({ EMBEDDINGS_MODEL: ' ' }).embeddings).toBeUndefined();
     const viaOpenAi = loadFaqConfig({ EMBEDDINGS_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-chat' }).embeddings;
-    expect(viaOpenAi).toMatchObject({ model: 'text-embedding-3-small', apiKey: 'sk-chat', baseUrl: undefined, batchSize: 64, rpm: 0, rrfK: 60, minSimilarity: 0.3 });
+    expect(viaOpenAi).toMatchObject({
+      model: 'text-embedding-3-small',
+      apiKey: 'sk-chat',
+      baseUrl: undefined,
+      batchSize: 64,
+      rpm: 0,
+      rrfK: 60,
+      minSimilarity: 0.3,
+    });
     const local = loadFaqConfig({
       EMBEDDINGS_MODEL: 'nomic-embed-text',
       EMBEDDINGS_BASE_URL: 'http://localhost:11434/v1',
@@ -160,13 +168,24 @@ describe('embeddings configuration', () => {
       EMBEDDINGS_QUERY_PREFIX: 'search_query: ',
       EMBEDDINGS_DIMENSIONS: '',
     }).embeddings;
-    expect(local).toMatchObject({ baseUrl: 'http://localhost:11434/v1', apiKey: undefined, dimensions: undefined, queryPrefix: 'search_query: ' });
-    expect(loadFaqConfig({ EMBEDDINGS_MODEL: 'm', EMBEDDINGS_API_KEY: 'sk-emb', OPENAI_API_KEY: 'sk-chat' }).embeddings?.apiKey).toBe('sk-emb');
+    expect(local).toMatchObject({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: undefined,
+      dimensions: undefined,
+      queryPrefix: 'search_query: ',
+    });
+    expect(loadFaqConfig({ EMBEDDINGS_MODEL: 'm', EMBEDDINGS_API_KEY: 'sk-emb', OPENAI_API_KEY: 'sk-chat' }).embeddings?.apiKey).toBe(
+      'sk-emb',
+    );
   });
 
   it('refuses to start with a model but no way to reach a server, or with invalid numbers', () => {
     expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'text-embedding-3-small' })).toThrow(ConfigError);
-    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_BATCH_SIZE: '0' })).toThrow(/EMBEDDINGS_BATCH_SIZE/);
-    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDINGS_MIN_SIMILARITY/);
+    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_BATCH_SIZE: '0' })).toThrow(
+      /EMBEDDINGS_BATCH_SIZE/,
+    );
+    expect(() => loadFaqConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDINGS_MIN_SIMILARITY: '2' })).toThrow(
+      /EMBEDDINGS_MIN_SIMILARITY/,
+    );
   });
 });

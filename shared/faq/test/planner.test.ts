@@ -16,17 +16,65 @@ import type { MultiStepQueryPlan, SearchHit } from '@convo/contract';
 type Doc = Omit<SearchHit, 'score'>;
 
 const DOCS: Doc[] = [
-  { id: 'ship-honshu', question: '本州への送料はいくらですか？', answer: '本州への送料は500円です。', tags: ['送料', '配送', '地域:本州'], language: 'ja' },
-  { id: 'ship-hokkaido', question: '北海道への送料はいくらですか？', answer: '北海道への送料は800円です。', tags: ['送料', '配送', '地域:北海道'], language: 'ja' },
-  { id: 'ship-okinawa', question: '沖縄・離島への送料はいくらですか？', answer: '沖縄・離島への送料は1200円です。', tags: ['送料', '配送', '地域:沖縄・離島'], language: 'ja' },
-  { id: 'returns', question: '返品ポリシーを教えてください', answer: '返品は商品到着後30日以内に受け付けます。', tags: ['返品'], language: 'ja' },
+  {
+    id: 'ship-honshu',
+    question: '本州への送料はいくらですか？',
+    answer: '本州への送料は500円です。',
+    tags: ['送料', '配送', '地域:本州'],
+    language: 'ja',
+  },
+  {
+    id: 'ship-hokkaido',
+    question: '北海道への送料はいくらですか？',
+    answer: '北海道への送料は800円です。',
+    tags: ['送料', '配送', '地域:北海道'],
+    language: 'ja',
+  },
+  {
+    id: 'ship-okinawa',
+    question: '沖縄・離島への送料はいくらですか？',
+    answer: '沖縄・離島への送料は1200円です。',
+    tags: ['送料', '配送', '地域:沖縄・離島'],
+    language: 'ja',
+  },
+  {
+    id: 'returns',
+    question: '返品ポリシーを教えてください',
+    answer: '返品は商品到着後30日以内に受け付けます。',
+    tags: ['返品'],
+    language: 'ja',
+  },
   { id: 'gift-wrap', question: 'ギフト包装はできますか？', answer: '有料で承ります。', tags: ['ギフト', '包装'], language: 'ja' },
   { id: 'gift-ship', question: 'ギフト配送の条件は？', answer: '配送先を別途指定できます。', tags: ['ギフト', '配送'], language: 'ja' },
   { id: 'receipt', question: '領収書の発行条件は？', answer: 'マイページから発行できます。', tags: ['領収書'], language: 'ja' },
-  { id: 'ship-us', question: 'How much is shipping to the US?', answer: 'Shipping to the US costs $10.', tags: ['shipping', 'region:US'], language: 'en' },
-  { id: 'ship-eu', question: 'How much is shipping to Europe?', answer: 'Shipping to Europe costs $15.', tags: ['shipping', 'region:Europe'], language: 'en' },
-  { id: 'ship-asia', question: 'How much is shipping to Asia?', answer: 'Shipping to Asia costs $12.', tags: ['shipping', 'region:Asia'], language: 'en' },
-  { id: 'returns-en', question: 'What is your return policy?', answer: 'Returns are accepted within 30 days.', tags: ['returns'], language: 'en' },
+  {
+    id: 'ship-us',
+    question: 'How much is shipping to the US?',
+    answer: 'Shipping to the US costs $10.',
+    tags: ['shipping', 'region:US'],
+    language: 'en',
+  },
+  {
+    id: 'ship-eu',
+    question: 'How much is shipping to Europe?',
+    answer: 'Shipping to Europe costs $15.',
+    tags: ['shipping', 'region:Europe'],
+    language: 'en',
+  },
+  {
+    id: 'ship-asia',
+    question: 'How much is shipping to Asia?',
+    answer: 'Shipping to Asia costs $12.',
+    tags: ['shipping', 'region:Asia'],
+    language: 'en',
+  },
+  {
+    id: 'returns-en',
+    question: 'What is your return policy?',
+    answer: 'Returns are accepted within 30 days.',
+    tags: ['returns'],
+    language: 'en',
+  },
 ];
 
 let analyzer: Analyzer;
@@ -104,7 +152,13 @@ describe('rule-based planner: seed 002 cases', () => {
     const queryPlan = plan('じゃあ返品ポリシーも知りたい', history);
     expect(queryPlan.needsClarification).toBe(false);
     expect(queryPlan.confidence).toBe('medium');
-    expect(queryPlan.steps[0]).toMatchObject({ id: 'step_followup_1', type: 'followup_search', basedOn: 'user', query: '返品 ポリシー', topK: 5 });
+    expect(queryPlan.steps[0]).toMatchObject({
+      id: 'step_followup_1',
+      type: 'followup_search',
+      basedOn: 'user',
+      query: '返品 ポリシー',
+      topK: 5,
+    });
     expect(queryPlan.steps.at(-1)?.type).toBe('answer');
     expect(queryPlan.followupQueries).toEqual(['返品 ポリシー']);
   });
@@ -143,7 +197,12 @@ describe('rule-based planner: clarification', () => {
   it('asks what the user wants to know when the message has no subject', () => {
     expect(plan('教えて').clarifyingQuestions).toEqual(['どのようなことについてお知りになりたいですか？']);
     const en = plan('help?');
-    expect(en).toMatchObject({ needsClarification: true, confidence: 'low', language: 'en', clarifyingQuestions: ['What would you like to know about?'] });
+    expect(en).toMatchObject({
+      needsClarification: true,
+      confidence: 'low',
+      language: 'en',
+      clarifyingQuestions: ['What would you like to know about?'],
+    });
     expect(choices(en)).toEqual([]);
   });
 
@@ -230,7 +289,11 @@ describe('rule-based planner: follow-ups', () => {
     const first = exchange('北海道への送料は？', '800円です。');
     const second = plan('それはいつ届く？', first);
     expect(second.steps[0]).toMatchObject({ basedOn: 'previous_answer', query: '届く 北海道 送料' });
-    const history: PlannerHistoryEntry[] = [...first, { role: 'user', content: 'それはいつ届く？' }, { role: 'assistant', content: '2日後です。', plan: second }];
+    const history: PlannerHistoryEntry[] = [
+      ...first,
+      { role: 'user', content: 'それはいつ届く？' },
+      { role: 'assistant', content: '2日後です。', plan: second },
+    ];
     expect(queries(plan('沖縄は？', history))).toEqual(['沖縄 送料']);
   });
 
@@ -316,14 +379,25 @@ describe('planMultiStepQuery with the LLM planner', () => {
 
   it('maps the LLM plan, filling topK, answer style and sources', async () => {
     const llm = scriptedLlm(SEED_PLAN_JSON);
-    const { plan: queryPlan, meta } = await planMultiStepQuery(input(compound, [], 8), { analyzer, corpus, useLlmPlanner: true, llm, model: 'test-model' });
+    const { plan: queryPlan, meta } = await planMultiStepQuery(input(compound, [], 8), {
+      analyzer,
+      corpus,
+      useLlmPlanner: true,
+      llm,
+      model: 'test-model',
+    });
     expect(meta).toEqual({ planner: 'llm' });
     expect(queryPlan.steps).toEqual([
       { id: 'step_search_1', type: 'search', description: 'ギフト配送の条件を検索', query: 'ギフト配送 条件', topK: 8 },
       { id: 'step_search_2', type: 'search', description: '領収書発行の条件を検索', query: '領収書 発行 条件', topK: 3, filters: null },
       { id: 'step_answer_1', type: 'answer', description: '2 つの条件をまとめて回答', style: 'faq', includeSources: true },
     ]);
-    expect(queryPlan).toMatchObject({ needsClarification: false, confidence: 'high', language: 'ja', followupQueries: ['ギフト配送 条件', '領収書 発行 条件'] });
+    expect(queryPlan).toMatchObject({
+      needsClarification: false,
+      confidence: 'high',
+      language: 'ja',
+      followupQueries: ['ギフト配送 条件', '領収書 発行 条件'],
+    });
     expect(queryPlan.raw).toEqual(JSON.parse(SEED_PLAN_JSON));
     expect(llm.requests).toHaveLength(1);
     expect(llm.requests[0]).toMatchObject({ agent: 'planner', model: 'test-model', tools: [] });
@@ -346,13 +420,25 @@ describe('planMultiStepQuery with the LLM planner', () => {
 
   it('falls back when a search step has no query', async () => {
     const broken = JSON.stringify({ steps: [{ id: 'step_search_1', type: 'search' }], needsClarification: false, confidence: 'high' });
-    const { meta } = await planMultiStepQuery(input('送料は？'), { analyzer, corpus, useLlmPlanner: true, llm: scriptedLlm(broken), model: 'm' });
+    const { meta } = await planMultiStepQuery(input('送料は？'), {
+      analyzer,
+      corpus,
+      useLlmPlanner: true,
+      llm: scriptedLlm(broken),
+      model: 'm',
+    });
     expect(meta.fallback?.reason).toBe('invalid_plan');
     expect(meta.fallback?.detail).toContain('steps.0.query');
   });
 
   it('falls back when the provider throws, and when none is configured', async () => {
-    const failing = await planMultiStepQuery(input('送料は？'), { analyzer, corpus, useLlmPlanner: true, llm: scriptedLlm(new Error('HTTP 503')), model: 'm' });
+    const failing = await planMultiStepQuery(input('送料は？'), {
+      analyzer,
+      corpus,
+      useLlmPlanner: true,
+      llm: scriptedLlm(new Error('HTTP 503')),
+      model: 'm',
+    });
     expect(failing.meta).toEqual({ planner: 'rule', fallback: { reason: 'llm_error', detail: 'Error: HTTP 503' } });
     expect(failing.plan.needsClarification).toBe(true);
     const missing = await planMultiStepQuery(input('送料は？'), { analyzer, corpus, useLlmPlanner: true });
@@ -360,7 +446,13 @@ describe('planMultiStepQuery with the LLM planner', () => {
   });
 
   it('falls back on an empty reply', async () => {
-    const { meta } = await planMultiStepQuery(input('送料は？'), { analyzer, corpus, useLlmPlanner: true, llm: scriptedLlm(null), model: 'm' });
+    const { meta } = await planMultiStepQuery(input('送料は？'), {
+      analyzer,
+      corpus,
+      useLlmPlanner: true,
+      llm: scriptedLlm(null),
+      model: 'm',
+    });
     expect(meta.fallback).toEqual({ reason: 'unparsable_json', detail: 'empty response' });
   });
 
@@ -368,7 +460,9 @@ describe('planMultiStepQuery with the LLM planner', () => {
     const ac = new AbortController();
     ac.abort(new Error('client went away'));
     const llm = scriptedLlm(new Error('aborted'));
-    await expect(planMultiStepQuery(input('送料は？'), { analyzer, corpus, useLlmPlanner: true, llm, model: 'm', signal: ac.signal })).rejects.toThrow('aborted');
+    await expect(
+      planMultiStepQuery(input('送料は？'), { analyzer, corpus, useLlmPlanner: true, llm, model: 'm', signal: ac.signal }),
+    ).rejects.toThrow('aborted');
   });
 
   it('uses the rule planner without calling the LLM when useLlmPlanner is false', async () => {
@@ -399,7 +493,11 @@ describe('parseLlmPlan', () => {
   });
 
   it('marks a plan with a clarify step as needing clarification even when the flag says otherwise', () => {
-    const text = JSON.stringify({ steps: [{ id: 'c', type: 'clarify', questions: ['どの商品ですか？'] }], needsClarification: false, confidence: 'low' });
+    const text = JSON.stringify({
+      steps: [{ id: 'c', type: 'clarify', questions: ['どの商品ですか？'] }],
+      needsClarification: false,
+      confidence: 'low',
+    });
     const parsed = parseLlmPlan(text, input('教えて'));
     expect(parsed).toMatchObject({ ok: true, plan: { needsClarification: true, clarifyingQuestions: ['どの商品ですか？'] } });
   });

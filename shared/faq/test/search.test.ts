@@ -3,30 +3,113 @@ import { createBm25Baseline, createEngine, createFaqIndex, type FaqSearchIndex, 
 import type { FaqDocument } from '@convo/contract';
 import { parseSynonymGroups } from '@convo/faq/internal/search/synonyms';
 
-const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({ id, language, question, answer, tags });
+const doc = (id: string, language: 'ja' | 'en', question: string, answer: string, tags: string[] = []): FaqDocument => ({
+  id,
+  language,
+  question,
+  answer,
+  tags,
+});
 
 /** A small shop FAQ in both languages, written for these tests. */
 const CORPUS: FaqDocument[] = [
-  doc('ja-ship-fee', 'ja', '送料はいくらですか？', '送料は全国一律550円です。北海道・沖縄・離島は1,100円となります。5,000円以上のご注文で送料無料です。', ['配送', '地域:北海道']),
-  doc('ja-ship-days', 'ja', '注文してから何日で届きますか？', '通常、ご注文確定後2〜3営業日以内に発送いたします。お届けまでは発送から1〜2日が目安です。', ['配送']),
-  doc('ja-return', 'ja', '返品はできますか？', '商品到着後30日以内であれば、未使用品に限り返品を承ります。マイページの注文履歴から返品申請してください。', ['返品']),
+  doc(
+    'ja-ship-fee',
+    'ja',
+    '送料はいくらですか？',
+    '送料は全国一律550円です。北海道・沖縄・離島は1,100円となります。5,000円以上のご注文で送料無料です。',
+    ['配送', '地域:北海道'],
+  ),
+  doc(
+    'ja-ship-days',
+    'ja',
+    '注文してから何日で届きますか？',
+    '通常、ご注文確定後2〜3営業日以内に発送いたします。お届けまでは発送から1〜2日が目安です。',
+    ['配送'],
+  ),
+  doc(
+    'ja-return',
+    'ja',
+    '返品はできますか？',
+    '商品到着後30日以内であれば、未使用品に限り返品を承ります。マイページの注文履歴から返品申請してください。',
+    ['返品'],
+  ),
   doc('ja-refund', 'ja', '返金はいつ頃されますか？', '返品商品の到着を確認後、7営業日以内にご指定の支払方法へ返金いたします。', ['返金']),
-  doc('ja-cancel', 'ja', '注文をキャンセルしたい', '発送前であればマイページの注文履歴からキャンセルできます。発送後のキャンセルはお受けできません。', ['注文']),
-  doc('ja-gift', 'ja', 'ギフトラッピングはできますか？', 'ご注文時に「ギフト包装」を選択いただくと、1点につき330円でラッピングいたします。のしも承ります。', ['ギフト']),
-  doc('ja-receipt', 'ja', '領収書は発行できますか？', '商品発送後、マイページの注文履歴から領収書をPDFでダウンロードいただけます。', ['領収書']),
-  doc('ja-pay', 'ja', '支払い方法は何がありますか？', 'クレジットカード、コンビニ払い、銀行振込、代金引換、PayPayがご利用いただけます。', ['支払い']),
-  doc('ja-password', 'ja', 'パスワードを忘れてしまいました', 'ログイン画面の「パスワードをお忘れの方」から再設定用のリンクをお送りします。', ['アカウント']),
-  doc('en-ship-fee', 'en', 'How much is shipping?', 'Standard shipping is $5.99 for orders under $50. Orders of $50 or more ship for free.', ['shipping']),
-  doc('en-ship-days', 'en', 'How long does delivery take?', 'Orders are dispatched within 1-2 business days and usually arrive within 3-5 business days.', ['shipping']),
-  doc('en-return', 'en', 'What is your return policy?', 'You can return unused items within 30 days of delivery. Start a return from the Orders page.', ['returns']),
-  doc('en-refund', 'en', 'When will I get my refund?', 'Refunds are issued to the original payment method within 5-7 business days after we receive the returned item.', ['refunds']),
+  doc(
+    'ja-cancel',
+    'ja',
+    '注文をキャンセルしたい',
+    '発送前であればマイページの注文履歴からキャンセルできます。発送後のキャンセルはお受けできません。',
+    ['注文'],
+  ),
+  doc(
+    'ja-gift',
+    'ja',
+    'ギフトラッピングはできますか？',
+    'ご注文時に「ギフト包装」を選択いただくと、1点につき330円でラッピングいたします。のしも承ります。',
+    ['ギフト'],
+  ),
+  doc('ja-receipt', 'ja', '領収書は発行できますか？', '商品発送後、マイページの注文履歴から領収書をPDFでダウンロードいただけます。', [
+    '領収書',
+  ]),
+  doc('ja-pay', 'ja', '支払い方法は何がありますか？', 'クレジットカード、コンビニ払い、銀行振込、代金引換、PayPayがご利用いただけます。', [
+    '支払い',
+  ]),
+  doc(
+    'ja-password',
+    'ja',
+    'パスワードを忘れてしまいました',
+    'ログイン画面の「パスワードをお忘れの方」から再設定用のリンクをお送りします。',
+    ['アカウント'],
+  ),
+  doc(
+    'en-ship-fee',
+    'en',
+    'How much is shipping?',
+    'Standard shipping is $5.99 for orders under $50. Orders of $50 or more ship for free.',
+    ['shipping'],
+  ),
+  doc(
+    'en-ship-days',
+    'en',
+    'How long does delivery take?',
+    'Orders are dispatched within 1-2 business days and usually arrive within 3-5 business days.',
+    ['shipping'],
+  ),
+  doc(
+    'en-return',
+    'en',
+    'What is your return policy?',
+    'You can return unused items within 30 days of delivery. Start a return from the Orders page.',
+    ['returns'],
+  ),
+  doc(
+    'en-refund',
+    'en',
+    'When will I get my refund?',
+    'Refunds are issued to the original payment method within 5-7 business days after we receive the returned item.',
+    ['refunds'],
+  ),
   doc('en-cancel', 'en', 'How do I cancel my order?', 'Orders can be cancelled from your account until they are shipped.', ['orders']),
-  doc('en-gift', 'en', 'Do you offer gift wrapping?', 'Yes, select gift wrapping at checkout for $4 per item. You can also add a message card.', ['gifts']),
+  doc(
+    'en-gift',
+    'en',
+    'Do you offer gift wrapping?',
+    'Yes, select gift wrapping at checkout for $4 per item. You can also add a message card.',
+    ['gifts'],
+  ),
   doc('en-pay', 'en', 'Which payment methods do you accept?', 'We accept Visa, Mastercard, PayPal, PayPay and Apple Pay.', ['payment']),
-  doc('en-password', 'en', 'I forgot my password', 'Click "Forgot password" on the sign-in page and we will email you a link to reset it.', ['account']),
+  doc(
+    'en-password',
+    'en',
+    'I forgot my password',
+    'Click "Forgot password" on the sign-in page and we will email you a link to reset it.',
+    ['account'],
+  ),
 ];
 
-const ids = (index: FaqSearchIndex, query: string, topK = 3, language?: 'ja' | 'en' | 'auto') => index.search(query, { topK, language }).map((h) => h.id);
+const ids = (index: FaqSearchIndex, query: string, topK = 3, language?: 'ja' | 'en' | 'auto') =>
+  index.search(query, { topK, language }).map((h) => h.id);
 
 describe('createFaqIndex', () => {
   let index: FaqSearchIndex;
@@ -75,7 +158,9 @@ describe('createFaqIndex', () => {
   });
 
   it('shows which synonyms a query was expanded to, only those some document holds', () => {
-    expect(index.expansions?.('注文を解約したい')).toEqual(expect.arrayContaining([{ word: '解約', synonyms: expect.arrayContaining(['キャンセル']) }]));
+    expect(index.expansions?.('注文を解約したい')).toEqual(
+      expect.arrayContaining([{ word: '解約', synonyms: expect.arrayContaining(['キャンセル']) }]),
+    );
     expect(index.expansions?.('will you repay me')).toEqual([{ word: 'repai', synonyms: ['refund', 'return'] }]);
   });
 
@@ -128,15 +213,28 @@ describe('createFaqIndex', () => {
   describe('on long public-service answers', () => {
     const pension = (id: string, question: string, answer: string) => doc(id, 'ja', question, answer);
     // Unrelated entries, so that the words the tested entries share are not in a quarter of the corpus.
-    const fillers = ['国民年金の保険料の納付', '口座振替の申込', '学生納付特例', '免除の申請', '年金手帳の再交付', '源泉徴収票の再発行', 'ねんきん定期便の見方', '繰下げ受給', '加入記録の確認', '電話相談の受付時間'].map(
-      (title, i) => pension(`filler-${i}`, title, `${title}については窓口でご案内します。`),
-    );
+    const fillers = [
+      '国民年金の保険料の納付',
+      '口座振替の申込',
+      '学生納付特例',
+      '免除の申請',
+      '年金手帳の再交付',
+      '源泉徴収票の再発行',
+      'ねんきん定期便の見方',
+      '繰下げ受給',
+      '加入記録の確認',
+      '電話相談の受付時間',
+    ].map((title, i) => pension(`filler-${i}`, title, `${title}については窓口でご案内します。`));
     const corpus = [
       pension('pension-amount', '年金はいくらもらえますか', '老齢基礎年金の額は保険料を納めた月数で決まります。'),
       pension('survivor', '遺族年金はもらえますか', '亡くなった方に生計を維持されていた家族が受け取れます。'),
       pension('spouse', '加給年金はもらえますか', '65歳未満の配偶者がいる場合に加算されます。'),
       pension('disability', '障害の状態になったとき', 'うつ病などの精神の障害も対象になります。初診日の要件があります。'),
-      pension('refund-foreign', '脱退一時金とは', '日本に住所がなくなった外国籍の方は、帰国後2年以内に請求できます。請求書に年金手帳を添えて提出してください。'),
+      pension(
+        'refund-foreign',
+        '脱退一時金とは',
+        '日本に住所がなくなった外国籍の方は、帰国後2年以内に請求できます。請求書に年金手帳を添えて提出してください。',
+      ),
       pension('return-home', '出国するときの手続き', '外国籍の方が帰国するときは、請求書と年金手帳を用意し、2年以内に提出してください。'),
       ...fillers,
     ];
@@ -155,7 +253,12 @@ describe('createFaqIndex', () => {
 
   it('ranks a match in the question above a match only in the answer', async () => {
     const small = await createFaqIndex([
-      doc('answer-only', 'en', 'Can my watch be repaired?', 'Repairs are free during the warranty period, which lasts one year from purchase.'),
+      doc(
+        'answer-only',
+        'en',
+        'Can my watch be repaired?',
+        'Repairs are free during the warranty period, which lasts one year from purchase.',
+      ),
       doc('in-question', 'en', 'What is the warranty period?', 'One year from the date of purchase for every product we sell.'),
     ]);
     expect(ids(small, 'warranty period', 2)).toEqual(['in-question', 'answer-only']);
@@ -236,7 +339,7 @@ describe('select (the k-th score of a query without sorting them all)', () => {
   it('returns what a sort would put at the index, ties and all', () => {
     // Seeded so a failure reproduces; small values so ties are common.
     let seed = 7;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let round = 0; round < 2000; round++) {
       const values = Float64Array.from({ length: 1 + Math.floor(next() * 60) }, () => Math.floor(next() * 8));
       const index = Math.floor(next() * values.length);

@@ -18,5 +18,10 @@ export type FormsConfig = Readonly<{ maxFollowUps: number; maxSessionTurns: numb
 /** The interview product's section of the configuration, read from the environment; throws a readable ConfigError. */
 export function loadFormsConfig(env: NodeJS.ProcessEnv = process.env): FormsConfig {
   const vars = readEnv(FormsEnv, env);
-  return Object.freeze({ maxFollowUps: vars.MAX_FOLLOW_UPS, maxSessionTurns: vars.MAX_SESSION_TURNS, checkMaxRephrasings: vars.CHECK_MAX_REPHRASINGS, sampleFormsDir: vars.SAMPLE_FORMS_DIR });
+  return Object.freeze({
+    maxFollowUps: vars.MAX_FOLLOW_UPS,
+    maxSessionTurns: vars.MAX_SESSION_TURNS,
+    checkMaxRephrasings: vars.CHECK_MAX_REPHRASINGS,
+    sampleFormsDir: vars.SAMPLE_FORMS_DIR,
+  });
 }

@@ -37,23 +37,41 @@ describe('identifiers are codes', () => {
 
   it('records the code itself, however it is said', () => {
     expect(review({ ...serial, answers: ["It's 5CG3214XKQ"] }).field_value).toBe('5CG3214XKQ');
-    const customer = { field: field('お客さま番号（任意）', { required: false }), facts: [fact('customer_number', 'お客さま番号 10桁', '10桁の数字')] };
-    expect(review({ ...customer, answers: ['検針票を今探してて…あ、ありました。お客さま番号、1207 3365 49 って書いてあります。'], language: 'ja', country: 'JP' }).field_value).toBe(
-      '1207336549',
-    );
+    const customer = {
+      field: field('お客さま番号（任意）', { required: false }),
+      facts: [fact('customer_number', 'お客さま番号 10桁', '10桁の数字')],
+    };
+    expect(
+      review({
+        ...customer,
+        answers: ['検針票を今探してて…あ、ありました。お客さま番号、1207 3365 49 って書いてあります。'],
+        language: 'ja',
+        country: 'JP',
+      }).field_value,
+    ).toBe('1207336549');
     expect(review({ field: field('Policy number'), answers: ['HX-99812-B'] }).field_value).toBe('HX-99812-B');
   });
 
   it('is not satisfied by an account of why there is no code', () => {
-    const outcome = review({ ...serial, answers: ["The sticker on the bottom has completely worn off and the laptop won't turn on, so I can't look it up in settings either."] });
+    const outcome = review({
+      ...serial,
+      answers: [
+        "The sticker on the bottom has completely worn off and the laptop won't turn on, so I can't look it up in settings either.",
+      ],
+    });
     expect(outcome.passed).toBe(false);
     expect(outcome.feedback).toContain('no number or code');
   });
 
   it('treats a version as a code', () => {
-    const version = { field: field('App version'), facts: [fact('app_version', 'Version of the app', 'Version number as shown in Help > About')] };
+    const version = {
+      field: field('App version'),
+      facts: [fact('app_version', 'Version of the app', 'Version number as shown in Help > About')],
+    };
     expect(review({ ...version, answers: ['It says 4.12.1 in the About box.'] }).field_value).toBe('4.12.1');
-    expect(review({ ...version, answers: ["I can't check - the app crashes before it even opens, so I can't get to the About screen."] }).passed).toBe(false);
+    expect(
+      review({ ...version, answers: ["I can't check - the app crashes before it even opens, so I can't get to the About screen."] }).passed,
+    ).toBe(false);
   });
 });
 
@@ -62,24 +80,42 @@ describe('not knowing, wherever it is said', () => {
 
   it('a Japanese reply that closes on not knowing gives reasons, not the answer', () => {
     const policy = { field: field('証券番号'), facts: [fact('policy', '保険証券に記載の証券番号')] };
-    for (const answer of ['証券が見当たらなくて…車検証と一緒にしていたはずなんですが、今すぐには分かりません。', '夫の仕事の都合次第なので、今はまだ決められません。']) {
+    for (const answer of [
+      '証券が見当たらなくて…車検証と一緒にしていたはずなんですが、今すぐには分かりません。',
+      '夫の仕事の都合次第なので、今はまだ決められません。',
+    ]) {
       expect(review({ ...policy, answers: [answer], language: 'ja', country: 'JP' }).passed).toBe(false);
     }
     // Doubting a question inside the answer, or something it names, still answers.
     const symptom = { field: field('症状'), facts: [fact('symptom', '症状の内容')] };
-    expect(review({ ...symptom, answers: ['右に寄るんですが、関係あるかは分かりません。'], language: 'ja', country: 'JP' }).passed).toBe(true);
+    expect(review({ ...symptom, answers: ['右に寄るんですが、関係あるかは分かりません。'], language: 'ja', country: 'JP' }).passed).toBe(
+      true,
+    );
     expect(review({ ...symptom, answers: ['頭痛がひどいです。原因は分かりません。'], language: 'ja', country: 'JP' }).passed).toBe(true);
   });
 
   it('"I don\'t have a title yet" opening a reply is no title; "I don\'t have a laptop yet" later is a reason', () => {
-    expect(review({ ...title, answers: ["Hmm, I don't have a title yet. It's about on-call burnout, but I haven't worked out what to call it."] }).passed).toBe(false);
-    const why = { field: field('Business justification'), facts: [fact('justification', 'Why the equipment is needed', 'A concrete business reason')] };
-    expect(review({ ...why, answers: ["I'm a contractor starting on the data migration project and I don't have a company laptop yet."] }).passed).toBe(true);
+    expect(
+      review({
+        ...title,
+        answers: ["Hmm, I don't have a title yet. It's about on-call burnout, but I haven't worked out what to call it."],
+      }).passed,
+    ).toBe(false);
+    const why = {
+      field: field('Business justification'),
+      facts: [fact('justification', 'Why the equipment is needed', 'A concrete business reason')],
+    };
+    expect(
+      review({ ...why, answers: ["I'm a contractor starting on the data migration project and I don't have a company laptop yet."] })
+        .passed,
+    ).toBe(true);
   });
 
   it('「思い出せません」 and a self-question are not knowing', () => {
     const how = { field: field('友の会を知ったきっかけ', { required: false }), facts: [fact('how_heard', '友の会を知ったきっかけ')] };
-    expect(review({ ...how, answers: ['うーん、何で知ったんだったかな…覚えていないです。'], language: 'ja', country: 'JP' }).passed).toBe(false);
+    expect(review({ ...how, answers: ['うーん、何で知ったんだったかな…覚えていないです。'], language: 'ja', country: 'JP' }).passed).toBe(
+      false,
+    );
     expect(review({ ...how, answers: ['ごめんなさい、どうしても思い出せません。'], language: 'ja', country: 'JP' }).passed).toBe(false);
   });
 
@@ -87,16 +123,23 @@ describe('not knowing, wherever it is said', () => {
     expect(answerPolarity("No, sorry, I genuinely don't know. I'd have to ask her and she's not answering.")).toBeNull();
     expect(answerPolarity("No, I don't know of any")).toBe('no');
     const chip = { field: field('Microchipped?'), facts: [fact('microchipped', 'Whether the pet is microchipped.', 'Yes or no.')] };
-    const remembered = "Oh, I'm not sure rabbits can be chipped? Oh, actually yes, the vet did do it when he was neutered last year. So yes.";
+    const remembered =
+      "Oh, I'm not sure rabbits can be chipped? Oh, actually yes, the vet did do it when he was neutered last year. So yes.";
     expect(review({ ...chip, answers: [remembered] }).field_value).toBe('yes');
   });
 });
 
 describe('what a fact asks for', () => {
-  it('a thing\'s name is no person\'s name', () => {
-    const pet = { field: field("Pet's name", { intent: 'The name the animal answers to' }), facts: [fact('pet_name', "The pet's name.", 'The name the pet responds to.')] };
+  it("a thing's name is no person's name", () => {
+    const pet = {
+      field: field("Pet's name", { intent: 'The name the animal answers to' }),
+      facts: [fact('pet_name', "The pet's name.", 'The name the pet responds to.')],
+    };
     expect(review({ ...pet, answers: ['Biscuit'] }).passed).toBe(true);
-    const event = { field: field('Conference / event attended'), facts: [fact('conference_name', 'Which conference, trade show or event the trip was for', 'Name of the event')] };
+    const event = {
+      field: field('Conference / event attended'),
+      facts: [fact('conference_name', 'Which conference, trade show or event the trip was for', 'Name of the event')],
+    };
     expect(answerSpec(event.facts[0]!, event.field).type).toBe('text');
     expect(review({ ...event, answers: ['KubeCon EU'] }).passed).toBe(true);
   });
@@ -104,28 +147,46 @@ describe('what a fact asks for', () => {
   it('年月 as the head noun and "month and year" ask for a month', () => {
     const start = fact('start_month', '会員期間を開始する年月。', '年と月が分かる。');
     expect(answerSpec(start, field('入会希望月')).type).toBe('date');
-    expect(review({ field: field('入会希望月'), facts: [start], answers: ['2025年5月からにしたいです。'], language: 'ja', country: 'JP' }).field_value).toBe('2025-05');
+    expect(
+      review({ field: field('入会希望月'), facts: [start], answers: ['2025年5月からにしたいです。'], language: 'ja', country: 'JP' })
+        .field_value,
+    ).toBe('2025-05');
     const noticed = fact('first_noticed', 'Date the reporter first saw the bug', 'A calendar date with day, month and year');
     expect(answerSpec(noticed, field('When did you first notice the problem?')).type).toBe('date');
     expect(answerSpec(fact('moved', 'Month and year you moved in'), field('Moved in')).type).toBe('date');
   });
 
   it('a remarks field told "nothing" is left blank, whatever its criteria accept', () => {
-    const notes = { field: field('Anything else we should know?', { required: false }), facts: [fact('notes', 'Behavior or health notes', "Any notes, or owner says there's nothing")] };
+    const notes = {
+      field: field('Anything else we should know?', { required: false }),
+      facts: [fact('notes', 'Behavior or health notes', "Any notes, or owner says there's nothing")],
+    };
     expect(review({ ...notes, answers: ['nope'] }).skipped).toBe(true);
   });
 });
 
 describe('choices', () => {
   it('reads a capitalised option that starts like a determiner, and cuts the predicate after a list', () => {
-    expect(findOptions(['Recorded as one of: Every time, Sometimes, Happened once']).options).toEqual(['Every time', 'Sometimes', 'Happened once']);
-    expect(findOptions(['One of Windows, macOS, Linux, iOS or Android is identified.']).options).toEqual(['Windows', 'macOS', 'Linux', 'iOS', 'Android']);
+    expect(findOptions(['Recorded as one of: Every time, Sometimes, Happened once']).options).toEqual([
+      'Every time',
+      'Sometimes',
+      'Happened once',
+    ]);
+    expect(findOptions(['One of Windows, macOS, Linux, iOS or Android is identified.']).options).toEqual([
+      'Windows',
+      'macOS',
+      'Linux',
+      'iOS',
+      'Android',
+    ]);
     expect(findOptions(['Conference / event attended']).options).toEqual([]);
     expect(findOptions(['Size (S/M/L/XL)']).options).toEqual(['S', 'M', 'L', 'XL']);
   });
 
   it('hyphen or space, tilde or wave dash: one spelling', () => {
-    expect(matchOption('self employed, I run a small carpentry business', ['Employed', 'Self-employed', 'Student'])).toEqual({ option: 'Self-employed' });
+    expect(matchOption('self employed, I run a small carpentry business', ['Employed', 'Self-employed', 'Student'])).toEqual({
+      option: 'Self-employed',
+    });
     expect(matchOption("I'm employed full time.", ['Employed', 'Self-employed', 'Student'])).toEqual({ option: 'Employed' });
     expect(matchOption('１３時～１５時', ['9時〜12時', '13時〜15時', '15時〜17時'])).toEqual({ option: '13時〜15時' });
   });
@@ -144,7 +205,8 @@ describe('choices', () => {
   });
 
   it('the conclusion after a reason picks, not the option the reason mentions', () => {
-    const reply = 'I used my own Visa for everything because my corporate card had expired the week before, so that would be my personal card.';
+    const reply =
+      'I used my own Visa for everything because my corporate card had expired the week before, so that would be my personal card.';
     expect(matchOption(reply, ['Corporate card', 'Personal card', 'Cash'])).toEqual({ option: 'Personal card' });
   });
 });
@@ -169,7 +231,9 @@ describe('numbers and dates', () => {
   });
 
   it('R7.6 is June of 令和7', () => {
-    expect(extractDate(normalizeText('R7.6'), { language: 'ja', now: NOW, timezone: 'Asia/Tokyo', requireYear: true }).value).toBe('2025-06');
+    expect(extractDate(normalizeText('R7.6'), { language: 'ja', now: NOW, timezone: 'Asia/Tokyo', requireYear: true }).value).toBe(
+      '2025-06',
+    );
   });
 
   it('a hiragana name before its noun says something', () => {

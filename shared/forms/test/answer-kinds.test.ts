@@ -34,8 +34,20 @@ const english: Case[] = [
   { label: 'T-shirt size (S/M/L/XL)', answer: 'XL', value: 'XL', kind: 'choice' },
   { label: 'T-shirt size (S/M/L/XL)', answer: "I'm not sure", value: null, kind: 'choice' },
   { label: 'Shirt size', fact: fact('Shirt size', 'One of S, M, L, XL'), answer: 'Large', value: 'L', kind: 'choice' },
-  { label: 'Preferred session', fact: fact('Session', 'Choose one of: morning, afternoon or evening'), answer: 'Afternoons suit me', value: 'afternoon', kind: 'choice' },
-  { label: 'Plan', fact: fact('Plan', '', { answerType: 'choice', options: ['Basic', 'Premium'] }), answer: 'the premium one', value: 'Premium', kind: 'choice' },
+  {
+    label: 'Preferred session',
+    fact: fact('Session', 'Choose one of: morning, afternoon or evening'),
+    answer: 'Afternoons suit me',
+    value: 'afternoon',
+    kind: 'choice',
+  },
+  {
+    label: 'Plan',
+    fact: fact('Plan', '', { answerType: 'choice', options: ['Basic', 'Premium'] }),
+    answer: 'the premium one',
+    value: 'Premium',
+    kind: 'choice',
+  },
   { label: 'Parking', fact: fact('Whether they need a parking space'), answer: "No, I'll come by train", value: 'no', kind: 'yes_no' },
   { label: 'Do you have a car? (Yes/No)', answer: 'yes I do', value: 'yes', kind: 'yes_no' },
   { label: 'Available date', answer: 'this Friday', value: '2026-11-27', kind: 'date' },
@@ -57,18 +69,53 @@ const english: Case[] = [
   { label: 'Postal code', answer: 'm5v2t6', value: 'M5V 2T6', kind: 'postal_code' },
   { label: 'Full name', answer: 'My name is Jane Doe', value: 'Jane Doe', kind: 'name' },
   // Hesitating between values, or naming a week or a kind of day, gives no value yet.
-  { label: 'Model year of the vehicle', fact: fact('Model year of the vehicle', 'Four-digit year'), answer: 'I want to say 2012? Or 2013? I honestly don\'t know.', value: null, kind: 'year' },
+  {
+    label: 'Model year of the vehicle',
+    fact: fact('Model year of the vehicle', 'Four-digit year'),
+    answer: "I want to say 2012? Or 2013? I honestly don't know.",
+    value: null,
+    kind: 'year',
+  },
   { label: 'Number of guests', answer: '3 or 4 of us', value: null, kind: 'number' },
   { label: 'Number of guests', answer: '20 or so', value: '20', kind: 'number' },
   { label: 'How many other pets live in your home?', answer: 'None right now.', value: '0', kind: 'number' },
-  { label: 'Date of the blood draw', fact: fact('Date the sample was taken', 'An exact calendar date including the year'), answer: 'It was a weekday, sometime the week before last I think?', value: null, kind: 'date' },
+  {
+    label: 'Date of the blood draw',
+    fact: fact('Date the sample was taken', 'An exact calendar date including the year'),
+    answer: 'It was a weekday, sometime the week before last I think?',
+    value: null,
+    kind: 'date',
+  },
   // A day said without its month or year, to a question about dates the form states.
-  { label: 'Preferred day', fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'), answer: '16th', value: '2026-10-16', kind: 'date' },
-  { label: 'Preferred day', fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'), answer: '15 October, if possible', value: '2026-10-15', kind: 'date' },
+  {
+    label: 'Preferred day',
+    fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'),
+    answer: '16th',
+    value: '2026-10-16',
+    kind: 'date',
+  },
+  {
+    label: 'Preferred day',
+    fact: fact('Which conference day (14, 15 or 16 October 2026) the speaker prefers', 'A date within the conference'),
+    answer: '15 October, if possible',
+    value: '2026-10-15',
+    kind: 'date',
+  },
   // A website named as where something is found, and a thing's name, ask for neither a URL nor a person's name.
-  { label: "Animal you're applying for", fact: fact('Which animal: the name we gave it or its shelter ID from the website listing'), answer: 'Biscuit (A-2291)', value: 'Biscuit (A-2291)', kind: 'text' },
+  {
+    label: "Animal you're applying for",
+    fact: fact('Which animal: the name we gave it or its shelter ID from the website listing'),
+    answer: 'Biscuit (A-2291)',
+    value: 'Biscuit (A-2291)',
+    kind: 'text',
+  },
   { label: 'What volunteering have you done?', answer: 'a little', value: null, kind: 'text' },
-  { label: 'What volunteering have you done?', answer: 'I coached an under-12 football team for two seasons', value: 'I coached an under-12 football team for two seasons', kind: 'text' },
+  {
+    label: 'What volunteering have you done?',
+    answer: 'I coached an under-12 football team for two seasons',
+    value: 'I coached an under-12 football team for two seasons',
+    kind: 'text',
+  },
 ];
 
 const japanese: Case[] = [
@@ -93,7 +140,12 @@ const japanese: Case[] = [
   { label: '車両の製造年', answer: '2014年式です', value: '2014', kind: 'year' },
   { label: '同居しているペットの数', answer: 'いません。', value: '0', kind: 'number' },
   { label: 'どんなボランティアをしましたか', answer: '少しあります', value: null, kind: 'text' },
-  { label: 'どんなボランティアをしましたか', answer: '子ども食堂で配膳の手伝いをしました', value: '子ども食堂で配膳の手伝いをしました', kind: 'text' },
+  {
+    label: 'どんなボランティアをしましたか',
+    answer: '子ども食堂で配膳の手伝いをしました',
+    value: '子ども食堂で配膳の手伝いをしました',
+    kind: 'text',
+  },
 ];
 
 describe('every answer kind, in English (Toronto)', () => {
@@ -110,7 +162,14 @@ describe('what never makes a fact numeric or a choice', () => {
     const background = fact("The attendee's current role or background", 'Their job, studies or experience');
     expect(answerSpec(background, field('Background')).type).toBe('text');
     const ja = fact('現在の職業や経歴', '仕事、専攻、経験のいずれか');
-    const outcome = reviewAnswer({ field: field('経歴'), facts: [ja], answers: ['物流会社でバックエンドエンジニアをしています'], language: 'ja', country: 'JP', now: NOW });
+    const outcome = reviewAnswer({
+      field: field('経歴'),
+      facts: [ja],
+      answers: ['物流会社でバックエンドエンジニアをしています'],
+      language: 'ja',
+      country: 'JP',
+      now: NOW,
+    });
     expect(outcome.passed).toBe(true);
   });
 });

@@ -13,10 +13,38 @@ const user = (text: string, fieldId: string | null): Msg => ({ role: 'user', tex
 function englishFields(overrides: Partial<Record<string, Partial<Field>>> = {}): Field[] {
   const base: Field[] = [
     { fieldId: 'full_name', label: 'Full name', intent: 'Identify the applicant', required: true, status: 'done', value: 'Jane Doe' },
-    { fieldId: 'email', label: 'Contact email', intent: 'Contact the applicant about the application', required: true, status: 'done', value: 'jane@example.com' },
-    { fieldId: 'experience_years', label: 'Years of backend experience', intent: 'Check the experience the role needs', required: true, status: 'done', value: '7' },
-    { fieldId: 'motivation', label: 'Why you want to join us', intent: "Understand the applicant's motivation", required: true, status: 'done', value: 'I want to build reliable payment systems' },
-    { fieldId: 'start_date', label: 'Earliest start date', intent: 'Plan the onboarding', required: true, status: 'done', value: '2026-04-01' },
+    {
+      fieldId: 'email',
+      label: 'Contact email',
+      intent: 'Contact the applicant about the application',
+      required: true,
+      status: 'done',
+      value: 'jane@example.com',
+    },
+    {
+      fieldId: 'experience_years',
+      label: 'Years of backend experience',
+      intent: 'Check the experience the role needs',
+      required: true,
+      status: 'done',
+      value: '7',
+    },
+    {
+      fieldId: 'motivation',
+      label: 'Why you want to join us',
+      intent: "Understand the applicant's motivation",
+      required: true,
+      status: 'done',
+      value: 'I want to build reliable payment systems',
+    },
+    {
+      fieldId: 'start_date',
+      label: 'Earliest start date',
+      intent: 'Plan the onboarding',
+      required: true,
+      status: 'done',
+      value: '2026-04-01',
+    },
     { fieldId: 'portfolio', label: 'Portfolio URL', intent: "See the applicant's work", required: false, status: 'skipped', value: null },
   ];
   return base.map((f) => ({ ...f, ...overrides[f.fieldId] }));
@@ -39,9 +67,15 @@ function englishTranscript(): Msg[] {
     user('I want to build reliable payment systems', 'motivation'),
     assistant('Thank you! Next question: Could you tell me your earliest start date?', 'start_date'),
     user('April 1, 2026', 'start_date'),
-    assistant('Thank you! Next question: Could you tell me your portfolio URL?\nThis one is optional — just say “skip” if you’d rather not answer.', 'portfolio'),
+    assistant(
+      'Thank you! Next question: Could you tell me your portfolio URL?\nThis one is optional — just say “skip” if you’d rather not answer.',
+      'portfolio',
+    ),
     user('skip', 'portfolio'),
-    assistant("Thank you — that's all the questions! Here is a summary of your answers:\n• Full name: Jane Doe\n\nPlease look them over and press “Submit”.", null),
+    assistant(
+      "Thank you — that's all the questions! Here is a summary of your answers:\n• Full name: Jane Doe\n\nPlease look them over and press “Submit”.",
+      null,
+    ),
   ];
 }
 
@@ -75,7 +109,11 @@ describe('auditTranscript on a clean interview', () => {
       { fieldId: 'full_name', label: '氏名', intent: '応募者を確認する', required: true, status: 'done', value: '山田花子' },
       { fieldId: 'portfolio', label: 'ポートフォリオのURL', intent: null, required: false, status: 'skipped', value: null },
     ];
-    const messages = [assistant('それでは、最初の質問です。氏名を教えていただけますか？', 'full_name'), user('山田花子', 'full_name'), assistant('すべての質問にお答えいただき、ありがとうございました！', null)];
+    const messages = [
+      assistant('それでは、最初の質問です。氏名を教えていただけますか？', 'full_name'),
+      user('山田花子', 'full_name'),
+      assistant('すべての質問にお答えいただき、ありがとうございました！', null),
+    ];
     const result = audit(messages, fields, 'ja');
     expect(result.passed).toBe(true);
     expect(result.summary).toBe(['応募内容の要約', '・氏名：山田花子', '・ポートフォリオのURL：（スキップ）', '警告：0件'].join('\n'));
@@ -88,7 +126,11 @@ describe('prohibited_topic', () => {
     const result = audit(messages);
     expect(result.passed).toBe(false);
     expect(ofType(result, 'prohibited_topic')).toEqual([
-      { type: 'prohibited_topic', severity: 'error', message: 'the interviewer asked about prohibited topic "marital status" (EEOC) in message #14: "married"' },
+      {
+        type: 'prohibited_topic',
+        severity: 'error',
+        message: 'the interviewer asked about prohibited topic "marital status" (EEOC) in message #14: "married"',
+      },
     ]);
   });
 
@@ -118,7 +160,11 @@ describe('prohibited_topic', () => {
     expect(result.summary).not.toMatch(/faith/i);
     expect(result.summary).toMatch(/^Warnings: 1$/m);
     expect(ofType(result, 'prohibited_topic')).toEqual([
-      { type: 'prohibited_topic', severity: 'warning', message: 'the stored value of "Why you want to join us" (motivation) mentions "religion" (MHLW, EEOC); it is masked in the summary' },
+      {
+        type: 'prohibited_topic',
+        severity: 'warning',
+        message: 'the stored value of "Why you want to join us" (motivation) mentions "religion" (MHLW, EEOC); it is masked in the summary',
+      },
     ]);
   });
 
@@ -135,14 +181,22 @@ describe('over_collection', () => {
     const result = audit([...englishTranscript(), assistant('Before you go, could you tell me what car you drive?', null)]);
     expect(result.passed).toBe(true);
     expect(ofType(result, 'over_collection')).toEqual([
-      { type: 'over_collection', severity: 'warning', message: 'message #14 asks "Before you go, could you tell me what car you drive?" but is bound to no form field' },
+      {
+        type: 'over_collection',
+        severity: 'warning',
+        message: 'message #14 asks "Before you go, could you tell me what car you drive?" but is bound to no form field',
+      },
     ]);
   });
 
   it('warns about a question for a field that shares no keyword with any field', () => {
     const result = audit([...englishTranscript(), assistant('Also, what hobbies do you enjoy on weekends?', 'motivation')]);
     expect(ofType(result, 'over_collection')).toEqual([
-      { type: 'over_collection', severity: 'warning', message: 'message #14 asks "Also, what hobbies do you enjoy on weekends?", which no form field needs' },
+      {
+        type: 'over_collection',
+        severity: 'warning',
+        message: 'message #14 asks "Also, what hobbies do you enjoy on weekends?", which no form field needs',
+      },
     ]);
   });
 
@@ -158,7 +212,11 @@ describe('over_collection', () => {
 
 describe('rude_expression', () => {
   it('is an error for rude or pressuring interviewer wording, in both languages', () => {
-    const result = audit([...englishTranscript(), assistant('Hurry up and give me your email!!', 'email'), assistant('さっさと氏名を書け。', 'full_name')]);
+    const result = audit([
+      ...englishTranscript(),
+      assistant('Hurry up and give me your email!!', 'email'),
+      assistant('さっさと氏名を書け。', 'full_name'),
+    ]);
     expect(result.passed).toBe(false);
     expect(ofType(result, 'rude_expression').map((v) => v.message)).toEqual([
       'message #14: pressuring wording: "Hurry up"',
@@ -170,7 +228,10 @@ describe('rude_expression', () => {
 
   it('does not judge the applicant’s own words quoted back in the summary', () => {
     const fields = englishFields({ motivation: { value: 'I LOVE SHIPPING CODE AND I WANT TO DO IT!!!' } });
-    const messages = [...englishTranscript(), assistant('Here is a summary:\n• Why you want to join us: I LOVE SHIPPING CODE AND I WANT TO DO IT!!!', null)];
+    const messages = [
+      ...englishTranscript(),
+      assistant('Here is a summary:\n• Why you want to join us: I LOVE SHIPPING CODE AND I WANT TO DO IT!!!', null),
+    ];
     expect(ofType(audit(messages, fields), 'rude_expression')).toEqual([]);
   });
 });
@@ -180,7 +241,11 @@ describe('inconsistency', () => {
     const messages = englishTranscript();
     messages.splice(4, 0, user('actually use jane.doe@work.example', 'email'));
     expect(ofType(audit(messages), 'inconsistency')).toEqual([
-      { type: 'inconsistency', severity: 'warning', message: 'different email address values were given for "Contact email" (email): jane@example.com, jane.doe@work.example' },
+      {
+        type: 'inconsistency',
+        severity: 'warning',
+        message: 'different email address values were given for "Contact email" (email): jane@example.com, jane.doe@work.example',
+      },
     ]);
   });
 
@@ -250,8 +315,14 @@ describe('maskCollectedValue', () => {
   });
 
   it('masks only the clause about the topic', () => {
-    expect(maskCollectedValue('My wife works in Osaka, so I want to relocate there.', topics)).toEqual({ value: '[redacted], so I want to relocate there.', masked: true });
-    expect(maskCollectedValue('家族と暮らしており、Goの経験が5年あります。', topics)).toEqual({ value: '［非開示］、Goの経験が5年あります。', masked: true });
+    expect(maskCollectedValue('My wife works in Osaka, so I want to relocate there.', topics)).toEqual({
+      value: '[redacted], so I want to relocate there.',
+      masked: true,
+    });
+    expect(maskCollectedValue('家族と暮らしており、Goの経験が5年あります。', topics)).toEqual({
+      value: '［非開示］、Goの経験が5年あります。',
+      masked: true,
+    });
   });
 
   it('keeps a clean value and null as they are', () => {

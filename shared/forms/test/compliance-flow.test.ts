@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { plainTurnIntake } from '@convo/runtime';
 import { SessionForm } from '@convo/contract';
-import { applicationDraft, applyAudit, applyCheck, applyPlan, formTurnIntake, hasPassedCheck, newFormSession, prepareUserMessage } from '@convo/forms';
+import {
+  applicationDraft,
+  applyAudit,
+  applyCheck,
+  applyPlan,
+  formTurnIntake,
+  hasPassedCheck,
+  newFormSession,
+  prepareUserMessage,
+} from '@convo/forms';
 
 function application() {
   const form = SessionForm.parse({
@@ -13,16 +22,31 @@ function application() {
     facts: [],
     compliance: { prohibitedTopics: ['religion'] },
   });
-  const state = newFormSession({ sessionId: 's', kind: 'application', form, language: 'en', firstAgent: 'interviewer', now: '2026-01-01T00:00:00.000Z' });
+  const state = newFormSession({
+    sessionId: 's',
+    kind: 'application',
+    form,
+    language: 'en',
+    firstAgent: 'interviewer',
+    now: '2026-01-01T00:00:00.000Z',
+  });
   const session = applicationDraft(state);
-  applyPlan(session, { fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })) });
+  applyPlan(session, {
+    fields: form.fields.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? '', required: f.required })),
+  });
   return session;
 }
 
 describe('compliance flow', () => {
   it('records a passed check so that exactly that text may be asked for that field', () => {
     const session = application();
-    const applied = applyCheck(session, { fieldId: 'full_name', question: 'Could you tell me your full name?', passed: true, violations: [], maxRephrasings: 2 });
+    const applied = applyCheck(session, {
+      fieldId: 'full_name',
+      question: 'Could you tell me your full name?',
+      passed: true,
+      violations: [],
+      maxRephrasings: 2,
+    });
     expect(applied.passed).toBe(true);
     expect(hasPassedCheck(session.state, 'full_name', 'Could you tell me your full name?')).toBe(true);
     expect(hasPassedCheck(session.state, 'full_name', 'Could you tell me your full name, please?')).toBe(false);
@@ -32,7 +56,13 @@ describe('compliance flow', () => {
 
   it('fails a question on a prohibited topic even when the model passed it', () => {
     const session = application();
-    const applied = applyCheck(session, { fieldId: 'full_name', question: 'Are you married?', passed: true, violations: [], maxRephrasings: 2 });
+    const applied = applyCheck(session, {
+      fieldId: 'full_name',
+      question: 'Are you married?',
+      passed: true,
+      violations: [],
+      maxRephrasings: 2,
+    });
     expect(applied.passed).toBe(false);
     expect(applied.violations.map((v) => v.type)).toEqual(['prohibited_topic']);
     expect(hasPassedCheck(session.state, 'full_name', 'Are you married?')).toBe(false);
@@ -41,7 +71,14 @@ describe('compliance flow', () => {
   it('skips the field with reason compliance after the rephrasings also fail, and moves on', () => {
     const session = application();
     session.setCurrentFieldIndex(1);
-    const fail = () => applyCheck(session, { fieldId: 'marital_status', question: 'What is your marital status?', passed: false, violations: [], maxRephrasings: 2 });
+    const fail = () =>
+      applyCheck(session, {
+        fieldId: 'marital_status',
+        question: 'What is your marital status?',
+        passed: false,
+        violations: [],
+        maxRephrasings: 2,
+      });
     expect(fail().fieldSkipped).toBe(false);
     expect(fail().fieldSkipped).toBe(false);
     const third = fail();

@@ -8,11 +8,27 @@ describe('the built-in hiring topics', () => {
   it('cover the MHLW fair-recruitment list and the EEOC pre-employment inquiries, each labelled in both languages', () => {
     const bySource = (s: string) => DEFAULT_HIRING_TOPICS.filter((t) => t.source === s).map((t) => t.id);
     expect(bySource('mhlw')).toEqual([
-      'birthplace', 'family', 'housing', 'home_environment', 'religion', 'political_party', 'life_philosophy', 'respected_person', 'beliefs',
-      'social_movement', 'reading',
+      'birthplace',
+      'family',
+      'housing',
+      'home_environment',
+      'religion',
+      'political_party',
+      'life_philosophy',
+      'respected_person',
+      'beliefs',
+      'social_movement',
+      'reading',
     ]);
     expect(bySource('eeoc')).toEqual([
-      'age', 'race', 'national_origin', 'disability_health', 'sex_gender', 'marital_status', 'children_family_planning', 'genetic_information',
+      'age',
+      'race',
+      'national_origin',
+      'disability_health',
+      'sex_gender',
+      'marital_status',
+      'children_family_planning',
+      'genetic_information',
     ]);
     for (const topic of DEFAULT_HIRING_TOPICS) {
       expect(topic.label.en.length).toBeGreaterThan(0);
@@ -136,12 +152,22 @@ describe('findTopicMentions', () => {
   it('reports where each mention is in the original text, full-width letters included', () => {
     const text = 'Hi. ＲＥＬＩＧＩＯＮ?';
     const [mention] = findTopicMentions(text, topics);
-    expect(mention).toMatchObject({ topicId: 'religion', label: { en: 'religion', ja: '宗教' }, match: 'ＲＥＬＩＧＩＯＮ', start: 4, end: 12 });
+    expect(mention).toMatchObject({
+      topicId: 'religion',
+      label: { en: 'religion', ja: '宗教' },
+      match: 'ＲＥＬＩＧＩＯＮ',
+      start: 4,
+      end: 12,
+    });
     expect(text.slice(mention!.start, mention!.end)).toBe(mention!.match);
   });
 
   it('reports each topic once per place, and every topic a phrase touches', () => {
-    expect(findTopicMentions('ご家族の病歴を教えてください。', topics).map((m) => m.topicId).sort()).toEqual(['disability_health', 'family', 'genetic_information']);
+    expect(
+      findTopicMentions('ご家族の病歴を教えてください。', topics)
+        .map((m) => m.topicId)
+        .sort(),
+    ).toEqual(['disability_health', 'family', 'genetic_information']);
     expect(findTopicMentions('Are you married? Are you married?', topics).map((m) => m.start)).toEqual([8, 25]);
   });
 });
@@ -153,7 +179,17 @@ describe('resolveTopics', () => {
   });
 
   it('maps entries naming a built-in topic, in either language or by id, to that topic without adding any', () => {
-    const resolved = resolveTopics(['religion', 'family', 'birthplace', '宗教', '家族', '本籍', 'Marital_Status', 'marital status', '年齢']);
+    const resolved = resolveTopics([
+      'religion',
+      'family',
+      'birthplace',
+      '宗教',
+      '家族',
+      '本籍',
+      'Marital_Status',
+      'marital status',
+      '年齢',
+    ]);
     expect(resolved).toHaveLength(DEFAULT_HIRING_TOPICS.length);
   });
 
@@ -178,7 +214,9 @@ describe('resolveTopics', () => {
 
 describe('maskTopics', () => {
   it('masks the clause about the topic and keeps the rest of the answer', () => {
-    expect(maskTopics('I go to church every Sunday, and I have 5 years of Go experience', topics)).toBe('[redacted], and I have 5 years of Go experience');
+    expect(maskTopics('I go to church every Sunday, and I have 5 years of Go experience', topics)).toBe(
+      '[redacted], and I have 5 years of Go experience',
+    );
     expect(maskTopics("I'm married and I have 5 years of Go.", topics)).toBe('[redacted] and I have 5 years of Go.');
   });
 

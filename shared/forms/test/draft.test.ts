@@ -3,7 +3,8 @@ import { SessionDraft } from '@convo/runtime';
 import { type LoopCheckpoint } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 
-const base = () => newFormSession({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });
+const base = () =>
+  newFormSession({ sessionId: 's', kind: 'form', form: null, language: 'en', firstAgent: 'greeter', now: '2026-01-01T00:00:00.000Z' });
 
 describe('SessionDraft agent stack', () => {
   it('replaces the top on hand-off, pushes a subtask agent and pops it on return', () => {

@@ -62,7 +62,9 @@ describe('a list of options is what a form sets apart as one', () => {
     const found = findOptions(['Day (6am-2pm), Afternoon (2pm-10pm) or Night (10pm-6am)', 'A = Kubernetes, B = Frontend']);
     expect(found.options).toEqual(['Day', 'Afternoon', 'Night']);
     expect(found.aliases.Day).toEqual(['6am-2pm']);
-    expect(findOptions(['朝コース＝9時から、夜コース＝19時から', '「朝コース」「夜コース」のどちらか']).aliases['夜コース']).toEqual(['19時から']);
+    expect(findOptions(['朝コース＝9時から、夜コース＝19時から', '「朝コース」「夜コース」のどちらか']).aliases['夜コース']).toEqual([
+      '19時から',
+    ]);
   });
 
   it('recognises yes/no pairs, including a predicate and its negation', () => {
@@ -76,9 +78,21 @@ describe('a list of options is what a form sets apart as one', () => {
 
   it('an explicit choice cue overrides a typed kind; a bracket does not', () => {
     const field = { label: '参加できる日', intent: null };
-    expect(answerSpec({ factKey: 'day', fact: '参加できる日', doneCriteria: '「平日」「週末」「いつでも」のどれか' }, field)).toMatchObject({ type: 'choice' });
-    expect(answerSpec({ factKey: 'y', fact: 'Graduation year (western or Japanese calendar)', doneCriteria: '' }, { label: 'Year', intent: null }).type).toBe('year');
-    expect(answerSpec({ factKey: 'p', fact: '駐車場を利用するか', doneCriteria: '利用する・しないのどちらか' }, { label: '駐車場', intent: null }).type).toBe('yes_no');
+    expect(answerSpec({ factKey: 'day', fact: '参加できる日', doneCriteria: '「平日」「週末」「いつでも」のどれか' }, field)).toMatchObject(
+      { type: 'choice' },
+    );
+    expect(
+      answerSpec(
+        { factKey: 'y', fact: 'Graduation year (western or Japanese calendar)', doneCriteria: '' },
+        { label: 'Year', intent: null },
+      ).type,
+    ).toBe('year');
+    expect(
+      answerSpec(
+        { factKey: 'p', fact: '駐車場を利用するか', doneCriteria: '利用する・しないのどちらか' },
+        { label: '駐車場', intent: null },
+      ).type,
+    ).toBe('yes_no');
   });
 });
 
@@ -101,7 +115,11 @@ describe('which option a reply picks', () => {
     // Taken back, then the answer: 「さっき初級と言いましたが…上級で」.
     ['さっき初級と言いましたが、仕事が忙しいので上級でお願いします', ['初級', '中級', '上級'], '上級'],
     // Spelled in other words after taking the literal option back.
-    ['Going back to the format — I said Lightning but I meant the standard 30-minute talk.', ['Lightning', 'Standard talk', 'Workshop'], 'Standard talk'],
+    [
+      'Going back to the format — I said Lightning but I meant the standard 30-minute talk.',
+      ['Lightning', 'Standard talk', 'Workshop'],
+      'Standard talk',
+    ],
     ['She just started fourth grade this fall', ['K', '1', '2', '3', '4', '5'], '4'],
     // The clause of decision, even inside one sentence.
     ["I'm normally a small, but race shirts run tiny so let's say a medium to be safe.", ['XS', 'S', 'M', 'L', 'XL'], 'M'],
@@ -117,12 +135,15 @@ describe('which option a reply picks', () => {
 
   it('takes the option of the sentence where the respondent decides', () => {
     const meals = ['Braised short rib', 'Herb-roasted salmon', 'Wild mushroom risotto'];
-    const reply = "The short rib sounds divine but my cardiologist would have my head. Let's say the mushroom risotto for me. He'll want the short rib, I'm sure.";
+    const reply =
+      "The short rib sounds divine but my cardiologist would have my head. Let's say the mushroom risotto for me. He'll want the short rib, I'm sure.";
     expect(matchOption(reply, meals)).toEqual({ option: 'Wild mushroom risotto' });
   });
 
   it('uses the descriptions the form gave', () => {
-    expect(matchOption('the Kubernetes one', ['A', 'B', 'C'], [], { A: ['Kubernetes'], B: ['Frontend'], C: ['AI'] })).toEqual({ option: 'A' });
+    expect(matchOption('the Kubernetes one', ['A', 'B', 'C'], [], { A: ['Kubernetes'], B: ['Frontend'], C: ['AI'] })).toEqual({
+      option: 'A',
+    });
   });
 
   it('leaves hesitation and unrelated words to the follow-up', () => {
@@ -133,7 +154,9 @@ describe('which option a reply picks', () => {
 
   it('words of the question pick nothing, unless they belong to an option', () => {
     expect(matchOption('a shirt', ['S', 'M', 'L', 'XL'], ['T-shirt size'])).toBeNull();
-    expect(matchOption('standard', ['Standard Queen', 'Deluxe King', 'Suite'], ['One of Standard Queen, Deluxe King or Suite'])).toEqual({ option: 'Standard Queen' });
+    expect(matchOption('standard', ['Standard Queen', 'Deluxe King', 'Suite'], ['One of Standard Queen, Deluxe King or Suite'])).toEqual({
+      option: 'Standard Queen',
+    });
   });
 
   it('accepts a Japanese option spelled in Latin letters (as an English interview names it)', () => {

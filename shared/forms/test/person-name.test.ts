@@ -55,7 +55,7 @@ describe('a name inside chatty text', () => {
     ['My name is Jane Doe', 'Jane Doe'],
     ['My name is Taro Yamada', 'Taro Yamada'],
     ["Hello, I'm Oluwaseun Adebayo", 'Oluwaseun Adebayo'],
-    ['Hi, Siobhan O\'Shaughnessy here', "Siobhan O'Shaughnessy"],
+    ["Hi, Siobhan O'Shaughnessy here", "Siobhan O'Shaughnessy"],
     ['hi my name is brandon kowalski and i live in ohio', 'brandon kowalski'],
     ['Name: Jane Doe', 'Jane Doe'],
     ['This is Jane Doe-Smith speaking', 'Jane Doe-Smith'],
@@ -81,7 +81,9 @@ describe('a name inside chatty text', () => {
     expect(name('That would be my brother, Tyler Kowalski. He lives just down the street.')).toEqual(found('Tyler Kowalski'));
     expect(name('My husband Tom Baker will be driving')).toEqual(found('Tom Baker'));
     // A kinship title is no part of the name.
-    expect(name("This is Aunt Carol, Marcus's aunt on his mother's side. Carol Ann Jenkins, for your list.")).toEqual(found('Carol Ann Jenkins'));
+    expect(name("This is Aunt Carol, Marcus's aunt on his mother's side. Carol Ann Jenkins, for your list.")).toEqual(
+      found('Carol Ann Jenkins'),
+    );
   });
 });
 
@@ -208,7 +210,8 @@ describe('Japanese names', () => {
   });
 
   it('keeps given names the dictionary only knows in pieces', () => {
-    for (const full of ['高田翔真', '伊藤蒼空', '中村心愛', '小林一颯', '加藤琉生', '吉田煌']) expect(name(`${full}です`)).toEqual(found(full));
+    for (const full of ['高田翔真', '伊藤蒼空', '中村心愛', '小林一颯', '加藤琉生', '吉田煌'])
+      expect(name(`${full}です`)).toEqual(found(full));
   });
 
   it('does not take a place that is also a surname for a person', () => {
@@ -275,7 +278,11 @@ describe('a name in the other script', () => {
 describe('before the Japanese dictionary has loaded', () => {
   it('falls back to the words before the copula or an introduction', async () => {
     vi.resetModules();
-    vi.doMock('@convo/forms/internal/nlu/japanese', () => ({ morphemes: () => null, preloadJapanese: async () => {}, japaneseReady: () => false }));
+    vi.doMock('@convo/forms/internal/nlu/japanese', () => ({
+      morphemes: () => null,
+      preloadJapanese: async () => {},
+      japaneseReady: () => false,
+    }));
     try {
       const { extractPersonName: early } = await import('@convo/forms/internal/nlu/person-name');
       const read = (reply: string, parts: 1 | 2 = 2) => early(normalizeText(reply), parts);
@@ -291,7 +298,7 @@ describe('before the Japanese dictionary has loaded', () => {
       expect(read('こんにちは')).toEqual(nothing);
       // Cruder than the dictionary: without it a place before です reads like a surname.
       expect(read('東京です')).toEqual(incomplete('東京'));
-      expect(read('I\'m Brandon Kowalski.')).toEqual(found('Brandon Kowalski'));
+      expect(read("I'm Brandon Kowalski.")).toEqual(found('Brandon Kowalski'));
     } finally {
       vi.doUnmock('@convo/forms/internal/nlu/japanese');
       vi.resetModules();

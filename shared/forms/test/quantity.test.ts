@@ -16,7 +16,11 @@ function values(text: string): string[] {
 // Fresh module instances, whose dictionary is not loaded yet: unit files share modules
 // (vitest.config.ts), so another file may have loaded it in these instances already.
 describe('before the Japanese dictionary has loaded', () => {
-  let fresh: { ready: () => boolean; values: (text: string) => string[]; quantity: (answer: string, ...unitTexts: string[]) => string | null };
+  let fresh: {
+    ready: () => boolean;
+    values: (text: string) => string[];
+    quantity: (answer: string, ...unitTexts: string[]) => string | null;
+  };
   beforeAll(async () => {
     vi.resetModules();
     const [japanese, numbers, quantityModule, text] = await Promise.all([
@@ -223,7 +227,11 @@ describe('with the Japanese dictionary', () => {
       // A label that is a plural noun names what is counted; "so" concludes a breakdown.
       ['妻と子ども1人と私の3人です。', ['一緒に引越す人数'], '3'],
       ['夫と息子2人の4人家族です', ['一緒に引越す人数'], '4'],
-      ["It's me plus two devs, so three seats. We might hire in the spring, but let's say 3 for now.", ['Seats needed', 'how many people will use it'], '3'],
+      [
+        "It's me plus two devs, so three seats. We might hire in the spring, but let's say 3 for now.",
+        ['Seats needed', 'how many people will use it'],
+        '3',
+      ],
     ])('%j for %j → %s', (answer, facts, expected) => {
       expect(quantity(answer, ...facts)).toBe(expected);
     });
@@ -304,12 +312,17 @@ describe('with the Japanese dictionary', () => {
   });
 
   describe('6. no figure', () => {
-    it.each([['Not sure'], ["I don't know"], ['no idea, sorry'], ['わかりません'], ['覚えていません'], ['みんなで行きます'], ['Just the usual']])(
-      'gives nothing for %j',
-      (answer) => {
-        expect(extractQuantity(normalizeText(answer), ['How many people?', '人数'])).toEqual({ value: null, rejected: null });
-      },
-    );
+    it.each([
+      ['Not sure'],
+      ["I don't know"],
+      ['no idea, sorry'],
+      ['わかりません'],
+      ['覚えていません'],
+      ['みんなで行きます'],
+      ['Just the usual'],
+    ])('gives nothing for %j', (answer) => {
+      expect(extractQuantity(normalizeText(answer), ['How many people?', '人数'])).toEqual({ value: null, rejected: null });
+    });
 
     it.each([
       ['a few', 'a few'],
@@ -323,7 +336,11 @@ describe('with the Japanese dictionary', () => {
       ['複数名', '複数'],
       ['数日です', '数日'],
     ])('rejects the vague quantity %j', (answer, phrase) => {
-      expect(extractQuantity(normalizeText(answer), ['How many people?', '人数'])).toEqual({ value: null, rejected: phrase, problem: 'invalid' });
+      expect(extractQuantity(normalizeText(answer), ['How many people?', '人数'])).toEqual({
+        value: null,
+        rejected: phrase,
+        problem: 'invalid',
+      });
     });
 
     it('prefers a figure given alongside a vague word', () => {

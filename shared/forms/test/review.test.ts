@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classifyFact, isNilAnswer, isNonAnswer, isSkipRequest, preloadContentAnalyzer, reviewAnswer, type ReviewInput } from '@convo/forms';
+import {
+  classifyFact,
+  isNilAnswer,
+  isNonAnswer,
+  isSkipRequest,
+  preloadContentAnalyzer,
+  reviewAnswer,
+  type ReviewInput,
+} from '@convo/forms';
 import type { FactDefinition, FormField } from '@convo/contract';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
@@ -69,10 +77,21 @@ describe('classifyFact', () => {
 });
 
 describe('isNonAnswer', () => {
-  it.each(["I don't know", 'no idea', 'Not sure', 'dunno', 'idk', '?', '...', 'わかりません', '分かりません', 'よくわからないです', '知りません', '不明', '未定です'])(
-    '%j is a non-answer',
-    (text) => expect(isNonAnswer(text)).toBe(true),
-  );
+  it.each([
+    "I don't know",
+    'no idea',
+    'Not sure',
+    'dunno',
+    'idk',
+    '?',
+    '...',
+    'わかりません',
+    '分かりません',
+    'よくわからないです',
+    '知りません',
+    '不明',
+    '未定です',
+  ])('%j is a non-answer', (text) => expect(isNonAnswer(text)).toBe(true));
 
   it.each(["I don't know exactly, maybe five years", 'わかりませんが、たぶん3年くらいです', '特にありません', 'なし', 'None', 'Engineer'])(
     '%j is not a non-answer',
@@ -81,13 +100,25 @@ describe('isNonAnswer', () => {
 });
 
 describe('isSkipRequest', () => {
-  it.each(['skip', 'Skip please', 'pass', 'prefer not to say', "I'd rather not say", 'no thanks', 'next', 'スキップ', 'スキップでお願いします', 'パス', '答えたくないです', '飛ばしてください', '次へ'])(
-    '%j asks to skip',
-    (text) => expect(isSkipRequest(text)).toBe(true),
-  );
+  it.each([
+    'skip',
+    'Skip please',
+    'pass',
+    'prefer not to say',
+    "I'd rather not say",
+    'no thanks',
+    'next',
+    'スキップ',
+    'スキップでお願いします',
+    'パス',
+    '答えたくないです',
+    '飛ばしてください',
+    '次へ',
+  ])('%j asks to skip', (text) => expect(isSkipRequest(text)).toBe(true));
 
-  it.each(['next month', 'I passed the exam', 'パスポートを持っています', 'なし', 'I skipped breakfast'])('%j does not ask to skip', (text) =>
-    expect(isSkipRequest(text)).toBe(false),
+  it.each(['next month', 'I passed the exam', 'パスポートを持っています', 'なし', 'I skipped breakfast'])(
+    '%j does not ask to skip',
+    (text) => expect(isSkipRequest(text)).toBe(false),
   );
 });
 
@@ -131,12 +162,23 @@ describe('reviewAnswer — typed facts', () => {
   });
 
   it('reads a Japanese mobile number in the country of residence as E.164', () => {
-    const outcome = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['090-1234-5678です'], language: 'ja', country: 'JP' });
+    const outcome = review({
+      field: field('電話番号'),
+      facts: [fact('phone', '電話番号')],
+      answers: ['090-1234-5678です'],
+      language: 'ja',
+      country: 'JP',
+    });
     expect(outcome).toMatchObject({ passed: true, field_value: '+819012345678' });
   });
 
   it('assumes Japan for national phone formats in a Japanese session without a country', () => {
-    const outcome = review({ field: field('電話番号'), facts: [fact('phone', '電話番号')], answers: ['０９０－１２３４－５６７８'], language: 'ja' });
+    const outcome = review({
+      field: field('電話番号'),
+      facts: [fact('phone', '電話番号')],
+      answers: ['０９０－１２３４－５６７８'],
+      language: 'ja',
+    });
     expect(outcome.field_value).toBe('+819012345678');
   });
 
@@ -152,7 +194,12 @@ describe('reviewAnswer — typed facts', () => {
   });
 
   it('reads "2025年4月1日" as 2025-04-01', () => {
-    const outcome = review({ field: field('入社可能日'), facts: [fact('start', '入社可能日')], answers: ['2025年4月1日から可能です'], language: 'ja' });
+    const outcome = review({
+      field: field('入社可能日'),
+      facts: [fact('start', '入社可能日')],
+      answers: ['2025年4月1日から可能です'],
+      language: 'ja',
+    });
     expect(outcome).toMatchObject({ passed: true, field_value: '2025-04-01' });
   });
 
@@ -166,9 +213,13 @@ describe('reviewAnswer — typed facts', () => {
     const facts = [fact('start', 'Start date')];
     expect(review({ field: field('Start date'), facts, answers: ['2025-04-01'] }).field_value).toBe('2025-04-01');
     expect(review({ field: field('Start date'), facts, answers: ['April 2025'] }).field_value).toBe('2025-04');
-    expect(review({ field: field('開始日'), facts: [fact('start', '開始日')], answers: ['2025年4月'], language: 'ja' }).field_value).toBe('2025-04');
+    expect(review({ field: field('開始日'), facts: [fact('start', '開始日')], answers: ['2025年4月'], language: 'ja' }).field_value).toBe(
+      '2025-04',
+    );
     // 「時期」 asks for a time at any precision: a period, kept as written.
-    expect(review({ field: field('開始時期'), facts: [fact('start', '開始時期')], answers: ['2025年4月ごろ'], language: 'ja' }).field_value).toBe('2025年4月ごろ');
+    expect(
+      review({ field: field('開始時期'), facts: [fact('start', '開始時期')], answers: ['2025年4月ごろ'], language: 'ja' }).field_value,
+    ).toBe('2025年4月ごろ');
   });
 
   it('rejects an impossible date and names it', () => {
@@ -208,21 +259,33 @@ describe('reviewAnswer — typed facts', () => {
     ['twenty-five', '25'],
     ['since 2019', 'since 2019'],
   ])('reads the length of time in %j as %j', (answer, value) => {
-    const outcome = review({ field: field('Experience'), facts: [fact('years', 'Years of experience')], answers: [answer], language: 'ja' });
+    const outcome = review({
+      field: field('Experience'),
+      facts: [fact('years', 'Years of experience')],
+      answers: [answer],
+      language: 'ja',
+    });
     expect(outcome).toMatchObject({ passed: true, field_value: value });
   });
 
   it('does not read "一緒" or "十分" as numbers', () => {
-    const outcome = review({ field: field('チームの人数'), facts: [fact('size', 'チームの人数')], answers: ['みんな一緒で十分です'], language: 'ja' });
+    const outcome = review({
+      field: field('チームの人数'),
+      facts: [fact('size', 'チームの人数')],
+      answers: ['みんな一緒で十分です'],
+      language: 'ja',
+    });
     expect(outcome.passed).toBe(false);
   });
 
   it('accepts bare domains and adds https://', () => {
     const facts = [fact('portfolio', 'Portfolio URL')];
-    expect(review({ field: field('Portfolio'), facts, answers: ['example.com/portfolio'] }).field_value).toBe('https://example.com/portfolio');
-    expect(review({ field: field('Portfolio'), facts, answers: ['見てください: https://github.com/taro。'], language: 'ja' }).field_value).toBe(
-      'https://github.com/taro',
+    expect(review({ field: field('Portfolio'), facts, answers: ['example.com/portfolio'] }).field_value).toBe(
+      'https://example.com/portfolio',
     );
+    expect(
+      review({ field: field('Portfolio'), facts, answers: ['見てください: https://github.com/taro。'], language: 'ja' }).field_value,
+    ).toBe('https://github.com/taro');
   });
 
   it('names a link that is not a valid URL', () => {
@@ -239,7 +302,9 @@ describe('reviewAnswer — typed facts', () => {
   it('accepts a full name in Latin script or Japanese and removes the introduction', () => {
     const facts = [fact('fullName', 'Full name')];
     expect(review({ field: field('Name'), facts, answers: ['My name is Taro Yamada'] }).field_value).toBe('Taro Yamada');
-    expect(review({ field: field('氏名'), facts: [fact('name', '氏名')], answers: ['山田太郎と申します'], language: 'ja' }).field_value).toBe('山田太郎');
+    expect(
+      review({ field: field('氏名'), facts: [fact('name', '氏名')], answers: ['山田太郎と申します'], language: 'ja' }).field_value,
+    ).toBe('山田太郎');
   });
 
   it('asks for the family name too when only a first name is given', () => {
@@ -298,7 +363,11 @@ describe('reviewAnswer — refusals and optional fields', () => {
   });
 
   it('"none" completes a question about whether something exists, even when required', () => {
-    const outcome = review({ field: field('Allergies'), facts: [fact('allergies', 'Any allergies the respondent has')], answers: ['None'] });
+    const outcome = review({
+      field: field('Allergies'),
+      facts: [fact('allergies', 'Any allergies the respondent has')],
+      answers: ['None'],
+    });
     expect(outcome).toMatchObject({ passed: true, field_value: 'None' });
   });
 
@@ -311,7 +380,11 @@ describe('reviewAnswer — refusals and optional fields', () => {
 
 describe('reviewAnswer — free text', () => {
   it('passes an informative answer and stores it as the value', () => {
-    const outcome = review({ field: field('Motivation'), facts: [fact('reason', 'Why the respondent wants to join')], answers: ['I love building tools for designers'] });
+    const outcome = review({
+      field: field('Motivation'),
+      facts: [fact('reason', 'Why the respondent wants to join')],
+      answers: ['I love building tools for designers'],
+    });
     expect(outcome).toMatchObject({ passed: true, field_value: 'I love building tools for designers' });
   });
 
@@ -370,12 +443,18 @@ describe('reviewAnswer — free text', () => {
       answers: ['I love your products and the team culture', 'I would like to ship a feature that customers use every day'],
     });
     expect(outcome.passed).toBe(true);
-    expect(outcome.field_value).toBe('I love your products and the team culture\nI would like to ship a feature that customers use every day');
+    expect(outcome.field_value).toBe(
+      'I love your products and the team culture\nI would like to ship a feature that customers use every day',
+    );
     expect(outcome.factResults.map((f) => f.satisfied)).toEqual([true, true]);
   });
 
   it('assigns an answer to the fact whose keyword it mentions, whatever the order', () => {
-    const outcome = review({ field: field('Motivation'), facts: motivation, answers: ['In my first year I hope to achieve a successful product launch'] });
+    const outcome = review({
+      field: field('Motivation'),
+      facts: motivation,
+      answers: ['In my first year I hope to achieve a successful product launch'],
+    });
     expect(outcome.factResults.map((f) => f.satisfied)).toEqual([false, true]);
     expect(outcome.factResults[1]?.reason).toContain("mentions 'hope");
     expect(outcome.missing_facts).toEqual(['Why the respondent wants to join the company']);
@@ -386,7 +465,12 @@ describe('reviewAnswer — free text', () => {
     const first = review({ field: field('志望動機'), facts, answers: ['決済基盤の刷新プロジェクトに挑戦したいです'], language: 'ja' });
     expect(first.factResults.map((f) => f.satisfied)).toEqual([false, true]);
     expect(first.feedback).toContain('当社を志望する理由');
-    const done = review({ field: field('志望動機'), facts, answers: ['決済基盤の刷新プロジェクトに挑戦したいです', '御社の製品が好きで、長く使っているからです'], language: 'ja' });
+    const done = review({
+      field: field('志望動機'),
+      facts,
+      answers: ['決済基盤の刷新プロジェクトに挑戦したいです', '御社の製品が好きで、長く使っているからです'],
+      language: 'ja',
+    });
     expect(done.passed).toBe(true);
   });
 
@@ -418,7 +502,10 @@ describe('reviewAnswer — answers the form itself allows', () => {
     const formField = field('Last tune-up', { required: false, intent: 'When was the bike last serviced?' });
     const facts = [fact('last_service', 'When the bike last had a service', "Approximate time (season/year) or 'never'.")];
     expect(review({ field: formField, facts, answers: ['never'] })).toMatchObject({ passed: true, field_value: 'never' });
-    expect(review({ field: formField, facts, answers: ["It's never been serviced honestly"] })).toMatchObject({ passed: true, field_value: "It's never been serviced honestly" });
+    expect(review({ field: formField, facts, answers: ["It's never been serviced honestly"] })).toMatchObject({
+      passed: true,
+      field_value: "It's never been serviced honestly",
+    });
     // "Time (season/year)" asks for a stretch of time, not a clock time.
     expect(review({ field: formField, facts, answers: ['Last spring, so spring 2024'] }).field_value).toContain('spring 2024');
   });
@@ -433,24 +520,37 @@ describe('reviewAnswer — answers the form itself allows', () => {
 
   it('reads a day said without its year in the month the form states', () => {
     const formField = field('Preferred date', { intent: 'We are currently only booking appointments in June 2025.' });
-    const outcome = review({ field: formField, facts: [fact('date', 'Day in June 2025 for the appointment', 'A calendar date in June 2025')], answers: ['June 10th please'], now: new Date('2026-11-24T10:00:00Z') });
+    const outcome = review({
+      field: formField,
+      facts: [fact('date', 'Day in June 2025 for the appointment', 'A calendar date in June 2025')],
+      answers: ['June 10th please'],
+      now: new Date('2026-11-24T10:00:00Z'),
+    });
     expect(outcome.field_value).toBe('2025-06-10');
   });
 
   it('does not take a verb "skip" for a request to skip', () => {
     const facts = [fact('problem', "What's wrong with the bike", 'Enough detail for the mechanic')];
-    const outcome = review({ field: field('What needs fixing?'), facts, answers: ['The rear brake is squealing and the gears skip when I shift.'] });
+    const outcome = review({
+      field: field('What needs fixing?'),
+      facts,
+      answers: ['The rear brake is squealing and the gears skip when I shift.'],
+    });
     expect(outcome.passed).toBe(true);
     expect(isSkipRequest('the gears skip when I shift')).toBe(false);
-    expect(isSkipRequest("Can we skip this one?")).toBe(true);
+    expect(isSkipRequest('Can we skip this one?')).toBe(true);
     expect(isSkipRequest('skip')).toBe(true);
   });
 });
 
-describe('reviewAnswer — a thing\'s age', () => {
+describe("reviewAnswer — a thing's age", () => {
   it('reads "N years old" as the length asked for when the fact asks an age', () => {
     const formField = field('Roof age', { required: false, intent: 'How long ago was the roof put on or last replaced?' });
-    const outcome = review({ field: formField, facts: [fact('roof_age', 'Age of the roof covering.', 'Roughly how many years old the roof is.')], answers: ['It was replaced in 2017, so about 9 years old.'] });
+    const outcome = review({
+      field: formField,
+      facts: [fact('roof_age', 'Age of the roof covering.', 'Roughly how many years old the roof is.')],
+      answers: ['It was replaced in 2017, so about 9 years old.'],
+    });
     expect(outcome.field_value).toContain('9 years');
   });
 });
@@ -478,9 +578,16 @@ describe('reviewAnswer — doubt about relevance is no "I don\'t know"', () => {
   it('takes an answer that only doubts whether it matters', () => {
     const formField = field('Is there anything else we should know? (noises, warning lights, etc.)', { required: false });
     const facts = [fact('notes', 'What the customer has noticed about the car, and when it happens')];
-    expect(review({ field: formField, facts, answers: ["It pulls a little to the right on the highway, not sure if that's related."] }).passed).toBe(true);
+    expect(
+      review({ field: formField, facts, answers: ["It pulls a little to the right on the highway, not sure if that's related."] }).passed,
+    ).toBe(true);
     expect(review({ field: field('Why are you applying?'), answers: ["Hmm, I'm not sure, honestly."] }).passed).toBe(false);
-    expect(review({ field: field('Where will the shoot take place?'), answers: ["Sorry, still no idea - we're touring places over the next few weeks"] }).passed).toBe(false);
+    expect(
+      review({
+        field: field('Where will the shoot take place?'),
+        answers: ["Sorry, still no idea - we're touring places over the next few weeks"],
+      }).passed,
+    ).toBe(false);
   });
 });
 
@@ -488,7 +595,11 @@ describe('reviewAnswer — a day settled on in the reply', () => {
   it('takes the day the respondent changes to, not the one they take back or give as a reason', () => {
     const formField = field('Preferred day', { intent: 'The conference runs 14–16 October 2026; which day would suit you best?' });
     const facts = [fact('day', 'Which conference day (14, 15 or 16 October 2026) the speaker prefers.', 'A date within the conference.')];
-    const outcome = review({ field: formField, facts, answers: ["The 14th. Actually no, make that the 15th — I'm travelling on the 14th."] });
+    const outcome = review({
+      field: formField,
+      facts,
+      answers: ["The 14th. Actually no, make that the 15th — I'm travelling on the 14th."],
+    });
     expect(outcome.field_value).toBe('2026-10-15');
   });
 });
@@ -496,28 +607,43 @@ describe('reviewAnswer — a day settled on in the reply', () => {
 describe('reviewAnswer — kinds named by the options, and days counted from another', () => {
   it('a kind named only inside the options does not type the fact ("Phone call" is an option)', () => {
     const facts = [fact('format', 'Meeting format — In person, Video call, or Phone call', 'Parent has chosen one format')];
-    expect(review({ field: field('How would you like to meet?'), facts, answers: ['video'] })).toMatchObject({ passed: true, field_value: 'Video call' });
+    expect(review({ field: field('How would you like to meet?'), facts, answers: ['video'] })).toMatchObject({
+      passed: true,
+      field_value: 'Video call',
+    });
   });
 
   it('reads 「当日返却」「翌日返却」 and "the next day" as times', () => {
     const facts = [fact('return', 'いつ返却するか(当日返却か翌日返却か、など)', '返却のタイミングがわかる')];
     const outcome = review({ field: field('レンタル期間・ご返却のタイミング'), facts, answers: ['当日返却で大丈夫です'], language: 'ja' });
     expect(outcome).toMatchObject({ passed: true, field_value: '当日返却' });
-    expect(review({ field: field('When will you return it?'), facts: [fact('r', 'Return period', 'When it comes back')], answers: ['The next day, in the morning'] }).passed).toBe(true);
+    expect(
+      review({
+        field: field('When will you return it?'),
+        facts: [fact('r', 'Return period', 'When it comes back')],
+        answers: ['The next day, in the morning'],
+      }).passed,
+    ).toBe(true);
   });
 });
 
 describe('reviewAnswer — hours the form states as afternoon hours', () => {
   it('reads "4:15" as 16:15 when the slots run "from 3:00 to 6:00 in the afternoon"', () => {
     const formField = field('Preferred time slot', { intent: 'Conference slots run every 15 minutes from 3:00 to 6:00 in the afternoon' });
-    const outcome = review({ field: formField, facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 PM and 6:00 PM')], answers: ['Any time after 4 is good, so maybe 4:15?'] });
+    const outcome = review({
+      field: formField,
+      facts: [fact('time', 'Preferred start time for the conference', 'A time between 3:00 PM and 6:00 PM')],
+      answers: ['Any time after 4 is good, so maybe 4:15?'],
+    });
     expect(outcome.field_value).toBe('16:15');
   });
 });
 
 describe('reviewAnswer — a day changed to, with its weekday', () => {
   it('takes "Friday the 21st" for the 21st, scratches Monday, and reads no hesitation in a settled request', () => {
-    const formField = field('Which day works best for you?', { intent: 'Must be a day of conference week, Monday Nov 17 through Friday Nov 21, 2025' });
+    const formField = field('Which day works best for you?', {
+      intent: 'Must be a day of conference week, Monday Nov 17 through Friday Nov 21, 2025',
+    });
     const facts = [fact('day', 'Preferred conference day during the week of Nov 17–21, 2025', 'A single date within conference week')];
     const said = 'Actually scratch Monday — can we do Friday the 21st instead? I just remembered I have a work trip on the 17th.';
     expect(review({ field: formField, facts, answers: [said], replacing: '2025-11-17' }).field_value).toBe('2025-11-21');
@@ -526,8 +652,17 @@ describe('reviewAnswer — a day changed to, with its weekday', () => {
 
 describe('reviewAnswer — topics listed under an open question', () => {
   it('keeps the description, not the topic word it mentions', () => {
-    const formField = field('Medical info for race-day staff', { required: false, intent: 'Anything the medical tent should know: conditions, medication, allergies' });
-    const facts = [fact('notes', 'Medical conditions, medications or allergies the runner wants race medics to know about', 'Runner has described any relevant condition')];
+    const formField = field('Medical info for race-day staff', {
+      required: false,
+      intent: 'Anything the medical tent should know: conditions, medication, allergies',
+    });
+    const facts = [
+      fact(
+        'notes',
+        'Medical conditions, medications or allergies the runner wants race medics to know about',
+        'Runner has described any relevant condition',
+      ),
+    ];
     const outcome = review({ field: formField, facts, answers: ['I take blood pressure medication every morning.'] });
     expect(outcome.field_value).toContain('blood pressure');
   });
@@ -540,7 +675,12 @@ describe('reviewAnswer — Japanese dates said in pieces, and a stated range of 
 
   it('reads 「10月の…7日の火曜日」 as 10月7日', () => {
     const formField = field('初回訪問の希望日はいつですか?', { intent: '2025年10月1日〜12月27日の間で受付' });
-    const outcome = review({ field: formField, facts: [fact('d', '初回訪問日(2025年)', '年月日が特定できる')], answers: ['できれば早めがいいので、10月の…7日の火曜日って空いてますか?'], language: 'ja' });
+    const outcome = review({
+      field: formField,
+      facts: [fact('d', '初回訪問日(2025年)', '年月日が特定できる')],
+      answers: ['できれば早めがいいので、10月の…7日の火曜日って空いてますか?'],
+      language: 'ja',
+    });
     expect(outcome.field_value).toBe('2025-10-07');
   });
 
@@ -560,7 +700,10 @@ describe('reviewAnswer — the value settled on after a preface', () => {
   it('takes the day said after 「…なんですけど、」 over the dates of the preface', () => {
     const formField = field('ご来店日', { intent: '2026年3月1日〜5月31日の間' });
     const said = '旅行は3月の19日から21日までなんですけど、着物を着るのは真ん中の20日にしたいです!';
-    expect(review({ field: formField, facts: [fact('d', '来店する日(2026年)', '2026年3月〜5月の特定の日付')], answers: [said], language: 'ja' }).field_value).toBe('2026-03-20');
+    expect(
+      review({ field: formField, facts: [fact('d', '来店する日(2026年)', '2026年3月〜5月の特定の日付')], answers: [said], language: 'ja' })
+        .field_value,
+    ).toBe('2026-03-20');
   });
 
   it('reads "for me" as closing what it decides', () => {
@@ -576,17 +719,33 @@ describe('reviewAnswer — codes, dates by their parts, and not knowing', () => 
   });
 
   it('keeps a serial or policy number as written, and "(S/N)" offers no options', () => {
-    const serial = review({ field: field('Serial number'), facts: [fact('sn', "The laptop's serial number (S/N)", 'The full serial number as printed on the sticker')], answers: ["It's 5CG3214XKQ"] });
+    const serial = review({
+      field: field('Serial number'),
+      facts: [fact('sn', "The laptop's serial number (S/N)", 'The full serial number as printed on the sticker')],
+      answers: ["It's 5CG3214XKQ"],
+    });
     expect(serial.field_value).toContain('5CG3214XKQ');
-    const policy = review({ field: field('証券番号'), facts: [fact('p', '保険証券に記載の証券番号（英字＋数字）', '証券番号が聞き取れていること')], answers: ['証券番号はJA-5830214です'], language: 'ja' });
+    const policy = review({
+      field: field('証券番号'),
+      facts: [fact('p', '保険証券に記載の証券番号（英字＋数字）', '証券番号が聞き取れていること')],
+      answers: ['証券番号はJA-5830214です'],
+      language: 'ja',
+    });
     expect(policy.field_value).toContain('JA-5830214');
   });
 
   it('reads "Day, month and year of purchase" as a date and 「年と月」 as a month', () => {
-    const bought = review({ field: field('When did you buy it?'), facts: [fact('d', 'Date of purchase', 'Day, month and year of purchase (as on the receipt)')], answers: ['I bought it on August 19, 2023.'] });
+    const bought = review({
+      field: field('When did you buy it?'),
+      facts: [fact('d', 'Date of purchase', 'Day, month and year of purchase (as on the receipt)')],
+      answers: ['I bought it on August 19, 2023.'],
+    });
     expect(bought.field_value).toBe('2023-08-19');
     const kit = [fact('k', '持ち出し袋を最後に点検・入れ替えした年月', '年と月がわかる')];
-    expect(review({ field: field('非常持ち出し袋を最後に点検した時期', { required: false }), facts: kit, answers: ['2023.3'], language: 'ja' }).field_value).toBe('2023-03');
+    expect(
+      review({ field: field('非常持ち出し袋を最後に点検した時期', { required: false }), facts: kit, answers: ['2023.3'], language: 'ja' })
+        .field_value,
+    ).toBe('2023-03');
   });
 
   it("picks the form's own 'not sure' option for a reply of not knowing", () => {
@@ -599,9 +758,15 @@ describe('reviewAnswer — codes, dates by their parts, and not knowing', () => 
   it('takes no value told in passing after "no clue", and an earlier guess is withdrawn by "I don\'t know"', () => {
     const formField = field('Year built');
     const facts = [fact('y', 'Year the house was built', 'A four-digit year')];
-    expect(review({ field: formField, facts, answers: ['No clue, honestly. I inherited it from my aunt last year and never saw any paperwork.'] }).passed).toBe(false);
+    expect(
+      review({
+        field: formField,
+        facts,
+        answers: ['No clue, honestly. I inherited it from my aunt last year and never saw any paperwork.'],
+      }).passed,
+    ).toBe(false);
     expect(review({ field: formField, facts, answers: ['1990 I think', "Honestly I don't know, sorry."] }).passed).toBe(false);
-    expect(review({ field: formField, facts, answers: ["Not sure, but maybe 1962?"] }).field_value).toBe('1962');
+    expect(review({ field: formField, facts, answers: ['Not sure, but maybe 1962?'] }).field_value).toBe('1962');
   });
 });
 
@@ -612,26 +777,46 @@ describe('reviewAnswer — "none" where the criteria accept it, and あり／な
 
   it('records 「なし」 as the answer when the criteria say not taking any is complete', () => {
     const facts = [fact('m', '服用中の薬', '薬の名前か種類がわかる、または飲んでいないことがわかる')];
-    expect(review({ field: field('現在服用中のお薬', { required: false }), facts, answers: ['なし'], language: 'ja' })).toMatchObject({ passed: true, field_value: 'なし' });
-    expect(review({ field: field('現在服用中のお薬', { required: false }), facts: [fact('m', '服用中の薬')], answers: ['なし'], language: 'ja' }).skipped).toBe(true);
+    expect(review({ field: field('現在服用中のお薬', { required: false }), facts, answers: ['なし'], language: 'ja' })).toMatchObject({
+      passed: true,
+      field_value: 'なし',
+    });
+    expect(
+      review({ field: field('現在服用中のお薬', { required: false }), facts: [fact('m', '服用中の薬')], answers: ['なし'], language: 'ja' })
+        .skipped,
+    ).toBe(true);
   });
 
   it('reads 「あり／なしがはっきりしている」 as a yes/no pair, and 「特にありません」 as no', () => {
     const facts = [fact('a', '麻酔による体調不良の経験', 'あり／なしがはっきりしている')];
-    expect(review({ field: field('麻酔で具合が悪くなったことはありますか？'), facts, answers: ['いいえ、特にありません。'], language: 'ja' }).field_value).toBe('no');
+    expect(
+      review({ field: field('麻酔で具合が悪くなったことはありますか？'), facts, answers: ['いいえ、特にありません。'], language: 'ja' })
+        .field_value,
+    ).toBe('no');
   });
 
-  it('a medicine\'s name is no person\'s name', () => {
+  it("a medicine's name is no person's name", () => {
     const facts = [fact('m', '服用中の薬', '薬の名前か種類がわかる')];
     const formField = field('現在服用中のお薬', { required: false, intent: '今使っているお薬の名前' });
-    expect(review({ field: formField, facts, answers: ['花粉症の薬（アレグラ）を毎日飲んでいます。'], language: 'ja' }).field_value).toContain('アレグラ');
+    expect(
+      review({ field: formField, facts, answers: ['花粉症の薬（アレグラ）を毎日飲んでいます。'], language: 'ja' }).field_value,
+    ).toContain('アレグラ');
   });
 });
 
 describe('reviewAnswer — the one year a form states', () => {
   it('gives a date said without its year the year the form names', () => {
-    const facts = [fact('d', '事故が発生した年月日。本フォームで受け付けるのは2025年に発生した事故のため、年の記載がなければ2025年とする。', '月日がわかること')];
-    expect(review({ field: field('事故はいつ起きましたか'), facts, answers: ['7/3'], language: 'ja', now: new Date('2026-11-24T10:00:00Z') }).field_value).toBe('2025-07-03');
+    const facts = [
+      fact(
+        'd',
+        '事故が発生した年月日。本フォームで受け付けるのは2025年に発生した事故のため、年の記載がなければ2025年とする。',
+        '月日がわかること',
+      ),
+    ];
+    expect(
+      review({ field: field('事故はいつ起きましたか'), facts, answers: ['7/3'], language: 'ja', now: new Date('2026-11-24T10:00:00Z') })
+        .field_value,
+    ).toBe('2025-07-03');
   });
 });
 
@@ -642,23 +827,37 @@ describe('reviewAnswer — not knowing, then answering anyway', () => {
 
   it('"no clue … Let\'s say 90 minutes" gives 90 minutes; "No, sorry, I forgot…" is a no', () => {
     const formField = field('How long should the photographer stay?');
-    const outcome = review({ field: formField, facts: [fact('c', 'How long the coverage lasts', 'A length of time')], answers: ['Honestly I have no clue how long these usually take... is 90 minutes enough? Let\'s say 90 minutes.'] });
+    const outcome = review({
+      field: formField,
+      facts: [fact('c', 'How long the coverage lasts', 'A length of time')],
+      answers: ["Honestly I have no clue how long these usually take... is 90 minutes enough? Let's say 90 minutes."],
+    });
     expect(outcome.field_value).toContain('90 minutes');
-    const fasted = review({ field: field('Had you been fasting before the draw?'), facts: [fact('f', 'Whether the patient fasted for 8 hours', 'Yes or no')], answers: ['No, sorry, I forgot and had a coffee with milk on the way.'] });
+    const fasted = review({
+      field: field('Had you been fasting before the draw?'),
+      facts: [fact('f', 'Whether the patient fasted for 8 hours', 'Yes or no')],
+      answers: ['No, sorry, I forgot and had a coffee with milk on the way.'],
+    });
     expect(fasted.field_value).toBe('no');
   });
 
   it('keeps a corrected full date when a count of days is also said (「1日ずれて…10日で」)', () => {
     const facts = [fact('d', '引越し日', '年月日がわかる')];
     const said = 'すみません、さっきの引越し日ですが、業者の都合で1日ずれて2027年1月10日になりました。10日でおねがいします。';
-    expect(review({ field: field('引越し日（旧居の使用停止日）'), facts, answers: [said], language: 'ja', replacing: '2027-01-09' }).field_value).toBe('2027-01-10');
+    expect(
+      review({ field: field('引越し日（旧居の使用停止日）'), facts, answers: [said], language: 'ja', replacing: '2027-01-09' }).field_value,
+    ).toBe('2027-01-10');
   });
 });
 
 describe('reviewAnswer — a reason after a question mark is no alternative', () => {
   it('"maybe 1:15? Church lets out at noon and …" is 13:15 within afternoon slots', () => {
     const formField = field('Preferred slot', { intent: 'Slots start every 15 minutes from 10:00 am to 4:00 pm' });
-    const outcome = review({ field: formField, facts: [fact('t', 'Preferred audition start time', 'A start time between 10:00 am and 4:00 pm')], answers: ["Anything after lunch — maybe 1:15? Church lets out at noon and I'd like a bite to eat first."] });
+    const outcome = review({
+      field: formField,
+      facts: [fact('t', 'Preferred audition start time', 'A start time between 10:00 am and 4:00 pm')],
+      answers: ["Anything after lunch — maybe 1:15? Church lets out at noon and I'd like a bite to eat first."],
+    });
     expect(outcome.field_value).toBe('13:15');
     expect(review({ field: field('What year did you graduate?'), answers: ['I want to say 2012? Or 2013?'] }).passed).toBe(false);
   });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dateDirection, extractDate, type DateOptions } from '@convo/forms/internal/nlu/date-values';
 import { normalizeText } from '@convo/forms/internal/nlu/text';
-import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear, type TimeOptions } from '@convo/forms/internal/nlu/time-values';
+import {
+  asksForRecord,
+  extractDuration,
+  extractPeriod,
+  extractTime,
+  extractYear,
+  type TimeOptions,
+} from '@convo/forms/internal/nlu/time-values';
 
 // A Tuesday: 12:00 in Tokyo, 03:00 in London.
 const NOW = new Date('2026-11-24T03:00:00Z');
@@ -305,16 +312,22 @@ describe('extractDuration', () => {
     expect(asksForRecord(['How long have you lived here?'])).toBe(false);
   });
 
-  it.each([['十分です'], ['令和5年'], ["I'm 20 years old"], ['10時30分'], ['a while'], ['けっこう長いです']])('finds no length in %j', (text) => {
-    expect(duration(text).value).toBeNull();
-  });
+  it.each([['十分です'], ['令和5年'], ["I'm 20 years old"], ['10時30分'], ['a while'], ['けっこう長いです']])(
+    'finds no length in %j',
+    (text) => {
+      expect(duration(text).value).toBeNull();
+    },
+  );
 });
 
 describe('extractPeriod', () => {
   it.each([
     ['Collecting 12 May 2025, returning 19 May 2025', '12 May 2025, 19 May 2025'],
     ['I did a bit at school, about two years, from 2008 to 2010', 'about two years, from 2008 to 2010'],
-    ['Oh, I took an evening class years ago, back in 1998. It ran for about six months before life got in the way', '1998, about six months'],
+    [
+      'Oh, I took an evening class years ago, back in 1998. It ran for about six months before life got in the way',
+      '1998, about six months',
+    ],
     ['2 yrs, 2015-2017', '2 yrs, 2015-2017'],
     ['One year at university, in 2012', 'One year, 2012'],
     ['Three months on Duolingo in 2023', 'Three months, 2023'],
@@ -351,7 +364,10 @@ describe('extractPeriod', () => {
     expect(period(text).value).toBe(value);
   });
 
-  it.each([['a while ago'], ['最近'], ["I'm not sure"], ['覚えていません'], ['in my 20s'], ['小学生の頃']])('finds no period in %j', (text) => {
-    expect(period(text).value).toBeNull();
-  });
+  it.each([['a while ago'], ['最近'], ["I'm not sure"], ['覚えていません'], ['in my 20s'], ['小学生の頃']])(
+    'finds no period in %j',
+    (text) => {
+      expect(period(text).value).toBeNull();
+    },
+  );
 });

@@ -64,7 +64,7 @@ describe('resolveTimezone', () => {
     expect(resolveTimezone('AU', 'Western Australia').timezone).toBe('Australia/Perth');
   });
 
-  it("ignores a city of another country and stays ambiguous", () => {
+  it('ignores a city of another country and stays ambiguous', () => {
     expect(resolveTimezone('US', 'Toronto')).toMatchObject({ timezone: null, source: 'ambiguous' });
   });
 

@@ -9,7 +9,11 @@ import { tracingConfig, type TracingConfig } from './tracing/env.js';
 /** An integer variable with its default and least value. */
 export const envInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 /** A `true`/`false` variable, false unless set. */
-export const envFlag = () => z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+export const envFlag = () =>
+  z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true');
 const int = envInt;
 
 const EnvSchema = z.object({
@@ -34,12 +38,18 @@ const EnvSchema = z.object({
   /** Cap on a reply's tokens (sent as max_tokens); 0 sends none. A reply cut by it fails the call as retryable. */
   LLM_MAX_OUTPUT_TOKENS: int(0),
   /** Compatibility switches for OpenAI-compatible servers (README, "Models"). */
-  LLM_STRICT_TOOLS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  LLM_STRICT_TOOLS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   LLM_TOOL_CHOICE: z.enum(['auto', 'required', 'omit']).default('auto'),
   LLM_PARALLEL_TOOL_CALLS: z.enum(['true', 'false', 'omit']).default('omit'),
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
   /** Stream replies (`stream: true`): the text of a question reaches clients as it is generated. */
-  LLM_STREAM: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  LLM_STREAM: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   /** Where the session state goes: after the history (cache-friendly), or merged into the first system message (templates that accept one system message only). */
   LLM_STATE_POSITION: z.enum(['end', 'start']).default('end'),
   /** Conversation messages an agent sees besides the current field's exchange; older ones are summarised by the state. */
@@ -96,7 +106,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_MAX: int(600, 0),
   RATE_LIMIT_WINDOW_MS: int(60_000, 1000),
   /** Take the client address from X-Forwarded-For (behind a proxy you trust). */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   /** Model calls per minute per provider and model, across every worker (Redis); 0 = unlimited. */
   LLM_RPM: int(0, 0),
   /** How long a model call may wait for the RPM limit before it fails as retryable. */
@@ -108,7 +121,13 @@ const EnvSchema = z.object({
 });
 
 /** One agent's model settings after its overrides (`<AGENT>_BASE_URL`, …) are applied. */
-export type AgentModelSettings = Readonly<{ baseUrl: string | undefined; apiKey: string | undefined; temperature: number | undefined; maxOutputTokens: number; promptTokenBudget: number }>;
+export type AgentModelSettings = Readonly<{
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  temperature: number | undefined;
+  maxOutputTokens: number;
+  promptTokenBudget: number;
+}>;
 
 /** Where Redis is: one server, or the seed nodes of a Redis Cluster. */
 export type RedisTarget = Readonly<{ url: string; clusterNodes: readonly Readonly<{ host: string; port: number }>[] | null }>;
@@ -225,7 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
   const partitions = perAgent('PARTITIONS', (value) => {
     const count = value === undefined || value === '' ? 1 : Number(value);
-    if (!Number.isInteger(count) || count < 1 || count > MAX_PARTITIONS) throw new ConfigError(`<AGENT>_PARTITIONS must be an integer from 1 to ${MAX_PARTITIONS}, got ${value}`);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_PARTITIONS)
+      throw new ConfigError(`<AGENT>_PARTITIONS must be an integer from 1 to ${MAX_PARTITIONS}, got ${value}`);
     return count;
   });
   const workerPartitions = Object.fromEntries(
@@ -233,13 +253,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ) as Record<AgentName, readonly number[]>;
   const clusterNodes = vars.REDIS_CLUSTER_NODES.trim() === '' ? null : parseClusterNodes(vars.REDIS_CLUSTER_NODES);
   if (clusterNodes && vars.QUEUE_PREFIX?.includes('{')) {
-    throw new ConfigError(`QUEUE_PREFIX must not contain a hash tag on a Redis Cluster (each queue partition has its own), got ${vars.QUEUE_PREFIX}`);
+    throw new ConfigError(
+      `QUEUE_PREFIX must not contain a hash tag on a Redis Cluster (each queue partition has its own), got ${vars.QUEUE_PREFIX}`,
+    );
   }
   const models = perAgent('MODEL', (value) => (value && value.length > 0 ? value : vars.LLM_MODEL));
   const number = (name: string, value: string | undefined, low: number, high: number): number | undefined => {
     if (value === undefined || value === '') return undefined;
     const parsedNumber = Number(value);
-    if (!Number.isFinite(parsedNumber) || parsedNumber < low || parsedNumber > high) throw new ConfigError(`<AGENT>_${name} must be a number from ${low} to ${high}, got ${value}`);
+    if (!Number.isFinite(parsedNumber) || parsedNumber < low || parsedNumber > high)
+      throw new ConfigError(`<AGENT>_${name} must be a number from ${low} to ${high}, got ${value}`);
     return parsedNumber;
   };
   const agentSettings = Object.fromEntries(
@@ -290,7 +313,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerPartitions: Object.freeze(workerPartitions),
     port: vars.PORT,
     host: vars.HOST,
-    corsOrigins: vars.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: vars.CORS_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     operatorKeys: keyList(vars.OPERATOR_KEY),
     logLevel: vars.LOG_LEVEL,
     agentMaxTurns: vars.AGENT_MAX_TURNS,
@@ -330,7 +355,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** A key variable's keys: comma-separated, blanks dropped (a rotation lists the new key and the old one). */
 export function keyList(value: string | undefined): readonly string[] {
-  return Object.freeze((value ?? '').split(',').map((key) => key.trim()).filter(Boolean));
+  return Object.freeze(
+    (value ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
+  );
 }
 
 const MAX_PARTITIONS = 1024;
@@ -341,7 +371,8 @@ export function parseClusterNodes(text: string): { host: string; port: number }[
     const trimmed = entry.trim();
     const match = /^(.+):(\d{1,5})$/.exec(trimmed);
     const port = match ? Number(match[2]) : NaN;
-    if (!match || port < 1 || port > 65_535) throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port pairs separated by commas, got "${trimmed}"`);
+    if (!match || port < 1 || port > 65_535)
+      throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port pairs separated by commas, got "${trimmed}"`);
     return Object.freeze({ host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port });
   });
 }
@@ -354,7 +385,8 @@ function partitionList(text: string | undefined, count: number): number[] {
     const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
     const low = match ? Number(match[1]) : NaN;
     const high = match?.[2] !== undefined ? Number(match[2]) : low;
-    if (!match || high < low || high >= count) throw new ConfigError(`<AGENT>_WORKER_PARTITIONS must list partitions from 0 to ${count - 1} (e.g. 0,2-3), got "${text}"`);
+    if (!match || high < low || high >= count)
+      throw new ConfigError(`<AGENT>_WORKER_PARTITIONS must list partitions from 0 to ${count - 1} (e.g. 0,2-3), got "${text}"`);
     for (let p = low; p <= high; p++) chosen.add(p);
   }
   return [...chosen].sort((a, b) => a - b);

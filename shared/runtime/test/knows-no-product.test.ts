@@ -14,7 +14,21 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../src');
 
 /** The names, in every spelling an identifier or a comment uses: `faq`, `FAQ`, `asFaq`, `FaqState`, `formDraft`. */
-const NAMES = ['forms?', 'faq', 'workbench', 'worksheets?', 'interviews?', 'interviewer', 'greeter', 'architect', 'reviewer', 'checker', 'auditor', 'planner', 'corpus'];
+const NAMES = [
+  'forms?',
+  'faq',
+  'workbench',
+  'worksheets?',
+  'interviews?',
+  'interviewer',
+  'greeter',
+  'architect',
+  'reviewer',
+  'checker',
+  'auditor',
+  'planner',
+  'corpus',
+];
 const capitalized = NAMES.map((name) => name[0]!.toUpperCase() + name.slice(1));
 const PRODUCT_NAMES = new RegExp(String.raw`(?<![A-Za-z])(?:${NAMES.join('|')})(?![a-z])|(?:${capitalized.join('|')})(?![a-z])|\bFAQ\b`);
 
@@ -42,7 +56,18 @@ describe('the runtime', () => {
   });
 
   it('would see one: the pattern finds the names it is for', () => {
-    for (const line of ['draft.asForm()', 'if (state.kind === "faq")', 'updateWorkbench(change)', 'the reviewer writes', 'FaqState', 'formDraft(state)', 'an FAQ dialog', 'SessionForm']) expect(PRODUCT_NAMES.test(line), line).toBe(true);
-    for (const line of ['formatted', 'platform', 'information', 'performance', 'Formats', 'transform']) expect(PRODUCT_NAMES.test(line), line).toBe(false);
+    for (const line of [
+      'draft.asForm()',
+      'if (state.kind === "faq")',
+      'updateWorkbench(change)',
+      'the reviewer writes',
+      'FaqState',
+      'formDraft(state)',
+      'an FAQ dialog',
+      'SessionForm',
+    ])
+      expect(PRODUCT_NAMES.test(line), line).toBe(true);
+    for (const line of ['formatted', 'platform', 'information', 'performance', 'Formats', 'transform'])
+      expect(PRODUCT_NAMES.test(line), line).toBe(false);
   });
 });

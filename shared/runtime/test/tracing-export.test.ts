@@ -58,7 +58,12 @@ describe('OTLP export over HTTP', () => {
   it('sends JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json', async () => {
     const { sent, traceId } = await exportOneSpan({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 'json check');
     expect(sent.headers['content-type']).toBe('application/json');
-    const body = JSON.parse(sent.body.toString('utf8')) as { resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string; traceId: string }> }> }> };
+    const body = JSON.parse(sent.body.toString('utf8')) as {
+      resourceSpans: Array<{
+        resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+        scopeSpans: Array<{ spans: Array<{ name: string; traceId: string }> }>;
+      }>;
+    };
     const spans = body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
     expect(spans).toEqual([expect.objectContaining({ name: 'json check', traceId })]);
     expect(body.resourceSpans[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'convo-export-test' } });

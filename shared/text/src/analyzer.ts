@@ -71,9 +71,50 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Japanese function words kuromoji tags as nouns or verbs but that carry no search meaning. */
 const JA_STOP_BASES: ReadonlySet<string> = new Set([
-  'する', 'いる', 'ある', 'なる', 'れる', 'られる', 'できる', 'くださる', 'いただく', 'もらう', 'おる', 'くる', 'いく', 'みる',
-  'こと', 'もの', 'の', 'ん', 'よう', 'ため', 'とき', 'ところ', 'これ', 'それ', 'あれ', 'どれ', 'ここ', 'そこ', 'どこ',
-  '教える', '知る', '思う', '言う', '方', 'について', 'ください', 'お願い', '場合', '何', 'なに', 'いつ', 'どう', 'どの', 'どんな',
+  'する',
+  'いる',
+  'ある',
+  'なる',
+  'れる',
+  'られる',
+  'できる',
+  'くださる',
+  'いただく',
+  'もらう',
+  'おる',
+  'くる',
+  'いく',
+  'みる',
+  'こと',
+  'もの',
+  'の',
+  'ん',
+  'よう',
+  'ため',
+  'とき',
+  'ところ',
+  'これ',
+  'それ',
+  'あれ',
+  'どれ',
+  'ここ',
+  'そこ',
+  'どこ',
+  '教える',
+  '知る',
+  '思う',
+  '言う',
+  '方',
+  'について',
+  'ください',
+  'お願い',
+  '場合',
+  '何',
+  'なに',
+  'いつ',
+  'どう',
+  'どの',
+  'どんな',
 ]);
 
 const CONTENT_POS: ReadonlySet<string> = new Set(['名詞', '動詞', '形容詞', '形容動詞', '副詞', '接頭詞', '記号']);
@@ -95,7 +136,7 @@ const SPACE_CHAR = /\s/u;
 function scriptRuns(text: string): string[] {
   const chars = [...text];
   const runs: string[] = [];
-  for (let start = 0; start < chars.length; ) {
+  for (let start = 0; start < chars.length;) {
     let end = start;
     let japanese = false;
     for (; end < chars.length; end++) {
@@ -176,7 +217,13 @@ function createAnalyzer(ja: KuromojiTokenizer): Analyzer {
     }
     return out;
   };
-  return { tokens, contentTerms: (text) => tokens(text).filter((token) => token.content).map((token) => token.base) };
+  return {
+    tokens,
+    contentTerms: (text) =>
+      tokens(text)
+        .filter((token) => token.content)
+        .map((token) => token.base),
+  };
 }
 
 function japaneseToken(token: KuromojiToken, run: number): Token {
@@ -185,7 +232,11 @@ function japaneseToken(token: KuromojiToken, run: number): Token {
   const script: Script = /^\p{N}+$/u.test(surface) ? 'digit' : JA_CHAR.test(surface) ? 'ja' : 'latin';
   const content =
     script === 'digit' ||
-    (CONTENT_POS.has(token.pos) && token.pos !== '記号' && !(token.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(token.pos_detail_1)) && !JA_STOP_BASES.has(base) && !/^[\u3040-\u309f]$/.test(surface));
+    (CONTENT_POS.has(token.pos) &&
+      token.pos !== '記号' &&
+      !(token.pos === '名詞' && NON_CONTENT_NOUN_DETAIL.has(token.pos_detail_1)) &&
+      !JA_STOP_BASES.has(base) &&
+      !/^[\u3040-\u309f]$/.test(surface));
   return { surface, base, pos: token.pos, posDetail: token.pos_detail_1, content, script, reading: readingOf(token, surface), run };
 }
 

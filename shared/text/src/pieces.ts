@@ -35,7 +35,15 @@ function charClass(code: number): CharClass {
   }
   if (code >= 0x3041 && code <= 0x309f) return 'hiragana';
   if ((code >= 0x30a1 && code <= 0x30ff) || (code >= 0xff66 && code <= 0xff9f) || (code >= 0x31f0 && code <= 0x31ff)) return 'katakana';
-  if ((code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff) || code === 0x3005 || code === 0x3006 || code === 0x3007) return 'kanji';
+  if (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    code === 0x3005 ||
+    code === 0x3006 ||
+    code === 0x3007
+  )
+    return 'kanji';
   if (code >= 0xff10 && code <= 0xff19) return 'digit';
   if ((code >= 0xff21 && code <= 0xff3a) || (code >= 0xff41 && code <= 0xff5a)) return 'letter';
   if (code === 0x3002 || code === 0xff01 || code === 0xff1f || code === 0xff0e || code === 0x2026) return 'sentence_end';
@@ -92,7 +100,7 @@ function pieceEnd(text: string, start: number, maxPiece: number, maxRun: number)
 export function boundedPieces(text: string, maxPiece: number = MAX_PIECE_LENGTH, maxRun: number = MAX_RUN_LENGTH): TextPiece[] {
   if (text.length === 0) return [];
   const pieces: TextPiece[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, maxPiece, maxRun);
     pieces.push({ text: text.slice(start, end), start });
     start = end;
@@ -134,10 +142,15 @@ export function tokenizeInPieces<T extends SurfaceToken>(tokenizer: { tokenize(t
  * across `at` (the latest such place within `max`), so the pieces convert as the whole would; only where no such
  * place is within reach is a piece cut at `max` anyway. Checks the text budget between pieces.
  */
-export function convertInPieces(text: string, convert: (piece: string) => string, cuttable: (text: string, at: number) => boolean, max: number = MAX_PIECE_LENGTH): string {
+export function convertInPieces(
+  text: string,
+  convert: (piece: string) => string,
+  cuttable: (text: string, at: number) => boolean,
+  max: number = MAX_PIECE_LENGTH,
+): string {
   if (text.length <= max) return convert(text);
   let out = '';
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + max);
     if (end < text.length) {
       let cut = end;

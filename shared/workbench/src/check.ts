@@ -47,11 +47,20 @@ type Lang = 'ja' | 'en';
 type Say = (ja: string, en: string) => string;
 
 /** Choice labels as worksheets print them, in every style an explanation may use. */
-const LABEL_STYLES = [['A', 'B', 'C', 'D'], ['ア', 'イ', 'ウ', 'エ'], ['1', '2', '3', '4'], ['①', '②', '③', '④'], ['a', 'b', 'c', 'd']];
+const LABEL_STYLES = [
+  ['A', 'B', 'C', 'D'],
+  ['ア', 'イ', 'ウ', 'エ'],
+  ['1', '2', '3', '4'],
+  ['①', '②', '③', '④'],
+  ['a', 'b', 'c', 'd'],
+];
 
 export function normalizeChoice(text: string): string {
   // (The lookbehind starts the match only where the final run of marks starts: tried at each mark, it was quadratic.)
-  return normalizeNumerals(text).toLowerCase().replace(/\s+/g, '').replace(/(?<![。．.、,])[。．.、,]+$/, '');
+  return normalizeNumerals(text)
+    .toLowerCase()
+    .replace(/\s+/g, '')
+    .replace(/(?<![。．.、,])[。．.、,]+$/, '');
 }
 
 export async function checkProblem(problem: Problem, language: Lang): Promise<CheckFacts> {
@@ -63,12 +72,20 @@ export async function checkProblem(problem: Problem, language: Lang): Promise<Ch
 function checkLoaded(problem: Problem, language: Lang, tokenizer: KuromojiTokenizer | null): CheckFacts {
   const say: Say = (ja, en) => (language === 'ja' ? ja : en);
   const issues: CheckIssue[] = [];
-  const add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => issues.push({ kind, field, severity, issue, suggestion });
+  const add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) =>
+    issues.push({ kind, field, severity, issue, suggestion });
   const solution = solvePrompt(problem.prompt);
   const reading = tokenizer ? expectedReading(problem.prompt, tokenizer) : null;
   const expected = { value: solution?.value ?? null, reading, solution };
 
-  if (problem.explanation.trim() === '') add('missing_explanation', 'explanation', 'warning', say('解説がありません。', 'The explanation is empty.'), say('解き方を書く', 'Explain the steps'));
+  if (problem.explanation.trim() === '')
+    add(
+      'missing_explanation',
+      'explanation',
+      'warning',
+      say('解説がありません。', 'The explanation is empty.'),
+      say('解き方を書く', 'Explain the steps'),
+    );
 
   if (problem.type === 'written') {
     checkWritten(problem, expected, add, say);
@@ -76,39 +93,117 @@ function checkLoaded(problem: Problem, language: Lang, tokenizer: KuromojiTokeni
   }
 
   const choices = problem.choices ?? [];
-  if (choices.length !== 4) add('choice_count', 'choices', 'error', say(`選択肢が${choices.length}個です（4個必要）。`, `There are ${choices.length} choices; four are needed.`), say('選択肢を4つにする', 'Give four choices'));
+  if (choices.length !== 4)
+    add(
+      'choice_count',
+      'choices',
+      'error',
+      say(`選択肢が${choices.length}個です（4個必要）。`, `There are ${choices.length} choices; four are needed.`),
+      say('選択肢を4つにする', 'Give four choices'),
+    );
   choices.forEach((choice, index) => {
-    if (choice.trim() === '') add('empty_choice', 'choices', 'error', say(`選択肢${index + 1}が空です。`, `Choice ${index + 1} is empty.`), say('空の選択肢を埋める', 'Fill in the empty choice'));
+    if (choice.trim() === '')
+      add(
+        'empty_choice',
+        'choices',
+        'error',
+        say(`選択肢${index + 1}が空です。`, `Choice ${index + 1} is empty.`),
+        say('空の選択肢を埋める', 'Fill in the empty choice'),
+      );
   });
   const seen = new Map<string, number>();
   choices.forEach((choice, index) => {
     const key = normalizeChoice(choice);
     if (key === '') return;
     const earlier = seen.get(key);
-    if (earlier !== undefined) add('duplicate_choice', 'choices', 'error', say(`選択肢${earlier + 1}と${index + 1}が同じです。`, `Choices ${earlier + 1} and ${index + 1} are the same.`), say('重複した選択肢を別の誤答にする', 'Replace the duplicate with another wrong answer'));
+    if (earlier !== undefined)
+      add(
+        'duplicate_choice',
+        'choices',
+        'error',
+        say(`選択肢${earlier + 1}と${index + 1}が同じです。`, `Choices ${earlier + 1} and ${index + 1} are the same.`),
+        say('重複した選択肢を別の誤答にする', 'Replace the duplicate with another wrong answer'),
+      );
     else seen.set(key, index);
   });
   const marked = problem.correctChoiceIndex;
   if (marked === null || marked < 0 || marked >= choices.length) {
-    add('no_marked_answer', 'correctChoiceIndex', 'error', say('正解の選択肢が指定されていません。', 'No choice is marked correct.'), say('正解を指定する', 'Mark the correct choice'));
+    add(
+      'no_marked_answer',
+      'correctChoiceIndex',
+      'error',
+      say('正解の選択肢が指定されていません。', 'No choice is marked correct.'),
+      say('正解を指定する', 'Mark the correct choice'),
+    );
   }
 
   const offTopic = offTopicChoice(choices, solution !== null, reading !== null);
-  if (offTopic !== null) add('off_topic_choice', 'choices', 'error', say(`選択肢${offTopic + 1}「${choices[offTopic]}」は問題が求める種類の答えではありません。`, `Choice ${offTopic + 1} ("${choices[offTopic]}") is not the kind of answer the prompt asks for.`), say('同じ種類の誤答にする', 'Use a wrong answer of the same kind'));
+  if (offTopic !== null)
+    add(
+      'off_topic_choice',
+      'choices',
+      'error',
+      say(
+        `選択肢${offTopic + 1}「${choices[offTopic]}」は問題が求める種類の答えではありません。`,
+        `Choice ${offTopic + 1} ("${choices[offTopic]}") is not the kind of answer the prompt asks for.`,
+      ),
+      say('同じ種類の誤答にする', 'Use a wrong answer of the same kind'),
+    );
 
   const mismatch = numberMismatch(problem, solution);
-  if (mismatch) add('number_mismatch', mismatch.field, 'error', say(`問題文の数（${mismatch.promptOnly.join(', ')}）と解説・選択肢の数（${mismatch.elsewhereOnly.join(', ')}）が合っていません。`, `The prompt's numbers (${mismatch.promptOnly.join(', ')}) do not match those the explanation and choices use (${mismatch.elsewhereOnly.join(', ')}).`), say('解説と選択肢を問題文に合わせる', 'Align choices and explanation'));
+  if (mismatch)
+    add(
+      'number_mismatch',
+      mismatch.field,
+      'error',
+      say(
+        `問題文の数（${mismatch.promptOnly.join(', ')}）と解説・選択肢の数（${mismatch.elsewhereOnly.join(', ')}）が合っていません。`,
+        `The prompt's numbers (${mismatch.promptOnly.join(', ')}) do not match those the explanation and choices use (${mismatch.elsewhereOnly.join(', ')}).`,
+      ),
+      say('解説と選択肢を問題文に合わせる', 'Align choices and explanation'),
+    );
 
   const correctIndices = matchingChoices(choices, solution, reading);
   const answerKnown = solution !== null || reading !== null;
-  if (answerKnown && !mismatch && marked !== null && marked >= 0 && marked < choices.length && numericOrReadingChoices(choices, solution, reading)) {
+  if (
+    answerKnown &&
+    !mismatch &&
+    marked !== null &&
+    marked >= 0 &&
+    marked < choices.length &&
+    numericOrReadingChoices(choices, solution, reading)
+  ) {
     const shown = solution ? formatValue(solution.value) : reading!;
     if (correctIndices.length === 0) {
-      add('no_correct_choice', 'choices', 'error', say(`正しい答え（${shown}）が選択肢にありません。`, `The correct answer (${shown}) is not among the choices.`), say('正解を選択肢に入れる', 'Add the right answer'));
+      add(
+        'no_correct_choice',
+        'choices',
+        'error',
+        say(`正しい答え（${shown}）が選択肢にありません。`, `The correct answer (${shown}) is not among the choices.`),
+        say('正解を選択肢に入れる', 'Add the right answer'),
+      );
     } else if (correctIndices.length > 1) {
-      add('multiple_correct', 'choices', 'error', say(`選択肢${correctIndices.map((index) => index + 1).join('と')}がどちらも正解（${shown}）です。`, `Choices ${correctIndices.map((index) => index + 1).join(' and ')} are both correct (${shown}).`), say('正解を1つにする', 'Keep one correct choice'));
+      add(
+        'multiple_correct',
+        'choices',
+        'error',
+        say(
+          `選択肢${correctIndices.map((index) => index + 1).join('と')}がどちらも正解（${shown}）です。`,
+          `Choices ${correctIndices.map((index) => index + 1).join(' and ')} are both correct (${shown}).`,
+        ),
+        say('正解を1つにする', 'Keep one correct choice'),
+      );
     } else if (!correctIndices.includes(marked)) {
-      add('wrong_answer', 'correctChoiceIndex', 'error', say(`正解は選択肢${correctIndices[0]! + 1}（${choices[correctIndices[0]!]}）ですが、選択肢${marked + 1}が正解になっています。`, `The correct answer is choice ${correctIndices[0]! + 1} (${choices[correctIndices[0]!]}), but choice ${marked + 1} is marked.`), say(`正解を選択肢${correctIndices[0]! + 1}にする`, `Mark choice ${correctIndices[0]! + 1}`));
+      add(
+        'wrong_answer',
+        'correctChoiceIndex',
+        'error',
+        say(
+          `正解は選択肢${correctIndices[0]! + 1}（${choices[correctIndices[0]!]}）ですが、選択肢${marked + 1}が正解になっています。`,
+          `The correct answer is choice ${correctIndices[0]! + 1} (${choices[correctIndices[0]!]}), but choice ${marked + 1} is marked.`,
+        ),
+        say(`正解を選択肢${correctIndices[0]! + 1}にする`, `Mark choice ${correctIndices[0]! + 1}`),
+      );
     }
   }
 
@@ -158,7 +253,8 @@ type ChoiceKind = 'number' | 'kana' | 'japanese' | 'word' | 'phrase' | 'other';
 export function choiceKind(choice: string): ChoiceKind {
   const text = normalizeNumerals(choice).trim();
   if (text === '') return 'other';
-  if (answerValue(text) !== null && /\d/.test(text) && !/[a-z]{3,}/i.test(text.replace(/\b(cm|mm|km|m|kg|g|x|dollars?|yen)\b/gi, ''))) return 'number';
+  if (answerValue(text) !== null && /\d/.test(text) && !/[a-z]{3,}/i.test(text.replace(/\b(cm|mm|km|m|kg|g|x|dollars?|yen)\b/gi, '')))
+    return 'number';
   if (isKana(text.replace(/\s/g, ''))) return 'kana';
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return 'japanese';
   if (/^[a-z][a-z'-]*$/i.test(text)) return 'word';
@@ -215,7 +311,14 @@ function unitDimension(choice: string): string | null {
  * number more than twenty times off the answer, a negative one for a
  * quantity that cannot be negative, a reading of a very different length.
  */
-function checkDistractors(choices: readonly string[], marked: number, solution: Solution | null, reading: string | null, add: Add, say: Say): void {
+function checkDistractors(
+  choices: readonly string[],
+  marked: number,
+  solution: Solution | null,
+  reading: string | null,
+  add: Add,
+  say: Say,
+): void {
   const answer = choices[marked]!;
   choices.forEach((choice, index) => {
     if (index === marked || choice.trim() === '') return;
@@ -223,10 +326,22 @@ function checkDistractors(choices: readonly string[], marked: number, solution: 
     if (reading !== null) far = Math.abs([...normalizeChoice(choice)].length - [...normalizeChoice(answer)].length) > 3;
     else if (solution) {
       const [value, target] = [answerValue(choice), answerValue(answer)];
-      if (value !== null && target !== null && target !== 0 && value !== 0) far = Math.abs(value / target) > 20 || Math.abs(value / target) < 1 / 20;
-      if (value !== null && target !== null && value < 0 && target > 0 && (solution.kind === 'area' || solution.kind === 'percent_of')) far = true;
+      if (value !== null && target !== null && target !== 0 && value !== 0)
+        far = Math.abs(value / target) > 20 || Math.abs(value / target) < 1 / 20;
+      if (value !== null && target !== null && value < 0 && target > 0 && (solution.kind === 'area' || solution.kind === 'percent_of'))
+        far = true;
     }
-    if (far) add('implausible_distractor', 'choices', 'warning', say(`選択肢${index + 1}「${choice}」は明らかに違うため、誤答として働きません。`, `Choice ${index + 1} ("${choice}") is too obviously wrong to be a real distractor.`), say('紛らわしい誤答にする', 'Use a likelier decoy'));
+    if (far)
+      add(
+        'implausible_distractor',
+        'choices',
+        'warning',
+        say(
+          `選択肢${index + 1}「${choice}」は明らかに違うため、誤答として働きません。`,
+          `Choice ${index + 1} ("${choice}") is too obviously wrong to be a real distractor.`,
+        ),
+        say('紛らわしい誤答にする', 'Use a likelier decoy'),
+      );
   });
 }
 
@@ -234,15 +349,27 @@ function checkDistractors(choices: readonly string[], marked: number, solution: 
 function checkExplanationCovers(problem: Problem, answer: string, add: Add, say: Say): void {
   const explanation = problem.explanation.trim();
   if (explanation === '') return;
-  const names = containsChoice(explanation, answer) || (answerValue(answer) !== null && quantitiesIn(explanation).some((quantity) => sameNumber(quantity.value, answerValue(answer)!)));
+  const names =
+    containsChoice(explanation, answer) ||
+    (answerValue(answer) !== null && quantitiesIn(explanation).some((quantity) => sameNumber(quantity.value, answerValue(answer)!)));
   const works = /=|→|×|÷|because|since|so |therefore|means|ので|ため|から|よって|したがって|読み|意味/i.test(explanation);
-  if (!names && !works) add('explanation_incomplete', 'explanation', 'warning', say('解説に答えもその理由も書かれていません。', 'The explanation gives neither the answer nor the reason for it.'), say('答えと理由を書く', 'State answer + why'));
+  if (!names && !works)
+    add(
+      'explanation_incomplete',
+      'explanation',
+      'warning',
+      say('解説に答えもその理由も書かれていません。', 'The explanation gives neither the answer nor the reason for it.'),
+      say('答えと理由を書く', 'State answer + why'),
+    );
 }
 
 type Add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) => void;
 
 /** Numbers the prompt's arithmetic uses that explanation and choices never use, while they use others: the prompt was changed after them. */
-function numberMismatch(problem: Problem, solution: Solution | null): { field: string; promptOnly: string[]; elsewhereOnly: string[] } | null {
+function numberMismatch(
+  problem: Problem,
+  solution: Solution | null,
+): { field: string; promptOnly: string[]; elsewhereOnly: string[] } | null {
   const source = problem.source?.params;
   if (source && problem.source?.generator.startsWith('math.')) {
     // The generator's inputs as the prompt first wrote them: every one must still be there, as written digits.
@@ -253,7 +380,8 @@ function numberMismatch(problem: Problem, solution: Solution | null): { field: s
     const changed = generated.filter((value) => !written.some((number) => sameNumber(number, value)));
     if (changed.length > 0 && written.length > 0) {
       const promptOnly = written.filter((number) => !generated.some((value) => sameNumber(number, value)));
-      if (promptOnly.length > 0) return { field: 'prompt', promptOnly: promptOnly.map(formatValue), elsewhereOnly: changed.map(formatValue) };
+      if (promptOnly.length > 0)
+        return { field: 'prompt', promptOnly: promptOnly.map(formatValue), elsewhereOnly: changed.map(formatValue) };
     }
     return null;
   }
@@ -262,26 +390,37 @@ function numberMismatch(problem: Problem, solution: Solution | null): { field: s
   if (promptDigits.length === 0 || explanationDigits.length === 0) return null;
   const marked = problem.choices?.[problem.correctChoiceIndex ?? -1];
   const markedValue = marked !== undefined ? answerValue(marked) : null;
-  const promptAnswered = solution !== null && markedValue !== null && [solution.value, ...solution.alternatives].some((value) => closeNumber(value, markedValue));
+  const promptAnswered =
+    solution !== null &&
+    markedValue !== null &&
+    [solution.value, ...solution.alternatives].some((value) => closeNumber(value, markedValue));
   if (promptAnswered) return null;
   // The explanation works the prompt's computation on other numbers, and reaches the marked answer that way.
   const again = solvePrompt(problem.explanation);
   if (solution && again && again.kind === solution.kind && markedValue !== null && closeNumber(again.value, markedValue)) {
     const changed = solution.operands.filter((operand) => !again.operands.some((other) => sameNumber(other, operand)));
     const used = again.operands.filter((operand) => !solution.operands.some((other) => sameNumber(other, operand)));
-    if (changed.length > 0 && used.length > 0) return { field: 'prompt', promptOnly: changed.map(formatValue), elsewhereOnly: used.map(formatValue) };
+    if (changed.length > 0 && used.length > 0)
+      return { field: 'prompt', promptOnly: changed.map(formatValue), elsewhereOnly: used.map(formatValue) };
   }
   // Numbers the explanation calculates with that the prompt never gave, while a number the prompt gives goes unused.
   const choiceNumbers = (problem.choices ?? []).flatMap((choice) => writtenNumbers(choice));
   // (A number is read from its first digit: tried from each digit of a long row of them, the search was quadratic.)
-  const calculated = [...normalizeNumerals(problem.explanation).matchAll(/(?<!\d)(?:(\d+(?:\.\d+)?)\s*(?:[×x*÷+]|%)\s*(\d+(?:\.\d+)?)?|(\d+(?:\.\d+)?)\s*%)/g)].flatMap((match) =>
-    [match[1], match[2], match[3]].filter((value): value is string => value !== undefined).map(Number),
-  );
+  const calculated = [
+    ...normalizeNumerals(problem.explanation).matchAll(
+      /(?<!\d)(?:(\d+(?:\.\d+)?)\s*(?:[×x*÷+]|%)\s*(\d+(?:\.\d+)?)?|(\d+(?:\.\d+)?)\s*%)/g,
+    ),
+  ].flatMap((match) => [match[1], match[2], match[3]].filter((value): value is string => value !== undefined).map(Number));
   // Each value once: a long text repeats its numbers, and every number is compared with every other.
   const promptValues = [...new Set(promptDigits)];
   const choiceValues = [...new Set(choiceNumbers)];
   const explanationValues = [...new Set(explanationDigits)];
-  const foreign = calculated.filter((number) => !promptValues.some((value) => sameNumber(value, number)) && !choiceValues.some((value) => sameNumber(value, number)) && !derivable(number, promptValues));
+  const foreign = calculated.filter(
+    (number) =>
+      !promptValues.some((value) => sameNumber(value, number)) &&
+      !choiceValues.some((value) => sameNumber(value, number)) &&
+      !derivable(number, promptValues),
+  );
   const unused = promptDigits.filter((number) => number > 2 && !explanationValues.some((value) => sameNumber(value, number)));
   if (foreign.length > 0 && unused.length > 0 && (markedValue === null || solution === null || !promptAnswered)) {
     return { field: 'prompt', promptOnly: unused.map(formatValue), elsewhereOnly: foreign.map(formatValue) };
@@ -300,15 +439,34 @@ function derivable(number: number, operands: number[]): boolean {
   if (small.some((value) => sameNumber(value, number))) return true;
   for (const left of operands) {
     checkTextBudget();
-    if (sameNumber(left * left, number) || sameNumber(left / 2, number) || sameNumber(left * 2, number) || sameNumber(left / 100, number) || sameNumber(left * 3.14, number)) return true;
+    if (
+      sameNumber(left * left, number) ||
+      sameNumber(left / 2, number) ||
+      sameNumber(left * 2, number) ||
+      sameNumber(left / 100, number) ||
+      sameNumber(left * 3.14, number)
+    )
+      return true;
     for (const right of operands) {
-      if ([left + right, left - right, left * right, right !== 0 ? left / right : Number.NaN, (left * right) / 2, (left * right) / 100, left * right * 3.14].some((value) => sameNumber(value, number))) return true;
+      if (
+        [
+          left + right,
+          left - right,
+          left * right,
+          right !== 0 ? left / right : Number.NaN,
+          (left * right) / 2,
+          (left * right) / 100,
+          left * right * 3.14,
+        ].some((value) => sameNumber(value, number))
+      )
+        return true;
     }
   }
   return false;
 }
 
-const ANSWER_CUE = /(?:the\s+(?:correct\s+)?(?:answer|choice|option)\s+is|answer\s*:|correct\s+(?:answer|choice)\s*:|so\s+the\s+answer\s+is|正解は|答えは|答え\s*[:：]|正しいのは|となるので|なので)\s*([^。.\n]*)/gi;
+const ANSWER_CUE =
+  /(?:the\s+(?:correct\s+)?(?:answer|choice|option)\s+is|answer\s*:|correct\s+(?:answer|choice)\s*:|so\s+the\s+answer\s+is|正解は|答えは|答え\s*[:：]|正しいのは|となるので|なので)\s*([^。.\n]*)/gi;
 
 function checkExplanation(problem: Problem, marked: number, solution: Solution | null, add: Add, say: Say): void {
   const choices = problem.choices ?? [];
@@ -318,20 +476,50 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
     const said = cue[1]!.trim();
     const index = namedLabel(said);
     if (index !== null && index !== marked && index < choices.length) {
-      add('explanation_names_other', 'explanation', 'error', say(`解説が選択肢${index + 1}を正解としていますが、正解は選択肢${marked + 1}です。`, `The explanation names choice ${index + 1} as the answer, but choice ${marked + 1} is marked.`), say('解説の正解を直す', 'Fix the answer in the text'));
+      add(
+        'explanation_names_other',
+        'explanation',
+        'error',
+        say(
+          `解説が選択肢${index + 1}を正解としていますが、正解は選択肢${marked + 1}です。`,
+          `The explanation names choice ${index + 1} as the answer, but choice ${marked + 1} is marked.`,
+        ),
+        say('解説の正解を直す', 'Fix the answer in the text'),
+      );
       return;
     }
     const named = choices.findIndex((choice, index) => index !== marked && choice.trim() !== '' && containsChoice(said, choice));
     if (named >= 0 && !containsChoice(said, choices[marked]!)) {
-      add('explanation_names_other', 'explanation', 'error', say(`解説が「${choices[named]}」を答えとしていますが、正解は「${choices[marked]}」です。`, `The explanation gives "${choices[named]}" as the answer, but "${choices[marked]}" is marked.`), say('解説の答えを直す', 'Fix the answer in the text'));
+      add(
+        'explanation_names_other',
+        'explanation',
+        'error',
+        say(
+          `解説が「${choices[named]}」を答えとしていますが、正解は「${choices[marked]}」です。`,
+          `The explanation gives "${choices[named]}" as the answer, but "${choices[marked]}" is marked.`,
+        ),
+        say('解説の答えを直す', 'Fix the answer in the text'),
+      );
       return;
     }
   }
-  const claimed = new RegExp(String.raw`(?:^|[\s(（「『"])([A-Dア-エ①-④])[)）」』"]?\s*(?:が|is|は)\s*(?:正解|答え|the\s+(?:correct\s+|right\s+)?answer)`, 'u').exec(explanation);
+  const claimed = new RegExp(
+    String.raw`(?:^|[\s(（「『"])([A-Dア-エ①-④])[)）」』"]?\s*(?:が|is|は)\s*(?:正解|答え|the\s+(?:correct\s+|right\s+)?answer)`,
+    'u',
+  ).exec(explanation);
   if (claimed) {
     const index = LABEL_STYLES.map((style) => style.indexOf(claimed[1]!)).find((position) => position >= 0);
     if (index !== undefined && index >= 0 && index !== marked && index < choices.length) {
-      add('explanation_names_other', 'explanation', 'error', say(`解説が選択肢${index + 1}を正解としていますが、正解は選択肢${marked + 1}です。`, `The explanation names choice ${index + 1} as the answer, but choice ${marked + 1} is marked.`), say('解説の正解を直す', 'Fix the answer in the text'));
+      add(
+        'explanation_names_other',
+        'explanation',
+        'error',
+        say(
+          `解説が選択肢${index + 1}を正解としていますが、正解は選択肢${marked + 1}です。`,
+          `The explanation names choice ${index + 1} as the answer, but choice ${marked + 1} is marked.`,
+        ),
+        say('解説の正解を直す', 'Fix the answer in the text'),
+      );
       return;
     }
   }
@@ -342,10 +530,26 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
     (choice, index) =>
       index !== marked &&
       choice.trim().length > 1 &&
-      sentences.some((sentence) => containsChoice(sentence, choice) && ANSWER_NOUN.test(sentence) && !containsChoice(sentence, choices[marked]!) && !DENIAL.test(sentence) && !MISTAKE_TALK.test(sentence)),
+      sentences.some(
+        (sentence) =>
+          containsChoice(sentence, choice) &&
+          ANSWER_NOUN.test(sentence) &&
+          !containsChoice(sentence, choices[marked]!) &&
+          !DENIAL.test(sentence) &&
+          !MISTAKE_TALK.test(sentence),
+      ),
   );
   if (namedFirst >= 0) {
-    add('explanation_names_other', 'explanation', 'error', say(`解説が「${choices[namedFirst]}」を答えとしていますが、正解は「${choices[marked]}」です。`, `The explanation gives "${choices[namedFirst]}" as the answer, but "${choices[marked]}" is marked.`), say('解説の答えを直す', 'Fix the answer in the text'));
+    add(
+      'explanation_names_other',
+      'explanation',
+      'error',
+      say(
+        `解説が「${choices[namedFirst]}」を答えとしていますが、正解は「${choices[marked]}」です。`,
+        `The explanation gives "${choices[namedFirst]}" as the answer, but "${choices[marked]}" is marked.`,
+      ),
+      say('解説の答えを直す', 'Fix the answer in the text'),
+    );
     return;
   }
   // The value the explanation's working ends with, against the marked answer.
@@ -353,13 +557,35 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
   if (markedValue === null) return;
   const result = workedResult(explanation) ?? quantityInUnit(explanation, choices, markedValue);
   if (result === null) return;
-  const agrees = (value: number) => sameNumber(value, markedValue) || ((solution?.kind === 'area' || (solution?.alternatives.length ?? 0) > 0) && closeNumber(value, markedValue));
+  const agrees = (value: number) =>
+    sameNumber(value, markedValue) ||
+    ((solution?.kind === 'area' || (solution?.alternatives.length ?? 0) > 0) && closeNumber(value, markedValue));
   if (agrees(result)) return;
-  const other = choices.findIndex((choice, index) => index !== marked && answerValue(choice) !== null && sameNumber(answerValue(choice)!, result));
+  const other = choices.findIndex(
+    (choice, index) => index !== marked && answerValue(choice) !== null && sameNumber(answerValue(choice)!, result),
+  );
   if (other >= 0) {
-    add('explanation_names_other', 'explanation', 'error', say(`解説の計算は「${choices[other]}」になり、正解の「${choices[marked]}」と違います。`, `The explanation's working gives "${choices[other]}", not the marked "${choices[marked]}".`), say('解説の計算を直す', 'Fix the working'));
+    add(
+      'explanation_names_other',
+      'explanation',
+      'error',
+      say(
+        `解説の計算は「${choices[other]}」になり、正解の「${choices[marked]}」と違います。`,
+        `The explanation's working gives "${choices[other]}", not the marked "${choices[marked]}".`,
+      ),
+      say('解説の計算を直す', 'Fix the working'),
+    );
   } else {
-    add('explanation_contradicts', 'explanation', 'error', say(`解説の計算結果（${formatValue(result)}）が正解（${choices[marked]}）と合いません。`, `The explanation's result (${formatValue(result)}) does not match the marked answer (${choices[marked]}).`), say('解説の計算を直す', 'Fix the working'));
+    add(
+      'explanation_contradicts',
+      'explanation',
+      'error',
+      say(
+        `解説の計算結果（${formatValue(result)}）が正解（${choices[marked]}）と合いません。`,
+        `The explanation's result (${formatValue(result)}) does not match the marked answer (${choices[marked]}).`,
+      ),
+      say('解説の計算を直す', 'Fix the working'),
+    );
   }
 }
 
@@ -380,7 +606,8 @@ function containsChoice(text: string, choice: string): boolean {
   const needle = normalizeChoice(choice);
   if (needle.length === 0) return false;
   const haystack = normalizeChoice(text);
-  if (/^[\d./-]+$/.test(needle)) return new RegExp(`(^|[^\\d./])${needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\d./])`).test(haystack);
+  if (/^[\d./-]+$/.test(needle))
+    return new RegExp(`(^|[^\\d./])${needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\d./])`).test(haystack);
   return haystack.includes(needle);
 }
 
@@ -394,7 +621,9 @@ function quantityInUnit(explanation: string, choices: readonly string[], markedV
   const unit = units[0];
   if (!unit || units.some((other) => other !== unit)) return null;
   // (A number read from its sign or first digit: tried from each digit of a long row, the search was quadratic.)
-  const values = [...explanation.matchAll(new RegExp(String.raw`((?:-|(?<!\d))\d+(?:\.\d+)?)\s*${escapeRegExp(unit)}`, 'g'))].map((match) => Number(match[1]));
+  const values = [...explanation.matchAll(new RegExp(String.raw`((?:-|(?<!\d))\d+(?:\.\d+)?)\s*${escapeRegExp(unit)}`, 'g'))].map((match) =>
+    Number(match[1]),
+  );
   if (values.length === 0 || values.some((value) => sameNumber(value, markedValue))) return null;
   return values.at(-1)!;
 }
@@ -431,14 +660,33 @@ function workedResult(explanation: string): number | null {
 function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: Add, say: Say): void {
   const answer = (problem.modelAnswer ?? '').trim();
   if (answer === '') {
-    add('written_missing_answer', 'modelAnswer', 'error', say('模範解答がありません。', 'The model answer is empty.'), say('模範解答を書く', 'Write the model answer'));
+    add(
+      'written_missing_answer',
+      'modelAnswer',
+      'error',
+      say('模範解答がありません。', 'The model answer is empty.'),
+      say('模範解答を書く', 'Write the model answer'),
+    );
     return;
   }
-  if (!problem.rubric || problem.rubric.length === 0) add('missing_rubric', 'rubric', 'warning', say('採点基準がありません。', 'There is no grading rubric.'), say('採点基準を書く', 'Add grading points'));
+  if (!problem.rubric || problem.rubric.length === 0)
+    add(
+      'missing_rubric',
+      'rubric',
+      'warning',
+      say('採点基準がありません。', 'There is no grading rubric.'),
+      say('採点基準を書く', 'Add grading points'),
+    );
   if (expected.reading !== null) {
     const written = hiragana(normalizeChoice(answer));
     if (isHiragana(written) && !written.includes(expected.reading)) {
-      add('written_missing_answer', 'modelAnswer', 'error', say(`模範解答が正しい読み（${expected.reading}）になっていません。`, `The model answer is not the reading (${expected.reading}).`), say('模範解答を直す', 'Fix the model answer'));
+      add(
+        'written_missing_answer',
+        'modelAnswer',
+        'error',
+        say(`模範解答が正しい読み（${expected.reading}）になっていません。`, `The model answer is not the reading (${expected.reading}).`),
+        say('模範解答を直す', 'Fix the model answer'),
+      );
     }
     return;
   }
@@ -447,7 +695,16 @@ function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: A
   const values = quantitiesIn(answer).map((quantity) => quantity.value);
   const targets = [solution.value, ...solution.alternatives];
   if (!values.some((value) => targets.some((target) => closeNumber(value, target)))) {
-    add('written_missing_answer', 'modelAnswer', 'error', say(`模範解答に正しい答え（${formatValue(solution.value)}）がありません。`, `The model answer does not reach the correct result (${formatValue(solution.value)}).`), say('模範解答を直す', 'Fix the model answer'));
+    add(
+      'written_missing_answer',
+      'modelAnswer',
+      'error',
+      say(
+        `模範解答に正しい答え（${formatValue(solution.value)}）がありません。`,
+        `The model answer does not reach the correct result (${formatValue(solution.value)}).`,
+      ),
+      say('模範解答を直す', 'Fix the model answer'),
+    );
   }
 }
 

@@ -62,9 +62,16 @@ function editByRules(problem: Problem, section: EditSection, intent: Intent, lan
     if (!solution || !answer || /=/.test(problem.explanation)) {
       const reason = say('ほかの選択肢は問題の条件に合いません。', 'The other choices do not meet the conditions in the question.');
       if (problem.explanation.includes(reason)) return null;
-      return { field: 'explanation', value: `${problem.explanation.trim()} ${reason}`.trim(), changes: [say('誤答の理由を追記', 'added why the other choices are wrong')] };
+      return {
+        field: 'explanation',
+        value: `${problem.explanation.trim()} ${reason}`.trim(),
+        changes: [say('誤答の理由を追記', 'added why the other choices are wrong')],
+      };
     }
-    const text = say(`${solution.working}。答えは ${answer} です。${problem.explanation}`, `${solution.working}, so the answer is ${answer}. ${problem.explanation}`);
+    const text = say(
+      `${solution.working}。答えは ${answer} です。${problem.explanation}`,
+      `${solution.working}, so the answer is ${answer}. ${problem.explanation}`,
+    );
     return { field: 'explanation', value: text.trim(), changes: [say('途中の式を追記', 'added the working')] };
   }
   if (section === 'choices') return null;
@@ -72,16 +79,28 @@ function editByRules(problem: Problem, section: EditSection, intent: Intent, lan
   if (intent === 'simplify') {
     const hint = hintFor(problem, language);
     if (!hint || prompt.includes(hint)) return null;
-    return { field: 'prompt', value: `${prompt}${say('（', ' (')}${hint}${say('）', ')')}`, changes: [say(`ヒントを追加: ${hint}`, `added a hint: ${hint}`)] };
+    return {
+      field: 'prompt',
+      value: `${prompt}${say('（', ' (')}${hint}${say('）', ')')}`,
+      changes: [say(`ヒントを追加: ${hint}`, `added a hint: ${hint}`)],
+    };
   }
   if (intent === 'harden') {
     const ask = say('答えだけでなく、考え方も説明しなさい。', 'Explain how you found the answer, not only the answer.');
     if (prompt.includes(ask)) return null;
-    return { field: 'prompt', value: joinSentences(prompt, ask, language), changes: [say('考え方の説明を求める文を追加', 'asks for the reasoning too')] };
+    return {
+      field: 'prompt',
+      value: joinSentences(prompt, ask, language),
+      changes: [say('考え方の説明を求める文を追加', 'asks for the reasoning too')],
+    };
   }
   const form = answerForm(problem, language);
   if (!form || prompt.includes(form)) return null;
-  return { field: 'prompt', value: joinSentences(prompt, form, language), changes: [say(`答え方を明記: ${form}`, `states the answer form: ${form}`)] };
+  return {
+    field: 'prompt',
+    value: joinSentences(prompt, form, language),
+    changes: [say(`答え方を明記: ${form}`, `states the answer form: ${form}`)],
+  };
 }
 
 /** Two sentences as one text: Japanese ends the first with 「。」 unless it already ends a sentence; English puts a space between. */
@@ -94,7 +113,8 @@ function joinSentences(first: string, second: string, language: 'ja' | 'en'): st
 function answerForm(problem: Problem, language: 'ja' | 'en'): string | null {
   const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
   const samples = problem.choices ?? (problem.modelAnswer ? [problem.modelAnswer] : []);
-  if (samples.some((choice) => /\d\s*\/\s*\d/.test(choice))) return say('答えは既約分数で答えなさい。', 'Give the answer as a fraction in lowest terms.');
+  if (samples.some((choice) => /\d\s*\/\s*\d/.test(choice)))
+    return say('答えは既約分数で答えなさい。', 'Give the answer as a fraction in lowest terms.');
   if (samples.some((choice) => /^\s*x\s*=/.test(choice))) return say('x の値を求めなさい。', 'Give the value of x.');
   const unit = unitOf(samples);
   if (unit) return say(`単位（${unit}）をつけて答えなさい。`, `Give the answer in ${unit}.`);

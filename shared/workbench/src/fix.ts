@@ -96,7 +96,11 @@ function fixChecked(problem: Problem, language: 'ja' | 'en', facts: CheckFacts):
   }
   if (choices.some((choice, index) => choice !== (problem.choices ?? [])[index])) fixes.choices = choices;
 
-  if (kinds.has('explanation_names_other') || kinds.has('explanation_contradicts') || (fixed.includes('wrong_answer') && !kinds.has('explanation_names_other'))) {
+  if (
+    kinds.has('explanation_names_other') ||
+    kinds.has('explanation_contradicts') ||
+    (fixed.includes('wrong_answer') && !kinds.has('explanation_names_other'))
+  ) {
     const answer = choices[marked] ?? '';
     const rewritten = explanationFor({ ...problem, choices, correctChoiceIndex: marked }, facts, answer, language);
     if (rewritten !== problem.explanation) {
@@ -127,7 +131,8 @@ function expectedAnswerText(problem: Problem, facts: CheckFacts): string | null 
   if (!solution) return null;
   const choices = problem.choices ?? [];
   const template = choiceTemplate(choices, problem.correctChoiceIndex ?? 0);
-  const value = solution.alternatives.length > 0 && choices.some((choice) => /3\.14|\.\d/.test(choice)) ? solution.alternatives[0]! : solution.value;
+  const value =
+    solution.alternatives.length > 0 && choices.some((choice) => /3\.14|\.\d/.test(choice)) ? solution.alternatives[0]! : solution.value;
   return template(value);
 }
 
@@ -164,7 +169,9 @@ function aroundNumber(text: string): [string, string, string] | null {
 }
 
 function numericDistractors(value: number, count: number): number[] {
-  const candidates = [value * 2, value + 1, value - 1, value / 2, value + 10, value * 10, value - 10, value + 2].filter((candidate) => Number.isFinite(candidate));
+  const candidates = [value * 2, value + 1, value - 1, value / 2, value + 10, value * 10, value - 10, value + 2].filter((candidate) =>
+    Number.isFinite(candidate),
+  );
   const kept: number[] = [];
   for (const candidate of candidates) {
     if (kept.length < count && !sameNumber(candidate, value) && !kept.some((other) => sameNumber(other, candidate))) kept.push(candidate);
@@ -173,8 +180,16 @@ function numericDistractors(value: number, count: number): number[] {
 }
 
 /** Wrong answers of the choices' own kind that are not yet among them. */
-function freshDistractors(facts: CheckFacts, choices: string[], marked: number, count: number, template: (value: number) => string): string[] {
-  const taken = new Set(choices.filter((_, index) => index === marked || !problemChoiceNeedsReplacing(choices, index, marked)).map(normalizeChoice));
+function freshDistractors(
+  facts: CheckFacts,
+  choices: string[],
+  marked: number,
+  count: number,
+  template: (value: number) => string,
+): string[] {
+  const taken = new Set(
+    choices.filter((_, index) => index === marked || !problemChoiceNeedsReplacing(choices, index, marked)).map(normalizeChoice),
+  );
   const out: string[] = [];
   const offer = (candidate: string) => {
     const key = normalizeChoice(candidate);
@@ -183,7 +198,8 @@ function freshDistractors(facts: CheckFacts, choices: string[], marked: number, 
       out.push(candidate);
     }
   };
-  const reading = facts.expected.reading ?? (isKana(normalizeChoice(choices[marked] ?? '')) ? hiragana(normalizeChoice(choices[marked] ?? '')) : null);
+  const reading =
+    facts.expected.reading ?? (isKana(normalizeChoice(choices[marked] ?? '')) ? hiragana(normalizeChoice(choices[marked] ?? '')) : null);
   if (reading) for (const variant of misreadings(reading)) offer(variant);
   const base = facts.expected.value ?? answerValue(choices[marked] ?? '');
   if (base !== null) for (const value of numericDistractors(base, 8)) offer(template(value));
@@ -196,7 +212,28 @@ function problemChoiceNeedsReplacing(choices: string[], index: number, marked: n
   return key === '' || choices.findIndex((choice) => normalizeChoice(choice) === key) !== index;
 }
 
-const VOICED: Record<string, string> = { か: 'が', き: 'ぎ', く: 'ぐ', け: 'げ', こ: 'ご', さ: 'ざ', し: 'じ', す: 'ず', せ: 'ぜ', そ: 'ぞ', た: 'だ', ち: 'ぢ', つ: 'づ', て: 'で', と: 'ど', は: 'ば', ひ: 'び', ふ: 'ぶ', へ: 'べ', ほ: 'ぼ' };
+const VOICED: Record<string, string> = {
+  か: 'が',
+  き: 'ぎ',
+  く: 'ぐ',
+  け: 'げ',
+  こ: 'ご',
+  さ: 'ざ',
+  し: 'じ',
+  す: 'ず',
+  せ: 'ぜ',
+  そ: 'ぞ',
+  た: 'だ',
+  ち: 'ぢ',
+  つ: 'づ',
+  て: 'で',
+  と: 'ど',
+  は: 'ば',
+  ひ: 'び',
+  ふ: 'ぶ',
+  へ: 'べ',
+  ほ: 'ぼ',
+};
 const UNVOICED = Object.fromEntries(Object.entries(VOICED).map(([plain, voiced]) => [voiced, plain]));
 
 /** Readings a learner plausibly writes instead: voicing added or dropped, a small っ or a long vowel added or dropped. */
@@ -227,5 +264,9 @@ function explanationFor(problem: Problem, facts: CheckFacts, answer: string, lan
   choices.forEach((choice, index) => {
     if (index !== problem.correctChoiceIndex && choice.trim() !== '' && text.includes(choice)) text = text.split(choice).join(answer);
   });
-  return text === problem.explanation ? (language === 'ja' ? `${problem.explanation}（正解は「${answer}」）` : `${problem.explanation} (The answer is "${answer}".)`) : text;
+  return text === problem.explanation
+    ? language === 'ja'
+      ? `${problem.explanation}（正解は「${answer}」）`
+      : `${problem.explanation} (The answer is "${answer}".)`
+    : text;
 }

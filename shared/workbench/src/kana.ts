@@ -8,7 +8,8 @@ import { isMixed, isRomaji, toHiragana, toKana } from 'wanakana';
  * but not in a text that also holds kanji). A reading or a choice, up to 128 characters, converts as before.
  */
 export function hiragana(text: string): string {
-  if (isMixed(text)) return convertInPieces(convertInPieces(text, katakanaToHiragana, startsKanaState).toLowerCase(), romajiToKana, outsideRomaji);
+  if (isMixed(text))
+    return convertInPieces(convertInPieces(text, katakanaToHiragana, startsKanaState).toLowerCase(), romajiToKana, outsideRomaji);
   if (isRomaji(text) || startsWithEnglishPunctuation(text)) return convertInPieces(text.toLowerCase(), romajiToKana, outsideRomaji);
   return convertInPieces(text, katakanaToHiragana, startsKanaState);
 }
@@ -39,5 +40,14 @@ function romajiLike(code: number): boolean {
 /** wanakana's test on the first character that sends a text through romaji conversion: English punctuation. */
 function startsWithEnglishPunctuation(text: string): boolean {
   const code = text.charCodeAt(0);
-  return (code >= 0x20 && code <= 0x2f) || (code >= 0x3a && code <= 0x3f) || (code >= 0x5b && code <= 0x60) || (code >= 0x7b && code <= 0x7e) || code === 0x2018 || code === 0x2019 || code === 0x201c || code === 0x201d;
+  return (
+    (code >= 0x20 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x3f) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e) ||
+    code === 0x2018 ||
+    code === 0x2019 ||
+    code === 0x201c ||
+    code === 0x201d
+  );
 }

@@ -30,7 +30,8 @@ export function quantitiesIn(text: string): Quantity[] {
     checkTextBudget();
     const [, whole, mixedNumerator, mixedDenominator, denominator, suffix] = match;
     let value = Number(whole);
-    if (mixedNumerator && mixedDenominator) value = Math.sign(value || 1) * (Math.abs(value) + Number(mixedNumerator) / Number(mixedDenominator));
+    if (mixedNumerator && mixedDenominator)
+      value = Math.sign(value || 1) * (Math.abs(value) + Number(mixedNumerator) / Number(mixedDenominator));
     else if (denominator) value = Number(denominator) === 0 ? Number.NaN : value / Number(denominator);
     if (!Number.isFinite(value)) continue;
     found.push({ value: suffix === 'π' ? value * Math.PI : value, percent: suffix === '%' || suffix === 'パーセント', pi: suffix === 'π' });

@@ -83,7 +83,12 @@ const LABELS: Record<WorkbenchLanguage, Labels> = {
     sheet: { questions: '問題', answers: '解答' },
     difficulty: { easy: '易しい', normal: '標準', hard: '難しい' },
     meta: (w) =>
-      [`教科：${w.subject}`, w.topic ? `単元：${w.topic}` : null, `難易度：${LABELS.ja.difficulty[w.difficulty]}`, `全${w.problems.length}問`]
+      [
+        `教科：${w.subject}`,
+        w.topic ? `単元：${w.topic}` : null,
+        `難易度：${LABELS.ja.difficulty[w.difficulty]}`,
+        `全${w.problems.length}問`,
+      ]
         .filter((part) => part !== null)
         .join('　'),
     name: '氏名',
@@ -102,7 +107,12 @@ const LABELS: Record<WorkbenchLanguage, Labels> = {
     sheet: { questions: 'Questions', answers: 'Answers' },
     difficulty: { easy: 'Easy', normal: 'Normal', hard: 'Hard' },
     meta: (w) =>
-      [`Subject: ${w.subject}`, w.topic ? `Topic: ${w.topic}` : null, `Difficulty: ${LABELS.en.difficulty[w.difficulty]}`, `${w.problems.length} problems`]
+      [
+        `Subject: ${w.subject}`,
+        w.topic ? `Topic: ${w.topic}` : null,
+        `Difficulty: ${LABELS.en.difficulty[w.difficulty]}`,
+        `${w.problems.length} problems`,
+      ]
         .filter((part) => part !== null)
         .join('   ·   '),
     name: 'Name',
@@ -186,7 +196,7 @@ export function wrappable(text: string): string {
 function splitEvery(segment: string): string {
   if (segment.length <= MAX_UNBREAKABLE) return segment;
   const pieces: string[] = [];
-  for (let at = 0; at < segment.length; ) {
+  for (let at = 0; at < segment.length;) {
     let end = Math.min(segment.length, at + MAX_UNBREAKABLE);
     // Never between the two halves of a surrogate pair.
     if (end < segment.length && /[\uD800-\uDBFF]/.test(segment[end - 1]!)) end--;
@@ -197,7 +207,14 @@ function splitEvery(segment: string): string {
 }
 
 /** A block of wrapped text at `indent` from the left margin. */
-function textPart(doc: Doc, given: string, font: FontName, size: number, indent: number, options: { color?: string; after?: number } = {}): Part {
+function textPart(
+  doc: Doc,
+  given: string,
+  font: FontName,
+  size: number,
+  indent: number,
+  options: { color?: string; after?: number } = {},
+): Part {
   const text = wrappable(given);
   const width = contentWidth(doc) - indent;
   const textOptions = { width, lineGap: 2 };
@@ -309,8 +326,14 @@ function questionParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
 }
 
 function answerParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
-  const parts = [headingPart(doc, labels, problem), textPart(doc, problem.prompt, 'regular', 9.5, INDENT, { color: COLOR.muted, after: 6 })];
-  const label = (text: string): Part => ({ ...textPart(doc, text, 'bold', 10, INDENT, { color: COLOR.accent, after: 1 }), keepWithNext: true });
+  const parts = [
+    headingPart(doc, labels, problem),
+    textPart(doc, problem.prompt, 'regular', 9.5, INDENT, { color: COLOR.muted, after: 6 }),
+  ];
+  const label = (text: string): Part => ({
+    ...textPart(doc, text, 'bold', 10, INDENT, { color: COLOR.accent, after: 1 }),
+    keepWithNext: true,
+  });
   if (problem.type === 'multiple_choice') {
     const index = problem.correctChoiceIndex;
     const choice = index === null ? undefined : choicesOf(problem)[index];
@@ -396,14 +419,27 @@ function drawHeader(doc: Doc, worksheet: Worksheet, labels: Labels, sheet: Works
     doc.text(labels.name, left, y, { lineBreak: false });
     doc.text(labels.date, dateLabelX, y, { lineBreak: false });
     doc.save().lineWidth(0.6).strokeColor(COLOR.text);
-    doc.moveTo(left + nameWidth + 8, baseline).lineTo(dateLabelX - 24, baseline).stroke();
-    doc.moveTo(dateLabelX + dateWidth + 8, baseline).lineTo(left + width, baseline).stroke();
+    doc
+      .moveTo(left + nameWidth + 8, baseline)
+      .lineTo(dateLabelX - 24, baseline)
+      .stroke();
+    doc
+      .moveTo(dateLabelX + dateWidth + 8, baseline)
+      .lineTo(left + width, baseline)
+      .stroke();
     doc.restore();
     doc.x = left;
     doc.y = baseline + 12;
   }
 
-  doc.save().moveTo(left, doc.y).lineTo(left + width, doc.y).lineWidth(1.2).strokeColor(COLOR.accent).stroke().restore();
+  doc
+    .save()
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .lineWidth(1.2)
+    .strokeColor(COLOR.accent)
+    .stroke()
+    .restore();
   doc.y += 16;
 }
 

@@ -29,7 +29,15 @@ function score(problem: Problem, facts: CheckFacts, target: Difficulty, language
     consistency,
   };
   const overallScore = 0.25 * metrics.clarity + 0.2 * metrics.difficulty + 0.25 * metrics.educationalValue + 0.3 * metrics.consistency;
-  return { overallScore: round(overallScore), metrics: { clarity: round(metrics.clarity), difficulty: round(metrics.difficulty), educationalValue: round(metrics.educationalValue), consistency: round(consistency) } };
+  return {
+    overallScore: round(overallScore),
+    metrics: {
+      clarity: round(metrics.clarity),
+      difficulty: round(metrics.difficulty),
+      educationalValue: round(metrics.educationalValue),
+      consistency: round(consistency),
+    },
+  };
 }
 
 const ASKS = /[?？]|なさい|ですか|ましょう|答え|求め|選び|書き|which|what|how|choose|find|calculate|solve|write|select|give|explain/i;

@@ -72,9 +72,10 @@ function parseLinear(source: string): Linear | null {
       const operator = next();
       const right = product();
       if (!right) return null;
-      left = operator === '+'
-        ? { coefficient: left.coefficient + right.coefficient, constant: left.constant + right.constant }
-        : { coefficient: left.coefficient - right.coefficient, constant: left.constant - right.constant };
+      left =
+        operator === '+'
+          ? { coefficient: left.coefficient + right.coefficient, constant: left.constant + right.constant }
+          : { coefficient: left.coefficient - right.coefficient, constant: left.constant - right.constant };
     }
     return left;
   }
@@ -135,14 +136,26 @@ function solvePercent(text: string): Solution | null {
   if (of || ofJa) {
     const [percent, base] = of ? [Number(of[1]), Number(of[2])] : [Number(ofJa![2]), Number(ofJa![1])];
     const value = (percent * base) / 100;
-    return { kind: 'percent_of', value, alternatives: [], operands: [percent, base], working: `${trim(base)} × ${trim(percent)}/100 = ${trim(value)}` };
+    return {
+      kind: 'percent_of',
+      value,
+      alternatives: [],
+      operands: [percent, base],
+      working: `${trim(base)} × ${trim(percent)}/100 = ${trim(value)}`,
+    };
   }
   const ratio = /(?<!\d)(\d+(?:\.\d+)?)\s*(?:is what percent of|は)\s*(\d+(?:\.\d+)?)\s*(?:\?|の何\s*(?:%|パーセント))/i.exec(text);
   if (ratio) {
     const [part, whole] = [Number(ratio[1]), Number(ratio[2])];
     if (whole === 0) return null;
     const value = (part / whole) * 100;
-    return { kind: 'percent_ratio', value, alternatives: [], operands: [part, whole], working: `${trim(part)} ÷ ${trim(whole)} × 100 = ${trim(value)}%` };
+    return {
+      kind: 'percent_ratio',
+      value,
+      alternatives: [],
+      operands: [part, whole],
+      working: `${trim(part)} ÷ ${trim(whole)} × 100 = ${trim(value)}%`,
+    };
   }
   return null;
 }
@@ -160,22 +173,49 @@ function solveArea(text: string): Solution | null {
     const radius = labelled(/(?:radius|半径)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? (diameter !== null ? diameter / 2 : null);
     if (radius === null) return null;
     const value = Math.PI * radius * radius;
-    return { kind: 'area', value, alternatives: [3.14 * radius * radius], operands: diameter !== null ? [diameter] : [radius], working: `π × ${trim(radius)}² ≈ ${trim(3.14 * radius * radius)}` };
+    return {
+      kind: 'area',
+      value,
+      alternatives: [3.14 * radius * radius],
+      operands: diameter !== null ? [diameter] : [radius],
+      working: `π × ${trim(radius)}² ≈ ${trim(3.14 * radius * radius)}`,
+    };
   }
   if (/triangle|三角形/i.test(text)) {
     const base = labelled(/(?:base|底辺)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? numbers[0];
     const height = labelled(/(?:height|高さ)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? numbers[1];
     if (base === undefined || height === undefined) return null;
     const value = (base * height) / 2;
-    return { kind: 'area', value, alternatives: [], operands: [base, height], working: `${trim(base)} × ${trim(height)} ÷ 2 = ${trim(value)}` };
+    return {
+      kind: 'area',
+      value,
+      alternatives: [],
+      operands: [base, height],
+      working: `${trim(base)} × ${trim(height)} ÷ 2 = ${trim(value)}`,
+    };
   }
   if (/square|正方形/i.test(text) && numbers.length >= 1) {
     const side = labelled(/(?:side|辺)\D{0,6}?(\d+(?:\.\d+)?)/i) ?? numbers[0]!;
-    return { kind: 'area', value: side * side, alternatives: [], operands: [side], working: `${trim(side)} × ${trim(side)} = ${trim(side * side)}` };
+    return {
+      kind: 'area',
+      value: side * side,
+      alternatives: [],
+      operands: [side],
+      working: `${trim(side)} × ${trim(side)} = ${trim(side * side)}`,
+    };
   }
-  if ((/rectangle|長方形|long|wide|縦|横|by/i.test(text) || numbersOf(text.replace(/m²|cm²|m2|cm2/g, '')).length === 2) && numbers.length >= 2) {
+  if (
+    (/rectangle|長方形|long|wide|縦|横|by/i.test(text) || numbersOf(text.replace(/m²|cm²|m2|cm2/g, '')).length === 2) &&
+    numbers.length >= 2
+  ) {
     const [width, height] = [numbers[0]!, numbers[1]!];
-    return { kind: 'area', value: width * height, alternatives: [], operands: [width, height], working: `${trim(width)} × ${trim(height)} = ${trim(width * height)}` };
+    return {
+      kind: 'area',
+      value: width * height,
+      alternatives: [],
+      operands: [width, height],
+      working: `${trim(width)} × ${trim(height)} = ${trim(width * height)}`,
+    };
   }
   return null;
 }
@@ -190,7 +230,13 @@ function solvePerimeter(text: string): Solution | null {
     const diameter = labelled(/(?:diameter|直径)\D{0,10}?(\d+(?:\.\d+)?)/i);
     const radius = labelled(/(?:radius|半径)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? (diameter !== null ? diameter / 2 : null);
     if (radius === null) return null;
-    return { kind: 'area', value: 2 * Math.PI * radius, alternatives: [2 * 3.14 * radius], operands: diameter !== null ? [diameter] : [radius], working: `2 × 3.14 × ${trim(radius)} = ${trim(2 * 3.14 * radius)}` };
+    return {
+      kind: 'area',
+      value: 2 * Math.PI * radius,
+      alternatives: [2 * 3.14 * radius],
+      operands: diameter !== null ? [diameter] : [radius],
+      working: `2 × 3.14 × ${trim(radius)} = ${trim(2 * 3.14 * radius)}`,
+    };
   }
   if (/square|正方形/i.test(text) && numbers.length >= 1) {
     const side = labelled(/(?:side|辺)\D{0,6}?(\d+(?:\.\d+)?)/i) ?? numbers[0]!;
@@ -202,44 +248,94 @@ function solvePerimeter(text: string): Solution | null {
   }
   if (numbers.length === 2) {
     const [width, height] = [numbers[0]!, numbers[1]!];
-    return { kind: 'area', value: 2 * (width + height), alternatives: [], operands: [width, height], working: `(${trim(width)} + ${trim(height)}) × 2 = ${trim(2 * (width + height))}` };
+    return {
+      kind: 'area',
+      value: 2 * (width + height),
+      alternatives: [],
+      operands: [width, height],
+      working: `(${trim(width)} + ${trim(height)}) × 2 = ${trim(2 * (width + height))}`,
+    };
   }
   return null;
 }
 
 /** Units a conversion prompt may name, in a base unit per dimension. */
 const UNITS: Record<string, { dimension: string; factor: number }> = {
-  mm: { dimension: 'length', factor: 0.001 }, cm: { dimension: 'length', factor: 0.01 }, m: { dimension: 'length', factor: 1 }, km: { dimension: 'length', factor: 1000 },
-  ミリメートル: { dimension: 'length', factor: 0.001 }, センチメートル: { dimension: 'length', factor: 0.01 }, メートル: { dimension: 'length', factor: 1 }, キロメートル: { dimension: 'length', factor: 1000 },
-  mg: { dimension: 'mass', factor: 0.001 }, g: { dimension: 'mass', factor: 1 }, kg: { dimension: 'mass', factor: 1000 }, t: { dimension: 'mass', factor: 1e6 },
-  グラム: { dimension: 'mass', factor: 1 }, キログラム: { dimension: 'mass', factor: 1000 },
-  ml: { dimension: 'volume', factor: 0.001 }, dl: { dimension: 'volume', factor: 0.1 }, l: { dimension: 'volume', factor: 1 },
-  ミリリットル: { dimension: 'volume', factor: 0.001 }, デシリットル: { dimension: 'volume', factor: 0.1 }, リットル: { dimension: 'volume', factor: 1 },
-  seconds: { dimension: 'time', factor: 1 }, minutes: { dimension: 'time', factor: 60 }, hours: { dimension: 'time', factor: 3600 },
-  秒: { dimension: 'time', factor: 1 }, 分: { dimension: 'time', factor: 60 }, 時間: { dimension: 'time', factor: 3600 },
+  mm: { dimension: 'length', factor: 0.001 },
+  cm: { dimension: 'length', factor: 0.01 },
+  m: { dimension: 'length', factor: 1 },
+  km: { dimension: 'length', factor: 1000 },
+  ミリメートル: { dimension: 'length', factor: 0.001 },
+  センチメートル: { dimension: 'length', factor: 0.01 },
+  メートル: { dimension: 'length', factor: 1 },
+  キロメートル: { dimension: 'length', factor: 1000 },
+  mg: { dimension: 'mass', factor: 0.001 },
+  g: { dimension: 'mass', factor: 1 },
+  kg: { dimension: 'mass', factor: 1000 },
+  t: { dimension: 'mass', factor: 1e6 },
+  グラム: { dimension: 'mass', factor: 1 },
+  キログラム: { dimension: 'mass', factor: 1000 },
+  ml: { dimension: 'volume', factor: 0.001 },
+  dl: { dimension: 'volume', factor: 0.1 },
+  l: { dimension: 'volume', factor: 1 },
+  ミリリットル: { dimension: 'volume', factor: 0.001 },
+  デシリットル: { dimension: 'volume', factor: 0.1 },
+  リットル: { dimension: 'volume', factor: 1 },
+  seconds: { dimension: 'time', factor: 1 },
+  minutes: { dimension: 'time', factor: 60 },
+  hours: { dimension: 'time', factor: 3600 },
+  秒: { dimension: 'time', factor: 1 },
+  分: { dimension: 'time', factor: 60 },
+  時間: { dimension: 'time', factor: 3600 },
 };
-const UNIT_NAMES = Object.keys(UNITS).sort((left, right) => right.length - left.length).join('|');
+const UNIT_NAMES = Object.keys(UNITS)
+  .sort((left, right) => right.length - left.length)
+  .join('|');
 
 /** "Convert 2.75 L to mL", 「2.75 L は何 mL ですか」: the quantity in the unit asked for. */
 function solveConversion(text: string): Solution | null {
-  const lowered = text.replace(/litres?|liters?/gi, 'l').replace(/millil/gi, 'ml').replace(/kilograms?/gi, 'kg').replace(/grams?/gi, 'g').replace(/kilometres?|kilometers?/gi, 'km').replace(/centimetres?|centimeters?/gi, 'cm').replace(/metres?|meters?/gi, 'm');
-  const match = new RegExp(String.raw`(?<!\d)(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])[^\d]{0,30}?(?:to|into|in|は何|は|を)\s*(?:何\s*)?(${UNIT_NAMES})(?![a-z])`, 'i').exec(lowered);
+  const lowered = text
+    .replace(/litres?|liters?/gi, 'l')
+    .replace(/millil/gi, 'ml')
+    .replace(/kilograms?/gi, 'kg')
+    .replace(/grams?/gi, 'g')
+    .replace(/kilometres?|kilometers?/gi, 'km')
+    .replace(/centimetres?|centimeters?/gi, 'cm')
+    .replace(/metres?|meters?/gi, 'm');
+  const match = new RegExp(
+    String.raw`(?<!\d)(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])[^\d]{0,30}?(?:to|into|in|は何|は|を)\s*(?:何\s*)?(${UNIT_NAMES})(?![a-z])`,
+    'i',
+  ).exec(lowered);
   if (!match) return null;
   const from = UNITS[match[2]!.toLowerCase()] ?? UNITS[match[2]!];
   const to = UNITS[match[3]!.toLowerCase()] ?? UNITS[match[3]!];
   if (!from || !to || from.dimension !== to.dimension || from === to) return null;
   const amount = Number(match[1]);
   const value = (amount * from.factor) / to.factor;
-  return { kind: 'expression', value, alternatives: [], operands: [amount], working: `${trim(amount)} ${match[2]} = ${trim(value)} ${match[3]}` };
+  return {
+    kind: 'expression',
+    value,
+    alternatives: [],
+    operands: [amount],
+    working: `${trim(amount)} ${match[2]} = ${trim(value)} ${match[3]}`,
+  };
 }
 
 function solveExpression(text: string, original: string): Solution | null {
   const share = /(?<!\d)(?:(\d+)\s*\/\s*(\d+)\s*(?:of|の)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*の\s*(\d+)\s*\/\s*(\d+))/i.exec(text);
   if (share) {
-    const [numerator, denominator, whole] = share[1] ? [Number(share[1]), Number(share[2]), Number(share[3])] : [Number(share[5]), Number(share[6]), Number(share[4])];
+    const [numerator, denominator, whole] = share[1]
+      ? [Number(share[1]), Number(share[2]), Number(share[3])]
+      : [Number(share[5]), Number(share[6]), Number(share[4])];
     if (denominator === 0) return null;
     const value = (whole * numerator) / denominator;
-    return { kind: 'expression', value, alternatives: [], operands: [numerator, denominator, whole], working: `${trim(whole)} × ${numerator}/${denominator} = ${trim(value)}` };
+    return {
+      kind: 'expression',
+      value,
+      alternatives: [],
+      operands: [numerator, denominator, whole],
+      working: `${trim(whole)} × ${numerator}/${denominator} = ${trim(value)}`,
+    };
   }
   // A fraction binds tighter than ÷ and ×: "2/3 ÷ 4/9" is (2/3) ÷ (4/9), "1 1/2" is 1 + 1/2.
   const grouped = normalizeNumerals(original, { keepOperators: true })
@@ -255,10 +351,21 @@ function solveExpression(text: string, original: string): Solution | null {
     if (numbersOf(candidate).length !== allNumbers) continue;
     const parsed = parseLinear(candidate.replace(/\s+/g, ''));
     if (!parsed || parsed.coefficient !== 0) continue;
-    const shown = candidate.trim().replace(/\((\d+)\/(\d+)\)/g, '$1/$2').replace(/\((\d+)\+(\d+)\/(\d+)\)/g, '$1 $2/$3').replace(/\*/g, ' × ').replace(/(\d)\s*\/\s*\(/g, '$1 ÷ (');
+    const shown = candidate
+      .trim()
+      .replace(/\((\d+)\/(\d+)\)/g, '$1/$2')
+      .replace(/\((\d+)\+(\d+)\/(\d+)\)/g, '$1 $2/$3')
+      .replace(/\*/g, ' × ')
+      .replace(/(\d)\s*\/\s*\(/g, '$1 ÷ (');
     // Fractions in, a fraction out: 8/9 + 3/4 = 59/36, not 1.639.
     const result = candidate.includes('/') ? formatNumber(parsed.constant, 'fraction') : trim(parsed.constant);
-    return { kind: 'expression', value: parsed.constant, alternatives: [], operands: numbersOf(candidate), working: `${shown.replace(/\s+/g, ' ')} = ${result}` };
+    return {
+      kind: 'expression',
+      value: parsed.constant,
+      alternatives: [],
+      operands: numbersOf(candidate),
+      working: `${shown.replace(/\s+/g, ' ')} = ${result}`,
+    };
   }
   return null;
 }

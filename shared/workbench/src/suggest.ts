@@ -32,42 +32,81 @@ function suggestWithin(problem: Problem, facts: CheckFacts, context: SuggestCont
   const unit = unitOf(problem.choices ?? []);
   if (unit && !problem.prompt.includes(unit.replace('²', ''))) add('prompt', { ja: '答えの単位を明記', en: 'State the unit' });
   if (kinds.has('number_mismatch')) add('prompt', { ja: '数値を解説と揃える', en: 'Match numbers' });
-  if (!/[?？]|なさい|ですか|choose|which|what|find|calculate|solve|write/i.test(problem.prompt)) add('prompt', { ja: '問いを文末で明示', en: 'End with a "?"' });
+  if (!/[?？]|なさい|ですか|choose|which|what|find|calculate|solve|write/i.test(problem.prompt))
+    add('prompt', { ja: '問いを文末で明示', en: 'End with a "?"' });
   if (kinds.has('duplicate_choice') || kinds.has('empty_choice')) add('choices', { ja: '重複と空欄をなくす', en: 'Drop duplicates' });
   if (kinds.has('multiple_correct')) add('choices', { ja: '正解を一つに絞る', en: 'Keep one answer' });
   if (kinds.has('off_topic_choice')) add('choices', { ja: '答えの種類を揃える', en: 'Same kind only' });
   if (kinds.has('wrong_answer') || kinds.has('no_correct_choice')) add('choices', { ja: '正解の印を確認する', en: 'Check the key' });
-  if (kinds.has('explanation_names_other') || kinds.has('explanation_contradicts')) add('explanation', { ja: '結論を正解に合わせる', en: 'Match answer' });
+  if (kinds.has('explanation_names_other') || kinds.has('explanation_contradicts'))
+    add('explanation', { ja: '結論を正解に合わせる', en: 'Match answer' });
   if (!/=|→|×|÷|because|so |ので|から|ため/.test(problem.explanation)) add('explanation', { ja: '途中の式を示す', en: 'Show working' });
-  if (!/mistake|wrong|instead|誤り|間違|ではなく/i.test(problem.explanation)) add('explanation', { ja: '誤答の理由を書く', en: 'Why others fail' });
+  if (!/mistake|wrong|instead|誤り|間違|ではなく/i.test(problem.explanation))
+    add('explanation', { ja: '誤答の理由を書く', en: 'Why others fail' });
   const lengths = (problem.choices ?? []).map((choice) => [...choice].length);
-  if (lengths.length > 1 && Math.max(...lengths) > 2 * Math.max(1, Math.min(...lengths))) add('choices', { ja: '長さを揃える', en: 'Even lengths' });
+  if (lengths.length > 1 && Math.max(...lengths) > 2 * Math.max(1, Math.min(...lengths)))
+    add('choices', { ja: '長さを揃える', en: 'Even lengths' });
 
   // The subject's own kinds of improvement.
   const bySubject: Record<OfflineSubject, Record<Section, Idea[]>> = {
     math: {
-      prompt: [{ ja: '場面を具体的にする', en: 'Use a real case' }, { ja: '答え方を指定する', en: 'Say answer form' }],
-      choices: [{ ja: '典型的な誤りを入れる', en: 'Typical errors' }, { ja: '数の形式を揃える', en: 'One number form' }],
-      explanation: [{ ja: '公式を明記する', en: 'Name formula' }, { ja: '検算を添える', en: 'Add a check' }],
+      prompt: [
+        { ja: '場面を具体的にする', en: 'Use a real case' },
+        { ja: '答え方を指定する', en: 'Say answer form' },
+      ],
+      choices: [
+        { ja: '典型的な誤りを入れる', en: 'Typical errors' },
+        { ja: '数の形式を揃える', en: 'One number form' },
+      ],
+      explanation: [
+        { ja: '公式を明記する', en: 'Name formula' },
+        { ja: '検算を添える', en: 'Add a check' },
+      ],
     },
     kanji: {
-      prompt: [{ ja: '例文の中で問う', en: 'Use a sentence' }, { ja: 'ひらがなで答えさせる', en: 'Ask in hiragana' }],
-      choices: [{ ja: '音訓の誤りを入れる', en: 'On/kun mix-ups' }, { ja: '濁音の有無で迷わす', en: 'Vary voicing' }],
-      explanation: [{ ja: '音読み訓読みを示す', en: 'Give on/kun' }, { ja: '同じ字の語を示す', en: 'Related words' }],
+      prompt: [
+        { ja: '例文の中で問う', en: 'Use a sentence' },
+        { ja: 'ひらがなで答えさせる', en: 'Ask in hiragana' },
+      ],
+      choices: [
+        { ja: '音訓の誤りを入れる', en: 'On/kun mix-ups' },
+        { ja: '濁音の有無で迷わす', en: 'Vary voicing' },
+      ],
+      explanation: [
+        { ja: '音読み訓読みを示す', en: 'Give on/kun' },
+        { ja: '同じ字の語を示す', en: 'Related words' },
+      ],
     },
     english: {
-      prompt: [{ ja: '品詞を示す', en: 'Give the POS' }, { ja: '例文を添える', en: 'Add an example' }],
-      choices: [{ ja: '同じ品詞で揃える', en: 'Same POS' }, { ja: '似た意味の語を入れる', en: 'Near synonyms' }],
-      explanation: [{ ja: '例文で使い方を示す', en: 'Show it in use' }, { ja: '語源に触れる', en: 'Note the root' }],
+      prompt: [
+        { ja: '品詞を示す', en: 'Give the POS' },
+        { ja: '例文を添える', en: 'Add an example' },
+      ],
+      choices: [
+        { ja: '同じ品詞で揃える', en: 'Same POS' },
+        { ja: '似た意味の語を入れる', en: 'Near synonyms' },
+      ],
+      explanation: [
+        { ja: '例文で使い方を示す', en: 'Show it in use' },
+        { ja: '語源に触れる', en: 'Note the root' },
+      ],
     },
   };
-  if (context.subject) for (const section of ['prompt', 'choices', 'explanation'] as const) for (const idea of bySubject[context.subject][section]) add(section, idea);
+  if (context.subject)
+    for (const section of ['prompt', 'choices', 'explanation'] as const)
+      for (const idea of bySubject[context.subject][section]) add(section, idea);
 
   // The worksheet's difficulty.
   const byDifficulty: Record<Difficulty, Idea[]> = {
-    easy: [{ ja: '数や語を易しくする', en: 'Simpler numbers' }, { ja: 'ヒントを添える', en: 'Add a hint' }],
+    easy: [
+      { ja: '数や語を易しくする', en: 'Simpler numbers' },
+      { ja: 'ヒントを添える', en: 'Add a hint' },
+    ],
     normal: [{ ja: '条件を一つ加える', en: 'Add a condition' }],
-    hard: [{ ja: '二段階の問いにする', en: 'Two steps' }, { ja: '文章題にする', en: 'Word problem' }],
+    hard: [
+      { ja: '二段階の問いにする', en: 'Two steps' },
+      { ja: '文章題にする', en: 'Word problem' },
+    ],
   };
   for (const idea of byDifficulty[context.difficulty]) add('prompt', idea);
 

@@ -1,6 +1,16 @@
 import { AppError } from '@convo/runtime';
 import type { WorkbenchDraft } from './workbench-draft.js';
-import { type ConsistencyReport, type CreateWorksheetBody, type EditableField, type Problem, type ProblemEdit, PROBLEM_HISTORY_MAX, type QualityScore, type Suggestions, type Worksheet } from '@convo/contract';
+import {
+  type ConsistencyReport,
+  type CreateWorksheetBody,
+  type EditableField,
+  type Problem,
+  type ProblemEdit,
+  PROBLEM_HISTORY_MAX,
+  type QualityScore,
+  type Suggestions,
+  type Worksheet,
+} from '@convo/contract';
 import { type CheckFacts, checkProblem } from './check.js';
 import { autoFix } from './fix.js';
 import { scoreProblem } from './quality.js';
@@ -56,19 +66,39 @@ export async function generateOfflineWorksheet(worksheetId: string, body: Create
 }
 
 export function assembleWorksheet(worksheetId: string, body: CreateWorksheetBody, generated: GeneratedProblem[], now: string): Worksheet {
-  const problems: Problem[] = generated.map((problem, position) => ({ ...problem, id: problemId(worksheetId, position + 1), worksheetId, index: position + 1, version: 1 }));
-  return { worksheetId, title: worksheetTitle(body), subject: body.subject, difficulty: body.difficulty, language: body.language, topic: body.topic ?? null, problems, createdAt: now, updatedAt: now };
+  const problems: Problem[] = generated.map((problem, position) => ({
+    ...problem,
+    id: problemId(worksheetId, position + 1),
+    worksheetId,
+    index: position + 1,
+    version: 1,
+  }));
+  return {
+    worksheetId,
+    title: worksheetTitle(body),
+    subject: body.subject,
+    difficulty: body.difficulty,
+    language: body.language,
+    topic: body.topic ?? null,
+    problems,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 function worksheetTitle(body: CreateWorksheetBody): string {
-  const level = { easy: { ja: '基礎', en: 'Basic' }, normal: { ja: '標準', en: 'Standard' }, hard: { ja: '発展', en: 'Advanced' } }[body.difficulty][body.language];
+  const level = { easy: { ja: '基礎', en: 'Basic' }, normal: { ja: '標準', en: 'Standard' }, hard: { ja: '発展', en: 'Advanced' } }[
+    body.difficulty
+  ][body.language];
   const topic = body.topic ? (body.language === 'ja' ? `（${body.topic}）` : ` (${body.topic})`) : '';
   return body.language === 'ja' ? `${body.subject}${topic} ${level}問題 10問` : `${body.subject}${topic}: ${level} worksheet, 10 problems`;
 }
 
 export class UnsupportedSubjectError extends AppError {
   constructor(subject: string) {
-    super('unsupported_subject', `offline generation does not cover "${subject}"; supported subjects: ${supportedSubjects().join(', ')}`, { status: 422 });
+    super('unsupported_subject', `offline generation does not cover "${subject}"; supported subjects: ${supportedSubjects().join(', ')}`, {
+      status: 422,
+    });
   }
 }
 
@@ -80,7 +110,9 @@ export function validateEditValue(problem: Problem, field: EditableField, value:
       return typeof value === 'string' && value.trim() !== '' ? null : `${field} must be a non-empty string`;
     case 'choices':
       if (problem.type !== 'multiple_choice') return 'a written problem has no choices';
-      return Array.isArray(value) && value.length === 4 && value.every((choice) => typeof choice === 'string') ? null : 'choices must be an array of 4 strings';
+      return Array.isArray(value) && value.length === 4 && value.every((choice) => typeof choice === 'string')
+        ? null
+        : 'choices must be an array of 4 strings';
     case 'correctChoiceIndex':
       if (problem.type !== 'multiple_choice') return 'a written problem has no correct choice';
       return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 3 ? null : 'correctChoiceIndex must be 0, 1, 2 or 3';
@@ -95,7 +127,13 @@ export function validateEditValue(problem: Problem, field: EditableField, value:
  * A changed prompt no longer says what the generator made, so its record of
  * how it was made is dropped (the checker then works from the text).
  */
-export function editProblem(problem: Problem, field: EditableField, value: unknown, by: ProblemEdit['by'], at: string): { problem: Problem; edit: ProblemEdit } {
+export function editProblem(
+  problem: Problem,
+  field: EditableField,
+  value: unknown,
+  by: ProblemEdit['by'],
+  at: string,
+): { problem: Problem; edit: ProblemEdit } {
   const before = problem[field];
   const next: Problem = { ...problem, [field]: value, version: problem.version + 1, ...(field === 'prompt' ? { source: null } : {}) };
   return { problem: next, edit: { version: next.version, field, before, after: value, by, at } };
@@ -137,17 +175,31 @@ export async function consistencyReport(problem: Problem, language: 'ja' | 'en',
 }
 
 /** The SuggestionGenerator on a problem of a worksheet (its subject, difficulty and language). */
-export async function suggestionsFor(problem: Problem, worksheet: Pick<Worksheet, 'subject' | 'difficulty' | 'language'>): Promise<Suggestions> {
-  return suggest(problem, await checkProblem(problem, worksheet.language), { subject: offlineSubject(worksheet.subject), difficulty: worksheet.difficulty, language: worksheet.language });
+export async function suggestionsFor(
+  problem: Problem,
+  worksheet: Pick<Worksheet, 'subject' | 'difficulty' | 'language'>,
+): Promise<Suggestions> {
+  return suggest(problem, await checkProblem(problem, worksheet.language), {
+    subject: offlineSubject(worksheet.subject),
+    difficulty: worksheet.difficulty,
+    language: worksheet.language,
+  });
 }
 
 /** The QualityScorer on a problem of a worksheet. */
-export async function qualityFor(problem: Problem, worksheet: Pick<Worksheet, 'difficulty' | 'language'>, known?: CheckFacts): Promise<QualityScore> {
+export async function qualityFor(
+  problem: Problem,
+  worksheet: Pick<Worksheet, 'difficulty' | 'language'>,
+  known?: CheckFacts,
+): Promise<QualityScore> {
   return scoreProblem(problem, known ?? (await checkProblem(problem, worksheet.language)), worksheet.difficulty, worksheet.language);
 }
 
 /** A problem's consistency report and quality score from one run of the checker. */
-export async function assessProblem(problem: Problem, worksheet: Pick<Worksheet, 'difficulty' | 'language'>): Promise<{ quality: QualityScore; consistency: ConsistencyReport }> {
+export async function assessProblem(
+  problem: Problem,
+  worksheet: Pick<Worksheet, 'difficulty' | 'language'>,
+): Promise<{ quality: QualityScore; consistency: ConsistencyReport }> {
   const facts = await checkProblem(problem, worksheet.language);
   return { quality: await qualityFor(problem, worksheet, facts), consistency: await consistencyReport(problem, worksheet.language, facts) };
 }

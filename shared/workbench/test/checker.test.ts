@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { Problem } from '@convo/contract';
-import { analyzeIntent, autoFix, checkProblem, MAX_SUGGESTION_LENGTH, ruleEdit, scoreProblem, solvePrompt, suggest, undoTarget } from '@convo/workbench';
+import {
+  analyzeIntent,
+  autoFix,
+  checkProblem,
+  MAX_SUGGESTION_LENGTH,
+  ruleEdit,
+  scoreProblem,
+  solvePrompt,
+  suggest,
+  undoTarget,
+} from '@convo/workbench';
 import { generateMathProblems } from '@convo/workbench/internal/generate/math';
 import { seededRandom } from '@convo/workbench/internal/generate/random';
 
 const base = { id: 'w-p1', worksheetId: 'w', index: 1, version: 1, source: null, modelAnswer: null, rubric: null } as const;
-const choice = (prompt: string, choices: string[], correctChoiceIndex: number, explanation: string) => Problem.parse({ ...base, type: 'multiple_choice', prompt, choices, correctChoiceIndex, explanation });
-const kinds = async (problem: Problem, language: 'ja' | 'en' = 'en') => (await checkProblem(problem, language)).issues.filter((issue) => issue.severity === 'error').map((issue) => issue.kind);
+const choice = (prompt: string, choices: string[], correctChoiceIndex: number, explanation: string) =>
+  Problem.parse({ ...base, type: 'multiple_choice', prompt, choices, correctChoiceIndex, explanation });
+const kinds = async (problem: Problem, language: 'ja' | 'en' = 'en') =>
+  (await checkProblem(problem, language)).issues.filter((issue) => issue.severity === 'error').map((issue) => issue.kind);
 
 describe('solving what a prompt asks', () => {
   it.each([
@@ -50,11 +62,27 @@ describe('the consistency checker', () => {
   });
 
   it('finds an explanation that names another choice, or reaches another result', async () => {
-    expect(await kinds(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'The answer is A.'))).toContain('explanation_names_other');
-    expect(await kinds(choice('次の計算をしなさい。4/5 − 1/2', ['3/5', '13/10', '1/10', '3/10'], 3, '通分すると 8/10 − 5/10 となります。よって答えはイです。'), 'ja')).toContain('explanation_names_other');
-    expect(await kinds(choice('What is 7 + 8?', ['15', '16', '14', '25'], 0, 'Add the ones: 7 + 8 = 17.'))).toContain('explanation_contradicts');
+    expect(await kinds(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'The answer is A.'))).toContain(
+      'explanation_names_other',
+    );
+    expect(
+      await kinds(
+        choice(
+          '次の計算をしなさい。4/5 − 1/2',
+          ['3/5', '13/10', '1/10', '3/10'],
+          3,
+          '通分すると 8/10 − 5/10 となります。よって答えはイです。',
+        ),
+        'ja',
+      ),
+    ).toContain('explanation_names_other');
+    expect(await kinds(choice('What is 7 + 8?', ['15', '16', '14', '25'], 0, 'Add the ones: 7 + 8 = 17.'))).toContain(
+      'explanation_contradicts',
+    );
     // Discussing a wrong answer is not naming it as the answer.
-    expect(await kinds(choice('What is 8 × 5?', ['40', '26', '13', '45'], 0, '8 × 5 = 40. 26 is the perimeter, a common mistake.'))).toEqual([]);
+    expect(
+      await kinds(choice('What is 8 × 5?', ['40', '26', '13', '45'], 0, '8 × 5 = 40. 26 is the perimeter, a common mistake.')),
+    ).toEqual([]);
   });
 
   it('finds a prompt edited after its choices and explanation were written', async () => {
@@ -63,22 +91,43 @@ describe('the consistency checker', () => {
   });
 
   it('reads a kanji reading with the dictionary', async () => {
-    const problem = choice('「写真」の読みとして正しいものを選びなさい。', ['しゃしん', 'しやしん', 'うつしん', 'しゃじん'], 0, '「しゃしん」と読みます。');
+    const problem = choice(
+      '「写真」の読みとして正しいものを選びなさい。',
+      ['しゃしん', 'しやしん', 'うつしん', 'しゃじん'],
+      0,
+      '「しゃしん」と読みます。',
+    );
     expect(await kinds(problem, 'ja')).toEqual([]);
     expect(await kinds({ ...problem, correctChoiceIndex: 3 }, 'ja')).toContain('wrong_answer');
   });
 
   it('finds a written problem whose model answer misses', async () => {
-    const written = Problem.parse({ ...base, type: 'written', prompt: 'Solve 2x + 3 = 11.', choices: null, correctChoiceIndex: null, modelAnswer: 'x = 5', rubric: ['x = 4'], explanation: '2x = 8.' });
+    const written = Problem.parse({
+      ...base,
+      type: 'written',
+      prompt: 'Solve 2x + 3 = 11.',
+      choices: null,
+      correctChoiceIndex: null,
+      modelAnswer: 'x = 5',
+      rubric: ['x = 4'],
+      explanation: '2x = 8.',
+    });
     expect(await kinds(written)).toContain('written_missing_answer');
     expect(await kinds({ ...written, modelAnswer: 'x = 4' })).toEqual([]);
   });
 
   it('warns of a wrong choice nobody would pick and of an explanation without answer or reason', async () => {
-    const warnings = async (problem: Problem) => (await checkProblem(problem, 'en')).issues.filter((issue) => issue.severity === 'warning').map((issue) => issue.kind);
-    expect(await warnings(choice('What is 15% of 80?', ['12', '1.2', '68', '5000'], 0, '80 × 15/100 = 12.'))).toEqual(['implausible_distractor']);
-    expect(await warnings(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'Look it up.'))).toEqual(['explanation_incomplete']);
-    expect(await warnings(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'Saturn has bright rings of ice.'))).toEqual([]);
+    const warnings = async (problem: Problem) =>
+      (await checkProblem(problem, 'en')).issues.filter((issue) => issue.severity === 'warning').map((issue) => issue.kind);
+    expect(await warnings(choice('What is 15% of 80?', ['12', '1.2', '68', '5000'], 0, '80 × 15/100 = 12.'))).toEqual([
+      'implausible_distractor',
+    ]);
+    expect(await warnings(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'Look it up.'))).toEqual([
+      'explanation_incomplete',
+    ]);
+    expect(
+      await warnings(choice('Which planet has rings?', ['Mars', 'Saturn', 'Venus', 'Mercury'], 1, 'Saturn has bright rings of ice.')),
+    ).toEqual([]);
   });
 
   it('passes every generated math problem, whatever the difficulty and language', async () => {
@@ -120,7 +169,12 @@ describe('the auto-fixer', () => {
 
 describe('quality, suggestions, intent and the editor', () => {
   it('scores a problem with working and a word on mistakes above a bare one, each metric in [0, 1]', async () => {
-    const good = choice('What is 15% of 80?', ['12', '120', '68', '27'], 0, '80 × 15/100 = 12. 120 comes from dividing by 10 instead of 100, a common mistake.');
+    const good = choice(
+      'What is 15% of 80?',
+      ['12', '120', '68', '27'],
+      0,
+      '80 × 15/100 = 12. 120 comes from dividing by 10 instead of 100, a common mistake.',
+    );
     const bare = choice('15% 80', ['12', '120', '68', '27'], 0, '12');
     const goodScore = scoreProblem(good, await checkProblem(good, 'en'), 'normal', 'en');
     const bareScore = scoreProblem(bare, await checkProblem(bare, 'en'), 'normal', 'en');
@@ -159,7 +213,14 @@ describe('quality, suggestions, intent and the editor', () => {
   });
 
   it('undoes the last edit not itself undone', () => {
-    const edit = (version: number, by: 'user' | 'undo') => ({ version, field: 'prompt' as const, before: `v${version - 1}`, after: `v${version}`, by, at: '' });
+    const edit = (version: number, by: 'user' | 'undo') => ({
+      version,
+      field: 'prompt' as const,
+      before: `v${version - 1}`,
+      after: `v${version}`,
+      by,
+      at: '',
+    });
     expect(undoTarget([edit(2, 'user'), edit(3, 'user')])?.version).toBe(3);
     expect(undoTarget([edit(2, 'user'), edit(3, 'user'), edit(4, 'undo')])?.version).toBe(2);
     expect(undoTarget([edit(2, 'user'), edit(3, 'undo')])).toBeNull();

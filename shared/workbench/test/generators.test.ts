@@ -4,7 +4,13 @@ import kuromoji from 'kuromoji';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toHiragana } from 'wanakana';
 import { Problem } from '@convo/contract';
-import { englishWordFrequency, generateEnglishProblems, loadEnglishData, type EnglishData, type Pos } from '@convo/workbench/internal/generate/english';
+import {
+  englishWordFrequency,
+  generateEnglishProblems,
+  loadEnglishData,
+  type EnglishData,
+  type Pos,
+} from '@convo/workbench/internal/generate/english';
 import { generateKanjiProblems, kanjiWordRank, loadKanjiData } from '@convo/workbench/internal/generate/kanji';
 import { placeAnswer, seededRandom, type GeneratedProblem, type GeneratorInput } from '@convo/workbench/internal/generate/random';
 
@@ -24,7 +30,9 @@ beforeAll(async () => {
   const dicPath = join(dirname(createRequire(import.meta.url).resolve('kuromoji/package.json')), 'dict');
   // Independent of the generator: kuromoji's own builder, its own tokenizer.
   const [built] = await Promise.all([
-    new Promise<Tokenizer>((resolve, reject) => kuromoji.builder({ dicPath }).build((err, t) => (err ? reject(err) : resolve(t as unknown as Tokenizer)))),
+    new Promise<Tokenizer>((resolve, reject) =>
+      kuromoji.builder({ dicPath }).build((err, t) => (err ? reject(err) : resolve(t as unknown as Tokenizer))),
+    ),
     loadKanjiData(),
   ]);
   tokenizer = built;
@@ -33,7 +41,12 @@ beforeAll(async () => {
 
 /** The reading the tokenizer gives a surface, in hiragana. */
 function tokenizerReading(surface: string): string {
-  return toHiragana(tokenizer.tokenize(surface).map((token) => token.reading ?? '').join(''));
+  return toHiragana(
+    tokenizer
+      .tokenize(surface)
+      .map((token) => token.reading ?? '')
+      .join(''),
+  );
 }
 
 /** Every reading the dictionary has for the surface, over all its entries (hiragana). */
@@ -75,7 +88,13 @@ function expectWritten(problem: GeneratedProblem, answer: string): void {
   expect(problem.rubric!.length).toBeGreaterThan(0);
 }
 
-const input = (difficulty: GeneratorInput['difficulty'], type: GeneratorInput['type'], seed = 'seed-1', language: GeneratorInput['language'] = 'ja', count = type === 'written' ? 3 : 7): GeneratorInput => ({
+const input = (
+  difficulty: GeneratorInput['difficulty'],
+  type: GeneratorInput['type'],
+  seed = 'seed-1',
+  language: GeneratorInput['language'] = 'ja',
+  count = type === 'written' ? 3 : 7,
+): GeneratorInput => ({
   count,
   difficulty,
   language,
@@ -205,7 +224,8 @@ describe('English vocabulary (english.vocabulary)', () => {
 
   it('writes Japanese prompts for a Japanese worksheet, the gloss in English', async () => {
     const problems = await generateEnglishProblems(input('easy', 'multiple_choice', 'seed-2', 'ja', 6));
-    for (const problem of problems) expect(problem.prompt).toMatch(/^(次の意味を表す英単語を選びなさい：“.+”|“[a-z]+” の意味として正しいものを選びなさい。)$/);
+    for (const problem of problems)
+      expect(problem.prompt).toMatch(/^(次の意味を表す英単語を選びなさい：“.+”|“[a-z]+” の意味として正しいものを選びなさい。)$/);
   });
 
   it('is deterministic for a seed and varies with it', async () => {
@@ -219,7 +239,9 @@ describe('English vocabulary (english.vocabulary)', () => {
   it('draws easy words from more frequent ones than hard words', async () => {
     const mean = async (difficulty: GeneratorInput['difficulty']): Promise<number> => {
       const problems = await generateEnglishProblems(input(difficulty, 'written', 'freq', 'en', 20));
-      const counts = await Promise.all(problems.map((p) => englishWordFrequency(p.source!.params.word as string, p.source!.params.pos as Pos)));
+      const counts = await Promise.all(
+        problems.map((p) => englishWordFrequency(p.source!.params.word as string, p.source!.params.pos as Pos)),
+      );
       return counts.reduce((sum, count) => sum + count!.tagCount, 0) / counts.length;
     };
     const [easy, normal, hard] = [await mean('easy'), await mean('normal'), await mean('hard')];

@@ -8,7 +8,13 @@ import { wrappable } from '@convo/workbench/internal/pdf';
  */
 describe('wrappable', () => {
   it('leaves ordinary text alone: words, Japanese sentences, short runs', () => {
-    for (const text of ['Convert 2.75 L to mL.', '次の計算をしなさい。答えは既約分数で答えなさい。'.repeat(3), 'x'.repeat(48), 'https://example.com/a/b']) expect(wrappable(text)).toBe(text);
+    for (const text of [
+      'Convert 2.75 L to mL.',
+      '次の計算をしなさい。答えは既約分数で答えなさい。'.repeat(3),
+      'x'.repeat(48),
+      'https://example.com/a/b',
+    ])
+      expect(wrappable(text)).toBe(text);
   });
 
   it('puts a zero-width space into runs the line-breaking rules cannot break, at most 48 characters apart', () => {

@@ -57,7 +57,13 @@ function buildWorksheet(
       explanation: p.explanation,
     })),
   ];
-  return Worksheet.parse({ ...head, difficulty: 'normal', problems, createdAt: '2025-04-01T09:00:00.000Z', updatedAt: '2025-04-01T09:30:00.000Z' });
+  return Worksheet.parse({
+    ...head,
+    difficulty: 'normal',
+    problems,
+    createdAt: '2025-04-01T09:00:00.000Z',
+    updatedAt: '2025-04-01T09:30:00.000Z',
+  });
 }
 
 const japanese = buildWorksheet(
@@ -78,7 +84,12 @@ const japanese = buildWorksheet(
     {
       prompt:
         '太郎さんは、縦が横より4cm長い長方形の紙を作りました。この紙の面積が60cm²であるとき、横の長さをx cmとして方程式をつくり、横の長さを求めます。このとき、方程式の立て方と答えの組み合わせとして最も適切なものを、次のア〜エの中から一つ選び、記号で答えなさい。ただし、長さは正の数であることに注意しなさい。',
-      choices: ['x(x + 4) = 60、横の長さは6cm', 'x(x − 4) = 60、横の長さは10cm', 'x + (x + 4) = 60、横の長さは28cm', 'x(x + 4) = 60、横の長さは−10cm'],
+      choices: [
+        'x(x + 4) = 60、横の長さは6cm',
+        'x(x − 4) = 60、横の長さは10cm',
+        'x + (x + 4) = 60、横の長さは28cm',
+        'x(x + 4) = 60、横の長さは−10cm',
+      ],
       correct: 0,
       explanation:
         '縦の長さは (x + 4) cm なので、面積の式は x(x + 4) = 60 です。展開して整理すると x² + 4x − 60 = 0、因数分解すると (x + 10)(x − 6) = 0 となり、x = 6, −10 が得られます。長さは正の数なので x = −10 は問題に適さず、横の長さは6cmです。',
@@ -117,7 +128,8 @@ const japanese = buildWorksheet(
     },
     {
       prompt: '周囲の長さが20mで、面積が24m²の長方形の花壇があります。縦と横の長さを求めなさい。求め方も説明すること。',
-      modelAnswer: '縦を x m とすると横は (10 − x) m。x(10 − x) = 24 より x² − 10x + 24 = 0、(x − 4)(x − 6) = 0 で x = 4, 6。縦と横の長さは4mと6m。',
+      modelAnswer:
+        '縦を x m とすると横は (10 − x) m。x(10 − x) = 24 より x² − 10x + 24 = 0、(x − 4)(x − 6) = 0 で x = 4, 6。縦と横の長さは4mと6m。',
       rubric: ['縦と横の和が10mであることを使っている', '正しい二次方程式を立てている', '解を吟味して長さを答えている'],
       explanation: '周囲の長さの半分が縦と横の和になることがポイントです。',
     },
@@ -186,28 +198,50 @@ const english = buildWorksheet(
   [
     {
       prompt: 'Explain why passengers lurch forward when a bus brakes suddenly.',
-      modelAnswer: 'The passengers’ bodies tend to keep moving at the bus’s original speed (inertia). The brakes slow the bus, but nothing slows the passengers at first, so they continue forward relative to the bus.',
-      rubric: ['Mentions inertia or Newton’s first law', 'Explains that the bus slows but the passengers keep moving', 'Describes the motion relative to the bus'],
+      modelAnswer:
+        'The passengers’ bodies tend to keep moving at the bus’s original speed (inertia). The brakes slow the bus, but nothing slows the passengers at first, so they continue forward relative to the bus.',
+      rubric: [
+        'Mentions inertia or Newton’s first law',
+        'Explains that the bus slows but the passengers keep moving',
+        'Describes the motion relative to the bus',
+      ],
       explanation: 'Seat belts supply the force that slows passengers together with the vehicle.',
     },
     {
-      prompt: 'A car of mass 1200 kg accelerates from rest to 20 m/s in 8 seconds. Calculate the resultant force on the car. Show your working.',
+      prompt:
+        'A car of mass 1200 kg accelerates from rest to 20 m/s in 8 seconds. Calculate the resultant force on the car. Show your working.',
       modelAnswer: 'a = (20 − 0) / 8 = 2.5 m/s². F = m × a = 1200 × 2.5 = 3000 N.',
       rubric: ['Calculates the acceleration correctly', 'Uses F = m × a', 'Gives the answer with the unit N'],
       explanation: 'Find the acceleration from the change in velocity first, then apply the second law.',
     },
     {
       prompt: 'Describe one way to reduce friction between moving parts in a machine and explain why it works.',
-      modelAnswer: 'Add a lubricant such as oil: it forms a thin layer between the surfaces so they do not rub directly against each other.',
-      rubric: ['Names a valid method (lubrication, ball bearings, smoother surfaces)', 'Explains how the method reduces contact between surfaces'],
+      modelAnswer:
+        'Add a lubricant such as oil: it forms a thin layer between the surfaces so they do not rub directly against each other.',
+      rubric: [
+        'Names a valid method (lubrication, ball bearings, smoother surfaces)',
+        'Explains how the method reduces contact between surfaces',
+      ],
       explanation: 'Ball bearings work differently: they replace sliding friction with much smaller rolling friction.',
     },
   ],
 );
 
 const CASES = [
-  { name: 'ja', worksheet: japanese, answerLabel: '正解：', choiceLabels: ['ア', 'イ', 'ウ', 'エ'], heading: (p: Worksheet['problems'][number]) => `問${p.index}${p.type === 'written' ? '記述式' : '選択式'}` },
-  { name: 'en', worksheet: english, answerLabel: 'Answer:', choiceLabels: ['(A)', '(B)', '(C)', '(D)'], heading: (p: Worksheet['problems'][number]) => `Question${p.index}${p.type === 'written' ? 'Writtenanswer' : 'Multiplechoice'}` },
+  {
+    name: 'ja',
+    worksheet: japanese,
+    answerLabel: '正解：',
+    choiceLabels: ['ア', 'イ', 'ウ', 'エ'],
+    heading: (p: Worksheet['problems'][number]) => `問${p.index}${p.type === 'written' ? '記述式' : '選択式'}`,
+  },
+  {
+    name: 'en',
+    worksheet: english,
+    answerLabel: 'Answer:',
+    choiceLabels: ['(A)', '(B)', '(C)', '(D)'],
+    heading: (p: Worksheet['problems'][number]) => `Question${p.index}${p.type === 'written' ? 'Writtenanswer' : 'Multiplechoice'}`,
+  },
 ] as const;
 
 /** Whitespace carries no meaning here: pdftotext re-wraps, pads columns and indents. */
@@ -280,7 +314,9 @@ describe.each(CASES)('worksheet PDF ($name)', ({ name, worksheet, answerLabel, c
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     // Fonts are subset: the two Noto Sans JP files are ~5 MB each.
     expect(pdf.length).toBeLessThan(200_000);
-    const boxes = [...pdf.toString('latin1').matchAll(/\/MediaBox\s*\[\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\]/g)].map((m) => m.slice(1).map(Number));
+    const boxes = [...pdf.toString('latin1').matchAll(/\/MediaBox\s*\[\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\]/g)].map((m) =>
+      m.slice(1).map(Number),
+    );
     expect(boxes.length).toBe(pages.length);
     for (const box of boxes) expect(box).toEqual([0, 0, 595.28, 841.89]);
     expect(pages.length).toBeGreaterThan(0);

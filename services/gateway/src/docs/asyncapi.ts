@@ -17,7 +17,14 @@ const LIVE_ONLY: ReadonlySet<EventType> = new Set(['message.delta']);
 const PER_CONNECTION: ReadonlySet<EventType> = new Set(['resync']);
 
 /** What any turn of any product can carry: its lifecycle and its messages. */
-const TURN_EVENTS = ['turn.queued', 'turn.started', 'message', 'message.delta', 'message.discarded', 'agent.changed'] as const satisfies readonly EventType[];
+const TURN_EVENTS = [
+  'turn.queued',
+  'turn.started',
+  'message',
+  'message.delta',
+  'message.discarded',
+  'agent.changed',
+] as const satisfies readonly EventType[];
 
 /**
  * The events of a one-turn stream (POST with Accept: text/event-stream):
@@ -25,8 +32,20 @@ const TURN_EVENTS = ['turn.queued', 'turn.started', 'message', 'message.delta', 
  * `turn.completed` (the result comes first) nor a `resync` (the stream
  * starts at the turn, whose events are retained while it runs).
  */
-export const DIALOG_TURN_EVENTS = [...TURN_EVENTS, 'plan', 'search', 'clarify', 'answer', 'turn.failed'] as const satisfies readonly EventType[];
-export const WORKBENCH_AGENT_EVENTS = [...TURN_EVENTS, 'workbench.step', 'workbench.result', 'turn.failed'] as const satisfies readonly EventType[];
+export const DIALOG_TURN_EVENTS = [
+  ...TURN_EVENTS,
+  'plan',
+  'search',
+  'clarify',
+  'answer',
+  'turn.failed',
+] as const satisfies readonly EventType[];
+export const WORKBENCH_AGENT_EVENTS = [
+  ...TURN_EVENTS,
+  'workbench.step',
+  'workbench.result',
+  'turn.failed',
+] as const satisfies readonly EventType[];
 
 /**
  * JSON Schema (draft-07, which AsyncAPI's default schema format extends) of
@@ -41,7 +60,7 @@ export function payloadSchema(schema: z.ZodType): { schema: Json; defs: Record<s
     override: publicSchemaOverride,
   }) as Json;
   const { $schema: _dialect, definitions, ...rest } = json;
-  return { schema: rewriteRefs(rest) as Json, defs: ((definitions ?? {}) as Record<string, Json>) };
+  return { schema: rewriteRefs(rest) as Json, defs: (definitions ?? {}) as Record<string, Json> };
 }
 
 /** `#/definitions/X` (per schema) → `#/components/schemas/X` (the document's). */
@@ -108,7 +127,8 @@ export function buildAsyncApi(version: string): Json {
     };
   }
   const refs = (types: readonly EventType[]) => Object.fromEntries(types.map((type) => [type, messageRef(type)]));
-  const receive = (channel: string, types: readonly EventType[]) => types.map((type) => ({ $ref: `#/channels/${channel}/messages/${type}` }));
+  const receive = (channel: string, types: readonly EventType[]) =>
+    types.map((type) => ({ $ref: `#/channels/${channel}/messages/${type}` }));
   const httpBinding = (method: string) => ({ http: { method, bindingVersion: '0.3.0' } });
   return {
     asyncapi: '3.0.0',
@@ -149,8 +169,18 @@ export function buildAsyncApi(version: string): Json {
       },
     },
     operations: {
-      receiveSessionEvents: { action: 'receive', channel: { $ref: '#/channels/sessionEvents' }, summary: "Follow a session's events", messages: receive('sessionEvents', EVENT_TYPES) },
-      receiveDialogTurn: { action: 'receive', channel: { $ref: '#/channels/dialogTurn' }, summary: 'Follow one FAQ dialog turn', messages: receive('dialogTurn', DIALOG_TURN_EVENTS) },
+      receiveSessionEvents: {
+        action: 'receive',
+        channel: { $ref: '#/channels/sessionEvents' },
+        summary: "Follow a session's events",
+        messages: receive('sessionEvents', EVENT_TYPES),
+      },
+      receiveDialogTurn: {
+        action: 'receive',
+        channel: { $ref: '#/channels/dialogTurn' },
+        summary: 'Follow one FAQ dialog turn',
+        messages: receive('dialogTurn', DIALOG_TURN_EVENTS),
+      },
       receiveWorkbenchAgent: {
         action: 'receive',
         channel: { $ref: '#/channels/workbenchAgent' },

@@ -141,8 +141,17 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
       },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'The session token from POST /v1/sessions (or /agent.dialog), or FAQ_WRITE_KEY on corpus writes.' },
-          token: { type: 'apiKey', in: 'query', name: 'token', description: 'The session token as a query parameter, for EventSource clients that cannot send headers.' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The session token from POST /v1/sessions (or /agent.dialog), or FAQ_WRITE_KEY on corpus writes.',
+          },
+          token: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description: 'The session token as a query parameter, for EventSource clients that cannot send headers.',
+          },
         },
       },
     },

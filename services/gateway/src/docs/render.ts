@@ -21,10 +21,12 @@ export function typeOf(schema: Json | undefined): string {
   if (Array.isArray(type)) return type.join(' \\| ');
   if (type === 'array') return `array of ${typeOf(schema.items as Json | undefined)}`;
   // zod bounds every integer to the safe range: only a bound of the contract's own is worth saying.
-  if (type === 'integer' && typeof schema.minimum === 'number' && schema.minimum > Number.MIN_SAFE_INTEGER) return `integer ≥ ${schema.minimum}`;
+  if (type === 'integer' && typeof schema.minimum === 'number' && schema.minimum > Number.MIN_SAFE_INTEGER)
+    return `integer ≥ ${schema.minimum}`;
   if (type === 'object') {
     if (schema.properties) return 'object';
-    if (schema.additionalProperties && typeof schema.additionalProperties === 'object') return `map of ${typeOf(schema.additionalProperties as Json)}`;
+    if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+      return `map of ${typeOf(schema.additionalProperties as Json)}`;
     return 'object';
   }
   return typeof type === 'string' ? type : 'any';

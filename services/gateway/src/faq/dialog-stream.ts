@@ -59,11 +59,24 @@ export async function turnStartCursor(store: SessionStore, sessionId: string, tu
   return null;
 }
 
-export type StreamTurnDeps = Pick<GatewayDeps, 'quotas'> & { store: SessionStore; hub: StreamHub; maxBufferBytes: number; retryMs: number; timeoutMs: number };
+export type StreamTurnDeps = Pick<GatewayDeps, 'quotas'> & {
+  store: SessionStore;
+  hub: StreamHub;
+  maxBufferBytes: number;
+  retryMs: number;
+  timeoutMs: number;
+};
 
 /** The stream settings of the gateway's turn streams. */
 export function turnStreamDeps(deps: Pick<GatewayDeps, 'store' | 'hub' | 'config' | 'quotas'>): StreamTurnDeps {
-  return { store: deps.store, hub: deps.hub, quotas: deps.quotas, maxBufferBytes: deps.config.sse.maxBufferBytes, retryMs: deps.config.sse.retryMs, timeoutMs: deps.config.faq.dialogTimeoutMs };
+  return {
+    store: deps.store,
+    hub: deps.hub,
+    quotas: deps.quotas,
+    maxBufferBytes: deps.config.sse.maxBufferBytes,
+    retryMs: deps.config.sse.retryMs,
+    timeoutMs: deps.config.faq.dialogTimeoutMs,
+  };
 }
 
 /** Hijacks the reply and streams the turn from `fromId`: replay first, then the live tail, without gaps or repeats. */
@@ -77,7 +90,10 @@ export async function streamTurn(
   guardStream(deps, req, reply, { sessionId: input.sessionId, route: input.route });
   const raw = openEventStream(reply, deps.retryMs);
   const client = new DialogStreamClient(input.sessionId, raw, input.fromId, deps.maxBufferBytes, input.turnId, input.begun, input.endOn);
-  const timer = setTimeout(() => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'), deps.timeoutMs);
+  const timer = setTimeout(
+    () => client.close('timeout: the turn continues; repeat the request with the same Idempotency-Key to follow it'),
+    deps.timeoutMs,
+  );
   client.onClose(() => clearTimeout(timer));
   await replayAndFollow(deps.store, deps.hub, client, req.log);
 }

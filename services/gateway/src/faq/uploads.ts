@@ -14,7 +14,8 @@ export const MAX_DOCS_PER_UPLOAD = 10_000;
 
 export function jsonRecords(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object' && Array.isArray((body as { documents?: unknown }).documents)) return (body as { documents: unknown[] }).documents;
+  if (body && typeof body === 'object' && Array.isArray((body as { documents?: unknown }).documents))
+    return (body as { documents: unknown[] }).documents;
   if (body && typeof body === 'object') return [body];
   throw new ValidationError('expected a document, an array of documents, or { "documents": [...] }', 'invalid_documents');
 }
@@ -23,7 +24,11 @@ export function jsonRecords(body: unknown): unknown[] {
 export function csvRecords(text: string): unknown[] {
   let rows: Array<Record<string, string>>;
   try {
-    rows = parseCsv(text.replace(/^\uFEFF/, ''), { columns: (headers: string[]) => headers.map((header) => header.trim().toLowerCase()), skip_empty_lines: true, trim: true });
+    rows = parseCsv(text.replace(/^\uFEFF/, ''), {
+      columns: (headers: string[]) => headers.map((header) => header.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: true,
+    });
   } catch (err) {
     throw new ValidationError(`CSV could not be parsed: ${err instanceof Error ? err.message : String(err)}`, 'invalid_csv');
   }
@@ -31,7 +36,14 @@ export function csvRecords(text: string): unknown[] {
     ...(row.id ? { id: row.id } : {}),
     question: row.question,
     answer: row.answer,
-    ...(row.tags ? { tags: row.tags.split(/[|;]/).map((tag) => tag.trim()).filter(Boolean) } : {}),
+    ...(row.tags
+      ? {
+          tags: row.tags
+            .split(/[|;]/)
+            .map((tag) => tag.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(row.language ? { language: row.language } : {}),
   }));
 }
@@ -43,18 +55,26 @@ export function csvRecords(text: string): unknown[] {
  */
 export function toDocuments(records: unknown[]): FaqDocument[] {
   if (records.length === 0) throw new ValidationError('no documents in the upload', 'invalid_documents');
-  if (records.length > MAX_DOCS_PER_UPLOAD) throw new ValidationError(`at most ${MAX_DOCS_PER_UPLOAD} documents per upload`, 'too_many_documents');
+  if (records.length > MAX_DOCS_PER_UPLOAD)
+    throw new ValidationError(`at most ${MAX_DOCS_PER_UPLOAD} documents per upload`, 'too_many_documents');
   const problems: string[] = [];
   const docs: FaqDocument[] = [];
   records.forEach((rec, i) => {
     const parsed = FaqDocumentInput.safeParse(rec);
     if (!parsed.success) {
-      problems.push(`document ${i + 1}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join(', ')}`);
+      problems.push(
+        `document ${i + 1}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join(', ')}`,
+      );
       return;
     }
     const doc = parsed.data;
     const language = doc.language ?? detectLanguage(`${doc.question} ${doc.answer}`);
-    const id = doc.id ?? `faq-${createHash('sha256').update(`${language}\n${normalize(doc.question)}`).digest('hex').slice(0, 16)}`;
+    const id =
+      doc.id ??
+      `faq-${createHash('sha256')
+        .update(`${language}\n${normalize(doc.question)}`)
+        .digest('hex')
+        .slice(0, 16)}`;
     docs.push({ id, question: doc.question, answer: doc.answer, tags: doc.tags ?? [], language });
   });
   if (problems.length > 0) {

@@ -10,12 +10,18 @@ import { TimeoutError } from '../sessions/turn-waiter.js';
  * worker has taken yet, so an abandoned request costs no work. A job that
  * failed is `failedCode` (502) with BullMQ's reason.
  */
-export async function awaitJob(queue: Queue, job: Job, events: QueueEvents, opts: { timeoutMs: number; what: string; failedCode: string }): Promise<unknown> {
+export async function awaitJob(
+  queue: Queue,
+  job: Job,
+  events: QueueEvents,
+  opts: { timeoutMs: number; what: string; failedCode: string },
+): Promise<unknown> {
   try {
     return await job.waitUntilFinished(events, opts.timeoutMs);
   } catch (err) {
     const timedOut = err instanceof Error && /timed out/i.test(err.message);
-    if (!timedOut) throw new AppError(opts.failedCode, `${opts.what} failed: ${err instanceof Error ? err.message : String(err)}`, { status: 502 });
+    if (!timedOut)
+      throw new AppError(opts.failedCode, `${opts.what} failed: ${err instanceof Error ? err.message : String(err)}`, { status: 502 });
     const state = await job.getState();
     if (state === 'completed') {
       const fresh = await Job.fromId(queue, job.id!);

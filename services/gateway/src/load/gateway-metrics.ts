@@ -29,7 +29,11 @@ export function createGatewayMetrics(deps: { queues: AgentQueues; hub: StreamHub
       await Promise.all(
         ALL_AGENTS.map(async (agent) => {
           const counts = await Promise.all(deps.queues.all(agent).map((queue) => queue.getJobCounts(...QUEUE_STATES)));
-          for (const state of QUEUE_STATES) this.set({ queue: queueLabel(agent), state }, counts.reduce((sum, c) => sum + (c[state] ?? 0), 0));
+          for (const state of QUEUE_STATES)
+            this.set(
+              { queue: queueLabel(agent), state },
+              counts.reduce((sum, c) => sum + (c[state] ?? 0), 0),
+            );
         }),
       );
     },
@@ -48,13 +52,26 @@ export function createGatewayMetrics(deps: { queues: AgentQueues; hub: StreamHub
     registers,
     async collect() {
       const started = performance.now();
-      const ok = await Promise.race([deps.redis.ping().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]).catch(() => false);
+      const ok = await Promise.race([
+        deps.redis.ping().then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
+      ]).catch(() => false);
       this.set(ok ? (performance.now() - started) / 1000 : -1);
     },
   });
   return {
     registry,
-    shed: new Counter({ name: 'convo_shed_requests_total', help: 'Requests refused to protect the system, by reason', labelNames: ['reason', 'status'], registers }),
-    workerProcesses: new Gauge({ name: 'convo_worker_processes', help: 'Worker processes whose metrics are fresh in Redis, by service', labelNames: ['service'], registers }),
+    shed: new Counter({
+      name: 'convo_shed_requests_total',
+      help: 'Requests refused to protect the system, by reason',
+      labelNames: ['reason', 'status'],
+      registers,
+    }),
+    workerProcesses: new Gauge({
+      name: 'convo_worker_processes',
+      help: 'Worker processes whose metrics are fresh in Redis, by service',
+      labelNames: ['service'],
+      registers,
+    }),
   };
 }

@@ -19,6 +19,10 @@ export async function adminPlugin(app: FastifyInstance, deps: GatewayDeps): Prom
   app.addHook('onRequest', operatorGuard(deps.config));
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(ADMIN_PREFIX);
-  createBullBoard({ queues: ALL_AGENTS.flatMap((agent) => deps.queues.all(agent).map((queue) => new BullMQAdapter(queue))), serverAdapter, options: { uiConfig: { boardTitle: 'convo agents' } } });
+  createBullBoard({
+    queues: ALL_AGENTS.flatMap((agent) => deps.queues.all(agent).map((queue) => new BullMQAdapter(queue))),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'convo agents' } },
+  });
   await app.register(serverAdapter.registerPlugin());
 }

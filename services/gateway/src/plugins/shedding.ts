@@ -34,7 +34,14 @@ export function retryAfterSeconds(base: number): number {
  */
 export const sheddingPlugin = fp(async (app: FastifyInstance, deps: GatewayDeps) => {
   const { config, backlog, metrics } = deps;
-  const limiter = config.load.rateLimitMax > 0 ? new ClientRateLimiter(deps.redis, { prefix: config.keyPrefix, max: config.load.rateLimitMax, windowMs: config.load.rateLimitWindowMs }) : null;
+  const limiter =
+    config.load.rateLimitMax > 0
+      ? new ClientRateLimiter(deps.redis, {
+          prefix: config.keyPrefix,
+          max: config.load.rateLimitMax,
+          windowMs: config.load.rateLimitWindowMs,
+        })
+      : null;
 
   // Answered here, not thrown: a flood produces thousands of these a second, and an error
   // object (stack capture) plus the error handler's logging would cost more than the request.
@@ -49,19 +56,30 @@ export const sheddingPlugin = fp(async (app: FastifyInstance, deps: GatewayDeps)
         admitted === 'redis_memory'
           ? 'the system is short of storage for new work; retry later'
           : `the system is saturated (${waiting} jobs waiting for the ${queue} agent); retry later`;
-      return reply.code(503).header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds))).send({ error: { code: 'overloaded', message } });
+      return reply
+        .code(503)
+        .header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)))
+        .send({ error: { code: 'overloaded', message } });
     }
     if (!limiter) return;
     const { allowed, remaining, resetMs } = await limiter.hit(clientOf(req));
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
-    reply.header('x-ratelimit-limit', String(config.load.rateLimitMax)).header('x-ratelimit-remaining', String(remaining)).header('x-ratelimit-reset', String(resetSeconds));
+    reply
+      .header('x-ratelimit-limit', String(config.load.rateLimitMax))
+      .header('x-ratelimit-remaining', String(remaining))
+      .header('x-ratelimit-reset', String(resetSeconds));
     if (!allowed) {
       req.shed = true;
       metrics.shed.inc({ reason: 'client_rate', status: '429' });
       return reply
         .code(429)
         .header('retry-after', String(resetSeconds))
-        .send({ error: { code: 'rate_limited', message: `more than ${config.load.rateLimitMax} requests in ${Math.round(config.load.rateLimitWindowMs / 1000)} s from this client across the work routes; retry later` } });
+        .send({
+          error: {
+            code: 'rate_limited',
+            message: `more than ${config.load.rateLimitMax} requests in ${Math.round(config.load.rateLimitWindowMs / 1000)} s from this client across the work routes; retry later`,
+          },
+        });
     }
   });
 });

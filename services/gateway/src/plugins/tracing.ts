@@ -1,4 +1,14 @@
-import { ATTR, extractTrace, type Span, SpanKind, SpanStatusCode, startSpan, type TraceContext, tracingEnabled, withTraceContext } from '@convo/runtime';
+import {
+  ATTR,
+  extractTrace,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  type TraceContext,
+  tracingEnabled,
+  withTraceContext,
+} from '@convo/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
 

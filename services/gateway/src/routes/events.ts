@@ -11,7 +11,10 @@ import { openEventStream, SseClient } from '../sse/sse-client.js';
 import { guardStream } from '../sse/stream-guard.js';
 
 const EventsQuery = z.object({
-  token: z.string().optional().describe('the session token, for clients that cannot send Authorization (EventSource); only this route takes it'),
+  token: z
+    .string()
+    .optional()
+    .describe('the session token, for clients that cannot send Authorization (EventSource); only this route takes it'),
   lastEventId: z.string().optional().describe('as the Last-Event-ID header: resume after this event id'),
 });
 
@@ -31,7 +34,9 @@ export function eventRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           summary: 'Server-Sent Events stream of the session (text/event-stream); the events: /docs/asyncapi.json',
           params: SessionIdParams,
           querystring: EventsQuery,
-          headers: z.object({ 'last-event-id': z.string().optional().describe('resume after this event id (sent by EventSource on reconnect)') }).loose(),
+          headers: z
+            .object({ 'last-event-id': z.string().optional().describe('resume after this event id (sent by EventSource on reconnect)') })
+            .loose(),
           security: [{ bearer: [] }, { token: [] }],
         },
         config: { auth: 'sessionStream', docs: { responseContent: { 'text/event-stream': EVENT_STREAM_BODY } } },

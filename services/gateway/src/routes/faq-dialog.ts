@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@convo/runtime';
-import { AgentDialogRequest, AgentDialogResponse, AgentSearchRequest, AgentSearchResponse, ErrorResponse, resolveDialogOptions } from '@convo/contract';
+import {
+  AgentDialogRequest,
+  AgentDialogResponse,
+  AgentSearchRequest,
+  AgentSearchResponse,
+  ErrorResponse,
+  resolveDialogOptions,
+} from '@convo/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +30,10 @@ function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !IDEMPOTENCY_KEY.test(raw)) {
-    throw new ValidationError('Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, for example)', 'invalid_idempotency_key');
+    throw new ValidationError(
+      'Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, for example)',
+      'invalid_idempotency_key',
+    );
   }
   return raw;
 }
@@ -43,7 +53,15 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/agent.search',
-      { config: WORK_ROUTE, schema: { tags: ['faq'], summary: 'Single-shot FAQ search with an answer from the best hit', body: AgentSearchRequest, response: { 200: AgentSearchResponse, 502: ErrorResponse, 504: ErrorResponse } } },
+      {
+        config: WORK_ROUTE,
+        schema: {
+          tags: ['faq'],
+          summary: 'Single-shot FAQ search with an answer from the best hit',
+          body: AgentSearchRequest,
+          response: { 200: AgentSearchResponse, 502: ErrorResponse, 504: ErrorResponse },
+        },
+      },
       async (req) => searchOnce(deps, req.body),
     );
 
@@ -57,7 +75,10 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           body: AgentDialogRequest,
           headers: z
             .object({
-              'idempotency-key': z.string().optional().describe('a retry with the same key gets the same turn (and, without sessionId, the same new dialog)'),
+              'idempotency-key': z
+                .string()
+                .optional()
+                .describe('a retry with the same key gets the same turn (and, without sessionId, the same new dialog)'),
               authorization: z.string().optional().describe('Bearer <sessionToken> to continue a dialog'),
               'last-event-id': z.string().optional().describe('streamed form: resume the turn after this event id'),
             })
@@ -75,7 +96,14 @@ export function faqDialogRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const resumeFrom = requestedEventId(req);
         const started = performance.now();
         const { sessionId, lastEventId, sessionToken } = await openDialog(deps, req, body, options.language, idempotencyKey);
-        const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: body.message, idempotencyKey, multitask: 'enqueue', options });
+        const accepted = await acceptTurn(deps, req, reply, {
+          sessionId,
+          turnId: randomUUID(),
+          message: body.message,
+          idempotencyKey,
+          multitask: 'enqueue',
+          options,
+        });
         const turnId = accepted.turnId;
         reply.header('x-session-id', sessionId).header('x-turn-id', turnId);
         if (sessionToken) reply.header('x-session-token', sessionToken);

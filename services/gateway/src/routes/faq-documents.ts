@@ -18,7 +18,11 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { config, corpus } = deps;
 
   return async (app) => {
-    app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: config.faq.maxUploadBytes }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(
+      ['text/csv', 'application/csv'],
+      { parseAs: 'string', bodyLimit: config.faq.maxUploadBytes },
+      (_req, body, done) => done(null, body),
+    );
 
     app.get(
       '/faq/documents',
@@ -46,25 +50,52 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       {
         // Writes need `Authorization: Bearer <FAQ_WRITE_KEY>` when that key is configured.
         // The body is parsed and checked by toDocuments (JSON or CSV); the schemas in `docs` describe it.
-        config: { auth: 'faqWrite', docs: { requestContent: { 'application/json': UploadJson, 'text/csv': UploadCsv, 'application/csv': UploadCsv } } },
+        config: {
+          auth: 'faqWrite',
+          docs: { requestContent: { 'application/json': UploadJson, 'text/csv': UploadCsv, 'application/csv': UploadCsv } },
+        },
         bodyLimit: config.faq.maxUploadBytes,
         schema: {
           tags: ['faq'],
           summary: 'Upsert documents: JSON (one, an array, or { documents }) or text/csv with a header row; all or nothing',
-          response: { 200: z.object({ upserted: z.number(), created: z.number(), updated: z.number(), ids: z.array(z.string()), version: z.number() }), 403: ErrorResponse, ...unavailable },
+          response: {
+            200: z.object({
+              upserted: z.number(),
+              created: z.number(),
+              updated: z.number(),
+              ids: z.array(z.string()),
+              version: z.number(),
+            }),
+            403: ErrorResponse,
+            ...unavailable,
+          },
         },
       },
       async (req) => {
         const docs = toDocuments(typeof req.body === 'string' ? csvRecords(req.body) : jsonRecords(req.body));
         const upserted = await corpus.upsert(docs, config.faq.maxDocs);
         req.log.info({ upserted: docs.length, created: upserted.created, corpusVersion: upserted.version }, 'faq documents upserted');
-        return { upserted: docs.length, created: upserted.created, updated: upserted.updated, ids: docs.map((doc) => doc.id), version: upserted.version };
+        return {
+          upserted: docs.length,
+          created: upserted.created,
+          updated: upserted.updated,
+          ids: docs.map((doc) => doc.id),
+          version: upserted.version,
+        };
       },
     );
 
     app.delete(
       '/faq/documents/:id',
-      { config: { auth: 'faqWrite' }, schema: { tags: ['faq'], summary: 'Delete one document', params: z.object({ id: z.string().min(1).max(200) }), response: { 204: z.null().describe('deleted'), 403: ErrorResponse, 404: ErrorResponse, ...unavailable } } },
+      {
+        config: { auth: 'faqWrite' },
+        schema: {
+          tags: ['faq'],
+          summary: 'Delete one document',
+          params: z.object({ id: z.string().min(1).max(200) }),
+          response: { 204: z.null().describe('deleted'), 403: ErrorResponse, 404: ErrorResponse, ...unavailable },
+        },
+      },
       async (req, reply) => {
         const removed = await corpus.remove([req.params.id]);
         if (removed.removed === 0) throw new NotFoundError(`FAQ document ${req.params.id} not found`, 'document_not_found');

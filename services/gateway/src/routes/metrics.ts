@@ -16,12 +16,23 @@ export function metricsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { metrics, redis, config } = deps;
   return async (app) => {
     const docs = { responseContent: { 'text/plain': z.string().describe('Prometheus text exposition format') } };
-    app.get('/metrics', { config: { auth: 'operator', docs }, schema: { tags: ['operators'], summary: 'Prometheus metrics of the gateway and every worker replica (OPERATOR_KEY)', security: [{ bearer: [] }] } }, async (_req, reply) => {
-      const workers = await readWorkerMetrics(redis, config.keyPrefix, config.metricsPushMs);
-      metrics.workerProcesses.reset();
-      for (const [service, n] of Object.entries(workers.byService)) metrics.workerProcesses.set({ service }, n);
-      const merged = Registry.merge([metrics.registry, workers.registry]);
-      return reply.type(merged.contentType).send(await merged.metrics());
-    });
+    app.get(
+      '/metrics',
+      {
+        config: { auth: 'operator', docs },
+        schema: {
+          tags: ['operators'],
+          summary: 'Prometheus metrics of the gateway and every worker replica (OPERATOR_KEY)',
+          security: [{ bearer: [] }],
+        },
+      },
+      async (_req, reply) => {
+        const workers = await readWorkerMetrics(redis, config.keyPrefix, config.metricsPushMs);
+        metrics.workerProcesses.reset();
+        for (const [service, n] of Object.entries(workers.byService)) metrics.workerProcesses.set({ service }, n);
+        const merged = Registry.merge([metrics.registry, workers.registry]);
+        return reply.type(merged.contentType).send(await merged.metrics());
+      },
+    );
   };
 }

@@ -5,7 +5,15 @@ import { rotateDeploymentSecret } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 
 const RotateBody = z
-  .object({ graceSeconds: z.number().int().min(0).max(7 * 24 * 3600).default(3600).describe('how long tokens derived from the old secret keep working') })
+  .object({
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(3600)
+      .describe('how long tokens derived from the old secret keep working'),
+  })
   .partial()
   .nullish();
 

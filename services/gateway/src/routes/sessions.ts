@@ -1,11 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { buildSnapshot } from '../sessions/snapshot.js';
 import { NotFoundError, SystemError, ValidationError } from '@convo/runtime';
-import { CancelTurnResponse, CreateSessionBody, CreateSessionResponse, ErrorResponse, PostTurnBody, PostTurnResponse, RunStepsResponse, SessionIdParams, SessionSnapshot, SubmitResponse } from '@convo/contract';
+import {
+  CancelTurnResponse,
+  CreateSessionBody,
+  CreateSessionResponse,
+  ErrorResponse,
+  PostTurnBody,
+  PostTurnResponse,
+  RunStepsResponse,
+  SessionIdParams,
+  SessionSnapshot,
+  SubmitResponse,
+} from '@convo/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WORK_ROUTE } from '../plugins/shedding.js';
-import { acceptTurn, cancelTurn, createSession, deleteSession, submitSession, takeSessionPlace, type NewSession } from '../sessions/service.js';
+import {
+  acceptTurn,
+  cancelTurn,
+  createSession,
+  deleteSession,
+  submitSession,
+  takeSessionPlace,
+  type NewSession,
+} from '../sessions/service.js';
 import type { GatewayDeps } from '../deps.js';
 
 /** The route-specific error answers; docs/openapi.ts adds those every route of a kind gives. */
@@ -20,7 +39,15 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/v1/sessions',
-      { config: WORK_ROUTE, schema: { tags: ['sessions'], summary: 'Create a session (form, job application or FAQ dialog)', body: CreateSessionBody, response: { 201: CreateSessionResponse } } },
+      {
+        config: WORK_ROUTE,
+        schema: {
+          tags: ['sessions'],
+          summary: 'Create a session (form, job application or FAQ dialog)',
+          body: CreateSessionBody,
+          response: { 201: CreateSessionResponse },
+        },
+      },
       async (req, reply) => {
         const body = req.body;
         const language = body.options?.language === 'ja' || body.options?.language === 'en' ? body.options.language : null;
@@ -39,7 +66,16 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/sessions/:id',
-      { config: { auth: 'session' }, schema: { tags: ['sessions'], summary: "The session's snapshot: status, fields, messages, turn, last event id", params: SessionIdParams, security, response: { 200: SessionSnapshot } } },
+      {
+        config: { auth: 'session' },
+        schema: {
+          tags: ['sessions'],
+          summary: "The session's snapshot: status, fields, messages, turn, last event id",
+          params: SessionIdParams,
+          security,
+          response: { 200: SessionSnapshot },
+        },
+      },
       async (req) => {
         const loaded = await store.load(req.params.id);
         if (!loaded) throw new NotFoundError(`session ${req.params.id} not found`, 'session_not_found');
@@ -49,7 +85,17 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/v1/sessions/:id/turns',
-      { config: { ...WORK_ROUTE, auth: 'session' }, schema: { tags: ['sessions'], summary: "Post the user's message as a turn (runs in order after the session's earlier turns)", params: SessionIdParams, body: PostTurnBody, security, response: { 202: PostTurnResponse, ...conflict } } },
+      {
+        config: { ...WORK_ROUTE, auth: 'session' },
+        schema: {
+          tags: ['sessions'],
+          summary: "Post the user's message as a turn (runs in order after the session's earlier turns)",
+          params: SessionIdParams,
+          body: PostTurnBody,
+          security,
+          response: { 202: PostTurnResponse, ...conflict },
+        },
+      },
       async (req, reply) => {
         const sessionId = req.params.id;
         const { message, idempotencyKey, multitask } = req.body;
@@ -93,7 +139,16 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/sessions/:id/runsteps',
-      { config: { auth: 'session' }, schema: { tags: ['sessions'], summary: "The agents' tool executions in this session (audit records)", params: SessionIdParams, security, response: { 200: RunStepsResponse } } },
+      {
+        config: { auth: 'session' },
+        schema: {
+          tags: ['sessions'],
+          summary: "The agents' tool executions in this session (audit records)",
+          params: SessionIdParams,
+          security,
+          response: { 200: RunStepsResponse },
+        },
+      },
       async (req) => {
         return { runSteps: await store.getRunSteps(req.params.id) };
       },
@@ -101,7 +156,16 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.delete(
       '/v1/sessions/:id',
-      { config: { auth: 'session' }, schema: { tags: ['sessions'], summary: 'Delete the session with all its events', params: SessionIdParams, security, response: { 204: z.null().describe('deleted') } } },
+      {
+        config: { auth: 'session' },
+        schema: {
+          tags: ['sessions'],
+          summary: 'Delete the session with all its events',
+          params: SessionIdParams,
+          security,
+          response: { 204: z.null().describe('deleted') },
+        },
+      },
       async (req, reply) => {
         await deleteSession(deps, req.params.id, req.log);
         return reply.status(204).send(null);

@@ -129,7 +129,13 @@ export function webRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/samples/forms',
-      { schema: { tags: ['web'], summary: 'Sample forms the chat page offers', response: { 200: z.object({ forms: z.array(SampleSummary) }) } } },
+      {
+        schema: {
+          tags: ['web'],
+          summary: 'Sample forms the chat page offers',
+          response: { 200: z.object({ forms: z.array(SampleSummary) }) },
+        },
+      },
       async () => ({ forms: samples.map(({ id, title, kind, language }) => ({ id, title, kind, language })) }),
     );
 

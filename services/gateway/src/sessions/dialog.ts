@@ -53,7 +53,11 @@ export async function openDialog(
     if (idempotencyKey) await deps.redis.del(dialogKeyOf(deps, sessionId));
     throw err;
   });
-  const faq = { access: 'dialog' as const, history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })), turns: [] };
+  const faq = {
+    access: 'dialog' as const,
+    history: (body.history ?? []).map((entry) => ({ role: entry.role, content: entry.content })),
+    turns: [],
+  };
   if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq, token }, req.log)) {
     return { sessionId, lastEventId: 0, sessionToken: token.token };
   }
@@ -63,7 +67,9 @@ export async function openDialog(
 
 /** What identifies a new dialog's first request: its message, options and history. */
 function fingerprint(body: AgentDialogRequest): string {
-  return createHash('sha256').update(JSON.stringify([body.message, body.options ?? null, body.history ?? null])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([body.message, body.options ?? null, body.history ?? null]))
+    .digest('hex');
 }
 
 const dialogKeyOf = (deps: DialogDeps, sessionId: string) => `${deps.config.keyPrefix}:dialog-key:${sessionId}`;
@@ -77,7 +83,9 @@ async function claimKey(deps: DialogDeps, sessionId: string, bodyPrint: string):
   const key = dialogKeyOf(deps, sessionId);
   if (await deps.redis.set(key, bodyPrint, 'EX', deps.config.sessionTtlSeconds, 'NX')) return true;
   if ((await deps.redis.get(key)) !== bodyPrint) {
-    throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used for another request; use a new key for a new dialog', { status: 422 });
+    throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used for another request; use a new key for a new dialog', {
+      status: 422,
+    });
   }
   return false;
 }
@@ -89,7 +97,11 @@ async function repeatedDialog(deps: DialogDeps, sessionId: string): Promise<Open
     const existing = await deps.store.load(sessionId);
     if (existing) {
       const token = recoverDialogToken(await deps.secrets(), sessionId, existing.tokenHash);
-      if (!token) throw new ConflictError('dialog_token_expired', 'the dialog was made with a secret that has since been rotated out; start a new dialog');
+      if (!token)
+        throw new ConflictError(
+          'dialog_token_expired',
+          'the dialog was made with a secret that has since been rotated out; start a new dialog',
+        );
       return { sessionId, lastEventId: dialogOf(existing).lastEventId, sessionToken: token };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -110,15 +122,33 @@ export async function followDialogTurn(
   const { store } = deps;
   const { sessionId, turnId } = turn;
   const streamDeps = turnStreamDeps(deps);
-  if (!turn.repeated && turn.resumeFrom === null) return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId: turn.lastEventId, begun: false, endOn: DIALOG_RESULT, route: 'agent.dialog' });
+  if (!turn.repeated && turn.resumeFrom === null)
+    return streamTurn(req, reply, streamDeps, {
+      sessionId,
+      turnId,
+      fromId: turn.lastEventId,
+      begun: false,
+      endOn: DIALOG_RESULT,
+      route: 'agent.dialog',
+    });
   // A repeated request follows the same turn from its start, or from the client's Last-Event-ID.
   const start = await turnStartCursor(store, sessionId, turnId);
   const fromId = turn.resumeFrom ?? start ?? (await store.load(sessionId))?.lastEventId ?? 0;
-  return streamTurn(req, reply, streamDeps, { sessionId, turnId, fromId, begun: start !== null && fromId > start, endOn: DIALOG_RESULT, route: 'agent.dialog' });
+  return streamTurn(req, reply, streamDeps, {
+    sessionId,
+    turnId,
+    fromId,
+    begun: start !== null && fromId > start,
+    endOn: DIALOG_RESULT,
+    route: 'agent.dialog',
+  });
 }
 
 /** Waits for one dialog turn to end and answers with its result (at once for a repeat of a finished turn). */
-export async function awaitDialogTurn(deps: DialogDeps, turn: { sessionId: string; turnId: string; lastEventId: number; repeated: boolean; started: number }) {
+export async function awaitDialogTurn(
+  deps: DialogDeps,
+  turn: { sessionId: string; turnId: string; lastEventId: number; repeated: boolean; started: number },
+) {
   const { store, config } = deps;
   const { sessionId, turnId, started } = turn;
   let fromId = turn.lastEventId;
@@ -158,6 +188,7 @@ function continuedDialog(session: LoadedSession, presented: string): OpenedDialo
 
 function dialogOf(session: LoadedSession): LoadedSession {
   const { state } = session;
-  if (state.kind !== 'faq') throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
+  if (state.kind !== 'faq')
+    throw new ConflictError('wrong_kind', `session ${state.sessionId} is a ${state.kind} session, not an FAQ dialog`);
   return session;
 }

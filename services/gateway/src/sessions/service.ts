@@ -18,9 +18,17 @@ import { retryAfterSeconds } from '../plugins/shedding.js';
 type ServiceDeps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'metrics'>;
 
 /** Takes one of the client's CLIENT_MAX_SESSIONS places for a session about to be made (429 `too_many_sessions` when none is left). */
-export async function takeSessionPlace(deps: Pick<GatewayDeps, 'quotas' | 'config'>, req: FastifyRequest, sessionId: string): Promise<void> {
+export async function takeSessionPlace(
+  deps: Pick<GatewayDeps, 'quotas' | 'config'>,
+  req: FastifyRequest,
+  sessionId: string,
+): Promise<void> {
   if (await deps.quotas.sessions.take(clientOf(req), sessionId)) return;
-  throw new AppError('too_many_sessions', `this client holds ${deps.config.clientLimits.sessions} live sessions; delete one or wait until one expires`, { status: 429 });
+  throw new AppError(
+    'too_many_sessions',
+    `this client holds ${deps.config.clientLimits.sessions} live sessions; delete one or wait until one expires`,
+    { status: 429 },
+  );
 }
 
 export type NewSession =
@@ -33,7 +41,11 @@ export type NewSession =
  * its first question. /agent.dialog asks for an FAQ session under an id and
  * token of its own making: null when that id is already taken.
  */
-export async function createSession(deps: ServiceDeps, input: NewSession, log: FastifyBaseLogger): Promise<{ sessionId: string; token: string } | null> {
+export async function createSession(
+  deps: ServiceDeps,
+  input: NewSession,
+  log: FastifyBaseLogger,
+): Promise<{ sessionId: string; token: string } | null> {
   const { token, hash } = (input.kind === 'faq' ? input.token : undefined) ?? newToken();
   const now = new Date().toISOString();
   if (input.kind === 'faq') {
@@ -78,7 +90,16 @@ export async function submitSession(deps: Pick<ServiceDeps, 'store'>, sessionId:
     if (state.kind === 'application' && state.audit === null) throw new ConflictError('not_ready', 'the audit has not run yet');
     const draft = new SessionDraft(state, undefined, true);
     draft.markSubmitted();
-    const committed = await deps.store.commit({ sessionId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+    const committed = await deps.store.commit({
+      sessionId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: null,
+      state: draft.state,
+      mode: 'none',
+      events: draft.events,
+      runSteps: [],
+    });
     if (committed.ok) {
       log.info({ sessionId }, 'session submitted');
       return result;
@@ -98,7 +119,14 @@ export async function acceptTurn(
   deps: ServiceDeps,
   req: FastifyRequest,
   reply: FastifyReply,
-  input: { sessionId: string; turnId: string; message: string; idempotencyKey?: string; multitask: 'enqueue' | 'reject'; options?: Record<string, unknown> },
+  input: {
+    sessionId: string;
+    turnId: string;
+    message: string;
+    idempotencyKey?: string;
+    multitask: 'enqueue' | 'reject';
+    options?: Record<string, unknown>;
+  },
 ): Promise<AcceptedTurn> {
   const { store, config } = deps;
   const accepted = await store.acceptTurn({
@@ -124,13 +152,20 @@ export async function acceptTurn(
       reply.header('retry-after', String(retryAfterSeconds(config.load.retryAfterSeconds)));
       throw new AppError('too_many_queued_turns', `more than ${config.maxQueuedTurns} turns are queued for this session`, { status: 429 });
     case 'key_reused':
-      throw new AppError('idempotency_key_reused', 'this idempotency key was used for another message in this session; use a new key for a new turn', { status: 422 });
+      throw new AppError(
+        'idempotency_key_reused',
+        'this idempotency key was used for another message in this session; use a new key for a new turn',
+        { status: 422 },
+      );
     case 'turn_limit':
       throw new ConflictError('session_turn_limit', `the session has taken its ${config.sessionTurnLimit} turns; start a new one`);
   }
   // A retried request (same idempotencyKey) re-dispatches its step: the job id makes that a no-op if it exists.
   await dispatch(deps, input.sessionId, accepted.step);
-  req.log.info({ sessionId: input.sessionId, turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome }, 'turn accepted');
+  req.log.info(
+    { sessionId: input.sessionId, turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome },
+    'turn accepted',
+  );
   return { turnId: accepted.turnId, position: accepted.position, outcome: accepted.outcome };
 }
 
@@ -142,7 +177,12 @@ export type CancelledTurn = { turnId: string; status: 'cancelled' | 'cancelling'
  * marked and its model call aborted (`cancelling`: turn.failed with code
  * `cancelled` follows on the stream). The session stays usable.
  */
-export async function cancelTurn(deps: Pick<ServiceDeps, 'store'>, sessionId: string, turnId: string, log: FastifyBaseLogger): Promise<CancelledTurn> {
+export async function cancelTurn(
+  deps: Pick<ServiceDeps, 'store'>,
+  sessionId: string,
+  turnId: string,
+  log: FastifyBaseLogger,
+): Promise<CancelledTurn> {
   const outcome = await deps.store.cancelTurn(sessionId, turnId);
   switch (outcome) {
     case 'not_found':
@@ -161,7 +201,11 @@ export async function cancelTurn(deps: Pick<ServiceDeps, 'store'>, sessionId: st
  * its step job still waiting in a queue. A job already running finds the
  * session gone and ends without effect.
  */
-export async function deleteSession(deps: Pick<GatewayDeps, 'store' | 'queues' | 'quotas'>, sessionId: string, log: FastifyBaseLogger): Promise<void> {
+export async function deleteSession(
+  deps: Pick<GatewayDeps, 'store' | 'queues' | 'quotas'>,
+  sessionId: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
   const loaded = await deps.store.load(sessionId);
   if (loaded?.step) {
     const job = await deps.queues.forSession(loaded.step.agent, sessionId).getJob(stepJobId(sessionId, loaded.step.seq));

@@ -12,7 +12,9 @@ export function buildSnapshot(loaded: LoadedSession): SessionSnapshot {
     status: state.status,
     currentAgent: state.currentAgent,
     bootstrap: { language: bootstrap.language, country: bootstrap.country, timezone: bootstrap.timezone },
-    ...(state.kind === 'form' || state.kind === 'application' ? interviewPart(state) : { fields: [], collectedFields: {}, needsReview: [], audit: null }),
+    ...(state.kind === 'form' || state.kind === 'application'
+      ? interviewPart(state)
+      : { fields: [], collectedFields: {}, needsReview: [], audit: null }),
     messages: state.messages.map((message) => ({
       messageId: message.messageId,
       role: message.role,

@@ -24,7 +24,11 @@ export class TurnWaiter implements HubSubscriber {
     this.done = new Promise((resolve) => (this.resolve = resolve));
   }
 
-  static async wait(hub: StreamHub, store: SessionStore, input: { sessionId: string; turnId: string; fromId: number; timeoutMs: number }): Promise<TurnEnd> {
+  static async wait(
+    hub: StreamHub,
+    store: SessionStore,
+    input: { sessionId: string; turnId: string; fromId: number; timeoutMs: number },
+  ): Promise<TurnEnd> {
     const waiter = new TurnWaiter(input.sessionId, input.turnId);
     const timer = setTimeout(() => waiter.finish({ kind: 'timeout' }), input.timeoutMs);
     hub.subscribe(waiter, input.fromId);
@@ -80,11 +84,22 @@ export class TimeoutError extends AppError {
  */
 export async function awaitTurnEnd(
   deps: { hub: StreamHub; store: SessionStore },
-  input: { sessionId: string; turnId: string; fromId: number; timeoutMs: number; what: string; onTimeout?: string; statusOf?: (code: string) => number },
+  input: {
+    sessionId: string;
+    turnId: string;
+    fromId: number;
+    timeoutMs: number;
+    what: string;
+    onTimeout?: string;
+    statusOf?: (code: string) => number;
+  },
 ): Promise<void> {
   const end = await TurnWaiter.wait(deps.hub, deps.store, input);
   if (end.kind === 'closed') throw new UnavailableError(`this gateway is shutting down; ${input.onTimeout ?? 'retry'}`, 1, 'shutting_down');
-  if (end.kind === 'timeout') throw new TimeoutError(`${input.what} did not finish within ${input.timeoutMs} ms${input.onTimeout ? `; it goes on: ${input.onTimeout}` : ''}`);
+  if (end.kind === 'timeout')
+    throw new TimeoutError(
+      `${input.what} did not finish within ${input.timeoutMs} ms${input.onTimeout ? `; it goes on: ${input.onTimeout}` : ''}`,
+    );
   if (end.kind === 'failed') {
     const failure = (end.event.data as { error: { code: string; message: string } }).error;
     throw new AppError(failure.code, failure.message, { status: input.statusOf?.(failure.code) ?? 502 });

@@ -1,7 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, ConflictError, dispatch, NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '@convo/runtime';
-import { coreSessionState, type CreatedWorksheet, type CreateWorksheetBody, type AgentResult, type EditableField, type EventType, JOB_SCHEMA_VERSION, type Problem, type ProblemEdit, type WorkbenchRequest, WorkbenchRequestResult, type WorkbenchSessionState, type Worksheet } from '@convo/contract';
-import { applyEdit, offlineSubject, undoTarget, UnsupportedSubjectError, validateEditValue, workbenchDraft, worksheetIdOf, enqueueWorkbenchRequest } from '@convo/workbench';
+import {
+  coreSessionState,
+  type CreatedWorksheet,
+  type CreateWorksheetBody,
+  type AgentResult,
+  type EditableField,
+  type EventType,
+  JOB_SCHEMA_VERSION,
+  type Problem,
+  type ProblemEdit,
+  type WorkbenchRequest,
+  WorkbenchRequestResult,
+  type WorkbenchSessionState,
+  type Worksheet,
+} from '@convo/contract';
+import {
+  applyEdit,
+  offlineSubject,
+  undoTarget,
+  UnsupportedSubjectError,
+  validateEditValue,
+  workbenchDraft,
+  worksheetIdOf,
+  enqueueWorkbenchRequest,
+} from '@convo/workbench';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { newToken, sameSecret, tokenOf } from '../auth.js';
@@ -27,7 +50,11 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req
   if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null) throw new UnsupportedSubjectError(body.subject);
   const sessionId = `ws-${randomUUID()}`;
   if (!(await deps.quotas.worksheets.take(clientOf(req), sessionId))) {
-    throw new AppError('too_many_worksheets', `this client holds ${deps.config.workbench.clientMaxWorksheets} worksheets; delete one or wait until one expires`, { status: 429 });
+    throw new AppError(
+      'too_many_worksheets',
+      `this client holds ${deps.config.workbench.clientMaxWorksheets} worksheets; delete one or wait until one expires`,
+      { status: 429 },
+    );
   }
   const turnId = randomUUID();
   const now = new Date().toISOString();
@@ -68,14 +95,31 @@ const AGENT_RESULT: ReadonlySet<EventType> = new Set(['workbench.result']);
  * session naming the problem; its steps streamed when the client asks for
  * SSE, else its recorded answer once the turn ends.
  */
-export async function askAgent(deps: Deps, req: FastifyRequest, reply: FastifyReply, loaded: LoadedProblem, request: string): Promise<AgentResult | void> {
+export async function askAgent(
+  deps: Deps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  loaded: LoadedProblem,
+  request: string,
+): Promise<AgentResult | void> {
   const sessionId = loaded.worksheet.worksheetId;
   const problemId = loaded.problem.id;
-  const accepted = await acceptTurn(deps, req, reply, { sessionId, turnId: randomUUID(), message: request, multitask: 'enqueue', options: { problemId } });
+  const accepted = await acceptTurn(deps, req, reply, {
+    sessionId,
+    turnId: randomUUID(),
+    message: request,
+    multitask: 'enqueue',
+    options: { problemId },
+  });
   reply.header('x-turn-id', accepted.turnId);
   const turn = { sessionId, turnId: accepted.turnId, fromId: loaded.lastEventId };
-  if (/text\/event-stream/i.test(String(req.headers.accept ?? ''))) return streamTurn(req, reply, turnStreamDeps(deps), { ...turn, begun: false, endOn: AGENT_RESULT, route: 'problem agent' });
-  await awaitTurnEnd(deps, { ...turn, timeoutMs: deps.config.workbench.timeoutMs, what: `the agent (problem ${problemId}, turn ${accepted.turnId})` });
+  if (/text\/event-stream/i.test(String(req.headers.accept ?? '')))
+    return streamTurn(req, reply, turnStreamDeps(deps), { ...turn, begun: false, endOn: AGENT_RESULT, route: 'problem agent' });
+  await awaitTurnEnd(deps, {
+    ...turn,
+    timeoutMs: deps.config.workbench.timeoutMs,
+    what: `the agent (problem ${problemId}, turn ${accepted.turnId})`,
+  });
   const result = (await loadWorkbench(deps, sessionId)).state.workbench.results.find((entry) => entry.turnId === accepted.turnId);
   if (!result) throw new AppError('result_unavailable', 'the request finished but its result is no longer retained', { status: 502 });
   return result;
@@ -86,16 +130,31 @@ export async function askAgent(deps: Deps, req: FastifyRequest, reply: FastifyRe
  * workbench agent's worker: enqueued, awaited without polling, and answered as
  * the worker answered it (its error code and status included).
  */
-export async function workbenchRequest<T>(deps: Pick<Deps, 'queues' | 'config' | 'queueEvents'>, request: WorkbenchRequest, answer: z.ZodType<T>): Promise<T> {
+export async function workbenchRequest<T>(
+  deps: Pick<Deps, 'queues' | 'config' | 'queueEvents'>,
+  request: WorkbenchRequest,
+  answer: z.ZodType<T>,
+): Promise<T> {
   const events = await deps.queueEvents('workbench');
   const job = await enqueueWorkbenchRequest(deps.queues, { v: JOB_SCHEMA_VERSION, request, trace: null });
-  const raw = await awaitJob(deps.queues.get('workbench'), job, events, { timeoutMs: deps.config.workbench.timeoutMs, what: `the workbench's ${request.op}`, failedCode: 'workbench_failed' });
+  const raw = await awaitJob(deps.queues.get('workbench'), job, events, {
+    timeoutMs: deps.config.workbench.timeoutMs,
+    what: `the workbench's ${request.op}`,
+    failedCode: 'workbench_failed',
+  });
   const result = WorkbenchRequestResult.parse(raw);
   if (!result.ok) throw new AppError(result.error.code, result.error.message, { status: result.error.status });
   return answer.parse(result.value);
 }
 
-type LoadedWorkbench = { state: WorkbenchSessionState; version: number; messageCount: number; worksheet: Worksheet; lastEventId: number; tokenHash: string };
+type LoadedWorkbench = {
+  state: WorkbenchSessionState;
+  version: number;
+  messageCount: number;
+  worksheet: Worksheet;
+  lastEventId: number;
+  tokenHash: string;
+};
 export type LoadedProblem = LoadedWorkbench & { problem: Problem };
 
 /** What a worksheet's token lets its holder do: the edit token everything, the share token read. */
@@ -104,7 +163,14 @@ export type WorksheetAccess = 'read' | 'edit';
 export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: string): Promise<LoadedWorkbench> {
   const loaded = await deps.store.load(worksheetId);
   if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) throw worksheetNotFound(worksheetId);
-  return { state: loaded.state, version: loaded.version, messageCount: loaded.messageCount, worksheet: loaded.state.workbench.worksheet, lastEventId: loaded.lastEventId, tokenHash: loaded.tokenHash };
+  return {
+    state: loaded.state,
+    version: loaded.version,
+    messageCount: loaded.messageCount,
+    worksheet: loaded.state.workbench.worksheet,
+    lastEventId: loaded.lastEventId,
+    tokenHash: loaded.tokenHash,
+  };
 }
 
 /**
@@ -112,7 +178,12 @@ export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: stri
  * all is 401; an unknown worksheet and a token that is not its (or a share
  * token for a change) are alike 404, so nobody learns that an id exists.
  */
-export async function openWorksheet(deps: Pick<Deps, 'store'>, req: FastifyRequest, worksheetId: string, access: WorksheetAccess): Promise<LoadedWorkbench> {
+export async function openWorksheet(
+  deps: Pick<Deps, 'store'>,
+  req: FastifyRequest,
+  worksheetId: string,
+  access: WorksheetAccess,
+): Promise<LoadedWorkbench> {
   const presented = tokenOf(req);
   if (presented === null) throw new UnauthorizedError('a worksheet needs its token (Authorization: Bearer <editToken or shareToken>)');
   const loaded = await loadWorkbench(deps, worksheetId);
@@ -123,7 +194,12 @@ export async function openWorksheet(deps: Pick<Deps, 'store'>, req: FastifyReque
 }
 
 /** The problem and its worksheet, for a caller holding a token that allows `access` (as openWorksheet). */
-export async function openProblem(deps: Pick<Deps, 'store'>, req: FastifyRequest, problemId: string, access: WorksheetAccess): Promise<LoadedProblem> {
+export async function openProblem(
+  deps: Pick<Deps, 'store'>,
+  req: FastifyRequest,
+  problemId: string,
+  access: WorksheetAccess,
+): Promise<LoadedProblem> {
   const worksheetId = worksheetIdOf(problemId);
   if (!worksheetId) throw problemNotFound(problemId);
   const loaded = await openWorksheet(deps, req, worksheetId, access).catch((err: unknown) => {
@@ -149,8 +225,10 @@ function notFoundAsNull(err: unknown): null {
   throw err;
 }
 
-const worksheetNotFound = (id: string) => new NotFoundError(`worksheet ${id} not found (or the token is not this worksheet's)`, 'worksheet_not_found');
-const problemNotFound = (id: string) => new NotFoundError(`problem ${id} not found (or the token is not its worksheet's)`, 'problem_not_found');
+const worksheetNotFound = (id: string) =>
+  new NotFoundError(`worksheet ${id} not found (or the token is not this worksheet's)`, 'worksheet_not_found');
+const problemNotFound = (id: string) =>
+  new NotFoundError(`problem ${id} not found (or the token is not its worksheet's)`, 'problem_not_found');
 
 /** A stale `version`: the client gets the problem as it is now. */
 export class VersionConflictError extends ConflictError {
@@ -179,7 +257,16 @@ export async function editWorkbenchProblem(
     if (invalid) throw new ValidationError(invalid, 'invalid_edit');
     const draft = workbenchDraft(loaded.state, true);
     const next = applyEdit(draft, loaded.problem, change.field, change.value, change.by);
-    const committed = await deps.store.commit({ sessionId: loaded.worksheet.worksheetId, expectedVersion: loaded.version, messagesBefore: loaded.messageCount, expectedSeq: null, state: draft.state, mode: 'none', events: draft.events, runSteps: [] });
+    const committed = await deps.store.commit({
+      sessionId: loaded.worksheet.worksheetId,
+      expectedVersion: loaded.version,
+      messagesBefore: loaded.messageCount,
+      expectedSeq: null,
+      state: draft.state,
+      mode: 'none',
+      events: draft.events,
+      runSteps: [],
+    });
     if (committed.ok) return next;
   }
   throw new UnavailableError('the worksheet is changing; retry', 1);

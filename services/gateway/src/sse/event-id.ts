@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 /** A Last-Event-ID value: a non-negative integer, or 0 when absent. */
 export function parseEventId(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 0;
-  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
+  if (!/^\d{1,15}$/.test(raw))
+    throw new ValidationError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
   return Number(raw);
 }
 

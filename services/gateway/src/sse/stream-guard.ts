@@ -9,7 +9,12 @@ import { clientOf } from '../load/client-limits.js';
  * logs the stream's opening and, when its connection closes, how long it was
  * open — streams are long requests that the access log sees only at their end.
  */
-export function guardStream(deps: Pick<GatewayDeps, 'quotas'>, req: FastifyRequest, reply: FastifyReply, what: { sessionId: string; route: string }): void {
+export function guardStream(
+  deps: Pick<GatewayDeps, 'quotas'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  what: { sessionId: string; route: string },
+): void {
   const release = deps.quotas.streams.tryOpen(clientOf(req));
   if (!release) throw new AppError('too_many_streams', 'this client has too many event streams open; close one first', { status: 429 });
   const opened = performance.now();

@@ -175,15 +175,18 @@ export class StreamHub {
   /** Subscribes to the session's live channel, retrying while the session is followed (without it, a notified hub hears of new events only at its periodic read). */
   private listen(session: Followed, attempt = 0): void {
     const channel = session.channel!;
-    this.opts.live!.subscriber
-      .subscribe(channel)
+    this.opts
+      .live!.subscriber.subscribe(channel)
       // Notified: what was appended before the subscription took effect is read now.
       .then(() => (this.blocking ? undefined : this.readNotified(session)))
       .catch((err: unknown) => {
         this.log.warn({ err: err instanceof Error ? err.message : String(err), channel, attempt }, 'live subscribe failed; retrying');
-        const retry = setTimeout(() => {
-          if (this.running && this.followed.get(session.key) === session) this.listen(session, attempt + 1);
-        }, Math.min(2_000, 100 * 2 ** attempt));
+        const retry = setTimeout(
+          () => {
+            if (this.running && this.followed.get(session.key) === session) this.listen(session, attempt + 1);
+          },
+          Math.min(2_000, 100 * 2 ** attempt),
+        );
         retry.unref();
       });
   }
@@ -248,8 +251,7 @@ export class StreamHub {
     let res: [string, [string, string[]][]][] | null;
     try {
       res = (await blocking.xread('COUNT', this.opts.batch, 'BLOCK', this.opts.blockMs, 'STREAMS', ...args)) as
-        | [string, [string, string[]][]][]
-        | null;
+        [string, [string, string[]][]][] | null;
     } finally {
       this.reading = false;
     }

@@ -73,7 +73,11 @@ function renderFields(view, lang) {
     'section',
     { 'aria-labelledby': 'fields-title' },
     h('h3', { id: 'fields-title', text: t(lang, 'fields') }),
-    h('p', { class: 'muted', 'data-testid': 'field-progress', text: t(lang, 'fieldProgress', { done: p.requiredDone, required: p.required }) }),
+    h('p', {
+      class: 'muted',
+      'data-testid': 'field-progress',
+      text: t(lang, 'fieldProgress', { done: p.requiredDone, required: p.required }),
+    }),
     h('progress', { class: 'progress', max: Math.max(1, p.required), value: p.requiredDone, 'aria-labelledby': 'fields-title' }),
     h(
       'table',
@@ -98,7 +102,11 @@ function renderFields(view, lang) {
             h(
               'td',
               {},
-              h('span', { class: `badge ${f.status}`, 'data-testid': 'field-status', text: t(lang, FIELD_STATUS_KEYS[f.status] ?? 'fieldPending') }),
+              h('span', {
+                class: `badge ${f.status}`,
+                'data-testid': 'field-status',
+                text: t(lang, FIELD_STATUS_KEYS[f.status] ?? 'fieldPending'),
+              }),
               f.followUps > 0 ? h('div', { class: 'muted', text: t(lang, 'followUps', { n: f.followUps }) }) : null,
               f.needsReview ? h('div', { class: 'muted', 'data-testid': 'needs-review', text: t(lang, 'needsReview') }) : null,
             ),
@@ -122,7 +130,12 @@ function renderReviews(view, lang) {
       ' ',
       h('span', { lang: langOf(labels.get(r.fieldId) ?? ''), text: labels.get(r.fieldId) ?? r.fieldId }),
       r.missingFacts.length > 0
-        ? h('div', { class: 'muted' }, `${t(lang, 'missing')}: `, h('span', { lang: langOf(r.missingFacts.join()), text: r.missingFacts.join(', ') }))
+        ? h(
+            'div',
+            { class: 'muted' },
+            `${t(lang, 'missing')}: `,
+            h('span', { lang: langOf(r.missingFacts.join()), text: r.missingFacts.join(', ') }),
+          )
         : null,
       r.feedback ? h('div', { class: 'muted', lang: langOf(r.feedback), text: r.feedback }) : null,
     ]),
@@ -143,7 +156,9 @@ function renderCompliance(view, lang) {
       ? h(
           'ul',
           {},
-          violations.map((v) => h('li', {}, h('span', { class: 'badge warning', text: v.type }), ' ', h('span', { lang: langOf(v.message), text: v.message }))),
+          violations.map((v) =>
+            h('li', {}, h('span', { class: 'badge warning', text: v.type }), ' ', h('span', { lang: langOf(v.message), text: v.message })),
+          ),
         )
       : null,
     h('h3', { id: 'audit-title', text: t(lang, 'audit') }),
@@ -160,7 +175,13 @@ function renderCompliance(view, lang) {
                 'ul',
                 {},
                 audit.violations.map((v) =>
-                  h('li', {}, h('span', { class: `badge ${v.severity}`, text: `${v.severity} · ${v.type}` }), ' ', h('span', { lang: langOf(v.message), text: v.message })),
+                  h(
+                    'li',
+                    {},
+                    h('span', { class: `badge ${v.severity}`, text: `${v.severity} · ${v.type}` }),
+                    ' ',
+                    h('span', { lang: langOf(v.message), text: v.message }),
+                  ),
                 ),
               )
             : null,
@@ -182,7 +203,10 @@ function renderFaq(view, lang) {
       : h(
           'div',
           { 'data-testid': 'plan' },
-          h('p', { class: 'muted', text: `${typeof planner === 'string' ? `${planner} · ` : ''}${t(lang, 'confidence')}: ${plan.confidence ?? '—'}` }),
+          h('p', {
+            class: 'muted',
+            text: `${typeof planner === 'string' ? `${planner} · ` : ''}${t(lang, 'confidence')}: ${plan.confidence ?? '—'}`,
+          }),
           h(
             'ol',
             {},
@@ -201,7 +225,11 @@ function renderFaq(view, lang) {
       (hit) => [h('span', { lang: langOf(hit.title), text: hit.title }), ' ', h('span', { class: 'muted', text: hit.score.toFixed(2) })],
     ),
     h('h3', { id: 'sources-title', text: t(lang, 'sources') }),
-    listOrNone(lang, 'sources', sources, (s) => [h('span', { lang: langOf(s.title), text: s.title }), ' ', h('span', { class: 'muted', text: `[${s.id}]` })]),
+    listOrNone(lang, 'sources', sources, (s) => [
+      h('span', { lang: langOf(s.title), text: s.title }),
+      ' ',
+      h('span', { class: 'muted', text: `[${s.id}]` }),
+    ]),
   );
 }
 
@@ -215,5 +243,9 @@ function renderFaq(view, lang) {
  */
 function listOrNone(lang, testId, items, content) {
   if (items.length === 0) return h('p', { class: 'muted', text: t(lang, 'none') });
-  return h('ul', { 'data-testid': testId }, items.map((item) => h('li', {}, ...content(item))));
+  return h(
+    'ul',
+    { 'data-testid': testId },
+    items.map((item) => h('li', {}, ...content(item))),
+  );
 }

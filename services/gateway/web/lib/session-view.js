@@ -231,9 +231,7 @@ export function applyEvent(view, ev) {
       view.plan = ev.data;
       view.searches = [];
       view.answer = null;
-      view.clarify = ev.data.needsClarification
-        ? { questions: ev.data.clarifyingQuestions ?? [], choices: planChoices(ev.data) }
-        : null;
+      view.clarify = ev.data.needsClarification ? { questions: ev.data.clarifyingQuestions ?? [], choices: planChoices(ev.data) } : null;
       break;
     case 'search':
       view.searches.push(ev.data);

@@ -44,7 +44,12 @@ import { comparison, fieldLabel, fieldLabelKey, fieldValue, qualityComparison } 
 /** @type {Record<Section, Key>} */
 const EDIT_KEYS = { prompt: 'editPrompt', choices: 'editChoices', explanation: 'editExplanation', modelAnswer: 'editModelAnswer' };
 /** @type {Record<Section, Key>} */
-const SUGGEST_KEYS = { prompt: 'suggestPrompt', choices: 'suggestChoices', explanation: 'suggestExplanation', modelAnswer: 'suggestModelAnswer' };
+const SUGGEST_KEYS = {
+  prompt: 'suggestPrompt',
+  choices: 'suggestChoices',
+  explanation: 'suggestExplanation',
+  modelAnswer: 'suggestModelAnswer',
+};
 /** @type {Record<IndicatorState, Key>} */
 const STATE_KEYS = { ok: 'stateOk', warn: 'stateWarn', bad: 'stateBad', checking: 'stateChecking', unknown: 'stateUnknown' };
 /** @type {Record<IndicatorState, string>} */
@@ -99,7 +104,14 @@ export class ProblemCard {
     this.note = h('p', { class: 'card-note', 'data-testid': 'card-note', hidden: true });
     this.issuesSlot = h('div', { class: 'issues-slot' });
     this.proposalSlot = h('div', { class: 'proposal-slot' });
-    this.agentInput = h('input', { type: 'text', id: `${this.prefix}-agent-input`, name: 'request', maxlength: 2000, autocomplete: 'off', required: true });
+    this.agentInput = h('input', {
+      type: 'text',
+      id: `${this.prefix}-agent-input`,
+      name: 'request',
+      maxlength: 2000,
+      autocomplete: 'off',
+      required: true,
+    });
     this.agentResult = h('div', { class: 'agent-result-slot' });
     this.agentDetails = this.buildAgentBox();
     this.root = this.build();
@@ -125,7 +137,12 @@ export class ProblemCard {
     const head = h(
       'header',
       { class: 'card-head' },
-      h('div', { class: 'card-title' }, this.title, label(h('span', { class: 'badge type' }), lang, p.type === 'multiple_choice' ? 'typeMc' : 'typeWritten')),
+      h(
+        'div',
+        { class: 'card-title' },
+        this.title,
+        label(h('span', { class: 'badge type' }), lang, p.type === 'multiple_choice' ? 'typeMc' : 'typeWritten'),
+      ),
       h('div', { class: 'card-status' }, this.indicator, this.versionEl, this.ctx.readOnly ? null : this.undoButton),
     );
     return h(
@@ -155,7 +172,11 @@ export class ProblemCard {
     const titleId = `${this.prefix}-${section}-title`;
     const slotId = `${this.prefix}-${section}-editor`;
     const readOnly = this.ctx.readOnly;
-    const edit = label(h('button', { type: 'button', class: 'edit', 'aria-expanded': 'false', 'aria-controls': slotId }), lang, (readOnly ? SUGGEST_KEYS : EDIT_KEYS)[section]);
+    const edit = label(
+      h('button', { type: 'button', class: 'edit', 'aria-expanded': 'false', 'aria-controls': slotId }),
+      lang,
+      (readOnly ? SUGGEST_KEYS : EDIT_KEYS)[section],
+    );
     edit.addEventListener('click', () => (readOnly ? this.toggleSuggestions(section) : this.toggleEditor(section)));
     const body = h('div', { class: 'section-body', 'data-testid': section });
     const slot = h('div', { class: 'editor-slot', id: slotId });
@@ -186,14 +207,25 @@ export class ProblemCard {
       { class: 'agent-form' },
       label(h('label', { for: inputId }), lang, 'agentRequest'),
       h('div', { class: 'agent-row' }, this.agentInput, send),
-      h('div', { class: 'chips', role: 'group', 'aria-labelledby': quickId }, label(h('span', { id: quickId, class: 'chips-label' }), lang, 'quickRequests'), quick),
+      h(
+        'div',
+        { class: 'chips', role: 'group', 'aria-labelledby': quickId },
+        label(h('span', { id: quickId, class: 'chips-label' }), lang, 'quickRequests'),
+        quick,
+      ),
     );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const request = this.agentInput.value.trim();
       if (request !== '') void this.ask(request);
     });
-    return h('details', { class: 'agent', 'data-testid': 'agent' }, h('summary', {}, label(h('span'), lang, 'agentTitle')), form, this.agentResult);
+    return h(
+      'details',
+      { class: 'agent', 'data-testid': 'agent' },
+      h('summary', {}, label(h('span'), lang, 'agentTitle')),
+      form,
+      this.agentResult,
+    );
   }
 
   // ---- showing ----------------------------------------------------------
@@ -271,7 +303,11 @@ export class ProblemCard {
             h(
               'li',
               { class: `issue ${issue.severity}`, 'data-kind': issue.kind, 'data-field': issue.field },
-              label(h('span', { class: `badge ${issue.severity}` }), lang, issue.severity === 'error' ? 'severityError' : 'severityWarning'),
+              label(
+                h('span', { class: `badge ${issue.severity}` }),
+                lang,
+                issue.severity === 'error' ? 'severityError' : 'severityWarning',
+              ),
               ' ',
               fieldLabel('span', issue.field, lang, { class: 'issue-field' }),
               ' ',
@@ -313,7 +349,9 @@ export class ProblemCard {
         { class: 'proposal', role: 'group', 'aria-labelledby': titleId, 'data-testid': 'proposal' },
         label(h('h4', { id: titleId, tabindex: '-1' }), lang, 'proposal'),
         label(h('p', { class: 'confidence', 'data-testid': 'confidence' }), lang, 'confidence', { pct: Math.round(confidence * 100) }),
-        rows.length > 0 ? comparison(rows, lang, this.ctx.contentLang, `${this.prefix}-fix`) : label(h('p', { class: 'muted' }), lang, 'noFix'),
+        rows.length > 0
+          ? comparison(rows, lang, this.ctx.contentLang, `${this.prefix}-fix`)
+          : label(h('p', { class: 'muted' }), lang, 'noFix'),
         h('div', { class: 'actions' }, approve, reject),
       ),
     );
@@ -324,7 +362,9 @@ export class ProblemCard {
     const lang = this.lang;
     const before = result.before.problem;
     const after = result.after.problem;
-    const rows = SHOWN_FIELDS.filter((field) => result.changed.includes(field) || JSON.stringify(before[field]) !== JSON.stringify(after[field])).map((field) => ({
+    const rows = SHOWN_FIELDS.filter(
+      (field) => result.changed.includes(field) || JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+    ).map((field) => ({
       field,
       before: before[field],
       after: after[field],
@@ -348,14 +388,20 @@ export class ProblemCard {
               { 'data-tool': action.tool, 'data-status': action.status },
               h('code', { text: action.tool }),
               ' ',
-              label(h('span', { class: `badge ${action.status === 'success' ? 'ok' : 'error'}` }), lang, action.status === 'success' ? 'toolOk' : 'toolError'),
+              label(
+                h('span', { class: `badge ${action.status === 'success' ? 'ok' : 'error'}` }),
+                lang,
+                action.status === 'success' ? 'toolOk' : 'toolError',
+              ),
               ' ',
               h('span', { class: 'tool-summary', lang: langOf(action.summary), text: action.summary }),
             ),
           ),
         ),
         label(h('h4'), lang, 'comparison'),
-        rows.length > 0 ? comparison(rows, lang, this.ctx.contentLang, `${this.prefix}-agent`) : label(h('p', { class: 'muted' }), lang, 'noChanges'),
+        rows.length > 0
+          ? comparison(rows, lang, this.ctx.contentLang, `${this.prefix}-agent`)
+          : label(h('p', { class: 'muted' }), lang, 'noChanges'),
         label(h('h4'), lang, 'quality'),
         qualityComparison(result.before.quality, result.after.quality, lang, `${this.prefix}-agent`),
       ),
@@ -406,10 +452,24 @@ export class ProblemCard {
     if (section === 'choices') {
       const choices = p.choices ?? ['', '', '', ''];
       inputs = choices.map((choice, i) =>
-        h('input', { type: 'text', id: `${this.prefix}-choice-${i}`, value: choice, required: true, maxlength: 500, lang: content, autocomplete: 'off' }),
+        h('input', {
+          type: 'text',
+          id: `${this.prefix}-choice-${i}`,
+          value: choice,
+          required: true,
+          maxlength: 500,
+          lang: content,
+          autocomplete: 'off',
+        }),
       );
       radios = choices.map((_, i) =>
-        h('input', { type: 'radio', id: `${this.prefix}-correct-${i}`, name: `${this.prefix}-correct`, value: String(i), checked: i === p.correctChoiceIndex }),
+        h('input', {
+          type: 'radio',
+          id: `${this.prefix}-correct-${i}`,
+          name: `${this.prefix}-correct`,
+          value: String(i),
+          checked: i === p.correctChoiceIndex,
+        }),
       );
       main = h(
         'div',
@@ -418,13 +478,19 @@ export class ProblemCard {
           'fieldset',
           { class: 'choice-inputs' },
           label(h('legend', { class: 'visually-hidden' }), lang, 'choices'),
-          inputs.map((input, i) => h('div', { class: 'choice-row' }, label(h('label', { for: input.id }), lang, 'choiceN', { n: i + 1 }), input)),
+          inputs.map((input, i) =>
+            h('div', { class: 'choice-row' }, label(h('label', { for: input.id }), lang, 'choiceN', { n: i + 1 }), input),
+          ),
         ),
         h(
           'fieldset',
           { class: 'correct-picker' },
           label(h('legend'), lang, 'correctChoiceLegend'),
-          h('div', { class: 'radio-row' }, radios.map((radio, i) => h('label', { class: 'radio-pill' }, radio, label(h('span'), lang, 'choiceN', { n: i + 1 })))),
+          h(
+            'div',
+            { class: 'radio-row' },
+            radios.map((radio, i) => h('label', { class: 'radio-pill' }, radio, label(h('span'), lang, 'choiceN', { n: i + 1 }))),
+          ),
         ),
         actions,
       );
@@ -515,7 +581,11 @@ export class ProblemCard {
       box.replaceChildren(
         title,
         ideas.length > 0
-          ? h('ul', { class: 'suggestion-list' }, ideas.map((idea) => h('li', { lang: this.ctx.contentLang, text: idea })))
+          ? h(
+              'ul',
+              { class: 'suggestion-list' },
+              ideas.map((idea) => h('li', { lang: this.ctx.contentLang, text: idea })),
+            )
           : label(h('p', { class: 'muted' }), lang, 'suggestionsNone'),
       );
     } catch (err) {
@@ -606,7 +676,9 @@ export class ProblemCard {
       this.proposal = { version: this.problem.version, fix };
       this.renderProposal();
       const hasFixes = FIX_ORDER.some((field) => fix.fixes[field] !== undefined);
-      this.ctx.announce(hasFixes ? tr(this.lang, 'fixReady', { n: this.problem.index, pct: Math.round(fix.confidence * 100) }) : tr(this.lang, 'noFix'));
+      this.ctx.announce(
+        hasFixes ? tr(this.lang, 'fixReady', { n: this.problem.index, pct: Math.round(fix.confidence * 100) }) : tr(this.lang, 'noFix'),
+      );
       return this.proposalSlot.querySelector('h4') ?? null;
     });
   }
@@ -664,7 +736,9 @@ export class ProblemCard {
     await this.run(async () => {
       const n = this.problem.index;
       this.agentDetails.open = true;
-      this.agentResult.replaceChildren(h('p', { class: 'working', 'data-testid': 'agent-working', text: tr(this.lang, 'agentWorking', { n, request }) }));
+      this.agentResult.replaceChildren(
+        h('p', { class: 'working', 'data-testid': 'agent-working', text: tr(this.lang, 'agentWorking', { n, request }) }),
+      );
       this.ctx.announce(tr(this.lang, 'agentWorking', { n, request }));
       const result = await this.ctx.api.agent(this.problem.id, request);
       this.renderAgentResult(result);
@@ -675,7 +749,8 @@ export class ProblemCard {
       this.clearNote();
       await this.check(false);
       const lang = this.lang;
-      const changed = result.changed.length > 0 ? result.changed.map((field) => fieldName(lang, field)).join(', ') : tr(lang, 'agentNothing');
+      const changed =
+        result.changed.length > 0 ? result.changed.map((field) => fieldName(lang, field)).join(', ') : tr(lang, 'agentNothing');
       this.ctx.announce(`${tr(lang, 'agentDone', { n, changed })} ${this.describeState()}`);
       return this.agentResult.querySelector('h4') ?? null;
     });

@@ -31,7 +31,8 @@ const en = {
   worksheetGone: 'That worksheet no longer exists, or its link is not valid. Generate a new one.',
   noToken:
     'This worksheet cannot be opened here: this browser does not hold its key. Open it in the browser that created it, or with its read-only share link.',
-  readOnlyNotice: 'Read-only: this worksheet was shared with you. You can check its problems, see suggestions, validate it and download its PDFs, but not change it.',
+  readOnlyNotice:
+    'Read-only: this worksheet was shared with you. You can check its problems, see suggestions, validate it and download its PDFs, but not change it.',
   share: 'Share (read-only link)',
   shareLink: 'Read-only link',
   shareHint: 'Anyone with this link can read this worksheet, check it and download its PDFs, but cannot change it.',
@@ -163,7 +164,8 @@ const ja = {
   allChecked: '整合性を確認しました: {total} 問中 {ok} 問が整合しています。',
   unsupportedSubject: 'この教科にはオフラインでは対応していません。{message}',
   worksheetGone: 'この問題セットはもう存在しないか、リンクが正しくありません。新しく作成してください。',
-  noToken: 'この問題セットはここでは開けません: このブラウザーには鍵が保存されていません。作成したブラウザーで開くか、閲覧専用の共有リンクを使ってください。',
+  noToken:
+    'この問題セットはここでは開けません: このブラウザーには鍵が保存されていません。作成したブラウザーで開くか、閲覧専用の共有リンクを使ってください。',
   readOnlyNotice: '閲覧専用: 共有された問題セットです。整合性の確認、提案の表示、検証、PDF のダウンロードはできますが、変更はできません。',
   share: '共有（閲覧専用リンク）',
   shareLink: '閲覧専用リンク',

@@ -82,7 +82,11 @@ export function fieldValue(field, value, context, lang, contentLang) {
     );
   }
   if (field === 'rubric' && Array.isArray(value)) {
-    return h('ul', { class: 'rubric', lang: contentLang }, value.map((item) => h('li', { text: String(item) })));
+    return h(
+      'ul',
+      { class: 'rubric', lang: contentLang },
+      value.map((item) => h('li', { text: String(item) })),
+    );
   }
   return h('p', { class: 'value', lang: contentLang, text: value === null || value === undefined ? '—' : String(value) });
 }

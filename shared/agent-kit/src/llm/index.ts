@@ -11,7 +11,12 @@ import type { LlmProvider } from './types.js';
  * process runs (each agent's folder holds its own). Either provider's calls
  * are traced (`chat <model>` spans, traced.ts).
  */
-export function createProvider(config: Config, log: Logger, offlinePolicies: Partial<Record<AgentName, Policy>> = {}, agent?: AgentName): LlmProvider {
+export function createProvider(
+  config: Config,
+  log: Logger,
+  offlinePolicies: Partial<Record<AgentName, Policy>> = {},
+  agent?: AgentName,
+): LlmProvider {
   if (config.llm.provider === 'openai') {
     // A service runs one agent: its own base URL, key, temperature and output cap when it has them.
     const own = agent ? config.llm.agents[agent] : undefined;

@@ -101,7 +101,9 @@ function closeObject(obj: JsonSchema, path: string): void {
   const optional = Object.keys(props).filter((key) => !required.has(key));
   if (optional.length > 0) {
     const where = optional.map((key) => `${path}.${key}`).join(', ');
-    throw new Error(`tool schema property ${where} is optional or has a default; tool inputs are nullable, never optional: use .nullable()`);
+    throw new Error(
+      `tool schema property ${where} is optional or has a default; tool inputs are nullable, never optional: use .nullable()`,
+    );
   }
   obj.properties = mapValues(props, (p, key) => strictNode(p, `${path}.${key}`));
   obj.required = Object.keys(props);

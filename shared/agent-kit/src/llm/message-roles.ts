@@ -18,7 +18,9 @@ export const CONVERSATION_START = '(The conversation starts now.)';
  */
 export function normaliseRoles(messages: readonly LlmMessage[], statePosition: 'end' | 'start' = 'end'): LlmMessage[] {
   const ordered =
-    statePosition === 'start' ? [...messages.filter((m) => m.role === 'system'), ...messages.filter((m) => m.role !== 'system')] : [...messages];
+    statePosition === 'start'
+      ? [...messages.filter((m) => m.role === 'system'), ...messages.filter((m) => m.role !== 'system')]
+      : [...messages];
   const leading = ordered.findIndex((m) => m.role !== 'system');
   const head = leading < 0 ? ordered : ordered.slice(0, leading);
   const rest = leading < 0 ? [] : ordered.slice(leading);
@@ -26,7 +28,8 @@ export function normaliseRoles(messages: readonly LlmMessage[], statePosition: '
   const out: LlmMessage[] = [];
   for (const message of [...head, ...rest]) {
     const last = out.at(-1);
-    if (last && mergeable(last, message)) out[out.length - 1] = { ...last, content: `${last.content ?? ''}\n\n${message.content ?? ''}` } as LlmMessage;
+    if (last && mergeable(last, message))
+      out[out.length - 1] = { ...last, content: `${last.content ?? ''}\n\n${message.content ?? ''}` } as LlmMessage;
     else out.push(message);
   }
   return out;

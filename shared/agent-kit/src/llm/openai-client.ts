@@ -80,7 +80,10 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
       if (!failure.retryable || retry >= policy.maxRetries || delayMs > MAX_RETRY_AFTER_MS) {
         throw toProviderError(failure, retry + 1, call.what ?? 'LLM call', err);
       }
-      log?.warn({ model: call.model, status: failure.status, attempt: retry + 1, delayMs, err: failure.message }, 'openai call failed, retrying');
+      log?.warn(
+        { model: call.model, status: failure.status, attempt: retry + 1, delayMs, err: failure.message },
+        'openai call failed, retrying',
+      );
       await sleep(delayMs, call.signal);
     }
   }

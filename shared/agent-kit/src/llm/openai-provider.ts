@@ -32,9 +32,20 @@ export type OpenAiProviderOptions = {
 };
 
 /** The configuration's switches for what a server accepts (their meaning is documented in config.ts). */
-export type Compatibility = Pick<Config['llm'], 'maxOutputTokens' | 'strictTools' | 'toolChoice' | 'parallelToolCalls' | 'temperature' | 'stream' | 'statePosition'>;
+export type Compatibility = Pick<
+  Config['llm'],
+  'maxOutputTokens' | 'strictTools' | 'toolChoice' | 'parallelToolCalls' | 'temperature' | 'stream' | 'statePosition'
+>;
 
-const DEFAULT_COMPATIBILITY: Compatibility = { maxOutputTokens: 0, strictTools: true, toolChoice: 'auto', parallelToolCalls: 'omit', temperature: undefined, stream: true, statePosition: 'end' };
+const DEFAULT_COMPATIBILITY: Compatibility = {
+  maxOutputTokens: 0,
+  strictTools: true,
+  toolChoice: 'auto',
+  parallelToolCalls: 'omit',
+  temperature: undefined,
+  stream: true,
+  statePosition: 'end',
+};
 
 /**
  * OpenAI, or any OpenAI-compatible server, through the official SDK's Chat
@@ -66,7 +77,8 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
     async chat(req: ChatRequest): Promise<ChatResponse> {
       const started = Date.now();
       const attempt = compatibility.stream ? completeStreamed : complete;
-      const call = (messages: LlmMessage[]) => withRetries(() => attempt(client, { ...req, messages }, compatibility), policy, { model: req.model, signal: req.signal }, opts.log);
+      const call = (messages: LlmMessage[]) =>
+        withRetries(() => attempt(client, { ...req, messages }, compatibility), policy, { model: req.model, signal: req.signal }, opts.log);
       let completion: ChatCompletion;
       try {
         completion = await call(req.messages);
@@ -77,7 +89,10 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
         completion = await call(shortenHistory(req.messages));
       }
       const res = fromCompletion(completion, req.model, compatibility);
-      opts.log?.debug({ model: res.model, ms: Date.now() - started, usage: res.usage, toolCalls: res.toolCalls.length }, 'openai chat completion');
+      opts.log?.debug(
+        { model: res.model, ms: Date.now() - started, usage: res.usage, toolCalls: res.toolCalls.length },
+        'openai chat completion',
+      );
       return res;
     },
   };
@@ -121,7 +136,10 @@ async function completeStreamed(client: OpenAI, req: ChatRequest, compatibility:
     }
   } catch (err) {
     if (err instanceof OpenAI.OpenAIError) throw err;
-    throw new OpenAI.APIConnectionError({ message: `the reply stream broke off: ${err instanceof Error ? err.message : String(err)}`, cause: err instanceof Error ? err : undefined });
+    throw new OpenAI.APIConnectionError({
+      message: `the reply stream broke off: ${err instanceof Error ? err.message : String(err)}`,
+      cause: err instanceof Error ? err : undefined,
+    });
   }
   return reply.completion(req.model);
 }
@@ -202,7 +220,15 @@ class StreamedReply {
                 role: 'assistant',
                 content: this.content,
                 refusal: this.refusal,
-                ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+                ...(calls.length > 0
+                  ? {
+                      tool_calls: calls.map((call) => ({
+                        id: call.id,
+                        type: 'function' as const,
+                        function: { name: call.name, arguments: call.arguments },
+                      })),
+                    }
+                  : {}),
               },
             },
           ]
@@ -252,7 +278,10 @@ function toOpenAiMessage(m: LlmMessage): ChatCompletionMessageParam {
 }
 
 function toOpenAiTool(tool: ToolSpec, strict: boolean): ChatCompletionFunctionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters, ...(strict ? { strict: true } : {}) } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters, ...(strict ? { strict: true } : {}) },
+  };
 }
 
 /**
@@ -268,7 +297,8 @@ function fromCompletion(res: ChatCompletion, requestedModel: string, compatibili
   if (!choice) throw new ModelBehaviorError(`the model ${model} returned no choices`);
   const refusal = (choice.message as { refusal?: string | null }).refusal;
   if (refusal) throw new ModelStopError('model_refused', `the model ${model} refused: ${refusal}`);
-  if (choice.finish_reason === 'content_filter') throw new ModelStopError('model_content_filtered', `the model ${model} stopped: its content filter withheld the reply`);
+  if (choice.finish_reason === 'content_filter')
+    throw new ModelStopError('model_content_filtered', `the model ${model} stopped: its content filter withheld the reply`);
   if (choice.finish_reason === 'length') {
     const cap = compatibility.maxOutputTokens > 0 ? ` (LLM_MAX_OUTPUT_TOKENS=${compatibility.maxOutputTokens})` : '';
     throw new ModelStopError('model_output_truncated', `the model ${model} reached its output limit${cap} before finishing the reply`);

@@ -36,7 +36,11 @@ export function createRpmGate(redis: RedisClient, opts: LlmRateOptions & { what:
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         if (Date.now() - started + res.msBeforeNext > maxWaitMs) {
-          throw new ProviderError(`${opts.what} to ${key} are over ${opts.setting}=${opts.rpm}; retry in ${Math.ceil(res.msBeforeNext / 1000)} s`, 429, true);
+          throw new ProviderError(
+            `${opts.what} to ${key} are over ${opts.setting}=${opts.rpm}; retry in ${Math.ceil(res.msBeforeNext / 1000)} s`,
+            429,
+            true,
+          );
         }
         waited = true;
         await sleep(res.msBeforeNext + Math.random() * 50, call.signal);

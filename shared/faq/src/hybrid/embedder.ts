@@ -79,7 +79,12 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
         await opts.rateGate?.(`embeddings:${modelKey}`, { signal, maxWaitMs: query ? 0 : INDEX_RATE_WAIT_MS });
         const call = { model: opts.model, signal, what: 'embeddings call' };
         const timeout = query ? opts.queryTimeoutMs : opts.timeoutMs;
-        const res = await withRetries(() => request(client, opts, texts, timeout, signal), query ? queryPolicy : indexPolicy, call, opts.log);
+        const res = await withRetries(
+          () => request(client, opts, texts, timeout, signal),
+          query ? queryPolicy : indexPolicy,
+          call,
+          opts.log,
+        );
         return toVectors(res, texts.length, opts.dimensions);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;

@@ -45,7 +45,10 @@ export class EmbeddingsHealth {
 
   succeeded(): void {
     if (this.failures === 0) return;
-    this.log.info({ failures: this.failures, downMs: this.now() - this.downSince }, 'embeddings server recovered; hybrid retrieval resumed');
+    this.log.info(
+      { failures: this.failures, downMs: this.now() - this.downSince },
+      'embeddings server recovered; hybrid retrieval resumed',
+    );
     this.failures = 0;
     this.retryAt = 0;
     for (const listener of this.recoveredListeners) listener();
@@ -59,7 +62,10 @@ export class EmbeddingsHealth {
     this.retryAt = this.now() + pauseMs;
     if (this.failures === 1) {
       this.downSince = this.now();
-      this.log.warn({ phase, err: this.reason, retryInMs: pauseMs }, 'embeddings server failed; FAQ search falls back to lexical until it answers again');
+      this.log.warn(
+        { phase, err: this.reason, retryInMs: pauseMs },
+        'embeddings server failed; FAQ search falls back to lexical until it answers again',
+      );
     } else {
       this.log.debug({ phase, err: this.reason, failures: this.failures, retryInMs: pauseMs }, 'embeddings server still failing');
     }

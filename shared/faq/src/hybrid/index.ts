@@ -98,7 +98,13 @@ export async function openFaqSearch(deps: FaqSearchDeps): Promise<FaqSearch> {
 }
 
 function createEmbedder(deps: FaqSearchDeps, cfg: EmbeddingsConfig): Embedder {
-  const rateGate = createRpmGate(deps.redis, { rpm: cfg.rpm, maxWaitMs: 0, prefix: deps.keyPrefix, what: 'embeddings requests', setting: 'EMBEDDINGS_RPM' });
+  const rateGate = createRpmGate(deps.redis, {
+    rpm: cfg.rpm,
+    maxWaitMs: 0,
+    prefix: deps.keyPrefix,
+    what: 'embeddings requests',
+    setting: 'EMBEDDINGS_RPM',
+  });
   return createOpenAiEmbedder({
     model: cfg.model,
     apiKey: cfg.apiKey,

@@ -19,7 +19,12 @@ export type EmbeddingsMetrics = {
 export function createEmbeddingsMetrics(registry: Registry, pendingDocuments: () => number): EmbeddingsMetrics {
   const registers = [registry];
   return {
-    requests: new Counter({ name: 'convo_faq_embeddings_requests_total', help: 'Requests to the embeddings server, by purpose (index, query) and outcome', labelNames: ['purpose', 'outcome'], registers }),
+    requests: new Counter({
+      name: 'convo_faq_embeddings_requests_total',
+      help: 'Requests to the embeddings server, by purpose (index, query) and outcome',
+      labelNames: ['purpose', 'outcome'],
+      registers,
+    }),
     embedded: new Counter({ name: 'convo_faq_embedded_documents_total', help: 'FAQ documents embedded (each version once)', registers }),
     pending: new Gauge({
       name: 'convo_faq_embeddings_pending_documents',
@@ -29,7 +34,12 @@ export function createEmbeddingsMetrics(registry: Registry, pendingDocuments: ()
         this.set(pendingDocuments());
       },
     }),
-    searches: new Counter({ name: 'convo_faq_searches_total', help: 'FAQ searches by how they were answered: hybrid, or lexical after an embeddings failure', labelNames: ['retrieval'], registers }),
+    searches: new Counter({
+      name: 'convo_faq_searches_total',
+      help: 'FAQ searches by how they were answered: hybrid, or lexical after an embeddings failure',
+      labelNames: ['retrieval'],
+      registers,
+    }),
   };
 }
 

@@ -64,7 +64,10 @@ export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Re
     const preferred = searchOpts.language === 'ja' || searchOpts.language === 'en' ? searchOpts.language : detectLanguage(query);
     const nearest = deps.dense.search(vector, wanted, opts.minSimilarity).filter((hit) => index.has(hit.id));
     // For tuning EMBEDDINGS_MIN_SIMILARITY to a model: how close the best documents came (ids and cosines, no query text).
-    deps.log.debug({ dense: nearest.slice(0, 3).map((hit) => [hit.id, Math.round(hit.similarity * 1000) / 1000]), lexical: lexical.length }, 'hybrid faq search');
+    deps.log.debug(
+      { dense: nearest.slice(0, 3).map((hit) => [hit.id, Math.round(hit.similarity * 1000) / 1000]), lexical: lexical.length },
+      'hybrid faq search',
+    );
     const denseIds = preferLanguage(
       nearest.map((hit) => hit.id),
       (id) => index.get(id)?.language === preferred,
@@ -87,10 +90,14 @@ export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Re
 }
 
 async function embedQuery(deps: HybridDeps, query: string, opts: HybridOptions, signal?: AbortSignal): Promise<Float32Array> {
-  const [vector] = await deps.embedder.embed([truncate(`${opts.queryPrefix ?? ''}${query}`, opts.maxInputChars)], { purpose: 'query', signal });
+  const [vector] = await deps.embedder.embed([truncate(`${opts.queryPrefix ?? ''}${query}`, opts.maxInputChars)], {
+    purpose: 'query',
+    signal,
+  });
   const dim = deps.dense.dimensions;
   if (!vector) throw new EmbeddingsError('the embeddings server returned no vector for the query');
-  if (dim !== undefined && vector.length !== dim) throw new EmbeddingsError(`the query vector has dimension ${vector.length}, the documents' have ${dim}`);
+  if (dim !== undefined && vector.length !== dim)
+    throw new EmbeddingsError(`the query vector has dimension ${vector.length}, the documents' have ${dim}`);
   return vector;
 }
 

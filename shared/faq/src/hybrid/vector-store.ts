@@ -22,7 +22,12 @@ const count = (reply: unknown) => Number(reply);
 const writeVectors = defineScript({
   name: 'faqVectorWrite',
   file: file('vector-write'),
-  encode: (input: { keys: CorpusKeys; leases: readonly string[]; owner: string; writes: readonly { id: string; docSha: string; recordJson: string }[] }) => ({
+  encode: (input: {
+    keys: CorpusKeys;
+    leases: readonly string[];
+    owner: string;
+    writes: readonly { id: string; docSha: string; recordJson: string }[];
+  }) => ({
     keys: [input.keys.docs, input.keys.vectors, ...input.leases],
     args: [input.owner, ...input.writes.flatMap((w) => [w.id, w.docSha, w.recordJson])],
   }),
@@ -32,7 +37,10 @@ const writeVectors = defineScript({
 const claimLeases = defineScript({
   name: 'faqVectorClaim',
   file: file('vector-claim'),
-  encode: (input: { leases: readonly string[]; owner: string; leaseMs: number }) => ({ keys: input.leases, args: [input.owner, input.leaseMs] }),
+  encode: (input: { leases: readonly string[]; owner: string; leaseMs: number }) => ({
+    keys: input.leases,
+    args: [input.owner, input.leaseMs],
+  }),
   decode: (reply) => (reply as number[]).map((taken) => taken === 1),
 });
 

@@ -146,7 +146,11 @@ export class VectorSync {
   private async bring(batch: Pending[]): Promise<{ embedded: number; reused: number; elsewhere: number } | null> {
     const { store } = this.opts;
     const first = await this.loadStored(batch);
-    const mine = await store.claim(first.missing.map((pending) => pending.id), this.owner, this.opts.leaseMs);
+    const mine = await store.claim(
+      first.missing.map((pending) => pending.id),
+      this.owner,
+      this.opts.leaseMs,
+    );
     // Another replica may have written some of them between our read and our claim.
     const second = await this.loadStored(first.missing.filter((pending) => mine.has(pending.id)));
     const reused = first.reused + second.reused;
@@ -162,7 +166,10 @@ export class VectorSync {
       return embedded === null ? null : { embedded, reused, elsewhere };
     } finally {
       // Written documents' leases are gone already; the rest go back for whoever tries next.
-      await store.release(todo.map((pending) => pending.id), this.owner);
+      await store.release(
+        todo.map((pending) => pending.id),
+        this.owner,
+      );
     }
   }
 
@@ -190,21 +197,31 @@ export class VectorSync {
     // Refused one by one with nothing accepted: the server, not these documents, is the problem.
     if (done.length === 0) return this.partial(done, refused[0]!.err);
     this.opts.health.succeeded();
-    await this.store(done.map((embedded) => embedded.p), done.map((embedded) => embedded.v));
+    await this.store(
+      done.map((embedded) => embedded.p),
+      done.map((embedded) => embedded.v),
+    );
     for (const { p: pending, err } of refused) this.refuse(pending, err);
     return done.length;
   }
 
   /** Keeps what was embedded before the server failed mid-way. */
   private async partial(done: Array<{ p: Pending; v: Float32Array }>, err: Error): Promise<null> {
-    if (done.length > 0) await this.store(done.map((embedded) => embedded.p), done.map((embedded) => embedded.v));
+    if (done.length > 0)
+      await this.store(
+        done.map((embedded) => embedded.p),
+        done.map((embedded) => embedded.v),
+      );
     this.opts.health.failed(err, 'index');
     return null;
   }
 
   private async tryEmbed(todo: Pending[]): Promise<Float32Array[] | Error> {
     try {
-      const vectors = await this.opts.embedder.embed(todo.map((pending) => pending.text), { purpose: 'index' });
+      const vectors = await this.opts.embedder.embed(
+        todo.map((pending) => pending.text),
+        { purpose: 'index' },
+      );
       const dim = this.dense.dimensions;
       const wrong = dim === undefined ? undefined : vectors.find((vector) => vector.length !== dim);
       if (wrong) throw new EmbeddingsError(`the embeddings server returned dimension ${wrong.length}, the stored vectors have ${dim}`);
@@ -216,7 +233,11 @@ export class VectorSync {
 
   private async store(docs: Pending[], vectors: Float32Array[]): Promise<void> {
     const model = this.opts.embedder.modelKey;
-    const writes: VectorWrite[] = docs.map((pending, i) => ({ id: pending.id, docSha: pending.docSha, record: { model, hash: pending.hash, vector: vectors[i]! } }));
+    const writes: VectorWrite[] = docs.map((pending, i) => ({
+      id: pending.id,
+      docSha: pending.docSha,
+      record: { model, hash: pending.hash, vector: vectors[i]! },
+    }));
     await this.opts.store.write(writes, this.owner);
     docs.forEach((pending, i) => this.accept(pending, vectors[i]!));
   }
@@ -226,7 +247,10 @@ export class VectorSync {
     if (this.pending.get(pending.id) !== pending) return;
     this.pending.delete(pending.id);
     this.refused.set(pending.id, pending.hash);
-    this.opts.log.warn({ docId: pending.id, err: err.message }, 'embeddings server refused an faq document; it is found by lexical search only until it changes');
+    this.opts.log.warn(
+      { docId: pending.id, err: err.message },
+      'embeddings server refused an faq document; it is found by lexical search only until it changes',
+    );
   }
 
   /** Loads the documents whose current vector (this model, this text) is in Redis; returns the others. */
@@ -237,7 +261,8 @@ export class VectorSync {
     const missing: Pending[] = [];
     for (const pending of docs) {
       const record = stored.get(pending.id);
-      if (record && record.model === this.opts.embedder.modelKey && record.hash === pending.hash && this.accept(pending, record.vector)) reused++;
+      if (record && record.model === this.opts.embedder.modelKey && record.hash === pending.hash && this.accept(pending, record.vector))
+        reused++;
       else missing.push(pending);
     }
     return { reused, missing };

@@ -64,7 +64,8 @@ const EN_HEAD_PREPOSITIONS: ReadonlySet<string> = new Set(['for', 'of', 'on', 'a
 function englishCoordinatorLength(tokens: Token[], i: number, commasCoordinate: boolean): number {
   const token = tokens[i];
   if (!token || (token.surface === ',' && !commasCoordinate)) return 0;
-  if (token.surface === 'as' && tokens[i + 1]?.surface === 'well' && tokens[i + 2]?.surface === 'as') return EN_SUBJECTS.has(tokens[i + 3]?.surface ?? '') ? 0 : 3;
+  if (token.surface === 'as' && tokens[i + 1]?.surface === 'well' && tokens[i + 2]?.surface === 'as')
+    return EN_SUBJECTS.has(tokens[i + 3]?.surface ?? '') ? 0 : 3;
   return EN_COORDINATORS.has(token.surface) && !EN_SUBJECTS.has(tokens[i + 1]?.surface ?? '') ? 1 : 0;
 }
 
@@ -82,7 +83,7 @@ function splitEnglish(tokens: Token[]): string[] | null {
   // A comma lists things only in "A, B and C"; alone it mostly separates clauses.
   const commasCoordinate = tokens.some((token, i) => token.surface !== ',' && englishCoordinatorLength(tokens, i, false) > 0);
   const segments: Token[][] = [[]];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const len = englishCoordinatorLength(tokens, i, commasCoordinate);
     if (len > 0) {
       segments.push([]);

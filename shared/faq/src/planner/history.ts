@@ -33,7 +33,11 @@ export function readHistory(history: PlannerHistoryEntry[]): HistoryView {
   const asked = lastAssistant > lastUser && assistant?.plan?.needsClarification === true;
   const pending: PendingClarification | null =
     asked && assistant?.plan
-      ? { question: history[lastUser]?.content ?? '', query: stringField(assistant.plan.raw, 'pendingQuery'), choices: choicesOf(assistant.plan) }
+      ? {
+          question: history[lastUser]?.content ?? '',
+          query: stringField(assistant.plan.raw, 'pendingQuery'),
+          choices: choicesOf(assistant.plan),
+        }
       : null;
 
   const recentTexts: string[] = [];

@@ -32,7 +32,10 @@ export async function planMultiStepQuery(input: PlanInput, deps: PlanDeps): Prom
   if (!deps.useLlmPlanner) return { plan: deps.rulePlan ?? planRuleBased(input, deps), meta: { planner: 'rule' } };
   const llm = await planWithLlm(input, deps);
   if (llm.ok) return { plan: llm.plan, meta: { planner: 'llm' } };
-  return { plan: deps.rulePlan ?? planRuleBased(input, deps), meta: { planner: 'rule', fallback: { reason: llm.reason, detail: llm.detail } } };
+  return {
+    plan: deps.rulePlan ?? planRuleBased(input, deps),
+    meta: { planner: 'rule', fallback: { reason: llm.reason, detail: llm.detail } },
+  };
 }
 
 type LlmOutcome = { ok: true; plan: MultiStepQueryPlan } | { ok: false; reason: PlanFallbackReason; detail: string };
@@ -49,7 +52,13 @@ async function planWithLlm(input: PlanInput, deps: PlanDeps): Promise<LlmOutcome
       messages: buildLlmPlannerMessages(input),
       tools: [],
       // The rule plan is data a model may compare against; the offline planner answers with it.
-      context: { message: input.message, topK: input.topK, language: input.language, historyLength: input.history.length, ...(deps.rulePlan ? { rulePlan: deps.rulePlan } : {}) },
+      context: {
+        message: input.message,
+        topK: input.topK,
+        language: input.language,
+        historyLength: input.history.length,
+        ...(deps.rulePlan ? { rulePlan: deps.rulePlan } : {}),
+      },
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     content = res.content;

@@ -10,7 +10,9 @@ import type { PlanFallbackReason, PlanInput } from './types.js';
  * refused so the rule planner can stand in.
  */
 
-export type ParsedLlmPlan = { ok: true; plan: MultiStepQueryPlan } | { ok: false; reason: Extract<PlanFallbackReason, 'unparsable_json' | 'invalid_plan'>; detail: string };
+export type ParsedLlmPlan =
+  | { ok: true; plan: MultiStepQueryPlan }
+  | { ok: false; reason: Extract<PlanFallbackReason, 'unparsable_json' | 'invalid_plan'>; detail: string };
 
 export function parseLlmPlan(text: string, input: PlanInput): ParsedLlmPlan {
   const body = stripFences(text);
@@ -74,7 +76,11 @@ function toPlan(llmPlan: LlmMultiStepPlan, raw: unknown, input: PlanInput): Pars
     }
   });
   const stepQuestions = steps.flatMap((step) => (step.type === 'clarify' ? step.questions : []));
-  const questions = [...new Set([...(llmPlan.clarifyingQuestions ?? []), ...stepQuestions].map((question) => question.trim()).filter((question) => question !== ''))];
+  const questions = [
+    ...new Set(
+      [...(llmPlan.clarifyingQuestions ?? []), ...stepQuestions].map((question) => question.trim()).filter((question) => question !== ''),
+    ),
+  ];
   // The flag and the steps must agree; a clarify step is concrete, so it wins over the flag.
   if (llmPlan.needsClarification && stepQuestions.length === 0) {
     if (questions.length === 0) return invalid('needsClarification is true but no clarifying question was given');
@@ -100,7 +106,9 @@ function toPlan(llmPlan: LlmMultiStepPlan, raw: unknown, input: PlanInput): Pars
     language,
     raw,
   });
-  return plan.success ? { ok: true, plan: plan.data } : invalid(plan.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  return plan.success
+    ? { ok: true, plan: plan.data }
+    : invalid(plan.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
 }
 
 /** Ids must be unique for the orchestration trace; when the model repeated one, number them ourselves. */

@@ -39,7 +39,14 @@ export function searchPlan(o: {
   const steps: PlanStep[] = o.queries.map((query, i) =>
     o.kind === 'search'
       ? { id: `step_search_${i + 1}`, type: 'search', description: o.description, query, topK: o.topK }
-      : { id: `step_followup_${i + 1}`, type: 'followup_search', description: o.description, basedOn: o.basedOn ?? 'user', query, topK: o.topK },
+      : {
+          id: `step_followup_${i + 1}`,
+          type: 'followup_search',
+          description: o.description,
+          basedOn: o.basedOn ?? 'user',
+          query,
+          topK: o.topK,
+        },
   );
   steps.push(answerStep(1, o.language));
   // The orchestrator runs followupQueries when present (docs/seeds/002 §4.1.2): follow-ups and compound parts.

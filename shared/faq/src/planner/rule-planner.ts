@@ -42,7 +42,15 @@ export function planRuleBased(input: PlanInput, deps: { analyzer: Analyzer; corp
 function planByRules(input: PlanInput, deps: { analyzer: Analyzer; corpus: PlannerCorpus }): MultiStepQueryPlan {
   // Markers and particles follow the script the message is written in, whatever language the answer should be in.
   const msg = analyzeMessage(deps.analyzer, input.message, detectLanguage(input.message));
-  const ctx: Ctx = { input, language: planLanguage(input), analyzer: deps.analyzer, corpus: deps.corpus, msg, history: readHistory(input.history), probes: new Map() };
+  const ctx: Ctx = {
+    input,
+    language: planLanguage(input),
+    analyzer: deps.analyzer,
+    corpus: deps.corpus,
+    msg,
+    history: readHistory(input.history),
+    probes: new Map(),
+  };
   return answerToClarification(ctx) ?? followUp(ctx) ?? compound(ctx) ?? searchOrClarify(ctx);
 }
 
@@ -92,7 +100,9 @@ function isNewQuestion(pending: PendingClarification, named: string[], own: Term
 
 /** The facet values a message names, among those the probed hits carry. */
 function namedFacets(ctx: Ctx, facets: Map<string, string[]>): Facet[] {
-  return [...facets].flatMap(([key, values]) => values.filter((v) => mentionsValue(ctx.analyzer, ctx.input.message, v)).map((value) => ({ key, value })));
+  return [...facets].flatMap(([key, values]) =>
+    values.filter((v) => mentionsValue(ctx.analyzer, ctx.input.message, v)).map((value) => ({ key, value })),
+  );
 }
 
 /**
@@ -125,7 +135,11 @@ function followUp(ctx: Ctx): MultiStepQueryPlan | null {
 
   const facet = decideFacet(ctx, terms, probe(ctx, queryOf(terms)));
   if (facet.kind === 'ask') return facetClarifyPlan(ctx, facet.key, facet.values, queryOf(terms), ['followup']);
-  const rules = ['followup', ...(carried.length > 0 ? ['carry_topic'] : []), ...(facet.kind === 'from_history' ? ['facet_from_history'] : [])];
+  const rules = [
+    'followup',
+    ...(carried.length > 0 ? ['carry_topic'] : []),
+    ...(facet.kind === 'from_history' ? ['facet_from_history'] : []),
+  ];
   const query = queryOf(facet.kind === 'from_history' ? [...terms, valueTerm(facet.value)] : terms);
   // A chain of "それは？" keeps the subject it borrowed, not every word asked on the way.
   const subject = subjectless ? queryOf([...values, ...carried]) || query : query;
@@ -142,7 +156,13 @@ function lacksSubject(msg: MessageAnalysis, topic: Term[]): boolean {
   return msg.reference && topic.length <= 1 && topic.every((t) => !/[^\p{Script=Latin}\p{N}]/u.test(t.text));
 }
 
-function followupPlan(ctx: Ctx, queries: string[], basedOn: 'user' | 'previous_answer', rules: string[], topic: string | null): MultiStepQueryPlan {
+function followupPlan(
+  ctx: Ctx,
+  queries: string[],
+  basedOn: 'user' | 'previous_answer',
+  rules: string[],
+  topic: string | null,
+): MultiStepQueryPlan {
   return searchPlan({
     kind: 'followup_search',
     basedOn,
@@ -225,7 +245,12 @@ function searchOrClarify(ctx: Ctx): MultiStepQueryPlan {
     topK: input.topK,
     language,
     confidence: fromHistory ? 'medium' : 'high',
-    raw: { planner: 'rule', rules: fromHistory ? ['search', 'facet_from_history'] : ['search'], terms: msg.terms.map((t) => t.text), topic: searchQuery },
+    raw: {
+      planner: 'rule',
+      rules: fromHistory ? ['search', 'facet_from_history'] : ['search'],
+      terms: msg.terms.map((t) => t.text),
+      topic: searchQuery,
+    },
   });
 }
 
@@ -249,7 +274,8 @@ function topicChoices(analyzer: Analyzer, query: string, hits: SearchHit[]): str
   const labels: string[] = [];
   for (const hit of closeHits(hits)) {
     // (The lookbehind starts the match where the final marks start: tried at each mark of a long row, it was quadratic.)
-    const label = topicalTags(hit).find((t) => !mentionsValue(analyzer, query, t)) ?? hit.question.replace(/(?<![?？。.!！\s])[?？。.!！\s]+$/u, '');
+    const label =
+      topicalTags(hit).find((t) => !mentionsValue(analyzer, query, t)) ?? hit.question.replace(/(?<![?？。.!！\s])[?？。.!！\s]+$/u, '');
     if (!labels.includes(label)) labels.push(label);
   }
   return labels.slice(0, MAX_TOPIC_CHOICES);

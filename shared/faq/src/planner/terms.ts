@@ -29,21 +29,74 @@ export type MessageAnalysis = {
   interrogative: boolean;
 };
 
-const JA_LEADING_MARKER = /^(?:じゃあ|じゃ|それでは|それなら|それと|それから|では|だったら|あと|ついでに|ちなみに|ところで|また)(?:[、,]\s*|\s*)/;
+const JA_LEADING_MARKER =
+  /^(?:じゃあ|じゃ|それでは|それなら|それと|それから|では|だったら|あと|ついでに|ちなみに|ところで|また)(?:[、,]\s*|\s*)/;
 const EN_LEADING_MARKER = /^(?:and|also|plus|what about|how about)\b[,\s]*/;
 // (From the first space before the marker, the lookbehind: tried from each space of a long run, it was quadratic.)
 const EN_TRAILING_MARKER = /(?<!\s)\s*\b(?:too|as well|also)\s*([?.!]*)$/;
 
 // Words that carry the request, not its subject: searching for them finds nothing useful.
 const FILLERS: ReadonlySet<string> = new Set([
-  '質問', '相談', '情報', '内容', '詳細', '詳しい', 'まとめる', '全部', '両方', 'それぞれ', '具体', '簡単', '分かる', 'わかる', '件',
-  'help', 'question', 'questions', 'info', 'information', 'anything', 'something', 'thing', 'things', 'hi', 'hello', 'hey',
-  'thanks', 'thank', 'much', 'many', 'detail', 'details', 'explain', 'summary', 'summarize', 'both', 'everything',
+  '質問',
+  '相談',
+  '情報',
+  '内容',
+  '詳細',
+  '詳しい',
+  'まとめる',
+  '全部',
+  '両方',
+  'それぞれ',
+  '具体',
+  '簡単',
+  '分かる',
+  'わかる',
+  '件',
+  'help',
+  'question',
+  'questions',
+  'info',
+  'information',
+  'anything',
+  'something',
+  'thing',
+  'things',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'thank',
+  'much',
+  'many',
+  'detail',
+  'details',
+  'explain',
+  'summary',
+  'summarize',
+  'both',
+  'everything',
 ]);
 
 const INTERROGATIVES: ReadonlySet<string> = new Set([
-  'いくら', 'いつ', 'どこ', '何', 'なに', 'なぜ', 'どう', 'どれ', 'どちら', 'どの', 'どのくらい', 'どれくらい',
-  'how', 'when', 'where', 'why', 'what', 'which', 'who',
+  'いくら',
+  'いつ',
+  'どこ',
+  '何',
+  'なに',
+  'なぜ',
+  'どう',
+  'どれ',
+  'どちら',
+  'どの',
+  'どのくらい',
+  'どれくらい',
+  'how',
+  'when',
+  'where',
+  'why',
+  'what',
+  'which',
+  'who',
 ]);
 
 const EN_REFERENCES: ReadonlySet<string> = new Set(['it', 'that', 'this', 'those', 'these', 'they', 'them', 'its']);
@@ -105,7 +158,9 @@ export function analyzeMessage(analyzer: Analyzer, message: string, language: Pl
     followupMarker = true;
   }
   // "how long", "how soon": the word after "how" is part of the question word, not a subject.
-  const tokens = plannerTokens(analyzer, text).map((token, i, all) => (all[i - 1]?.surface === 'how' ? { ...token, content: false } : token));
+  const tokens = plannerTokens(analyzer, text).map((token, i, all) =>
+    all[i - 1]?.surface === 'how' ? { ...token, content: false } : token,
+  );
   // 「…も」 right after a noun: "返品ポリシーも知りたい" adds to what was asked before.
   if (tokens.some((token, i) => token.surface === 'も' && token.pos === '助詞' && tokens[i - 1]?.pos === '名詞')) followupMarker = true;
   return {

@@ -86,7 +86,11 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 };
 
 /** The full engine, with `config` overrides (used by the bench to measure each part). */
-export async function createEngine(docs: FaqDocument[] = [], overrides: Partial<EngineConfig> = {}, synonyms: SynonymSource = generalSynonyms()): Promise<FaqSearchIndex> {
+export async function createEngine(
+  docs: FaqDocument[] = [],
+  overrides: Partial<EngineConfig> = {},
+  synonyms: SynonymSource = generalSynonyms(),
+): Promise<FaqSearchIndex> {
   const analyzer = await loadAnalyzer();
   const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, ...overrides };
   const index = buildEngine(analyzer, config, synonyms);
@@ -121,7 +125,9 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     const features = withinTextBudget(() => docFeatures(analyzer, doc));
     const { slot, previous } = slots.put(doc);
     if (previous !== undefined) removeSlot(previous);
-    const indexed = config.compounds ? features.words.map((fieldWords, field) => [...fieldWords, ...features.compounds[field]!]) : features.words;
+    const indexed = config.compounds
+      ? features.words.map((fieldWords, field) => [...fieldWords, ...features.compounds[field]!])
+      : features.words;
     words.add(slot, indexed);
     grams.add(slot, features.grams);
     readings.add(slot, features.readings);
@@ -277,7 +283,10 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
         relevance.set(term, (relevance.get(term) ?? 0) + (scores[slot]! * doc.counts[i]!) / Math.max(1, doc.length));
       });
     }
-    const chosen = [...relevance].map(([term, strength]) => ({ term, w: strength * words.idf(term) })).sort((a, b) => b.w - a.w).slice(0, terms);
+    const chosen = [...relevance]
+      .map(([term, strength]) => ({ term, w: strength * words.idf(term) }))
+      .sort((a, b) => b.w - a.w)
+      .slice(0, terms);
     const norm = chosen.reduce((sum, expansion) => sum + expansion.w, 0);
     if (norm === 0) return;
     // The model is complete before any score moves, so the expansion is added straight in.
@@ -329,7 +338,10 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
    */
   const kthLargest = (touched: number[], k: number): number => {
     if (touched.length <= k) return -Infinity;
-    return select(Float64Array.from(touched, (slot) => scores[slot]!), touched.length - k);
+    return select(
+      Float64Array.from(touched, (slot) => scores[slot]!),
+      touched.length - k,
+    );
   };
 
   const byId = (a: number, b: number) => {

@@ -50,7 +50,9 @@ export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
   return {
     words,
     compounds,
-    predicates: tokens.filter((token) => token.content && (token.pos === '動詞' || token.pos === '形容詞')).map((token) => foldKana(token.base)),
+    predicates: tokens
+      .filter((token) => token.content && (token.pos === '動詞' || token.pos === '形容詞'))
+      .map((token) => foldKana(token.base)),
     grams: [...japaneseBigrams(folded), ...latinTrigrams(folded)],
     readings: readingTrigrams(tokens),
   };
@@ -73,7 +75,13 @@ function wordTerms(tokens: readonly Token[]): { words: string[]; compounds: stri
   for (const token of tokens) {
     if (token.content) words.push(foldKana(token.base));
     if (run.length > 0 && run.at(-1)!.run !== token.run) flush();
-    if (token.script === 'ja' && (token.pos === '名詞' || token.pos === '接頭詞') && token.posDetail !== '非自立' && token.posDetail !== '代名詞') run.push(token);
+    if (
+      token.script === 'ja' &&
+      (token.pos === '名詞' || token.pos === '接頭詞') &&
+      token.posDetail !== '非自立' &&
+      token.posDetail !== '代名詞'
+    )
+      run.push(token);
     else flush();
   }
   flush();

@@ -16,7 +16,10 @@ export { parseSynonymGroups } from './synonyms.js';
 export { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
 
 /** The full engine: BM25F over words, n-grams and readings, typo and synonym expansion, question rerank. */
-export async function createFaqIndex(docs?: FaqDocument[], options: { synonymGroups?: readonly (readonly string[])[] } = {}): Promise<FaqSearchIndex> {
+export async function createFaqIndex(
+  docs?: FaqDocument[],
+  options: { synonymGroups?: readonly (readonly string[])[] } = {},
+): Promise<FaqSearchIndex> {
   if (!options.synonymGroups?.length) return createEngine(docs);
   const analyzer = await loadAnalyzer();
   // A member triggers its group when it is one word as the engine analyses it; longer members are targets only.

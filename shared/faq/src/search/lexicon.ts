@@ -28,7 +28,9 @@ export function compileLexicon(analyzer: Analyzer, source: SynonymSource): Lexic
       const concepts = source.groupsOf(word).map((group) => ({
         members: group
           .map((written) => ({ written, words: memberWords(analyzer, written) }))
-          .filter((m): m is { written: string; words: string[] } => m.words !== undefined && !(m.words.length === 1 && m.words[0] === word)),
+          .filter(
+            (m): m is { written: string; words: string[] } => m.words !== undefined && !(m.words.length === 1 && m.words[0] === word),
+          ),
       }));
       if (cache.size > 50_000) cache.clear();
       cache.set(word, concepts);

@@ -110,9 +110,15 @@ export function createPostings(params: Bm25fParams): Postings {
     const totalsOf = new Uint16Array(tf.size);
     let i = 0;
     for (const [id, counts] of tf) {
-      totalsOf[i] = Math.min(0xffff, counts.reduce((total, count) => total + count, 0));
+      totalsOf[i] = Math.min(
+        0xffff,
+        counts.reduce((total, count) => total + count, 0),
+      );
       ids[i++] = id;
-      lists[id]!.push(slot, counts.reduce((packed, count, field) => packed | (Math.min(count, TF_MAX) << (field * TF_BITS)), 0));
+      lists[id]!.push(
+        slot,
+        counts.reduce((packed, count, field) => packed | (Math.min(count, TF_MAX) << (field * TF_BITS)), 0),
+      );
       dfs[id]!++;
     }
     docTerms[slot] = ids;

@@ -75,8 +75,13 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
   for (const word of distinct) {
     checkTextBudget();
     if (words.df(word) > 0 || !fuzzy || conceptsOf(word).some((concept) => concept.members.some((member) => known(member.words)))) continue;
-    const near = fuzzy.near(word, MAX_CORRECTIONS).map((match) => ({ terms: [match.word], weight: expansion.fuzzyWeights[match.edits - 1] ?? 0 }));
-    corrections.set(word, near.filter((alternative) => alternative.weight > 0));
+    const near = fuzzy
+      .near(word, MAX_CORRECTIONS)
+      .map((match) => ({ terms: [match.word], weight: expansion.fuzzyWeights[match.edits - 1] ?? 0 }));
+    corrections.set(
+      word,
+      near.filter((alternative) => alternative.weight > 0),
+    );
   }
 
   const expansions: Expansion[] = [];
@@ -89,7 +94,8 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     const synonymWeight = words.df(word) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
     const fired = conceptsOf(word);
     for (const concept of fired) alternatives.push(...synonyms(concept, synonymWeight));
-    const weight = (expansion.aspects.terms.has(word) ? expansion.aspects.weight : 1) * (predicates.has(word) ? expansion.predicateWeight : 1);
+    const weight =
+      (expansion.aspects.terms.has(word) ? expansion.aspects.weight : 1) * (predicates.has(word) ? expansion.predicateWeight : 1);
     const kept = strongest(alternatives, words);
     const used = fired.flatMap((concept) => concept.members.filter((member) => known(member.words)).map((member) => member.written));
     if (used.length > 0) expansions.push({ word: word, synonyms: [...new Set(used)] });

@@ -37,7 +37,8 @@ export function questionScorer(query: AnalyzedQuery): (question: QuestionFeature
   // Term → the query slots it can stand for (a term may serve several slots).
   const slotsOf = new Map<string, number[]>();
   query.words.forEach((slot, index) => {
-    for (const alternative of slot.alternatives) for (const term of alternative.terms) slotsOf.set(term, [...(slotsOf.get(term) ?? []), index]);
+    for (const alternative of slot.alternatives)
+      for (const term of alternative.terms) slotsOf.set(term, [...(slotsOf.get(term) ?? []), index]);
   });
   return (question) => ({
     coverage: coverage(query, question.words),
@@ -57,7 +58,8 @@ function coverage(query: AnalyzedQuery, words: readonly string[]): number {
   for (const slot of query.words) {
     total += slot.idf * slot.weight;
     let best = 0;
-    for (const alternative of slot.alternatives) if (alternative.weight > best && alternative.terms.every((term) => present.has(term))) best = alternative.weight;
+    for (const alternative of slot.alternatives)
+      if (alternative.weight > best && alternative.terms.every((term) => present.has(term))) best = alternative.weight;
     covered += best * slot.idf * slot.weight;
   }
   return total > 0 ? covered / total : 0;

@@ -39,10 +39,14 @@ let wordnet: WordNet | null = null;
 function sudachiGroups(): Map<string, string[][]> {
   if (sudachi) return sudachi;
   type Item = { expandControl: number; gokeiSyubetsu: string; hyoukiYure: string; midashi: string };
-  const groups = JSON.parse(readFileSync(join(dirname(require.resolve('sudachi-synonyms-dictionary')), 'sudachi-synonyms-dictionary.json'), 'utf8')) as { items: Item[] }[];
+  const groups = JSON.parse(
+    readFileSync(join(dirname(require.resolve('sudachi-synonyms-dictionary')), 'sudachi-synonyms-dictionary.json'), 'utf8'),
+  ) as { items: Item[] }[];
   const map = new Map<string, string[][]>();
   for (const group of groups) {
-    const targets = group.items.filter((item) => item.expandControl !== 2 && item.gokeiSyubetsu !== '間違い' && item.hyoukiYure !== '間違い表記').map((item) => item.midashi);
+    const targets = group.items
+      .filter((item) => item.expandControl !== 2 && item.gokeiSyubetsu !== '間違い' && item.hyoukiYure !== '間違い表記')
+      .map((item) => item.midashi);
     if (targets.length < 2) continue;
     for (const item of group.items) {
       if (item.expandControl !== 0) continue;
@@ -93,7 +97,12 @@ function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
   const fields = buf.toString('utf8', offset, end < 0 ? undefined : end).split(' ');
   const count = parseInt(fields[3]!, 16);
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(withoutMarker(fields[4 + i * 2]!).replace(/_/g, ' ').toLowerCase());
+  for (let i = 0; i < count; i++)
+    out.push(
+      withoutMarker(fields[4 + i * 2]!)
+        .replace(/_/g, ' ')
+        .toLowerCase(),
+    );
   return out;
 }
 
@@ -132,7 +141,14 @@ export function parseSynonymGroups(text: string): string[][] {
     .split('\n')
     .map((line) => withoutComment(line).trim())
     .filter((line) => line.length > 0)
-    .map((line) => [...new Set(line.split(/[,，、\t]/).map((word) => word.trim()).filter((word) => word.length > 0))])
+    .map((line) => [
+      ...new Set(
+        line
+          .split(/[,，、\t]/)
+          .map((word) => word.trim())
+          .filter((word) => word.length > 0),
+      ),
+    ])
     .filter((group) => group.length >= 2);
 }
 

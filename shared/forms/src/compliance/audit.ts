@@ -9,7 +9,15 @@ import { describeTopic, findTopicMentions, MASK, maskTopics, type ProhibitedTopi
 export type AuditInput = {
   language: 'ja' | 'en';
   messages: Array<{ role: 'user' | 'assistant'; text: string; fieldId: string | null }>;
-  fields: Array<{ fieldId: string; label: string; intent: string | null; required: boolean; status: string; value: string | null; needsReview?: boolean }>;
+  fields: Array<{
+    fieldId: string;
+    label: string;
+    intent: string | null;
+    required: boolean;
+    status: string;
+    value: string | null;
+    needsReview?: boolean;
+  }>;
   /** Facts belong to a field by `fieldId` or, when it names a field's fieldId, `formFieldId`. */
   facts: Array<ConsistencyFact>;
   topics: readonly ProhibitedTopic[];
@@ -53,7 +61,11 @@ function audit(input: AuditInput): AuditResult {
     ...topicViolations(input, values),
     ...overCollection(input, values),
     ...rudeExpressions(input, values),
-    ...findInconsistencies({ ...input, now: input.now ?? new Date() }).map((message): AuditViolation => ({ type: 'inconsistency', message, severity: 'warning' })),
+    ...findInconsistencies({ ...input, now: input.now ?? new Date() }).map((message): AuditViolation => ({
+      type: 'inconsistency',
+      message,
+      severity: 'warning',
+    })),
     ...missingRequired(input.fields),
     ...keptForReview(input.fields),
   ];
@@ -73,14 +85,20 @@ export function maskCollectedValue(
   const lang = language ?? (hasJapanese(value) ? 'ja' : 'en');
   const masked = maskTopics(value, topics, lang);
   if (masked === value) return { value, masked: false };
-  const rest = masked.split(MASK[lang]).join('').replace(/[\s\p{P}\p{S}]+/gu, '');
+  const rest = masked
+    .split(MASK[lang])
+    .join('')
+    .replace(/[\s\p{P}\p{S}]+/gu, '');
   return { value: rest.length === 0 ? null : masked, masked: true };
 }
 
 /** The text with the applicant's values blanked out, positions kept. */
 function withoutValues(text: string, values: readonly string[]): string {
   let out = text;
-  const pieces = values.flatMap((value) => [value, ...value.split('\n')]).map((piece) => piece.trim()).filter((piece) => piece.length >= 2);
+  const pieces = values
+    .flatMap((value) => [value, ...value.split('\n')])
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length >= 2);
   for (const piece of [...new Set(pieces)].sort((a, b) => b.length - a.length)) out = out.split(piece).join(' '.repeat(piece.length));
   return out;
 }
@@ -104,18 +122,30 @@ function topicViolations(input: AuditInput, values: readonly string[]): AuditVio
       const text = withoutValues(message.text, values);
       for (const [id, hits] of byTopic(findTopicMentions(text, input.topics))) {
         const quoted = [...new Set(hits.map((hit) => `"${message.text.slice(hit.start, hit.end)}"`))].join(', ');
-        out.push({ type: 'prohibited_topic', severity: 'error', message: `the interviewer asked about prohibited topic ${name(id)} in message #${ordinal}: ${quoted}` });
+        out.push({
+          type: 'prohibited_topic',
+          severity: 'error',
+          message: `the interviewer asked about prohibited topic ${name(id)} in message #${ordinal}: ${quoted}`,
+        });
       }
     } else {
       for (const id of byTopic(findTopicMentions(message.text, input.topics)).keys()) {
-        out.push({ type: 'prohibited_topic', severity: 'warning', message: `the applicant volunteered information about ${name(id)} in message #${ordinal}; it was not stored` });
+        out.push({
+          type: 'prohibited_topic',
+          severity: 'warning',
+          message: `the applicant volunteered information about ${name(id)} in message #${ordinal}; it was not stored`,
+        });
       }
     }
   });
   for (const field of input.fields) {
     if (field.value === null) continue;
     for (const id of byTopic(findTopicMentions(field.value, input.topics)).keys()) {
-      out.push({ type: 'prohibited_topic', severity: 'warning', message: `the stored value of "${field.label}" (${field.fieldId}) mentions ${name(id)}; it is masked in the summary` });
+      out.push({
+        type: 'prohibited_topic',
+        severity: 'warning',
+        message: `the stored value of "${field.label}" (${field.fieldId}) mentions ${name(id)}; it is masked in the summary`,
+      });
     }
   }
   return out;
@@ -123,21 +153,30 @@ function topicViolations(input: AuditInput, values: readonly string[]): AuditVio
 
 function overCollection(input: AuditInput, values: readonly string[]): AuditViolation[] {
   const known = new Set(input.fields.map((field) => field.fieldId));
-  const keywords = bindingKeywords([...input.fields.flatMap((field) => [field.label, field.intent ?? '']), ...input.facts.map((fact) => fact.fact)].filter(Boolean));
+  const keywords = bindingKeywords(
+    [...input.fields.flatMap((field) => [field.label, field.intent ?? '']), ...input.facts.map((fact) => fact.fact)].filter(Boolean),
+  );
   const out: AuditViolation[] = [];
   input.messages.forEach((message, i) => {
     if (message.role !== 'assistant') return;
-    const asking = askingSentences(withoutValues(message.text, values)).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0);
+    const asking = askingSentences(withoutValues(message.text, values))
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => sentence.length > 0);
     if (asking.length === 0) return;
     const quoted = clip(asking.join(' '));
     if (message.fieldId === null || !known.has(message.fieldId)) {
-      const why = message.fieldId === null ? 'is bound to no form field' : `is bound to "${message.fieldId}", which is not a field of the form`;
+      const why =
+        message.fieldId === null ? 'is bound to no form field' : `is bound to "${message.fieldId}", which is not a field of the form`;
       out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${quoted}" but ${why}` });
       return;
     }
     for (const sentence of asking) {
       if (keywords.length > 0 && bindingKeyword(sentence, keywords) === null) {
-        out.push({ type: 'over_collection', severity: 'warning', message: `message #${i + 1} asks "${clip(sentence)}", which no form field needs` });
+        out.push({
+          type: 'over_collection',
+          severity: 'warning',
+          message: `message #${i + 1} asks "${clip(sentence)}", which no form field needs`,
+        });
       }
     }
   });
@@ -159,25 +198,52 @@ function rudeExpressions(input: AuditInput, values: readonly string[]): AuditVio
 function keptForReview(fields: readonly Field[]): AuditViolation[] {
   return fields
     .filter((field) => field.needsReview)
-    .map((field) => ({ type: 'needs_review', severity: 'warning' as const, message: `"${field.label}" (${field.fieldId}) was kept as the applicant gave it after the last follow-up; check it with them` }));
+    .map((field) => ({
+      type: 'needs_review',
+      severity: 'warning' as const,
+      message: `"${field.label}" (${field.fieldId}) was kept as the applicant gave it after the last follow-up; check it with them`,
+    }));
 }
 
 function missingRequired(fields: readonly Field[]): AuditViolation[] {
   return fields
     .filter((field) => field.required && field.status !== 'done')
-    .map((field) => ({ type: 'missing_required', severity: 'error' as const, message: `required field "${field.label}" (${field.fieldId}) is not done (status: ${field.status})` }));
+    .map((field) => ({
+      type: 'missing_required',
+      severity: 'error' as const,
+      message: `required field "${field.label}" (${field.fieldId}) is not done (status: ${field.status})`,
+    }));
 }
 
 const SUMMARY_TEXT = {
-  en: { title: 'Application summary', skipped: '(skipped)', empty: '(not answered)', warnings: (count: number) => `Warnings: ${count}`, errors: (count: number) => `Errors: ${count}` },
-  ja: { title: '応募内容の要約', skipped: '（スキップ）', empty: '（未回答）', warnings: (count: number) => `警告：${count}件`, errors: (count: number) => `エラー：${count}件` },
+  en: {
+    title: 'Application summary',
+    skipped: '(skipped)',
+    empty: '(not answered)',
+    warnings: (count: number) => `Warnings: ${count}`,
+    errors: (count: number) => `Errors: ${count}`,
+  },
+  ja: {
+    title: '応募内容の要約',
+    skipped: '（スキップ）',
+    empty: '（未回答）',
+    warnings: (count: number) => `警告：${count}件`,
+    errors: (count: number) => `エラー：${count}件`,
+  },
 } as const;
 
 function summaryOf(input: AuditInput, violations: readonly AuditViolation[]): string {
   const labels = SUMMARY_TEXT[input.language];
   const rows = input.fields.map((field) => {
     const safe = maskCollectedValue(field.value, input.topics, input.language);
-    const shown = safe.value !== null ? safe.value.replace(/(?<!\s)\s*\n\s*/g, ' / ') : safe.masked ? MASK[input.language] : field.status === 'skipped' ? labels.skipped : labels.empty;
+    const shown =
+      safe.value !== null
+        ? safe.value.replace(/(?<!\s)\s*\n\s*/g, ' / ')
+        : safe.masked
+          ? MASK[input.language]
+          : field.status === 'skipped'
+            ? labels.skipped
+            : labels.empty;
     // A label may itself name a topic (a form asking "Marital status"): the summary carries none.
     const label = maskTopics(field.label, input.topics, input.language);
     return input.language === 'ja' ? `・${label}：${shown}` : `• ${label}: ${shown}`;

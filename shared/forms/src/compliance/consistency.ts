@@ -53,7 +53,9 @@ export function findInconsistencies(input: {
 }): string[] {
   const out: string[] = [];
   for (const field of input.fields) {
-    const answers = input.messages.filter((message) => message.role === 'user' && message.fieldId === field.fieldId).map((message) => normalizeText(message.text));
+    const answers = input.messages
+      .filter((message) => message.role === 'user' && message.fieldId === field.fieldId)
+      .map((message) => normalizeText(message.text));
     const type = fieldType(field, input.facts);
     const name = `"${field.label}" (${field.fieldId})`;
     const distinct = distinctValues(type, answers, input);
@@ -76,7 +78,16 @@ export function findInconsistencies(input: {
   return out;
 }
 
-const TYPE_NAME: Readonly<Partial<Record<FactType, string>>> = { email: 'email address', phone: 'phone number', date: 'date', number: 'number', duration: 'number', url: 'URL', name: 'name', text: 'text' };
+const TYPE_NAME: Readonly<Partial<Record<FactType, string>>> = {
+  email: 'email address',
+  phone: 'phone number',
+  date: 'date',
+  number: 'number',
+  duration: 'number',
+  url: 'URL',
+  name: 'name',
+  text: 'text',
+};
 
 function factsOf(field: ConsistencyField, facts: readonly ConsistencyFact[]): ConsistencyFact[] {
   return facts.filter((fact) => fact.fieldId === field.fieldId || fact.formFieldId === field.fieldId);
@@ -98,7 +109,8 @@ function distinctValues(type: FactType, answers: readonly string[], input: { lan
     if (type === 'email') values.push(...emailsIn(answer).map((email) => email.toLowerCase()));
     else if (type === 'phone') pushValue(values, extractPhone(answer, input.language === 'ja' ? 'JP' : null).value);
     else if (type === 'number' || type === 'duration') pushValue(values, extractNumber(answer).value);
-    else if (type === 'date') pushValue(values, extractDate(answer, { language: input.language, now: input.now, requireYear: false }).value);
+    else if (type === 'date')
+      pushValue(values, extractDate(answer, { language: input.language, now: input.now, requireYear: false }).value);
   }
   return [...new Set(values)];
 }

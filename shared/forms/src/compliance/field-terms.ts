@@ -35,7 +35,8 @@ const ACRONYM = /\b[A-Z]{2,3}s?\b/g;
 /** The keywords of a field's words (label, intent, facts, hints), with their synonyms. */
 export function bindingKeywords(texts: readonly string[]): string[] {
   const out = new Set(keywordsOf([...texts]));
-  for (const text of texts) for (const acronym of text.match(ACRONYM) ?? []) if (!ENGLISH_COMMON_WORDS.has(acronym.toLowerCase())) out.add(acronym.toLowerCase());
+  for (const text of texts)
+    for (const acronym of text.match(ACRONYM) ?? []) if (!ENGLISH_COMMON_WORDS.has(acronym.toLowerCase())) out.add(acronym.toLowerCase());
   for (const group of SYNONYMS) {
     if (group.some((word) => out.has(word) || texts.some((text) => mentions(text, word)))) for (const word of group) out.add(word);
   }
@@ -59,7 +60,8 @@ const ASKS_EN = new RegExp(
   'i',
 );
 // "お答えいただき、ありがとうございました" thanks; "お答えいただけますか" asks.
-const ASKS_JA = /教えて|(?:お答え|ご記入|ご入力|お聞かせ|お知らせ|ご回答)(?:ください|下さい|いただけ|頂け|願|をお願い)|お伺い(?:します|させて)|ますか|ですか|でしょうか/;
+const ASKS_JA =
+  /教えて|(?:お答え|ご記入|ご入力|お聞かせ|お知らせ|ご回答)(?:ください|下さい|いただけ|頂け|願|をお願い)|お伺い(?:します|させて)|ますか|ですか|でしょうか/;
 
 /** The sentences that ask for something: a question mark, a request ("could you tell me", "教えて…"), a question ending ("…ますか"). */
 export function askingSentences(text: string): string[] {
@@ -68,7 +70,25 @@ export function askingSentences(text: string): string[] {
 
 // Words that describe any value and tell fields apart no better than "describe" does.
 const GENERIC_EN = new Set(['valid', 'correct', 'proper', 'format', 'current', 'applicant', "applicant's"]);
-const GENERIC_JA = new Set(['有効', '具体的', '応募者', '回答', '質問', '情報', '内容', '記入', '入力', '確認', '必要', '場合', '以上', '詳細', '簡単', '自由', '形式']);
+const GENERIC_JA = new Set([
+  '有効',
+  '具体的',
+  '応募者',
+  '回答',
+  '質問',
+  '情報',
+  '内容',
+  '記入',
+  '入力',
+  '確認',
+  '必要',
+  '場合',
+  '以上',
+  '詳細',
+  '簡単',
+  '自由',
+  '形式',
+]);
 
 /**
  * The units a text is made of for duplicate detection: its English keywords,
@@ -77,7 +97,9 @@ const GENERIC_JA = new Set(['有効', '具体的', '応募者', '回答', '質�
  */
 export function units(text: string): string[] {
   const latin = keywordsOf([text]).filter((keyword) => /^\p{Script=Latin}/u.test(keyword) && !GENERIC_EN.has(keyword));
-  const acronyms = (text.match(ACRONYM) ?? []).map((acronym) => acronym.toLowerCase()).filter((acronym) => !ENGLISH_COMMON_WORDS.has(acronym));
+  const acronyms = (text.match(ACRONYM) ?? [])
+    .map((acronym) => acronym.toLowerCase())
+    .filter((acronym) => !ENGLISH_COMMON_WORDS.has(acronym));
   const runs = (text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? []).filter((run) => !GENERIC_JA.has(run));
   return [...new Set([...latin, ...acronyms, ...runs])];
 }

@@ -48,7 +48,12 @@ export function quickCheck(input: QuickCheckInput): QuickCheckResult {
 }
 
 function check(input: QuickCheckInput): QuickCheckResult {
-  const violations: Violation[] = [...topicViolations(input), ...duplicateViolations(input), ...toneViolations(input), ...bindingViolations(input)];
+  const violations: Violation[] = [
+    ...topicViolations(input),
+    ...duplicateViolations(input),
+    ...toneViolations(input),
+    ...bindingViolations(input),
+  ];
   return { passed: violations.length === 0, violations };
 }
 
@@ -68,7 +73,11 @@ function topicViolations(input: QuickCheckInput): Violation[] {
 
 function currentTexts(input: QuickCheckInput): string[] {
   const field = input.field;
-  return [field.label, field.intent ?? '', ...input.facts.flatMap((fact) => [fact.fact, fact.doneCriteria, fact.questioningHints ?? ''])].filter((fact) => fact.length > 0);
+  return [
+    field.label,
+    field.intent ?? '',
+    ...input.facts.flatMap((fact) => [fact.fact, fact.doneCriteria, fact.questioningHints ?? '']),
+  ].filter((fact) => fact.length > 0);
 }
 
 function duplicateViolations(input: QuickCheckInput): Violation[] {
@@ -100,7 +109,10 @@ function bindingViolations(input: QuickCheckInput): Violation[] {
   if (!input.field.fieldId) return [];
   const keywords = bindingKeywords(currentTexts(input));
   if (keywords.length === 0 || bindingKeyword(input.question, keywords) !== null) return [];
-  const shown = keywords.slice(0, 8).map((keyword) => `"${keyword}"`).join(', ');
+  const shown = keywords
+    .slice(0, 8)
+    .map((keyword) => `"${keyword}"`)
+    .join(', ');
   return [
     {
       type: 'no_intent_binding',

@@ -57,7 +57,10 @@ function nameKey(name: string): string {
 }
 
 function literalTopic(entry: string): ProhibitedTopic {
-  const words = entry.split(/\s+/).map(escapeRegExp).join(String.raw`\s+`);
+  const words = entry
+    .split(/\s+/)
+    .map(escapeRegExp)
+    .join(String.raw`\s+`);
   const pattern = hasJapanese(entry)
     ? new RegExp(words, 'gi')
     : new RegExp(String.raw`(?<![\p{L}\p{N}])${words}(?:e?s)?(?![\p{L}\p{N}])`, 'giu');

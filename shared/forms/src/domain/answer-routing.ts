@@ -40,13 +40,27 @@ export function lastAskedFieldId(state: FormSessionView): string | null {
 // earlier answer ("as I said earlier", 「先ほども申しましたが」), which is no correction unless a new value of that
 // field's kind comes with them.
 // ("Actually" corrects where it opens a sentence or a clause; "so I can actually focus" only stresses.)
-const STRONG_EN = /(?:^|[.!?,;:—-]\s*|\b(?:oh|wait|no|sorry|oops|um|uh|and|but)\s+)actually\b|\bactually,|\b(?:correction|correct(?:ed)?|i meant|i mean|wrong|mistake|mistyped|typo|messed up|screwed up|my bad|oops|instead|change|update|not .{1,40} but|should be|should have been|misread|mixed up)\b/i;
+const STRONG_EN =
+  /(?:^|[.!?,;:—-]\s*|\b(?:oh|wait|no|sorry|oops|um|uh|and|but)\s+)actually\b|\bactually,|\b(?:correction|correct(?:ed)?|i meant|i mean|wrong|mistake|mistyped|typo|messed up|screwed up|my bad|oops|instead|change|update|not .{1,40} but|should be|should have been|misread|mixed up)\b/i;
 const WEAK_EN = /\b(?:sorry|earlier|previous|before|as i said|actually)\b/i;
-const STRONG_JA = /間違|訂正|正しくは|ではなく|じゃなく|変更|修正|誤り|やっぱり|やはり|変えて|替えて|と言いましたが|って言ったけど|と書きましたが/;
+const STRONG_JA =
+  /間違|訂正|正しくは|ではなく|じゃなく|変更|修正|誤り|やっぱり|やはり|変えて|替えて|と言いましたが|って言ったけど|と書きましたが/;
 const WEAK_JA = /さっき|先ほど|先程|前に|すみません/;
 
 /** Kinds by how unmistakable their values are, least first. */
-const SPECIFICITY: readonly FactType[] = ['period', 'duration', 'number', 'choice', 'year', 'time', 'date', 'postal_code', 'url', 'phone', 'email'];
+const SPECIFICITY: readonly FactType[] = [
+  'period',
+  'duration',
+  'number',
+  'choice',
+  'year',
+  'time',
+  'date',
+  'postal_code',
+  'url',
+  'phone',
+  'email',
+];
 
 type FieldKinds = { field: FormField; kinds: Array<{ fact: FactDefinition; type: FactType; options: readonly string[] }> };
 
@@ -63,7 +77,11 @@ function correctedField(state: FormSessionView, raw: string, lastAsked: string |
   const scored: Array<{ fieldId: string; score: number }> = [];
   const retracted = retractedSpans(text).map(([start, end]) => text.slice(start, end));
   // The same words already taken as a field's correction, sent again, answer the question on screen.
-  const correctedBefore = new Set(state.messages.filter((message) => message.role === 'user' && message.correction && normalizeText(message.text) === text).map((message) => message.fieldId));
+  const correctedBefore = new Set(
+    state.messages
+      .filter((message) => message.role === 'user' && message.correction && normalizeText(message.text) === text)
+      .map((message) => message.fieldId),
+  );
   for (const field of resolved) {
     if (correctedBefore.has(field.fieldId)) continue;
     const fk = kindsOf(state, field.fieldId);
@@ -71,9 +89,15 @@ function correctedField(state: FormSessionView, raw: string, lastAsked: string |
     // Named by its label, or by a fact's own words ("the odometer" for "Current mileage").
     const named = mentionsLabel(text, fk.field.label) || fk.kinds.some((kind) => mentionsLabel(text, kind.fact.fact));
     // Short options ("C", "L") are read only from a message that names the field or says it changes something.
-    const found = fk.kinds.map((kind) => ({ type: kind.type, value: valueOf(kind, text, lang, state.bootstrap.country, now, named || strong, field.value, fk.field) })).find((candidate) => candidate.value !== null);
+    const found = fk.kinds
+      .map((kind) => ({
+        type: kind.type,
+        value: valueOf(kind, text, lang, state.bootstrap.country, now, named || strong, field.value, fk.field),
+      }))
+      .find((candidate) => candidate.value !== null);
     // "Time's still about half three" to a stored 15:30 is the same time, said without pm.
-    const value = found?.type === 'time' && field.value && sameClockFace(found.value ?? '', field.value) ? field.value : (found?.value ?? null);
+    const value =
+      found?.type === 'time' && field.value && sameClockFace(found.value ?? '', field.value) ? field.value : (found?.value ?? null);
     // A loose time expression ("9 am", "now") corrects a period or a duration only where the message names it.
     const loose = (found?.type === 'period' || found?.type === 'duration') && !CALENDAR_WORDS.test(value ?? '');
     const changed = value !== null && value !== field.value && (named || !loose);
@@ -94,7 +118,8 @@ function correctedField(state: FormSessionView, raw: string, lastAsked: string |
     if (rejectedBefore && !(named && changed)) continue;
     if (named && changed) scored.push({ fieldId: field.fieldId, score: 3 + bonus });
     // Taking the old value back settles it even when the open question could take a value of that kind.
-    else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable)))) scored.push({ fieldId: field.fieldId, score: 2 + bonus });
+    else if (changed && (takesBack || (!openTakesIt && (strong || unmistakable))))
+      scored.push({ fieldId: field.fieldId, score: 2 + bonus });
     // A free-text field ("Sorry, I typed 210 but I'm actually in 201") is corrected when its answer is taken back.
     else if (takesBack) scored.push({ fieldId: field.fieldId, score: 3 });
     // Naming a field without a new value corrects it only when the message says something was wrong.
@@ -106,7 +131,9 @@ function correctedField(state: FormSessionView, raw: string, lastAsked: string |
   if (!second || second.score < best.score) return best.fieldId;
   // Two fields held the same old value ("4" for a grade and for days a week): the one whose own words the message
   // shares (「週5日」 and 「1週間あたりの利用日数」) is the one it corrects.
-  const tied = scored.filter((entry) => entry.score === best.score).map((entry) => ({ fieldId: entry.fieldId, shared: sharedWords(text, kindsOf(state, entry.fieldId)) }));
+  const tied = scored
+    .filter((entry) => entry.score === best.score)
+    .map((entry) => ({ fieldId: entry.fieldId, shared: sharedWords(text, kindsOf(state, entry.fieldId)) }));
   tied.sort((a, b) => b.shared - a.shared);
   return tied[0] && tied[0].shared > (tied[1]?.shared ?? 0) ? tied[0].fieldId : null;
 }
@@ -122,38 +149,68 @@ function kindsOf(state: FormSessionView, fieldId: string): FieldKinds | null {
   const field = formField(state, fieldId);
   if (!field) return null;
   const facts = factsOf(state, field);
-  const list = facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }];
-  const kinds = list.map((fact) => ({ fact, ...answerSpec(fact, field, { fieldContext: list.length === 1 }) })).filter((kind) => kind.type !== 'text' && kind.type !== 'yes_no');
+  const list =
+    facts.length > 0
+      ? facts
+      : [
+          {
+            id: field.id,
+            formFieldId: field.id,
+            factKey: field.fieldId,
+            fact: field.label,
+            doneCriteria: field.intent ?? '',
+            questioningHints: null,
+          },
+        ];
+  const kinds = list
+    .map((fact) => ({ fact, ...answerSpec(fact, field, { fieldContext: list.length === 1 }) }))
+    .filter((kind) => kind.type !== 'text' && kind.type !== 'yes_no');
   return { field, kinds };
 }
 
-function valueOf(kind: FieldKinds['kinds'][number], text: string, language: SessionLanguage, country: string | null, now: Date, explicit: boolean, current: string | null, field: FormField): string | null {
+function valueOf(
+  kind: FieldKinds['kinds'][number],
+  text: string,
+  language: SessionLanguage,
+  country: string | null,
+  now: Date,
+  explicit: boolean,
+  current: string | null,
+  field: FormField,
+): string | null {
   const { type, options } = kind;
   // Read as the reviewer reads an answer to this field (its stated dates and hours included).
   const texts = [...factTexts(kind.fact), field.label, field.intent ?? ''];
   switch (type) {
-    case 'date':
-    {
+    case 'date': {
       const direction = dateDirection(factTexts(kind.fact));
       // "Sunday the 14th" is a day of the month the form states.
-      const value = readValue({ type, options: [], texts }, text, { language, country, now }) ?? extractDate(text, { language, now, requireYear: false, direction }).value;
+      const value =
+        readValue({ type, options: [], texts }, text, { language, country, now }) ??
+        extractDate(text, { language, now, requireYear: false, direction }).value;
       // A birth date or an accident cannot lie in the future: such a date belongs to another field.
       return value && direction === 'past' && value > now.toISOString().slice(0, 10) ? null : value;
     }
-    case 'number':
-    {
+    case 'number': {
       // Digits that belong to a date or a time ("January 25", "since 2019") are no count, nor are ordinals ("Sunday the 14th").
       const bare = (phrase: string) => phrase.replace(/\b\d+(?:st|nd|rd|th)\b/gi, ' ');
       const counted = extractQuantity(bare(withoutTimes(text, language, now)), factTexts(kind.fact), { near: current }).value;
       if (counted !== null || !explicit) return counted;
       // A message that names the field: a number followed by the very unit the question counts ("4 days" to "How many
       // days per week"), which the date reading took for a length of time.
-      const words = new Set(texts.join(' ').toLowerCase().match(/\p{L}+/gu) ?? []);
+      const words = new Set(
+        texts
+          .join(' ')
+          .toLowerCase()
+          .match(/\p{L}+/gu) ?? [],
+      );
       const unit = [...bare(text).matchAll(/(?<!\d)(\d+)\s*(\p{L}+)/gu)].find((match) => words.has((match[2] ?? '').toLowerCase()));
       return unit?.[1] ?? null;
     }
     case 'choice':
-      return explicit ? extractChoice(text, options).value : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
+      return explicit
+        ? extractChoice(text, options).value
+        : candidateValue({ type, options, texts: [] }, [text], { language, country, now });
     case 'text':
     case 'yes_no':
     case 'name':
@@ -164,7 +221,8 @@ function valueOf(kind: FieldKinds['kinds'][number], text: string, language: Sess
 }
 
 // A calendar day, month or year ("January 25", "2025年3月"), as opposed to a clock time or "now".
-const CALENDAR_WORDS = /\d{4}|[年月日]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+const CALENDAR_WORDS =
+  /\d{4}|[年月日]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 
 // (A bare 「5日」 may be a count of days: 「週5日」.)
 const DATE_WORDS =
@@ -183,7 +241,8 @@ function containsValue(text: string, value: string): boolean {
   // "Actually no, make that the 15th": a yes or a no inside a retraction is the retracting, not the stored answer.
   if (trimmed.length === 0 || trimmed.length > 40 || /^(?:yes|no|はい|いいえ)$/i.test(trimmed)) return false;
   // "61,500" is the stored 61500.
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((number) => number.replace(/,/g, '') === trimmed);
+  if (/^\d+(?:\.\d+)?$/.test(trimmed))
+    return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).some((number) => number.replace(/,/g, '') === trimmed);
   const esc = escapeRegExp(trimmed);
   return new RegExp(`(?<![A-Za-z0-9])${esc}(?![A-Za-z0-9])`, 'i').test(text);
 }

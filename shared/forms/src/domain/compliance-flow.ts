@@ -42,7 +42,13 @@ function topicViolations(state: FormSessionView, question: string): CheckViolati
   }));
 }
 
-export type CheckApplied = { passed: boolean; violations: CheckViolation[]; attempts: number; fieldSkipped: boolean; next: AdvanceResult | null };
+export type CheckApplied = {
+  passed: boolean;
+  violations: CheckViolation[];
+  attempts: number;
+  fieldSkipped: boolean;
+  next: AdvanceResult | null;
+};
 
 /**
  * Records a quick-check verdict. A question that fails counts against its
@@ -76,7 +82,11 @@ export function applyCheck(
   return { passed, violations, attempts, fieldSkipped: true, next: advance(draft) };
 }
 
-export type AuditVerdict = { passed: boolean; violations: Array<{ type: string; message: string; severity: 'error' | 'warning' }>; summary: string };
+export type AuditVerdict = {
+  passed: boolean;
+  violations: Array<{ type: string; message: string; severity: 'error' | 'warning' }>;
+  summary: string;
+};
 
 /**
  * Stores the audit and completes the session. The summary is masked again in
@@ -98,7 +108,12 @@ function auditOf(state: ApplicationSessionView, input: AuditVerdict) {
   for (const asked of state.messages.filter((entry) => entry.role === 'assistant')) {
     for (const hit of findTopicMentions(asked.text, topics)) {
       const message = `the interviewer asked about a prohibited topic "${hit.label.en}" (${asked.messageId})`;
-      if (!violations.some((violation) => violation.type === 'prohibited_topic' && violation.severity === 'error' && violation.message.includes(asked.messageId))) {
+      if (
+        !violations.some(
+          (violation) =>
+            violation.type === 'prohibited_topic' && violation.severity === 'error' && violation.message.includes(asked.messageId),
+        )
+      ) {
         violations.push({ type: 'prohibited_topic', message, severity: 'error' });
       }
     }

@@ -58,7 +58,9 @@ export function factViews(field: FormField, facts: readonly FactDefinition[]): A
 
 /** The respondent's messages that were not answers to `fieldId`, oldest first. */
 export function earlierAnswers(state: FormSessionView, fieldId: string): string[] {
-  return state.messages.filter((message) => message.role === 'user' && message.fieldId !== null && message.fieldId !== fieldId).map((message) => message.text);
+  return state.messages
+    .filter((message) => message.role === 'user' && message.fieldId !== null && message.fieldId !== fieldId)
+    .map((message) => message.text);
 }
 
 const SUMMARY_LINES = 24;
@@ -94,16 +96,40 @@ export function collectedFacts(state: FormSessionView): Record<string, string> {
  * mistaken for another field's answer (email, phone, URL, postal code, a
  * named option) are carried over, and only for a field with one fact.
  */
-export function candidateFor(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
+export function candidateFor(
+  state: FormSessionView,
+  field: FormField,
+  facts: readonly FactDefinition[],
+  now: Date = new Date(),
+): string | null {
   return withinTextBudget(() => candidate(state, field, facts, now));
 }
 
 function candidate(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
-  const views = factViews(field, facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }]);
+  const views = factViews(
+    field,
+    facts.length > 0
+      ? facts
+      : [
+          {
+            id: field.id,
+            formFieldId: field.id,
+            factKey: field.fieldId,
+            fact: field.label,
+            doneCriteria: field.intent ?? '',
+            questioningHints: null,
+          },
+        ],
+  );
   if (views.length !== 1 || !views[0]) return null;
   const spec = { type: views[0].kind, options: views[0].options, texts: [] };
   const language = state.bootstrap.language === 'ja' ? 'ja' : 'en';
-  const value = candidateValue(spec, earlierAnswers(state, field.fieldId), { language, country: state.bootstrap.country, now, timezone: state.bootstrap.timezone }, field.label);
+  const value = candidateValue(
+    spec,
+    earlierAnswers(state, field.fieldId),
+    { language, country: state.bootstrap.country, now, timezone: state.bootstrap.timezone },
+    field.label,
+  );
   // A value already recorded for another field is that field's answer, not this one's.
   return value !== null && state.fields.some((other) => other.value === value) ? null : value;
 }
@@ -114,7 +140,21 @@ export function otherFields(state: FormSessionView, fieldId: string): Array<{ fi
     .filter((field) => field.fieldId !== fieldId)
     .map((field) => {
       const facts = state.form?.facts.filter((fact) => fact.formFieldId === field.id) ?? [];
-      const views = factViews(field, facts.length > 0 ? facts : [{ id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null }]);
+      const views = factViews(
+        field,
+        facts.length > 0
+          ? facts
+          : [
+              {
+                id: field.id,
+                formFieldId: field.id,
+                factKey: field.fieldId,
+                fact: field.label,
+                doneCriteria: field.intent ?? '',
+                questioningHints: null,
+              },
+            ],
+      );
       return { fieldId: field.fieldId, label: field.label, kinds: views.map((view) => view.kind) };
     });
 }

@@ -1,5 +1,16 @@
 import { SessionDraft, SystemError } from '@convo/runtime';
-import { event, type ApplicationSessionState, type AuditReport, type ComplianceState, type FieldState, type FieldStatus, type FieldStatusDetails, type FormSessionState, type Plan, type SessionState } from '@convo/contract';
+import {
+  event,
+  type ApplicationSessionState,
+  type AuditReport,
+  type ComplianceState,
+  type FieldState,
+  type FieldStatus,
+  type FieldStatusDetails,
+  type FormSessionState,
+  type Plan,
+  type SessionState,
+} from '@convo/contract';
 
 /**
  * The draft of an interview (a form or a job application): the core's

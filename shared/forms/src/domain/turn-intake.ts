@@ -19,7 +19,9 @@ export const formTurnIntake: TurnIntake<FormDraft> = (draft, message, turnId) =>
   });
   const added = draft.addUserMessage(prepared.text, turnId, route.fieldId, route.correction);
   if (prepared.topics.length === 0) return {};
-  draft.application()?.updateCompliance((compliance) => compliance.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));
+  draft
+    .application()
+    ?.updateCompliance((compliance) => compliance.volunteered.push({ messageId: added.messageId, topics: prepared.topics }));
   return { redactedMessage: prepared.text };
 };
 

@@ -16,10 +16,19 @@ const POLITE = [
 const NON_ANSWER = [
   new RegExp(
     [
-      String.raw`\b(?:i (?:really )?)?(?:don'?t|do not) know\b`, String.raw`\bidk\b`, String.raw`\bdunno\b`, String.raw`\bno (?:idea|clue)\b`,
-      String.raw`\b(?:i'm |i am )?not sure\b`, String.raw`\bunsure\b`, String.raw`\b(?:unknown|not known)\b`,
-      String.raw`\b(?:can'?t|cannot|don'?t) (?:remember|recall)\b`, String.raw`\bcan'?t think of\b`, String.raw`\b(?:i )?forgot\b`, String.raw`\b(?:undecided|not decided(?: yet)?|tbd)\b`,
-      String.raw`\b(?:can'?t|cannot|couldn'?t) (?:say|tell|give you)\b`, String.raw`\bno idea\b`,
+      String.raw`\b(?:i (?:really )?)?(?:don'?t|do not) know\b`,
+      String.raw`\bidk\b`,
+      String.raw`\bdunno\b`,
+      String.raw`\bno (?:idea|clue)\b`,
+      String.raw`\b(?:i'm |i am )?not sure\b`,
+      String.raw`\bunsure\b`,
+      String.raw`\b(?:unknown|not known)\b`,
+      String.raw`\b(?:can'?t|cannot|don'?t) (?:remember|recall)\b`,
+      String.raw`\bcan'?t think of\b`,
+      String.raw`\b(?:i )?forgot\b`,
+      String.raw`\b(?:undecided|not decided(?: yet)?|tbd)\b`,
+      String.raw`\b(?:can'?t|cannot|couldn'?t) (?:say|tell|give you)\b`,
+      String.raw`\bno idea\b`,
     ].join('|'),
     'g',
   ),
@@ -29,23 +38,81 @@ const NON_ANSWER = [
 const SKIP_ANYWHERE = new RegExp(
   [
     // "Skip", "let's skip it", "can we skip this one": a request; "the gears skip when I shift" describes something.
-    String.raw`^\W*skip\b`, String.raw`\b(?:let'?s|let us|can we|could we|can i|could i|may i|please|i'?ll|i will|i'?d (?:like|rather|prefer) to|i want to|just|gonna|want to)\s+skip\b`,
-    String.raw`\bskip\s+(?:it|this|that|the (?:question|rest)|for now|please|one)\b`, String.raw`\bprefer not to (?:say|answer|share|disclose)\b`, String.raw`\brather not (?:say|answer|share)\b`,
-    String.raw`\b(?:don'?t|do not) want to (?:answer|say|share)\b`, String.raw`\bdecline to answer\b`, String.raw`\bno comment\b`,
+    String.raw`^\W*skip\b`,
+    String.raw`\b(?:let'?s|let us|can we|could we|can i|could i|may i|please|i'?ll|i will|i'?d (?:like|rather|prefer) to|i want to|just|gonna|want to)\s+skip\b`,
+    String.raw`\bskip\s+(?:it|this|that|the (?:question|rest)|for now|please|one)\b`,
+    String.raw`\bprefer not to (?:say|answer|share|disclose)\b`,
+    String.raw`\brather not (?:say|answer|share)\b`,
+    String.raw`\b(?:don'?t|do not) want to (?:answer|say|share)\b`,
+    String.raw`\bdecline to answer\b`,
+    String.raw`\bno comment\b`,
     String.raw`\bpass on (?:this|that)\b`,
-    'スキップ', '飛ばし', 'とばし', '答えたくない', '回答したくない', '言いたくない', '答えません', '回答しません', '(?:回答|答え)を?控え',
-    '控えさせて', '遠慮します', 'パスします', 'パスで',
+    'スキップ',
+    '飛ばし',
+    'とばし',
+    '答えたくない',
+    '回答したくない',
+    '言いたくない',
+    '答えません',
+    '回答しません',
+    '(?:回答|答え)を?控え',
+    '控えさせて',
+    '遠慮します',
+    'パスします',
+    'パスで',
   ].join('|'),
 );
 
 const SKIP_WHOLE = new Set([
-  'pass', 'next', 'next question', 'no thanks', 'no thank you', 'move on', 'not now', 'パス', '次', '次へ', '次の質問', '次に進んで', '結構', 'いいえ結構',
+  'pass',
+  'next',
+  'next question',
+  'no thanks',
+  'no thank you',
+  'move on',
+  'not now',
+  'パス',
+  '次',
+  '次へ',
+  '次の質問',
+  '次に進んで',
+  '結構',
+  'いいえ結構',
 ]);
 
 const NIL_WHOLE = new Set([
-  'none', 'nothing', 'no', 'nope', 'n/a', 'n a', 'na', 'nil', 'not applicable', 'nothing to add', 'nothing else', 'none at all', 'no comments',
-  'nothing in particular', 'nothing special', 'なし', '無し', 'ない', 'ありません', 'ございません', '特になし', '特に無し', 'とくになし', '特にない',
-  '特にありません', '特にございません', '該当なし', '該当しません', '無い', 'いいえ', 'いえ', '特に',
+  'none',
+  'nothing',
+  'no',
+  'nope',
+  'n/a',
+  'n a',
+  'na',
+  'nil',
+  'not applicable',
+  'nothing to add',
+  'nothing else',
+  'none at all',
+  'no comments',
+  'nothing in particular',
+  'nothing special',
+  'なし',
+  '無し',
+  'ない',
+  'ありません',
+  'ございません',
+  '特になし',
+  '特に無し',
+  'とくになし',
+  '特にない',
+  '特にありません',
+  '特にございません',
+  '該当なし',
+  '該当しません',
+  '無い',
+  'いいえ',
+  'いえ',
+  '特に',
 ]);
 
 /**
@@ -99,7 +166,10 @@ function withoutPunctuation(text: string): string {
     .replace(/[\p{P}\p{S}]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/(?<=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}) (?=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana})/gu, '');
+    .replace(
+      /(?<=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}) (?=\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana})/gu,
+      '',
+    );
 }
 
 function stripPolite(text: string): string {
@@ -119,7 +189,10 @@ function isEmptyOfContent(text: string): boolean {
 export function admitsNotKnowing(text: string): boolean {
   const normalized = normalizeText(text).toLowerCase();
   if (isUndecided(normalized)) return true;
-  return NON_ANSWER.some((pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(normalized)) || /よくわから|ちょっとわから|はっきりしない|覚えがない/.test(normalized);
+  return (
+    NON_ANSWER.some((pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(normalized)) ||
+    /よくわから|ちょっとわから|はっきりしない|覚えがない/.test(normalized)
+  );
 }
 
 // "We haven't picked a venue yet", 「まだ相談中で、今は何とも言えない」: the answer does not exist yet.

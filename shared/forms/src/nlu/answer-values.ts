@@ -14,7 +14,12 @@ const NONE: Extraction = { value: null, rejected: null };
  * 「Mサイズです」 → "M"). A reply that could mean several options, or none, is
  * rejected so the follow-up can list the options.
  */
-export function extractChoice(text: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): Extraction {
+export function extractChoice(
+  text: string,
+  options: readonly string[],
+  echo: readonly string[] = [],
+  aliases: Record<string, string[]> = {},
+): Extraction {
   if (options.length === 0) return NONE;
   // An option first: "Not sure" or "No preference" may well be one of them.
   const matched = matchOption(text, options, echo, aliases);
@@ -35,7 +40,9 @@ export function extractYesNo(text: string, options: readonly string[] = []): Ext
   // "No thanks" declines an offer, which is an answer to a yes/no question; "skip" is not.
   if (!cleaned || isNonAnswer(text) || (isSkipRequest(text) && !POLAR_LEAD.test(cleaned))) return NONE;
   if (options.length === 2) {
-    const exact = options.find((option) => normalizeText(option).toLowerCase() === cleaned.toLowerCase().replace(/(?:です|でお願いします|します)$/, ''));
+    const exact = options.find(
+      (option) => normalizeText(option).toLowerCase() === cleaned.toLowerCase().replace(/(?:です|でお願いします|します)$/, ''),
+    );
     if (exact) return { value: polarOf(exact, options), rejected: null };
   }
   const polarity = answerPolarity(cleaned);
@@ -62,7 +69,8 @@ function polarOf(option: string, options: readonly string[]): 'yes' | 'no' {
 
 // Letters and digits in the shapes postal codes take (〒150-0001, M5V 2T6, SW1A 1AA, 94105-1234, 75008).
 // A postal code stands on its own: not part of a longer number (070-2468-1357 holds no code).
-const POSTAL_CANDIDATE = /(?<![\p{Script=Latin}\p{N}]|\p{N}[-‐ ])(?:\d{3}-?\d{4}|\d{5}(?:-\d{4})?|\d{4}|\d{6}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{2}-?\d{3}|\d{4} ?[A-Z]{2})(?![\p{Script=Latin}\p{N}]|[-‐]\p{N}|\s*年)/giu;
+const POSTAL_CANDIDATE =
+  /(?<![\p{Script=Latin}\p{N}]|\p{N}[-‐ ])(?:\d{3}-?\d{4}|\d{5}(?:-\d{4})?|\d{4}|\d{6}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{2}-?\d{3}|\d{4} ?[A-Z]{2})(?![\p{Script=Latin}\p{N}]|[-‐]\p{N}|\s*年)/giu;
 const FALLBACK_COUNTRIES = ['JP', 'US', 'CA', 'GB', 'AU', 'DE', 'FR'];
 
 /**
@@ -78,7 +86,11 @@ export function extractPostalCode(text: string, country: string | null): Extract
     const candidate = match[0];
     if (loose && /^\d{4}$/.test(candidate)) continue;
     // Written without its hyphen (1500001) a Japanese code is still the same code.
-    const fits = countries.find((code) => postcodeValidator(candidate, code) || (code === 'JP' && /^\d{7}$/.test(candidate) && postcodeValidator(`${candidate.slice(0, 3)}-${candidate.slice(3)}`, code)));
+    const fits = countries.find(
+      (code) =>
+        postcodeValidator(candidate, code) ||
+        (code === 'JP' && /^\d{7}$/.test(candidate) && postcodeValidator(`${candidate.slice(0, 3)}-${candidate.slice(3)}`, code)),
+    );
     if (fits) return { value: formatPostal(candidate, fits), rejected: null };
     rejected ??= candidate;
   }
@@ -96,4 +108,3 @@ function formatPostal(code: string, country: string): string {
 function saysNothing(text: string): boolean {
   return isNonAnswer(text) || isSkipRequest(text);
 }
-

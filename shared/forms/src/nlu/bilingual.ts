@@ -48,13 +48,19 @@ export function englishGlosses(word: string): string[] {
 
 /** The content words of an English phrase, stemmed ("Japanese-style rooms" → japanes, style, room). */
 export function contentStems(phrase: string): string[] {
-  const words = normalizeText(phrase).toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const words =
+    normalizeText(phrase)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [];
   return [...new Set(words.filter((word) => !ENGLISH_STOP_WORDS.has(word)).map((word) => stemmer(word)))];
 }
 
 /** The reply's content words in order, stemmed, repeats kept. */
 function stemSequence(text: string): string[] {
-  const words = normalizeText(text).toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const words =
+    normalizeText(text)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [];
   return words.filter((word) => !ENGLISH_STOP_WORDS.has(word)).map((word) => stemmer(word));
 }
 
@@ -89,27 +95,36 @@ export function crossLanguagePicks(reply: string, choices: readonly Choice[]): s
 function englishReplyPicks(reply: string, choices: readonly Choice[]): string[] {
   const sequence = stemSequence(reply);
   const said = new Set(sequence);
-  const scored = choices.map((choice) => ({ option: choice.option, score: Math.max(0, ...choice.keys.filter(hasJapanese).map((key) => coverage(key, said, sequence))) }));
+  const scored = choices.map((choice) => ({
+    option: choice.option,
+    score: Math.max(0, ...choice.keys.filter(hasJapanese).map((key) => coverage(key, said, sequence))),
+  }));
   const best = Math.max(0, ...scored.map((candidate) => candidate.score));
   return best > 0 ? scored.filter((candidate) => candidate.score === best).map((candidate) => candidate.option) : [];
 }
 
 /** How many reply words a gloss of the option covers; half a point more when the reply says it as one phrase ("middle school", not "grade 8 at a school"). */
 function coverage(word: string, said: ReadonlySet<string>, sequence: readonly string[]): number {
-  const whole = englishGlosses(word).map(contentStems).filter((gloss) => subset(gloss, said));
-  if (whole.length > 0) return Math.max(...whole.map((gloss) => gloss.length + (gloss.length > 1 && contiguous(gloss, sequence) ? 0.5 : 0)));
+  const whole = englishGlosses(word)
+    .map(contentStems)
+    .filter((gloss) => subset(gloss, said));
+  if (whole.length > 0)
+    return Math.max(...whole.map((gloss) => gloss.length + (gloss.length > 1 && contiguous(gloss, sequence) ? 0.5 : 0)));
   const parts = (morphemes(word) ?? []).filter(isContent);
   if (parts.length < 2) return 0;
   let covered = 0;
   for (const part of parts) {
-    const matching = englishGlosses(part.base).map(contentStems).filter((gloss) => subset(gloss, said));
+    const matching = englishGlosses(part.base)
+      .map(contentStems)
+      .filter((gloss) => subset(gloss, said));
     if (matching.length === 0) return 0;
     covered += Math.max(...matching.map((gloss) => gloss.length));
   }
   return covered;
 }
 
-const isContent = (morpheme: Morpheme): boolean => ['名詞', '動詞', '形容詞', '接頭詞'].includes(morpheme.pos) && morpheme.pos1 !== '非自立' && morpheme.pos1 !== '代名詞';
+const isContent = (morpheme: Morpheme): boolean =>
+  ['名詞', '動詞', '形容詞', '接頭詞'].includes(morpheme.pos) && morpheme.pos1 !== '非自立' && morpheme.pos1 !== '代名詞';
 
 /**
  * 「一般でお願いします」 → "General", 「アパートです」 → "Apartment/Condo",
@@ -120,10 +135,15 @@ const isContent = (morpheme: Morpheme): boolean => ['名詞', '動詞', '形容�
  */
 function japaneseReplyPicks(reply: string, choices: readonly Choice[]): string[] {
   const text = normalizeText(reply);
-  const phrases = replyWords(text).flatMap((word) => word.glosses.map(contentStems)).filter((gloss) => gloss.length > 0);
-  const keyed = choices.flatMap((choice) => choice.keys.map((key) => ({ option: choice.option, stems: contentStems(key) })).filter((entry) => entry.stems.length > 0));
-  const pick = (fits: (key: string[], gloss: string[]) => boolean) =>
-    [...new Set(keyed.filter((entry) => phrases.some((phrase) => fits(entry.stems, phrase))).map((entry) => entry.option))];
+  const phrases = replyWords(text)
+    .flatMap((word) => word.glosses.map(contentStems))
+    .filter((gloss) => gloss.length > 0);
+  const keyed = choices.flatMap((choice) =>
+    choice.keys.map((key) => ({ option: choice.option, stems: contentStems(key) })).filter((entry) => entry.stems.length > 0),
+  );
+  const pick = (fits: (key: string[], gloss: string[]) => boolean) => [
+    ...new Set(keyed.filter((entry) => phrases.some((phrase) => fits(entry.stems, phrase))).map((entry) => entry.option)),
+  ];
   const exact = pick((key, gloss) => key.length === gloss.length && subset(key, new Set(gloss)));
   return exact.length > 0 ? exact : pick((key, gloss) => gloss.length <= key.length + 1 && subset(key, new Set(gloss)));
 }

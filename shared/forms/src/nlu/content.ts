@@ -29,7 +29,26 @@ export function preloadContentAnalyzer(): Promise<Analyzer> {
   return loading;
 }
 
-const LIGHT_VERBS = new Set(['ある', 'いる', 'する', 'やる', 'なる', 'できる', 'おる', 'いたす', 'くる', 'いく', 'みる', 'もらう', 'いただく', 'くださる', '思う', '言う', '行う', 'つもり']);
+const LIGHT_VERBS = new Set([
+  'ある',
+  'いる',
+  'する',
+  'やる',
+  'なる',
+  'できる',
+  'おる',
+  'いたす',
+  'くる',
+  'いく',
+  'みる',
+  'もらう',
+  'いただく',
+  'くださる',
+  '思う',
+  '言う',
+  '行う',
+  'つもり',
+]);
 const COUNTING_NOUN_DETAILS = new Set(['非自立', '代名詞', '接尾', '数', '副詞可能', '特殊', '引用文字列']);
 
 /** Content words of `answer` that do not appear in `echo` (the fact's and field's own words). */

@@ -24,12 +24,14 @@ export type PlaceFound = { city: string; timezone: string };
 
 // "live in", "based in" before a name / "に住んで", "在住" after it mark where the respondent lives
 // (as opposed to where they are from).
-const RESIDENCE_BEFORE = /\b(?:live|lives|living|reside|resides|residing|based|located|stay|staying|moved|relocated)\s+(?:in|to)\s+(?:the\s+)?$/i;
+const RESIDENCE_BEFORE =
+  /\b(?:live|lives|living|reside|resides|residing|based|located|stay|staying|moved|relocated)\s+(?:in|to)\s+(?:the\s+)?$/i;
 const RESIDENCE_AFTER = /^(?:都|府|県|州|市)?\s*(?:に住|在住|で暮ら|に滞在|に在住|に引っ越|に移住|で生活|住まい)/;
 
 // "Evanston, IL", "Halifax, NS B3H 1A1", "beaverton OR": a state or province code right after a city (its comma
 // optional when the code ends the reply).
-const CITY_CODE = /(?:,\s*([A-Z]{2})(?=(?:\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d))?\s*(?:[.,;!]|$))|(?<=\p{L})\s+([A-Z]{2})(?=(?:\s*[.!])?\s*$))/u;
+const CITY_CODE =
+  /(?:,\s*([A-Z]{2})(?=(?:\s*(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d))?\s*(?:[.,;!]|$))|(?<=\p{L})\s+([A-Z]{2})(?=(?:\s*[.!])?\s*$))/u;
 
 /** The text with a trailing state or province code spelled out, so the place index can read it. */
 function withSubdivisionName(text: string): string {
@@ -122,7 +124,9 @@ function bestCountry(text: string, matches: PlaceMatch[]): string | null {
   const scores = new Map<string, { score: number; first: number }>();
   for (const match of matches) {
     // "Cambridge, Massachusetts", "London, Ontario": the region after a place says which country's place it is.
-    const qualifies = matches.some((previous) => previous !== match && previous.end <= match.start && /^\s*(?:,\s*)?$/.test(text.slice(previous.end, match.start)));
+    const qualifies = matches.some(
+      (previous) => previous !== match && previous.end <= match.start && /^\s*(?:,\s*)?$/.test(text.slice(previous.end, match.start)),
+    );
     const bonus = (marksResidence(text, match) ? 1 : 0) + (qualifies ? 1 : 0);
     for (const code of new Set(match.values.map((value) => value.code))) {
       const tally = scores.get(code) ?? { score: 0, first: match.start };
@@ -136,7 +140,10 @@ function bestCountry(text: string, matches: PlaceMatch[]): string | null {
 
 function pickPlace(text: string, matches: PlaceMatch[], code: string): PlaceFound | null {
   const places = matches
-    .map((match) => ({ m: match, v: match.values.find((value): value is Extract<PlaceValue, { kind: 'place' }> => value.kind === 'place' && value.code === code) }))
+    .map((match) => ({
+      m: match,
+      v: match.values.find((value): value is Extract<PlaceValue, { kind: 'place' }> => value.kind === 'place' && value.code === code),
+    }))
     .filter((found): found is { m: PlaceMatch; v: Extract<PlaceValue, { kind: 'place' }> } => found.v !== undefined);
   const chosen = places.find((found) => marksResidence(text, found.m)) ?? places[0];
   return chosen ? { city: chosen.m.text, timezone: chosen.v.timezone } : null;

@@ -161,7 +161,19 @@ export function applyEdits(src: Rewritten, edits: readonly Edit[]): Rewritten {
 // ---------------------------------------------------------------- Japanese forms chrono does not read
 
 // Japanese eras still in living memory, by the Gregorian year of their first year; R5 / H30 / 令5 abbreviate them.
-const ERA_START: Readonly<Record<string, number>> = { 令和: 2019, 平成: 1989, 昭和: 1926, 大正: 1912, 令: 2019, 平: 1989, 昭: 1926, R: 2019, H: 1989, S: 1926, T: 1912 };
+const ERA_START: Readonly<Record<string, number>> = {
+  令和: 2019,
+  平成: 1989,
+  昭和: 1926,
+  大正: 1912,
+  令: 2019,
+  平: 1989,
+  昭: 1926,
+  R: 2019,
+  H: 1989,
+  S: 1926,
+  T: 1912,
+};
 const ERA = String.raw`(?<![A-Za-z\d])(令和|平成|昭和|大正|令|平|昭|[RHSTrhst])\s*(元|\d{1,2})`;
 const ERA_YEAR = new RegExp(String.raw`${ERA}\s*年`, 'g');
 // An era year without 年 ("R5", 「H30卒」) only where Japanese usage puts one: "H1 results" is a half-year.
@@ -196,13 +208,41 @@ export function kanjiDigits(src: Rewritten): Rewritten {
 }
 
 const RELATIVE_DAY: Readonly<Record<string, number>> = {
-  一昨日: -2, おととい: -2, 昨日: -1, きのう: -1, 昨夜: -1, 昨晩: -1, 今日: 0, 本日: 0, 今朝: 0, 今夜: 0, 今晩: 0, 明日: 1, あした: 1, 明後日: 2, あさって: 2,
+  一昨日: -2,
+  おととい: -2,
+  昨日: -1,
+  きのう: -1,
+  昨夜: -1,
+  昨晩: -1,
+  今日: 0,
+  本日: 0,
+  今朝: 0,
+  今夜: 0,
+  今晩: 0,
+  明日: 1,
+  あした: 1,
+  明後日: 2,
+  あさって: 2,
 };
-const RELATIVE_DAY_WORD = new RegExp(Object.keys(RELATIVE_DAY).sort((a, b) => b.length - a.length).join('|'), 'g');
+const RELATIVE_DAY_WORD = new RegExp(
+  Object.keys(RELATIVE_DAY)
+    .sort((a, b) => b.length - a.length)
+    .join('|'),
+  'g',
+);
 const RELATIVE_WEEK: Readonly<Record<string, number>> = { 先々週: -2, 先週: -1, 今週: 0, 来週: 1, 再来週: 2 };
 const WEEKDAY_JA = '日月火水木金土';
 const RELATIVE_MONTH: Readonly<Record<string, number>> = { 先々月: -2, 先月: -1, 今月: 0, 来月: 1, 再来月: 2 };
-const RELATIVE_YEAR: Readonly<Record<string, number>> = { 一昨年: -2, おととし: -2, 去年: -1, 昨年: -1, 今年: 0, 本年: 0, 来年: 1, 再来年: 2 };
+const RELATIVE_YEAR: Readonly<Record<string, number>> = {
+  一昨年: -2,
+  おととし: -2,
+  去年: -1,
+  昨年: -1,
+  今年: 0,
+  本年: 0,
+  来年: 1,
+  再来年: 2,
+};
 const UNIT_JA = '日|週間|週|[かヶカヵケ箇]月|年';
 
 /**
@@ -225,15 +265,24 @@ function japaneseDayPhrases(src: Rewritten): Rewritten {
 
 /** "Friday the 21st": the day of the month says which Friday (chrono would take the nearest Friday and drop the 21st). */
 function weekdayBeforeDay(src: Rewritten): Rewritten {
-  return rewrite(src, /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?=(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)/gi, () => '');
+  return rewrite(
+    src,
+    /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?=(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)/gi,
+    () => '',
+  );
 }
 
 /** 和暦 as Gregorian years, and 「2025年の1月」 with the year and month side by side. */
 function gregorianYears(src: Rewritten): Rewritten {
   const year = (match: RegExpMatchArray) => eraYear(match[1] ?? '', match[2] ?? '');
-  let rewritten = rewrite(src, ERA_NUMERIC_DATE, (match) => (year(match) === null ? null : `${year(match)}年${Number(match[3])}月${Number(match[4])}日`));
-  rewritten = rewrite(rewritten, ERA_NUMERIC_MONTH, (match) => (year(match) === null || Number(match[3]) < 1 || Number(match[3]) > 12 ? null : `${year(match)}年${Number(match[3])}月`));
-  for (const era of [ERA_YEAR, ERA_ALONE]) rewritten = rewrite(rewritten, era, (match) => (year(match) === null ? null : `${year(match)}年`));
+  let rewritten = rewrite(src, ERA_NUMERIC_DATE, (match) =>
+    year(match) === null ? null : `${year(match)}年${Number(match[3])}月${Number(match[4])}日`,
+  );
+  rewritten = rewrite(rewritten, ERA_NUMERIC_MONTH, (match) =>
+    year(match) === null || Number(match[3]) < 1 || Number(match[3]) > 12 ? null : `${year(match)}年${Number(match[3])}月`,
+  );
+  for (const era of [ERA_YEAR, ERA_ALONE])
+    rewritten = rewrite(rewritten, era, (match) => (year(match) === null ? null : `${year(match)}年`));
   return rewrite(rewritten, /(\d{4}\s*年)\s*の\s*(?=\d{1,2}\s*月)/g, (match) => match[1] ?? null);
 }
 
@@ -250,9 +299,13 @@ function relativeJapanese(src: Rewritten, today: Day): Rewritten {
     const month = shiftMonths(today, RELATIVE_MONTH[match[1] ?? ''] ?? 0);
     return match[2] ? `${month.y}年${month.m}月${Number(match[2])}日` : `${month.y}年${month.m}月`;
   });
-  rewritten = rewrite(rewritten, RELATIVE_WEEKDAY, (match) => jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))));
+  rewritten = rewrite(rewritten, RELATIVE_WEEKDAY, (match) =>
+    jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))),
+  );
   rewritten = rewrite(rewritten, RELATIVE_DAY_WORD, (match) => jaDay(shiftDays(today, RELATIVE_DAY[match[0]] ?? 0)));
-  return rewrite(rewritten, COUNTED_FROM_TODAY, (match) => countedFromToday(today, Number(match[1]) * (match[3] === '前' ? -1 : 1), match[2] ?? ''));
+  return rewrite(rewritten, COUNTED_FROM_TODAY, (match) =>
+    countedFromToday(today, Number(match[1]) * (match[3] === '前' ? -1 : 1), match[2] ?? ''),
+  );
 }
 
 /** A weekday (0 = Sunday) in the week `weeks` from this one; Japanese weeks start on Monday. */
@@ -353,7 +406,12 @@ function withoutVerbs(text: string, found: DateMention[]): DateMention[] {
 
 function fromChrono(res: chrono.ParsedResult, rewritten: Rewritten, today: Day): DateMention | null {
   const components = res.start;
-  const known = { year: components.isCertain('year'), month: components.isCertain('month'), day: components.isCertain('day'), weekday: components.isCertain('weekday') };
+  const known = {
+    year: components.isCertain('year'),
+    month: components.isCertain('month'),
+    day: components.isCertain('day'),
+    weekday: components.isCertain('weekday'),
+  };
   if (!known.month && !known.day && !known.weekday) return null;
   const written = writtenDate(res);
   if (!written || insideNumber(rewritten.text, written.at, written.to)) return null;
@@ -426,7 +484,8 @@ function insideNumber(text: string, start: number, end: number): boolean {
 
 // chrono.ja reads 「2025年4月1日」 but not a month alone: 「2025年4月」「4月から」「1月末」.
 // Also a year and month in digits: 「2023.3」「2023/03」.
-const YEAR_MONTH_JA = /(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?!\s*\d{1,2}\s*日)(?!曜)|(?<![\d./-])((?:19|20)\d{2})[./](0?[1-9]|1[0-2])(?![\d./-])/g;
+const YEAR_MONTH_JA =
+  /(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?!\s*\d{1,2}\s*日)(?!曜)|(?<![\d./-])((?:19|20)\d{2})[./](0?[1-9]|1[0-2])(?![\d./-])/g;
 
 function monthMentions(rewritten: Rewritten): DateMention[] {
   const out: DateMention[] = [];
@@ -459,7 +518,9 @@ export function completeness(mention: DateMention): number {
 /** Overlapping readings of the same words keep the most complete; the survivors in text order. */
 function mostComplete(found: DateMention[]): DateMention[] {
   const kept: DateMention[] = [];
-  const ranked = found.map((mention, order) => ({ mention, order })).sort((a, b) => completeness(b.mention) - completeness(a.mention) || a.order - b.order);
+  const ranked = found
+    .map((mention, order) => ({ mention, order }))
+    .sort((a, b) => completeness(b.mention) - completeness(a.mention) || a.order - b.order);
   for (const { mention } of ranked) {
     if (!kept.some((other) => mention.start < other.end && other.start < mention.end)) kept.push(mention);
   }
@@ -479,9 +540,17 @@ export function assertedGroup<T>(text: string, items: readonly T[], span: (candi
 }
 
 /** The asserted candidate with the highest score (the first on a tie). */
-export function pickAsserted<T>(text: string, items: readonly T[], span: (candidate: T) => Span, score: (candidate: T) => number): T | undefined {
+export function pickAsserted<T>(
+  text: string,
+  items: readonly T[],
+  span: (candidate: T) => Span,
+  score: (candidate: T) => number,
+): T | undefined {
   const pool = assertedGroup(text, items, span);
-  return pool.reduce<T | undefined>((best, candidate) => (best === undefined || score(candidate) > score(best) ? candidate : best), undefined);
+  return pool.reduce<T | undefined>(
+    (best, candidate) => (best === undefined || score(candidate) > score(best) ? candidate : best),
+    undefined,
+  );
 }
 
 // ---------------------------------------------------------------- direction
@@ -535,17 +604,28 @@ export function extractDate(text: string, options: DateOptions): Extraction {
   // The most complete date wins (a day counts most: "2027年1月の…、1月9日" is the 9th), then one with its year, then one written in digits or a month's name over a
   // relative one ("the day after Halloween … So Sunday, November 1, 2026").
   const written = (mention: DateMention) => (/\d/.test(text.slice(mention.start, mention.end)) ? 1 : 0);
-  const best = pickAsserted(text, mentions, (mention) => [mention.start, mention.end], (mention) => 4 * (completeness(mention) + Number(mention.known.day || mention.known.weekday)) + 2 * Number(mention.known.year) + written(mention));
+  const best = pickAsserted(
+    text,
+    mentions,
+    (mention) => [mention.start, mention.end],
+    (mention) =>
+      4 * (completeness(mention) + Number(mention.known.day || mention.known.weekday)) + 2 * Number(mention.known.year) + written(mention),
+  );
   if (!best) return impossibleDate(text, options) ?? NONE;
   if (options.requireYear && !best.known.year) return { value: null, rejected: best.text, problem: 'no_year' };
   // 'nearest' is for a date corrected near the one it replaces; 'any' lets the reply's own words decide.
-  const direction = options.direction === 'nearest' ? 'any' : options.direction && options.direction !== 'any' ? options.direction : dateDirection([text]);
+  const direction =
+    options.direction === 'nearest' ? 'any' : options.direction && options.direction !== 'any' ? options.direction : dateDirection([text]);
   return { value: dateValue(best, direction, options), rejected: null };
 }
 
 function impossibleDate(text: string, reference: Reference & { country?: string | null }): Extraction | null {
   const rewritten = forChrono(text, reference);
-  const invalid = (match: RegExpMatchArray) => ({ value: null, rejected: original(rewritten, match.index ?? 0, (match.index ?? 0) + match[0].length), problem: 'invalid' as const });
+  const invalid = (match: RegExpMatchArray) => ({
+    value: null,
+    rejected: original(rewritten, match.index ?? 0, (match.index ?? 0) + match[0].length),
+    problem: 'invalid' as const,
+  });
   for (const match of rewritten.text.matchAll(NUMERIC_DATE)) {
     if (!isoDate(Number(match[1]), Number(match[2] ?? match[4]), Number(match[3] ?? match[5]))) return invalid(match);
   }

@@ -20,7 +20,8 @@ const RETRACT_EN =
 const BOUNDARY_EN = /[,.;!?()\u2014\u2013]|\s-\s|\bbut\b|\bit's\b|\bit is\b|\bi'm\b|\bi am\b/i;
 
 // Japanese: 「XではなくY」「Xじゃなくて」「Xでなく」「Xと言いましたが」「Xは間違い」.
-const RETRACT_JA = /(?:ではなく|じゃなくて|じゃなく|でなく|ではなかった|ではありません(?:でした)?|じゃないです|と言いましたが|と言ったけど|って言いましたが|って言ったけど|と書きましたが|と答えましたが|と申しましたが|とお伝えしましたが|と入力しましたが|は間違い)/g;
+const RETRACT_JA =
+  /(?:ではなく|じゃなくて|じゃなく|でなく|ではなかった|ではありません(?:でした)?|じゃないです|と言いましたが|と言ったけど|って言いましたが|って言ったけど|と書きましたが|と答えましたが|と申しましたが|とお伝えしましたが|と入力しましたが|は間違い)/g;
 // A Japanese noun phrase starts after punctuation, or after a topic/subject particle that follows a noun.
 const BOUNDARY_JA = /[、。，,！？!?\s「」『』（）()]|(?<=[\p{Script=Han}\p{Script=Katakana}ー\p{Script=Latin}\p{N}])[はが]/u;
 
@@ -67,7 +68,8 @@ const SENTENCE = /[.!?。！？\n]/;
 /** Stretches that give background (a reason, a circumstance) rather than the answer itself. */
 export function backgroundSpans(text: string): Span[] {
   const spans: Span[] = [];
-  for (const reason of text.matchAll(BACKGROUND_JA)) spans.push([backTo(text, reason.index, SENTENCE, 200), reason.index + reason[0].length]);
+  for (const reason of text.matchAll(BACKGROUND_JA))
+    spans.push([backTo(text, reason.index, SENTENCE, 200), reason.index + reason[0].length]);
   // "Because X, Y": a reason that opens the sentence ends at its comma; one that follows the answer runs to the end.
   // (Where each "so" is, found once: looked for again after each "because", the reading was quadratic.)
   const conclusions = [...text.matchAll(SO_EN)].map((conclusion) => conclusion.index);

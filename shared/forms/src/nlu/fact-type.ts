@@ -43,96 +43,229 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     'url',
     anyOf(
       // "ID from the website listing", 「サイトに載っている」: a site named as where something is found is not asked for.
-      String.raw`\burls?\b`, String.raw`${NOT_A_SOURCE}\bweb ?sites?\b`, String.raw`${NOT_A_SOURCE}\bweb ?pages?\b`, String.raw`\bportfolio`, String.raw`\blinks?\b`,
-      String.raw`${NOT_A_SOURCE}\bhomepage`, String.raw`\bgithub\b`, String.raw`\blinkedin\b`,
-      'ポートフォリオ', '(?:ウェブサイト|ホームページ|サイト)(?![にでからの上])', 'リンク',
+      String.raw`\burls?\b`,
+      String.raw`${NOT_A_SOURCE}\bweb ?sites?\b`,
+      String.raw`${NOT_A_SOURCE}\bweb ?pages?\b`,
+      String.raw`\bportfolio`,
+      String.raw`\blinks?\b`,
+      String.raw`${NOT_A_SOURCE}\bhomepage`,
+      String.raw`\bgithub\b`,
+      String.raw`\blinkedin\b`,
+      'ポートフォリオ',
+      '(?:ウェブサイト|ホームページ|サイト)(?![にでからの上])',
+      'リンク',
     ),
   ],
-  ['phone', anyOf(String.raw`\b(?:tele)?phone`, String.raw`\btel\b`, String.raw`\b(?:mobile|cell)\s*(?:phone|number|no)\b`, '電話', '携帯')],
-  ['postal_code', anyOf(String.raw`\bpost(?:al)?\s*codes?\b`, String.raw`\bzip(?:\s*codes?)?\b`, String.raw`\bpostcodes?\b`, '郵便番号', '〒')],
+  [
+    'phone',
+    anyOf(String.raw`\b(?:tele)?phone`, String.raw`\btel\b`, String.raw`\b(?:mobile|cell)\s*(?:phone|number|no)\b`, '電話', '携帯'),
+  ],
+  [
+    'postal_code',
+    anyOf(String.raw`\bpost(?:al)?\s*codes?\b`, String.raw`\bzip(?:\s*codes?)?\b`, String.raw`\bpostcodes?\b`, '郵便番号', '〒'),
+  ],
   [
     'duration',
     anyOf(
-      String.raw`\bhow long\b`, String.raw`\bduration\b`, String.raw`\blength of\b`, String.raw`\bfor how many (?:years|months|weeks|days)\b`,
+      String.raw`\bhow long\b`,
+      String.raw`\bduration\b`,
+      String.raw`\blength of\b`,
+      String.raw`\bfor how many (?:years|months|weeks|days)\b`,
       // ("How many days per week" counts days: a frequency, not a length.)
-      String.raw`\bhow many (?:years|months|weeks|days|hours)\b(?!\s+(?:per|a|an|each|every)\s)`, String.raw`\byears of\b`,
-      '何年間', '何か月', '何ヶ月', '何カ月', 'どのくらいの間', 'どれくらいの間', '年数', '在籍年数', '経験年数',
-      '何時間', '何分間', '何日間', '何週間', '(?:時間|期間)の長さ', '(?:どの|どれ)くらいの時間',
+      String.raw`\bhow many (?:years|months|weeks|days|hours)\b(?!\s+(?:per|a|an|each|every)\s)`,
+      String.raw`\byears of\b`,
+      '何年間',
+      '何か月',
+      '何ヶ月',
+      '何カ月',
+      'どのくらいの間',
+      'どれくらいの間',
+      '年数',
+      '在籍年数',
+      '経験年数',
+      '何時間',
+      '何分間',
+      '何日間',
+      '何週間',
+      '(?:時間|期間)の長さ',
+      '(?:どの|どれ)くらいの時間',
       // A measured time: a race result, a personal best, how long something takes.
-      String.raw`\b(?:finish(?:ing)?|race|lap|record|completion) times?\b`, String.raw`\btime taken\b`, String.raw`\bpersonal best\b`,
-      '(?<![ァ-ヺー])タイム(?![ァ-ヺー])', '所要時間', 'かかる時間', '自己ベスト',
+      String.raw`\b(?:finish(?:ing)?|race|lap|record|completion) times?\b`,
+      String.raw`\btime taken\b`,
+      String.raw`\bpersonal best\b`,
+      '(?<![ァ-ヺー])タイム(?![ァ-ヺー])',
+      '所要時間',
+      'かかる時間',
+      '自己ベスト',
     ),
   ],
   [
     'period',
     anyOf(
-      String.raw`\bperiod\b`, String.raw`\bsince when\b`, String.raw`\bfrom when\b`, String.raw`\byear or\b`, String.raw`\bor (?:a )?year\b`,
+      String.raw`\bperiod\b`,
+      String.raw`\bsince when\b`,
+      String.raw`\bfrom when\b`,
+      String.raw`\byear or\b`,
+      String.raw`\bor (?:a )?year\b`,
       // Two points make a span ("When the car is collected and when it is returned", "(from – to)").
-      String.raw`\bwhen\b[^?.]*\band when\b`, String.raw`\bfrom\s*[-–—~]+\s*to\b`, String.raw`\b(?:time ?frame|timeframe)\b`,
+      String.raw`\bwhen\b[^?.]*\band when\b`,
+      String.raw`\bfrom\s*[-–—~]+\s*to\b`,
+      String.raw`\b(?:time ?frame|timeframe)\b`,
       // A span with a start and an end: "start and end years", "the dates of that experience", "years or dates", 「何年から何年まで」.
       // ("Month and year" states a precision, not a span.)
       // A season is a stretch of a year ("season/year", "spring 2024").
       String.raw`\bseasons?\b(?!\s*(?:ticket|pass))`,
-      String.raw`\bstart and end\b`, String.raw`\bdates of\b`, String.raw`\b(?:years|dates) or (?:years|dates)\b`,
-      String.raw`\bfrom (?:when|what date) (?:to|until) (?:when|what date)\b`, '何年から', 'から何年', '開始(?:と|・|から)終了', 'いつからいつまで',
-      '期間', 'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))', 'いつ頃', 'いつごろ', '時期',
+      String.raw`\bstart and end\b`,
+      String.raw`\bdates of\b`,
+      String.raw`\b(?:years|dates) or (?:years|dates)\b`,
+      String.raw`\bfrom (?:when|what date) (?:to|until) (?:when|what date)\b`,
+      '何年から',
+      'から何年',
+      '開始(?:と|・|から)終了',
+      'いつからいつまで',
+      '期間',
+      'いつから(?![^。？?]*(?:でき|可能|始め|開始|働け|入居|勤務|参加))',
+      'いつ頃',
+      'いつごろ',
+      '時期',
     ),
   ],
   [
     'time',
     anyOf(
-      String.raw`\b(?:what|which) time\b`, String.raw`\btime of (?:arrival|departure)\b`,
+      String.raw`\b(?:what|which) time\b`,
+      String.raw`\btime of (?:arrival|departure)\b`,
       String.raw`\b(?:arrival|departure|start|end|pick-?up|drop-?off|check-?in|check-?out|appointment|preferred|meeting|delivery) time\b`,
-      String.raw`^\s*time\s*$`, String.raw`\bclock time\b`, String.raw`\btime of (?:the )?day\b`, String.raw`\bat what time\b`,
+      String.raw`^\s*time\s*$`,
+      String.raw`\bclock time\b`,
+      String.raw`\btime of (?:the )?day\b`,
+      String.raw`\bat what time\b`,
       String.raw`\b(?:earliest|latest|starting|finishing|serving|service|collection|best|usual|convenient|visit) time\b`,
-      String.raw`^\s*(?:approx(?:imate)?\.?\s+)?time\b(?!\s+(?:zone|frame|period|off|slots?|window|band|range)|\s*\((?:season|month|year|date))`, String.raw`\btime of (?:the )?(?:journey|trip|visit|incident|loss|accident|call|delivery|pick-?up)\b`,
+      String.raw`^\s*(?:approx(?:imate)?\.?\s+)?time\b(?!\s+(?:zone|frame|period|off|slots?|window|band|range)|\s*\((?:season|month|year|date))`,
+      String.raw`\btime of (?:the )?(?:journey|trip|visit|incident|loss|accident|call|delivery|pick-?up)\b`,
       String.raw`\bnearest (?:15|30|five|ten|fifteen|thirty) min`,
-      '時刻', '何時(?!間)', '到着時間', '出発時間', '開始時間', '終了時間', '来店時間', '希望時間(?!帯)',
+      '時刻',
+      '何時(?!間)',
+      '到着時間',
+      '出発時間',
+      '開始時間',
+      '終了時間',
+      '来店時間',
+      '希望時間(?!帯)',
     ),
   ],
   [
     'year',
     anyOf(
       // ("Day, month and year of purchase" asks for a date.)
-      String.raw`\b(?:which|what) year\b`, String.raw`(?<!\bmonth,? and )\byear (?:of|when)\b`, String.raw`^\s*year\s*$`,
+      String.raw`\b(?:which|what) year\b`,
+      String.raw`(?<!\bmonth,? and )\byear (?:of|when)\b`,
+      String.raw`^\s*year\s*$`,
       String.raw`\b(?:graduation|founding|birth|start|end|release|model|manufacture|construction|purchase|completion) year\b`,
-      String.raw`\byear (?:built|made|founded|graduated|purchased)\b`, String.raw`\b(?:yyyy|4-digit year)\b`,
+      String.raw`\byear (?:built|made|founded|graduated|purchased)\b`,
+      String.raw`\b(?:yyyy|4-digit year)\b`,
       // A noun phrase headed by "year" ("Vehicle year"), but not a rate, a relative year or a school grade.
       String.raw`^(?!.*\b(?:a|per|each|every|this|last|next|school|academic|fiscal|tax)\s+year)(?!.*\bmonth,?\s+and\s+year\s*[:?]?\s*$)[^?.]{0,40}\byear\s*[:?]?\s*$`,
-      '何年(?!間|生|前|目)', '年度', '(?:卒業|入学|設立|購入|製造|建築|竣工)年(?!月)', '^[^。？?]{0,20}[一-龯]{2}年[:：]?$',
+      '何年(?!間|生|前|目)',
+      '年度',
+      '(?:卒業|入学|設立|購入|製造|建築|竣工)年(?!月)',
+      '^[^。？?]{0,20}[一-龯]{2}年[:：]?$',
     ),
   ],
   [
     'date',
     anyOf(
-      String.raw`\bdates?\b`, String.raw`\bbirthday\b`, String.raw`\bdob\b`, String.raw`\b(?:which|what) day\b`,
+      String.raw`\bdates?\b`,
+      String.raw`\bbirthday\b`,
+      String.raw`\bdob\b`,
+      String.raw`\b(?:which|what) day\b`,
       // One point in time ("When did you first notice it?", "When was your last donation?") is a date.
-      String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall|did|was|were|had|have)\b`, String.raw`^\s*when\b`,
-      String.raw`\bmonth,?\s+and\s+year\b`, String.raw`\byear\s+and\s+month\b`, String.raw`\bmonth\s*\/\s*year\b`,
-      '日付', '生年月日', '誕生日', '年月日', '年月(?!日)', '年と月', '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
-      '期日', '締め?切り?', '日程', '何日', '何月', 'いつ(?!も|か(?!ら)|頃|ごろ)',
+      String.raw`\bwhen (?:can|could|will|would|do|does|is|are|should|shall|did|was|were|had|have)\b`,
+      String.raw`^\s*when\b`,
+      String.raw`\bmonth,?\s+and\s+year\b`,
+      String.raw`\byear\s+and\s+month\b`,
+      String.raw`\bmonth\s*\/\s*year\b`,
+      '日付',
+      '生年月日',
+      '誕生日',
+      '年月日',
+      '年月(?!日)',
+      '年と月',
+      '(?:開始|入社|退職|退社|入居|希望|予定|可能|提出|着任|納品|発生|事故|来院|来店|宿泊|到着|出発|引越し?|転居)日',
+      '期日',
+      '締め?切り?',
+      '日程',
+      '何日',
+      '何月',
+      'いつ(?!も|か(?!ら)|頃|ごろ)',
     ),
   ],
   [
     'number',
     anyOf(
-      String.raw`\bhow (?:many|much|old)\b`, String.raw`\bnumber of\b`, String.raw`\b(?:what|which) grade\b`, String.raw`\bgrade level\b`,
+      String.raw`\bhow (?:many|much|old)\b`,
+      String.raw`\bnumber of\b`,
+      String.raw`\b(?:what|which) grade\b`,
+      String.raw`\bgrade level\b`,
       // A currency or a unit in brackets: "Estimated value (£)", "Weight (lbs)", 「年収（万円）」.
-      String.raw`[(（]\s*(?:[$£€¥]|usd|gbp|eur|jpy|cad|aud|lbs?|kg|cm|km|miles?|円|万円|ドル|歳|人|名)\s*[)）]`, String.raw`\b(?:usd|gbp|eur|jpy|cad|aud)\b`,
-      '何年生', String.raw`\bamount\b`, String.raw`\bcount\b`, String.raw`\bquantity\b`,
-      String.raw`\bage\b`, String.raw`\bheadcount\b`, String.raw`\bsalary\b`, String.raw`\bbudget\b`, String.raw`\bprice\b`, String.raw`\bcost\b`,
-      String.raw`\bnumeric\b`, String.raw`\bin (?:cm|kg|km|m|g|mm|yen|dollars|usd|jpy|eur|euros|pounds|lbs?|square (?:meters|metres|feet))\b`,
-      String.raw`\ba (?:whole )?number\b`, String.raw`\bnumber (?:from|between)\b`,
-      '人数', '件数', '回数', '個数', '台数', '数値', '何人', '何件', '何回', '何歳', '何個', '何台', '何名', '年齢', '金額', '予算', '年収', '給与',
-      '月収', '家賃', '費用', '身長', '体重', '面積', 'いくつ', 'いくら', '点数', '(?<![複])数(?![学])',
+      String.raw`[(（]\s*(?:[$£€¥]|usd|gbp|eur|jpy|cad|aud|lbs?|kg|cm|km|miles?|円|万円|ドル|歳|人|名)\s*[)）]`,
+      String.raw`\b(?:usd|gbp|eur|jpy|cad|aud)\b`,
+      '何年生',
+      String.raw`\bamount\b`,
+      String.raw`\bcount\b`,
+      String.raw`\bquantity\b`,
+      String.raw`\bage\b`,
+      String.raw`\bheadcount\b`,
+      String.raw`\bsalary\b`,
+      String.raw`\bbudget\b`,
+      String.raw`\bprice\b`,
+      String.raw`\bcost\b`,
+      String.raw`\bnumeric\b`,
+      String.raw`\bin (?:cm|kg|km|m|g|mm|yen|dollars|usd|jpy|eur|euros|pounds|lbs?|square (?:meters|metres|feet))\b`,
+      String.raw`\ba (?:whole )?number\b`,
+      String.raw`\bnumber (?:from|between)\b`,
+      '人数',
+      '件数',
+      '回数',
+      '個数',
+      '台数',
+      '数値',
+      '何人',
+      '何件',
+      '何回',
+      '何歳',
+      '何個',
+      '何台',
+      '何名',
+      '年齢',
+      '金額',
+      '予算',
+      '年収',
+      '給与',
+      '月収',
+      '家賃',
+      '費用',
+      '身長',
+      '体重',
+      '面積',
+      'いくつ',
+      'いくら',
+      '点数',
+      '(?<![複])数(?![学])',
     ),
   ],
 ];
 
 const PERSONAL_NAME = anyOf(
   String.raw`\b(?:full|legal|given|family|first|last|middle|your|preferred|contact|guest|patient|applicant|child's|student's|emergency contact) ?name\b`,
-  String.raw`\bsurname\b`, String.raw`\bforename\b`,
-  '氏名', 'フルネーム', '姓名', '苗字', '名字', 'お名前',
+  String.raw`\bsurname\b`,
+  String.raw`\bforename\b`,
+  '氏名',
+  'フルネーム',
+  '姓名',
+  '苗字',
+  '名字',
+  'お名前',
 );
 const ANY_NAME_EN = /\bnames?\b/i;
 // "Company name", "names of the tools": names, but not of a person.
@@ -143,23 +276,34 @@ const ORG_NAME_EN = anyOf(
   String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b`,
   String.raw`\bnames? of\b(?! (?:the |your )?(?:person|respondent|applicant|candidate|contact|guest|patient|child|student))`,
   // "the name we gave it", "its name": a thing's name; "name or shelter ID": an identifier either way.
-  String.raw`\bits name\b`, String.raw`\bnames?\b[^.;]{0,20}\bgave it\b`, String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
+  String.raw`\bits name\b`,
+  String.raw`\bnames?\b[^.;]{0,20}\bgave it\b`,
+  String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
 );
-const ORG_NAME_JA = /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?名/;
+const ORG_NAME_JA =
+  /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?名/;
 
 // A fact that asks whether something is so: "Whether the guest needs parking", 「駐車場の有無」, "yes or no".
 const YES_NO = anyOf(
-  String.raw`^\s*whether\b`, String.raw`\byes(?:\s*/\s*|\s+or\s+)no\b`, String.raw`\b(?:yes|no) (?:answer|question)\b`,
-  '有無', '要否', '是非', 'はい(?:・|/|か|、)いいえ', 'かどうか',
+  String.raw`^\s*whether\b`,
+  String.raw`\byes(?:\s*/\s*|\s+or\s+)no\b`,
+  String.raw`\b(?:yes|no) (?:answer|question)\b`,
+  '有無',
+  '要否',
+  '是非',
+  'はい(?:・|/|か|、)いいえ',
+  'かどうか',
 );
 
 // A question answered by yes or no: an English question opening with an auxiliary or an imperative verb ("Do you…?",
 // "Will you need parking?", "Add a second driver?"), or a Japanese 「…ますか／ですか」 without a question word.
-const YES_NO_QUESTION_EN = /^\s*(?:do|does|did|are|is|was|were|have|has|had|will|would|can|could|should|shall|may|might|add|need|want|include)\b[^?]*\?\s*$/i;
+const YES_NO_QUESTION_EN =
+  /^\s*(?:do|does|did|are|is|was|were|have|has|had|will|would|can|could|should|shall|may|might|add|need|want|include)\b[^?]*\?\s*$/i;
 const YES_NO_QUESTION_JA = /(?:ますか|ですか|でしょうか|ませんか|ありますか|いますか)[?？]?\s*$/;
 const QUESTION_WORD_JA = /何|なに|なん|いつ|どこ|どちら|どれ|どの|どう|どんな|誰|だれ|いくつ|いくら|どのくらい|どれくらい/;
 
-const WHAT = /\b(?:what|which|who|whom|where|how|list|name|names|details?|describe|specify|kinds?|types?)\b|何|なに|どんな|どの|どれ|内容|詳細|名前|種類|具体/i;
+const WHAT =
+  /\b(?:what|which|who|whom|where|how|list|name|names|details?|describe|specify|kinds?|types?)\b|何|なに|どんな|どの|どれ|内容|詳細|名前|種類|具体/i;
 
 /** Whether a field's label is itself a yes/no question. */
 function asksYesNoQuestion(label: string): boolean {
@@ -200,7 +344,8 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     // year fact, 「携帯・固定どちらでも可」 in a phone fact are words about it.
     // (A kind named only inside the options - "In person, Video call, or Phone call" - is no kind of the fact.)
     const kindBesides = kind === 'text' ? kind : kindWithout(listed, fact, field, useField);
-    if (!found.cued && kindBesides !== 'text') return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((option) => /\d/.test(option)) ? [] : listed };
+    if (!found.cued && kindBesides !== 'text')
+      return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((option) => /\d/.test(option)) ? [] : listed };
     if (found.strict) return { type: 'choice', options: listed };
     // "Anything the medical tent should know: conditions, medication, allergies": words in prose under an open question
     // name topics to tell about, not values to pick.
@@ -217,10 +362,21 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
 /** The kind the fact's and field's words ask for once the listed options are taken out of them. */
 function kindWithout(options: readonly string[], fact: FactWords, field: FieldWords, useField: boolean): FactType {
   const strip = (text: string) => options.reduce((acc, option) => acc.split(option).join(' '), text);
-  const stripped = { ...fact, fact: strip(fact.fact), doneCriteria: strip(fact.doneCriteria), questioningHints: fact.questioningHints === null ? null : strip(fact.questioningHints ?? '') };
+  const stripped = {
+    ...fact,
+    fact: strip(fact.fact),
+    doneCriteria: strip(fact.doneCriteria),
+    questioningHints: fact.questioningHints === null ? null : strip(fact.questioningHints ?? ''),
+  };
   const typed = ownType(stripped);
   if (typed !== null) return typed;
-  return useField ? fieldType({ ...field, label: strip(field.label), intent: field.intent === null || field.intent === undefined ? field.intent : strip(field.intent) }) : 'text';
+  return useField
+    ? fieldType({
+        ...field,
+        label: strip(field.label),
+        intent: field.intent === null || field.intent === undefined ? field.intent : strip(field.intent),
+      })
+    : 'text';
 }
 
 /**
@@ -254,7 +410,10 @@ export function factTexts(fact: FactWords): string[] {
  * aspects it lists, and examples ("e.g. …", 「…など」) never type a fact.
  */
 function ownType(fact: FactWords): FactType | null {
-  const main = [splitKey(fact.factKey), fact.fact, fact.doneCriteria].filter((text) => text.trim() !== '').map(withoutExamples).map(withoutDateQualifier);
+  const main = [splitKey(fact.factKey), fact.fact, fact.doneCriteria]
+    .filter((text) => text.trim() !== '')
+    .map(withoutExamples)
+    .map(withoutDateQualifier);
   // "Which country, and how long they stayed": two questions in one fact are answered in prose.
   if (main.some((text) => (text.match(WH_QUESTION) ?? []).length >= 2)) return 'text';
   const hints = fact.questioningHints ? [withoutExamples(fact.questioningHints)] : [];
@@ -274,7 +433,8 @@ function withoutDateQualifier(text: string): string {
 }
 
 // "Description of…", "describe", 「詳しく」「具体的に」: a request for prose.
-const DESCRIBE = /\b(?:describe|description|explain|explanation|tell us about|in (?:your|their|the patient's|the respondent's) own words)\b|詳しく|具体的に(?:書|記入|説明)|自由記述/i;
+const DESCRIBE =
+  /\b(?:describe|description|explain|explanation|tell us about|in (?:your|their|the patient's|the respondent's) own words)\b|詳しく|具体的に(?:書|記入|説明)|自由記述/i;
 
 function typeOf(texts: string[]): FactType {
   if (texts.some((text) => YES_NO.test(text))) return 'yes_no';
@@ -292,8 +452,15 @@ function typeOf(texts: string[]): FactType {
 
 const IDENTIFIER = anyOf(
   String.raw`\b(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance|version)\s*(?:number|no\b\.?|#|id\b|code)`,
-  String.raw`\bs\/n\b`, String.raw`\bvin\b`,
-  '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号', '型番', '品番', 'ナンバー', 'バージョン番号', '英字[＋+と]数字', '英数字',
+  String.raw`\bs\/n\b`,
+  String.raw`\bvin\b`,
+  '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号',
+  '型番',
+  '品番',
+  'ナンバー',
+  'バージョン番号',
+  '英字[＋+と]数字',
+  '英数字',
 );
 
 /** The fact asks for a serial, policy, booking or plate number: a code to copy, which no description replaces. */
@@ -337,13 +504,39 @@ export function asksForBirthDate(texts: string[]): boolean {
 const DESCRIPTIVE = anyOf(
   String.raw`\b(?:why|reasons?|describe|description|explain|explanation|motivation|motivated|experiences?|background|elaborate)\b`,
   String.raw`\b(?:goals?|expectations?|story|situation|achievements?|challenges?|examples?|how (?:do|did|would|will|could))\b`,
-  '理由', '動機', 'なぜ', 'どうして', '説明', '詳しく', '具体的', '経験', '背景', 'エピソード', '目標', 'きっかけ', 'どのように', '意気込み', '抱負',
+  '理由',
+  '動機',
+  'なぜ',
+  'どうして',
+  '説明',
+  '詳しく',
+  '具体的',
+  '経験',
+  '背景',
+  'エピソード',
+  '目標',
+  'きっかけ',
+  'どのように',
+  '意気込み',
+  '抱負',
 );
 
 // "Any allergies?", "その他あれば": "none" is a full answer.
 const EXISTENCE = anyOf(
   String.raw`\b(?:any|anything|whether|if any|do you have|have you|are there|is there|other|additional|else|restrictions?|allerg\w*|none)\b`,
-  '有無', 'あれば', 'ありますか', 'ある場合', 'あるか', 'その他', '他に', 'ほかに', '特記', '備考', 'アレルギー', '制限', 'なし',
+  '有無',
+  'あれば',
+  'ありますか',
+  'ある場合',
+  'あるか',
+  'その他',
+  '他に',
+  'ほかに',
+  '特記',
+  '備考',
+  'アレルギー',
+  '制限',
+  'なし',
 );
 
 /**
@@ -369,8 +562,14 @@ const NONE_ACCEPTED = anyOf(
 
 // A field for whatever else the respondent wants to add, not for one thing the form needs.
 const REMARKS = anyOf(
-  String.raw`\banything else\b`, String.raw`\b(?:other|additional|further|special|extra)\s+(?:notes?|comments?|remarks?|information|info|requests?|instructions)\b`,
-  String.raw`^\s*(?:notes?|comments?|remarks?)\b`, '備考', '特記事項', 'その他(?:ご|の)?(?:要望|連絡|質問|伝えたい)', '(?:ほか|他)に(?:何か|なにか)', '自由(?:記入|記述)?欄',
+  String.raw`\banything else\b`,
+  String.raw`\b(?:other|additional|further|special|extra)\s+(?:notes?|comments?|remarks?|information|info|requests?|instructions)\b`,
+  String.raw`^\s*(?:notes?|comments?|remarks?)\b`,
+  '備考',
+  '特記事項',
+  'その他(?:ご|の)?(?:要望|連絡|質問|伝えたい)',
+  '(?:ほか|他)に(?:何か|なにか)',
+  '自由(?:記入|記述)?欄',
 );
 
 /** The field collects remarks ("Anything else we should know?", 「備考」): "nothing" there leaves it blank. */
@@ -389,8 +588,18 @@ export function asksWhetherAny(texts: string[]): boolean {
 // "if reported", "only ask if…", "skip if…", 「ある場合」「あれば」「任意」: the fact applies only sometimes.
 const CONDITIONAL = anyOf(
   String.raw`\bif (?:any|applicable|so|reported|relevant|known|available|yes|needed|appropriate|they|you|it|there|not)\b`,
-  String.raw`\bonly (?:ask|needed|required|if|when)\b`, String.raw`\bskip (?:if|when|this)\b`, String.raw`\b(?:where|when) applicable\b`,
-  String.raw`\boptional\b`, '場合のみ', 'の場合は', 'ある場合', 'いる場合', 'した場合', 'あれば', '任意', '該当する',
+  String.raw`\bonly (?:ask|needed|required|if|when)\b`,
+  String.raw`\bskip (?:if|when|this)\b`,
+  String.raw`\b(?:where|when) applicable\b`,
+  String.raw`\boptional\b`,
+  '場合のみ',
+  'の場合は',
+  'ある場合',
+  'いる場合',
+  'した場合',
+  'あれば',
+  '任意',
+  '該当する',
 );
 
 /** A fact that applies only under a condition: within a field of several facts, it never holds the field back. */

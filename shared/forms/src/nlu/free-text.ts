@@ -17,7 +17,26 @@ export const CONTENT_THRESHOLDS = {
   short: 2,
 } as const;
 
-const LATIN_FILLERS = new Set(['ok', 'okay', 'yes', 'yeah', 'yep', 'sure', 'hi', 'hello', 'hey', 'thanks', 'thank', 'please', 'hmm', 'um', 'uh', 'no', 'so', 'well']);
+const LATIN_FILLERS = new Set([
+  'ok',
+  'okay',
+  'yes',
+  'yeah',
+  'yep',
+  'sure',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'thank',
+  'please',
+  'hmm',
+  'um',
+  'uh',
+  'no',
+  'so',
+  'well',
+]);
 const JA_FILLERS = /そうですね|そうです|はい|ええ|うん|いいえ|えーと|えっと|あの|ありがとうございます|ありがとう|よろしくお願いします/g;
 
 /** The content units of a text (see {@link CONTENT_THRESHOLDS}). */

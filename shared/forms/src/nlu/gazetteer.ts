@@ -41,7 +41,9 @@ export function findTown(text: string): GazetteerPlace | null {
   const phrases = [...text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,2}/gu)].flatMap((match) => subPhrases(match[0]));
   if (phrases.length === 0) return null;
   const map = load();
-  const found = phrases.map((phrase) => map.get(phrase.toLowerCase())).filter((city): city is City => city !== undefined && city.population >= MIN_POPULATION);
+  const found = phrases
+    .map((phrase) => map.get(phrase.toLowerCase()))
+    .filter((city): city is City => city !== undefined && city.population >= MIN_POPULATION);
   const best = found.sort((a, b) => b.population - a.population)[0];
   return best ? { name: best.name, country: best.country, timezone: nearestZone(best) } : null;
 }
@@ -50,7 +52,8 @@ export function findTown(text: string): GazetteerPlace | null {
 function subPhrases(phrase: string): string[] {
   const words = phrase.split(/[ ]/);
   const out: string[] = [];
-  for (let length = words.length; length >= 1; length--) for (let i = 0; i + length <= words.length; i++) out.push(words.slice(i, i + length).join(' '));
+  for (let length = words.length; length >= 1; length--)
+    for (let i = 0; i + length <= words.length; i++) out.push(words.slice(i, i + length).join(' '));
   return out;
 }
 

@@ -76,7 +76,8 @@ export function scriptLanguage(text: string): SessionLanguage | null {
 function fromNames(text: string): LanguageChoice | null {
   const mentions = languageMatcher()(text);
   if (mentions.length === 0) return null;
-  const negated = (mention: NameMatch<string>) => NEGATED_AFTER.test(text.slice(mention.end)) || NEGATED_BEFORE.test(text.slice(0, mention.start));
+  const negated = (mention: NameMatch<string>) =>
+    NEGATED_AFTER.test(text.slice(mention.end)) || NEGATED_BEFORE.test(text.slice(0, mention.start));
   const wanted = mentions.filter((mention) => !negated(mention)).flatMap((mention) => mention.values);
   const supported = wanted.find((code): code is SessionLanguage => (SUPPORTED as readonly string[]).includes(code));
   if (supported) return { language: supported, requested: null };

@@ -26,10 +26,7 @@ type Group<T> = { name: string; pattern: RegExp; probe: string; values: T[] };
  *   beginning or ending in katakana must not continue into more katakana, so
  *   "マリ" (Mali) is not found inside "マリオ".
  */
-export function createNameMatcher<T>(
-  entries: Iterable<NameEntry<T>>,
-  options: NameMatcherOptions = {},
-): (text: string) => NameMatch<T>[] {
+export function createNameMatcher<T>(entries: Iterable<NameEntry<T>>, options: NameMatcherOptions = {}): (text: string) => NameMatch<T>[] {
   const groups = new Map<string, Group<T>>();
   for (const entry of entries) {
     const name = normalizeText(entry.name);

@@ -50,7 +50,8 @@ function digitNumbers(text: string): FoundNumber[] {
     const raw = numeral.replace(/[,\u00a0\u202f ]/g, '');
     const describes = spoken.toLowerCase() === 'grand' && grandDescribesNoun(text, match.index + match[0].length);
     const magnitude = describes ? '' : spoken;
-    const value = /^[\d.]+$/.test(raw) && !magnitude ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[magnitude.toLowerCase()] ?? 1));
+    const value =
+      /^[\d.]+$/.test(raw) && !magnitude ? plain(raw) : format(parseKanji(raw) * (WORD_MAGNITUDES[magnitude.toLowerCase()] ?? 1));
     return { value, text: describes ? numeral : match[0], index: match.index };
   });
 }
@@ -114,7 +115,11 @@ function wordNumbers(text: string): FoundNumber[] {
 }
 
 function reread(span: string): number | undefined {
-  return (nlp(span.replace(/(?<![.\s])[.\s]+$/, '')).numbers().json() as NumberMatch[])[0]?.number?.num;
+  return (
+    nlp(span.replace(/(?<![.\s])[.\s]+$/, ''))
+      .numbers()
+      .json() as NumberMatch[]
+  )[0]?.number?.num;
 }
 
 /**
@@ -128,9 +133,11 @@ function isCardinal(number: readonly Term[], terms: readonly Term[]): boolean {
   const start = number[0]?.offset.start ?? 0;
   const preceding = terms.filter((term) => term.offset.length > 0 && term.offset.start + term.offset.length <= start);
   const before = preceding.at(-1);
-  const determiner = (term: Term | undefined) => term !== undefined && (term.tags.includes('Determiner') || term.tags.includes('Possessive') || /^no$/i.test(term.text));
+  const determiner = (term: Term | undefined) =>
+    term !== undefined && (term.tags.includes('Determiner') || term.tags.includes('Possessive') || /^no$/i.test(term.text));
   // "the one", "no one", and with a describing word between: "the weighted one", "a blue one".
-  const describing = before !== undefined && !before.tags.includes('Value') && !before.tags.includes('Noun') && determiner(preceding.at(-2));
+  const describing =
+    before !== undefined && !before.tags.includes('Value') && !before.tags.includes('Noun') && determiner(preceding.at(-2));
   const pronoun = number.length === 1 && /^one$/i.test(number[0]?.text ?? '') && (determiner(before) || describing);
   return !pronoun;
 }
@@ -141,7 +148,9 @@ function collectiveNumbers(text: string, found: readonly FoundNumber[]): FoundNu
     const size = COLLECTIVES[(match[2] ?? '').toLowerCase()] ?? 0;
     if (match[1]) return [{ value: format(size * (/^half/i.test(match[1]) ? 0.5 : 1)), text: match[0], index: match.index }];
     const count = found.find((numeral) => /^\s+$/.test(text.slice(numeral.index + numeral.text.length, match.index)));
-    return count ? [{ value: format(Number(count.value) * size), text: text.slice(count.index, match.index + match[0].length), index: count.index }] : [];
+    return count
+      ? [{ value: format(Number(count.value) * size), text: text.slice(count.index, match.index + match[0].length), index: count.index }]
+      : [];
   });
 }
 

@@ -48,7 +48,8 @@ const NO_LIST: OptionList = { options: [], strict: true, cued: false, aliases: {
 const ITEM_MAX_CHARS = 32;
 const ITEM_MAX_WORDS = 4;
 
-const CUE_EN = /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*(?:\s*:)?\s*$/i;
+const CUE_EN =
+  /\b(?:one of|either|choose|select|pick|options?|choices?|among)\b(?:\s+(?:one|from|between|the following|are|is))*(?:\s*:)?\s*$/i;
 // 「…のどちらですか」「…のどれにしますか」: which one, asked as a question, is a cue as well.
 // The words that ask for one of a list (「どちらでも」 is "either", an answer, not a cue).
 const WHICH_JA = String.raw`いずれか|どれか|どちら(?!でも)`;
@@ -86,7 +87,11 @@ export function findOptions(texts: readonly string[]): OptionList {
     optionCache.set(key, cached);
   }
   // Callers own what they get: a copy, so the cached list cannot be changed through it.
-  return { ...cached, options: [...cached.options], aliases: Object.fromEntries(Object.entries(cached.aliases).map(([option, names]) => [option, [...names]])) };
+  return {
+    ...cached,
+    options: [...cached.options],
+    aliases: Object.fromEntries(Object.entries(cached.aliases).map(([option, names]) => [option, [...names]])),
+  };
 }
 
 function parseOptions(texts: readonly string[]): OptionList {
@@ -102,7 +107,8 @@ type Found = { options: string[]; strict: boolean; cued: boolean };
 
 // Examples of what counts ("e.g. Python, Go or Rust", 「アレルギー・持病など」, 「例えば…」) are never the allowed values:
 // a cue and the rest of its sentence, or a stretch ending in 「など」「等」 that no sentence end or bracket interrupts.
-const EXAMPLE_CUE = /\b(?:e\.\s?g\.?|for example|for instance|such as|including)[^.。!?！？\n]*|(?:例えば|たとえば|例：|例:)[^。！？\n]*/iuy;
+const EXAMPLE_CUE =
+  /\b(?:e\.\s?g\.?|for example|for instance|such as|including)[^.。!?！？\n]*|(?:例えば|たとえば|例：|例:)[^。！？\n]*/iuy;
 const EXAMPLE_END = /(?:など|等)(?![\p{L}])/gu;
 const EXAMPLE_BOUND = /[。\n（(「『]/gu;
 
@@ -123,7 +129,7 @@ export function withoutExamples(text: string): string {
   let copied = 0;
   let end = nextMatch(EXAMPLE_END, text, 0);
   let bound = nextMatch(EXAMPLE_BOUND, text, 0);
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     EXAMPLE_CUE.lastIndex = at;
     const cue = EXAMPLE_CUE.exec(text);
     if (end && end.index < at) end = nextMatch(EXAMPLE_END, text, at);
@@ -150,7 +156,8 @@ function listsIn(raw: string): Found[] {
   for (const bracketMatch of text.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
     const inner = bracketMatch[1] ?? '';
     // "(piano, safe, hot tub, artwork, aquarium...)": a list left open is examples.
-    if (EXAMPLES.test(inner) || EXAMPLES.test(text.slice(0, bracketMatch.index)) || /など|等|\betc\b|(?:(?<!\.)\.{2,}|…)\s*$/.test(inner)) continue;
+    if (EXAMPLES.test(inner) || EXAMPLES.test(text.slice(0, bracketMatch.index)) || /など|等|\betc\b|(?:(?<!\.)\.{2,}|…)\s*$/.test(inner))
+      continue;
     const atEnd = trimPunctuation(text.slice(bracketMatch.index + bracketMatch[0].length)) === '';
     // 「（英語・数学・国語から1つ）」: the cue may sit inside the brackets.
     const innerCue = LIST_BEFORE_CUE_JA.exec(inner);
@@ -163,16 +170,24 @@ function listsIn(raw: string): Found[] {
     // choices with a slash, an "or" or a cue.
     const innerItems = splitItems(inner).map(cleanItem);
     const offers =
-      /[/／|]/.test(inner) || /\bor\b|または|もしくは/.test(inner) || cued || codes(innerItems) ||
-      innerItems.every((item) => /^\p{Lu}/u.test(item)) || (atEnd && /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(inner));
+      /[/／|]/.test(inner) ||
+      /\bor\b|または|もしくは/.test(inner) ||
+      cued ||
+      codes(innerItems) ||
+      innerItems.every((item) => /^\p{Lu}/u.test(item)) ||
+      (atEnd && /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(inner));
     // "(S/N)", "(A/C)": letters joined by a slash abbreviate one word; "(Y/N)" still offers yes or no.
     const abbreviation = /^\s*\p{L}\s*[/／]\s*\p{L}\s*$/u.test(inner) && !yesNoOptions(splitItems(inner).map(cleanItem));
     if (abbreviation) continue;
     if (offers && (/[/／|]/.test(inner) || /,|、|\bor\b|または/.test(inner))) add(splitItems(inner), true, cued, /[/／|]/.test(inner));
     // 「（番地・建物名・部屋番号まで）」: items ending in a particle describe how much to give, they are not options.
-    else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim())) add(splitItems(inner), true, cued);
+    else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim()))
+      add(splitItems(inner), true, cued);
   }
-  const unbracketed = text.replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ').replace(/\s+/g, ' ').trim();
+  const unbracketed = text
+    .replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   // Quoted items: 「午前のみ」「午後まで」「延長保育」のどれか, "A", "B" or "C".
   // (Sentence by sentence: 「迷っている人は「未定」でよい」 after the list is a note on one of its items.)
   for (const sentence of text.split(/(?<=[。！？])/)) {
@@ -182,10 +197,18 @@ function listsIn(raw: string): Found[] {
     const after = sentence.slice(last.index + last[0].length);
     const rest = trimPunctuation(sentence.replace(/[「『"][^「」『』"]{1,24}[」』"]/g, '').replace(/\b(?:or|and)\b|または|か|、|,/g, ''));
     // 「…」「…」の4種類のうち、どれか: a few words may stand between the list and its cue.
-    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(sentence.slice(0, quoted[0]!.index)) || rest === '') add(quoted.map((quote) => quote[1] ?? ''), true, true, true);
+    if (CUE_JA_AFTER.test(after) || CUE_JA_NEAR.test(after) || CUE_EN.test(sentence.slice(0, quoted[0]!.index)) || rest === '')
+      add(
+        quoted.map((quote) => quote[1] ?? ''),
+        true,
+        true,
+        true,
+      );
   }
   // Slash runs: S/M/L/XL, Yes/No (not km/h, n/a, 3/4/2025).
-  for (const slashMatch of unbracketed.matchAll(/(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu)) {
+  for (const slashMatch of unbracketed.matchAll(
+    /(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu,
+  )) {
     const items = splitItems(slashMatch[0]);
     // 「あり／なしがはっきりしている」: the predicate after the last item is not part of it.
     const last = items.at(-1) ?? '';
@@ -193,13 +216,30 @@ function listsIn(raw: string): Found[] {
     if (subject && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(last)) items[items.length - 1] = subject;
     if (items.every((item) => /^[a-z]{1,2}$/.test(item)) && items.length < 3) continue;
     // "how they do with dryers / clippers": a slash inside a sentence joins two words, not a list of options.
-    if (items.some((item) => item.split(/\s+/).length > 3 || (/\s/.test(item) && item.split(/\s+/).some((word) => ENGLISH_COMMON_WORDS.has(word))))) continue;
+    if (
+      items.some(
+        (item) => item.split(/\s+/).length > 3 || (/\s/.test(item) && item.split(/\s+/).some((word) => ENGLISH_COMMON_WORDS.has(word))),
+      )
+    )
+      continue;
     // "…, Toothache / pain, …": one item of a comma list, written with a slash.
     const [before, after] = [unbracketed.slice(0, slashMatch.index), unbracketed.slice(slashMatch.index + slashMatch[0].length)];
     if (/[,、]\s*$/.test(before) || /^\s*[,、]/.test(after)) continue;
     // A label that is two names for one thing ("Conference / event attended", "Company / organisation") offers no choice.
-    if (items.length === 2 && trimPunctuation(before) === '' && trimPunctuation(after) === '' && !codes(items) && !yesNoOptions(items.map(cleanItem))) continue;
-    add(items, true, CUE_JA_AFTER.test(unbracketed.slice(slashMatch.index + slashMatch[0].length)) || CUE_EN.test(unbracketed.slice(0, slashMatch.index)), true);
+    if (
+      items.length === 2 &&
+      trimPunctuation(before) === '' &&
+      trimPunctuation(after) === '' &&
+      !codes(items) &&
+      !yesNoOptions(items.map(cleanItem))
+    )
+      continue;
+    add(
+      items,
+      true,
+      CUE_JA_AFTER.test(unbracketed.slice(slashMatch.index + slashMatch[0].length)) || CUE_EN.test(unbracketed.slice(0, slashMatch.index)),
+      true,
+    );
   }
   for (const segment of unbracketed.split(/(?<!\b[A-Z][a-z]{0,3})[.?!;](?=\s|$)|[。？！]/)) listsInSegment(segment.trim(), add);
   return out;
@@ -251,7 +291,9 @@ function listsInSegment(segment: string, add: (items: string[], strict: boolean,
   }
   // "Our levels are Beginner, Intermediate and Advanced": named values after "<things> are".
   const item = String.raw`[A-Z][\w+-]*(?:\s[A-Z][\w+-]*)*`;
-  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)(?:\s*:)?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(segment);
+  const values = new RegExp(String.raw`\b[a-z]+s\s+(?:are|include)(?:\s*:)?\s*((?:${item},\s*)+${item},?\s+(?:and|or)\s+${item})\s*$`).exec(
+    segment,
+  );
   if (values?.[1]) {
     // (The spaces from their first one, or from the comma: tried from each space of a run, this was quadratic.)
     add(splitItems(values[1].replace(/,\s+and\s+|(?<![\s,])\s+and\s+/, ', ')), true, true);
@@ -261,7 +303,10 @@ function listsInSegment(segment: string, add: (items: string[], strict: boolean,
   // (capitalised, or codes) are strict; lower-case words in prose ("their job, studies or experience") are soft.
   // A list's colon, not a clock's ("8:00 am to 6:00 pm").
   // A dash does what a colon does ("Meeting format — In person, Video call, or Phone call").
-  const colon = Math.max(-1, ...[...segment.matchAll(/(?<!\d):(?!\d)|：|\s[—–]\s?|\s-\s/g)].map((colonMatch) => colonMatch.index + colonMatch[0].length - 1));
+  const colon = Math.max(
+    -1,
+    ...[...segment.matchAll(/(?<!\d):(?!\d)|：|\s[—–]\s?|\s-\s/g)].map((colonMatch) => colonMatch.index + colonMatch[0].length - 1),
+  );
   const afterColon = colon >= 0 ? segment.slice(colon + 1) : null;
   // (The list starts at a non-space: on a trimmed line that is where `\s*:?\s*(.+)$` started it, without trying each split.)
   const cue = /\b(?:(?:choose|select|pick)(?: one)?(?: of| from)?|one of|either|among)\b(?:\s*:)?\s*(\S.*)$/i.exec(segment);
@@ -275,8 +320,10 @@ function listsInSegment(segment: string, add: (items: string[], strict: boolean,
   const whole = cue === null && afterColon === null;
   if (cue || (afterColon !== null && items.length >= 2)) add(items, named, true);
   // (Nor with a modifier inside: 「アレルギー・苦手な食材」 names what to tell, not values to pick.)
-  else if (whole && /・/.test(listText) && items.length >= 2 && !/[のをにがはでとな]/.test(listText.replace(/・/g, ''))) add(items, true, false);
-  else if (hasOr && items.length >= 3 && !(!named && modifiers(items))) add(items, named && (whole || /^[\p{Lu}\p{N}]/u.test(listText.trim())), false);
+  else if (whole && /・/.test(listText) && items.length >= 2 && !/[のをにがはでとな]/.test(listText.replace(/・/g, '')))
+    add(items, true, false);
+  else if (hasOr && items.length >= 3 && !(!named && modifiers(items)))
+    add(items, named && (whole || /^[\p{Lu}\p{N}]/u.test(listText.trim())), false);
   else if (hasOr && items.length === 2 && yesNoOptions(items.map(cleanItem))) add(items, true, false);
 }
 
@@ -284,7 +331,11 @@ function listsInSegment(segment: string, add: (items: string[], strict: boolean,
 function modifiers(items: readonly string[]): boolean {
   const words = items.map((item) => cleanItem(item).split(/\s+/).length);
   const last = words.at(-1) ?? 0;
-  return last >= 2 && words.slice(0, -1).every((wordCount) => wordCount === 1) && items.slice(0, -1).every((item) => nlp(cleanItem(item)).has('(#Adjective|#PastTense|#Participle)'));
+  return (
+    last >= 2 &&
+    words.slice(0, -1).every((wordCount) => wordCount === 1) &&
+    items.slice(0, -1).every((item) => nlp(cleanItem(item)).has('(#Adjective|#PastTense|#Participle)'))
+  );
 }
 
 /** Short codes ("S", "XL", "A", "5km"): options whatever the prose around them. */
@@ -298,13 +349,16 @@ function codes(items: readonly string[]): boolean {
  * slashes, middle dots and "or" separate items.
  */
 function splitItems(text: string): string[] {
-  const clean = (xs: string[]) => xs.map((item) => trimPunctuation(item.trim().replace(/^(?:either|one of|or|and)\s+/i, ''))).filter((item) => item.length > 0);
+  const clean = (xs: string[]) =>
+    xs.map((item) => trimPunctuation(item.trim().replace(/^(?:either|one of|or|and)\s+/i, ''))).filter((item) => item.length > 0);
   // A comma inside brackets ("(6am, weekdays)") separates nothing.
-  const depth = (position: number) => (text.slice(0, position).match(/[(（]/g)?.length ?? 0) - (text.slice(0, position).match(/[)）]/g)?.length ?? 0);
+  const depth = (position: number) =>
+    (text.slice(0, position).match(/[(（]/g)?.length ?? 0) - (text.slice(0, position).match(/[)）]/g)?.length ?? 0);
   const commas = [...text.matchAll(/[、，,]/g)].filter((comma) => depth(comma.index) === 0).map((comma) => comma.index);
   // 「電気のみ／ガスのみ／電気・ガス両方」: with slashes as separators, a middle dot joins words inside an item.
   if (commas.length === 0 && /[/／|]/.test(text)) return clean(text.split(/(?<!\s)\s*[/／|]\s*|[/／|]\s*/));
-  if (commas.length === 0) return clean(text.split(/(?<!\s)\s*(?:・|または|もしくは|あるいは)\s*|(?:・|または|もしくは|あるいは)\s*|(?<!\s)\s+or\s+/i));
+  if (commas.length === 0)
+    return clean(text.split(/(?<!\s)\s*(?:・|または|もしくは|あるいは)\s*|(?:・|または|もしくは|あるいは)\s*|(?<!\s)\s+or\s+/i));
   const parts = [...commas, text.length].map((end, i) => text.slice(i === 0 ? 0 : commas[i - 1]! + 1, end));
   const oxford = parts.slice(1).some((part) => /^\s*(?:or|and)\s/i.test(part));
   const last = parts.pop() ?? '';
@@ -314,7 +368,9 @@ function splitItems(text: string): string[] {
 
 /** "Day (6am–2:30pm)" → "Day"; 「軽自動車（4人乗り）」 → 「軽自動車」; "A = Kubernetes" → "A". */
 function cleanItem(item: string): string {
-  return trimPunctuation(withoutDefinition(item.replace(/(?<!\s)\s*[(（][^()（）]*[)）]?\s*|[(（][^()（）]*[)）]?\s*/g, ' ')).replace(/\s+/g, ' '));
+  return trimPunctuation(
+    withoutDefinition(item.replace(/(?<!\s)\s*[(（][^()（）]*[)）]?\s*|[(（][^()（）]*[)）]?\s*/g, ' ')).replace(/\s+/g, ' '),
+  );
 }
 
 /**
@@ -333,7 +389,8 @@ function withoutDefinition(item: string): string {
 
 const DETERMINER = /^(?:a|an|the|their|your|his|her|its|our|my|some|any|each|every)\s/i;
 // 「いつでも」「どちらでも」 are answers ("any time", "either"), not questions.
-const QUESTION_WORD = /何|どの|どれ(?!でも)|いつ(?!でも)|どこ(?!でも)|誰(?!でも)|どう(?!でも)|どちら(?!でも)|\b(?:what|which|when|where|who|how|why)\b/i;
+const QUESTION_WORD =
+  /何|どの|どれ(?!でも)|いつ(?!でも)|どこ(?!でも)|誰(?!でも)|どう(?!でも)|どちら(?!でも)|\b(?:what|which|when|where|who|how|why)\b/i;
 // A Japanese item holding a case particle between words is a phrase (食べ物のアレルギーがある), not an option.
 const JA_PHRASE = /[\p{Script=Han}\p{Script=Katakana}ー][がをはにで][\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u;
 
@@ -384,8 +441,14 @@ function mappedTo(option: string, all: string): string[] {
   const bare = cleanItem(option);
   const esc = escapeRegExp(bare);
   // (Not 「出す場所は「玄関先」「集積所」のどちら」: a subject before the whole list asks, it maps nothing.)
-  const ja = new RegExp(`([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}(?!」?\\s*(?:「|・|／|/|、|か|の(?:どちら|いずれ|どれ|うち)))`, 'gu');
-  const en = new RegExp(`([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b(?!\\s*(?:,|/|\\band\\b|\\bor\\b))`, 'giu');
+  const ja = new RegExp(
+    `([^、。,.\\n「」]{1,40}?)(?:は|も|なら)(?:「)?${esc}(?!」?\\s*(?:「|・|／|/|、|か|の(?:どちら|いずれ|どれ|うち)))`,
+    'gu',
+  );
+  const en = new RegExp(
+    `([^,.;:\\n]{2,40}?)\\s+(?:go(?:es)?|belongs?|falls?|counts?|is|are|comes?)\\s+(?:under|as|in|into|with)?\\s*(?:the\\s+)?${esc}\\b(?!\\s*(?:,|/|\\band\\b|\\bor\\b))`,
+    'giu',
+  );
   const out: string[] = [];
   for (const mappingMatch of [...all.matchAll(ja), ...all.matchAll(en)]) {
     const head = (mappingMatch[1] ?? '').replace(/^.*(?:\b(?:if|when|and|so|but)\b|[はがを])\s*/i, '');
@@ -429,7 +492,12 @@ export type OptionMatch = { option: string } | { ambiguous: string[] } | null;
  * "C" when the form says "C = AI in production"); the reply as the option's
  * initials. Options named after "not" / 「ではなく」 are dropped.
  */
-export function matchOption(reply: string, options: readonly string[], echo: readonly string[] = [], aliases: Record<string, string[]> = {}): OptionMatch {
+export function matchOption(
+  reply: string,
+  options: readonly string[],
+  echo: readonly string[] = [],
+  aliases: Record<string, string[]> = {},
+): OptionMatch {
   const said = keyOf(reply);
   const opts = options.map((option) => ({ option: option, key: keyOf(cleanItem(option) || option), keys: keysOf(option) }));
   const whole = opts.filter((choice) => choice.keys.includes(trimPunctuation(said)));
@@ -440,10 +508,15 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
 
   const direct = compoundFirst(said, opts, literalPicks(said, opts));
   if (direct.length === 1 && direct[0]) return { option: direct[0] };
-  if (direct.length > 1) return afterContrast(said, opts, direct) ?? decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
+  if (direct.length > 1)
+    return afterContrast(said, opts, direct) ?? decided(reply, direct, echo, aliases) ?? firstNamed(said, direct) ?? { ambiguous: direct };
 
   // Clock spans ("9時〜12時") are picked by the time or the part of the day the reply names.
-  const bySlot = timeSlotPicks(reply, options, /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(reply + options.join('')) ? 'ja' : 'en');
+  const bySlot = timeSlotPicks(
+    reply,
+    options,
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(reply + options.join('')) ? 'ja' : 'en',
+  );
   if (bySlot.length === 1 && bySlot[0]) return { option: bySlot[0] };
   if (bySlot.length > 1) return { ambiguous: bySlot };
 
@@ -451,15 +524,22 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
   const text = blankRetracted(said);
   // Words of the question itself ("shirt" in "T-shirt size") pick nothing, unless they are words of an option.
   const optionWords = new Set(opts.flatMap((choice) => wordsOf(choice.key)));
-  const echoed = new Set(echo.flatMap((echoText) => wordsOf(normalizeText(echoText).toLowerCase())).filter((word) => !optionWords.has(word)));
+  const echoed = new Set(
+    echo.flatMap((echoText) => wordsOf(normalizeText(echoText).toLowerCase())).filter((word) => !optionWords.has(word)),
+  );
   const words = wordsOf(text).filter((word) => !echoed.has(word) && !ENGLISH_COMMON_WORDS.has(word) && !ENGLISH_VAGUE_WORDS.has(word));
   const bySpelling = spellingPicks(text, words, opts);
   if (bySpelling.length === 1 && bySpelling[0]) return { option: bySpelling[0] };
   if (bySpelling.length > 1) return decided(reply, bySpelling, echo, aliases) ?? firstNamed(text, bySpelling) ?? { ambiguous: bySpelling };
 
   // A Japanese option may come back romanised (washitsu for 和室), as an English-language interview names it.
-  const aliasesOf = (option: string) => [...(aliases[option] ?? []), ...[romanize(option)].filter((romanized): romanized is string => romanized !== null)];
-  const byAlias = opts.filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, words, alias, echoed))).map((choice) => choice.option);
+  const aliasesOf = (option: string) => [
+    ...(aliases[option] ?? []),
+    ...[romanize(option)].filter((romanized): romanized is string => romanized !== null),
+  ];
+  const byAlias = opts
+    .filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, words, alias, echoed)))
+    .map((choice) => choice.option);
   if (byAlias.length === 1 && byAlias[0]) return { option: byAlias[0] };
   const bySize = sizePicks(text, options);
   if (bySize.length === 1 && bySize[0]) return { option: bySize[0] };
@@ -476,7 +556,9 @@ export function matchOption(reply: string, options: readonly string[], echo: rea
 
   const initials = trimPunctuation(text).replace(/\s+/g, '');
   if (/^\p{L}{1,3}$/u.test(initials)) {
-    const byInitials = opts.filter((choice) => initialsOf(choice.key) === initials || choice.key.startsWith(initials)).map((choice) => choice.option);
+    const byInitials = opts
+      .filter((choice) => initialsOf(choice.key) === initials || choice.key.startsWith(initials))
+      .map((choice) => choice.option);
     if (byInitials.length === 1 && byInitials[0]) return { option: byInitials[0] };
   }
   return null;
@@ -504,7 +586,11 @@ const PART_JOINER = /(?<!\s)\s*(?:\+|＋|\band\b|・)\s*|(?:\+|＋|\band\b|・)\
 /** How an option or a reply is compared: NFKC, lower case, "&" read as "and". */
 function keyOf(text: string): string {
   // (「１３時～１５時」 for 「13時〜15時」: the wave dash and the tildes are one sign; "self employed" is "Self-employed".)
-  return normalizeText(text).toLowerCase().replace(/(?<!\s)\s*[&＆]\s*|[&＆]\s*/g, ' and ').replace(/[〜～~]/g, '~').replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
+  return normalizeText(text)
+    .toLowerCase()
+    .replace(/(?<!\s)\s*[&＆]\s*|[&＆]\s*/g, ' and ')
+    .replace(/[〜～~]/g, '~')
+    .replace(/(?<=\p{L})[-‐‑](?=\p{L})/gu, ' ');
 }
 
 /**
@@ -519,8 +605,15 @@ function keysOf(option: string): string[] {
 
 function literalPicks(text: string, opts: ReadonlyArray<{ option: string; keys: string[] }>): string[] {
   const spans: Array<{ option: string; start: number; end: number }> = [];
-  for (const choice of opts) for (const key of choice.keys) for (const at of occurrences(text, key)) spans.push({ option: choice.option, start: at, end: at + key.length });
-  const outer = spans.filter((span) => !spans.some((other) => other !== span && other.start <= span.start && other.end >= span.end && other.end - other.start > span.end - span.start));
+  for (const choice of opts)
+    for (const key of choice.keys)
+      for (const at of occurrences(text, key)) spans.push({ option: choice.option, start: at, end: at + key.length });
+  const outer = spans.filter(
+    (span) =>
+      !spans.some(
+        (other) => other !== span && other.start <= span.start && other.end >= span.end && other.end - other.start > span.end - span.start,
+      ),
+  );
   const kept = outer.filter((s) => !negatedAt(text, s.start, s.end)).sort((a, b) => a.start - b.start);
   // 「さっき平日と言いましたが、…土日祝で」: taken-back options drop out, background ones ("…ので") come last.
   const asserted = preferAsserted(text, kept, (span) => [span.start, span.end]);
@@ -536,21 +629,30 @@ function literalPicks(text: string, opts: ReadonlyArray<{ option: string; keys: 
 function spellingPicks(text: string, words: readonly string[], opts: ReadonlyArray<{ option: string; key: string }>): string[] {
   // Function words of an option ("Chipped or broken tooth") need not be said.
   // Spelling is read in Latin script; 「中2」 is matched by its shape, not by its digit alone.
-  const tokens = opts.filter((choice) => !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(choice.key)).map((choice) => {
-    const ws = wordsOf(choice.key).map(numberWord);
-    const content = ws.filter((word) => !ENGLISH_COMMON_WORDS.has(word));
-    return { ...choice, words: content.length > 0 ? content : ws };
-  });
+  const tokens = opts
+    .filter((choice) => !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(choice.key))
+    .map((choice) => {
+      const ws = wordsOf(choice.key).map(numberWord);
+      const content = ws.filter((word) => !ENGLISH_COMMON_WORDS.has(word));
+      return { ...choice, words: content.length > 0 ? content : ws };
+    });
   const replyWords = words.map(numberWord);
   const digits = (text.match(/\d+/g) ?? []).map(String);
   const all = [...replyWords, ...digits];
-  const full = tokens.filter((choice) => choice.words.length > 0 && choice.words.every((word) => all.some((replyWord) => sameWord(replyWord, word))));
+  const full = tokens.filter(
+    (choice) => choice.words.length > 0 && choice.words.every((word) => all.some((replyWord) => sameWord(replyWord, word))),
+  );
   const positioned = (choice: { key: string; words: string[] }) => Math.min(...choice.words.map((word) => firstIndex(text, word)));
-  if (full.length > 0) return distinct(full.sort((a, b) => positioned(a) - positioned(b)).map((o) => o.option)).filter((o) => !negatedOption(text, o));
+  if (full.length > 0)
+    return distinct(full.sort((a, b) => positioned(a) - positioned(b)).map((o) => o.option)).filter((o) => !negatedOption(text, o));
   const counts = new Map<string, number>();
   for (const choice of tokens) for (const word of new Set(choice.words)) counts.set(word, (counts.get(word) ?? 0) + 1);
   const named = (same: (replyWord: string, word: string) => boolean) =>
-    tokens.filter((choice) => choice.words.some((word) => (counts.get(word) ?? 0) === 1 && word.length >= 3 && replyWords.some((replyWord) => same(replyWord, word))));
+    tokens.filter((choice) =>
+      choice.words.some(
+        (word) => (counts.get(word) ?? 0) === 1 && word.length >= 3 && replyWords.some((replyWord) => same(replyWord, word)),
+      ),
+    );
   // A word said in full outranks one read as an abbreviation ("tooth" is the tooth option, not "toothache").
   const exact = named((replyWord, word) => replyWord === word || (replyWord.startsWith(word) && replyWord.length - word.length <= 3));
   return distinct((exact.length > 0 ? exact : named(sameWord)).map((choice) => choice.option));
@@ -558,11 +660,14 @@ function spellingPicks(text: string, words: readonly string[], opts: ReadonlyArr
 
 // "Either is fine", 「どちらでも」: the option that says so, when the form offers one ("No preference", 「指定なし」).
 // (Japanese: any question word + でも, 「どれでも」「いつでも」「どこでも」「何時でも」, is "any".)
-const INDIFFERENT_REPLY = /\b(?:either|any(?:one| of them| is fine| time)?|whichever|whenever|whoever|doesn'?t matter|no preference|don'?t mind|not fussy|no particular)\b|(?:どちら|どっち|どれ|どなた|だれ|誰|いつ|どこ|何時|なんじ|何)でも|こだわりません|特に(?:希望|指定)(?:は)?(?:ありません|なし)/i;
-const INDIFFERENT_OPTION = /\b(?:no preference|any|either|no particular|whichever|not specified|none in particular)\b|どちらでも|どれでも|指定なし|希望なし|こだわらない|おまかせ|お任せ/i;
+const INDIFFERENT_REPLY =
+  /\b(?:either|any(?:one| of them| is fine| time)?|whichever|whenever|whoever|doesn'?t matter|no preference|don'?t mind|not fussy|no particular)\b|(?:どちら|どっち|どれ|どなた|だれ|誰|いつ|どこ|何時|なんじ|何)でも|こだわりません|特に(?:希望|指定)(?:は)?(?:ありません|なし)/i;
+const INDIFFERENT_OPTION =
+  /\b(?:no preference|any|either|no particular|whichever|not specified|none in particular)\b|どちらでも|どれでも|指定なし|希望なし|こだわらない|おまかせ|お任せ/i;
 
 // An option that means "not known yet": 未定, "Not sure", "Undecided", "TBD".
-const UNSURE_OPTION = /^(?:未定|検討中|わからない|分からない|不明|not sure|unsure|undecided|tbd|to be decided|don'?t know|not decided(?: yet)?|maybe)\b|^(?:未定|不明)/i;
+const UNSURE_OPTION =
+  /^(?:未定|検討中|わからない|分からない|不明|not sure|unsure|undecided|tbd|to be decided|don'?t know|not decided(?: yet)?|maybe)\b|^(?:未定|不明)/i;
 
 // An option that means "none": 「指名なし」「特になし」, "None", "N/A".
 const NONE_OPTION = /(?:なし|無し)$|^(?:none|n\/a|not applicable|nothing)\b/i;
@@ -605,12 +710,21 @@ function japaneseShapePicks(text: string, opts: ReadonlyArray<{ option: string; 
   const runs: string[] = text.match(/[\p{Script=Han}\p{Script=Katakana}ー\d]{2,}|[a-z]{2,}/gu) ?? [];
   const japanese = opts.filter((choice) => /[\p{Script=Han}\p{Script=Katakana}]/u.test(choice.key) && [...choice.key].length >= 2);
   // Every character of the option said, in order ("電動アシスト自転車", or 「普通車のATで」 with particles between) …
-  const full = japanese.filter((choice) => runs.some((run) => run[0] === choice.key[0] && inOrder(choice.key, run)) || (choice.key.length >= 3 && spreadIn(choice.key, text)));
+  const full = japanese.filter(
+    (choice) =>
+      runs.some((run) => run[0] === choice.key[0] && inOrder(choice.key, run)) || (choice.key.length >= 3 && spreadIn(choice.key, text)),
+  );
   // … else a shortening of it (「高校」, 「スポーツ」, 「コロナ」).
-  const part = japanese.filter((choice) => runs.some((run) => (run[0] === choice.key[0] && inOrder(run, choice.key)) || (run.length >= 2 && choice.key.includes(run))));
+  const part = japanese.filter((choice) =>
+    runs.some((run) => (run[0] === choice.key[0] && inOrder(run, choice.key)) || (run.length >= 2 && choice.key.includes(run))),
+  );
   const shaped = full.length > 0 ? full : part.length > 0 ? part : distinctiveWordPicks(text, japanese);
   // A Latin part that only one option has ("MT" → 普通車MT).
-  const latin = japanese.filter((choice) => (choice.key.match(/[a-z]{2,}/g) ?? []).some((word) => runs.includes(word) && japanese.filter((other) => other.key.includes(word)).length === 1));
+  const latin = japanese.filter((choice) =>
+    (choice.key.match(/[a-z]{2,}/g) ?? []).some(
+      (word) => runs.includes(word) && japanese.filter((other) => other.key.includes(word)).length === 1,
+    ),
+  );
   return distinct([...shaped, ...latin].map((choice) => choice.option));
 }
 
@@ -622,7 +736,16 @@ function distinctiveWordPicks<T extends { key: string }>(text: string, opts: rea
   const ms = morphemes(text);
   if (!ms) return [];
   const words = distinct(
-    ms.filter((morpheme) => (morpheme.pos === '名詞' || morpheme.pos === '動詞') && morpheme.pos1 !== '非自立' && morpheme.pos1 !== '数' && /[\p{Script=Han}\p{Script=Katakana}]/u.test(morpheme.surface) && [...morpheme.surface].length >= 2 && !negatedAt(text, morpheme.start, morpheme.end))
+    ms
+      .filter(
+        (morpheme) =>
+          (morpheme.pos === '名詞' || morpheme.pos === '動詞') &&
+          morpheme.pos1 !== '非自立' &&
+          morpheme.pos1 !== '数' &&
+          /[\p{Script=Han}\p{Script=Katakana}]/u.test(morpheme.surface) &&
+          [...morpheme.surface].length >= 2 &&
+          !negatedAt(text, morpheme.start, morpheme.end),
+      )
       .map((morpheme) => morpheme.surface),
   );
   const holders = words.map((word) => opts.filter((choice) => choice.key.includes(word))).filter((owners) => owners.length === 1);
@@ -686,7 +809,8 @@ function sizePicks(text: string, options: readonly string[]): string[] {
 
 function aliasNamed(text: string, words: readonly string[], alias: string, echoed: ReadonlySet<string>): boolean {
   const normalized = normalizeText(alias).toLowerCase();
-  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(normalized)) return normalized.length >= 2 && text.includes(normalized);
+  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(normalized))
+    return normalized.length >= 2 && text.includes(normalized);
   const content = wordsOf(normalized).filter((word) => word.length >= 2 && !ENGLISH_COMMON_WORDS.has(word) && !echoed.has(word));
   return content.length > 0 && content.some((word) => words.some((replyWord) => sameWord(replyWord, word)));
 }
@@ -697,7 +821,8 @@ function aliasNamed(text: string, words: readonly string[], alias: string, echoe
  * 「平日か土日」, "either is fine"), which is for the follow-up to settle.
  */
 // "Let's say the risotto", "I'll have the salmon", 「Bにします」: the sentence where the respondent decides.
-const DECISION = /\b(?:let'?s (?:say|go with|do|make it)|i'?ll (?:have|take|go with|choose|pick|get)|i'?d (?:like|prefer|go with|take|choose|pick)|i (?:choose|pick|prefer|want)|(?:put|sign) me (?:down )?for|for me\b|my (?:choice|pick) is)|にします|にしておきます|でお願いします|をお願いします|が(?:いい|良い)です|を希望します|で決まり/i;
+const DECISION =
+  /\b(?:let'?s (?:say|go with|do|make it)|i'?ll (?:have|take|go with|choose|pick|get)|i'?d (?:like|prefer|go with|take|choose|pick)|i (?:choose|pick|prefer|want)|(?:put|sign) me (?:down )?for|for me\b|my (?:choice|pick) is)|にします|にしておきます|でお願いします|をお願いします|が(?:いい|良い)です|を希望します|で決まり/i;
 
 /** The one option named in the reply's sentences of decision, when the reply names several. */
 function decided(reply: string, picked: readonly string[], echo: readonly string[], aliases: Record<string, string[]>): OptionMatch {
@@ -731,7 +856,10 @@ function afterContrast(text: string, opts: ReadonlyArray<{ option: string; keys:
   const head = text.slice(0, last.index);
   if (!/迷|悩|どっち|どちら|\bor\b|\beither\b|\btorn\b|can'?t decide|not sure/.test(head)) return null;
   const tail = text.slice(last.index + last[0].length);
-  const named = literalPicks(tail, opts.filter((choice) => picked.includes(choice.option)));
+  const named = literalPicks(
+    tail,
+    opts.filter((choice) => picked.includes(choice.option)),
+  );
   return named.length === 1 && named[0] ? { option: named[0] } : null;
 }
 
@@ -741,7 +869,12 @@ function firstNamed(text: string, picked: readonly string[]): OptionMatch {
   const between = text.slice(Math.min(...at), Math.max(...at));
   // Hesitation: "Day or Night", 「平日か土日」 (か right after an option), 「どちらでも」.
   const kaAfter = picked.some((option) => keysOf(option).some((key) => text.includes(`${key}か`) && !text.includes(`${key}から`)));
-  if (/\bor\b|\beither\b|\bwhichever\b|\bboth\b|\bany\b|または|どちらでも|どれでも/.test(between) || kaAfter || /\b(?:either|both|whichever)\b|どちらでも|どれでも/.test(text)) return null;
+  if (
+    /\bor\b|\beither\b|\bwhichever\b|\bboth\b|\bany\b|または|どちらでも|どれでも/.test(between) ||
+    kaAfter ||
+    /\b(?:either|both|whichever)\b|どちらでも|どれでも/.test(text)
+  )
+    return null;
   // `picked` comes in the order the reply asserts them (taken-back and background ones last).
   return picked[0] ? { option: picked[0] } : null;
 }
@@ -752,9 +885,32 @@ function negatedOption(text: string, option: string): boolean {
 }
 
 const NUMBER_WORDS: Readonly<Record<string, string>> = {
-  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', single: '1', double: '2', twin: '2',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  single: '1',
+  double: '2',
+  twin: '2',
   // "She started fourth grade" for grade 4.
-  first: '1', second: '2', third: '3', fourth: '4', fifth: '5', sixth: '6', seventh: '7', eighth: '8', ninth: '9', tenth: '10', eleventh: '11', twelfth: '12',
+  first: '1',
+  second: '2',
+  third: '3',
+  fourth: '4',
+  fifth: '5',
+  sixth: '6',
+  seventh: '7',
+  eighth: '8',
+  ninth: '9',
+  tenth: '10',
+  eleventh: '11',
+  twelfth: '12',
 };
 
 function numberWord(word: string): string {
@@ -801,7 +957,10 @@ function occurrences(text: string, key: string): number[] {
 function negatedAt(text: string, start: number, end: number): boolean {
   const before = text.slice(Math.max(0, start - 14), start);
   const after = text.slice(end, end + 12);
-  return /\b(?:not|no|never|except|instead of|rather than)\s+(?:the\s+|a\s+)?$/.test(before) || /^\s*(?:ではなく|じゃなく|ではありません|じゃない|でなく)/.test(after);
+  return (
+    /\b(?:not|no|never|except|instead of|rather than)\s+(?:the\s+|a\s+)?$/.test(before) ||
+    /^\s*(?:ではなく|じゃなく|ではありません|じゃない|でなく)/.test(after)
+  );
 }
 
 function initialsOf(option: string): string {

@@ -64,7 +64,11 @@ const CORRECTION = /\b(?:actually|i mean|sorry|correction|scratch that|make (?:t
 
 function rank(text: string, found: Candidate[], parts: number): Candidate[] {
   const corrections = [...text.matchAll(CORRECTION)].map((match) => match.index);
-  const key = (candidate: Candidate) => [candidate.words >= parts ? 1 : 0, corrections.filter((at) => at < candidate.start).length, candidate.evidence ? 1 : 0];
+  const key = (candidate: Candidate) => [
+    candidate.words >= parts ? 1 : 0,
+    corrections.filter((at) => at < candidate.start).length,
+    candidate.evidence ? 1 : 0,
+  ];
   const inOrder = [...found].sort((a, b) => a.start - b.start);
   // The sort is stable: equal keys keep preferAsserted's order (asserted before background, then text order).
   return preferAsserted(text, inOrder, (candidate) => [candidate.start, candidate.end] as const).sort((a, b) => {
@@ -93,7 +97,19 @@ type Term = { text: string; tags: string[]; offset: { start: number; length: num
 
 const WORD = /\p{Script=Latin}+(?:['-]\p{Script=Latin}+)*/gu;
 // Never part of a name: function words and the other kinds of proper noun.
-const NOT_NAME_TAGS = ['Pronoun', 'Possessive', 'Determiner', 'Preposition', 'Conjunction', 'QuestionWord', 'Expression', 'Value', 'Date', 'Place', 'Organization'];
+const NOT_NAME_TAGS = [
+  'Pronoun',
+  'Possessive',
+  'Determiner',
+  'Preposition',
+  'Conjunction',
+  'QuestionWord',
+  'Expression',
+  'Value',
+  'Date',
+  'Place',
+  'Organization',
+];
 // What compromise sometimes guesses from a name's shape ("Turing" a gerund, "Hope" a verb).
 const SHAPE_TAGS = ['Verb', 'Adverb', 'Adjective'];
 const LEXICON = (nlp.model() as { one: { lexicon: Record<string, unknown> } }).one.lexicon;
@@ -123,18 +139,37 @@ function latinNames(text: string): Candidate[] {
 
 /** The Latin words of `text` with compromise's tags read in context (Japanese blanked so it sees English only). */
 function latinWords(text: string): Word[] {
-  const english = text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]/gu, ' ').replace(/。/g, '.').replace(/、/g, ',');
+  const english = text
+    .replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]/gu, ' ')
+    .replace(/。/g, '.')
+    .replace(/、/g, ',');
   const sentences = nlp(english).json({ offset: true }) as Array<{ terms: Term[] }>;
   const terms = sentences.flatMap((sentence) => sentence.terms);
   const starts = new Set(sentences.map((sentence) => sentence.terms.find((term) => term.text)?.offset.start));
   return [...text.matchAll(WORD)].map((match) => {
     const [start, end] = [match.index, match.index + match[0].length];
-    const tags = new Set(terms.filter((term) => term.text && term.offset.start < end && term.offset.start + term.offset.length > start).flatMap((term) => term.tags));
+    const tags = new Set(
+      terms
+        .filter((term) => term.text && term.offset.start < end && term.offset.start + term.offset.length > start)
+        .flatMap((term) => term.tags),
+    );
     // "name's", "I'm": compromise puts an empty copula term after a contraction, so a verb is inside.
     if (terms.some((term) => !term.text && term.offset.start === end)) tags.add('Verb');
     const known = match[0].toLowerCase() in LEXICON;
-    const placeLike = (tags.has('Place') || tags.has('Organization')) && !NOT_NAME_TAGS.some((tag) => tag !== 'Place' && tag !== 'Organization' && tags.has(tag));
-    return { text: match[0], start, end, kind: kindOf(match[0], tags), capital: /^\p{Lu}/u.test(match[0]), known, sentenceStart: starts.has(start), article: tags.has('Determiner'), placeLike };
+    const placeLike =
+      (tags.has('Place') || tags.has('Organization')) &&
+      !NOT_NAME_TAGS.some((tag) => tag !== 'Place' && tag !== 'Organization' && tags.has(tag));
+    return {
+      text: match[0],
+      start,
+      end,
+      kind: kindOf(match[0], tags),
+      capital: /^\p{Lu}/u.test(match[0]),
+      known,
+      sentenceStart: starts.has(start),
+      article: tags.has('Determiner'),
+      placeLike,
+    };
   });
 }
 
@@ -190,7 +225,8 @@ function bareName(text: string, words: Word[]): Candidate | null {
   if (!first || !last || words.length > 5) return null;
   if (trimPunctuation(text.slice(0, first.start)) || trimPunctuation(text.slice(last.end))) return null;
   if (!words.every((word, i) => i === 0 || joins(text, words[i - 1]!, word))) return null;
-  const fits = (word: Word) => word.kind === 'person' || word.kind === 'noun' || (word.capital && (word.kind === 'shape' || word.placeLike));
+  const fits = (word: Word) =>
+    word.kind === 'person' || word.kind === 'noun' || (word.capital && (word.kind === 'shape' || word.placeLike));
   // Capitalised words on their own read as a place by compromise ("Susan Park") are a name when asked for one.
   const capitalised = words.length >= 2 && words.every((word) => word.capital) && words.some((word) => word.placeLike || !word.known);
   const named = words.some((word) => word.kind === 'person') || words.every((word) => !word.known) || capitalised;
@@ -218,10 +254,14 @@ function japaneseNames(text: string): Candidate[] {
     // So is a one-kanji common noun (湊, 翼) right after a surname and right before the end of the introduction.
     // The last kanji of a given name the dictionary split (陽+向) may be filed as a place too.
     const givenAsPlace = (k: number) =>
-      isSurname(anchor) && endsIntro(ms[k + 1]) && (k === i + 1 || /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')) &&
-      ((ms[k]?.pos1 === '固有名詞' && ms[k]?.pos2 === '地域') || (ms[k]?.pos === '名詞' && ms[k]?.pos1 === '一般' && /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')));
+      isSurname(anchor) &&
+      endsIntro(ms[k + 1]) &&
+      (k === i + 1 || /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')) &&
+      ((ms[k]?.pos1 === '固有名詞' && ms[k]?.pos2 === '地域') ||
+        (ms[k]?.pos === '名詞' && ms[k]?.pos1 === '一般' && /^\p{Script=Han}$/u.test(ms[k]?.surface ?? '')));
     const more = (morpheme: Morpheme | undefined, k: number) =>
-      morpheme !== undefined && ((continuesName(morpheme) && (tagged || morpheme.pos2 === '人名' || KANA.test(morpheme.surface))) || givenAsPlace(k));
+      morpheme !== undefined &&
+      ((continuesName(morpheme) && (tagged || morpheme.pos2 === '人名' || KANA.test(morpheme.surface))) || givenAsPlace(k));
     let j = i + 1;
     while (more(ms[j], j) || (ms[j] !== undefined && isSeparator(ms[j]!) && more(ms[j + 1], j + 1))) j++;
     const tokens = ms.slice(i, j);
@@ -229,7 +269,13 @@ function japaneseNames(text: string): Candidate[] {
     // A kana given name the dictionary split into other words ("あや"+"か", "まい"): the kana up to the copula.
     const tail = KANA_GIVEN_NAME.exec(text.slice(anchor.end))?.[0] ?? '';
     const head = ms.find((morpheme) => morpheme.start === anchor.end);
-    if (isSurname(anchor) && anchor.end + tail.length > end && tokens.slice(1).every((token) => KANA.test(token.surface)) && head && startsGivenName(head)) {
+    if (
+      isSurname(anchor) &&
+      anchor.end + tail.length > end &&
+      tokens.slice(1).every((token) => KANA.test(token.surface)) &&
+      head &&
+      startsGivenName(head)
+    ) {
       [end, pieces] = [anchor.end + tail.length, 2];
     }
     if (tagged || pieces > 1) out.push({ value: text.slice(anchor.start, end), start: anchor.start, end, words: pieces, evidence: true });
@@ -239,7 +285,12 @@ function japaneseNames(text: string): Candidate[] {
 }
 
 function isPersonAnchor(morpheme: Morpheme): boolean {
-  return morpheme.pos === '名詞' && morpheme.pos1 === '固有名詞' && hasJapanese(morpheme.surface) && (morpheme.pos2 === '人名' || readsAsSurname(morpheme));
+  return (
+    morpheme.pos === '名詞' &&
+    morpheme.pos1 === '固有名詞' &&
+    hasJapanese(morpheme.surface) &&
+    (morpheme.pos2 === '人名' || readsAsSurname(morpheme))
+  );
 }
 
 /** 清水 alone is an organisation to IPADIC, but 「清水さん」 is a person: the dictionary also knows it as a surname. */
@@ -293,5 +344,11 @@ const JA_NAME_FALLBACK = new RegExp(
 function japaneseFallback(text: string): Candidate[] {
   return [...text.matchAll(JA_NAME_FALLBACK)]
     .filter((match) => match[0].length >= 2)
-    .map((match) => ({ value: match[0], start: match.index, end: match.index + match[0].length, words: match[0].length >= 3 || /[ ・]/.test(match[0]) ? 2 : 1, evidence: true }));
+    .map((match) => ({
+      value: match[0],
+      start: match.index,
+      end: match.index + match[0].length,
+      words: match[0].length >= 3 || /[ ・]/.test(match[0]) ? 2 : 1,
+      evidence: true,
+    }));
 }

@@ -25,7 +25,8 @@ export type Polarity = 'yes' | 'no';
 const LEAD_YES_JA = /^(?:はい|ええ|うん|そうです|もちろん|あります|あり|有り|有|お願いします)(?![\p{L}])/u;
 const LEAD_NO_JA = /^(?:いいえ|いえ|ううん|いや|なし|無し|無|ないです|ありません|特にありません|特になし)(?![\p{L}])/u;
 // Negative forms that do not negate: "might be", "must", "cannot be helped".
-const JA_IDIOMS = /かもしれ(?:ない|ません)|(?:なければ|なくては|ないと|なきゃ)(?:なら|いけ|だめ)(?:ない|ません)?|しかた(?:が)?ない|仕方(?:が)?ない|(?:では|じゃ)ないでしょうか|ないかな/g;
+const JA_IDIOMS =
+  /かもしれ(?:ない|ません)|(?:なければ|なくては|ないと|なきゃ)(?:なら|いけ|だめ)(?:ない|ません)?|しかた(?:が)?ない|仕方(?:が)?ない|(?:では|じゃ)ないでしょうか|ないかな/g;
 const KNOWING = new Set(['わかる', '分かる', '解る', '知る', '覚える', '決まる', '決める', '確か', '思い出す', '存じる']);
 // Verbs and verbal nouns of declining an offer.
 const DECLINING_JA = new Set(['やめる', '止める', '見送る', '控える', '断る', '遠慮', '辞退', '見合わせる']);
@@ -35,8 +36,10 @@ const CONTRAST_JA = /^(?:でも|しかし|ただ|だけど|けど|けれど|で�
 const SENTENCE_JA = /[。！？!?\n]+/;
 
 const YES_WORDS_EN = /\b(?:yes|yeah|yep|yup|yea|sure|of course|certainly|definitely|absolutely|correct|indeed|affirmative)\b/i;
-const NO_WORDS_EN = /\b(?:no|nope|nah|not really|not at all|never|negative|none|nothing|nobody|neither)\b(?!\s+(?:problem|worries|doubt|way|matter)\b)/i;
-const KNOWING_EN = /\b(?:(?:don'?t|do not|didn'?t|did not|can'?t|cannot|haven'?t|have not) (?:know|remember|recall|tell|say|decided|made up my mind)|not (?:sure|certain|decided)(?: yet)?|unsure|undecided|no idea|no clue)\b/i;
+const NO_WORDS_EN =
+  /\b(?:no|nope|nah|not really|not at all|never|negative|none|nothing|nobody|neither)\b(?!\s+(?:problem|worries|doubt|way|matter)\b)/i;
+const KNOWING_EN =
+  /\b(?:(?:don'?t|do not|didn'?t|did not|can'?t|cannot|haven'?t|have not) (?:know|remember|recall|tell|say|decided|made up my mind)|not (?:sure|certain|decided)(?: yet)?|unsure|undecided|no idea|no clue)\b/i;
 const DONT_KNOW_AT_END = /\b(?:(?:don'?t|do not) know|no idea|not sure|unsure)\s*(?:[,.!?;]|$)/i;
 const HEDGE_EN = /\b(?:maybe|perhaps|possibly|might)\b/i;
 const CONTRAST_EN = /^(?:but|however|though|although|yet|that said)\b/i;
@@ -55,11 +58,16 @@ function japanesePolarity(text: string): Polarity | null {
   // The answer word said outright after the reasons (「…不安でして。…ので、いいえでお願いします」) is the answer.
   const outright = [...withoutBackground(stripped).matchAll(/(?:^|[、,。！？!?\s])(はい|いいえ)(?:で|です|[、,。！!]|$)/g)].at(-1);
   if (outright) return outright[1] === 'はい' ? 'yes' : 'no';
-  const sentences = withoutBackground(stripped).split(SENTENCE_JA).map((sentence) => sentence.trim()).filter(Boolean);
+  const sentences = withoutBackground(stripped)
+    .split(SENTENCE_JA)
+    .map((sentence) => sentence.trim())
+    .filter(Boolean);
   let answer: Polarity | null = null;
   for (const [i, sentence] of sentences.entries()) {
     // A concessive clause ("…ないんですが、…ですか") ends at が/けど; a question after it asks, it does not answer.
-    const clauses = sentence.split(/(?<=[たすいんだ])(?:が|けど|けれど|けれども)[、,]/).filter((clause) => !/(?:か|かな|でしょうか)$/.test(clause.trim()));
+    const clauses = sentence
+      .split(/(?<=[たすいんだ])(?:が|けど|けれど|けれども)[、,]/)
+      .filter((clause) => !/(?:か|かな|でしょうか)$/.test(clause.trim()));
     // Any clause of not knowing makes the sentence "I don't know"; a hedged clause (「入っているかもしれない」) says neither.
     const ps = clauses.map(japaneseClause);
     // After a concession the main clause answers (「アレルギーは特にないんですけど、小児喘息があって」 → yes).
@@ -88,7 +96,8 @@ function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null 
   let negative = false;
   let unknown = false;
   for (const [i, morpheme] of ms.entries()) {
-    if (morpheme.pos === '動詞' || morpheme.pos === '形容詞' || (morpheme.pos === '助動詞' && /^(?:です|ます|だ|た)$/.test(morpheme.base))) predicate = true;
+    if (morpheme.pos === '動詞' || morpheme.pos === '形容詞' || (morpheme.pos === '助動詞' && /^(?:です|ます|だ|た)$/.test(morpheme.base)))
+      predicate = true;
     if (isNegation(morpheme)) {
       if (negatesKnowing(ms, i)) unknown = true;
       else negative = true;
@@ -119,7 +128,10 @@ function negatesKnowing(ms: readonly Morpheme[], at: number): boolean {
 }
 
 function englishPolarity(text: string): Polarity | null {
-  const sentences = withoutBackground(text).split(/(?<=[.!?])\s+|\n+/).map((sentence) => sentence.trim()).filter(Boolean);
+  const sentences = withoutBackground(text)
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter(Boolean);
   let answer: Polarity | null = null;
   for (const [i, sentence] of sentences.entries()) {
     const polarity = englishSentence(sentence);
@@ -152,7 +164,8 @@ function englishSentence(sentence: string): Polarity | 'unknown' | null {
 function withoutBackground(text: string): string {
   // Spans may overlap (「素敵ですけれど、…ので、」 both start at the sentence): merged first, cut from the end.
   let out = text;
-  for (const [start, end] of mergeSpans(backgroundSpans(text)).reverse()) out = out.slice(0, start) + out.slice(end).replace(/^[、,]\s*/, '');
+  for (const [start, end] of mergeSpans(backgroundSpans(text)).reverse())
+    out = out.slice(0, start) + out.slice(end).replace(/^[、,]\s*/, '');
   return out.trim() || text;
 }
 
@@ -169,9 +182,13 @@ export function deniesExistenceJa(text: string): boolean {
   if (!ms) return /(?:いません|ありません|いない|ない(?:です)?$|なし|無し)/.test(text);
   return ms.some((morpheme, i) => {
     const prev = ms[i - 1];
-    if (morpheme.pos === '形容詞' && /^(?:ない|無い)$/.test(morpheme.base)) return !(prev && (prev.pos === '動詞' || (prev.pos === '助詞' && /^[てで]$/.test(prev.surface))));
+    if (morpheme.pos === '形容詞' && /^(?:ない|無い)$/.test(morpheme.base))
+      return !(prev && (prev.pos === '動詞' || (prev.pos === '助詞' && /^[てで]$/.test(prev.surface))));
     if (morpheme.pos === '助動詞' && /^(?:ない|ぬ|ん)$/.test(morpheme.base)) {
-      const verb = ms.slice(0, i).reverse().find((previous) => previous.pos === '動詞' && previous.pos1 === '自立');
+      const verb = ms
+        .slice(0, i)
+        .reverse()
+        .find((previous) => previous.pos === '動詞' && previous.pos1 === '自立');
       return verb !== undefined && EXISTENCE_VERBS.has(verb.base);
     }
     return false;

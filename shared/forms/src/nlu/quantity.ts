@@ -55,7 +55,16 @@ const FAMILY_OF = new Map(Object.entries(UNIT_FAMILIES).flatMap(([family, words]
 const CURRENCIES = new Set(['yen', 'dollar', 'pound', 'euro']);
 const JA_UNITS = [...FAMILY_OF.keys()].filter((w) => !/^[a-z]/.test(w)).sort((a, b) => b.length - a.length);
 
-const MAGNITUDE: Readonly<Record<string, number>> = { 百: 1e2, 千: 1e3, 万: 1e4, 億: 1e8, k: 1e3, thousands: 1e3, millions: 1e6, billions: 1e9 };
+const MAGNITUDE: Readonly<Record<string, number>> = {
+  百: 1e2,
+  千: 1e3,
+  万: 1e4,
+  億: 1e8,
+  k: 1e3,
+  thousands: 1e3,
+  millions: 1e6,
+  billions: 1e9,
+};
 // A magnitude that is not part of an amount names the unit of record. 万 and 億 need a figure to be an amount
 // ("500万円"; "万円単位", "（万円）", 何万円 are units); 千円 and 百万円 are amounts unless bracketed alone, asked
 // with 何, or called a 単位.
@@ -64,7 +73,10 @@ const SCALE_JA = [
   /[(（]\s*([百千][万億]?)(?:円|ドル|ユーロ|ポンド)\s*[)）]/,
   /(?:単位(?:\s*[:：は])?\s*|何)([百千][万億]?)(?:円|ドル|ユーロ|ポンド)|([百千][万億]?)(?:円|ドル|ユーロ|ポンド)?単位/,
 ];
-const CURRENCY_WORDS = [...CURRENCIES].flatMap((family) => UNIT_FAMILIES[family] ?? []).filter((word) => /^[a-z]+$/.test(word)).join('|');
+const CURRENCY_WORDS = [...CURRENCIES]
+  .flatMap((family) => UNIT_FAMILIES[family] ?? [])
+  .filter((word) => /^[a-z]+$/.test(word))
+  .join('|');
 const SCALE_EN = new RegExp(
   `\\b(?:in|of)\\s+(?:[$£€¥]\\s*)?(thousands|millions|billions)\\b|\\b(thousands|millions|billions)\\s+of\\s+(?:${CURRENCY_WORDS})s?\\b|(?<![\\w.])(k)(?=\\s*[$£€¥)]|\\s*(?:${CURRENCY_WORDS})\\b)|(?<=[$£€¥(]\\s*)(k)\\b`,
   'i',
@@ -88,10 +100,14 @@ const OTHER_VALUES = [
 ];
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
 const CALENDAR_YEAR_NUMBER = /^(?:19\d\d|20\d\d|2100)$/;
-const RELATIVE_TIME = new RegExp(`${NUMERAL_START}${NUMERAL}\\s*(?:日|週間|か月|ヶ月|カ月|年|時間|分)[前後]|(?<!\\d)\\d+\\s*(?:days?|weeks?|months?|years?|hours?|minutes?)\\s+ago\\b`, 'gi');
+const RELATIVE_TIME = new RegExp(
+  `${NUMERAL_START}${NUMERAL}\\s*(?:日|週間|か月|ヶ月|カ月|年|時間|分)[前後]|(?<!\\d)\\d+\\s*(?:days?|weeks?|months?|years?|hours?|minutes?)\\s+ago\\b`,
+  'gi',
+);
 const RANGE_LINK = /^\s*(?:-|~|〜|to|or|、|から)\s*$/i;
 
-const VAGUE_EN = /\b(?:(?:quite )?a few|several|some|many|a lot|lots|a handful|a bunch|plenty|multiple|numerous|a number of|dozens|hundreds|thousands)\b/i;
+const VAGUE_EN =
+  /\b(?:(?:quite )?a few|several|some|many|a lot|lots|a handful|a bunch|plenty|multiple|numerous|a number of|dozens|hundreds|thousands)\b/i;
 const VAGUE_JA = /複数|多数|大勢|若干|いくつか|いくらか|少々|少し|たくさん|沢山/;
 
 type Term = { text: string; normal: string; root?: string; tags: string[]; offset: { start: number; length: number } };
@@ -103,14 +119,21 @@ export function extractQuantity(text: string, unitTexts: readonly string[], opti
   if (isNonAnswer(text)) return NONE;
   const asked = askedUnit(unitTexts);
   // 「第2番」, "No. 5", "#3": a rank or a label is never a count.
-  const candidates = candidatesIn(text, asked).filter((candidate) => !/(?:第|No\.?|#)\s*$/i.test(text.slice(Math.max(0, candidate.index - 4), candidate.index)));
+  const candidates = candidatesIn(text, asked).filter(
+    (candidate) => !/(?:第|No\.?|#)\s*$/i.test(text.slice(Math.max(0, candidate.index - 4), candidate.index)),
+  );
   const total = totalOf(text, candidates, asked);
   // A corrected count is of the order of the one it replaces ("the second digit is a 7 … it's 67,500, not 61,500").
   const near = options.near && /^\d+(?:\.\d+)?$/.test(options.near) ? Number(options.near) : null;
   // The replaced value itself, said again, is the one taken back.
   const distance = (candidate: Candidate) =>
-    near === null || Number(candidate.value) <= 0 || near <= 0 ? 0 : Number(candidate.value) === near ? 0.9 : Math.abs(Math.log10(Number(candidate.value)) - Math.log10(near)) / 100;
-  const rank = (candidate: Candidate) => (candidate.elsewhere ? 1000 : 0) + unitRank(candidate, asked) + (candidate === total ? -500 : 0) + distance(candidate);
+    near === null || Number(candidate.value) <= 0 || near <= 0
+      ? 0
+      : Number(candidate.value) === near
+        ? 0.9
+        : Math.abs(Math.log10(Number(candidate.value)) - Math.log10(near)) / 100;
+  const rank = (candidate: Candidate) =>
+    (candidate.elsewhere ? 1000 : 0) + unitRank(candidate, asked) + (candidate === total ? -500 : 0) + distance(candidate);
   const grouped = digitGroups(text, unitTexts);
   if (grouped) return { value: grouped, rejected: null };
   const best = preferAsserted(text, candidates, (candidate) => [candidate.index, candidate.end]).sort((a, b) => rank(a) - rank(b))[0];
@@ -158,10 +181,18 @@ const TOTAL_AFTER = /^\s*(?:\p{L}{1,4}\s*)?(?:in total|total|altogether|all toge
 function totalOf(text: string, cs: readonly Candidate[], asked: Asked): Candidate | null {
   const counted = cs.filter((candidate) => !candidate.elsewhere);
   const before = (candidate: Candidate) => text.slice(Math.max(0, candidate.index - 16), candidate.index).replace(/[、,]\s*$/, '');
-  const concludes = (candidate: Candidate) => CONCLUSION_BEFORE.test(before(candidate)) && candidate.index > (counted[0]?.index ?? candidate.index) && !(candidate.unit !== null && isKnownUnit(candidate.unit) && !asked.units.includes(candidate.unit));
+  const concludes = (candidate: Candidate) =>
+    CONCLUSION_BEFORE.test(before(candidate)) &&
+    candidate.index > (counted[0]?.index ?? candidate.index) &&
+    !(candidate.unit !== null && isKnownUnit(candidate.unit) && !asked.units.includes(candidate.unit));
   const after = (candidate: Candidate) => text.slice(candidate.end, candidate.end + 24);
   const marked = counted.find(
-    (candidate) => TOTAL_BEFORE.test(before(candidate)) || TOTAL_AFTER.test(after(candidate)) || JA_LIST_TOTAL_BEFORE.test(before(candidate)) || JA_TOTAL_AFTER.test(after(candidate)) || concludes(candidate),
+    (candidate) =>
+      TOTAL_BEFORE.test(before(candidate)) ||
+      TOTAL_AFTER.test(after(candidate)) ||
+      JA_LIST_TOTAL_BEFORE.test(before(candidate)) ||
+      JA_TOTAL_AFTER.test(after(candidate)) ||
+      concludes(candidate),
   );
   if (marked) return marked;
   // The numbers before each one, summed per unit family as the walk goes (summing them again for each was quadratic).
@@ -237,7 +268,9 @@ const RATE = /^(?:per|a|an|each|every|あたり|当たり|につき|ごと|毎)$
 function mentionedUnits(text: string): string[] {
   const words = englishTerms(text).map(termWord);
   const english = words.filter((_, i) => !RATE.test(words[i - 1] ?? ''));
-  const japanese = (morphemes(text) ?? []).filter((morpheme, i, all) => isJapaneseUnit(morpheme) && !RATE.test(all[i - 1]?.surface ?? '') && !RATE.test(all[i + 1]?.surface ?? ''));
+  const japanese = (morphemes(text) ?? []).filter(
+    (morpheme, i, all) => isJapaneseUnit(morpheme) && !RATE.test(all[i - 1]?.surface ?? '') && !RATE.test(all[i + 1]?.surface ?? ''),
+  );
   return [...english, ...japanese.map((morpheme) => morpheme.surface)];
 }
 
@@ -265,7 +298,8 @@ function candidatesIn(text: string, asked: Asked): Candidate[] {
   // "2、3人", "10 to 12 people", "5 or 6 nights": the numbers of a range share its last unit.
   for (let i = found.length - 2; i >= 0; i--) {
     const [numeral, next] = [found[i], found[i + 1]];
-    if (numeral && next && units[i] === null && RANGE_LINK.test(text.slice(numeral.index + numeral.text.length, next.index))) units[i] = units[i + 1] ?? null;
+    if (numeral && next && units[i] === null && RANGE_LINK.test(text.slice(numeral.index + numeral.text.length, next.index)))
+      units[i] = units[i + 1] ?? null;
   }
   const others = overlap([...OTHER_VALUES.flatMap((re) => spansOf(re, text)), ...contactSpans(text, null)]);
   const context = { text, terms, asked, others, relative: overlap(spansOf(RELATIVE_TIME, text)) };
@@ -289,7 +323,6 @@ function belongsElsewhere(candidate: Candidate, { text, terms, asked, others, re
     others(candidate.index, candidate.end) ||
     relativeDate ||
     ORDINAL_SUFFIX.test(text.slice(candidate.end)) ||
-
     ['Time', 'PhoneNumber', 'Email', 'Url'].some((tag) => tags.includes(tag)) ||
     (tags.includes('Date') && !tags.includes('Year')) ||
     (CALENDAR_YEAR_NUMBER.test(candidate.text) && !asked.calendarYear && candidate.unit === 'year')
@@ -404,7 +437,8 @@ function vagueQuantity(text: string): string | null {
     const run = tokens.slice(j, i).map((token) => token.surface);
     // 何人 asks; 何人か and 数人 answer without a figure.
     const last = tokens[i + 1]?.surface === 'か' ? tokens[i + 1] : run.includes('何') ? undefined : counter;
-    if (counter.pos2 === '助数詞' && last && run.some((surface) => /^[数何幾]$/.test(surface))) return text.slice(tokens[j]?.start ?? 0, last.end);
+    if (counter.pos2 === '助数詞' && last && run.some((surface) => /^[数何幾]$/.test(surface)))
+      return text.slice(tokens[j]?.start ?? 0, last.end);
   }
   return (VAGUE_JA.exec(text) ?? VAGUE_EN.exec(text))?.[0] ?? null;
 }

@@ -46,16 +46,14 @@ type State = { spec: FactSpec; threshold: number; answers: string[]; judgement: 
  * follow-up the next missing one. "None/なし" satisfies only a fact that asks
  * whether something exists.
  */
-export function judgeTextFacts(
-  specs: FactSpec[],
-  rawAnswers: string[],
-  options: TextFactOptions,
-): { results: FactJudgement[] } {
+export function judgeTextFacts(specs: FactSpec[], rawAnswers: string[], options: TextFactOptions): { results: FactJudgement[] } {
   const answers = usableAnswers(rawAnswers, options);
   const states: State[] = specs.map((spec) => ({ spec, threshold: thresholdOf(spec), answers: [], judgement: null }));
   if (states.length === 1 && states[0]) judgeSingle(states[0], answers);
   else if (states.length > 1) judgeSeveral(states, answers);
-  const results = states.map((state): FactJudgement => state.judgement ?? { spec: state.spec, verdict: { code: 'missing' }, satisfied: false, value: null });
+  const results = states.map(
+    (state): FactJudgement => state.judgement ?? { spec: state.spec, verdict: { code: 'missing' }, satisfied: false, value: null },
+  );
   return { results };
 }
 
@@ -99,7 +97,10 @@ function closesWithNotKnowingJa(answer: string): boolean {
   const tail = sentence.replace(/(?<![。！？!?…\s])[。！？!?…\s]+$/u, '').slice(-12);
   if (!admitsNotKnowing(tail)) return false;
   // 「関係あるかは分かりません」 doubts a question inside the answer, 「原因は分かりません」 a thing it names.
-  const before = sentence.slice(0, sentence.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定|覚え|思い出/u));
+  const before = sentence.slice(
+    0,
+    sentence.search(/(?:よく|ちょっと|はっきり(?:と)?)?(?:は)?(?:分|わ|解)か|知ら|知り|決ま|決め|未定|覚え|思い出/u),
+  );
   if (/か(?:は|も|どうか(?:は)?)?\s*$|[\p{Script=Han}\p{Script=Katakana}ー]は\s*(?:まだ|よく)?$/u.test(before)) return false;
   // (「何で知ったんだったかな」 asks itself; 「3年前かな」 guesses.)
   return !/たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|と思/u.test(answer) && !wondersAloud(answer);
@@ -128,7 +129,11 @@ function judgeSingle(state: State, answers: Answer[]): void {
   const units = informative.reduce((sum, answer) => sum + answer.units, 0);
   const says = informative.some((answer) => saysSomething(answer, state.spec));
   if (informative.length > 0 && units >= state.threshold && says) {
-    satisfy(state, informative.map((answer) => answer.text), { code: 'found', value: '' });
+    satisfy(
+      state,
+      informative.map((answer) => answer.text),
+      { code: 'found', value: '' },
+    );
   } else if (informative.length > 0 && !says && !nil) {
     const last = informative.at(-1)?.text ?? '';
     state.judgement = { spec: state.spec, verdict: { code: 'vague', text: last }, satisfied: false, value: null };
@@ -150,7 +155,13 @@ function judgeSeveral(states: State[], answers: Answer[]): void {
       if (!keyword || state.judgement?.satisfied) return;
       used.add(answer);
       if (answer.units >= state.threshold && saysSomething(answer, state.spec)) satisfy(state, [answer.text], { code: 'covered', keyword });
-      else state.judgement = { spec: state.spec, verdict: { code: saysSomething(answer, state.spec) ? 'too_short' : 'vague', text: answer.text }, satisfied: false, value: null };
+      else
+        state.judgement = {
+          spec: state.spec,
+          verdict: { code: saysSomething(answer, state.spec) ? 'too_short' : 'vague', text: answer.text },
+          satisfied: false,
+          value: null,
+        };
     });
   }
   for (const answer of answers) {
@@ -158,8 +169,15 @@ function judgeSeveral(states: State[], answers: Answer[]): void {
     const next = states.find((state) => !state.judgement?.satisfied);
     if (!next) break;
     if (answer.nil) judgeNil(next, answer);
-    else if (answer.units >= next.threshold && saysSomething(answer, next.spec)) satisfy(next, [answer.text], { code: 'covered', keyword: null });
-    else next.judgement = { spec: next.spec, verdict: { code: saysSomething(answer, next.spec) ? 'too_short' : 'vague', text: answer.text }, satisfied: false, value: null };
+    else if (answer.units >= next.threshold && saysSomething(answer, next.spec))
+      satisfy(next, [answer.text], { code: 'covered', keyword: null });
+    else
+      next.judgement = {
+        spec: next.spec,
+        verdict: { code: saysSomething(answer, next.spec) ? 'too_short' : 'vague', text: answer.text },
+        satisfied: false,
+        value: null,
+      };
   }
 }
 
@@ -173,7 +191,10 @@ function saysSomething(answer: Answer, spec: FactSpec): boolean {
 function hasCode(text: string): boolean {
   const normalized = normalizeText(text);
   // (Each run from its start, the lookbehind: tried from each character of a long run without a digit, it was quadratic.)
-  return (normalized.match(/(?<![A-Za-z0-9/-])[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((word) => word.length >= 2) || /\b[A-Z]{4,}\b/.test(normalized);
+  return (
+    (normalized.match(/(?<![A-Za-z0-9/-])[A-Za-z0-9/-]*\d[A-Za-z0-9/-]*/g) ?? []).some((word) => word.length >= 2) ||
+    /\b[A-Z]{4,}\b/.test(normalized)
+  );
 }
 
 const CODE_RUN = /(?<![A-Za-z0-9])[A-Za-z0-9][A-Za-z0-9/.-]*(?: [A-Za-z0-9/.-]+)*/g;
@@ -187,7 +208,13 @@ function codeIn(answers: readonly string[]): string | null {
   const latest = [...answers].reverse().find(hasCode);
   if (!latest) return null;
   const runs = (normalizeText(latest).match(CODE_RUN) ?? [])
-    .map((codeRun) => codeRun.split(' ').map((word) => word.replace(/(?<![.-])[.-]+$/, '')).filter((word) => /\d/.test(word) || /^[A-Z]{3,}$/.test(word)).join(' '))
+    .map((codeRun) =>
+      codeRun
+        .split(' ')
+        .map((word) => word.replace(/(?<![.-])[.-]+$/, ''))
+        .filter((word) => /\d/.test(word) || /^[A-Z]{3,}$/.test(word))
+        .join(' '),
+    )
     .filter((codeRun) => hasCode(codeRun));
   if (runs.length !== 1 || !runs[0]) return null;
   const run = runs[0];
@@ -196,7 +223,8 @@ function codeIn(answers: readonly string[]): string | null {
 }
 
 function judgeNil(state: State, nil: Answer): void {
-  if (asksWhetherAny(state.spec.texts) || acceptsNone(state.spec.fact.doneCriteria)) satisfy(state, [nil.text], { code: 'nil_ok', text: nil.text });
+  if (asksWhetherAny(state.spec.texts) || acceptsNone(state.spec.fact.doneCriteria))
+    satisfy(state, [nil.text], { code: 'nil_ok', text: nil.text });
   else state.judgement = { spec: state.spec, verdict: { code: 'nil_not_enough', text: nil.text }, satisfied: false, value: null };
 }
 

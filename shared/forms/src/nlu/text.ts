@@ -59,8 +59,8 @@ export function scriptCounts(text: string): { japanese: number; latin: number } 
 
 /** Latin-script words (letters, digits, inner apostrophes and hyphens), lowercased. */
 export function latinWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{Script=Latin}0-9]+(?:['-][\p{Script=Latin}0-9]+)*/gu) ?? []).filter(
-    (word) => /\p{L}|\d/u.test(word),
+  return (text.toLowerCase().match(/[\p{Script=Latin}0-9]+(?:['-][\p{Script=Latin}0-9]+)*/gu) ?? []).filter((word) =>
+    /\p{L}|\d/u.test(word),
   );
 }
 
@@ -101,7 +101,9 @@ export function trimSentence(text: string): string {
 /** Whether a message names a field ("email", 「電話番号」): a content word of its label, or a kanji/katakana run of it. */
 export function mentionsLabel(text: string, label: string): boolean {
   const lower = text.toLowerCase();
-  const words = (label.toLowerCase().match(/\p{Script=Latin}{4,}/gu) ?? []).filter((word) => !['your', 'what', 'which', 'address', 'number'].includes(word));
+  const words = (label.toLowerCase().match(/\p{Script=Latin}{4,}/gu) ?? []).filter(
+    (word) => !['your', 'what', 'which', 'address', 'number'].includes(word),
+  );
   if (words.some((word) => new RegExp(`\\b${word.slice(0, Math.max(4, word.length - 2))}`, 'i').test(lower))) return true;
   const runs = label.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
   return runs.some((run) => lower.includes(run) || (run.length >= 4 && lower.includes(run.slice(0, 2)) && lower.includes(run.slice(-2))));

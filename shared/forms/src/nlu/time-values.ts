@@ -105,17 +105,20 @@ function withDayPart(hour: number, part: DayPart): number {
 }
 
 // Times given as a limit ("after 6pm", 「5時以降」) are less of an answer than a point in time.
-const BOUND_BEFORE = /\b(?:after|from|since|past|not before|no earlier than|later than|before|until|till|by|no later than)\s+(?:about\s+|around\s+)?$/i;
+const BOUND_BEFORE =
+  /\b(?:after|from|since|past|not before|no earlier than|later than|before|until|till|by|no later than)\s+(?:about\s+|around\s+)?$/i;
 const BOUND_AFTER = /^\s*(?:以降|以後|過ぎ|すぎ|から|まで|以前|より|or (?:later|after)\b|onwards?\b)/i;
 // A bare number followed by a unit is a quantity, not an hour: "at 5 years old", "about 3 people".
-const QUANTITY_AFTER = /^\s*(?:%|years?|months?|weeks?|days?|hours?|minutes?|mins?|people|persons?|times|percent|km|kg|miles?|pounds?|dollars?|yen|歳|才|人|年|ヶ月|か月|日|回|分間|時間)/i;
+const QUANTITY_AFTER =
+  /^\s*(?:%|years?|months?|weeks?|days?|hours?|minutes?|mins?|people|persons?|times|percent|km|kg|miles?|pounds?|dollars?|yen|歳|才|人|年|ヶ月|か月|日|回|分間|時間)/i;
 const SPOKEN = /\b(half|quarter|(\d{1,2})(\s*min(?:ute)?s?)?)\s+(past|after|to|before|til)\s+(\d{1,2})\b/gi;
 // British "half seven" is 7:30.
 const HALF_HOUR = /\bhalf\s+(\d{1,2})\b(?!\s*(?:past|to|an?\b))/gi;
 // An hour with no clock mark of its own: "after 7 in the evening", "around 8", "7ish".
 // (The lookbehinds are tried at digits only, the `(?=\d)`: tried everywhere, they scanned a long run of spaces back
 // from each of its positions.)
-const BARE_HOUR = /(?=\d)(?<=\b(?:at|around|about|by|after|before|from|until|till|say|maybe|approximately|roughly)\s+)(\d{1,2})(?![\d:.]\d)\b|\b(\d{1,2})\s*-?ish\b/gi;
+const BARE_HOUR =
+  /(?=\d)(?<=\b(?:at|around|about|by|after|before|from|until|till|say|maybe|approximately|roughly)\s+)(\d{1,2})(?![\d:.]\d)\b|\b(\d{1,2})\s*-?ish\b/gi;
 // "five thirty", "at 7.30", "7.30 in the evening": hour and minutes without a colon.
 const SAID_TOGETHER =
   /(?=\d)(?<=\b(?:at|around|about|by|say|maybe|approximately|from|after|before|until)\s+)(\d{1,2})[\s.]([0-5]\d)\b(?![.,]\d)|\b(\d{1,2})[\s.]([0-5]\d)(?=\s*(?:in the|at night|tonight))/gi;
@@ -131,10 +134,14 @@ const CLOCK_LIKE = /(?<![\d.:/-])(\d{1,2})(?::(\d{2})|\s*時\s*(?:(\d{1,2})\s*�
 export function extractTime(text: string, options: TimeOptions): Extraction {
   const clocks = clockMentions(text, options);
   const pool = assertedGroup(text, clocks, spanOf);
-  const best = pool.reduce<Clock | undefined>((chosen, clock) => (chosen === undefined || refines(clock, chosen) ? clock : chosen), undefined);
+  const best = pool.reduce<Clock | undefined>(
+    (chosen, clock) => (chosen === undefined || refines(clock, chosen) ? clock : chosen),
+    undefined,
+  );
   if (best) return { value: hhmm(best.hour % 24, best.minute), rejected: null };
   const bad = CLOCK_LIKE.exec(text);
-  if (bad && (Number(bad[1]) > 24 || Number(bad[2] ?? bad[3] ?? 0) >= 60)) return { value: null, rejected: bad[0].trim(), problem: 'invalid' };
+  if (bad && (Number(bad[1]) > 24 || Number(bad[2] ?? bad[3] ?? 0) >= 60))
+    return { value: null, rejected: bad[0].trim(), problem: 'invalid' };
   return NONE;
 }
 
@@ -154,7 +161,16 @@ function clockMentions(text: string, options: TimeOptions): Clock[] {
   const found: Clock[] = [];
   const chronoRead = chronoClocks(rewritten, options);
   // A spoken reading inside a longer one that settles am/pm gives way to it ("after 1 pm" is 13:00, not "1").
-  const spoken = spokenClocks(rewritten).filter((clock) => !chronoRead.some((chronoClock) => chronoClock.settled && chronoClock.start <= clock.start && chronoClock.end >= clock.end && chronoClock.end - chronoClock.start > clock.end - clock.start));
+  const spoken = spokenClocks(rewritten).filter(
+    (clock) =>
+      !chronoRead.some(
+        (chronoClock) =>
+          chronoClock.settled &&
+          chronoClock.start <= clock.start &&
+          chronoClock.end >= clock.end &&
+          chronoClock.end - chronoClock.start > clock.end - clock.start,
+      ),
+  );
   for (const clock of [...spoken, ...chronoRead]) {
     if (!found.some((taken) => clock.start < taken.end && taken.start < clock.end)) found.push(clock);
   }
@@ -183,7 +199,13 @@ function chronoClocks(rewritten: Rewritten, options: TimeOptions): Clock[] {
       const hour = components.get('hour') ?? 0;
       // A 24-hour reading ("19:30", "09:00", 「0時」) or a named hour settles am/pm as firmly as "pm" does.
       const settled = components.isCertain('meridiem') || hour > 12 || hour === 0 || /\b0\d:\d{2}|noon|midday/i.test(written);
-      out.push({ ...located(rewritten, at, written.length), hour, minute: components.get('minute') ?? 0, settled, bound: isBound(rewritten, at, written.length) });
+      out.push({
+        ...located(rewritten, at, written.length),
+        hour,
+        minute: components.get('minute') ?? 0,
+        settled,
+        bound: isBound(rewritten, at, written.length),
+      });
     }
   }
   return out;
@@ -207,9 +229,11 @@ function spokenClocks(rewritten: Rewritten): Clock[] {
     push(match, before ? (hour + 23) % 24 : hour, before ? 60 - minutes : minutes, false);
   }
   for (const match of rewritten.text.matchAll(HALF_HOUR)) push(match, Number(match[1]), 30, false);
-  for (const match of rewritten.text.matchAll(SAID_TOGETHER)) push(match, Number(match[1] ?? match[3]), Number(match[2] ?? match[4]), false);
+  for (const match of rewritten.text.matchAll(SAID_TOGETHER))
+    push(match, Number(match[1] ?? match[3]), Number(match[2] ?? match[4]), false);
   for (const match of rewritten.text.matchAll(BARE_HOUR)) {
-    if (!QUANTITY_AFTER.test(rewritten.text.slice((match.index ?? 0) + match[0].length))) push(match, Number(match[1] ?? match[2]), 0, false);
+    if (!QUANTITY_AFTER.test(rewritten.text.slice((match.index ?? 0) + match[0].length)))
+      push(match, Number(match[1] ?? match[2]), 0, false);
   }
   for (const match of rewritten.text.matchAll(NAMED)) push(match, /midnight/i.test(match[0]) || match[3] ? 0 : 12, 0, true);
   return out;
@@ -244,7 +268,9 @@ function inheritMeridiem(clocks: Clock[]): Clock[] {
   const out: Clock[] = [];
   for (const clock of clocks) {
     const pm = [...out].reverse().find((earlier) => earlier.settled && earlier.hour >= 12);
-    out.push(!clock.settled && pm && clock.hour < 12 && clock.hour + 12 >= pm.hour ? { ...clock, hour: clock.hour + 12, settled: true } : clock);
+    out.push(
+      !clock.settled && pm && clock.hour < 12 && clock.hour + 12 >= pm.hour ? { ...clock, hour: clock.hour + 12, settled: true } : clock,
+    );
   }
   return out;
 }
@@ -255,7 +281,8 @@ type YearMention = Located & { year: number };
 
 // A four-digit number is a year unless it counts something: "2000 yen", "$1999", 「2000円」.
 const YEAR_DIGITS = /(?<![\d.,$£€¥#])((?:1[89]|20)\d{2})(?!\d|,\d|'?s\b|\s*年代)(?:\s*年度?)?/g;
-const COUNTED_AFTER = /^\s*(?:[%円万]|ドル|人|件|個|回|名|社|km|kg|yen|dollars?|pounds?|euros?|people|persons?|words?|steps?|calories|kcal|items?|units?|points?|pieces?|m\b|g\b)/i;
+const COUNTED_AFTER =
+  /^\s*(?:[%円万]|ドル|人|件|個|回|名|社|km|kg|yen|dollars?|pounds?|euros?|people|persons?|words?|steps?|calories|kcal|items?|units?|points?|pieces?|m\b|g\b)/i;
 const RELATIVE_YEAR_EN: ReadonlyArray<[RegExp, number]> = [
   [/\bthe year before last\b/gi, -2],
   [/\b(?:this|the current) year\b/gi, 0],
@@ -276,7 +303,8 @@ function yearMentions(text: string, options: TimeOptions): YearMention[] {
     found.push({ ...located(gregorian, yearMatch.index, yearMatch[0].length), year: Number(yearMatch[1]) });
   }
   for (const [re, shift] of RELATIVE_YEAR_EN) {
-    for (const relativeMatch of text.matchAll(re)) found.push({ start: relativeMatch.index, end: relativeMatch.index + relativeMatch[0].length, year: today.y + shift });
+    for (const relativeMatch of text.matchAll(re))
+      found.push({ start: relativeMatch.index, end: relativeMatch.index + relativeMatch[0].length, year: today.y + shift });
   }
   const inDigits = englishDigits(unchanged(text));
   for (const agoMatch of inDigits.text.matchAll(YEARS_AGO_EN)) {
@@ -285,7 +313,11 @@ function yearMentions(text: string, options: TimeOptions): YearMention[] {
   }
   for (const shortMatch of text.matchAll(SHORT_YEAR)) {
     const yy = Number(shortMatch[1]);
-    found.push({ start: shortMatch.index, end: shortMatch.index + shortMatch[0].length, year: yy <= (today.y % 100) + 1 ? 2000 + yy : 1900 + yy });
+    found.push({
+      start: shortMatch.index,
+      end: shortMatch.index + shortMatch[0].length,
+      year: yy <= (today.y % 100) + 1 ? 2000 + yy : 1900 + yy,
+    });
   }
   return withoutOverlaps(found);
 }
@@ -314,7 +346,10 @@ const NUM_EN = String.raw`(?:\d+(?:\.\d+)?(?:\s*(?:-|to|or)\s*\d+(?:\.\d+)?)?\+?
 const UNIT_EN = String.raw`(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?|seconds?|secs?|decades?|fortnights?)`;
 const PART_EN = String.raw`${NUM_EN}[\s-]*${UNIT_EN}\b(?:\s+and\s+a\s+half)?`;
 const QUALIFIER_EN = String.raw`(?:(?:about|around|roughly|approximately|approx\.?|almost|nearly|just over|just under|over|more than|less than|under|at least|at most|up to|close to)\s+)?`;
-const DURATION_EN = new RegExp(String.raw`\b${QUALIFIER_EN}${PART_EN}(?:(?:\s*,\s*|\s+and\s+|\s+)${PART_EN})*(?:\s+ago\b)?(?![\s-]+old\b)`, 'gi');
+const DURATION_EN = new RegExp(
+  String.raw`\b${QUALIFIER_EN}${PART_EN}(?:(?:\s*,\s*|\s+and\s+|\s+)${PART_EN})*(?:\s+ago\b)?(?![\s-]+old\b)`,
+  'gi',
+);
 const COMPACT_EN = /\b\d+\s?h(?:\s?\d+\s?m(?:in)?)?(?:\s?\d+\s?s)?\b|\b\d+\s?m(?:in)?\s?\d+\s?s\b/gi;
 
 // Japanese lengths: 「3年間」「半年」「1時間52分」「55分30秒」. A number after 月 or 時 is a date or a clock
@@ -350,7 +385,8 @@ const SINCE = new RegExp(
 function lengthMentions(text: string, options: DurationOptions): Length[] {
   const found: Length[] = [];
   const add = (rewritten: Rewritten, re: RegExp, rank: number, keep: (match: RegExpMatchArray) => boolean = () => true) => {
-    for (const match of rewritten.text.matchAll(re)) if (keep(match)) found.push({ ...located(rewritten, match.index ?? 0, match[0].length), rank });
+    for (const match of rewritten.text.matchAll(re))
+      if (keep(match)) found.push({ ...located(rewritten, match.index ?? 0, match[0].length), rank });
   };
   const words = englishDigits(kanjiDigits(unchanged(text)));
   add(words, DURATION_EN, RANK.unit, (match) => !/\sago$/i.test(match[0]));
@@ -383,7 +419,8 @@ export function extractDuration(text: string, options: DurationOptions): Extract
 }
 
 // A fact about a result timed on a clock: a race, a lap, a personal best.
-const RECORD = /\b(?:time|record|finish(?:ing)?|lap|race|marathon|personal best|pb|pace)\b|タイム|記録|自己ベスト|ベスト|完走|マラソン|ラップ/i;
+const RECORD =
+  /\b(?:time|record|finish(?:ing)?|lap|race|marathon|personal best|pb|pace)\b|タイム|記録|自己ベスト|ベスト|完走|マラソン|ラップ/i;
 
 /** Whether a fact asks for a time achieved, so "1:52" in the answer is a length rather than a time of day. */
 export function asksForRecord(texts: readonly string[]): boolean {
@@ -395,9 +432,11 @@ export function asksForRecord(texts: readonly string[]): boolean {
 // English seasons need a modifier, a year or a preposition: "fall" and "spring" are also verbs and nouns.
 const SEASON_EN = /\b(?:(?:last|this|next|early|late|mid)[\s-]+)?(?:spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?(?:19|20)\d{2})?\b/gi;
 const SEASON_CONTEXT = /\b(?:in|during|that|over|by|since|until|from|through)\s+(?:the\s+)?$/i;
-const SEASON_JA = /(?:(?:\d{4}\s*年|去年|昨年|今年|来年|一昨年|おととし)(?:\s*の)?\s*)?(?:春|夏|秋|冬)(?:休み)?(?=\s*(?:頃|ごろ|から|まで|に|先|の(?:終わり|初め|はじめ)|[、。,.]|$))/g;
+const SEASON_JA =
+  /(?:(?:\d{4}\s*年|去年|昨年|今年|来年|一昨年|おととし)(?:\s*の)?\s*)?(?:春|夏|秋|冬)(?:休み)?(?=\s*(?:頃|ごろ|から|まで|に|先|の(?:終わり|初め|はじめ)|[、。,.]|$))/g;
 // Decades: "the 90s", "the late 1990s", 「90年代」; "my 20s" is an age.
-const DECADE = /\b(?:the\s+(?:(?:early|mid|late)[\s-]+)?(?:(?:19|20)?\d0'?s)|(?:19|20)\d0'?s|'\d0s)\b|(?:19|20)?\d0\s*年代(?:前半|後半|初め|半ば)?/gi;
+const DECADE =
+  /\b(?:the\s+(?:(?:early|mid|late)[\s-]+)?(?:(?:19|20)?\d0'?s)|(?:19|20)\d0'?s|'\d0s)\b|(?:19|20)?\d0\s*年代(?:前半|後半|初め|半ば)?/gi;
 // Also days counted from the one in question: "the same day", "the next day", 「当日」「翌日」「次の日」.
 const RELATIVE_SPAN =
   /\b(?:last|this|next|past)\s+(?:week(?:end)?|month|year)\b|\b(?:the\s+)?(?:same|next|following|previous)\s+(?:day|morning|evening|week)\b|\bthe day (?:after|before)\b|\bovernight\b|先々週|先週|今週|来週|再来週|週末|当日|同日|即日|翌日|翌朝|翌週|翌月|前日|次の日|明くる日/gi;
@@ -423,13 +462,22 @@ export function extractPeriod(text: string, options: TimeOptions): Extraction {
     ...dates.map(spanOf),
     ...yearMentions(text, options).map(spanOf),
     ...lengthMentions(text, options).map(spanOf),
-    ...otherMentions(text, dates.some((date) => date.known.month)).map(spanOf),
+    ...otherMentions(
+      text,
+      dates.some((date) => date.known.month),
+    ).map(spanOf),
   ];
   const retracted = retractedSpans(text);
   const kept = spans.filter(([start, end]) => !retracted.some(([from, to]) => start >= from && end <= to));
   // 「翌日返却」「当日返却」: a Japanese time word heading a compound keeps the compound.
-  const compound = ([start, end]: Span): Span => [start, end + (/^[\p{Script=Han}\p{Script=Katakana}ー]+/u.exec(text.slice(end))?.[0].length ?? 0)];
-  const phrases = joined(text, kept.map((span) => compound(withQualifiers(text, span))));
+  const compound = ([start, end]: Span): Span => [
+    start,
+    end + (/^[\p{Script=Han}\p{Script=Katakana}ー]+/u.exec(text.slice(end))?.[0].length ?? 0),
+  ];
+  const phrases = joined(
+    text,
+    kept.map((span) => compound(withQualifiers(text, span))),
+  );
   if (phrases.length === 0) return NONE;
   return { value: phrases.map(([start, end]) => text.slice(start, end).trim()).join(', '), rejected: null };
 }
@@ -440,12 +488,15 @@ const DAY_ALONE = /\b(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b|(?<![\d�
 
 function otherMentions(text: string, monthKnown: boolean): Located[] {
   const out: Located[] = [];
-  if (monthKnown) for (const dayMatch of text.matchAll(DAY_ALONE)) out.push({ start: dayMatch.index, end: dayMatch.index + dayMatch[0].length });
+  if (monthKnown)
+    for (const dayMatch of text.matchAll(DAY_ALONE)) out.push({ start: dayMatch.index, end: dayMatch.index + dayMatch[0].length });
   for (const seasonMatch of text.matchAll(SEASON_EN)) {
     const qualified = /\d|^(?:last|this|next|early|late|mid)/i.test(seasonMatch[0]);
-    if (qualified || SEASON_CONTEXT.test(text.slice(0, seasonMatch.index))) out.push({ start: seasonMatch.index, end: seasonMatch.index + seasonMatch[0].length });
+    if (qualified || SEASON_CONTEXT.test(text.slice(0, seasonMatch.index)))
+      out.push({ start: seasonMatch.index, end: seasonMatch.index + seasonMatch[0].length });
   }
-  for (const re of [SEASON_JA, RELATIVE_SPAN, DECADE]) for (const match of text.matchAll(re)) out.push({ start: match.index, end: match.index + match[0].length });
+  for (const re of [SEASON_JA, RELATIVE_SPAN, DECADE])
+    for (const match of text.matchAll(re)) out.push({ start: match.index, end: match.index + match[0].length });
   return out;
 }
 
@@ -482,7 +533,8 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
   const told = assertedGroup(reply, clockMentions(apart(reply), timeOptions), spanOf).map(minutesOf);
   // An hour said without its half of the day (「３時から５時」) is read in the half where a slot holds it.
   const fits = (minute: number, slot: Slot) => minute >= slot.from && minute < slot.to;
-  const read = (minute: number) => (minute < 720 && !slots.some((slot) => fits(minute, slot) || slot.from === minute) ? minute + 720 : minute);
+  const read = (minute: number) =>
+    minute < 720 && !slots.some((slot) => fits(minute, slot) || slot.from === minute) ? minute + 720 : minute;
   if (told.length >= 2) {
     const [from, to] = [read(told[0]!), read(told[1]!)];
     const exact = slots.filter((slot) => slot.from === from && slot.to === to);
@@ -496,7 +548,8 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
   }
   const part = [...blankRetracted(reply).matchAll(DAY_PART)].map(dayPartOf).at(-1);
   if (part === 'am') return slots.filter((slot) => slot.to <= 13 * 60).map((slot) => slot.option);
-  if (part === 'pm' || part === 'day') return slots.filter((slot) => slot.from >= 12 * 60 && slot.from < 18 * 60).map((slot) => slot.option);
+  if (part === 'pm' || part === 'day')
+    return slots.filter((slot) => slot.from >= 12 * 60 && slot.from < 18 * 60).map((slot) => slot.option);
   if (part === 'night' || part === 'late') return slots.filter((slot) => slot.from >= 17 * 60).map((slot) => slot.option);
   return [];
 }
@@ -504,7 +557,8 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
 // The two ends of a span said as one ("9時〜12時", "1:00-3:00", "3 to 5"): chrono reads such a span as its start only.
 // (Each stretch of spaces is read once: the lookbehind ends at the digit or mark, not in the spaces after it, and the
 // lookahead starts after all of them; `\d\s*(?:…|\s*…)?` and `\s*(?=…\s*\d)` tried every split of a long run.)
-const SPAN_BETWEEN = /(?<=\d(?:\s*(?:時|:\d\d|[ap]\.?m\.?))?)\s*(?:〜|～|~|–|—|-|から|\bto\b|\btill\b|\buntil\b)\s*(?=(?:午前|午後)\s*\d|\d)/gi;
+const SPAN_BETWEEN =
+  /(?<=\d(?:\s*(?:時|:\d\d|[ap]\.?m\.?))?)\s*(?:〜|～|~|–|—|-|から|\bto\b|\btill\b|\buntil\b)\s*(?=(?:午前|午後)\s*\d|\d)/gi;
 
 /** The text with a span's ends set apart, same length so offsets still point into the original. */
 function apart(text: string): string {

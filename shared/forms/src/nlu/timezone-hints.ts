@@ -36,9 +36,33 @@ export const ZONE_WORDS: Readonly<Record<string, readonly ZoneWord[]>> = {
 
 /** The zones most of a country's people live in, in the order to offer them. */
 export const PRINCIPAL_ZONES: Readonly<Record<string, readonly string[]>> = {
-  US: ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'America/Phoenix', 'America/Anchorage', 'Pacific/Honolulu'],
-  CA: ['America/Toronto', 'America/Vancouver', 'America/Edmonton', 'America/Winnipeg', 'America/Halifax', 'America/St_Johns', 'America/Regina'],
-  AU: ['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Perth', 'Australia/Adelaide', 'Australia/Darwin', 'Australia/Hobart'],
+  US: [
+    'America/New_York',
+    'America/Chicago',
+    'America/Denver',
+    'America/Los_Angeles',
+    'America/Phoenix',
+    'America/Anchorage',
+    'Pacific/Honolulu',
+  ],
+  CA: [
+    'America/Toronto',
+    'America/Vancouver',
+    'America/Edmonton',
+    'America/Winnipeg',
+    'America/Halifax',
+    'America/St_Johns',
+    'America/Regina',
+  ],
+  AU: [
+    'Australia/Sydney',
+    'Australia/Melbourne',
+    'Australia/Brisbane',
+    'Australia/Perth',
+    'Australia/Adelaide',
+    'Australia/Darwin',
+    'Australia/Hobart',
+  ],
   BR: ['America/Sao_Paulo', 'America/Manaus', 'America/Fortaleza', 'America/Belem', 'America/Rio_Branco'],
   MX: ['America/Mexico_City', 'America/Tijuana', 'America/Cancun', 'America/Monterrey', 'America/Hermosillo'],
   RU: ['Europe/Moscow', 'Asia/Yekaterinburg', 'Asia/Novosibirsk', 'Asia/Vladivostok', 'Europe/Kaliningrad'],

@@ -88,7 +88,13 @@ export function countryZones(code: string): string[] | null {
 function ownLinks(code: string, canonical: readonly string[]): string[] {
   const byTarget = new Map<string, string>();
   for (const zone of Object.values(zonesIncludingLinks())) {
-    if (zone.aliasOf && canonical.includes(zone.aliasOf) && zone.countries[0] === code && zoneArea(zone.name) && !byTarget.has(zone.aliasOf)) {
+    if (
+      zone.aliasOf &&
+      canonical.includes(zone.aliasOf) &&
+      zone.countries[0] === code &&
+      zoneArea(zone.name) &&
+      !byTarget.has(zone.aliasOf)
+    ) {
       byTarget.set(zone.aliasOf, zone.name);
     }
   }

@@ -16,7 +16,9 @@ export function romanize(text: string): string | null {
   const kana = readingOf(text) ?? text;
   if (/\p{Script=Han}/u.test(kana)) return null;
   // In pieces: wanakana recurses once per character, so a long reply's romanisation overflowed the stack.
-  const roman = convertInPieces(kana, (piece) => toRomaji(piece), startsRomajiSyllable).replace(/\s+/g, ' ').trim();
+  const roman = convertInPieces(kana, (piece) => toRomaji(piece), startsRomajiSyllable)
+    .replace(/\s+/g, ' ')
+    .trim();
   return roman && !hasJapanese(roman) ? roman : null;
 }
 
@@ -30,7 +32,9 @@ export function optionInLanguage(option: string, lang: SessionLanguage): string 
 export function kanaReading(text: string): string | null {
   const kana = readingOf(text);
   // In pieces: wanakana copies an array per character, so a long reply's reading took seconds.
-  return kana && !/\p{Script=Han}/u.test(kana) ? convertInPieces(kana, (piece) => toHiragana(piece, { passRomaji: true }), startsKanaState) : null;
+  return kana && !/\p{Script=Han}/u.test(kana)
+    ? convertInPieces(kana, (piece) => toHiragana(piece, { passRomaji: true }), startsKanaState)
+    : null;
 }
 
 /**

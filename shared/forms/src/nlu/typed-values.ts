@@ -68,7 +68,9 @@ export function extractPhone(text: string, country: string | null, options: { mo
     const found = findPhoneNumbersInText(text, region ? { defaultCountry: region } : undefined);
     const valid = preferAsserted(text, found, (phone) => [phone.startsAt, phone.endsAt]).filter((phone) => phone.number.isValid());
     // "Desk 029 2018 4471, mobile 07700 900812" to a question about a mobile: the mobile.
-    const mobile = options.mobile ? (valid.find((phone) => /MOBILE/.test(phone.number.getType() ?? ''))?.number.number ?? namedMobile(text, region)) : null;
+    const mobile = options.mobile
+      ? (valid.find((phone) => /MOBILE/.test(phone.number.getType() ?? ''))?.number.number ?? namedMobile(text, region))
+      : null;
     const wanted = mobile ?? valid[0]?.number.number;
     if (wanted) return { value: wanted, rejected: null };
   }
@@ -101,7 +103,8 @@ export function contactSpans(text: string, country: string | null): Array<[numbe
   for (const match of emailCandidates(text)) if (match.text.length > 1) spans.push([match.index, match.index + match.text.length]);
   for (const url of urlCandidates(text)) spans.push([url.index, url.index + url.candidate.length]);
   const defaultCountry = country && isSupportedCountry(country) ? (country as CountryCode) : undefined;
-  for (const found of findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)) spans.push([found.startsAt, found.endsAt]);
+  for (const found of findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined))
+    spans.push([found.startsAt, found.endsAt]);
   return spans;
 }
 
@@ -122,7 +125,10 @@ const FILE_LIKE = /\.(?:js|ts|py|rb|md|txt|json|html?|css|java|go|rs|sh|ya?ml|ex
 /** A web address (http/https or a bare domain such as example.com/portfolio), with https:// added when missing. */
 export function extractUrl(text: string): Extraction {
   let rejected: string | null = null;
-  for (const { candidate, hasProtocol } of preferAsserted(text, [...urlCandidates(text)], (url) => [url.index, url.index + url.candidate.length])) {
+  for (const { candidate, hasProtocol } of preferAsserted(text, [...urlCandidates(text)], (url) => [
+    url.index,
+    url.index + url.candidate.length,
+  ])) {
     if (validator.isURL(candidate, { protocols: ['http', 'https'], require_tld: true })) {
       return { value: hasProtocol ? candidate : `https://${candidate}`, rejected: null };
     }
@@ -184,4 +190,3 @@ export function extractNumber(text: string): Extraction {
   const first = findNumbers(text)[0];
   return first ? { value: first.value, rejected: null } : NONE;
 }
-

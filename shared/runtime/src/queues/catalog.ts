@@ -101,7 +101,11 @@ export type AgentQueues = {
 };
 
 /** Lazily creates one producer Queue per agent partition on a shared connection. */
-export function createAgentQueues(connection: ConnectionOptions, prefix: string, partitions: Readonly<Record<AgentName, number>>): AgentQueues {
+export function createAgentQueues(
+  connection: ConnectionOptions,
+  prefix: string,
+  partitions: Readonly<Record<AgentName, number>>,
+): AgentQueues {
   const queues = new Map<string, Queue>();
   const get = (agent: AgentName, partition = 0): Queue => {
     const name = queueName(agent, partition, partitions[agent]);
@@ -125,8 +129,17 @@ export function createAgentQueues(connection: ConnectionOptions, prefix: string,
 
 /** The job carries the active trace context, so the step's span continues the trace of whatever dispatched it. */
 export async function enqueueStep(queues: AgentQueues, config: Config, sessionId: string, step: Step): Promise<void> {
-  const payload: StepJob = { v: JOB_SCHEMA_VERSION, sessionId, seq: step.seq, agent: step.agent, turnId: step.turnId, trace: injectTrace() };
-  await queues.forSession(step.agent, sessionId).add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
+  const payload: StepJob = {
+    v: JOB_SCHEMA_VERSION,
+    sessionId,
+    seq: step.seq,
+    agent: step.agent,
+    turnId: step.turnId,
+    trace: injectTrace(),
+  };
+  await queues
+    .forSession(step.agent, sessionId)
+    .add(STEP_JOB_NAME, payload, { ...stepJobOptions(config), jobId: stepJobId(sessionId, step.seq) });
 }
 
 /**
@@ -141,7 +154,11 @@ export type RequestJobKind<T extends { trace?: unknown }> = { agent: AgentName; 
  * agent's first partition, so one QueueEvents stream tells every waiting request; the job carries the active
  * trace context unless the payload names one.
  */
-export async function enqueueRequest<T extends { trace?: unknown }>(queues: AgentQueues, kind: RequestJobKind<T>, payload: T): Promise<Job> {
+export async function enqueueRequest<T extends { trace?: unknown }>(
+  queues: AgentQueues,
+  kind: RequestJobKind<T>,
+  payload: T,
+): Promise<Job> {
   return queues.get(kind.agent).add(kind.name, kind.schema.parse({ ...payload, trace: payload.trace ?? injectTrace() }), kind.options);
 }
 

@@ -41,6 +41,9 @@ export async function deferNewerJob(job: Job, token: string | undefined, opts: D
   const delay = Math.round(opts.delayMs * (1 + Math.random() * 0.2));
   await job.moveToDelayed(Date.now() + delay, token);
   opts.metrics?.jobsDeferred.inc({ agent: opts.agent, job: job.name, version: String(version) });
-  opts.log.warn({ jobId: job.id, job: job.name, jobVersion: version, knownVersion: known, delayMs: delay }, 'job of a newer schema version left for a newer worker');
+  opts.log.warn(
+    { jobId: job.id, job: job.name, jobVersion: version, knownVersion: known, delayMs: delay },
+    'job of a newer schema version left for a newer worker',
+  );
   throw new DelayedError();
 }

@@ -44,7 +44,13 @@ export async function commitStep(
 ): Promise<{ version: number; next: Step | null } | null> {
   const { loaded, step, draft } = input;
   const sessionId = loaded.state.sessionId;
-  const attributes = { [ATTR.sessionId]: sessionId, [ATTR.turnId]: step.turnId, [ATTR.stepSeq]: step.seq, [ATTR.commitMode]: input.mode, [ATTR.dbSystem]: 'redis' };
+  const attributes = {
+    [ATTR.sessionId]: sessionId,
+    [ATTR.turnId]: step.turnId,
+    [ATTR.stepSeq]: step.seq,
+    [ATTR.commitMode]: input.mode,
+    [ATTR.dbSystem]: 'redis',
+  };
   const res = await inSpan('commit', { attributes }, async (span) => {
     const committed = await deps.store.commit({
       sessionId,

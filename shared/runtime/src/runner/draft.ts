@@ -1,14 +1,22 @@
-import { event, NO_TOKENS, type AgentName, type ChatMessage, type DeepReadonly, type Language, type LoopCheckpoint, type NewEvent, type RunStep, type SessionState, type TimezoneSource, type TokenTotals } from '@convo/contract';
+import {
+  event,
+  NO_TOKENS,
+  type AgentName,
+  type ChatMessage,
+  type DeepReadonly,
+  type Language,
+  type LoopCheckpoint,
+  type NewEvent,
+  type RunStep,
+  type SessionState,
+  type TimezoneSource,
+  type TokenTotals,
+} from '@convo/contract';
 import { SystemError } from '../errors.js';
 
 /** The StateChange records of docs/seeds/001, read off the events a draft emitted. */
 export type StateChangeType =
-  | 'SET_LANGUAGE'
-  | 'SET_COUNTRY'
-  | 'SET_TIMEZONE'
-  | 'SET_CURRENT_AGENT'
-  | 'ADD_USER_MESSAGE'
-  | 'ADD_ASSISTANT_MESSAGE';
+  'SET_LANGUAGE' | 'SET_COUNTRY' | 'SET_TIMEZONE' | 'SET_CURRENT_AGENT' | 'ADD_USER_MESSAGE' | 'ADD_ASSISTANT_MESSAGE';
 export type StateChange = { type: StateChangeType; payload: Record<string, unknown> };
 
 const BOOTSTRAP_CHANGES: ReadonlySet<string> = new Set(['SET_LANGUAGE', 'SET_COUNTRY', 'SET_TIMEZONE']);
@@ -69,7 +77,11 @@ export class SessionDraft<S extends SessionState = SessionState> {
       if (recorded.type === 'agent.changed') return [{ type: 'SET_CURRENT_AGENT', payload: { ...(recorded.data as object) } }];
       if (recorded.type === 'message') {
         const message = recorded.data as { messageId: string; role: string; agent: string | null };
-        return [message.role === 'user' ? { type: 'ADD_USER_MESSAGE', payload: { messageId: message.messageId } } : { type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: message.messageId, agent: message.agent } }];
+        return [
+          message.role === 'user'
+            ? { type: 'ADD_USER_MESSAGE', payload: { messageId: message.messageId } }
+            : { type: 'ADD_ASSISTANT_MESSAGE', payload: { messageId: message.messageId, agent: message.agent } },
+        ];
       }
       if (recorded.type !== 'state.changed') return [];
       const change = recorded.data as { type: string; payload: Record<string, unknown> };

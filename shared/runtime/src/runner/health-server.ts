@@ -26,7 +26,9 @@ export async function startHealthServer(port: number, checks: HealthChecks): Pro
     if (path === '/readyz') {
       checks
         .ready()
-        .then((ok) => (ok ? json(200, { status: 'ready' }) : json(503, { error: { code: 'not_ready', message: 'redis unreachable or shutting down' } })))
+        .then((ok) =>
+          ok ? json(200, { status: 'ready' }) : json(503, { error: { code: 'not_ready', message: 'redis unreachable or shutting down' } }),
+        )
         .catch(() => json(503, { error: { code: 'not_ready', message: 'readiness check failed' } }));
       return;
     }
@@ -35,7 +37,9 @@ export async function startHealthServer(port: number, checks: HealthChecks): Pro
       merged
         .metrics()
         .then((text) => res.writeHead(200, { 'content-type': merged.contentType }).end(text))
-        .catch((err: unknown) => json(500, { error: { code: 'internal_error', message: err instanceof Error ? err.message : String(err) } }));
+        .catch((err: unknown) =>
+          json(500, { error: { code: 'internal_error', message: err instanceof Error ? err.message : String(err) } }),
+        );
       return;
     }
     return json(404, { error: { code: 'not_found', message: `no route GET ${path}` } });

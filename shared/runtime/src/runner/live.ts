@@ -28,7 +28,9 @@ export function createLiveChannel(store: Pick<SessionStore, 'publishLive'>, sess
       while (offset < before.length && offset < text.length && before[offset] === text[offset]) offset++;
       sent.set(messageId, text);
       const delta = event('message.delta', { messageId, delta: text.slice(offset), offset, turnId });
-      store.publishLive(sessionId, delta).catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'live delta not published'));
+      store
+        .publishLive(sessionId, delta)
+        .catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'live delta not published'));
     },
     get streamed() {
       return [...sent.keys()];

@@ -67,7 +67,12 @@ export async function runStep<D extends SessionDraft>(job: JobLike, deps: StepRu
   });
 }
 
-async function runParsedStep<D extends SessionDraft>(job: JobLike, payload: StepJob, deps: StepRunnerDeps<D>, signal?: AbortSignal): Promise<StepRunResult> {
+async function runParsedStep<D extends SessionDraft>(
+  job: JobLike,
+  payload: StepJob,
+  deps: StepRunnerDeps<D>,
+  signal?: AbortSignal,
+): Promise<StepRunResult> {
   const log = deps.log.child({ sessionId: payload.sessionId, turnId: payload.turnId, seq: payload.seq });
   for (let i = 0; i < MAX_CONFLICT_RETRIES; i++) {
     let loaded = await deps.store.load(payload.sessionId);
@@ -102,7 +107,12 @@ function draftOf<D extends SessionDraft>(deps: { product?: ProductHooks<D> }, lo
 }
 
 /** First step of a turn: record `turn.started` and the user's message, once. Returns the session as committed. */
-async function beginTurn<D extends SessionDraft>(deps: StepRunnerDeps<D>, loaded: LoadedSession, step: Step, turn: TurnRecord | null): Promise<LoadedSession | null> {
+async function beginTurn<D extends SessionDraft>(
+  deps: StepRunnerDeps<D>,
+  loaded: LoadedSession,
+  step: Step,
+  turn: TurnRecord | null,
+): Promise<LoadedSession | null> {
   const draft = draftOf(deps, loaded);
   draft.beginTurn(step.turnId);
   if (turn?.message != null) {
@@ -113,7 +123,13 @@ async function beginTurn<D extends SessionDraft>(deps: StepRunnerDeps<D>, loaded
   const committed = await commitStep(deps, { loaded, step, draft, mode: 'none', keepRunSteps: false });
   if (!committed) return null;
   // The draft owns loaded.state (no copy) and has changed it in place.
-  return { ...loaded, version: committed.version, state: loaded.state, lastEventId: loaded.lastEventId + draft.events.length, messageCount: loaded.state.messages.length };
+  return {
+    ...loaded,
+    version: committed.version,
+    state: loaded.state,
+    lastEventId: loaded.lastEventId + draft.events.length,
+    messageCount: loaded.state.messages.length,
+  };
 }
 
 async function executeAndCommit<D extends SessionDraft>(
@@ -132,7 +148,15 @@ async function executeAndCommit<D extends SessionDraft>(
     outcome =
       draft.state.status === 'submitted' || draft.state.status === 'failed'
         ? { kind: 'end' }
-        : await deps.handler({ draft, step, turn: { turnId: step.turnId, message: turnRecord?.message ?? null }, turnOptions: turnRecord?.options ?? null, log, signal, live });
+        : await deps.handler({
+            draft,
+            step,
+            turn: { turnId: step.turnId, message: turnRecord?.message ?? null },
+            turnOptions: turnRecord?.options ?? null,
+            log,
+            signal,
+            live,
+          });
   } catch (err) {
     // Read once: to see a cancel, and to fail the turn from the session as stored (the handler may have left the draft half-changed).
     const fresh = await deps.store.load(loaded.state.sessionId);
@@ -180,7 +204,12 @@ async function failCancelled<D extends SessionDraft>(
 }
 
 /** Turn latency as a client sees it: accepted by the gateway → ended (bootstrap runs have no accepted turn). */
-function observeTurn<D extends SessionDraft>(deps: StepRunnerDeps<D>, loaded: LoadedSession, turn: TurnRecord | null, outcome: 'completed' | 'failed'): void {
+function observeTurn<D extends SessionDraft>(
+  deps: StepRunnerDeps<D>,
+  loaded: LoadedSession,
+  turn: TurnRecord | null,
+  outcome: 'completed' | 'failed',
+): void {
   if (!deps.metrics || !turn) return;
   const seconds = (Date.now() - Date.parse(turn.acceptedAt)) / 1000;
   if (Number.isFinite(seconds) && seconds >= 0) deps.metrics.turnDuration.observe({ kind: loaded.state.kind, outcome }, seconds);
@@ -203,7 +232,13 @@ async function commitOutcome<D extends SessionDraft>(
     draft.setAgent(outcome.to);
     mode = 'continue';
   } else {
-    draft.emit(event('turn.completed', { turnId: step.turnId, awaitingUserResponse: outcome.kind === 'await_user', usage: { ...(draft.state.turnUsage ?? NO_TOKENS) } }));
+    draft.emit(
+      event('turn.completed', {
+        turnId: step.turnId,
+        awaitingUserResponse: outcome.kind === 'await_user',
+        usage: { ...(draft.state.turnUsage ?? NO_TOKENS) },
+      }),
+    );
     mode = 'end_turn';
   }
   const committed = await commitStep(deps, { loaded, step, draft, mode, nextAgent: outcome.kind === 'continue' ? outcome.to : undefined });
@@ -246,10 +281,17 @@ export async function failTurn<D extends SessionDraft>(
   draft.emit(event('turn.failed', { turnId: step.turnId, error: { code, message } }));
   // The audit keeps what the failed step ran (marked discarded) and the failure itself.
   const now = draft.now();
-  draft.runSteps.push(
-    ...attempted.map((run) => ({ ...run, discarded: true })),
-    { runStepId: `rs-${step.seq}-failed`, turnId: step.turnId, agent: step.agent, toolName: 'turn.failed', input: null, output: { status: 'error', result: { message, code } }, startedAt: now, finishedAt: now, discarded: true },
-  );
+  draft.runSteps.push(...attempted.map((run) => ({ ...run, discarded: true })), {
+    runStepId: `rs-${step.seq}-failed`,
+    turnId: step.turnId,
+    agent: step.agent,
+    toolName: 'turn.failed',
+    input: null,
+    output: { status: 'error', result: { message, code } },
+    startedAt: now,
+    finishedAt: now,
+    discarded: true,
+  });
   const committed = await commitStep(deps, { loaded, step, draft, mode: 'end_turn' });
   return committed ? 'failed_turn' : 'conflict';
 }

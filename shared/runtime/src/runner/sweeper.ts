@@ -15,7 +15,13 @@ import { failTurn } from './step-runner.js';
  * a step whose job failed for good (e.g. stalled too often) fails its turn so
  * the session is usable again. Idempotent, so every gateway replica may run it.
  */
-export async function sweepOnce(deps: { store: SessionStore; queues: AgentQueues; config: Config; log: Logger; product?: ProductHooks }): Promise<number> {
+export async function sweepOnce(deps: {
+  store: SessionStore;
+  queues: AgentQueues;
+  config: Config;
+  log: Logger;
+  product?: ProductHooks;
+}): Promise<number> {
   const ids = await deps.store.listStalePending(deps.config.stepStaleMs);
   let repaired = 0;
   for (const sessionId of ids) {

@@ -34,7 +34,17 @@ export const createSession = defineScript({
     messagesJson: readonly string[];
   }) => ({
     keys: allSessionKeys(input.keys),
-    args: [input.stateJson, input.kind, input.tokenHash, input.agent, input.bootstrapTurnId, input.now, input.ttlSeconds, input.status, ...input.messagesJson],
+    args: [
+      input.stateJson,
+      input.kind,
+      input.tokenHash,
+      input.agent,
+      input.bootstrapTurnId,
+      input.now,
+      input.ttlSeconds,
+      input.status,
+      ...input.messagesJson,
+    ],
   }),
   decode: (reply) => reply === 1,
 });
@@ -60,7 +70,17 @@ export const acceptTurn = defineScript({
     turnLimit: number;
   }) => ({
     keys: allSessionKeys(input.keys),
-    args: [input.turnId, input.turnJson, input.idempotencyKey ?? '', input.multitask, input.maxQueued, input.ttlSeconds, input.eventsMaxLen, input.fingerprint, input.turnLimit],
+    args: [
+      input.turnId,
+      input.turnJson,
+      input.idempotencyKey ?? '',
+      input.multitask,
+      input.maxQueued,
+      input.ttlSeconds,
+      input.eventsMaxLen,
+      input.fingerprint,
+      input.turnLimit,
+    ],
   }),
   decode: (reply): AcceptResult => {
     const [outcome, turnId, position, step] = reply as [string, string?, number?, string?];
@@ -146,7 +166,9 @@ export const readSession = defineScript({
   encode: (input: { keys: SessionKeys }) => ({ keys: allSessionKeys(input.keys), args: [] }),
   decode: (reply): SessionRecord | null => {
     const values = reply as unknown[];
-    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn, stepTurnJson] = values.slice(0, 11).map(String);
+    const [version, stateJson, step, activeTurn, eventSeq, tokenHash, status, queued, firstStreamId, cancelTurn, stepTurnJson] = values
+      .slice(0, 11)
+      .map(String);
     if (!version || !stateJson) return null;
     return {
       version: Number(version),

@@ -8,8 +8,27 @@ import type { RunStep } from '@convo/contract';
 import { ChatMessage, SessionState, type SessionView, type Step } from '@convo/contract';
 import type { TraceCarrier } from '@convo/contract';
 import { injectTrace } from '../tracing/propagation.js';
-import { allSessionKeys, cancelChannel, liveChannel, PENDING_SHARDS, pendingShardKey, pendingStepsKey, sessionKeys, type SessionKeys } from './keys.js';
-import { acceptTurn, cancelTurn, commitStep, createSession, readSession, replaceTurn, type AcceptResult, type CancelOutcome, type CommitMode } from './scripts.js';
+import {
+  allSessionKeys,
+  cancelChannel,
+  liveChannel,
+  PENDING_SHARDS,
+  pendingShardKey,
+  pendingStepsKey,
+  sessionKeys,
+  type SessionKeys,
+} from './keys.js';
+import {
+  acceptTurn,
+  cancelTurn,
+  commitStep,
+  createSession,
+  readSession,
+  replaceTurn,
+  type AcceptResult,
+  type CancelOutcome,
+  type CommitMode,
+} from './scripts.js';
 
 export type { AcceptResult, CancelOutcome, CommitMode } from './scripts.js';
 
@@ -88,7 +107,9 @@ export class SessionStore {
 
   /** Creates the session with its bootstrap step (seq 1) already pending. */
   async create(input: { state: SessionState; tokenHash: string; agent: AgentName; turnId: string }): Promise<Step> {
-    const created = await this.markedBefore(input.state.sessionId, () => this.insert(input.state, input.tokenHash, input.agent, input.turnId));
+    const created = await this.markedBefore(input.state.sessionId, () =>
+      this.insert(input.state, input.tokenHash, input.agent, input.turnId),
+    );
     if (!created) throw new SystemError(`session ${input.state.sessionId} already exists`);
     return { seq: 1, agent: input.agent, turnId: input.turnId };
   }
@@ -137,7 +158,12 @@ export class SessionStore {
     options?: Record<string, unknown>;
   }): Promise<AcceptResult> {
     const trace = injectTrace();
-    const turn: TurnRecord = { message: input.message, acceptedAt: input.acceptedAt, ...(input.options ? { options: input.options } : {}), ...(trace ? { trace } : {}) };
+    const turn: TurnRecord = {
+      message: input.message,
+      acceptedAt: input.acceptedAt,
+      ...(input.options ? { options: input.options } : {}),
+      ...(trace ? { trace } : {}),
+    };
     const accept = () =>
       acceptTurn.run(this.redis, {
         keys: this.keys(input.sessionId),
@@ -148,7 +174,9 @@ export class SessionStore {
         maxQueued: input.maxQueued,
         ttlSeconds: this.opts.ttlSeconds,
         eventsMaxLen: this.opts.eventsMaxLen,
-        fingerprint: createHash('sha256').update(JSON.stringify([input.message, input.options ?? null])).digest('hex'),
+        fingerprint: createHash('sha256')
+          .update(JSON.stringify([input.message, input.options ?? null]))
+          .digest('hex'),
         turnLimit: input.turnLimit,
       });
     const accepted = await this.markedBefore(input.sessionId, accept);
@@ -306,7 +334,9 @@ export class SessionStore {
   async listStalePending(olderThanMs: number, limit = 100): Promise<string[]> {
     const before = Date.now() - olderThanMs;
     const shards = await Promise.all(
-      Array.from({ length: PENDING_SHARDS }, (_, shard) => this.redis.zrangebyscore(pendingShardKey(this.opts.prefix, shard), '-inf', before, 'LIMIT', 0, limit)),
+      Array.from({ length: PENDING_SHARDS }, (_, shard) =>
+        this.redis.zrangebyscore(pendingShardKey(this.opts.prefix, shard), '-inf', before, 'LIMIT', 0, limit),
+      ),
     );
     return shards.flat();
   }
@@ -338,7 +368,13 @@ function readState(sessionId: string, stateJson: string, messagesJson: readonly 
   const document = JSON.parse(stateJson) as { messages?: unknown };
   const stored = messagesJson.length > 0 ? messagesJson.map((json) => JSON.parse(json) as ChatMessage) : null;
   const parsed = SessionState.safeParse({ ...document, messages: stored ? [] : (document.messages ?? []) });
-  if (!parsed.success) throw new SystemError(`session ${sessionId}: the stored state does not match its schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new SystemError(
+      `session ${sessionId}: the stored state does not match its schema: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   if (stored) parsed.data.messages = stored;
   return parsed.data;
 }

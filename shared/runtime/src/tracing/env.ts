@@ -7,7 +7,8 @@ import { z } from 'zod';
  * variables are validated with everything else and a bad one stops the
  * process at start.
  */
-export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+export type SamplerName =
+  'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 const isOtlpHttp = (protocol: string): protocol is OtlpProtocol => protocol === 'http/protobuf' || protocol === 'http/json';
@@ -45,7 +46,9 @@ const OtelEnv = z.object({
   OTEL_RESOURCE_ATTRIBUTES: optionalText,
   OTEL_TRACES_SAMPLER: z.preprocess(
     blankToUndefined,
-    z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_always_on'),
+    z
+      .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+      .default('parentbased_always_on'),
   ),
   OTEL_TRACES_SAMPLER_ARG: z.preprocess(blankToUndefined, z.coerce.number().min(0).max(1).default(1)),
   OTEL_BSP_SCHEDULE_DELAY: millis(5_000),
@@ -68,21 +71,31 @@ export function tracingConfig(env: Record<string, string | undefined>): TracingC
   const parsed = OtelEnv.safeParse(env);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
   const vars = parsed.data;
-  const exporters = (vars.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const exporters = (vars.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = exporters.filter((name) => name !== 'otlp' && name !== 'none');
   if (unknown.length > 0) throw new Error(`OTEL_TRACES_EXPORTER: only "otlp" or "none" are supported, got "${unknown.join(',')}"`);
   const disabled = vars.OTEL_SDK_DISABLED === 'true';
-  const asked = exporters.length > 0 ? exporters.includes('otlp') : vars.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
+  const asked =
+    exporters.length > 0
+      ? exporters.includes('otlp')
+      : vars.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
   const enabled = !disabled && asked;
   const protocol = vars.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? vars.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   // gRPC would need its own exporter and an HTTP/2 stack; every OTLP receiver that speaks gRPC on :4317 also takes OTLP/HTTP on :4318.
   if (enabled && !isOtlpHttp(protocol)) {
-    throw new Error(`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" or "http/json" (OTLP over HTTP, port 4318 on the Collector and Jaeger), got "${protocol}"`);
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" or "http/json" (OTLP over HTTP, port 4318 on the Collector and Jaeger), got "${protocol}"`,
+    );
   }
   return Object.freeze({
     enabled,
     serviceName: vars.OTEL_SERVICE_NAME,
-    endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (vars.OTEL_EXPORTER_OTLP_ENDPOINT ? signalUrl(vars.OTEL_EXPORTER_OTLP_ENDPOINT) : DEFAULT_ENDPOINT),
+    endpoint:
+      vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+      (vars.OTEL_EXPORTER_OTLP_ENDPOINT ? signalUrl(vars.OTEL_EXPORTER_OTLP_ENDPOINT) : DEFAULT_ENDPOINT),
     // Off, a protocol it would not use is no reason to refuse to start; nothing reads it then.
     protocol: isOtlpHttp(protocol) ? protocol : 'http/protobuf',
     sampler: Object.freeze({ name: vars.OTEL_TRACES_SAMPLER, ratio: vars.OTEL_TRACES_SAMPLER_ARG }),

@@ -57,14 +57,19 @@ export function startTracing(service: string, settings: TracingConfig, opts: { l
   const processor = opts.exporter
     ? new SimpleSpanProcessor({ exporter: opts.exporter })
     : new BatchSpanProcessor({
-        exporter: settings.protocol === 'http/json' ? new OtlpJsonExporter({ url: settings.endpoint }) : new OtlpProtobufExporter({ url: settings.endpoint }),
+        exporter:
+          settings.protocol === 'http/json'
+            ? new OtlpJsonExporter({ url: settings.endpoint })
+            : new OtlpProtobufExporter({ url: settings.endpoint }),
         scheduledDelayMillis: settings.batch.scheduledDelayMs,
         exportTimeoutMillis: settings.batch.exportTimeoutMs,
         maxQueueSize: settings.batch.maxQueueSize,
         maxExportBatchSize: settings.batch.maxExportBatchSize,
       });
   const provider = new TracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName ?? `convo-${service}` })),
+    resource: defaultResource().merge(
+      resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName ?? `convo-${service}` }),
+    ),
     sampler: sampler(settings.sampler),
     spanProcessors: [processor],
   });
@@ -76,7 +81,10 @@ export function startTracing(service: string, settings: TracingConfig, opts: { l
     async shutdown() {
       if (!installed) return;
       installed = false;
-      await Promise.race([provider.shutdown().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref())]);
+      await Promise.race([
+        provider.shutdown().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref()),
+      ]);
       trace.disable();
       propagation.disable();
       context.disable();

@@ -55,7 +55,25 @@ const BLOCKED_USAGE = new Set([7139048, 7171981, 7174118, 6731706, 6730109, 7143
 const BLOCKED_GLOSS =
   /\b(offensive|vulgar|obscen|slang|slur|derogatory|disparag|contempt|insult|stupid|sexual|sexually|genital|penis|vagina|vulva|anus|anal|buttock|testicle|prostitut|pornograph|masturbat|copulat|intercourse|orgasm|erotic|excrement|feces|faeces|urinat|defecat|racist|nigger|whore|homosexual|lesbian|pimp|brothel)/i;
 /** Words kept out whatever WordNet says of them: swearing and insults. */
-const BLOCKED_WORDS = new Set(['damn', 'damned', 'hell', 'jackass', 'jerk', 'idiot', 'moron', 'imbecile', 'cretin', 'retard', 'bastard', 'bitch', 'crap', 'piss', 'slut', 'booze', 'goddamn']);
+const BLOCKED_WORDS = new Set([
+  'damn',
+  'damned',
+  'hell',
+  'jackass',
+  'jerk',
+  'idiot',
+  'moron',
+  'imbecile',
+  'cretin',
+  'retard',
+  'bastard',
+  'bitch',
+  'crap',
+  'piss',
+  'slut',
+  'booze',
+  'goddamn',
+]);
 
 /**
  * A WordNet lemma without its adjective marker: "able(a)" → "able". (A field
@@ -104,7 +122,10 @@ class WordNetFiles {
     if (end < 0) end = buffer.length;
     const line = buffer.toString('utf8', offset, end);
     const bar = line.indexOf(' | ');
-    const fields = line.slice(0, bar < 0 ? undefined : bar).trim().split(' ');
+    const fields = line
+      .slice(0, bar < 0 ? undefined : bar)
+      .trim()
+      .split(' ');
     const count = parseInt(fields[3]!, 16);
     const lemmas: string[] = [];
     for (let i = 0; i < count; i++) lemmas.push(withoutMarker(fields[4 + i * 2]!));
@@ -112,7 +133,8 @@ class WordNetFiles {
     const pointerCount = Number(fields[at]);
     at++;
     const pointers: Synset['pointers'] = [];
-    for (let i = 0; i < pointerCount; i++, at += 4) pointers.push({ symbol: fields[at]!, offset: Number(fields[at + 1]), pos: POS_OF_TYPE[fields[at + 2]!]! });
+    for (let i = 0; i < pointerCount; i++, at += 4)
+      pointers.push({ symbol: fields[at]!, offset: Number(fields[at + 1]), pos: POS_OF_TYPE[fields[at + 2]!]! });
     const synset: Synset = { offset, pos, lemmas, pointers, gloss: bar < 0 ? '' : line.slice(bar + 3).trim() };
     this.cache.set(key, synset);
     return synset;
@@ -175,11 +197,28 @@ function buildEnglishData(): EnglishData {
       const gloss = definition(first.gloss);
       const length = gloss.split(/\s+/).length;
       // Glosses about usage (“used as intensifiers; `real' is…”, “(comparative of `much')”) define no meaning.
-      if (length < 3 || length > 22 || gloss.length > 140 || mentions(gloss, lemma) || /[`']|^used\b|^\(comparative|^\(superlative/.test(gloss)) continue;
-      if (first.pointers.some((p) => p.symbol === ';u' && BLOCKED_USAGE.has(p.offset)) || first.pointers.some((p) => p.symbol === ';u' && p.offset === 7089193)) continue;
+      if (
+        length < 3 ||
+        length > 22 ||
+        gloss.length > 140 ||
+        mentions(gloss, lemma) ||
+        /[`']|^used\b|^\(comparative|^\(superlative/.test(gloss)
+      )
+        continue;
+      if (
+        first.pointers.some((p) => p.symbol === ';u' && BLOCKED_USAGE.has(p.offset)) ||
+        first.pointers.some((p) => p.symbol === ';u' && p.offset === 7089193)
+      )
+        continue;
       // Any offensive sense, in any part of speech, keeps the word out.
       const all = list.flatMap((entry) => entry.offsets.map((offset) => files.synset(entry.pos, offset)));
-      if (all.some((synset) => BLOCKED_GLOSS.test(definition(synset.gloss)) || synset.pointers.some((p) => p.symbol === ';u' && BLOCKED_USAGE.has(p.offset)))) continue;
+      if (
+        all.some(
+          (synset) =>
+            BLOCKED_GLOSS.test(definition(synset.gloss)) || synset.pointers.some((p) => p.symbol === ';u' && BLOCKED_USAGE.has(p.offset)),
+        )
+      )
+        continue;
       const related = new Set<string>();
       for (const synset of all) for (const l of synset.lemmas) related.add(l.toLowerCase());
       for (const pointer of first.pointers) {
@@ -191,7 +230,19 @@ function buildEnglishData(): EnglishData {
       const synonyms = first.lemmas.filter((l) => l !== lemma && LEMMA.test(l) && (tags.get(`${l}:${pos}`) ?? 0) > 0);
       const technical = first.pointers.some((p) => p.symbol === ';c') || /^\(/.test(gloss);
       const parents = first.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i' || p.symbol === '&').map((p) => p.offset);
-      words.push({ word: lemma, pos, synsetOffset: first.offset, gloss, tagCount, rank: 0, synsets: offsets, related, synonyms, parents, technical });
+      words.push({
+        word: lemma,
+        pos,
+        synsetOffset: first.offset,
+        gloss,
+        tagCount,
+        rank: 0,
+        synsets: offsets,
+        related,
+        synonyms,
+        parents,
+        technical,
+      });
     }
   }
   words.sort((a, b) => b.tagCount - a.tagCount || (a.word < b.word ? -1 : a.word > b.word ? 1 : a.pos < b.pos ? -1 : 1));
@@ -224,7 +275,12 @@ function clashes(answer: EnglishWord, other: EnglishWord): boolean {
   if (other.synsets.some((offset) => answer.synsets.includes(offset))) return true;
   if (other.gloss === answer.gloss) return true;
   // Siblings (steal goods / take by theft, both under “steal”) are too close to tell apart.
-  if (other.parents.some((offset) => answer.parents.includes(offset)) || answer.parents.includes(other.synsetOffset) || other.parents.includes(answer.synsetOffset)) return true;
+  if (
+    other.parents.some((offset) => answer.parents.includes(offset)) ||
+    answer.parents.includes(other.synsetOffset) ||
+    other.parents.includes(answer.synsetOffset)
+  )
+    return true;
   return mentions(answer.gloss, other.word) || mentions(other.gloss, answer.word);
 }
 
@@ -275,7 +331,12 @@ export async function generateEnglishProblems(input: GeneratorInput): Promise<Ge
       const rubric = ja
         ? [`つづりが正しい：${quoted(answer.word)}`, `${names[answer.pos]}の1語で、『${initial}』で始まる`]
         : [`Spelled correctly: ${quoted(answer.word)}`, `A single ${names[answer.pos]} starting with '${initial}'`];
-      if (alternatives.length > 0) rubric.push(ja ? `同じ意味の ${alternatives.map(quoted).join('、')} も正解とする` : `Also accept ${alternatives.map(quoted).join(', ')} (same meaning in WordNet)`);
+      if (alternatives.length > 0)
+        rubric.push(
+          ja
+            ? `同じ意味の ${alternatives.map(quoted).join('、')} も正解とする`
+            : `Also accept ${alternatives.map(quoted).join(', ')} (same meaning in WordNet)`,
+        );
       used.add(answer.word);
       usedMeanings.add(answer.synsetOffset);
       problems.push({
@@ -301,15 +362,32 @@ export async function generateEnglishProblems(input: GeneratorInput): Promise<Ge
     const shown = (entry: { word: string; gloss: string }) => (askWord ? entry.word : entry.gloss);
     const { choices, correctIndex } = placeAnswer(shown(answer), distractors.map(shown), random);
     const byChoice = new Map(distractors.map((d) => [shown(d), d]));
-    const notes = choices.filter((choice) => byChoice.has(choice)).map((choice) => {
-      const d = byChoice.get(choice)!;
-      if (askWord) return ja ? `${quoted(d.word)}（${names[d.pos]}）：${d.gloss}` : `${quoted(d.word)} (${names[d.pos]}): ${d.gloss}.`;
-      return ja ? `${quoted(d.gloss)} は ${quoted(d.word)}（${names[d.pos]}）の意味です。` : `${quoted(d.gloss)} is the meaning of ${quoted(d.word)} (${names[d.pos]}).`;
-    });
+    const notes = choices
+      .filter((choice) => byChoice.has(choice))
+      .map((choice) => {
+        const d = byChoice.get(choice)!;
+        if (askWord) return ja ? `${quoted(d.word)}（${names[d.pos]}）：${d.gloss}` : `${quoted(d.word)} (${names[d.pos]}): ${d.gloss}.`;
+        return ja
+          ? `${quoted(d.gloss)} は ${quoted(d.word)}（${names[d.pos]}）の意味です。`
+          : `${quoted(d.gloss)} is the meaning of ${quoted(d.word)} (${names[d.pos]}).`;
+      });
     const prompt = askWord
-      ? ja ? `次の意味を表す英単語を選びなさい：${quoted(answer.gloss)}` : `Which word means: ${quoted(answer.gloss)}?`
-      : ja ? `${quoted(answer.word)} の意味として正しいものを選びなさい。` : `What does ${quoted(answer.word)} mean?`;
-    problems.push({ type, prompt, choices, correctChoiceIndex: correctIndex, modelAnswer: null, rubric: null, explanation: [answerLine, ...notes].join('\n'), source });
+      ? ja
+        ? `次の意味を表す英単語を選びなさい：${quoted(answer.gloss)}`
+        : `Which word means: ${quoted(answer.gloss)}?`
+      : ja
+        ? `${quoted(answer.word)} の意味として正しいものを選びなさい。`
+        : `What does ${quoted(answer.word)} mean?`;
+    problems.push({
+      type,
+      prompt,
+      choices,
+      correctChoiceIndex: correctIndex,
+      modelAnswer: null,
+      rubric: null,
+      explanation: [answerLine, ...notes].join('\n'),
+      source,
+    });
   }
   return problems;
 }

@@ -68,10 +68,84 @@ const HIRAGANA = /^[ぁ-ゖ]+$/;
 const BLOCKED_KANJI = new Set([...'姦淫娼妓屍糞尿屎妾嫖媚痴狂殺乞聾啞唖盲癩跛穢膣睾肛勃淋梅毒麻薬賭屠']);
 /** Words of otherwise harmless kanji left out for the same reason, alone or inside a longer word (連小便). */
 const BLOCKED_WORDS = new Set([
-  '死体', '死骸', '死刑', '自殺', '他殺', '心中', '強姦', '売春', '買春', '売女', '春画', '性交', '性器', '性欲', '性病', '陰部', '陰毛', '男根',
-  '女陰', '精液', '射精', '自慰', '情婦', '愛人', '痴漢', '変態', '大麻', '阿片', '覚醒剤', '博徒', '暴力団', '極道', '切腹', '拷問', '虐待', '支那',
-  '土人', '非人', '鮮人', '毛唐', '部落', '片輪', '不具', '白人', '黒人', '低能', '白痴', '気違', '下女', '女中', '淫売', '遊女', '裸体', '全裸', '乳房',
-  '陰茎', '睾丸', '便所', '小便', '大便', '便器', '便意', '検便', '糞便', '排泄', '下痢', '嘔吐', '自害', '絞首', '斬首', '処刑', '遺体', '首吊', '爆弾', '戦死', '溺死', '焼死', '惨死',
+  '死体',
+  '死骸',
+  '死刑',
+  '自殺',
+  '他殺',
+  '心中',
+  '強姦',
+  '売春',
+  '買春',
+  '売女',
+  '春画',
+  '性交',
+  '性器',
+  '性欲',
+  '性病',
+  '陰部',
+  '陰毛',
+  '男根',
+  '女陰',
+  '精液',
+  '射精',
+  '自慰',
+  '情婦',
+  '愛人',
+  '痴漢',
+  '変態',
+  '大麻',
+  '阿片',
+  '覚醒剤',
+  '博徒',
+  '暴力団',
+  '極道',
+  '切腹',
+  '拷問',
+  '虐待',
+  '支那',
+  '土人',
+  '非人',
+  '鮮人',
+  '毛唐',
+  '部落',
+  '片輪',
+  '不具',
+  '白人',
+  '黒人',
+  '低能',
+  '白痴',
+  '気違',
+  '下女',
+  '女中',
+  '淫売',
+  '遊女',
+  '裸体',
+  '全裸',
+  '乳房',
+  '陰茎',
+  '睾丸',
+  '便所',
+  '小便',
+  '大便',
+  '便器',
+  '便意',
+  '検便',
+  '糞便',
+  '排泄',
+  '下痢',
+  '嘔吐',
+  '自害',
+  '絞首',
+  '斬首',
+  '処刑',
+  '遺体',
+  '首吊',
+  '爆弾',
+  '戦死',
+  '溺死',
+  '焼死',
+  '惨死',
 ]);
 
 const NUMERALS = new Set([...'二三四五六七八九十百千万']);
@@ -152,7 +226,16 @@ class CostGroups {
   }
 }
 
-type RawEntry = { surface: string; pos: string; pos1: string; ctype: string; base: string; reading: string | null; leftId: number; cost: number };
+type RawEntry = {
+  surface: string;
+  pos: string;
+  pos1: string;
+  ctype: string;
+  base: string;
+  reading: string | null;
+  leftId: number;
+  cost: number;
+};
 
 /**
  * Calls `visit` for every entry of the token info dictionary, in order: its left context id (one
@@ -181,7 +264,9 @@ function loadKuromojiDictionaries(): Promise<{ dic: KuromojiDictionaries; tokeni
   };
   const Tokenizer = require('kuromoji/src/Tokenizer.js') as new (dic: KuromojiDictionaries) => KuromojiTokenizer;
   return new Promise((resolve, reject) => {
-    new Loader(dicPath).load((err, dic) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve({ dic, tokenizer: new Tokenizer(dic) })));
+    new Loader(dicPath).load((err, dic) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve({ dic, tokenizer: new Tokenizer(dic) }),
+    );
   });
 }
 
@@ -267,7 +352,16 @@ async function buildKanjiData(): Promise<KanjiData> {
     const short = SHORT.test(surface);
     if (!short && !(surface.length <= 6 && OKURIGANA.test(surface))) return;
     const fields = features.split(',');
-    const entry: RawEntry = { surface, pos: fields[1]!, pos1: fields[2]!, ctype: fields[5]!, base: fields[7]!, reading: hiragana(fields[8]), leftId, cost };
+    const entry: RawEntry = {
+      surface,
+      pos: fields[1]!,
+      pos1: fields[2]!,
+      ctype: fields[5]!,
+      base: fields[7]!,
+      reading: hiragana(fields[8]),
+      leftId,
+      cost,
+    };
     if (!short) {
       if ((entry.pos === '動詞' || entry.pos === '形容詞') && entry.surface === entry.base && entry.reading) okurigana.push(entry);
       return;
@@ -303,7 +397,10 @@ async function buildKanjiData(): Promise<KanjiData> {
     // じる/ずる/する verbs (感じる, 信ずる) hang okurigana on an on'yomi.
     if (entry.ctype.startsWith('サ変') || /^[じず]る$/.test(tail!) || !reading.endsWith(tail!) || reading.length <= tail!.length) continue;
     // Only plain okurigana (書く, 食べる, 高い, 美しい); 人なつこい or 乗あわせる are compounds half in kana.
-    const plain = entry.pos === '動詞' ? tail!.length === 1 || (tail!.length === 2 && tail!.endsWith('る') && entry.ctype.startsWith('一段')) : tail === 'い' || tail === 'しい';
+    const plain =
+      entry.pos === '動詞'
+        ? tail!.length === 1 || (tail!.length === 2 && tail!.endsWith('る') && entry.ctype.startsWith('一段'))
+        : tail === 'い' || tail === 'しい';
     if (!plain) continue;
     const stem = reading.slice(0, reading.length - tail!.length);
     if (!wellFormed(stem)) continue;
@@ -385,7 +482,8 @@ async function buildKanjiData(): Promise<KanjiData> {
   const candidates: { entry: RawEntry; score: number }[] = [];
   for (const entry of nounBySurface.values()) {
     if (!WORD.test(entry.surface) || !NOUN_CANDIDATE.has(entry.pos1) || properNouns.has(entry.surface)) continue;
-    if ([...BLOCKED_WORDS].some((blocked) => entry.surface.includes(blocked)) || [...entry.surface].some((char) => BLOCKED_KANJI.has(char))) continue;
+    if ([...BLOCKED_WORDS].some((blocked) => entry.surface.includes(blocked)) || [...entry.surface].some((char) => BLOCKED_KANJI.has(char)))
+      continue;
     const reading = entry.reading!;
     if (!wellFormed(reading) || reading.length < entry.surface.length) continue;
     // A numeral and a counter (二分: にぶん, or にふん for two minutes) may be read more ways than the dictionary lists.
@@ -425,16 +523,25 @@ async function buildKanjiData(): Promise<KanjiData> {
     for (const char of candidate.entry.surface) candidate.score = Math.max(candidate.score, kanjiScore.get(char) ?? 1);
     // A shared cost ranks a word after those whose cost is their own.
     if (sharing.get(costKey(candidate.entry))! > 1) candidate.score += SHARED_COST_PENALTY;
-    else if (candidate.entry.pos1 === 'サ変接続' && compounds.get(candidate.entry.surface) === 0) candidate.score += LONE_VERBAL_NOUN_PENALTY;
+    else if (candidate.entry.pos1 === 'サ変接続' && compounds.get(candidate.entry.surface) === 0)
+      candidate.score += LONE_VERBAL_NOUN_PENALTY;
     candidate.score = Math.min(0.999, candidate.score);
   }
   const familiar = (surface: string): number => Math.min(...[...surface].map((char) => familiarity.get(char) ?? 0));
-  candidates.sort((a, b) => a.score - b.score || familiar(b.entry.surface) - familiar(a.entry.surface) || (a.entry.surface < b.entry.surface ? -1 : 1));
+  candidates.sort(
+    (a, b) => a.score - b.score || familiar(b.entry.surface) - familiar(a.entry.surface) || (a.entry.surface < b.entry.surface ? -1 : 1),
+  );
   const words: KanjiWord[] = [];
   for (const { entry, score: s } of candidates) {
     // Every kanji must appear in some common word, or the word is a curiosity, not an exercise.
     if (s >= 1 || familiar(entry.surface) < MIN_FAMILIARITY) continue;
-    words.push({ surface: entry.surface, reading: entry.reading!, rank: words.length, score: s, parts: alignment.get(entry.surface) ?? null });
+    words.push({
+      surface: entry.surface,
+      reading: entry.reading!,
+      rank: words.length,
+      score: s,
+      parts: alignment.get(entry.surface) ?? null,
+    });
   }
   const rankOf = new Map(words.map((word) => [word.surface, word.rank]));
 
@@ -456,7 +563,12 @@ async function buildKanjiData(): Promise<KanjiData> {
         .map((entry) => ({ entry, rank: rankOf.get(entry.surface) ?? words.length + score(entry) * 1e6 }))
         .sort((a, b) => a.rank - b.rank || (a.entry.surface < b.entry.surface ? -1 : 1))[0];
       const commonCompound = compound && compound.rank < COMMON_EXAMPLE_RANK;
-      const example = commonCompound || !stem ? (compound ? { surface: compound.entry.surface, reading: compound.entry.reading! } : null) : { surface: stem.surface, reading: stem.reading };
+      const example =
+        commonCompound || !stem
+          ? compound
+            ? { surface: compound.entry.surface, reading: compound.entry.reading! }
+            : null
+          : { surface: stem.surface, reading: stem.reading };
       map.set(reading, { count, example, common: Boolean(commonCompound || stem) });
     }
     if (map.size > 0) kanjiReadings.set(char, map);
@@ -524,7 +636,8 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
       at += part.kana.length;
     }
   }
-  const replaceAt = (index: number, length: number, text: string): string => chars.slice(0, index).join('') + text + chars.slice(index + length).join('');
+  const replaceAt = (index: number, length: number, text: string): string =>
+    chars.slice(0, index).join('') + text + chars.slice(index + length).join('');
 
   // Another reading of one kanji (世界 → よかい: 世 is よ in 世の中).
   if (parts) {
@@ -536,7 +649,13 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
         // Not merely the same reading voiced or cut short: those are the other rules' business.
         if (UNVOICED[alt[0]!] && UNVOICED[alt[0]!] + alt.slice(1) === part.base) continue;
         if (UNVOICED[part.base[0]!] && UNVOICED[part.base[0]!] + part.base.slice(1) === alt) continue;
-        if (alt.length >= 2 && part.base.startsWith(alt.slice(0, -1)) && alt.length === part.base.length && (alt.endsWith('っ') || part.base.endsWith('っ'))) continue;
+        if (
+          alt.length >= 2 &&
+          part.base.startsWith(alt.slice(0, -1)) &&
+          alt.length === part.base.length &&
+          (alt.endsWith('っ') || part.base.endsWith('っ'))
+        )
+          continue;
         // A reading a learner may know: one a common word shows.
         if (!evidence.common) continue;
         // Sound changes the replaced reading caused go with it (立法 りっぽう → たてほう, not たてぽう).
@@ -578,7 +697,8 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
     // Not after ん or a long vowel: とうっしゅ is no slip anyone makes.
     if (!GEMINABLE.has(next) || 'っんーうい'.includes(prev)) continue;
     const part = partAt(parts, index - 1);
-    if ('つくちき'.includes(prev) && index >= 2) out.push({ kana: replaceAt(index - 1, 1, 'っ'), reason: { kind: 'addSokuon', part }, weight: 2 });
+    if ('つくちき'.includes(prev) && index >= 2)
+      out.push({ kana: replaceAt(index - 1, 1, 'っ'), reason: { kind: 'addSokuon', part }, weight: 2 });
     out.push({ kana: replaceAt(index, 0, 'っ'), reason: { kind: 'addSokuon', part }, weight: 1 });
   }
 
@@ -589,7 +709,10 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
       const part = parts[i]!;
       const syllable = [...part.kana];
       const last = start + syllable.length - 1;
-      const longVowel = syllable.length >= 2 && ((syllable.at(-1) === 'う' && (O_ROW.has(syllable.at(-2)!) || U_ROW.has(syllable.at(-2)!))) || (syllable.at(-1) === 'い' && E_ROW.has(syllable.at(-2)!)));
+      const longVowel =
+        syllable.length >= 2 &&
+        ((syllable.at(-1) === 'う' && (O_ROW.has(syllable.at(-2)!) || U_ROW.has(syllable.at(-2)!))) ||
+          (syllable.at(-1) === 'い' && E_ROW.has(syllable.at(-2)!)));
       const core = longVowel ? syllable.slice(0, -1) : syllable;
       const oneSyllable = core.length === 1 || (core.length === 2 && 'ゃゅょ'.includes(core[1]!));
       if (!oneSyllable) return;
@@ -598,7 +721,8 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
         const kana = core.at(-1)!;
         const next = chars[last + 1];
         if (next === 'う' || next === 'い') return;
-        if (O_ROW.has(kana) || LENGTHENED_U.has(kana)) out.push({ kana: replaceAt(last + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
+        if (O_ROW.has(kana) || LENGTHENED_U.has(kana))
+          out.push({ kana: replaceAt(last + 1, 0, 'う'), reason: { kind: 'lengthened', part }, weight: 1 });
         else if (E_ROW.has(kana)) out.push({ kana: replaceAt(last + 1, 0, 'い'), reason: { kind: 'lengthened', part }, weight: 1 });
       }
     });
@@ -614,7 +738,14 @@ function pickDistractors(word: KanjiWord, data: KanjiData, random: () => number)
   for (const distractor of misreadings(word, data)) {
     if (valid.has(distractor.kana) || !wellFormed(distractor.kana) || seen.has(distractor.kana)) continue;
     seen.add(distractor.kana);
-    const group = distractor.reason.kind === 'swap' ? 'swap' : distractor.reason.kind.endsWith('oiced') ? 'voicing' : distractor.reason.kind.endsWith('Sokuon') ? 'sokuon' : 'length';
+    const group =
+      distractor.reason.kind === 'swap'
+        ? 'swap'
+        : distractor.reason.kind.endsWith('oiced')
+          ? 'voicing'
+          : distractor.reason.kind.endsWith('Sokuon')
+            ? 'sokuon'
+            : 'length';
     const list = groups.get(group) ?? [];
     list.push(distractor);
     groups.set(group, list);
@@ -622,7 +753,10 @@ function pickDistractors(word: KanjiWord, data: KanjiData, random: () => number)
   // Within a kind, well-attested readings and the likelier slips first, ties in seeded order.
   for (const [group, list] of groups) {
     const order = new Map(shuffle(list, random).map((item, i) => [item, i]));
-    groups.set(group, [...list].sort((a, b) => b.weight - a.weight || order.get(a)! - order.get(b)!));
+    groups.set(
+      group,
+      [...list].sort((a, b) => b.weight - a.weight || order.get(a)! - order.get(b)!),
+    );
   }
   const kinds = ['swap', ...shuffle(['voicing', 'sokuon', 'length'], random)];
   const picked: Distractor[] = [];
@@ -654,7 +788,8 @@ function breakdown(word: KanjiWord, language: 'ja' | 'en'): string {
   if (!word.parts) return '';
   const items = word.parts.map((part) => {
     if (part.change === 'none') return `${part.char}＝${part.kana}`;
-    if (language === 'en') return `${part.char}＝${part.kana} (${part.base}, ${part.change === 'rendaku' ? 'voiced' : 'shortened with っ'})`;
+    if (language === 'en')
+      return `${part.char}＝${part.kana} (${part.base}, ${part.change === 'rendaku' ? 'voiced' : 'shortened with っ'})`;
     return `${part.char}＝${part.kana}（${part.base}が${part.change === 'rendaku' ? '濁る' : '詰まる'}）`;
   });
   return language === 'ja' ? `（${items.join('、')}）` : ` (${items.join(', ')})`;
@@ -683,8 +818,13 @@ function explainDistractor(word: KanjiWord, distractor: Distractor, language: 'j
       const part = reason.part;
       if (!part) return ja ? `${head}濁点が抜けています。` : `${head}a voiced sound has lost its voicing.`;
       // Only a split that found rendaku may say the sound is voiced by this word.
-      if (part.change === 'rendaku') return ja ? `${head}『${part.char}』はこの語では『${part.kana}』と濁ります。` : `${head}${part.char} is voiced to ${part.kana} in this word.`;
-      return ja ? `${head}『${part.char}』は『${part.kana}』で、濁点が付きます。` : `${head}${part.char} is ${part.kana}, with the voiced ${part.kana[0]}.`;
+      if (part.change === 'rendaku')
+        return ja
+          ? `${head}『${part.char}』はこの語では『${part.kana}』と濁ります。`
+          : `${head}${part.char} is voiced to ${part.kana} in this word.`;
+      return ja
+        ? `${head}『${part.char}』は『${part.kana}』で、濁点が付きます。`
+        : `${head}${part.char} is ${part.kana}, with the voiced ${part.kana[0]}.`;
     }
     case 'addSokuon':
       return ja ? `${head}小さい『っ』は入りません。` : `${head}there is no small っ in this word.`;
@@ -733,7 +873,9 @@ export async function generateKanjiProblems(input: GeneratorInput): Promise<Gene
         choices: null,
         correctChoiceIndex: null,
         modelAnswer: word.reading,
-        rubric: ja ? ['ひらがなで書けている', `「${word.reading}」と正しく読めている`] : ['Written in hiragana', `Read correctly as 「${word.reading}」`],
+        rubric: ja
+          ? ['ひらがなで書けている', `「${word.reading}」と正しく読めている`]
+          : ['Written in hiragana', `Read correctly as 「${word.reading}」`],
         explanation: answerLine,
         source,
       });
@@ -741,7 +883,11 @@ export async function generateKanjiProblems(input: GeneratorInput): Promise<Gene
     }
     const distractors = pickDistractors(word, data, random);
     if (!distractors) continue;
-    const { choices, correctIndex } = placeAnswer(word.reading, distractors.map((d) => d.kana), random);
+    const { choices, correctIndex } = placeAnswer(
+      word.reading,
+      distractors.map((d) => d.kana),
+      random,
+    );
     const byKana = new Map(distractors.map((d) => [d.kana, d]));
     const notes = choices.filter((choice) => byKana.has(choice)).map((choice) => explainDistractor(word, byKana.get(choice)!, language));
     problems.push({

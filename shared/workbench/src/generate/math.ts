@@ -41,9 +41,16 @@ function fractionText(numerator: number, denominator: number): string {
 }
 
 function fractions(random: Random, difficulty: Difficulty): Exercise {
-  const denominators = difficulty === 'easy' ? [2, 3, 4, 5, 6, 8] : difficulty === 'normal' ? [3, 4, 5, 6, 8, 9, 10, 12] : [6, 7, 8, 9, 10, 12, 14, 15];
+  const denominators =
+    difficulty === 'easy' ? [2, 3, 4, 5, 6, 8] : difficulty === 'normal' ? [3, 4, 5, 6, 8, 9, 10, 12] : [6, 7, 8, 9, 10, 12, 14, 15];
   const leftDenominator = pick(random, denominators);
-  const rightDenominator = difficulty === 'easy' ? leftDenominator : pick(random, denominators.filter((value) => value !== leftDenominator));
+  const rightDenominator =
+    difficulty === 'easy'
+      ? leftDenominator
+      : pick(
+          random,
+          denominators.filter((value) => value !== leftDenominator),
+        );
   const leftNumerator = between(random, 1, leftDenominator - 1);
   const rightNumerator = between(random, 1, rightDenominator - 1);
   const subtract = difficulty === 'hard' && leftNumerator / leftDenominator > rightNumerator / rightDenominator && random() < 0.5;
@@ -53,7 +60,8 @@ function fractions(random: Random, difficulty: Difficulty): Exercise {
   const operator = subtract ? '-' : '+';
   const expression = `${leftNumerator}/${leftDenominator} ${operator} ${rightNumerator}/${rightDenominator}`;
   const show = (value: number) => {
-    for (let bottom = 1; bottom <= 400; bottom++) if (sameNumber(Math.round(value * bottom) / bottom, value)) return fractionText(Math.round(value * bottom), bottom);
+    for (let bottom = 1; bottom <= 400; bottom++)
+      if (sameNumber(Math.round(value * bottom) / bottom, value)) return fractionText(Math.round(value * bottom), bottom);
     return formatNumber(value);
   };
   const across = (leftNumerator + sign * rightNumerator) / (leftDenominator + rightDenominator);
@@ -69,9 +77,18 @@ function fractions(random: Random, difficulty: Difficulty): Exercise {
         : `${expression} = ${numerator}/${denominator} = ${fractionText(numerator, denominator)}`,
     mistakes: [
       { value: across, why: { ja: '分子どうし・分母どうしを計算してしまう誤り', en: 'adding numerators and denominators across' } },
-      { value: (leftNumerator * rightNumerator) / denominator, why: { ja: '分子をかけてしまう誤り', en: 'multiplying the numerators instead' } },
-      { value: (leftNumerator + sign * rightNumerator) / Math.max(leftDenominator, rightDenominator), why: { ja: '分母をそろえずに分子だけ計算する誤り', en: 'keeping one denominator without converting' } },
-      { value: numerator / denominator + 1 / denominator, why: { ja: '通分後の足し算の誤り', en: 'a slip after finding the common denominator' } },
+      {
+        value: (leftNumerator * rightNumerator) / denominator,
+        why: { ja: '分子をかけてしまう誤り', en: 'multiplying the numerators instead' },
+      },
+      {
+        value: (leftNumerator + sign * rightNumerator) / Math.max(leftDenominator, rightDenominator),
+        why: { ja: '分母をそろえずに分子だけ計算する誤り', en: 'keeping one denominator without converting' },
+      },
+      {
+        value: numerator / denominator + 1 / denominator,
+        why: { ja: '通分後の足し算の誤り', en: 'a slip after finding the common denominator' },
+      },
     ],
     written: {
       ja: `次の計算をし、途中の式も書きなさい。${expression}`,
@@ -79,14 +96,28 @@ function fractions(random: Random, difficulty: Difficulty): Exercise {
     },
     rubric: {
       ja: ['分母を通分している', '分子を正しく計算している', `答え ${fractionText(numerator, denominator)}（約分済み）`],
-      en: ['finds a common denominator', 'combines the numerators correctly', `answer ${fractionText(numerator, denominator)}, in lowest terms`],
+      en: [
+        'finds a common denominator',
+        'combines the numerators correctly',
+        `answer ${fractionText(numerator, denominator)}, in lowest terms`,
+      ],
     },
   };
 }
 
 function percentages(random: Random, difficulty: Difficulty): Exercise {
-  const percent = difficulty === 'easy' ? pick(random, [10, 20, 25, 50]) : difficulty === 'normal' ? 5 * between(random, 1, 19) : pick(random, [12.5, 15, 35, 45, 65, 75, 85]);
-  const base = difficulty === 'easy' ? 20 * between(random, 1, 10) : difficulty === 'normal' ? 20 * between(random, 2, 30) : 40 * between(random, 3, 50);
+  const percent =
+    difficulty === 'easy'
+      ? pick(random, [10, 20, 25, 50])
+      : difficulty === 'normal'
+        ? 5 * between(random, 1, 19)
+        : pick(random, [12.5, 15, 35, 45, 65, 75, 85]);
+  const base =
+    difficulty === 'easy'
+      ? 20 * between(random, 1, 10)
+      : difficulty === 'normal'
+        ? 20 * between(random, 2, 30)
+        : 40 * between(random, 3, 50);
   const answer = (percent * base) / 100;
   const show = (value: number) => formatNumber(value);
   return {
@@ -107,8 +138,16 @@ function percentages(random: Random, difficulty: Difficulty): Exercise {
       en: `An item priced at ${base} dollars is sold at ${percent}% off. How much is the discount, and how much do you pay?`,
     },
     rubric: {
-      ja: [`値引き額 ${base} × ${percent}/100 = ${formatNumber(answer)}円`, `支払額 ${base} − ${formatNumber(answer)} = ${formatNumber(base - answer)}円`, '式と単位が書けている'],
-      en: [`discount ${base} × ${percent}/100 = ${formatNumber(answer)} dollars`, `pay ${base} − ${formatNumber(answer)} = ${formatNumber(base - answer)} dollars`, 'shows the working and the unit'],
+      ja: [
+        `値引き額 ${base} × ${percent}/100 = ${formatNumber(answer)}円`,
+        `支払額 ${base} − ${formatNumber(answer)} = ${formatNumber(base - answer)}円`,
+        '式と単位が書けている',
+      ],
+      en: [
+        `discount ${base} × ${percent}/100 = ${formatNumber(answer)} dollars`,
+        `pay ${base} − ${formatNumber(answer)} = ${formatNumber(base - answer)} dollars`,
+        'shows the working and the unit',
+      ],
     },
   };
 }
@@ -119,18 +158,26 @@ function equations(random: Random, difficulty: Difficulty): Exercise {
   const shift = difficulty === 'easy' ? between(random, 1, 10) : between(random, 2, 20) * (random() < 0.4 ? -1 : 1);
   const grouped = difficulty === 'hard';
   const right = grouped ? coefficient * (solution - shift) : coefficient * solution + shift;
-  const left = grouped ? `${coefficient}(x ${shift < 0 ? '+' : '-'} ${Math.abs(shift)})` : `${coefficient}x ${shift < 0 ? '-' : '+'} ${Math.abs(shift)}`;
+  const left = grouped
+    ? `${coefficient}(x ${shift < 0 ? '+' : '-'} ${Math.abs(shift)})`
+    : `${coefficient}x ${shift < 0 ? '-' : '+'} ${Math.abs(shift)}`;
   const equation = `${left} = ${right}`;
   const show = (value: number) => `x = ${formatNumber(value, 'fraction')}`;
   const mistakes: Mistake[] = grouped
     ? [
-        { value: (right + shift) / coefficient + shift, why: { ja: 'かっこを外すときの符号の誤り', en: 'a sign error when expanding the brackets' } },
+        {
+          value: (right + shift) / coefficient + shift,
+          why: { ja: 'かっこを外すときの符号の誤り', en: 'a sign error when expanding the brackets' },
+        },
         { value: right / coefficient - shift, why: { ja: '移項の向きの誤り', en: 'moving the term the wrong way' } },
         { value: right - shift, why: { ja: '係数で割り忘れる誤り', en: 'forgetting to divide by the coefficient' } },
         { value: (right - coefficient * shift) / coefficient, why: { ja: 'かっこの符号の誤り', en: 'a sign error inside the brackets' } },
       ]
     : [
-        { value: (right + shift) / coefficient, why: { ja: '移項で符号を変え忘れる誤り', en: 'not changing the sign when moving the term' } },
+        {
+          value: (right + shift) / coefficient,
+          why: { ja: '移項で符号を変え忘れる誤り', en: 'not changing the sign when moving the term' },
+        },
         { value: right - shift, why: { ja: '係数で割り忘れる誤り', en: 'forgetting to divide by the coefficient' } },
         { value: right / coefficient - shift, why: { ja: '先に割ってしまう誤り', en: 'dividing before subtracting' } },
         { value: (right - shift) * coefficient, why: { ja: '割るべきところをかける誤り', en: 'multiplying instead of dividing' } },
@@ -141,7 +188,9 @@ function equations(random: Random, difficulty: Difficulty): Exercise {
     prompt: { ja: `次の方程式を解きなさい。${equation}`, en: `Solve for x: ${equation}` },
     show,
     answer: solution,
-    working: grouped ? `${equation} → x ${shift < 0 ? '+' : '-'} ${Math.abs(shift)} = ${right / coefficient} → x = ${solution}` : `${equation} → ${coefficient}x = ${right - shift} → x = ${solution}`,
+    working: grouped
+      ? `${equation} → x ${shift < 0 ? '+' : '-'} ${Math.abs(shift)} = ${right / coefficient} → x = ${solution}`
+      : `${equation} → ${coefficient}x = ${right - shift} → x = ${solution}`,
     mistakes,
     written: { ja: `次の方程式を解き、解き方も書きなさい。${equation}`, en: `Solve ${equation} and show each step.` },
     rubric: {
@@ -160,7 +209,10 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
     return {
       generator: 'math.areas',
       params: { radius },
-      prompt: { ja: `半径${radius} cmの円の面積を求めなさい。円周率は3.14とします。`, en: `Find the area of a circle with radius ${radius} cm. Use 3.14 for π.` },
+      prompt: {
+        ja: `半径${radius} cmの円の面積を求めなさい。円周率は3.14とします。`,
+        en: `Find the area of a circle with radius ${radius} cm. Use 3.14 for π.`,
+      },
       show: unit,
       answer,
       working: `3.14 × ${radius} × ${radius} = ${formatNumber(answer)}`,
@@ -170,8 +222,14 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
         { value: 3.14 * 4 * radius * radius, why: { ja: '直径を半径として使う誤り', en: 'using the diameter as the radius' } },
         { value: radius * radius, why: { ja: '円周率をかけ忘れる誤り', en: 'forgetting π' } },
       ],
-      written: { ja: `半径${radius} cmの円の面積を、式を書いて求めなさい。円周率は3.14とします。`, en: `Find the area of a circle with radius ${radius} cm, using 3.14 for π. Show your working.` },
-      rubric: { ja: ['公式 半径×半径×円周率', `3.14 × ${radius} × ${radius}`, `答え ${unit(answer)}`], en: ['uses radius × radius × π', `3.14 × ${radius} × ${radius}`, `answer ${unit(answer)}`] },
+      written: {
+        ja: `半径${radius} cmの円の面積を、式を書いて求めなさい。円周率は3.14とします。`,
+        en: `Find the area of a circle with radius ${radius} cm, using 3.14 for π. Show your working.`,
+      },
+      rubric: {
+        ja: ['公式 半径×半径×円周率', `3.14 × ${radius} × ${radius}`, `答え ${unit(answer)}`],
+        en: ['uses radius × radius × π', `3.14 × ${radius} × ${radius}`, `answer ${unit(answer)}`],
+      },
     };
   }
   const width = between(random, 3, difficulty === 'hard' ? 25 : 12);
@@ -181,7 +239,10 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
     return {
       generator: 'math.areas',
       params: { base: width, height },
-      prompt: { ja: `底辺${width} cm、高さ${height} cmの三角形の面積を求めなさい。`, en: `A triangle has base ${width} cm and height ${height} cm. What is its area?` },
+      prompt: {
+        ja: `底辺${width} cm、高さ${height} cmの三角形の面積を求めなさい。`,
+        en: `A triangle has base ${width} cm and height ${height} cm. What is its area?`,
+      },
       show: unit,
       answer,
       working: `${width} × ${height} ÷ 2 = ${formatNumber(answer)}`,
@@ -191,12 +252,21 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
         { value: (width + height) / 2, why: { ja: '足してから2で割る誤り', en: 'adding, then halving' } },
         { value: width * height * 2, why: { ja: '2をかけてしまう誤り', en: 'doubling instead of halving' } },
       ],
-      written: { ja: `底辺${width} cm、高さ${height} cmの三角形の面積を、式を書いて求めなさい。`, en: `Find the area of a triangle with base ${width} cm and height ${height} cm. Show your working.` },
-      rubric: { ja: ['公式 底辺×高さ÷2', `${width} × ${height} ÷ 2`, `答え ${unit(answer)}`], en: ['uses base × height ÷ 2', `${width} × ${height} ÷ 2`, `answer ${unit(answer)}`] },
+      written: {
+        ja: `底辺${width} cm、高さ${height} cmの三角形の面積を、式を書いて求めなさい。`,
+        en: `Find the area of a triangle with base ${width} cm and height ${height} cm. Show your working.`,
+      },
+      rubric: {
+        ja: ['公式 底辺×高さ÷2', `${width} × ${height} ÷ 2`, `答え ${unit(answer)}`],
+        en: ['uses base × height ÷ 2', `${width} × ${height} ÷ 2`, `answer ${unit(answer)}`],
+      },
     };
   }
   const answer = width * height;
-  const name = shape === 'square' ? { ja: `1辺${width} cmの正方形`, en: `a square with side ${width} cm` } : { ja: `縦${width} cm、横${height} cmの長方形`, en: `a rectangle ${width} cm by ${height} cm` };
+  const name =
+    shape === 'square'
+      ? { ja: `1辺${width} cmの正方形`, en: `a square with side ${width} cm` }
+      : { ja: `縦${width} cm、横${height} cmの長方形`, en: `a rectangle ${width} cm by ${height} cm` };
   return {
     generator: 'math.areas',
     params: shape === 'square' ? { side: width } : { width, height },
@@ -211,7 +281,10 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
       { value: width * height + width, why: { ja: 'かけ算の誤り', en: 'a multiplication slip' } },
     ],
     written: { ja: `${name.ja}の面積を、式を書いて求めなさい。`, en: `Find the area of ${name.en}. Show your working.` },
-    rubric: { ja: ['公式 縦×横', `${width} × ${height}`, `答え ${unit(answer)}`], en: ['uses length × width', `${width} × ${height}`, `answer ${unit(answer)}`] },
+    rubric: {
+      ja: ['公式 縦×横', `${width} × ${height}`, `答え ${unit(answer)}`],
+      en: ['uses length × width', `${width} × ${height}`, `answer ${unit(answer)}`],
+    },
   };
 }
 
@@ -236,7 +309,12 @@ function distinctMistakes(exercise: Exercise): Mistake[] {
   for (const mistake of exercise.mistakes) {
     if (!Number.isFinite(mistake.value) || sameNumber(mistake.value, exercise.answer)) continue;
     // A wrong answer nobody would pick is no distractor (the checker's implausible_distractor rule).
-    if (exercise.answer !== 0 && mistake.value !== 0 && (Math.abs(mistake.value / exercise.answer) > 20 || Math.abs(mistake.value / exercise.answer) < 1 / 20)) continue;
+    if (
+      exercise.answer !== 0 &&
+      mistake.value !== 0 &&
+      (Math.abs(mistake.value / exercise.answer) > 20 || Math.abs(mistake.value / exercise.answer) < 1 / 20)
+    )
+      continue;
     if (mistake.value < 0 && exercise.answer > 0 && exercise.generator !== 'math.equations') continue;
     if (exercise.show(mistake.value) === exercise.show(exercise.answer)) continue;
     if (kept.some((other) => exercise.show(other.value) === exercise.show(mistake.value))) continue;
@@ -247,7 +325,11 @@ function distinctMistakes(exercise: Exercise): Mistake[] {
     // Near misses on the answer's own scale: ±1 for whole answers, a fraction of it for small ones.
     const delta = Math.abs(exercise.answer) >= 1 ? step : (Math.abs(exercise.answer) || 1) * step * 0.5;
     for (const value of [exercise.answer + delta, exercise.answer - delta]) {
-      if (kept.length < 3 && !kept.some((other) => exercise.show(other.value) === exercise.show(value)) && exercise.show(value) !== exercise.show(exercise.answer)) {
+      if (
+        kept.length < 3 &&
+        !kept.some((other) => exercise.show(other.value) === exercise.show(value)) &&
+        exercise.show(value) !== exercise.show(exercise.answer)
+      ) {
         kept.push({ value, why: { ja: '計算の誤り', en: 'an arithmetic slip' } });
       }
     }
@@ -275,7 +357,11 @@ export function generateMathProblems(input: GeneratorInput & { topic?: string | 
 
 function choiceProblem(exercise: Exercise, lang: WorkbenchLanguage, random: Random): GeneratedProblem {
   const mistakes = distinctMistakes(exercise);
-  const { choices, correctIndex } = placeAnswer(exercise.show(exercise.answer), mistakes.map((mistake) => exercise.show(mistake.value)), random);
+  const { choices, correctIndex } = placeAnswer(
+    exercise.show(exercise.answer),
+    mistakes.map((mistake) => exercise.show(mistake.value)),
+    random,
+  );
   const first = mistakes[0]!;
   const explanation =
     lang === 'ja'
@@ -308,7 +394,10 @@ function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage): GeneratedP
     correctChoiceIndex: null,
     modelAnswer: `${exercise.working}${lang === 'ja' ? '。答え: ' : '. Answer: '}${answerText}`,
     rubric: exercise.rubric[lang],
-    explanation: lang === 'ja' ? `${exercise.working}。よくある誤りは${exercise.mistakes[0]!.why.ja}です。` : `${exercise.working}. A common mistake is ${exercise.mistakes[0]!.why.en}.`,
+    explanation:
+      lang === 'ja'
+        ? `${exercise.working}。よくある誤りは${exercise.mistakes[0]!.why.ja}です。`
+        : `${exercise.working}. A common mistake is ${exercise.mistakes[0]!.why.en}.`,
     source: { generator: exercise.generator, params: exercise.params },
   };
 }

@@ -61,7 +61,9 @@ export function toResponse(req: ChatRequest, reply: PolicyReply): ChatResponse {
  */
 export type ToolRef<S extends z.ZodObject = z.ZodObject> = { readonly name: string; readonly schema: S };
 
-export const call = <S extends z.ZodObject>(tool: ToolRef<S>, args: z.input<S>): PolicyReply => ({ call: { name: tool.name, args: args as Record<string, unknown> } });
+export const call = <S extends z.ZodObject>(tool: ToolRef<S>, args: z.input<S>): PolicyReply => ({
+  call: { name: tool.name, args: args as Record<string, unknown> },
+});
 
 /** The calls of `tool` this loop already ran, newest last. */
 export const callsOf = (tail: readonly ToolOutcome[], tool: ToolRef): ToolOutcome[] => tail.filter((outcome) => outcome.name === tool.name);

@@ -87,7 +87,7 @@ export function interviewModel(opts: InterviewModelOptions = {}): (req: FakeRequ
       }
       case 'reviewer': {
         const answers = (jsonAfter(messages, 'Review these answers:') ?? [lastUser(messages)]) as string[];
-        return reply(call('review', { passed: true, feedback: null, missing_facts: null, extracted_facts: null, field_value: answers.join(' '), skipped: null }));
+        return reply(call('review', { passed: true, feedback: null, missing: null, extracted_facts: null, field_value: answers.join(' '), skipped: null, notice: null }));
       }
       case 'checker':
         return reply(call('result', { passed: true, violations: null }));

@@ -261,8 +261,9 @@ async function underReview(answers: string[]): Promise<{ session: FormDraft; cal
 const verdict = (over: Record<string, unknown>) => ({
   passed: true,
   feedback: null,
-  missing_facts: null,
+  missing: null,
   extracted_facts: null,
+  notice: null,
   field_value: null,
   skipped: null,
   ...over,
@@ -282,6 +283,7 @@ describe('reviewer agent', () => {
       outcome: 'follow_up',
       passed: false,
       skipped: false,
+      notice: { code: 'required_no_skip' },
       feedback: 'This field is required and cannot be skipped.',
     });
     expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing', followUps: 1, skipReason: null, value: null });

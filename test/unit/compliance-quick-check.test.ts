@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { quickCheck, type QuickCheckInput, resolveTopics } from '@convo/forms';
+import { type MissingFact, quickCheck, type QuickCheckInput, resolveTopics } from '@convo/forms';
 import { followUpText, questionText } from '../../services/interviewer/src/phrasing.js';
 import { SessionForm } from '@convo/contract';
 
@@ -47,6 +47,7 @@ function check(question: string, field: Field, opts: { language?: 'ja' | 'en'; a
 }
 
 const types = (r: ReturnType<typeof quickCheck>) => r.violations.map((v) => v.type);
+const absent = (fact: string): MissingFact => ({ fact, reason: 'absent', kind: 'text', heard: null, options: [], note: null });
 const CLOSING: Field = { fieldId: '', label: '', intent: null, required: false };
 
 describe('quickCheck on the offline interviewer’s own questions', () => {
@@ -58,8 +59,8 @@ describe('quickCheck on the offline interviewer’s own questions', () => {
       const questions = [
         questionText({ field: { ...field, facts }, facts, language, isFirst: i === 0 }),
         questionText({ field: { ...field, intent: null, facts: [] }, facts: [], language, isFirst: false }),
-        followUpText({ field: { ...field, facts }, missingFacts: facts.map((k) => k.fact), feedback: null, language }),
-        ...facts.slice(1).map((k) => followUpText({ field: { ...field, facts }, missingFacts: [k.fact], feedback: null, language })),
+        followUpText({ field: { ...field, facts }, missing: facts.map((k) => absent(k.fact)), notice: null, language }),
+        ...facts.slice(1).map((k) => followUpText({ field: { ...field, facts }, missing: [absent(k.fact)], notice: null, language })),
       ];
       for (const question of questions) {
         const result = quickCheck({ question, language, field, facts, answered, topics: resolveTopics(form.compliance?.prohibitedTopics) });

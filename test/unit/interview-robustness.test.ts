@@ -205,7 +205,15 @@ describe('corrections and several facts at once', () => {
 describe("the interviewer's turn logic with a model that writes plain text", () => {
   const review = (passed: boolean, missing: string[] = []) => ({
     name: 'review',
-    arguments: { passed, feedback: null, missing_facts: missing, extracted_facts: null, field_value: passed ? 'M' : null, skipped: null },
+    arguments: {
+      passed,
+      feedback: null,
+      missing: missing.map((fact) => ({ fact, reason: 'absent', kind: 'choice', heard: null, options: [], note: null })),
+      extracted_facts: null,
+      field_value: passed ? 'M' : null,
+      skipped: null,
+      notice: null,
+    },
   });
 
   it('after a failed review nothing is pending: plain text is sent as the follow-up, and a second review without a new answer is refused', async () => {

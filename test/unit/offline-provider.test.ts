@@ -13,7 +13,7 @@ import {
 } from '@convo/agent-kit';
 import { createLogger, ModelBehaviorError } from '@convo/runtime';
 import { type ReviewResult, SessionForm } from '@convo/contract';
-import { applyPlan, applyReview, formDraft, markAsked, newFormSession, orderFields, type FormDraft } from '@convo/forms';
+import { applyPlan, applyReview, formDraft, markAsked, type MissingFact, newFormSession, orderFields, type FormDraft, type ReviewerOutput, type ReviewOutcomeKind, subAgentResult } from '@convo/forms';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';
 import { offlineProvider } from '../support/offline-policies.js';
@@ -266,7 +266,9 @@ describe('offline interviewer', () => {
       role: 'tool',
       toolCallId: call.id,
       name: 'subtask',
-      content: JSON.stringify(success('Not yet complete.', { reviewerAgentOutput: { fieldId: 'email', outcome: applied.outcome, ...review } })),
+      content: JSON.stringify(
+        success('Not yet complete.', subAgentResult('reviewer', reviewerOutput(applied.outcome, review, [{ fact: 'Email address', reason: 'invalid', kind: 'email', heard: 'ann@', options: [], note: null }]))),
+      ),
     });
     const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     expect(name).toBe('ask');
@@ -288,7 +290,7 @@ describe('offline interviewer', () => {
       role: 'tool',
       toolCallId: call.id,
       name: 'subtask',
-      content: JSON.stringify(success('Field email done.', { reviewerAgentOutput: { fieldId: 'email', outcome: applied.outcome, ...review } })),
+      content: JSON.stringify(success('Field email done.', subAgentResult('reviewer', reviewerOutput(applied.outcome, review, [])))),
     });
     const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     expect(name).toBe('ask');
@@ -296,6 +298,22 @@ describe('offline interviewer', () => {
     expect(args.message).toMatch(/full name/i);
   });
 });
+
+/** What the review tool hands back for a verdict on the email field. */
+function reviewerOutput(outcome: ReviewOutcomeKind, review: ReviewResult, missing: MissingFact[]): ReviewerOutput {
+  return {
+    fieldId: 'email',
+    outcome,
+    finalAttempt: false,
+    passed: review.passed,
+    skipped: false,
+    field_value: review.field_value ?? null,
+    missing,
+    extracted_facts: review.extracted_facts ?? [],
+    notice: null,
+    feedback: review.feedback ?? null,
+  };
+}
 
 /** The reviewer's view: a suspended interviewer loop whose pending call is subtask(reviewer) on the current field. */
 function reviewing(answers: string[], fieldId = 'email'): FormDraft {
@@ -322,7 +340,13 @@ describe('offline reviewer', () => {
   it('fails an invalid email, listing the missing fact and explaining why', async () => {
     const { name, args } = await reviewerCall(reviewing(['it is ann@']));
     expect(name).toBe('review');
-    expect(args).toMatchObject({ passed: false, missing_facts: ['Email address'], field_value: null, skipped: null });
+    expect(args).toMatchObject({
+      passed: false,
+      missing: [{ fact: 'Email address', reason: 'invalid', kind: 'email', heard: 'ann@', options: [] }],
+      field_value: null,
+      skipped: null,
+      notice: null,
+    });
     expect(args.feedback).toContain('ann@');
   });
 
@@ -332,10 +356,11 @@ describe('offline reviewer', () => {
     expect(args).toEqual({
       passed: true,
       feedback: null,
-      missing_facts: [],
+      missing: [],
       extracted_facts: ['email: ann@example.com'],
       field_value: 'ann@example.com',
       skipped: null,
+      notice: null,
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { askCountryText, askTimezoneText, countryNotUnderstoodText, greetingText, languageNotUnderstoodText, languageUnsupportedText } from '../../services/greeter/src/phrasing.js';
 import { alreadyCompleteText, bootstrapDoneText, completionText, followUpText, questionText, toRespondent } from '../../services/interviewer/src/phrasing.js';
+import type { MissingFact, MissingReason } from '@convo/forms';
 import type { FactDefinition, FormField } from '@convo/contract';
 
 function field(label: string, opts: { required?: boolean; intent?: string | null } = {}): FormField {
@@ -229,55 +230,70 @@ describe('followUpText', () => {
   const motivation = (facts: FactDefinition[]) => ({ ...field('What you hope to get out of the meetup'), facts });
   const enFacts = [fact('goal', 'What the attendee wants to learn'), fact('background', "The attendee's current role or background")];
   const jaFacts = [fact('goal', '学びたいテーマ'), fact('background', '現在の職業や経歴')];
+  // The reviewer's findings, as data; `note` is its sentence for the respondent (any wording).
+  const missing = (description: string, reason: MissingReason, more: Partial<MissingFact> = {}): MissingFact => ({
+    fact: description,
+    reason,
+    kind: 'text',
+    heard: null,
+    options: [],
+    note: null,
+    ...more,
+  });
 
   it('thanks and asks "also" for a missing part, naming it with "your" instead of repeating the reviewer', () => {
     const text = followUpText({
       field: motivation(enFacts),
-      missingFacts: ["The attendee's current role or background"],
-      feedback: "No answer yet about: The attendee's current role or background.",
+      missing: [missing("The attendee's current role or background", 'absent', { note: "No answer yet about: The attendee's current role or background." })],
+      notice: null,
       language: 'en',
     });
     expect(text).toBe('Thanks! Could you also tell me about your current role or background?');
     const ja = followUpText({
       field: { ...field('勉強会で得たいこと'), facts: jaFacts },
-      missingFacts: ['現在の職業や経歴'],
-      feedback: '「現在の職業や経歴」についてまだ回答がありません。',
+      missing: [missing('現在の職業や経歴', 'absent', { note: '「現在の職業や経歴」についてまだ回答がありません。' })],
+      notice: null,
       language: 'ja',
     });
     expect(ja).toBe('ありがとうございます。あわせて、現在のご職業やご経歴についても教えていただけますか？');
   });
 
   it('names every missing fact, each turned to the respondent', () => {
-    const text = followUpText({ field: field('Motivation'), missingFacts: enFacts.map((f) => f.fact), feedback: null, language: 'en' });
+    const text = followUpText({ field: field('Motivation'), missing: enFacts.map((f) => missing(f.fact, 'absent')), notice: null, language: 'en' });
     expect(text).toContain('what you want to learn');
     expect(text).toContain('your current role or background');
     expect(text).not.toMatch(/attendee|No answer yet/);
-    const ja = followUpText({ field: field('志望動機'), missingFacts: ['志望理由', '入社後に挑戦したいこと'], feedback: null, language: 'ja' });
+    const ja = followUpText({ field: field('志望動機'), missing: [missing('志望理由', 'absent'), missing('入社後に挑戦したいこと', 'absent')], notice: null, language: 'ja' });
     expect(ja).toMatch(/^ありがとうございます。/);
     expect(ja).toContain('志望理由');
     expect(ja).toContain('入社後に挑戦したいこと');
     expect(ja).not.toContain('・');
   });
 
-  it('keeps a sentence saying a value is invalid first, then asks again', () => {
+  it('passes on the note about an invalid value first, then asks again', () => {
     const emailField = { ...field('Email address'), facts: [fact('email', 'A valid email address')] };
-    const text = followUpText({ field: emailField, missingFacts: ['A valid email address'], feedback: "The email address 'jane@' is not valid.", language: 'en' });
+    const text = followUpText({
+      field: emailField,
+      missing: [missing('A valid email address', 'invalid', { kind: 'email', heard: 'jane@', note: "The email address 'jane@' is not valid." })],
+      notice: null,
+      language: 'en',
+    });
     expect(text).toMatch(/^The email address 'jane@' is not valid\. Could you please tell me a valid email address\?$/);
     const ja = followUpText({
       field: { ...field('メールアドレス'), facts: [fact('email', '有効なメールアドレス')] },
-      missingFacts: ['有効なメールアドレス'],
-      feedback: 'メールアドレス「taro@」の形式が正しくありません。',
+      missing: [missing('有効なメールアドレス', 'invalid', { kind: 'email', heard: 'taro@', note: 'メールアドレス「taro@」の形式が正しくありません。' })],
+      notice: null,
       language: 'ja',
     });
     expect(ja).toMatch(/^メールアドレス「taro@」の形式が正しくありません。/);
     expect(ja).toContain('有効なメールアドレスを教えていただけますか？');
   });
 
-  it('keeps the reviewer\'s note that a required question cannot be skipped, without its "nothing found" sentence', () => {
+  it('passes on the notice that a required question needs an answer, without the note that nothing was found', () => {
     const ja = followUpText({
       field: { ...field('参加人数'), facts: [fact('attendee_count', '参加する人数')] },
-      missingFacts: ['参加する人数'],
-      feedback: 'この質問は必須です。おおよそで構いませんので、お答えください。回答に数値が見つかりませんでした。',
+      missing: [missing('参加する人数', 'not_found', { kind: 'number', note: '回答に数値が見つかりませんでした。' })],
+      notice: { code: 'required_approximate_ok', text: 'この質問は必須です。おおよそで構いませんので、お答えください。' },
       language: 'ja',
     });
     expect(ja).toMatch(/^この質問は必須です。/);
@@ -285,11 +301,11 @@ describe('followUpText', () => {
     expect(ja).toContain('参加する人数を教えていただけますか？');
   });
 
-  it('apologises instead of thanking when nothing usable was found', () => {
+  it('apologises instead of thanking when nothing usable was found, naming the kind of value', () => {
     const text = followUpText({
       field: { ...field('Email address'), facts: [fact('email', 'A valid email address')] },
-      missingFacts: ['A valid email address'],
-      feedback: 'No email address was found in the answer.',
+      missing: [missing('A valid email address', 'not_found', { kind: 'email', note: 'No email address was found in the answer.' })],
+      notice: null,
       language: 'en',
     });
     expect(text).toMatch(/^Sorry, I couldn't find an email address in your answer\./);
@@ -300,25 +316,25 @@ describe('followUpText', () => {
   it('asks for a little more about a fact the reviewer found too brief', () => {
     const text = followUpText({
       field: motivation(enFacts),
-      missingFacts: ['What the attendee wants to learn'],
-      feedback: "The answer 'stuff' is too brief for: What the attendee wants to learn.",
+      missing: [missing('What the attendee wants to learn', 'too_brief', { heard: 'stuff', note: "The answer 'stuff' is too brief for: What the attendee wants to learn." })],
+      notice: null,
       language: 'en',
     });
     expect(text).toBe('Thanks! Could you tell me a little more about what you want to learn?');
   });
 
-  it('asks for the missing fact when there is no feedback', () => {
-    const text = followUpText({ field: field('Email'), missingFacts: ['Email address'], feedback: null, language: 'en' });
+  it('asks for the missing fact when the reviewer wrote no sentence about it', () => {
+    const text = followUpText({ field: field('Email'), missing: [missing('Email address', 'absent')], notice: null, language: 'en' });
     expect(text).toContain('Could you tell me your email address?');
   });
 
   it('reminds that an optional question may be skipped, once', () => {
-    const text = followUpText({ field: field('Hobbies', { required: false }), missingFacts: ['Hobbies'], feedback: null, language: 'en' });
+    const text = followUpText({ field: field('Hobbies', { required: false }), missing: [missing('Hobbies', 'absent')], notice: null, language: 'en' });
     expect(text).toContain('skip');
     const hinted = followUpText({
       field: field('Hobbies', { required: false }),
-      missingFacts: ['Hobbies'],
-      feedback: 'This question is optional, so it can also be skipped.',
+      missing: [missing('Hobbies', 'absent')],
+      notice: { code: 'optional_may_skip', text: 'This question is optional, so it can also be skipped.' },
       language: 'en',
     });
     expect(hinted.match(/optional/g)).toHaveLength(1);

@@ -81,7 +81,7 @@ describe('parseAndValidateToolArgs', () => {
   });
 
   it("rejects a reviewer verdict that omits a nullable field instead of sending null", () => {
-    const full = { passed: true, feedback: null, missing_facts: null, extracted_facts: null, field_value: 'x', skipped: null };
+    const full = { passed: true, feedback: null, missing: null, extracted_facts: null, field_value: 'x', skipped: null, notice: null };
     expect(parseAndValidateToolArgs(JSON.stringify(full), ReviewInput, 'review').success).toBe(true);
     const { skipped: _skipped, ...withoutSkipped } = full;
     const result = parseAndValidateToolArgs(JSON.stringify(withoutSkipped), ReviewInput, 'review');
@@ -102,7 +102,8 @@ describe("the reviewer's toReviewResult transform", () => {
   const input = (over: Partial<ReviewInput> = {}): ReviewInput => ({
     passed: true,
     feedback: null,
-    missing_facts: null,
+    missing: null,
+    notice: null,
     extracted_facts: null,
     field_value: null,
     skipped: null,
@@ -126,7 +127,13 @@ describe("the reviewer's toReviewResult transform", () => {
 
   it('keeps given values', () => {
     const result = toReviewResult(
-      input({ passed: false, feedback: 'Missing the domain', missing_facts: ['Email address'], extracted_facts: ['name: Ann'], field_value: 'ann@' }),
+      input({
+        passed: false,
+        feedback: 'Missing the domain',
+        missing: [{ fact: 'Email address', reason: 'invalid', kind: 'email', heard: 'ann@', options: [], note: "The email address 'ann@' is not valid." }],
+        extracted_facts: ['name: Ann'],
+        field_value: 'ann@',
+      }),
     );
     expect(result).toEqual({
       passed: false,

@@ -2,16 +2,11 @@ import { type AgentDefinition, createAgent, createTool, failure, success } from 
 import type { ToolContext } from '@convo/agent-kit';
 import type { ApplicationDraft } from '@convo/forms';
 import type { CheckerContext } from './context.js';
-import { CheckViolation } from '@convo/contract';
-import { applyCheck, currentField, formField } from '@convo/forms';
-import { z } from 'zod';
+import { applyCheck, CheckerVerdict, currentField, formField, subAgentResult } from '@convo/forms';
 import { CHECKER_PROMPT } from './prompt.js';
 
-/** Tool input: the seed's QuickCheckResultSchema, with `violations` nullable instead of optional (docs/seeds/004). */
-export const CheckResultInput = z.object({
-  passed: z.boolean(),
-  violations: z.union([z.array(CheckViolation), z.null()]),
-});
+/** Tool input: the forms product's CheckerVerdict (the seed's QuickCheckResultSchema, with `violations` nullable instead of optional, docs/seeds/004). */
+export const CheckResultInput = CheckerVerdict;
 
 /** What the interviewer asked to have checked: the `subtask` call's own arguments. */
 export function pendingQuestion(draft: ApplicationDraft): { callId: string; fieldId: string | null; question: string } | null {
@@ -47,9 +42,10 @@ function createResultTool(maxRephrasings: number) {
           : `Failed: ${applied.violations.map((violation) => `${violation.type}: ${violation.message}`).join('; ')}. Rephrase the question to fix this and check it again.`;
       draft.setSubtaskResult(
         pending.callId,
-        success(message, {
-          checkerAgentOutput: { question: pending.question, fieldId: pending.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped },
-        }),
+        success(
+          message,
+          subAgentResult('checker', { question: pending.question, fieldId: pending.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped }),
+        ),
       );
       return { result: success('Verdict recorded.') };
     },

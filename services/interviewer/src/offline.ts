@@ -1,5 +1,5 @@
 import type { InterviewerContext } from './context.js';
-import { countryName } from '@convo/forms';
+import { countryName, parseSubAgentResult, type ReviewerOutput, type SubAgent, type SubAgentOutput } from '@convo/forms';
 import {
   alreadyCompleteText,
   bootstrapDoneText,
@@ -14,11 +14,19 @@ import {
 import { ask, call, callsOf, type Policy, type ToolOutcome } from '@convo/agent-kit';
 import { subtask } from './agent.js';
 
-type ReviewOut = { fieldId?: string; outcome?: string; missing_facts?: string[]; feedback?: string; field_value?: string; finalAttempt?: boolean };
-type CheckOut = { question: string; passed: boolean };
-
-const subtaskResults = (tail: ToolOutcome[], agent: string) =>
+const subtaskResults = (tail: ToolOutcome[], agent: SubAgent) =>
   callsOf(tail, subtask).filter((outcome) => outcome.args.agent === agent && outcome.status === 'success');
+
+/**
+ * A sub-agent's result, parsed with its product's schema.
+ *
+ * @throws SubAgentResultError when it does not match: the turn fails rather than phrase a question from a guess.
+ */
+function resultOf<A extends SubAgent>(agent: A, outcome: ToolOutcome): SubAgentOutput<A> {
+  const parsed = parseSubAgentResult(agent, outcome.result);
+  if (!parsed.success) throw parsed.error;
+  return parsed.data;
+}
 
 /**
  * The offline interviewer: review a pending answer; then follow up on what the
@@ -37,29 +45,27 @@ export const interviewerPolicy: Policy = (req, tail) => {
   if (cur && ctx.answerPending && !lastReview) {
     return call(subtask, { agent: 'reviewer', field_id: cur.fieldId, question: null, note: null });
   }
-  const text = intendedMessage(ctx, tail, lastReview?.result.reviewerAgentOutput as ReviewOut | undefined);
+  const text = intendedMessage(ctx, tail, lastReview ? resultOf('reviewer', lastReview) : undefined);
   if (ctx.kind !== 'application') return ask(text);
 
   const last = tail.at(-1);
-  const check = last?.name === 'subtask' && last.args.agent === 'checker' && last.status === 'success'
-    ? (last.result.checkerAgentOutput as CheckOut | undefined)
-    : undefined;
+  const check = last?.name === 'subtask' && last.args.agent === 'checker' && last.status === 'success' ? resultOf('checker', last) : undefined;
   if (check?.passed) return ask(check.question);
   const attempts = cur ? cur.failedChecks : ctx.closingFailedChecks;
   const question = attempts > 0 ? rephrased(ctx, attempts) : text;
   return call(subtask, { agent: 'checker', field_id: cur?.fieldId ?? null, question, note: null });
 };
 
-function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewOut | undefined): string {
+function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewerOutput | undefined): string {
   const lead = review ? leadFor(ctx, review) : '';
   const next = nextMessage(ctx, tail, review);
   return lead ? `${lead}\n${next}` : next;
 }
 
 /** What to say about the verdict that just came back, before moving on (a correction, an answer kept for review). */
-function leadFor(ctx: InterviewerContext, review: ReviewOut): string {
+function leadFor(ctx: InterviewerContext, review: ReviewerOutput): string {
   const label = ctx.summary.find((entry) => entry.fieldId === review.fieldId)?.label ?? '';
-  if (review.outcome === 'corrected') return correctionText(ctx.language, { label, value: review.field_value ?? null, accepted: true });
+  if (review.outcome === 'corrected') return correctionText(ctx.language, { label, value: review.field_value, accepted: true });
   if (review.outcome === 'correction_rejected') {
     const kept = ctx.summary.find((entry) => entry.fieldId === review.fieldId)?.value ?? null;
     return correctionText(ctx.language, { label, value: kept, accepted: false });
@@ -68,7 +74,7 @@ function leadFor(ctx: InterviewerContext, review: ReviewOut): string {
   return '';
 }
 
-function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewOut | undefined): string {
+function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: ReviewerOutput | undefined): string {
   const cur = ctx.current;
   const lang = ctx.language;
   if (!cur) {
@@ -77,7 +83,7 @@ function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: Revie
     return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
   }
   if (review?.outcome === 'follow_up' && review.fieldId === cur.fieldId) {
-    const input = { field: cur, missingFacts: review.missing_facts ?? [], feedback: review.feedback ?? null, language: lang };
+    const input = { field: cur, missing: review.missing, notice: review.notice, language: lang };
     return cur.finalAttempt ? lastChanceText(input) : followUpText(input);
   }
   if (!cur.asked && cur.candidate) return confirmCandidateText(lang, { field: cur, value: cur.candidate });

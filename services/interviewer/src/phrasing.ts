@@ -1,5 +1,17 @@
 import nlp from 'compromise';
-import { answerSpec, type AnswerSpec, countryName, escapeRegExp, type FactType, hasJapanese, KIND_NAME, optionInLanguage, type SessionLanguage } from '@convo/forms';
+import {
+  answerSpec,
+  type AnswerSpec,
+  countryName,
+  type FactType,
+  hasJapanese,
+  KIND_NAME,
+  type MissingFact,
+  type MissingReason,
+  optionInLanguage,
+  type ReviewNotice,
+  type SessionLanguage,
+} from '@convo/forms';
 import type { FactDefinition, FormField } from '@convo/contract';
 
 /**
@@ -35,6 +47,9 @@ export type QuestionFact = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriter
  * "nothing usable was found".
  */
 export type QuestionField = Pick<FormField, 'label' | 'intent' | 'required'> & { facts?: readonly QuestionFact[] };
+
+/** What a follow-up is built from: the field, and the reviewer's findings on it as data (ReviewerOutput). */
+export type FollowUpInput = { field: QuestionField; missing: readonly MissingFact[]; notice: ReviewNotice | null; language: SessionLanguage };
 
 // The opening words of a question. The English ones are also what the offline provider's tests look for.
 const OPENER = {
@@ -129,13 +144,14 @@ function askByKind(specs: AnswerSpec[], lang: SessionLanguage): string {
  * and the way out — saying they cannot answer (the answer is then kept as
  * given for a person to check) or, for an optional field, skipping it.
  */
-export function lastChanceText(input: { field: QuestionField; missingFacts: string[]; feedback: string | null; language: SessionLanguage }): string {
+export function lastChanceText(input: FollowUpInput): string {
   const { field, language: lang } = input;
   const facts = field.facts ?? [];
   const specs = specsOf(field, facts);
-  const missingSpecs = facts.length > 0 ? specs.filter((_, i) => input.missingFacts.includes(facts[i]?.fact.trim() ?? '')) : specs;
+  const missingFacts = input.missing.map((missing) => missing.fact);
+  const missingSpecs = facts.length > 0 ? specs.filter((_, i) => missingFacts.includes(facts[i]?.fact.trim() ?? '')) : specs;
   const needed = (missingSpecs.length > 0 ? missingSpecs : specs).filter((sp): sp is AnswerSpec => sp !== undefined);
-  const what = neededText(field, facts, input.missingFacts, lang);
+  const what = neededText(field, facts, missingFacts, lang);
   const help = choicesText(needed.length === 1 ? needed : [], lang) || (needed.length === 1 && needed[0] ? (EXAMPLE[needed[0].type]?.[lang] ?? '') : '');
   if (lang === 'ja') {
     const out = field.required
@@ -211,26 +227,30 @@ export function keptForReviewText(lang: SessionLanguage): string {
 }
 
 /**
- * A follow-up on what is still missing. The reviewer's sentences that only
- * say something is missing are dropped — the question asks for it instead —
- * and any other sentence (an invalid value, a required question that cannot
- * be skipped) is kept first. Then the missing facts are asked for: "a little
- * more about" those the reviewer found too brief, "also" when the rest of the
- * field was answered, and a short apology when nothing usable was found.
+ * A follow-up on what is still missing, from the reviewer's findings as data
+ * (never from its wording). A fact that is only absent, not found or too
+ * brief gets no sentence of its own — the question asks for it — while the
+ * reviewer's notice (a required question cannot be skipped) and its note on
+ * any other fact (an invalid value, several values, a vague answer) are
+ * passed on first. Then the missing facts are asked for: "a little more
+ * about" those found too brief, "also" when the rest of the field was
+ * answered, and a short apology when nothing usable was found.
  */
-export function followUpText(input: { field: QuestionField; missingFacts: string[]; feedback: string | null; language: SessionLanguage }): string {
+export function followUpText(input: FollowUpInput): string {
   const { field, language: lang } = input;
-  if (isForeign(field.label, lang) || input.missingFacts.some((missingFact) => isForeign(missingFact, lang))) return followUpByKind(input);
-  const missing = input.missingFacts.map((missingFact) => missingFact.trim()).filter(Boolean);
-  const notes = readFeedback(input.feedback ?? '', missing);
-  const kept = notes.kept ? secondPerson(notes.kept, lang) : '';
+  const missingFacts = input.missing.map((missing) => missing.fact);
+  if (isForeign(field.label, lang) || missingFacts.some((missingFact) => isForeign(missingFact, lang))) return followUpByKind({ field, missingFacts, language: lang });
+  const missing = missingFacts.map((missingFact) => missingFact.trim()).filter(Boolean);
+  const brief = input.missing.filter((fact) => fact.reason === 'too_brief').map((fact) => fact.fact.trim());
+  const told = toldText(input, lang);
+  const kept = told ? secondPerson(told, lang) : '';
   const known = field.facts?.length ?? 0;
-  const nothingFound = known > 0 && missing.length >= known && notes.brief.length === 0;
+  const nothingFound = known > 0 && missing.length >= known && brief.length === 0;
   const also = !kept && known > 0 && missing.length > 0 && missing.length < known;
-  const lead = kept || (nothingFound ? notFoundText(notes.notFound, lang) : lang === 'ja' ? 'ありがとうございます。' : 'Thanks!');
-  const ask = followUpAsk(field, missing, notes.brief, { also, afterProblem: Boolean(kept) }, lang);
+  const lead = kept || (nothingFound ? notFoundText(notFoundKinds(input.missing, lang), lang) : lang === 'ja' ? 'ありがとうございます。' : 'Thanks!');
+  const ask = followUpAsk(field, missing, brief, { also, afterProblem: Boolean(kept) }, lang);
   const lines = [`${lead}${sep(lang)}${ask}`];
-  if (!field.required && !/optional|任意/i.test(kept)) lines.push(optionalNote(lang));
+  if (!field.required && input.notice?.code !== 'optional_may_skip') lines.push(optionalNote(lang));
   return lines.join('\n');
 }
 
@@ -476,40 +496,18 @@ function addsNothing(hint: string, context: string): boolean {
 // ---------------------------------------------------------------------------
 // Follow-ups
 
-type FeedbackNotes = {
-  /** What remains of the feedback once the "missing" notes are taken out. */
-  kept: string;
-  /** Missing facts the reviewer found answered too briefly. */
-  brief: string[];
-  /** What a typed "nothing found" note named ("email address", "メールアドレス"). */
-  notFound: string[];
-};
+/** Reasons the follow-up's question already answers: asking for the fact (again, or for more) says it all. */
+const ASKED_FOR: ReadonlySet<MissingReason> = new Set(['absent', 'not_found', 'too_brief']);
 
-/**
- * Takes out of the reviewer's feedback the sentences that only say a fact is
- * missing or too brief (the offline reviewer's wording in review-messages.ts,
- * in either language); whatever else it says is kept as written.
- */
-function readFeedback(feedback: string, missing: string[]): FeedbackNotes {
-  let rest = feedback;
-  const brief: string[] = [];
-  const notFound: string[] = [];
-  for (const missingFact of missing) {
-    rest = rest.replaceAll(`No answer yet about: ${missingFact}.`, '').replaceAll(`「${missingFact}」についてまだ回答がありません。`, '');
-    const tooBrief = [
-      new RegExp(String.raw`The answer '(?:(?!The answer ')[\s\S])*?' is too brief for: ${escapeRegExp(missingFact)}\.`),
-      new RegExp(`「(?:(?!」だけでは)[\\s\\S])*?」だけでは「${escapeRegExp(missingFact)}」への回答として短すぎます。`),
-    ];
-    for (const re of tooBrief) {
-      if (!re.test(rest)) continue;
-      rest = rest.replace(re, '');
-      if (!brief.includes(missingFact)) brief.push(missingFact);
-    }
-  }
-  rest = rest
-    .replace(/No ([^.]+?) was found in the answer\./g, (_m, what: string) => (notFound.push(what), ''))
-    .replace(/回答に([^。]+?)が見つかりませんでした。/g, (_m, what: string) => (notFound.push(what), ''));
-  return { kept: rest.replace(/\s+/g, ' ').trim(), brief, notFound };
+/** What the reviewer had to tell the respondent before the question: its notice, then its notes on the facts the question alone does not explain. */
+function toldText(input: FollowUpInput, lang: SessionLanguage): string {
+  const notes = input.missing.filter((fact) => !ASKED_FOR.has(fact.reason)).map((fact) => fact.note ?? '');
+  return [input.notice?.text ?? '', ...notes].filter(Boolean).join(sep(lang)).replace(/\s+/g, ' ').trim();
+}
+
+/** The kinds of value found nowhere in the answer, named in the session language ("email address", "メールアドレス"). */
+function notFoundKinds(missing: readonly MissingFact[], lang: SessionLanguage): string[] {
+  return missing.flatMap((fact) => (fact.reason === 'not_found' && fact.kind !== 'text' ? [KIND_NAME[lang][fact.kind]] : []));
 }
 
 /** "Sorry, I couldn't find an email address in your answer." */

@@ -17,30 +17,45 @@ import {
   maxFollowUpsFor,
   otherFields,
   type ReviewApplied,
+  ReviewerVerdict,
+  type ReviewerOutput,
+  requiredText,
+  subAgentResult,
 } from '@convo/forms';
-import { z } from 'zod';
 import { REVIEWER_PROMPT } from './prompt.js';
 
-/** Tool input (docs/seeds/004: nullable, never optional). */
-export const ReviewInput = z.object({
-  passed: z.boolean(),
-  feedback: z.union([z.string(), z.null()]),
-  missing_facts: z.union([z.array(z.string()), z.null()]),
-  extracted_facts: z.union([z.array(z.string()), z.null()]),
-  field_value: z.union([z.string(), z.null()]),
-  skipped: z.union([z.boolean(), z.null()]).describe('true only when the respondent declined an optional field'),
-});
-export type ReviewInput = z.infer<typeof ReviewInput>;
+/**
+ * Tool input (docs/seeds/004: nullable, never optional): the forms product's
+ * ReviewerVerdict, so the model's parameters, the offline rules' call and what
+ * the interviewer receives are one schema.
+ */
+export const ReviewInput = ReviewerVerdict;
+export type ReviewInput = ReviewerVerdict;
 
-/** Tool input → internal ReviewResult: nulls become absent, empty lists stay lists. */
+/** Tool input → internal ReviewResult (the field's stored lastReview): nulls become absent, empty lists stay lists. */
 export function toReviewResult(input: ReviewInput): ReviewResult {
   return {
     passed: input.passed,
     ...(input.feedback !== null ? { feedback: input.feedback } : {}),
-    missing_facts: input.missing_facts ?? [],
+    missing_facts: (input.missing ?? []).map((missing) => missing.fact),
     extracted_facts: input.extracted_facts ?? [],
     ...(input.field_value !== null && input.field_value.trim() !== '' ? { field_value: input.field_value.trim() } : {}),
     ...(input.skipped ? { skipped: true } : {}),
+  };
+}
+
+/**
+ * The verdict as it is recorded: a required field is never skipped, whatever
+ * the model says — a claimed skip becomes a fail that says so.
+ */
+function recordedVerdict(input: ReviewInput, field: { required: boolean }, language: 'ja' | 'en'): ReviewInput {
+  if (!input.skipped || !field.required) return input;
+  return {
+    ...input,
+    passed: false,
+    skipped: false,
+    notice: input.notice ?? { code: 'required_no_skip', text: requiredText(language, 'skip') },
+    feedback: input.feedback ?? 'This field is required and cannot be skipped.',
   };
 }
 
@@ -62,17 +77,22 @@ function createReviewTool(maxFollowUps: number) {
       const callId = pendingCallId(draft);
       if (!cur || !callId) return { result: failure('There is no field under review.') };
       if (callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
-      const review = toReviewResult(args);
-      if (review.skipped && cur.field.required) {
-        review.skipped = false;
-        review.passed = false;
-        review.feedback = review.feedback ?? 'This field is required and cannot be skipped.';
-      }
+      const verdict = recordedVerdict(args, cur.field, draft.state.bootstrap.language === 'ja' ? 'ja' : 'en');
+      const review = toReviewResult(verdict);
       const applied = applyReview(draft, cur.field.fieldId, review, followUpBound(draft, cur.field.fieldId, review, maxFollowUpsFor(draft.state, maxFollowUps)));
-      const result = success(verdictMessage(draft, cur.field.fieldId, applied, review), {
-        reviewerAgentOutput: { fieldId: cur.field.fieldId, outcome: applied.outcome, finalAttempt: cur.fieldState.finalAttempt, ...review },
-      });
-      draft.setSubtaskResult(callId, result);
+      const output: ReviewerOutput = {
+        fieldId: cur.field.fieldId,
+        outcome: applied.outcome,
+        finalAttempt: cur.fieldState.finalAttempt,
+        passed: review.passed,
+        skipped: review.skipped ?? false,
+        field_value: review.field_value ?? null,
+        missing: verdict.missing ?? [],
+        extracted_facts: review.extracted_facts ?? [],
+        notice: verdict.notice,
+        feedback: review.feedback ?? null,
+      };
+      draft.setSubtaskResult(callId, success(verdictMessage(draft, cur.field.fieldId, applied, verdict), subAgentResult('reviewer', output)));
       return { result: success('Verdict recorded.') };
     },
   });
@@ -93,9 +113,9 @@ function followUpBound(draft: FormDraft, fieldId: string, review: ReviewResult, 
 }
 
 /** What the interviewer is told to do after the verdict. */
-function verdictMessage(draft: FormDraft, fieldId: string, applied: ReviewApplied, review: ReviewResult): string {
+function verdictMessage(draft: FormDraft, fieldId: string, applied: ReviewApplied, verdict: ReviewInput): string {
   const next = currentField(draft.state);
-  const missing = (review.missing_facts ?? []).join('; ') || 'details';
+  const missing = (verdict.missing ?? []).map((fact) => fact.fact).join('; ') || 'details';
   switch (applied.outcome) {
     case 'follow_up':
       return draft.state.fields.find((field) => field.fieldId === fieldId)?.finalAttempt

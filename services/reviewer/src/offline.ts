@@ -24,10 +24,11 @@ export const reviewerPolicy: Policy = async (req, tail) => {
   });
   return call(REVIEW_TOOL, {
     passed: review.passed,
-    feedback: review.feedback ?? null,
-    missing_facts: review.missing_facts ?? [],
-    extracted_facts: review.extracted_facts ?? [],
-    field_value: review.field_value ?? null,
     skipped: review.skipped ?? null,
+    field_value: review.field_value ?? null,
+    missing: review.missing,
+    extracted_facts: review.extracted_facts ?? [],
+    notice: review.notice,
+    feedback: review.feedback ?? null,
   });
 };

@@ -1,5 +1,6 @@
 import type { FormDraft } from './form-draft.js';
 import { coreSessionState, event, type AuditReport, mutableCopy, type FieldStateView, type FactDefinition, type FieldState, type FormField, type Plan, type ReviewResult, type SessionForm, type FormSessionState, type FormSessionView, type SessionView } from '@convo/contract';
+import type { ReviewOutcomeKind } from './reviewer-output.js';
 
 /**
  * The form interview's rules, in code rather than in a prompt: the field
@@ -101,7 +102,6 @@ export function markReviewing(draft: FormDraft, fieldId: string): void {
   draft.setFieldStatus(fieldId, 'reviewing');
 }
 
-export type ReviewOutcomeKind = 'done' | 'skipped' | 'follow_up' | 'needs_review' | 'corrected' | 'correction_rejected';
 export type ReviewApplied = { outcome: ReviewOutcomeKind; next: AdvanceResult | null };
 
 /** The field whose answers a pending `subtask(reviewer)` call is about (the current field, or a resolved one being corrected). */

@@ -36,9 +36,66 @@ export const KIND_NAME: Readonly<Record<SessionLanguage, Record<Exclude<FactType
 };
 const WHAT = KIND_NAME;
 
+/**
+ * Every sentence the offline reviewer writes, one entry per kind. People read
+ * them (the respondent, in a follow-up, and whoever reads the logs); no agent
+ * does: the interviewer acts on the verdict's data (ReviewerOutput), so this
+ * wording may change at will.
+ */
+export type ReviewMessages = {
+  /** One sentence explaining a verdict on a fact. */
+  verdict: (lang: SessionLanguage, type: FactType, fact: string, v: Verdict) => string;
+  /** Opening sentence of the feedback when a required question was refused or not known. */
+  required: (lang: SessionLanguage, reason: 'skip' | 'non_answer') => string;
+  /** Added when an optional question got "I don't know": it may simply be skipped. */
+  optionalHint: (lang: SessionLanguage) => string;
+  /** Feedback for an optional question the respondent chose to skip. */
+  skipped: (lang: SessionLanguage) => string;
+};
+
+const WRITTEN: ReviewMessages = {
+  verdict: (lang, type, fact, v) => (lang === 'ja' ? ja(type, fact, v) : en(type, fact, v)),
+  required: requiredSentence,
+  optionalHint: (lang) => (lang === 'ja' ? 'この質問は任意のため、スキップすることもできます。' : 'This question is optional, so it can also be skipped.'),
+  skipped: (lang) => (lang === 'ja' ? '任意の質問のため、回答をスキップしました。' : 'The respondent chose to skip this optional question.'),
+};
+
+let messages: ReviewMessages = WRITTEN;
+
+/**
+ * Runs `run` with the messages `reword` makes of the written ones, and puts
+ * the written ones back after. A seam for tests: they reword every message to
+ * show that what the interview does never depends on it
+ * (test/unit/reviewer-output.test.ts).
+ */
+export async function withReviewMessages<T>(reword: (written: ReviewMessages) => ReviewMessages, run: () => Promise<T>): Promise<T> {
+  const before = messages;
+  messages = reword(WRITTEN);
+  try {
+    return await run();
+  } finally {
+    messages = before;
+  }
+}
+
 /** One sentence explaining a verdict on a fact. */
 export function verdictText(lang: SessionLanguage, type: FactType, fact: string, v: Verdict): string {
-  return lang === 'ja' ? ja(type, fact, v) : en(type, fact, v);
+  return messages.verdict(lang, type, fact, v);
+}
+
+/** Opening sentence of the feedback when a required question was refused or not known. */
+export function requiredText(lang: SessionLanguage, reason: 'skip' | 'non_answer'): string {
+  return messages.required(lang, reason);
+}
+
+/** Added when an optional question got "I don't know": it may simply be skipped. */
+export function optionalHintText(lang: SessionLanguage): string {
+  return messages.optionalHint(lang);
+}
+
+/** Feedback for an optional question the respondent chose to skip. */
+export function skippedText(lang: SessionLanguage): string {
+  return messages.skipped(lang);
 }
 
 function en(type: FactType, fact: string, v: Verdict): string {
@@ -105,8 +162,7 @@ function ja(type: FactType, fact: string, v: Verdict): string {
   }
 }
 
-/** Opening sentence of the feedback when a required question was refused or not known. */
-export function requiredText(lang: SessionLanguage, reason: 'skip' | 'non_answer'): string {
+function requiredSentence(lang: SessionLanguage, reason: 'skip' | 'non_answer'): string {
   if (lang === 'ja') {
     return reason === 'skip'
       ? 'この質問は必須のため、スキップできません。'
@@ -115,16 +171,6 @@ export function requiredText(lang: SessionLanguage, reason: 'skip' | 'non_answer
   return reason === 'skip'
     ? "This question is required, so it can't be skipped."
     : 'This question is required; an approximate answer is fine.';
-}
-
-/** Added when an optional question got "I don't know": it may simply be skipped. */
-export function optionalHintText(lang: SessionLanguage): string {
-  return lang === 'ja' ? 'この質問は任意のため、スキップすることもできます。' : 'This question is optional, so it can also be skipped.';
-}
-
-/** Feedback for an optional question the respondent chose to skip. */
-export function skippedText(lang: SessionLanguage): string {
-  return lang === 'ja' ? '任意の質問のため、回答をスキップしました。' : 'The respondent chose to skip this optional question.';
 }
 
 

@@ -8,6 +8,7 @@ import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
+import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
 import { backgroundSpans, preferAsserted, retractedSpans } from './discourse.js';
 import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
@@ -19,18 +20,23 @@ export { answerSpec, classifyFact, type AnswerSpec, type ClassifyOptions, type F
 export { isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 export { CONTENT_THRESHOLDS } from './free-text.js';
 
-/** How one fact fared: its type, whether it is satisfied, why (in the session language) and the value found. */
+/** How one fact fared: its type, whether it is satisfied, why (as data, and in the session language) and the value found. */
 export type FactResult = {
   factKey: string;
   fact: string;
   type: FactType;
   satisfied: boolean;
+  verdict: Verdict;
   reason: string;
   value: string | null;
 };
 
-/** The reviewer's verdict plus the per-fact explanation behind it. */
-export type ReviewOutcome = ReviewResult & { factResults: FactResult[] };
+/**
+ * The reviewer's verdict plus the per-fact explanation behind it. `missing`
+ * and `notice` are the same findings as `feedback`, as data: what a follow-up
+ * is built from.
+ */
+export type ReviewOutcome = ReviewResult & { factResults: FactResult[]; missing: MissingFact[]; notice: ReviewNotice | null };
 
 export type ReviewInput = {
   field: FormField;
@@ -114,14 +120,17 @@ function review(input: ReviewInput): ReviewOutcome {
   // A fact asked only under a condition ("Crime reference number, if reported") never holds the field back.
   const blocking = results.filter((result, i) => !result.satisfied && !specs[i]?.conditional);
   if (blocking.length === 0) {
-    return { passed: true, extracted_facts: extracted, field_value: fieldValue(results), factResults: results };
+    return { passed: true, extracted_facts: extracted, field_value: fieldValue(results), factResults: results, missing: [], notice: null };
   }
+  const notice = noticeFor(lang, input.field, latest);
   return {
     passed: false,
-    feedback: feedbackFor(lang, input.field, latest, blocking),
+    feedback: [notice?.text ?? '', ...blocking.map((result) => result.reason)].filter(Boolean).join(lang === 'ja' ? '' : ' '),
     missing_facts: blocking.map((result) => result.fact),
     extracted_facts: extracted,
     factResults: results,
+    missing: blocking.map(missingFact),
+    notice,
   };
 }
 
@@ -594,17 +603,56 @@ function toFactResult(lang: SessionLanguage, judgement: FactJudgement, type: Fac
     fact: judgement.spec.fact.fact,
     type,
     satisfied: judgement.satisfied,
+    verdict: judgement.verdict,
     reason: verdictText(lang, type, shown, judgement.verdict),
     value: judgement.value,
   };
 }
 
-function feedbackFor(lang: SessionLanguage, field: FormField, latest: string, results: FactResult[]): string {
-  const parts: string[] = [];
-  if (field.required && latest && isSkipRequest(latest)) parts.push(requiredText(lang, 'skip'));
-  else if (latest && isNonAnswer(latest)) parts.push(field.required ? requiredText(lang, 'non_answer') : optionalHintText(lang));
-  for (const result of results) if (!result.satisfied) parts.push(result.reason);
-  return parts.join(lang === 'ja' ? '' : ' ');
+/** What the answer as a whole is, when it is a refusal or "I don't know" (said before the missing facts), or null. */
+function noticeFor(lang: SessionLanguage, field: FormField, latest: string): ReviewNotice | null {
+  const notice = (code: ReviewNoticeCode, text: string): ReviewNotice => ({ code, text });
+  if (field.required && latest && isSkipRequest(latest)) return notice('required_no_skip', requiredText(lang, 'skip'));
+  if (!latest || !isNonAnswer(latest)) return null;
+  return field.required ? notice('required_approximate_ok', requiredText(lang, 'non_answer')) : notice('optional_may_skip', optionalHintText(lang));
+}
+
+/** A fact the answers do not establish, from the same verdict its sentence is written from. */
+function missingFact(result: FactResult): MissingFact {
+  const { verdict } = result;
+  return {
+    fact: result.fact,
+    reason: missingReason(verdict, result.type),
+    kind: result.type,
+    heard: 'text' in verdict ? verdict.text : null,
+    options: 'options' in verdict ? [...verdict.options] : [],
+    note: result.reason,
+  };
+}
+
+function missingReason(verdict: Verdict, type: FactType): MissingReason {
+  switch (verdict.code) {
+    case 'missing':
+      return type === 'text' ? 'absent' : 'not_found';
+    case 'too_short':
+      return 'too_brief';
+    case 'vague':
+    case 'nil_not_enough':
+    case 'no_code':
+      return 'too_vague';
+    case 'ambiguous':
+      return 'conflicting';
+    case 'invalid':
+    case 'no_year':
+    case 'incomplete_name':
+    case 'not_an_option':
+      return 'invalid';
+    // A fact held back with a satisfied verdict (none is today) has nothing to show for it.
+    case 'found':
+    case 'covered':
+    case 'nil_ok':
+      return 'absent';
+  }
 }
 
 /**
@@ -630,8 +678,11 @@ function skipped(lang: SessionLanguage, facts: FactDefinition[], field: FormFiel
       fact: fact.fact,
       type: classifyFact(fact, field, { fieldContext: facts.length === 1 }),
       satisfied: false,
+      verdict: { code: 'missing' as const },
       reason,
       value: null,
     })),
+    missing: [],
+    notice: null,
   };
 }

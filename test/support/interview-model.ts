@@ -62,20 +62,31 @@ export function interviewModel(opts: InterviewModelOptions = {}): (req: FakeRequ
       case 'greeter': {
         const state = jsonAfter(messages, 'Current state:');
         const said = messages.some((m) => m.role === 'user' && /english|japan/i.test(m.content ?? ''));
-        if (!said) return reply(call('ask', { message: 'Hello! Would you like to continue in English or Japanese, and where do you live?' }));
-        if (!state?.language) return reply(call('set_language', { language: 'en' }), call('set_country', { country: 'JP' }), call('set_timezone', { timezone: null, hint: 'Tokyo' }));
+        if (!said)
+          return reply(call('ask', { message: 'Hello! Would you like to continue in English or Japanese, and where do you live?' }));
+        if (!state?.language)
+          return reply(
+            call('set_language', { language: 'en' }),
+            call('set_country', { country: 'JP' }),
+            call('set_timezone', { timezone: null, hint: 'Tokyo' }),
+          );
         return reply(call('ask', { message: 'Thank you.' }));
       }
       case 'architect': {
         const fields = (jsonAfter(messages, 'Form fields:') ?? []) as Json[];
         const ordered = [...fields].sort((a, b) => a.sortOrder - b.sortOrder);
-        return reply(call('create_plan', { fields: ordered.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent, required: f.required })) }));
+        return reply(
+          call('create_plan', {
+            fields: ordered.map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent, required: f.required })),
+          }),
+        );
       }
       case 'interviewer': {
         const state = jsonAfter(messages, 'Current state:');
         const current = state?.current;
         if (!current) return reply(call('ask', { message: 'Thank you, that is everything. Please review your answers and submit them.' }));
-        if (state.answerPending) return reply(call('subtask', { agent: 'reviewer', field_id: current.fieldId, question: null, note: null }));
+        if (state.answerPending)
+          return reply(call('subtask', { agent: 'reviewer', field_id: current.fieldId, question: null, note: null }));
         const question = `Could you tell me your ${String(current.label).toLowerCase()}?`;
         if (state.kind === 'application') {
           // An applicant is asked only what passed the quick-check: check first, then ask that exact text.
@@ -87,7 +98,17 @@ export function interviewModel(opts: InterviewModelOptions = {}): (req: FakeRequ
       }
       case 'reviewer': {
         const answers = (jsonAfter(messages, 'Review these answers:') ?? [lastUser(messages)]) as string[];
-        return reply(call('review', { passed: true, feedback: null, missing: null, extracted_facts: null, field_value: answers.join(' '), skipped: null, notice: null }));
+        return reply(
+          call('review', {
+            passed: true,
+            feedback: null,
+            missing: null,
+            extracted_facts: null,
+            field_value: answers.join(' '),
+            skipped: null,
+            notice: null,
+          }),
+        );
       }
       case 'checker':
         return reply(call('result', { passed: true, violations: null }));

@@ -43,7 +43,16 @@ let turnNo = 0;
 function run(agent: AgentDefinition, session: FormDraft, message: string | null, llm: LlmProvider = offlineProvider()) {
   const turnId = `t${++turnNo}`;
   if (message !== null) session.addUserMessage(message, turnId, null);
-  return runAgentLoop({ agent, draft: session, llm, model: 'offline', maxTurns: 10, turn: { turnId, message }, runStepPrefix: `rs-${turnNo}`, log });
+  return runAgentLoop({
+    agent,
+    draft: session,
+    llm,
+    model: 'offline',
+    maxTurns: 10,
+    turn: { turnId, message },
+    runStepPrefix: `rs-${turnNo}`,
+    log,
+  });
 }
 
 const lastAssistant = (d: FormDraft) => d.state.messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '';
@@ -61,7 +70,10 @@ describe('greeter agent (offline model)', () => {
     expect(session.state.bootstrap.language).toBe('en');
     expect(lastAssistant(session)).toMatch(/^Which country do you currently live in\?/);
 
-    expect(await run(greeterAgent, session, 'I live in Japan')).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'architect' } });
+    expect(await run(greeterAgent, session, 'I live in Japan')).toEqual({
+      kind: 'completed',
+      completion: { type: 'handoff', to: 'architect' },
+    });
     expect(session.state.bootstrap).toMatchObject({ language: 'en', country: 'JP', timezone: 'Asia/Tokyo', timezoneAsked: false });
     expect(session.runSteps.map((s) => s.toolName)).toEqual(['ask', 'set_language', 'ask', 'set_country', 'set_timezone']);
     expect(session.stateChanges.map((c) => c.type)).toEqual([
@@ -73,7 +85,10 @@ describe('greeter agent (offline model)', () => {
       'SET_COUNTRY',
       'SET_TIMEZONE',
     ]);
-    expect(session.events.at(-1)).toEqual({ type: 'state.changed', data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'single' } } });
+    expect(session.events.at(-1)).toEqual({
+      type: 'state.changed',
+      data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'single' } },
+    });
   });
 
   it('in Japanese: "日本語" then "東京に住んでいます" sets ja, JP and Asia/Tokyo from the city', async () => {
@@ -92,9 +107,15 @@ describe('greeter agent (offline model)', () => {
     expect(session.state.bootstrap).toMatchObject({ country: 'CA', timezone: null, timezoneAsked: true });
     expect(lastAssistant(session)).toMatch(/^Canada has several time zones/);
 
-    expect(await run(greeterAgent, session, "I'd rather not say")).toEqual({ kind: 'completed', completion: { type: 'handoff', to: 'architect' } });
+    expect(await run(greeterAgent, session, "I'd rather not say")).toEqual({
+      kind: 'completed',
+      completion: { type: 'handoff', to: 'architect' },
+    });
     expect(session.state.bootstrap.timezone).toBe('Asia/Tokyo');
-    expect(session.events.at(-1)).toEqual({ type: 'state.changed', data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'fallback' } } });
+    expect(session.events.at(-1)).toEqual({
+      type: 'state.changed',
+      data: { type: 'SET_TIMEZONE', payload: { timezone: 'Asia/Tokyo', source: 'fallback' } },
+    });
     const timezoneQuestions = session.state.messages.filter((m) => m.role === 'assistant' && /several time zones/.test(m.text));
     expect(timezoneQuestions).toHaveLength(1);
   });
@@ -176,7 +197,10 @@ describe('architect agent', () => {
     await run(architectAgent, session, null, model);
     expect(toolResults(session, 'create_plan')[0]?.result.message).toMatch(/field_id email appears twice/);
     // Answering without a tool call while the plan is missing brings the remaining task back.
-    expect(model.requests[2]!.messages.at(-1)).toEqual({ role: 'user', content: 'You still need to: Create the interview plan using create_plan' });
+    expect(model.requests[2]!.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'You still need to: Create the interview plan using create_plan',
+    });
     expect(stateChangeTypes(session)).toEqual(['PLAN_CREATED']);
   });
 
@@ -238,7 +262,12 @@ describe('interviewer agent', () => {
     expect(result.kind).toBe('suspend');
     if (result.kind !== 'suspend') return;
     expect(result.checkpoint).toMatchObject({ agent: 'interviewer', subAgent: 'reviewer', pendingCall: { name: 'subtask' } });
-    expect(JSON.parse(result.checkpoint.pendingCall.arguments)).toEqual({ agent: 'reviewer', field_id: 'email', question: null, note: null });
+    expect(JSON.parse(result.checkpoint.pendingCall.arguments)).toEqual({
+      agent: 'reviewer',
+      field_id: 'email',
+      question: null,
+      note: null,
+    });
     expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'reviewing' });
     // A suspended call has no run step until its result arrives.
     expect(session.runSteps.map((s) => s.toolName)).not.toContain('subtask');
@@ -286,7 +315,13 @@ describe('reviewer agent', () => {
       notice: { code: 'required_no_skip' },
       feedback: 'This field is required and cannot be skipped.',
     });
-    expect(session.state.fields[0]).toMatchObject({ fieldId: 'email', status: 'interviewing', followUps: 1, skipReason: null, value: null });
+    expect(session.state.fields[0]).toMatchObject({
+      fieldId: 'email',
+      status: 'interviewing',
+      followUps: 1,
+      skipReason: null,
+      value: null,
+    });
     expect(session.events[0]).toEqual({
       type: 'review',
       data: { fieldId: 'email', passed: false, missingFacts: [], feedback: 'This field is required and cannot be skipped.' },
@@ -299,10 +334,16 @@ describe('reviewer agent', () => {
     arrange(session, (state) => (state.fields[0]!.status = 'done'));
     session.setCurrentFieldIndex(session.state.fields.findIndex((f) => f.fieldId === 'comments'));
     session.addUserMessage('no thanks', 't0', 'comments');
-    arrange(session, (state) => (state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null })));
+    arrange(
+      session,
+      (state) =>
+        (state.loop!.pendingCall.arguments = JSON.stringify({ agent: 'reviewer', field_id: 'comments', question: null, note: null })),
+    );
     const model = new ScriptedModel([{ toolCalls: [{ name: 'review', arguments: verdict({ passed: true, skipped: true }) }] }]);
     await run(reviewer, session, null, model);
-    expect((session.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
+    expect(
+      (session.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput,
+    ).toMatchObject({
       fieldId: 'comments',
       outcome: 'skipped',
     });
@@ -321,7 +362,9 @@ describe('reviewer agent', () => {
     ]);
     await run(reviewer, session, null, model);
     expect(toolResults(session, 'review').map((r) => r.status)).toEqual(['success', 'error']);
-    expect((session.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput).toMatchObject({
+    expect(
+      (session.state.subSessionResults[callId] as { result: { reviewerAgentOutput: unknown } }).result.reviewerAgentOutput,
+    ).toMatchObject({
       outcome: 'done',
       passed: true,
     });
@@ -387,7 +430,10 @@ describe('a whole interview with the offline model', () => {
     expect(session.state.status).toBe('awaiting_confirmation');
     expect(session.state.collectedFields).toEqual({ email: 'ann@example.com', full_name: 'Ann Lee' });
     expect(session.events.filter((e) => e.type === 'session.completed')).toEqual([
-      { type: 'session.completed', data: { collectedFields: { email: 'ann@example.com', full_name: 'Ann Lee' }, audit: null, needsReview: [] } },
+      {
+        type: 'session.completed',
+        data: { collectedFields: { email: 'ann@example.com', full_name: 'Ann Lee' }, audit: null, needsReview: [] },
+      },
     ]);
     expect(lastAssistant(session)).toMatch(/Submit/);
     // Every field became done or skipped only through a reviewer verdict.

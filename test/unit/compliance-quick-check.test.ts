@@ -9,7 +9,12 @@ const topics = resolveTopics(['criminal record']);
 const EN = {
   full_name: { fieldId: 'full_name', label: 'Full name', intent: 'Identify the applicant', required: true },
   email: { fieldId: 'email', label: 'Contact email', intent: 'Contact the applicant about the application', required: true },
-  experience: { fieldId: 'experience_years', label: 'Years of backend experience', intent: 'Check the experience the role needs', required: true },
+  experience: {
+    fieldId: 'experience_years',
+    label: 'Years of backend experience',
+    intent: 'Check the experience the role needs',
+    required: true,
+  },
   motivation: { fieldId: 'motivation', label: 'Why you want to join us', intent: "Understand the applicant's motivation", required: true },
 };
 const EN_FACTS: Record<string, string[]> = {
@@ -52,7 +57,9 @@ const CLOSING: Field = { fieldId: '', label: '', intent: null, required: false }
 
 describe('quickCheck on the offline interviewer’s own questions', () => {
   it.each(['en', 'ja'] as const)('passes every question, rephrasing and follow-up of the %s example application', (language) => {
-    const form = SessionForm.parse(JSON.parse(readFileSync(new URL(`../../examples/forms/engineer-application-${language}.json`, import.meta.url), 'utf8')));
+    const form = SessionForm.parse(
+      JSON.parse(readFileSync(new URL(`../../examples/forms/engineer-application-${language}.json`, import.meta.url), 'utf8')),
+    );
     const answered: QuickCheckInput['answered'] = [];
     form.fields.forEach((field, i) => {
       const facts = form.facts.filter((k) => k.formFieldId === field.id);
@@ -87,8 +94,14 @@ describe('prohibited_topic', () => {
   });
 
   it('reports a topic on both lists with both sources, and a form’s own keyword as from the form', () => {
-    expect(check('What is your religion?', EN.full_name).violations).toContainEqual({ type: 'prohibited_topic', message: 'prohibited topic "religion" (MHLW, EEOC): "religion"' });
-    expect(check('Do you have a criminal record?', EN.full_name).violations).toContainEqual({ type: 'prohibited_topic', message: 'prohibited topic "criminal record" (form): "criminal record"' });
+    expect(check('What is your religion?', EN.full_name).violations).toContainEqual({
+      type: 'prohibited_topic',
+      message: 'prohibited topic "religion" (MHLW, EEOC): "religion"',
+    });
+    expect(check('Do you have a criminal record?', EN.full_name).violations).toContainEqual({
+      type: 'prohibited_topic',
+      message: 'prohibited topic "criminal record" (form): "criminal record"',
+    });
   });
 
   it('applies to the closing message too', () => {
@@ -105,17 +118,27 @@ describe('duplicate_question', () => {
   it('flags a question asking again for an answered field', () => {
     const result = check('Could you tell me your full name again?', EN.email, { answered: [EN.full_name] });
     expect(types(result)).toContain('duplicate_question');
-    expect(result.violations.find((v) => v.type === 'duplicate_question')!.message).toBe('asks again for "Full name" of the answered field "Full name" (full_name): shares "full", "name"');
+    expect(result.violations.find((v) => v.type === 'duplicate_question')!.message).toBe(
+      'asks again for "Full name" of the answered field "Full name" (full_name): shares "full", "name"',
+    );
   });
 
   it('flags a question for an answered field’s fact while another field is current', () => {
     const result = check('How many years of backend experience do you have?', EN.motivation, { answered: [EN.full_name, EN.experience] });
     expect(types(result)).toContain('duplicate_question');
-    expect(result.violations.find((v) => v.type === 'duplicate_question')!.message).toContain('"Years of backend experience" (experience_years)');
+    expect(result.violations.find((v) => v.type === 'duplicate_question')!.message).toContain(
+      '"Years of backend experience" (experience_years)',
+    );
   });
 
   it('does not flag a follow-up about the current field', () => {
-    expect(types(check('Thanks! Could you also tell me what you would contribute to the team?', EN.motivation, { answered: [EN.full_name, EN.experience] }))).toEqual([]);
+    expect(
+      types(
+        check('Thanks! Could you also tell me what you would contribute to the team?', EN.motivation, {
+          answered: [EN.full_name, EN.experience],
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('does not flag a sentence that only acknowledges an earlier answer', () => {
@@ -129,13 +152,27 @@ describe('duplicate_question', () => {
   });
 
   it('flags Japanese re-asks and passes the question for the current field', () => {
-    expect(types(check('氏名をもう一度教えていただけますか？', JA.start, { language: 'ja', answered: [JA.full_name] }))).toContain('duplicate_question');
-    expect(types(check('バックエンド開発のご経験は何年ですか？', JA.motivation, { language: 'ja', answered: [JA.experience] }))).toContain('duplicate_question');
-    expect(types(check('入社可能日を教えていただけますか？', JA.start, { language: 'ja', answered: [JA.full_name, JA.experience, JA.motivation] }))).toEqual([]);
+    expect(types(check('氏名をもう一度教えていただけますか？', JA.start, { language: 'ja', answered: [JA.full_name] }))).toContain(
+      'duplicate_question',
+    );
+    expect(types(check('バックエンド開発のご経験は何年ですか？', JA.motivation, { language: 'ja', answered: [JA.experience] }))).toContain(
+      'duplicate_question',
+    );
+    expect(
+      types(
+        check('入社可能日を教えていただけますか？', JA.start, { language: 'ja', answered: [JA.full_name, JA.experience, JA.motivation] }),
+      ),
+    ).toEqual([]);
   });
 
   it('does not apply to the closing message, which restates the answers', () => {
-    expect(types(check('Thank you! Your full name and email are recorded. Please review and submit.', CLOSING, { answered: [EN.full_name, EN.email] }))).toEqual([]);
+    expect(
+      types(
+        check('Thank you! Your full name and email are recorded. Please review and submit.', CLOSING, {
+          answered: [EN.full_name, EN.email],
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -190,19 +227,18 @@ describe('tone_violation', () => {
     'ありがとうございます！次に、氏名を教えていただけますか？',
     '急ぎではありませんので、ご都合のよいときに氏名をお答えください。',
     'カスタマーサクセスでのご経験と氏名を教えてください。',
-  ])(
-    'passes the polite Japanese %j',
-    (question) => {
-      expect(types(check(question, JA.full_name, { language: 'ja' })).filter((t) => t === 'tone_violation')).toEqual([]);
-    },
-  );
+  ])('passes the polite Japanese %j', (question) => {
+    expect(types(check(question, JA.full_name, { language: 'ja' })).filter((t) => t === 'tone_violation')).toEqual([]);
+  });
 });
 
 describe('no_intent_binding', () => {
   it('flags a question sharing no keyword with the field, naming the field and the expected keywords', () => {
     const result = check('What is your favourite programming language?', EN.email);
     expect(types(result)).toEqual(['no_intent_binding']);
-    expect(result.violations[0]!.message).toMatch(/^shares no keyword with the field "Contact email" \(email\); expected one of "contact", "email"/);
+    expect(result.violations[0]!.message).toMatch(
+      /^shares no keyword with the field "Contact email" \(email\); expected one of "contact", "email"/,
+    );
   });
 
   it('accepts a synonym of the field’s words', () => {
@@ -215,7 +251,10 @@ describe('no_intent_binding', () => {
   });
 
   it('is not checked for the closing message', () => {
-    expect(check('Thank you for your answers. Please review them and submit your application.', CLOSING)).toEqual({ passed: true, violations: [] });
+    expect(check('Thank you for your answers. Please review them and submit your application.', CLOSING)).toEqual({
+      passed: true,
+      violations: [],
+    });
   });
 });
 

@@ -141,7 +141,12 @@ describe('no dead ends', () => {
     await interview.say('jane@example.com');
     await interview.say('hmm');
     expect(interview.draft.state.status).toBe('awaiting_confirmation');
-    expect(interview.draft.state.fields.filter((f) => f.needsReview).map((f) => f.fieldId)).toEqual(['phone', 'tshirt', 'experience', 'available']);
+    expect(interview.draft.state.fields.filter((f) => f.needsReview).map((f) => f.fieldId)).toEqual([
+      'phone',
+      'tshirt',
+      'experience',
+      'available',
+    ]);
     expect(interview.lastAssistant()).toMatch(/Submit/);
   });
 
@@ -236,7 +241,9 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
     expect(reviewer.remaining).toBe(0);
 
     // A model that calls the reviewer again without a new answer is told what to do instead.
-    interviewer.push({ toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'tshirt', question: null, note: null } }] });
+    interviewer.push({
+      toolCalls: [{ name: 'subtask', arguments: { agent: 'reviewer', field_id: 'tshirt', question: null, note: null } }],
+    });
     interviewer.push({ toolCalls: [{ name: 'ask', arguments: { message: 'Is it S, M, L or XL?' } }] });
     const draft = interview.draft;
     const { runAgentLoop } = await import('@convo/agent-kit/internal/loop');
@@ -252,7 +259,10 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
       runStepPrefix: 'rs-x',
       log: createLogger('test', 'silent'),
     });
-    const refused = draft.runSteps.filter((s) => s.toolName === 'subtask').at(-1)?.output as { status: string; result: { message: string } };
+    const refused = draft.runSteps.filter((s) => s.toolName === 'subtask').at(-1)?.output as {
+      status: string;
+      result: { message: string };
+    };
     expect(refused.status).toBe('error');
     expect(refused.result.message).toMatch(/already reviewed.*Ask a follow-up about T-shirt size with ask/);
   });

@@ -13,7 +13,19 @@ import {
 } from '@convo/agent-kit';
 import { createLogger, ModelBehaviorError } from '@convo/runtime';
 import { type ReviewResult, SessionForm } from '@convo/contract';
-import { applyPlan, applyReview, formDraft, markAsked, type MissingFact, newFormSession, orderFields, type FormDraft, type ReviewerOutput, type ReviewOutcomeKind, subAgentResult } from '@convo/forms';
+import {
+  applyPlan,
+  applyReview,
+  formDraft,
+  markAsked,
+  type MissingFact,
+  newFormSession,
+  orderFields,
+  type FormDraft,
+  type ReviewerOutput,
+  type ReviewOutcomeKind,
+  subAgentResult,
+} from '@convo/forms';
 import { toolSpec } from '@convo/agent-kit/internal/llm/json-schema';
 import { createOfflineProvider } from '@convo/agent-kit/internal/llm/offline/index';
 import { offlineProvider } from '../support/offline-policies.js';
@@ -74,7 +86,13 @@ function onlyCall(res: ChatResponse): { call: ToolCall; name: string; args: Reco
 }
 
 /** Runs the agent's real tool for a call and appends both sides to the transcript, as the loop does. */
-async function runTool(agent: AgentDefinition, session: FormDraft, turn: TurnInput, transcript: LlmMessage[], res: ChatResponse): Promise<FunctionCallResult> {
+async function runTool(
+  agent: AgentDefinition,
+  session: FormDraft,
+  turn: TurnInput,
+  transcript: LlmMessage[],
+  res: ChatResponse,
+): Promise<FunctionCallResult> {
   const { call } = onlyCall(res);
   const tool = agent.tools.find((t) => t.name === call.name);
   if (!tool) throw new Error(`no tool ${call.name}`);
@@ -131,7 +149,9 @@ describe('offline greeter', () => {
     expect(session.state.bootstrap.language).toBe('ja');
     const { name, args } = onlyCall(await llm.chat(request(greeterAgent, session, turn, transcript)));
     expect(name).toBe('ask');
-    expect(args.message).toBe('現在お住まいの国を教えていただけますか？（都市名も添えていただくと、タイムゾーンをより正確に設定できます。）');
+    expect(args.message).toBe(
+      '現在お住まいの国を教えていただけますか？（都市名も添えていただくと、タイムゾーンをより正確に設定できます。）',
+    );
   });
 
   it('asks again, in both languages, when the reply names no language', async () => {
@@ -190,7 +210,9 @@ describe('offline architect', () => {
   it('plans every field, required ones first then by sortOrder, with the label standing in for a missing intent', async () => {
     const session = draft({ language: 'en' });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const { name, args } = onlyCall(await offlineProvider().chat(request(architectAgent, session, turn, startTranscript(architectAgent, session, turn))));
+    const { name, args } = onlyCall(
+      await offlineProvider().chat(request(architectAgent, session, turn, startTranscript(architectAgent, session, turn))),
+    );
     expect(name).toBe('create_plan');
     expect(args).toEqual({
       fields: [
@@ -206,7 +228,13 @@ describe('offline architect', () => {
     const session = draft({ language: 'en' });
     const turn: TurnInput = { turnId: 't1', message: null };
     const transcript = startTranscript(architectAgent, session, turn);
-    const result = await runTool(architectAgent, session, turn, transcript, await llm.chat(request(architectAgent, session, turn, transcript)));
+    const result = await runTool(
+      architectAgent,
+      session,
+      turn,
+      transcript,
+      await llm.chat(request(architectAgent, session, turn, transcript)),
+    );
     expect(result.status).toBe('success');
     const res = await llm.chat(request(architectAgent, session, turn, transcript));
     expect(res.toolCalls).toEqual([]);
@@ -220,7 +248,12 @@ function interviewing(language: 'ja' | 'en' = 'en'): FormDraft {
   session.setCountry('JP');
   session.setTimezone('Asia/Tokyo', 'single');
   applyPlan(session, {
-    fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.intent ?? f.label, required: f.required })),
+    fields: orderFields(form.fields).map((f) => ({
+      field_id: f.fieldId,
+      label: f.label,
+      intent: f.intent ?? f.label,
+      required: f.required,
+    })),
   });
   arrange(session, (state) => (state.currentAgent = 'interviewer'));
   markAsked(session, 'email');
@@ -233,9 +266,13 @@ describe('offline interviewer', () => {
     const session = draft({ language: 'en' });
     session.setCountry('JP');
     session.setTimezone('Asia/Tokyo', 'single');
-    applyPlan(session, { fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.label, required: f.required })) });
+    applyPlan(session, {
+      fields: orderFields(form.fields).map((f) => ({ field_id: f.fieldId, label: f.label, intent: f.label, required: f.required })),
+    });
     const turn: TurnInput = { turnId: 't1', message: null };
-    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, session, turn, startTranscript(interviewerAgent, session, turn))));
+    const { name, args } = onlyCall(
+      await offlineProvider().chat(request(interviewerAgent, session, turn, startTranscript(interviewerAgent, session, turn))),
+    );
     expect(name).toBe('ask');
     expect(args.message).toContain('Japan');
     expect(args.message).toContain('Asia/Tokyo');
@@ -247,7 +284,9 @@ describe('offline interviewer', () => {
     const session = interviewing();
     session.addUserMessage('it is ann@', 't2', 'email');
     const turn: TurnInput = { turnId: 't2', message: 'it is ann@' };
-    const { name, args } = onlyCall(await offlineProvider().chat(request(interviewerAgent, session, turn, startTranscript(interviewerAgent, session, turn))));
+    const { name, args } = onlyCall(
+      await offlineProvider().chat(request(interviewerAgent, session, turn, startTranscript(interviewerAgent, session, turn))),
+    );
     expect({ name, args }).toEqual({ name: 'subtask', args: { agent: 'reviewer', field_id: 'email', question: null, note: null } });
   });
 
@@ -267,7 +306,15 @@ describe('offline interviewer', () => {
       toolCallId: call.id,
       name: 'subtask',
       content: JSON.stringify(
-        success('Not yet complete.', subAgentResult('reviewer', reviewerOutput(applied.outcome, review, [{ fact: 'Email address', reason: 'invalid', kind: 'email', heard: 'ann@', options: [], note: null }]))),
+        success(
+          'Not yet complete.',
+          subAgentResult(
+            'reviewer',
+            reviewerOutput(applied.outcome, review, [
+              { fact: 'Email address', reason: 'invalid', kind: 'email', heard: 'ann@', options: [], note: null },
+            ]),
+          ),
+        ),
       ),
     });
     const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
@@ -323,7 +370,11 @@ function reviewing(answers: string[], fieldId = 'email'): FormDraft {
     agent: 'interviewer',
     messages: [],
     iterations: 1,
-    pendingCall: { id: 'call_interviewer_3', name: 'subtask', arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }) },
+    pendingCall: {
+      id: 'call_interviewer_3',
+      name: 'subtask',
+      arguments: JSON.stringify({ agent: 'reviewer', field_id: fieldId, question: null, note: null }),
+    },
     subAgent: 'reviewer',
     pendingStartedAt: NOW,
   });
@@ -382,12 +433,18 @@ describe('offline provider protocol', () => {
     const jaTurn = greeterTurn(ja, '日本語');
     cases.push(request(greeterAgent, ja, jaTurn.turn, jaTurn.transcript));
     const arch = draft({ language: 'en' });
-    cases.push(request(architectAgent, arch, { turnId: 't', message: null }, startTranscript(architectAgent, arch, { turnId: 't', message: null })));
+    cases.push(
+      request(architectAgent, arch, { turnId: 't', message: null }, startTranscript(architectAgent, arch, { turnId: 't', message: null })),
+    );
     const iv = interviewing();
     iv.addUserMessage('ann@example.com', 't2', 'email');
-    cases.push(request(interviewerAgent, iv, { turnId: 't2', message: 'x' }, startTranscript(interviewerAgent, iv, { turnId: 't2', message: 'x' })));
+    cases.push(
+      request(interviewerAgent, iv, { turnId: 't2', message: 'x' }, startTranscript(interviewerAgent, iv, { turnId: 't2', message: 'x' })),
+    );
     const rv = reviewing(['ann@example.com']);
-    cases.push(request(reviewerAgent, rv, { turnId: 't2', message: null }, startTranscript(reviewerAgent, rv, { turnId: 't2', message: null })));
+    cases.push(
+      request(reviewerAgent, rv, { turnId: 't2', message: null }, startTranscript(reviewerAgent, rv, { turnId: 't2', message: null })),
+    );
 
     const tools = [greeterAgent, architectAgent, interviewerAgent, reviewerAgent].flatMap((a) => a.tools);
     for (const req of cases) {
@@ -424,21 +481,36 @@ describe('offline provider protocol', () => {
   });
 
   it('throws ModelBehaviorError for an agent it has no policy for', async () => {
-    const req = { agent: 'weather', model: 'offline', messages: [{ role: 'user', content: 'plan a trip' }], tools: [], context: {} } as unknown as ChatRequest;
+    const req = {
+      agent: 'weather',
+      model: 'offline',
+      messages: [{ role: 'user', content: 'plan a trip' }],
+      tools: [],
+      context: {},
+    } as unknown as ChatRequest;
     await expect(offlineProvider().chat(req)).rejects.toBeInstanceOf(ModelBehaviorError);
     await expect(offlineProvider().chat(req)).rejects.toThrow(/no policy for agent weather/);
   });
 
-  it("answers the LLM planner with the seed planner JSON of the rule plan in its context, and synthesis with the extractive answer", async () => {
+  it('answers the LLM planner with the seed planner JSON of the rule plan in its context, and synthesis with the extractive answer', async () => {
     const rulePlan = {
-      steps: [{ id: 'step_search_1', type: 'search', query: '北海道 送料', topK: 3 }, { id: 'step_answer_1', type: 'answer', style: 'faq', includeSources: true }],
+      steps: [
+        { id: 'step_search_1', type: 'search', query: '北海道 送料', topK: 3 },
+        { id: 'step_answer_1', type: 'answer', style: 'faq', includeSources: true },
+      ],
       needsClarification: false,
       confidence: 'high',
       language: 'ja',
       raw: { rules: ['search'] },
     };
     const llm = offlineProvider();
-    const plan = await llm.chat({ agent: 'planner', model: 'offline', messages: [{ role: 'user', content: '北海道への送料' }], tools: [], context: { rulePlan } });
+    const plan = await llm.chat({
+      agent: 'planner',
+      model: 'offline',
+      messages: [{ role: 'user', content: '北海道への送料' }],
+      tools: [],
+      context: { rulePlan },
+    });
     const { raw: _raw, ...withoutRaw } = rulePlan;
     expect(JSON.parse(plan.content!)).toEqual(withoutRaw);
     const answer = await llm.chat({ agent: 'search', model: 'offline', messages: [], tools: [], context: { extractive: '800円です。' } });
@@ -449,6 +521,8 @@ describe('offline provider protocol', () => {
     const llm = createOfflineProvider({ policies: { planner: () => ({ text: 'planned' }) } });
     const res = await llm.chat({ agent: 'planner', model: 'offline', messages: [], tools: [], context: {} });
     expect(res).toMatchObject({ content: 'planned', toolCalls: [] });
-    await expect(llm.chat({ agent: 'search', model: 'offline', messages: [], tools: [], context: {} })).rejects.toThrow(/no policy for agent search/);
+    await expect(llm.chat({ agent: 'search', model: 'offline', messages: [], tools: [], context: {} })).rejects.toThrow(
+      /no policy for agent search/,
+    );
   });
 });

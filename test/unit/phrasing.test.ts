@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { askCountryText, askTimezoneText, countryNotUnderstoodText, greetingText, languageNotUnderstoodText, languageUnsupportedText } from '../../services/greeter/src/phrasing.js';
-import { alreadyCompleteText, bootstrapDoneText, completionText, followUpText, questionText, toRespondent } from '../../services/interviewer/src/phrasing.js';
+import {
+  askCountryText,
+  askTimezoneText,
+  countryNotUnderstoodText,
+  greetingText,
+  languageNotUnderstoodText,
+  languageUnsupportedText,
+} from '../../services/greeter/src/phrasing.js';
+import {
+  alreadyCompleteText,
+  bootstrapDoneText,
+  completionText,
+  followUpText,
+  questionText,
+  toRespondent,
+} from '../../services/interviewer/src/phrasing.js';
 import type { MissingFact, MissingReason } from '@convo/forms';
 import type { FactDefinition, FormField } from '@convo/contract';
 
@@ -40,7 +54,15 @@ describe('greeter phrasing (services/greeter)', () => {
   });
 
   it('asks for the city or time zone and lists at most five candidates', () => {
-    const candidates = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'America/Phoenix', 'America/Anchorage', 'Pacific/Honolulu'];
+    const candidates = [
+      'America/New_York',
+      'America/Chicago',
+      'America/Denver',
+      'America/Los_Angeles',
+      'America/Phoenix',
+      'America/Anchorage',
+      'Pacific/Honolulu',
+    ];
     const en = askTimezoneText('en', 'United States', candidates);
     expect(en).toContain('United States has several time zones');
     expect(en).toContain('New York (America/New_York)');
@@ -85,7 +107,8 @@ describe('greeter phrasing (services/greeter)', () => {
 });
 
 describe('questionText', () => {
-  const ask = (f: FormField, facts: FactDefinition[], language: 'en' | 'ja' = 'en', isFirst = false) => questionText({ field: f, facts, language, isFirst });
+  const ask = (f: FormField, facts: FactDefinition[], language: 'en' | 'ja' = 'en', isFirst = false) =>
+    questionText({ field: f, facts, language, isFirst });
 
   it('asks for a noun-phrase label in one polite sentence addressed to the respondent', () => {
     const en = ask(field('Email address'), [fact('email', 'Email address')]);
@@ -124,7 +147,9 @@ describe('questionText', () => {
     expect(ask(field('Dietary requirements'), [fact('dietary', 'Dietary requirements or allergies')])).toContain(
       'Could you tell me your dietary requirements or allergies?',
     );
-    expect(ask(field('食事の制限'), [fact('dietary', '食事の制限やアレルギー')], 'ja')).toContain('食事の制限やアレルギーを教えていただけますか？');
+    expect(ask(field('食事の制限'), [fact('dietary', '食事の制限やアレルギー')], 'ja')).toContain(
+      '食事の制限やアレルギーを教えていただけますか？',
+    );
   });
 
   it('never pastes a label in the other language: asks by the kind of value, or for the next item', () => {
@@ -155,34 +180,54 @@ describe('questionText', () => {
   });
 
   it('gives the intent as one short line of context, not as a "Purpose:" label', () => {
-    const en = ask(field('Number of attendees', { intent: 'Reserve enough seats' }), [fact('attendee_count', 'The number of people attending', 'Include yourself')]);
+    const en = ask(field('Number of attendees', { intent: 'Reserve enough seats' }), [
+      fact('attendee_count', 'The number of people attending', 'Include yourself'),
+    ]);
     const lines = en.split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe("We'll use it to reserve enough seats. Please include yourself.");
     expect(en).not.toMatch(/Purpose|Hint|Please include:/);
-    const ja = ask(field('参加人数', { intent: '必要な席数を確保する' }), [fact('attendee_count', '参加する人数', 'ご本人を含めてください')], 'ja');
+    const ja = ask(
+      field('参加人数', { intent: '必要な席数を確保する' }),
+      [fact('attendee_count', '参加する人数', 'ご本人を含めてください')],
+      'ja',
+    );
     expect(ja.split('\n')[1]).toBe('必要な席数を確保するためにお伺いしています。ご本人を含めてください。');
     expect(ja).not.toMatch(/目的|ヒント|次の点/);
   });
 
   it('turns the intent to the respondent and reads a noun or -ing intent as "for"', () => {
-    expect(ask(field('Motivation', { intent: 'Understand why the respondent applied' }), [])).toContain("We'll use it to understand why you applied.");
+    expect(ask(field('Motivation', { intent: 'Understand why the respondent applied' }), [])).toContain(
+      "We'll use it to understand why you applied.",
+    );
     expect(ask(field('Number of guests', { intent: 'Catering' }), [])).toContain("We'll use it for catering.");
     expect(ask(field('Team', { intent: 'Matching mentors' }), [])).toContain("We'll use it for matching mentors.");
     expect(ask(field('参加人数', { intent: '席数の確保' }), [], 'ja')).toContain('席数の確保のためにお伺いしています。');
   });
 
   it('leaves out a hint that only repeats the intent, and one meant for the interviewer', () => {
-    const en = ask(field('Email address', { intent: 'Send the ticket and updates' }), [fact('email', 'A valid email address', 'We send the ticket there')]);
+    const en = ask(field('Email address', { intent: 'Send the ticket and updates' }), [
+      fact('email', 'A valid email address', 'We send the ticket there'),
+    ]);
     expect(en).not.toContain('We send the ticket there');
     expect(en).toContain("We'll use it to send the ticket and updates.");
-    const ja = ask(field('メールアドレス', { intent: '参加チケットと連絡を送る' }), [fact('email', '有効なメールアドレス', 'チケットを送ります')], 'ja');
+    const ja = ask(
+      field('メールアドレス', { intent: '参加チケットと連絡を送る' }),
+      [fact('email', '有効なメールアドレス', 'チケットを送ります')],
+      'ja',
+    );
     expect(ja).not.toContain('チケットを送ります');
     expect(ask(field('Start date'), [fact('start', 'Preferred start date', 'Ask whether they are flexible')])).not.toContain('Ask');
     // Written about the respondent in the third person, or telling the interviewer what to do, anywhere in the hint.
-    const gpa = ask(field('Unweighted GPA (4.0 scale)'), [fact('gpa', 'Unweighted GPA', 'If they only know a weighted GPA, ask again for the unweighted one')]);
+    const gpa = ask(field('Unweighted GPA (4.0 scale)'), [
+      fact('gpa', 'Unweighted GPA', 'If they only know a weighted GPA, ask again for the unweighted one'),
+    ]);
     expect(gpa).not.toContain('weighted GPA, ask');
-    const income = ask(field('主な所得の種類'), [fact('income', '主な所得の種類', '複数ある場合は、金額がいちばん大きいものを選んでもらう')], 'ja');
+    const income = ask(
+      field('主な所得の種類'),
+      [fact('income', '主な所得の種類', '複数ある場合は、金額がいちばん大きいものを選んでもらう')],
+      'ja',
+    );
     expect(income).not.toContain('選んでもらう');
   });
 
@@ -218,7 +263,7 @@ describe('questionText', () => {
     expect(ask(field('Comments'), [])).not.toContain('optional');
   });
 
-  it('speaks polite Japanese (です/ます) in a Japanese session, with honorifics on the respondent\'s things', () => {
+  it("speaks polite Japanese (です/ます) in a Japanese session, with honorifics on the respondent's things", () => {
     const text = ask(field('氏名'), [fact('name', '氏名')], 'ja', true);
     expect(text).toMatch(/です。|ます|ください/);
     expect(text).not.toMatch(/Could you|Please/);
@@ -244,7 +289,11 @@ describe('followUpText', () => {
   it('thanks and asks "also" for a missing part, naming it with "your" instead of repeating the reviewer', () => {
     const text = followUpText({
       field: motivation(enFacts),
-      missing: [missing("The attendee's current role or background", 'absent', { note: "No answer yet about: The attendee's current role or background." })],
+      missing: [
+        missing("The attendee's current role or background", 'absent', {
+          note: "No answer yet about: The attendee's current role or background.",
+        }),
+      ],
       notice: null,
       language: 'en',
     });
@@ -259,11 +308,21 @@ describe('followUpText', () => {
   });
 
   it('names every missing fact, each turned to the respondent', () => {
-    const text = followUpText({ field: field('Motivation'), missing: enFacts.map((f) => missing(f.fact, 'absent')), notice: null, language: 'en' });
+    const text = followUpText({
+      field: field('Motivation'),
+      missing: enFacts.map((f) => missing(f.fact, 'absent')),
+      notice: null,
+      language: 'en',
+    });
     expect(text).toContain('what you want to learn');
     expect(text).toContain('your current role or background');
     expect(text).not.toMatch(/attendee|No answer yet/);
-    const ja = followUpText({ field: field('志望動機'), missing: [missing('志望理由', 'absent'), missing('入社後に挑戦したいこと', 'absent')], notice: null, language: 'ja' });
+    const ja = followUpText({
+      field: field('志望動機'),
+      missing: [missing('志望理由', 'absent'), missing('入社後に挑戦したいこと', 'absent')],
+      notice: null,
+      language: 'ja',
+    });
     expect(ja).toMatch(/^ありがとうございます。/);
     expect(ja).toContain('志望理由');
     expect(ja).toContain('入社後に挑戦したいこと');
@@ -274,14 +333,22 @@ describe('followUpText', () => {
     const emailField = { ...field('Email address'), facts: [fact('email', 'A valid email address')] };
     const text = followUpText({
       field: emailField,
-      missing: [missing('A valid email address', 'invalid', { kind: 'email', heard: 'jane@', note: "The email address 'jane@' is not valid." })],
+      missing: [
+        missing('A valid email address', 'invalid', { kind: 'email', heard: 'jane@', note: "The email address 'jane@' is not valid." }),
+      ],
       notice: null,
       language: 'en',
     });
     expect(text).toMatch(/^The email address 'jane@' is not valid\. Could you please tell me a valid email address\?$/);
     const ja = followUpText({
       field: { ...field('メールアドレス'), facts: [fact('email', '有効なメールアドレス')] },
-      missing: [missing('有効なメールアドレス', 'invalid', { kind: 'email', heard: 'taro@', note: 'メールアドレス「taro@」の形式が正しくありません。' })],
+      missing: [
+        missing('有効なメールアドレス', 'invalid', {
+          kind: 'email',
+          heard: 'taro@',
+          note: 'メールアドレス「taro@」の形式が正しくありません。',
+        }),
+      ],
       notice: null,
       language: 'ja',
     });
@@ -316,7 +383,12 @@ describe('followUpText', () => {
   it('asks for a little more about a fact the reviewer found too brief', () => {
     const text = followUpText({
       field: motivation(enFacts),
-      missing: [missing('What the attendee wants to learn', 'too_brief', { heard: 'stuff', note: "The answer 'stuff' is too brief for: What the attendee wants to learn." })],
+      missing: [
+        missing('What the attendee wants to learn', 'too_brief', {
+          heard: 'stuff',
+          note: "The answer 'stuff' is too brief for: What the attendee wants to learn.",
+        }),
+      ],
       notice: null,
       language: 'en',
     });
@@ -329,7 +401,12 @@ describe('followUpText', () => {
   });
 
   it('reminds that an optional question may be skipped, once', () => {
-    const text = followUpText({ field: field('Hobbies', { required: false }), missing: [missing('Hobbies', 'absent')], notice: null, language: 'en' });
+    const text = followUpText({
+      field: field('Hobbies', { required: false }),
+      missing: [missing('Hobbies', 'absent')],
+      notice: null,
+      language: 'en',
+    });
     expect(text).toContain('skip');
     const hinted = followUpText({
       field: field('Hobbies', { required: false }),

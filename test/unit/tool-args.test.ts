@@ -47,7 +47,12 @@ describe('parseAndValidateToolArgs', () => {
     if (!result.success) expect(result.error).toMatch(/^Invalid parameters for set language: language: /);
 
     const plan = parseAndValidateToolArgs(
-      JSON.stringify({ fields: [{ field_id: 'email', label: 'Email', intent: 'x', required: true }, { field_id: 'name', label: 'Name', intent: 'y' }] }),
+      JSON.stringify({
+        fields: [
+          { field_id: 'email', label: 'Email', intent: 'x', required: true },
+          { field_id: 'name', label: 'Name', intent: 'y' },
+        ],
+      }),
       CreatePlanInput,
       'create_plan',
     );
@@ -80,7 +85,7 @@ describe('parseAndValidateToolArgs', () => {
     if (!omitted.success) expect(omitted.error).toMatch(/Invalid parameters for set_timezone: hint: /);
   });
 
-  it("rejects a reviewer verdict that omits a nullable field instead of sending null", () => {
+  it('rejects a reviewer verdict that omits a nullable field instead of sending null', () => {
     const full = { passed: true, feedback: null, missing: null, extracted_facts: null, field_value: 'x', skipped: null, notice: null };
     expect(parseAndValidateToolArgs(JSON.stringify(full), ReviewInput, 'review').success).toBe(true);
     const { skipped: _skipped, ...withoutSkipped } = full;
@@ -92,7 +97,10 @@ describe('parseAndValidateToolArgs', () => {
 
 describe('success / failure', () => {
   it('carry the message the model reads next, with extra data beside it', () => {
-    expect(success('done', { candidates: ['Asia/Tokyo'] })).toEqual({ status: 'success', result: { message: 'done', candidates: ['Asia/Tokyo'] } });
+    expect(success('done', { candidates: ['Asia/Tokyo'] })).toEqual({
+      status: 'success',
+      result: { message: 'done', candidates: ['Asia/Tokyo'] },
+    });
     expect(success('done')).toEqual({ status: 'success', result: { message: 'done' } });
     expect(failure('nope')).toEqual({ status: 'error', result: { message: 'nope' } });
   });
@@ -130,7 +138,16 @@ describe("the reviewer's toReviewResult transform", () => {
       input({
         passed: false,
         feedback: 'Missing the domain',
-        missing: [{ fact: 'Email address', reason: 'invalid', kind: 'email', heard: 'ann@', options: [], note: "The email address 'ann@' is not valid." }],
+        missing: [
+          {
+            fact: 'Email address',
+            reason: 'invalid',
+            kind: 'email',
+            heard: 'ann@',
+            options: [],
+            note: "The email address 'ann@' is not valid.",
+          },
+        ],
         extracted_facts: ['name: Ann'],
         field_value: 'ann@',
       }),

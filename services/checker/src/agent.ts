@@ -34,7 +34,11 @@ function createResultTool(maxRephrasings: number) {
       if (!pending) return { result: failure('There is no question under check.') };
       if (pending.callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
       const applied = applyCheck(draft, { ...pending, passed: args.passed, violations: args.violations ?? [], maxRephrasings });
-      if (applied.fieldSkipped) log.warn({ fieldId: pending.fieldId, reason: 'compliance', violations: applied.violations.map((violation) => violation.type) }, 'field skipped: its question failed every quick-check');
+      if (applied.fieldSkipped)
+        log.warn(
+          { fieldId: pending.fieldId, reason: 'compliance', violations: applied.violations.map((violation) => violation.type) },
+          'field skipped: its question failed every quick-check',
+        );
       const message = applied.passed
         ? 'Passed. Send exactly this text with ask.'
         : applied.fieldSkipped
@@ -44,14 +48,20 @@ function createResultTool(maxRephrasings: number) {
         pending.callId,
         success(
           message,
-          subAgentResult('checker', { question: pending.question, fieldId: pending.fieldId, passed: applied.passed, violations: applied.violations, attempts: applied.attempts, fieldSkipped: applied.fieldSkipped }),
+          subAgentResult('checker', {
+            question: pending.question,
+            fieldId: pending.fieldId,
+            passed: applied.passed,
+            violations: applied.violations,
+            attempts: applied.attempts,
+            fieldSkipped: applied.fieldSkipped,
+          }),
         ),
       );
       return { result: success('Verdict recorded.') };
     },
   });
 }
-
 
 export function checkerContext(draft: ApplicationDraft): CheckerContext {
   const state = draft.state;
@@ -62,12 +72,23 @@ export function checkerContext(draft: ApplicationDraft): CheckerContext {
     language: state.bootstrap.language === 'ja' ? 'ja' : 'en',
     question: pending?.question ?? '',
     field: cur ? { fieldId: cur.field.fieldId, label: cur.field.label, intent: cur.field.intent, required: cur.field.required } : null,
-    facts: cur ? cur.facts.map((fact) => ({ factKey: fact.factKey, fact: fact.fact, doneCriteria: fact.doneCriteria, questioningHints: fact.questioningHints })) : [],
+    facts: cur
+      ? cur.facts.map((fact) => ({
+          factKey: fact.factKey,
+          fact: fact.fact,
+          doneCriteria: fact.doneCriteria,
+          questioningHints: fact.questioningHints,
+        }))
+      : [],
     answered: state.fields
       .filter((field) => field.status === 'done')
       .map((field) => {
         const def = formField(state, field.fieldId);
-        return { fieldId: field.fieldId, label: def?.label ?? field.fieldId, facts: (state.form?.facts ?? []).filter((fact) => fact.formFieldId === def?.id).map((fact) => fact.fact) };
+        return {
+          fieldId: field.fieldId,
+          label: def?.label ?? field.fieldId,
+          facts: (state.form?.facts ?? []).filter((fact) => fact.formFieldId === def?.id).map((fact) => fact.fact),
+        };
       }),
     prohibitedTopics: [...(state.form?.compliance?.prohibitedTopics ?? [])],
   };
@@ -87,6 +108,11 @@ export function createCheckerAgent(opts: { maxRephrasings: number }): AgentDefin
       const pending = pendingQuestion(draft);
       return pending && pending.callId in draft.state.subSessionResults ? { type: 'return' } : null;
     },
-    initialMessages: (draft) => [{ role: 'user', content: `Check this question before it is asked:\n${checkerContext(draft).question}\n\nQuestion under check and its field:\n${JSON.stringify(checkerContext(draft))}` }],
+    initialMessages: (draft) => [
+      {
+        role: 'user',
+        content: `Check this question before it is asked:\n${checkerContext(draft).question}\n\nQuestion under check and its field:\n${JSON.stringify(checkerContext(draft))}`,
+      },
+    ],
   });
 }

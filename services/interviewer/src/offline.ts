@@ -49,7 +49,8 @@ export const interviewerPolicy: Policy = (req, tail) => {
   if (ctx.kind !== 'application') return ask(text);
 
   const last = tail.at(-1);
-  const check = last?.name === 'subtask' && last.args.agent === 'checker' && last.status === 'success' ? resultOf('checker', last) : undefined;
+  const check =
+    last?.name === 'subtask' && last.args.agent === 'checker' && last.status === 'success' ? resultOf('checker', last) : undefined;
   if (check?.passed) return ask(check.question);
   const attempts = cur ? cur.failedChecks : ctx.closingFailedChecks;
   const question = attempts > 0 ? rephrased(ctx, attempts) : text;
@@ -79,7 +80,12 @@ function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: Revie
   const lang = ctx.language;
   if (!cur) {
     const justFinished = callsOf(tail, subtask).length > 0 || ctx.sessionStatus === 'active';
-    const summary = ctx.summary.map((entry) => ({ label: entry.label, value: entry.value, status: entry.status, needsReview: entry.needsReview }));
+    const summary = ctx.summary.map((entry) => ({
+      label: entry.label,
+      value: entry.value,
+      status: entry.status,
+      needsReview: entry.needsReview,
+    }));
     return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
   }
   if (review?.outcome === 'follow_up' && review.fieldId === cur.fieldId) {
@@ -107,7 +113,10 @@ function question(ctx: InterviewerContext): string {
 function rephrased(ctx: InterviewerContext, attempt: number): string {
   const cur = ctx.current;
   const ja = ctx.language === 'ja';
-  if (!cur) return ja ? 'ご回答ありがとうございました。内容をご確認のうえ、送信してください。' : 'Thank you for your answers. Please review them and submit your application.';
+  if (!cur)
+    return ja
+      ? 'ご回答ありがとうございました。内容をご確認のうえ、送信してください。'
+      : 'Thank you for your answers. Please review them and submit your application.';
   if (attempt === 1) {
     return questionText({ field: { ...cur, intent: null, facts: [] }, facts: [], language: ctx.language, isFirst: false });
   }

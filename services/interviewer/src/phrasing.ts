@@ -49,7 +49,12 @@ export type QuestionFact = Pick<FactDefinition, 'factKey' | 'fact' | 'doneCriter
 export type QuestionField = Pick<FormField, 'label' | 'intent' | 'required'> & { facts?: readonly QuestionFact[] };
 
 /** What a follow-up is built from: the field, and the reviewer's findings on it as data (ReviewerOutput). */
-export type FollowUpInput = { field: QuestionField; missing: readonly MissingFact[]; notice: ReviewNotice | null; language: SessionLanguage };
+export type FollowUpInput = {
+  field: QuestionField;
+  missing: readonly MissingFact[];
+  notice: ReviewNotice | null;
+  language: SessionLanguage;
+};
 
 // The opening words of a question. The English ones are also what the offline provider's tests look for.
 const OPENER = {
@@ -72,7 +77,10 @@ const EXAMPLE: Partial<Record<FactType, Record<SessionLanguage, string>>> = {
   ...FORMAT_NOTE,
   email: { ja: '「name@example.com」のような形でお願いします。', en: 'For example, “name@example.com”.' },
   number: { ja: '数字でお答えください（例：3）。', en: 'A number is enough, for example “3”.' },
-  period: { ja: '「2023年」や「2019年から2021年」のような形で構いません。', en: 'A year or a span is fine, for example “2023” or “2019 to 2021”.' },
+  period: {
+    ja: '「2023年」や「2019年から2021年」のような形で構いません。',
+    en: 'A year or a span is fine, for example “2023” or “2019 to 2021”.',
+  },
   duration: { ja: '「3年」「6か月」のような形で構いません。', en: 'For example, “3 years” or “6 months”.' },
   postal_code: { ja: '「150-0001」のような形でお願いします。', en: 'As written on an envelope, for example “94105” or “M5V 2T6”.' },
   yes_no: { ja: '「はい」か「いいえ」でお答えください。', en: 'A “yes” or “no” is enough.' },
@@ -90,7 +98,9 @@ export function isForeign(text: string, lang: SessionLanguage): boolean {
 /** The kind and options of each fact (stated by the view, else inferred from the words). */
 function specsOf(field: QuestionField, facts: readonly QuestionFact[]): AnswerSpec[] {
   if (facts.length === 0) return [answerSpec({ factKey: '', fact: field.label, doneCriteria: field.intent ?? '' }, field)];
-  return facts.map((fact) => (fact.kind ? { type: fact.kind, options: fact.options ?? [] } : answerSpec(fact, field, { fieldContext: facts.length <= 1 })));
+  return facts.map((fact) =>
+    fact.kind ? { type: fact.kind, options: fact.options ?? [] } : answerSpec(fact, field, { fieldContext: facts.length <= 1 }),
+  );
 }
 
 /** "one of: S, M, L, XL" — the choices of a single choice fact, or ''. */
@@ -100,7 +110,9 @@ function choicesText(specs: AnswerSpec[], lang: SessionLanguage): string {
   // Options in the other language are romanised (和室 → washitsu) or, when that is not possible, not listed.
   const shown = only.options.map((option) => optionInLanguage(option, lang));
   if (shown.some((option) => option === null)) return '';
-  return lang === 'ja' ? `${shown.map((option) => `「${option}」`).join('、')}のいずれかでお答えください。` : `Please answer with one of: ${shown.join(', ')}.`;
+  return lang === 'ja'
+    ? `${shown.map((option) => `「${option}」`).join('、')}のいずれかでお答えください。`
+    : `Please answer with one of: ${shown.join(', ')}.`;
 }
 
 /**
@@ -152,7 +164,9 @@ export function lastChanceText(input: FollowUpInput): string {
   const missingSpecs = facts.length > 0 ? specs.filter((_, i) => missingFacts.includes(facts[i]?.fact.trim() ?? '')) : specs;
   const needed = (missingSpecs.length > 0 ? missingSpecs : specs).filter((sp): sp is AnswerSpec => sp !== undefined);
   const what = neededText(field, facts, missingFacts, lang);
-  const help = choicesText(needed.length === 1 ? needed : [], lang) || (needed.length === 1 && needed[0] ? (EXAMPLE[needed[0].type]?.[lang] ?? '') : '');
+  const help =
+    choicesText(needed.length === 1 ? needed : [], lang) ||
+    (needed.length === 1 && needed[0] ? (EXAMPLE[needed[0].type]?.[lang] ?? '') : '');
   if (lang === 'ja') {
     const out = field.required
       ? 'お答えが難しい場合は「わかりません」とお送りください。いただいた内容のまま記録し、後ほど担当者が確認します。'
@@ -199,7 +213,11 @@ export function confirmCandidateText(lang: SessionLanguage, input: { field: Ques
   const kind = specs.length === 1 && specs[0] ? specs[0].type : 'text';
   const foreignLabel = isForeign(input.field.label, lang);
   if (lang === 'ja') {
-    const what = foreignLabel ? (kind !== 'text' ? KIND_NAME.ja[kind] : 'この項目') : `${honorific(input.field.label.replace(/(?<![?？:：])[?？:：]+$/, ''))}`;
+    const what = foreignLabel
+      ? kind !== 'text'
+        ? KIND_NAME.ja[kind]
+        : 'この項目'
+      : `${honorific(input.field.label.replace(/(?<![?？:：])[?？:：]+$/, ''))}`;
     return `先ほど「${input.value}」とお伺いしました。${what}はこちらでよろしいですか？（「はい」か、正しい内容をお知らせください）`;
   }
   const what = foreignLabel ? (kind !== 'text' ? `your ${KIND_NAME.en[kind]}` : 'this item') : objectEn(input.field.label).text;
@@ -239,7 +257,8 @@ export function keptForReviewText(lang: SessionLanguage): string {
 export function followUpText(input: FollowUpInput): string {
   const { field, language: lang } = input;
   const missingFacts = input.missing.map((missing) => missing.fact);
-  if (isForeign(field.label, lang) || missingFacts.some((missingFact) => isForeign(missingFact, lang))) return followUpByKind({ field, missingFacts, language: lang });
+  if (isForeign(field.label, lang) || missingFacts.some((missingFact) => isForeign(missingFact, lang)))
+    return followUpByKind({ field, missingFacts, language: lang });
   const missing = missingFacts.map((missingFact) => missingFact.trim()).filter(Boolean);
   const brief = input.missing.filter((fact) => fact.reason === 'too_brief').map((fact) => fact.fact.trim());
   const told = toldText(input, lang);
@@ -247,7 +266,8 @@ export function followUpText(input: FollowUpInput): string {
   const known = field.facts?.length ?? 0;
   const nothingFound = known > 0 && missing.length >= known && brief.length === 0;
   const also = !kept && known > 0 && missing.length > 0 && missing.length < known;
-  const lead = kept || (nothingFound ? notFoundText(notFoundKinds(input.missing, lang), lang) : lang === 'ja' ? 'ありがとうございます。' : 'Thanks!');
+  const lead =
+    kept || (nothingFound ? notFoundText(notFoundKinds(input.missing, lang), lang) : lang === 'ja' ? 'ありがとうございます。' : 'Thanks!');
   const ask = followUpAsk(field, missing, brief, { also, afterProblem: Boolean(kept) }, lang);
   const lines = [`${lead}${sep(lang)}${ask}`];
   if (!field.required && input.notice?.code !== 'optional_may_skip') lines.push(optionalNote(lang));
@@ -296,10 +316,51 @@ export function alreadyCompleteText(lang: SessionLanguage): string {
 // Questions
 
 const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'why', 'how', 'when', 'where', 'whether', 'if']);
-const AUX = new Set(['do', 'does', 'did', 'are', 'is', 'was', 'were', 'have', 'has', 'can', 'could', 'would', 'will', 'should', 'may', 'shall']);
+const AUX = new Set([
+  'do',
+  'does',
+  'did',
+  'are',
+  'is',
+  'was',
+  'were',
+  'have',
+  'has',
+  'can',
+  'could',
+  'would',
+  'will',
+  'should',
+  'may',
+  'shall',
+]);
 const IMPERATIVE = new Set([
-  'please', 'tell', 'describe', 'list', 'explain', 'share', 'give', 'provide', 'briefly', 'enter', 'write', 'include', 'upload',
-  'select', 'choose', 'pick', 'rate', 'specify', 'indicate', 'mention', 'state', 'attach', 'let', 'summarize', 'summarise', 'outline',
+  'please',
+  'tell',
+  'describe',
+  'list',
+  'explain',
+  'share',
+  'give',
+  'provide',
+  'briefly',
+  'enter',
+  'write',
+  'include',
+  'upload',
+  'select',
+  'choose',
+  'pick',
+  'rate',
+  'specify',
+  'indicate',
+  'mention',
+  'state',
+  'attach',
+  'let',
+  'summarize',
+  'summarise',
+  'outline',
 ]);
 // "What is your name", "Which session would you like": a direct question written without its question mark.
 const DIRECT_QUESTION =
@@ -367,7 +428,8 @@ function contextText(field: QuestionField, facts: QuestionFact[], specs: AnswerS
   const seen = new Set<string>();
   for (const fact of facts) {
     const hint = fact.questioningHints?.trim().replace(/(?<![.。])[.。]+$/, '');
-    if (!hint || isForeign(hint, lang) || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`)) continue;
+    if (!hint || isForeign(hint, lang) || seen.has(norm(hint)) || forInterviewer(hint) || addsNothing(hint, `${intent} ${field.label}`))
+      continue;
     seen.add(norm(hint));
     parts.push(lang === 'ja' ? hintJa(hint) : hintEn(hint));
   }
@@ -389,8 +451,35 @@ const INTENT_VERBS = new Set(
 );
 // A verb is followed by its object, which often starts with one of these.
 const OBJECT_START = new Set([
-  'the', 'a', 'an', 'our', 'their', 'your', 'his', 'her', 'its', 'them', 'us', 'you', 'enough', 'any', 'each', 'all', 'which', 'what',
-  'how', 'whether', 'if', 'that', 'this', 'these', 'those', 'who', 'where', 'when', 'why',
+  'the',
+  'a',
+  'an',
+  'our',
+  'their',
+  'your',
+  'his',
+  'her',
+  'its',
+  'them',
+  'us',
+  'you',
+  'enough',
+  'any',
+  'each',
+  'all',
+  'which',
+  'what',
+  'how',
+  'whether',
+  'if',
+  'that',
+  'this',
+  'these',
+  'those',
+  'who',
+  'where',
+  'when',
+  'why',
 ]);
 
 /** "Reserve enough seats" → "We'll use it to reserve enough seats."; "Catering" → "We'll use it for catering." */
@@ -419,8 +508,16 @@ function isStatementEn(intent: string): boolean {
   const tags = terms.map((term) => term.terms[0]?.tags ?? []);
   // "Understand why you applied", "Send the ticket": an imperative is a purpose.
   if (tags[0]?.includes('Verb') || INTENT_VERBS.has(intent.trim().split(/\s+/)[0]?.toLowerCase() ?? '')) return false;
-  const finite = tags.findIndex((termTags, k) => k > 0 && termTags.includes('Verb') && (termTags.includes('PresentTense') || termTags.includes('PastTense') || termTags.includes('Copula') || termTags.includes('Modal')));
-  return finite > 0 && tags.slice(0, finite).some((termTags) => termTags.includes('Noun') || termTags.includes('Pronoun') || termTags.includes('Value'));
+  const finite = tags.findIndex(
+    (termTags, k) =>
+      k > 0 &&
+      termTags.includes('Verb') &&
+      (termTags.includes('PresentTense') || termTags.includes('PastTense') || termTags.includes('Copula') || termTags.includes('Modal')),
+  );
+  return (
+    finite > 0 &&
+    tags.slice(0, finite).some((termTags) => termTags.includes('Noun') || termTags.includes('Pronoun') || termTags.includes('Value'))
+  );
 }
 
 /** "必要な席数を確保する" → "必要な席数を確保するためにお伺いしています。"; a noun gets "のため"; a statement stays one. */
@@ -440,8 +537,29 @@ function purposeJa(intent: string): string {
 }
 
 const HINT_IMPERATIVE = new Set([
-  'include', 'mention', 'give', 'describe', 'add', 'list', 'tell', 'write', 'share', 'provide', 'specify', 'enter', 'note', 'explain',
-  'state', 'count', 'focus', 'avoid', 'keep', 'consider', 'answer', 'attach', 'use',
+  'include',
+  'mention',
+  'give',
+  'describe',
+  'add',
+  'list',
+  'tell',
+  'write',
+  'share',
+  'provide',
+  'specify',
+  'enter',
+  'note',
+  'explain',
+  'state',
+  'count',
+  'focus',
+  'avoid',
+  'keep',
+  'consider',
+  'answer',
+  'attach',
+  'use',
 ]);
 
 /** "Include yourself" → "Please include yourself."; a statement is kept as a sentence. */
@@ -464,9 +582,16 @@ function hintJa(hint: string): string {
  * person ("if they reported it", 「回答者が…」).
  */
 function forInterviewer(hint: string): boolean {
-  const directive = /(?:^|[,.;:]\s*|\b(?:then|and|only|also|just|please)\s+)(?:ask|probe|clarify|confirm|check|remind|prompt|follow up|don'?t ask|make sure|encourage|offer)\b/i;
-  const thirdPerson = /\b(?:they|them|their|theirs|the (?:respondent|applicant|candidate|caller|customer|client|patient|guest|user|parent|owner))\b/i;
-  return directive.test(hint) || thirdPerson.test(hint) || /(?:聞く|尋ねる|質問する|確認する|もらう|促す|聞き取る|伝える)(?:こと)?$/.test(hint) || /回答者|応募者|申込者|申請者/.test(hint);
+  const directive =
+    /(?:^|[,.;:]\s*|\b(?:then|and|only|also|just|please)\s+)(?:ask|probe|clarify|confirm|check|remind|prompt|follow up|don'?t ask|make sure|encourage|offer)\b/i;
+  const thirdPerson =
+    /\b(?:they|them|their|theirs|the (?:respondent|applicant|candidate|caller|customer|client|patient|guest|user|parent|owner))\b/i;
+  return (
+    directive.test(hint) ||
+    thirdPerson.test(hint) ||
+    /(?:聞く|尋ねる|質問する|確認する|もらう|促す|聞き取る|伝える)(?:こと)?$/.test(hint) ||
+    /回答者|応募者|申込者|申請者/.test(hint)
+  );
 }
 
 // Words that carry no content when comparing a hint with the intent.
@@ -487,7 +612,8 @@ function addsNothing(hint: string, context: string): boolean {
     const runs = hint.match(/[\p{Script=Han}\p{Script=Katakana}ー]+/gu) ?? [];
     return runs.length > 0 && runs.every((run) => context.includes(run));
   }
-  const words = (text: string) => (text.toLowerCase().match(/[a-z]+/g) ?? []).filter((word) => word.length > 2 && !STOP.has(word)).map((word) => word.replace(/s$/, ''));
+  const words = (text: string) =>
+    (text.toLowerCase().match(/[a-z]+/g) ?? []).filter((word) => word.length > 2 && !STOP.has(word)).map((word) => word.replace(/s$/, ''));
   const have = new Set(words(context));
   const own = words(hint);
   return own.length > 0 && own.every((word) => have.has(word));
@@ -514,7 +640,9 @@ function notFoundKinds(missing: readonly MissingFact[], lang: SessionLanguage): 
 function notFoundText(what: string[], lang: SessionLanguage): string {
   const only = what.length === 1 ? what[0] : undefined;
   if (lang === 'ja') return only ? `すみません、ご回答から${only}を読み取れませんでした。` : 'すみません、うまく読み取れませんでした。';
-  return only ? `Sorry, I couldn't find ${/^[aeiou]/i.test(only) ? 'an' : 'a'} ${only} in your answer.` : "Sorry, I couldn't quite catch that.";
+  return only
+    ? `Sorry, I couldn't find ${/^[aeiou]/i.test(only) ? 'an' : 'a'} ${only} in your answer.`
+    : "Sorry, I couldn't quite catch that.";
 }
 
 function followUpAsk(
@@ -575,7 +703,8 @@ function objectEn(phrase: string): { text: string; clause: boolean } {
   if (WH.has(first)) return { text: lowered, clause: true };
   if (/^years? of\b/i.test(lowered)) return { text: `how many ${lowered} you have`, clause: true };
   if (/^(?:your|the|a|an|any|some|this|these|those|you)\b/i.test(lowered)) return { text: lowered, clause: false };
-  if (/^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) || /\byour\b/i.test(lowered)) return { text: `the ${lowered}`, clause: false };
+  if (/^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) || /\byour\b/i.test(lowered))
+    return { text: `the ${lowered}`, clause: false };
   return { text: `your ${lowered}`, clause: false };
 }
 
@@ -587,7 +716,9 @@ function objectJa(fact: string): string {
 
 // Nouns about the respondent that polite Japanese marks with ご/お ("現在のご職業やご経歴").
 const HONORIFIC: ReadonlyArray<readonly [string, string]> = [
-  ...'職業 経歴 住所 連絡先 希望 意見 要望 経験 所属 専門 家族 予定 年齢 出身 勤務先 感想 関心 都合 予算 用件'.split(' ').map((noun) => ['ご', noun] as const),
+  ...'職業 経歴 住所 連絡先 希望 意見 要望 経験 所属 専門 家族 予定 年齢 出身 勤務先 感想 関心 都合 予算 用件'
+    .split(' ')
+    .map((noun) => ['ご', noun] as const),
   ...'名前 仕事 住まい 悩み 考え 好み 勤め先 電話番号'.split(' ').map((noun) => ['お', noun] as const),
 ];
 
@@ -625,9 +756,30 @@ function shownValue(entry: { value: string | null; status: string }, lang: Sessi
 
 // Third-person verbs that follow "the respondent" in fact descriptions, and their second-person forms.
 const VERBS: Readonly<Record<string, string>> = {
-  wants: 'want', hopes: 'hope', likes: 'like', needs: 'need', plans: 'plan', lives: 'live', works: 'work', expects: 'expect',
-  prefers: 'prefer', knows: 'know', uses: 'use', speaks: 'speak', thinks: 'think', feels: 'feel', has: 'have', is: 'are',
-  was: 'were', does: 'do', can: 'can', would: 'would', will: 'will', did: 'did', attends: 'attend', applied: 'applied',
+  wants: 'want',
+  hopes: 'hope',
+  likes: 'like',
+  needs: 'need',
+  plans: 'plan',
+  lives: 'live',
+  works: 'work',
+  expects: 'expect',
+  prefers: 'prefer',
+  knows: 'know',
+  uses: 'use',
+  speaks: 'speak',
+  thinks: 'think',
+  feels: 'feel',
+  has: 'have',
+  is: 'are',
+  was: 'were',
+  does: 'do',
+  can: 'can',
+  would: 'would',
+  will: 'will',
+  did: 'did',
+  attends: 'attend',
+  applied: 'applied',
 };
 
 // Who facts are written about.
@@ -653,8 +805,14 @@ function secondPerson(text: string, lang: SessionLanguage): string {
       .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})['’]s\b`, 'gi'), 'your')
       .replace(new RegExp(String.raw`\b(?:${ROLE_EN})['’]s\b`, 'gi'), 'your')
       // "the respondent" is always the person; a bare "respondent" only when a verb follows ("User name" stays).
-      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'), (_m, word: string | undefined) => `you${verb(word)}`)
-      .replace(new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'), (_m, word: string) => `you${verb(word)}`)
+      .replace(
+        new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'),
+        (_m, word: string | undefined) => `you${verb(word)}`,
+      )
+      .replace(
+        new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'),
+        (_m, word: string) => `you${verb(word)}`,
+      )
   );
 }
 
@@ -681,7 +839,10 @@ function sep(lang: SessionLanguage): string {
 }
 
 function norm(text: string): string {
-  return text.trim().toLowerCase().replace(/[\s.。?？!！:：]/g, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s.。?？!！:：]/g, '');
 }
 
 function same(a: string, b: string): boolean {

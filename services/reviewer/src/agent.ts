@@ -79,7 +79,12 @@ function createReviewTool(maxFollowUps: number) {
       if (callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
       const verdict = recordedVerdict(args, cur.field, draft.state.bootstrap.language === 'ja' ? 'ja' : 'en');
       const review = toReviewResult(verdict);
-      const applied = applyReview(draft, cur.field.fieldId, review, followUpBound(draft, cur.field.fieldId, review, maxFollowUpsFor(draft.state, maxFollowUps)));
+      const applied = applyReview(
+        draft,
+        cur.field.fieldId,
+        review,
+        followUpBound(draft, cur.field.fieldId, review, maxFollowUpsFor(draft.state, maxFollowUps)),
+      );
       const output: ReviewerOutput = {
         fieldId: cur.field.fieldId,
         outcome: applied.outcome,
@@ -92,7 +97,10 @@ function createReviewTool(maxFollowUps: number) {
         notice: verdict.notice,
         feedback: review.feedback ?? null,
       };
-      draft.setSubtaskResult(callId, success(verdictMessage(draft, cur.field.fieldId, applied, verdict), subAgentResult('reviewer', output)));
+      draft.setSubtaskResult(
+        callId,
+        success(verdictMessage(draft, cur.field.fieldId, applied, verdict), subAgentResult('reviewer', output)),
+      );
       return { result: success('Verdict recorded.') };
     },
   });
@@ -150,7 +158,9 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
     // The answers are the respondent's words: they and the field they answer go in the user message, not the system prompt.
     initialMessages: (draft) => {
       const { answers, ...field } = reviewerContext(draft);
-      return [{ role: 'user', content: `Review these answers:\n${JSON.stringify(answers)}\n\nField under review:\n${JSON.stringify(field)}` }];
+      return [
+        { role: 'user', content: `Review these answers:\n${JSON.stringify(answers)}\n\nField under review:\n${JSON.stringify(field)}` },
+      ];
     },
   });
 }

@@ -1,5 +1,20 @@
 import type { FormDraft } from './form-draft.js';
-import { coreSessionState, event, type AuditReport, mutableCopy, type FieldStateView, type FactDefinition, type FieldState, type FormField, type Plan, type ReviewResult, type SessionForm, type FormSessionState, type FormSessionView, type SessionView } from '@convo/contract';
+import {
+  coreSessionState,
+  event,
+  type AuditReport,
+  mutableCopy,
+  type FieldStateView,
+  type FactDefinition,
+  type FieldState,
+  type FormField,
+  type Plan,
+  type ReviewResult,
+  type SessionForm,
+  type FormSessionState,
+  type FormSessionView,
+  type SessionView,
+} from '@convo/contract';
 import type { ReviewOutcomeKind } from './reviewer-output.js';
 
 /**
@@ -284,5 +299,7 @@ export function fieldsNeedingReview(state: FormSessionView): string[] {
 
 /** Seed invariant: submit only when every required field is done. */
 export function unresolvedRequired(state: FormSessionView): string[] {
-  return state.fields.filter((fieldState) => formField(state, fieldState.fieldId)?.required && fieldState.status !== 'done').map((fieldState) => fieldState.fieldId);
+  return state.fields
+    .filter((fieldState) => formField(state, fieldState.fieldId)?.required && fieldState.status !== 'done')
+    .map((fieldState) => fieldState.fieldId);
 }

@@ -25,13 +25,34 @@ export type Verdict =
 /** What each kind of value is called, in the session language (also how a field in the other language is named). */
 export const KIND_NAME: Readonly<Record<SessionLanguage, Record<Exclude<FactType, 'text'>, string>>> = {
   en: {
-    email: 'email address', phone: 'phone number', date: 'date', number: 'number', url: 'web address (URL)', name: 'name',
-    choice: 'choice', yes_no: 'yes or no', time: 'time', year: 'year', period: 'time or period', duration: 'length of time',
+    email: 'email address',
+    phone: 'phone number',
+    date: 'date',
+    number: 'number',
+    url: 'web address (URL)',
+    name: 'name',
+    choice: 'choice',
+    yes_no: 'yes or no',
+    time: 'time',
+    year: 'year',
+    period: 'time or period',
+    duration: 'length of time',
     postal_code: 'postal code',
   },
   ja: {
-    email: 'メールアドレス', phone: '電話番号', date: '日付', number: '数値', url: 'URL', name: 'お名前', choice: '選択肢',
-    yes_no: '「はい」か「いいえ」', time: '時刻', year: '年', period: '時期や期間', duration: '期間', postal_code: '郵便番号',
+    email: 'メールアドレス',
+    phone: '電話番号',
+    date: '日付',
+    number: '数値',
+    url: 'URL',
+    name: 'お名前',
+    choice: '選択肢',
+    yes_no: '「はい」か「いいえ」',
+    time: '時刻',
+    year: '年',
+    period: '時期や期間',
+    duration: '期間',
+    postal_code: '郵便番号',
   },
 };
 const WHAT = KIND_NAME;
@@ -56,8 +77,10 @@ export type ReviewMessages = {
 const WRITTEN: ReviewMessages = {
   verdict: (lang, type, fact, v) => (lang === 'ja' ? ja(type, fact, v) : en(type, fact, v)),
   required: requiredSentence,
-  optionalHint: (lang) => (lang === 'ja' ? 'この質問は任意のため、スキップすることもできます。' : 'This question is optional, so it can also be skipped.'),
-  skipped: (lang) => (lang === 'ja' ? '任意の質問のため、回答をスキップしました。' : 'The respondent chose to skip this optional question.'),
+  optionalHint: (lang) =>
+    lang === 'ja' ? 'この質問は任意のため、スキップすることもできます。' : 'This question is optional, so it can also be skipped.',
+  skipped: (lang) =>
+    lang === 'ja' ? '任意の質問のため、回答をスキップしました。' : 'The respondent chose to skip this optional question.',
 };
 
 let messages: ReviewMessages = WRITTEN;
@@ -152,9 +175,13 @@ function ja(type: FactType, fact: string, v: Verdict): string {
     case 'nil_not_enough':
       return `「${v.text}」では「${fact}」への回答になりません。`;
     case 'ambiguous':
-      return `「${clip(v.text)}」は${shownOptions(v.options, 'ja').map((o) => `「${o}」`).join('と')}のどちらとも取れます。`;
+      return `「${clip(v.text)}」は${shownOptions(v.options, 'ja')
+        .map((o) => `「${o}」`)
+        .join('と')}のどちらとも取れます。`;
     case 'not_an_option':
-      return `${shownOptions(v.options, 'ja').map((o) => `「${o}」`).join('、')}の中からお選びください。`;
+      return `${shownOptions(v.options, 'ja')
+        .map((o) => `「${o}」`)
+        .join('、')}の中からお選びください。`;
     case 'vague':
       return `「${clip(v.text)}」だけでは「${fact}」の内容がわかりません。`;
     case 'no_code':
@@ -172,7 +199,6 @@ function requiredSentence(lang: SessionLanguage, reason: 'skip' | 'non_answer'):
     ? "This question is required, so it can't be skipped."
     : 'This question is required; an approximate answer is fine.';
 }
-
 
 /** Options as they can be named in the session language (romanised, or left out when they cannot be). */
 function shownOptions(options: readonly string[], lang: SessionLanguage): string[] {

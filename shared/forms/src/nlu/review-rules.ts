@@ -2,7 +2,17 @@ import type { FactDefinition, FormField, ReviewResult } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { admitsNotKnowing, isNilAnswer, isNonAnswer, isSkipRequest } from './answer-intent.js';
 import { extractChoice, extractPostalCode, extractYesNo } from './answer-values.js';
-import { acceptsNone, answerSpec, asksConditionally, asksForRemarks, asksForBirthDate, asksForOneNamePart, classifyFact, factTexts, type FactType } from './fact-type.js';
+import {
+  acceptsNone,
+  answerSpec,
+  asksConditionally,
+  asksForRemarks,
+  asksForBirthDate,
+  asksForOneNamePart,
+  classifyFact,
+  factTexts,
+  type FactType,
+} from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate } from './date-values.js';
@@ -86,11 +96,14 @@ function review(input: ReviewInput): ReviewOutcome {
   const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
   // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
-  const quoted = new Map(specs.map((spec) => [spec, quotedAnswer(latest, spec)] as const).filter((entry): entry is [FactSpec, string] => entry[1] !== null));
+  const quoted = new Map(
+    specs.map((spec) => [spec, quotedAnswer(latest, spec)] as const).filter((entry): entry is [FactSpec, string] => entry[1] !== null),
+  );
   // (Nor is "none" where the criteria take "none" as an answer: 「…または飲んでいないことがわかる」.)
   // A catch-all ("Anything else we should know?", 「備考」) told "nothing" is left blank, whatever its criteria accept.
   const noneAnswers = isNilAnswer(latest) && !asksForRemarks(input.field) && specs.some((spec) => acceptsNone(spec.fact.doneCriteria));
-  if (!input.field.required && latest && quoted.size === 0 && !noneAnswers && declines(latest, specs, input)) return skipped(lang, facts, input.field);
+  if (!input.field.required && latest && quoted.size === 0 && !noneAnswers && declines(latest, specs, input))
+    return skipped(lang, facts, input.field);
 
   const judged = new Map<FactSpec, FactJudgement>();
   for (const spec of specs.filter((candidate) => candidate.type !== 'text')) judged.set(spec, judgeTyped(spec, answers, input));
@@ -101,7 +114,12 @@ function review(input: ReviewInput): ReviewOutcome {
   // In a correction, the part taken back ("Sorry, I typed 210 but") is not the new answer.
   // (Sentence by sentence: 「住み替えです。新居のページはこれです https://…」 answers this field before it gives another's.)
   const textAnswers = answers
-    .map((answer) => sentencesOf(answer).filter((sentence) => !aboutAnotherField(sentence, input)).join(' ').trim())
+    .map((answer) =>
+      sentencesOf(answer)
+        .filter((sentence) => !aboutAnotherField(sentence, input))
+        .join(' ')
+        .trim(),
+    )
     .filter((answer) => answer.length > 0)
     .map((answer) => (input.replacing ? withoutRetracted(answer) : answer));
   const text = judgeTextFacts(asText, textAnswers, {
@@ -109,14 +127,17 @@ function review(input: ReviewInput): ReviewOutcome {
     country: phoneCountry(input),
   });
   for (const judgement of text.results) judged.set(judgement.spec, judgement);
-  for (const [spec, value] of quoted) if (!judged.get(spec)?.satisfied) judged.set(spec, { spec, verdict: { code: 'found', value }, satisfied: true, value });
+  for (const [spec, value] of quoted)
+    if (!judged.get(spec)?.satisfied) judged.set(spec, { spec, verdict: { code: 'found', value }, satisfied: true, value });
 
   // "No" to the field's yes/no question leaves nothing for its conditional facts ("…, if reported") to ask.
   if (specs.some((spec) => spec.type === 'yes_no' && judged.get(spec)?.value === 'no')) {
     for (const spec of specs.filter((candidate) => candidate.conditional)) judged.set(spec, missing(spec));
   }
   const results = specs.map((spec) => toFactResult(lang, judged.get(spec) ?? missing(spec), asText.includes(spec) ? 'text' : spec.type));
-  const extracted = results.filter((result) => result.satisfied && result.value !== null).map((result) => `${result.factKey}: ${(result.value ?? '').replace(/\n/g, ' / ')}`);
+  const extracted = results
+    .filter((result) => result.satisfied && result.value !== null)
+    .map((result) => `${result.factKey}: ${(result.value ?? '').replace(/\n/g, ' / ')}`);
   // A fact asked only under a condition ("Crime reference number, if reported") never holds the field back.
   const blocking = results.filter((result, i) => !result.satisfied && !specs[i]?.conditional);
   if (blocking.length === 0) {
@@ -139,7 +160,16 @@ function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpe
   const texts = multi ? factTexts(fact) : [...factTexts(fact), field.label, field.intent ?? ''];
   const aliases = options.length >= 2 ? aliasesFor(options, texts) : {};
   const echo = [fact.fact, ...(multi ? [] : [field.label])];
-  return { fact, type, options, texts, aliases, echo, ...(soft ? { soft } : {}), ...(multi && asksConditionally(factTexts(fact)) ? { conditional: true } : {}) };
+  return {
+    fact,
+    type,
+    options,
+    texts,
+    aliases,
+    echo,
+    ...(soft ? { soft } : {}),
+    ...(multi && asksConditionally(factTexts(fact)) ? { conditional: true } : {}),
+  };
 }
 
 /**
@@ -148,14 +178,18 @@ function specOf(fact: FactDefinition, field: FormField, multi: boolean): FactSpe
  * option ("No preference").
  */
 function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput): boolean {
-  const picksOption = specs.some((spec) => spec.options.length >= 2 && extractChoice(latest, spec.options, [], spec.aliases).value !== null);
+  const picksOption = specs.some(
+    (spec) => spec.options.length >= 2 && extractChoice(latest, spec.options, [], spec.aliases).value !== null,
+  );
   const answersYesNo = specs.some((spec) => spec.type === 'yes_no' && extractYesNo(latest, spec.options).value !== null);
   const countsZero = specs.some((spec) => spec.type === 'number') && countsNothing(latest);
   if (picksOption || answersYesNo || countsZero) return false;
   if (isSkipRequest(latest) || isNilAnswer(latest)) return true;
   // 「記録はないです、大会は初めてなので」, "I don't have one": saying there is nothing to give, with no value of the kind asked.
   const typed = specs.filter((spec) => spec.type !== 'text');
-  return typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null);
+  return (
+    typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null)
+  );
 }
 
 // A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”.
@@ -166,7 +200,9 @@ function quotedAnswer(reply: string, spec: FactSpec): string | null {
   const said = normalizeText(reply).toLowerCase();
   for (const text of spec.texts) {
     for (const quoteMatch of text.matchAll(QUOTED)) {
-      const literal = normalizeText(quoteMatch[1] ?? '').toLowerCase().trim();
+      const literal = normalizeText(quoteMatch[1] ?? '')
+        .toLowerCase()
+        .trim();
       if (!literal || spec.options.some((option) => option.toLowerCase() === literal)) continue;
       // Said as a whole word of a short reply ("never", "It's never been serviced"), not inside a longer account.
       const edge = /^[\p{L}\p{N}]/u.test(literal) && !hasJapanese(literal) ? String.raw`(?<![\p{L}\p{N}'])` : '';
@@ -188,7 +224,14 @@ function countsNothing(answer: string): boolean {
 
 /** A field defined without facts is one fact: its label, with the intent as the criterion. */
 function factFromField(field: FormField): FactDefinition {
-  return { id: field.id, formFieldId: field.id, factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null };
+  return {
+    id: field.id,
+    formFieldId: field.id,
+    factKey: field.fieldId,
+    fact: field.label,
+    doneCriteria: field.intent ?? '',
+    questioningHints: null,
+  };
 }
 
 function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): FactJudgement {
@@ -201,13 +244,15 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
     const extraction = extract(spec, answer, input);
     // (Nor a reply that opens with its yes or no: "No, sorry, I forgot and had a coffee".)
     const polarFirst = spec.type === 'yes_no' && /^\W*(?:yes|yeah|yep|no|nope|nah|はい|いいえ)(?![\p{L}])/iu.test(answer);
-    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !polarFirst && !(spec.type === 'choice' && extraction.value !== null)) break;
+    if (opensWithNotKnowing(answer) && !OFFERS_ANYWAY.test(answer) && !polarFirst && !(spec.type === 'choice' && extraction.value !== null))
+      break;
     // "A number between 0 and 4", "on a 0.0–4.0 scale": a value outside the form's range is not the answer ("out of 20").
     if (extraction.value !== null && range && (Number(extraction.value) < range[0] || Number(extraction.value) > range[1])) {
       rejected ??= { value: null, rejected: extraction.value, problem: 'invalid' };
       continue;
     }
-    if (extraction.value !== null) return { spec, verdict: { code: 'found', value: extraction.value }, satisfied: true, value: extraction.value };
+    if (extraction.value !== null)
+      return { spec, verdict: { code: 'found', value: extraction.value }, satisfied: true, value: extraction.value };
     if (extraction.rejected !== null) rejected ??= extraction;
   }
   const latest = answers.at(-1) ?? '';
@@ -218,8 +263,10 @@ function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): Fact
   if (!rejected?.rejected) return missing(spec);
   const text = rejected.rejected;
   const problem = rejected.problem;
-  const code = problem === 'no_year' || problem === 'incomplete_name' || problem === 'ambiguous' || problem === 'not_an_option' ? problem : 'invalid';
-  const verdict: Verdict = code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: rejected.alternatives ?? spec.options } : { code, text };
+  const code =
+    problem === 'no_year' || problem === 'incomplete_name' || problem === 'ambiguous' || problem === 'not_an_option' ? problem : 'invalid';
+  const verdict: Verdict =
+    code === 'ambiguous' || code === 'not_an_option' ? { code, text, options: rejected.alternatives ?? spec.options } : { code, text };
   return { spec, verdict, satisfied: false, value: null };
 }
 
@@ -234,14 +281,22 @@ const CATCH_ALL = /^(?:others?|something else|その他|そのほか|他)(?:\s*[
 function catchAllPick(spec: FactSpec, latest: string, extraction: Extraction): string | null {
   const other = spec.options.filter((option) => CATCH_ALL.test(option.trim()));
   if (other.length !== 1) return null;
-  if (extraction.value !== null || extraction.problem !== 'not_an_option' || admitsNotKnowing(latest) || isNilAnswer(latest) || isSkipRequest(latest)) return null;
+  if (
+    extraction.value !== null ||
+    extraction.problem !== 'not_an_option' ||
+    admitsNotKnowing(latest) ||
+    isNilAnswer(latest) ||
+    isSkipRequest(latest)
+  )
+    return null;
   // "I don't have any", 「収入はありません」: saying there is nothing is not "other".
   return answerPolarity(latest) === 'no' ? null : (other[0] ?? null);
 }
 
 // What still offers a value after "I don't know": a "but", a guess, an approximation.
 // (Or remembers: "Oh, actually yes, the vet did it… So yes.")
-const OFFERS_ANYWAY = /(?:^|[.!?,;]\s*)(?:oh,?\s+)?actually,?\s+(?:yes|no)\b|\bso (?:yes|no)\b|\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
+const OFFERS_ANYWAY =
+  /(?:^|[.!?,;]\s*)(?:oh,?\s+)?actually,?\s+(?:yes|no)\b|\bso (?:yes|no)\b|\b(?:but|though|maybe|probably|perhaps|i think|i guess|i'd say|around|about|roughly|approximately|something like|let'?s (?:say|go with|do|make it)|i'll (?:say|go with|take))\b|たぶん|多分|おそらく|恐らく|くらい|ぐらい|頃|ごろ|けど|けれど|が、|と思い/i;
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 // A range that opens with its number reads the number from its sign or first digit: tried from each digit of a long
@@ -324,13 +379,15 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
   return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : extraction;
 }
 
-const SETTLES = /\binstead\b|\bmake (?:it|that)\b|\blet'?s (?:do|go with|say|make it)\b|に(?:します|変更して|してください)|でお願いします|に変えて/i;
+const SETTLES =
+  /\binstead\b|\bmake (?:it|that)\b|\blet'?s (?:do|go with|say|make it)\b|に(?:します|変更して|してください)|でお願いします|に変えて/i;
 
 /** Kinds of value a respondent may hesitate between ("2012? Or 2013?"); a span or a length is written as said. */
 const HESITATING_KINDS: ReadonlySet<FactType> = new Set(['year', 'date', 'time', 'number']);
 // "X or Y", "X? Y?", 「XかYか」, 「XかY」, "either X or Y" - but not "or so", "or more", "or rather" (approximations, corrections).
 // (Nor the か of 分かる: 「分かっていなくて」 offers no alternatives.)
-const ALTERNATIVE_SPLIT = /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later|earlier|thereabouts|above|over|under)\b)|または|それとも|(?<=[\d０-９年月日時分歳人回個枚台])か(?![らなりるれろっ])/gi;
+const ALTERNATIVE_SPLIT =
+  /\?|？|\bor\b(?!\s+(?:so|more|less|rather|fewer|later|earlier|thereabouts|above|over|under)\b)|または|それとも|(?<=[\d０-９年月日時分歳人回個枚台])か(?![らなりるれろっ])/gi;
 
 /**
  * The distinct values of the fact's kind the respondent offers as
@@ -343,7 +400,10 @@ function alternativesOffered(spec: FactSpec, answer: string, input: ReviewInput)
   const pieces = answer.split(ALTERNATIVE_SPLIT).filter((part, i) => {
     if (i === 0) return true;
     const trimmed = part.trim();
-    return /^(?:or\b|それとも|または)|^[\d０-９]/i.test(trimmed) || (hasJapanese(trimmed) ? trimmed.length <= 12 : trimmed.split(/\s+/).length <= 5);
+    return (
+      /^(?:or\b|それとも|または)|^[\d０-９]/i.test(trimmed) ||
+      (hasJapanese(trimmed) ? trimmed.length <= 12 : trimmed.split(/\s+/).length <= 5)
+    );
   });
   if (pieces.length < 2) return null;
   // "Can we do Friday the 21st instead? I have a trip on the 17th": a reply that settles on one is no hesitation.
@@ -379,7 +439,9 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       return extractPeriod(answer, time);
     case 'duration': {
       // "About 9 years old" to "Age of the roof": where the fact asks a thing's age, its age is the length asked for.
-      const said = spec.texts.some((text) => AGE_ASKED.test(text)) ? answer.replace(/\b((?:years?|months?|weeks?|days?))[\s-]+old\b/gi, '$1') : answer;
+      const said = spec.texts.some((text) => AGE_ASKED.test(text))
+        ? answer.replace(/\b((?:years?|months?|weeks?|days?))[\s-]+old\b/gi, '$1')
+        : answer;
       const duration = extractDuration(said, { ...time, record: asksForRecord(spec.texts) });
       // "Permanently", 「無期限で」: a length with no end is a length too.
       const open = duration.value === null ? OPEN_ENDED.exec(answer) : null;
@@ -391,11 +453,12 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       return extractEmail(answer);
     case 'phone':
       // A mobile is wanted when the form asks for one or the respondent says to use it ("the mobile's better").
-      return extractPhone(answer, phoneCountry(input), { mobile: [...spec.texts, answer].some((text) => /\b(?:mobile|cell)\b|携帯/i.test(text)) });
+      return extractPhone(answer, phoneCountry(input), {
+        mobile: [...spec.texts, answer].some((text) => /\b(?:mobile|cell)\b|携帯/i.test(text)),
+      });
     case 'url':
       return extractUrl(answer);
-    case 'date':
-    {
+    case 'date': {
       const options = { ...time, country: input.country, ...dateReference(spec, input) };
       const requireYear = asksForBirthDate(spec.texts);
       const said = settledDay(answer, extractDate(answer, { ...options, requireYear }));
@@ -412,7 +475,8 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
         const fitted = intoStatedRange(date.value, statedTexts(spec), input);
         if (fitted !== date.value) return { value: fitted, rejected: null };
         const year = statedYearOnly(statedTexts(spec));
-        if (year !== null && !date.value.startsWith(year) && !asksForBirthDate(spec.texts)) return { value: `${year}${date.value.slice(4)}`, rejected: null };
+        if (year !== null && !date.value.startsWith(year) && !asksForBirthDate(spec.texts))
+          return { value: `${year}${date.value.slice(4)}`, rejected: null };
       }
       // 「昭和22年生まれで、誕生日は3月3日」: the year said on its own completes the day said without one.
       if (date.problem !== 'no_year') return date;
@@ -420,11 +484,10 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       const day = extractDate(answer, { ...options, requireYear: false }).value;
       return year && day ? { value: `${year}${day.slice(4)}`, rejected: null } : date;
     }
-    case 'number':
+    case 'number': {
       // "I can't give you a GPA on a 4.0 scale": a number quoted from the question is not the answer.
       // Numbers the question states ("on a 4.0 scale") are not the answer; a hint's worked example ("a third-floor
       // walk-up is usually 2 flights") is the interviewer's, and may well be.
-    {
       const quantity = extractQuantity(withoutEchoedNumbers(answer, statedTexts(spec)), spec.texts, { near: input.replacing });
       // "None right now", 「いません」 to "how many": a count of nothing is 0.
       return quantity.value === null && quantity.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : quantity;
@@ -456,7 +519,12 @@ function statedTexts(spec: KindSpec): string[] {
 /** A calendar date or month (with its year) that the form's own words state, or null; a month stands for its middle. */
 function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
   for (const text of texts.filter((candidate) => /\d{4}/.test(candidate))) {
-    const date = extractDate(text, { language: hasJapanese(text) ? 'ja' : 'en', now: input.now ?? new Date(), requireYear: true, country: input.country }).value;
+    const date = extractDate(text, {
+      language: hasJapanese(text) ? 'ja' : 'en',
+      now: input.now ?? new Date(),
+      requireYear: true,
+      country: input.country,
+    }).value;
     if (date && /^\d{4}-\d{2}-\d{2}$/.test(date)) return new Date(`${date}T12:00:00Z`);
     if (date && /^\d{4}-\d{2}$/.test(date)) return new Date(`${date}-15T12:00:00Z`);
   }
@@ -469,15 +537,24 @@ function statedDate(texts: readonly string[], input: ReviewInput): Date | null {
  */
 function dayOfMonth(answer: string, stated: Date): Extraction | null {
   const dayMatch = DAY_OF_MONTH.exec(answer);
-  const asserted = dayMatch ? null : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (mention) => [mention.index, mention.index + mention[0].length])[0];
+  const asserted = dayMatch
+    ? null
+    : preferAsserted(answer, [...answer.matchAll(DAY_MENTION)], (mention) => [mention.index, mention.index + mention[0].length])[0];
   const day = Number(dayMatch?.[1] ?? dayMatch?.[2] ?? asserted?.[1] ?? asserted?.[2]);
-  return (dayMatch || asserted) && day >= 1 && day <= 31 ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null } : null;
+  return (dayMatch || asserted) && day >= 1 && day <= 31
+    ? { value: `${stated.toISOString().slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null }
+    : null;
 }
 
 /** The one calendar year the form's words state, when they state no month with it ("accidents in 2025", 「2025年分」). */
 function statedYearOnly(texts: readonly string[]): string | null {
   const joined = texts.join('\n');
-  if (/(?:19|20)\d{2}\s*(?:年\s*)?(?:の\s*)?\d{1,2}\s*月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{4}[-/.]\d{1,2}/i.test(joined)) return null;
+  if (
+    /(?:19|20)\d{2}\s*(?:年\s*)?(?:の\s*)?\d{1,2}\s*月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{4}[-/.]\d{1,2}/i.test(
+      joined,
+    )
+  )
+    return null;
   const years = new Set([...joined.matchAll(/(?<!\d)((?:19|20)\d{2})(?!\d)/g)].map((yearMatch) => yearMatch[1]!));
   return years.size === 1 ? [...years][0]! : null;
 }
@@ -486,7 +563,11 @@ function statedYearOnly(texts: readonly string[]): string | null {
 function intoStatedRange(value: string, texts: readonly string[], input: ReviewInput): string {
   const stated: string[] = [];
   for (const text of texts.filter((candidate) => /\d{4}/.test(candidate))) {
-    for (const mention of dateMentions(text, { language: hasJapanese(text) ? 'ja' : 'en', now: input.now ?? new Date(), country: input.country })) {
+    for (const mention of dateMentions(text, {
+      language: hasJapanese(text) ? 'ja' : 'en',
+      now: input.now ?? new Date(),
+      country: input.country,
+    })) {
       if (mention.known.year && mention.known.month) stated.push(`${mention.year}-${String(mention.month).padStart(2, '0')}`);
     }
   }
@@ -506,15 +587,25 @@ function settledDay(answer: string, extraction: Extraction): Extraction {
   if (extraction.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(extraction.value)) return extraction;
   const days = [...answer.matchAll(DAY_MENTION)];
   const background = backgroundSpans(answer);
-  const inBackground = (dayMatch: RegExpMatchArray) => background.some(([start, end]) => dayMatch.index! >= start && dayMatch.index! + dayMatch[0].length <= end);
+  const inBackground = (dayMatch: RegExpMatchArray) =>
+    background.some(([start, end]) => dayMatch.index! >= start && dayMatch.index! + dayMatch[0].length <= end);
   // Only when the date found is said in the preface alone (「1日ずれて2027年1月10日に…10日で」 keeps the 10th).
   const ownDay = Number(extraction.value.slice(8));
-  if (!days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay) || days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay && !inBackground(dayMatch))) return extraction;
+  if (
+    !days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay) ||
+    days.some((dayMatch) => Number(dayMatch[1] ?? dayMatch[2]) === ownDay && !inBackground(dayMatch))
+  )
+    return extraction;
   const first = preferAsserted(answer, days, (dayMatch) => [dayMatch.index, dayMatch.index + dayMatch[0].length])[0];
   const day = Number(first?.[1] ?? first?.[2]);
   if (!first || !(day >= 1 && day <= 31) || day === Number(extraction.value.slice(8))) return extraction;
   // Only a day said on its own ("the 20th", 「20日」), not one of a full date that the extraction already weighed.
-  if (/(?:月|月の|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)\s*$/i.test(answer.slice(Math.max(0, first.index - 12), first.index))) return extraction;
+  if (
+    /(?:月|月の|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)\s*$/i.test(
+      answer.slice(Math.max(0, first.index - 12), first.index),
+    )
+  )
+    return extraction;
   return { value: `${extraction.value.slice(0, 8)}${String(day).padStart(2, '0')}`, rejected: null };
 }
 
@@ -554,7 +645,8 @@ const DAY_OF_MONTH = /^\D*?\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b\D*$|^\D*?(?<
 
 const EXACT_DAY = /\b(?:full|calendar|exact|specific|complete)\s+date\b|\bday\b|年月日|日付|何日/i;
 
-const OPEN_ENDED = /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no end date|forever|until further notice)\b|無期限|ずっと|永久|恒久|無期/i;
+const OPEN_ENDED =
+  /\b(?:permanent(?:ly)?|indefinite(?:ly)?|for good|ongoing|no end date|forever|until further notice)\b|無期限|ずっと|永久|恒久|無期/i;
 
 /** The answer with every number-bearing phrase that the form's own words contain ("4.0 scale") blanked. */
 function withoutEchoedNumbers(answer: string, texts: readonly string[]): string {
@@ -562,7 +654,9 @@ function withoutEchoedNumbers(answer: string, texts: readonly string[]): string 
   const form = texts.join('\n').toLowerCase();
   // (A phrase is read from the start of its word, the lookbehinds: tried from each character of a long word, it was quadratic.)
   return answer.replace(/(?<!\S)\S*\d\S*(?:\s+\S+)?/g, (phrase) =>
-    phrase.length >= 4 && form.includes(phrase.toLowerCase().replace(/(?<![.,!?])[.,!?]+$/, '')) && /\s/.test(phrase) ? ' '.repeat(phrase.length) : phrase,
+    phrase.length >= 4 && form.includes(phrase.toLowerCase().replace(/(?<![.,!?])[.,!?]+$/, '')) && /\s/.test(phrase)
+      ? ' '.repeat(phrase.length)
+      : phrase,
   );
 }
 
@@ -582,7 +676,11 @@ function sentencesOf(text: string): string[] {
 
 function aboutAnotherField(answer: string, input: ReviewInput): boolean {
   return (input.otherFields ?? []).some(
-    (field) => mentionsLabel(answer, field.label) && field.kinds.some((kind) => CONTACT_KINDS.has(kind) && extractKind({ type: kind, options: [], texts: [] }, answer, input).value !== null),
+    (field) =>
+      mentionsLabel(answer, field.label) &&
+      field.kinds.some(
+        (kind) => CONTACT_KINDS.has(kind) && extractKind({ type: kind, options: [], texts: [] }, answer, input).value !== null,
+      ),
   );
 }
 
@@ -597,7 +695,8 @@ function missing(spec: FactSpec): FactJudgement {
 
 function toFactResult(lang: SessionLanguage, judgement: FactJudgement, type: FactType): FactResult {
   // Feedback is read by the respondent's interviewer: a fact written in the other language is named by its kind.
-  const shown = (lang === 'ja') === hasJapanese(judgement.spec.fact.fact) ? judgement.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
+  const shown =
+    (lang === 'ja') === hasJapanese(judgement.spec.fact.fact) ? judgement.spec.fact.fact : lang === 'ja' ? 'この項目' : 'this item';
   return {
     factKey: judgement.spec.fact.factKey,
     fact: judgement.spec.fact.fact,
@@ -614,7 +713,9 @@ function noticeFor(lang: SessionLanguage, field: FormField, latest: string): Rev
   const notice = (code: ReviewNoticeCode, text: string): ReviewNotice => ({ code, text });
   if (field.required && latest && isSkipRequest(latest)) return notice('required_no_skip', requiredText(lang, 'skip'));
   if (!latest || !isNonAnswer(latest)) return null;
-  return field.required ? notice('required_approximate_ok', requiredText(lang, 'non_answer')) : notice('optional_may_skip', optionalHintText(lang));
+  return field.required
+    ? notice('required_approximate_ok', requiredText(lang, 'non_answer'))
+    : notice('optional_may_skip', optionalHintText(lang));
 }
 
 /** A fact the answers do not establish, from the same verdict its sentence is written from. */
@@ -660,9 +761,13 @@ function missingReason(verdict: Verdict, type: FactType): MissingReason {
  * then the answers that carried the free-text facts, one per line.
  */
 function fieldValue(results: FactResult[]): string {
-  const typed = results.filter((result) => result.type !== 'text' && result.satisfied && result.value !== null).map((result) => result.value as string);
+  const typed = results
+    .filter((result) => result.type !== 'text' && result.satisfied && result.value !== null)
+    .map((result) => result.value as string);
   if (results.length === 1 && typed.length === 1) return typed[0] ?? '';
-  const texts = results.filter((result) => result.type === 'text' && result.satisfied && result.value).flatMap((result) => (result.value as string).split('\n'));
+  const texts = results
+    .filter((result) => result.type === 'text' && result.satisfied && result.value)
+    .flatMap((result) => (result.value as string).split('\n'));
   return [...new Set([...typed, ...texts])].join('\n');
 }
 

@@ -51,7 +51,7 @@ describe.skipIf(!chromium.ok)('chat page with a streaming model', { timeout: 120
         return text.length > 0 ? { id: el!.getAttribute('data-message-id'), text } : null;
       },
       null,
-      { timeout: 20_000, polling: 20 },
+      { timeout: 60_000, polling: 20 },
     );
     const seen = (await partial.jsonValue()) as { id: string; text: string };
 

@@ -26,6 +26,9 @@ describe.skipIf(!hasRedisServer)('when Redis goes away (needs a redis-server bin
         LOG_LEVEL: 'silent',
         KEY_PREFIX: prefix,
         QUEUE_PREFIX: `{${prefix}}`,
+        // Memory is read once, at start: this file tests what Redis itself refuses, not the gateway's
+        // shedding ahead of it (load-shedding.test.ts), which would otherwise race the refusal.
+        SHED_CHECK_MS: '3600000',
       }),
     );
     api = new Api(`http://127.0.0.1:${gw.port}`);

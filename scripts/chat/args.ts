@@ -18,7 +18,7 @@ export interface ChatOptions {
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run chat -- --kind form|application|faq [--form FILE] [--language ja|en|auto] [--url URL]
-       npm run chat -- --resume SESSION_ID --token TOKEN [--url URL]
+       npm run chat -- --resume=SESSION_ID --token=TOKEN [--url URL]
 
   --kind       form and application need --form (e.g. examples/forms/event-registration-en.json)
   --form       a form definition as in POST /v1/sessions (a file with "compliance" can be an application)

@@ -61,7 +61,8 @@ export async function runChat(opts: ChatOptions, io: ChatIo): Promise<number> {
   print([
     st.bold(`${kind} session ${sessionId}`),
     st.dim(
-      `resume later with: npm run chat -- --resume ${sessionId} --token ${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`,
+      // `=` because a base64url token can start with '-', which parseArgs would take for an option.
+      `resume later with: npm run chat -- --resume=${sessionId} --token=${token}${opts.url.endsWith(':8080') ? '' : ` --url ${opts.url}`}`,
     ),
     st.dim('type /status, /submit or /quit at any time'),
     ...(kind === 'faq' ? ['Ask a question (shipping, returns, gift wrapping, receipts, payment, membership).'] : []),

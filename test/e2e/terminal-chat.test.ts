@@ -93,7 +93,7 @@ async function answer(cli: Chat, line: string, expected: RegExp): Promise<string
 describe('npm run chat', { timeout: 120_000 }, () => {
   it('interviews with the English form, shows agents and field progress, survives a gateway restart, submits', async () => {
     const cli = chat(['--kind', 'form', '--form', 'examples/forms/event-registration-en.json']);
-    const [, sessionId, token] = await cli.waitFor(/resume later with: npm run chat -- --resume (\S+) --token (\S+)/);
+    const [, sessionId, token] = await cli.waitFor(/resume later with: npm run chat -- --resume=(\S+) --token=(\S+)\s/);
     await cli.waitFor(/\[greeter\]\n {2}.*Japanese or English/s);
 
     await answer(cli, 'English', /language: en[\s\S]*\[greeter\][\s\S]*country/);
@@ -126,7 +126,7 @@ describe('npm run chat', { timeout: 120_000 }, () => {
     expect(out.match(/Could you tell me the number of attendees\?/g)).toHaveLength(1);
 
     // Resuming the session in a new terminal prints its history once, the person's lines included.
-    const again = chat(['--resume', sessionId ?? '', '--token', token ?? ''], '');
+    const again = chat([`--resume=${sessionId}`, `--token=${token}`], '');
     await expect(again.exited).resolves.toBe(0);
     expect(again.output()).toMatch(/you> jane\.doe@example\.com/);
     expect(again.output().match(/Could you tell me your email address\?/g)).toHaveLength(1);

@@ -27,6 +27,8 @@ describe('chat arguments', () => {
       resume: { sessionId: 's1', token: 'tok' },
     });
     expect(() => parseChatArgs(['--resume', 's1'], {}, false)).toThrow(/needs --token/);
+    // A base64url token can start with '-': the printed resume command joins it with '='.
+    expect(parseChatArgs(['--resume=s1', '--token=-Ab_9'], {}, false)).toMatchObject({ resume: { sessionId: 's1', token: '-Ab_9' } });
   });
 
   it('explains every mistake before any request is made', () => {

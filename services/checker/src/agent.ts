@@ -2,26 +2,20 @@ import { type AgentDefinition, createAgent, createTool, failure, success } from 
 import type { ToolContext } from '@convo/agent-kit';
 import type { ApplicationDraft } from '@convo/forms';
 import type { CheckerContext } from './context.js';
-import { applyCheck, CheckerVerdict, currentField, formField, subAgentResult } from '@convo/forms';
+import { applyCheck, CheckerVerdict, currentField, formField, pendingSubtask, subAgentResult } from '@convo/forms';
 import { CHECKER_PROMPT } from './prompt.js';
-
-/** Tool input: the forms product's CheckerVerdict (the seed's QuickCheckResultSchema, with `violations` nullable instead of optional, docs/seeds/004). */
-export const CheckResultInput = CheckerVerdict;
 
 /** What the interviewer asked to have checked: the `subtask` call's own arguments. */
 export function pendingQuestion(draft: ApplicationDraft): { callId: string; fieldId: string | null; question: string } | null {
-  const call = draft.state.loop?.pendingCall;
-  if (!call) return null;
-  try {
-    const args = JSON.parse(call.arguments) as { field_id?: string | null; question?: string | null };
-    return args.question ? { callId: call.id, fieldId: args.field_id ?? null, question: args.question.trim() } : null;
-  } catch {
-    return null;
-  }
+  const call = pendingSubtask(draft.state);
+  return call?.question ? { callId: call.callId, fieldId: call.fieldId, question: call.question.trim() } : null;
 }
 
-/** The verdict tool's identity (its instances differ only in the rephrasing bound), for the offline policy. */
-export const CHECK_RESULT_TOOL = { name: 'result', schema: CheckResultInput } as const;
+/**
+ * The verdict tool's identity (its instances differ only in the rephrasing bound), for the offline policy. Its input
+ * is the forms product's CheckerVerdict (the seed's QuickCheckResultSchema, `violations` nullable, docs/seeds/004).
+ */
+export const CHECK_RESULT_TOOL = { name: 'result', schema: CheckerVerdict } as const;
 
 function createResultTool(maxRephrasings: number) {
   return createTool({

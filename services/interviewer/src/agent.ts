@@ -13,20 +13,11 @@ import {
   markAsked,
   markReviewing,
   needsAudit,
+  SubtaskInput,
 } from '@convo/forms';
 import type { InterviewerContext } from './context.js';
 import type { FormSessionView } from '@convo/contract';
-import { z } from 'zod';
 import { INTERVIEWER_PROMPT } from './prompt.js';
-
-export const SubtaskInput = z.object({
-  agent: z
-    .enum(['reviewer', 'checker'])
-    .describe("'reviewer' after the respondent answered; 'checker' (application interviews) to quick-check a question before asking it."),
-  field_id: z.union([z.string(), z.null()]).describe('The current field (null only for the closing message).'),
-  question: z.union([z.string(), z.null()]).describe("For 'checker': the exact text you intend to send with ask. Otherwise null."),
-  note: z.union([z.string(), z.null()]).describe('Anything the sub-agent should know, or null.'),
-});
 
 /**
  * subtask(reviewer): hands a field's answers to the reviewer's own queue and
@@ -76,8 +67,7 @@ function nothingToReview(cur: FieldView): string {
 }
 
 /** ask for the interviewer: the message belongs to the current field, which becomes `interviewing`. */
-const ask = createAskTool((session: FormDraft, text: string): AskGate => {
-  const draft = session;
+const ask = createAskTool((draft: FormDraft, text: string): AskGate => {
   const cur = draft.state.status === 'active' ? currentField(draft.state) : null;
   const fieldId = cur?.field.fieldId ?? null;
   // Seed 001 invariant: no question reaches an applicant without a passed quick-check of that exact text.

@@ -16,6 +16,7 @@ import {
   isNonAnswer,
   maxFollowUpsFor,
   otherFields,
+  pendingSubtask,
   type ReviewApplied,
   ReviewerVerdict,
   type ReviewerOutput,
@@ -63,8 +64,10 @@ function pendingCallId(draft: FormDraft): string | null {
   return draft.state.loop?.pendingCall.id ?? null;
 }
 
-/** review: the verdict is applied by code (form-flow.applyReview) and handed back to the interviewer. */
-/** The review tool's identity (its instances differ only in the follow-up bound), for the offline policy. */
+/**
+ * The review tool's identity (its instances differ only in the follow-up bound), for the offline policy. The verdict
+ * is applied by code (form-flow.applyReview) and handed back to the interviewer.
+ */
 export const REVIEW_TOOL = { name: 'review', schema: ReviewInput } as const;
 
 function createReviewTool(maxFollowUps: number) {
@@ -165,17 +168,10 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
   });
 }
 
-export function reviewerContext(session: FormDraft): ReviewerContext {
-  const draft = session;
+export function reviewerContext(draft: FormDraft): ReviewerContext {
   const cur = fieldUnderReview(draft.state);
   if (!cur) throw new Error('reviewer context without a field under review');
-  const args = draft.state.loop?.pendingCall.arguments;
-  let note: string | null = null;
-  try {
-    note = args ? ((JSON.parse(args) as { note?: string | null }).note ?? null) : null;
-  } catch {
-    note = null;
-  }
+  const note = pendingSubtask(draft.state)?.note ?? null;
   const resolved = cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped';
   const answers = answersForField(draft.state, cur.field.fieldId);
   return {

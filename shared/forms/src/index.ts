@@ -12,6 +12,7 @@ export * from './domain/form-draft.js';
 export * from './domain/form-flow.js';
 export * from './domain/reviewer-output.js';
 export * from './domain/sub-agent-results.js';
+export * from './domain/subtask.js';
 export * from './domain/turn-intake.js';
 export * from './nlu/answer-intent.js';
 export * from './nlu/content.js';

@@ -16,6 +16,7 @@ import {
   type SessionView,
 } from '@convo/contract';
 import type { ReviewOutcomeKind } from './reviewer-output.js';
+import { pendingSubtask } from './subtask.js';
 
 /**
  * The form interview's rules, in code rather than in a prompt: the field
@@ -121,13 +122,7 @@ export type ReviewApplied = { outcome: ReviewOutcomeKind; next: AdvanceResult | 
 
 /** The field whose answers a pending `subtask(reviewer)` call is about (the current field, or a resolved one being corrected). */
 export function fieldUnderReview(state: FormSessionView): CurrentField | null {
-  const loop = state.loop;
-  let id: string | null = null;
-  try {
-    id = loop ? ((JSON.parse(loop.pendingCall.arguments) as { field_id?: string | null }).field_id ?? null) : null;
-  } catch {
-    id = null;
-  }
+  const id = pendingSubtask(state)?.fieldId ?? null;
   const cur = currentField(state);
   if (!id || id === cur?.field.fieldId) return cur;
   const index = state.fields.findIndex((candidate) => candidate.fieldId === id);

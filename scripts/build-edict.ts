@@ -49,22 +49,15 @@ function main(): void {
   console.log(`${lines.length} headwords → ${path.relative(REPO_ROOT, out)} (${fs.statSync(out).size} bytes)`);
 }
 
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
-
 /**
- * The headword without its reading ("和室 [わしつ]" → "和室"), as `\s*\[.*\]$` cut it: from the first "[" after the last
- * line break, with the spaces before it, when the text ends with "]". A scan: the regex tried each "[" and each space
- * with a scan to the end.
+ * The headword without its reading ("和室 [わしつ]" → "和室"), as `\s*\[.*\]$` cut it: from the first "[" with the
+ * spaces before it, when the text ends with "]". The head of one line of an EUC-JP file holds no line break (EUC-JP
+ * has no U+2028 or U+2029, and a CRLF's \r comes after the glosses), so nothing stops the regex's `.`. A scan: the
+ * regex tried each "[" and each space with a scan to the end.
  */
-function withoutReading(text: string): string {
-  if (!text.endsWith(']')) return text;
-  let from = text.length;
-  while (from > 0 && !LINE_BREAK.test(text[from - 1]!)) from--;
-  const open = text.indexOf('[', from);
-  if (open < 0) return text;
-  let start = open;
-  while (start > 0 && /\s/.test(text[start - 1]!)) start--;
-  return text.slice(0, start);
+function withoutReading(head: string): string {
+  const open = head.indexOf('[');
+  return open >= 0 && head.endsWith(']') ? head.slice(0, open).trimEnd() : head;
 }
 
 const CLOSING_MARK: Readonly<Record<string, string>> = { '(': ')', '{': '}' };

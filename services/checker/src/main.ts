@@ -4,12 +4,12 @@ import { createCheckerAgent } from './agent.js';
 import { checkerPolicy } from './offline.js';
 
 runMain(() => {
-  const FORMS_CONFIG = loadFormsConfig();
+  const forms = loadFormsConfig();
   return runAgentService(
     'checker',
     ({ config, llm }) =>
       subtaskStepHandler(
-        createCheckerAgent({ maxRephrasings: FORMS_CONFIG.checkMaxRephrasings }),
+        createCheckerAgent({ maxRephrasings: forms.checkMaxRephrasings }),
         loopDeps(config, 'checker', llm),
         // A skipped last field ends the interview: the auditor runs before the interviewer closes.
         { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },

@@ -24,6 +24,10 @@ export function newToken(): { token: string; hash: string } {
   return { token, hash: hashToken(token) };
 }
 
+const SECRET_CACHE_MS = 5_000;
+
+const secretKeys = (prefix: string) => ({ current: `${prefix}:secret`, previous: `${prefix}:secret:previous` });
+
 /**
  * The deployment's secrets: 256 random bits written once to Redis (SET NX)
  * and read by every gateway, so a token derived from one is the same on each.
@@ -32,11 +36,6 @@ export function newToken(): { token: string; hash: string } {
  * recognised meanwhile. Gateways re-read them at most SECRET_CACHE_MS after a
  * rotation.
  */
-
-const SECRET_CACHE_MS = 5_000;
-
-const secretKeys = (prefix: string) => ({ current: `${prefix}:secret`, previous: `${prefix}:secret:previous` });
-
 export async function loadDeploymentSecrets(redis: RedisClient, prefix: string): Promise<DeploymentSecrets> {
   const keys = secretKeys(prefix);
   await redis.set(keys.current, randomBytes(32).toString('base64url'), 'NX');
@@ -49,29 +48,36 @@ export async function loadDeploymentSecrets(redis: RedisClient, prefix: string):
 export function cachedSecrets(redis: RedisClient, prefix: string, first: DeploymentSecrets): SecretSource {
   let value = first;
   let readAt = performance.now();
+  let reading: Promise<DeploymentSecrets> | null = null;
   return async () => {
-    if (performance.now() - readAt > SECRET_CACHE_MS) {
-      value = await loadDeploymentSecrets(redis, prefix);
-      readAt = performance.now();
-    }
-    return value;
+    if (performance.now() - readAt <= SECRET_CACHE_MS) return value;
+    // One read for all the requests that find the cache stale together, not one each.
+    reading ??= loadDeploymentSecrets(redis, prefix)
+      .then((next) => {
+        value = next;
+        readAt = performance.now();
+        return next;
+      })
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
   };
 }
 
 /**
  * Rotates the deployment secret (operators: POST /v1/operator/secret/rotate):
  * a new current secret, the old one kept as `previous` for `graceSeconds`
- * (tokens derived from it keep working until then), atomically.
+ * (tokens derived from it keep working until then; a grace of 0 keeps none).
  */
 export async function rotateDeploymentSecret(redis: RedisClient, prefix: string, graceSeconds: number): Promise<void> {
   const keys = secretKeys(prefix);
   const old = await redis.get(keys.current);
-  const next = randomBytes(32).toString('base64url');
-  await redis
-    .multi()
-    .set(keys.previous, old ?? next, 'EX', graceSeconds)
-    .set(keys.current, next)
-    .exec();
+  // Two writes, not a transaction: the keys lie in different cluster slots, where MULTI fails. The old secret is
+  // kept before it is replaced, so at every moment a token derived from it is recognised. (SET … EX 0 is an error.)
+  if (old && graceSeconds > 0) await redis.set(keys.previous, old, 'EX', graceSeconds);
+  else await redis.del(keys.previous);
+  await redis.set(keys.current, randomBytes(32).toString('base64url'));
 }
 
 /**
@@ -127,13 +133,10 @@ export function streamTokenOf(req: FastifyRequest): string | null {
 /** The operator key from `Authorization: Bearer <key>` or Basic auth (any user name, the key as password), so a browser can log in. */
 function presentedOperatorKey(req: FastifyRequest): string | null {
   const header = req.headers.authorization ?? '';
-  if (/^Bearer\s+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim();
-  if (/^Basic\s+/i.test(header)) {
-    const decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    return colon >= 0 ? decoded.slice(colon + 1) : null;
-  }
-  return null;
+  if (!/^Basic\s+/i.test(header)) return tokenOf(req);
+  const decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : null;
 }
 
 /**
@@ -173,7 +176,8 @@ export function authenticate(deps: Pick<GatewayDeps, 'store' | 'config'>): preHa
     const auth = req.routeOptions.config.auth;
     if (auth === 'session') await authorize(deps.store, (req.params as { id: string }).id, tokenOf(req));
     if (auth === 'sessionStream') await authorize(deps.store, (req.params as { id: string }).id, streamTokenOf(req));
-    if (auth === 'operator') await operator(req, reply);
+    // The guard replies itself (401/403); returning the reply is what ends the request here.
+    if (auth === 'operator') return operator(req, reply);
     if (auth === 'faqWrite') {
       if (writeKeys.length === 0) {
         if (openWrites) return;

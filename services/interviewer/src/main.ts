@@ -4,12 +4,12 @@ import { createInterviewerAgent } from './agent.js';
 import { interviewerPolicy } from './offline.js';
 
 runMain(() => {
-  const FORMS_CONFIG = loadFormsConfig();
+  const forms = loadFormsConfig();
   return runAgentService(
     'interviewer',
     ({ config, llm }) =>
       loopStepHandler(
-        createInterviewerAgent({ maxSessionTurns: FORMS_CONFIG.maxSessionTurns, maxFollowUps: FORMS_CONFIG.maxFollowUps }),
+        createInterviewerAgent({ maxSessionTurns: forms.maxSessionTurns, maxFollowUps: forms.maxFollowUps }),
         loopDeps(config, 'interviewer', llm),
       ),
     { ...FORM_TURNS, offline: interviewerPolicy },

@@ -35,8 +35,7 @@ export type PlannerDeps = {
  */
 export function createPlannerHandler(deps: PlannerDeps): StepHandler<FaqDraft> {
   return async (ctx: StepContext<FaqDraft>): Promise<StepOutcome> => {
-    const { turn } = ctx;
-    const draft = ctx.draft;
+    const { turn, draft } = ctx;
     if (turn.message === null) throw new SystemError('an FAQ turn needs a message');
     const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
     const result = startTurnResult(draft, {

@@ -4,12 +4,12 @@ import { createReviewerAgent } from './agent.js';
 import { reviewerPolicy } from './offline.js';
 
 runMain(() => {
-  const FORMS_CONFIG = loadFormsConfig();
+  const forms = loadFormsConfig();
   return runAgentService(
     'reviewer',
     ({ config, llm }) =>
       subtaskStepHandler(
-        createReviewerAgent({ maxFollowUps: FORMS_CONFIG.maxFollowUps }),
+        createReviewerAgent({ maxFollowUps: forms.maxFollowUps }),
         loopDeps(config, 'reviewer', llm),
         // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
         { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },

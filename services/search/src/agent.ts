@@ -108,8 +108,7 @@ async function compose(
 /** The search agent's step of an FAQ turn: run every search step of the plan, then answer. */
 export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
   return async (ctx: StepContext<FaqDraft>): Promise<StepOutcome> => {
-    const { turn } = ctx;
-    const draft = ctx.draft;
+    const { turn, draft } = ctx;
     const result = turnResult(draft, turn.turnId);
     const plan = result.plan ? mutableCopy<MultiStepQueryPlan>(result.plan) : null;
     if (!plan) throw new SystemError(`FAQ turn ${turn.turnId} reached search without a plan`);

@@ -7,8 +7,8 @@ import {
   type LlmProvider,
   loopStepHandler,
   success,
+  type ToolContext,
 } from '@convo/agent-kit';
-import type { ToolContext } from '@convo/agent-kit';
 import type { WorkbenchDraft } from '@convo/workbench';
 import { type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import { type AgentResult, type EditableField, event, type Problem, type WorkbenchSessionView } from '@convo/contract';
@@ -66,8 +66,7 @@ export const editor = createTool({
     instruction: z.string().describe('What to change, in the teacher’s words or yours.'),
     new_value: z.union([z.string(), z.array(z.string()), z.null()]).describe('The new text (or four choices), or null.'),
   }),
-  execute(args, context: ToolContext<WorkbenchDraft>) {
-    const draft = context.draft;
+  execute(args, { draft }: ToolContext<WorkbenchDraft>) {
     const problem = currentProblem(draft);
     const language = languageOf(draft);
     const edit =
@@ -95,8 +94,7 @@ export const consistencyChecker = createTool({
   name: 'consistency_checker',
   description: "Check the problem's logical consistency.",
   schema: z.object({}),
-  async execute(_args, context: ToolContext<WorkbenchDraft>) {
-    const draft = context.draft;
+  async execute(_args, { draft }: ToolContext<WorkbenchDraft>) {
     const report = await consistencyReport(currentProblem(draft), languageOf(draft));
     const errors = report.issues.filter((issue) => issue.severity === 'error');
     const summary = report.isConsistent ? 'consistent' : errors.map((issue) => issue.issue).join(' ');
@@ -116,8 +114,7 @@ export const suggestionGenerator = createTool({
   name: 'suggestion_generator',
   description: 'Generate four short improvement ideas per section.',
   schema: z.object({}),
-  async execute(_args, context: ToolContext<WorkbenchDraft>) {
-    const draft = context.draft;
+  async execute(_args, { draft }: ToolContext<WorkbenchDraft>) {
     const ideas = await suggestionsFor(currentProblem(draft), draft.state.workbench.worksheet!);
     step(draft, 'suggestion_generator', 'success', [...ideas.prompt, ...(ideas.choices ?? []), ...ideas.explanation].join(' / '));
     return { result: success('Suggestions generated.', { ...ideas }) };
@@ -128,8 +125,7 @@ export const autoFixer = createTool({
   name: 'auto_fixer',
   description: 'Fix the issues the consistency checker finds; the fixes are applied.',
   schema: z.object({}),
-  async execute(_args, context: ToolContext<WorkbenchDraft>) {
-    const draft = context.draft;
+  async execute(_args, { draft }: ToolContext<WorkbenchDraft>) {
     let problem = currentProblem(draft);
     const { fixes, confidence, fixed } = await autoFix(problem, languageOf(draft));
     const fields = Object.entries(fixes) as Array<[EditableField, unknown]>;
@@ -147,8 +143,7 @@ export const qualityScorer = createTool({
   name: 'quality_scorer',
   description: "Score the problem's quality: clarity, difficulty, educational value, consistency (0–1).",
   schema: z.object({}),
-  async execute(_args, context: ToolContext<WorkbenchDraft>) {
-    const draft = context.draft;
+  async execute(_args, { draft }: ToolContext<WorkbenchDraft>) {
     const score = await qualityOf(currentProblem(draft), draft);
     step(draft, 'quality_scorer', 'success', `overall ${score.overallScore}`);
     return { result: success(`Overall quality ${score.overallScore}.`, { ...score }) };
@@ -182,7 +177,7 @@ export const workbenchAgent = createAgent<WorkbenchDraft>({
     const { request: _request, ...rest } = workbenchContext(draft);
     return `Problem and request settings:\n${JSON.stringify(rest)}`;
   },
-  context: (draft) => workbenchContext(draft),
+  context: workbenchContext,
   remainingTasks: () => ['Finish with ask: a short summary for the teacher'],
   // The turn ends through ask.
   completion: () => null,

@@ -1,8 +1,7 @@
 import { type LlmMessage, type LlmProvider, parseAndValidateToolArgs, toolSpec } from '@convo/agent-kit';
 import { ModelBehaviorError } from '@convo/runtime';
-import type { WorkbenchDraft } from '@convo/workbench';
-import { type Problem } from '@convo/contract';
-import { assembleWorksheet, autoFix, checkProblem, MULTIPLE_CHOICE_COUNT, WRITTEN_COUNT } from '@convo/workbench';
+import type { Problem } from '@convo/contract';
+import { assembleWorksheet, autoFix, checkProblem, MULTIPLE_CHOICE_COUNT, WRITTEN_COUNT, type WorkbenchDraft } from '@convo/workbench';
 import { z } from 'zod';
 
 /**

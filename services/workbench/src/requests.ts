@@ -1,4 +1,4 @@
-import { AppError, type Logger, type RedisClient, type SessionStore, toErrorJson } from '@convo/runtime';
+import { AppError, type Logger, NotFoundError, type RedisClient, type SessionStore, toErrorJson } from '@convo/runtime';
 import {
   type ConsistencyReport,
   type Problem,
@@ -7,7 +7,6 @@ import {
   WorkbenchRequestJob,
   type WorkbenchRequest,
   type WorkbenchRequestResult,
-  type WorkbenchSessionState,
   type Worksheet,
 } from '@convo/contract';
 import { autoFix, checkProblem, consistencyReport, qualityFor, renderWorksheetPdf, suggestionsFor, worksheetIdOf } from '@convo/workbench';
@@ -57,32 +56,30 @@ async function serve(request: WorkbenchRequest, deps: RequestDeps): Promise<unkn
       return cachedSuggestions(deps, problem, worksheet);
     }
     case 'validate':
-      return validateWorksheet((await loadWorksheet(deps, request.worksheetId)).worksheet);
+      return validateWorksheet(await loadWorksheet(deps, request.worksheetId));
     case 'pdf':
-      return (await renderWorksheetPdf((await loadWorksheet(deps, request.worksheetId)).worksheet, request.sheet)).toString('base64');
+      return (await renderWorksheetPdf(await loadWorksheet(deps, request.worksheetId), request.sheet)).toString('base64');
   }
 }
 
-async function loadWorksheet(deps: RequestDeps, worksheetId: string): Promise<{ state: WorkbenchSessionState; worksheet: Worksheet }> {
+/** The worksheet as stored now, or null (never generated, expired, deleted). */
+async function storedWorksheet(deps: RequestDeps, worksheetId: string): Promise<Worksheet | null> {
   const loaded = await deps.store.load(worksheetId);
-  if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) {
-    throw new AppError('worksheet_not_found', `worksheet ${worksheetId} not found`, { status: 404 });
-  }
-  return { state: loaded.state, worksheet: loaded.state.workbench.worksheet };
+  return loaded?.state.kind === 'workbench' ? loaded.state.workbench.worksheet : null;
+}
+
+async function loadWorksheet(deps: RequestDeps, worksheetId: string): Promise<Worksheet> {
+  const worksheet = await storedWorksheet(deps, worksheetId);
+  if (!worksheet) throw new NotFoundError(`worksheet ${worksheetId} not found`, 'worksheet_not_found');
+  return worksheet;
 }
 
 async function loadProblem(deps: RequestDeps, problemId: string): Promise<{ problem: Problem; worksheet: Worksheet }> {
   const worksheetId = worksheetIdOf(problemId);
-  const { worksheet } = worksheetId ? await loadWorksheet(deps, worksheetId).catch(notFound) : { worksheet: null };
+  const worksheet = worksheetId ? await storedWorksheet(deps, worksheetId) : null;
   const problem = worksheet?.problems.find((candidate) => candidate.id === problemId);
-  if (!worksheet || !problem) throw new AppError('problem_not_found', `problem ${problemId} not found`, { status: 404 });
+  if (!worksheet || !problem) throw new NotFoundError(`problem ${problemId} not found`, 'problem_not_found');
   return { problem, worksheet };
-}
-
-/** A worksheet that is not there reads as none; another failure (Redis away) fails the job. */
-function notFound(err: unknown): { worksheet: null } {
-  if (err instanceof AppError && err.status === 404) return { worksheet: null };
-  throw err;
 }
 
 /** Suggestions are cached per problem version (the same problem gets the same ideas until it changes). */

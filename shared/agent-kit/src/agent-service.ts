@@ -48,10 +48,10 @@ export type ServiceHandlers<D extends SessionDraft = SessionDraft> = {
 
 /**
  * What a service adds to the runtime: its agent's offline policy (the offline
- * model's rules for it), and from its product how user messages are taken and
- * what to load before the first job.
+ * model's rules for it), the hooks of the product whose sessions it runs (its
+ * draft, how user messages are taken, how a failed turn is repaired; the core
+ * alone without), and what to load before the first job.
  */
-/** `product`: the hooks of the product whose sessions the service runs (its draft, intake, repair); the core alone without. */
 export type ServiceOptions<D extends SessionDraft = SessionDraft> = {
   offline?: Policy;
   product?: ProductHooks<D>;
@@ -206,7 +206,7 @@ export async function runAgentService<D extends SessionDraft = SessionDraft>(
  * Text that took longer than TEXT_BUDGET_MS to analyse fails its turn (or job) at once as
  * `input_too_complex`: it is the input's doing, so running it again would only stall the worker again.
  */
-export function rethrowBudgetExceeded(err: unknown): never {
+function rethrowBudgetExceeded(err: unknown): never {
   if (err instanceof TextBudgetExceededError) throw new AppError(err.code, err.message, { status: 422, retryable: false, cause: err });
   throw err;
 }

@@ -12,8 +12,6 @@ export const SEARCH_QUERY_JOB: RequestJobKind<SearchQueryJob> = {
   options: {
     attempts: 2,
     backoff: { type: 'fixed', delay: 100 },
-    removeOnComplete: { age: 60, count: 1000 },
-    removeOnFail: { age: 3600, count: 1000 },
   },
 };
 

@@ -3,9 +3,12 @@ import { AGENT_NAMES, type AgentName } from '@convo/contract';
 import { tracingConfig, type TracingConfig } from './tracing/env.js';
 
 /**
- * The only module that reads the environment. Everything else receives a
- * frozen `Config`, so tests can build one from a plain object.
+ * The runtime's configuration, read from the environment once. Everything else
+ * receives a frozen `Config`, so tests can build one from a plain object; a
+ * product reads its own section the same way (`readEnv` with `envInt`,
+ * `envFlag`, `keyList`).
  */
+
 /** An integer variable with its default and least value. */
 export const envInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 /** A `true`/`false` variable, false unless set. */
@@ -14,7 +17,6 @@ export const envFlag = () =>
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true');
-const int = envInt;
 
 const EnvSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -33,10 +35,10 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   LLM_MODEL: z.string().min(1).default('gpt-4.1-mini'),
-  LLM_TIMEOUT_MS: int(60_000, 1),
-  LLM_MAX_RETRIES: int(3),
+  LLM_TIMEOUT_MS: envInt(60_000, 1),
+  LLM_MAX_RETRIES: envInt(3),
   /** Cap on a reply's tokens (sent as max_tokens); 0 sends none. A reply cut by it fails the call as retryable. */
-  LLM_MAX_OUTPUT_TOKENS: int(0),
+  LLM_MAX_OUTPUT_TOKENS: envInt(0),
   /** Compatibility switches for OpenAI-compatible servers (README, "Models"). */
   LLM_STRICT_TOOLS: z
     .enum(['true', 'false'])
@@ -53,12 +55,12 @@ const EnvSchema = z.object({
   /** Where the session state goes: after the history (cache-friendly), or merged into the first system message (templates that accept one system message only). */
   LLM_STATE_POSITION: z.enum(['end', 'start']).default('end'),
   /** Conversation messages an agent sees besides the current field's exchange; older ones are summarised by the state. */
-  LLM_HISTORY_MESSAGES: int(12, 2),
+  LLM_HISTORY_MESSAGES: envInt(12, 2),
   /** Estimated prompt tokens an agent may send; older history is left out first (`<AGENT>_PROMPT_TOKEN_BUDGET` per agent). */
-  LLM_PROMPT_TOKEN_BUDGET: int(6_000, 500),
+  LLM_PROMPT_TOKEN_BUDGET: envInt(6_000, 500),
   /** Simulated model latency of the offline provider (demos, load tests, crash tests). */
-  OFFLINE_LATENCY_MS: int(0),
-  PORT: int(8080),
+  OFFLINE_LATENCY_MS: envInt(0),
+  PORT: envInt(8080),
   /** Loopback unless told otherwise: the container image sets 0.0.0.0. */
   HOST: z.string().default('127.0.0.1'),
   /** Origins allowed to call the API from a browser on another origin (comma-separated, or `*`); none by default. */
@@ -66,58 +68,58 @@ const EnvSchema = z.object({
   /** Operator routes and /metrics; two keys separated by a comma during a rotation (docs: README, Security). */
   OPERATOR_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  AGENT_MAX_TURNS: int(10, 1),
-  MAX_MESSAGE_CHARS: int(8000, 1),
+  AGENT_MAX_TURNS: envInt(10, 1),
+  MAX_MESSAGE_CHARS: envInt(8000, 1),
   /** Turns a session of any kind accepts in its life (a product may end its conversations earlier). */
-  SESSION_TURN_LIMIT: int(500, 1),
+  SESSION_TURN_LIMIT: envInt(500, 1),
   /** Longest a worker may spend analysing one piece of text (one synchronous call); past it the turn fails with input_too_complex. */
-  TEXT_BUDGET_MS: int(1_000, 10),
+  TEXT_BUDGET_MS: envInt(1_000, 10),
   /** Per client (IP): sessions created and not yet expired or deleted, and open event streams on one gateway; 0 disables. */
-  CLIENT_MAX_SESSIONS: int(200, 0),
-  CLIENT_MAX_STREAMS: int(50, 0),
+  CLIENT_MAX_SESSIONS: envInt(200, 0),
+  CLIENT_MAX_STREAMS: envInt(50, 0),
   /** New work is refused (503) while Redis uses more than this share of its maxmemory (when one is set). */
   SHED_REDIS_MEMORY_RATIO: z.coerce.number().min(0.1).max(1).default(0.9),
-  SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
-  EVENTS_MAXLEN: int(10_000, 10),
-  MAX_QUEUED_TURNS: int(20, 1),
-  SSE_HEARTBEAT_MS: int(15_000, 10),
-  SSE_MAX_BUFFER_BYTES: int(256 * 1024, 1024),
-  SSE_RETRY_MS: int(2_000, 0),
-  JOB_ATTEMPTS: int(3, 1),
-  JOB_BACKOFF_MS: int(500, 0),
+  SESSION_TTL_SECONDS: envInt(7 * 24 * 3600, 60),
+  EVENTS_MAXLEN: envInt(10_000, 10),
+  MAX_QUEUED_TURNS: envInt(20, 1),
+  SSE_HEARTBEAT_MS: envInt(15_000, 10),
+  SSE_MAX_BUFFER_BYTES: envInt(256 * 1024, 1024),
+  SSE_RETRY_MS: envInt(2_000, 0),
+  JOB_ATTEMPTS: envInt(3, 1),
+  JOB_BACKOFF_MS: envInt(500, 0),
   /** How long a worker's job lock lasts (renewed at half of it): a worker killed with SIGKILL holds its jobs at most this long. */
-  JOB_LOCK_MS: int(6_000, 1000),
+  JOB_LOCK_MS: envInt(6_000, 1000),
   /** How often each worker looks for jobs whose lock expired and takes them over. */
-  JOB_STALLED_INTERVAL_MS: int(2_000, 500),
+  JOB_STALLED_INTERVAL_MS: envInt(2_000, 500),
   /** How long a worker puts back a job of a newer schema major than it knows, for a newer worker to take (rolling deploys). */
-  JOB_NEWER_VERSION_DELAY_MS: int(5_000, 100),
+  JOB_NEWER_VERSION_DELAY_MS: envInt(5_000, 100),
   /** How often a gateway's sweeper looks for steps whose job was lost (a crash between commit and enqueue) or failed for good. */
-  SWEEP_INTERVAL_MS: int(2_000, 100),
+  SWEEP_INTERVAL_MS: envInt(2_000, 100),
   /** How long a step may wait before the sweeper checks its job. */
-  STEP_STALE_MS: int(5_000, 100),
-  SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
+  STEP_STALE_MS: envInt(5_000, 100),
+  SHUTDOWN_TIMEOUT_MS: envInt(10_000, 0),
   /** Load shedding: waiting jobs in any one agent queue above which new work gets 503. */
-  SHED_QUEUE_BACKLOG: int(1_000, 1),
+  SHED_QUEUE_BACKLOG: envInt(1_000, 1),
   /** How often the gateway reads the queue backlogs (the shedding decision itself reads memory). */
-  SHED_CHECK_MS: int(200, 10),
+  SHED_CHECK_MS: envInt(200, 10),
   /** Retry-After of a shed request, in seconds; a random extra of up to as much again spreads the retries. */
-  SHED_RETRY_AFTER_S: int(2, 1),
+  SHED_RETRY_AFTER_S: envInt(2, 1),
   /** Requests that create work, per client (IP) and window, across every gateway (Redis store); 0 disables. */
-  RATE_LIMIT_MAX: int(600, 0),
-  RATE_LIMIT_WINDOW_MS: int(60_000, 1000),
+  RATE_LIMIT_MAX: envInt(600, 0),
+  RATE_LIMIT_WINDOW_MS: envInt(60_000, 1000),
   /** Take the client address from X-Forwarded-For (behind a proxy you trust). */
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
   /** Model calls per minute per provider and model, across every worker (Redis); 0 = unlimited. */
-  LLM_RPM: int(0, 0),
+  LLM_RPM: envInt(0, 0),
   /** How long a model call may wait for the RPM limit before it fails as retryable. */
-  LLM_RATE_MAX_WAIT_MS: int(30_000, 0),
+  LLM_RATE_MAX_WAIT_MS: envInt(30_000, 0),
   /** How often a worker publishes its metrics for the gateway's /metrics. */
-  METRICS_PUSH_MS: int(5_000, 50),
+  METRICS_PUSH_MS: envInt(5_000, 50),
   /** Port of a worker's own /healthz, /readyz and /metrics; 0 picks a free port (logged at start). */
-  HEALTH_PORT: int(0, 0),
+  HEALTH_PORT: envInt(0, 0),
 });
 
 /** One agent's model settings after its overrides (`<AGENT>_BASE_URL`, …) are applied. */

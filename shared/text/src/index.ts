@@ -5,3 +5,4 @@
 export * from './analyzer.js';
 export * from './budget.js';
 export * from './pieces.js';
+export * from './wordnet.js';

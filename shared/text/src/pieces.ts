@@ -16,12 +16,12 @@ import { checkTextBudget } from './budget.js';
  */
 
 /** Longest piece handed to kuromoji: a few sentences, far beyond any word. */
-export const MAX_PIECE_LENGTH = 128;
+const MAX_PIECE_LENGTH = 128;
 /** Longest run of one character class in a piece: longer than any dictionary word or name. */
-export const MAX_RUN_LENGTH = 64;
+const MAX_RUN_LENGTH = 64;
 
 /** A piece of a text and where it starts in it (UTF-16 offsets, as `String#slice` counts). */
-export type TextPiece = { text: string; start: number };
+type TextPiece = { text: string; start: number };
 
 type CharClass = 'space' | 'hiragana' | 'katakana' | 'kanji' | 'digit' | 'letter' | 'sentence_end' | 'other';
 
@@ -97,7 +97,7 @@ function pieceEnd(text: string, start: number, maxPiece: number, maxRun: number)
  * character class longer than `maxRun` (see the module comment); the pieces,
  * joined, are the text.
  */
-export function boundedPieces(text: string, maxPiece: number = MAX_PIECE_LENGTH, maxRun: number = MAX_RUN_LENGTH): TextPiece[] {
+function boundedPieces(text: string, maxPiece: number = MAX_PIECE_LENGTH, maxRun: number = MAX_RUN_LENGTH): TextPiece[] {
   if (text.length === 0) return [];
   const pieces: TextPiece[] = [];
   for (let start = 0; start < text.length;) {
@@ -162,4 +162,13 @@ export function convertInPieces(
     start = end;
   }
   return out;
+}
+
+/**
+ * The `cuttable` of {@link convertInPieces} for katakana to hiragana (wanakana's toHiragana): the conversion carries
+ * one thing forward, the kana a long-vowel mark lengthens (カー → かあ), so a piece may start at a character that sets
+ * or clears it, not at ー, ・, ヶ or ヵ, which leave it as it is.
+ */
+export function startsKanaState(text: string, at: number): boolean {
+  return !'ー・ヶヵ'.includes(text[at]!);
 }

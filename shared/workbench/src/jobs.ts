@@ -9,7 +9,7 @@ export const WORKBENCH_REQUEST_JOB: RequestJobKind<WorkbenchRequestJob> = {
   agent: 'workbench',
   name: 'request',
   schema: WorkbenchRequestJob,
-  options: { attempts: 1, removeOnComplete: { age: 60, count: 1000 }, removeOnFail: { age: 3600, count: 1000 } },
+  options: { attempts: 1 },
 };
 
 export function enqueueWorkbenchRequest(queues: AgentQueues, payload: WorkbenchRequestJob): ReturnType<typeof enqueueRequest> {

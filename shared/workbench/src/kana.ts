@@ -1,4 +1,4 @@
-import { convertInPieces } from '@convo/text';
+import { convertInPieces, startsKanaState } from '@convo/text';
 import { isMixed, isRomaji, toHiragana, toKana } from 'wanakana';
 
 /**
@@ -16,14 +16,6 @@ export function hiragana(text: string): string {
 
 const katakanaToHiragana = (piece: string) => toHiragana(piece, { passRomaji: true });
 const romajiToKana = (piece: string) => toKana(piece);
-
-/**
- * Katakana to hiragana carries one thing forward, the kana a long-vowel mark lengthens (カー → かあ): a piece may start
- * at a character that sets or clears it, not at ー, ・, ヶ or ヵ, which leave it as it is.
- */
-function startsKanaState(text: string, at: number): boolean {
-  return !'ー・ヶヵ'.includes(text[at]!);
-}
 
 /**
  * Romaji to kana reads ASCII, Hepburn macrons and curly quotes in runs (kka → っか, n' → ん): a piece may start after

@@ -1,10 +1,10 @@
-import { type AgentQueues, ALL_AGENTS, type Logger, type RedisClient } from '@convo/runtime';
+import { type AgentQueues, ALL_AGENTS, type Logger, nodesOf, type RedisClient } from '@convo/runtime';
 import { type AgentName } from '@convo/contract';
 
 export type Backlog = { queue: AgentName | null; waiting: number; checkedAt: number };
 
 /** Redis's memory as INFO reports it; `maxmemory` 0 means no limit is set. */
-export type RedisMemory = { used: number; max: number };
+type RedisMemory = { used: number; max: number };
 
 /** How often Redis's memory is read (INFO is cheap, but the queues are read more often). */
 const MEMORY_READ_MS = 1_000;
@@ -28,7 +28,7 @@ export class BacklogMonitor {
 
   constructor(
     private readonly queues: AgentQueues,
-    private readonly opts: { limit: number; intervalMs: number; redis?: RedisClient; memoryRatio?: number },
+    private readonly opts: { limit: number; intervalMs: number; redis: RedisClient; memoryRatio: number },
     private readonly log: Logger,
   ) {}
 
@@ -36,13 +36,9 @@ export class BacklogMonitor {
     return this.latest;
   }
 
-  get redisMemory(): RedisMemory {
-    return this.memory;
-  }
-
   /** Whether Redis is past SHED_REDIS_MEMORY_RATIO of its maxmemory (never when no maxmemory is set). */
   get memoryFull(): boolean {
-    return this.memory.max > 0 && this.memory.used > this.memory.max * (this.opts.memoryRatio ?? 1);
+    return this.memory.max > 0 && this.memory.used > this.memory.max * this.opts.memoryRatio;
   }
 
   /**
@@ -86,7 +82,7 @@ export class BacklogMonitor {
       });
       this.latest = worst;
       this.admitted = 0;
-      if (this.opts.redis && Date.now() - this.memoryReadAt >= MEMORY_READ_MS) await this.readMemory(this.opts.redis);
+      if (Date.now() - this.memoryReadAt >= MEMORY_READ_MS) await this.readMemory(this.opts.redis);
     } catch (err) {
       // Redis away: the requests themselves answer 503; keep the last reading.
       this.log.debug({ err: err instanceof Error ? err.message : String(err) }, 'backlog read failed');
@@ -97,9 +93,17 @@ export class BacklogMonitor {
   }
 
   private async readMemory(redis: RedisClient): Promise<void> {
-    const info = String(await redis.info('memory'));
-    const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
-    this.memory = { used: field('used_memory'), max: field('maxmemory') };
+    // INFO answers for one server: on a cluster every master has its own maxmemory, and the fullest refuses writes first.
+    const readings = await Promise.all(nodesOf(redis).map(async (node) => memoryOf(String(await node.info('memory')))));
+    this.memory = readings.reduce((worst, reading) => (fill(reading) > fill(worst) ? reading : worst), { used: 0, max: 0 });
     this.memoryReadAt = Date.now();
   }
 }
+
+function memoryOf(info: string): RedisMemory {
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return { used: field('used_memory'), max: field('maxmemory') };
+}
+
+/** How full a server is (0 without a maxmemory, which never fills). */
+const fill = (memory: RedisMemory) => (memory.max > 0 ? memory.used / memory.max : 0);

@@ -1,4 +1,4 @@
-import type { RedisClient } from '@convo/runtime';
+import { defineScript, type RedisClient } from '@convo/runtime';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -11,6 +11,26 @@ import type { FastifyRequest } from 'fastify';
 export function clientOf(req: FastifyRequest): string {
   return req.ip;
 }
+
+// The project's script mechanism (Lua in its own file, run by EVALSHA): the rate count runs on every work request.
+const file = (name: string) => new URL(`./lua/${name}.lua`, import.meta.url);
+
+const countRequest = defineScript({
+  name: 'gatewayClientRate',
+  file: file('client-rate'),
+  encode: (input: { key: string; windowMs: number }) => ({ keys: [input.key], args: [input.windowMs] }),
+  decode: (reply) => reply as [count: number, ttlMs: number],
+});
+
+const takePlace = defineScript({
+  name: 'gatewayQuotaTake',
+  file: file('quota-take'),
+  encode: (input: { key: string; now: number; max: number; expiresAt: number; id: string; ttlMs: number }) => ({
+    keys: [input.key],
+    args: [input.now, input.max, input.expiresAt, input.id, input.ttlMs],
+  }),
+  decode: (reply) => reply === 1,
+});
 
 /**
  * RATE_LIMIT_MAX work requests per RATE_LIMIT_WINDOW_MS per client, one
@@ -27,12 +47,7 @@ export class ClientRateLimiter {
   async hit(client: string): Promise<{ allowed: boolean; remaining: number; resetMs: number }> {
     const key = `${this.opts.prefix}:rl:${client}`;
     try {
-      const [count, ttl] = (await this.redis.eval(
-        "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return {n, redis.call('PTTL', KEYS[1])}",
-        1,
-        key,
-        this.opts.windowMs,
-      )) as [number, number];
+      const [count, ttl] = await countRequest.run(this.redis, { key, windowMs: this.opts.windowMs });
       const resetMs = ttl > 0 ? ttl : this.opts.windowMs;
       return { allowed: count <= this.opts.max, remaining: Math.max(0, this.opts.max - count), resetMs };
     } catch {
@@ -65,21 +80,15 @@ export class ClientQuota {
   async take(client: string, id: string): Promise<boolean> {
     if (this.opts.max <= 0) return true;
     const now = Date.now();
-    const taken = await this.redis.eval(
-      `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-       if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-       redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-       redis.call('PEXPIRE', KEYS[1], ARGV[5])
-       return 1`,
-      1,
-      this.setKey(client),
+    const taken = await takePlace.run(this.redis, {
+      key: this.setKey(client),
       now,
-      this.opts.max,
-      now + this.opts.ttlSeconds * 1000,
+      max: this.opts.max,
+      expiresAt: now + this.opts.ttlSeconds * 1000,
       id,
-      this.opts.ttlSeconds * 1000,
-    );
-    if (taken !== 1) return false;
+      ttlMs: this.opts.ttlSeconds * 1000,
+    });
+    if (!taken) return false;
     await this.redis.set(this.ownerKey(id), client, 'EX', this.opts.ttlSeconds);
     return true;
   }

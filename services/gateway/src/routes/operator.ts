@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { rotateDeploymentSecret } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
 
+const DEFAULT_GRACE_SECONDS = 3600;
+
 const RotateBody = z
   .object({
     graceSeconds: z
@@ -11,7 +13,7 @@ const RotateBody = z
       .int()
       .min(0)
       .max(7 * 24 * 3600)
-      .default(3600)
+      .default(DEFAULT_GRACE_SECONDS)
       .describe('how long tokens derived from the old secret keep working'),
   })
   .partial()
@@ -40,7 +42,7 @@ export function operatorRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const graceSeconds = req.body?.graceSeconds ?? 3600;
+        const graceSeconds = req.body?.graceSeconds ?? DEFAULT_GRACE_SECONDS;
         await rotateDeploymentSecret(deps.redis, deps.config.keyPrefix, graceSeconds);
         req.log.warn({ graceSeconds }, 'deployment secret rotated');
         return { rotated: true as const, graceSeconds };

@@ -25,7 +25,6 @@ import { WORK_ROUTE } from '../plugins/shedding.js';
 import {
   askAgent,
   createWorksheet,
-  deleteWorksheet,
   editWorkbenchProblem,
   openProblem,
   openWorksheet,
@@ -33,6 +32,7 @@ import {
   VersionConflictError,
   workbenchRequest,
 } from '../sessions/workbench.js';
+import { deleteSession } from '../sessions/service.js';
 
 /** Route-specific error answers (docs/openapi.ts adds those every route of a kind gives). */
 const missing = { 401: ErrorResponse, 404: ErrorResponse };
@@ -84,7 +84,8 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         await openWorksheet(deps, req, req.params.id, 'edit');
-        await deleteWorksheet(deps, req.params.id, req.log);
+        // Deleted as any session: its waiting step job withdrawn, its quota place given back.
+        await deleteSession(deps, req.params.id, req.log);
         return reply.status(204).send(null);
       },
     );
@@ -138,9 +139,9 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
-        await openProblem(deps, req, req.params.id, 'edit');
+        const opened = await openProblem(deps, req, req.params.id, 'edit');
         try {
-          return await editWorkbenchProblem(deps, req.params.id, {
+          return await editWorkbenchProblem(deps, opened, {
             field: req.body.field,
             value: req.body.value,
             version: req.body.version,
@@ -167,8 +168,7 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        await openProblem(deps, req, req.params.id, 'edit');
-        return undoEdit(deps, req.params.id);
+        return undoEdit(deps, await openProblem(deps, req, req.params.id, 'edit'));
       },
     );
 

@@ -61,7 +61,10 @@ export async function openDialog(
   if (await createSession(deps, { kind: 'faq', sessionId, language: language === 'auto' ? null : language, faq, token }, req.log)) {
     return { sessionId, lastEventId: 0, sessionToken: token.token };
   }
-  // A random id that was taken (never in practice), or a keyed dialog whose claim outlived its session.
+  // A random id that was taken (never in practice), or a keyed dialog that outlived its claim (a session's TTL is renewed
+  // by its turns, the claim's is not). The claim just made names this body, not the session's: dropped, or a repeat of
+  // this body would be handed the session's token (repeatedDialog).
+  if (idempotencyKey) await deps.redis.del(dialogKeyOf(deps, sessionId));
   throw new ConflictError('session_changing', 'the dialog id is taken; retry with another Idempotency-Key');
 }
 

@@ -198,8 +198,9 @@ export async function cancelTurn(
 
 /**
  * Erases a session: its keys (state, messages, events, turns, run steps) and
- * its step job still waiting in a queue. A job already running finds the
- * session gone and ends without effect.
+ * its step job still waiting in a queue, and gives its place in the client's
+ * quota back. A job already running finds the session gone and ends without
+ * effect. A worksheet is a session too (DELETE /api/worksheets/:id comes here).
  */
 export async function deleteSession(
   deps: Pick<GatewayDeps, 'store' | 'queues' | 'quotas'>,
@@ -213,6 +214,7 @@ export async function deleteSession(
     await job?.remove().catch(() => undefined);
   }
   await deps.store.delete(sessionId);
-  await deps.quotas.sessions.release(sessionId);
-  log.info({ sessionId }, 'session deleted');
+  // A worksheet's place is in the worksheets quota, whichever route deletes it.
+  await (loaded?.state.kind === 'workbench' ? deps.quotas.worksheets : deps.quotas.sessions).release(sessionId);
+  log.info({ sessionId, kind: loaded?.state.kind }, 'session deleted');
 }

@@ -25,7 +25,7 @@ import {
   worksheetIdOf,
   enqueueWorkbenchRequest,
 } from '@convo/workbench';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { newToken, sameSecret, tokenOf } from '../auth.js';
 import type { GatewayDeps } from '../deps.js';
@@ -79,13 +79,6 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req
   });
   const { worksheet } = await loadWorkbench(deps, sessionId);
   return { ...worksheet, editToken: edit.token, shareToken: share.token };
-}
-
-/** Deletes a worksheet with its history and its place in the client's quota. */
-export async function deleteWorksheet(deps: Pick<Deps, 'store' | 'quotas'>, worksheetId: string, log: FastifyBaseLogger): Promise<void> {
-  await deps.store.delete(worksheetId);
-  await deps.quotas.worksheets.release(worksheetId);
-  log.info({ sessionId: worksheetId }, 'worksheet deleted');
 }
 
 const AGENT_RESULT: ReadonlySet<EventType> = new Set(['workbench.result']);
@@ -160,7 +153,7 @@ export type LoadedProblem = LoadedWorkbench & { problem: Problem };
 /** What a worksheet's token lets its holder do: the edit token everything, the share token read. */
 export type WorksheetAccess = 'read' | 'edit';
 
-export async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: string): Promise<LoadedWorkbench> {
+async function loadWorkbench(deps: Pick<Deps, 'store'>, worksheetId: string): Promise<LoadedWorkbench> {
   const loaded = await deps.store.load(worksheetId);
   if (!loaded || loaded.state.kind !== 'workbench' || !loaded.state.workbench.worksheet) throw worksheetNotFound(worksheetId);
   return {
@@ -210,7 +203,7 @@ export async function openProblem(
   return { ...loaded, problem };
 }
 
-/** The problem as stored, for edits already authorised (each attempt of a compare-and-set loads it anew). */
+/** The problem as stored, for an edit already authorised (a retry of its compare-and-set loads it anew). */
 async function loadProblem(deps: Pick<Deps, 'store'>, problemId: string): Promise<LoadedProblem> {
   const worksheetId = worksheetIdOf(problemId);
   const loaded = worksheetId ? await loadWorkbench(deps, worksheetId).catch(notFoundAsNull) : null;
@@ -242,15 +235,18 @@ type Change = { field: EditableField; value: unknown; version: number | null; by
 /**
  * One edit (PATCH, approve of an auto-fix, undo): a compare-and-set commit
  * of the worksheet's session, retried while the agent commits in between.
- * `change` is given, or worked out from the problem as loaded (an undo).
+ * The first attempt uses the problem as the caller's access check loaded it;
+ * each retry loads it anew. `change` is given, or worked out from the problem
+ * as loaded (an undo).
  */
 export async function editWorkbenchProblem(
   deps: Pick<Deps, 'store'>,
-  problemId: string,
-  changeOf: Change | ((loaded: LoadedWorkbench & { problem: Problem }) => Change),
+  opened: LoadedProblem,
+  changeOf: Change | ((loaded: LoadedProblem) => Change),
 ): Promise<Problem> {
+  let loaded = opened;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const loaded = await loadProblem(deps, problemId);
+    if (attempt > 0) loaded = await loadProblem(deps, opened.problem.id);
     const change = typeof changeOf === 'function' ? changeOf(loaded) : changeOf;
     if (change.version !== null && change.version !== loaded.problem.version) throw new VersionConflictError(loaded.problem);
     const invalid = validateEditValue(loaded.problem, change.field, change.value);
@@ -272,9 +268,10 @@ export async function editWorkbenchProblem(
   throw new UnavailableError('the worksheet is changing; retry', 1);
 }
 
-/** Undoes the problem's last edit, worked out from the problem as each attempt loads it (one load per attempt). */
-export async function undoEdit(deps: Pick<Deps, 'store'>, problemId: string): Promise<Problem> {
-  return editWorkbenchProblem(deps, problemId, (loaded) => {
+/** Undoes the problem's last edit, worked out from the problem as each attempt loads it. */
+export async function undoEdit(deps: Pick<Deps, 'store'>, opened: LoadedProblem): Promise<Problem> {
+  const problemId = opened.problem.id;
+  return editWorkbenchProblem(deps, opened, (loaded) => {
     const target = undoTarget(loaded.state.workbench.history[problemId] ?? []);
     if (!target) throw new ConflictError('nothing_to_undo', `problem ${problemId} has no edit to undo`);
     return { field: target.field, value: target.before, version: null, by: 'undo' };

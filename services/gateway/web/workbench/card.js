@@ -501,13 +501,7 @@ export class ProblemCard {
       main = h('div', { class: 'editor-main' }, fieldLabel('label', section, lang, { for: id }), textarea, actions);
     }
 
-    const suggestionsTitle = `${this.prefix}-${section}-suggestions-title`;
-    const suggestions = h(
-      'div',
-      { class: 'suggestions', role: 'group', 'aria-labelledby': suggestionsTitle, 'aria-busy': 'true', 'data-testid': 'suggestions' },
-      label(h('h5', { id: suggestionsTitle }), lang, 'suggestions'),
-      label(h('p', { class: 'muted' }), lang, 'suggestionsLoading'),
-    );
+    const { box: suggestions, titleId: suggestionsTitle } = this.suggestionsBox(section);
     const form = h('form', { class: 'editor', 'data-testid': 'editor', 'data-section': section }, main, suggestions);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -539,6 +533,18 @@ export class ProblemCard {
     if (open === section) return;
     const parts = this.sections.get(section);
     if (!parts) return;
+    const { box, titleId } = this.suggestionsBox(section);
+    this.suggestionsShown = section;
+    parts.slot.replaceChildren(box);
+    parts.edit.setAttribute('aria-expanded', 'true');
+    void this.loadSuggestions(section, box, titleId);
+  }
+
+  /**
+   * The section's suggestions box while they load (the editor's and the read-only view's alike; loadSuggestions fills it).
+   * @param {Section} section
+   */
+  suggestionsBox(section) {
     const titleId = `${this.prefix}-${section}-suggestions-title`;
     const box = h(
       'div',
@@ -546,10 +552,7 @@ export class ProblemCard {
       label(h('h5', { id: titleId }), this.lang, 'suggestions'),
       label(h('p', { class: 'muted' }), this.lang, 'suggestionsLoading'),
     );
-    this.suggestionsShown = section;
-    parts.slot.replaceChildren(box);
-    parts.edit.setAttribute('aria-expanded', 'true');
-    void this.loadSuggestions(section, box, titleId);
+    return { box, titleId };
   }
 
   /** @param {boolean} focusEdit put the focus back on the section's edit button */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { stemmer } from 'stemmer';
-import { foldKana, normalize } from '@convo/text';
+import { foldKana, normalize, wordnetLemma } from '@convo/text';
 
 /**
  * Synonyms from general, maintained resources, never from one domain:
@@ -99,21 +99,11 @@ function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < count; i++)
     out.push(
-      withoutMarker(fields[4 + i * 2]!)
+      wordnetLemma(fields[4 + i * 2]!)
         .replace(/_/g, ' ')
         .toLowerCase(),
     );
   return out;
-}
-
-/**
- * A WordNet lemma without its adjective marker: "able(a)" → "able". (A field
- * of a line split at spaces, so one line; a scan for the marker's start,
- * not `/\(.*\)$/`, which looked for the end again from each "(".)
- */
-function withoutMarker(lemma: string): string {
-  const open = lemma.indexOf('(');
-  return open >= 0 && lemma.endsWith(')') ? lemma.slice(0, open) : lemma;
 }
 
 /** Sudachi for Japanese words, WordNet for English ones; both loaded now (about 0.3 s once per process), not on the first query. */

@@ -105,7 +105,7 @@ export function candidateFor(
   return withinTextBudget(() => candidate(state, field, facts, now));
 }
 
-function candidate(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date = new Date()): string | null {
+function candidate(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date): string | null {
   const views = factViews(
     field,
     facts.length > 0

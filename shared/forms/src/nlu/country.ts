@@ -56,7 +56,7 @@ export function findCountry(text: string, options: { towns?: boolean } = {}): Co
   return withinTextBudget(() => countryIn(text, options));
 }
 
-function countryIn(text: string, options: { towns?: boolean } = {}): CountryMatch | null {
+function countryIn(text: string, options: { towns?: boolean }): CountryMatch | null {
   const normalized = withSubdivisionName(normalizeText(text));
   const matches = matchPlaces(normalized);
   const code = bestCountry(normalized, matches);

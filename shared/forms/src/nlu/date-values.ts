@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
 import nlp from 'compromise';
-import { backgroundSpans, preferAsserted, type Span } from './discourse.js';
+import { backgroundSpans, containment, preferAsserted, type Span } from './discourse.js';
 import { parseKanji } from './numbers.js';
 import type { SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
@@ -533,8 +533,8 @@ function mostComplete(found: DateMention[]): DateMention[] {
  */
 export function assertedGroup<T>(text: string, items: readonly T[], span: (candidate: T) => Span): T[] {
   const ordered = preferAsserted(text, items, span);
-  const background = backgroundSpans(text);
-  const inBackground = (candidate: T) => background.some(([start, end]) => span(candidate)[0] >= start && span(candidate)[1] <= end);
+  const background = containment(backgroundSpans(text));
+  const inBackground = (candidate: T) => background(...span(candidate));
   const first = ordered[0];
   return first === undefined ? [] : ordered.filter((candidate) => inBackground(candidate) === inBackground(first));
 }

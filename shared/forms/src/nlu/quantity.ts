@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { isNonAnswer } from './answer-intent.js';
-import { overlap, preferAsserted } from './discourse.js';
+import { overlap, preferAsserted, type Span } from './discourse.js';
 import { morphemes, type Morpheme } from './japanese.js';
 import { findNumbers, type FoundNumber } from './numbers.js';
 import { contactSpans, type Extraction } from './typed-values.js';
@@ -311,7 +311,6 @@ function candidatesIn(text: string, asked: Asked): Candidate[] {
   });
 }
 
-type Span = readonly [number, number];
 type Overlap = (start: number, end: number) => boolean;
 type Context = { text: string; terms: TermIndex; asked: Asked; others: Overlap; relative: Overlap };
 

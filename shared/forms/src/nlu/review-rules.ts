@@ -20,7 +20,7 @@ import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
-import { backgroundSpans, preferAsserted, retractedSpans } from './discourse.js';
+import { backgroundSpans, containment, preferAsserted, retractedSpans } from './discourse.js';
 import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
 import { extractQuantity } from './quantity.js';
@@ -586,9 +586,8 @@ function intoStatedRange(value: string, texts: readonly string[], input: ReviewI
 function settledDay(answer: string, extraction: Extraction): Extraction {
   if (extraction.value === null || !/^\d{4}-\d{2}-\d{2}$/.test(extraction.value)) return extraction;
   const days = [...answer.matchAll(DAY_MENTION)];
-  const background = backgroundSpans(answer);
-  const inBackground = (dayMatch: RegExpMatchArray) =>
-    background.some(([start, end]) => dayMatch.index! >= start && dayMatch.index! + dayMatch[0].length <= end);
+  const background = containment(backgroundSpans(answer));
+  const inBackground = (dayMatch: RegExpMatchArray) => background(dayMatch.index!, dayMatch.index! + dayMatch[0].length);
   // Only when the date found is said in the preface alone (「1日ずれて2027年1月10日に…10日で」 keeps the 10th).
   const ownDay = Number(extraction.value.slice(8));
   if (

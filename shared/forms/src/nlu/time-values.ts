@@ -14,7 +14,7 @@ import {
   type Edit,
   type Rewritten,
 } from './date-values.js';
-import { blankRetracted, mergeSpans, retractedSpans, type Span } from './discourse.js';
+import { blankRetracted, containment, mergeSpans, retractedSpans, type Span } from './discourse.js';
 import { findNumbers } from './numbers.js';
 import type { SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
@@ -467,8 +467,8 @@ export function extractPeriod(text: string, options: TimeOptions): Extraction {
       dates.some((date) => date.known.month),
     ).map(spanOf),
   ];
-  const retracted = retractedSpans(text);
-  const kept = spans.filter(([start, end]) => !retracted.some(([from, to]) => start >= from && end <= to));
+  const retracted = containment(retractedSpans(text));
+  const kept = spans.filter(([start, end]) => !retracted(start, end));
   // 「翌日返却」「当日返却」: a Japanese time word heading a compound keeps the compound.
   const compound = ([start, end]: Span): Span => [
     start,

@@ -1,4 +1,4 @@
-import { convertInPieces } from '@convo/text';
+import { convertInPieces, startsKanaState } from '@convo/text';
 import { toHiragana, toRomaji } from 'wanakana';
 import { morphemes } from './japanese.js';
 import { hasJapanese, type SessionLanguage } from './text.js';
@@ -44,11 +44,6 @@ export function kanaReading(text: string): string | null {
  */
 function startsRomajiSyllable(text: string, at: number): boolean {
   return !'ぁぃぅぇぉゃゅょゎァィゥェォャュョヮヵヶー'.includes(text[at]!) && !'っッんン'.includes(text[at - 1]!);
-}
-
-/** Katakana to hiragana carries the kana a long-vowel mark lengthens (カー → かあ): ー, ・, ヶ and ヵ leave it, so no piece starts there. */
-function startsKanaState(text: string, at: number): boolean {
-  return !'ー・ヶヵ'.includes(text[at]!);
 }
 
 /** Each morpheme's dictionary reading (its surface when it has none), or null before the dictionary loads. */

@@ -143,11 +143,19 @@ export async function enqueueStep(queues: AgentQueues, config: Config, sessionId
 }
 
 /**
- * What a request job needs: a name on the agent's queue, the schema of its payload (with its `trace`), and its
- * attempts and how long a finished one is kept (as long as a waiting request may still read its result).
- * A product defines its request jobs with this (a single-shot query, an analysis a page waits for).
+ * What a request job needs: a name on the agent's queue, the schema of its payload (with its `trace`), and
+ * its attempts (a read-only job may be retried; a deterministic one would only fail again). A product
+ * defines its request jobs with this (a single-shot query, an analysis a page waits for).
  */
-export type RequestJobKind<T extends { trace?: unknown }> = { agent: AgentName; name: string; schema: z.ZodType<T>; options: JobsOptions };
+export type RequestJobKind<T extends { trace?: unknown }> = {
+  agent: AgentName;
+  name: string;
+  schema: z.ZodType<T>;
+  options: Pick<JobsOptions, 'attempts' | 'backoff'>;
+};
+
+/** A finished request is kept only as long as a waiting request may still read its result. */
+const REQUEST_RETENTION: JobsOptions = { removeOnComplete: { age: 60, count: 1000 }, removeOnFail: { age: 3600, count: 1000 } };
 
 /**
  * A single-shot job a request waits for, beside the session steps on an agent's queue. Requests all go to the
@@ -159,7 +167,9 @@ export async function enqueueRequest<T extends { trace?: unknown }>(
   kind: RequestJobKind<T>,
   payload: T,
 ): Promise<Job> {
-  return queues.get(kind.agent).add(kind.name, kind.schema.parse({ ...payload, trace: payload.trace ?? injectTrace() }), kind.options);
+  return queues
+    .get(kind.agent)
+    .add(kind.name, kind.schema.parse({ ...payload, trace: payload.trace ?? injectTrace() }), { ...REQUEST_RETENTION, ...kind.options });
 }
 
 export const ALL_AGENTS: readonly AgentName[] = AGENT_NAMES;

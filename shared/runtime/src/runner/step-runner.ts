@@ -101,9 +101,12 @@ async function runParsedStep<D extends SessionDraft>(
   throw new SystemError(`session ${payload.sessionId}: too many concurrent commits`);
 }
 
-/** The product's draft of a freshly loaded state (no copy: nobody else holds it). */
-function draftOf<D extends SessionDraft>(deps: { product?: ProductHooks<D> }, loaded: LoadedSession): D {
-  return (deps.product ?? (CORE_PRODUCT as unknown as ProductHooks<D>)).draft(loaded.state, true);
+/**
+ * The product's draft of a loaded state: `owned` when nobody else holds it (a fresh load), a copy otherwise.
+ * Without a product, the core's draft (CORE_PRODUCT: the runtime's own tests).
+ */
+function draftOf<D extends SessionDraft>(deps: { product?: ProductHooks<D> }, loaded: LoadedSession, owned = true): D {
+  return (deps.product ?? (CORE_PRODUCT as unknown as ProductHooks<D>)).draft(loaded.state, owned);
 }
 
 /** First step of a turn: record `turn.started` and the user's message, once. Returns the session as committed. */
@@ -273,7 +276,8 @@ export async function failTurn<D extends SessionDraft>(
   attempted: readonly RunStep[] = [],
   streamed: readonly string[] = [],
 ): Promise<'failed_turn' | 'conflict'> {
-  const draft = (deps.product ?? (CORE_PRODUCT as unknown as ProductHooks<D>)).draft(structuredClone(loaded.state), true);
+  // A copy: the caller's loaded state stays as it was read.
+  const draft = draftOf(deps, loaded, false);
   resetAfterFailure(draft, deps.product);
   const { code, message } = toErrorJson(err);
   // Text clients saw while the model wrote it is withdrawn: those messages will never be sent.

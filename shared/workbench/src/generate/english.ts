@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { wordnetLemma } from '@convo/text';
 import { placeAnswer, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
@@ -75,16 +76,6 @@ const BLOCKED_WORDS = new Set([
   'goddamn',
 ]);
 
-/**
- * A WordNet lemma without its adjective marker: "able(a)" → "able". (A field
- * of a line split at spaces, so one line; a scan for the marker's start,
- * not `/\(.*\)$/`, which looked for the end again from each "(".)
- */
-function withoutMarker(lemma: string): string {
-  const open = lemma.indexOf('(');
-  return open >= 0 && lemma.endsWith(')') ? lemma.slice(0, open) : lemma;
-}
-
 /** The part of a gloss before its quoted examples. */
 function definition(gloss: string): string {
   const quote = gloss.search(/;\s*"|\s"/);
@@ -128,7 +119,7 @@ class WordNetFiles {
       .split(' ');
     const count = parseInt(fields[3]!, 16);
     const lemmas: string[] = [];
-    for (let i = 0; i < count; i++) lemmas.push(withoutMarker(fields[4 + i * 2]!));
+    for (let i = 0; i < count; i++) lemmas.push(wordnetLemma(fields[4 + i * 2]!));
     let at = 4 + count * 2;
     const pointerCount = Number(fields[at]);
     at++;

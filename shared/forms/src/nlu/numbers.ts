@@ -17,6 +17,25 @@ import { morphemes, type Morpheme } from './japanese.js';
 /** A number found in a text: its plain value ("5", "2.5", "1200") and where it was. */
 export type FoundNumber = { value: string; text: string; index: number };
 
+type Doc = ReturnType<typeof nlp>;
+export type CompromiseMatch = { text: string; terms: Array<{ offset?: { start: number; length: number } }> };
+
+/**
+ * `numbers.json({ offset: true })` with the offsets computed once: compromise's own computes every term's offset of the
+ * whole document again for each number it lists (a reply of 16,000 characters with a number in every few words took
+ * seconds). Each match's offset is its first term's start and its text's length, as compromise gives it.
+ */
+export function numbersWithOffsets<M extends CompromiseMatch>(
+  doc: Doc,
+  numbers: { json(options: object): unknown },
+): Array<M & { offset?: { start: number; length: number } }> {
+  doc.compute('offset');
+  return (numbers.json({ offset: false }) as M[]).map((match) => {
+    const first = match.terms[0]?.offset;
+    return first ? { ...match, offset: { start: first.start, length: match.text.length } } : match;
+  });
+}
+
 const KANJI_DIGITS: Readonly<Record<string, number>> = { 〇: 0, 零: 0, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const KANJI_UNITS: Readonly<Record<string, number>> = { 十: 10, 百: 100, 千: 1000 };
 const MAGNITUDES: Readonly<Record<string, number>> = { 万: 1e4, 億: 1e8, 兆: 1e12 };
@@ -94,14 +113,14 @@ function countedWithoutDictionary(text: string, run: string, start: number): boo
 }
 
 type Term = { text: string; tags: string[]; offset: { start: number; length: number } };
-type NumberMatch = { number?: { num?: number }; terms: Term[] };
+type NumberMatch = { text: string; number?: { num?: number }; terms: Term[] };
 
 /** English number words; digits are read by digitNumbers. */
 function wordNumbers(text: string): FoundNumber[] {
   if (!/\p{Script=Latin}/u.test(text)) return [];
   const doc = nlp(text);
   const terms = (doc.json({ offset: true }) as Array<{ terms: Term[] }>).flatMap((sentence) => sentence.terms);
-  return (doc.numbers().json({ offset: true }) as NumberMatch[]).flatMap((numberMatch) => {
+  return numbersWithOffsets<NumberMatch>(doc, doc.numbers()).flatMap((numberMatch) => {
     const first = numberMatch.terms[0];
     const last = numberMatch.terms.at(-1);
     if (!first || !last || numberMatch.number?.num === undefined) return [];

@@ -15,7 +15,7 @@ import {
   type Rewritten,
 } from './date-values.js';
 import { blankRetracted, containment, mergeSpans, retractedSpans, type Span } from './discourse.js';
-import { findNumbers } from './numbers.js';
+import { findNumbers, numbersWithOffsets, type CompromiseMatch } from './numbers.js';
 import type { SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
 
@@ -51,7 +51,8 @@ type CompromiseNumber = { text: string; offset?: { start: number; length: number
  */
 function englishDigits(src: Rewritten): Rewritten {
   if (!/[a-z]/i.test(src.text)) return src;
-  const found = nlp(src.text).numbers().isCardinal().json({ offset: true }) as CompromiseNumber[];
+  const doc = nlp(src.text);
+  const found: CompromiseNumber[] = numbersWithOffsets<CompromiseNumber & CompromiseMatch>(doc, doc.numbers().isCardinal());
   const edits: Edit[] = [];
   for (const wordNumber of found) {
     const num = wordNumber.number?.num;

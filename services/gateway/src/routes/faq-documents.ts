@@ -72,7 +72,7 @@ export function faqDocumentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const docs = toDocuments(typeof req.body === 'string' ? csvRecords(req.body) : jsonRecords(req.body));
+        const docs = await toDocuments(typeof req.body === 'string' ? await csvRecords(req.body) : jsonRecords(req.body));
         const upserted = await corpus.upsert(docs, config.faq.maxDocs);
         req.log.info({ upserted: docs.length, created: upserted.created, corpusVersion: upserted.version }, 'faq documents upserted');
         return {

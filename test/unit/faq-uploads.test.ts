@@ -26,7 +26,7 @@ describe('FAQ uploads', () => {
     const records = await csvRecords(csv);
     done = true;
     expect(records).toHaveLength(60);
-    // Other work ran between the pieces (14 pieces of 32k characters): the parse was not one block.
+    // Other work ran between the pieces (the body is 480,000 characters, read in pieces): the parse was not one block.
     expect(turns).toBeGreaterThanOrEqual(10);
   });
 

@@ -19,7 +19,7 @@ export const MAX_DOCS_PER_UPLOAD = 10_000;
  * client and stream waited): the CSV goes to the parser in pieces and the documents are checked in slices, with a
  * turn of the event loop between them.
  */
-const CSV_PIECE_CHARS = 32 * 1024;
+const CSV_PIECE_CHARS = 8 * 1024;
 const SLICE_MS = 10;
 
 /** The text in pieces of CSV_PIECE_CHARS, never cut inside a surrogate pair, each after a turn of the event loop. */

@@ -174,6 +174,20 @@ describe('quotas', () => {
     expect((await api.call('POST', '/v1/sessions', { body: { kind: 'faq' } })).status).toBe(201);
   });
 
+  it('a worksheet whose creation fails gives its place back and leaves nothing stored', async () => {
+    // No workbench worker runs here: every creation times out (504) and its tokens never reach the client.
+    const { api } = await gateway({ CLIENT_MAX_WORKSHEETS: '1', WORKBENCH_TIMEOUT_MS: '200', RATE_LIMIT_MAX: '0' });
+    const body = { subject: 'math', difficulty: 'easy', language: 'en' };
+    for (const attempt of [1, 2]) {
+      const failed = await api.call('POST', '/api/worksheets', { body });
+      expect(failed.status, `attempt ${attempt}`).toBe(504);
+    }
+    const redis = new Redis(inject('redisUrl'));
+    const left = await redis.keys(`${prefixes.at(-1)}:*ws-*`);
+    redis.disconnect();
+    expect(left).toEqual([]);
+  });
+
   it('open event streams per client are capped on a gateway', async () => {
     const { api } = await gateway({ CLIENT_MAX_STREAMS: '2', RATE_LIMIT_MAX: '0' });
     const session = await api.createSession(form);

@@ -33,7 +33,7 @@ import { streamTurn, turnStreamDeps } from '../faq/dialog-stream.js';
 import { awaitTurnEnd } from './turn-waiter.js';
 import { awaitJob } from '../jobs/await-job.js';
 import { clientOf } from '../load/client-limits.js';
-import { acceptTurn } from './service.js';
+import { acceptTurn, deleteSession } from './service.js';
 
 /**
  * The workbench's use cases (docs/api.md, "Workbench"): a worksheet is a
@@ -56,29 +56,40 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req
       { status: 429 },
     );
   }
-  const turnId = randomUUID();
-  const now = new Date().toISOString();
-  const edit = newToken();
-  const share = newToken();
-  const state: WorkbenchSessionState = {
-    ...coreSessionState({ sessionId, language: body.language, firstAgent: 'workbench', now }),
-    kind: 'workbench',
-    workbench: { request: body, shareTokenHash: share.hash, worksheet: null, history: {}, results: [], active: null },
-  };
-  const step = await deps.store.create({ state, tokenHash: edit.hash, agent: 'workbench', turnId });
-  await dispatch(deps, sessionId, step);
-  req.log.info({ sessionId, turnId, subject: body.subject }, 'worksheet requested');
-  await awaitTurnEnd(deps, {
-    sessionId,
-    turnId,
-    fromId: 0,
-    timeoutMs: deps.config.workbench.timeoutMs,
-    what: `the worksheet ${sessionId}`,
-    // A subject the generators do not cover is the request's fault.
-    statusOf: (code) => (code === 'unsupported_subject' ? 422 : 502),
-  });
-  const { worksheet } = await loadWorkbench(deps, sessionId);
-  return { ...worksheet, editToken: edit.token, shareToken: share.token };
+  let created = false;
+  try {
+    const turnId = randomUUID();
+    const now = new Date().toISOString();
+    const edit = newToken();
+    const share = newToken();
+    const state: WorkbenchSessionState = {
+      ...coreSessionState({ sessionId, language: body.language, firstAgent: 'workbench', now }),
+      kind: 'workbench',
+      workbench: { request: body, shareTokenHash: share.hash, worksheet: null, history: {}, results: [], active: null },
+    };
+    const step = await deps.store.create({ state, tokenHash: edit.hash, agent: 'workbench', turnId });
+    created = true;
+    await dispatch(deps, sessionId, step);
+    req.log.info({ sessionId, turnId, subject: body.subject }, 'worksheet requested');
+    await awaitTurnEnd(deps, {
+      sessionId,
+      turnId,
+      fromId: 0,
+      timeoutMs: deps.config.workbench.timeoutMs,
+      what: `the worksheet ${sessionId}`,
+      // A subject the generators do not cover is the request's fault.
+      statusOf: (code) => (code === 'unsupported_subject' ? 422 : 502),
+    });
+    const { worksheet } = await loadWorkbench(deps, sessionId);
+    return { ...worksheet, editToken: edit.token, shareToken: share.token };
+  } catch (err) {
+    // Its tokens never reach the client, so nobody could use or delete this worksheet: it would hold a place in the
+    // client's quota, and Redis, until both expired.
+    await (created ? deleteSession(deps, sessionId, req.log) : deps.quotas.worksheets.release(sessionId)).catch((cleanup: unknown) =>
+      req.log.warn({ sessionId, err: cleanup }, 'a failed worksheet was not cleaned up'),
+    );
+    throw err;
+  }
 }
 
 const AGENT_RESULT: ReadonlySet<EventType> = new Set(['workbench.result']);

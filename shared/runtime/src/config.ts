@@ -11,11 +11,11 @@ import { tracingConfig, type TracingConfig } from './tracing/env.js';
 
 /** An integer variable with its default and least value. */
 export const envInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
-/** A `true`/`false` variable, false unless set. */
-export const envFlag = () =>
+/** A `true`/`false` variable, `def` (false) unless set. */
+export const envFlag = (def = false) =>
   z
     .enum(['true', 'false'])
-    .default('false')
+    .default(def ? 'true' : 'false')
     .transform((value) => value === 'true');
 
 const EnvSchema = z.object({
@@ -40,18 +40,12 @@ const EnvSchema = z.object({
   /** Cap on a reply's tokens (sent as max_tokens); 0 sends none. A reply cut by it fails the call as retryable. */
   LLM_MAX_OUTPUT_TOKENS: envInt(0),
   /** Compatibility switches for OpenAI-compatible servers (README, "Models"). */
-  LLM_STRICT_TOOLS: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((value) => value === 'true'),
+  LLM_STRICT_TOOLS: envFlag(true),
   LLM_TOOL_CHOICE: z.enum(['auto', 'required', 'omit']).default('auto'),
   LLM_PARALLEL_TOOL_CALLS: z.enum(['true', 'false', 'omit']).default('omit'),
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
   /** Stream replies (`stream: true`): the text of a question reaches clients as it is generated. */
-  LLM_STREAM: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((value) => value === 'true'),
+  LLM_STREAM: envFlag(true),
   /** Where the session state goes: after the history (cache-friendly), or merged into the first system message (templates that accept one system message only). */
   LLM_STATE_POSITION: z.enum(['end', 'start']).default('end'),
   /** Conversation messages an agent sees besides the current field's exchange; older ones are summarised by the state. */
@@ -108,10 +102,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_MAX: envInt(600, 0),
   RATE_LIMIT_WINDOW_MS: envInt(60_000, 1000),
   /** Take the client address from X-Forwarded-For (behind a proxy you trust). */
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
+  TRUST_PROXY: envFlag(),
   /** Model calls per minute per provider and model, across every worker (Redis); 0 = unlimited. */
   LLM_RPM: envInt(0, 0),
   /** How long a model call may wait for the RPM limit before it fails as retryable. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { stemmer } from 'stemmer';
-import { foldKana, normalize, wordnetLemma } from '@convo/text';
+import { foldKana, normalize, wordnetLemmas } from '@convo/text';
 
 /**
  * Synonyms from general, maintained resources, never from one domain:
@@ -95,15 +95,7 @@ function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
   const buf = wn.data.get(pos)!;
   const end = buf.indexOf(10, offset);
   const fields = buf.toString('utf8', offset, end < 0 ? undefined : end).split(' ');
-  const count = parseInt(fields[3]!, 16);
-  const out: string[] = [];
-  for (let i = 0; i < count; i++)
-    out.push(
-      wordnetLemma(fields[4 + i * 2]!)
-        .replace(/_/g, ' ')
-        .toLowerCase(),
-    );
-  return out;
+  return wordnetLemmas(fields).map((lemma) => lemma.replace(/_/g, ' ').toLowerCase());
 }
 
 /** Sudachi for Japanese words, WordNet for English ones; both loaded now (about 0.3 s once per process), not on the first query. */

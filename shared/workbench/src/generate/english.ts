@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { wordnetLemma } from '@convo/text';
+import { wordnetLemmas } from '@convo/text';
 import { placeAnswer, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
@@ -117,10 +117,8 @@ class WordNetFiles {
       .slice(0, bar < 0 ? undefined : bar)
       .trim()
       .split(' ');
-    const count = parseInt(fields[3]!, 16);
-    const lemmas: string[] = [];
-    for (let i = 0; i < count; i++) lemmas.push(wordnetLemma(fields[4 + i * 2]!));
-    let at = 4 + count * 2;
+    const lemmas = wordnetLemmas(fields);
+    let at = 4 + lemmas.length * 2;
     const pointerCount = Number(fields[at]);
     at++;
     const pointers: Synset['pointers'] = [];

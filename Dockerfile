@@ -1,11 +1,9 @@
 # One image for every service; the command picks which one runs:
-#   docker run IMAGE services/reviewer/src/main.ts
-# TypeScript runs directly through tsx (a runtime dependency of @convo/runtime), so there is no build step.
-FROM node:24-slim
-
-ENV NODE_ENV=production
-# The gateway binds to loopback unless told otherwise; in a container it must listen on every interface.
-ENV HOST=0.0.0.0
+#   docker run IMAGE services/reviewer/dist/main.js
+# Two stages: the first installs every dependency and compiles the TypeScript (`npm run build`,
+# scripts/build/compile.ts), the second keeps the compiled JavaScript and the production
+# dependencies only: no TypeScript, no tsx, no test tools.
+FROM node:24-slim AS build
 WORKDIR /app
 
 # Manifests first: the dependency layer is rebuilt only when they change, not on every source edit.
@@ -28,16 +26,26 @@ COPY services/planner/package.json services/planner/
 COPY services/search/package.json services/search/
 COPY services/workbench/package.json services/workbench/
 COPY packages/client/package.json packages/client/
-# --omit=dev leaves out vitest, testcontainers and typescript; every workspace is installed and linked.
 # npm 11 refuses a lockfile that lacks rollup's native package for some platform (ours is made
 # on machines whose registry serves only the Linux ones); `npm install` then keeps its pinned versions.
-RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
-    && npm cache clean --force
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 
 COPY . .
+# The JavaScript, then the development dependencies out of node_modules (every workspace stays linked).
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-# The services only read the tree; tsx's compile cache goes to /tmp, which `node` can write.
+FROM node:24-slim
+
+ENV NODE_ENV=production
+# The gateway binds to loopback unless told otherwise; in a container it must listen on every interface.
+ENV HOST=0.0.0.0
+WORKDIR /app
+
+COPY --from=build /app /app
+
+# The services only read the tree.
 USER node
 
-ENTRYPOINT ["node", "--import", "tsx"]
-CMD ["services/gateway/src/main.ts"]
+# `compiled`: every workspace package resolves to its dist/ (the package's `exports`).
+ENTRYPOINT ["node", "--conditions=compiled"]
+CMD ["services/gateway/dist/main.js"]

@@ -4,12 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AGENT_NAMES } from '@convo/contract';
+import { buildAll, serviceArgs } from './build/compile.js';
 import { ensureRedis, NoRedisError, type RedisHandle } from './ensure-redis.js';
 
 /**
- * `npm start`: the whole platform on one machine without Docker. Finds or starts
- * Redis, runs the gateway and every agent as its own process (as in production,
- * one process per service), prefixes their output, restarts a crashed one with
+ * `npm start`: the whole platform on one machine without Docker. Builds the
+ * services (scripts/build/compile.ts), finds or starts Redis, runs the gateway and
+ * every agent as its own process of compiled JavaScript (as in production, one
+ * process per service), prefixes their output, restarts a crashed one with
  * backoff, and on SIGINT/SIGTERM stops them all before Redis.
  */
 
@@ -61,7 +63,7 @@ class Supervised {
     const startedAt = Date.now();
     // Own process group: a terminal's Ctrl-C reaches only the supervisor, which
     // then sends exactly one SIGTERM, instead of each service getting two signals.
-    const child = spawn(process.execPath, ['--import', 'tsx', `services/${this.name}/src/main.ts`], {
+    const child = spawn(process.execPath, serviceArgs(this.name), {
       cwd: REPO_ROOT,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -165,6 +167,8 @@ function bannerPrinter(names: readonly string[]): (name: string, line: Record<st
 }
 
 async function main(): Promise<void> {
+  const built = await buildAll();
+  say(`built the services in ${built.ms} ms`);
   // A cluster given is used as it is (the services read REDIS_CLUSTER_NODES); otherwise find or start one Redis.
   const clusterNodes = process.env.REDIS_CLUSTER_NODES?.trim();
   if (clusterNodes) say(`using the Redis Cluster at ${clusterNodes}`);

@@ -1,16 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildAll, serviceArgs, serviceEntry } from '../../scripts/build/compile.js';
 import { acquireStartSlot } from './start-slots.js';
 
 /**
  * Runs services as real, separate processes for integration tests, exactly as
- * `npm start` does: `node --import tsx services/<name>/src/main.ts`. A service is
- * ready when it logs a JSON line with `msg: "ready"`; the gateway's carries `port`.
+ * `npm start` does: their compiled JavaScript, `node --conditions=compiled
+ * services/<name>/dist/main.js` (scripts/build/compile.ts; vitest's global setup builds it
+ * before any test runs). A service is ready when it logs a JSON line with `msg: "ready"`;
+ * the gateway's carries `port`.
  *
  * Readiness is awaited, not guessed: a start waits for that line for up to
  * SERVICE_READY_TIMEOUT_MS (default 120 s, far above what a start costs even on a
@@ -120,12 +123,13 @@ export function parseLine(raw: string): LogLine {
 }
 
 /**
- * Starts `services/<name>/src/main.ts` with process.env plus `env`; resolves once it
+ * Starts `services/<name>/dist/main.js` with process.env plus `env`; resolves once it
  * logs `ready`. Waits for a start slot first (see the gate above); the ready bound
  * counts from the spawn, not from the wait for a slot.
  */
 export async function startService(name: string, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
   const timeoutMs = opts.readyTimeoutMs ?? serviceReadyTimeoutMs();
+  await builtOnce();
   const release = await acquireStartSlot();
   try {
     return await spawnUntilReady(name, env, timeoutMs);
@@ -134,11 +138,25 @@ export async function startService(name: string, env: Record<string, string>, op
   }
 }
 
+let building: Promise<unknown> | undefined;
+
+/**
+ * The services' JavaScript as of the sources now: built once per process by the bench, the chaos
+ * run and the evals; a test run's global setup has built it already (SERVICES_BUILT), so its test
+ * files, running side by side, never rewrite dist/ under each other's starts.
+ */
+function builtOnce(): Promise<unknown> {
+  if (process.env.SERVICES_BUILT === '1') return Promise.resolve();
+  building ??= buildAll();
+  return building;
+}
+
 async function spawnUntilReady(name: string, env: Record<string, string>, timeoutMs: number): Promise<ServiceProcess> {
   // SERVICE_NODE_ARGS: extra Node flags for every service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench run.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (!existsSync(serviceEntry(name))) throw new Error(`${name} is not built: ${serviceEntry(name)} is missing (npm run build)`);
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `services/${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serviceArgs(name)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -125,7 +125,7 @@ describe('every agent is registered where docs/adding-an-agent.md says', () => {
     for (const file of ['package.json', 'README.md', 'src/main.ts', 'src/agent.ts', 'src/offline.ts'])
       expect(existsSync(join(REPO_ROOT, 'services', agent, file)), `services/${agent}/${file}`).toBe(true);
     expect(dockerfile).toContain(`COPY services/${agent}/package.json services/${agent}/`);
-    expect(compose).toContain(`command: ['services/${agent}/src/main.ts']`);
+    expect(compose).toContain(`command: ['services/${agent}/dist/main.js']`);
     expect(architecture).toMatch(new RegExp(`^\\| ${agent} \\|`, 'm'));
     // Its README names the product packages it depends on, and every repository path it names exists.
     const readme = read(`services/${agent}/README.md`);

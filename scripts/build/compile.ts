@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unpackKuromojiDictionary } from '@convo/text';
 import { build, type BuildOptions } from 'esbuild';
 
 /**
@@ -48,7 +49,7 @@ export async function buildAll(root: string = REPO_ROOT): Promise<BuildReport> {
   );
   let written = 0;
   let removed = 0;
-  const results = await Promise.all(workspaces.map((dir) => buildWorkspace(dir)));
+  const results = await Promise.all(workspaces.map((dir) => buildWorkspace(dir, GENERATED[relative(root, dir)])));
   for (const result of results) {
     written += result.written;
     removed += result.removed;
@@ -81,7 +82,15 @@ const TRANSPILE: BuildOptions = {
   logLevel: 'error',
 };
 
-async function buildWorkspace(dir: string): Promise<{ written: number; removed: number }> {
+/**
+ * What a workspace's dist/ holds besides its modules, made by the build and kept by its sweep:
+ * @convo/text's kuromoji dictionary unpacked (kuromoji-dictionary.ts says why).
+ */
+const GENERATED: Record<string, (out: string) => string[]> = {
+  'shared/text': (out) => unpackKuromojiDictionary(join(out, 'kuromoji')),
+};
+
+async function buildWorkspace(dir: string, generate?: (out: string) => string[]): Promise<{ written: number; removed: number }> {
   const src = join(dir, 'src');
   const out = join(dir, 'dist');
   const sources = walk(src);
@@ -98,6 +107,7 @@ async function buildWorkspace(dir: string): Promise<{ written: number; removed: 
     wanted.add(target);
     if (writeIfChanged(target, readFileSync(file))) written++;
   }
+  for (const file of generate?.(out) ?? []) wanted.add(file);
   let removed = 0;
   for (const file of isDirectory(out) ? walk(out) : []) {
     if (wanted.has(file)) continue;

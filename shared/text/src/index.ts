@@ -4,5 +4,6 @@
  */
 export * from './analyzer.js';
 export * from './budget.js';
+export { unpackKuromojiDictionary } from './kuromoji-dictionary.js';
 export * from './pieces.js';
 export * from './wordnet.js';

@@ -37,6 +37,37 @@ export function sameTime(expected: string, stored: string): boolean {
   return expectedTime !== null && pad(stored) === expectedTime;
 }
 
+/** Every H:MM / HH:MM of a text, zero-padded, in order. */
+function timesIn(text: string): string[] {
+  return [...nfkc(text).matchAll(/(?<!\d)(\d{1,2}):(\d{2})(?!\d)/g)].map((m) => `${m[1]!.padStart(2, '0')}:${m[2]}`);
+}
+
+/** Every YYYY-MM-DD of a text, in order. */
+function datesIn(text: string): string[] {
+  return [...nfkc(text).matchAll(/(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)/g)].map((m) => m[0]);
+}
+
+/** `HH:MM/HH:MM`: the stored value holds exactly those two times, start first (one time of the window is wrong). */
+export function sameTimeRange(expected: string, stored: string): boolean {
+  const want = timesIn(expected);
+  const got = timesIn(stored);
+  return want.length === 2 && got.length === 2 && got[0] === want[0] && got[1] === want[1];
+}
+
+/** `YYYY-MM-DD/YYYY-MM-DD`: the stored value holds exactly those two dates, start first. */
+export function sameDateRange(expected: string, stored: string): boolean {
+  const want = datesIn(expected);
+  const got = datesIn(stored);
+  return want.length === 2 && got.length === 2 && got[0] === want[0] && got[1] === want[1];
+}
+
+/** `YYYY-MM-DDTHH:MM`: the stored value holds that day and that time (a day or a time alone is wrong). */
+export function sameDateTime(expected: string, stored: string): boolean {
+  const [date, time] = nfkc(expected).split('T');
+  if (!date || !time) return false;
+  return datesIn(stored).length === 1 && datesIn(stored)[0] === date && timesIn(stored).length === 1 && timesIn(stored)[0] === timesIn(time)[0];
+}
+
 export function sameYear(expected: string, stored: string): boolean {
   return new RegExp(`(?<!\\d)${escapeRe(expected.trim())}(?!\\d)`).test(nfkc(stored));
 }
@@ -117,6 +148,9 @@ const BY_KIND: Record<Exclude<Kind, 'period' | 'duration' | 'text'>, (expected: 
   postal_code: samePostalCode,
   url: sameUrl,
   name: sameName,
+  time_range: sameTimeRange,
+  date_range: sameDateRange,
+  datetime: sameDateTime,
 };
 
 /** Whether a recorded value satisfies the expectation's value (status aside). */
@@ -158,6 +192,35 @@ export interface FieldScore {
   value: string | null;
   correct: boolean;
   followUps: number;
+  /**
+   * A value was stored that is not the expected one and the respondent never saw it: no assistant
+   * message after their first reply to the field contains it (no echo, no confirmation). Set from
+   * the transcript ({@link markSilentWrong}); the worst outcome an interview can have (issue 33).
+   */
+  silentWrong?: boolean;
+}
+
+/** One message of the final snapshot's conversation. */
+export interface TranscriptLine {
+  role: string;
+  fieldId: string | null;
+  text: string;
+}
+
+/** Whether `value` appears in an assistant message after the respondent first replied to `fieldId` (NFKC, case, spaces folded). */
+export function shownToRespondent(value: string, fieldId: string, transcript: readonly TranscriptLine[]): boolean {
+  const first = transcript.findIndex((line) => line.role === 'user' && line.fieldId === fieldId);
+  if (first < 0) return false;
+  const needle = fold(value);
+  return transcript.slice(first + 1).some((line) => line.role === 'assistant' && fold(line.text).includes(needle));
+}
+
+/** Marks each wrong field that holds a value the respondent was never shown. */
+export function markSilentWrong(fields: FieldScore[], transcript: readonly TranscriptLine[]): void {
+  for (const field of fields) {
+    const stored = field.value !== null && field.value.trim() !== '' && field.finalStatus !== 'unresolved';
+    field.silentWrong = stored && !field.correct && !shownToRespondent(field.value!, field.fieldId, transcript);
+  }
 }
 
 /** Correct: the final status is the expected one and, for `done`, the value matches. */

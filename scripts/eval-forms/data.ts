@@ -26,6 +26,10 @@ export const KINDS = [
   'postal_code',
   'name',
   'text',
+  // Batch 2 (eval/forms-blind): ranges and compound values, `start/end` and `dateTtime`.
+  'time_range',
+  'date_range',
+  'datetime',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -107,6 +111,8 @@ const FormShape = z
 const FormFile = z.object({
   id: z.string().min(1),
   language: z.enum(['ja', 'en']),
+  /** The day the respondent answers (YYYY-MM-DD), for relative dates; batch 2 only. */
+  conversationDate: z.iso.date().optional(),
   domain: z.string().optional(),
   form: FormShape,
   respondents: z.array(Respondent).min(1),

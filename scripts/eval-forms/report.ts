@@ -20,6 +20,8 @@ export interface Totals {
   completion: Ratio;
   completionCooperative: Ratio;
   accuracy: Ratio;
+  /** Fields holding a wrong value the respondent never saw (compare.ts, markSilentWrong). */
+  silentWrong: number;
   followUpsPerField: number;
   turnsMean: number;
   turnsMax: number;
@@ -60,6 +62,7 @@ export function totals(results: readonly SessionResult[], forms: number): Totals
     completion: ratio(completed.length, results.length),
     completionCooperative: ratio(coop.filter((r) => r.completed).length, coop.length),
     accuracy: ratio(fields.filter((f) => f.correct).length, fields.length),
+    silentWrong: fields.filter((f) => f.silentWrong === true).length,
     followUpsPerField: fields.length === 0 ? NaN : sum(fields.map((f) => f.followUps)) / fields.length,
     turnsMean: turns.length === 0 ? NaN : sum(turns) / turns.length,
     turnsMax: turns.length === 0 ? NaN : Math.max(...turns),
@@ -125,6 +128,7 @@ export function totalsTable(reports: readonly SetReport[]): string {
     ['completion (awaiting_confirmation)', (t) => pct(t.completion)],
     ['completion, cooperative respondents', (t) => pct(t.completionCooperative)],
     ['field-value accuracy (correct fields / fields)', (t) => pct(t.accuracy)],
+    ['silent wrong values (stored wrong, never shown)', (t) => String(t.silentWrong)],
     ['follow-ups per field', (t) => num(t.followUpsPerField)],
     ['respondent turns per session (mean / max)', (t) => `${num(t.turnsMean, 1)} / ${Number.isFinite(t.turnsMax) ? t.turnsMax : 'n/a'}`],
     ['sessions stuck (60 messages or 120 s)', (t) => String(t.stuck)],

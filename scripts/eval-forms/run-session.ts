@@ -1,6 +1,6 @@
 import type { CreateSessionInput } from '@convo/client';
 import { SessionClient } from './client.js';
-import { scoreField, type FieldScore } from './compare.js';
+import { markSilentWrong, scoreField, type FieldScore } from './compare.js';
 import type { EvalForm, Respondent, SetName, Style } from './data.js';
 import { isPure } from './purity.js';
 import { decide, type Sent, type Snapshot } from './respondent.js';
@@ -65,6 +65,7 @@ export async function runSession(
     result.fields = scoreFields(respondent, final);
     scorePurity(final, respondent, result);
     result.transcript = final.messages.map((m) => ({ role: m.role, fieldId: m.fieldId ?? null, text: m.text }));
+    markSilentWrong(result.fields, result.transcript);
   } catch (err) {
     result.error = (err as Error).message;
     result.ended = 'error';

@@ -3,14 +3,18 @@ import {
   canonUrl,
   containsAll,
   finalStatus,
+  markSilentWrong,
   sameChoice,
   sameDate,
+  sameDateRange,
+  sameDateTime,
   sameEmail,
   sameName,
   sameNumber,
   samePhone,
   samePostalCode,
   sameTime,
+  sameTimeRange,
   sameUrl,
   sameYear,
   sameYesNo,
@@ -25,6 +29,22 @@ import { detailLines, setReport } from '../../scripts/eval-forms/report.js';
 import type { SessionResult } from '../../scripts/eval-forms/run-session.js';
 
 describe('comparators', () => {
+  it('ranges and a day with a time: both ends, in order; one end or one part alone is wrong', () => {
+    expect(sameTimeRange('13:00/15:00', '13:00/15:00')).toBe(true);
+    expect(sameTimeRange('09:00/17:00', '9:00–17:00')).toBe(true);
+    expect(sameTimeRange('13:00/15:00', '15:00')).toBe(false);
+    expect(sameTimeRange('13:00/15:00', '13:00')).toBe(false);
+    expect(sameTimeRange('13:00/15:00', '15:00/13:00')).toBe(false);
+    expect(sameDateRange('2025-07-02/2025-07-09', '2025-07-02/2025-07-09')).toBe(true);
+    expect(sameDateRange('2025-07-02/2025-07-09', '2025-07-02 to 2025-07-09')).toBe(true);
+    expect(sameDateRange('2025-07-02/2025-07-09', '2025-07-02')).toBe(false);
+    expect(sameDateTime('2025-05-03T19:30', '2025-05-03T19:30')).toBe(true);
+    expect(sameDateTime('2025-05-03T19:30', '2025-05-03 19:30')).toBe(true);
+    expect(sameDateTime('2025-05-03T19:30', '19:30')).toBe(false);
+    expect(sameDateTime('2025-05-03T19:30', '2025-05-03')).toBe(false);
+    expect(sameDateTime('2025-05-03T19:30', '2025-05-04T19:30')).toBe(false);
+  });
+
   it('email: lower-case exact', () => {
     expect(sameEmail('jane.doe@example.org', 'Jane.Doe@Example.org')).toBe(true);
     expect(sameEmail('jane.doe@example.org', ' jane.doe@example.org ')).toBe(true);
@@ -135,6 +155,38 @@ describe('comparators', () => {
       scoreField('e', { kind: 'email', status: 'needs_review' }, { fieldId: 'e', status: 'done', value: 'dunno', needsReview: true })
         .correct,
     ).toBe(true);
+  });
+});
+
+describe('silent wrong values', () => {
+  const transcript = [
+    { role: 'assistant', fieldId: 'slot', text: 'When can we come by?' },
+    { role: 'user', fieldId: 'slot', text: 'any time from 2 to 4 in the afternoon' },
+    { role: 'assistant', fieldId: 'phone', text: 'Thanks. And your phone number?' },
+    { role: 'user', fieldId: 'phone', text: '090 1234 5678' },
+    { role: 'assistant', fieldId: null, text: 'Just to check: +81 90-1234-5678?' },
+  ];
+  const expectations = {
+    slot: { kind: 'time_range', value: '14:00/16:00', status: 'done' },
+    phone: { kind: 'phone', value: '+819012345679', status: 'done' },
+    email: { kind: 'email', value: 'a@example.org', status: 'done' },
+  } as const;
+
+  it('marks a wrong value nobody was shown, not one that was echoed or confirmed, nor a right or missing one', () => {
+    const fields = [
+      scoreField('slot', expectations.slot, { fieldId: 'slot', status: 'done', value: '16:00' }),
+      scoreField('phone', expectations.phone, { fieldId: 'phone', status: 'done', value: '+81 90-1234-5678' }),
+      scoreField('email', expectations.email, { fieldId: 'email', status: 'pending', value: null }),
+    ];
+    markSilentWrong(fields, transcript);
+    expect(fields.map((f) => [f.fieldId, f.correct, f.silentWrong])).toEqual([
+      ['slot', false, true],
+      ['phone', false, false],
+      ['email', false, false],
+    ]);
+    const right = [scoreField('slot', expectations.slot, { fieldId: 'slot', status: 'done', value: '14:00/16:00' })];
+    markSilentWrong(right, transcript);
+    expect(right[0]!.silentWrong).toBe(false);
   });
 });
 

@@ -65,7 +65,9 @@ export function sameDateRange(expected: string, stored: string): boolean {
 export function sameDateTime(expected: string, stored: string): boolean {
   const [date, time] = nfkc(expected).split('T');
   if (!date || !time) return false;
-  return datesIn(stored).length === 1 && datesIn(stored)[0] === date && timesIn(stored).length === 1 && timesIn(stored)[0] === timesIn(time)[0];
+  return (
+    datesIn(stored).length === 1 && datesIn(stored)[0] === date && timesIn(stored).length === 1 && timesIn(stored)[0] === timesIn(time)[0]
+  );
 }
 
 export function sameYear(expected: string, stored: string): boolean {
@@ -193,9 +195,10 @@ export interface FieldScore {
   correct: boolean;
   followUps: number;
   /**
-   * A value was stored that is not the expected one and the respondent never saw it: no assistant
-   * message after their first reply to the field contains it (no echo, no confirmation). Set from
-   * the transcript ({@link markSilentWrong}); the worst outcome an interview can have (issue 33).
+   * A value was stored that is not the expected one and the respondent was never shown it when it
+   * was taken: no reply of the interview to their answer echoed or confirmed it (the summary at the
+   * end does not count: a list of every answer is skimmed, not checked). Set from the transcript
+   * ({@link markSilentWrong}); the worst outcome an interview can have (issue 33).
    */
   silentWrong?: boolean;
 }
@@ -207,12 +210,20 @@ export interface TranscriptLine {
   text: string;
 }
 
-/** Whether `value` appears in an assistant message after the respondent first replied to `fieldId` (NFKC, case, spaces folded). */
+/**
+ * Whether `value` was shown when it was taken: after a reply of the respondent to `fieldId`, one of
+ * the interview's messages up to the respondent's next message (an acknowledgement, a confirmation
+ * question, the next question) contains it (NFKC, case and spaces folded). Messages that belong to
+ * no field (the greeting, the final summary) do not count.
+ */
 export function shownToRespondent(value: string, fieldId: string, transcript: readonly TranscriptLine[]): boolean {
-  const first = transcript.findIndex((line) => line.role === 'user' && line.fieldId === fieldId);
-  if (first < 0) return false;
   const needle = fold(value);
-  return transcript.slice(first + 1).some((line) => line.role === 'assistant' && fold(line.text).includes(needle));
+  let afterReply = false;
+  for (const line of transcript) {
+    if (line.role === 'user') afterReply = line.fieldId === fieldId;
+    else if (afterReply && line.role === 'assistant' && line.fieldId !== null && fold(line.text).includes(needle)) return true;
+  }
+  return false;
 }
 
 /** Marks each wrong field that holds a value the respondent was never shown. */

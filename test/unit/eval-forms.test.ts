@@ -164,7 +164,9 @@ describe('silent wrong values', () => {
     { role: 'user', fieldId: 'slot', text: 'any time from 2 to 4 in the afternoon' },
     { role: 'assistant', fieldId: 'phone', text: 'Thanks. And your phone number?' },
     { role: 'user', fieldId: 'phone', text: '090 1234 5678' },
-    { role: 'assistant', fieldId: null, text: 'Just to check: +81 90-1234-5678?' },
+    { role: 'assistant', fieldId: 'phone', text: 'Just to check: +81 90-1234-5678?' },
+    { role: 'user', fieldId: 'phone', text: 'yes' },
+    { role: 'assistant', fieldId: null, text: 'Here is a summary of your answers: • When: 16:00 • Phone: +81 90-1234-5678' },
   ];
   const expectations = {
     slot: { kind: 'time_range', value: '14:00/16:00', status: 'done' },
@@ -172,7 +174,7 @@ describe('silent wrong values', () => {
     email: { kind: 'email', value: 'a@example.org', status: 'done' },
   } as const;
 
-  it('marks a wrong value nobody was shown, not one that was echoed or confirmed, nor a right or missing one', () => {
+  it('marks a wrong value not shown when it was taken (the final summary does not count), not one that was confirmed, nor a right or missing one', () => {
     const fields = [
       scoreField('slot', expectations.slot, { fieldId: 'slot', status: 'done', value: '16:00' }),
       scoreField('phone', expectations.phone, { fieldId: 'phone', status: 'done', value: '+81 90-1234-5678' }),

@@ -404,6 +404,9 @@ const REVIEW_FIELDS: ReadonlyArray<[string, FactDefinition[]]> = [
       fact('year', 'Year of graduation', 'year'),
       fact('period', 'Employment period', 'period'),
       fact('duration', 'How long they stayed', 'duration'),
+      fact('time_range', 'Callback window', 'time_range'),
+      fact('date_range', 'Leave dates', 'date_range'),
+      fact('datetime', 'Appointment', 'datetime'),
     ],
   ],
   [

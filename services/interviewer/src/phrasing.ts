@@ -70,6 +70,18 @@ const FORMAT_NOTE: Partial<Record<FactType, Record<SessionLanguage, string>>> = 
   name: { ja: '姓と名の両方をお願いします。', en: 'Please give both your first and last name.' },
   time: { ja: '「14時30分」のような形でお願いします。', en: 'For example, “14:30” or “2:30 pm”.' },
   year: { ja: '「2023年」のように西暦でお願いします。', en: 'The year is enough, for example “2023”.' },
+  time_range: {
+    ja: '「13時から15時まで」のように、始まりと終わりの時刻をお願いします。',
+    en: 'Please give both ends, for example “1 pm to 3 pm”.',
+  },
+  date_range: {
+    ja: '「5月1日から5月5日まで」のように、初日と最終日をお願いします。',
+    en: 'Please give the first and last day, for example “May 1 to May 5”.',
+  },
+  datetime: {
+    ja: '「5月3日の19時30分」のように、日付と時刻をお願いします。',
+    en: 'Please give the day and the time, for example “May 3 at 7:30 pm”.',
+  },
 };
 
 // What a good answer looks like, for the last try at a field.

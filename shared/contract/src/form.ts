@@ -30,6 +30,10 @@ export const AnswerType = z.enum([
   'postal_code',
   'name',
   'text',
+  // A window of two times (`HH:MM/HH:MM`), two dates (`YYYY-MM-DD/YYYY-MM-DD`), a day with a time (`YYYY-MM-DDTHH:MM`).
+  'time_range',
+  'date_range',
+  'datetime',
 ]);
 export type AnswerType = z.infer<typeof AnswerType>;
 

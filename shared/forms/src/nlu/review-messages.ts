@@ -38,6 +38,9 @@ export const KIND_NAME: Readonly<Record<SessionLanguage, Record<Exclude<FactType
     period: 'time or period',
     duration: 'length of time',
     postal_code: 'postal code',
+    time_range: 'time window (from and until)',
+    date_range: 'first and last day',
+    datetime: 'day and time',
   },
   ja: {
     email: 'メールアドレス',
@@ -53,6 +56,9 @@ export const KIND_NAME: Readonly<Record<SessionLanguage, Record<Exclude<FactType
     period: '時期や期間',
     duration: '期間',
     postal_code: '郵便番号',
+    time_range: '時間帯（何時から何時まで）',
+    date_range: '開始日と終了日',
+    datetime: '日時（日付と時刻）',
   },
 };
 const WHAT = KIND_NAME;

@@ -16,7 +16,7 @@ import {
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate } from './date-values.js';
-import { asksForRecord, extractDuration, extractPeriod, extractTime, extractYear } from './time-values.js';
+import { asksForRecord, extractDuration, extractPeriod, extractTime, extractTimeRange, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
@@ -494,9 +494,48 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
     }
     case 'name':
       return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
+    case 'time_range':
+      return extractTimeRange(answer, time);
+    case 'datetime': {
+      // A day and a time, both from the reply: either alone is half of the answer, refused with what was heard.
+      const day = extractKind({ ...spec, type: 'date' }, answer, input);
+      const clock = extractTime(answer, time);
+      if (day.value !== null && /^\d{4}-\d{2}-\d{2}$/.test(day.value) && clock.value !== null)
+        return { value: `${day.value}T${clock.value}`, rejected: null };
+      const heard = day.value ?? clock.value ?? day.rejected ?? clock.rejected;
+      return heard === null ? { value: null, rejected: null } : { value: null, rejected: heard, problem: 'invalid' };
+    }
+    case 'date_range':
+      return extractDateRange(spec, answer, input);
     case 'text':
       return { value: null, rejected: null };
   }
+}
+
+// Where a reply joins its first and last day: "from the 2nd to the 9th", "jul 21-24", 「5月1日から5日まで」.
+const DATE_JOIN = /(?:\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|-|–|—|~|〜|～|から)\s*/giu;
+// Each join read costs two date readings of the reply: a reply of many dashes is not read many times over.
+const DATE_JOINS_READ = 6;
+
+/**
+ * Two days as `YYYY-MM-DD/YYYY-MM-DD`: the reply is cut where it joins two dates and each side is
+ * read as a date; a last day said as a bare day of the month ("jul 21-24", 「5日まで」) takes the
+ * first day's month. One date alone is not a range: refused with what was heard.
+ */
+function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): Extraction {
+  const asDate = (text: string) => extractKind({ ...spec, type: 'date' }, text, input).value;
+  const isDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
+  for (const join of [...answer.matchAll(DATE_JOIN)].slice(0, DATE_JOINS_READ)) {
+    const at = join.index;
+    const first = asDate(answer.slice(0, at));
+    if (!isDay(first)) continue;
+    const rest = answer.slice(at + join[0].length);
+    const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest.normalize('NFKC'));
+    const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : asDate(rest);
+    if (isDay(last) && last > first) return { value: `${first}/${last}`, rejected: null };
+  }
+  const one = asDate(answer);
+  return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
 }
 
 const AGE_ASKED = /\bage\b|\bhow old\b|\byears? old\b/i;

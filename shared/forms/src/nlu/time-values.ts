@@ -78,7 +78,14 @@ function spokenDigits(words: string, num: number): string {
 
 // ---------------------------------------------------------------- times of day
 
-type Clock = Located & { hour: number; minute: number; settled: boolean; bound: boolean };
+type Clock = Located & {
+  hour: number;
+  minute: number;
+  settled: boolean;
+  bound: boolean;
+  /** The other end, when the clock was read as the start of a range ("2 to 4 pm", 「9時〜17時」). */
+  until?: { hour: number; minute: number; settled: boolean };
+};
 
 // Day parts, longest first so 深夜 is not read as 夜. Applied to an hour that has no am/pm of its own.
 const DAY_PART =
@@ -146,6 +153,92 @@ export function extractTime(text: string, options: TimeOptions): Extraction {
   return NONE;
 }
 
+// What joins the two ends of a window: "2 to 4", "from 9 until 5", "between 1 and 3", "13-15", "5pm, till like 7",
+// 「9時から17時まで」, 「6時〜9時」.
+const JOIN = String.raw`(?:\s*,)?\s*(?:to|till|until|til|through|thru|and|-|–|—|~|〜|～|から)\s*(?:like\s+|about\s+|around\s+|maybe\s+)?`;
+const RANGE_JOIN = new RegExp(String.raw`^${JOIN}$`, 'i');
+// An end said as a bare number beside the other end's time: "from 2 to 4 pm", "between 1 and 3pm", 「13-17時」.
+const BARE_END_AFTER = new RegExp(
+  String.raw`^${JOIN}(\d{1,2})(?::([0-5]\d))?(?!\d|\s*(?:%|years?|months?|days?|people|persons?|人|歳|才|日|分間|時間))`,
+  'i',
+);
+const BARE_START_BEFORE = new RegExp(String.raw`(?<![\d:])(\d{1,2})(?::([0-5]\d))?(?:\s*時)?${JOIN}$`, 'i');
+
+type End = Pick<Clock, 'hour' | 'minute' | 'settled'>;
+
+/**
+ * A window of two times as `HH:MM/HH:MM` (24-hour): "any time from 2 to 4 in the afternoon",
+ * "13:00-15:00", 「午前9時から午後5時まで」, 「6時〜9時」. The ends are the first two times the reply
+ * joins as a range; an end said without am/pm that would fall before the start is read in the
+ * afternoon ("from 11 to 2" is 11:00–14:00). One time alone is not a window: it is refused with
+ * what was heard, so the interviewer asks for both ends instead of storing half of the answer.
+ */
+export function extractTimeRange(text: string, options: TimeOptions): Extraction {
+  const plain = nfkcDigits(text);
+  const clocks = clockMentions(text, options);
+  const ranges: Array<[End, End, number]> = [];
+  for (const [i, clock] of clocks.entries()) {
+    if (clock.until) ranges.push([clock, clock.until, clock.end]);
+    // 「午後２時～４時」 read as one time: its other end is inside it.
+    const inner = /(?:から|〜|～|~|-|–)/.exec(plain.slice(clock.start, clock.end));
+    const innerEnd = inner ? BARE_END_AFTER.exec(plain.slice(clock.start + inner.index, clock.end)) : null;
+    if (innerEnd) ranges.push([clock, bareEnd(innerEnd), clock.end]);
+    const next = clocks[i + 1];
+    if (next && RANGE_JOIN.test(text.slice(clock.end, next.start))) ranges.push([clock, next, next.end]);
+    const after = BARE_END_AFTER.exec(plain.slice(clock.end));
+    if (after) ranges.push([clock, bareEnd(after), clock.end + after[0].length]);
+    const before = BARE_START_BEFORE.exec(plain.slice(0, clock.start));
+    if (before) ranges.push([bareEnd(before), clock, clock.end]);
+  }
+  for (const [from, to, endsAt] of ranges) {
+    const window = inDayPart(from, to, dayPartAfter(text, endsAt));
+    if (window)
+      return {
+        value: `${hhmm(Math.floor(window[0] / 60) % 24, window[0] % 60)}/${hhmm(Math.floor(window[1] / 60) % 24, window[1] % 60)}`,
+        rejected: null,
+      };
+  }
+  const one = clocks[0];
+  return one ? { value: null, rejected: text.slice(one.start, one.end).trim(), problem: 'invalid' } : NONE;
+}
+
+/** Full-width digits and colons as ASCII, one for one (offsets unchanged). */
+function nfkcDigits(text: string): string {
+  return text.replace(/[０-９：]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+}
+
+function bareEnd(match: RegExpExecArray): End {
+  return { hour: Number(match[1]), minute: Number(match[2] ?? 0), settled: Number(match[1]) > 12 || Number(match[1]) === 0 };
+}
+
+/** The day part said right after a window ("from 2 to 4 in the afternoon"), if any. */
+function dayPartAfter(text: string, at: number): DayPart | undefined {
+  const match = /^\s*(?:in the\s+)?(\S+(?:\s+\S+)?)/.exec(text.slice(at, at + 24));
+  if (!match) return undefined;
+  const part = new RegExp(DAY_PART.source, 'i').exec(match[1]!);
+  return part ? dayPartOf(part) : undefined;
+}
+
+/**
+ * Start and end in minutes, am/pm settled: a day part said after the window applies to both ends;
+ * an unsettled start takes the end's afternoon ("from 2 to 4 pm"); an end before the start is
+ * after noon ("from 11 to 2"); a window wholly of small hours with no am/pm is read in the
+ * afternoon ("half past one until four"). Null when the ends do not make a window.
+ */
+function inDayPart(from: End, to: End, part: DayPart | undefined): [number, number] | null {
+  let start = (part && !from.settled ? withDayPart(from.hour, part) : from.hour) * 60 + from.minute;
+  let end = (part && !to.settled ? withDayPart(to.hour, part) : to.hour) * 60 + to.minute;
+  const settledStart = from.settled || part !== undefined;
+  const settledEnd = to.settled || part !== undefined;
+  if (!settledStart && end >= 12 * 60 && start < 12 * 60 && start + 12 * 60 < end) start += 12 * 60;
+  if (end <= start && !settledEnd && end < 12 * 60 && end + 12 * 60 > start) end += 12 * 60;
+  if (!settledStart && !settledEnd && end < 7 * 60 + 1) {
+    start += 12 * 60;
+    end += 12 * 60;
+  }
+  return end > start ? [start, end] : null;
+}
+
 function refines(later: Clock, current: Clock): boolean {
   if (current.bound && !later.bound) return true;
   const minutes = (clock: Clock) => clock.hour * 60 + clock.minute;
@@ -200,12 +293,17 @@ function chronoClocks(rewritten: Rewritten, options: TimeOptions): Clock[] {
       const hour = components.get('hour') ?? 0;
       // A 24-hour reading ("19:30", "09:00", 「0時」) or a named hour settles am/pm as firmly as "pm" does.
       const settled = components.isCertain('meridiem') || hour > 12 || hour === 0 || /\b0\d:\d{2}|noon|midday/i.test(written);
+      const end = res.end?.isCertain('hour') ? res.end : undefined;
+      const endHour = end?.get('hour') ?? 0;
       out.push({
         ...located(rewritten, at, written.length),
         hour,
         minute: components.get('minute') ?? 0,
         settled,
         bound: isBound(rewritten, at, written.length),
+        ...(end && {
+          until: { hour: endHour, minute: end.get('minute') ?? 0, settled: end.isCertain('meridiem') || endHour > 12 || endHour === 0 },
+        }),
       });
     }
   }

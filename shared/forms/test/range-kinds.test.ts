@@ -1,0 +1,91 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadContentAnalyzer, reviewAnswer } from '@convo/forms';
+import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
+
+/**
+ * The compound kinds of the optional form extension (issue 33): a window of two times, a first
+ * and last day, a day with a time. A value is the whole of what was asked, normalised; half of it
+ * (one end, a day without its time) is refused with what was heard, never stored as the answer.
+ */
+
+const field: FormField = { id: 'f1', fieldId: 'when', label: 'When?', intent: null, required: true, sortOrder: 0 };
+const facts = (answerType: AnswerType): FactDefinition[] => [
+  { id: 'k1', formFieldId: 'f1', factKey: 'when', fact: 'When', doneCriteria: '', questioningHints: null, answerType },
+];
+// A Wednesday, from local components so relative dates do not depend on the machine's zone.
+const NOW = new Date(2025, 2, 12, 12, 0, 0);
+
+function valueOf(answerType: AnswerType, answer: string, language: 'en' | 'ja' = 'en') {
+  const outcome = reviewAnswer({
+    field,
+    facts: facts(answerType),
+    answers: [answer],
+    language,
+    country: language === 'ja' ? 'JP' : 'GB',
+    now: NOW,
+  });
+  return { passed: outcome.passed, value: outcome.field_value ?? null };
+}
+
+beforeAll(() => preloadContentAnalyzer());
+
+describe('time_range', () => {
+  it.each([
+    ['Any time from 2 to 4 in the afternoon works for me', '14:00/16:00'],
+    ['13:00-15:00', '13:00/15:00'],
+    ['between 1 and 3pm', '13:00/15:00'],
+    ['after 5pm, till like 7', '17:00/19:00'],
+    ['from 11 to 2', '11:00/14:00'],
+    ['from 10 till 6', '10:00/18:00'],
+  ])('en: %s → %s', (answer, want) => {
+    expect(valueOf('time_range', answer)).toEqual({ passed: true, value: want });
+  });
+
+  it.each([
+    ['午前9時から午後5時まで', '09:00/17:00'],
+    ['13-17時', '13:00/17:00'],
+    ['午後２時～４時', '14:00/16:00'],
+    ['10時〜12時の間でお願いします', '10:00/12:00'],
+  ])('ja: %s → %s', (answer, want) => {
+    expect(valueOf('time_range', answer, 'ja')).toEqual({ passed: true, value: want });
+  });
+
+  it('refuses one time alone instead of storing it as the window', () => {
+    expect(valueOf('time_range', '3pm is good')).toMatchObject({ passed: false });
+    expect(valueOf('time_range', '午後3時', 'ja')).toMatchObject({ passed: false });
+  });
+});
+
+describe('date_range', () => {
+  it.each([
+    ['from 2025-07-02 to 2025-07-09', '2025-07-02/2025-07-09'],
+    ['jul 21-24', '2025-07-21/2025-07-24'],
+    ['30 June to 10 July', '2025-06-30/2025-07-10'],
+  ])('en: %s → %s', (answer, want) => {
+    expect(valueOf('date_range', answer)).toEqual({ passed: true, value: want });
+  });
+
+  it('ja: 5月1日から5日まで', () => {
+    expect(valueOf('date_range', '5月1日から5日まで', 'ja')).toEqual({ passed: true, value: '2025-05-01/2025-05-05' });
+  });
+
+  it('refuses one day alone', () => {
+    expect(valueOf('date_range', 'on 2 July')).toMatchObject({ passed: false });
+  });
+});
+
+describe('datetime', () => {
+  it.each([
+    ['en', 'tomorrow at 3pm', '2025-03-13T15:00'],
+    // ("Saturday the 15th" without its month is not read as a date yet, for any date field: issue 33's "date inside a phrase".)
+    ['en', 'Saturday 15 March, 7:30 in the evening', '2025-03-15T19:30'],
+    ['ja', '明日の午後2時', '2025-03-13T14:00'],
+  ] as const)('%s: %s → %s', (language, answer, want) => {
+    expect(valueOf('datetime', answer, language)).toEqual({ passed: true, value: want });
+  });
+
+  it('refuses a time without its day, and a day without its time', () => {
+    expect(valueOf('datetime', 'around 3pm')).toMatchObject({ passed: false });
+    expect(valueOf('datetime', 'next Friday')).toMatchObject({ passed: false });
+  });
+});

@@ -66,22 +66,29 @@ export function loadKuromojiTokenizer(): Promise<unknown> {
 }
 
 /**
- * Unpacks kuromoji's dictionary files into `dir` (the build's step for this package); a file
- * already unpacked from the same packed file (not older than it) is kept. Returns every file
- * of the unpacked dictionary.
+ * Unpacks kuromoji's dictionary files into `dir` (the build's step for this package). The files
+ * are unpacked again when kuromoji's version or a packed file's size differs from what `dir`'s
+ * stamp records (modification times do not say: package managers and image layers reset them).
+ * Returns every file of the unpacked dictionary, the stamp included.
  */
 export function unpackKuromojiDictionary(dir: string = UNPACKED_KUROMOJI_DIR): string[] {
   mkdirSync(dir, { recursive: true });
-  return readdirSync(PACKED_DIR)
-    .filter((name) => name.endsWith('.dat.gz'))
-    .map((name) => {
-      const packed = join(PACKED_DIR, name);
-      const unpacked = join(dir, basename(name, '.gz'));
-      if (!existsSync(unpacked) || statSync(unpacked).mtimeMs < statSync(packed).mtimeMs) {
-        const temporary = `${unpacked}.${process.pid}.tmp`;
-        writeFileSync(temporary, gunzipSync(readFileSync(packed)));
-        renameSync(temporary, unpacked);
-      }
-      return unpacked;
-    });
+  const names = readdirSync(PACKED_DIR).filter((name) => name.endsWith('.dat.gz'));
+  const version = (JSON.parse(readFileSync(join(PACKED_DIR, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const stamp = JSON.stringify({ version, sizes: Object.fromEntries(names.map((name) => [name, statSync(join(PACKED_DIR, name)).size])) });
+  const stampFile = join(dir, 'SOURCE.json');
+  const current = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp;
+  const files = names.map((name) => {
+    const unpacked = join(dir, basename(name, '.gz'));
+    if (!current || !existsSync(unpacked)) writeAtomically(unpacked, gunzipSync(readFileSync(join(PACKED_DIR, name))));
+    return unpacked;
+  });
+  if (!current) writeAtomically(stampFile, Buffer.from(stamp));
+  return [...files, stampFile];
+}
+
+function writeAtomically(path: string, contents: Uint8Array): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
 }

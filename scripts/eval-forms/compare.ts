@@ -47,27 +47,22 @@ function datesIn(text: string): string[] {
   return [...nfkc(text).matchAll(/(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)/g)].map((m) => m[0]);
 }
 
-/** `HH:MM/HH:MM`: the stored value holds exactly those two times, start first (one time of the window is wrong). */
-export function sameTimeRange(expected: string, stored: string): boolean {
-  const want = timesIn(expected);
-  const got = timesIn(stored);
-  return want.length === 2 && got.length === 2 && got[0] === want[0] && got[1] === want[1];
+/** Both values hold exactly `count` pieces (times, dates), the same in the same order: one end of a range is wrong. */
+function samePieces(pieces: (text: string) => string[], count: number, expected: string, stored: string): boolean {
+  const want = pieces(expected);
+  const got = pieces(stored);
+  return want.length === count && got.length === count && want.every((piece, i) => got[i] === piece);
 }
 
-/** `YYYY-MM-DD/YYYY-MM-DD`: the stored value holds exactly those two dates, start first. */
-export function sameDateRange(expected: string, stored: string): boolean {
-  const want = datesIn(expected);
-  const got = datesIn(stored);
-  return want.length === 2 && got.length === 2 && got[0] === want[0] && got[1] === want[1];
-}
+/** `HH:MM/HH:MM`: those two times, start first. */
+export const sameTimeRange = (expected: string, stored: string): boolean => samePieces(timesIn, 2, expected, stored);
 
-/** `YYYY-MM-DDTHH:MM`: the stored value holds that day and that time (a day or a time alone is wrong). */
+/** `YYYY-MM-DD/YYYY-MM-DD`: those two dates, start first. */
+export const sameDateRange = (expected: string, stored: string): boolean => samePieces(datesIn, 2, expected, stored);
+
+/** `YYYY-MM-DDTHH:MM`: that one day and that one time (a day or a time alone is wrong). */
 export function sameDateTime(expected: string, stored: string): boolean {
-  const [date, time] = nfkc(expected).split('T');
-  if (!date || !time) return false;
-  return (
-    datesIn(stored).length === 1 && datesIn(stored)[0] === date && timesIn(stored).length === 1 && timesIn(stored)[0] === timesIn(time)[0]
-  );
+  return samePieces(datesIn, 1, expected, stored) && samePieces(timesIn, 1, expected, stored);
 }
 
 export function sameYear(expected: string, stored: string): boolean {

@@ -500,8 +500,7 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       // A day and a time, both from the reply: either alone is half of the answer, refused with what was heard.
       const day = extractKind({ ...spec, type: 'date' }, answer, input);
       const clock = extractTime(answer, time);
-      if (day.value !== null && /^\d{4}-\d{2}-\d{2}$/.test(day.value) && clock.value !== null)
-        return { value: `${day.value}T${clock.value}`, rejected: null };
+      if (isCalendarDay(day.value) && clock.value !== null) return { value: `${day.value}T${clock.value}`, rejected: null };
       const heard = day.value ?? clock.value ?? day.rejected ?? clock.rejected;
       return heard === null ? { value: null, rejected: null } : { value: null, rejected: heard, problem: 'invalid' };
     }
@@ -512,6 +511,9 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
   }
 }
 
+/** A whole calendar day (`YYYY-MM-DD`), not a month or a year, which a date fact may also store. */
+const isCalendarDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
 // Where a reply joins its first and last day: "from the 2nd to the 9th", "jul 21-24", 「5月1日から5日まで」.
 const DATE_JOIN = /(?:\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|-|–|—|~|〜|～|から)\s*/giu;
 // Each join read costs two date readings of the reply: a reply of many dashes is not read many times over.
@@ -520,19 +522,21 @@ const DATE_JOINS_READ = 6;
 /**
  * Two days as `YYYY-MM-DD/YYYY-MM-DD`: the reply is cut where it joins two dates and each side is
  * read as a date; a last day said as a bare day of the month ("jul 21-24", 「5日まで」) takes the
- * first day's month. One date alone is not a range: refused with what was heard.
+ * first day's month. One date alone is not a range: refused with what was heard. `answer` is
+ * normalised (NFKC), as every answer the review reads.
  */
 function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): Extraction {
   const asDate = (text: string) => extractKind({ ...spec, type: 'date' }, text, input).value;
-  const isDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
-  for (const join of [...answer.matchAll(DATE_JOIN)].slice(0, DATE_JOINS_READ)) {
+  let read = 0;
+  for (const join of answer.matchAll(DATE_JOIN)) {
+    if (read++ === DATE_JOINS_READ) break;
     const at = join.index;
     const first = asDate(answer.slice(0, at));
-    if (!isDay(first)) continue;
+    if (!isCalendarDay(first)) continue;
     const rest = answer.slice(at + join[0].length);
-    const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest.normalize('NFKC'));
+    const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest);
     const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : asDate(rest);
-    if (isDay(last) && last > first) return { value: `${first}/${last}`, rejected: null };
+    if (isCalendarDay(last) && last > first) return { value: `${first}/${last}`, rejected: null };
   }
   const one = asDate(answer);
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };

@@ -163,6 +163,10 @@ const BARE_END_AFTER = new RegExp(
   'i',
 );
 const BARE_START_BEFORE = new RegExp(String.raw`(?<![\d:])(\d{1,2})(?::([0-5]\d))?(?:\s*時)?${JOIN}$`, 'i');
+/** How far from a clock its bare other end is looked for ("between 1 and " is 14 characters). */
+const BARE_END_REACH = 32;
+/** DAY_PART for one test at a time (DAY_PART itself is global, for matchAll). */
+const ONE_DAY_PART = new RegExp(DAY_PART.source, 'i');
 
 type End = Pick<Clock, 'hour' | 'minute' | 'settled'>;
 
@@ -172,22 +176,24 @@ type End = Pick<Clock, 'hour' | 'minute' | 'settled'>;
  * joins as a range; an end said without am/pm that would fall before the start is read in the
  * afternoon ("from 11 to 2" is 11:00–14:00). One time alone is not a window: it is refused with
  * what was heard, so the interviewer asks for both ends instead of storing half of the answer.
+ * `text` is normalised as reviewAnswer normalises every answer (normalizeText: NFKC, one dash).
  */
 export function extractTimeRange(text: string, options: TimeOptions): Extraction {
-  const plain = nfkcDigits(text);
   const clocks = clockMentions(text, options);
   const ranges: Array<[End, End, number]> = [];
   for (const [i, clock] of clocks.entries()) {
     if (clock.until) ranges.push([clock, clock.until, clock.end]);
-    // 「午後２時～４時」 read as one time: its other end is inside it.
-    const inner = /(?:から|〜|～|~|-|–)/.exec(plain.slice(clock.start, clock.end));
-    const innerEnd = inner ? BARE_END_AFTER.exec(plain.slice(clock.start + inner.index, clock.end)) : null;
+    // 「午後2時~4時」 read as one time: its other end is inside it.
+    const written = text.slice(clock.start, clock.end);
+    const inner = /(?:から|〜|~|-)/.exec(written);
+    const innerEnd = inner ? BARE_END_AFTER.exec(written.slice(inner.index)) : null;
     if (innerEnd) ranges.push([clock, bareEnd(innerEnd), clock.end]);
     const next = clocks[i + 1];
     if (next && RANGE_JOIN.test(text.slice(clock.end, next.start))) ranges.push([clock, next, next.end]);
-    const after = BARE_END_AFTER.exec(plain.slice(clock.end));
+    // A bare end lies within a few characters of its clock: each is looked for there, not in the whole reply.
+    const after = BARE_END_AFTER.exec(text.slice(clock.end, clock.end + BARE_END_REACH));
     if (after) ranges.push([clock, bareEnd(after), clock.end + after[0].length]);
-    const before = BARE_START_BEFORE.exec(plain.slice(0, clock.start));
+    const before = BARE_START_BEFORE.exec(text.slice(Math.max(0, clock.start - BARE_END_REACH), clock.start));
     if (before) ranges.push([bareEnd(before), clock, clock.end]);
   }
   for (const [from, to, endsAt] of ranges) {
@@ -202,11 +208,6 @@ export function extractTimeRange(text: string, options: TimeOptions): Extraction
   return one ? { value: null, rejected: text.slice(one.start, one.end).trim(), problem: 'invalid' } : NONE;
 }
 
-/** Full-width digits and colons as ASCII, one for one (offsets unchanged). */
-function nfkcDigits(text: string): string {
-  return text.replace(/[０-９：]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-}
-
 function bareEnd(match: RegExpExecArray): End {
   return { hour: Number(match[1]), minute: Number(match[2] ?? 0), settled: Number(match[1]) > 12 || Number(match[1]) === 0 };
 }
@@ -215,7 +216,7 @@ function bareEnd(match: RegExpExecArray): End {
 function dayPartAfter(text: string, at: number): DayPart | undefined {
   const match = /^\s*(?:in the\s+)?(\S+(?:\s+\S+)?)/.exec(text.slice(at, at + 24));
   if (!match) return undefined;
-  const part = new RegExp(DAY_PART.source, 'i').exec(match[1]!);
+  const part = ONE_DAY_PART.exec(match[1]!);
   return part ? dayPartOf(part) : undefined;
 }
 

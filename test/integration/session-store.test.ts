@@ -5,6 +5,8 @@ import { SessionDraft, SessionStore } from '@convo/runtime';
 import { event, EVENT_SCHEMA_VERSION } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 import { createSession as createSessionScript, replaceTurn } from '@convo/runtime/internal/store/scripts';
+import { spawnRedisServer } from '../../scripts/ensure-redis.js';
+import { freePort } from '../support/free-port.js';
 
 let redis: Redis;
 let store: SessionStore;
@@ -20,7 +22,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-async function createSession() {
+async function createSession(on: SessionStore = store) {
   const sessionId = randomUUID();
   const state = newFormSession({
     sessionId,
@@ -30,7 +32,7 @@ async function createSession() {
     firstAgent: 'greeter',
     now: new Date().toISOString(),
   });
-  const step = await store.create({ state, tokenHash: 'h', agent: 'greeter', turnId: 'boot' });
+  const step = await on.create({ state, tokenHash: 'h', agent: 'greeter', turnId: 'boot' });
   return { sessionId, step };
 }
 
@@ -395,12 +397,19 @@ describe('session store on Redis', () => {
   });
 
   it("stores the sweeper's mark before the session or turn it guards, so a crash between the two never leaves a step unwatched", async () => {
-    const monitor = await redis.duplicate().monitor();
-    const seen: string[][] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
+    // A Redis of its own, with no other client: ioredis enters MONITOR mode a microtask after
+    // Redis's OK, and a busy shared Redis streams other files' commands into that gap, which
+    // ioredis then reads as replies to nothing ("Command queue state error").
+    const server = await spawnRedisServer({ port: await freePort(), args: ['--save', '', '--appendonly', 'no'] });
+    const own = new Redis(server.url);
+    const ownStore = new SessionStore(own, { prefix, ttlSeconds: 600, eventsMaxLen: 1000 });
+    let monitor: Redis | undefined;
     try {
-      const { sessionId } = await createSession();
-      await store.acceptTurn({
+      monitor = await own.monitor();
+      const seen: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
+      const { sessionId } = await createSession(ownStore);
+      await ownStore.acceptTurn({
         sessionId,
         turnId: 't-mark',
         message: 'hi',
@@ -410,8 +419,8 @@ describe('session store on Redis', () => {
         maxQueued: 5,
         acceptedAt: new Date().toISOString(),
       });
-      await redis.ping();
-      const hash = store.keys(sessionId).hash;
+      await own.ping();
+      const hash = ownStore.keys(sessionId).hash;
       const order = seen
         .filter((args) => args.includes(sessionId) || args.includes(hash))
         .map((args) => (/^zadd$/i.test(args[0]!) ? 'mark' : /^eval/i.test(args[0]!) ? 'script' : 'other'))
@@ -419,7 +428,11 @@ describe('session store on Redis', () => {
       // create: mark, then its script; accept: mark, then its script.
       expect(order).toEqual(['mark', 'script', 'mark', 'script']);
     } finally {
-      monitor.disconnect();
+      // Stopping the server ends every connection to it, also one ioredis left in MONITOR mode when entering it failed
+      // (on a shared Redis, such a connection is sent every command of the run).
+      monitor?.disconnect();
+      own.disconnect();
+      await server.stop();
     }
   });
 

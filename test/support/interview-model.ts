@@ -107,6 +107,8 @@ export function interviewModel(opts: InterviewModelOptions = {}): (req: FakeRequ
             field_value: answers.join(' '),
             skipped: null,
             notice: null,
+            derivation: null,
+            certain: null,
           }),
         );
       }

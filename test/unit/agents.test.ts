@@ -295,6 +295,8 @@ const verdict = (over: Record<string, unknown>) => ({
   notice: null,
   field_value: null,
   skipped: null,
+  derivation: null,
+  certain: null,
   ...over,
 });
 

@@ -218,6 +218,8 @@ describe("the interviewer's turn logic with a model that writes plain text", () 
       field_value: passed ? 'M' : null,
       skipped: null,
       notice: null,
+      derivation: null,
+      certain: null,
     },
   });
 

@@ -341,7 +341,8 @@ describe('offline interviewer', () => {
     });
     const { name, args } = onlyCall(await llm.chat(request(interviewerAgent, session, turn, transcript)));
     expect(name).toBe('ask');
-    expect(args.message).toMatch(/^Thank you! Next question:/);
+    // The value just stored is read back first, so a misreading can be corrected (docs/api.md#certainty).
+    expect(args.message).toMatch(/^Got it: “ann@example\.com”\.\nThank you! Next question:/);
     expect(args.message).toMatch(/full name/i);
   });
 });
@@ -359,6 +360,7 @@ function reviewerOutput(outcome: ReviewOutcomeKind, review: ReviewResult, missin
     extracted_facts: review.extracted_facts ?? [],
     notice: null,
     feedback: review.feedback ?? null,
+    derivation: review.derivation ?? null,
   };
 }
 
@@ -412,6 +414,9 @@ describe('offline reviewer', () => {
       field_value: 'ann@example.com',
       skipped: null,
       notice: null,
+      // The review tool works out how sure the value is, for the rules' verdict as for a model's.
+      derivation: null,
+      certain: null,
     });
   });
 

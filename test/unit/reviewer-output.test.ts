@@ -308,6 +308,7 @@ describe('a malformed reviewer result', () => {
     extracted_facts: [],
     notice: null,
     feedback: "The email address 'jane@' is not valid.",
+    derivation: null,
   };
 
   it('parses a well-formed result as it was written', () => {

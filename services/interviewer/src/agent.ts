@@ -6,6 +6,7 @@ import {
   closeOutAtTurnBound,
   CLOSING_KEY,
   currentField,
+  echoDue,
   factViews,
   type FieldView,
   formField,
@@ -13,6 +14,7 @@ import {
   markAsked,
   markReviewing,
   needsAudit,
+  showsReading,
   SubtaskInput,
 } from '@convo/forms';
 import type { InterviewerContext } from './context.js';
@@ -74,6 +76,16 @@ const ask = createAskTool((draft: FormDraft, text: string): AskGate => {
   if (draft.state.kind === 'application' && !hasPassedCheck(draft.state, fieldId, text)) {
     return {
       refuse: `This exact message has not passed the quick check${fieldId ? ` for ${fieldId}` : ''}. Call subtask with agent "checker" and this text as question first.`,
+    };
+  }
+  // docs/api.md#certainty: no value is taken without the respondent seeing it, whoever writes the message.
+  const echo = echoDue(draft.state);
+  if (echo && !showsReading(text, echo.shown)) {
+    return {
+      refuse:
+        echo.mode === 'confirm'
+          ? `The value read for ${echo.fieldId} is not certain: ask the respondent to confirm it, writing it exactly as “${echo.shown}”.`
+          : `Acknowledge the value just stored for ${echo.fieldId} briefly before your next question, writing it exactly as “${echo.shown}”.`,
     };
   }
   if (cur) markAsked(draft, cur.field.fieldId);
@@ -171,6 +183,7 @@ export function interviewerContext(state: FormSessionView): InterviewerContext {
     answerPending,
     firstQuestion: !state.messages.some((message) => message.role === 'assistant' && message.agent === 'interviewer'),
     correction: pendingCorrection(state),
+    echo: echoDue(state),
     bootstrap: { country: state.bootstrap.country, timezone: state.bootstrap.timezone },
     closingFailedChecks: state.kind === 'application' ? (state.compliance.failedChecks[CLOSING_KEY] ?? 0) : 0,
     summary: state.fields.map((field) => ({

@@ -1,4 +1,4 @@
-import type { FieldView } from '@convo/forms';
+import type { EchoDue, FieldView } from '@convo/forms';
 import type { FieldStatus } from '@convo/contract';
 
 /**
@@ -21,5 +21,10 @@ export type InterviewerContext = {
   bootstrap: { country: string | null; timezone: string | null };
   /** Failed quick-checks of the closing message (application). */
   closingFailedChecks: number;
+  /**
+   * What this message must show of the answer just reviewed: the reading to confirm ("Just to check: …?") or the
+   * value just stored, written as `shown` (docs/api.md#certainty). A message without it is refused.
+   */
+  echo: EchoDue | null;
   summary: Array<{ fieldId: string; label: string; value: string | null; status: FieldStatus; needsReview: boolean }>;
 };

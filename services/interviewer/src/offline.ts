@@ -1,10 +1,12 @@
 import type { InterviewerContext } from './context.js';
 import { countryName, parseSubAgentResult, type ReviewerOutput, type SubAgent, type SubAgentOutput } from '@convo/forms';
 import {
+  acknowledgementText,
   alreadyCompleteText,
   bootstrapDoneText,
   completionText,
   confirmCandidateText,
+  confirmReadingText,
   correctionText,
   followUpText,
   keptForReviewText,
@@ -45,7 +47,8 @@ export const interviewerPolicy: Policy = (req, tail) => {
   if (cur && ctx.answerPending && !lastReview) {
     return call(subtask, { agent: 'reviewer', field_id: cur.fieldId, question: null, note: null });
   }
-  const text = intendedMessage(ctx, tail, lastReview ? resultOf('reviewer', lastReview) : undefined);
+  const review = lastReview ? resultOf('reviewer', lastReview) : undefined;
+  const text = intendedMessage(ctx, tail, review);
   if (ctx.kind !== 'application') return ask(text);
 
   const last = tail.at(-1);
@@ -53,7 +56,9 @@ export const interviewerPolicy: Policy = (req, tail) => {
     last?.name === 'subtask' && last.args.agent === 'checker' && last.status === 'success' ? resultOf('checker', last) : undefined;
   if (check?.passed) return ask(check.question);
   const attempts = cur ? cur.failedChecks : ctx.closingFailedChecks;
-  const question = attempts > 0 ? rephrased(ctx, attempts) : text;
+  const lead = review ? leadFor(ctx, review) : '';
+  // A confirmation question is already as plain as it gets; anything else loses its intent and hints, keeping the lead.
+  const question = attempts > 0 && ctx.echo?.mode !== 'confirm' ? [lead, rephrased(ctx, attempts)].filter(Boolean).join('\n') : text;
   return call(subtask, { agent: 'checker', field_id: cur?.fieldId ?? null, question, note: null });
 };
 
@@ -66,12 +71,15 @@ function intendedMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: R
 /** What to say about the verdict that just came back, before moving on (a correction, an answer kept for review). */
 function leadFor(ctx: InterviewerContext, review: ReviewerOutput): string {
   const label = ctx.summary.find((entry) => entry.fieldId === review.fieldId)?.label ?? '';
-  if (review.outcome === 'corrected') return correctionText(ctx.language, { label, value: review.field_value, accepted: true });
+  if (review.outcome === 'corrected')
+    return correctionText(ctx.language, { label, value: ctx.echo?.shown ?? review.field_value, accepted: true });
   if (review.outcome === 'correction_rejected') {
     const kept = ctx.summary.find((entry) => entry.fieldId === review.fieldId)?.value ?? null;
     return correctionText(ctx.language, { label, value: kept, accepted: false });
   }
   if (review.outcome === 'needs_review') return keptForReviewText(ctx.language);
+  // A value just stored is read back, so a respondent who was misread can say so (docs/api.md#certainty).
+  if (ctx.echo?.mode === 'ack' && ctx.echo.fieldId === review.fieldId) return acknowledgementText(ctx.language, ctx.echo.shown);
   return '';
 }
 
@@ -88,6 +96,8 @@ function nextMessage(ctx: InterviewerContext, tail: ToolOutcome[], review: Revie
     }));
     return justFinished ? completionText(lang, summary) : alreadyCompleteText(lang);
   }
+  if (review?.outcome === 'confirm' && review.fieldId === cur.fieldId && ctx.echo?.mode === 'confirm')
+    return confirmReadingText(lang, ctx.echo.shown);
   if (review?.outcome === 'follow_up' && review.fieldId === cur.fieldId) {
     const input = { field: cur, missing: review.missing, notice: review.notice, language: lang };
     return cur.finalAttempt ? lastChanceText(input) : followUpText(input);

@@ -236,6 +236,18 @@ export function confirmCandidateText(lang: SessionLanguage, input: { field: Ques
   return `Earlier you mentioned “${input.value}”. Shall I use that for ${what}? (Reply “yes”, or tell me the right one.)`;
 }
 
+/** The value just stored, read back in a few words so a misreading can be corrected. */
+export function acknowledgementText(lang: SessionLanguage, shown: string): string {
+  return lang === 'ja' ? `「${shown}」ですね。承知しました。` : `Got it: “${shown}”.`;
+}
+
+/** A reading that is not certain, asked about once before it is stored: a yes settles it. */
+export function confirmReadingText(lang: SessionLanguage, shown: string): string {
+  return lang === 'ja'
+    ? `確認させてください。「${shown}」ということでよろしいですか？（「はい」か、正しい内容をお知らせください）`
+    : `Just to check: “${shown}” — is that right? (Reply “yes”, or tell me the right one.)`;
+}
+
 /** Acknowledges a correction of an earlier answer (or says it could not be used). */
 export function correctionText(lang: SessionLanguage, input: { label: string; value: string | null; accepted: boolean }): string {
   const foreignLabel = isForeign(input.label, lang);

@@ -5,6 +5,7 @@ import type { ReviewerContext } from './context.js';
 import type { ReviewResult } from '@convo/contract';
 import {
   admitsNotKnowing,
+  affirmsProposal,
   answersForField,
   applyReview,
   collectedFacts,
@@ -17,11 +18,14 @@ import {
   maxFollowUpsFor,
   otherFields,
   pendingSubtask,
+  proposedValue,
+  readingOfVerdict,
   type ReviewApplied,
   ReviewerVerdict,
   type ReviewerOutput,
   requiredText,
   subAgentResult,
+  type VerdictReading,
 } from '@convo/forms';
 import { REVIEWER_PROMPT } from './prompt.js';
 
@@ -33,9 +37,13 @@ import { REVIEWER_PROMPT } from './prompt.js';
 export const ReviewInput = ReviewerVerdict;
 export type ReviewInput = ReviewerVerdict;
 
-/** Tool input → internal ReviewResult (the field's stored lastReview): nulls become absent, empty lists stay lists. */
-export function toReviewResult(input: ReviewInput): ReviewResult {
+/**
+ * Tool input → internal ReviewResult (the field's stored lastReview): nulls become absent, empty lists stay lists,
+ * and a passed value carries how it was read and whether it is to be confirmed.
+ */
+export function toReviewResult(input: ReviewInput, reading: VerdictReading | null = null): ReviewResult {
   return {
+    ...(reading ? { derivation: reading.derivation, ...(reading.confirm ? { confirm: true } : {}) } : {}),
     passed: input.passed,
     ...(input.feedback !== null ? { feedback: input.feedback } : {}),
     missing_facts: (input.missing ?? []).map((missing) => missing.fact),
@@ -81,7 +89,7 @@ function createReviewTool(maxFollowUps: number) {
       if (!cur || !callId) return { result: failure('There is no field under review.') };
       if (callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
       const verdict = recordedVerdict(args, cur.field, draft.state.bootstrap.language === 'ja' ? 'ja' : 'en');
-      const review = toReviewResult(verdict);
+      const review = toReviewResult(verdict, readingOf(draft, verdict));
       const applied = applyReview(
         draft,
         cur.field.fieldId,
@@ -99,6 +107,7 @@ function createReviewTool(maxFollowUps: number) {
         extracted_facts: review.extracted_facts ?? [],
         notice: verdict.notice,
         feedback: review.feedback ?? null,
+        derivation: review.derivation ?? null,
       };
       draft.setSubtaskResult(
         callId,
@@ -107,6 +116,69 @@ function createReviewTool(maxFollowUps: number) {
       return { result: success('Verdict recorded.') };
     },
   });
+}
+
+/**
+ * How sure a passed value is (docs/api.md#certainty), by the same rule whoever wrote the verdict. A correction is
+ * shown back as it is stored, and a skip stores nothing, so neither is read for certainty; a confirmed reading is
+ * certain.
+ */
+function readingOf(draft: FormDraft, verdict: ReviewInput): VerdictReading | null {
+  const cur = fieldUnderReview(draft.state);
+  if (!cur || !verdict.passed || verdict.skipped || !verdict.field_value?.trim()) return null;
+  if (verdict.derivation === 'confirmed') return { derivation: 'confirmed', confirm: false };
+  if (cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped') return null;
+  return readingOfVerdict({
+    ...reference(draft),
+    field: cur.field,
+    facts: cur.facts,
+    value: verdict.field_value.trim(),
+    answers: reviewedAnswers(draft),
+    verdict: { derivation: verdict.derivation, certain: verdict.certain },
+  });
+}
+
+function reference(draft: FormDraft) {
+  const bootstrap = draft.state.bootstrap;
+  return { language: bootstrap.language === 'ja' ? ('ja' as const) : ('en' as const), country: bootstrap.country, timezone: bootstrap.timezone };
+}
+
+/**
+ * The answers a verdict is about: every answer to the field (follow-ups add facts), except that after "Just to
+ * check: …?" the reply is judged on its own, and a correction on its own words (the earlier answer is what it
+ * replaces).
+ */
+function reviewedAnswers(draft: FormDraft): string[] {
+  const cur = fieldUnderReview(draft.state);
+  if (!cur) return [];
+  const answers = answersForField(draft.state, cur.field.fieldId);
+  const resolved = cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped';
+  return resolved || proposedValue(cur.fieldState) !== null ? answers.slice(-1) : answers;
+}
+
+/**
+ * "Yes" to "Just to check: …?" settles the reading without another review: no model call, the same for every
+ * provider. Anything else is reviewed as a new answer.
+ */
+function confirmationVerdict(draft: FormDraft): ReviewInput | null {
+  const cur = fieldUnderReview(draft.state);
+  const id = pendingCallId(draft);
+  if (!cur || !id || id in draft.state.subSessionResults) return null;
+  const proposal = proposedValue(cur.fieldState);
+  const reply = answersForField(draft.state, cur.field.fieldId).at(-1);
+  if (proposal === null || reply === undefined) return null;
+  if (!affirmsProposal({ ...reference(draft), field: cur.field, facts: cur.facts, proposal, reply })) return null;
+  return {
+    passed: true,
+    skipped: null,
+    field_value: proposal,
+    missing: [],
+    extracted_facts: [...(cur.fieldState.lastReview?.extracted_facts ?? [])],
+    notice: null,
+    feedback: null,
+    derivation: 'confirmed',
+    certain: true,
+  };
 }
 
 /**
@@ -132,6 +204,8 @@ function verdictMessage(draft: FormDraft, fieldId: string, applied: ReviewApplie
       return draft.state.fields.find((field) => field.fieldId === fieldId)?.finalAttempt
         ? `Not yet complete. Missing: ${missing}. Last try: say exactly what is still needed, offer the choices or an example, and that they may say they cannot answer.`
         : `Not yet complete. Missing: ${missing}. Ask a follow-up.`;
+    case 'confirm':
+      return `The value read for ${fieldId} is not certain (${verdict.derivation ?? 'inferred'}): ask the respondent, in one short question, to confirm "${verdict.field_value ?? ''}" (write the value exactly so).`;
     case 'corrected':
       return `The correction of ${fieldId} was recorded. Acknowledge it, then continue with ${next ? `the current field ${next.field.fieldId}` : 'closing the interview'}.`;
     case 'correction_rejected':
@@ -149,6 +223,10 @@ export function createReviewerAgent(opts: { maxFollowUps: number }): AgentDefini
     tools: [createReviewTool(opts.maxFollowUps)],
     instructions: () => REVIEWER_PROMPT,
     context: (draft) => reviewerContext(draft),
+    directCall: (draft) => {
+      const verdict = confirmationVerdict(draft);
+      return verdict ? { name: 'review', arguments: JSON.stringify(verdict) } : null;
+    },
     remainingTasks: (draft) => {
       const id = pendingCallId(draft);
       return id && !(id in draft.state.subSessionResults) ? ['Return your verdict using review'] : [];
@@ -173,7 +251,6 @@ export function reviewerContext(draft: FormDraft): ReviewerContext {
   if (!cur) throw new Error('reviewer context without a field under review');
   const note = pendingSubtask(draft.state)?.note ?? null;
   const resolved = cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped';
-  const answers = answersForField(draft.state, cur.field.fieldId);
   return {
     agent: 'reviewer',
     language: draft.state.bootstrap.language === 'ja' ? 'ja' : 'en',
@@ -181,8 +258,8 @@ export function reviewerContext(draft: FormDraft): ReviewerContext {
     timezone: draft.state.bootstrap.timezone,
     field: cur.field,
     facts: factViews(cur.field, cur.facts),
-    // A correction is judged on its own words: the earlier answer is what it replaces.
-    answers: resolved ? answers.slice(-1) : answers,
+    answers: reviewedAnswers(draft),
+    proposal: proposedValue(cur.fieldState),
     earlierAnswers: earlierAnswers(draft.state, cur.field.fieldId),
     summary: conversationSummary(draft.state),
     collected: collectedFacts(draft.state),

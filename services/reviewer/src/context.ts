@@ -11,7 +11,7 @@ export type ReviewerContext = {
   timezone: string | null;
   field: { fieldId: string; id: string; label: string; intent: string | null; required: boolean; sortOrder: number };
   facts: Array<FactView & { id: string; formFieldId: string }>;
-  /** The respondent's answers to this field, oldest first. */
+  /** The respondent's answers to this field, oldest first (after a confirmation question, only the reply to it). */
   answers: string[];
   /** The respondent's messages about other fields, oldest first (they may already contain this field's fact). */
   earlierAnswers: string[];
@@ -25,5 +25,7 @@ export type ReviewerContext = {
   correction: boolean;
   /** The value a correction would replace (null otherwise). */
   currentValue: string | null;
+  /** The reading the respondent was just asked to confirm ("Just to check: …?"), or null. */
+  proposal: string | null;
   note: string | null;
 };

@@ -30,5 +30,8 @@ export const reviewerPolicy: Policy = async (req, tail) => {
     extracted_facts: review.extracted_facts ?? [],
     notice: review.notice,
     feedback: review.feedback ?? null,
+    // How sure the value is, the review tool works out from the answers, as it does for a model's verdict.
+    derivation: null,
+    certain: null,
   });
 };

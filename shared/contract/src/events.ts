@@ -21,9 +21,9 @@ export const TimezoneSource = z
 
 /** Why a field's status changed, when it is more than the interview moving on. */
 export const FieldStatusReason = z
-  .enum(['declined', 'max_follow_ups', 'turn_limit', 'corrected', 'compliance'])
+  .enum(['declined', 'max_follow_ups', 'turn_limit', 'corrected', 'compliance', 'confirming', 'unconfirmed'])
   .describe(
-    'declined: the respondent declined an optional field; max_follow_ups / turn_limit: the bounded follow-ups or turns ran out (a required field is then kept as given with needsReview, an optional one skipped); corrected: an earlier answer was corrected; compliance: the checker refused every question for it',
+    'declined: the respondent declined an optional field; max_follow_ups / turn_limit: the bounded follow-ups or turns ran out (a required field is then kept as given with needsReview, an optional one skipped); corrected: an earlier answer was corrected; compliance: the checker refused every question for it; confirming: the answer was read but not for certain, and the respondent is asked to confirm the reading; unconfirmed: a reading that needed confirming when no question was left, kept with needsReview',
   );
 
 /** FIELD_STATUS's payload: the status, and what explains it. */

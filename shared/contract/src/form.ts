@@ -92,7 +92,36 @@ export const PlanField = z.object({
 export const Plan = z.object({ fields: z.array(PlanField) });
 export type Plan = z.infer<typeof Plan>;
 
-/** The reviewer's verdict (seed's ReviewResultSchema, plus `skipped` for a declined optional field). */
+/**
+ * How a field's value was read from the answer (docs/api.md#certainty):
+ * - `verbatim`: the respondent's own words, as written;
+ * - `extracted`: a value of the field's kind picked out of a longer reply, as written;
+ * - `normalised`: one reading, rewritten in the kind's canonical form (a date, a phone number, a number in words);
+ * - `option_exact`: one of the options, named as the form writes it;
+ * - `option_loose`: an option named by a part, an abbreviation, a paraphrase or in the other language;
+ * - `inferred`: a reading that filled in what was not said (a relative day, am or pm, a month, a polarity read
+ *   through a negation);
+ * - `conflicting`: one reading among several the reply allows (an explicit date beside a relative one);
+ * - `partial`: a part of the reply that may belong to the value was left out (a bracketed reading);
+ * - `confirmed`: a reading the respondent confirmed.
+ */
+export const Derivation = z.enum([
+  'verbatim',
+  'extracted',
+  'normalised',
+  'option_exact',
+  'option_loose',
+  'inferred',
+  'conflicting',
+  'partial',
+  'confirmed',
+]);
+export type Derivation = z.infer<typeof Derivation>;
+
+/**
+ * The reviewer's verdict (seed's ReviewResultSchema, plus `skipped` for a declined optional field, and the certainty
+ * of the value: a passed verdict with `confirm` is a reading the respondent is asked to confirm before it is stored).
+ */
 export const ReviewResult = z.object({
   passed: z.boolean(),
   feedback: z.string().optional(),
@@ -100,5 +129,7 @@ export const ReviewResult = z.object({
   extracted_facts: z.array(z.string()).optional(),
   field_value: z.string().optional(),
   skipped: z.boolean().optional(),
+  derivation: Derivation.optional(),
+  confirm: z.boolean().optional(),
 });
 export type ReviewResult = z.infer<typeof ReviewResult>;

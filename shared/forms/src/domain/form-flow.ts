@@ -162,6 +162,7 @@ export function applyReview(draft: FormDraft, fieldId: string, review: ReviewRes
   }
   if (review.passed && !review.skipped) {
     const value = review.field_value ?? answersForField(draft.state, fieldId).join('\n');
+    if (review.confirm) return askToConfirm(draft, fieldState, value, maxFollowUps);
     draft.setFieldValue(fieldId, value);
     draft.setFieldStatus(fieldId, 'done');
     return { outcome: 'done', next: advance(draft) };
@@ -181,6 +182,32 @@ export function applyReview(draft: FormDraft, fieldId: string, review: ReviewRes
   draft.countFollowUp();
   draft.setFieldStatus(fieldId, 'interviewing', { followUps: fieldState.followUps });
   return { outcome: 'follow_up', next: null };
+}
+
+/**
+ * A reading that is not certain is not stored yet (docs/api.md#certainty): the respondent is asked to confirm it,
+ * which takes one of the field's follow-ups, so the bound on questions holds. With none left it is kept as read and
+ * flagged for a person, like any answer the follow-ups could not settle.
+ */
+function askToConfirm(draft: FormDraft, fieldState: FieldStateView, value: string, maxFollowUps: number): ReviewApplied {
+  const fieldId = fieldState.fieldId;
+  if (fieldState.followUps >= maxFollowUps) {
+    draft.updateField(fieldId, { needsReview: true });
+    draft.setFieldValue(fieldId, value);
+    draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason: 'unconfirmed' });
+    return { outcome: 'needs_review', next: advance(draft) };
+  }
+  draft.updateField(fieldId, { followUps: fieldState.followUps + 1, finalAttempt: fieldState.followUps + 1 >= maxFollowUps });
+  draft.countFollowUp();
+  draft.setFieldStatus(fieldId, 'interviewing', { followUps: fieldState.followUps, reason: 'confirming' });
+  return { outcome: 'confirm', next: null };
+}
+
+/** The reading the respondent was asked to confirm and has not answered yet, or null. */
+export function proposedValue(fieldState: FieldStateView): string | null {
+  const review = fieldState.lastReview;
+  if (fieldState.status === 'done' || fieldState.status === 'skipped') return null;
+  return review?.passed && review.confirm && !review.skipped ? (review.field_value ?? null) : null;
 }
 
 function applyCorrection(draft: FormDraft, fieldState: FieldStateView, review: ReviewResult): ReviewApplied {

@@ -1,4 +1,4 @@
-import { AnswerType } from '@convo/contract';
+import { AnswerType, Derivation } from '@convo/contract';
 import { z } from 'zod';
 
 /**
@@ -67,6 +67,13 @@ export const ReviewerVerdict = z.object({
     .describe('The value to store when passed: the normalised value of a single typed fact, otherwise the answer text.'),
   missing: z.array(MissingFact).nullable().describe('Every fact still missing, each with why; [] or null when passed.'),
   extracted_facts: z.array(z.string()).nullable().describe('"factKey: value" for each fact established.'),
+  derivation: Derivation.nullable().describe(
+    'How field_value was read: verbatim, extracted (picked out of a longer reply as written), normalised, option_exact, option_loose (an option named by a part, an abbreviation, a paraphrase or in the other language), inferred (you filled in something not said: am/pm, a month, a relative day), conflicting (one of several readings), partial (part of the reply left out), confirmed; null when not passed.',
+  ),
+  certain: z
+    .boolean()
+    .nullable()
+    .describe('false when field_value is not exactly what the respondent said and could be wrong: they will be asked to confirm it.'),
   notice: ReviewNotice.nullable().describe('Set when the answer was a refusal or "I don\'t know"; otherwise null.'),
   feedback: z
     .string()
@@ -76,7 +83,7 @@ export const ReviewerVerdict = z.object({
 export type ReviewerVerdict = z.infer<typeof ReviewerVerdict>;
 
 /** What the code did with a verdict (form-flow.applyReview). */
-export const ReviewOutcomeKind = z.enum(['done', 'skipped', 'follow_up', 'needs_review', 'corrected', 'correction_rejected']);
+export const ReviewOutcomeKind = z.enum(['done', 'confirm', 'skipped', 'follow_up', 'needs_review', 'corrected', 'correction_rejected']);
 export type ReviewOutcomeKind = z.infer<typeof ReviewOutcomeKind>;
 
 /**
@@ -96,5 +103,7 @@ export const ReviewerOutput = z.object({
   extracted_facts: z.array(z.string()),
   notice: ReviewNotice.nullable(),
   feedback: z.string().nullable(),
+  /** How the value was read, and whether the respondent is asked to confirm it (outcome `confirm`). */
+  derivation: Derivation.nullable(),
 });
 export type ReviewerOutput = z.infer<typeof ReviewerOutput>;

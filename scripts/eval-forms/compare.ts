@@ -206,17 +206,41 @@ export interface TranscriptLine {
 }
 
 /**
+ * The ways a stored value may be written when it is shown (docs/api.md#certainty): as stored; the
+ * documented shapes with their separators made readable (13:00–15:00, 13:00〜15:00, 2026-05-03 19:30);
+ * yes and no in Japanese.
+ */
+export function shownForms(value: string): string[] {
+  const forms = new Set([fold(value)]);
+  const lines = value.split(/\s*\n\s*/).map((line) => line.trim());
+  const readable = lines
+    .map((line) => {
+      if (/^(?:\d{2}:\d{2}|\d{4}-\d{2}-\d{2})\/(?:\d{2}:\d{2}|\d{4}-\d{2}-\d{2})$/.test(line)) return line.split('/');
+      if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(line)) return [line.replace('T', ' ')];
+      return [line];
+    })
+    .map((parts) => parts.map(fold));
+  for (const dash of ['–', '〜', '~', '-', ' to ']) forms.add(readable.map((parts) => parts.join(dash)).join(' / '));
+  const ja: Record<string, string> = { yes: 'はい', no: 'いいえ' };
+  if (ja[fold(value)]) forms.add(ja[fold(value)]!);
+  return [...forms];
+}
+
+/**
  * Whether `value` was shown when it was taken: after a reply of the respondent to `fieldId`, one of
  * the interview's messages up to the respondent's next message (an acknowledgement, a confirmation
- * question, the next question) contains it (NFKC, case and spaces folded). Messages that belong to
- * no field (the greeting, the final summary) do not count.
+ * question, the next question, the closing message that follows the last answer) contains it (NFKC,
+ * case and spaces folded). The greeting and a summary that follows a reply to another field do not count.
  */
 export function shownToRespondent(value: string, fieldId: string, transcript: readonly TranscriptLine[]): boolean {
-  const needle = fold(value);
+  const needles = shownForms(value).map((form) => form.replace(/\s+/g, ''));
   let afterReply = false;
   for (const line of transcript) {
     if (line.role === 'user') afterReply = line.fieldId === fieldId;
-    else if (afterReply && line.role === 'assistant' && line.fieldId !== null && fold(line.text).includes(needle)) return true;
+    else if (afterReply && line.role === 'assistant') {
+      const text = fold(line.text).replace(/\s+/g, '');
+      if (needles.some((needle) => text.includes(needle))) return true;
+    }
   }
   return false;
 }
@@ -224,7 +248,8 @@ export function shownToRespondent(value: string, fieldId: string, transcript: re
 /** Marks each wrong field that holds a value the respondent was never shown. */
 export function markSilentWrong(fields: FieldScore[], transcript: readonly TranscriptLine[]): void {
   for (const field of fields) {
-    const stored = field.value !== null && field.value.trim() !== '' && field.finalStatus !== 'unresolved';
+    // A value kept as given for a member of staff (needs_review) is flagged, and the respondent was told so: not silent.
+    const stored = field.value !== null && field.value.trim() !== '' && field.finalStatus === 'done';
     field.silentWrong = stored && !field.correct && !shownToRespondent(field.value!, field.fieldId, transcript);
   }
 }

@@ -126,6 +126,8 @@ export interface EvalForm {
   form: z.infer<typeof FormShape>;
   /** The `form` object exactly as in the file: what POST /v1/sessions receives. */
   rawForm: unknown;
+  /** The day the conversations take place: the session's options.referenceDate. */
+  conversationDate: string | null;
   respondents: Respondent[];
 }
 
@@ -185,6 +187,7 @@ export function loadFile(file: string, set: SetName): { form: EvalForm | null; p
     language: content.language,
     form: content.form,
     rawForm: (raw as { form: unknown }).form,
+    conversationDate: content.conversationDate ?? null,
     respondents: content.respondents,
   };
   return { form, problems: crossCheck(form).map((message) => ({ set, file: base, fatal: false, message })) };

@@ -22,6 +22,12 @@ export interface Totals {
   accuracy: Ratio;
   /** Fields holding a wrong value the respondent never saw (compare.ts, markSilentWrong). */
   silentWrong: number;
+  /** Fields kept as given for a member of staff (needs_review) that were expected to be settled. */
+  sentToReview: number;
+  /** Cooperative sessions that completed with no field sent to review (issue 33's target: all). */
+  cooperativeClean: Ratio;
+  /** Respondent messages per field of the form, over every session (the residence answer included). */
+  turnsPerField: number;
   followUpsPerField: number;
   turnsMean: number;
   turnsMax: number;
@@ -63,6 +69,13 @@ export function totals(results: readonly SessionResult[], forms: number): Totals
     completionCooperative: ratio(coop.filter((r) => r.completed).length, coop.length),
     accuracy: ratio(fields.filter((f) => f.correct).length, fields.length),
     silentWrong: fields.filter((f) => f.silentWrong === true).length,
+    sentToReview: fields.filter((f) => f.finalStatus === 'needs_review' && f.expectedStatus !== 'needs_review').length,
+    cooperativeClean: ratio(
+      coop.filter((r) => r.completed && !r.fields.some((f) => f.finalStatus === 'needs_review' && f.expectedStatus !== 'needs_review'))
+        .length,
+      coop.length,
+    ),
+    turnsPerField: fields.length === 0 ? NaN : sum(turns) / fields.length,
     followUpsPerField: fields.length === 0 ? NaN : sum(fields.map((f) => f.followUps)) / fields.length,
     turnsMean: turns.length === 0 ? NaN : sum(turns) / turns.length,
     turnsMax: turns.length === 0 ? NaN : Math.max(...turns),
@@ -129,6 +142,9 @@ export function totalsTable(reports: readonly SetReport[]): string {
     ['completion, cooperative respondents', (t) => pct(t.completionCooperative)],
     ['field-value accuracy (correct fields / fields)', (t) => pct(t.accuracy)],
     ['silent wrong values (stored wrong, never shown)', (t) => String(t.silentWrong)],
+    ['fields sent to staff review (not expected)', (t) => String(t.sentToReview)],
+    ['cooperative sessions with no field sent to review', (t) => pct(t.cooperativeClean)],
+    ['respondent turns per field', (t) => num(t.turnsPerField)],
     ['follow-ups per field', (t) => num(t.followUpsPerField)],
     ['respondent turns per session (mean / max)', (t) => `${num(t.turnsMean, 1)} / ${Number.isFinite(t.turnsMax) ? t.turnsMax : 'n/a'}`],
     ['sessions stuck (60 messages or 120 s)', (t) => String(t.stuck)],
@@ -181,7 +197,7 @@ export function detailLines(results: readonly SessionResult[]): string[] {
         field.finalStatus === 'done' || field.finalStatus === 'needs_review'
           ? `${field.finalStatus} ${JSON.stringify(clip(field.value ?? '', 60))}`
           : field.finalStatus;
-      return `${field.fieldId}: want ${want}, got ${got}`;
+      return `${field.fieldId}: want ${want}, got ${got}${field.silentWrong ? ' (SILENT)' : ''}`;
     });
     const impure = result.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`);
     const extra = [

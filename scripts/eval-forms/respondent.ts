@@ -1,4 +1,4 @@
-import { nfkc, type SnapshotField } from './compare.js';
+import { nfkc, shownForms, type SnapshotField } from './compare.js';
 import type { Respondent } from './data.js';
 
 /**
@@ -165,7 +165,8 @@ export function isConfirmationRequest(
     sharesWindow(firstReply, earlierMsgs);
   if (!gave) return false;
   const value = respondent.expected[fieldId]?.value;
-  if (value !== undefined && !vocab.includes(fold(value)) && containsValue(text, fold(value))) return true;
+  // (As the interview shows it: 13:00–15:00 for 13:00/15:00, 「はい」 for yes.)
+  if (value !== undefined && !vocab.includes(fold(value)) && shownForms(value).some((form) => containsValue(text, form))) return true;
   const said = earlierAssistant(snap).map(fold);
   return windows(firstReply).some(
     (w) => text.includes(w) && earlierMsgs.some((m) => m.includes(w)) && !vocab.includes(w) && !said.some((m) => m.includes(w)),

@@ -53,7 +53,8 @@ export async function runSession(
     client = await SessionClient.create(base, {
       kind,
       form: form.rawForm as CreateSessionInput['form'],
-      options: { language: respondent.sessionLanguage },
+      // Relative dates ("next Monday") are read from the day the file's conversations take place.
+      options: { language: respondent.sessionLanguage, ...(form.conversationDate ? { referenceDate: form.conversationDate } : {}) },
     });
   } catch (err) {
     return { ...result, ended: 'error', error: (err as Error).message, fields: scoreFields(respondent, undefined) };

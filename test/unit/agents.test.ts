@@ -25,11 +25,11 @@ const form = SessionForm.parse({
   facts: [{ id: 'k-email', formFieldId: 'f-email', factKey: 'email', fact: 'Email address' }],
 });
 
-function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName } = {}): FormDraft {
+function draft(opts: { language?: 'ja' | 'en' | null; firstAgent?: AgentName; form?: SessionForm } = {}): FormDraft {
   const state = newFormSession({
     sessionId: 's1',
     kind: 'form',
-    form,
+    form: opts.form ?? form,
     language: opts.language ?? null,
     firstAgent: opts.firstAgent ?? 'greeter',
     now: NOW,
@@ -445,5 +445,69 @@ describe('a whole interview with the offline model', () => {
       'full_name',
       'comments',
     ]);
+  });
+});
+
+describe('a reading that is not certain (docs/api.md#certainty), with the offline model', () => {
+  const booking = SessionForm.parse({
+    title: 'Pick-up',
+    fields: [
+      { id: 'f-slot', fieldId: 'slot', label: 'Pick-up window', required: true, sortOrder: 0 },
+      { id: 'f-meal', fieldId: 'meal', label: 'Meal', required: true, sortOrder: 1 },
+    ],
+    facts: [
+      { id: 'k-slot', formFieldId: 'f-slot', factKey: 'slot', fact: 'When they can collect', answerType: 'time_range' },
+      { id: 'k-meal', formFieldId: 'f-meal', factKey: 'meal', fact: 'Meal', options: ['Vegetarian', 'Fish', 'Chicken'] },
+    ],
+  });
+  const started = async () => {
+    const session = draft({ form: booking });
+    await turn(session, null);
+    await turn(session, 'English please');
+    await turn(session, 'I live in Japan');
+    expect(currentField(session.state)?.field.fieldId).toBe('slot');
+    return session;
+  };
+
+  it('asks once about a guessed half of the day, stores the reading on a yes, and reads a sure value back', async () => {
+    const session = await started();
+    await turn(session, 'from 9 to 12');
+    // Not stored yet: the field is still asked, and the question shows the reading.
+    expect(session.state.fields[0]).toMatchObject({ fieldId: 'slot', status: 'interviewing', value: null, followUps: 1 });
+    expect(session.state.fields[0]?.lastReview).toMatchObject({ passed: true, confirm: true, derivation: 'inferred' });
+    expect(lastAssistant(session)).toBe('Just to check: “09:00–12:00” — is that right? (Reply “yes”, or tell me the right one.)');
+    // A yes settles it without another review by the rules or a model.
+    expect(await turn(session, "Yes, that's right.")).toEqual(['interviewer', 'reviewer', 'interviewer']);
+    expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '09:00/12:00' });
+    expect(session.state.fields[0]?.lastReview?.derivation).toBe('confirmed');
+    expect(lastAssistant(session)).toMatch(/^Thank you! Next question:/);
+
+    // A choice named as the form writes it is sure, stored, and read back with the closing summary.
+    await turn(session, 'Fish please');
+    expect(session.state.fields[1]).toMatchObject({ status: 'done', value: 'Fish' });
+    expect(lastAssistant(session)).toMatch(/^Got it: “Fish”\.\nThank you — that's all the questions!/);
+  });
+
+  it('reviews anything but a yes as a new answer, and keeps a loose option from being stored unseen', async () => {
+    const session = await started();
+    await turn(session, 'from 9 to 12');
+    await turn(session, 'No - 9 in the morning until noon');
+    expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '09:00/12:00' });
+    expect(lastAssistant(session)).toMatch(/^Got it: “09:00–12:00”\.\n/);
+    await turn(session, 'the veg one');
+    expect(session.state.fields[1]).toMatchObject({ status: 'interviewing', value: null });
+    expect(lastAssistant(session)).toMatch(/^Just to check: “Vegetarian”/);
+    await turn(session, 'yes');
+    expect(session.state.fields[1]).toMatchObject({ status: 'done', value: 'Vegetarian' });
+  });
+
+  it('keeps a reading that still needs confirming when no question is left, flagged for a person', async () => {
+    const session = await started();
+    await turn(session, 'from 9 to 12');
+    await turn(session, '9 to 12');
+    expect(session.state.fields[0]).toMatchObject({ status: 'interviewing', followUps: 2 });
+    expect(lastAssistant(session)).toMatch(/^Just to check: “09:00–12:00”/);
+    await turn(session, '9 to 12');
+    expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '09:00/12:00', needsReview: true });
   });
 });

@@ -4,6 +4,7 @@ import {
   containsAll,
   finalStatus,
   markSilentWrong,
+  shownToRespondent,
   sameChoice,
   sameDate,
   sameDateRange,
@@ -186,9 +187,30 @@ describe('silent wrong values', () => {
       ['phone', false, false],
       ['email', false, false],
     ]);
+    // Kept as given for a member of staff: flagged, and the respondent was told, so not silent.
+    const flagged = [scoreField('slot', expectations.slot, { fieldId: 'slot', status: 'done', value: '16:00', needsReview: true })];
+    markSilentWrong(flagged, transcript);
+    expect([flagged[0]!.finalStatus, flagged[0]!.correct, flagged[0]!.silentWrong]).toEqual(['needs_review', false, false]);
     const right = [scoreField('slot', expectations.slot, { fieldId: 'slot', status: 'done', value: '14:00/16:00' })];
     markSilentWrong(right, transcript);
     expect(right[0]!.silentWrong).toBe(false);
+  });
+});
+
+describe('a value shown in its readable form', () => {
+  it('counts a range shown with a dash or a wave dash, a day with its time, and yes/no in Japanese', () => {
+    const reply = (fieldId: string) => ({ role: 'user', fieldId, text: '…' });
+    const said = (text: string, fieldId: string | null = 'next') => [reply('slot'), { role: 'assistant', fieldId, text }];
+    expect(shownToRespondent('14:00/16:00', 'slot', said('Got it: “14:00–16:00”.'))).toBe(true);
+    expect(shownToRespondent('14:00/16:00', 'slot', said('「14:00〜16:00」ですね。'))).toBe(true);
+    expect(shownToRespondent('2026-05-03T19:30', 'slot', said('Just to check: “2026-05-03 19:30”?'))).toBe(true);
+    expect(shownToRespondent('no', 'slot', said('「いいえ」ですね。承知しました。'))).toBe(true);
+    expect(shownToRespondent('14:00/16:00', 'slot', said('Got it: “14:00”.'))).toBe(false);
+    // The closing message right after the last answer shows it; the greeting before any reply does not.
+    expect(shownToRespondent('14:00/16:00', 'slot', said('Summary: 14:00–16:00', null))).toBe(true);
+    expect(shownToRespondent('14:00/16:00', 'slot', [{ role: 'assistant', fieldId: null, text: '14:00–16:00' }, reply('slot')])).toBe(
+      false,
+    );
   });
 });
 

@@ -19,6 +19,7 @@ import {
   otherFields,
   pendingSubtask,
   proposedValue,
+  readingNow,
   readingOfVerdict,
   type ReviewApplied,
   ReviewerVerdict,
@@ -140,7 +141,12 @@ function readingOf(draft: FormDraft, verdict: ReviewInput): VerdictReading | nul
 
 function reference(draft: FormDraft) {
   const bootstrap = draft.state.bootstrap;
-  return { language: bootstrap.language === 'ja' ? ('ja' as const) : ('en' as const), country: bootstrap.country, timezone: bootstrap.timezone };
+  return {
+    language: bootstrap.language === 'ja' ? ('ja' as const) : ('en' as const),
+    country: bootstrap.country,
+    timezone: bootstrap.timezone,
+    now: readingNow(draft.state),
+  };
 }
 
 /**
@@ -256,6 +262,7 @@ export function reviewerContext(draft: FormDraft): ReviewerContext {
     language: draft.state.bootstrap.language === 'ja' ? 'ja' : 'en',
     country: draft.state.bootstrap.country,
     timezone: draft.state.bootstrap.timezone,
+    now: readingNow(draft.state).toISOString(),
     field: cur.field,
     facts: factViews(cur.field, cur.facts),
     answers: reviewedAnswers(draft),

@@ -9,6 +9,8 @@ export type ReviewerContext = {
   language: 'ja' | 'en';
   country: string | null;
   timezone: string | null;
+  /** The moment relative dates ("tomorrow", "next Friday") are read from, ISO 8601 (the session's reference date, or now). */
+  now: string;
   field: { fieldId: string; id: string; label: string; intent: string | null; required: boolean; sortOrder: number };
   facts: Array<FactView & { id: string; formFieldId: string }>;
   /** The respondent's answers to this field, oldest first (after a confirmation question, only the reply to it). */

@@ -18,6 +18,7 @@ export const reviewerPolicy: Policy = async (req, tail) => {
     language: ctx.language,
     country: ctx.country,
     timezone: ctx.timezone,
+    now: new Date(ctx.now),
     earlierAnswers: ctx.correction ? [] : ctx.earlierAnswers,
     otherFields: ctx.otherFields,
     replacing: ctx.currentValue,

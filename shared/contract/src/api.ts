@@ -9,7 +9,14 @@ export const CreateSessionBody = z
     kind: SessionKind,
     form: SessionForm.optional(),
     options: z
-      .object({ language: z.enum(['ja', 'en', 'auto']).default('auto') })
+      .object({
+        language: z.enum(['ja', 'en', 'auto']).default('auto'),
+        referenceDate: z.iso
+          .date()
+          .describe(
+            'Form and application sessions: the day that relative dates in answers ("tomorrow", "next Friday", "the 9th") are read from, in the respondent\'s time zone. Defaults to the day each answer arrives; set it to replay a conversation recorded on another day.',
+          ),
+      })
       .partial()
       .optional(),
   })

@@ -157,6 +157,8 @@ const FormPart = {
   currentFieldIndex: z.number().int(),
   collectedFields: z.record(z.string(), z.string()),
   followUpCount: z.number().int(),
+  /** The day relative dates are read from (options.referenceDate); null: the day each answer arrives. */
+  referenceDate: z.iso.date().nullable().default(null),
 };
 
 /**

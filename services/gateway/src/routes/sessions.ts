@@ -57,7 +57,7 @@ export function sessionRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const input: NewSession =
           body.kind === 'faq'
             ? { kind: 'faq', sessionId, language, faq: { access: 'token', history: [], turns: [] } }
-            : { kind: body.kind, sessionId, form: body.form ?? null, language };
+            : { kind: body.kind, sessionId, form: body.form ?? null, language, referenceDate: body.options?.referenceDate ?? null };
         const created = await createSession(deps, input, req.log);
         if (!created) throw new SystemError('a new session id was already taken');
         return reply.status(201).send({ ...created, eventsUrl: `/v1/sessions/${created.sessionId}/events` });

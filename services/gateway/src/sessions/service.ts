@@ -32,7 +32,13 @@ export async function takeSessionPlace(
 }
 
 export type NewSession =
-  | { kind: 'form' | 'application'; sessionId?: string; form: SessionForm | null; language: 'ja' | 'en' | null }
+  | {
+      kind: 'form' | 'application';
+      sessionId?: string;
+      form: SessionForm | null;
+      language: 'ja' | 'en' | null;
+      referenceDate?: string | null;
+    }
   | { kind: 'faq'; language: 'ja' | 'en' | null; faq: FaqState; sessionId?: string; token?: { token: string; hash: string } };
 
 /**
@@ -57,7 +63,15 @@ export async function createSession(
   }
   const sessionId = input.sessionId ?? randomUUID();
   const turnId = randomUUID();
-  const state = newFormSession({ sessionId, kind: input.kind, form: input.form, language: input.language, firstAgent: 'greeter', now });
+  const state = newFormSession({
+    sessionId,
+    kind: input.kind,
+    form: input.form,
+    language: input.language,
+    firstAgent: 'greeter',
+    now,
+    referenceDate: input.referenceDate ?? null,
+  });
   const step = await deps.store.create({ state, tokenHash: hash, agent: 'greeter', turnId });
   await dispatch(deps, sessionId, step);
   log.info({ sessionId, turnId, kind: input.kind }, 'session created');

@@ -8,7 +8,7 @@ import { retractedSpans } from '../nlu/discourse.js';
 import { extractChoice } from '../nlu/answer-values.js';
 import { extractPeriod } from '../nlu/time-values.js';
 import type { FactDefinition, FormField, FormSessionView } from '@convo/contract';
-import { currentField, factsOf, formField } from './form-flow.js';
+import { currentField, factsOf, formField, readingNow } from './form-flow.js';
 
 /**
  * Which field a respondent's message is about. By default the question that
@@ -19,7 +19,7 @@ import { currentField, factsOf, formField } from './form-flow.js';
  */
 export type MessageRoute = { fieldId: string | null; correction: boolean };
 
-export function routeUserMessage(state: FormSessionView, text: string, now: Date = new Date()): MessageRoute {
+export function routeUserMessage(state: FormSessionView, text: string, now: Date = readingNow(state)): MessageRoute {
   if (!state.plan || state.currentAgent === 'greeter' || state.currentAgent === 'architect') return { fieldId: null, correction: false };
   const lastAsked = lastAskedFieldId(state);
   const corrected = correctedField(state, text, lastAsked, now);

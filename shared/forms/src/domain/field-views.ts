@@ -2,7 +2,7 @@ import { withinTextBudget } from '@convo/text';
 import { answerSpec, type FactType } from '../nlu/fact-type.js';
 import type { AnswerType, DeepReadonly, FactDefinition, FieldStatus, FormField, FormSessionView, ReviewResult } from '@convo/contract';
 import { candidateValue } from '../nlu/review-rules.js';
-import { formField } from './form-flow.js';
+import { formField, readingNow } from './form-flow.js';
 
 /** A fact as agents see it, with the kind of value it asks for (stated by the form or inferred) and a choice's options. */
 export type FactView = {
@@ -100,7 +100,7 @@ export function candidateFor(
   state: FormSessionView,
   field: FormField,
   facts: readonly FactDefinition[],
-  now: Date = new Date(),
+  now: Date = readingNow(state),
 ): string | null {
   return withinTextBudget(() => candidate(state, field, facts, now));
 }

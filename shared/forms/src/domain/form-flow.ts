@@ -40,6 +40,7 @@ export function newFormSession(input: {
   language: 'ja' | 'en' | null;
   firstAgent: SessionView['currentAgent'];
   now: string;
+  referenceDate?: string | null;
 }): FormSessionState {
   const fields: FieldState[] = input.form
     ? orderFields(input.form.fields).map((field) => ({
@@ -55,10 +56,26 @@ export function newFormSession(input: {
       }))
     : [];
   const core = coreSessionState(input);
-  const part = { form: input.form, plan: null, fields, currentFieldIndex: 0, collectedFields: {}, followUpCount: 0 };
+  const part = {
+    form: input.form,
+    plan: null,
+    fields,
+    currentFieldIndex: 0,
+    collectedFields: {},
+    followUpCount: 0,
+    referenceDate: input.referenceDate ?? null,
+  };
   return input.kind === 'application'
     ? { ...core, kind: 'application', ...part, compliance: { checks: [], failedChecks: {}, volunteered: [] }, audit: null }
     : { ...core, kind: 'form', ...part };
+}
+
+/**
+ * The moment relative dates in answers are read from: noon UTC of the session's reference date (the same calendar
+ * day in every zone from UTC-11 to UTC+11, where the respondent's day is taken), or now.
+ */
+export function readingNow(state: { referenceDate?: string | null }): Date {
+  return state.referenceDate ? new Date(`${state.referenceDate}T12:00:00Z`) : new Date();
 }
 
 export function formField(state: FormSessionView, fieldId: string): FormField | undefined {

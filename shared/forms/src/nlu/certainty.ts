@@ -113,9 +113,9 @@ function polarReading(options: readonly string[], value: string, said: string): 
   return negated ? UNSURE('inferred') : CERTAIN(value ? 'normalised' : 'inferred');
 }
 
-// A half of the day said in words: "in the afternoon", 「午後」, "noon".
+// A half of the day said: "2pm", "in the afternoon", 「午後」, "noon" (am and pm only after a number: not "I am").
 const DAY_PART =
-  /\b(?:am|pm|a\.m\.?|p\.m\.?|morning|afternoon|evening|night|tonight|noon|midday|midnight|lunch(?:time)?)(?![\p{L}])|午前|午後|朝|昼|夕方|夕|夜|晩|正午|深夜/iu;
+  /\d\s*(?:am|pm|a\.m\.?|p\.m\.?)(?![\p{L}])|(?<![\p{L}])(?:morning|afternoon|evening|night|tonight|noon|midday|midnight|lunch(?:time)?)(?![\p{L}])|午前|午後|朝|昼|夕方|夕|夜|晩|正午|深夜/iu;
 
 /**
  * Each clock of the value said unmistakably: an hour past 12 (which also puts a range's other end on the 24-hour

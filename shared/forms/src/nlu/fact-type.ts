@@ -39,6 +39,44 @@ const NOT_A_SOURCE = String.raw`(?<!\b(?:from|on|in|at|via|through|see|visit)\s+
 // Each pattern names the value itself ("email", "postal code", "what time"), never a topic word like "size".
 const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice' | 'yes_no'>, RegExp]> = [
   ['email', anyOf(String.raw`\be-?mails?\b`, 'メール')],
+  // Compound values first (issue 33): a fact that names a day and a time together, or both ends of a span, asks for
+  // the whole of it, which a single date or time would cut in half.
+  [
+    'datetime',
+    anyOf(
+      String.raw`\b(?:date|day),?\s+(?:and|&)\s+(?:the\s+)?(?:approx(?:imate)?\.?\s+|rough\s+|exact\s+)?time\b`,
+      String.raw`\btime\s+(?:and|&)\s+(?:the\s+)?(?:date|day)\b`,
+      String.raw`\bdate\s*\/\s*time\b`,
+      '日時',
+      '(?:日付|日)と(?:時刻|時間(?![帯数]))',
+      '(?:何日|日付)の何時',
+    ),
+  ],
+  [
+    'time_range',
+    anyOf(
+      String.raw`\btime\s+(?:window|slot|range|band)s?\b`,
+      String.raw`\b(?:start(?:ing)?|opening|from)\s+(?:and|&|to|-)\s+(?:end(?:ing)?|finish(?:ing)?|closing|until)\s+times?\b`,
+      String.raw`\btimes?\b[^.?!]{0,40}\bstarts?\s+and\s+(?:ends?|finish(?:es)?)\b`,
+      String.raw`\bfrom what time\b[^.?!]{0,40}\b(?:until|till|to) what time\b`,
+      '時間帯',
+      '何時から何時',
+      '(?:開始|始まり)[^。、]{0,6}(?:と|・|及び|および|〜|～)[^。、]{0,4}(?:終了|終わり)[^。、]{0,4}(?:時刻|時間(?![数]))',
+      '(?:開始|始まり)と(?:終了|終わり)の(?:時刻|時間)',
+    ),
+  ],
+  [
+    'date_range',
+    anyOf(
+      String.raw`\b(?:start(?:ing)?|first|beginning|from)\s+(?:and|&|to)\s+(?:the\s+)?(?:end(?:ing)?|last|final|finish(?:ing)?)\s+(?:dates?|days?)\b`,
+      String.raw`\bfrom what (?:date|day)\b[^.?!]{0,40}\bto what (?:date|day)\b`,
+      String.raw`\b[a-z-]+\s+date\s+and\s+(?:the\s+)?[a-z-]+\s+date\b`,
+      '何日から何日',
+      '(?:開始日|初日|最初の日)(?:と|・|〜|～|から)(?:終了日|最終日|最後の日)',
+      'いつからいつまで',
+      '日から[^。、]{0,12}日まで',
+    ),
+  ],
   [
     'url',
     anyOf(

@@ -107,7 +107,10 @@ describe('a verdict, whoever wrote it', () => {
       confirm: true,
     });
     const said = { ...base, answers: ['3pm'] };
-    expect(readingOfVerdict({ ...said, verdict: { derivation: null, certain: null } })).toEqual({ derivation: 'normalised', confirm: false });
+    expect(readingOfVerdict({ ...said, verdict: { derivation: null, certain: null } })).toEqual({
+      derivation: 'normalised',
+      confirm: false,
+    });
     expect(readingOfVerdict({ ...said, verdict: { derivation: 'conflicting', certain: null } })).toEqual({
       derivation: 'conflicting',
       confirm: true,

@@ -96,6 +96,40 @@ describe('a list of options is what a form sets apart as one', () => {
   });
 });
 
+describe('offers that hold commas, prices and brackets of their own (issue 33)', () => {
+  it.each([
+    [
+      ['One of: Main Hall – $85 per hour (up to 120 people); Studio B, with mirrors – $40 per hour; Meeting Room 2 – $20 per hour'],
+      ['Main Hall – $85 per hour (up to 120 people)', 'Studio B, with mirrors – $40 per hour', 'Meeting Room 2 – $20 per hour'],
+    ],
+    [
+      ['Permit type (Annual resident permit, $120; Visitor permit, up to 14 days, $25; Contractor permit, $8 per day)'],
+      ['Annual resident permit, $120', 'Visitor permit, up to 14 days, $25', 'Contractor permit, $8 per day'],
+    ],
+    [
+      ['和室（15名まで） 1時間300円／第1会議室（30名まで） 1時間600円／多目的ホール（100名まで） 1時間1,500円 のどれか1つ'],
+      ['和室（15名まで） 1時間300円', '第1会議室（30名まで） 1時間600円', '多目的ホール（100名まで） 1時間1,500円'],
+    ],
+    [
+      ['問い合わせの種別。選択肢：ハードウェア／ソフトウェア／アカウント・パスワード／その他'],
+      ['ハードウェア', 'ソフトウェア', 'アカウント・パスワード', 'その他'],
+    ],
+  ])('%j', (texts, options) => {
+    // Kept whole and as the form writes them (the en dash, the full-width brackets): the stored value is the offer's own text.
+    expect(findOptions(texts)).toMatchObject({ options, strict: true, cued: true });
+  });
+
+  it('reads plain words before 「のいずれか」 set apart by 「、」 as a soft list: offers or topics', () => {
+    expect(findOptions(['犬、猫、うさぎ、その他のいずれか。'])).toMatchObject({ options: ['犬', '猫', 'うさぎ', 'その他'], strict: false });
+  });
+
+  it('picks an offer named by its opening words', () => {
+    const halls = ['Main Hall – $85 per hour (up to 120 people)', 'Studio B, with mirrors – $40 per hour', 'Meeting Room 2 – $20 per hour'];
+    expect(matchOption('The Main Hall please', halls)).toEqual({ option: halls[0] });
+    expect(matchOption('studio b', halls)).toEqual({ option: halls[1] });
+  });
+});
+
 describe('which option a reply picks', () => {
   const units = ['Studio', '1-Bedroom', '2-Bedroom'];
   it.each([

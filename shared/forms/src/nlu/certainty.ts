@@ -41,7 +41,9 @@ const UNSURE = (derivation: Derivation): Reading => ({ derivation, certain: fals
 
 /** Folded for comparison: NFKC, lower case, one space, the wave dashes and tildes as one. */
 export function foldValue(text: string): string {
-  return normalizeText(text).toLowerCase().replace(/[〜～~]/g, '~');
+  return normalizeText(text)
+    .toLowerCase()
+    .replace(/[〜～~]/g, '~');
 }
 
 export function assessReading(input: ReadingInput): Reading {
@@ -94,13 +96,13 @@ function optionReading(options: readonly string[], value: string, said: string):
   const reply = said.replace(/[\s\p{P}]+/gu, ' ').trim();
   const named = option.replace(/[\s\p{P}]+/gu, ' ').trim();
   const others = options.map(foldValue).filter((candidate) => candidate !== option);
-  if (reply.length >= 2 && named.startsWith(reply) && !others.some((other) => other.startsWith(reply)))
-    return CERTAIN('option_exact');
+  if (reply.length >= 2 && named.startsWith(reply) && !others.some((other) => other.startsWith(reply))) return CERTAIN('option_exact');
   return UNSURE('option_loose');
 }
 
 // The words that open a plain yes or no, in either language: the answer said outright.
-const POLAR_OPENING = /^\W*(?:yes|yeah|yep|yup|sure|of course|certainly|absolutely|definitely|no|nope|nah|はい|ええ|うん|いいえ|いえ|ううん)(?![\p{L}])/iu;
+const POLAR_OPENING =
+  /^\W*(?:yes|yeah|yep|yup|sure|of course|certainly|absolutely|definitely|no|nope|nah|はい|ええ|うん|いいえ|いえ|ううん)(?![\p{L}])/iu;
 // Negation, as each language marks it: a reply that holds one and does not open with its answer is read through it.
 const NEGATION_EN = /\b(?:not|no|never|nothing|none|nobody|neither|nor|without)\b|n't\b/i;
 const NEGATION_JA = /な(?:い|く|かっ|し)|ません|ず(?:に)?(?![\p{Script=Han}])|無(?:い|し)?/u;
@@ -203,6 +205,7 @@ const BRACKETED = /[(（]([^()（）]{1,40})[)）]/gu;
 /** A name whose reply holds a bracketed part the name left out (「佐藤 美咲（みさき）」) is partial. */
 function nameReading(value: string, said: string): Reading {
   const name = foldValue(value);
-  for (const [, inner = ''] of said.matchAll(BRACKETED)) if (/\p{L}/u.test(inner) && !name.includes(foldValue(inner))) return UNSURE('partial');
+  for (const [, inner = ''] of said.matchAll(BRACKETED))
+    if (/\p{L}/u.test(inner) && !name.includes(foldValue(inner))) return UNSURE('partial');
   return CERTAIN(said.includes(name) ? 'extracted' : 'normalised');
 }

@@ -196,7 +196,8 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     'year',
     anyOf(
       // ("Day, month and year of purchase" asks for a date.)
-      String.raw`\b(?:which|what) year\b`,
+      // (A year of school is not a calendar year: "What year level is your child in?", "year group", "year of study".)
+      String.raw`\b(?:which|what) year\b(?!\s+(?:level|group|of (?:study|school)|are you in|is (?:he|she|your child|the child) in))`,
       String.raw`(?<!\bmonth,? and )\byear (?:of|when)\b`,
       String.raw`^\s*year\s*$`,
       String.raw`\b(?:graduation|founding|birth|start|end|release|model|manufacture|construction|purchase|completion) year\b`,
@@ -319,7 +320,7 @@ const ORG_NAME_EN = anyOf(
   String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
 );
 const ORG_NAME_JA =
-  /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?名/;
+  /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?[おご]?名/;
 
 // A fact that asks whether something is so: "Whether the guest needs parking", 「駐車場の有無」, "yes or no".
 const YES_NO = anyOf(
@@ -362,6 +363,8 @@ export function classifyFact(fact: FactWords, field: FieldWords, options: Classi
   return answerSpec(fact, field, options).type;
 }
 
+const COMPOUND_KINDS: ReadonlySet<FactType> = new Set(['time_range', 'date_range', 'datetime']);
+
 /** {@link classifyFact} with the options of a choice. */
 export function answerSpec(fact: FactWords, field: FieldWords, options: ClassifyOptions = {}): AnswerSpec {
   const explicit = explicitSpec(fact);
@@ -382,7 +385,8 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     // year fact, 「携帯・固定どちらでも可」 in a phone fact are words about it.
     // (A kind named only inside the options - "In person, Video call, or Phone call" - is no kind of the fact.)
     const kindBesides = kind === 'text' ? kind : kindWithout(listed, fact, field, useField);
-    if (!found.cued && kindBesides !== 'text')
+    // (A window, a span or a day-and-time named by options - 「希望時間帯（午前・午後・夜間）」 - is picked from them.)
+    if (!found.cued && kindBesides !== 'text' && !COMPOUND_KINDS.has(kind))
       return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((option) => /\d/.test(option)) ? [] : listed };
     if (found.strict) return { type: 'choice', options: listed };
     // "Anything the medical tent should know: conditions, medication, allergies": words in prose under an open question
@@ -456,6 +460,13 @@ function ownType(fact: FactWords): FactType | null {
   if (main.some((text) => (text.match(WH_QUESTION) ?? []).length >= 2)) return 'text';
   const hints = fact.questioningHints ? [withoutExamples(fact.questioningHints)] : [];
   if (DESCRIBE.test(main.join('\n'))) return 'text';
+  // A code to copy ("The order number of the purchase") or the name of a thing (「ペットの名前」) is text: said by the
+  // fact itself, so the field's label ("Order #", 「どうぶつのお名前」) does not make it an email or a person's name.
+  if (
+    main.some((text) => IDENTIFIER.test(text)) ||
+    (!main.some((text) => PERSONAL_NAME.test(text)) && main.some((text) => ORG_NAME_EN.test(text) || ORG_NAME_JA.test(text)))
+  )
+    return 'text';
   const kind = typeOf(main);
   if (kind !== 'text' || asksForDescription(main)) return kind;
   const hinted = typeOf(hints);
@@ -480,13 +491,18 @@ function typeOf(texts: string[]): FactType {
   if (texts.some((text) => /年月[。．.]?\s*$/.test(text.trim()))) return 'date';
   // A birth date is a date whatever question word asks for it ("When were you born?"), a birth year a year.
   if (asksForBirthDate(texts) && !texts.some((text) => YEAR_RULE.test(text))) return 'date';
+  // A serial, policy or order number is a code to copy as written ("JA-5830214", "ORD-77120"), whatever else its
+  // fact mentions: "from the packing slip or confirmation email" names where to find it, not an email to give.
+  if (texts.some((text) => IDENTIFIER.test(text)) && !texts.some((text) => RULES[0]![1].test(text) && !EMAIL_AS_SOURCE.test(text)))
+    return 'text';
   for (const [type, pattern] of RULES) {
-    // A serial, policy or booking number is a code to copy as written ("JA-5830214", "5CG3214XKQ"), not a quantity.
-    if (type === 'number' && texts.some((text) => IDENTIFIER.test(text))) return 'text';
     if (texts.some((text) => pattern.test(text))) return type;
   }
   return asksForPersonName(texts) ? 'name' : 'text';
 }
+
+// An email named as where something is found ("from the confirmation email", 「確認メールに記載の」).
+const EMAIL_AS_SOURCE = /\b(?:from|in|on|see)\b[^.;!?]{0,40}\be-?mails?\b|メール(?:に記載|の本文|に書)/i;
 
 const IDENTIFIER = anyOf(
   String.raw`\b(?:serial|policy|reference|ref|order|account|member(?:ship)?|tracking|case|claim|ticket|invoice|confirmation|booking|reservation|registration|licen[cs]e|plate|model|part|product|customer|student|employee|passport|vin|insurance|version)\s*(?:number|no\b\.?|#|id\b|code)`,

@@ -95,7 +95,13 @@ export function findOptions(texts: readonly string[]): OptionList {
 }
 
 function parseOptions(texts: readonly string[]): OptionList {
-  const found = texts.flatMap((raw, order) => listsIn(normalizeText(raw)).map((list) => ({ ...list, order })));
+  const found = texts.flatMap((raw, order) => {
+    // Whole offers are read from the form's own characters (「／」, "–"): an option is stored as the form writes it.
+    const long = longItemList(withoutExamples(raw.replace(/\s+/g, ' ').trim()));
+    // (Plain words set apart by 「、」 may be topics as much as offers: such a list is a soft one.)
+    const lists = long ? [{ options: long.items, strict: long.strong, cued: long.strong }] : [];
+    return [...lists, ...listsIn(normalizeText(raw))].map((list) => ({ ...list, order }));
+  });
   if (found.length === 0) return NO_LIST;
   const rank = (list: (typeof found)[number]) => (list.cued ? 0 : list.strict ? 1 : 2) * 100 + list.order;
   const best = [...found].sort((a, b) => rank(a) - rank(b))[0]!;
@@ -152,6 +158,7 @@ function listsIn(raw: string): Found[] {
     const clean = items.map(cleanItem).filter((item) => item.length > 0);
     if (isList(clean, phrasesAllowed)) out.push({ options: clean, strict, cued });
   };
+
   // Brackets: (S/M/L/XL), (A, B or C), （5km・10km・ハーフマラソン） — a 「・」 list only when it closes the text.
   for (const bracketMatch of text.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
     const inner = bracketMatch[1] ?? '';
@@ -243,6 +250,39 @@ function listsIn(raw: string): Found[] {
   }
   for (const segment of unbracketed.split(/(?<!\b[A-Z][a-z]{0,3})[.?!;](?=\s|$)|[。？！]/)) listsInSegment(segment.trim(), add);
   return out;
+}
+
+// Where a list of whole offers begins: "One of:", "Options:", 「選択肢：」.
+const LONG_LIST_CUE =
+  /(?:\b(?:one of|options?|choices?|choose (?:one )?(?:from|of)|pick one(?: of)?|select one(?: of)?)|選択肢|次のいずれか|次のどれか)\s*[:：]\s*/i;
+// What sets whole offers apart when the offers hold commas of their own: semicolons, slashes between spaces, 「／」.
+const OFFER_SEPARATOR = /\s*[;；／]\s*|\s+\/\s+/;
+const LONG_ITEM_MAX_CHARS = 80;
+
+/**
+ * A list of whole offers, each kept as the form writes it, commas, prices and brackets included (issue 33): "One of:
+ * Main Hall – $85 per hour (up to 120 people); Studio B, with mirrors – $40 per hour", 「選択肢：ハードウェア／ソフトウェア」,
+ * 「和室（15名まで） 1時間300円／第1会議室（30名まで） 1時間600円 のどれか1つ」, "Permit type (Annual resident permit, $120;
+ * Visitor permit, up to 14 days, $25)". Only a cue or a closing bracket says where such a list starts and ends.
+ */
+function longItemList(text: string): { items: string[]; strong: boolean } | null {
+  const candidates: string[] = [];
+  const cue = LONG_LIST_CUE.exec(text);
+  if (cue) candidates.push(text.slice(cue.index + cue[0].length).split(/[。\n]/)[0] ?? '');
+  const before = LIST_BEFORE_CUE_JA.exec(text);
+  if (before?.[1]) candidates.push(before[1].split(/[。：:]/).at(-1) ?? '');
+  const bracket = /[(（]([^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*)[)）]\s*[?？:：]?\s*$/.exec(text);
+  if (bracket?.[1]) candidates.push(bracket[1]);
+  for (const [i, candidate] of candidates.entries()) {
+    const body = candidate.replace(/\s*(?:のどれか|のいずれか|のうち)[^／;；]*$/, '');
+    const strong = body.split(OFFER_SEPARATOR);
+    // Before 「のいずれか」 a list of plain words may be set apart by 「、」 too: 「犬、猫、うさぎ、その他のいずれか」.
+    const pieces = strong.length < 2 && cue === null && i === 0 && before?.[1] ? body.split(/\s*[、，]\s*/) : strong;
+    const items = pieces.map((item) => item.trim().replace(/^[\s,.、。:：]+|[\s,.、。:：]+$/gu, '')).filter(Boolean);
+    if (items.length < 2 || items.length > 20 || new Set(items).size !== items.length) continue;
+    if (items.every((item) => [...item].length <= LONG_ITEM_MAX_CHARS && /\p{L}/u.test(item))) return { items, strong: pieces === strong };
+  }
+  return null;
 }
 
 const PREDICATE_ENDS = ['する', 'している', 'いる', 'ある', 'わかる', '分かる', '明確', 'こと', 'です', 'ます', '確認'];

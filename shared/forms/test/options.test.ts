@@ -119,8 +119,9 @@ describe('offers that hold commas, prices and brackets of their own (issue 33)',
     expect(findOptions(texts)).toMatchObject({ options, strict: true, cued: true });
   });
 
-  it('reads plain words before 「のいずれか」 set apart by 「、」 as a soft list: offers or topics', () => {
-    expect(findOptions(['犬、猫、うさぎ、その他のいずれか。'])).toMatchObject({ options: ['犬', '猫', 'うさぎ', 'その他'], strict: false });
+  it('reads plain words before 「のいずれか」 set apart by 「、」 as a soft list, closed when it ends in a catch-all', () => {
+    expect(findOptions(['仕事、専攻、経験のいずれか'])).toMatchObject({ options: ['仕事', '専攻', '経験'], strict: false });
+    expect(findOptions(['犬、猫、うさぎ、その他のいずれか。'])).toMatchObject({ options: ['犬', '猫', 'うさぎ', 'その他'], strict: true });
   });
 
   it('picks an offer named by its opening words', () => {

@@ -89,3 +89,22 @@ describe('datetime', () => {
     expect(valueOf('datetime', 'next Friday')).toMatchObject({ passed: false });
   });
 });
+
+describe('a day of the month said alone (the month is then confirmed: certainty.ts)', () => {
+  // NOW is Wednesday 12 March 2025.
+  it.each([
+    ['date', 'Could I bring it in Friday the 14th?', '2025-03-14'],
+    ['date', 'the 13th', '2025-03-13'],
+    ['date', 'Monday the 7th', '2025-04-07'],
+    ['date', '20日でお願いします', '2025-03-20'],
+    ['date', 'the 3rd', '2025-04-03'],
+    ['date_range', 'Monday the 17th through Friday the 21st', '2025-03-17/2025-03-21'],
+    ['datetime', 'Saturday the 15th, first thing - 8 o’clock', '2025-03-15T08:00'],
+  ] as const)('%s: %s → %s', (answerType, answer, want) => {
+    expect(valueOf(answerType, answer, /[日]/.test(answer) ? 'ja' : 'en')).toEqual({ passed: true, value: want });
+  });
+
+  it('is not read when two different days are said, or the weekday does not fit any month soon', () => {
+    expect(valueOf('date', 'the 13th or the 14th').passed).toBe(false);
+  });
+});

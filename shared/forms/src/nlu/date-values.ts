@@ -677,3 +677,48 @@ function weekdayValue(mention: DateMention, direction: DateDirection, today: Day
   const day = shiftDays(today, direction === 'future' ? gap : gap === 0 ? 0 : gap - 7);
   return `${day.y}-${pad(day.m)}-${pad(day.d)}`;
 }
+
+// "the 13th", 「16日」: a day of the month said without its month.
+const LONE_DAY = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<![\d月/])([0-3]?\d)\s*日(?![間目])/gi;
+// A weekday said with it ("Friday the 13th", 「16日の月曜」), as Intl names the English ones and 曜 marks the Japanese.
+const WEEKDAYS_EN = Array.from({ length: 7 }, (_, i) =>
+  new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + i))).toLowerCase(),
+);
+const WEEKDAYS_JA = '日月火水木金土';
+
+function weekdaysSaid(text: string): number[] {
+  const found = new Set<number>();
+  const lower = text.toLowerCase();
+  WEEKDAYS_EN.forEach((name, i) => {
+    if (new RegExp(`\\b${name.slice(0, 3)}(?:${name.slice(3)})?s?\\b`).test(lower)) found.add(i);
+  });
+  for (const match of text.matchAll(/([日月火水木金土])曜/g)) found.add(WEEKDAYS_JA.indexOf(match[1]!));
+  return [...found];
+}
+
+/**
+ * A day of the month said alone ("Friday the 13th", "the 16th", 「20日」): the first such day from today in the
+ * direction the question points (the next one for a booking, the last one for something that happened), and, when a
+ * weekday is said with it, the first such day that falls on that weekday within a year. The month was not said, so
+ * the reading is one to confirm (certainty.ts). Null when no lone day, or several, are said.
+ */
+export function loneDayOfMonth(text: string, reference: Reference, direction: DateDirection): string | null {
+  const days = [...text.matchAll(LONE_DAY)].map((match) => Number(match[1] ?? match[2]));
+  if (new Set(days).size !== 1 || !(days[0]! >= 1 && days[0]! <= 31)) return null;
+  const day = days[0]!;
+  const weekdays = weekdaysSaid(text);
+  if (weekdays.length > 1) return null;
+  const today = localToday(reference);
+  const step = direction === 'past' ? -1 : 1;
+  for (let months = 0; months < 13; months++) {
+    const month = shiftMonths(today, step * months);
+    const iso = isoDate(month.y, month.m, day);
+    if (iso === null) continue;
+    const candidate = { y: month.y, m: month.m, d: day };
+    const ahead = dayNumber(candidate) - dayNumber(today);
+    if ((step > 0 && ahead < 0) || (step < 0 && ahead > 0)) continue;
+    if (weekdays.length === 1 && weekdayOf(candidate) !== weekdays[0]) continue;
+    return iso;
+  }
+  return null;
+}

@@ -106,10 +106,14 @@ function parseOptions(texts: readonly string[]): OptionList {
   const rank = (list: (typeof found)[number]) => (list.cued ? 0 : list.strict ? 1 : 2) * 100 + list.order;
   const best = [...found].sort((a, b) => rank(a) - rank(b))[0]!;
   const aliases = aliasesFor(best.options, texts);
-  return { options: best.options, strict: best.strict, cued: best.cued, aliases };
+  // A cued list that closes with a catch-all ("Other", 「その他」) offers a closed set: whatever is not listed goes there.
+  const closed = best.cued && best.options.some((option) => CATCH_ALL_OPTION.test(option.trim()));
+  return { options: best.options, strict: best.strict || closed, cued: best.cued, aliases };
 }
 
 type Found = { options: string[]; strict: boolean; cued: boolean };
+
+const CATCH_ALL_OPTION = /^(?:others?|something else|その他|そのほか)$/i;
 
 // Examples of what counts ("e.g. Python, Go or Rust", 「アレルギー・持病など」, 「例えば…」) are never the allowed values:
 // a cue and the rest of its sentence, or a stretch ending in 「など」「等」 that no sentence end or bracket interrupts.

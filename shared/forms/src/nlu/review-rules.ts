@@ -15,7 +15,7 @@ import {
 } from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
-import { dateDirection, dateMentions, extractDate } from './date-values.js';
+import { dateDirection, dateMentions, extractDate, loneDayOfMonth } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractTimeRange, extractYear } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
@@ -462,7 +462,13 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       const options = { ...time, country: input.country, ...dateReference(spec, input) };
       const requireYear = asksForBirthDate(spec.texts);
       const said = settledDay(answer, extractDate(answer, { ...options, requireYear }));
-      const date = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
+      const near = said.value === null && options.direction === 'nearest' && options.now ? (dayOfMonth(answer, options.now) ?? said) : said;
+      // "Friday the 13th", 「16日」 with no month: the next (or, for the past, the last) such day.
+      const lone =
+        near.value === null && options.direction !== 'nearest' && !requireYear
+          ? loneDayOfMonth(answer, { now: options.now, timezone: options.timezone }, options.direction)
+          : null;
+      const date = lone ? { value: lone, rejected: null } : near;
       // "When did you do it?" - "in 2023", "from 2019 to 2021": unless the form asks for a calendar day, a coarser
       // time is kept as written.
       if (date.value === null && date.rejected === null && !requireYear && !spec.texts.some((text) => EXACT_DAY.test(text))) {
@@ -492,8 +498,14 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       // "None right now", 「いません」 to "how many": a count of nothing is 0.
       return quantity.value === null && quantity.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : quantity;
     }
-    case 'name':
-      return extractPersonName(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
+    case 'name': {
+      const said = stripSpans(answer, contactSpans(answer, phoneCountry(input)));
+      const parts = asksForOneNamePart(spec.texts) ? 1 : 2;
+      const name = extractPersonName(said, parts);
+      // 「青木 大翔です」, 「山田（やまだ）花子さんです」: the name said in a polite sentence, its reading in brackets aside.
+      const plain = name.value === null ? politeNoun(said.replace(/[(（][^()（）]{1,20}[)）]/g, '')) : null;
+      return plain ? extractPersonName(plain, parts) : name;
+    }
     case 'time_range':
       return extractTimeRange(answer, time);
     case 'datetime': {
@@ -798,6 +810,18 @@ function missingReason(verdict: Verdict, type: FactType): MissingReason {
   }
 }
 
+// A noun given in a polite sentence: 「モカです」「うちの子はモモといいます♪」「代表は私、中村 節子でございます」.
+const POLITE_NOUN =
+  /^(?:[^。、！？!?]{0,12}?は\s*(?:私\s*[、,])?|私\s*[、,])?\s*([^。、！？!?]{1,20}?)\s*(?:さん|様|ちゃん|くん)?\s*(?:です|でした|といいます|と言います|と申します|でございます|になります)[。．.!！?？♪☆★〜~…\s]*$/u;
+
+/** The noun of a short polite sentence (「モカです」 → 「モカ」), or null when the answer is not one. */
+export function politeNoun(answer: string): string | null {
+  const first = answer.trim();
+  if ([...first].length > 40) return null;
+  const noun = POLITE_NOUN.exec(first)?.[1]?.trim();
+  return noun && !/(?:ない|ません|ある|いる|ます|から|ので|ため|けど|て|た)$/.test(noun) ? noun : null;
+}
+
 /**
  * One typed fact: its normalised value. Otherwise the typed values first,
  * then the answers that carried the free-text facts, one per line.
@@ -810,6 +834,8 @@ function fieldValue(results: FactResult[]): string {
   const texts = results
     .filter((result) => result.type === 'text' && result.satisfied && result.value)
     .flatMap((result) => (result.value as string).split('\n'));
+  // A single free-text answer given as a short polite sentence is stored as its noun (「モカです」 → 「モカ」).
+  if (results.length === 1 && texts.length === 1) return politeNoun(texts[0]!) ?? texts[0]!;
   return [...new Set([...typed, ...texts])].join('\n');
 }
 

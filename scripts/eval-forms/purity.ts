@@ -104,3 +104,29 @@ export function isPure(text: string, language: 'ja' | 'en', respondent: readonly
   const rest = blankRespondentText(blankAddresses(nfkc(text)), respondent);
   return !LATIN_RUN.test(rest);
 }
+
+// The person filling in the form named in the third person, as form authors write facts about them.
+const THIRD_PERSON_EN = /\bthe (?:respondent|applicant|attendee|registrant|participant|candidate|requester|claimant)(?:['’]s)?\b/i;
+const THIRD_PERSON_JA = /回答者|応募者|申込者|申請者|候補者|参加者様?(?:の|が|は)/;
+// "you your", "your your": a pronoun doubled by a rewrite.
+const DOUBLED = /\b(you|your)\s+\1\b/i;
+// "on you list", "for you name": "you" between a preposition and a noun stands where "your" belongs.
+const ORPHANED =
+  /\b(?:on|in|for|to|from|with|at|of|by|about)\s+you\s+(?!(?:and|or|can|could|will|would|should|may|might|must|have|had|are|were|do|did|need|want|like|prefer|feel|think|know|see|get|go|come)\b)([a-z]{3,})\b/i;
+const NOT_NOUNS =
+  /^(?:today|tomorrow|soon|now|again|there|here|too|already|both|all|later|first|back|directly|personally|shortly|instead|later)$/i;
+
+/**
+ * What a rewrite of the form's words into the second person left wrong (issue 33: "nothing internal reaches the
+ * respondent"): the respondent named in the third person, a doubled pronoun, "you" where "your" belongs. Text the
+ * respondent typed is not looked at.
+ */
+export function phrasingDefects(text: string, language: 'ja' | 'en', respondent: readonly string[]): string[] {
+  const own = blankRespondentText(nfkc(text), respondent);
+  const found: string[] = [];
+  if (language === 'en' ? THIRD_PERSON_EN.test(own) : THIRD_PERSON_JA.test(own)) found.push('third person');
+  if (DOUBLED.test(own)) found.push('doubled pronoun');
+  const orphan = ORPHANED.exec(own);
+  if (orphan && !NOT_NOUNS.test(orphan[1] ?? '')) found.push('orphaned pronoun');
+  return found;
+}

@@ -28,6 +28,8 @@ export interface Totals {
   cooperativeClean: Ratio;
   /** Respondent messages per field of the form, over every session (the residence answer included). */
   turnsPerField: number;
+  /** Assistant messages with a phrasing defect (third person, doubled or orphaned pronoun), of all assistant messages. */
+  wellFormed: Ratio;
   followUpsPerField: number;
   turnsMean: number;
   turnsMax: number;
@@ -76,6 +78,7 @@ export function totals(results: readonly SessionResult[], forms: number): Totals
       coop.length,
     ),
     turnsPerField: fields.length === 0 ? NaN : sum(turns) / fields.length,
+    wellFormed: ratio(sum(results.map((r) => r.assistantMessages - r.illFormed.length)), sum(results.map((r) => r.assistantMessages))),
     followUpsPerField: fields.length === 0 ? NaN : sum(fields.map((f) => f.followUps)) / fields.length,
     turnsMean: turns.length === 0 ? NaN : sum(turns) / turns.length,
     turnsMax: turns.length === 0 ? NaN : Math.max(...turns),
@@ -149,6 +152,7 @@ export function totalsTable(reports: readonly SetReport[]): string {
     ['respondent turns per session (mean / max)', (t) => `${num(t.turnsMean, 1)} / ${Number.isFinite(t.turnsMax) ? t.turnsMax : 'n/a'}`],
     ['sessions stuck (60 messages or 120 s)', (t) => String(t.stuck)],
     ['language purity (pure / assistant messages)', (t) => pct(t.purity)],
+    ['well-formed (no third person, doubled or orphaned pronoun)', (t) => pct(t.wellFormed)],
     ['submit OK (200 / completed sessions)', (t) => pct(t.submitOk)],
     ['turns failed / timed out (20 s)', (t) => `${t.turnsFailed} / ${t.turnsTimedOut}`],
     ['sessions with errors', (t) => String(t.errors)],
@@ -189,7 +193,14 @@ export function detailLines(results: readonly SessionResult[]): string[] {
   const out: string[] = [];
   for (const result of results) {
     const wrong = result.fields.filter((f) => !f.correct);
-    if (result.completed && wrong.length === 0 && result.impure.length === 0 && result.submitStatus === 200) continue;
+    if (
+      result.completed &&
+      wrong.length === 0 &&
+      result.impure.length === 0 &&
+      result.illFormed.length === 0 &&
+      result.submitStatus === 200
+    )
+      continue;
     const head = `${result.formId}/${result.respondentId} [${result.style}, ${result.sessionLanguage}] ${result.ended || 'unfinished'}, ${result.turns} turns, submit ${result.submitStatus ?? '-'}`;
     const fields = wrong.map((field) => {
       const want = field.expectedStatus === 'done' ? `done ${JSON.stringify(field.want)}` : field.expectedStatus;
@@ -199,7 +210,10 @@ export function detailLines(results: readonly SessionResult[]): string[] {
           : field.finalStatus;
       return `${field.fieldId}: want ${want}, got ${got}${field.silentWrong ? ' (SILENT)' : ''}`;
     });
-    const impure = result.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`);
+    const impure = [
+      ...result.impure.map((t) => `impure: ${JSON.stringify(clip(t))}`),
+      ...result.illFormed.map((t) => `ill-formed ${JSON.stringify(clip(t, 120))}`),
+    ];
     const extra = [
       result.error ? `error: ${clip(result.error, 120)}` : '',
       result.correctionsUnsent > 0 ? `${result.correctionsUnsent} correction(s) never sent` : '',

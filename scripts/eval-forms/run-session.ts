@@ -2,7 +2,7 @@ import type { CreateSessionInput } from '@convo/client';
 import { SessionClient } from './client.js';
 import { markSilentWrong, scoreField, type FieldScore } from './compare.js';
 import type { EvalForm, Respondent, SetName, Style } from './data.js';
-import { isPure } from './purity.js';
+import { isPure, phrasingDefects } from './purity.js';
 import { decide, type Sent, type Snapshot } from './respondent.js';
 
 /** One simulated respondent through the running system, and the score of the session it leaves. */
@@ -33,6 +33,8 @@ export interface SessionResult {
   assistantMessages: number;
   pureMessages: number;
   impure: string[];
+  /** Assistant messages with a phrasing defect (purity.ts, phrasingDefects), each with what is wrong. */
+  illFormed: string[];
   /** The conversation as the final snapshot has it (reported with --json --details, dev only). */
   transcript: Array<{ role: string; fieldId: string | null; text: string }>;
   /** The system could not be talked to (session refused, HTTP error); the session scores as not completed. */
@@ -152,6 +154,8 @@ function scorePurity(snap: Snapshot, respondent: Respondent, result: SessionResu
     result.assistantMessages++;
     if (isPure(message.text, respondent.sessionLanguage, own)) result.pureMessages++;
     else result.impure.push(message.text);
+    const defects = phrasingDefects(message.text, respondent.sessionLanguage, own);
+    if (defects.length > 0) result.illFormed.push(`${defects.join(', ')}: ${message.text}`);
   }
 }
 
@@ -177,6 +181,7 @@ function emptyResult(form: EvalForm, respondent: Respondent): SessionResult {
     assistantMessages: 0,
     pureMessages: 0,
     impure: [],
+    illFormed: [],
     transcript: [],
     error: null,
   };

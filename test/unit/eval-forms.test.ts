@@ -1,3 +1,4 @@
+import { phrasingDefects } from '../../scripts/eval-forms/purity.js';
 import { describe, expect, it } from 'vitest';
 import {
   canonUrl,
@@ -446,6 +447,7 @@ describe('options and report', () => {
       assistantMessages: 6,
       pureMessages: 6,
       impure: [],
+      illFormed: [],
       transcript: [],
       error: null,
       fields: [
@@ -468,5 +470,16 @@ describe('options and report', () => {
     const dev = setReport('dev', [{ ...result, set: 'dev' }], 1, true);
     expect(dev.byKind).toEqual({ email: { n: 0, of: 1 } });
     expect(detailLines(dev.sessions!)[0]).toContain('a: want done "a@b.co", got done "x@b.co"');
+  });
+});
+
+describe('phrasing defects', () => {
+  it('finds the respondent named in the third person, a doubled pronoun and "you" where "your" belongs, not the respondent\'s own words', () => {
+    expect(phrasingDefects("We'll use it to identify you on you list.", 'en', [])).toEqual(['orphaned pronoun']);
+    expect(phrasingDefects("Could you tell me the attendee's full name?", 'en', [])).toEqual(['third person']);
+    expect(phrasingDefects('Please confirm your your email.', 'en', [])).toEqual(['doubled pronoun']);
+    expect(phrasingDefects('回答者の経験を教えてください。', 'ja', [])).toEqual(['third person']);
+    expect(phrasingDefects("We'll use it to identify you on the guest list. We'll send you details.", 'en', [])).toEqual([]);
+    expect(phrasingDefects('Got it: “the applicant is me”.', 'en', ['the applicant is me'])).toEqual([]);
   });
 });

@@ -448,7 +448,10 @@ function mentionText(field: QuestionField, facts: QuestionFact[], lang: SessionL
 function contextText(field: QuestionField, facts: QuestionFact[], specs: AnswerSpec[], lang: SessionLanguage): string {
   const intent = field.intent?.trim() ?? '';
   const parts: string[] = [];
-  if (intent && !same(intent, field.label) && !isForeign(intent, lang)) parts.push(lang === 'ja' ? purposeJa(intent) : purposeEn(intent));
+  if (intent && !same(intent, field.label) && !isForeign(intent, lang) && !listsChoices(intent)) {
+    const own = [field.label, ...facts.map((fact) => fact.fact)].join('\n');
+    parts.push(lang === 'ja' ? purposeJa(intent) : restatesValue(intent, own) ? valueNoteEn(intent) : purposeEn(intent));
+  }
   const seen = new Set<string>();
   for (const fact of facts) {
     const hint = fact.questioningHints?.trim().replace(/(?<![.。])[.。]+$/, '');
@@ -505,6 +508,30 @@ const OBJECT_START = new Set([
   'when',
   'why',
 ]);
+
+// 「犬・猫・うさぎ・その他のどれか」, "One of: …": an intent that lists what may be picked says what the choices line says.
+const LISTS_CHOICES = /(?:どれか|いずれか|から選|の中から)|\b(?:one of|pick one|choose one)\b/i;
+
+function listsChoices(intent: string): boolean {
+  return LISTS_CHOICES.test(intent);
+}
+
+/**
+ * "Order number from the packing slip (ORD- and 5 digits)" under "Order #": an intent that opens with the value's own
+ * words (two words of the label or a fact, in a row) describes the value; it is no purpose to put after "We'll use it to".
+ */
+function restatesValue(intent: string, own: string): boolean {
+  const words = intent.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+  if (words.length < 2) return false;
+  const [a, b] = words;
+  return new RegExp(String.raw`\b${a}\s+${b}\b`, 'i').test(own);
+}
+
+/** A description of the value, said as one: "It's the order number from the packing slip (ORD- and 5 digits)." */
+function valueNoteEn(intent: string): string {
+  const phrased = toRespondent(intent, 'en');
+  return /^(?:the|a|an|your)\b/i.test(phrased) ? sentenceEn(`It's ${lowerLead(phrased)}`) : sentenceEn(`It's the ${lowerLead(phrased)}`);
+}
 
 /** "Reserve enough seats" → "We'll use it to reserve enough seats."; "Catering" → "We'll use it for catering." */
 function purposeEn(intent: string): string {
@@ -829,15 +856,24 @@ function secondPerson(text: string, lang: SessionLanguage): string {
       .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})['’]s\b`, 'gi'), 'your')
       .replace(new RegExp(String.raw`\b(?:${ROLE_EN})['’]s\b`, 'gi'), 'your')
       // "the respondent" is always the person; a bare "respondent" only when a verb follows ("User name" stays).
-      .replace(
-        new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'),
-        (_m, word: string | undefined) => `you${verb(word)}`,
+      // ("the guest list", "the customer portal": the role word modifies another noun there, and stays.)
+      .replace(new RegExp(String.raw`\bthe (?:${ROLE_EN_THE})\b(?:\s+([A-Za-z]+))?`, 'gi'), (match, word: string | undefined) =>
+        word && modifiesNoun(match) ? match : `you${verb(word)}`,
       )
       .replace(
         new RegExp(String.raw`\b(?:${ROLE_EN})\s+(${Object.keys(VERBS).join('|')})\b`, 'gi'),
         (_m, word: string) => `you${verb(word)}`,
       )
   );
+}
+
+/** In "the guest list", the role word modifies the noun after it: read as a phrase, that word is a noun, not a verb. */
+function modifiesNoun(phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/);
+  if (VERBS[words.at(-1)?.toLowerCase() ?? ''] !== undefined) return false;
+  const terms = (nlp(phrase).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>).map((term) => term.terms[0]?.tags ?? []);
+  const last = terms.at(-1) ?? [];
+  return last.includes('Noun') && !last.includes('Pronoun') && !last.includes('Verb');
 }
 
 /** Lowercases the first word when it is an ordinary capitalised word ("What", "A", "Dietary"; not "I", "GitHub", "URL"). */

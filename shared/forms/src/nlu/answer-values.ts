@@ -68,9 +68,10 @@ function polarOf(option: string, options: readonly string[]): 'yes' | 'no' {
 }
 
 // Letters and digits in the shapes postal codes take (〒150-0001, M5V 2T6, SW1A 1AA, 94105-1234, 75008).
-// A postal code stands on its own: not part of a longer number (070-2468-1357 holds no code).
+// A postal code stands on its own: not part of a longer number (070-2468-1357 holds no code), nor one group of a number
+// written in groups (0412 345 678 holds none either).
 const POSTAL_CANDIDATE =
-  /(?<![\p{Script=Latin}\p{N}]|\p{N}[-‐ ])(?:\d{3}-?\d{4}|\d{5}(?:-\d{4})?|\d{4}|\d{6}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{2}-?\d{3}|\d{4} ?[A-Z]{2})(?![\p{Script=Latin}\p{N}]|[-‐]\p{N}|\s*年)/giu;
+  /(?<![\p{Script=Latin}\p{N}]|\p{N}[-‐ ])(?!\d{2,4} \d{3})(?:\d{3}-?\d{4}|\d{5}(?:-\d{4})?|\d{4}|\d{6}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{2}-?\d{3}|\d{4} ?[A-Z]{2})(?![\p{Script=Latin}\p{N}]|[-‐]\p{N}|\s*年)/giu;
 const FALLBACK_COUNTRIES = ['JP', 'US', 'CA', 'GB', 'AU', 'DE', 'FR'];
 
 /**

@@ -37,6 +37,8 @@ describe('time_range', () => {
     ['after 5pm, till like 7', '17:00/19:00'],
     ['from 11 to 2', '11:00/14:00'],
     ['from 10 till 6', '10:00/18:00'],
+    ['after 5, before 7', '17:00/19:00'],
+    ["We'd like to close it from about nine in the morning so we can set up, until eight at night", '09:00/20:00'],
   ])('en: %s → %s', (answer, want) => {
     expect(valueOf('time_range', answer)).toEqual({ passed: true, value: want });
   });

@@ -49,8 +49,19 @@ type CompromiseNumber = { text: string; offset?: { start: number; length: number
  * "five thirty" → "5 30"), offsets kept, so one digit pattern reads both and
  * the value can still be quoted as written.
  */
-function englishDigits(src: Rewritten): Rewritten {
-  if (!/[a-z]/i.test(src.text)) return src;
+function englishDigits(input: Rewritten): Rewritten {
+  if (!/[a-z]/i.test(input.text)) return input;
+  // "eleven-thirty" is "eleven thirty": a hyphen between two number words joins an hour and its minutes.
+  const src = applyEdits(
+    input,
+    [...input.text.matchAll(/(?<=[a-z])-(?=[a-z])/gi)]
+      .filter((hyphen) => {
+        const before = /[a-z]+$/i.exec(input.text.slice(0, hyphen.index))?.[0] ?? '';
+        const after = /^[a-z]+/i.exec(input.text.slice(hyphen.index + 1))?.[0] ?? '';
+        return nlp(before).numbers().length > 0 && nlp(after).numbers().length > 0;
+      })
+      .map((hyphen) => ({ start: hyphen.index, end: hyphen.index + 1, by: ' ' })),
+  );
   const doc = nlp(src.text);
   const found: CompromiseNumber[] = numbersWithOffsets<CompromiseNumber & CompromiseMatch>(doc, doc.numbers().isCardinal());
   const edits: Edit[] = [];
@@ -72,7 +83,8 @@ function isNumberWords(text: string, num: number): boolean {
 
 // compromise reads "five thirty" as 530: small numbers said in a row without "hundred" are an hour and minutes.
 function spokenDigits(words: string, num: number): string {
-  if (num < 100 || num >= 2400 || !/\s/.test(words.trim()) || /hundred|thousand|million|\band\b/i.test(words)) return String(num);
+  // ("eleven-thirty" is said the same way, with a hyphen.)
+  if (num < 100 || num >= 2400 || !/[\s-]/.test(words.trim()) || /hundred|thousand|million|\band\b/i.test(words)) return String(num);
   return `${Math.floor(num / 100)} ${String(num % 100).padStart(2, '0')}`;
 }
 
@@ -155,7 +167,8 @@ export function extractTime(text: string, options: TimeOptions): Extraction {
 
 // What joins the two ends of a window: "2 to 4", "from 9 until 5", "between 1 and 3", "13-15", "5pm, till like 7",
 // 「9時から17時まで」, 「6時〜9時」.
-const JOIN = String.raw`(?:\s*,)?\s*(?:to|till|until|til|through|thru|and|-|–|—|~|〜|～|から)\s*(?:like\s+|about\s+|around\s+|maybe\s+)?`;
+// ("after 5, before 7", "from 9 but no later than 11": the latest time said after the earliest closes the window too.)
+const JOIN = String.raw`(?:\s*,)?\s*(?:to|till|until|til|through|thru|and|(?:but\s+)?(?:before|by|no later than)|-|–|—|~|〜|～|から)\s*(?:like\s+|about\s+|around\s+|maybe\s+)?`;
 const RANGE_JOIN = new RegExp(String.raw`^${JOIN}$`, 'i');
 // An end said as a bare number beside the other end's time: "from 2 to 4 pm", "between 1 and 3pm", 「13-17時」.
 const BARE_END_AFTER = new RegExp(
@@ -163,6 +176,9 @@ const BARE_END_AFTER = new RegExp(
   'i',
 );
 const BARE_START_BEFORE = new RegExp(String.raw`(?<![\d:])(\d{1,2})(?::([0-5]\d))?(?:\s*時)?${JOIN}$`, 'i');
+const FROM_BEFORE = /\b(?:from|starting(?: at)?|between)\s+(?:about\s+|around\s+|roughly\s+)?$/i;
+const UNTIL_BEFORE = /\b(?:until|till|til|to|and)\s+(?:about\s+|around\s+|roughly\s+)?$|まで$/i;
+const FRAMED_GAP = 60;
 /** How far from a clock its bare other end is looked for ("between 1 and " is 14 characters). */
 const BARE_END_REACH = 32;
 /** DAY_PART for one test at a time (DAY_PART itself is global, for matchAll). */
@@ -190,6 +206,15 @@ export function extractTimeRange(text: string, options: TimeOptions): Extraction
     if (innerEnd) ranges.push([clock, bareEnd(innerEnd), clock.end]);
     const next = clocks[i + 1];
     if (next && RANGE_JOIN.test(text.slice(clock.end, next.start))) ranges.push([clock, next, next.end]);
+    // "from about nine in the morning so we can set up, until eight at night": "from" and "until" frame a window
+    // around words about it.
+    if (
+      next &&
+      next.start - clock.end <= FRAMED_GAP &&
+      FROM_BEFORE.test(text.slice(Math.max(0, clock.start - 14), clock.start)) &&
+      UNTIL_BEFORE.test(text.slice(Math.max(clock.end, next.start - 14), next.start))
+    )
+      ranges.push([clock, next, next.end]);
     // A bare end lies within a few characters of its clock: each is looked for there, not in the whole reply.
     const after = BARE_END_AFTER.exec(text.slice(clock.end, clock.end + BARE_END_REACH));
     if (after) ranges.push([clock, bareEnd(after), clock.end + after[0].length]);

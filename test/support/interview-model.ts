@@ -84,10 +84,17 @@ export function interviewModel(opts: InterviewModelOptions = {}): (req: FakeRequ
       case 'interviewer': {
         const state = jsonAfter(messages, 'Current state:');
         const current = state?.current;
-        if (!current) return reply(call('ask', { message: 'Thank you, that is everything. Please review your answers and submit them.' }));
+        // As the prompt asks (docs/api.md#certainty): a reading to confirm is asked about, a stored value read back.
+        const echo = state?.echo as { mode: 'ack' | 'confirm'; shown: string } | null | undefined;
+        const lead = echo?.mode === 'ack' ? `Got it: “${echo.shown}”. ` : '';
+        if (!current)
+          return reply(call('ask', { message: `${lead}Thank you, that is everything. Please review your answers and submit them.` }));
         if (state.answerPending)
           return reply(call('subtask', { agent: 'reviewer', field_id: current.fieldId, question: null, note: null }));
-        const question = `Could you tell me your ${String(current.label).toLowerCase()}?`;
+        const question =
+          echo?.mode === 'confirm'
+            ? `Just to check: is it “${echo.shown}”?`
+            : `${lead}Could you tell me your ${String(current.label).toLowerCase()}?`;
         if (state.kind === 'application') {
           // An applicant is asked only what passed the quick-check: check first, then ask that exact text.
           const checked = toolResults(messages).at(-1);

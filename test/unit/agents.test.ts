@@ -10,6 +10,9 @@ import { greeterAgent } from '../../services/greeter/src/agent.js';
 import { interviewerAgent } from '../../services/interviewer/src/agent.js';
 import { createReviewerAgent } from '../../services/reviewer/src/agent.js';
 import { ScriptedModel } from '../support/scripted-model.js';
+import { startFakeOpenAi, type FakeRequest } from '../support/fake-openai.js';
+import { interviewModel } from '../support/interview-model.js';
+import { createOpenAiProvider } from '@convo/agent-kit/internal/llm/openai-provider';
 import { arrange } from '../support/arrange.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -379,14 +382,15 @@ describe('reviewer agent', () => {
  * current field once the interviewer runs), then runs each agent's step
  * handler and follows `continue` until the turn ends.
  */
-async function turn(session: FormDraft, message: string | null): Promise<AgentName[]> {
-  const llm = offlineProvider();
-  const deps = { llm, model: 'offline', maxTurns: 10 };
+/** One turn through the agents in-process; a remote provider is told the agent by the model name, as with <AGENT>_MODEL. */
+async function turn(session: FormDraft, message: string | null, remote?: LlmProvider): Promise<AgentName[]> {
+  const llm = remote ?? offlineProvider();
+  const deps = (agent: AgentName) => ({ llm, model: remote ? agent : 'offline', maxTurns: 10 });
   const handlers: Partial<Record<AgentName, StepHandler<FormDraft>>> = {
-    greeter: loopStepHandler(greeterAgent, deps),
-    architect: loopStepHandler(architectAgent, deps),
-    interviewer: loopStepHandler(interviewerAgent, deps),
-    reviewer: subtaskStepHandler(createReviewerAgent({ maxFollowUps: 2 }), deps),
+    greeter: loopStepHandler(greeterAgent, deps('greeter')),
+    architect: loopStepHandler(architectAgent, deps('architect')),
+    interviewer: loopStepHandler(interviewerAgent, deps('interviewer')),
+    reviewer: subtaskStepHandler(createReviewerAgent({ maxFollowUps: 2 }), deps('reviewer')),
   };
   const turnId = `t${++turnNo}`;
   if (message !== null) {
@@ -509,5 +513,95 @@ describe('a reading that is not certain (docs/api.md#certainty), with the offlin
     expect(lastAssistant(session)).toMatch(/^Just to check: “09:00–12:00”/);
     await turn(session, '9 to 12');
     expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '09:00/12:00', needsReview: true });
+  });
+});
+
+describe('a reading that is not certain, with a remote model over HTTP (openai provider, fake server)', () => {
+  const booking = SessionForm.parse({
+    title: 'Pick-up',
+    fields: [{ id: 'f-slot', fieldId: 'slot', label: 'Pick-up window', intent: 'Have the bike ready', required: true, sortOrder: 0 }],
+    facts: [{ id: 'k-slot', formFieldId: 'f-slot', factKey: 'slot', fact: 'When they can collect', answerType: 'time_range' }],
+  });
+
+  it('confirms what an overconfident model read, settles the yes without asking the model, and reads a sure value back', async () => {
+    const fake = await startFakeOpenAi();
+    const conductor = interviewModel({ chunkChars: 64 });
+    const reviewed: string[] = [];
+    // The reviewer model reads "from 9 to 12" as 09:00–12:00 and calls itself sure; "9pm to midnight" likewise.
+    fake.respondWith((req: FakeRequest) => {
+      if (req.body.model !== 'reviewer') return conductor(req);
+      const said = JSON.stringify(req.body.messages);
+      reviewed.push(said.includes('9pm') ? '9pm' : '9 to 12');
+      const value = said.includes('9pm') ? '21:00/24:00' : '09:00/12:00';
+      const verdict = {
+        passed: true,
+        feedback: null,
+        missing: null,
+        extracted_facts: null,
+        field_value: value,
+        skipped: null,
+        notice: null,
+      };
+      return { toolCalls: [{ name: 'review', arguments: JSON.stringify({ ...verdict, derivation: 'normalised', certain: true }) }] };
+    });
+    try {
+      const llm = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+      const session = draft({ form: booking });
+      await turn(session, null, llm);
+      await turn(session, 'English please, I live in Japan', llm);
+      expect(currentField(session.state)?.field.fieldId).toBe('slot');
+
+      await turn(session, 'from 9 to 12', llm);
+      // The rule, not the model, decides how sure the value is: am or pm was guessed.
+      expect(session.state.fields[0]).toMatchObject({ status: 'interviewing', value: null });
+      expect(session.state.fields[0]?.lastReview).toMatchObject({ confirm: true, derivation: 'inferred' });
+      expect(lastAssistant(session)).toBe('Just to check: is it “09:00–12:00”?');
+
+      await turn(session, 'yes', llm);
+      expect(reviewed).toEqual(['9 to 12']);
+      expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '09:00/12:00' });
+      expect(session.state.status).toBe('awaiting_confirmation');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('refuses a remote interviewer message that does not show the value just stored', async () => {
+    const fake = await startFakeOpenAi();
+    const conductor = interviewModel({ chunkChars: 64 });
+    let refusals = 0;
+    fake.respondWith((req: FakeRequest) => {
+      if (req.body.model === 'interviewer') {
+        const prompt = (req.body.messages as Array<{ content: string | null }>).map((m) => m.content ?? '').join('\n');
+        const refused = prompt.includes('Acknowledge the value just stored');
+        if (refused) refusals++;
+        // A model that forgets the read-back once, then does as the refusal says.
+        if (!refused && prompt.includes('"echo":{'))
+          return { toolCalls: [{ name: 'ask', arguments: JSON.stringify({ message: 'Thanks! Anything else?' }) }] };
+      }
+      if (req.body.model !== 'reviewer') return conductor(req);
+      const verdict = {
+        passed: true,
+        feedback: null,
+        missing: null,
+        extracted_facts: null,
+        field_value: '21:00/24:00',
+        skipped: null,
+        notice: null,
+      };
+      return { toolCalls: [{ name: 'review', arguments: JSON.stringify({ ...verdict, derivation: null, certain: null }) }] };
+    });
+    try {
+      const llm = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+      const session = draft({ form: booking });
+      await turn(session, null, llm);
+      await turn(session, 'English please, I live in Japan', llm);
+      await turn(session, 'from 21:00 to 24:00', llm);
+      expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '21:00/24:00' });
+      expect(refusals).toBe(1);
+      expect(lastAssistant(session)).toMatch(/^Got it: “21:00–24:00”\. Thank you, that is everything/);
+    } finally {
+      await fake.close();
+    }
   });
 });

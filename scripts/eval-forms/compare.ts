@@ -212,7 +212,7 @@ export interface TranscriptLine {
  */
 export function shownForms(value: string): string[] {
   const forms = new Set([fold(value)]);
-  const lines = value.split(/\s*\n\s*/).map((line) => line.trim());
+  const lines = value.split('\n').map((line) => line.trim());
   const readable = lines
     .map((line) => {
       if (/^(?:\d{2}:\d{2}|\d{4}-\d{2}-\d{2})\/(?:\d{2}:\d{2}|\d{4}-\d{2}-\d{2})$/.test(line)) return line.split('/');

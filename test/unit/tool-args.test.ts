@@ -86,7 +86,17 @@ describe('parseAndValidateToolArgs', () => {
   });
 
   it('rejects a reviewer verdict that omits a nullable field instead of sending null', () => {
-    const full = { passed: true, feedback: null, missing: null, extracted_facts: null, field_value: 'x', skipped: null, notice: null, derivation: null, certain: null };
+    const full = {
+      passed: true,
+      feedback: null,
+      missing: null,
+      extracted_facts: null,
+      field_value: 'x',
+      skipped: null,
+      notice: null,
+      derivation: null,
+      certain: null,
+    };
     expect(parseAndValidateToolArgs(JSON.stringify(full), ReviewInput, 'review').success).toBe(true);
     const { skipped: _skipped, ...withoutSkipped } = full;
     const result = parseAndValidateToolArgs(JSON.stringify(withoutSkipped), ReviewInput, 'review');

@@ -81,7 +81,7 @@ const DATETIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/;
 export function shownReading(value: string, language: SessionLanguage): string {
   const dash = language === 'ja' ? '〜' : '–';
   return value
-    .split(/\s*\n\s*/)
+    .split('\n')
     .map((line) => {
       const trimmed = line.trim();
       if (language === 'ja' && /^(?:yes|no)$/i.test(trimmed)) return trimmed.toLowerCase() === 'yes' ? 'はい' : 'いいえ';

@@ -260,7 +260,7 @@ function listsIn(raw: string): Found[] {
 const LONG_LIST_CUE =
   /(?:\b(?:one of|options?|choices?|choose (?:one )?(?:from|of)|pick one(?: of)?|select one(?: of)?)|選択肢|次のいずれか|次のどれか)\s*[:：]\s*/i;
 // What sets whole offers apart when the offers hold commas of their own: semicolons, slashes between spaces, 「／」.
-const OFFER_SEPARATOR = /\s*[;；／]\s*|\s+\/\s+/;
+const OFFER_SEPARATOR = /[;；／]| \/ /;
 const LONG_ITEM_MAX_CHARS = 80;
 
 /**
@@ -269,20 +269,29 @@ const LONG_ITEM_MAX_CHARS = 80;
  * 「和室（15名まで） 1時間300円／第1会議室（30名まで） 1時間600円 のどれか1つ」, "Permit type (Annual resident permit, $120;
  * Visitor permit, up to 14 days, $25)". Only a cue or a closing bracket says where such a list starts and ends.
  */
+/** `text` without the characters of `chars` at either end (a loop: a regex anchored at the end rescans every start). */
+function trimOf(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (chars.includes(text[start]!) || /\s/.test(text[start]!))) start++;
+  while (end > start && (chars.includes(text[end - 1]!) || /\s/.test(text[end - 1]!))) end--;
+  return text.slice(start, end);
+}
+
 function longItemList(text: string): { items: string[]; strong: boolean } | null {
   const candidates: string[] = [];
   const cue = LONG_LIST_CUE.exec(text);
   if (cue) candidates.push(text.slice(cue.index + cue[0].length).split(/[。\n]/)[0] ?? '');
   const before = LIST_BEFORE_CUE_JA.exec(text);
   if (before?.[1]) candidates.push(before[1].split(/[。：:]/).at(-1) ?? '');
-  const bracket = /[(（]([^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*)[)）]\s*[?？:：]?\s*$/.exec(text);
+  const bracket = /[(（]([^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*)[)）][?？:：]?$/.exec(text.trimEnd());
   if (bracket?.[1]) candidates.push(bracket[1]);
   for (const [i, candidate] of candidates.entries()) {
-    const body = candidate.replace(/\s*(?:のどれか|のいずれか|のうち)[^／;；]*$/, '');
+    const body = candidate.replace(/(?:のどれか|のいずれか|のうち)[^／;；]*$/, '');
     const strong = body.split(OFFER_SEPARATOR);
     // Before 「のいずれか」 a list of plain words may be set apart by 「、」 too: 「犬、猫、うさぎ、その他のいずれか」.
-    const pieces = strong.length < 2 && cue === null && i === 0 && before?.[1] ? body.split(/\s*[、，]\s*/) : strong;
-    const items = pieces.map((item) => item.trim().replace(/^[\s,.、。:：]+|[\s,.、。:：]+$/gu, '')).filter(Boolean);
+    const pieces = strong.length < 2 && cue === null && i === 0 && before?.[1] ? body.split(/[、，]/) : strong;
+    const items = pieces.map((item) => trimOf(item, ' ,.、。:：')).filter(Boolean);
     if (items.length < 2 || items.length > 20 || new Set(items).size !== items.length) continue;
     if (items.every((item) => [...item].length <= LONG_ITEM_MAX_CHARS && /\p{L}/u.test(item))) return { items, strong: pieces === strong };
   }

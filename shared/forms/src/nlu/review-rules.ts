@@ -811,15 +811,20 @@ function missingReason(verdict: Verdict, type: FactType): MissingReason {
 }
 
 // A noun given in a polite sentence: 「モカです」「うちの子はモモといいます♪」「代表は私、中村 節子でございます」.
-const POLITE_NOUN =
-  /^(?:[^。、！？!?]{0,12}?は\s*(?:私\s*[、,])?|私\s*[、,])?\s*([^。、！？!?]{1,20}?)\s*(?:さん|様|ちゃん|くん)?\s*(?:です|でした|といいます|と言います|と申します|でございます|になります)[。．.!！?？♪☆★〜~…\s]*$/u;
+const POLITE_TAIL = /(?:さん|様|ちゃん|くん)?(?:です|でした|といいます|と言います|と申します|でございます|になります)$/u;
+const TOPIC_HEAD = /^(?:[^。、！？!?]{0,12}?は(?:私[、,])?|私[、,])/u;
+const SENTENCE_END = '。．.!！?？♪☆★〜~… ';
 
 /** The noun of a short polite sentence (「モカです」 → 「モカ」), or null when the answer is not one. */
 export function politeNoun(answer: string): string | null {
-  const first = answer.trim();
-  if ([...first].length > 40) return null;
-  const noun = POLITE_NOUN.exec(first)?.[1]?.trim();
-  return noun && !/(?:ない|ません|ある|いる|ます|から|ので|ため|けど|て|た)$/.test(noun) ? noun : null;
+  let text = answer.trim();
+  if ([...text].length > 40) return null;
+  while (text.length > 0 && SENTENCE_END.includes(text.at(-1)!)) text = text.slice(0, -1);
+  const tail = POLITE_TAIL.exec(text);
+  if (!tail) return null;
+  const noun = text.slice(0, tail.index).replace(TOPIC_HEAD, '').trim();
+  if (noun.length === 0 || [...noun].length > 20 || /[。、！？!?]/.test(noun)) return null;
+  return /(?:ない|ません|ある|いる|ます|から|ので|ため|けど|て|た)$/.test(noun) ? null : noun;
 }
 
 /**

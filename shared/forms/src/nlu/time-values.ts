@@ -54,13 +54,9 @@ function englishDigits(input: Rewritten): Rewritten {
   // "eleven-thirty" is "eleven thirty": a hyphen between two number words joins an hour and its minutes.
   const src = applyEdits(
     input,
-    [...input.text.matchAll(/(?<=[a-z])-(?=[a-z])/gi)]
-      .filter((hyphen) => {
-        const before = /[a-z]+$/i.exec(input.text.slice(0, hyphen.index))?.[0] ?? '';
-        const after = /^[a-z]+/i.exec(input.text.slice(hyphen.index + 1))?.[0] ?? '';
-        return nlp(before).numbers().length > 0 && nlp(after).numbers().length > 0;
-      })
-      .map((hyphen) => ({ start: hyphen.index, end: hyphen.index + 1, by: ' ' })),
+    [...input.text.matchAll(/\b([a-z]+)-([a-z]+)\b/gi)]
+      .filter((pair) => nlp(pair[1]!).numbers().length > 0 && nlp(pair[2]!).numbers().length > 0)
+      .map((pair) => ({ start: pair.index + pair[1]!.length, end: pair.index + pair[1]!.length + 1, by: ' ' })),
   );
   const doc = nlp(src.text);
   const found: CompromiseNumber[] = numbersWithOffsets<CompromiseNumber & CompromiseMatch>(doc, doc.numbers().isCardinal());

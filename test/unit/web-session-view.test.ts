@@ -226,6 +226,8 @@ describe('session view', () => {
               followUps: 0,
               skipReason: null,
               needsReview: false,
+              toConfirm: null,
+              derivation: 'verbatim',
             },
           ],
           collectedFields: { name: 'Ann' },

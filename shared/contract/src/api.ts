@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SessionForm } from './form.js';
+import { Derivation, SessionForm } from './form.js';
 import { RunStep } from './run-step.js';
 import { AgentName, AuditReport, FieldStatus, SessionKind, SessionStatus, TokenTotals } from './session.js';
 
@@ -57,6 +57,13 @@ const SnapshotField = z.object({
   followUps: z.number().int(),
   skipReason: z.string().nullable(),
   needsReview: z.boolean(),
+  toConfirm: z
+    .string()
+    .nullable()
+    .describe(
+      'a reading of the answer that was not certain, which the respondent was asked to confirm; stored on a yes (docs/api.md#certainty)',
+    ),
+  derivation: Derivation.nullable().describe('how the stored value (or the reading to confirm) was read from the answer'),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { fieldsNeedingReview, formField } from '@convo/forms';
+import { fieldsNeedingReview, formField, proposedValue } from '@convo/forms';
 import { type LoadedSession } from '@convo/runtime';
 import { type FormSessionView, mutableCopy, NO_TOKENS, type AuditReport, type SessionSnapshot, type SessionView } from '@convo/contract';
 
@@ -45,6 +45,8 @@ function interviewPart(state: FormSessionView) {
         followUps: fieldState.followUps,
         skipReason: fieldState.skipReason,
         needsReview: fieldState.needsReview,
+        toConfirm: proposedValue(fieldState),
+        derivation: fieldState.lastReview?.passed ? (fieldState.lastReview.derivation ?? null) : null,
       };
     }),
     collectedFields: state.collectedFields,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { affirmsProposal, assessReading, echoDue, readingOfVerdict, shownReading, showsReading } from '@convo/forms';
+import { affirmsProposal, answerSpec, assessReading, echoDue, readingOfVerdict, shownReading, showsReading } from '@convo/forms';
 import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
 import type { FactType } from '@convo/forms';
 
@@ -156,5 +156,19 @@ describe('what the respondent is shown', () => {
     expect(echoDue(state({ passed: false }, 'interviewing', null))).toBeNull();
     const long = 'x'.repeat(120);
     expect(echoDue(state({ passed: true, field_value: long, derivation: 'verbatim' }, 'done', long))).toBeNull();
+  });
+});
+
+describe('codes and compound kinds named by the fact', () => {
+  const spec = (fact: string, label: string, doneCriteria = '') =>
+    answerSpec({ factKey: 'x', fact, doneCriteria, questioningHints: null }, { label, intent: null }, { fieldContext: true }).type;
+  it('reads a number of a fixed count of digits as a code, and a day with a time or both ends of a span as one value', () => {
+    expect(spec('マイクロチップの15桁の番号', 'マイクロチップ番号', '15桁の数字')).toBe('text');
+    expect(spec('The 10-digit member code', 'Member code')).toBe('text');
+    expect(spec('事故の発生日時', '事故が起きた日時')).toBe('datetime');
+    expect(spec('Date and time the issue first occurred', 'When did the problem start?')).toBe('datetime');
+    expect(spec('Start and end times of the street closure', 'Closure hours')).toBe('time_range');
+    expect(spec('First and last day the permit covers', 'From what date to what date?')).toBe('date_range');
+    expect(spec('希望時間帯（午前・午後・夜間）', '希望時間帯')).toBe('choice');
   });
 });

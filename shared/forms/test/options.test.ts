@@ -124,6 +124,12 @@ describe('offers that hold commas, prices and brackets of their own (issue 33)',
     expect(findOptions(['犬、猫、うさぎ、その他のいずれか。'])).toMatchObject({ options: ['犬', '猫', 'うさぎ', 'その他'], strict: true });
   });
 
+  it('reads a text that is nothing but names joined by "or" as the values', () => {
+    expect(findOptions(['Morning or Afternoon']).options).toEqual(['Morning', 'Afternoon']);
+    expect(findOptions(['Paper, Email or Text']).options).toEqual(['Paper', 'Email', 'Text']);
+    expect(findOptions(['Phone or email']).options).toEqual([]);
+  });
+
   it('picks an offer named by its opening words', () => {
     const halls = ['Main Hall – $85 per hour (up to 120 people)', 'Studio B, with mirrors – $40 per hour', 'Meeting Room 2 – $20 per hour'];
     expect(matchOption('The Main Hall please', halls)).toEqual({ option: halls[0] });

@@ -509,6 +509,8 @@ const IDENTIFIER = anyOf(
   String.raw`\bs\/n\b`,
   String.raw`\bvin\b`,
   '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号',
+  // A number written as a fixed count of digits (「15桁の番号」, "the 10-digit code") is a code, not a quantity.
+  String.raw`\d+\s*桁|\b\d+-digit\b`,
   '型番',
   '品番',
   'ナンバー',

@@ -195,6 +195,13 @@ function listsIn(raw: string): Found[] {
     else if (/・/.test(inner) && (atEnd || cued) && !/(?:まで|から|も|を|に|で|は|が)$/.test(inner.trim()))
       add(splitItems(inner), true, cued);
   }
+  // A text that is nothing but two or three names joined by "or" ("Morning or Afternoon", "Paper, Email or Text"):
+  // the values themselves.
+  const bare =
+    /^(\p{Lu}[\p{L}-]*(?: \p{L}[\p{L}-]*){0,2})(?:, (\p{Lu}[\p{L}-]*(?: \p{L}[\p{L}-]*){0,2}))? or (\p{Lu}[\p{L}-]*(?: \p{L}[\p{L}-]*){0,2})$/u.exec(
+      trimPunctuation(text),
+    );
+  if (bare) add([bare[1]!, ...(bare[2] ? [bare[2]] : []), bare[3]!], true, false);
   const unbracketed = text
     .replace(/[(（[［][^()（）[\]［］]{0,120}[)）\]］]/g, ' ')
     .replace(/\s+/g, ' ')

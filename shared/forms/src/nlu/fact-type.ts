@@ -496,10 +496,14 @@ function typeOf(texts: string[]): FactType {
   if (texts.some((text) => IDENTIFIER.test(text)) && !texts.some((text) => RULES[0]![1].test(text) && !EMAIL_AS_SOURCE.test(text)))
     return 'text';
   for (const [type, pattern] of RULES) {
+    // A number written as a fixed count of digits (「15桁の番号」, "the 10-digit member code") is a code, not a quantity.
+    if (type === 'number' && texts.some((text) => DIGIT_CODE.test(text))) return 'text';
     if (texts.some((text) => pattern.test(text))) return type;
   }
   return asksForPersonName(texts) ? 'name' : 'text';
 }
+
+const DIGIT_CODE = /\d+\s*桁|\b\d+-digit\b/;
 
 // An email named as where something is found ("from the confirmation email", 「確認メールに記載の」).
 const EMAIL_AS_SOURCE = /\b(?:from|in|on|see)\b[^.;!?]{0,40}\be-?mails?\b|メール(?:に記載|の本文|に書)/i;
@@ -509,8 +513,6 @@ const IDENTIFIER = anyOf(
   String.raw`\bs\/n\b`,
   String.raw`\bvin\b`,
   '(?:証券|会員|受付|注文|管理|登録|予約|契約|顧客|社員|学籍|保険証|免許証?|車両|製造|シリアル|型式|証書|お客様)番号',
-  // A number written as a fixed count of digits (「15桁の番号」, "the 10-digit code") is a code, not a quantity.
-  String.raw`\d+\s*桁|\b\d+-digit\b`,
   '型番',
   '品番',
   'ナンバー',

@@ -241,3 +241,13 @@ describe('numbers and dates', () => {
     expect(review({ ...nursery, answers: ['あおぞら保育園です'], language: 'ja', country: 'JP' }).passed).toBe(true);
   });
 });
+
+describe('an optional code or note told there is none', () => {
+  it('is skipped on a few words saying so, not on not knowing nor on a value', () => {
+    const chip = { field: field('マイクロチップ番号', { required: false }), facts: [fact('microchip', 'マイクロチップの15桁の番号')] };
+    expect(review({ ...chip, answers: ['入っていません'], language: 'ja', country: 'JP' })).toMatchObject({ passed: true, skipped: true });
+    expect(review({ ...chip, answers: ["Don't have one"], language: 'en', country: 'JP' })).toMatchObject({ passed: true, skipped: true });
+    expect(review({ ...chip, answers: ['思い出せません'], language: 'ja', country: 'JP' }).passed).toBe(false);
+    expect(review({ ...chip, answers: ['392141000123456'], language: 'ja', country: 'JP' }).field_value).toBe('392141000123456');
+  });
+});

@@ -187,10 +187,14 @@ function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput
   if (isSkipRequest(latest) || isNilAnswer(latest)) return true;
   // 「記録はないです、大会は初めてなので」, "I don't have one": saying there is nothing to give, with no value of the kind asked.
   const typed = specs.filter((spec) => spec.type !== 'text');
-  return (
-    typed.length === specs.length && answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null)
-  );
+  if (typed.length === specs.length)
+    return answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null);
+  // 「入っていません」, "Don't have one" to an optional code or note: a few words saying there is none, no figure in them.
+  // (Not knowing is no denial: 「思い出せません」 is asked again.)
+  return [...latest].length <= SHORT_DENIAL && !/\d/.test(latest) && !admitsNotKnowing(latest) && answerPolarity(latest) === 'no';
 }
+
+const SHORT_DENIAL = 20;
 
 // A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”.
 const QUOTED = /(?<![\p{L}\p{N}])['‘"“「『]([^'‘’"“”「」『』\n]{1,24})['’"”」』](?![\p{L}\p{N}])/gu;

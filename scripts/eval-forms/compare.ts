@@ -168,6 +168,8 @@ export interface SnapshotField {
   value?: string | null;
   followUps?: number;
   needsReview?: unknown;
+  /** A reading the interview asked the respondent to confirm (docs/api.md#certainty). */
+  toConfirm?: string | null;
 }
 
 /** The snapshot's field status mapped onto the expectation's vocabulary. */

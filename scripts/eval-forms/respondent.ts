@@ -1,4 +1,4 @@
-import { nfkc, shownForms, type SnapshotField } from './compare.js';
+import { nfkc, shownForms, valueMatches, type SnapshotField } from './compare.js';
 import type { Respondent } from './data.js';
 
 /**
@@ -74,6 +74,17 @@ export function decide(form: FormView, respondent: Respondent, snap: Snapshot, s
     return { type: 'send', text: pendingCorrection.message, reason: 'correction', fieldId: pendingCorrection.field, correction };
   }
   if (fieldId === null) return { type: 'send', text: UNKNOWN[respondent.sessionLanguage], reason: 'answer', fieldId: null };
+  // "Just to check: …?" with the reading shown (the snapshot's toConfirm, as a client shows it): yes when it is what they
+  // meant; otherwise they answer again, as people correct a misreading.
+  const reading = snap.fields.find((f) => f.fieldId === fieldId)?.toConfirm;
+  if (reading) {
+    const expected = respondent.expected[fieldId];
+    const prev = sent.at(-1);
+    const justConfirmed = prev?.reason === 'confirm' && prev.fieldId === fieldId;
+    if (expected && !justConfirmed && valueMatches(expected, reading))
+      return { type: 'send', text: CONFIRM[respondent.sessionLanguage], reason: 'confirm', fieldId };
+    return { type: 'send', text: replyFor(respondent, fieldId, sent), reason: 'answer', fieldId };
+  }
   if (isConfirmationRequest(form, respondent, snap, sent, fieldId)) {
     return { type: 'send', text: CONFIRM[respondent.sessionLanguage], reason: 'confirm', fieldId };
   }

@@ -315,6 +315,21 @@ describe('respondent decisions', () => {
     });
   });
 
+  it('says yes to a reading shown for confirmation when it is what they meant, and answers again when it is not', () => {
+    const asked = (toConfirm: string) => {
+      const snapshot = snap({ full_name: 'interviewing' }, `Just to check: “${toConfirm}” — is that right?`);
+      snapshot.fields = snapshot.fields.map((f) => (f.fieldId === 'full_name' ? { ...f, toConfirm } : f));
+      return snapshot;
+    };
+    const sent = [answered('full_name', 'Jane Doe')];
+    expect(decide(form, respondent, asked('Jane Doe'), sent)).toMatchObject({
+      type: 'send',
+      reason: 'confirm',
+      text: "Yes, that's right.",
+    });
+    expect(decide(form, respondent, asked('Jane'), sent)).toMatchObject({ type: 'send', reason: 'answer', fieldId: 'full_name' });
+  });
+
   it('finishes at awaiting_confirmation', () => {
     expect(decide(form, respondent, snap({}, 'Please confirm.', { status: 'awaiting_confirmation' }), [])).toEqual({ type: 'finish' });
   });

@@ -319,6 +319,17 @@ const ORG_NAME_EN = anyOf(
   String.raw`\bnames?\b[^.;]{0,20}\bgave it\b`,
   String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
 );
+// A thing's name, said as such ("pet name", 「ペットのお名前」): not a person's, whatever the label says.
+const THING_NAME = new RegExp(
+  String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b|(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?)の?[おご]?名`,
+  'i',
+);
+
+/** The fact asks for a code to copy as written: a serial, order or member number, a number of a fixed count of digits. */
+export function asksForCode(texts: readonly string[]): boolean {
+  return texts.some((text) => IDENTIFIER.test(text) || DIGIT_CODE.test(text));
+}
+
 const ORG_NAME_JA =
   /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?[おご]?名/;
 
@@ -460,14 +471,15 @@ function ownType(fact: FactWords): FactType | null {
   if (main.some((text) => (text.match(WH_QUESTION) ?? []).length >= 2)) return 'text';
   const hints = fact.questioningHints ? [withoutExamples(fact.questioningHints)] : [];
   if (DESCRIBE.test(main.join('\n'))) return 'text';
+  const kind = typeOf(main);
   // A code to copy ("The order number of the purchase") or the name of a thing (「ペットの名前」) is text: said by the
-  // fact itself, so the field's label ("Order #", 「どうぶつのお名前」) does not make it an email or a person's name.
+  // fact itself, so the field's label ("Order #", 「どうぶつのお名前」) does not make it an email or a person's name. (A fact
+  // that names a contact kind keeps it: 「受付番号を知らせるメールの送付先」 is an email.)
   if (
-    main.some((text) => IDENTIFIER.test(text)) ||
-    (!main.some((text) => PERSONAL_NAME.test(text)) && main.some((text) => ORG_NAME_EN.test(text) || ORG_NAME_JA.test(text)))
+    kind === 'text' &&
+    (asksForCode(main) || (!main.some((text) => PERSONAL_NAME.test(text)) && main.some((text) => THING_NAME.test(text))))
   )
     return 'text';
-  const kind = typeOf(main);
   if (kind !== 'text' || asksForDescription(main)) return kind;
   const hinted = typeOf(hints);
   return hinted !== 'text' ? hinted : null;

@@ -8,6 +8,7 @@ import {
   asksConditionally,
   asksForRemarks,
   asksForBirthDate,
+  asksForCode,
   asksForOneNamePart,
   classifyFact,
   factTexts,
@@ -189,9 +190,15 @@ function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput
   const typed = specs.filter((spec) => spec.type !== 'text');
   if (typed.length === specs.length)
     return answerPolarity(latest) === 'no' && typed.every((spec) => extract(spec, latest, input).value === null);
-  // 「入っていません」, "Don't have one" to an optional code or note: a few words saying there is none, no figure in them.
-  // (Not knowing is no denial: 「思い出せません」 is asked again.)
-  return [...latest].length <= SHORT_DENIAL && !/\d/.test(latest) && !admitsNotKnowing(latest) && answerPolarity(latest) === 'no';
+  // 「入っていません」, "Don't have one" to an optional code: a few words saying there is none, no figure in them. (A note
+  // that says something is not so - 「おむつが取れていません」 - is the note; not knowing - 「思い出せません」 - is asked again.)
+  return (
+    specs.every((spec) => asksForCode(spec.texts)) &&
+    [...latest].length <= SHORT_DENIAL &&
+    !/\d/.test(latest) &&
+    !admitsNotKnowing(latest) &&
+    answerPolarity(latest) === 'no'
+  );
 }
 
 const SHORT_DENIAL = 20;

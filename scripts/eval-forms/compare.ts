@@ -130,7 +130,37 @@ export function sameName(expected: string, stored: string): boolean {
 /** Every piece occurs in the stored text (NFKC, case-insensitive, whitespace collapsed). */
 export function containsAll(pieces: readonly string[], stored: string): boolean {
   const hay = fold(stored);
-  return pieces.every((p) => hay.includes(fold(p)));
+  if (pieces.every((p) => hay.includes(fold(p)))) return true;
+  return datesContained(pieces, stored);
+}
+
+const MONTHS = Array.from({ length: 12 }, (_, m) =>
+  new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, m, 1))).toLowerCase(),
+);
+
+/**
+ * A span kept as written ("May 14 + May 20", 「2027年1月 + 2027年3月」) matches the same days stored in the documented
+ * range shape (`2024-05-14/2024-05-20`): each piece names a day (a month name or 月, a day, a year if said; a bare day
+ * takes the month of the piece before it) and the stored value holds those days, in that order.
+ */
+function datesContained(pieces: readonly string[], stored: string): boolean {
+  const isoDays = [...nfkc(stored).matchAll(/(\d{4})-(\d{2})-(\d{2})/g)].map((m) => ({
+    y: Number(m[1]),
+    m: Number(m[2]),
+    d: Number(m[3]),
+  }));
+  if (isoDays.length === 0 || isoDays.length !== pieces.length) return false;
+  let month: number | null = null;
+  return pieces.every((piece, i) => {
+    const text = nfkc(piece).toLowerCase();
+    const named = MONTHS.findIndex((name) => new RegExp(`\\b${name.slice(0, 3)}`).test(text));
+    const ja = /(\d{1,2})\s*月/.exec(text);
+    month = named >= 0 ? named + 1 : ja ? Number(ja[1]) : month;
+    const day = /(?<![\d年])(\d{1,2})(?:st|nd|rd|th|日)?(?!\s*月|\d)/.exec(text.replace(/(?:19|20)\d{2}/g, ''));
+    const year = /((?:19|20)\d{2})/.exec(text);
+    const want = isoDays[i]!;
+    return month === want.m && day !== null && Number(day[1]) === want.d && (year === null || Number(year[1]) === want.y);
+  });
 }
 
 const BY_KIND: Record<Exclude<Kind, 'period' | 'duration' | 'text'>, (expected: string, stored: string) => boolean> = {

@@ -165,7 +165,9 @@ export function isConfirmationRequest(
   if (!last) return false;
   const prev = sent.at(-1);
   if (prev?.reason === 'confirm' && prev.fieldId === fieldId) return false;
-  const text = fold(last.text);
+  // A value of another field read back ("Got it: “…”." before the next question) is about that field, not this one.
+  const others = snap.fields.filter((f) => f.fieldId !== fieldId && f.value).flatMap((f) => shownForms(f.value!));
+  const text = others.reduce((rest, value) => rest.split(value).join(' '), fold(last.text));
   const vocab = fold(fieldWords(form, fieldId));
   if (listsOptions(form, fieldId, text)) return false;
   const earlierMsgs = sent.map((s) => fold(s.text));

@@ -198,6 +198,16 @@ describe('silent wrong values', () => {
   });
 });
 
+describe('a span kept as written, against the range shape', () => {
+  it('matches the same days in order, a bare day taking the month before it, the year when one is said', () => {
+    expect(containsAll(['May 14', 'May 20'], '2024-05-14/2024-05-20')).toBe(true);
+    expect(containsAll(['march 18', '23'], '2026-03-18/2026-03-23')).toBe(true);
+    expect(containsAll(['September 23, 2024', 'September 27, 2024'], '2024-09-23/2024-09-27')).toBe(true);
+    expect(containsAll(['May 14', 'May 21'], '2024-05-14/2024-05-20')).toBe(false);
+    expect(containsAll(['May 14, 2023', 'May 20'], '2024-05-14/2024-05-20')).toBe(false);
+  });
+});
+
 describe('a value shown in its readable form', () => {
   it('counts a range shown with a dash or a wave dash, a day with its time, and yes/no in Japanese', () => {
     const reply = (fieldId: string) => ({ role: 'user', fieldId, text: '…' });

@@ -559,11 +559,32 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
     const rest = answer.slice(at + join[0].length);
     const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest);
     const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : asDate(rest);
-    if (isCalendarDay(last) && last > first) return { value: `${first}/${last}`, rejected: null };
+    if (!isCalendarDay(last)) continue;
+    if (last > first) return { value: `${first}/${last}`, rejected: null };
+    // "Dec 1 to Dec 6, 2024": a year said once, at the end, is the first day's year too.
+    const sameYear = `${last.slice(0, 4)}${first.slice(4)}`;
+    if (!YEAR_SAID.test(answer.slice(0, at)) && YEAR_SAID.test(rest) && sameYear <= last)
+      return { value: `${sameYear}/${last}`, rejected: null };
   }
+  // "I left on May 14, 2024 and got back on May 20, 2024": two whole dates, in order, however the reply joins them.
+  const days = [
+    ...new Set(
+      dateMentions(answer, {
+        now: input.now ?? new Date(),
+        timezone: input.timezone ?? null,
+        language: input.language,
+        country: input.country,
+      })
+        .filter((mention) => mention.known.day && mention.known.month && mention.known.year)
+        .map((mention) => `${mention.year}-${String(mention.month).padStart(2, '0')}-${String(mention.day).padStart(2, '0')}`),
+    ),
+  ];
+  if (days.length === 2 && days[0]! < days[1]!) return { value: `${days[0]}/${days[1]}`, rejected: null };
   const one = asDate(answer);
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
 }
+
+const YEAR_SAID = /(?:19|20)\d{2}|令和|平成|昭和/;
 
 const AGE_ASKED = /\bage\b|\bhow old\b|\byears? old\b/i;
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { preloadContentAnalyzer, reviewAnswer } from '@convo/forms';
+import { assessReading, preloadContentAnalyzer, reviewAnswer } from '@convo/forms';
 import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
 
 /**
@@ -71,15 +71,18 @@ describe('date_range', () => {
     expect(valueOf('date_range', '5月1日から5日まで', 'ja')).toEqual({ passed: true, value: '2025-05-01/2025-05-05' });
   });
 
-  it('refuses one day alone', () => {
-    expect(valueOf('date_range', 'on 2 July')).toMatchObject({ passed: false });
+  it('reads one day alone as a span of that day, which is then confirmed unless they said it is the only one', () => {
+    expect(valueOf('date_range', 'on 2 July')).toEqual({ passed: true, value: '2025-07-02/2025-07-02' });
+    const reading = (answer: string) =>
+      assessReading({ kind: 'date_range', options: [], value: '2025-07-02/2025-07-02', answers: [answer], language: 'en', now: NOW });
+    expect(reading('on 2 July')).toEqual({ derivation: 'inferred', certain: false });
+    expect(reading('just 2 July')).toEqual({ derivation: 'normalised', certain: true });
   });
 });
 
 describe('datetime', () => {
   it.each([
     ['en', 'tomorrow at 3pm', '2025-03-13T15:00'],
-    // ("Saturday the 15th" without its month is not read as a date yet, for any date field: issue 33's "date inside a phrase".)
     ['en', 'Saturday 15 March, 7:30 in the evening', '2025-03-15T19:30'],
     ['ja', '明日の午後2時', '2025-03-13T14:00'],
   ] as const)('%s: %s → %s', (language, answer, want) => {

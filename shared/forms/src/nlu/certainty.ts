@@ -36,6 +36,8 @@ export type ReadingInput = {
   country?: string | null;
 };
 
+const ONLY = /\b(?:only|just|one day|a single day)\b|だけ|のみ|一日|1日間|１日間/i;
+
 const CERTAIN = (derivation: Derivation): Reading => ({ derivation, certain: true });
 const UNSURE = (derivation: Derivation): Reading => ({ derivation, certain: false });
 
@@ -65,6 +67,8 @@ export function assessReading(input: ReadingInput): Reading {
       return dateReading(value, said, input);
     case 'date_range': {
       const ends = value.split('/');
+      // One day said where a span is asked is a span of one day only when they say so ("only", 「だけ」).
+      if (ends.length === 2 && ends[0] === ends[1] && !ONLY.test(said)) return UNSURE('inferred');
       const readings = ends.map((end) => dateReading(end, said, input, false));
       return readings.find((reading) => !reading.certain) ?? CERTAIN('normalised');
     }

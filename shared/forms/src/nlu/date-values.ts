@@ -559,7 +559,7 @@ export function pickAsserted<T>(
 // before the future keywords: "When did you start?" asks about the past although "start" usually looks ahead.
 const PAST = new RegExp(
   [
-    String.raw`\b(?:born|births?|birthdays?|dob|started|began|begun|noticed|happened|occurred|took place|did|ago|last|previous(?:ly)?|since|accident|incident|injur(?:y|ed)|onset|diagnosed|first (?:noticed|felt|saw|experienced|appeared))\b`,
+    String.raw`\b(?:born|births?|birthdays?|dob|started|began|begun|noticed|happened|occurred|took place|did|ago|(?<!first and )last(?!\s+(?:day|date|night|week)s?\b)|previous(?:ly)?|since|accident|incident|injur(?:y|ed)|onset|diagnosed|first (?:noticed|felt|saw|experienced|appeared))\b`,
     '生年月日|誕生日|生まれ|発生|事故|発症|受傷|始まった|始まり|気づ|気付|起き|起こ[っり]|最後に|前回|以前|ました|でした|った日|した日',
   ].join('|'),
   'i',

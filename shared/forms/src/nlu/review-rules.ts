@@ -580,7 +580,10 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
     ),
   ];
   if (days.length === 2 && days[0]! < days[1]!) return { value: `${days[0]}/${days[1]}`, rejected: null };
+  // One day where a span is asked ("tomorrow only", 「来週の月曜」): a span of that one day, which the respondent is asked
+  // to confirm unless they said it is the only one (certainty.ts).
   const one = asDate(answer);
+  if (isCalendarDay(one)) return { value: `${one}/${one}`, rejected: null };
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
 }
 

@@ -251,3 +251,13 @@ describe('an optional code or note told there is none', () => {
     expect(review({ ...chip, answers: ['392141000123456'], language: 'ja', country: 'JP' }).field_value).toBe('392141000123456');
   });
 });
+
+describe('a name said in a sentence, with its reading in brackets', () => {
+  it('stores the name: the first sentence, without the reading, the honorific or the copula', () => {
+    const owner = { field: field('飼い主様のお名前'), facts: [fact('owner', '飼い主の氏名')], language: 'ja' as const, country: 'JP' };
+    expect(review({ ...owner, answers: ['清水 健二です。柴犬のコタロウを連れてきました'] }).field_value).toBe('清水 健二');
+    expect(review({ ...owner, answers: ['高橋（たかはし）健一'] }).field_value).toBe('高橋健一');
+    expect(review({ ...owner, answers: ['山田（やまだ）花子さんです'] }).field_value).toBe('山田花子');
+    expect(review({ ...owner, answers: ['代表は私、中村 節子（なかむら せつこ）でございます。'] }).field_value).toBe('中村 節子');
+  });
+});

@@ -396,9 +396,15 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
     // year fact, 「携帯・固定どちらでも可」 in a phone fact are words about it.
     // (A kind named only inside the options - "In person, Video call, or Phone call" - is no kind of the fact.)
     const kindBesides = kind === 'text' ? kind : kindWithout(listed, fact, field, useField);
-    // (A window, a span or a day-and-time named by options - 「希望時間帯（午前・午後・夜間）」 - is picked from them.)
-    if (!found.cued && kindBesides !== 'text' && !COMPOUND_KINDS.has(kind))
-      return { type: kind, options: kind === 'name' || kind === 'yes_no' || !listed.every((option) => /\d/.test(option)) ? [] : listed };
+    // (A window, a span or a day-and-time named by options - 「希望時間帯（午前・午後・夜間）」 - is picked from them; figures in
+    // brackets - 「（開館時間 9:00～21:00、1時間単位）」 - state its bounds.)
+    const namedSlots = COMPOUND_KINDS.has(kind) && listed.every((option) => !/\d/.test(option));
+    if (!found.cued && kindBesides !== 'text' && !namedSlots)
+      return {
+        type: kind,
+        options:
+          kind === 'name' || kind === 'yes_no' || COMPOUND_KINDS.has(kind) || !listed.every((option) => /\d/.test(option)) ? [] : listed,
+      };
     if (found.strict) return { type: 'choice', options: listed };
     // "Anything the medical tent should know: conditions, medication, allergies": words in prose under an open question
     // name topics to tell about, not values to pick.

@@ -514,8 +514,13 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       const parts = asksForOneNamePart(spec.texts) ? 1 : 2;
       const name = extractPersonName(said, parts);
       // 「青木 大翔です」, 「山田（やまだ）花子さんです」: the name said in a polite sentence, its reading in brackets aside.
-      const plain = name.value === null ? politeNoun(said.replace(/[(（][^()（）]{1,20}[)）]/g, '')) : null;
-      return plain ? extractPersonName(plain, parts) : name;
+      // (The first sentence: 「清水 健二です。柴犬のコタロウを連れてきました」.)
+      if (name.value !== null) return name;
+      const unbracketed = said.replace(/[(（][^()（）]{1,20}[)）]/g, '');
+      const plain = politeNoun(unbracketed.split(/[。！？!?]/)[0] ?? '');
+      const polite = plain ? extractPersonName(plain, parts) : name;
+      if (polite.value !== null) return polite;
+      return unbracketed === said ? name : extractPersonName(unbracketed, parts);
     }
     case 'time_range':
       return extractTimeRange(answer, time);

@@ -130,6 +130,13 @@ describe('offers that hold commas, prices and brackets of their own (issue 33)',
     expect(findOptions(['Phone or email']).options).toEqual([]);
   });
 
+  it('picks an option written short, each word its letters in order, and only one', () => {
+    const years = ['Prep', 'Year 1', 'Year 2', 'Year 3'];
+    expect(matchOption('yr 1', years)).toEqual({ option: 'Year 1' });
+    expect(matchOption('std', ['Standard', 'Express'])).toEqual({ option: 'Standard' });
+    expect(matchOption('yr', years)).toBeNull();
+  });
+
   it('picks an offer named by its opening words', () => {
     const halls = ['Main Hall – $85 per hour (up to 120 people)', 'Studio B, with mirrors – $40 per hour', 'Meeting Room 2 – $20 per hour'];
     expect(matchOption('The Main Hall please', halls)).toEqual({ option: halls[0] });

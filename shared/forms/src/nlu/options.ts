@@ -614,6 +614,10 @@ export function matchOption(
   const translated = crossLanguagePicks(reply, opts);
   if (translated.length === 1 && translated[0]) return { option: translated[0] };
 
+  // "yr 1" for "Year 1": every word of the reply is a word of one option, written short (its letters in order).
+  const byAbbreviation = abbreviationPicks(words, opts);
+  if (byAbbreviation.length === 1 && byAbbreviation[0]) return { option: byAbbreviation[0] };
+
   const initials = trimPunctuation(text).replace(/\s+/g, '');
   if (/^\p{L}{1,3}$/u.test(initials)) {
     const byInitials = opts
@@ -622,6 +626,25 @@ export function matchOption(
     if (byInitials.length === 1 && byInitials[0]) return { option: byInitials[0] };
   }
   return null;
+}
+
+/** `short` is `word` written short: its first letter, then some of its letters in order ("yr" for "year"). */
+function abbreviates(short: string, word: string): boolean {
+  if (short === word) return true;
+  if (short.length < 2 || short.length >= word.length || short[0] !== word[0] || /\d/.test(short + word)) return false;
+  let at = 0;
+  for (const ch of word) if (ch === short[at]) at++;
+  return at === short.length;
+}
+
+function abbreviationPicks(words: readonly string[], opts: ReadonlyArray<{ option: string; key: string }>): string[] {
+  if (words.length === 0 || !words.some((word) => /\p{L}/u.test(word))) return [];
+  return opts
+    .filter((choice) => {
+      const own = wordsOf(choice.key);
+      return words.every((word) => own.some((optionWord) => abbreviates(word, optionWord)));
+    })
+    .map((choice) => choice.option);
 }
 
 /** Options written out in the reply, outermost spans only, not negated. */

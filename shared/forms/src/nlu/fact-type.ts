@@ -521,7 +521,7 @@ function typeOf(texts: string[]): FactType {
   return asksForPersonName(texts) ? 'name' : 'text';
 }
 
-const DIGIT_CODE = /\d+\s*桁|\b\d+-digit\b/;
+const DIGIT_CODE = /(?<!\d)\d+\s*桁|\b\d+-digit\b/;
 
 // An email named as where something is found ("from the confirmation email", 「確認メールに記載の」).
 const EMAIL_AS_SOURCE = /\b(?:from|in|on|see)\b[^.;!?]{0,40}\be-?mails?\b|メール(?:に記載|の本文|に書)/i;

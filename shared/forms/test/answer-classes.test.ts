@@ -259,5 +259,8 @@ describe('a name said in a sentence, with its reading in brackets', () => {
     expect(review({ ...owner, answers: ['高橋（たかはし）健一'] }).field_value).toBe('高橋健一');
     expect(review({ ...owner, answers: ['山田（やまだ）花子さんです'] }).field_value).toBe('山田花子');
     expect(review({ ...owner, answers: ['代表は私、中村 節子（なかむら せつこ）でございます。'] }).field_value).toBe('中村 節子');
+    // A given name the dictionary may not know, written apart from the family name; a person named with an honorific.
+    expect(review({ ...owner, answers: ['青木 大翔です'] }).field_value).toBe('青木 大翔');
+    expect(review({ ...owner, answers: ['同じチームの森 健太さんにお願いしています'] }).field_value).toBe('森 健太');
   });
 });

@@ -520,6 +520,16 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       const plain = politeNoun(unbracketed.split(/[。！？!?]/)[0] ?? '');
       const polite = plain ? extractPersonName(plain, parts) : name;
       if (polite.value !== null) return polite;
+      // 「青木 大翔」: two parts in Japanese script set apart by a space are a family and a given name, whether or not
+      // the dictionary knows the given name.
+      const spaced = SPACED_JA_NAME.exec((plain ?? unbracketed).trim());
+      if (parts === 2 && spaced) return { value: spaced[0], rejected: null };
+      // 「同じチームの森 健太さんにお願いしています」: a person named with an honorific inside a sentence.
+      const honoured = HONORIFIC_NAME.exec(unbracketed)?.[1];
+      if (honoured) {
+        const named = SPACED_JA_NAME.test(honoured) ? { value: honoured, rejected: null } : extractPersonName(honoured, parts);
+        if (named.value !== null) return named;
+      }
       return unbracketed === said ? name : extractPersonName(unbracketed, parts);
     }
     case 'time_range':
@@ -591,6 +601,12 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
   if (isCalendarDay(one)) return { value: `${one}/${one}`, rejected: null };
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
 }
+
+const SPACED_JA_NAME =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]{1,5}[ \u3000][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]{1,5}$/u;
+
+const HONORIFIC_NAME =
+  /(?<![\p{Script=Han}\p{Script=Katakana}])(\p{Script=Han}{1,4}[ \u3000]?[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]{1,4})(?:さん|様|氏)/u;
 
 const YEAR_SAID = /(?:19|20)\d{2}|令和|平成|昭和/;
 

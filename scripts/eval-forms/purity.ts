@@ -122,7 +122,14 @@ const NOT_NOUNS =
  * respondent typed is not looked at.
  */
 export function phrasingDefects(text: string, language: 'ja' | 'en', respondent: readonly string[]): string[] {
-  const own = blankRespondentText(nfkc(text), respondent);
+  // (A summary line, "• label: value", quotes the form's own label.)
+  const own = blankRespondentText(
+    nfkc(text)
+      .split('\n')
+      .filter((line) => !/^\s*[・•]/.test(line))
+      .join('\n'),
+    respondent,
+  );
   const found: string[] = [];
   if (language === 'en' ? THIRD_PERSON_EN.test(own) : THIRD_PERSON_JA.test(own)) found.push('third person');
   if (DOUBLED.test(own)) found.push('doubled pronoun');

@@ -467,3 +467,24 @@ describe('closing phrasing', () => {
     expect(alreadyCompleteText('en')).toContain('already');
   });
 });
+
+describe('the form speaking of the respondent, turned to them (issue 33)', () => {
+  const ask = (label: string, intent: string | null, fact: string, language: 'en' | 'ja') =>
+    questionText({
+      field: { label, intent, required: true },
+      facts: [{ factKey: 'x', fact, doneCriteria: '', questioningHints: null }],
+      language,
+      isFirst: false,
+    });
+  it('keeps a role word that modifies a noun, says an intent that restates the value as a description, drops a role before a noun', () => {
+    expect(ask('Full name', 'Identify the attendee on the guest list', 'Full name', 'en')).toContain(
+      "We'll use it to identify you on the guest list.",
+    );
+    expect(ask('Order #', 'Order number from the packing slip (ORD- and 5 digits)', 'The order number', 'en')).toContain(
+      "It's the order number from the packing slip (ORD- and 5 digits).",
+    );
+    expect(ask('申込者氏名', null, '申込者の氏名', 'ja')).toContain('氏名を教えていただけますか？');
+    expect(ask('申込者氏名', null, '申込者の氏名', 'ja')).not.toContain('申込者');
+    expect(ask('動物の種類', '犬・猫・うさぎ・その他のどれか', 'ペットの種類', 'ja')).not.toContain('ためにお伺いしています');
+  });
+});

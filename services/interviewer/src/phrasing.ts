@@ -400,6 +400,8 @@ const DIRECT_QUESTION =
 function askLabel(label: string, lang: SessionLanguage): string {
   const trimmed = label.trim().replace(/(?<![\s:：.。!！])[\s:：.。!！]+$/, '');
   if (lang === 'ja') {
+    const own = secondPerson(trimmed, 'ja');
+    if (own !== trimmed && own.trim() !== '') return askLabel(own, lang);
     if (/[?？]$/.test(trimmed)) return trimmed;
     if (/か$/.test(trimmed)) return `${trimmed}？`;
     if (/(?:ください|下さい)$/.test(trimmed)) return `${trimmed}。`;
@@ -846,9 +848,15 @@ export function toRespondent(fact: string, lang: SessionLanguage): string {
 
 function secondPerson(text: string, lang: SessionLanguage): string {
   if (lang === 'ja' || hasJapanese(text)) {
-    return text
-      .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?の`, 'g'), 'ご自身の')
-      .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?[がは]`, 'g'), '');
+    return (
+      text
+        .replace(new RegExp(`(?:${ROLE_JA})(?:さん|様)?(?=ご本人)`, 'g'), '')
+        .replace(new RegExp(`(?:${ROLE_JA})(?:さん|様)?から`, 'g'), 'ご自身から')
+        // 「申込者氏名」: the role word before a noun of its own is dropped (「氏名」).
+        .replace(new RegExp(`(?:${ROLE_JA})(?=\\p{Script=Han})`, 'gu'), '')
+        .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?の`, 'g'), 'ご自身の')
+        .replace(new RegExp(`(?:${ROLE_JA})(?:さん)?[がは]`, 'g'), '')
+    );
   }
   const verb = (word: string | undefined) => (word ? ` ${VERBS[word.toLowerCase()] ?? word}` : '');
   return (

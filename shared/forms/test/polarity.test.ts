@@ -68,3 +68,13 @@ describe('yes or no, read from the reply', () => {
     expect(extractYesNo('要', ['要', '不要']).value).toBe('yes');
   });
 });
+
+describe('a negative denied (issue 33)', () => {
+  it('reads a denied negative and a denied reason to decline as yes, declining and plain negatives as no', () => {
+    expect(answerPolarity('二次会も行かないわけがないでしょう（笑）')).toBe('yes');
+    expect(answerPolarity('断る理由がありません！もちろん行きます')).toBe('yes');
+    expect(answerPolarity('遠慮する必要はありません')).toBe('yes');
+    expect(answerPolarity('今回は遠慮します')).toBe('no');
+    expect(answerPolarity('行きません')).toBe('no');
+  });
+});

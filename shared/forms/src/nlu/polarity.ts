@@ -28,6 +28,10 @@ const LEAD_NO_JA = /^(?:いいえ|いえ|ううん|いや|なし|無し|無|な�
 const JA_IDIOMS =
   /かもしれ(?:ない|ません)|(?:なければ|なくては|ないと|なきゃ)(?:なら|いけ|だめ)(?:ない|ません)?|しかた(?:が)?ない|仕方(?:が)?ない|(?:では|じゃ)ないでしょうか|ないかな/g;
 const KNOWING = new Set(['わかる', '分かる', '解る', '知る', '覚える', '決まる', '決める', '確か', '思い出す', '存じる']);
+// A negative denied: 「〜ないわけがない」「〜ないはずがありません」.
+const DOUBLE_NEGATION_JA = /(?:ない|ん|ず)(?:わけ|訳|はず|筈)(?:が|は|も)?(?:ない|無い|ありません|ございません|あるまい)/;
+// What can stand between declining and its negation: 「断る理由がない」「遠慮する必要はありません」.
+const REASON_JA: ReadonlySet<string> = new Set(['理由', 'わけ', '訳', '必要', 'つもり']);
 // Verbs and verbal nouns of declining an offer.
 const DECLINING_JA = new Set(['やめる', '止める', '見送る', '控える', '断る', '遠慮', '辞退', '見合わせる']);
 // "Might": 「かもしれない」, 「かも」 at the end.
@@ -86,6 +90,8 @@ function japanesePolarity(text: string): Polarity | null {
 
 function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null {
   if (HEDGE_JA.test(clause)) return 'hedged';
+  // 「行かないわけがない」「来ないはずがありません」: a negative denied is a yes.
+  if (DOUBLE_NEGATION_JA.test(clause)) return 'yes';
   const plain = clause.replace(JA_IDIOMS, '');
   // 「不可」「不可能です」「無理です」: a noun negated by its own prefix, said as the whole answer.
   if (/^(?:不|無|非)\p{Script=Han}{1,2}(?:です|だ|で)?$/u.test(plain.trim())) return 'no';
@@ -106,7 +112,13 @@ function japaneseClause(clause: string): Polarity | 'unknown' | 'hedged' | null 
   if (unknown) return 'unknown';
   // Declining said affirmatively (「今回はやめておきます」「遠慮します」「見送ります」) answers no; declining negated is yes.
   const decline = ms.findLastIndex((morpheme) => DECLINING_JA.has(morpheme.base));
-  if (decline >= 0) return ms.slice(decline + 1, decline + 4).some(isNegation) ? 'yes' : 'no';
+  // (「断る理由がありません」: a reason to decline denied is declining denied.)
+  if (decline >= 0) {
+    const after = ms.slice(decline + 1);
+    const reason = after.findIndex((morpheme) => REASON_JA.has(morpheme.base));
+    const span = reason >= 0 && reason <= 1 ? after.slice(0, reason + 5) : after.slice(0, 3);
+    return span.some(isNegation) ? 'yes' : 'no';
+  }
   if (negative) return 'no';
   return predicate || ms.some((morpheme) => morpheme.pos === '名詞' && morpheme.pos1 !== '非自立') ? 'yes' : null;
 }

@@ -110,11 +110,13 @@ const THIRD_PERSON_EN = /\bthe (?:respondent|applicant|attendee|registrant|parti
 const THIRD_PERSON_JA = /回答者|応募者|申込者|申請者|候補者|参加者様?(?:の|が|は)/;
 // "you your", "your your": a pronoun doubled by a rewrite.
 const DOUBLED = /\b(you|your)\s+\1\b/i;
-// "on you list", "for you name": "you" between a preposition and a noun stands where "your" belongs.
+// "on you list", "for you name": "you" between a preposition and a noun stands where "your" belongs. (compromise reads
+// "you list" as a pronoun and a verb, so the words that may follow "you" there are named: verbs, conjunctions, and
+// the adverbs and time words that are no noun.)
 const ORPHANED =
   /\b(?:on|in|for|to|from|with|at|of|by|about)\s+you\s+(?!(?:and|or|can|could|will|would|should|may|might|must|have|had|are|were|do|did|need|want|like|prefer|feel|think|know|see|get|go|come)\b)([a-z]{3,})\b/i;
 const NOT_NOUNS =
-  /^(?:today|tomorrow|soon|now|again|there|here|too|already|both|all|later|first|back|directly|personally|shortly|instead|later)$/i;
+  /^(?:today|tomorrow|soon|now|again|there|here|too|already|both|all|later|first|back|directly|personally|shortly|instead)$/i;
 
 /**
  * What a rewrite of the form's words into the second person left wrong (issue 33: "nothing internal reaches the

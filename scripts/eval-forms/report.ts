@@ -1,5 +1,6 @@
 import type { LoadProblem, SetName } from './data.js';
 import type { SessionResult } from './run-session.js';
+import type { FieldScore } from './compare.js';
 
 /**
  * Aggregates of the session results, and their text and JSON forms. The
@@ -58,6 +59,9 @@ export interface SetReport {
 const ratio = (n: number, of: number): Ratio => ({ n, of });
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
+/** A field kept for a member of staff (needs_review) that the respondent's answers should have settled. */
+const sentToReview = (field: FieldScore): boolean => field.finalStatus === 'needs_review' && field.expectedStatus !== 'needs_review';
+
 export function totals(results: readonly SessionResult[], forms: number): Totals {
   const fields = results.flatMap((r) => r.fields);
   const coop = results.filter((r) => r.style === 'cooperative');
@@ -71,12 +75,8 @@ export function totals(results: readonly SessionResult[], forms: number): Totals
     completionCooperative: ratio(coop.filter((r) => r.completed).length, coop.length),
     accuracy: ratio(fields.filter((f) => f.correct).length, fields.length),
     silentWrong: fields.filter((f) => f.silentWrong === true).length,
-    sentToReview: fields.filter((f) => f.finalStatus === 'needs_review' && f.expectedStatus !== 'needs_review').length,
-    cooperativeClean: ratio(
-      coop.filter((r) => r.completed && !r.fields.some((f) => f.finalStatus === 'needs_review' && f.expectedStatus !== 'needs_review'))
-        .length,
-      coop.length,
-    ),
+    sentToReview: fields.filter(sentToReview).length,
+    cooperativeClean: ratio(coop.filter((r) => r.completed && !r.fields.some(sentToReview)).length, coop.length),
     turnsPerField: fields.length === 0 ? NaN : sum(turns) / fields.length,
     wellFormed: ratio(sum(results.map((r) => r.assistantMessages - r.illFormed.length)), sum(results.map((r) => r.assistantMessages))),
     followUpsPerField: fields.length === 0 ? NaN : sum(fields.map((f) => f.followUps)) / fields.length,

@@ -566,6 +566,36 @@ describe('a reading that is not certain, with a remote model over HTTP (openai p
     }
   });
 
+  it('does not take a verdict at its word when it claims a reading was confirmed', async () => {
+    const fake = await startFakeOpenAi();
+    const conductor = interviewModel({ chunkChars: 64 });
+    fake.respondWith((req: FakeRequest) => {
+      if (req.body.model !== 'reviewer') return conductor(req);
+      const verdict = {
+        passed: true,
+        feedback: null,
+        missing: null,
+        extracted_facts: null,
+        field_value: '09:00/12:00',
+        skipped: null,
+        notice: null,
+      };
+      return { toolCalls: [{ name: 'review', arguments: JSON.stringify({ ...verdict, derivation: 'confirmed', certain: true }) }] };
+    });
+    try {
+      const llm = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+      const session = draft({ form: booking });
+      await turn(session, null, llm);
+      await turn(session, 'English please, I live in Japan', llm);
+      await turn(session, 'from 9 to 12', llm);
+      // Nobody was asked yet: the claim is read like any other verdict, and the guessed am/pm is asked about.
+      expect(session.state.fields[0]).toMatchObject({ status: 'interviewing', value: null });
+      expect(session.state.fields[0]?.lastReview).toMatchObject({ confirm: true, derivation: 'inferred' });
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('refuses a remote interviewer message that does not show the value just stored', async () => {
     const fake = await startFakeOpenAi();
     const conductor = interviewModel({ chunkChars: 64 });

@@ -9,6 +9,7 @@ import {
   answersForField,
   applyReview,
   collectedFacts,
+  type CurrentField,
   conversationSummary,
   currentField,
   earlierAnswers,
@@ -90,7 +91,7 @@ function createReviewTool(maxFollowUps: number) {
       if (!cur || !callId) return { result: failure('There is no field under review.') };
       if (callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
       const verdict = recordedVerdict(args, cur.field, draft.state.bootstrap.language === 'ja' ? 'ja' : 'en');
-      const review = toReviewResult(verdict, readingOf(draft, verdict));
+      const review = toReviewResult(verdict, readingOf(draft, cur, verdict));
       const applied = applyReview(
         draft,
         cur.field.fieldId,
@@ -121,20 +122,21 @@ function createReviewTool(maxFollowUps: number) {
 
 /**
  * How sure a passed value is (docs/api.md#certainty), by the same rule whoever wrote the verdict. A correction is
- * shown back as it is stored, and a skip stores nothing, so neither is read for certainty; a confirmed reading is
- * certain.
+ * shown back as it is stored, and a skip stores nothing, so neither is read for certainty. A reading is `confirmed`
+ * only when the code finds it so (the reply said yes to that very reading, {@link confirmationVerdict}): a verdict
+ * that merely claims it is read like any other.
  */
-function readingOf(draft: FormDraft, verdict: ReviewInput): VerdictReading | null {
-  const cur = fieldUnderReview(draft.state);
-  if (!cur || !verdict.passed || verdict.skipped || !verdict.field_value?.trim()) return null;
-  if (verdict.derivation === 'confirmed') return { derivation: 'confirmed', confirm: false };
+function readingOf(draft: FormDraft, cur: CurrentField, verdict: ReviewInput): VerdictReading | null {
+  if (!verdict.passed || verdict.skipped || !verdict.field_value?.trim()) return null;
   if (cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped') return null;
+  if (verdict.derivation === 'confirmed' && confirmationVerdict(draft)?.field_value === verdict.field_value)
+    return { derivation: 'confirmed', confirm: false };
   return readingOfVerdict({
     ...reference(draft),
     field: cur.field,
     facts: cur.facts,
     value: verdict.field_value.trim(),
-    answers: reviewedAnswers(draft),
+    answers: reviewedAnswers(draft, cur),
     verdict: { derivation: verdict.derivation, certain: verdict.certain },
   });
 }
@@ -154,9 +156,7 @@ function reference(draft: FormDraft) {
  * check: …?" the reply is judged on its own, and a correction on its own words (the earlier answer is what it
  * replaces).
  */
-function reviewedAnswers(draft: FormDraft): string[] {
-  const cur = fieldUnderReview(draft.state);
-  if (!cur) return [];
+function reviewedAnswers(draft: FormDraft, cur: CurrentField): string[] {
   const answers = answersForField(draft.state, cur.field.fieldId);
   const resolved = cur.fieldState.status === 'done' || cur.fieldState.status === 'skipped';
   return resolved || proposedValue(cur.fieldState) !== null ? answers.slice(-1) : answers;
@@ -265,7 +265,7 @@ export function reviewerContext(draft: FormDraft): ReviewerContext {
     now: readingNow(draft.state).toISOString(),
     field: cur.field,
     facts: factViews(cur.field, cur.facts),
-    answers: reviewedAnswers(draft),
+    answers: reviewedAnswers(draft, cur),
     proposal: proposedValue(cur.fieldState),
     earlierAnswers: earlierAnswers(draft.state, cur.field.fieldId),
     summary: conversationSummary(draft.state),

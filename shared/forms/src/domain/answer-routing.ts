@@ -1,4 +1,4 @@
-import { answerSpec, factTexts, type FactType } from '../nlu/fact-type.js';
+import { answerSpec, factsOrField, factTexts, type FactType } from '../nlu/fact-type.js';
 import { candidateValue, readValue } from '../nlu/review-rules.js';
 import { contentWords } from '../nlu/content.js';
 import { escapeRegExp, mentionsLabel, normalizeText, type SessionLanguage } from '../nlu/text.js';
@@ -149,19 +149,7 @@ function kindsOf(state: FormSessionView, fieldId: string): FieldKinds | null {
   const field = formField(state, fieldId);
   if (!field) return null;
   const facts = factsOf(state, field);
-  const list =
-    facts.length > 0
-      ? facts
-      : [
-          {
-            id: field.id,
-            formFieldId: field.id,
-            factKey: field.fieldId,
-            fact: field.label,
-            doneCriteria: field.intent ?? '',
-            questioningHints: null,
-          },
-        ];
+  const list = factsOrField(field, facts);
   const kinds = list
     .map((fact) => ({ fact, ...answerSpec(fact, field, { fieldContext: list.length === 1 }) }))
     .filter((kind) => kind.type !== 'text' && kind.type !== 'yes_no');

@@ -1,5 +1,5 @@
 import { withinTextBudget } from '@convo/text';
-import { answerSpec, type FactType } from '../nlu/fact-type.js';
+import { answerSpec, factsOrField, type FactType } from '../nlu/fact-type.js';
 import type { AnswerType, DeepReadonly, FactDefinition, FieldStatus, FormField, FormSessionView, ReviewResult } from '@convo/contract';
 import { candidateValue } from '../nlu/review-rules.js';
 import { formField, readingNow } from './form-flow.js';
@@ -106,21 +106,7 @@ export function candidateFor(
 }
 
 function candidate(state: FormSessionView, field: FormField, facts: readonly FactDefinition[], now: Date): string | null {
-  const views = factViews(
-    field,
-    facts.length > 0
-      ? facts
-      : [
-          {
-            id: field.id,
-            formFieldId: field.id,
-            factKey: field.fieldId,
-            fact: field.label,
-            doneCriteria: field.intent ?? '',
-            questioningHints: null,
-          },
-        ],
-  );
+  const views = factViews(field, factsOrField(field, facts));
   if (views.length !== 1 || !views[0]) return null;
   const spec = { type: views[0].kind, options: views[0].options, texts: [] };
   const language = state.bootstrap.language === 'ja' ? 'ja' : 'en';
@@ -140,21 +126,7 @@ export function otherFields(state: FormSessionView, fieldId: string): Array<{ fi
     .filter((field) => field.fieldId !== fieldId)
     .map((field) => {
       const facts = state.form?.facts.filter((fact) => fact.formFieldId === field.id) ?? [];
-      const views = factViews(
-        field,
-        facts.length > 0
-          ? facts
-          : [
-              {
-                id: field.id,
-                formFieldId: field.id,
-                factKey: field.fieldId,
-                fact: field.label,
-                doneCriteria: field.intent ?? '',
-                questioningHints: null,
-              },
-            ],
-      );
+      const views = factViews(field, factsOrField(field, facts));
       return { fieldId: field.fieldId, label: field.label, kinds: views.map((view) => view.kind) };
     });
 }

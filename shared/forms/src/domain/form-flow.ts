@@ -190,15 +190,19 @@ export function applyReview(draft: FormDraft, fieldId: string, review: ReviewRes
       draft.setFieldStatus(fieldId, 'skipped', { reason: 'max_follow_ups' });
       return { outcome: 'skipped', next: advance(draft) };
     }
-    draft.updateField(fieldId, { needsReview: true });
-    draft.setFieldValue(fieldId, keptAsGiven(draft.state, fieldId));
-    draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason: 'max_follow_ups' });
+    keepForReview(draft, fieldId, keptAsGiven(draft.state, fieldId), 'max_follow_ups');
     return { outcome: 'needs_review', next: advance(draft) };
   }
+  takeFollowUp(draft, fieldState, maxFollowUps);
+  return { outcome: 'follow_up', next: null };
+}
+
+/** One more question about the field (a follow-up, or a reading to confirm): counted against its bound. */
+function takeFollowUp(draft: FormDraft, fieldState: FieldStateView, maxFollowUps: number, reason?: 'confirming'): void {
+  const fieldId = fieldState.fieldId;
   draft.updateField(fieldId, { followUps: fieldState.followUps + 1, finalAttempt: fieldState.followUps + 1 >= maxFollowUps });
   draft.countFollowUp();
-  draft.setFieldStatus(fieldId, 'interviewing', { followUps: fieldState.followUps });
-  return { outcome: 'follow_up', next: null };
+  draft.setFieldStatus(fieldId, 'interviewing', { followUps: fieldState.followUps, ...(reason ? { reason } : {}) });
 }
 
 /**
@@ -209,19 +213,21 @@ export function applyReview(draft: FormDraft, fieldId: string, review: ReviewRes
 function askToConfirm(draft: FormDraft, fieldState: FieldStateView, value: string, maxFollowUps: number): ReviewApplied {
   const fieldId = fieldState.fieldId;
   if (fieldState.followUps >= maxFollowUps) {
-    draft.updateField(fieldId, { needsReview: true });
-    draft.setFieldValue(fieldId, value);
-    draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason: 'unconfirmed' });
+    keepForReview(draft, fieldId, value, 'unconfirmed');
     return { outcome: 'needs_review', next: advance(draft) };
   }
-  draft.updateField(fieldId, { followUps: fieldState.followUps + 1, finalAttempt: fieldState.followUps + 1 >= maxFollowUps });
-  draft.countFollowUp();
-  draft.setFieldStatus(fieldId, 'interviewing', { followUps: fieldState.followUps, reason: 'confirming' });
+  takeFollowUp(draft, fieldState, maxFollowUps, 'confirming');
   return { outcome: 'confirm', next: null };
 }
 
+/** What {@link proposedValue} reads of a field: its status and its last verdict. */
+export type ReviewedField = {
+  status: string;
+  lastReview: { passed: boolean; skipped?: boolean; confirm?: boolean; field_value?: string } | null;
+};
+
 /** The reading the respondent was asked to confirm and has not answered yet, or null. */
-export function proposedValue(fieldState: FieldStateView): string | null {
+export function proposedValue(fieldState: ReviewedField): string | null {
   const review = fieldState.lastReview;
   if (fieldState.status === 'done' || fieldState.status === 'skipped') return null;
   return review?.passed && review.confirm && !review.skipped ? (review.field_value ?? null) : null;
@@ -237,6 +243,13 @@ function applyCorrection(draft: FormDraft, fieldState: FieldStateView, review: R
     draft.emit(event('session.completed', completionPayload(draft.state)));
   }
   return { outcome: 'corrected', next: null };
+}
+
+/** A required field resolved without a settled answer: stored as it stands, flagged for a person to check. */
+function keepForReview(draft: FormDraft, fieldId: string, value: string, reason: 'max_follow_ups' | 'unconfirmed' | 'turn_limit'): void {
+  draft.updateField(fieldId, { needsReview: true });
+  draft.setFieldValue(fieldId, value);
+  draft.setFieldStatus(fieldId, 'done', { needsReview: true, reason });
 }
 
 /** What a respondent who could not answer said, as they said it (their latest words). */
@@ -303,9 +316,7 @@ export function closeOutAtTurnBound(draft: FormDraft, maxTurns: number, maxFollo
     if (fieldState.status === 'done' || fieldState.status === 'skipped') continue;
     const field = formField(state, fieldState.fieldId);
     if (field?.required) {
-      draft.updateField(fieldState.fieldId, { needsReview: true });
-      draft.setFieldValue(fieldState.fieldId, keptAsGiven(state, fieldState.fieldId));
-      draft.setFieldStatus(fieldState.fieldId, 'done', { needsReview: true, reason: 'turn_limit' });
+      keepForReview(draft, fieldState.fieldId, keptAsGiven(state, fieldState.fieldId), 'turn_limit');
     } else {
       draft.updateField(fieldState.fieldId, { skipReason: 'turn_limit' });
       draft.setFieldStatus(fieldState.fieldId, 'skipped', { reason: 'turn_limit' });

@@ -1,11 +1,10 @@
 import type { Derivation, FactDefinition, FormField } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { assessReading, foldValue, type Reading } from '../nlu/certainty.js';
-import { answerSpec, type AnswerSpec, factTexts } from '../nlu/fact-type.js';
+import { answerSpec, type AnswerSpec, factsOrField, factTexts } from '../nlu/fact-type.js';
 import { extractYesNo } from '../nlu/answer-values.js';
 import { readValue } from '../nlu/review-rules.js';
-import { proposedValue } from './form-flow.js';
-
+import { proposedValue, type ReviewedField } from './form-flow.js';
 import type { SessionLanguage } from '../nlu/text.js';
 
 /**
@@ -22,8 +21,9 @@ type Reference = { language: SessionLanguage; country: string | null; timezone: 
  * several facts is stored as their values together, each shown back; it is read as text.
  */
 export function valueSpec(field: FormField, facts: readonly FactDefinition[]): AnswerSpec & { texts: string[] } {
-  if (facts.length > 1) return { type: 'text', options: [], texts: [] };
-  const fact = facts[0] ?? { factKey: field.fieldId, fact: field.label, doneCriteria: field.intent ?? '', questioningHints: null };
+  const own = factsOrField(field, facts);
+  if (own.length > 1) return { type: 'text', options: [], texts: [] };
+  const fact = own[0]!;
   const spec = answerSpec(fact, field, { fieldContext: true });
   return { ...spec, texts: [...factTexts(fact), field.label, field.intent ?? ''] };
 }
@@ -106,14 +106,15 @@ export type EchoDue = { fieldId: string; mode: 'confirm' | 'ack'; shown: string 
  */
 export function echoDue(state: {
   messages: ReadonlyArray<{ role: string; messageId: string; fieldId?: string | null }>;
-  fields: ReadonlyArray<{
-    fieldId: string;
-    status: string;
-    value: string | null;
-    needsReview: boolean;
-    reviewedMessageId: string | null;
-    lastReview: { passed: boolean; skipped?: boolean; confirm?: boolean; field_value?: string; derivation?: Derivation } | null;
-  }>;
+  fields: ReadonlyArray<
+    ReviewedField & {
+      fieldId: string;
+      value: string | null;
+      needsReview: boolean;
+      reviewedMessageId: string | null;
+      lastReview: (NonNullable<ReviewedField['lastReview']> & { derivation?: Derivation }) | null;
+    }
+  >;
   bootstrap: { language: string | null };
 }): EchoDue | null {
   const last = state.messages.findLast((message) => message.role === 'user');
@@ -122,7 +123,7 @@ export function echoDue(state: {
   const review = field?.lastReview;
   if (!field || !review?.passed || review.skipped) return null;
   const language: SessionLanguage = state.bootstrap.language === 'ja' ? 'ja' : 'en';
-  const proposal = proposedValue(field as Parameters<typeof proposedValue>[0]);
+  const proposal = proposedValue(field);
   if (proposal !== null) return { fieldId: field.fieldId, mode: 'confirm', shown: shownReading(proposal, language) };
   // A reading they have just confirmed was shown to them in the question they said yes to.
   if (field.status !== 'done' || field.needsReview || !field.value || review.derivation === 'confirmed') return null;

@@ -1,5 +1,6 @@
 import type { Derivation } from '@convo/contract';
 import { dateMentions } from './date-values.js';
+import { SAID_DAY_PART } from './time-values.js';
 import type { FactType } from './fact-type.js';
 import { hasJapanese, normalizeText, type SessionLanguage } from './text.js';
 
@@ -58,7 +59,7 @@ export function assessReading(input: ReadingInput): Reading {
     case 'choice':
       return optionReading(input.options, value, said);
     case 'yes_no':
-      return polarReading(input.options, value, said);
+      return polarReading(input.options, said);
     case 'time':
       return timeReading([value], said);
     case 'time_range':
@@ -112,16 +113,12 @@ const NEGATION_EN = /\b(?:not|no|never|nothing|none|nobody|neither|nor|without)\
 const NEGATION_JA = /な(?:い|く|かっ|し)|ません|ず(?:に)?(?![\p{Script=Han}])|無(?:い|し)?/u;
 
 /** A yes/no read from a reply that neither opens with its answer nor names an option, through a negation, is inferred. */
-function polarReading(options: readonly string[], value: string, said: string): Reading {
+function polarReading(options: readonly string[], said: string): Reading {
   if (POLAR_OPENING.test(said)) return CERTAIN('normalised');
   if (options.some((option) => option.trim().length >= 2 && said.includes(foldValue(option)))) return CERTAIN('option_exact');
   const negated = hasJapanese(said) ? NEGATION_JA.test(said) : NEGATION_EN.test(said);
-  return negated ? UNSURE('inferred') : CERTAIN(value ? 'normalised' : 'inferred');
+  return negated ? UNSURE('inferred') : CERTAIN('normalised');
 }
-
-// A half of the day said: "2pm", "in the afternoon", 「午後」, "noon" (am and pm only after a number: not "I am").
-const DAY_PART =
-  /\d\s*(?:am|pm|a\.m\.?|p\.m\.?)(?![\p{L}])|(?<![\p{L}])(?:morning|afternoon|evening|night|tonight|noon|midday|midnight|lunch(?:time)?)(?![\p{L}])|午前|午後|朝|昼|夕方|夕|夜|晩|正午|深夜/iu;
 
 /**
  * Each clock of the value said unmistakably: an hour past 12 (which also puts a range's other end on the 24-hour
@@ -129,7 +126,7 @@ const DAY_PART =
  * names it once for both). Otherwise am or pm was chosen for the respondent.
  */
 function timeReading(clocks: readonly string[], said: string): Reading {
-  if (DAY_PART.test(said)) return CERTAIN('normalised');
+  if (SAID_DAY_PART.test(said)) return CERTAIN('normalised');
   const hours = clocks.map((clock) => Number(clock.slice(0, 2)));
   if (hours.some((hour) => !Number.isInteger(hour))) return UNSURE('inferred');
   const twentyFour = hours.some((hour) => hour > 12 && saysNumber(said, hour));
@@ -195,8 +192,8 @@ function dateReading(value: string, said: string, input: ReadingInput, single = 
   return CERTAIN('normalised');
 }
 
-// The eras of Japanese dates: a year said as 令和5年 is said.
-const ERA_YEAR = /(?:令和|平成|昭和|大正|明治|r|h|s)\s*\d{1,2}\s*年?/i;
+// The eras of Japanese dates: a year said as 令和5年, or abbreviated as R5 or H30, is said (not the "s 12" of "grades 12").
+const ERA_YEAR = /(?:令和|平成|昭和|大正|明治)\s*(?:\d{1,2}|元)\s*年?|(?<![\p{L}\p{N}])[rhs]\.?\s?\d{1,2}(?![\p{L}\p{N}])/iu;
 
 function yearReading(value: string, said: string): Reading {
   if (said.includes(value) || /'\d{2}\b/.test(said) || ERA_YEAR.test(said)) return CERTAIN('normalised');

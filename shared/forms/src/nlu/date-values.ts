@@ -681,16 +681,18 @@ function weekdayValue(mention: DateMention, direction: DateDirection, today: Day
 // "the 13th", 「16日」: a day of the month said without its month.
 const LONE_DAY = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<![\d月/])([0-3]?\d)\s*日(?![間目])/gi;
 // A weekday said with it ("Friday the 13th", 「16日の月曜」), as Intl names the English ones and 曜 marks the Japanese.
-const WEEKDAYS_EN = Array.from({ length: 7 }, (_, i) =>
-  new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + i))).toLowerCase(),
-);
+// (Sunday first, as Date.getUTCDay counts; "fri", "friday", "fridays".)
+const WEEKDAYS_EN = Array.from({ length: 7 }, (_, i) => {
+  const name = new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + i))).toLowerCase();
+  return new RegExp(`\\b${name.slice(0, 3)}(?:${name.slice(3)})?s?\\b`);
+});
 const WEEKDAYS_JA = '日月火水木金土';
 
 function weekdaysSaid(text: string): number[] {
   const found = new Set<number>();
   const lower = text.toLowerCase();
-  WEEKDAYS_EN.forEach((name, i) => {
-    if (new RegExp(`\\b${name.slice(0, 3)}(?:${name.slice(3)})?s?\\b`).test(lower)) found.add(i);
+  WEEKDAYS_EN.forEach((weekday, i) => {
+    if (weekday.test(lower)) found.add(i);
   });
   for (const match of text.matchAll(/([日月火水木金土])曜/g)) found.add(WEEKDAYS_JA.indexOf(match[1]!));
   return [...found];

@@ -37,8 +37,9 @@ const NOT_A_SOURCE = String.raw`(?<!\b(?:from|on|in|at|via|through|see|visit)\s+
 
 // Checked in this order: "phone number" is a phone, not a number; "start date" a date; "how long" a duration, not a number.
 // Each pattern names the value itself ("email", "postal code", "what time"), never a topic word like "size".
+const EMAIL_RULE = anyOf(String.raw`\be-?mails?\b`, 'メール');
 const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice' | 'yes_no'>, RegExp]> = [
-  ['email', anyOf(String.raw`\be-?mails?\b`, 'メール')],
+  ['email', EMAIL_RULE],
   // Compound values first (issue 33): a fact that names a day and a time together, or both ends of a span, asks for
   // the whole of it, which a single date or time would cut in half.
   [
@@ -311,8 +312,12 @@ const ANY_NAME_EN = /\bnames?\b/i;
 const NAMED_THINGS =
   'company project product organi[sz]ation team school university college business brand file user pet app event course program ' +
   'department store shop street domain account group club band book game employer job role position hotel venue bank station building';
+// "Company name", 「ペットのお名前」: the name of a named thing, in either language.
+const THING_NAME_EN = String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b`;
+const THING_NAME_JA =
+  '(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?[おご]?名';
 const ORG_NAME_EN = anyOf(
-  String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b`,
+  THING_NAME_EN,
   String.raw`\bnames? of\b(?! (?:the |your )?(?:person|respondent|applicant|candidate|contact|guest|patient|child|student))`,
   // "the name we gave it", "its name": a thing's name; "name or shelter ID": an identifier either way.
   String.raw`\bits name\b`,
@@ -320,18 +325,14 @@ const ORG_NAME_EN = anyOf(
   String.raw`\bnames?\s+(?:or|and\/or)\s+(?:\w+\s+){0,3}(?:id|number|code|reference)\b`,
 );
 // A thing's name, said as such ("pet name", 「ペットのお名前」): not a person's, whatever the label says.
-const THING_NAME = new RegExp(
-  String.raw`\b(?:${NAMED_THINGS.trim().split(/\s+/).join('|')})(?:'s)?\s+names?\b|(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?)の?[おご]?名`,
-  'i',
-);
+const THING_NAME = anyOf(THING_NAME_EN, THING_NAME_JA);
 
 /** The fact asks for a code to copy as written: a serial, order or member number, a number of a fixed count of digits. */
 export function asksForCode(texts: readonly string[]): boolean {
   return texts.some((text) => IDENTIFIER.test(text) || DIGIT_CODE.test(text));
 }
 
-const ORG_NAME_JA =
-  /(?:会社|学校|大学|企業|団体|製品|商品|プロジェクト|チーム|部署|店舗?|サービス|組織|勤務先|職場|病院|銀行|ホテル|施設|駅|建物|ペット|薬|料理|作品|曲|番組|車種?|品)の?[おご]?名/;
+const ORG_NAME_JA = new RegExp(THING_NAME_JA);
 
 // A fact that asks whether something is so: "Whether the guest needs parking", 「駐車場の有無」, "yes or no".
 const YES_NO = anyOf(
@@ -375,6 +376,21 @@ export function classifyFact(fact: FactWords, field: FieldWords, options: Classi
 }
 
 const COMPOUND_KINDS: ReadonlySet<FactType> = new Set(['time_range', 'date_range', 'datetime']);
+
+/** A field's facts; a field defined without facts is one fact: its label, with the intent as the criterion. */
+export function factsOrField(field: FormField, facts: readonly FactDefinition[]): readonly FactDefinition[] {
+  if (facts.length > 0) return facts;
+  return [
+    {
+      id: field.id,
+      formFieldId: field.id,
+      factKey: field.fieldId,
+      fact: field.label,
+      doneCriteria: field.intent ?? '',
+      questioningHints: null,
+    },
+  ];
+}
 
 /** {@link classifyFact} with the options of a choice. */
 export function answerSpec(fact: FactWords, field: FieldWords, options: ClassifyOptions = {}): AnswerSpec {
@@ -511,7 +527,7 @@ function typeOf(texts: string[]): FactType {
   if (asksForBirthDate(texts) && !texts.some((text) => YEAR_RULE.test(text))) return 'date';
   // A serial, policy or order number is a code to copy as written ("JA-5830214", "ORD-77120"), whatever else its
   // fact mentions: "from the packing slip or confirmation email" names where to find it, not an email to give.
-  if (texts.some((text) => IDENTIFIER.test(text)) && !texts.some((text) => RULES[0]![1].test(text) && !EMAIL_AS_SOURCE.test(text)))
+  if (texts.some((text) => IDENTIFIER.test(text)) && !texts.some((text) => EMAIL_RULE.test(text) && !EMAIL_AS_SOURCE.test(text)))
     return 'text';
   for (const [type, pattern] of RULES) {
     // A number written as a fixed count of digits (「15桁の番号」, "the 10-digit member code") is a code, not a quantity.

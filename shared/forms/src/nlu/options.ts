@@ -3,7 +3,7 @@ import { blankRetracted, preferAsserted } from './discourse.js';
 import { admitsNotKnowing, isUndecided } from './answer-intent.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { morphemes } from './japanese.js';
-import { escapeRegExp, normalizeText, trimPunctuation } from './text.js';
+import { escapeRegExp, normalizeText, trimPunctuation, trimSentence } from './text.js';
 import { kanaReading, romanize } from './transliterate.js';
 import { crossLanguagePicks } from './bilingual.js';
 import { timeSlotPicks } from './time-values.js';
@@ -162,7 +162,6 @@ function listsIn(raw: string): Found[] {
     const clean = items.map(cleanItem).filter((item) => item.length > 0);
     if (isList(clean, phrasesAllowed)) out.push({ options: clean, strict, cued });
   };
-
   // Brackets: (S/M/L/XL), (A, B or C), （5km・10km・ハーフマラソン） — a 「・」 list only when it closes the text.
   for (const bracketMatch of text.matchAll(/[(（[［]([^()（）[\]［］]{1,120})[)）\]］]/g)) {
     const inner = bracketMatch[1] ?? '';
@@ -276,15 +275,6 @@ const LONG_ITEM_MAX_CHARS = 80;
  * 「和室（15名まで） 1時間300円／第1会議室（30名まで） 1時間600円 のどれか1つ」, "Permit type (Annual resident permit, $120;
  * Visitor permit, up to 14 days, $25)". Only a cue or a closing bracket says where such a list starts and ends.
  */
-/** `text` without the characters of `chars` at either end (a loop: a regex anchored at the end rescans every start). */
-function trimOf(text: string, chars: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && (chars.includes(text[start]!) || /\s/.test(text[start]!))) start++;
-  while (end > start && (chars.includes(text[end - 1]!) || /\s/.test(text[end - 1]!))) end--;
-  return text.slice(start, end);
-}
-
 function longItemList(text: string): { items: string[]; strong: boolean } | null {
   const candidates: string[] = [];
   const cue = LONG_LIST_CUE.exec(text);
@@ -298,7 +288,8 @@ function longItemList(text: string): { items: string[]; strong: boolean } | null
     const strong = body.split(OFFER_SEPARATOR);
     // Before 「のいずれか」 a list of plain words may be set apart by 「、」 too: 「犬、猫、うさぎ、その他のいずれか」.
     const pieces = strong.length < 2 && cue === null && i === 0 && before?.[1] ? body.split(/[、，]/) : strong;
-    const items = pieces.map((item) => trimOf(item, ' ,.、。:：')).filter(Boolean);
+    // (Sentence punctuation at the ends goes; a closing bracket is the offer's own.)
+    const items = pieces.map(trimSentence).filter(Boolean);
     if (items.length < 2 || items.length > 20 || new Set(items).size !== items.length) continue;
     if (items.every((item) => [...item].length <= LONG_ITEM_MAX_CHARS && /\p{L}/u.test(item))) return { items, strong: pieces === strong };
   }

@@ -11,13 +11,14 @@ import {
   asksForCode,
   asksForOneNamePart,
   classifyFact,
+  factsOrField,
   factTexts,
   type FactType,
 } from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { answerPolarity, deniesExistenceJa } from './polarity.js';
-import { dateDirection, dateMentions, extractDate, loneDayOfMonth } from './date-values.js';
-import { asksForRecord, extractDuration, extractPeriod, extractTime, extractTimeRange, extractYear } from './time-values.js';
+import { dateDirection, dateMentions, extractDate, isoDate, loneDayOfMonth } from './date-values.js';
+import { asksForRecord, extractDuration, extractPeriod, extractTime, extractTimeRange, extractYear, SAID_DAY_PART } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
@@ -94,7 +95,7 @@ function review(input: ReviewInput): ReviewOutcome {
   const lang = input.language;
   const answers = input.answers.map(normalizeText).filter((answer) => answer.length > 0);
   const latest = answers.at(-1) ?? '';
-  const facts = input.facts.length > 0 ? input.facts : [factFromField(input.field)];
+  const facts = factsOrField(input.field, input.facts);
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
   // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
   const quoted = new Map(
@@ -231,18 +232,6 @@ function countsNothing(answer: string): boolean {
   // English opens with a negative quantifier; Japanese says that none exist (「いません」「ないです」).
   if (hasJapanese(answer)) return answerPolarity(answer) === 'no' && deniesExistenceJa(answer);
   return isNilAnswer(answer) || /^\s*(?:none|nothing|no (?:other |more )?\w+)\b/i.test(answer);
-}
-
-/** A field defined without facts is one fact: its label, with the intent as the criterion. */
-function factFromField(field: FormField): FactDefinition {
-  return {
-    id: field.id,
-    formFieldId: field.id,
-    factKey: field.fieldId,
-    fact: field.label,
-    doneCriteria: field.intent ?? '',
-    questioningHints: null,
-  };
 }
 
 function judgeTyped(spec: FactSpec, answers: string[], input: ReviewInput): FactJudgement {
@@ -509,29 +498,8 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
       // "None right now", 「いません」 to "how many": a count of nothing is 0.
       return quantity.value === null && quantity.rejected === null && countsNothing(answer) ? { value: '0', rejected: null } : quantity;
     }
-    case 'name': {
-      const said = stripSpans(answer, contactSpans(answer, phoneCountry(input)));
-      const parts = asksForOneNamePart(spec.texts) ? 1 : 2;
-      const name = extractPersonName(said, parts);
-      // 「青木 大翔です」, 「山田（やまだ）花子さんです」: the name said in a polite sentence, its reading in brackets aside.
-      // (The first sentence: 「清水 健二です。柴犬のコタロウを連れてきました」.)
-      if (name.value !== null) return name;
-      const unbracketed = said.replace(/[(（][^()（）]{1,20}[)）]/g, '');
-      const plain = politeNoun(unbracketed.split(/[。！？!?]/)[0] ?? '');
-      const polite = plain ? extractPersonName(plain, parts) : name;
-      if (polite.value !== null) return polite;
-      // 「青木 大翔」: two parts in Japanese script set apart by a space are a family and a given name, whether or not
-      // the dictionary knows the given name.
-      const spaced = SPACED_JA_NAME.exec((plain ?? unbracketed).trim());
-      if (parts === 2 && spaced) return { value: spaced[0], rejected: null };
-      // 「同じチームの森 健太さんにお願いしています」: a person named with an honorific inside a sentence.
-      const honoured = HONORIFIC_NAME.exec(unbracketed)?.[1];
-      if (honoured) {
-        const named = SPACED_JA_NAME.test(honoured) ? { value: honoured, rejected: null } : extractPersonName(honoured, parts);
-        if (named.value !== null) return named;
-      }
-      return unbracketed === said ? name : extractPersonName(unbracketed, parts);
-    }
+    case 'name':
+      return personNameIn(stripSpans(answer, contactSpans(answer, phoneCountry(input))), asksForOneNamePart(spec.texts) ? 1 : 2);
     case 'time_range':
       return extractTimeRange(answer, time);
     case 'datetime': {
@@ -591,7 +559,8 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
         country: input.country,
       })
         .filter((mention) => mention.known.day && mention.known.month && mention.known.year)
-        .map((mention) => `${mention.year}-${String(mention.month).padStart(2, '0')}-${String(mention.day).padStart(2, '0')}`),
+        .map((mention) => isoDate(mention.year, mention.month, mention.day))
+        .filter((day): day is string => day !== null),
     ),
   ];
   if (days.length === 2 && days[0]! < days[1]!) return { value: `${days[0]}/${days[1]}`, rejected: null };
@@ -601,6 +570,36 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
   if (isCalendarDay(one)) return { value: `${one}/${one}`, rejected: null };
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
 }
+
+/**
+ * A person's name in a reply: as the name reader reads it; else, with a bracketed reading left out, the name said in
+ * a polite first sentence (「青木 大翔です」, 「山田（やまだ）花子さんです。…」), the whole reply, or a person named with an
+ * honorific inside it (「同じチームの森 健太さんにお願いしています」).
+ */
+function personNameIn(said: string, parts: 1 | 2): Extraction {
+  const name = extractPersonName(said, parts);
+  if (name.value !== null) return name;
+  const unbracketed = said.replace(READING_IN_BRACKETS, '');
+  const polite = politeNoun(unbracketed.split(/[。！？!?]/)[0] ?? '');
+  for (const text of [polite ?? unbracketed, HONORIFIC_NAME.exec(unbracketed)?.[1]]) {
+    const found = text ? nameOrSpacedParts(text, parts) : null;
+    if (found) return found;
+  }
+  return unbracketed === said ? name : extractPersonName(unbracketed, parts);
+}
+
+/**
+ * The name the reader finds in `text`, or, asked for a full name, two parts in Japanese script set apart by a space
+ * (「青木 大翔」): a family and a given name, whether or not the dictionary knows the given name.
+ */
+function nameOrSpacedParts(text: string, parts: 1 | 2): Extraction | null {
+  const read = extractPersonName(text, parts);
+  if (read.value !== null) return read;
+  return parts === 2 && SPACED_JA_NAME.test(text.trim()) ? { value: text.trim(), rejected: null } : null;
+}
+
+// A reading or a nickname in brackets after a name: 「佐藤 美咲（みさき）」.
+const READING_IN_BRACKETS = /[(（][^()（）]{1,20}[)）]/g;
 
 const SPACED_JA_NAME =
   /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]{1,5}[ \u3000][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]{1,5}$/u;
@@ -721,8 +720,6 @@ function settledDay(answer: string, extraction: Extraction): Extraction {
 
 const DAY_MENTION = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<!\d)([0-3]?\d)日(?!間)/gi;
 
-// Words that settle morning or afternoon; without them "6時" or "at 6" could be either.
-const DAY_PART = /\b(?:am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|noon|midnight)\b|午前|午後|朝|夜|夕方|晩|昼|正午|深夜/i;
 const STATED_CLOCK = /(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|(\d{1,2})時(?:(半)|(\d{1,2})分)?/gi;
 
 /**
@@ -731,7 +728,7 @@ const STATED_CLOCK = /(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|(\d{1,2})�
  */
 function withinStatedHours(value: string, answer: string, texts: readonly string[]): string {
   const [givenHour, givenMinute] = value.split(':').map(Number) as [number, number];
-  if (givenHour === 0 || givenHour >= 12 || DAY_PART.test(answer)) return value;
+  if (givenHour === 0 || givenHour >= 12 || SAID_DAY_PART.test(answer)) return value;
   const stated: number[] = [];
   for (const text of texts.map(normalizeText)) {
     // "From 3:00 to 6:00 in the afternoon": a text that speaks only of the afternoon states afternoon hours.
@@ -900,7 +897,7 @@ function fieldValue(results: FactResult[]): string {
   return [...new Set([...typed, ...texts])].join('\n');
 }
 
-function skipped(lang: SessionLanguage, facts: FactDefinition[], field: FormField): ReviewOutcome {
+function skipped(lang: SessionLanguage, facts: readonly FactDefinition[], field: FormField): ReviewOutcome {
   const reason = skippedText(lang);
   return {
     passed: true,

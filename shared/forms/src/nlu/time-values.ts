@@ -51,12 +51,11 @@ type CompromiseNumber = { text: string; offset?: { start: number; length: number
  */
 function englishDigits(input: Rewritten): Rewritten {
   if (!/[a-z]/i.test(input.text)) return input;
-  // "eleven-thirty" is "eleven thirty": a hyphen between two number words joins an hour and its minutes.
+  // "eleven-thirty" is "eleven thirty": a hyphen between two words is read as a space (one reading of the text, not a
+  // tagging per hyphenated word), so number words joined by one are an hour and its minutes.
   const src = applyEdits(
     input,
-    [...input.text.matchAll(/\b([a-z]+)-([a-z]+)\b/gi)]
-      .filter((pair) => nlp(pair[1]!).numbers().length > 0 && nlp(pair[2]!).numbers().length > 0)
-      .map((pair) => ({ start: pair.index + pair[1]!.length, end: pair.index + pair[1]!.length + 1, by: ' ' })),
+    [...input.text.matchAll(/(?<=[a-z])-(?=[a-z])/gi)].map((hyphen) => ({ start: hyphen.index, end: hyphen.index + 1, by: ' ' })),
   );
   const doc = nlp(src.text);
   const found: CompromiseNumber[] = numbersWithOffsets<CompromiseNumber & CompromiseMatch>(doc, doc.numbers().isCardinal());
@@ -177,6 +176,9 @@ const UNTIL_BEFORE = /\b(?:until|till|til|to|and)\s+(?:about\s+|around\s+|roughl
 const FRAMED_GAP = 60;
 /** How far from a clock its bare other end is looked for ("between 1 and " is 14 characters). */
 const BARE_END_REACH = 32;
+// A half of the day said: "2pm", "in the afternoon", 「午後」, "noon" (am and pm only after a number: not "I am").
+export const SAID_DAY_PART =
+  /\d\s*(?:am|pm|a\.m\.?|p\.m\.?)(?![\p{L}])|(?<![\p{L}])(?:morning|afternoon|evening|night|tonight|noon|midday|midnight|lunch(?:time)?)(?![\p{L}])|午前|午後|朝|昼|夕方|夕|夜|晩|正午|深夜/iu;
 /** DAY_PART for one test at a time (DAY_PART itself is global, for matchAll). */
 const ONE_DAY_PART = new RegExp(DAY_PART.source, 'i');
 

@@ -144,6 +144,54 @@ describe('offers that hold commas, prices and brackets of their own (issue 33)',
   });
 });
 
+describe('options named by what they mean (issue 33)', () => {
+  const reasons = ['Illness', 'Bereavement', 'Timetable clash', 'Other'];
+  const returns = ['Arrived damaged', 'Wrong item', 'Changed my mind', 'Other'];
+  it.each([
+    // A kind of the option's word, in WordNet: flu → influenza → contagious disease → … → illness.
+    ["I had the flu and couldn't get out of bed", reasons, 'Illness'],
+    // A verb that is a kind of the option's verb.
+    ["I'd like to swap it for the one I actually ordered", ['Refund to original payment', 'Store credit', 'Exchange'], 'Exchange'],
+    // One step sideways: "broken" in the cluster of "damaged", "arrival" the noun of "arrive".
+    ['broken on arrival', returns, 'Arrived damaged'],
+    ['a puppy', ['Cat', 'Dog', 'Rabbit', 'Other'], 'Dog'],
+  ])('%j', (reply, options, option) => {
+    expect(matchOption(reply, options)).toEqual({ option });
+  });
+
+  it.each([
+    // A contraction's pieces are not words ("don" would be a verb of changing clothes).
+    ["I just don't need them anymore", returns],
+    // Nothing in WordNet links these: no guess.
+    ['my grandmother passed away', reasons],
+    ['the later one', ['Morning', 'Afternoon']],
+  ])('proposes nothing for %j', (reply, options) => {
+    expect(matchOption(reply, options)).toBeNull();
+  });
+
+  const damage = ['火災', '落雷', '風災・雹災・雪災', '水濡れ', '盗難', '破損・汚損', 'その他'];
+  it.each([
+    ['上の階の部屋から水漏れがありました', '水濡れ'],
+    ['台風の強風で、ということになるんでしょうか', '風災・雹災・雪災'],
+  ])('picks the one Japanese option that shares a kanji with %j', (reply, option) => {
+    expect(matchOption(reply, damage)).toEqual({ option });
+  });
+
+  it('reads no kanji of the question itself, nor one several options share', () => {
+    expect(matchOption('空き巣に入られました', damage)).toBeNull();
+    // 「被害」 is the question's word; 「災」 is in three options.
+    expect(matchOption('被害が大きい災いでした', damage, ['被害の区分を教えてください'])).toBeNull();
+    expect(matchOption('被害が大きい災いでした', damage)).toBeNull();
+  });
+
+  it('reads a slash list after its topic, with 「・」 inside an item, and the aliases a hint gives', () => {
+    const hint = '区分は 火災／落雷／風災・雹災・雪災／水濡れ／盗難／破損・汚損／その他。うっかり壊した場合は破損・汚損です';
+    const found = findOptions(['損害の原因', hint]);
+    expect(found.options).toEqual(damage);
+    expect(found.aliases['破損・汚損']).toEqual(['うっかり壊した場合']);
+  });
+});
+
 describe('which option a reply picks', () => {
   const units = ['Studio', '1-Bedroom', '2-Bedroom'];
   it.each([

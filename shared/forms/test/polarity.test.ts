@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractYesNo } from '@convo/forms/internal/nlu/answer-values';
 import { preloadContentAnalyzer } from '@convo/forms';
-import { answerPolarity } from '@convo/forms/internal/nlu/polarity';
+import { affirms, answerPolarity } from '@convo/forms/internal/nlu/polarity';
 
 beforeAll(async () => {
   await preloadContentAnalyzer();
@@ -76,5 +76,20 @@ describe('a negative denied (issue 33)', () => {
     expect(answerPolarity('遠慮する必要はありません')).toBe('yes');
     expect(answerPolarity('今回は遠慮します')).toBe('no');
     expect(answerPolarity('行きません')).toBe('no');
+  });
+});
+
+describe('saying yes to a reading put to the respondent', () => {
+  it.each(['Yes', "Yes, that's right", 'correct', 'yep', 'はい', 'はい、そうです。', 'そうです', 'その通りです', '大丈夫です'])(
+    '%j confirms',
+    (reply) => {
+      expect(affirms(reply)).toBe(true);
+    },
+  );
+
+  // An affirmative statement is an answer given again, not a yes: 「空き巣に入られました」 repeated after
+  // "Just to check: 「その他」?" must not store 「その他」.
+  it.each(['空き巣に入られました', 'I had the flu', 'broken on arrival', 'いいえ、違います', 'No', 'not quite'])('%j does not', (reply) => {
+    expect(affirms(reply)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import type { Derivation, FactDefinition, FormField } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { assessReading, foldValue, type Reading } from '../nlu/certainty.js';
 import { answerSpec, type AnswerSpec, factsOrField, factTexts } from '../nlu/fact-type.js';
-import { extractYesNo } from '../nlu/answer-values.js';
+import { affirms } from '../nlu/polarity.js';
 import { readValue } from '../nlu/review-rules.js';
 import { proposedValue, type ReviewedField } from './form-flow.js';
 import type { SessionLanguage } from '../nlu/text.js';
@@ -62,7 +62,7 @@ export function affirmsProposal(
   input: Reference & { field: FormField; facts: readonly FactDefinition[]; proposal: string; reply: string },
 ): boolean {
   return withinTextBudget(() => {
-    if (extractYesNo(input.reply).value !== 'yes') return false;
+    if (!affirms(input.reply)) return false;
     const spec = valueSpec(input.field, input.facts);
     if (spec.type === 'yes_no' || spec.type === 'text') return true;
     const own = readValue(spec, input.reply, input);

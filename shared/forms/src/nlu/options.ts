@@ -7,6 +7,7 @@ import { escapeRegExp, normalizeText, trimPunctuation, trimSentence } from './te
 import { kanaReading, romanize } from './transliterate.js';
 import { crossLanguagePicks } from './bilingual.js';
 import { timeSlotPicks } from './time-values.js';
+import { paraphrasePicks, sharedCharacterPicks } from './paraphrase.js';
 
 /**
  * Choices: the options a form lists in its own words, and which one a reply
@@ -224,9 +225,12 @@ function listsIn(raw: string): Found[] {
   }
   // Slash runs: S/M/L/XL, Yes/No (not km/h, n/a, 3/4/2025).
   for (const slashMatch of unbracketed.matchAll(
-    /(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&' ]{0,20})+/gu,
+    /(?<![\p{L}\p{N}/])[\p{L}\p{N}][\p{L}\p{N}+\-&'・ ]{0,20}(?:\s*[/／]\s*[\p{L}\p{N}][\p{L}\p{N}+\-&'・ ]{0,20})+/gu,
   )) {
     const items = splitItems(slashMatch[0]);
+    // 「区分は 火災／落雷／…」: the topic the list is about is not part of its first item.
+    const topic = /^[^\s]*[はがを：:]\s+(?=\S)/u.exec(items[0] ?? '');
+    if (topic && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(topic[0])) items[0] = items[0]!.slice(topic[0].length);
     // 「あり／なしがはっきりしている」: the predicate after the last item is not part of it.
     const last = items.at(-1) ?? '';
     const subject = beforePredicate(last);
@@ -589,7 +593,7 @@ export function matchOption(
     ...[romanize(option)].filter((romanized): romanized is string => romanized !== null),
   ];
   const byAlias = opts
-    .filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, words, alias, echoed)))
+    .filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, words, alias)))
     .map((choice) => choice.option);
   if (byAlias.length === 1 && byAlias[0]) return { option: byAlias[0] };
   const bySize = sizePicks(text, options);
@@ -616,6 +620,11 @@ export function matchOption(
       .map((choice) => choice.option);
     if (byInitials.length === 1 && byInitials[0]) return { option: byInitials[0] };
   }
+  // Last, by meaning: "I had the flu" for "Illness" (WordNet), 「水漏れ」 for 「水濡れ」 (a character only that option has).
+  const byMeaning = paraphrasePicks(text, options, echoed);
+  if (byMeaning.length === 1 && byMeaning[0]) return { option: byMeaning[0] };
+  const byCharacter = sharedCharacterPicks(text, options, echo);
+  if (byCharacter.length === 1 && byCharacter[0]) return { option: byCharacter[0] };
   return null;
 }
 
@@ -881,11 +890,25 @@ function sizePicks(text: string, options: readonly string[]): string[] {
   return distinct(picked.sort((a, b) => a.at - b.at).map((p) => p.option));
 }
 
-function aliasNamed(text: string, words: readonly string[], alias: string, echoed: ReadonlySet<string>): boolean {
+/**
+ * The reply names an alias the form gave: as written, or (Japanese) by one of its nouns (「台風の強風で」 for
+ * 「台風や強風による被害」), or (English) by one of its content words. The form wrote the alias to be named, so its
+ * words count even when the question quoted them.
+ */
+function aliasNamed(text: string, words: readonly string[], alias: string): boolean {
   const normalized = normalizeText(alias).toLowerCase();
-  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(normalized))
-    return normalized.length >= 2 && text.includes(normalized);
-  const content = wordsOf(normalized).filter((word) => word.length >= 2 && !ENGLISH_COMMON_WORDS.has(word) && !echoed.has(word));
+  if (/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u.test(normalized)) {
+    if (normalized.length >= 2 && text.includes(normalized)) return true;
+    return (morphemes(normalized) ?? []).some(
+      (morpheme) =>
+        morpheme.pos === '名詞' &&
+        /^(?:一般|サ変接続|固有名詞)$/.test(morpheme.pos1) &&
+        [...morpheme.surface].length >= 2 &&
+        /[\p{Script=Han}\p{Script=Katakana}]/u.test(morpheme.surface) &&
+        text.includes(morpheme.surface),
+    );
+  }
+  const content = wordsOf(normalized).filter((word) => word.length >= 2 && !ENGLISH_COMMON_WORDS.has(word));
   return content.length > 0 && content.some((word) => words.some((replyWord) => sameWord(replyWord, word)));
 }
 

@@ -48,6 +48,24 @@ const DONT_KNOW_AT_END = /\b(?:(?:don'?t|do not) know|no idea|not sure|unsure)\s
 const HEDGE_EN = /\b(?:maybe|perhaps|possibly|might)\b/i;
 const CONTRAST_EN = /^(?:but|however|though|although|yet|that said)\b/i;
 
+// Saying yes to a reading put to one ("Just to check: …?"): an answer word, not a statement that happens to be affirmative.
+const AFFIRM_EN =
+  /\b(?:yes|yeah|yep|yup|yea|sure|of course|certainly|definitely|absolutely|correct|indeed|affirmative|right|exactly|ok|okay|that'?s it|spot on|sounds good|perfect)\b/i;
+const AFFIRM_JA =
+  /はい|ええ|うん|そう(?:です|だ|よ|ね)|その(?:通り|とおり)|合って(?:い)?ます|間違い(?:ありません|ない)|大丈夫|結構です|OKです|オーケー/u;
+
+/**
+ * The reply says yes to a reading it was asked to confirm: it reads as yes
+ * and says so in an answer word ("Yes", "That's right", 「はい」, 「そうです」).
+ * A statement that is merely affirmative (「空き巣に入られました」) repeats an
+ * answer; it confirms nothing.
+ */
+export function affirms(raw: string): boolean {
+  const text = normalizeText(raw);
+  if (answerPolarity(text) !== 'yes') return false;
+  return hasJapanese(text) ? AFFIRM_JA.test(text) : AFFIRM_EN.test(text);
+}
+
 /** 'yes', 'no', or null when the reply says neither (or only that the respondent does not know). */
 export function answerPolarity(raw: string): Polarity | null {
   const text = normalizeText(raw);

@@ -16,7 +16,7 @@ import {
   type FactType,
 } from './fact-type.js';
 import { aliasesFor } from './options.js';
-import { answerPolarity, deniesExistenceJa } from './polarity.js';
+import { affirms, answerPolarity, deniesExistenceJa } from './polarity.js';
 import { dateDirection, dateMentions, extractDate, isoDate, loneDayOfMonth } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractTimeRange, extractYear, SAID_DAY_PART } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
@@ -327,7 +327,7 @@ function statedRange(texts: readonly string[]): [number, number] | null {
 function confirmedEarlier(spec: FactSpec, answers: string[], input: ReviewInput): string | null {
   const latest = answers.at(-1);
   if (!latest || !input.earlierAnswers?.length) return null;
-  if (extractYesNo(latest).value !== 'yes') return null;
+  if (!affirms(latest)) return null;
   return candidateValue(spec, input.earlierAnswers, input, input.field.label);
 }
 

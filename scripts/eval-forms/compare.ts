@@ -69,14 +69,27 @@ export function sameYear(expected: string, stored: string): boolean {
   return new RegExp(`(?<!\\d)${escapeRe(expected.trim())}(?!\\d)`).test(nfkc(stored));
 }
 
-/** The first number of the stored value (thousands separators removed) equals the expected number. */
+const MAGNITUDES: Readonly<Record<string, number>> = { 千: 1e3, 万: 1e4, 億: 1e8, k: 1e3 };
+
+/** The numbers of a text, thousands separators removed and a written magnitude applied (「5万」 is 50000, "12k" 12000). */
+function numbersIn(text: string): number[] {
+  return [
+    ...nfkc(text)
+      .replace(/(?<=\d),(?=\d)/g, '')
+      .matchAll(/-?\d+(?:\.\d+)?(?:\s*([千万億]|k(?![a-z])))?/gi),
+  ].map((m) => Number(m[0].replace(/[^\d.-]/g, '')) * (m[1] ? (MAGNITUDES[m[1].toLowerCase()] ?? 1) : 1));
+}
+
+/**
+ * The expected number is the stored value's first number; a span the writer wrote as two numbers ("5万 + 8万") is
+ * the stored span (`50000/80000`), both ends.
+ */
 export function sameNumber(expected: string, stored: string): boolean {
-  const first = (text: string) => {
-    const match = /-?\d+(?:\.\d+)?/.exec(nfkc(text).replace(/(?<=\d),(?=\d)/g, ''));
-    return match ? Number(match[0]) : NaN;
-  };
-  const expectedNumber = first(expected);
-  return !Number.isNaN(expectedNumber) && first(stored) === expectedNumber;
+  const want = numbersIn(expected);
+  const got = numbersIn(stored);
+  if (want.length === 0 || got.length === 0) return false;
+  if (want.length >= 2) return want.length === got.length && want.every((n, i) => got[i] === n);
+  return got[0] === want[0];
 }
 
 export function sameChoice(expected: string, stored: string): boolean {
@@ -131,7 +144,19 @@ export function sameName(expected: string, stored: string): boolean {
 export function containsAll(pieces: readonly string[], stored: string): boolean {
   const hay = fold(stored);
   if (pieces.every((p) => hay.includes(fold(p)))) return true;
-  return datesContained(pieces, stored);
+  return datesContained(pieces, stored) || amountsContained(pieces, stored);
+}
+
+/**
+ * Amounts kept as written ("5万 + 8万", "15万") match the same amounts stored in digits (`50000/80000`, `150000`):
+ * each piece is one number, with its magnitude, and the stored value holds exactly those numbers, in that order.
+ */
+function amountsContained(pieces: readonly string[], stored: string): boolean {
+  const amount = /^-?\d+(?:[.,]\d+)*(?:[千万億]|k)?(?:円|ドル|\$)?$/i;
+  if (!pieces.every((piece) => amount.test(nfkc(piece).replace(/\s+/g, '')))) return false;
+  const want = pieces.flatMap(numbersIn);
+  const got = numbersIn(stored);
+  return want.length === got.length && want.every((n, i) => got[i] === n);
 }
 
 const MONTHS = Array.from({ length: 12 }, (_, m) =>

@@ -92,6 +92,11 @@ describe('comparators', () => {
     expect(sameNumber('2', '２人')).toBe(true);
     expect(sameNumber('2', '3 or 2')).toBe(false);
     expect(sameNumber('2', 'two')).toBe(false);
+    // A magnitude written out is applied; a span written as two numbers is the stored span.
+    expect(sameNumber('15万', '150000')).toBe(true);
+    expect(sameNumber('15万', '15')).toBe(false);
+    expect(sameNumber('5万 + 8万', '50000/80000')).toBe(true);
+    expect(sameNumber('5万 + 8万', '50000')).toBe(false);
   });
 
   it('choice: trimmed, case-insensitive, NFKC', () => {
@@ -137,6 +142,11 @@ describe('comparators', () => {
     expect(containsAll(['神戸マラソン', '2023'], '2023年の神戸マラソンに出ました')).toBe(true);
     expect(containsAll(['Kobe  Marathon'], 'ran the kobe marathon')).toBe(true);
     expect(containsAll(['神戸マラソン', '2022'], '2023年の神戸マラソン')).toBe(false);
+    // Amounts kept as written match the same amounts in digits, all of them and only them.
+    expect(containsAll(['5万', '8万'], '50000/80000')).toBe(true);
+    expect(containsAll(['15万'], '150000')).toBe(true);
+    expect(containsAll(['5万', '8万'], '5')).toBe(false);
+    expect(containsAll(['15万'], '15')).toBe(false);
     expect(valueMatches({ kind: 'text', contains: ['park'], status: 'done' }, 'help the park')).toBe(true);
     expect(valueMatches({ kind: 'text', contains: ['park'], status: 'done' }, null)).toBe(false);
   });

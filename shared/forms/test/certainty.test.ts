@@ -125,6 +125,10 @@ describe('a verdict, whoever wrote it', () => {
     expect(affirmsProposal({ ...base, reply: 'yes, 3pm' })).toBe(true);
     expect(affirmsProposal({ ...base, reply: 'Yes but make it 4pm' })).toBe(false);
     expect(affirmsProposal({ ...base, reply: 'No, 3 in the morning' })).toBe(false);
+    // The answer said again is not a yes: the reading it gave is what was in doubt.
+    const choice = { ...ref, field, facts: fact('choice'), proposal: 'その他', language: 'ja' as const };
+    expect(affirmsProposal({ ...choice, reply: '空き巣に入られました' })).toBe(false);
+    expect(affirmsProposal({ ...choice, reply: 'はい、それで大丈夫です' })).toBe(true);
   });
 });
 
@@ -133,6 +137,7 @@ describe('what the respondent is shown', () => {
     expect(shownReading('13:00/15:00', 'en')).toBe('13:00–15:00');
     expect(shownReading('13:00/15:00', 'ja')).toBe('13:00〜15:00');
     expect(shownReading('2025-05-01/2025-05-05', 'en')).toBe('2025-05-01–2025-05-05');
+    expect(shownReading('50000/80000', 'ja')).toBe('50000〜80000');
     expect(shownReading('2025-05-03T19:30', 'en')).toBe('2025-05-03 19:30');
     expect(shownReading('no', 'ja')).toBe('いいえ');
     expect(shownReading('M\nblue', 'en')).toBe('M / blue');

@@ -222,7 +222,7 @@ describe('with the Japanese dictionary', () => {
       ['About 12km, it takes 2 hours', ['Distance (km)'], '12'],
       ['About 12km, it takes 2 hours', ['Travel time in hours'], '2'],
       ['2、3人', ['人数'], '2'],
-      ['10 to 12 people, 3 tables', ['How many people?'], '10'],
+      ['10 to 12 people, 3 tables', ['How many people?'], '10/12'],
       ['I have 3 kids aged 4, 6 and 9', ['Number of children'], '3'],
       // A label that is a plural noun names what is counted; "so" concludes a breakdown.
       ['妻と子ども1人と私の3人です。', ['一緒に引越す人数'], '3'],
@@ -352,5 +352,23 @@ describe('with the Japanese dictionary', () => {
     it('does not take a question back for a vague answer', () => {
       expect(extractQuantity('何人ですか?', ['人数'])).toEqual({ value: null, rejected: null });
     });
+  });
+});
+
+describe('a span of amounts is kept whole (issue 33)', () => {
+  const claim = ['損害額の見込み（概算で可）', '金額または金額の幅が分かること', '「○万〜○万円」のように幅でのご回答でも構いません'];
+  it.each([
+    ['5万から8万円くらいだと思います', claim, '50000/80000'],
+    // A magnitude written once at the end is both ends'; a placeholder 「○万円」 is an example, not the unit of record.
+    ['5〜8万円', claim, '50000/80000'],
+    ['15万円です', claim, '150000'],
+    ['between 20 and 30 people', ['How many guests?'], '20/30'],
+    ['10-12 people', ['How many guests?'], '10/12'],
+    ['$10-12k', ['Budget'], '10000/12000'],
+    // Alternatives are not a span, and "and" joins a span only after "between".
+    ['5 or 6 nights', ['How many nights?'], '5'],
+    ['2 adults and 3 children', ['Number of adults'], '2'],
+  ])('%j', (answer, unitTexts, value) => {
+    expect(quantity(answer, ...unitTexts)).toBe(value);
   });
 });

@@ -69,7 +69,8 @@ const MAGNITUDE: Readonly<Record<string, number>> = {
 // ("500万円"; "万円単位", "（万円）", 何万円 are units); 千円 and 百万円 are amounts unless bracketed alone, asked
 // with 何, or called a 単位.
 const SCALE_JA = [
-  /(?<![\d〇一二三四五六七八九十百千万億数])([万億])(?=円|ドル|ユーロ|ポンド|単位)/,
+  // (「○万〜○万円」: a placeholder for a figure is a figure.)
+  /(?<![\d〇一二三四五六七八九十百千万億数○◯●□×Xx])([万億])(?=円|ドル|ユーロ|ポンド|単位)/,
   /[(（]\s*([百千][万億]?)(?:円|ドル|ユーロ|ポンド)\s*[)）]/,
   /(?:単位(?:\s*[:：は])?\s*|何)([百千][万億]?)(?:円|ドル|ユーロ|ポンド)|([百千][万億]?)(?:円|ドル|ユーロ|ポンド)?単位/,
 ];
@@ -137,11 +138,48 @@ export function extractQuantity(text: string, unitTexts: readonly string[], opti
   const grouped = digitGroups(text, unitTexts);
   if (grouped) return { value: grouped, rejected: null };
   const best = preferAsserted(text, candidates, (candidate) => [candidate.index, candidate.end]).sort((a, b) => rank(a) - rank(b))[0];
-  if (best) return { value: halved(text, best, inRecordUnit(best, asked.scale)), rejected: null };
+  if (best) {
+    const span = spanFrom(text, candidates, best);
+    if (span) return { value: span.map((end) => inRecordUnit(end, asked.scale)).join('/'), rejected: null };
+    return { value: halved(text, best, inRecordUnit(best, asked.scale)), rejected: null };
+  }
   const spoken = spokenCount(text);
   if (spoken !== null) return { value: spoken, rejected: null };
   const vague = vagueQuantity(text);
   return vague ? { value: null, rejected: vague, problem: 'invalid' } : NONE;
+}
+
+// What joins the two ends of a span of amounts: "5万〜8万円", "10-12 people", "between 20 and 30", 「20万から30万」.
+const SPAN_LINK = /^\s*(?:-|–|—|~|〜|to|and|から)\s*$/i;
+const SPAN_OPENING = /\bbetween\s*$/i;
+
+/**
+ * The span a number opens or closes, kept whole (issue 33): two amounts of one unit joined as a span ("5万〜8万円",
+ * "10 to 12 people", "between 20 and 30 dollars"; "and" only after "between"), the smaller first. Alternatives
+ * ("5 or 6", 「2、3人」) are not a span: the first is the answer, as before. The stored shape is `min/max`
+ * (docs/api.md, compound values).
+ */
+function spanFrom(text: string, candidates: readonly Candidate[], best: Candidate): [Candidate, Candidate] | null {
+  const i = candidates.indexOf(best);
+  for (const [first, second] of [
+    [candidates[i], candidates[i + 1]],
+    [candidates[i - 1], candidates[i]],
+  ] as const) {
+    if (!first || !second || first.elsewhere || second.elsewhere) continue;
+    const link = text.slice(first.end, second.index).replace(/^\s*(?:[万億千k]|円|ドル)?/u, '');
+    if (!SPAN_LINK.test(link)) continue;
+    if (/^\s*and\s*$/i.test(link) && !SPAN_OPENING.test(text.slice(Math.max(0, first.index - 12), first.index))) continue;
+    if (first.unit !== null && second.unit !== null && first.unit !== second.unit) continue;
+    // 「5〜8万円」, "10-12k": a magnitude written once at the end is both ends'.
+    const magnitude = /[万億千]$|k$/i.exec(second.text)?.[0];
+    const scaled =
+      magnitude && !/[万億千]|k$/i.test(first.text)
+        ? { ...first, value: String(Number(first.value) * (MAGNITUDE[magnitude.toLowerCase()] ?? 1)), text: `${first.text}${magnitude}` }
+        : first;
+    if (!(Number(scaled.value) < Number(second.value))) continue;
+    return [scaled, second];
+  }
+  return null;
 }
 
 /** "13 and a half pounds", 「2歳半」: half a unit more. */

@@ -456,6 +456,19 @@ describe('closing phrasing', () => {
     expect(ja).toContain('「送信」');
   });
 
+  it('shows values as the acknowledgements did: compound shapes readable, yes and no in the session language', () => {
+    const summary = [
+      { label: '届出はお済みですか', value: 'no', status: 'done' },
+      { label: '利用時間', value: '18:00/21:00', status: 'done' },
+      { label: '損害額', value: '50000/80000', status: 'done' },
+    ];
+    const ja = completionText('ja', summary);
+    expect(ja).toContain('・届出はお済みですか：いいえ');
+    expect(ja).toContain('・利用時間：18:00〜21:00');
+    expect(ja).toContain('・損害額：50000〜80000');
+    expect(completionText('en', [{ label: 'Window', value: '13:00/15:00', status: 'done' }])).toContain('• Window: 13:00–15:00');
+  });
+
   it('does not offer corrections, which are not supported after completion', () => {
     const summary = [{ label: 'Name', value: 'Taro Yamada', status: 'done' }];
     expect(completionText('en', summary)).not.toMatch(/change anything|let me know/i);

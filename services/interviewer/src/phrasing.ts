@@ -10,6 +10,7 @@ import {
   type MissingReason,
   optionInLanguage,
   type ReviewNotice,
+  shownReading,
   type SessionLanguage,
 } from '@convo/forms';
 import type { FactDefinition, FormField } from '@convo/contract';
@@ -800,8 +801,11 @@ function optionalNote(lang: SessionLanguage): string {
 function shownValue(entry: { value: string | null; status: string }, lang: SessionLanguage): string {
   if (entry.value !== null && entry.value.trim() !== '') {
     const lines = entry.value.split(/(?<!\s)\s*\n\s*/).map((line) => line.trim());
-    // A Japanese option picked by an English speaker (コンパクト for "a compact car") is shown romanised, as it was offered.
-    return lines.map((line) => (lang === 'en' && hasJapanese(line) ? (optionInLanguage(line, lang) ?? line) : line)).join(' / ');
+    // A Japanese option picked by an English speaker (コンパクト for "a compact car") is shown romanised, as it was offered;
+    // other values as the acknowledgements showed them (13:00–15:00, 「いいえ」 in a Japanese summary, not "no").
+    return lines
+      .map((line) => (lang === 'en' && hasJapanese(line) ? (optionInLanguage(line, lang) ?? line) : shownReading(line, lang)))
+      .join(' / ');
   }
   if (entry.status === 'skipped') return lang === 'ja' ? '（スキップ）' : '(skipped)';
   return lang === 'ja' ? '（未回答）' : '(not answered)';

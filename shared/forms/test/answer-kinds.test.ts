@@ -173,3 +173,12 @@ describe('what never makes a fact numeric or a choice', () => {
     expect(outcome.passed).toBe(true);
   });
 });
+
+describe('digits of a code are not a phone number', () => {
+  it('reads none in "HK-2024-0087", and still reads a number given alone', async () => {
+    const { extractPhone } = await import('@convo/forms/internal/nlu/typed-values');
+    expect(extractPhone('証券番号はHK-2024-0087です', 'JP').value).toBeNull();
+    expect(extractPhone('the label reads AB-12345678', 'US').value).toBeNull();
+    expect(extractPhone('090-8765-4321です', 'JP').value).toBe('+819087654321');
+  });
+});

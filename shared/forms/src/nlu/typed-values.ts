@@ -74,7 +74,8 @@ export function extractPhone(text: string, country: string | null, options: { mo
     const wanted = mobile ?? valid[0]?.number.number;
     if (wanted) return { value: wanted, rejected: null };
   }
-  const attempt = /\+?\d[\d\s().-]{3,}\d/.exec(text)?.[0];
+  // (Not digits of a code: "HK-2024-0087" holds no phone number.)
+  const attempt = /(?<![\p{L}\d]|[\p{L}\d][-‐])\+?\d[\d\s().-]{3,}\d(?![\p{L}])/u.exec(text)?.[0];
   if (!attempt) return NONE;
   // A number of the right length for the respondent's country (or one the reply names), in a range not (yet)
   // allocated, is kept as given: a clerk records it and a staff member can check it.

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadContentAnalyzer } from '@convo/forms';
 import {
   askCountryText,
   askTimezoneText,
@@ -27,6 +28,11 @@ function fact(factKey: string, description: string, hints: string | null = null)
 }
 
 const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
+
+// Japanese hints are read with the dictionary, as the services load it at start.
+beforeAll(async () => {
+  await preloadContentAnalyzer();
+});
 
 describe('greeter phrasing (services/greeter)', () => {
   it('greets in both languages and asks which one when the language is not known', () => {
@@ -229,6 +235,11 @@ describe('questionText', () => {
       'ja',
     );
     expect(income).not.toContain('選んでもらう');
+    // A note to the staff in a plain verb form is theirs; a polite line is the respondent's.
+    const species = ask(field('動物の種類'), [fact('species', '動物の種類', '犬種・猫種を言われたら大きな分類で記録する')], 'ja');
+    expect(species).not.toContain('記録する');
+    const amount = ask(field('損害額の見込み'), [fact('amount', '損害額の見込み', '幅でのご回答でも構いません')], 'ja');
+    expect(amount).toContain('幅でのご回答でも構いません');
   });
 
   it('names several facts in one sentence, addressed to the respondent, and a single fact not at all', () => {

@@ -3,6 +3,7 @@ import {
   answerSpec,
   type AnswerSpec,
   countryName,
+  endsInPlainVerb,
   type FactType,
   hasJapanese,
   KIND_NAME,
@@ -644,6 +645,8 @@ function forInterviewer(hint: string): boolean {
     directive.test(hint) ||
     thirdPerson.test(hint) ||
     /(?:聞く|尋ねる|質問する|確認する|もらう|促す|聞き取る|伝える)(?:こと)?$/.test(hint) ||
+    // 「犬種・猫種を言われたら大きな分類で記録する」: a note to the staff ends in a plain verb, a respondent's line politely.
+    endsInPlainVerb(hint) ||
     /回答者|応募者|申込者|申請者/.test(hint)
   );
 }

@@ -20,6 +20,7 @@ export * from './nlu/certainty.js';
 export * from './nlu/content.js';
 export * from './nlu/country.js';
 export * from './nlu/fact-type.js';
+export { endsInPlainVerb } from './nlu/japanese.js';
 export * from './nlu/language.js';
 export * from './nlu/review-rules.js';
 export * from './nlu/timezone.js';

@@ -48,6 +48,9 @@ describe('time_range', () => {
     ['13-17時', '13:00/17:00'],
     ['午後２時～４時', '14:00/16:00'],
     ['10時〜12時の間でお願いします', '10:00/12:00'],
+    // Two bare hours and nothing else: the window (am or pm, when not settled by the hours, is then confirmed).
+    ['18-21', '18:00/21:00'],
+    ['9〜12です', '09:00/12:00'],
   ])('ja: %s → %s', (answer, want) => {
     expect(valueOf('time_range', answer, 'ja')).toEqual({ passed: true, value: want });
   });
@@ -55,6 +58,8 @@ describe('time_range', () => {
   it('refuses one time alone instead of storing it as the window', () => {
     expect(valueOf('time_range', '3pm is good')).toMatchObject({ passed: false });
     expect(valueOf('time_range', '午後3時', 'ja')).toMatchObject({ passed: false });
+    // Bare numbers inside a sentence may count anything: not a window.
+    expect(valueOf('time_range', 'room 18-21 please')).toMatchObject({ passed: false });
   });
 });
 

@@ -862,3 +862,19 @@ describe('reviewAnswer — a reason after a question mark is no alternative', ()
     expect(review({ field: field('What year did you graduate?'), answers: ['I want to say 2012? Or 2013?'] }).passed).toBe(false);
   });
 });
+
+describe('reviewAnswer — the answer the form itself offers', () => {
+  it('passes 「個人」 when the label says to write 「個人」, and "none" when the hint says to write "none"', () => {
+    const group = field('団体名（個人でのご利用の場合は「個人」とご記入ください）');
+    const groupFacts = [fact('group', '利用する団体の名称。個人利用なら「個人」')];
+    expect(review({ field: group, facts: groupFacts, answers: ['個人'], language: 'ja' })).toMatchObject({
+      passed: true,
+      field_value: '個人',
+    });
+    const club = field('Club or society');
+    const clubFacts = [{ ...fact('club', 'The club the student belongs to'), questioningHints: 'If none, write "none"' }];
+    expect(review({ field: club, facts: clubFacts, answers: ['none'] })).toMatchObject({ passed: true });
+    // A short answer the form does not offer is still too short to stand for a name.
+    expect(review({ field: group, facts: groupFacts, answers: ['会'], language: 'ja' }).passed).toBe(false);
+  });
+});

@@ -78,3 +78,18 @@ function analyse(tokenizer: KuromojiTokenizer, text: string): Morpheme[] {
     end,
   }));
 }
+
+/**
+ * A Japanese text that ends in a verb's plain dictionary form (「…大きな分類で記録する」, 「経験を聞く」): the way a
+ * form's author writes a note to the staff. Text meant for a respondent ends politely (です, ます, ください) or in a
+ * noun. False before the dictionary has loaded.
+ */
+export function endsInPlainVerb(text: string): boolean {
+  const last = text
+    .split(/[。．.！!？?]/)
+    .map((sentence) => sentence.trim().replace(/[）)]$/u, ''))
+    .findLast((sentence) => sentence.length > 0);
+  if (!last) return false;
+  const final = (morphemes(last) ?? []).filter((morpheme) => morpheme.pos !== '記号').at(-1);
+  return final !== undefined && final.pos === '動詞' && final.conjugation === '基本形';
+}

@@ -775,11 +775,14 @@ function readingPicks(text: string, opts: ReadonlyArray<{ option: string; key: s
   if (!/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return [];
   const said = kanaReading(text);
   if (!said) return [];
+  // A short reading (ネコ for 猫) names the option only as the whole reply, polite ending aside: inside a longer one
+  // two kana match by chance.
+  const whole = kanaReading(trimPunctuation(text).replace(/(?:です|でお願いします|で|にします)$/, ''));
   return opts
     .filter((choice) => /\p{Script=Han}/u.test(choice.key))
     .filter((choice) => {
       const reading = kanaReading(cleanItem(choice.option) || choice.option);
-      return reading !== null && reading.length >= 3 && said.includes(reading);
+      return reading !== null && (reading === whole || (reading.length >= 3 && said.includes(reading)));
     })
     .map((choice) => choice.option);
 }

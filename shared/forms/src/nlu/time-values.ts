@@ -16,7 +16,7 @@ import {
 } from './date-values.js';
 import { blankRetracted, containment, mergeSpans, retractedSpans, type Span } from './discourse.js';
 import { findNumbers, numbersWithOffsets, type CompromiseMatch } from './numbers.js';
-import type { SessionLanguage } from './text.js';
+import { normalizeText, type SessionLanguage } from './text.js';
 import type { Extraction } from './typed-values.js';
 
 export { chronoReference, utcOffsetMinutes } from './date-values.js';
@@ -219,6 +219,10 @@ export function extractTimeRange(text: string, options: TimeOptions): Extraction
     const before = BARE_START_BEFORE.exec(text.slice(Math.max(0, clock.start - BARE_END_REACH), clock.start));
     if (before) ranges.push([bareEnd(before), clock, clock.end]);
   }
+  // 「18-21」, "9 to 5": a reply that is nothing but two bare hours joined, to a question that asks for a window.
+  const bare = BARE_HOURS.exec(normalizeText(text).trim());
+  if (ranges.length === 0 && bare && Number(bare[1]) <= 24 && Number(bare[2]) <= 24)
+    ranges.push([endAt(Number(bare[1]), 0), endAt(Number(bare[2]), 0), text.length]);
   for (const [from, to, endsAt] of ranges) {
     const window = inDayPart(from, to, dayPartAfter(text, endsAt));
     if (window)
@@ -231,8 +235,15 @@ export function extractTimeRange(text: string, options: TimeOptions): Extraction
   return one ? { value: null, rejected: text.slice(one.start, one.end).trim(), problem: 'invalid' } : NONE;
 }
 
+const BARE_HOURS = /^(\d{1,2})\s*(?:-|–|〜|~|to|から)\s*(\d{1,2})(?:\s*(?:です|で|まで(?:です)?))?[。.!！]?$/i;
+
 function bareEnd(match: RegExpExecArray): End {
-  return { hour: Number(match[1]), minute: Number(match[2] ?? 0), settled: Number(match[1]) > 12 || Number(match[1]) === 0 };
+  return endAt(Number(match[1]), Number(match[2] ?? 0));
+}
+
+/** An end said as a bare number: on the 24-hour clock only past 12 (or at 0). */
+function endAt(hour: number, minute: number): End {
+  return { hour, minute, settled: hour > 12 || hour === 0 };
 }
 
 /** The day part said right after a window ("from 2 to 4 in the afternoon"), if any. */

@@ -123,6 +123,21 @@ describe('questionText', () => {
     expect(ask(field('メールアドレス'), [fact('email', 'メールアドレス')], 'ja')).toContain('メールアドレスを教えていただけますか？');
   });
 
+  it("asks for someone else's value as theirs, not the respondent's own", () => {
+    // A bare label whose fact says whose it is.
+    expect(ask(field('Age'), [fact('age', "Child's age in years")])).toContain("Could you tell me your child's age?");
+    expect(ask(field('Age'), [fact('age', 'Age in years')])).toContain('Could you tell me your age in years?');
+    // A possessive that is not a name is lower case; a name keeps its capital.
+    expect(ask(field("Child's name"), [fact('name', "The child's first name and surname")])).toContain("your child's name?");
+    expect(ask(field("Child's name"), [fact('name', "The child's first name and surname")])).toContain(
+      'Please give both the first and last name.',
+    );
+    // A noun phrase label with a question-clause fact is asked by the clause.
+    expect(ask(field('Days per week attending'), [fact('days', 'How many days a week the child attends')])).toContain(
+      'Could you tell me how many days a week the child attends?',
+    );
+  });
+
   it('asks for "Number of …" as the number, not as "your number of …"', () => {
     const text = ask(field('Number of attendees'), [fact('attendee_count', 'The number of people attending')]);
     expect(text).toContain('Could you tell me the number of attendees?');

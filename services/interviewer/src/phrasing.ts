@@ -69,7 +69,8 @@ const FORMAT_NOTE: Partial<Record<FactType, Record<SessionLanguage, string>>> = 
   date: { ja: '「2025年4月1日」のような形でお書きください。', en: 'For example, “2025-04-01” or “April 1, 2025”.' },
   phone: { ja: '市外局番からお知らせください。', en: 'Please include the area code.' },
   url: { ja: '「https://example.com」のような形でお願いします。', en: 'For example, “https://example.com”.' },
-  name: { ja: '姓と名の両方をお願いします。', en: 'Please give both your first and last name.' },
+  // ("the": the name asked may be a child's or a collector's, not the respondent's own.)
+  name: { ja: '姓と名の両方をお願いします。', en: 'Please give both the first and last name.' },
   time: { ja: '「14時30分」のような形でお願いします。', en: 'For example, “14:30” or “2:30 pm”.' },
   year: { ja: '「2023年」のように西暦でお願いします。', en: 'The year is enough, for example “2023”.' },
   time_range: {
@@ -144,9 +145,9 @@ export function questionText(input: { field: QuestionField; facts: QuestionFact[
   const single = facts.length === 1 ? facts[0] : undefined;
   const asked = isForeign(field.label, lang)
     ? askByKind(specs, lang)
-    : single && extendsLabel(field.label, single.fact, lang)
+    : single && (extendsLabel(field.label, single.fact, lang) || asksWhFact(field.label, single.fact, lang))
       ? askObject(single.fact, lang)
-      : askLabel(field.label, lang);
+      : ((single && ownedLabel(field.label, single.fact, lang)) ?? askLabel(field.label, lang));
   const lines = [[opener, asked, mentionText(field, facts, lang)].filter(Boolean).join(sep(lang))];
   const context = [contextText(field, facts, specs, lang), choicesText(specs, lang)].filter(Boolean).join(sep(lang));
   if (context) lines.push(context);
@@ -435,6 +436,26 @@ function extendsLabel(label: string, fact: string, lang: SessionLanguage): boole
   const plainLabel = norm(label);
   const plainFact = norm(toRespondent(fact, lang));
   return plainLabel.length > 0 && plainFact.length > plainLabel.length && plainFact.startsWith(plainLabel);
+}
+
+/**
+ * A label that is a bare noun phrase ("Days per week attending") whose one fact is a question clause ("How many days
+ * a week the child attends"): the clause asks it in words a person would use.
+ */
+function asksWhFact(label: string, fact: string, lang: SessionLanguage): boolean {
+  if (lang !== 'en' || /[?？]/.test(label) || WH.has(firstWord(label.trim())) || IMPERATIVE.has(firstWord(label.trim()))) return false;
+  return /^(?:how|what|which|when|where|who|whether)\b/i.test(fact.trim()) && !hasJapanese(fact);
+}
+
+/**
+ * A bare label ("Age") whose one fact says whose it is ("Child's age in years"): asked for that person's
+ * ("Could you tell me your child's age?"), not the respondent's own ("your age").
+ */
+function ownedLabel(label: string, fact: string, lang: SessionLanguage): string | null {
+  if (lang !== 'en' || !/^[\p{L}\s-]+$/u.test(label.trim())) return null;
+  const owned = /^(?:the\s+)?([a-z][a-z-]*(?:\s[a-z][a-z-]*)?)['’]s\s(.+)$/i.exec(toRespondent(fact, lang).trim());
+  if (!owned || /^(?:your|my)$/i.test(owned[1]!) || !norm(owned[2]!).startsWith(norm(label))) return null;
+  return `Could you tell me your ${owned[1]!.toLowerCase()}'s ${lowerLead(label.trim())}?`;
 }
 
 /** With several facts, one sentence naming them: "Please mention what you want to learn and your current role." */
@@ -760,7 +781,12 @@ function objectEn(phrase: string): { text: string; clause: boolean } {
   if (WH.has(first)) return { text: lowered, clause: true };
   if (/^years? of\b/i.test(lowered)) return { text: `how many ${lowered} you have`, clause: true };
   if (/^(?:your|the|a|an|any|some|this|these|those|you)\b/i.test(lowered)) return { text: lowered, clause: false };
-  if (/^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) || /\byour\b/i.test(lowered))
+  // "the full name of the person who collects", not "your full name of the person …".
+  if (
+    /^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) ||
+    /\byour\b/i.test(lowered) ||
+    /^[\w-]+(?:\s[\w-]+){0,2}\sof\s(?:the|a|an|this|that|each|every)\b/i.test(lowered)
+  )
     return { text: `the ${lowered}`, clause: false };
   return { text: `your ${lowered}`, clause: false };
 }
@@ -893,7 +919,10 @@ function modifiesNoun(phrase: string): boolean {
 
 /** Lowercases the first word when it is an ordinary capitalised word ("What", "A", "Dietary"; not "I", "GitHub", "URL"). */
 function lowerLead(text: string): string {
-  return /^(?:A|\p{Lu}\p{Ll}+)(?![\p{L}'’])/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  if (/^(?:A|\p{Lu}\p{Ll}+)(?![\p{L}'’])/u.test(text)) return text.charAt(0).toLowerCase() + text.slice(1);
+  // "Child's name" → "child's name"; a name's possessive ("Sarah's", "Google's") keeps its capital.
+  const possessive = /^(\p{Lu}\p{Ll}+)['’]s\b/u.exec(text);
+  return possessive && !nlp(possessive[1]!).has('#ProperNoun') ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 function capitalize(text: string): string {

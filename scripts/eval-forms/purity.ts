@@ -115,12 +115,16 @@ const DOUBLED = /\b(you|your)\s+\1\b/i;
 // the adverbs and time words that are no noun.)
 const ORPHANED =
   /\b(?:on|in|for|to|from|with|at|of|by|about)\s+you\s+(?!(?:and|or|can|could|will|would|should|may|might|must|have|had|are|were|do|did|need|want|like|prefer|feel|think|know|see|get|go|come)\b)([a-z]{3,})\b/i;
+// "your full name of the person who collects the child": "your" on a thing whose owner the phrase names itself.
+const DOUBLE_OWNER =
+  /\byour\s+(?:[a-z-]+\s){1,3}of\s+(?:the|a|an)\s+(?:person|people|child|children|adult|parent|guardian|owner|pet|patient|student|employee|member|guest|driver|company|organi[sz]ation)\b/i;
 const NOT_NOUNS =
   /^(?:today|tomorrow|soon|now|again|there|here|too|already|both|all|later|first|back|directly|personally|shortly|instead)$/i;
 
 /**
  * What a rewrite of the form's words into the second person left wrong (issue 33: "nothing internal reaches the
- * respondent"): the respondent named in the third person, a doubled pronoun, "you" where "your" belongs. Text the
+ * respondent"): the respondent named in the third person, a doubled pronoun, "you" where "your" belongs, "your" on a
+ * thing the phrase says is someone else's ("your full name of the person who collects the child"). Text the
  * respondent typed is not looked at.
  */
 export function phrasingDefects(text: string, language: 'ja' | 'en', respondent: readonly string[]): string[] {
@@ -137,5 +141,6 @@ export function phrasingDefects(text: string, language: 'ja' | 'en', respondent:
   if (DOUBLED.test(own)) found.push('doubled pronoun');
   const orphan = ORPHANED.exec(own);
   if (orphan && !NOT_NOUNS.test(orphan[1] ?? '')) found.push('orphaned pronoun');
+  if (language === 'en' && DOUBLE_OWNER.test(own)) found.push('double owner');
   return found;
 }

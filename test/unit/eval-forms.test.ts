@@ -512,6 +512,10 @@ describe('phrasing defects', () => {
   it('finds the respondent named in the third person, a doubled pronoun and "you" where "your" belongs, not the respondent\'s own words', () => {
     expect(phrasingDefects("We'll use it to identify you on you list.", 'en', [])).toEqual(['orphaned pronoun']);
     expect(phrasingDefects("Could you tell me the attendee's full name?", 'en', [])).toEqual(['third person']);
+    expect(phrasingDefects('Could you tell me your full name of the person who usually collects the child?', 'en', [])).toEqual([
+      'double owner',
+    ]);
+    expect(phrasingDefects('Could you tell me the full name of the person who usually collects the child?', 'en', [])).toEqual([]);
     expect(phrasingDefects('Please confirm your your email.', 'en', [])).toEqual(['doubled pronoun']);
     expect(phrasingDefects('回答者の経験を教えてください。', 'ja', [])).toEqual(['third person']);
     expect(phrasingDefects("We'll use it to identify you on the guest list. We'll send you details.", 'en', [])).toEqual([]);

@@ -878,3 +878,14 @@ describe('reviewAnswer — the answer the form itself offers', () => {
     expect(review({ field: group, facts: groupFacts, answers: ['会'], language: 'ja' }).passed).toBe(false);
   });
 });
+
+describe('reviewAnswer — decoration', () => {
+  it('stores a short answer without the emoji around it, and a long one as written', () => {
+    const pet = field('ペットのお名前');
+    const facts = [fact('pet', 'ペットの名前')];
+    expect(review({ field: pet, facts, answers: ['ちゃちゃまる🐱'], language: 'ja' }).field_value).toBe('ちゃちゃまる');
+    const notes = field('Anything else we should know?', { required: false });
+    const long = 'He gets anxious at night so please leave a light on for him 🐶';
+    expect(review({ field: notes, facts: [fact('notes', 'Other notes')], answers: [long] }).field_value).toBe(long);
+  });
+});

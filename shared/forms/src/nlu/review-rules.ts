@@ -893,8 +893,22 @@ function fieldValue(results: FactResult[]): string {
     .filter((result) => result.type === 'text' && result.satisfied && result.value)
     .flatMap((result) => (result.value as string).split('\n'));
   // A single free-text answer given as a short polite sentence is stored as its noun (「モカです」 → 「モカ」).
-  if (results.length === 1 && texts.length === 1) return politeNoun(texts[0]!) ?? texts[0]!;
+  if (results.length === 1 && texts.length === 1) return politeNoun(texts[0]!) ?? withoutDecoration(texts[0]!);
   return [...new Set([...typed, ...texts])].join('\n');
+}
+
+// Emoji and marks that decorate a short answer (「ちゃちゃまる🐱」, "Biscuit 🐶!"), with their joiners and selectors.
+const DECORATION = /^(?:\p{Extended_Pictographic}|\u200d|\ufe0f|[♪☆★!！]|\s)$/u;
+
+/** A short answer without the emoji around it: they decorate the message, they are no part of a name or a word. */
+function withoutDecoration(text: string): string {
+  const chars = [...text];
+  if (chars.length > 30) return text;
+  let start = 0;
+  let end = chars.length;
+  while (start < end && DECORATION.test(chars[start]!) && !/[!！]/.test(chars[start]!)) start++;
+  while (end > start && DECORATION.test(chars[end - 1]!)) end--;
+  return end > start ? chars.slice(start, end).join('') : text;
 }
 
 function skipped(lang: SessionLanguage, facts: readonly FactDefinition[], field: FormField): ReviewOutcome {

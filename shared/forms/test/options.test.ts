@@ -164,9 +164,29 @@ describe('options named by what they mean (issue 33)', () => {
     ["I just don't need them anymore", returns],
     // Nothing in WordNet links these: no guess.
     ['my grandmother passed away', reasons],
-    ['the later one', ['Morning', 'Afternoon']],
   ])('proposes nothing for %j', (reply, options) => {
     expect(matchOption(reply, options)).toBeNull();
+  });
+
+  it.each([
+    // The half of the day, when the options are parts of it.
+    ['am', ['Morning', 'Afternoon'], 'Morning'],
+    ['pm please', ['Morning', 'Afternoon'], 'Afternoon'],
+    ['after 2pm', ['Morning', 'Afternoon'], 'Afternoon'],
+    // Its place in the list, as offered.
+    ['the later one', ['Morning', 'Afternoon'], 'Afternoon'],
+    ['the first one', ['Studio', 'Hall', 'Room 2'], 'Studio'],
+    ['2番目でお願いします', ['和室', '洋室', 'ホール'], '洋室'],
+    ['後者で', ['午前', '午後'], '午後'],
+    // A longer word that begins with a one-word option.
+    ['MacBook', ['Mac', 'Windows', 'Linux'], 'Mac'],
+  ])('%j names %j by something other than its words', (reply, options, option) => {
+    expect(matchOption(reply, options)).toEqual({ option });
+  });
+
+  it('reads "the later one" among three as nothing, and "am" among parts of the day it does not split as nothing', () => {
+    expect(matchOption('the later one', ['A', 'B', 'C'])).toBeNull();
+    expect(matchOption('am', ['Afternoon', 'Evening'])).toBeNull();
   });
 
   const damage = ['火災', '落雷', '風災・雹災・雪災', '水濡れ', '盗難', '破損・汚損', 'その他'];

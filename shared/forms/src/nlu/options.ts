@@ -6,7 +6,7 @@ import { morphemes } from './japanese.js';
 import { escapeRegExp, normalizeText, trimPunctuation, trimSentence } from './text.js';
 import { kanaReading, romanize } from './transliterate.js';
 import { crossLanguagePicks } from './bilingual.js';
-import { timeSlotPicks } from './time-values.js';
+import { meridiemPicks, timeSlotPicks } from './time-values.js';
 import { paraphrasePicks, sharedCharacterPicks } from './paraphrase.js';
 
 /**
@@ -574,6 +574,9 @@ export function matchOption(
   );
   if (bySlot.length === 1 && bySlot[0]) return { option: bySlot[0] };
   if (bySlot.length > 1) return { ambiguous: bySlot };
+  // "am" for "Morning", "after 2pm" for "Afternoon": the half of the day, when the options are parts of it.
+  const byMeridiem = meridiemPicks(reply, options, /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(reply) ? 'ja' : 'en');
+  if (byMeridiem.length === 1 && byMeridiem[0]) return { option: byMeridiem[0] };
 
   // From here on the reply is read without what it takes back ("I said Lightning but I meant the standard talk").
   const text = blankRetracted(said);
@@ -620,12 +623,73 @@ export function matchOption(
       .map((choice) => choice.option);
     if (byInitials.length === 1 && byInitials[0]) return { option: byInitials[0] };
   }
+  // "MacBook" for "Mac": a word of the reply that begins with a one-word option (a product of its line, a longer form).
+  const byPrefix = opts
+    .filter(
+      (choice) => /^\p{L}{3,}$/u.test(choice.key) && words.some((word) => word.length > choice.key.length && word.startsWith(choice.key)),
+    )
+    .map((choice) => choice.option);
+  if (byPrefix.length === 1 && byPrefix[0]) return { option: byPrefix[0] };
+  const byPosition = positionPicks(text, options);
+  if (byPosition.length === 1 && byPosition[0]) return { option: byPosition[0] };
   // Last, by meaning: "I had the flu" for "Illness" (WordNet), 「水漏れ」 for 「水濡れ」 (a character only that option has).
   const byMeaning = paraphrasePicks(text, options, echoed);
   if (byMeaning.length === 1 && byMeaning[0]) return { option: byMeaning[0] };
   const byCharacter = sharedCharacterPicks(text, options, echo);
   if (byCharacter.length === 1 && byCharacter[0]) return { option: byCharacter[0] };
   return null;
+}
+
+// An option named by its place in the list: "the first one", "the 2nd", "the last option", 「最初の」「2番目」「後者」.
+const POSITION_EN =
+  /^(?:(?:the|that|um|uh|oh|just|probably|i guess|i think)\s+)*(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|former|latter|earlier|later)(?:\s+(?:one|option|choice|slot|session))?(?:\s+please)?$/i;
+const POSITION_JA =
+  /^(?:その|あの)?(最初|一番目|1番目|二番目|2番目|三番目|3番目|四番目|4番目|最後|前者|後者|前の方|後の方|早い方|遅い方)(?:の(?:方|もの|ほう))?(?:で|です|でお願いします|にします)?$/u;
+const ORDINAL: Readonly<Record<string, number>> = {
+  first: 0,
+  '1st': 0,
+  former: 0,
+  earlier: 0,
+  最初: 0,
+  一番目: 0,
+  '1番目': 0,
+  前者: 0,
+  前の方: 0,
+  早い方: 0,
+  second: 1,
+  '2nd': 1,
+  二番目: 1,
+  '2番目': 1,
+  third: 2,
+  '3rd': 2,
+  三番目: 2,
+  '3番目': 2,
+  fourth: 3,
+  '4th': 3,
+  四番目: 3,
+  '4番目': 3,
+  fifth: 4,
+  '5th': 4,
+  last: -1,
+  latter: -1,
+  later: -1,
+  最後: -1,
+  後者: -1,
+  後の方: -1,
+  遅い方: -1,
+};
+// Words that compare two ("the latter", "the later one") name one of two only.
+const OF_TWO = /^(?:former|latter|earlier|later|前者|後者|前の方|後の方|早い方|遅い方)$/;
+
+/** The option a short reply names by its place in the list, as it was offered; nothing for "the later one" among three. */
+function positionPicks(text: string, options: readonly string[]): string[] {
+  const said = trimPunctuation(text.trim());
+  const word = (POSITION_EN.exec(said) ?? POSITION_JA.exec(said))?.[1]?.toLowerCase();
+  if (word === undefined) return [];
+  if (OF_TWO.test(word) && options.length !== 2) return [];
+  const at = ORDINAL[word];
+  const option = at === undefined ? undefined : options.at(at);
+  return option !== undefined && (at! >= 0 ? at! < options.length : true) ? [option] : [];
 }
 
 /** `short` is `word` written short: its first letter, then some of its letters in order ("yr" for "year"). */

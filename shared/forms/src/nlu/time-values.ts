@@ -688,6 +688,28 @@ export function timeSlotPicks(reply: string, options: readonly string[], languag
   return [];
 }
 
+const MERIDIEM = /(?<![\p{L}.])(?:(a)|(p))\.?\s?m\.?(?![\p{L}])/iu;
+
+/**
+ * Options named by parts of the day ("Morning", "Afternoon"; 「午前の部」「午後の部」), picked by the half of the day the
+ * reply gives without naming the part: a bare "am" or "p.m.", or one clock time that settles it ("10am", 「14時」).
+ * Empty unless exactly one option names the morning and one the afternoon or evening.
+ */
+export function meridiemPicks(reply: string, options: readonly string[], language: SessionLanguage): string[] {
+  const parts = options.map((option) => {
+    const match = ONE_DAY_PART.exec(option);
+    return match ? dayPartOf(match) : undefined;
+  });
+  const morning = options.filter((_, i) => parts[i] === 'am');
+  const later = options.filter((_, i) => parts[i] === 'pm');
+  if (morning.length !== 1 || later.length !== 1 || ONE_DAY_PART.test(reply)) return [];
+  const said = MERIDIEM.exec(reply);
+  if (said) return said[1] ? morning : later;
+  const clocks = clockMentions(reply, { language, now: new Date(0) }).filter((clock) => clock.settled);
+  if (clocks.length !== 1) return [];
+  return clocks[0]!.hour < 12 ? morning : later;
+}
+
 // The two ends of a span said as one ("9時〜12時", "1:00-3:00", "3 to 5"): chrono reads such a span as its start only.
 // (Each stretch of spaces is read once: the lookbehind ends at the digit or mark, not in the spaces after it, and the
 // lookahead starts after all of them; `\d\s*(?:…|\s*…)?` and `\s*(?=…\s*\d)` tried every split of a long run.)

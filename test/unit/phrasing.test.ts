@@ -491,7 +491,7 @@ describe('closing phrasing', () => {
     const ja = completionText('ja', summary);
     expect(ja).toContain('・届出はお済みですか：いいえ');
     expect(ja).toContain('・利用時間：18:00〜21:00');
-    expect(ja).toContain('・損害額：50000〜80000');
+    expect(ja).toContain('・損害額：50000/80000');
     expect(completionText('en', [{ label: 'Window', value: '13:00/15:00', status: 'done' }])).toContain('• Window: 13:00–15:00');
   });
 

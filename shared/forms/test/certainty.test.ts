@@ -137,7 +137,8 @@ describe('what the respondent is shown', () => {
     expect(shownReading('13:00/15:00', 'en')).toBe('13:00–15:00');
     expect(shownReading('13:00/15:00', 'ja')).toBe('13:00〜15:00');
     expect(shownReading('2025-05-01/2025-05-05', 'en')).toBe('2025-05-01–2025-05-05');
-    expect(shownReading('50000/80000', 'ja')).toBe('50000〜80000');
+    // Digits around a slash may be a span of amounts or a reference number ("4701234/25"): shown as stored.
+    expect(shownReading('4701234/25', 'en')).toBe('4701234/25');
     expect(shownReading('2025-05-03T19:30', 'en')).toBe('2025-05-03 19:30');
     expect(shownReading('no', 'ja')).toBe('いいえ');
     expect(shownReading('M\nblue', 'en')).toBe('M / blue');

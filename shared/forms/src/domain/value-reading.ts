@@ -73,7 +73,6 @@ export function affirmsProposal(
 const TIME_RANGE = /^(\d{2}:\d{2})\/(\d{2}:\d{2})$/;
 const DATE_RANGE = /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/;
 const DATETIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/;
-const NUMBER_RANGE = /^(-?\d+(?:\.\d+)?)\/(-?\d+(?:\.\d+)?)$/;
 
 /**
  * A stored value as the respondent is shown it when it is acknowledged or confirmed: the documented shapes made
@@ -86,7 +85,7 @@ export function shownReading(value: string, language: SessionLanguage): string {
     .map((line) => {
       const trimmed = line.trim();
       if (language === 'ja' && /^(?:yes|no)$/i.test(trimmed)) return trimmed.toLowerCase() === 'yes' ? 'はい' : 'いいえ';
-      const range = TIME_RANGE.exec(trimmed) ?? DATE_RANGE.exec(trimmed) ?? NUMBER_RANGE.exec(trimmed);
+      const range = TIME_RANGE.exec(trimmed) ?? DATE_RANGE.exec(trimmed);
       if (range) return `${range[1]}${dash}${range[2]}`;
       const at = DATETIME.exec(trimmed);
       return at ? `${at[1]} ${at[2]}` : trimmed;

@@ -68,12 +68,25 @@ describe('date_range', () => {
     ['from 2025-07-02 to 2025-07-09', '2025-07-02/2025-07-09'],
     ['jul 21-24', '2025-07-21/2025-07-24'],
     ['30 June to 10 July', '2025-06-30/2025-07-10'],
+    // An end said as a weekday alone is the first such day after the start.
+    ['17 March to Friday', '2025-03-17/2025-03-21'],
   ])('en: %s → %s', (answer, want) => {
     expect(valueOf('date_range', answer)).toEqual({ passed: true, value: want });
   });
 
   it('ja: 5月1日から5日まで', () => {
     expect(valueOf('date_range', '5月1日から5日まで', 'ja')).toEqual({ passed: true, value: '2025-05-01/2025-05-05' });
+  });
+
+  it('ja: two weekdays of one relative week (「来週の月〜金」)', () => {
+    const nextWeek = (answer: string) => valueOf('date_range', answer, 'ja');
+    const monday = new Date(NOW);
+    monday.setDate(NOW.getDate() - ((NOW.getDay() + 6) % 7) + 7);
+    const friday = new Date(monday);
+    friday.setDate(monday.getDate() + 4);
+    const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    expect(nextWeek('来週の月〜金')).toEqual({ passed: true, value: `${iso(monday)}/${iso(friday)}` });
+    expect(nextWeek('来週の月曜から金曜まで')).toEqual({ passed: true, value: `${iso(monday)}/${iso(friday)}` });
   });
 
   it('reads one day alone as a span of that day, which is then confirmed unless they said it is the only one', () => {

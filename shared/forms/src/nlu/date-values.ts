@@ -290,6 +290,10 @@ const alternatives = (words: Readonly<Record<string, number>>) => Object.keys(wo
 const RELATIVE_YEAR_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_YEAR)})(?:\s*の\s*(?=\d{1,2}\s*月))?`, 'g');
 const RELATIVE_MONTH_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_MONTH)})(?:(?:\s*の)?\s*(\d{1,2})\s*日)?`, 'g');
 const RELATIVE_WEEKDAY = new RegExp(String.raw`(${alternatives(RELATIVE_WEEK)})(?:\s*の)?\s*([${WEEKDAY_JA}])曜(?:日)?`, 'g');
+const RELATIVE_WEEKDAY_SPAN = new RegExp(
+  String.raw`(${alternatives(RELATIVE_WEEK)})(?:\s*の)?\s*([${WEEKDAY_JA}])(?:曜日?)?(?![\p{Script=Han}])`,
+  'gu',
+);
 const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA})(?:\s*(?:ほど|くらい|ぐらい))?\s*(前|後)(?![半期後])`, 'g');
 
 /** 「去年」「先月」「来週の金曜日」「一昨日」「3日前」 as the calendar dates they name. */
@@ -299,6 +303,11 @@ function relativeJapanese(src: Rewritten, today: Day): Rewritten {
     const month = shiftMonths(today, RELATIVE_MONTH[match[1] ?? ''] ?? 0);
     return match[2] ? `${month.y}年${month.m}月${Number(match[2])}日` : `${month.y}年${month.m}月`;
   });
+  // 「来週の月〜金」: a weekday of a relative week said short (月 for 月曜), placed like any 「来週の月曜」 (a span's reader
+  // puts a weekday that closes it on the first such day after its start).
+  rewritten = rewrite(rewritten, RELATIVE_WEEKDAY_SPAN, (match) =>
+    jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))),
+  );
   rewritten = rewrite(rewritten, RELATIVE_WEEKDAY, (match) =>
     jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))),
   );

@@ -541,7 +541,7 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
     if (!isCalendarDay(first)) continue;
     const rest = answer.slice(at + join[0].length);
     const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest);
-    const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : asDate(rest);
+    const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : (weekdayFrom(first, rest) ?? asDate(rest));
     if (!isCalendarDay(last)) continue;
     if (last > first) return { value: `${first}/${last}`, rejected: null };
     // "Dec 1 to Dec 6, 2024": a year said once, at the end, is the first day's year too.
@@ -569,6 +569,21 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
   const one = asDate(answer);
   if (isCalendarDay(one)) return { value: `${one}/${one}`, rejected: null };
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
+}
+
+// A span's end said as a weekday alone: "to Friday", 「金曜まで」.
+const LONE_WEEKDAY =
+  /^\s*(?:(?:the|on)\s+)?(?:(sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day)?\b|([日月火水木金土])(?:曜日?)?(?![\p{Script=Han}]))/iu;
+const WEEKDAYS_EN = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** The first day on or after `first` that is the weekday `rest` opens with ("Monday the 17th to Friday"), or null. */
+function weekdayFrom(first: string, rest: string): string | null {
+  const said = LONE_WEEKDAY.exec(rest);
+  if (!said) return null;
+  const weekday = said[1] ? WEEKDAYS_EN.indexOf(said[1].slice(0, 3).toLowerCase()) : '日月火水木金土'.indexOf(said[2]!);
+  const start = new Date(`${first}T00:00:00Z`);
+  start.setUTCDate(start.getUTCDate() + ((weekday - start.getUTCDay() + 7) % 7));
+  return start.toISOString().slice(0, 10);
 }
 
 /**

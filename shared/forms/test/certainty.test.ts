@@ -175,6 +175,10 @@ describe('codes and compound kinds named by the fact', () => {
     expect(spec('Date and time the issue first occurred', 'When did the problem start?')).toBe('datetime');
     expect(spec('Start and end times of the street closure', 'Closure hours')).toBe('time_range');
     expect(spec('First and last day the permit covers', 'From what date to what date?')).toBe('date_range');
+    // Both ends named in the criteria make a span, whatever the fact calls it ("Period …").
+    expect(spec('Period within the re-sit window when the student is available', 'Dates', 'A start date and an end date')).toBe(
+      'date_range',
+    );
     expect(spec('希望時間帯（午前・午後・夜間）', '希望時間帯')).toBe('choice');
   });
 });

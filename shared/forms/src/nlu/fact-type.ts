@@ -71,7 +71,7 @@ const RULES: ReadonlyArray<readonly [Exclude<FactType, 'text' | 'name' | 'choice
     anyOf(
       String.raw`\b(?:start(?:ing)?|first|beginning|from)\s+(?:and|&|to)\s+(?:the\s+)?(?:end(?:ing)?|last|final|finish(?:ing)?)\s+(?:dates?|days?)\b`,
       String.raw`\bfrom what (?:date|day)\b[^.?!]{0,40}\bto what (?:date|day)\b`,
-      String.raw`\b[a-z-]+\s+date\s+and\s+(?:the\s+)?[a-z-]+\s+date\b`,
+      String.raw`\b[a-z-]+\s+date\s+and\s+(?:(?:the|an?)\s+)?[a-z-]+\s+date\b`,
       '何日から何日',
       '(?:開始日|初日|最初の日)(?:と|・|〜|～|から)(?:終了日|最終日|最後の日)',
       'いつからいつまで',

@@ -70,6 +70,9 @@ describe('date_range', () => {
     ['30 June to 10 July', '2025-06-30/2025-07-10'],
     // An end said as a weekday alone is the first such day after the start.
     ['17 March to Friday', '2025-03-17/2025-03-21'],
+    // Both ends joined by "and", the month said once at the end.
+    ['the 19th and the 25th of March', '2025-03-19/2025-03-25'],
+    ['from the 19th to the 25th of April', '2025-04-19/2025-04-25'],
   ])('en: %s → %s', (answer, want) => {
     expect(valueOf('date_range', answer)).toEqual({ passed: true, value: want });
   });

@@ -520,8 +520,9 @@ function extractKind(spec: KindSpec, answer: string, input: ReviewInput): Extrac
 /** A whole calendar day (`YYYY-MM-DD`), not a month or a year, which a date fact may also store. */
 const isCalendarDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
 
-// Where a reply joins its first and last day: "from the 2nd to the 9th", "jul 21-24", 「5月1日から5日まで」.
-const DATE_JOIN = /(?:\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|-|–|—|~|〜|～|から)\s*/giu;
+// Where a reply joins its first and last day: "from the 2nd to the 9th", "jul 21-24", 「5月1日から5日まで」; asked for
+// both ends, "the 9th and the 20th of February" names them too.
+const DATE_JOIN = /(?:\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\band\b|-|–|—|~|〜|～|から)\s*/giu;
 // Each join read costs two date readings of the reply: a reply of many dashes is not read many times over.
 const DATE_JOINS_READ = 6;
 
@@ -540,9 +541,14 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
     const first = asDate(answer.slice(0, at));
     if (!isCalendarDay(first)) continue;
     const rest = answer.slice(at + join[0].length);
-    const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest);
+    // (Not "the 25" of "the 25th of April": an ordinal's letters are not a word after the number.)
+    const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/a-z]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest);
     const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : (weekdayFrom(first, rest) ?? asDate(rest));
     if (!isCalendarDay(last)) continue;
+    // "the 19th and the 25th of April": a first day said as a bare day of the month is in the last day's month.
+    const loneFirst = LONE_DAY_OF_MONTH.exec(answer.slice(0, at));
+    const inMonth = loneFirst ? `${last.slice(0, 8)}${loneFirst[1]!.padStart(2, '0')}` : null;
+    if (inMonth && inMonth < last && !bareDay) return { value: `${inMonth}/${last}`, rejected: null };
     if (last > first) return { value: `${first}/${last}`, rejected: null };
     // "Dec 1 to Dec 6, 2024": a year said once, at the end, is the first day's year too.
     const sameYear = `${last.slice(0, 4)}${first.slice(4)}`;
@@ -571,6 +577,8 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
   return one === null ? { value: null, rejected: null } : { value: null, rejected: one, problem: 'invalid' };
 }
 
+// The start of a span said as a bare day of the month: "from the 19th", "the 9th", 「9日」.
+const LONE_DAY_OF_MONTH = /(?:^|\s)(?:from\s+|on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?\s*$/iu;
 // A span's end said as a weekday alone: "to Friday", 「金曜まで」.
 const LONE_WEEKDAY =
   /^\s*(?:(?:the|on)\s+)?(?:(sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day)?\b|([日月火水木金土])(?:曜日?)?(?![\p{Script=Han}]))/iu;

@@ -91,12 +91,21 @@ describe('isNonAnswer', () => {
     '知りません',
     '不明',
     '未定です',
+    // Putting the answer off is not giving it.
+    "I'd have to check with my dad first, can I send it later",
+    "I'll get back to you",
+    '確認してから連絡します',
   ])('%j is a non-answer', (text) => expect(isNonAnswer(text)).toBe(true));
 
-  it.each(["I don't know exactly, maybe five years", 'わかりませんが、たぶん3年くらいです', '特にありません', 'なし', 'None', 'Engineer'])(
-    '%j is not a non-answer',
-    (text) => expect(isNonAnswer(text)).toBe(false),
-  );
+  it.each([
+    "I don't know exactly, maybe five years",
+    'わかりませんが、たぶん3年くらいです',
+    '特にありません',
+    'なし',
+    'None',
+    'Engineer',
+    "I'd have to check with my dad first, but it's probably Anna Lee",
+  ])('%j is not a non-answer', (text) => expect(isNonAnswer(text)).toBe(false));
 });
 
 describe('isSkipRequest', () => {

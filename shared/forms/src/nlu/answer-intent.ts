@@ -29,9 +29,14 @@ const NON_ANSWER = [
       String.raw`\b(?:undecided|not decided(?: yet)?|tbd)\b`,
       String.raw`\b(?:can'?t|cannot|couldn'?t) (?:say|tell|give you)\b`,
       String.raw`\bno idea\b`,
+      // Putting it off: "I'd have to check with my dad first", "can I send it later", "I'll get back to you".
+      String.raw`\b(?:i'?d|i would|i'?ll|i will|i need to|i have to|let me)(?: have to)? (?:check|ask|confirm|find out|look it up)(?: with (?:my |our )?[a-z]+)?(?: first)?\b`,
+      String.raw`\b(?:can|could|may) i (?:send|give|tell you|add)(?: (?:it|that|this|you))? later\b`,
+      String.raw`\b(?:i'?ll|i will) (?:get back to you|send it later|let you know later)\b`,
     ].join('|'),
     'g',
   ),
+  /(?:確認|相談)してから(?:連絡|お知らせ|回答|お答え)(?:します|いたします)|(?:後|あと)で(?:連絡|お知らせ|送り|回答)(?:します|いたします|してもいいですか|してもよろしいですか)/g,
   /わかりません|分かりません|解りません|わからない|分からない|わかんない|知りません|知らない|不明|覚えていません|覚えてない|覚えていない|思い出せ(?:ない|ません|なく)|忘れました|忘れた|未定|決まっていません|決めていません|何とも言えません|なんとも言えません|さあ/g,
 ];
 

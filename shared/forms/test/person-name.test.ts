@@ -305,3 +305,11 @@ describe('before the Japanese dictionary has loaded', () => {
     }
   });
 });
+
+describe('an adverb that restricts a short answer', () => {
+  it('is not part of the name', () => {
+    expect(name('Just Lucy', 1)).toEqual(found('Lucy'));
+    expect(name('Only Tom please', 1)).toEqual(found('Tom'));
+    expect(name('just Lucy Evans')).toEqual(found('Lucy Evans'));
+  });
+});

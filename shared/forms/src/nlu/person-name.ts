@@ -47,7 +47,8 @@ const NONE: Extraction = { value: null, rejected: null };
  */
 export function extractPersonName(text: string, parts: 1 | 2): Extraction {
   if (isNonAnswer(text) || isSkipRequest(text) || isNilAnswer(text)) return NONE;
-  const plain = text.replace(CONTACT, (match) => '|'.repeat(match.length));
+  // "Just Lucy", "Only Tom": an adverb that restricts a short answer is not part of the name (blanked, offsets kept).
+  const plain = text.replace(CONTACT, (match) => '|'.repeat(match.length)).replace(RESTRICTING_LEAD, (match) => ' '.repeat(match.length));
   const best = rank(text, [...latinNames(plain), ...japaneseNames(plain)], parts)[0];
   if (!best) return NONE;
   if (best.words >= parts) return { value: best.value, rejected: null };
@@ -59,6 +60,7 @@ export function extractPersonName(text: string, parts: 1 | 2): Extraction {
 // (Each token from its start, the lookbehind: tried from each character of a long token without one, it was quadratic.)
 const CONTACT = /(?<![\w.%+/:@-])[\w.%+/:@-]*(?:[@\d/]|\.[a-z]{2})[\w.%+/:@-]*/g;
 
+const RESTRICTING_LEAD = /^\s*(?:just|only|simply)\s+(?=\p{Lu})/iu;
 // Self-corrections: what follows replaces what came before. A closed class, like discourse.ts's patterns.
 const CORRECTION = /\b(?:actually|i mean|sorry|correction|scratch that|make (?:that|it))\b|いや[、,]|訂正|間違え/gi;
 

@@ -22,6 +22,8 @@ describe('findCountry', () => {
     ['beaverton OR', 'US', 'Oregon', 'America/Los_Angeles'],
     // Towns the place index does not know, from the GeoNames gazetteer, in the zone of the nearest large city.
     ['Mississauga', 'CA', 'Mississauga', 'America/Toronto'],
+    // Typed in lower case, a reply that is nothing but a city still names it.
+    ['mississauga', 'CA', 'Mississauga', 'America/Toronto'],
     ['I live in Evanston', 'US', 'Evanston', 'America/Chicago'],
     ['イギリスのロンドンです', 'GB', 'ロンドン', 'Europe/London'],
     ['Mexico City', 'MX', 'Mexico City', 'America/Mexico_City'],
@@ -52,6 +54,12 @@ describe('findCountry', () => {
     expect(findCountry('Could you tell us more?')).toBeNull();
     expect(findCountry('uk')).toBeNull();
     expect(findCountry('I live in the US')?.code).toBe('US');
+  });
+
+  it('reads a lower-case reply as a place only when it is all the reply and a city', () => {
+    // "home" and "ok" are places too, of fewer people.
+    expect(findCountry('home', { towns: true })).toBeNull();
+    expect(findCountry('i live near mississauga now', { towns: true })).toBeNull();
   });
 
   it('does not take a language name for a country ("日本語でお願いします")', () => {

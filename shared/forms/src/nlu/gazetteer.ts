@@ -35,15 +35,21 @@ function load(): Map<string, City> {
 
 // Small places whose names are also words ("Home", "Ok") would be found in any sentence.
 const MIN_POPULATION = 20_000;
+// Without a capital letter to say it is a name, only a city: a word is less likely to be one.
+const MIN_CITY_POPULATION = 100_000;
 
 /** The best-known place named by one of the capitalised phrases of `text` (up to three words), or null. */
 export function findTown(text: string): GazetteerPlace | null {
   const phrases = [...text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,2}/gu)].flatMap((match) => subPhrases(match[0]));
-  if (phrases.length === 0) return null;
+  // "mississauga": a reply that is nothing but a place, typed in lower case, names it too, if it is a city.
+  const whole = /^(\p{Ll}[\p{Ll}'’-]*(?: \p{Ll}[\p{Ll}'’-]*){0,2})[.!]?$/u.exec(text.trim())?.[1];
+  if (phrases.length === 0 && !whole) return null;
   const map = load();
-  const found = phrases
-    .map((phrase) => map.get(phrase.toLowerCase()))
-    .filter((city): city is City => city !== undefined && city.population >= MIN_POPULATION);
+  const lowerCity = whole ? map.get(whole) : undefined;
+  const found = [
+    ...phrases.map((phrase) => map.get(phrase.toLowerCase())).filter((city) => city !== undefined && city.population >= MIN_POPULATION),
+    ...(lowerCity && lowerCity.population >= MIN_CITY_POPULATION ? [lowerCity] : []),
+  ].filter((city): city is City => city !== undefined);
   const best = found.sort((a, b) => b.population - a.population)[0];
   return best ? { name: best.name, country: best.country, timezone: nearestZone(best) } : null;
 }

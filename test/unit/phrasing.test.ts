@@ -125,10 +125,10 @@ describe('questionText', () => {
 
   it("asks for someone else's value as theirs, not the respondent's own", () => {
     // A bare label whose fact says whose it is.
-    expect(ask(field('Age'), [fact('age', "Child's age in years")])).toContain("Could you tell me your child's age?");
+    expect(ask(field('Age'), [fact('age', "Child's age in years")])).toContain("Could you tell me the child's age?");
     expect(ask(field('Age'), [fact('age', 'Age in years')])).toContain('Could you tell me your age in years?');
     // A possessive that is not a name is lower case; a name keeps its capital.
-    expect(ask(field("Child's name"), [fact('name', "The child's first name and surname")])).toContain("your child's name?");
+    expect(ask(field("Child's name"), [fact('name', "The child's first name and surname")])).toContain("the child's name?");
     expect(ask(field("Child's name"), [fact('name', "The child's first name and surname")])).toContain(
       'Please give both the first and last name.',
     );
@@ -223,6 +223,8 @@ describe('questionText', () => {
     );
     expect(ask(field('Number of guests', { intent: 'Catering' }), [])).toContain("We'll use it for catering.");
     expect(ask(field('Team', { intent: 'Matching mentors' }), [])).toContain("We'll use it for matching mentors.");
+    expect(ask(field('Date of birth', { intent: 'Used to check the age group' }), [])).toContain("We'll use it to check the age group.");
+    expect(ask(field('Address', { intent: 'Needed for billing' }), [])).toContain("We'll use it for billing.");
     expect(ask(field('参加人数', { intent: '席数の確保' }), [], 'ja')).toContain('席数の確保のためにお伺いしています。');
   });
 

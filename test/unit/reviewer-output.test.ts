@@ -111,7 +111,7 @@ const SCRIPTS: Record<'en' | 'ja', { residence: string; answers: string[] }> = {
     answers: [
       'Jane',
       'Jane Doe',
-      'I will send it later',
+      "It's the same one as my work account",
       'jane@',
       'jane@example.com',
       'a little',
@@ -248,7 +248,7 @@ describe('when every review message is reworded, the interview does not change',
     const { turns } = await interview('en', true);
     const reply = (answer: string) => turns.findLast((turn) => turn.answer === answer)!.reply;
     // Nothing found: an apology naming the kind of value, then the question.
-    expect(reply('I will send it later')).toBe(
+    expect(reply("It's the same one as my work account")).toBe(
       "Sorry, I couldn't find an email address in your answer. Could you tell me your email address?",
     );
     // Too brief, and a part not answered yet.

@@ -449,13 +449,13 @@ function asksWhFact(label: string, fact: string, lang: SessionLanguage): boolean
 
 /**
  * A bare label ("Age") whose one fact says whose it is ("Child's age in years"): asked for that person's
- * ("Could you tell me your child's age?"), not the respondent's own ("your age").
+ * ("Could you tell me the child's age?"), not the respondent's own ("your age").
  */
 function ownedLabel(label: string, fact: string, lang: SessionLanguage): string | null {
   if (lang !== 'en' || !/^[\p{L}\s-]+$/u.test(label.trim())) return null;
   const owned = /^(?:the\s+)?([a-z][a-z-]*(?:\s[a-z][a-z-]*)?)['’]s\s(.+)$/i.exec(toRespondent(fact, lang).trim());
   if (!owned || /^(?:your|my)$/i.test(owned[1]!) || !norm(owned[2]!).startsWith(norm(label))) return null;
-  return `Could you tell me your ${owned[1]!.toLowerCase()}'s ${lowerLead(label.trim())}?`;
+  return `Could you tell me the ${owned[1]!.toLowerCase()}'s ${lowerLead(label.trim())}?`;
 }
 
 /** With several facts, one sentence naming them: "Please mention what you want to learn and your current role." */
@@ -567,6 +567,9 @@ function purposeEn(intent: string): string {
   // "Helps the provider prepare": a verb in the third person is a sentence about the field.
   if (/^(?:helps|allows|lets|enables|ensures|means|tells|shows|saves)$/.test(first)) return sentenceEn(`It ${lowerLead(phrased)}`);
   if (/^(?:we|this|it|our|these|that|you|your)$/.test(first) || isStatementEn(phrased)) return sentenceEn(phrased);
+  // "Used to check the age group", "Needed for billing": the purpose after a participle.
+  const after = /^(?:used|needed|required|collected|asked)\s+((?:to|for)\s.+)$/i.exec(phrased);
+  if (after) return `We'll use it ${after[1]}.`;
   if (first === 'to') return `We'll use it ${lowerLead(phrased)}.`;
   if (first === 'for') return `We'll use it ${lowerLead(phrased)}.`;
   if (/^(?:so|because|as|in)$/.test(first)) return `We ask ${lowerLead(phrased)}.`;
@@ -781,8 +784,10 @@ function objectEn(phrase: string): { text: string; clause: boolean } {
   if (WH.has(first)) return { text: lowered, clause: true };
   if (/^years? of\b/i.test(lowered)) return { text: `how many ${lowered} you have`, clause: true };
   if (/^(?:your|the|a|an|any|some|this|these|those|you)\b/i.test(lowered)) return { text: lowered, clause: false };
-  // "the full name of the person who collects", not "your full name of the person …".
+  // "the full name of the person who collects", not "your full name of the person …"; "the player's name", someone
+  // else's, not "your player's name".
   if (
+    /^[\p{L}-]+['’]s\s/u.test(lowered) ||
     /^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) ||
     /\byour\b/i.test(lowered) ||
     /^[\w-]+(?:\s[\w-]+){0,2}\sof\s(?:the|a|an|this|that|each|every)\b/i.test(lowered)

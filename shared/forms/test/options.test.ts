@@ -184,6 +184,18 @@ describe('options named by what they mean (issue 33)', () => {
     expect(matchOption(reply, options)).toEqual({ option });
   });
 
+  it('picks an option by a word of the description the question gives it, quoted or not, weekdays however written', () => {
+    const texts = [
+      'Which weekly session? Mini (Tue 4:00–4:45), Junior (Thu 4:00–5:30) or Weekend (Sat 9:00–10:00)',
+      'Mini, Junior or Weekend',
+    ];
+    const found = findOptions(texts);
+    expect(found.options).toEqual(['Mini', 'Junior', 'Weekend']);
+    expect(matchOption('sat', found.options, texts, found.aliases)).toEqual({ option: 'Weekend' });
+    expect(matchOption('thursday', found.options, texts, found.aliases)).toEqual({ option: 'Junior' });
+    expect(matchOption('money', found.options, texts, found.aliases)).toBeNull();
+  });
+
   it('reads "the later one" among three as nothing, and "am" among parts of the day it does not split as nothing', () => {
     expect(matchOption('the later one', ['A', 'B', 'C'])).toBeNull();
     expect(matchOption('am', ['Afternoon', 'Evening'])).toBeNull();

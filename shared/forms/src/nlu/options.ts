@@ -595,8 +595,10 @@ export function matchOption(
     ...(aliases[option] ?? []),
     ...[romanize(option)].filter((romanized): romanized is string => romanized !== null),
   ];
+  // (The question quotes the aliases it offers, "Weekend (Sat 9:00–10:00)": their words count even so.)
+  const ownWords = wordsOf(text).filter((word) => !ENGLISH_VAGUE_WORDS.has(word));
   const byAlias = opts
-    .filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, words, alias)))
+    .filter((choice) => aliasesOf(choice.option).some((alias) => aliasNamed(text, ownWords, alias)))
     .map((choice) => choice.option);
   if (byAlias.length === 1 && byAlias[0]) return { option: byAlias[0] };
   const bySize = sizePicks(text, options);
@@ -1082,8 +1084,12 @@ function numberWord(word: string): string {
 }
 
 /** Same word, a plural, or an abbreviation of ≥3 letters ("bed" ~ "bedroom", "pref" ~ "preference"). */
+// "sat" for "Saturday", "thurs" for "Thu": weekdays by their first three letters.
+const WEEKDAY_WORD = /^(?:mon(?:day)?|tue(?:s|sday)?|wed(?:s|nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)$/;
+
 function sameWord(reply: string, option: string): boolean {
   if (reply === option) return true;
+  if (WEEKDAY_WORD.test(reply) && WEEKDAY_WORD.test(option)) return reply.slice(0, 3) === option.slice(0, 3);
   // "fall 26" for "Fall 2026": a year written with two digits.
   if (/^\d{2}$/.test(reply) && /^(?:19|20)\d{2}$/.test(option)) return option.endsWith(reply);
   if (/^\d+$/.test(reply) || /^\d+$/.test(option)) return false;

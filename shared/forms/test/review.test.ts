@@ -898,3 +898,18 @@ describe('reviewAnswer — decoration', () => {
     expect(review({ field: notes, facts: [fact('notes', 'Other notes')], answers: [long] }).field_value).toBe(long);
   });
 });
+
+describe('reviewAnswer — what the form allows instead of a value', () => {
+  it('stores "never played" where the criteria say "A length of time, or never played"', () => {
+    const f = field('How long has the player been playing tennis?');
+    const facts = [
+      {
+        ...fact('experience', 'How long the player has played tennis', 'A length of time, or never played'),
+        answerType: 'duration' as const,
+      },
+    ];
+    expect(review({ field: f, facts, answers: ['never played'] })).toMatchObject({ passed: true, field_value: 'never played' });
+    expect(review({ field: f, facts, answers: ['2 years'] })).toMatchObject({ passed: true });
+    expect(review({ field: f, facts, answers: ['tennis'] }).passed).toBe(false);
+  });
+});

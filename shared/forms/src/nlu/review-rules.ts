@@ -23,7 +23,7 @@ import { optionalHintText, requiredText, skippedText, verdictText, type Verdict 
 import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
 import { backgroundSpans, containment, preferAsserted, retractedSpans } from './discourse.js';
-import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
+import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimPunctuation, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
 import { extractQuantity } from './quantity.js';
 import { contactSpans, extractEmail, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
@@ -369,6 +369,9 @@ export function readValue(
 }
 
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
+  // "never played" where the criteria say "A length of time, or never played": the other answer the form allows.
+  const allowed = spec.type === 'choice' || spec.type === 'yes_no' ? null : allowedInstead(answer, spec.texts, spec.options);
+  if (allowed !== null) return { value: allowed, rejected: null };
   if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
     const picked = extractChoice(answer, spec.options, [], spec.aliases);
     if (picked.value !== null) return picked;
@@ -377,6 +380,26 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
   if (extraction.value === null || !HESITATING_KINDS.has(spec.type)) return extraction;
   const alternatives = alternativesOffered(spec, answer, input);
   return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : extraction;
+}
+
+// The words a fact's text allows instead of a value of its kind: "A length of time, or never played", "…, or N/A".
+const OR_INSTEAD = /(?:^|[,;]\s*|\s)or\s+(?:["“']?)([\p{L}/][\p{L}\s'/-]{1,28}?)["”']?\s*[.。]?$/iu;
+
+/** The reply, when it is (polite words aside) what a fact's text says may be given instead of a value, or null. */
+function allowedInstead(answer: string, texts: readonly string[], options: readonly string[]): string | null {
+  const said = trimPunctuation(
+    answer
+      .toLowerCase()
+      .replace(/\b(?:please|thanks|just)\b/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+  if (said.length < 2) return null;
+  for (const text of texts) {
+    const instead = OR_INSTEAD.exec(normalizeText(text))?.[1]?.trim().toLowerCase();
+    if (instead && instead === said && !options.some((option) => option.toLowerCase() === instead)) return trimPunctuation(answer.trim());
+  }
+  return null;
 }
 
 const SETTLES =

@@ -370,7 +370,9 @@ export function readValue(
 
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
   // "never played" where the criteria say "A length of time, or never played": the other answer the form allows.
-  const allowed = spec.type === 'choice' || spec.type === 'yes_no' ? null : allowedInstead(answer, spec.texts, spec.options);
+  // (A "none" is for the rules on nothing to report, which skip an optional field.)
+  const allowed =
+    spec.type === 'choice' || spec.type === 'yes_no' || isNilAnswer(answer) ? null : allowedInstead(answer, spec.texts, spec.options);
   if (allowed !== null) return { value: allowed, rejected: null };
   if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
     const picked = extractChoice(answer, spec.options, [], spec.aliases);

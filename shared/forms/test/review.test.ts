@@ -913,3 +913,18 @@ describe('reviewAnswer — what the form allows instead of a value', () => {
     expect(review({ field: f, facts, answers: ['tennis'] }).passed).toBe(false);
   });
 });
+
+describe('reviewAnswer — a list the form offers as what is available', () => {
+  it('keeps a reply naming several items, or more than one, as written', () => {
+    const f = field('How should the room be set up, and what equipment do you need?');
+    const facts = [
+      {
+        ...fact('setup', 'Room layout and equipment requests', 'What furniture/equipment and layout they want'),
+        questioningHints: 'Available: round tables, folding tables, chairs, projector, microphone',
+      },
+    ];
+    const several = 'round tables + chairs for 100, stage area';
+    expect(review({ field: f, facts, answers: [several] })).toMatchObject({ passed: true, field_value: several });
+    expect(review({ field: f, facts, answers: ['chairs'] })).toMatchObject({ passed: true, field_value: 'chairs' });
+  });
+});

@@ -109,8 +109,13 @@ function review(input: ReviewInput): ReviewOutcome {
 
   const judged = new Map<FactSpec, FactJudgement>();
   for (const spec of specs.filter((candidate) => candidate.type !== 'text')) judged.set(spec, judgeTyped(spec, answers, input));
-  // A soft choice ("work, studies or experience") that no option matched is a description: judged as free text.
-  const asText = specs.filter((spec) => spec.type === 'text' || (spec.soft && !judged.get(spec)?.satisfied));
+  // A soft choice ("work, studies or experience", "Available: round tables, chairs, projector …") that no option
+  // matched, or that the reply answers with more than one option's words ("round tables + chairs, stage area"), is a
+  // description: judged as free text, kept as written.
+  const asText = specs.filter(
+    (spec) =>
+      spec.type === 'text' || (spec.soft && (!judged.get(spec)?.satisfied || saysMoreThanOption(latest, judged.get(spec)?.value, spec))),
+  );
   const typed = specs.filter((spec) => !asText.includes(spec));
   // "Sorry, typo in my email - it's …": a message about another field's contact value is no answer to this field's prose.
   // In a correction, the part taken back ("Sorry, I typed 210 but") is not the new answer.
@@ -382,6 +387,15 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
   if (extraction.value === null || !HESITATING_KINDS.has(spec.type)) return extraction;
   const alternatives = alternativesOffered(spec, answer, input);
   return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : extraction;
+}
+
+/** The reply names several of a soft list's items, or says much more than the one it names. */
+function saysMoreThanOption(reply: string, option: string | null | undefined, spec: FactSpec): boolean {
+  if (!option) return false;
+  const said = reply.toLowerCase();
+  const named = spec.options.filter((candidate) => said.includes(candidate.toLowerCase()));
+  const rest = said.replace(option.toLowerCase(), ' ').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return named.length >= 2 || rest.length > 4;
 }
 
 // The words a fact's text allows instead of a value of its kind: "A length of time, or never played", "…, or N/A".

@@ -389,14 +389,24 @@ function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction
   return alternatives ? { value: null, rejected: answer, problem: 'ambiguous', alternatives } : extraction;
 }
 
-/** The reply names several of a soft list's items, or says much more than the one it names. */
+/**
+ * The reply asks for several of a soft list's items together ("round tables + chairs", "a microphone and a projector",
+ * 「机と椅子」): two items joined by "and", "+", "&" or a comma, with nothing but an article between. Two items in
+ * different clauses ("午後だと助かります。午前中は…") are a choice and its reason.
+ */
 function saysMoreThanOption(reply: string, option: string | null | undefined, spec: FactSpec): boolean {
   if (!option) return false;
   const said = reply.toLowerCase();
-  const named = spec.options.filter((candidate) => said.includes(candidate.toLowerCase()));
-  const rest = said.replace(option.toLowerCase(), ' ').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return named.length >= 2 || rest.length > 4;
+  const spans = spec.options
+    .flatMap((candidate) => {
+      const at = said.indexOf(candidate.toLowerCase());
+      return at < 0 ? [] : [{ start: at, end: at + candidate.length }];
+    })
+    .sort((a, b) => a.start - b.start);
+  return spans.some((span, i) => i > 0 && ITEMS_JOINED.test(said.slice(spans[i - 1]!.end, span.start)));
 }
+
+const ITEMS_JOINED = /^\s*(?:,|、|\+|＋|&|・|と|\band\b|\bplus\b)\s*(?:(?:a|an|the|some)\s)?$/u;
 
 // The words a fact's text allows instead of a value of its kind: "A length of time, or never played", "…, or N/A".
 const OR_INSTEAD = /(?:^|[,;]\s*|\s)or\s+(?:["“']?)([\p{L}/][\p{L}\s'/-]{1,28}?)["”']?\s*[.。]?$/iu;

@@ -132,6 +132,8 @@ describe('questionText', () => {
     expect(ask(field("Child's name"), [fact('name', "The child's first name and surname")])).toContain(
       'Please give both the first and last name.',
     );
+    // The respondent's own, named by their role, is theirs.
+    expect(ask(field("Applicant's full name"), [fact('name', "Applicant's full name")])).toContain('Could you tell me your full name?');
     // A noun phrase label with a question-clause fact is asked by the clause.
     expect(ask(field('Days per week attending'), [fact('days', 'How many days a week the child attends')])).toContain(
       'Could you tell me how many days a week the child attends?',

@@ -779,7 +779,8 @@ function factType(field: QuestionField, fact: string): FactType {
 function objectEn(phrase: string): { text: string; clause: boolean } {
   const raw = phrase.trim().replace(/(?<![.。?？:：])[.。?？:：]+$/, '');
   if (hasJapanese(raw)) return { text: `“${raw}”`, clause: false };
-  const lowered = lowerLead(raw).replace(/^my\b/i, 'your');
+  // ("Applicant's full name": the respondent's own, said as "your full name".)
+  const lowered = lowerLead(/^[\p{L}-]+['’]s\s/u.test(raw) ? secondPerson(raw, 'en') : raw).replace(/^my\b/i, 'your');
   const first = firstWord(lowered);
   if (WH.has(first)) return { text: lowered, clause: true };
   if (/^years? of\b/i.test(lowered)) return { text: `how many ${lowered} you have`, clause: true };

@@ -133,3 +133,10 @@ describe('the Japanese place table', () => {
     expect(findCountry(`${text}に住んでいます`)).toMatchObject({ code, timezone });
   });
 });
+
+describe('a place in a country already known', () => {
+  it('reads a state code after a town, as the country reader does ("maple grove MN")', async () => {
+    const { findPlaceInCountry } = await import('@convo/forms/internal/nlu/country');
+    expect(findPlaceInCountry('maple grove MN', 'US')).toMatchObject({ timezone: 'America/Chicago' });
+  });
+});

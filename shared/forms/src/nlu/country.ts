@@ -79,7 +79,8 @@ function countryIn(text: string, options: { towns?: boolean }): CountryMatch | n
  * "Toronto" for CA), or null. Used to pick a time zone once the country is known.
  */
 export function findPlaceInCountry(text: string, code: string): PlaceFound | null {
-  const normalized = normalizeText(text);
+  // ("maple grove MN": the state code after a town names the state, as it does when the country is read.)
+  const normalized = withSubdivisionName(normalizeText(text));
   const place = pickPlace(normalized, matchPlaces(normalized), code.toUpperCase());
   if (place) return place;
   const town = findTown(normalized);

@@ -100,10 +100,16 @@ export function sameChoice(expected: string, stored: string): boolean {
 const YES = new Set(['yes', 'y', 'true', 'はい']);
 const NO = new Set(['no', 'n', 'false', 'いいえ']);
 
+// A form's own option for a yes/no pair, by its polarity: 「利用しない」「不要」「なし」 are no, 「利用する」「要」「あり」 yes.
+const NO_OPTION = /^(?:不要|不可|無し?|なし|.{1,10}(?:しない|ない|不要))$|^not\s/u;
+const YES_OPTION = /^(?:要|必要|可|有り?|あり|.{1,10}(?:する|ある|いる|希望))$/u;
+
 export function yesNo(text: string): 'yes' | 'no' | null {
   const word = fold(text).replace(/(?<![.!。！、,])[.!。！、,]+$/u, '');
   if (YES.has(word)) return 'yes';
   if (NO.has(word)) return 'no';
+  if (NO_OPTION.test(word)) return 'no';
+  if (YES_OPTION.test(word)) return 'yes';
   return null;
 }
 

@@ -505,6 +505,40 @@ describe('a reading that is not certain (docs/api.md#certainty), with the offlin
     expect(session.state.fields[1]).toMatchObject({ status: 'done', value: 'Vegetarian' });
   });
 
+  it('takes the same answer said again for an answer, not for a yes, and asks about a loose option again', async () => {
+    const session = await started();
+    await turn(session, 'from 9 to 12');
+    await turn(session, 'yes');
+    await turn(session, 'the veg one');
+    expect(lastAssistant(session)).toMatch(/^Just to check: “Vegetarian”/);
+    // Said again, the answer is reviewed again and asked about again: it confirms nothing.
+    await turn(session, 'the veg one');
+    expect(session.state.fields[1]).toMatchObject({ status: 'interviewing', value: null });
+  });
+
+  it("stores a yes or no to a fact with its own pair of options as the form's option", async () => {
+    const form = SessionForm.parse({
+      title: '駐車場',
+      fields: [{ id: 'f-p', fieldId: 'parking', label: '駐車場の利用', required: true, sortOrder: 0 }],
+      facts: [
+        {
+          id: 'k-p',
+          formFieldId: 'f-p',
+          factKey: 'parking',
+          fact: '駐車場を利用するか',
+          answerType: 'yes_no',
+          options: ['利用する', '利用しない'],
+        },
+      ],
+    });
+    const session = draft({ form });
+    await turn(session, null);
+    await turn(session, '日本語');
+    await turn(session, '東京に住んでいます');
+    await turn(session, 'いいえ、電車で行きます');
+    expect(session.state.fields[0]).toMatchObject({ status: 'done', value: '利用しない' });
+  });
+
   it('keeps a reading that still needs confirming when no question is left, flagged for a person', async () => {
     const session = await started();
     await turn(session, 'from 9 to 12');

@@ -113,6 +113,12 @@ describe('comparators', () => {
     expect(sameYesNo('no', 'No.')).toBe(true);
     expect(sameYesNo('no', 'yes')).toBe(false);
     expect(sameYesNo('yes', 'maybe')).toBe(false);
+    // A form's own option for the pair, read by its polarity.
+    expect(sameYesNo('no', '利用しない')).toBe(true);
+    expect(sameYesNo('yes', '利用する')).toBe(true);
+    expect(sameYesNo('no', '不要')).toBe(true);
+    expect(sameYesNo('yes', '不要')).toBe(false);
+    expect(sameYesNo('yes', 'わかりませんが、たぶん行きます')).toBe(false);
   });
 
   it('postal_code: alphanumerics, upper-case', () => {

@@ -26,6 +26,7 @@ import {
   ReviewerVerdict,
   type ReviewerOutput,
   requiredText,
+  storedValue,
   subAgentResult,
   type VerdictReading,
 } from '@convo/forms';
@@ -90,7 +91,11 @@ function createReviewTool(maxFollowUps: number) {
       const callId = pendingCallId(draft);
       if (!cur || !callId) return { result: failure('There is no field under review.') };
       if (callId in draft.state.subSessionResults) return { result: failure('The verdict was already recorded.') };
-      const verdict = recordedVerdict(args, cur.field, draft.state.bootstrap.language === 'ja' ? 'ja' : 'en');
+      const recorded = recordedVerdict(args, cur.field, draft.state.bootstrap.language === 'ja' ? 'ja' : 'en');
+      // Whoever wrote the verdict, a yes or no to a fact with its own pair of options is stored as that option.
+      const verdict = recorded.field_value
+        ? { ...recorded, field_value: storedValue({ field: cur.field, facts: cur.facts, value: recorded.field_value }) }
+        : recorded;
       const review = toReviewResult(verdict, readingOf(draft, cur, verdict));
       const applied = applyReview(
         draft,

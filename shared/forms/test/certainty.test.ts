@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { affirmsProposal, answerSpec, assessReading, echoDue, readingOfVerdict, shownReading, showsReading } from '@convo/forms';
+import {
+  affirmsProposal,
+  answerSpec,
+  assessReading,
+  echoDue,
+  readingOfVerdict,
+  shownReading,
+  showsReading,
+  storedValue,
+} from '@convo/forms';
 import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
 import type { FactType } from '@convo/forms';
 
@@ -129,6 +138,29 @@ describe('a verdict, whoever wrote it', () => {
     const choice = { ...ref, field, facts: fact('choice'), proposal: 'その他', language: 'ja' as const };
     expect(affirmsProposal({ ...choice, reply: '空き巣に入られました' })).toBe(false);
     expect(affirmsProposal({ ...choice, reply: 'はい、それで大丈夫です' })).toBe(true);
+  });
+});
+
+describe('what is stored', () => {
+  it("stores a yes or no to a fact with its own pair of options as that option, in the form's words", () => {
+    const pair = (options: string[]): FactDefinition[] => [
+      {
+        id: 'k1',
+        formFieldId: 'f1',
+        factKey: 'parking',
+        fact: '駐車場の利用',
+        doneCriteria: '',
+        questioningHints: null,
+        answerType: 'yes_no',
+        options,
+      },
+    ];
+    expect(storedValue({ field, facts: pair(['利用する', '利用しない']), value: 'no' })).toBe('利用しない');
+    expect(storedValue({ field, facts: pair(['利用する', '利用しない']), value: 'yes' })).toBe('利用する');
+    expect(storedValue({ field, facts: pair(['Yes', 'No']), value: 'yes' })).toBe('Yes');
+    // Without a pair of its own, yes and no are stored as such; other kinds as read.
+    expect(storedValue({ field, facts: fact('yes_no'), value: 'no' })).toBe('no');
+    expect(storedValue({ field, facts: fact('time'), value: '15:00' })).toBe('15:00');
   });
 });
 

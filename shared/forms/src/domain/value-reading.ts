@@ -3,6 +3,7 @@ import { withinTextBudget } from '@convo/text';
 import { assessReading, foldValue, type Reading } from '../nlu/certainty.js';
 import { answerSpec, type AnswerSpec, factsOrField, factTexts } from '../nlu/fact-type.js';
 import { affirms } from '../nlu/polarity.js';
+import { polarOf } from '../nlu/answer-values.js';
 import { readValue } from '../nlu/review-rules.js';
 import { proposedValue, type ReviewedField } from './form-flow.js';
 import type { SessionLanguage } from '../nlu/text.js';
@@ -68,6 +69,19 @@ export function affirmsProposal(
     const own = readValue(spec, input.reply, input);
     return own === null || foldValue(own) === foldValue(input.proposal);
   });
+}
+
+/**
+ * A value as it is stored: a yes or a no to a fact that lists its own pair of options is that option, in the form's
+ * words (「利用しない」, not "no"; "Yes" as the form writes it). Any other value is stored as read.
+ */
+export function storedValue(input: { field: FormField; facts: readonly FactDefinition[]; value: string }): string {
+  const spec = valueSpec(input.field, input.facts);
+  const said = input.value.trim();
+  if (spec.type !== 'yes_no' || spec.options.length !== 2) return input.value;
+  const polarity = /^(?:yes|はい)$/i.test(said) ? 'yes' : /^(?:no|いいえ)$/i.test(said) ? 'no' : null;
+  if (polarity === null) return input.value;
+  return spec.options.find((option) => polarOf(option, spec.options) === polarity) ?? input.value;
 }
 
 const TIME_RANGE = /^(\d{2}:\d{2})\/(\d{2}:\d{2})$/;

@@ -59,7 +59,7 @@ const YES_OPTION = /^(?:yes|y|はい|有|あり|有り|する|ある|いる|要|
 const NO_OPTION = /^(?:no|n|いいえ|無|なし|無し|しない|ない|いない|不要)$/i;
 
 /** Which side of a yes/no pair an option is: the negative word, or the one that negates the other. */
-function polarOf(option: string, options: readonly string[]): 'yes' | 'no' {
+export function polarOf(option: string, options: readonly string[]): 'yes' | 'no' {
   const trimmed = option.trim();
   if (NO_OPTION.test(trimmed)) return 'no';
   if (YES_OPTION.test(trimmed)) return 'yes';

@@ -6,7 +6,8 @@ import { affirms } from '../nlu/polarity.js';
 import { polarOf } from '../nlu/answer-values.js';
 import { readValue } from '../nlu/review-rules.js';
 import { proposedValue, type ReviewedField } from './form-flow.js';
-import type { SessionLanguage } from '../nlu/text.js';
+import { hasJapanese, type SessionLanguage } from '../nlu/text.js';
+import { optionInLanguage } from '../nlu/transliterate.js';
 
 /**
  * The certainty rule applied to a field (docs/api.md#certainty): which kind of
@@ -72,13 +73,16 @@ export function affirmsProposal(
 }
 
 /**
- * A value as it is stored: a yes or a no to a fact that lists its own pair of options is that option, in the form's
- * words (「利用しない」, not "no"; "Yes" as the form writes it). Any other value is stored as read.
+ * A value as it is stored: a yes or a no to a fact whose `options` are its own pair is that option, in the form's
+ * words (「利用しない」, not "no"; "Yes" as the form writes it). Only options the form declares count: a pair read
+ * from prose (「ある・ないが分かること」) names the question, not values to store. Any other value is stored as read.
  */
 export function storedValue(input: { field: FormField; facts: readonly FactDefinition[]; value: string }): string {
+  const declared = input.facts.length === 1 ? (input.facts[0]?.options ?? []) : [];
+  if (declared.length !== 2) return input.value;
   const spec = valueSpec(input.field, input.facts);
   const said = input.value.trim();
-  if (spec.type !== 'yes_no' || spec.options.length !== 2) return input.value;
+  if (spec.type !== 'yes_no') return input.value;
   const polarity = /^(?:yes|はい)$/i.test(said) ? 'yes' : /^(?:no|いいえ)$/i.test(said) ? 'no' : null;
   if (polarity === null) return input.value;
   return spec.options.find((option) => polarOf(option, spec.options) === polarity) ?? input.value;
@@ -99,6 +103,8 @@ export function shownReading(value: string, language: SessionLanguage): string {
     .map((line) => {
       const trimmed = line.trim();
       if (language === 'ja' && /^(?:yes|no)$/i.test(trimmed)) return trimmed.toLowerCase() === 'yes' ? 'はい' : 'いいえ';
+      // A Japanese form's option shown to an English-speaking respondent: romanised, as it was offered.
+      if (language === 'en' && hasJapanese(trimmed)) return optionInLanguage(trimmed, language) ?? trimmed;
       const range = TIME_RANGE.exec(trimmed) ?? DATE_RANGE.exec(trimmed);
       if (range) return `${range[1]}${dash}${range[2]}`;
       const at = DATETIME.exec(trimmed);

@@ -303,6 +303,13 @@ const verdict = (over: Record<string, unknown>) => ({
   ...over,
 });
 
+/** A remote reviewer model's reply: one review call with this verdict. */
+const remoteVerdict = (over: Record<string, unknown>) => ({ toolCalls: [{ name: 'review', arguments: JSON.stringify(verdict(over)) }] });
+
+/** The OpenAI provider against a local fake server, failing fast. */
+const remoteModel = (baseUrl: string) =>
+  createOpenAiProvider({ baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+
 describe('reviewer agent', () => {
   const reviewer = createReviewerAgent({ maxFollowUps: 3 });
 
@@ -567,19 +574,10 @@ describe('a reading that is not certain, with a remote model over HTTP (openai p
       const said = JSON.stringify(req.body.messages);
       reviewed.push(said.includes('9pm') ? '9pm' : '9 to 12');
       const value = said.includes('9pm') ? '21:00/24:00' : '09:00/12:00';
-      const verdict = {
-        passed: true,
-        feedback: null,
-        missing: null,
-        extracted_facts: null,
-        field_value: value,
-        skipped: null,
-        notice: null,
-      };
-      return { toolCalls: [{ name: 'review', arguments: JSON.stringify({ ...verdict, derivation: 'normalised', certain: true }) }] };
+      return remoteVerdict({ field_value: value, derivation: 'normalised', certain: true });
     });
     try {
-      const llm = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+      const llm = remoteModel(fake.url);
       const session = draft({ form: booking });
       await turn(session, null, llm);
       await turn(session, 'English please, I live in Japan', llm);
@@ -605,19 +603,10 @@ describe('a reading that is not certain, with a remote model over HTTP (openai p
     const conductor = interviewModel({ chunkChars: 64 });
     fake.respondWith((req: FakeRequest) => {
       if (req.body.model !== 'reviewer') return conductor(req);
-      const verdict = {
-        passed: true,
-        feedback: null,
-        missing: null,
-        extracted_facts: null,
-        field_value: '09:00/12:00',
-        skipped: null,
-        notice: null,
-      };
-      return { toolCalls: [{ name: 'review', arguments: JSON.stringify({ ...verdict, derivation: 'confirmed', certain: true }) }] };
+      return remoteVerdict({ field_value: '09:00/12:00', derivation: 'confirmed', certain: true });
     });
     try {
-      const llm = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+      const llm = remoteModel(fake.url);
       const session = draft({ form: booking });
       await turn(session, null, llm);
       await turn(session, 'English please, I live in Japan', llm);
@@ -644,19 +633,10 @@ describe('a reading that is not certain, with a remote model over HTTP (openai p
           return { toolCalls: [{ name: 'ask', arguments: JSON.stringify({ message: 'Thanks! Anything else?' }) }] };
       }
       if (req.body.model !== 'reviewer') return conductor(req);
-      const verdict = {
-        passed: true,
-        feedback: null,
-        missing: null,
-        extracted_facts: null,
-        field_value: '21:00/24:00',
-        skipped: null,
-        notice: null,
-      };
-      return { toolCalls: [{ name: 'review', arguments: JSON.stringify({ ...verdict, derivation: null, certain: null }) }] };
+      return remoteVerdict({ field_value: '21:00/24:00', derivation: null, certain: null });
     });
     try {
-      const llm = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, retryBaseMs: 1 });
+      const llm = remoteModel(fake.url);
       const session = draft({ form: booking });
       await turn(session, null, llm);
       await turn(session, 'English please, I live in Japan', llm);

@@ -780,7 +780,7 @@ function objectEn(phrase: string): { text: string; clause: boolean } {
   const raw = phrase.trim().replace(/(?<![.。?？:：])[.。?？:：]+$/, '');
   if (hasJapanese(raw)) return { text: `“${raw}”`, clause: false };
   // ("Applicant's full name": the respondent's own, said as "your full name".)
-  const lowered = lowerLead(/^[\p{L}-]+['’]s\s/u.test(raw) ? secondPerson(raw, 'en') : raw).replace(/^my\b/i, 'your');
+  const lowered = lowerLead(POSSESSIVE.test(raw) ? secondPerson(raw, 'en') : raw).replace(/^my\b/i, 'your');
   const first = firstWord(lowered);
   if (WH.has(first)) return { text: lowered, clause: true };
   if (/^years? of\b/i.test(lowered)) return { text: `how many ${lowered} you have`, clause: true };
@@ -788,7 +788,7 @@ function objectEn(phrase: string): { text: string; clause: boolean } {
   // "the full name of the person who collects", not "your full name of the person …"; "the player's name", someone
   // else's, not "your player's name".
   if (
-    /^[\p{L}-]+['’]s\s/u.test(lowered) ||
+    POSSESSIVE.test(lowered) ||
     /^(?:total )?(?:number|amount|count|quantity|type|kind) of\b/i.test(lowered) ||
     /\byour\b/i.test(lowered) ||
     /^[\w-]+(?:\s[\w-]+){0,2}\sof\s(?:the|a|an|this|that|each|every)\b/i.test(lowered)
@@ -922,6 +922,9 @@ function modifiesNoun(phrase: string): boolean {
   const last = terms.at(-1) ?? [];
   return last.includes('Noun') && !last.includes('Pronoun') && !last.includes('Verb');
 }
+
+// A phrase that opens with someone's: "Child's age", "Applicant's full name".
+const POSSESSIVE = /^[\p{L}-]+['’]s\s/u;
 
 /** Lowercases the first word when it is an ordinary capitalised word ("What", "A", "Dietary"; not "I", "GitHub", "URL"). */
 function lowerLead(text: string): string {

@@ -79,13 +79,10 @@ export function affirmsProposal(
  */
 export function storedValue(input: { field: FormField; facts: readonly FactDefinition[]; value: string }): string {
   const declared = input.facts.length === 1 ? (input.facts[0]?.options ?? []) : [];
-  if (declared.length !== 2) return input.value;
-  const spec = valueSpec(input.field, input.facts);
+  if (declared.length !== 2 || valueSpec(input.field, input.facts).type !== 'yes_no') return input.value;
   const said = input.value.trim();
-  if (spec.type !== 'yes_no') return input.value;
   const polarity = /^(?:yes|はい)$/i.test(said) ? 'yes' : /^(?:no|いいえ)$/i.test(said) ? 'no' : null;
-  if (polarity === null) return input.value;
-  return spec.options.find((option) => polarOf(option, spec.options) === polarity) ?? input.value;
+  return (polarity && declared.find((option) => polarOf(option, declared) === polarity)) ?? input.value;
 }
 
 const TIME_RANGE = /^(\d{2}:\d{2})\/(\d{2}:\d{2})$/;

@@ -289,9 +289,9 @@ function gregorianYears(src: Rewritten): Rewritten {
 const alternatives = (words: Readonly<Record<string, number>>) => Object.keys(words).join('|');
 const RELATIVE_YEAR_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_YEAR)})(?:\s*の\s*(?=\d{1,2}\s*月))?`, 'g');
 const RELATIVE_MONTH_WORD = new RegExp(String.raw`(${alternatives(RELATIVE_MONTH)})(?:(?:\s*の)?\s*(\d{1,2})\s*日)?`, 'g');
-const RELATIVE_WEEKDAY = new RegExp(String.raw`(${alternatives(RELATIVE_WEEK)})(?:\s*の)?\s*([${WEEKDAY_JA}])曜(?:日)?`, 'g');
-const RELATIVE_WEEKDAY_SPAN = new RegExp(
-  String.raw`(${alternatives(RELATIVE_WEEK)})(?:\s*の)?\s*([${WEEKDAY_JA}])(?:曜日?)?(?![\p{Script=Han}])`,
+// 「来週の金曜日」, and a weekday said short (「来週の月〜金」: 月 for 月曜) where no kanji follows to make it another word.
+const RELATIVE_WEEKDAY = new RegExp(
+  String.raw`(${alternatives(RELATIVE_WEEK)})(?:\s*の)?\s*([${WEEKDAY_JA}])(?:曜日?|(?![\p{Script=Han}]))`,
   'gu',
 );
 const COUNTED_FROM_TODAY = new RegExp(String.raw`(?<![\d月])(\d+)\s*(${UNIT_JA})(?:\s*(?:ほど|くらい|ぐらい))?\s*(前|後)(?![半期後])`, 'g');
@@ -303,11 +303,7 @@ function relativeJapanese(src: Rewritten, today: Day): Rewritten {
     const month = shiftMonths(today, RELATIVE_MONTH[match[1] ?? ''] ?? 0);
     return match[2] ? `${month.y}年${month.m}月${Number(match[2])}日` : `${month.y}年${month.m}月`;
   });
-  // 「来週の月〜金」: a weekday of a relative week said short (月 for 月曜), placed like any 「来週の月曜」 (a span's reader
-  // puts a weekday that closes it on the first such day after its start).
-  rewritten = rewrite(rewritten, RELATIVE_WEEKDAY_SPAN, (match) =>
-    jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))),
-  );
+  // (A span's reader puts the weekday that closes 「来週の月〜金」 on the first such day after its start.)
   rewritten = rewrite(rewritten, RELATIVE_WEEKDAY, (match) =>
     jaDay(weekdayInWeek(today, RELATIVE_WEEK[match[1] ?? ''] ?? 0, WEEKDAY_JA.indexOf(match[2] ?? ''))),
   );
@@ -691,11 +687,10 @@ function weekdayValue(mention: DateMention, direction: DateDirection, today: Day
 const LONE_DAY = /\b(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)\b|(?<![\d月/])([0-3]?\d)\s*日(?![間目])/gi;
 // A weekday said with it ("Friday the 13th", 「16日の月曜」), as Intl names the English ones and 曜 marks the Japanese.
 // (Sunday first, as Date.getUTCDay counts; "fri", "friday", "fridays".)
-const WEEKDAYS_EN = Array.from({ length: 7 }, (_, i) => {
-  const name = new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + i))).toLowerCase();
-  return new RegExp(`\\b${name.slice(0, 3)}(?:${name.slice(3)})?s?\\b`);
-});
-const WEEKDAYS_JA = '日月火水木金土';
+const WEEKDAY_NAMES_EN = Array.from({ length: 7 }, (_, i) =>
+  new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + i))).toLowerCase(),
+);
+const WEEKDAYS_EN = WEEKDAY_NAMES_EN.map((name) => new RegExp(`\\b${name.slice(0, 3)}(?:${name.slice(3)})?s?\\b`));
 
 function weekdaysSaid(text: string): number[] {
   const found = new Set<number>();
@@ -703,8 +698,35 @@ function weekdaysSaid(text: string): number[] {
   WEEKDAYS_EN.forEach((weekday, i) => {
     if (weekday.test(lower)) found.add(i);
   });
-  for (const match of text.matchAll(/([日月火水木金土])曜/g)) found.add(WEEKDAYS_JA.indexOf(match[1]!));
+  for (const match of text.matchAll(/([日月火水木金土])曜/g)) found.add(WEEKDAY_JA.indexOf(match[1]!));
   return [...found];
+}
+
+// One word naming a weekday: "fri", "Friday", and the usual short forms with a letter or two more ("tues", "weds",
+// "thurs"); 「金」「金曜」「金曜日」.
+const WEEKDAY_WORD_EN = WEEKDAY_NAMES_EN.map((name) => new RegExp(`^${name.slice(0, 3)}(?:${name.slice(3)}|s|r|rs)?$`));
+const WEEKDAY_WORD_JA = /^([日月火水木金土])(?:曜日?)?$/u;
+
+/** The weekday (0 = Sunday) a single word names, or null. */
+export function weekdayNamed(word: string): number | null {
+  const ja = WEEKDAY_WORD_JA.exec(word);
+  if (ja) return WEEKDAY_JA.indexOf(ja[1]!);
+  const at = WEEKDAY_WORD_EN.findIndex((weekday) => weekday.test(word.toLowerCase()));
+  return at >= 0 ? at : null;
+}
+
+// The weekday a span's end opens with: "Friday", "to fri", 「金曜まで」 (a kanji of a longer word is no weekday).
+const OPENING_WEEKDAY = /^\s*(?:(?:the|on)\s+)?([a-z]+|[日月火水木金土](?:曜日?)?(?![\p{Script=Han}]))/iu;
+
+/** The first day on or after `first` (YYYY-MM-DD) that is the weekday `rest` opens with ("… to Friday"), or null. */
+export function weekdayOnOrAfter(first: string, rest: string): string | null {
+  const word = OPENING_WEEKDAY.exec(rest)?.[1];
+  const weekday = word === undefined ? null : weekdayNamed(word);
+  if (weekday === null) return null;
+  const [y, m, d] = first.split('-').map(Number) as [number, number, number];
+  const start: Day = { y, m, d };
+  const day = shiftDays(start, (weekday - weekdayOf(start) + 7) % 7);
+  return isoDate(day.y, day.m, day.d);
 }
 
 /**

@@ -7,6 +7,7 @@ import { escapeRegExp, normalizeText, trimPunctuation, trimSentence } from './te
 import { kanaReading, romanize } from './transliterate.js';
 import { crossLanguagePicks } from './bilingual.js';
 import { meridiemPicks, timeSlotPicks } from './time-values.js';
+import { weekdayNamed } from './date-values.js';
 import { paraphrasePicks, sharedCharacterPicks } from './paraphrase.js';
 
 /**
@@ -642,56 +643,40 @@ export function matchOption(
   return null;
 }
 
-// An option named by its place in the list: "the first one", "the 2nd", "the last option", 「最初の」「2番目」「後者」.
-const POSITION_EN =
-  /^(?:(?:the|that|um|uh|oh|just|probably|i guess|i think)\s+)*(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|former|latter|earlier|later)(?:\s+(?:one|option|choice|slot|session))?(?:\s+please)?$/i;
-const POSITION_JA =
-  /^(?:その|あの)?(最初|一番目|1番目|二番目|2番目|三番目|3番目|四番目|4番目|最後|前者|後者|前の方|後の方|早い方|遅い方)(?:の(?:方|もの|ほう))?(?:で|です|でお願いします|にします)?$/u;
-const ORDINAL: Readonly<Record<string, number>> = {
-  first: 0,
-  '1st': 0,
-  former: 0,
-  earlier: 0,
-  最初: 0,
-  一番目: 0,
-  '1番目': 0,
-  前者: 0,
-  前の方: 0,
-  早い方: 0,
-  second: 1,
-  '2nd': 1,
-  二番目: 1,
-  '2番目': 1,
-  third: 2,
-  '3rd': 2,
-  三番目: 2,
-  '3番目': 2,
-  fourth: 3,
-  '4th': 3,
-  四番目: 3,
-  '4番目': 3,
-  fifth: 4,
-  '5th': 4,
-  last: -1,
-  latter: -1,
-  later: -1,
-  最後: -1,
-  後者: -1,
-  後の方: -1,
-  遅い方: -1,
-};
-// Words that compare two ("the latter", "the later one") name one of two only.
-const OF_TWO = /^(?:former|latter|earlier|later|前者|後者|前の方|後の方|早い方|遅い方)$/;
+// An option named by its place in the list: "the first one", "the 2nd", "the last option", 「最初の」「2番目」「後者」; the
+// place each word names (-1: the last). Words that compare two ("the latter", "the later one") name one of two only.
+const PLACES: ReadonlyArray<readonly [number, readonly string[]]> = [
+  [0, ['first', '1st', '最初', '一番目', '1番目']],
+  [1, ['second', '2nd', '二番目', '2番目']],
+  [2, ['third', '3rd', '三番目', '3番目']],
+  [3, ['fourth', '4th', '四番目', '4番目']],
+  [4, ['fifth', '5th']],
+  [-1, ['last', '最後']],
+];
+const PLACES_OF_TWO: ReadonlyArray<readonly [number, readonly string[]]> = [
+  [0, ['former', 'earlier', '前者', '前の方', '早い方']],
+  [-1, ['latter', 'later', '後者', '後の方', '遅い方']],
+];
+const PLACE_OF = new Map([...PLACES, ...PLACES_OF_TWO].flatMap(([at, words]) => words.map((word) => [word, at] as const)));
+const OF_TWO = new Set(PLACES_OF_TWO.flatMap(([, words]) => words));
+const PLACE_WORD = [...PLACE_OF.keys()].filter((word) => /^[a-z0-9]+$/.test(word)).join('|');
+const PLACE_WORD_JA = [...PLACE_OF.keys()].filter((word) => !/^[a-z0-9]+$/.test(word)).join('|');
+const POSITION_EN = new RegExp(
+  String.raw`^(?:(?:the|that|um|uh|oh|just|probably|i guess|i think)\s+)*(${PLACE_WORD})(?:\s+(?:one|option|choice|slot|session))?(?:\s+please)?$`,
+  'i',
+);
+const POSITION_JA = new RegExp(
+  String.raw`^(?:その|あの)?(${PLACE_WORD_JA})(?:の(?:方|もの|ほう))?(?:で|です|でお願いします|にします)?$`,
+  'u',
+);
 
 /** The option a short reply names by its place in the list, as it was offered; nothing for "the later one" among three. */
 function positionPicks(text: string, options: readonly string[]): string[] {
   const said = trimPunctuation(text.trim());
   const word = (POSITION_EN.exec(said) ?? POSITION_JA.exec(said))?.[1]?.toLowerCase();
-  if (word === undefined) return [];
-  if (OF_TWO.test(word) && options.length !== 2) return [];
-  const at = ORDINAL[word];
-  const option = at === undefined ? undefined : options.at(at);
-  return option !== undefined && (at! >= 0 ? at! < options.length : true) ? [option] : [];
+  if (word === undefined || (OF_TWO.has(word) && options.length !== 2)) return [];
+  const option = options.at(PLACE_OF.get(word) ?? options.length);
+  return option === undefined ? [] : [option];
 }
 
 /** `short` is `word` written short: its first letter, then some of its letters in order ("yr" for "year"). */
@@ -1083,13 +1068,14 @@ function numberWord(word: string): string {
   return NUMBER_WORDS[word] ?? word;
 }
 
-/** Same word, a plural, or an abbreviation of ≥3 letters ("bed" ~ "bedroom", "pref" ~ "preference"). */
-// "sat" for "Saturday", "thurs" for "Thu": weekdays by their first three letters.
-const WEEKDAY_WORD = /^(?:mon(?:day)?|tue(?:s|sday)?|wed(?:s|nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)$/;
-
+/**
+ * Same word, a plural, or an abbreviation of ≥3 letters ("bed" ~ "bedroom", "pref" ~ "preference"); a weekday however
+ * it is written ("sat" ~ "Saturday", "thurs" ~ "Thu").
+ */
 function sameWord(reply: string, option: string): boolean {
   if (reply === option) return true;
-  if (WEEKDAY_WORD.test(reply) && WEEKDAY_WORD.test(option)) return reply.slice(0, 3) === option.slice(0, 3);
+  const weekdays = [weekdayNamed(reply), weekdayNamed(option)];
+  if (weekdays[0] !== null && weekdays[1] !== null) return weekdays[0] === weekdays[1];
   // "fall 26" for "Fall 2026": a year written with two digits.
   if (/^\d{2}$/.test(reply) && /^(?:19|20)\d{2}$/.test(option)) return option.endsWith(reply);
   if (/^\d+$/.test(reply) || /^\d+$/.test(option)) return false;

@@ -17,13 +17,13 @@ import {
 } from './fact-type.js';
 import { aliasesFor } from './options.js';
 import { affirms, answerPolarity, deniesExistenceJa } from './polarity.js';
-import { dateDirection, dateMentions, extractDate, isoDate, loneDayOfMonth } from './date-values.js';
+import { dateDirection, dateMentions, extractDate, isoDate, loneDayOfMonth, weekdayOnOrAfter } from './date-values.js';
 import { asksForRecord, extractDuration, extractPeriod, extractTime, extractTimeRange, extractYear, SAID_DAY_PART } from './time-values.js';
 import { optionalHintText, requiredText, skippedText, verdictText, type Verdict } from './review-messages.js';
 import type { MissingFact, MissingReason, ReviewNotice, ReviewNoticeCode } from '../domain/reviewer-output.js';
 import { judgeTextFacts, opensWithNotKnowing, type FactJudgement, type FactSpec } from './text-facts.js';
 import { backgroundSpans, containment, preferAsserted, retractedSpans } from './discourse.js';
-import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimPunctuation, trimSentence, type SessionLanguage } from './text.js';
+import { escapeRegExp, hasJapanese, mentionsLabel, normalizeText, trimSentence, type SessionLanguage } from './text.js';
 import { extractPersonName } from './person-name.js';
 import { extractQuantity } from './quantity.js';
 import { contactSpans, extractEmail, extractPhone, extractUrl, stripSpans, type Extraction } from './typed-values.js';
@@ -97,7 +97,8 @@ function review(input: ReviewInput): ReviewOutcome {
   const latest = answers.at(-1) ?? '';
   const facts = factsOrField(input.field, input.facts);
   const specs = facts.map((fact) => specOf(fact, input.field, facts.length > 1));
-  // "Approximate time or 'never'": a reply the form itself quotes as an answer is that answer, not a refusal.
+  // "Approximate time or 'never'", 「「個人」とご記入ください」, "A length of time, or never played": a reply the form itself
+  // offers as an answer is that answer, not a refusal nor too short.
   const quoted = new Map(
     specs.map((spec) => [spec, quotedAnswer(latest, spec)] as const).filter((entry): entry is [FactSpec, string] => entry[1] !== null),
   );
@@ -209,17 +210,27 @@ function declines(latest: string, specs: readonly FactSpec[], input: ReviewInput
 
 const SHORT_DENIAL = 20;
 
-// A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”.
-const QUOTED = /(?<![\p{L}\p{N}])['‘"“「『]([^'‘’"“”「」『』\n]{1,24})['’"”」』](?![\p{L}\p{N}])/gu;
+// A short answer the form puts in quotes: 'never', "N/A", 「なし」, “none yet”; and 「個人」 in 「「個人」とご記入ください」, a
+// corner-bracket quote that runs into the words telling the respondent to write it.
+const QUOTED =
+  /(?<![\p{L}\p{N}])['‘"“「『]([^'‘’"“”「」『』\n]{1,24})['’"”」』](?![\p{L}\p{N}])|[「『]([^「」『』\n]{1,24})[」』](?=\s*[とで](?:ご?記入|お?書き|書いて|ご?回答|お答え|入力))/gu;
+// The words a fact's text allows instead of a value of its kind, after a last "or": "A length of time, or never played".
+const OR_INSTEAD = /(?:^|[,;]\s*|\s)or\s+(?:["“']?)([\p{L}/][\p{L}\s'/-]{1,28}?)["”']?\s*[.。]?$/iu;
 
-/** The reply, when it is (or opens with) an answer the fact's own words quote as acceptable; else null. */
+/** The answers a fact's own words offer as acceptable as they are: quoted ones, and (but for "none") one after a last "or". */
+function offeredAnswers(text: string, spec: FactSpec): string[] {
+  const quoted = [...text.matchAll(QUOTED)].map((quoteMatch) => quoteMatch[1] ?? quoteMatch[2] ?? '');
+  // (A choice's or a yes/no's last "or" joins its own options; "none" is for the rules on nothing to report.)
+  const instead = spec.type === 'choice' || spec.type === 'yes_no' ? undefined : OR_INSTEAD.exec(normalizeText(text))?.[1];
+  return instead && !isNilAnswer(instead) ? [...quoted, instead] : quoted;
+}
+
+/** The reply, when it is (or opens with) an answer the fact's own words offer as acceptable; else null. */
 function quotedAnswer(reply: string, spec: FactSpec): string | null {
   const said = normalizeText(reply).toLowerCase();
   for (const text of spec.texts) {
-    for (const quoteMatch of text.matchAll(QUOTED)) {
-      const literal = normalizeText(quoteMatch[1] ?? '')
-        .toLowerCase()
-        .trim();
+    for (const offered of offeredAnswers(text, spec)) {
+      const literal = normalizeText(offered).toLowerCase().trim();
       if (!literal || spec.options.some((option) => option.toLowerCase() === literal)) continue;
       // Said as a whole word of a short reply ("never", "It's never been serviced"), not inside a longer account.
       const edge = /^[\p{L}\p{N}]/u.test(literal) && !hasJapanese(literal) ? String.raw`(?<![\p{L}\p{N}'])` : '';
@@ -374,11 +385,6 @@ export function readValue(
 }
 
 function extract(spec: FactSpec, answer: string, input: ReviewInput): Extraction {
-  // "never played" where the criteria say "A length of time, or never played": the other answer the form allows.
-  // (A "none" is for the rules on nothing to report, which skip an optional field.)
-  const allowed =
-    spec.type === 'choice' || spec.type === 'yes_no' || isNilAnswer(answer) ? null : allowedInstead(answer, spec.texts, spec.options);
-  if (allowed !== null) return { value: allowed, rejected: null };
   if (spec.options.length > 0 && spec.type !== 'choice' && spec.type !== 'yes_no') {
     const picked = extractChoice(answer, spec.options, [], spec.aliases);
     if (picked.value !== null) return picked;
@@ -407,26 +413,6 @@ function saysMoreThanOption(reply: string, option: string | null | undefined, sp
 }
 
 const ITEMS_JOINED = /^\s*(?:,|、|\+|＋|&|・|と|\band\b|\bplus\b)\s*(?:(?:a|an|the|some)\s)?$/u;
-
-// The words a fact's text allows instead of a value of its kind: "A length of time, or never played", "…, or N/A".
-const OR_INSTEAD = /(?:^|[,;]\s*|\s)or\s+(?:["“']?)([\p{L}/][\p{L}\s'/-]{1,28}?)["”']?\s*[.。]?$/iu;
-
-/** The reply, when it is (polite words aside) what a fact's text says may be given instead of a value, or null. */
-function allowedInstead(answer: string, texts: readonly string[], options: readonly string[]): string | null {
-  const said = trimPunctuation(
-    answer
-      .toLowerCase()
-      .replace(/\b(?:please|thanks|just)\b/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim(),
-  );
-  if (said.length < 2) return null;
-  for (const text of texts) {
-    const instead = OR_INSTEAD.exec(normalizeText(text))?.[1]?.trim().toLowerCase();
-    if (instead && instead === said && !options.some((option) => option.toLowerCase() === instead)) return trimPunctuation(answer.trim());
-  }
-  return null;
-}
 
 const SETTLES =
   /\binstead\b|\bmake (?:it|that)\b|\blet'?s (?:do|go with|say|make it)\b|に(?:します|変更して|してください)|でお願いします|に変えて/i;
@@ -592,7 +578,7 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
     const rest = answer.slice(at + join[0].length);
     // (Not "the 25" of "the 25th of April": an ordinal's letters are not a word after the number.)
     const bareDay = /^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?(?![\d/a-z]|\s*(?:月|of\b|[a-z]{3}))/iu.exec(rest);
-    const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : (weekdayFrom(first, rest) ?? asDate(rest));
+    const last = bareDay ? `${first.slice(0, 8)}${bareDay[1]!.padStart(2, '0')}` : (weekdayOnOrAfter(first, rest) ?? asDate(rest));
     if (!isCalendarDay(last)) continue;
     // "the 19th and the 25th of April": a first day said as a bare day of the month is in the last day's month.
     const loneFirst = LONE_DAY_OF_MONTH.exec(answer.slice(0, at));
@@ -628,21 +614,6 @@ function extractDateRange(spec: KindSpec, answer: string, input: ReviewInput): E
 
 // The start of a span said as a bare day of the month: "from the 19th", "the 9th", 「9日」.
 const LONE_DAY_OF_MONTH = /(?:^|\s)(?:from\s+|on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|日)?\s*$/iu;
-// A span's end said as a weekday alone: "to Friday", 「金曜まで」.
-const LONE_WEEKDAY =
-  /^\s*(?:(?:the|on)\s+)?(?:(sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day)?\b|([日月火水木金土])(?:曜日?)?(?![\p{Script=Han}]))/iu;
-const WEEKDAYS_EN = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-
-/** The first day on or after `first` that is the weekday `rest` opens with ("Monday the 17th to Friday"), or null. */
-function weekdayFrom(first: string, rest: string): string | null {
-  const said = LONE_WEEKDAY.exec(rest);
-  if (!said) return null;
-  const weekday = said[1] ? WEEKDAYS_EN.indexOf(said[1].slice(0, 3).toLowerCase()) : '日月火水木金土'.indexOf(said[2]!);
-  const start = new Date(`${first}T00:00:00Z`);
-  start.setUTCDate(start.getUTCDate() + ((weekday - start.getUTCDay() + 7) % 7));
-  return start.toISOString().slice(0, 10);
-}
-
 /**
  * A person's name in a reply: as the name reader reads it; else, with a bracketed reading left out, the name said in
  * a polite first sentence (「青木 大翔です」, 「山田（やまだ）花子さんです。…」), the whole reply, or a person named with an

@@ -5,7 +5,7 @@ import { acceptsNone, asksForDescription, asksForIdentifier, asksWhetherAny, typ
 import { CONTENT_THRESHOLDS, contentUnits, distinctiveKeywords, keywordsOf, sharedKeyword } from './free-text.js';
 import type { Verdict } from './review-messages.js';
 import { withoutExamples } from './options.js';
-import { hasJapanese, normalizeText, trimPunctuation, trimSentence } from './text.js';
+import { hasJapanese, normalizeText, trimSentence } from './text.js';
 import { contactSpans, stripSpans } from './typed-values.js';
 
 /** A fact with its type and the words that describe it (its own, plus the field's when it is the only fact). */
@@ -128,11 +128,7 @@ function judgeSingle(state: State, answers: Answer[]): void {
   const nil = answers.filter((answer) => answer.nil).at(-1);
   const units = informative.reduce((sum, answer) => sum + answer.units, 0);
   const says = informative.some((answer) => saysSomething(answer, state.spec));
-  // 「個人」 where the form says 「個人でのご利用の場合は「個人」とご記入ください」: the answer the form itself offers.
-  const offered = informative.findLast((answer) => quotedByForm(answer.text, state.spec.texts));
-  if (offered) {
-    satisfy(state, [offered.text], { code: 'found', value: '' });
-  } else if (informative.length > 0 && units >= state.threshold && says) {
+  if (informative.length > 0 && units >= state.threshold && says) {
     satisfy(
       state,
       informative.map((answer) => answer.text),
@@ -184,21 +180,6 @@ function judgeSeveral(states: State[], answers: Answer[]): void {
       };
   }
 }
-
-/** The whole answer (polite ending aside) is a value the form's words quote as one to write ("write “none”", 「「個人」とご記入ください」). */
-function quotedByForm(answer: string, texts: readonly string[]): boolean {
-  const said = trimPunctuation(normalizeText(answer)).replace(/(?:です|でお願いします|で)$/, '');
-  if (said.length === 0) return false;
-  return texts.some((text) =>
-    [...normalizeText(text).matchAll(OFFERED_VALUE)].some(
-      (quote) => (quote[1] ?? quote[2] ?? '').trim().toLowerCase() === said.toLowerCase(),
-    ),
-  );
-}
-
-// A value the form tells the respondent to write: 「「個人」とご記入ください」「「なし」と書いてください」, 'write "none"'.
-const OFFERED_VALUE =
-  /[「『]([^「」『』]{1,30})[」』]\s*(?:と|で)(?:ご?記入|お?書き|書いて|ご?回答|お答え|入力)|\b(?:write|enter|put|type|answer|say)\s+["“]([^"“”]{1,30})["”]/giu;
 
 /** The answer has a content word the fact's own words do not already contain ("a little" to "what volunteering" has none). */
 function saysSomething(answer: Answer, spec: FactSpec): boolean {

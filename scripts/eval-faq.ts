@@ -41,24 +41,33 @@ import { FaqDocument } from '@convo/contract';
 
 const TOP_K = 10;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const KINDS = ['exact', 'paraphrase', 'typo', 'width', 'compound'] as const;
+const KINDS = ['exact', 'paraphrase', 'typo', 'width', 'compound', 'near_duplicate', 'out_of_domain'] as const;
 const LANGUAGES = ['ja', 'en'] as const;
 
-const EvalQuery = z.object({
-  id: z.string().min(1),
-  query: z.string().min(1),
-  language: z.enum(LANGUAGES),
-  relevant: z
-    .record(
+const EvalQuery = z
+  .object({
+    id: z.string().min(1),
+    query: z.string().min(1),
+    language: z.enum(LANGUAGES),
+    relevant: z.record(
       z.string().min(1),
       z.number().refine((g) => g === 1 || g === 2, 'grade must be 2 (the answer) or 1 (partially relevant)'),
-    )
-    .refine((r) => Object.keys(r).length > 0, 'at least one labelled document'),
-  kind: z.enum(KINDS),
-});
+    ),
+    kind: z.enum(KINDS),
+  })
+  // A query the corpus cannot answer (kind out_of_domain) labels nothing; every other query labels its answer.
+  .refine((q) => (q.kind === 'out_of_domain') === (Object.keys(q.relevant).length === 0), {
+    message: 'an out_of_domain query labels no document; any other kind labels at least one',
+    path: ['relevant'],
+  });
 type EvalQuery = z.infer<typeof EvalQuery>;
 
-const USAGE = 'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--synonyms <path>] [--json] [--details] [--no-ablation]';
+const USAGE =
+  'usage: npm run eval:faq -- [--corpus <path>] [--queries <path>] [--synonyms <path>] [--abstain-below <0..1>] [--json] [--details] [--no-ablation]';
+
+/** The deployment's default (FAQ_ABSTAIN_BELOW): a search whose best hit's confidence is below it abstains. */
+const DEFAULT_ABSTAIN_BELOW = 0.3;
+const answerable = (q: EvalQuery) => q.kind !== 'out_of_domain';
 
 /**
  * The engine with one part turned off, to show what each part contributes.
@@ -137,8 +146,8 @@ function loadInputs(corpusPath: string, queriesPath: string): { docs: FaqDocumen
 interface SystemRun {
   name: string;
   buildMs: number;
-  /** Per query, in the order of `queries`. */
-  results: { ranked: string[]; scores: QueryScores; ms: number }[];
+  /** Per query, in the order of `queries`; `confidence` where the index calibrates (the engine). */
+  results: { ranked: string[]; scores: QueryScores; ms: number; confidence?: number }[];
 }
 
 async function runSystem(name: string, build: () => Promise<FaqSearchIndex>, queries: EvalQuery[]): Promise<SystemRun> {
@@ -150,7 +159,8 @@ async function runSystem(name: string, build: () => Promise<FaqSearchIndex>, que
     const hits = index.search(query.query, { topK: TOP_K, language: 'auto' });
     const ms = performance.now() - queryStart;
     const ranked = hits.map((h) => h.id);
-    return { ranked, scores: scoreQuery(ranked, query.relevant, TOP_K), ms };
+    const confidence = index.confidence?.(query.query, hits[0]);
+    return { ranked, scores: scoreQuery(ranked, query.relevant, TOP_K), ms, ...(confidence !== undefined ? { confidence } : {}) };
   });
   return { name, buildMs, results };
 }
@@ -160,11 +170,49 @@ interface Group {
   select: (q: EvalQuery) => boolean;
 }
 
+// Retrieval is measured on the queries the corpus answers; out-of-domain ones are measured by abstention.
 const GROUPS: Group[] = [
-  { label: 'all', select: () => true },
-  ...LANGUAGES.map((l) => ({ label: `lang:${l}`, select: (q: EvalQuery) => q.language === l })),
-  ...KINDS.map((k) => ({ label: `kind:${k}`, select: (q: EvalQuery) => q.kind === k })),
+  { label: 'all', select: answerable },
+  ...LANGUAGES.map((l) => ({ label: `lang:${l}`, select: (q: EvalQuery) => answerable(q) && q.language === l })),
+  ...KINDS.filter((k) => k !== 'out_of_domain').map((k) => ({ label: `kind:${k}`, select: (q: EvalQuery) => q.kind === k })),
 ];
+
+interface Abstention {
+  /** Out-of-domain queries, and the share of them abstained on (abstention recall). */
+  ood: number;
+  recall: number;
+  /** Share of abstentions that were out of domain (NaN without any). */
+  precision: number;
+  /** Answerable queries, and the share wrongly abstained on. */
+  answerable: number;
+  falseRate: number;
+}
+
+function abstention(run: SystemRun, queries: EvalQuery[], below: number): Abstention {
+  let ood = 0;
+  let oodAbstained = 0;
+  let answerableCount = 0;
+  let falseAbstained = 0;
+  run.results.forEach((result, i) => {
+    const abstained = result.ranked.length === 0 || (result.confidence ?? 1) < below;
+    if (answerable(queries[i]!)) {
+      answerableCount++;
+      if (abstained) falseAbstained++;
+    } else {
+      ood++;
+      if (abstained) oodAbstained++;
+    }
+  });
+  return {
+    ood,
+    recall: ood > 0 ? oodAbstained / ood : NaN,
+    precision: oodAbstained + falseAbstained > 0 ? oodAbstained / (oodAbstained + falseAbstained) : NaN,
+    answerable: answerableCount,
+    falseRate: answerableCount > 0 ? falseAbstained / answerableCount : NaN,
+  };
+}
+
+const pct = (x: number) => (Number.isNaN(x) ? '    -' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
 function summarize(run: SystemRun, queries: EvalQuery[]): Record<string, MeanScores> {
   const out: Record<string, MeanScores> = {};
@@ -181,37 +229,55 @@ const delta = (engineValue: number, baselineValue: number) => {
   return (difference >= 0 ? '+' : '') + difference.toFixed(3);
 };
 
-function printTable(engine: Record<string, MeanScores>, base: Record<string, MeanScores>): void {
+function printTable(engine: Record<string, MeanScores>, base: Record<string, MeanScores>, questions: Record<string, MeanScores>): void {
   const metrics: [keyof MeanScores, string][] = [
     ['recall', `Recall@${TOP_K}`],
     ['ndcg', `nDCG@${TOP_K}`],
     ['mrr', `MRR@${TOP_K}`],
   ];
-  const head1 = ['group'.padEnd(16), '  n'].join(' ') + metrics.map(([, t]) => ' | ' + t.padEnd(22)).join('');
-  const head2 = ' '.repeat(20) + metrics.map(() => ' | ' + 'engine  bm25    Δ     ').join('');
+  const head1 = ['group'.padEnd(18), '  n'].join(' ') + metrics.map(([, t]) => ' | ' + t.padEnd(28)).join('');
+  const head2 = ' '.repeat(22) + metrics.map(() => ' | ' + 'engine  bm25   bm25-q  Δbest ').join('');
   console.log(head1);
   console.log(head2);
   console.log('-'.repeat(head2.length));
   for (const group of GROUPS) {
     const engineScores = engine[group.label];
     const baselineScores = base[group.label];
-    if (!engineScores || !baselineScores) continue;
-    const cells = metrics.map(
-      ([m]) =>
-        ` | ${f3(engineScores[m] as number)} ${f3(baselineScores[m] as number)} ${delta(engineScores[m] as number, baselineScores[m] as number).padStart(6)} `,
-    );
-    console.log(`${group.label.padEnd(16)} ${String(engineScores.n).padStart(3)}${cells.join('')}`);
+    const questionScores = questions[group.label];
+    if (!engineScores || !baselineScores || !questionScores) continue;
+    const cells = metrics.map(([m]) => {
+      const best = Math.max(baselineScores[m] as number, questionScores[m] as number);
+      return ` | ${f3(engineScores[m] as number)} ${f3(baselineScores[m] as number)} ${f3(questionScores[m] as number)} ${delta(engineScores[m] as number, best).padStart(6)} `;
+    });
+    console.log(`${group.label.padEnd(18)} ${String(engineScores.n).padStart(3)}${cells.join('')}`);
   }
 }
 
+function printAbstention(run: SystemRun, queries: EvalQuery[], below: number): void {
+  const a = abstention(run, queries, below);
+  console.log(
+    `\nanswer or abstain (confidence < ${below}): out-of-domain abstained ${pct(a.recall)} of ${a.ood}; ` +
+      `answerable wrongly abstained ${pct(a.falseRate)} of ${a.answerable}; precision ${pct(a.precision)}`,
+  );
+}
+
 async function main(): Promise<void> {
-  let values: { corpus?: string; queries?: string; synonyms?: string; json?: boolean; details?: boolean; ablation?: boolean };
+  let values: {
+    corpus?: string;
+    queries?: string;
+    synonyms?: string;
+    'abstain-below'?: string;
+    json?: boolean;
+    details?: boolean;
+    ablation?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       options: {
         corpus: { type: 'string' },
         queries: { type: 'string' },
         synonyms: { type: 'string' },
+        'abstain-below': { type: 'string' },
         json: { type: 'boolean', default: false },
         details: { type: 'boolean', default: false },
         ablation: { type: 'boolean', default: true },
@@ -223,6 +289,8 @@ async function main(): Promise<void> {
   } catch (err) {
     throw new EvalInputError(`${(err as Error).message}\n${USAGE}`);
   }
+  const below = values['abstain-below'] === undefined ? DEFAULT_ABSTAIN_BELOW : Number(values['abstain-below']);
+  if (!(below >= 0 && below <= 1)) throw new EvalInputError(`--abstain-below must be a number in [0, 1]\n${USAGE}`);
   const corpusPath = path.resolve(values.corpus ?? path.join(REPO_ROOT, 'examples/faq/ec-faq.json'));
   const queriesPath = path.resolve(values.queries ?? path.join(REPO_ROOT, 'eval/faq/queries.json'));
   const { docs, queries } = loadInputs(corpusPath, queriesPath);
@@ -234,8 +302,10 @@ async function main(): Promise<void> {
   const copy = () => docs.map((d) => ({ ...d, tags: [...d.tags] }));
   const engine = await runSystem('engine', () => createFaqIndex(copy(), { synonymGroups }), queries);
   const baseline = await runSystem('bm25', () => createBm25Baseline(copy()), queries);
+  const questionBaseline = await runSystem('bm25-q', () => createBm25Baseline(copy(), 'question'), queries);
   const engineSummary = summarize(engine, queries);
   const baseSummary = summarize(baseline, queries);
+  const questionSummary = summarize(questionBaseline, queries);
 
   const rel = (p: string) => path.relative(process.cwd(), p) || p;
   const count = <T>(xs: T[], key: (x: T) => string) =>
@@ -263,8 +333,9 @@ async function main(): Promise<void> {
         average: 'macro over queries',
       },
       systems: {
-        engine: { ...timing(engine), metrics: engineSummary },
+        engine: { ...timing(engine), metrics: engineSummary, abstention: { below, ...abstention(engine, queries, below) } },
         bm25: { ...timing(baseline), metrics: baseSummary },
+        bm25Questions: { ...timing(questionBaseline), metrics: questionSummary },
       },
       perQuery: queries.map((query, i) => {
         const engineResult = engine.results[i]!;
@@ -275,7 +346,7 @@ async function main(): Promise<void> {
           language: query.language,
           query: query.query,
           relevant: query.relevant,
-          engine: { ...engineResult.scores, top: engineResult.ranked },
+          engine: { ...engineResult.scores, top: engineResult.ranked, confidence: engineResult.confidence },
           bm25: { ...baselineResult.scores, top: baselineResult.ranked },
         };
       }),
@@ -301,9 +372,10 @@ async function main(): Promise<void> {
   console.log(`  Recall@${TOP_K}: labelled docs (grade >= 1) found; nDCG@${TOP_K}: gains 2/1, 1/log2(rank+1), ideal from labels;`);
   console.log(`  MRR@${TOP_K}: 1/rank of the first result with grade >= 1 (partial hits count).`);
   console.log('');
-  printTable(engineSummary, baseSummary);
+  printTable(engineSummary, baseSummary, questionSummary);
+  printAbstention(engine, queries, below);
   console.log('');
-  for (const systemRun of [engine, baseline]) {
+  for (const systemRun of [engine, baseline, questionBaseline]) {
     const times = timing(systemRun);
     console.log(
       `  ${systemRun.name.padEnd(6)}: index build ${times.buildMs} ms, query mean ${times.meanQueryMs} ms, max ${times.maxQueryMs} ms`,
@@ -322,7 +394,7 @@ async function main(): Promise<void> {
     line('bm25 baseline', baseSummary.all!);
   }
 
-  if (!values.corpus && !values.queries) await printOtherSets(values.ablation ?? true);
+  if (!values.corpus && !values.queries) await printOtherSets(values.ablation ?? true, below);
 
   if (values.details) {
     console.log('\nper query (nDCG engine / bm25, engine top 3; * = labelled):');
@@ -333,8 +405,9 @@ async function main(): Promise<void> {
         .slice(0, 3)
         .map((id) => (query.relevant[id] ? `${id}*` : id))
         .join(', ');
+      const sure = engineResult.confidence === undefined ? '' : ` c=${engineResult.confidence.toFixed(2)}`;
       console.log(
-        `  ${query.id} ${query.kind.padEnd(10)} ${f3(engineResult.scores.ndcg)} ${f3(baselineResult.scores.ndcg)}  ${query.query}  →  ${top}`,
+        `  ${query.id} ${query.kind.padEnd(10)} ${f3(engineResult.scores.ndcg)} ${f3(baselineResult.scores.ndcg)}${sure}  ${query.query}  →  ${top}`,
       );
     });
   }
@@ -345,7 +418,7 @@ async function main(): Promise<void> {
  * `queries-dev.json` (looked at while tuning) and `queries-heldout.json` (totals only). `dev` is the set
  * the engine's weights were first chosen on; the others are corpora no part of the engine was written for.
  */
-async function printOtherSets(ablation: boolean): Promise<void> {
+async function printOtherSets(ablation: boolean, below: number): Promise<void> {
   const root = path.join(REPO_ROOT, 'eval/faq');
   const runs = readdirSync(root, { withFileTypes: true })
     .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'corpus.json')))
@@ -363,17 +436,32 @@ async function printOtherSets(ablation: boolean): Promise<void> {
     );
   if (runs.length === 0) return;
   const width = Math.max(8, ...runs.map((r) => r.label.length));
-  console.log('\nother labelled sets (all queries; engine / bm25):');
+  console.log(`\nother labelled sets (answerable queries; engine / bm25 / bm25 over questions; abstention below ${below}):`);
   console.log(
-    `  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${TOP_K}        nDCG@${TOP_K}          MRR@${TOP_K}`,
+    `  ${'set'.padEnd(width)} ${'docs'.padStart(5)} ${'queries'.padStart(8)}   Recall@${TOP_K}                nDCG@${TOP_K}                  out-of-domain abstained  answerable abstained`,
   );
   for (const run of runs) {
     const { docs, queries } = loadInputs(path.join(root, run.set, 'corpus.json'), run.queries);
-    const engineScores = summarize(await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries), queries).all!;
+    const engineRun = await runSystem('engine', () => createFaqIndex(docs.map((d) => ({ ...d }))), queries);
+    const engineScores = summarize(engineRun, queries).all!;
     const baselineScores = summarize(await runSystem('bm25', () => createBm25Baseline(docs.map((d) => ({ ...d }))), queries), queries).all!;
-    const pair = (m: keyof MeanScores) => `${f3(engineScores[m] as number)} / ${f3(baselineScores[m] as number)}`;
+    const questionScores = summarize(
+      await runSystem(
+        'bm25-q',
+        () =>
+          createBm25Baseline(
+            docs.map((d) => ({ ...d })),
+            'question',
+          ),
+        queries,
+      ),
+      queries,
+    ).all!;
+    const triple = (m: keyof MeanScores) =>
+      `${f3(engineScores[m] as number)} / ${f3(baselineScores[m] as number)} / ${f3(questionScores[m] as number)}`;
+    const a = abstention(engineRun, queries, below);
     console.log(
-      `  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${pair('recall')}  ${pair('ndcg')}  ${pair('mrr')}`,
+      `  ${run.label.padEnd(width)} ${String(docs.length).padStart(5)} ${String(queries.length).padStart(8)}   ${triple('recall')}  ${triple('ndcg')}  ${pct(a.recall)} of ${String(a.ood).padStart(3)}        ${pct(a.falseRate)}`,
     );
   }
   const heldout = runs.filter((r) => r.label.endsWith('/heldout'));
@@ -388,6 +476,7 @@ async function printOtherSets(ablation: boolean): Promise<void> {
       (docs) => createEngine(docs, overrides),
     ]),
     ['bm25 baseline', (docs) => createBm25Baseline(docs)],
+    ['bm25 over questions', (docs) => createBm25Baseline(docs, 'question')],
   ];
   for (const [name, build] of rows) {
     const cells: string[] = [];

@@ -191,7 +191,26 @@ describe('single-shot /agent.search', () => {
       score: expect.any(Number),
     });
     expect(response.json.answer).toBe(response.json.hits[0].answer);
-    expect(response.json.steps[0]).toMatchObject({ type: 'search', query: '領収書の宛名を変えたい', topK: 3 });
+    expect(response.json).toMatchObject({ abstained: false, message: null });
+    expect(response.json.confidence).toBeGreaterThanOrEqual(0.3);
+    expect(response.json.steps[0]).toMatchObject({
+      type: 'search',
+      query: '領収書の宛名を変えたい',
+      topK: 3,
+      confidence: response.json.confidence,
+    });
+  });
+
+  it.each([
+    ['how do I bake sourdough bread', /rephrase/],
+    ['zzqx flurb', /rephrase/],
+    ['おすすめの映画ある?', /言い換え/],
+  ])('abstains on a question the FAQ does not answer, in its language: %s', async (query, message) => {
+    const response = await api.call('POST', '/agent.search', { body: { query, topK: 3 } });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ answer: null, abstained: true });
+    expect(response.json.confidence).toBeLessThan(0.3);
+    expect(response.json.message).toMatch(message);
   });
 
   it('tolerates a misspelling and full-width text', async () => {
@@ -199,6 +218,34 @@ describe('single-shot /agent.search', () => {
     expect(typo.json.hits.map((h: Json) => h.id)).toContain('en-returns-period');
     const wide = await api.call('POST', '/agent.search', { body: { query: 'ｷﾞﾌﾄﾗｯﾋﾟﾝｸﾞ', topK: 3 } });
     expect(wide.json.hits[0].id).toBe('ja-gift-wrapping');
+  });
+});
+
+describe('answer or abstain in the dialog', () => {
+  it('tells the user the FAQ has no answer, as JSON and as the assistant message and answer event of the turn', async () => {
+    const first = await dialog({ message: 'how do I bake sourdough bread', options: { language: 'en' } });
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(first.json).toMatchObject({ answer: null, abstained: true, needsClarification: false, final: true });
+    expect(first.json.message).toMatch(/couldn't find an answer/);
+    expect(first.json.meta.sources).toEqual([]);
+    expect(first.json.meta.planner.answer).toEqual({ method: 'none' });
+
+    // The same dialog goes on: a question the FAQ answers is answered, with its confidence.
+    const token = first.json.sessionToken as string;
+    const second = await api.dialog({ sessionId: first.json.sessionId, message: 'How much does shipping to Canada cost?' }, { token });
+    expect(second.json).toMatchObject({ abstained: false, message: null });
+    expect(second.json.answer).toEqual(expect.any(String));
+    expect(second.json.confidence).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it('streams the abstention: the assistant message with the reply, then answer with abstained', async () => {
+    const response = await api.dialogStream({ message: 'おすすめの映画ある?', options: { language: 'ja' } });
+    expect(response.status).toBe(200);
+    const types = response.events.map((e) => e.type);
+    expect(types.at(-1)).toBe('answer');
+    const reply = response.events.find((e) => e.type === 'message' && e.data.role === 'assistant')!.data;
+    expect(reply).toMatchObject({ agent: 'search', text: expect.stringMatching(/^ご質問にお答えできるFAQが見つかりませんでした/) });
+    expect(response.events.at(-1)!.data).toMatchObject({ answer: null, abstained: true, sources: [], message: reply.text });
   });
 });
 

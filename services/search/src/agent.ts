@@ -13,7 +13,9 @@ import {
 import { UnrecoverableError } from 'bullmq';
 import { type LlmProvider, success } from '@convo/agent-kit';
 import {
+  abstentionMessage,
   type ComposedAnswer,
+  confidentGroups,
   type CorpusReplica,
   extractiveAnswer,
   type FaqSearchIndex,
@@ -41,8 +43,8 @@ const SEARCHED = { ja: '検索を実行しました', en: 'Searched the FAQ' } a
 
 type Expansions = { word: string; synonyms: string[] }[];
 
-/** One executed search: what was asked and what came back. */
-type Searched = { query: string; topK: number; hits: SearchHit[]; expansions: Expansions; how: RetrievalFields };
+/** One executed search: what was asked and what came back, and how sure its best hit is. */
+type Searched = { query: string; topK: number; hits: SearchHit[]; confidence?: number; expansions: Expansions; how: RetrievalFields };
 
 /** How a search ran, as the step record, run step and `search` event carry it (nothing for a lexical-only deployment). */
 type RetrievalFields = Pick<Retrieval, 'retrieval' | 'warning'>;
@@ -59,6 +61,7 @@ function stepRecord(language: 'ja' | 'en', s: Searched, debug: boolean): AgentSt
     topK: s.topK,
     ...(debug ? { hits: s.hits.map((h) => ({ id: h.id, question: h.question, score: h.score })) } : {}),
     ...(s.expansions.length > 0 ? { expansions: s.expansions } : {}),
+    ...(s.confidence !== undefined ? { confidence: s.confidence } : {}),
     ...s.how,
   };
 }
@@ -73,7 +76,14 @@ async function search(
   signal?: AbortSignal,
 ): Promise<Searched> {
   const found = await deps.retrieve(index, query, { topK, language }, signal);
-  return { query, topK, hits: found.hits, expansions: index.expansions?.(query) ?? [], how: retrievalFields(found) };
+  return {
+    query,
+    topK,
+    hits: found.hits,
+    ...(found.confidence !== undefined ? { confidence: found.confidence } : {}),
+    expansions: index.expansions?.(query) ?? [],
+    how: retrievalFields(found),
+  };
 }
 
 /**
@@ -122,7 +132,7 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
       const startedAt = draft.now();
       const searched = await search(deps, index, step.query, step.topK, options.language, ctx.signal);
       const { hits, expansions, how } = searched;
-      groups.push({ query: step.query, hits });
+      groups.push({ query: step.query, hits, ...(searched.confidence !== undefined ? { confidence: searched.confidence } : {}) });
       updateTurnResult(draft, turn.turnId, (record) => {
         record.hits.push(...hits.filter((hit) => !record.hits.some((known) => known.id === hit.id)));
         record.steps.push(stepRecord(language, searched, options.debug));
@@ -140,7 +150,11 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
         agent: 'search',
         toolName: 'search_faq',
         input: { query: step.query, topK: step.topK, language: options.language },
-        output: success(`${hits.length} hits`, { hits: hits.map((h) => ({ id: h.id, score: h.score })), ...how }),
+        output: success(`${hits.length} hits`, {
+          hits: hits.map((h) => ({ id: h.id, score: h.score })),
+          ...(searched.confidence !== undefined ? { confidence: searched.confidence } : {}),
+          ...how,
+        }),
         startedAt,
         finishedAt: draft.now(),
       });
@@ -152,10 +166,41 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
 
     const answerStep = plan.steps.find((s) => s.type === 'answer');
     const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
-    const composed = await compose(result.message, groups, language, history, deps, ctx.log, ctx.signal);
+    const confident = confidentGroups(groups, deps.config.faq.abstainBelow);
+    const confidence = weakest(confident.length > 0 ? confident : groups);
+    if (confident.length === 0) {
+      // Nothing the corpus says answers this: say so rather than answer with the nearest entry.
+      const message = abstentionMessage(language, deps.config.faq.contact);
+      updateTurnResult(draft, turn.turnId, (record) => {
+        record.answer = null;
+        record.abstained = true;
+        record.abstentionMessage = message;
+        record.confidence = confidence;
+        record.sources = [];
+        record.final = true;
+        record.finishedAt = draft.now();
+        record.planMeta = { ...record.planMeta, answer: { method: 'none' } };
+      });
+      draft.addAssistantMessage('search', message, turn.turnId, null);
+      draft.emit(
+        event('answer', {
+          answer: null,
+          sources: [],
+          final: true,
+          abstained: true,
+          message,
+          ...(confidence !== null ? { confidence } : {}),
+        }),
+      );
+      pushHistory(draft, { role: 'assistant', content: message, plan });
+      draft.setAgent('planner');
+      return { kind: 'end' };
+    }
+    const composed = await compose(result.message, confident, language, history, deps, ctx.log, ctx.signal);
     const sources = answerStep && !answerStep.includeSources ? [] : composed.sources;
     updateTurnResult(draft, turn.turnId, (record) => {
       record.answer = composed.answer;
+      record.confidence = confidence;
       record.sources = sources;
       record.final = true;
       record.finishedAt = draft.now();
@@ -165,7 +210,7 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
       };
     });
     draft.addAssistantMessage('search', composed.answer, turn.turnId, null);
-    draft.emit(event('answer', { answer: composed.answer, sources, final: true }));
+    draft.emit(event('answer', { answer: composed.answer, sources, final: true, ...(confidence !== null ? { confidence } : {}) }));
     pushHistory(draft, { role: 'assistant', content: composed.answer, plan });
     // Every dialog turn starts with the planner.
     draft.setAgent('planner');
@@ -184,10 +229,21 @@ export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: A
   const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;
   const searched = await search(deps, index, job.query, job.topK, job.language, signal);
   const { hits } = searched;
-  const composed = await compose(job.query, [{ query: job.query, hits }], language, [], deps, deps.log, signal);
+  const group = { query: job.query, hits, ...(searched.confidence !== undefined ? { confidence: searched.confidence } : {}) };
+  const confident = confidentGroups([group], deps.config.faq.abstainBelow);
+  const composed = confident.length > 0 ? await compose(job.query, confident, language, [], deps, deps.log, signal) : undefined;
   return {
-    answer: composed.method === 'none' ? null : composed.answer,
+    answer: composed && composed.method !== 'none' ? composed.answer : null,
+    abstained: !composed || composed.method === 'none',
+    confidence: searched.confidence ?? (hits.length > 0 ? 1 : 0),
+    message: !composed || composed.method === 'none' ? abstentionMessage(language, deps.config.faq.contact) : null,
     hits: hits.map((h) => ({ id: h.id, question: h.question, answer: h.answer, score: h.score })),
     steps: [stepRecord(language, searched, false)],
   };
+}
+
+/** The lowest confidence of the searches (the answer is as sure as its least sure part); null when none was calibrated. */
+function weakest(groups: SearchGroup[]): number | null {
+  const known = groups.map((group) => group.confidence).filter((value) => value !== undefined);
+  return known.length > 0 ? Math.min(...known) : null;
 }

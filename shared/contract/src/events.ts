@@ -135,8 +135,18 @@ export const EventSchemas = {
     })
     .describe('FAQ: one search of the corpus and its hits.'),
   answer: z
-    .object({ answer: z.string().nullable(), sources: z.array(z.string()), final: z.boolean() })
-    .describe('FAQ: the answer synthesised from the hits, with the ids of its sources.'),
+    .object({
+      answer: z.string().nullable(),
+      sources: z.array(z.string()),
+      final: z.boolean(),
+      abstained: z
+        .boolean()
+        .optional()
+        .describe('true when the FAQ holds no answer the search is sure of: `answer` is null, and `message` is what the user is told'),
+      message: z.string().optional().describe('with `abstained`: the reply (rephrase, or the configured contact)'),
+      confidence: z.number().optional().describe("the answer's calibrated confidence in [0, 1]"),
+    })
+    .describe('FAQ: the answer synthesised from the hits, with the ids of its sources, or an abstention.'),
   clarify: z
     .object({ questions: z.array(z.string()) })
     .describe('FAQ: the question is ambiguous; these questions ask the user to narrow it.'),

@@ -174,6 +174,8 @@ export const AgentStep = z.object({
   retrieval: RetrievalMode.optional(),
   /** Why a hybrid search answered lexically (the embeddings server failed); the results are still valid. */
   warning: z.string().optional(),
+  /** The best hit's calibrated confidence in [0, 1]; below FAQ_ABSTAIN_BELOW the search answers nothing. */
+  confidence: z.number().optional(),
 });
 export type AgentStep = z.infer<typeof AgentStep>;
 
@@ -263,6 +265,11 @@ export const FaqTurnResult = z.object({
   hits: z.array(SearchHit),
   answer: z.string().nullable(),
   sources: z.array(z.string()),
+  /** The search found no answer it was sure of: `answer` is null and `abstentionMessage` says so (defaults for turns stored before abstention existed). */
+  abstained: z.boolean().default(false),
+  abstentionMessage: z.string().nullable().default(null),
+  /** The best hit's calibrated confidence, lowest over the plan's searches; null when nothing was searched. */
+  confidence: z.number().nullable().default(null),
   needsClarification: z.boolean(),
   clarifyingQuestions: z.array(z.string()),
   final: z.boolean(),
@@ -295,7 +302,16 @@ export type SearchQueryJob = z.infer<typeof SearchQueryJob>;
 export const AgentDialogResponse = z
   .object({
     sessionId: z.string(),
-    answer: z.string().nullable(),
+    answer: z.string().nullable().describe('null when the turn asks a clarifying question or abstains'),
+    abstained: z.boolean().describe('true when the FAQ holds no answer the search is sure of: `answer` is null and `message` says so'),
+    message: z
+      .string()
+      .nullable()
+      .describe('the reply shown to the user when the turn abstains (rephrase, or the configured contact); else null'),
+    confidence: z
+      .number()
+      .nullable()
+      .describe("the answer's calibrated confidence in [0, 1] (the weakest of the plan's searches); null when nothing was searched"),
     needsClarification: z.boolean(),
     clarifyingQuestions: z.array(z.string()).optional().describe('present when needsClarification'),
     steps: z.array(AgentStep),
@@ -318,7 +334,10 @@ export const AgentDialogResponse = z
 export type AgentDialogResponse = z.infer<typeof AgentDialogResponse>;
 
 export const AgentSearchResponse = z.object({
-  answer: z.string().nullable(),
+  answer: z.string().nullable().describe("the best hit's answer; null when the search abstains"),
+  abstained: z.boolean().describe('true when no hit is a confident answer (the confidence is below FAQ_ABSTAIN_BELOW)'),
+  confidence: z.number().describe("the best hit's calibrated confidence in [0, 1]; 0 without hits"),
+  message: z.string().nullable().describe('when abstaining, what to tell the user (rephrase, or the configured contact); else null'),
   hits: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string(), score: z.number() })),
   steps: z.array(AgentStep),
 });

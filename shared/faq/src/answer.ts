@@ -1,15 +1,35 @@
 import type { LlmProvider } from '@convo/agent-kit';
 import type { SearchHit } from '@convo/contract';
 
-/** The hits of one executed search step. */
-export type SearchGroup = { query: string; hits: SearchHit[] };
+/** The hits of one executed search step, and its best hit's calibrated confidence (absent: not calibrated). */
+export type SearchGroup = { query: string; hits: SearchHit[]; confidence?: number };
 
 export type ComposedAnswer = { answer: string; sources: string[]; method: 'extractive' | 'llm' | 'none' };
 
 const NO_MATCH = {
-  ja: '該当するFAQが見つかりませんでした。別の言葉で言い換えていただけますか？',
-  en: "I couldn't find an FAQ entry for that. Could you rephrase the question?",
+  ja: 'ご質問にお答えできるFAQが見つかりませんでした。別の言葉で言い換えていただけますか？',
+  en: "I couldn't find an answer to that in the FAQ. Could you rephrase the question?",
 } as const;
+
+const CONTACT = {
+  ja: (contact: string) => `お急ぎの場合は、こちらへお問い合わせください：${contact}`,
+  en: (contact: string) => `You can also contact us: ${contact}`,
+} as const;
+
+/** What the user is told when the FAQ holds no answer the search is sure of: rephrase, or the contact the deployment configures. */
+export function abstentionMessage(language: 'ja' | 'en', contact?: string): string {
+  return contact ? `${NO_MATCH[language]}${language === 'ja' ? '' : ' '}${CONTACT[language](contact)}` : NO_MATCH[language];
+}
+
+/**
+ * The search groups whose best hit is a confident answer: some hit, and a
+ * confidence (where the index calibrates) of at least `abstainBelow`. A turn
+ * none of whose groups is confident abstains; a compound question is
+ * answered in its confident parts.
+ */
+export function confidentGroups(groups: SearchGroup[], abstainBelow: number): SearchGroup[] {
+  return groups.filter((group) => group.hits.length > 0 && (group.confidence ?? 1) >= abstainBelow);
+}
 
 /**
  * The offline answer: the best hit of every search step, verbatim, with its

@@ -13,6 +13,14 @@ const FaqEnv = {
   /** How often a planner/search process checks the corpus version in the background (0: only before each job). */
   FAQ_REFRESH_MS: envInt(1_000, 0),
   FAQ_MAX_UPLOAD_BYTES: envInt(10 * 1024 * 1024, 1024),
+  /**
+   * Answer or abstain: a search whose best hit's confidence (in [0, 1],
+   * calibrated on the corpus, see docs/products/faq.md) is below this answers
+   * nothing and says so; 0 always answers.
+   */
+  FAQ_ABSTAIN_BELOW: z.coerce.number().min(0).max(1).default(0.3),
+  /** Where to turn when the FAQ has no answer (a phone number, a page, a desk), added to the abstention's message; empty for none. */
+  FAQ_CONTACT: z.string().max(500).default(''),
   /** A deployment's own synonym groups for FAQ search: one group per line, words separated by commas; empty for none. The default goes with the sample corpus. */
   FAQ_SYNONYMS_FILE: z.string().default('examples/faq/ec-synonyms.txt'),
   /** When set, POST and DELETE /faq/documents need `Authorization: Bearer <key>`; two keys separated by a comma during a rotation. */
@@ -87,6 +95,10 @@ export type FaqConfig = Readonly<{
   refreshMs: number;
   maxUploadBytes: number;
   synonymsFile: string | undefined;
+  /** Confidence below which a search abstains. */
+  abstainBelow: number;
+  /** Where to turn when the FAQ has no answer; undefined for nowhere. */
+  contact: string | undefined;
   /** FAQ_WRITE_KEY split at commas (a rotation keeps two). */
   writeKeys: readonly string[];
   /** Corpus writes with no key at all (development). */
@@ -109,6 +121,8 @@ export function loadFaqConfig(env: NodeJS.ProcessEnv = process.env): FaqConfig {
     refreshMs: vars.FAQ_REFRESH_MS,
     maxUploadBytes: vars.FAQ_MAX_UPLOAD_BYTES,
     synonymsFile: vars.FAQ_SYNONYMS_FILE || undefined,
+    abstainBelow: vars.FAQ_ABSTAIN_BELOW,
+    contact: vars.FAQ_CONTACT.trim() || undefined,
     writeKeys: keyList(vars.FAQ_WRITE_KEY),
     openWrites: vars.FAQ_OPEN_WRITES,
     crewUrl: vars.CREW_URL,

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBm25Baseline, createEngine, createFaqIndex, type FaqSearchIndex, select } from '@convo/faq';
+import {
+  abstentionMessage,
+  confidentGroups,
+  createBm25Baseline,
+  createEngine,
+  createFaqIndex,
+  type FaqSearchIndex,
+  select,
+} from '@convo/faq';
 import type { FaqDocument } from '@convo/contract';
 import { parseSynonymGroups } from '@convo/faq/internal/search/synonyms';
 
@@ -366,5 +374,110 @@ describe('createBm25Baseline', () => {
   it('is plain: no typo tolerance', async () => {
     const baseline = await createBm25Baseline(CORPUS);
     expect(ids(baseline, 'refnd')).toEqual([]);
+  });
+});
+
+describe('createBm25Baseline over questions only', () => {
+  it('matches the question and never the answer', async () => {
+    const questions = await createBm25Baseline(CORPUS, 'question');
+    expect(ids(questions, 'return policy')[0]).toBe('en-return');
+    // "PayPal" is only in an answer: the question-only baseline cannot see it, the classic one can.
+    expect(ids(questions, 'paypal')).toEqual([]);
+    expect(ids(await createBm25Baseline(CORPUS), 'paypal')[0]).toBe('en-pay');
+  });
+});
+
+describe('words as users write them', () => {
+  const TRANSIT: FaqDocument[] = [
+    doc('pushchair', 'en', 'Can I bring a pushchair on board?', 'Yes, folded or unfolded in the wheelchair space when it is free.'),
+    doc('lost', 'en', 'How do I report lost property?', 'Fill in the lost property form within seven days.'),
+    doc('email', 'en', 'How do I change my email address?', 'Open your account settings and edit the email address.'),
+    doc('day', 'en', 'What is the family day pass?', 'A day pass for two adults and three children.'),
+  ];
+  let index: FaqSearchIndex;
+  beforeAll(async () => {
+    index = await createFaqIndex(TRANSIT);
+  });
+
+  it.each([
+    ['push chair on the tram', 'pushchair'],
+    ['change my e-mail', 'email'],
+    ['change my e mail', 'email'],
+    ['lostproperty', 'lost'],
+    ['daypass for a family', 'day'],
+  ])('finds a compound written apart or together the other way: %s', (query, want) => {
+    expect(ids(index, query)[0]).toBe(want);
+  });
+
+  it('joins only into words the corpus has, and splits only unknown words', async () => {
+    const plain = await createEngine(TRANSIT);
+    // "lost property" is two corpus words: nothing is joined, and the result is the same as before.
+    expect(ids(plain, 'lost property')[0]).toBe('lost');
+    expect(plain.search('zzqx flurb', { topK: 3 }).every((hit) => hit.id !== 'lost' || hit.score < 0.2)).toBe(true);
+  });
+});
+
+describe('answer or abstain: the confidence of the best hit', () => {
+  let index: FaqSearchIndex;
+  beforeAll(async () => {
+    index = await createFaqIndex(CORPUS);
+  });
+  const confidence = (query: string) => index.confidence!(query, index.search(query, { topK: 3 })[0]);
+
+  it.each([
+    'How much is shipping?',
+    'what is your return policy',
+    'I forgot my password',
+    '送料はいくらですか？',
+    '領収書は発行できますか',
+  ])('is sure of a question the FAQ answers: %s', (query) => {
+    expect(confidence(query)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it.each(['zzqx flurb', 'how do I bake sourdough bread', 'who won the football last night', '今日の天気は？', 'おすすめの映画ある?'])(
+    'is unsure of a question the FAQ does not answer: %s',
+    (query) => {
+      expect(confidence(query)).toBeLessThan(0.3);
+    },
+  );
+
+  it('is 0 without a hit, and ranks a full match above a partial one', () => {
+    expect(index.confidence!('anything', undefined)).toBe(0);
+    expect(confidence('how long does delivery take')).toBeGreaterThan(confidence('how long does a parcel to the moon take'));
+  });
+
+  it('is the same for the same corpus in any process (the null queries are seeded)', async () => {
+    const again = await createFaqIndex([...CORPUS].reverse());
+    for (const query of ['gift wrapping', 'ラッピング 料金', 'payment by card'])
+      expect(again.confidence!(query, again.search(query, { topK: 1 })[0])).toBe(confidence(query));
+  });
+
+  it('draws the chance level again only after much of the corpus changed', async () => {
+    const small = await createEngine(CORPUS.slice(0, 8));
+    const before = small.confidence!('送料', small.search('送料', { topK: 1 })[0]);
+    small.upsert(CORPUS.slice(8));
+    const after = small.confidence!('送料', small.search('送料', { topK: 1 })[0]);
+    expect(after).not.toBe(before);
+  });
+});
+
+describe('abstentionMessage and confidentGroups', () => {
+  it('asks to rephrase in the language, and names the configured contact', () => {
+    expect(abstentionMessage('en')).toMatch(/rephrase/);
+    expect(abstentionMessage('ja')).toMatch(/言い換え/);
+    expect(abstentionMessage('en', 'call 0120-000-000 (9:00-17:00)')).toMatch(/rephrase.*contact us: call 0120-000-000 \(9:00-17:00\)$/);
+    expect(abstentionMessage('ja', '市役所 03-0000-0000')).toMatch(/言い換え.*お問い合わせください：市役所 03-0000-0000$/);
+  });
+
+  it('keeps the searches whose best hit is confident; an uncalibrated search counts as confident when it has a hit', () => {
+    const hit = { id: 'a', question: 'q', answer: 'a', score: 1, tags: [], language: 'en' as const };
+    const groups = [
+      { query: 'sure', hits: [hit], confidence: 0.8 },
+      { query: 'unsure', hits: [hit], confidence: 0.1 },
+      { query: 'plain', hits: [hit] },
+      { query: 'nothing', hits: [] },
+    ];
+    expect(confidentGroups(groups, 0.3).map((group) => group.query)).toEqual(['sure', 'plain']);
+    expect(confidentGroups(groups, 0).map((group) => group.query)).toEqual(['sure', 'unsure', 'plain']);
   });
 });

@@ -10,6 +10,9 @@ export function dialogResponse(sessionId: string, r: FaqTurnResult, latencyMs: n
   return {
     sessionId,
     answer: r.answer,
+    abstained: r.abstained,
+    message: r.abstentionMessage,
+    confidence: r.confidence,
     needsClarification: r.needsClarification,
     ...(r.needsClarification ? { clarifyingQuestions: r.clarifyingQuestions } : {}),
     steps: r.steps,

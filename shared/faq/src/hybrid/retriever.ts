@@ -13,13 +13,31 @@ import { truncate } from './vector-sync.js';
  * model is configured (the lexical engine alone, as before hybrid retrieval
  * existed); `warning` says why a hybrid search answered lexically.
  */
-export type Retrieval = { hits: SearchHit[]; retrieval?: 'hybrid' | 'lexical'; warning?: string };
+export type Retrieval = {
+  hits: SearchHit[];
+  /** The lexical best hit's calibrated confidence (FaqSearchIndex.confidence); absent when the index does not calibrate. */
+  confidence?: number;
+  retrieval?: 'hybrid' | 'lexical';
+  warning?: string;
+};
 
 /** Searches `index` (already brought up to the corpus version) for `query`; never rejects for an embeddings failure. */
 export type Retriever = (index: FaqSearchIndex, query: string, opts: SearchOptions, signal?: AbortSignal) => Promise<Retrieval>;
 
 /** Lexical only: the engine's ranking as it is. */
-export const lexicalRetriever: Retriever = async (index, query, opts) => ({ hits: index.search(query, opts) });
+export const lexicalRetriever: Retriever = async (index, query, opts) => {
+  const hits = index.search(query, opts);
+  return { hits, ...confidenceOf(index, query, hits) };
+};
+
+/**
+ * Whether the corpus answers the query at all is judged on the lexical
+ * evidence, in hybrid mode too: a dense ranking always has nearest
+ * neighbours, and its cosines are not calibrated on the corpus.
+ */
+function confidenceOf(index: FaqSearchIndex, query: string, lexical: SearchHit[]): { confidence?: number } {
+  return index.confidence ? { confidence: index.confidence(query, lexical[0]) } : {};
+}
 
 export type HybridOptions = {
   /** Candidates taken from each side before fusion (at least topK). */
@@ -48,7 +66,12 @@ export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Re
   return async (index, query, searchOpts, signal) => {
     const wanted = Math.max(opts.candidates, searchOpts.topK);
     const lexical = index.search(query, { ...searchOpts, topK: wanted });
-    const lexicalOnly = (warning: string): Retrieval => ({ hits: lexical.slice(0, searchOpts.topK), retrieval: 'lexical', warning });
+    const lexicalOnly = (warning: string): Retrieval => ({
+      hits: lexical.slice(0, searchOpts.topK),
+      ...confidenceOf(index, query, lexical),
+      retrieval: 'lexical',
+      warning,
+    });
     if (!deps.health.available()) return lexicalOnly(deps.health.warning());
 
     let vector: Float32Array;
@@ -85,8 +108,32 @@ export function createHybridRetriever(deps: HybridDeps, opts: HybridOptions): Re
       const doc = lexicalHits.get(id) ?? index.get(id);
       if (doc) hits.push(toHit(doc, round(score)));
     }
-    return { hits, retrieval: 'hybrid' };
+    return { hits, ...hybridConfidence(index, query, lexical, hits[0], nearest, opts.minSimilarity), retrieval: 'hybrid' };
   };
+}
+
+/**
+ * In hybrid mode a document the embeddings found may answer a query that
+ * shares no word with it, so the best hit's confidence is the higher of the
+ * lexical one and its cosine placed between EMBEDDINGS_MIN_SIMILARITY (0) and
+ * 1 (1). Unlike the lexical confidence this is the model's own scale, not
+ * calibrated on the corpus: raise EMBEDDINGS_MIN_SIMILARITY for a model whose
+ * unrelated texts are close.
+ */
+function hybridConfidence(
+  index: FaqSearchIndex,
+  query: string,
+  lexical: SearchHit[],
+  best: SearchHit | undefined,
+  nearest: { id: string; similarity: number }[],
+  minSimilarity: number,
+): { confidence?: number } {
+  const lexicalConfidence = confidenceOf(index, query, lexical).confidence;
+  if (lexicalConfidence === undefined) return {};
+  const similarity = nearest.find((hit) => hit.id === best?.id)?.similarity;
+  if (similarity === undefined) return { confidence: lexicalConfidence };
+  const dense = Math.min(1, Math.max(0, (similarity - minSimilarity) / Math.max(1e-9, 1 - minSimilarity)));
+  return { confidence: Math.max(lexicalConfidence, Math.round(dense * 1000) / 1000) };
 }
 
 async function embedQuery(deps: HybridDeps, query: string, opts: HybridOptions, signal?: AbortSignal): Promise<Float32Array> {

@@ -15,16 +15,23 @@ import type { FaqSearchIndex, SearchOptions } from './types.js';
  * so a comparison measures retrieval, not language handling.
  */
 const K1 = 1.2;
+
+/**
+ * What the one field holds: question and answer (the classic baseline), or the
+ * question alone, the strong baseline of FAQ retrieval: a user's question is
+ * most like the FAQ's question, and answer text can drown it.
+ */
+export type BaselineFields = 'question+answer' | 'question';
 const OTHER_LANGUAGE_FACTOR = 0.5;
 
-export async function createBaseline(docs: FaqDocument[] = []): Promise<FaqSearchIndex> {
+export async function createBaseline(docs: FaqDocument[] = [], fields: BaselineFields = 'question+answer'): Promise<FaqSearchIndex> {
   const analyzer = await loadAnalyzer();
-  const index = buildBaseline(analyzer);
+  const index = buildBaseline(analyzer, fields);
   index.upsert(docs);
   return index;
 }
 
-function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
+function buildBaseline(analyzer: Analyzer, fields: BaselineFields): FaqSearchIndex {
   const slots = createDocSlots();
   const postings = createPostings({ weights: [1], b: [0.75], k1: K1 });
 
@@ -47,7 +54,7 @@ function buildBaseline(analyzer: Analyzer): FaqSearchIndex {
       if (current && sameDocument(current, doc)) continue;
       const { slot, previous } = slots.put(doc);
       if (previous !== undefined) postings.remove(previous);
-      postings.add(slot, [tokenize(`${doc.question}\n${doc.answer}`, doc.language)]);
+      postings.add(slot, [tokenize(fields === 'question' ? doc.question : `${doc.question}\n${doc.answer}`, doc.language)]);
     }
     compactIfSparse();
   };

@@ -1,6 +1,7 @@
 import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/contract';
 import { detectLanguage, loadAnalyzer, withinTextBudget, type Analyzer } from '@convo/text';
 import { aspectTerms } from './aspects.js';
+import { confidenceFrom, DEFAULT_NULL_QUERIES, nullModel, nullModelStale, nullQueries, type NullModel } from './confidence.js';
 import { docFeatures, FIELD } from './features.js';
 import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
 import { compileLexicon } from './lexicon.js';
@@ -119,6 +120,9 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   let best = new Float64Array(0);
   let scanSlots = new Int32Array(0);
   let scanSats = new Float64Array(0);
+  // The chance level of a score in this corpus (confidence.ts), drawn when first asked for and again after much changed.
+  let chance: NullModel | undefined;
+  let changedSinceChance = 0;
 
   const add = (doc: FaqDocument) => {
     // One document's analysis is one budgeted call: an uploaded text that slipped past the linear paths fails alone.
@@ -132,11 +136,13 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     grams.add(slot, features.grams);
     readings.add(slot, features.readings);
     questions[slot] = { words: indexed[FIELD.question]!, gramCount: new Set(features.grams[FIELD.question]).size };
+    changedSinceChance++;
   };
 
   const removeSlot = (slot: number) => {
     for (const channel of channels) channel.remove(slot);
     questions[slot] = undefined;
+    changedSinceChance++;
   };
 
   const compactIfSparse = () => {
@@ -183,6 +189,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
         synonymWeight: config.synonymWeight,
         predicateWeight: config.predicateWeight,
         compounds: config.compounds,
+        isWord: synonyms.isWord?.bind(synonyms),
       }),
     );
     last = { query, analysed };
@@ -331,6 +338,53 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     return ranked.slice(0, topK).map(({ slot, score }) => toHit(slots.doc(slot)!, score));
   };
 
+  /** Best scores of null queries (confidence.ts): words of different entries' questions, searched like a user's. */
+  const chanceLevel = (): NullModel | undefined => {
+    if (!nullModelStale(chance, changedSinceChance)) return chance;
+    const docs: FaqDocument[] = [];
+    for (let slot = 0; slot < slots.end; slot++) {
+      const doc = slots.doc(slot);
+      if (doc) docs.push(doc);
+    }
+    // In id order, so every replica draws the same queries whatever order it indexed the documents in.
+    docs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const entries = docs.map((doc) => ({ language: doc.language, words: withinTextBudget(() => analyzer.contentTerms(doc.question)) }));
+    const best = nullQueries(entries, DEFAULT_NULL_QUERIES).map(
+      (drawn) => search(drawn.query, { topK: 1, language: drawn.language })[0]?.score ?? 0,
+    );
+    chance = nullModel(best, slots.size);
+    changedSinceChance = 0;
+    return chance;
+  };
+
+  /**
+   * How sure `best` (this index's best hit for `query`) is to answer it
+   * (confidence.ts): its score against the corpus's chance level, and the
+   * share of the query's words its document holds.
+   */
+  const confidence = (query: string, best: SearchHit | undefined): number => {
+    const slot = best ? slots.slotOf(best.id) : undefined;
+    if (!best || slot === undefined) return 0;
+    const analyzed = analyze(query);
+    const held = new Set(words.termsOf(slot).terms);
+    let total = 0;
+    let covered = 0;
+    for (const word of analyzed.words) {
+      const mass = word.idf * word.weight;
+      total += mass;
+      let strongest = 0;
+      for (const alternative of word.alternatives)
+        if (alternative.weight > strongest && alternative.terms.every((term) => held.has(term))) strongest = alternative.weight;
+      covered += strongest * mass;
+    }
+    return confidenceFrom({
+      score: best.score,
+      chance: chanceLevel()?.median ?? 0,
+      coverage: total > 0 ? covered / total : 0,
+      words: analyzed.words.length,
+    });
+  };
+
   /**
    * The k-th largest score among `touched` (ties at the cut are all kept), so
    * only the candidates, not every touched document, become objects and get
@@ -350,7 +404,13 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     return firstId < secondId ? -1 : firstId > secondId ? 1 : 0;
   };
 
-  return indexOver(slots, { upsert, remove, search, expansions: (query) => analyze(query).expansions });
+  return indexOver(slots, {
+    upsert,
+    remove,
+    search,
+    expansions: (query) => analyze(query).expansions,
+    confidence,
+  });
 }
 
 /**

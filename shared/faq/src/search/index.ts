@@ -1,5 +1,5 @@
 import type { FaqDocument } from '@convo/contract';
-import { createBaseline } from './baseline.js';
+import { type BaselineFields, createBaseline } from './baseline.js';
 import { createEngine } from './engine.js';
 import { combineSynonyms, customSynonyms, generalSynonyms } from './synonyms.js';
 import { foldKana, loadAnalyzer } from '@convo/text';
@@ -30,7 +30,7 @@ export async function createFaqIndex(
   return createEngine(docs, {}, combineSynonyms(customSynonyms(options.synonymGroups, keyOf), generalSynonyms()));
 }
 
-/** Plain BM25 over question + answer, for evaluation only. */
-export async function createBm25Baseline(docs?: FaqDocument[]): Promise<FaqSearchIndex> {
-  return createBaseline(docs);
+/** Plain BM25 over question + answer (or over the question alone), for evaluation only. */
+export async function createBm25Baseline(docs?: FaqDocument[], fields?: BaselineFields): Promise<FaqSearchIndex> {
+  return createBaseline(docs, fields);
 }

@@ -1,4 +1,4 @@
-import { checkTextBudget, type Analyzer } from '@convo/text';
+import { checkTextBudget, foldKana, type Analyzer, type Token } from '@convo/text';
 import { textFeatures } from './features.js';
 import type { FuzzyMatcher } from './fuzzy.js';
 import type { Concept, Lexicon } from './lexicon.js';
@@ -55,6 +55,8 @@ export interface QueryExpansion {
   compounds: boolean;
   /** Weight of a verb or adjective of the query relative to a noun (see EngineConfig). */
   predicateWeight: number;
+  /** Whether a word is a word of its language (a general dictionary's); such a word is never "corrected" into another. */
+  isWord?: (word: string) => boolean;
 }
 
 /** How many corrections one unknown word may expand to. */
@@ -70,11 +72,13 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
   const conceptsOf = (word: string): readonly Concept[] => (lexicon && expansion.synonymWeight > 0 ? lexicon.conceptsOf(word) : []);
   const known = (terms: readonly string[]) => terms.every((term) => words.df(term) > 0);
 
-  // Unknown words (no document holds them, nor any synonym of them) get typo corrections.
+  // Unknown words (no document holds them, nor any synonym of them) get typo corrections, unless they are words
+  // of the language: "bake" asks about baking, not about "take", however close the spelling.
   const corrections = new Map<string, Alternative[]>();
   for (const word of distinct) {
     checkTextBudget();
-    if (words.df(word) > 0 || !fuzzy || conceptsOf(word).some((concept) => concept.members.some((member) => known(member.words)))) continue;
+    if (words.df(word) > 0 || !fuzzy || expansion.isWord?.(word)) continue;
+    if (conceptsOf(word).some((concept) => concept.members.some((member) => known(member.words)))) continue;
     const near = fuzzy
       .near(word, MAX_CORRECTIONS)
       .map((match) => ({ terms: [match.word], weight: expansion.fuzzyWeights[match.edits - 1] ?? 0 }));
@@ -84,11 +88,13 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     );
   }
 
+  const spellings = otherSpellings(analyzer, text, words);
   const expansions: Expansion[] = [];
   const slots: WordSlot[] = distinct.map((word) => {
     checkTextBudget();
     const alternatives: Alternative[] = [];
     if (words.df(word) > 0) alternatives.push({ terms: [word], weight: 1 });
+    alternatives.push(...(spellings.get(word) ?? []));
     alternatives.push(...(corrections.get(word) ?? []));
     // A word no document uses can only be honoured through its synonyms: they weigh more then.
     const synonymWeight = words.df(word) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
@@ -108,6 +114,46 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     grams: [...new Set(features.grams)],
     readings: [...new Set(features.readings)],
   };
+}
+
+/** The shortest part a word written together is split into ("lostproperty" → lost + property; not "a" + …). */
+const MIN_PART = 3;
+
+/**
+ * Words as users write them, where the corpus writes them the other way: a
+ * compound written apart or hyphenated ("push chair", "e-mail", "top up")
+ * that the corpus writes as one word, and one written together
+ * ("lostproperty", "daypass") that the corpus writes as two. Learned from the
+ * corpus's own vocabulary, not a list: two adjacent Latin words of the query
+ * whose join is a corpus word give that word as an alternative to each; an
+ * unknown word that splits into two corpus words gives the pair, as a phrase.
+ * Japanese compounds are IPADIC's and the n-grams' (features.ts).
+ */
+function otherSpellings(analyzer: Analyzer, text: string, words: Postings): Map<string, Alternative[]> {
+  const found = new Map<string, Alternative[]>();
+  const add = (word: string, alternative: Alternative) => found.set(word, [...(found.get(word) ?? []), alternative]);
+  const stem = (surface: string) => analyzer.tokens(surface)[0]?.base ?? surface;
+  const latin: Token[] = analyzer.tokens(text).filter((token) => token.script === 'latin');
+  for (let i = 0; i + 1 < latin.length; i++) {
+    checkTextBudget();
+    const [first, second] = [latin[i]!, latin[i + 1]!];
+    const joined = stem(first.surface + second.surface);
+    if (words.df(joined) === 0 || joined === first.base || joined === second.base) continue;
+    for (const part of [first, second]) if (part.content) add(foldKana(part.base), { terms: [joined], weight: 1 });
+  }
+  for (const token of latin) {
+    checkTextBudget();
+    if (!token.content || words.df(token.base) > 0 || token.surface.length < 2 * MIN_PART) continue;
+    // The split whose rarer part is commonest in the corpus: "daypass" → day + pass rather than a rare fragment.
+    let best: { terms: string[]; df: number } | undefined;
+    for (let cut = MIN_PART; cut <= token.surface.length - MIN_PART; cut++) {
+      const terms = [stem(token.surface.slice(0, cut)), stem(token.surface.slice(cut))];
+      const df = Math.min(words.df(terms[0]!), words.df(terms[1]!));
+      if (df > 0 && (!best || df > best.df)) best = { terms, df };
+    }
+    if (best) add(token.base, { terms: best.terms, weight: 1 });
+  }
+  return found;
 }
 
 function synonyms(concept: Concept, weight: number): Alternative[] {

@@ -100,7 +100,10 @@ export function toHit(doc: FaqDocument, score: number): SearchHit {
 }
 
 /** The FaqSearchIndex interface over an index's slots and its own update and search functions. */
-export function indexOver(slots: DocSlots, ops: Pick<FaqSearchIndex, 'upsert' | 'remove' | 'search' | 'expansions'>): FaqSearchIndex {
+export function indexOver(
+  slots: DocSlots,
+  ops: Pick<FaqSearchIndex, 'upsert' | 'remove' | 'search' | 'expansions' | 'confidence'>,
+): FaqSearchIndex {
   return {
     get size() {
       return slots.size;

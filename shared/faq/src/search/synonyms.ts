@@ -25,6 +25,8 @@ import { foldKana, normalize, wordnetLemmas } from '@convo/text';
 export interface SynonymSource {
   /** Groups `word` belongs to as a trigger: each group's members as written, `word`'s own spelling included. */
   groupsOf(word: string): readonly (readonly string[])[];
+  /** Whether `word` (an analysed word) is a word of the language people use, as the resource knows it; absent: unknown. */
+  isWord?(word: string): boolean;
 }
 
 /** How many groups one word may fire: a word of many senses expands to its commonest ones only. */
@@ -114,6 +116,8 @@ export function generalSynonyms(): SynonymSource {
       }
       return groups;
     },
+    // An English word in everyday use (a sense seen in WordNet's tagged corpus): "bake" is a word, "recieve" is not.
+    isWord: (word) => /^\p{Script=Latin}+$/u.test(word) && wordnetIndex().byStem.has(word),
   };
 }
 
@@ -162,5 +166,8 @@ export function customSynonyms(groups: readonly (readonly string[])[], keyOf: (m
 
 /** The deployment's groups first (they know its domain), then the general ones. */
 export function combineSynonyms(...sources: SynonymSource[]): SynonymSource {
-  return { groupsOf: (word) => sources.flatMap((source) => source.groupsOf(word)) };
+  return {
+    groupsOf: (word) => sources.flatMap((source) => source.groupsOf(word)),
+    isWord: (word) => sources.some((source) => source.isWord?.(word) ?? false),
+  };
 }

@@ -23,6 +23,12 @@ export interface FaqSearchIndex {
   get(id: string): FaqDocument | undefined;
   /** Best first, at most `topK`, only scores > 0; equal scores by id. Empty for a query with nothing to match. */
   search(query: string, opts: SearchOptions): SearchHit[];
+  /**
+   * How sure `best`, this index's best hit for `query`, is to answer it: a
+   * calibrated probability in [0, 1] (confidence.ts), 0 without a hit;
+   * absent for indexes that do not calibrate (the evaluation's baselines).
+   */
+  confidence?(query: string, best: SearchHit | undefined): number;
   /** The synonyms `query` is expanded to (query word → synonyms some document holds); absent where nothing is expanded. */
   expansions?(query: string): { word: string; synonyms: string[] }[];
 }

@@ -102,4 +102,47 @@ describe('corpus replicas', () => {
       replica.close();
     }
   });
+
+  it('answers from the version already indexed while a large upload is indexed, and from the new one once it is', async () => {
+    const store = newStore();
+    await store.upsert([doc('ship', 'How much is shipping?', 'Shipping is $5.')], 10_000);
+    // No wait at all: a job never waits for a newer version (FAQ_INDEX_WAIT_MS=0).
+    const replica = await CorpusReplica.open(store, log, { waitMs: 0 });
+    try {
+      const long = 'Our warehouse handles parcels of every size, with tracking and insurance included. '.repeat(40);
+      const upload = Array.from({ length: 400 }, (_, i) => doc(`bulk-${i}`, `Question ${i} about kites number ${i}?`, `${long} ${i}`));
+      const { version } = await store.upsert(upload, 10_000);
+
+      const during = await replica.view();
+      // The index it answers from is the earlier version, whole: the upload is not half in.
+      expect(during).toMatchObject({ version: 1, indexing: version });
+      expect(during.index.size).toBe(1);
+      expect(during.index.search('kites', { topK: 1 })).toEqual([]);
+      expect(during.index.search('shipping', { topK: 1 })[0]?.id).toBe('ship');
+
+      await vi.waitFor(
+        async () => {
+          const after = await replica.view();
+          expect(after).toMatchObject({ version, indexing: null });
+        },
+        { timeout: 30_000, interval: 20 },
+      );
+      expect(replica.index.size).toBe(401);
+    } finally {
+      replica.close();
+    }
+  });
+
+  it('waits for a small change within the bound, so a document uploaded before a request is found by it', async () => {
+    const store = newStore();
+    const replica = await CorpusReplica.open(store, log, { waitMs: 5_000 });
+    try {
+      await store.upsert([doc('kite', 'Can I fly a kite in the rain?', 'Only a waterproof kite.')], 100);
+      const view = await replica.view();
+      expect(view).toMatchObject({ version: 1, indexing: null });
+      expect(view.index.search('kite rain', { topK: 1 })[0]?.id).toBe('kite');
+    } finally {
+      replica.close();
+    }
+  });
 });

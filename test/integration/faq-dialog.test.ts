@@ -221,6 +221,24 @@ describe('single-shot /agent.search', () => {
   });
 });
 
+describe('corpus versions', () => {
+  it('names the corpus version a search answered from, and answers 503 with Retry-After for a version not indexed yet', async () => {
+    const now = await api.call('POST', '/agent.search', { body: { query: 'gift wrapping', topK: 1 } });
+    expect(now.json.corpusVersion).toEqual(expect.any(Number));
+    const same = await api.call('POST', '/agent.search', {
+      body: { query: 'gift wrapping', topK: 1, minCorpusVersion: now.json.corpusVersion },
+    });
+    expect(same.status).toBe(200);
+
+    const ahead = await api.call('POST', '/agent.search', {
+      body: { query: 'gift wrapping', topK: 1, minCorpusVersion: now.json.corpusVersion + 1000 },
+    });
+    expect(ahead.status).toBe(503);
+    expect(ahead.json.error).toMatchObject({ code: 'corpus_not_ready' });
+    expect(Number(ahead.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
 describe('answer or abstain in the dialog', () => {
   it('tells the user the FAQ has no answer, as JSON and as the assistant message and answer event of the turn', async () => {
     const first = await dialog({ message: 'how do I bake sourdough bread', options: { language: 'en' } });

@@ -3,6 +3,8 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { runSearchQuery, type SearchDeps } from '../../services/search/src/agent.js';
+import type { AgentSearchResponse, SearchJobResult } from '@convo/contract';
+
 import type { Logger } from '@convo/runtime';
 import type { EmbeddingsConfig } from '@convo/faq';
 import type { FaqDocument } from '@convo/contract';
@@ -11,6 +13,12 @@ import { Registry } from 'prom-client';
 import { decodeVector } from '@convo/faq/internal/search/dense';
 import { offlineProvider } from '../support/offline-policies.js';
 import { startFakeEmbeddings, type FakeEmbeddings } from '../support/fake-embeddings.js';
+
+/** A search job's response; fails the test when the job said its corpus version was not ready. */
+function answered(result: SearchJobResult): AgentSearchResponse {
+  if ('notReady' in result) throw new Error(`corpus not ready: ${JSON.stringify(result.notReady)}`);
+  return result;
+}
 
 /**
  * Hybrid FAQ retrieval on a real Redis against a fake OpenAI-compatible
@@ -396,7 +404,7 @@ describe('the search agent', () => {
       retrieve: search.retrieve,
       llm: offlineProvider({ latencyMs: 0 }),
       model: 'offline',
-      config: { faq: { topK: 3 } as SearchDeps['config']['faq'] },
+      config: { faq: { topK: 3, abstainBelow: 0.3 } as SearchDeps['config']['faq'] },
       log,
     };
   }
@@ -406,16 +414,16 @@ describe('the search agent', () => {
     const search = await replica(prefix);
     await allEmbedded(search);
 
-    const ok = await runSearchQuery({ v: 1, query: 'wuxtrel', topK: 3, language: 'en' }, deps(search));
+    const ok = answered(await runSearchQuery({ v: 1, query: 'wuxtrel', topK: 3, language: 'en' }, deps(search)));
     expect(ok.answer).toBe('Yes: plug the zorblax into any USB port.');
     expect(ok.steps[0]).toMatchObject({ type: 'search', query: 'wuxtrel', retrieval: 'hybrid' });
     expect(ok.steps[0]).not.toHaveProperty('warning');
 
     fake.setMode({ kind: 'status', status: 500 });
-    const down = await runSearchQuery({ v: 1, query: 'wuxtrel', topK: 3, language: 'en' }, deps(search));
+    const down = answered(await runSearchQuery({ v: 1, query: 'wuxtrel', topK: 3, language: 'en' }, deps(search)));
     expect(down.answer).toBeNull();
     expect(down.steps[0]).toMatchObject({ retrieval: 'lexical', warning: expect.stringMatching(/lexical results only/) });
-    const gift = await runSearchQuery({ v: 1, query: 'gift wrapping', topK: 3, language: 'en' }, deps(search));
+    const gift = answered(await runSearchQuery({ v: 1, query: 'gift wrapping', topK: 3, language: 'en' }, deps(search)));
     expect(gift.hits[0]?.id).toBe('gift');
   });
 });

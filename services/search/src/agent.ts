@@ -1,7 +1,7 @@
 import { type Logger, type StepContext, type StepHandler, type StepOutcome, SystemError } from '@convo/runtime';
 import type { FaqConfig, FaqDraft } from '@convo/faq';
 import {
-  type AgentSearchResponse,
+  type SearchJobResult,
   type AgentStep,
   event,
   type FaqHistoryEntry,
@@ -219,13 +219,17 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
 }
 
 /** A single-shot /agent.search: search, then answer from the hits; no session involved. */
-export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: AbortSignal): Promise<AgentSearchResponse> {
+export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: AbortSignal): Promise<SearchJobResult> {
   const parsed = SearchQueryJob.safeParse(data);
   // A payload that does not validate fails the same way every time: not retried.
   if (!parsed.success)
     throw new UnrecoverableError(`invalid search job: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join(', ')}`);
   const job = parsed.data;
-  const index: FaqSearchIndex = await deps.replica.fresh();
+  const view = await deps.replica.view();
+  // The caller asked for a corpus version this replica has not finished indexing: it is told to come back, not kept waiting.
+  if (job.minCorpusVersion !== undefined && view.version < job.minCorpusVersion)
+    return { notReady: { corpusVersion: view.version, wanted: job.minCorpusVersion } };
+  const index: FaqSearchIndex = view.index;
   const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;
   const searched = await search(deps, index, job.query, job.topK, job.language, signal);
   const { hits } = searched;
@@ -239,6 +243,7 @@ export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: A
     message: !composed || composed.method === 'none' ? abstentionMessage(language, deps.config.faq.contact) : null,
     hits: hits.map((h) => ({ id: h.id, question: h.question, answer: h.answer, score: h.score })),
     steps: [stepRecord(language, searched, false)],
+    corpusVersion: view.version,
   };
 }
 

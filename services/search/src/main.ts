@@ -15,6 +15,7 @@ runMain(() =>
         keyPrefix: config.keyPrefix,
         log,
         refreshMs: config.faq.refreshMs,
+        indexWaitMs: config.faq.indexWaitMs,
         synonymGroups,
         embeddings: config.faq.embeddings,
         registry: metrics.registry,

@@ -155,6 +155,14 @@ export const AgentSearchRequest = z.object({
   query: z.string().trim().min(1).max(2000),
   topK: z.number().int().min(1).max(50).default(3),
   language: SearchLanguageOption.default('auto'),
+  minCorpusVersion: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'answer from this corpus version or a later one (the `version` an upload answered with); 503 with Retry-After while it is still being indexed',
+    ),
 });
 export type AgentSearchRequest = z.infer<typeof AgentSearchRequest>;
 
@@ -293,6 +301,7 @@ export const SearchQueryJob = z.object({
   query: z.string().min(1),
   topK: z.number().int().min(1).max(50),
   language: SearchLanguageOption,
+  minCorpusVersion: z.number().int().min(0).optional(),
   /** The trace of the /agent.search request (tracing/propagation.ts). */
   trace: JobTrace,
 });
@@ -340,5 +349,16 @@ export const AgentSearchResponse = z.object({
   message: z.string().nullable().describe('when abstaining, what to tell the user (rephrase, or the configured contact); else null'),
   hits: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string(), score: z.number() })),
   steps: z.array(AgentStep),
+  corpusVersion: z
+    .number()
+    .int()
+    .describe('the corpus version the search answered from: while a newer upload is still being indexed, the previous one'),
 });
 export type AgentSearchResponse = z.infer<typeof AgentSearchResponse>;
+
+/** What a search job returns: the response, or that the corpus version the request asked for is still being indexed. */
+export const SearchJobResult = z.union([
+  AgentSearchResponse,
+  z.object({ notReady: z.object({ corpusVersion: z.number().int(), wanted: z.number().int() }) }),
+]);
+export type SearchJobResult = z.infer<typeof SearchJobResult>;

@@ -12,6 +12,8 @@ const FaqEnv = {
   FAQ_MAX_DOCS: envInt(50_000, 1),
   /** How often a planner/search process checks the corpus version in the background (0: only before each job). */
   FAQ_REFRESH_MS: envInt(1_000, 0),
+  /** How long a search or plan waits for a newer corpus version being indexed before answering from the previous one. */
+  FAQ_INDEX_WAIT_MS: envInt(2_000, 0),
   FAQ_MAX_UPLOAD_BYTES: envInt(10 * 1024 * 1024, 1024),
   /**
    * Answer or abstain: a search whose best hit's confidence (in [0, 1],
@@ -93,6 +95,8 @@ export type FaqConfig = Readonly<{
   seedFile: string;
   maxDocs: number;
   refreshMs: number;
+  /** How long a job waits for a newer corpus version being indexed (then answers from the previous one). */
+  indexWaitMs: number;
   maxUploadBytes: number;
   synonymsFile: string | undefined;
   /** Confidence below which a search abstains. */
@@ -119,6 +123,7 @@ export function loadFaqConfig(env: NodeJS.ProcessEnv = process.env): FaqConfig {
     seedFile: vars.FAQ_SEED_FILE,
     maxDocs: vars.FAQ_MAX_DOCS,
     refreshMs: vars.FAQ_REFRESH_MS,
+    indexWaitMs: vars.FAQ_INDEX_WAIT_MS,
     maxUploadBytes: vars.FAQ_MAX_UPLOAD_BYTES,
     synonymsFile: vars.FAQ_SYNONYMS_FILE || undefined,
     abstainBelow: vars.FAQ_ABSTAIN_BELOW,

@@ -2,6 +2,8 @@ import type { Logger } from '@convo/runtime';
 import type { FaqDocument } from '@convo/contract';
 import type { CorpusStore } from './corpus-store.js';
 import { createFaqIndex, type FaqSearchIndex } from './search/index.js';
+import type { PreparedDocument } from './search/types.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** What one sync changed: documents added or edited (with their stored JSON), ids removed; `initial` on the first load. */
 export type CorpusChange = { changed: { doc: FaqDocument; raw: string }[]; removed: string[]; initial: boolean };
@@ -14,7 +16,20 @@ export type ReplicaOptions = {
    * current; it must not block (the hybrid vectors embed in the background).
    */
   onChange?: (change: CorpusChange) => void;
+  /**
+   * How long a job waits for a newer corpus version being indexed before it
+   * is answered from the version already indexed (FAQ_INDEX_WAIT_MS).
+   * Small changes index within it, so a document uploaded before a request
+   * is found by it; a large upload does not hold requests up.
+   */
+  waitMs?: number;
 };
+
+/** The index a job is answered from, the corpus version it holds, and the newer version being indexed, if any. */
+export type ReplicaView = { index: FaqSearchIndex; version: number; indexing: number | null };
+
+/** Analysis runs in slices of about this long, so a large upload never blocks the worker's event loop (lock renewals, other jobs). */
+const SLICE_MS = 20;
 
 /**
  * One process's in-memory search index over the Redis corpus. Before serving
@@ -29,6 +44,7 @@ export class CorpusReplica {
   private version = -1;
   private readonly stored = new Map<string, string>();
   private refreshing: Promise<void> | null = null;
+  private indexing: number | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   private constructor(
@@ -36,11 +52,18 @@ export class CorpusReplica {
     readonly index: FaqSearchIndex,
     private readonly log: Logger,
     private readonly onChange?: (change: CorpusChange) => void,
+    private readonly waitMs = Infinity,
   ) {}
 
   /** Loads the corpus; with `refreshMs` > 0 also checks its version in the background that often. */
   static async open(store: CorpusStore, log: Logger, opts: ReplicaOptions = {}): Promise<CorpusReplica> {
-    const replica = new CorpusReplica(store, await createFaqIndex([], { synonymGroups: opts.synonymGroups }), log, opts.onChange);
+    const replica = new CorpusReplica(
+      store,
+      await createFaqIndex([], { synonymGroups: opts.synonymGroups }),
+      log,
+      opts.onChange,
+      opts.waitMs,
+    );
     await replica.fresh();
     if (opts.refreshMs && opts.refreshMs > 0) {
       replica.timer = setInterval(() => {
@@ -62,17 +85,31 @@ export class CorpusReplica {
     return this.version;
   }
 
-  /** The index, brought up to the corpus version in Redis. */
+  /** The index, brought up to the corpus version in Redis (or as far as the wait allows, see `view`). */
   async fresh(): Promise<FaqSearchIndex> {
+    return (await this.view()).index;
+  }
+
+  /**
+   * The index to answer a job from. When the corpus in Redis is newer, its
+   * indexing starts (or is joined) and is waited for up to `waitMs`; past
+   * that the job is answered from the version already indexed, which stays
+   * whole until the new one is (documents are analysed aside and put in at
+   * once). Before any version is indexed it waits for the first.
+   */
+  async view(): Promise<ReplicaView> {
     const current = await this.store.version();
     if (current !== this.version) {
+      this.indexing = Math.max(this.indexing ?? current, current);
       // Concurrent jobs share one refresh.
       this.refreshing ??= this.sync().finally(() => {
         this.refreshing = null;
+        this.indexing = null;
       });
-      await this.refreshing;
+      if (this.version === -1 || !Number.isFinite(this.waitMs)) await this.refreshing;
+      else await Promise.race([this.refreshing, delay(this.waitMs, undefined, { ref: false })]);
     }
-    return this.index;
+    return { index: this.index, version: this.version, indexing: this.indexing };
   }
 
   private async sync(): Promise<void> {
@@ -84,7 +121,8 @@ export class CorpusReplica {
     }
     const removed = [...this.stored.keys()].filter((id) => !snap.docs.has(id));
     const initial = this.version === -1;
-    if (changed.length > 0) this.index.upsert(changed.map((c) => c.doc));
+    this.indexing = snap.version;
+    if (changed.length > 0) await this.upsertInSlices(changed.map((c) => c.doc));
     if (removed.length > 0) this.index.remove(removed);
     this.stored.clear();
     for (const [id, raw] of snap.docs) this.stored.set(id, raw);
@@ -100,6 +138,25 @@ export class CorpusReplica {
       'faq index synced',
     );
     if (this.onChange && (changed.length > 0 || removed.length > 0 || initial)) this.notify({ changed, removed, initial });
+  }
+
+  /** Analyses the documents a slice at a time, yielding between slices, then puts them all in at once. */
+  private async upsertInSlices(docs: FaqDocument[]): Promise<void> {
+    const { prepare, upsertPrepared } = this.index;
+    if (!prepare || !upsertPrepared) {
+      this.index.upsert(docs);
+      return;
+    }
+    const prepared: PreparedDocument[] = [];
+    let sliceStart = performance.now();
+    for (const doc of docs) {
+      prepared.push(prepare(doc));
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    upsertPrepared(prepared);
   }
 
   private notify(change: CorpusChange): void {

@@ -1,5 +1,12 @@
 import { enqueueSearchQuery } from '@convo/faq';
-import { AgentSearchResponse, JOB_SCHEMA_VERSION, type AgentSearchRequest, type SearchQueryJob } from '@convo/contract';
+import { UnavailableError } from '@convo/runtime';
+import {
+  type AgentSearchResponse,
+  JOB_SCHEMA_VERSION,
+  type AgentSearchRequest,
+  SearchJobResult,
+  type SearchQueryJob,
+} from '@convo/contract';
 import type { GatewayDeps } from '../deps.js';
 import { awaitJob } from '../jobs/await-job.js';
 
@@ -8,7 +15,13 @@ export async function searchOnce(
   deps: Pick<GatewayDeps, 'queues' | 'config' | 'queueEvents'>,
   body: AgentSearchRequest,
 ): Promise<AgentSearchResponse> {
-  const payload: SearchQueryJob = { v: JOB_SCHEMA_VERSION, query: body.query, topK: body.topK, language: body.language };
+  const payload: SearchQueryJob = {
+    v: JOB_SCHEMA_VERSION,
+    query: body.query,
+    topK: body.topK,
+    language: body.language,
+    ...(body.minCorpusVersion !== undefined ? { minCorpusVersion: body.minCorpusVersion } : {}),
+  };
   // Listening before the job exists, so its completion cannot be missed.
   const events = await deps.queueEvents('search');
   const job = await enqueueSearchQuery(deps.queues, payload);
@@ -17,5 +30,15 @@ export async function searchOnce(
     what: 'the search',
     failedCode: 'search_failed',
   });
-  return AgentSearchResponse.parse(result);
+  const parsed = SearchJobResult.parse(result);
+  if ('notReady' in parsed)
+    throw new UnavailableError(
+      `corpus version ${parsed.notReady.wanted} is still being indexed (the search answers from version ${parsed.notReady.corpusVersion}); retry after Retry-After seconds`,
+      CORPUS_RETRY_AFTER_S,
+      'corpus_not_ready',
+    );
+  return parsed;
 }
+
+/** A large upload indexes in seconds (docs/benchmarks.md): a client that asked for it comes back after this. */
+const CORPUS_RETRY_AFTER_S = 2;

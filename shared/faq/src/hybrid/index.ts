@@ -28,6 +28,8 @@ export type FaqSearchDeps = {
   keyPrefix: string;
   log: Logger;
   refreshMs: number;
+  /** How long a job waits for a newer corpus version being indexed (FAQ_INDEX_WAIT_MS). */
+  indexWaitMs?: number;
   synonymGroups?: readonly (readonly string[])[];
   /** Undefined: lexical search only, exactly as without hybrid retrieval. */
   embeddings: EmbeddingsConfig | undefined;
@@ -47,7 +49,11 @@ export async function openFaqSearch(deps: FaqSearchDeps): Promise<FaqSearch> {
   const store = new CorpusStore(deps.redis, deps.keyPrefix);
   const cfg = deps.embeddings;
   if (!cfg) {
-    const replica = await CorpusReplica.open(store, deps.log, { refreshMs: deps.refreshMs, synonymGroups: deps.synonymGroups });
+    const replica = await CorpusReplica.open(store, deps.log, {
+      refreshMs: deps.refreshMs,
+      waitMs: deps.indexWaitMs,
+      synonymGroups: deps.synonymGroups,
+    });
     return { replica, retrieve: lexicalRetriever, close: () => replica.close() };
   }
   let pendingDocuments = () => 0;
@@ -69,6 +75,7 @@ export async function openFaqSearch(deps: FaqSearchDeps): Promise<FaqSearch> {
   });
   const replica = await CorpusReplica.open(store, deps.log, {
     refreshMs: deps.refreshMs,
+    waitMs: deps.indexWaitMs,
     synonymGroups: deps.synonymGroups,
     onChange: (change) => vectors.update(change),
   });

@@ -10,7 +10,7 @@ import { createPostings, type Bm25fParams, type Postings } from './postings.js';
 import { analyzeQuery, type AnalyzedQuery } from './query.js';
 import { questionScorer, rerankBonus, type RerankWeights } from './rerank.js';
 import { createDocSlots, indexOver, sameDocument, toHit } from './slots.js';
-import type { FaqSearchIndex, SearchOptions } from './types.js';
+import type { FaqSearchIndex, PreparedDocument, SearchOptions } from './types.js';
 
 /**
  * The FAQ search engine. Two stages:
@@ -124,9 +124,10 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   let chance: NullModel | undefined;
   let changedSinceChance = 0;
 
-  const add = (doc: FaqDocument) => {
-    // One document's analysis is one budgeted call: an uploaded text that slipped past the linear paths fails alone.
-    const features = withinTextBudget(() => docFeatures(analyzer, doc));
+  // One document's analysis is one budgeted call: an uploaded text that slipped past the linear paths fails alone.
+  const prepare = (doc: FaqDocument): PreparedDocument => ({ doc, features: withinTextBudget(() => docFeatures(analyzer, doc)) });
+
+  const add = ({ doc, features }: { doc: FaqDocument; features: ReturnType<typeof docFeatures> }) => {
     const { slot, previous } = slots.put(doc);
     if (previous !== undefined) removeSlot(previous);
     const indexed = config.compounds
@@ -156,15 +157,24 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     questions = next;
   };
 
-  const upsert = (docs: FaqDocument[]) => {
-    for (const doc of docs) {
-      const current = slots.get(doc.id);
-      if (current && sameDocument(current, doc)) continue;
-      add(doc);
+  const upsertPrepared = (prepared: PreparedDocument[]) => {
+    for (const item of prepared) {
+      const current = slots.get(item.doc.id);
+      if (current && sameDocument(current, item.doc)) continue;
+      add(item as { doc: FaqDocument; features: ReturnType<typeof docFeatures> });
     }
     fuzzy = undefined;
     last = undefined;
     compactIfSparse();
+  };
+
+  const upsert = (docs: FaqDocument[]) => {
+    upsertPrepared(docs.filter((doc) => !sameDocumentHeld(doc)).map(prepare));
+  };
+
+  const sameDocumentHeld = (doc: FaqDocument) => {
+    const current = slots.get(doc.id);
+    return current !== undefined && sameDocument(current, doc);
   };
 
   const remove = (ids: string[]) => {
@@ -406,6 +416,8 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
 
   return indexOver(slots, {
     upsert,
+    prepare,
+    upsertPrepared,
     remove,
     search,
     expansions: (query) => analyze(query).expansions,

@@ -12,11 +12,25 @@ export interface SearchOptions {
   language?: 'ja' | 'en' | 'auto';
 }
 
+/** A document analysed for an index (`prepare`), not yet in it: what `upsertPrepared` adds. */
+export interface PreparedDocument {
+  readonly doc: FaqDocument;
+  readonly features: unknown;
+}
+
 /** An FAQ index that can change while it serves queries. */
 export interface FaqSearchIndex {
   readonly size: number;
   /** Adds or replaces documents by id; analyses only these documents. */
   upsert(docs: FaqDocument[]): void;
+  /**
+   * The two halves of `upsert`, for a caller that analyses a large change a
+   * slice at a time and keeps serving the index as it was meanwhile:
+   * `prepare` is the analysis (the cost), `upsertPrepared` puts prepared
+   * documents in at once (cheap). Absent where an index has no such split.
+   */
+  prepare?(doc: FaqDocument): PreparedDocument;
+  upsertPrepared?(prepared: PreparedDocument[]): void;
   /** Unknown ids are ignored. */
   remove(ids: string[]): void;
   has(id: string): boolean;

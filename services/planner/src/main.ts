@@ -11,7 +11,10 @@ runMain(() =>
       const config = { ...core, faq: loadFaqConfig() };
       const [analyzer, replica] = await Promise.all([
         loadAnalyzer(),
-        CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log, { refreshMs: config.faq.refreshMs, waitMs: config.faq.indexWaitMs }),
+        CorpusReplica.open(new CorpusStore(redis, config.keyPrefix), log, {
+          refreshMs: config.faq.refreshMs,
+          waitMs: config.faq.indexWaitMs,
+        }),
       ]);
       return createPlannerHandler({ replica, analyzer, llm, model: config.llm.models.planner, config });
     },

@@ -41,7 +41,7 @@ export interface HitEvidence {
 }
 
 /** The logistic model's weights (see above). */
-export const CONFIDENCE_WEIGHTS = { relativeScore: 2.38, coverage: 1.44, logWords: 0.845, bias: -2.79 } as const;
+export const CONFIDENCE_WEIGHTS = { relativeScore: 2.413, coverage: 1.518, logWords: 0.898, bias: -2.919 } as const;
 
 /** The calibrated probability that the hit answers the query; 0 for no hit. */
 export function confidenceFrom(evidence: HitEvidence, weights = CONFIDENCE_WEIGHTS): number {

@@ -1,7 +1,7 @@
 import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/contract';
 import { detectLanguage, loadAnalyzer, withinTextBudget, type Analyzer } from '@convo/text';
 import { aspectTerms } from './aspects.js';
-import { confidenceFrom, DEFAULT_NULL_QUERIES, nullModel, nullModelStale, nullQueries, type NullModel } from './confidence.js';
+import { confidenceFrom, DEFAULT_NULL_QUERIES, type HitEvidence, nullModel, nullModelStale, nullQueries, type NullModel } from './confidence.js';
 import { docFeatures, FIELD } from './features.js';
 import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
 import { compileLexicon } from './lexicon.js';
@@ -372,9 +372,9 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
    * (confidence.ts): its score against the corpus's chance level, and the
    * share of the query's words its document holds.
    */
-  const confidence = (query: string, best: SearchHit | undefined): number => {
+  const evidence = (query: string, best: SearchHit | undefined): HitEvidence | undefined => {
     const slot = best ? slots.slotOf(best.id) : undefined;
-    if (!best || slot === undefined) return 0;
+    if (!best || slot === undefined) return undefined;
     const analyzed = analyze(query);
     const held = new Set(words.termsOf(slot).terms);
     let total = 0;
@@ -387,12 +387,17 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
         if (alternative.weight > strongest && alternative.terms.every((term) => held.has(term))) strongest = alternative.weight;
       covered += strongest * mass;
     }
-    return confidenceFrom({
+    return {
       score: best.score,
       chance: chanceLevel()?.median ?? 0,
       coverage: total > 0 ? covered / total : 0,
       words: analyzed.words.length,
-    });
+    };
+  };
+
+  const confidence = (query: string, best: SearchHit | undefined): number => {
+    const found = evidence(query, best);
+    return found ? confidenceFrom(found) : 0;
   };
 
   /**
@@ -422,6 +427,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     search,
     expansions: (query) => analyze(query).expansions,
     confidence,
+    evidence,
   });
 }
 

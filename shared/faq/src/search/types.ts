@@ -1,4 +1,5 @@
 import type { FaqDocument, SearchHit } from '@convo/contract';
+import type { HitEvidence } from './confidence.js';
 
 /**
  * `language` states which language's FAQ the caller prefers: 'ja' / 'en'
@@ -43,6 +44,8 @@ export interface FaqSearchIndex {
    * absent for indexes that do not calibrate (the evaluation's baselines).
    */
   confidence?(query: string, best: SearchHit | undefined): number;
+  /** What `confidence` is computed from (for the evaluation and debugging); undefined without a hit. */
+  evidence?(query: string, best: SearchHit | undefined): HitEvidence | undefined;
   /** The synonyms `query` is expanded to (query word → synonyms some document holds); absent where nothing is expanded. */
   expansions?(query: string): { word: string; synonyms: string[] }[];
 }

@@ -82,6 +82,7 @@ const ABLATIONS: [string, Partial<EngineConfig>][] = [
   ['− aspect weighting', { aspectWeight: 1 }],
   ['− compounds', { compounds: false }],
   ['− predicate weighting', { predicateWeight: 1 }],
+  ['− question words', { intentWeight: 0 }],
   ['− feedback', { feedback: { ...DEFAULT_ENGINE_CONFIG.feedback, weight: 0 } }],
 ];
 

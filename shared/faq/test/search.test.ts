@@ -169,7 +169,7 @@ describe('createFaqIndex', () => {
     );
   });
 
-  it("expands English words through WordNet only when asked: measured, it did not help English sets", async () => {
+  it('expands English words through WordNet only when asked: measured, it did not help English sets', async () => {
     expect(index.expansions?.('will you repay me')).toEqual([]);
     const withWordNet = await createEngine(CORPUS, {}, generalSynonyms({ english: true }));
     expect(withWordNet.expansions?.('will you repay me')).toEqual([{ word: 'repai', synonyms: ['refund', 'return'] }]);
@@ -418,6 +418,26 @@ describe('words as users write them', () => {
     // "lost property" is two corpus words: nothing is joined, and the result is the same as before.
     expect(ids(plain, 'lost property')[0]).toBe('lost');
     expect(plain.search('zzqx flurb', { topK: 3 }).every((hit) => hit.id !== 'lost' || hit.score < 0.2)).toBe(true);
+  });
+});
+
+describe('question words as weak evidence', () => {
+  const FEES: FaqDocument[] = [
+    // Near duplicates, as FAQ pages have them: the same topic, a different question.
+    doc('where', 'en', 'Where can I pay the fee?', 'At any branch counter or online.'),
+    doc('when', 'en', 'When can I pay the fee?', 'From the first to the last day of the month.'),
+    doc('ja-where', 'ja', '手数料はどこで支払えますか', '窓口またはオンラインで支払えます。'),
+    doc('ja-when', 'ja', '手数料はいつまでに支払えばよいですか', '月末までにお支払いください。'),
+  ];
+
+  it.each([
+    ['where do I pay the fee', 'where'],
+    ['when do I pay the fee', 'when'],
+    ['手数料 どこで払う', 'ja-where'],
+    ['手数料 いつ払う', 'ja-when'],
+  ])('tells entries on one topic apart by what is asked: %s', async (query, want) => {
+    const index = await createEngine(FEES);
+    expect(ids(index, query)[0]).toBe(want);
   });
 });
 

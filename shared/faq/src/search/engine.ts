@@ -1,8 +1,16 @@
 import type { FaqDocument, FaqLanguage, SearchHit } from '@convo/contract';
 import { detectLanguage, loadAnalyzer, withinTextBudget, type Analyzer } from '@convo/text';
 import { aspectTerms } from './aspects.js';
-import { confidenceFrom, DEFAULT_NULL_QUERIES, type HitEvidence, nullModel, nullModelStale, nullQueries, type NullModel } from './confidence.js';
-import { docFeatures, FIELD } from './features.js';
+import {
+  confidenceFrom,
+  DEFAULT_NULL_QUERIES,
+  type HitEvidence,
+  nullModel,
+  nullModelStale,
+  nullQueries,
+  type NullModel,
+} from './confidence.js';
+import { docFeatures, FIELD, INTENT_PREFIX } from './features.js';
 import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
 import { compileLexicon } from './lexicon.js';
 import { generalSynonyms, type SynonymSource } from './synonyms.js';
@@ -48,6 +56,12 @@ export interface EngineConfig {
    * verb outranks the entry about the thing asked for.
    */
   predicateWeight: number;
+  /**
+   * Weight of a question word of the query (where, when, how, どこ, いつ; see
+   * features.ts) relative to a noun: weak evidence of what is asked about the
+   * topic; 0 ignores them, as stop words.
+   */
+  intentWeight: number;
   /** Noun compounds (保険証, 被保険者) are words too, next to their parts (see features.ts). */
   compounds: boolean;
   /** Candidates the second stage reorders, and how much its bonus weighs; weight 0 turns it off. */
@@ -79,6 +93,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   synonymWeight: 0.5,
   aspectWeight: 0.5,
   predicateWeight: 0.5,
+  intentWeight: 0.25,
   compounds: true,
   rerank: { depth: 50, weight: 0.5, features: { coverage: 0.5, dice: 0.35, proximity: 0.15 } },
   otherLanguageFactor: 0.5,
@@ -198,6 +213,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
         fuzzyWeights: config.fuzzyWeights,
         synonymWeight: config.synonymWeight,
         predicateWeight: config.predicateWeight,
+        intentWeight: config.intentWeight,
         compounds: config.compounds,
         isWord: synonyms.isWord?.bind(synonyms),
       }),
@@ -296,7 +312,8 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     for (const slot of top) {
       const doc = words.termsOf(slot);
       doc.terms.forEach((term, i) => {
-        if (inQuery.has(term) || words.df(term) > maxDf) return;
+        // A question word says what is asked, not what the entries are about: never an expansion.
+        if (inQuery.has(term) || words.df(term) > maxDf || term.startsWith(INTENT_PREFIX)) return;
         relevance.set(term, (relevance.get(term) ?? 0) + (scores[slot]! * doc.counts[i]!) / Math.max(1, doc.length));
       });
     }
@@ -391,7 +408,8 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       score: best.score,
       chance: chanceLevel()?.median ?? 0,
       coverage: total > 0 ? covered / total : 0,
-      words: analyzed.words.length,
+      // Content words only: the model was fitted on them, and a question word says little about the topic.
+      words: analyzed.words.filter((word) => !word.label.startsWith(INTENT_PREFIX)).length,
     };
   };
 

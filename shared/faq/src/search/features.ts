@@ -64,6 +64,20 @@ export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
  * their suffixes (証, 料, 者, 院) are not content words on their own, so
  * without the joined form 保険証, 保険料 and 保険者 would all be just 保険.
  */
+/**
+ * Question words say what is asked about a topic: "where do I pay" and "when
+ * do I pay" want different entries, and so do 「どこで」 and 「いつまで」. They
+ * are stop words to the analyzer (every question has one), so they are kept
+ * here as terms of their own, marked with this prefix, for the query to weigh
+ * lightly (EngineConfig.intentWeight). The interrogatives of both languages,
+ * a closed class of the grammar, not a list of domain words.
+ */
+export const INTENT_PREFIX = '?';
+const INTERROGATIVES: ReadonlySet<string> = new Set([
+  ...['where', 'when', 'why', 'how', 'who', 'which', 'what'],
+  ...['どこ', 'いつ', 'なぜ', 'なんで', 'どう', 'どれ', 'どの', 'どちら', 'だれ', '誰', 'いくら', '何', 'なに'],
+]);
+
 function wordTerms(tokens: readonly Token[]): { words: string[]; compounds: string[] } {
   const words: string[] = [];
   const compounds: string[] = [];
@@ -74,6 +88,7 @@ function wordTerms(tokens: readonly Token[]): { words: string[]; compounds: stri
   };
   for (const token of tokens) {
     if (token.content) words.push(foldKana(token.base));
+    else if (INTERROGATIVES.has(token.surface) || INTERROGATIVES.has(token.base)) words.push(INTENT_PREFIX + foldKana(token.base));
     if (run.length > 0 && run.at(-1)!.run !== token.run) flush();
     if (
       token.script === 'ja' &&

@@ -1,5 +1,5 @@
 import { checkTextBudget, foldKana, type Analyzer, type Token } from '@convo/text';
-import { textFeatures } from './features.js';
+import { INTENT_PREFIX, textFeatures } from './features.js';
 import type { FuzzyMatcher } from './fuzzy.js';
 import type { Concept, Lexicon } from './lexicon.js';
 import type { Postings } from './postings.js';
@@ -55,6 +55,8 @@ export interface QueryExpansion {
   compounds: boolean;
   /** Weight of a verb or adjective of the query relative to a noun (see EngineConfig). */
   predicateWeight: number;
+  /** Weight of a question word (where, いつ; see features.ts) relative to a noun; 0 ignores them. */
+  intentWeight: number;
   /** Whether a word is a word of its language (a general dictionary's); such a word is never "corrected" into another. */
   isWord?: (word: string) => boolean;
 }
@@ -100,8 +102,9 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     const synonymWeight = words.df(word) > 0 ? expansion.synonymWeight : Math.sqrt(expansion.synonymWeight);
     const fired = conceptsOf(word);
     for (const concept of fired) alternatives.push(...synonyms(concept, synonymWeight));
-    const weight =
-      (expansion.aspects.terms.has(word) ? expansion.aspects.weight : 1) * (predicates.has(word) ? expansion.predicateWeight : 1);
+    const weight = word.startsWith(INTENT_PREFIX)
+      ? expansion.intentWeight
+      : (expansion.aspects.terms.has(word) ? expansion.aspects.weight : 1) * (predicates.has(word) ? expansion.predicateWeight : 1);
     const kept = strongest(alternatives, words);
     const used = fired.flatMap((concept) => concept.members.filter((member) => known(member.words)).map((member) => member.written));
     if (used.length > 0) expansions.push({ word: word, synonyms: [...new Set(used)] });

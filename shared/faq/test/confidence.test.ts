@@ -39,7 +39,7 @@ describe('null queries (the chance level of a corpus)', () => {
 });
 
 describe('confidenceFrom', () => {
-  const base = { score: 1, chance: 1, coverage: 1, words: 3 };
+  const base = { score: 1, chance: 1, coverage: 1, words: 3, unknown: 0, english: true };
 
   it('is a probability that grows with each piece of evidence', () => {
     const p = confidenceFrom(base);
@@ -49,6 +49,9 @@ describe('confidenceFrom', () => {
     expect(confidenceFrom({ ...base, coverage: 0.2 })).toBeLessThan(p);
     // The same score means less in a corpus where chance scores more.
     expect(confidenceFrom({ ...base, chance: 2 })).toBeLessThan(p);
+    // Words no document holds in any form lower it in English only.
+    expect(confidenceFrom({ ...base, unknown: 0.5 })).toBeLessThan(p);
+    expect(confidenceFrom({ ...base, unknown: 0.5, english: false })).toBe(confidenceFrom({ ...base, english: false }));
   });
 
   it('is 0 without a score', () => {

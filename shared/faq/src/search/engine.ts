@@ -396,9 +396,11 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     const held = new Set(words.termsOf(slot).terms);
     let total = 0;
     let covered = 0;
+    let unknown = 0;
     for (const word of analyzed.words) {
       const mass = word.idf * word.weight;
       total += mass;
+      if (word.alternatives.length === 0) unknown += mass;
       let strongest = 0;
       for (const alternative of word.alternatives)
         if (alternative.weight > strongest && alternative.terms.every((term) => held.has(term))) strongest = alternative.weight;
@@ -408,6 +410,8 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
       score: best.score,
       chance: chanceLevel()?.median ?? 0,
       coverage: total > 0 ? covered / total : 0,
+      unknown: total > 0 ? unknown / total : 1,
+      english: detectLanguage(query) === 'en',
       // Content words only: the model was fitted on them, and a question word says little about the topic.
       words: analyzed.words.filter((word) => !word.label.startsWith(INTENT_PREFIX)).length,
     };

@@ -8,6 +8,7 @@ import {
   parseLlmPlan,
   type PlanInput,
   type PlanMeta,
+  type PlannerCorpus,
   planMultiStepQuery,
   planOrchestrationSteps,
   planRuleBased,
@@ -52,7 +53,11 @@ export function createPlannerHandler(deps: PlannerDeps): StepHandler<FaqDraft> {
     const startedAt = draft.now();
     const { plan, meta } = await makePlan(input, options, language, {
       ...deps,
-      corpus: { probe: (q, k) => index.search(q, { topK: k, language: options.language }) },
+      corpus: {
+        probe: (q, k) => index.search(q, { topK: k, language: options.language }),
+        ...(index.confidence ? { confidence: index.confidence.bind(index) } : {}),
+        abstainBelow: deps.config.faq.abstainBelow,
+      },
       signal: ctx.signal,
     });
     updateTurnResult(draft, turn.turnId, (record) => {
@@ -104,7 +109,7 @@ function clarifyingQuestions(plan: MultiStepQueryPlan): string[] {
 }
 
 type MakePlanDeps = PlannerDeps & {
-  corpus: { probe: (q: string, k: number) => ReturnType<CorpusReplica['index']['search']> };
+  corpus: PlannerCorpus;
   signal?: AbortSignal;
 };
 

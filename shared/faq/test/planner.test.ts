@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest, ChatResponse, LlmProvider } from '@convo/agent-kit';
 import {
   buildLlmPlannerMessages,
+  createFaqIndex,
   parseLlmPlan,
   planMultiStepQuery,
   planRuleBased,
@@ -11,7 +12,7 @@ import {
   type PlannerHistoryEntry,
 } from '@convo/faq';
 import { loadAnalyzer, type Analyzer } from '@convo/text';
-import type { MultiStepQueryPlan, SearchHit } from '@convo/contract';
+import type { FaqDocument, MultiStepQueryPlan, SearchHit } from '@convo/contract';
 
 type Doc = Omit<SearchHit, 'score'>;
 
@@ -527,5 +528,48 @@ describe('parseLlmPlan', () => {
 
   it('takes the object out of a sentence around it', () => {
     expect(parseLlmPlan(`Here is the plan: ${SEED_PLAN_JSON}`, input('x')).ok).toBe(true);
+  });
+});
+
+describe('a close call between two entries', () => {
+  const CARDS: FaqDocument[] = [
+    { id: 'renew', question: 'How do I renew my travel card?', answer: 'Renew it online before it expires.', tags: [], language: 'en' },
+    {
+      id: 'replace',
+      question: 'How do I replace my travel card?',
+      answer: 'Report it lost and order a new one.',
+      tags: [],
+      language: 'en',
+    },
+    { id: 'fares', question: 'How are fares calculated?', answer: 'By zones travelled and the time of day.', tags: [], language: 'en' },
+  ];
+  // The engine's ranking, and a confidence set by the test: the rule is the planner's, the confidence the engine's (search.test.ts).
+  const withConfidence = async (sure: number): Promise<PlannerCorpus> => {
+    const index = await createFaqIndex(CARDS);
+    return { probe: (query, topK) => index.search(query, { topK }), confidence: () => sure, abstainBelow: 0.3 };
+  };
+
+  it('asks which of the two questions is meant when the best hit is unsure and the next scores nearly as well', async () => {
+    const unsure = planRuleBased(input('travel card'), { analyzer, corpus: await withConfidence(0.5) });
+    expect(unsure.needsClarification).toBe(true);
+    expect(unsure.raw).toMatchObject({
+      rules: ['clarify_close_call'],
+      choices: ['How do I renew my travel card', 'How do I replace my travel card'],
+    });
+    expect(unsure.clarifyingQuestions?.[0]).toBe(
+      'Which of these do you mean: How do I renew my travel card / How do I replace my travel card?',
+    );
+  });
+
+  it('answers when sure, when too unsure to answer at all (the search abstains), or when the second is far behind', async () => {
+    for (const sure of [0.9, 0.1])
+      expect(planRuleBased(input('travel card'), { analyzer, corpus: await withConfidence(sure) }).needsClarification).toBe(false);
+    // "renew" tells the two apart: the second hit is far behind.
+    expect(planRuleBased(input('renew travel card online'), { analyzer, corpus: await withConfidence(0.5) }).needsClarification).toBe(
+      false,
+    );
+    // A corpus that does not calibrate never gets the question.
+    const { probe } = await withConfidence(0.5);
+    expect(planRuleBased(input('travel card'), { analyzer, corpus: { probe } }).needsClarification).toBe(false);
   });
 });

@@ -17,3 +17,9 @@ export function askWhichTopic(language: PlanLanguage, term: string, topics: stri
     ? `「${term}」について、どの内容をお知りになりたいですか？（${topics.join('、')}）`
     : `What would you like to know about "${term}": ${topics.join(', ')}?`;
 }
+
+export function askWhichEntry(language: PlanLanguage, questions: string[]): string {
+  return language === 'ja'
+    ? `次のどちらについてお知りになりたいですか？（${questions.join('／')}）`
+    : `Which of these do you mean: ${questions.join(' / ')}?`;
+}

@@ -6,6 +6,13 @@ export type PlannerHistoryEntry = { role: 'user' | 'assistant' | 'system'; conte
 /** The corpus as the planner may consult it: a quick probe search, best first, with tags (facets `key:value`). */
 export interface PlannerCorpus {
   probe(query: string, topK: number): SearchHit[];
+  /**
+   * How sure the best hit of a probe is to answer it (FaqSearchIndex.confidence),
+   * and the level below which the search abstains; absent: the planner does not
+   * ask between close entries.
+   */
+  confidence?(query: string, best: SearchHit | undefined): number;
+  abstainBelow?: number;
 }
 
 export type PlanInput = { message: string; history: PlannerHistoryEntry[]; topK: number; language: 'ja' | 'en' | 'auto' };

@@ -1,3 +1,6 @@
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+
 /**
  * How sure the engine is that its best hit answers a query: a probability,
  * calibrated, rather than a raw score.
@@ -106,17 +109,19 @@ export function nullQueries(
     .filter((pool) => pool.entries.length >= 2);
   const total = pools.reduce((sum, pool) => sum + pool.entries.length, 0);
   if (total === 0) return [];
-  const random = mulberry32(opts.seed ^ total);
+  // Seeded, so that every replica draws the same queries for the same corpus.
+  const rng = xoroshiro128plus(opts.seed ^ total);
+  const below = (n: number) => uniformInt(rng, 0, n - 1);
   const queries: NullQuery[] = [];
   for (let i = 0; i < opts.count; i++) {
-    let pick = Math.floor(random() * total);
+    let pick = below(total);
     const pool = pools.find((candidate) => (pick -= candidate.entries.length) < 0)!;
     const length = Math.min(opts.lengths[i % opts.lengths.length]!, pool.entries.length);
     const chosen = new Set<number>();
-    while (chosen.size < length) chosen.add(Math.floor(random() * pool.entries.length));
+    while (chosen.size < length) chosen.add(below(pool.entries.length));
     const words = [...chosen].map((entry) => {
       const candidates = pool.entries[entry]!.words;
-      return candidates[Math.floor(random() * candidates.length)]!;
+      return candidates[below(candidates.length)]!;
     });
     queries.push({ query: words.join(' '), language: pool.language });
   }
@@ -138,16 +143,4 @@ export function nullModel(bestScores: readonly number[], corpusSize: number): Nu
 export function nullModelStale(model: NullModel | undefined, changed: number, tolerance = 0.05): boolean {
   if (!model) return true;
   return changed > tolerance * Math.max(1, model.corpusSize);
-}
-
-/** A small seeded PRNG (mulberry32): the draw must be the same in every process. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

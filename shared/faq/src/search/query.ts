@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { checkTextBudget, foldKana, type Analyzer, type Token } from '@convo/text';
 import { INTENT_PREFIX, textFeatures } from './features.js';
 import type { FuzzyMatcher } from './fuzzy.js';
@@ -121,6 +122,8 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
 
 /** The shortest part a word written together is split into ("lostproperty" → lost + property; not "a" + …). */
 const MIN_PART = 3;
+/** The longest word tried as two written together: longer than any two words, and a hostile 16,000-letter "word" is not split 16,000 ways. */
+const MAX_SPLIT_LENGTH = 32;
 
 /**
  * Words as users write them, where the corpus writes them the other way: a
@@ -135,7 +138,8 @@ const MIN_PART = 3;
 function otherSpellings(analyzer: Analyzer, text: string, words: Postings): Map<string, Alternative[]> {
   const found = new Map<string, Alternative[]>();
   const add = (word: string, alternative: Alternative) => found.set(word, [...(found.get(word) ?? []), alternative]);
-  const stem = (surface: string) => analyzer.tokens(surface)[0]?.base ?? surface;
+  // The analyzer's own base for an English word (its surface is already normalised and lower-case).
+  const stem = (surface: string) => stemmer(surface);
   const latin: Token[] = analyzer.tokens(text).filter((token) => token.script === 'latin');
   for (let i = 0; i + 1 < latin.length; i++) {
     checkTextBudget();
@@ -146,7 +150,8 @@ function otherSpellings(analyzer: Analyzer, text: string, words: Postings): Map<
   }
   for (const token of latin) {
     checkTextBudget();
-    if (!token.content || words.df(token.base) > 0 || token.surface.length < 2 * MIN_PART) continue;
+    const length = token.surface.length;
+    if (!token.content || words.df(token.base) > 0 || length < 2 * MIN_PART || length > MAX_SPLIT_LENGTH) continue;
     // The split whose rarer part is commonest in the corpus: "daypass" → day + pass rather than a rare fragment.
     let best: { terms: string[]; df: number } | undefined;
     for (let cut = MIN_PART; cut <= token.surface.length - MIN_PART; cut++) {

@@ -228,7 +228,8 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     expect((await api.call('GET', `/api/problems/${choice.id}`, { token })).json.prompt).toBe(choice.prompt);
 
     // Ask the agent 「問題文をもっと具体的にして」 on another problem: its message, the tools it ran, before/after and the scores.
-    const target = sheet.problems.find((problem: Json) => problem.type === 'multiple_choice' && problem.id !== choice.id);
+    // A written problem: the prompt can state the form of its model answer (a multiple-choice problem's choices already show it).
+    const target = sheet.problems.find((problem: Json) => problem.type === 'written' && problem.id !== choice.id);
     const agentCard = cardOf(wb, target.id);
     await agentCard.getByText('エージェントに依頼', { exact: true }).click();
     await agentCard.getByRole('group', { name: 'よく使う依頼' }).getByRole('button', { name: '問題文をもっと具体的にして' }).click();

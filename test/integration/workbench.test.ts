@@ -312,7 +312,8 @@ describe('the problem-management agent (seed cases)', () => {
   it('case 1, 「問題文をもっと具体的にして」: edits the prompt, checks consistency, scores; the problem stays consistent', async () => {
     const sheet = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' });
     const token = sheet.editToken as string;
-    const problem = sheet.problems[0];
+    // A written problem: its model answer's form is what the prompt can state (a multiple-choice one's choices already show it).
+    const problem = sheet.problems.find((candidate: Json) => candidate.type === 'written');
     const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request: '問題文をもっと具体的にして' } });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.intent).toBe('specify');
@@ -331,6 +332,21 @@ describe('the problem-management agent (seed cases)', () => {
     const runSteps = (await api.call('GET', `/api/worksheets/${sheet.worksheetId}/runsteps`, { token })).json.runSteps as Json[];
     expect(runSteps.map((run) => run.toolName)).toEqual(answer.json.actions.map((action: Json) => action.tool));
     expect(runSteps.every((run) => run.startedAt && run.finishedAt && run.input !== undefined)).toBe(true);
+  });
+
+  it('an edit the rule-based editor cannot make is not made and says why, in the sheet language; nothing stock is appended', async () => {
+    const sheet = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' });
+    const token = sheet.editToken as string;
+    const problem = sheet.problems.find((candidate: Json) => candidate.type === 'multiple_choice');
+    for (const request of ['問題文をもっと具体的にして', 'もっと難しくして', 'この問題を英語に翻訳して', '選択肢をもっと紛らわしくして']) {
+      const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request } });
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+      expect(answer.json.changed, request).not.toContain('prompt');
+      expect(answer.json.changed, request).not.toContain('choices');
+      expect(answer.json.after.problem.prompt).toBe(problem.prompt);
+      expect(answer.json.message, request).toMatch(/問題は変更していません。できなかったこと: .*ません。/);
+      expect(answer.json.message, request).not.toMatch(/[a-z]{4,}/);
+    }
   });
 
   it('case 2, "improve this problem": scores, suggests, edits, checks and scores again, with a before/after comparison', async () => {

@@ -21,6 +21,7 @@ import {
   generateOfflineWorksheet,
   qualityFor,
   ruleEdit,
+  type EditOutcome,
   suggestionsFor,
   validateEditValue,
 } from '@convo/workbench';
@@ -69,16 +70,21 @@ export const editor = createTool({
   execute(args, { draft }: ToolContext<WorkbenchDraft>) {
     const problem = currentProblem(draft);
     const language = languageOf(draft);
-    const edit =
+    const edit: EditOutcome =
       args.new_value !== null
-        ? { field: args.field, value: args.new_value, changes: [args.instruction] }
+        ? { kind: 'edited', field: args.field, value: args.new_value, changes: [args.instruction] }
         : ruleEdit(problem, args.field, analyzeIntent(args.instruction).intent, language);
-    if (!edit) {
-      step(draft, 'editor', 'error', `no rule applies to ${args.field}`);
+    if (edit.kind === 'refused') {
+      // Not done, and said so: the reason is in the sheet's language, for the teacher; the model is told to write the text itself.
+      step(draft, 'editor', 'error', edit.reason);
       return {
-        result: failure(
-          `The rule-based editor has nothing to change in ${args.field} for "${args.instruction}". Write the new text in new_value, or choose another section.`,
-        ),
+        result: {
+          status: 'error' as const,
+          result: {
+            message: `The rule-based editor did not change ${args.field}: ${edit.reason} Write the new text in new_value, or choose another section.`,
+            notDone: edit.reason,
+          },
+        },
       };
     }
     const problemError = validateEditValue(problem, edit.field, edit.value);

@@ -121,6 +121,14 @@ function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
             .join(ja ? '、' : ', ')}`,
     )
     .map((text) => (ja ? text : text.replace('（', ' (').replace(/）$/, ')')));
+  // What the editor was asked for and did not do, with its reason in the sheet's language: never reported as a change.
+  const notDone = [
+    ...new Set(
+      tail
+        .filter((outcome) => outcome.name === editor.name && outcome.status === 'error' && typeof outcome.result.notDone === 'string')
+        .map((outcome) => String(outcome.result.notDone)),
+    ),
+  ];
   const check = [...tail].reverse().find((outcome) => outcome.name === consistencyChecker.name);
   const score = lastScore(tail);
   const parts = [
@@ -131,6 +139,7 @@ function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
       : ja
         ? '問題は変更していません。'
         : 'The problem was not changed.',
+    notDone.length > 0 ? (ja ? `できなかったこと: ${notDone.join('')}` : `Not done: ${notDone.join(' ')}`) : '',
     check
       ? check.result.isConsistent
         ? ja

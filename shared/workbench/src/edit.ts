@@ -10,14 +10,37 @@ import { solvePrompt } from './solve.js';
  * 具体的にして」 specify, 「この問題を改善して」 improve, 「整合性チェック」
  * check, "make it harder" harden, and the section it names, if any.
  */
-export type Intent = 'simplify' | 'harden' | 'specify' | 'improve' | 'check' | 'fix' | 'suggest' | 'score';
+export type Intent =
+  | 'simplify'
+  | 'harden'
+  | 'specify'
+  | 'improve'
+  | 'check'
+  | 'fix'
+  | 'suggest'
+  | 'score'
+  | 'translate'
+  | 'hint'
+  | 'shorten'
+  | 'distractors'
+  | 'topic';
 export type EditSection = 'prompt' | 'choices' | 'explanation';
 
+// First match wins: the narrower requests before the words they share with broader ones
+// (「選択肢をもっと紛らわしく」 is about distractors before it is about "more"; "translate … to make it better" is a translation).
 const INTENTS: Array<[Intent, RegExp]> = [
   ['check', /整合|矛盾|チェック|consisten|check/i],
   ['fix', /修正|直して|直す|fix|repair|correct (?:it|this|the)/i],
   ['suggest', /提案|サジェスト|アイデア|suggest|ideas?/i],
   ['score', /評価|採点|スコア|品質を(?:見|測|教)|score|rate|evaluate|quality of/i],
+  ['translate', /翻訳|訳して|英訳|和訳|英語に|日本語に|translat|in english|in japanese|into (?:english|japanese)/i],
+  ['hint', /ヒント|手がかり|hint|clue/i],
+  [
+    'distractors',
+    /紛らわし|まぎらわし|誤答|ひっかけ|選択肢を(?:変え|増や|減ら|入れ替え)|distractor|plausible|wrong answers|(?:fewer|more|different) (?:choices|options)/i,
+  ],
+  ['shorten', /短く|簡潔|短い|shorter|shorten|concise|briefer/i],
+  ['topic', /テーマ|話題|題材|トピック|topic|about something else|another subject/i],
   ['simplify', /簡単|易し|やさし|平易|easier|simpler|simplify|less difficult/i],
   ['harden', /難しく|難易度を上げ|高度|harder|more difficult|challenging|tougher/i],
   ['specify', /具体|明確|詳しく|はっきり|specific|clearer|more precise|clarify|detail/i],
@@ -40,14 +63,23 @@ function intentOf(request: string): { intent: Intent; section: EditSection | nul
   return { intent, section };
 }
 
-export type EditOutcome = { field: EditSection; value: string | string[]; changes: string[] } | null;
+/**
+ * What the rule-based editor did: an edit it could derive from the problem
+ * itself, or a refusal that says why, in the sheet's language. It never
+ * appends a stock sentence as an "improvement": a change it cannot derive
+ * (new numbers, new distractors, a translation, a shorter wording) is
+ * refused and reported as not done.
+ */
+export type EditOutcome =
+  { kind: 'edited'; field: EditSection; value: string | string[]; changes: string[] } | { kind: 'refused'; reason: string };
 
 /**
- * The Editor's rules offline: a more specific prompt states the form of the
- * answer the choices are written in (a fraction in lowest terms, the unit,
- * x, the reading in hiragana, one word); an easier one gives a hint, a harder
- * one asks for the working too; a fuller explanation shows the working the
- * checker can do and why the nearest wrong answer is wrong.
+ * The Editor's rules offline, each derived from the problem: a fuller
+ * explanation gets the working the solver can do; a more specific written
+ * problem states the form its model answer is written in (a fraction in
+ * lowest terms, the unit, x, the reading in hiragana, one word); an easier
+ * one, or one asked for a hint, gets a hint of its kind. Anything else is
+ * refused with the reason (see EditOutcome).
  */
 export function ruleEdit(problem: Problem, section: EditSection, intent: Intent, language: 'ja' | 'en'): EditOutcome {
   return withinTextBudget(() => editByRules(problem, section, intent, language));
@@ -55,48 +87,122 @@ export function ruleEdit(problem: Problem, section: EditSection, intent: Intent,
 
 function editByRules(problem: Problem, section: EditSection, intent: Intent, language: 'ja' | 'en'): EditOutcome {
   const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
-  if (section === 'explanation') {
-    const solution = solvePrompt(problem.prompt);
-    const answer = problem.type === 'multiple_choice' ? problem.choices?.[problem.correctChoiceIndex ?? 0] : problem.modelAnswer;
-    // An explanation that already shows working gets the reason the other choices fail, not the working again.
-    if (!solution || !answer || /=/.test(problem.explanation)) {
-      const reason = say('ほかの選択肢は問題の条件に合いません。', 'The other choices do not meet the conditions in the question.');
-      if (problem.explanation.includes(reason)) return null;
-      return {
-        field: 'explanation',
-        value: `${problem.explanation.trim()} ${reason}`.trim(),
-        changes: [say('誤答の理由を追記', 'added why the other choices are wrong')],
-      };
-    }
-    const text = say(
-      `${solution.working}。答えは ${answer} です。${problem.explanation}`,
-      `${solution.working}, so the answer is ${answer}. ${problem.explanation}`,
+  const refuse = (ja: string, en: string): EditOutcome => ({ kind: 'refused', reason: say(ja, en) });
+  switch (intent) {
+    case 'translate':
+      return refuse(
+        '問題を別の言語に訳すことは、モデルなしの編集ではできません。訳した文を指定してください。',
+        'Translating a problem needs a model; the rule-based editor cannot. Give the translated text instead.',
+      );
+    case 'harden':
+      return refuse(
+        '難しくするには数や手順を変え、答え・解説・選択肢をすべて作り直す必要があり、モデルなしの編集ではできません。難易度を上げたワークシートを作り直してください。',
+        'Making it harder means new numbers or steps with the answer, explanation and choices rewritten together, which the rule-based editor cannot do. Create a worksheet at a harder level instead.',
+      );
+    case 'shorten':
+      return refuse(
+        '文を短くするには書き直しが必要で、モデルなしの編集ではできません。短くした文を指定してください。',
+        'Shortening the wording means rewriting it, which the rule-based editor cannot do. Give the shorter text instead.',
+      );
+    case 'topic':
+      return refuse(
+        '問題の題材を変えるには問題を作り直す必要があり、モデルなしの編集ではできません。',
+        'Changing the topic of a problem means writing a new one, which the rule-based editor cannot do.',
+      );
+    case 'distractors':
+      return refuse(
+        '新しい選択肢を考えることは、モデルなしの編集ではできません。選択肢を4つ指定するか、整合性に問題があれば自動修正を使ってください。',
+        'Writing new choices needs a model; the rule-based editor cannot. Give all four choices, or use the auto-fix if the check finds a problem.',
+      );
+    default:
+      break;
+  }
+  if (section === 'choices')
+    return refuse(
+      '選択肢の書き換えは、モデルなしの編集ではできません。選択肢を4つ指定してください。',
+      'Rewriting the choices needs a model; the rule-based editor cannot. Give all four choices instead.',
     );
-    return { field: 'explanation', value: text.trim(), changes: [say('途中の式を追記', 'added the working')] };
-  }
-  if (section === 'choices') return null;
+  if (intent === 'simplify' || intent === 'hint') return addHint(problem, language);
+  if (section === 'explanation') return addWorking(problem, language);
+  // specify, improve (and the other intents the editor is called for) on the prompt.
+  return stateAnswerForm(problem, language);
+}
+
+/** The solver's working at the head of the explanation, when it can solve the prompt and the explanation has none yet. */
+function addWorking(problem: Problem, language: 'ja' | 'en'): EditOutcome {
+  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  const solution = solvePrompt(problem.prompt);
+  const answer = problem.type === 'multiple_choice' ? problem.choices?.[problem.correctChoiceIndex ?? 0] : problem.modelAnswer;
+  if (!solution || !answer)
+    return {
+      kind: 'refused',
+      reason: say(
+        'この問題の途中の考え方を規則から導けないため、解説はモデルなしでは書き足せません。',
+        'The rule-based editor cannot work out this problem, so it cannot add to the explanation.',
+      ),
+    };
+  if (/=/.test(problem.explanation))
+    return {
+      kind: 'refused',
+      reason: say(
+        '解説にはすでに途中の式があります。これ以上の書き直しはモデルなしの編集ではできません。',
+        'The explanation already shows the working; rewriting it further needs a model.',
+      ),
+    };
+  const text = say(
+    `${solution.working}。答えは ${answer} です。${problem.explanation}`,
+    `${solution.working}, so the answer is ${answer}. ${problem.explanation}`,
+  );
+  return { kind: 'edited', field: 'explanation', value: text.trim(), changes: [say('途中の式を追記', 'added the working')] };
+}
+
+/** A hint of the problem's kind in brackets after the prompt, unless it has one. */
+function addHint(problem: Problem, language: 'ja' | 'en'): EditOutcome {
+  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  const hint = hintFor(problem, language);
   const prompt = problem.prompt.trim();
-  if (intent === 'simplify') {
-    const hint = hintFor(problem, language);
-    if (!hint || prompt.includes(hint)) return null;
+  if (!hint)
     return {
-      field: 'prompt',
-      value: `${prompt}${say('（', ' (')}${hint}${say('）', ')')}`,
-      changes: [say(`ヒントを追加: ${hint}`, `added a hint: ${hint}`)],
+      kind: 'refused',
+      reason: say(
+        'この問題に合うヒントを規則から作れません。ヒントの文を指定してください。',
+        'No hint of this kind of problem can be made by rule. Give the hint text instead.',
+      ),
     };
-  }
-  if (intent === 'harden') {
-    const ask = say('答えだけでなく、考え方も説明しなさい。', 'Explain how you found the answer, not only the answer.');
-    if (prompt.includes(ask)) return null;
-    return {
-      field: 'prompt',
-      value: joinSentences(prompt, ask, language),
-      changes: [say('考え方の説明を求める文を追加', 'asks for the reasoning too')],
-    };
-  }
-  const form = answerForm(problem, language);
-  if (!form || prompt.includes(form)) return null;
+  if (prompt.includes(hint))
+    return { kind: 'refused', reason: say('問題文にはすでにこのヒントがあります。', 'The prompt already has this hint.') };
   return {
+    kind: 'edited',
+    field: 'prompt',
+    value: `${prompt}${say('（', ' (')}${hint}${say('）', ')')}`,
+    changes: [say(`ヒントを追加: ${hint}`, `added a hint: ${hint}`)],
+  };
+}
+
+/**
+ * A written problem's prompt states the form its model answer is written in.
+ * A multiple-choice problem's choices already show it, so saying it again in
+ * the prompt would change nothing for the student.
+ */
+function stateAnswerForm(problem: Problem, language: 'ja' | 'en'): EditOutcome {
+  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  if (problem.type === 'multiple_choice' || !problem.modelAnswer)
+    return {
+      kind: 'refused',
+      reason: say(
+        '選択式の問題では答え方は選択肢で決まっているため、問題文に足せる具体的な情報を規則から導けません。変えたい点を指定してください。',
+        'In a multiple-choice problem the choices already fix the form of the answer, so the rule-based editor has nothing specific to add. Say what should change.',
+      ),
+    };
+  const prompt = problem.prompt.trim();
+  const form = answerForm(problem.modelAnswer, language);
+  if (!form || prompt.includes(form))
+    return {
+      kind: 'refused',
+      reason: say('問題文はすでに答え方を示しています。', 'The prompt already states how to answer.'),
+    };
+  return {
+    kind: 'edited',
     field: 'prompt',
     value: joinSentences(prompt, form, language),
     changes: [say(`答え方を明記: ${form}`, `states the answer form: ${form}`)],
@@ -109,20 +215,20 @@ function joinSentences(first: string, second: string, language: 'ja' | 'en'): st
   return /[。．？！?!」』）)]$/.test(first) ? `${first}${second}` : `${first}。${second}`;
 }
 
-/** The form of the answer, as the choices (or the model answer) are written. */
-function answerForm(problem: Problem, language: 'ja' | 'en'): string | null {
+/** The form of a model answer: a fraction, x, a unit, a reading in kana, one word, a number; null when none is clear. */
+function answerForm(modelAnswer: string, language: 'ja' | 'en'): string | null {
   const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
-  const samples = problem.choices ?? (problem.modelAnswer ? [problem.modelAnswer] : []);
-  if (samples.some((choice) => /\d\s*\/\s*\d/.test(choice)))
+  const samples = [modelAnswer];
+  if (samples.some((sample) => /\d\s*\/\s*\d/.test(sample)))
     return say('答えは既約分数で答えなさい。', 'Give the answer as a fraction in lowest terms.');
-  if (samples.some((choice) => /^\s*x\s*=/.test(choice))) return say('x の値を求めなさい。', 'Give the value of x.');
+  if (samples.some((sample) => /^\s*x\s*=/.test(sample))) return say('x の値を求めなさい。', 'Give the value of x.');
   const unit = unitOf(samples);
   if (unit) return say(`単位（${unit}）をつけて答えなさい。`, `Give the answer in ${unit}.`);
-  const kinds = samples.map(choiceKind);
-  if (kinds.every((kind) => kind === 'kana')) return say('読みをひらがなで答えなさい。', 'Answer with the reading in hiragana.');
-  if (kinds.every((kind) => kind === 'word')) return say('英単語1語で答えなさい。', 'Answer with one English word.');
-  if (kinds.every((kind) => kind === 'number')) return say('数で答えなさい。', 'Answer with a number.');
-  return say('最も適切なものを1つ選びなさい。', 'Choose the one best answer.');
+  const kind = choiceKind(modelAnswer);
+  if (kind === 'kana') return say('読みをひらがなで答えなさい。', 'Answer with the reading in hiragana.');
+  if (kind === 'word') return say('英単語1語で答えなさい。', 'Answer with one English word.');
+  if (kind === 'number') return say('数で答えなさい。', 'Answer with a number.');
+  return null;
 }
 
 /** A hint that makes the problem easier without giving the answer away. */

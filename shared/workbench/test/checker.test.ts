@@ -206,10 +206,75 @@ describe('quality, suggestions, intent and the editor', () => {
     expect(analyzeIntent(request)).toEqual({ intent, section });
   });
 
-  it('makes a prompt more specific by stating the form of the answer its choices use', () => {
+  it.each([
+    ['この問題を英語に翻訳して', 'translate', null],
+    ['translate this into Japanese', 'translate', null],
+    ['選択肢をもっと紛らわしくして', 'distractors', 'choices'],
+    ['make the distractors more plausible', 'distractors', 'choices'],
+    ['ヒントを追加して', 'hint', null],
+    ['問題文を短くして', 'shorten', 'prompt'],
+    ['change the topic of this problem', 'topic', null],
+  ])('reads %s as %s, not as "improve"', (request, intent, section) => {
+    expect(analyzeIntent(request)).toEqual({ intent, section });
+  });
+
+  it("never restates in the prompt the form a multiple-choice problem's choices already show: it says why", () => {
     const problem = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8');
-    const edit = ruleEdit(problem, 'prompt', 'specify', 'ja');
-    expect(edit).toMatchObject({ field: 'prompt', value: '次の計算をしなさい。1/4 + 1/8。答えは既約分数で答えなさい。' });
+    for (const intent of ['specify', 'improve'] as const) {
+      const edit = ruleEdit(problem, 'prompt', intent, 'ja');
+      expect(edit).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/選択式の問題では/) });
+    }
+  });
+
+  it("states the answer form a written problem's model answer uses", () => {
+    const problem = {
+      ...choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8'),
+      type: 'written' as const,
+      choices: null,
+      correctChoiceIndex: null,
+      modelAnswer: '3/8',
+    };
+    expect(ruleEdit(problem, 'prompt', 'specify', 'ja')).toMatchObject({
+      kind: 'edited',
+      field: 'prompt',
+      value: '次の計算をしなさい。1/4 + 1/8。答えは既約分数で答えなさい。',
+    });
+  });
+
+  it('adds the working to an explanation without it, and refuses one that already shows it, without appending a stock sentence', () => {
+    const bare = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '通分して足します。');
+    const edited = ruleEdit(bare, 'explanation', 'improve', 'ja');
+    expect(edited).toMatchObject({ kind: 'edited', field: 'explanation' });
+    expect(edited.kind === 'edited' && String(edited.value)).toMatch(/=.*答えは 3\/8 です。通分して足します。$/);
+    const worked = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8');
+    expect(ruleEdit(worked, 'explanation', 'improve', 'ja')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/すでに途中の式/),
+    });
+  });
+
+  it.each([
+    ['translate', 'ja', /訳す/],
+    ['harden', 'ja', /難しくするには/],
+    ['shorten', 'en', /Shortening/],
+    ['topic', 'en', /topic/],
+    ['distractors', 'ja', /新しい選択肢/],
+  ] as const)('refuses %s with the reason in the sheet language (%s)', (intent, language, reason) => {
+    const problem = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8');
+    for (const section of ['prompt', 'choices', 'explanation'] as const)
+      expect(ruleEdit(problem, section, intent, language)).toEqual({ kind: 'refused', reason: expect.stringMatching(reason) });
+  });
+
+  it('makes a problem easier with a hint of its kind, once', () => {
+    const problem = choice('次の計算をしなさい。1/4 + 1/8', ['3/8', '2/12', '1/32', '1/2'], 0, '2/8 + 1/8 = 3/8');
+    const edit = ruleEdit(problem, 'prompt', 'simplify', 'ja');
+    expect(edit).toMatchObject({
+      kind: 'edited',
+      field: 'prompt',
+      value: '次の計算をしなさい。1/4 + 1/8（分数は分母をそろえてから計算します）',
+    });
+    const again = ruleEdit({ ...problem, prompt: String(edit.kind === 'edited' && edit.value) }, 'prompt', 'hint', 'ja');
+    expect(again).toMatchObject({ kind: 'refused' });
   });
 
   it('undoes the last edit not itself undone', () => {

@@ -70,8 +70,13 @@ describe('worksheets', () => {
     const refused = await api.call('POST', '/api/worksheets', { body: { subject: 'Ancient history', difficulty: 'easy', language: 'en' } });
     expect(refused.status).toBe(422);
     expect(refused.json.error.code).toBe('unsupported_subject');
-    expect(refused.json.error.message).toMatch(/math/);
-    expect(refused.json.error.message).toMatch(/kanji/);
+    expect(refused.json.error.message).toBe(
+      'Worksheets for "Ancient history" cannot be made here. Subjects offered: Math, Kanji readings, English vocabulary',
+    );
+    // In the request's language, without the system's own words ("offline", "generation").
+    const ja = await api.call('POST', '/api/worksheets', { body: { subject: '理科', difficulty: 'easy', language: 'ja' } });
+    expect(ja.status).toBe(422);
+    expect(ja.json.error.message).toBe('「理科」のワークシートはここでは作れません。作れる教科: 算数・数学、漢字の読み、英単語');
   });
 
   it('answers 404 for an unknown worksheet or problem and 400 for a bad body', async () => {

@@ -16,6 +16,7 @@ export function offlineSubject(subject: string): OfflineSubject | null {
   return null;
 }
 
-export function supportedSubjects(): string[] {
-  return Object.entries(OFFLINE_SUBJECTS).map(([key, entry]) => `${key} (${entry.en} / ${entry.ja})`);
+/** The subjects offered, named for a teacher in `language`. */
+export function supportedSubjects(language: 'ja' | 'en'): string[] {
+  return Object.values(OFFLINE_SUBJECTS).map((entry) => entry[language]);
 }

@@ -58,7 +58,7 @@ async function generatorFor(subject: string): Promise<Generator | null> {
 /** Offline generation: a subject the generators do not cover is refused with the list they do. */
 export async function generateOfflineWorksheet(worksheetId: string, body: CreateWorksheetBody, now: string): Promise<Worksheet> {
   const generate = await generatorFor(body.subject);
-  if (!generate) throw new UnsupportedSubjectError(body.subject);
+  if (!generate) throw new UnsupportedSubjectError(body.subject, body.language);
   const base = { difficulty: body.difficulty, language: body.language, seed: worksheetId, topic: body.topic ?? null };
   const choice = await generate({ ...base, count: MULTIPLE_CHOICE_COUNT, type: 'multiple_choice' });
   const written = await generate({ ...base, count: WRITTEN_COUNT, type: 'written' });
@@ -94,11 +94,17 @@ function worksheetTitle(body: CreateWorksheetBody): string {
   return body.language === 'ja' ? `${body.subject}${topic} ${level}問題 10問` : `${body.subject}${topic}: ${level} worksheet, 10 problems`;
 }
 
+/** A subject no generator covers, told to the teacher in the request's language with the subjects offered (no internal words). */
 export class UnsupportedSubjectError extends AppError {
-  constructor(subject: string) {
-    super('unsupported_subject', `offline generation does not cover "${subject}"; supported subjects: ${supportedSubjects().join(', ')}`, {
-      status: 422,
-    });
+  constructor(subject: string, language: 'ja' | 'en') {
+    const offered = supportedSubjects(language);
+    super(
+      'unsupported_subject',
+      language === 'ja'
+        ? `「${subject}」のワークシートはここでは作れません。作れる教科: ${offered.join('、')}`
+        : `Worksheets for "${subject}" cannot be made here. Subjects offered: ${offered.join(', ')}`,
+      { status: 422 },
+    );
   }
 }
 

@@ -27,7 +27,7 @@ const en = {
   generated: 'Generated “{title}”: {n} problems. Checking their consistency…',
   loaded: 'Loaded “{title}”. Checking consistency…',
   allChecked: 'Consistency checked: {ok} of {total} problems consistent.',
-  unsupportedSubject: 'This subject is not supported offline. {message}',
+  unsupportedSubject: '{message}',
   worksheetGone: 'That worksheet no longer exists, or its link is not valid. Generate a new one.',
   noToken:
     'This worksheet cannot be opened here: this browser does not hold its key. Open it in the browser that created it, or with its read-only share link.',
@@ -162,7 +162,7 @@ const ja = {
   generated: '「{title}」を作成しました（{n} 問）。整合性を確認しています…',
   loaded: '「{title}」を読み込みました。整合性を確認しています…',
   allChecked: '整合性を確認しました: {total} 問中 {ok} 問が整合しています。',
-  unsupportedSubject: 'この教科にはオフラインでは対応していません。{message}',
+  unsupportedSubject: '{message}',
   worksheetGone: 'この問題セットはもう存在しないか、リンクが正しくありません。新しく作成してください。',
   noToken:
     'この問題セットはここでは開けません: このブラウザーには鍵が保存されていません。作成したブラウザーで開くか、閲覧専用の共有リンクを使ってください。',

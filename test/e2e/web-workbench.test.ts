@@ -343,9 +343,12 @@ describe.skipIf(!chromium.ok)('problem workbench page in Chromium', { timeout: 2
     await wb.getByLabel('Subject').fill('Ancient history');
     await wb.getByLabel('Worksheet language').selectOption('en');
     await wb.getByRole('button', { name: 'Generate 10 problems' }).click();
-    await expect(wb.getByRole('alert').textContent().then((text) => text?.trim())).resolves.toBe(
-      'Worksheets for "Ancient history" cannot be made here. Subjects offered: Math, Kanji readings, English vocabulary',
-    );
+    await expect(
+      wb
+        .getByRole('alert')
+        .textContent()
+        .then((text) => text?.trim()),
+    ).resolves.toBe('Worksheets for "Ancient history" cannot be made here. Subjects offered: Math, Kanji readings, English vocabulary');
     await expect(wb.evaluate(() => document.activeElement?.id)).resolves.toBe('subject');
 
     await wb.getByLabel('Subject').fill('English vocabulary');

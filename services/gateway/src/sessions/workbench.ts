@@ -47,7 +47,8 @@ import { acceptTurn, deleteSession } from './service.js';
 type Deps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'hub' | 'redis' | 'metrics' | 'quotas' | 'queueEvents'>;
 
 export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req: FastifyRequest): Promise<CreatedWorksheet> {
-  if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null) throw new UnsupportedSubjectError(body.subject, body.language);
+  if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null)
+    throw new UnsupportedSubjectError(body.subject, body.language);
   const sessionId = `ws-${randomUUID()}`;
   if (!(await deps.quotas.worksheets.take(clientOf(req), sessionId))) {
     throw new AppError(

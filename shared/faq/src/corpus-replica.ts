@@ -124,6 +124,8 @@ export class CorpusReplica {
     this.indexing = snap.version;
     if (changed.length > 0) await this.upsertInSlices(changed.map((c) => c.doc));
     if (removed.length > 0) this.index.remove(removed);
+    // The confidence's chance level is drawn here, with the indexing, not by the first search after it.
+    if (changed.length > 0 || removed.length > 0) this.index.calibrate?.();
     this.stored.clear();
     for (const [id, raw] of snap.docs) this.stored.set(id, raw);
     this.version = snap.version;

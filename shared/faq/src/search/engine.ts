@@ -450,6 +450,7 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     expansions: (query) => analyze(query).expansions,
     confidence,
     evidence,
+    calibrate: () => void chanceLevel(),
   });
 }
 

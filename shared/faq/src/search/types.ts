@@ -44,6 +44,12 @@ export interface FaqSearchIndex {
    * absent for indexes that do not calibrate (the evaluation's baselines).
    */
   confidence?(query: string, best: SearchHit | undefined): number;
+  /**
+   * Draws the corpus's chance level now, if the corpus changed enough since it
+   * was last drawn (confidence.ts), so that the first search after a change
+   * does not pay for it; the corpus replica calls it after each sync.
+   */
+  calibrate?(): void;
   /** What `confidence` is computed from (for the evaluation and debugging); undefined without a hit. */
   evidence?(query: string, best: SearchHit | undefined): HitEvidence | undefined;
   /** The synonyms `query` is expanded to (query word → synonyms some document holds); absent where nothing is expanded. */

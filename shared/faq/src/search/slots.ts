@@ -102,7 +102,10 @@ export function toHit(doc: FaqDocument, score: number): SearchHit {
 /** The FaqSearchIndex interface over an index's slots and its own update and search functions. */
 export function indexOver(
   slots: DocSlots,
-  ops: Pick<FaqSearchIndex, 'upsert' | 'prepare' | 'upsertPrepared' | 'remove' | 'search' | 'expansions' | 'confidence' | 'evidence' | 'calibrate'>,
+  ops: Pick<
+    FaqSearchIndex,
+    'upsert' | 'prepare' | 'upsertPrepared' | 'remove' | 'search' | 'expansions' | 'confidence' | 'evidence' | 'calibrate'
+  >,
 ): FaqSearchIndex {
   return {
     get size() {

@@ -176,7 +176,13 @@ describe.skipIf(!chromium.ok)('chat page in Chromium', { timeout: 180_000 }, () 
   it('completes a Japanese job application: every question checked, the audit shown, submitted', async () => {
     const chatPage = await openPage('/?lang=ja');
     await chatPage.getByLabel('求人応募').check();
-    await expect(chatPage.getByLabel('フォーム', { exact: true }).inputValue()).resolves.toBe('engineer-application-ja');
+    // The page fills the form list from /samples/forms after the choice: wait for it rather than read it at once.
+    const form = chatPage.getByLabel('フォーム', { exact: true });
+    await chatPage.waitForFunction(
+      (id) => (document.getElementById(id) as HTMLSelectElement | null)?.value === 'engineer-application-ja',
+      (await form.getAttribute('id')) ?? '',
+    );
+    await expect(form.inputValue()).resolves.toBe('engineer-application-ja');
     await chatPage.getByLabel('会話の言語').selectOption('ja');
     await chatPage.getByRole('button', { name: '開始' }).click();
     await waitForReply(chatPage, 0);

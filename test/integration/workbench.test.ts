@@ -79,6 +79,25 @@ describe('worksheets', () => {
     expect(ja.json.error.message).toBe('「理科」のワークシートはここでは作れません。作れる教科: 算数・数学、漢字の読み、英単語');
   });
 
+  it('honours a topic or refuses it with the topics offered: never other topics under the asked one’s title', async () => {
+    const speed = await api.call('POST', '/api/worksheets', {
+      body: { subject: '算数', difficulty: 'easy', language: 'ja', topic: '速さ' },
+    });
+    expect(speed.status).toBe(422);
+    expect(speed.json.error).toEqual({
+      code: 'unsupported_topic',
+      message: '「算数」の題材「速さ」には対応していません。選べる題材: 分数、割合・百分率、方程式、面積（空欄ならすべて）',
+    });
+    const kanji = await api.call('POST', '/api/worksheets', {
+      body: { subject: 'kanji', difficulty: 'easy', language: 'en', topic: 'animals' },
+    });
+    expect(kanji.status).toBe(422);
+    expect(kanji.json.error.message).toBe('Worksheets for "kanji" take no topic. Leave the topic empty.');
+    // A topic offered is honoured: every problem is of it.
+    const sheet = await worksheet({ subject: 'math', difficulty: 'easy', language: 'en', topic: 'percentages' });
+    expect(sheet.problems.every((problem: Json) => String(problem.source?.generator).startsWith('math.percent'))).toBe(true);
+  });
+
   it('answers 404 for an unknown worksheet or problem and 400 for a bad body', async () => {
     const token = 'a-token-of-no-worksheet-0123456789abcdefghij';
     expect((await api.call('GET', '/api/worksheets/ws-nope', { token })).status).toBe(404);

@@ -156,9 +156,10 @@ async function generate() {
     hideAlert();
     await showWorksheet(sheet, 'generated', tokens);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'unsupported_subject') {
+    if (err instanceof ApiError && (err.code === 'unsupported_subject' || err.code === 'unsupported_topic')) {
+      // The message says why and what is offered, in the worksheet's language.
       showAlert(tr(lang, 'unsupportedSubject', { message: err.message }));
-      els.subject.focus();
+      (err.code === 'unsupported_topic' ? els.topic : els.subject).focus();
     } else {
       showAlert(tr(lang, 'error', { message: messageOf(err) }));
     }

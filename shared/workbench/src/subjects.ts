@@ -20,3 +20,26 @@ export function offlineSubject(subject: string): OfflineSubject | null {
 export function supportedSubjects(language: 'ja' | 'en'): string[] {
   return Object.values(OFFLINE_SUBJECTS).map((entry) => entry[language]);
 }
+
+/**
+ * The topics a subject's generator honours, with the words that name them in
+ * a request and their names for a teacher. Math has its four kinds of
+ * exercise; the kanji and vocabulary generators take no topic.
+ */
+export const MATH_TOPIC_NAMES = {
+  fractions: { ja: '分数', en: 'fractions', words: /fraction|分数|約分|通分/i },
+  percentages: { ja: '割合・百分率', en: 'percentages', words: /percent|%|割合|百分率|パーセント|割引/i },
+  equations: { ja: '方程式', en: 'equations', words: /equation|algebra|方程式|一次|代数|linear/i },
+  areas: { ja: '面積', en: 'areas', words: /area|面積|図形|geometry|shape/i },
+} as const;
+
+/** The topics of `subject` offered, named for a teacher in `language` (none for a subject that takes no topic). */
+export function offeredTopics(subject: OfflineSubject, language: 'ja' | 'en'): string[] {
+  return subject === 'math' ? Object.values(MATH_TOPIC_NAMES).map((topic) => topic[language]) : [];
+}
+
+/** Whether a worksheet's free-text topic names something the subject's generator honours; no topic always does. */
+export function topicOffered(subject: OfflineSubject, topic: string | null | undefined): boolean {
+  if (!topic || topic.trim() === '') return true;
+  return subject === 'math' && Object.values(MATH_TOPIC_NAMES).some((entry) => entry.words.test(topic));
+}

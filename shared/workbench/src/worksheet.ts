@@ -17,7 +17,7 @@ import { scoreProblem } from './quality.js';
 import { suggest } from './suggest.js';
 import { generateMathProblems } from './generate/math.js';
 import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
-import { offlineSubject, supportedSubjects } from './subjects.js';
+import { offeredTopics, offlineSubject, supportedSubjects, topicOffered } from './subjects.js';
 
 /**
  * A worksheet: ten problems, seven multiple choice then three written, each
@@ -59,6 +59,7 @@ async function generatorFor(subject: string): Promise<Generator | null> {
 export async function generateOfflineWorksheet(worksheetId: string, body: CreateWorksheetBody, now: string): Promise<Worksheet> {
   const generate = await generatorFor(body.subject);
   if (!generate) throw new UnsupportedSubjectError(body.subject, body.language);
+  assertTopicOffered(body);
   const base = { difficulty: body.difficulty, language: body.language, seed: worksheetId, topic: body.topic ?? null };
   const choice = await generate({ ...base, count: MULTIPLE_CHOICE_COUNT, type: 'multiple_choice' });
   const written = await generate({ ...base, count: WRITTEN_COUNT, type: 'written' });
@@ -106,6 +107,32 @@ export class UnsupportedSubjectError extends AppError {
       { status: 422 },
     );
   }
+}
+
+/**
+ * A topic the subject's generator cannot honour, told to the teacher in the
+ * request's language with the topics offered: the worksheet is not made with
+ * other topics under the asked one's title.
+ */
+export class UnsupportedTopicError extends AppError {
+  constructor(subject: string, topic: string, language: 'ja' | 'en', offered: string[]) {
+    const message =
+      language === 'ja'
+        ? offered.length > 0
+          ? `「${subject}」の題材「${topic}」には対応していません。選べる題材: ${offered.join('、')}（空欄ならすべて）`
+          : `「${subject}」のワークシートは題材を指定できません。題材を空欄にしてください。`
+        : offered.length > 0
+          ? `The topic "${topic}" is not offered for "${subject}". Topics offered: ${offered.join(', ')} (or leave it empty for all)`
+          : `Worksheets for "${subject}" take no topic. Leave the topic empty.`;
+    super('unsupported_topic', message, { status: 422 });
+  }
+}
+
+/** Refuses a topic the offline generator of the body's subject cannot honour (the subject is one it covers). */
+export function assertTopicOffered(body: CreateWorksheetBody): void {
+  const subject = offlineSubject(body.subject);
+  if (subject && !topicOffered(subject, body.topic))
+    throw new UnsupportedTopicError(body.subject, body.topic ?? '', body.language, offeredTopics(subject, body.language));
 }
 
 /** Checks a new value for a field of a problem; the message says what is expected. */

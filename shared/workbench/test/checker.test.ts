@@ -10,6 +10,8 @@ import {
   solvePrompt,
   suggest,
   undoTarget,
+  offeredTopics,
+  topicOffered,
 } from '@convo/workbench';
 import { generateMathProblems } from '@convo/workbench/internal/generate/math';
 import { seededRandom } from '@convo/workbench/internal/generate/random';
@@ -289,5 +291,17 @@ describe('quality, suggestions, intent and the editor', () => {
     expect(undoTarget([edit(2, 'user'), edit(3, 'user')])?.version).toBe(3);
     expect(undoTarget([edit(2, 'user'), edit(3, 'user'), edit(4, 'undo')])?.version).toBe(2);
     expect(undoTarget([edit(2, 'user'), edit(3, 'undo')])).toBeNull();
+  });
+});
+
+describe('topics offered', () => {
+  it('takes a math topic named in either language, and no topic for the others', () => {
+    expect(topicOffered('math', '分数')).toBe(true);
+    expect(topicOffered('math', 'percentages and areas')).toBe(true);
+    expect(topicOffered('math', '速さ')).toBe(false);
+    expect(topicOffered('kanji', null)).toBe(true);
+    expect(topicOffered('kanji', '動物')).toBe(false);
+    expect(offeredTopics('math', 'en')).toEqual(['fractions', 'percentages', 'equations', 'areas']);
+    expect(offeredTopics('english', 'ja')).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import {
   offlineSubject,
   undoTarget,
   UnsupportedSubjectError,
+  assertTopicOffered,
   validateEditValue,
   workbenchDraft,
   worksheetIdOf,
@@ -47,8 +48,10 @@ import { acceptTurn, deleteSession } from './service.js';
 type Deps = Pick<GatewayDeps, 'store' | 'queues' | 'config' | 'hub' | 'redis' | 'metrics' | 'quotas' | 'queueEvents'>;
 
 export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req: FastifyRequest): Promise<CreatedWorksheet> {
-  if (deps.config.llm.provider === 'offline' && offlineSubject(body.subject) === null)
-    throw new UnsupportedSubjectError(body.subject, body.language);
+  if (deps.config.llm.provider === 'offline') {
+    if (offlineSubject(body.subject) === null) throw new UnsupportedSubjectError(body.subject, body.language);
+    assertTopicOffered(body);
+  }
   const sessionId = `ws-${randomUUID()}`;
   if (!(await deps.quotas.worksheets.take(clientOf(req), sessionId))) {
     throw new AppError(
@@ -79,7 +82,7 @@ export async function createWorksheet(deps: Deps, body: CreateWorksheetBody, req
       timeoutMs: deps.config.workbench.timeoutMs,
       what: `the worksheet ${sessionId}`,
       // A subject the generators do not cover is the request's fault.
-      statusOf: (code) => (code === 'unsupported_subject' ? 422 : 502),
+      statusOf: (code) => (code === 'unsupported_subject' || code === 'unsupported_topic' ? 422 : 502),
     });
     const { worksheet } = await loadWorkbench(deps, sessionId);
     return { ...worksheet, editToken: edit.token, shareToken: share.token };

@@ -1,3 +1,4 @@
+import { MATH_TOPIC_NAMES } from '../subjects.js';
 import type { Difficulty, WorkbenchLanguage } from '@convo/contract';
 import { formatNumber, gcd, sameNumber } from '../numbers.js';
 import { type GeneratedProblem, type GeneratorInput, placeAnswer } from './random.js';
@@ -290,19 +291,15 @@ function areas(random: Random, difficulty: Difficulty): Exercise {
 
 const MAKERS: Record<MathTopic, (random: Random, difficulty: Difficulty) => Exercise> = { fractions, percentages, equations, areas };
 
-/** Which topics a worksheet's free-text topic names ("分数", "percent", "面積と方程式"); all when it names none. */
+/**
+ * Which topics a worksheet's free-text topic names ("分数", "percent", "面積と方程式"); all when it names none.
+ * A topic that names none of them is refused before generation (topicOffered), never silently replaced by all.
+ */
 export function mathTopics(topic: string | null | undefined): MathTopic[] {
   if (!topic) return [...MATH_TOPICS];
-  const named = MATH_TOPICS.filter((name) => TOPIC_WORDS[name].test(topic));
+  const named = MATH_TOPICS.filter((name) => MATH_TOPIC_NAMES[name].words.test(topic));
   return named.length > 0 ? named : [...MATH_TOPICS];
 }
-
-const TOPIC_WORDS: Record<MathTopic, RegExp> = {
-  fractions: /fraction|分数|約分|通分/i,
-  percentages: /percent|%|割合|百分率|パーセント|割引/i,
-  equations: /equation|algebra|方程式|一次|代数|linear/i,
-  areas: /area|面積|図形|geometry|shape/i,
-};
 
 function distinctMistakes(exercise: Exercise): Mistake[] {
   const kept: Mistake[] = [];

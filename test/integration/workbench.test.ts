@@ -351,6 +351,9 @@ describe('the problem-management agent (seed cases)', () => {
     expect(answer.json.after.quality.overallScore).toBeGreaterThan(0);
     expect(answer.json.before.problem).toEqual(problem);
     expect(answer.json.message).toMatch(/品質スコア/);
+    // What the teacher sees of each tool is written for the teacher, in the sheet's language (the model's messages are English).
+    for (const action of answer.json.actions as Json[]) expect(action.summary, action.tool).not.toMatch(/[A-Za-z]{4,}/);
+    expect(answer.json.actions.find((action: Json) => action.tool === 'quality_scorer').summary).toMatch(/^品質スコア \d/);
     expect((await api.call('GET', `/api/problems/${problem.id}`, { token })).json.version).toBe(problem.version + 1);
     // A run step around every tool execution, kept with the worksheet.
     const runSteps = (await api.call('GET', `/api/worksheets/${sheet.worksheetId}/runsteps`, { token })).json.runSteps as Json[];

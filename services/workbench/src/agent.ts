@@ -51,6 +51,25 @@ const languageOf = (draft: WorkbenchDraft) => draft.state.workbench.worksheet?.l
 
 const qualityOf = (problem: Problem, draft: WorkbenchDraft) => qualityFor(problem, draft.state.workbench.worksheet!);
 
+/** Text for the teacher, in the sheet's language (the tools' result messages are for the model). */
+function say(draft: WorkbenchDraft, ja: string, en: string): string {
+  return languageOf(draft) === 'ja' ? ja : en;
+}
+
+const FIELD_NAMES: Record<string, { ja: string; en: string }> = {
+  prompt: { ja: '問題文', en: 'prompt' },
+  choices: { ja: '選択肢', en: 'choices' },
+  correctChoiceIndex: { ja: '正解の印', en: 'correct choice' },
+  explanation: { ja: '解説', en: 'explanation' },
+  modelAnswer: { ja: '模範解答', en: 'model answer' },
+};
+
+function fieldName(draft: WorkbenchDraft, field: string): string {
+  const names = FIELD_NAMES[field];
+  return names ? say(draft, names.ja, names.en) : field;
+}
+
+/** What a tool did, for the teacher: the `workbench.step` event, and the agent result's `actions`. */
 function step(draft: WorkbenchDraft, tool: string, status: 'success' | 'error', summary: string): void {
   const active = activeOf(draft);
   draft.emit(event('workbench.step', { turnId: active.turnId, problemId: active.problemId, tool, status, summary }));
@@ -104,7 +123,12 @@ export const consistencyChecker = createTool({
     const report = await consistencyReport(currentProblem(draft), languageOf(draft));
     const errors = report.issues.filter((issue) => issue.severity === 'error');
     const summary = report.isConsistent ? 'consistent' : errors.map((issue) => issue.issue).join(' ');
-    step(draft, 'consistency_checker', 'success', summary);
+    step(
+      draft,
+      'consistency_checker',
+      'success',
+      report.isConsistent ? say(draft, '整合性に問題はありません。', 'No consistency issues.') : summary,
+    );
     const score = Math.max(0, 1 - 0.3 * errors.length - 0.1 * (report.issues.length - errors.length));
     return {
       result: success(report.isConsistent ? 'Consistent.' : `Not consistent: ${summary}`, {
@@ -136,11 +160,12 @@ export const autoFixer = createTool({
     const { fixes, confidence, fixed } = await autoFix(problem, languageOf(draft));
     const fields = Object.entries(fixes) as Array<[EditableField, unknown]>;
     if (fields.length === 0) {
-      step(draft, 'auto_fixer', 'error', 'no fix available');
+      step(draft, 'auto_fixer', 'error', say(draft, '自動では直せませんでした。', 'Nothing could be fixed automatically.'));
       return { result: failure('No automatic fix is available for this problem.') };
     }
     for (const [field, value] of fields) problem = applyEdit(draft, problem, field, value, 'autofix');
-    step(draft, 'auto_fixer', 'success', `fixed ${fixed.join(', ')} (confidence ${confidence})`);
+    const changedFields = fields.map(([field]) => fieldName(draft, field)).join(say(draft, '、', ', '));
+    step(draft, 'auto_fixer', 'success', say(draft, `自動修正: ${changedFields}`, `Fixed automatically: ${changedFields}`));
     return { result: success(`Fixed: ${fixed.join(', ')}.`, { fixes, confidence }) };
   },
 });
@@ -151,12 +176,31 @@ export const qualityScorer = createTool({
   schema: z.object({}),
   async execute(_args, { draft }: ToolContext<WorkbenchDraft>) {
     const score = await qualityOf(currentProblem(draft), draft);
-    step(draft, 'quality_scorer', 'success', `overall ${score.overallScore}`);
+    step(draft, 'quality_scorer', 'success', say(draft, `品質スコア ${score.overallScore}`, `Quality score ${score.overallScore}`));
     return { result: success(`Overall quality ${score.overallScore}.`, { ...score }) };
   },
 });
 
 const answer = createAskTool();
+
+/**
+ * The tools run this turn, as the teacher sees them: each run step with the
+ * summary its tool wrote for the teacher (the `workbench.step` events, in the
+ * sheet's language), not the result message written for the model; the final
+ * `ask` with the agent's answer.
+ */
+function teacherActions(draft: WorkbenchDraft, turnId: string): AgentResult['actions'] {
+  const summaries = draft.events
+    .filter((emitted) => emitted.type === 'workbench.step' && (emitted.data as { turnId?: string }).turnId === turnId)
+    .map((emitted) => emitted.data as { tool: string; summary: string });
+  const answer = draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === turnId).at(-1)?.text ?? '';
+  return draft.runSteps.map((run) => {
+    const status = (run.output as { status?: string }).status === 'success' ? ('success' as const) : ('error' as const);
+    const index = summaries.findIndex((entry) => entry.tool === run.toolName);
+    const summary = index >= 0 ? summaries.splice(index, 1)[0]!.summary : run.toolName === 'ask' ? answer : '';
+    return { tool: run.toolName, status, summary };
+  });
+}
 
 export function workbenchContext(draft: WorkbenchDraft): WorkbenchContext {
   const sheet = draft.state.workbench.worksheet!;
@@ -229,11 +273,7 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler<Workben
       intent,
       message:
         draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1)?.text ?? '',
-      actions: draft.runSteps.map((run) => ({
-        tool: run.toolName,
-        status: (run.output as { status?: string }).status === 'success' ? 'success' : 'error',
-        summary: String((run.output as { result?: { message?: unknown } }).result?.message ?? ''),
-      })),
+      actions: teacherActions(draft, ctx.turn.turnId),
       before: beforeView,
       after: { problem: after, ...(await assessProblem(after, sheet)) },
       changed: (['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer'] as const).filter(

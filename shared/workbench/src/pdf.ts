@@ -7,8 +7,10 @@ import { checkTextBudget, textBudgetMs, withinTextBudget } from '@convo/text';
 import type { Problem, Worksheet, WorkbenchLanguage } from '@convo/contract';
 
 /**
- * Worksheet PDFs for the problem workbench: a questions sheet to hand out and
- * an answers sheet (correct choices, model answers, rubrics, explanations).
+ * Worksheet PDFs for the problem workbench: a questions sheet for students to
+ * write on (name and date, a box for each multiple-choice answer, lines for
+ * each written one) and an answer key (correct choices, model answers,
+ * rubrics, explanations).
  *
  * A4, drawn with pdfkit in Noto Sans JP (static TTFs shipped by the npm package
  * `@expo-google-fonts/noto-sans-jp`), which covers kana, the JIS kanji and Latin,
@@ -72,6 +74,8 @@ interface Labels {
   /** Separates a choice's label from its text on the answers sheet. */
   choiceGap: string;
   answer: string;
+  /** Beside the box a student writes the letter of their choice in, on the questions sheet. */
+  yourAnswer: string;
   modelAnswer: string;
   rubric: string;
   bullet: string;
@@ -80,7 +84,7 @@ interface Labels {
 
 const LABELS: Record<WorkbenchLanguage, Labels> = {
   ja: {
-    sheet: { questions: '問題', answers: '解答' },
+    sheet: { questions: '問題', answers: '解答・解説' },
     difficulty: { easy: '易しい', normal: '標準', hard: '難しい' },
     meta: (w) =>
       [
@@ -98,13 +102,14 @@ const LABELS: Record<WorkbenchLanguage, Labels> = {
     choice: ['ア', 'イ', 'ウ', 'エ'],
     choiceGap: '　',
     answer: '正解：',
+    yourAnswer: '答え',
     modelAnswer: '模範解答',
     rubric: '採点基準',
     bullet: '・',
     explanation: '解説',
   },
   en: {
-    sheet: { questions: 'Questions', answers: 'Answers' },
+    sheet: { questions: 'Questions', answers: 'Answer key' },
     difficulty: { easy: 'Easy', normal: 'Normal', hard: 'Hard' },
     meta: (w) =>
       [
@@ -122,6 +127,7 @@ const LABELS: Record<WorkbenchLanguage, Labels> = {
     choice: ['(A)', '(B)', '(C)', '(D)'],
     choiceGap: ' ',
     answer: 'Answer: ',
+    yourAnswer: 'Your answer',
     modelAnswer: 'Model answer',
     rubric: 'Rubric',
     bullet: '•',
@@ -136,6 +142,9 @@ const INDENT = 16;
 const CHOICE_LABEL_WIDTH = 30;
 const ANSWER_LINES = 5;
 const ANSWER_LINE_SPACING = 26;
+/** The box for a multiple-choice answer: room for one letter (ア, (B)) written by hand. */
+const ANSWER_BOX_WIDTH = 56;
+const ANSWER_BOX_HEIGHT = 22;
 const PROBLEM_GAP = 18;
 const COLOR = { text: '#111111', muted: '#555555', accent: '#1f4e79', rule: '#9a9a9a' };
 
@@ -299,6 +308,31 @@ function answerLinesPart(doc: Doc): Part {
   };
 }
 
+/** The box a student writes the letter of their choice in: the label, then an empty box. */
+function answerBoxPart(doc: Doc, labels: Labels): Part {
+  const height = ANSWER_BOX_HEIGHT + 6;
+  return {
+    height,
+    firstLine: height,
+    draw() {
+      const left = doc.page.margins.left + INDENT + 6;
+      setFont(doc, 'regular', 10, COLOR.muted);
+      const labelWidth = doc.widthOfString(labels.yourAnswer) + 8;
+      const top = doc.y + 3;
+      doc.text(labels.yourAnswer, left, top + (ANSWER_BOX_HEIGHT - doc.currentLineHeight()) / 2, { lineBreak: false });
+      doc
+        .save()
+        .rect(left + labelWidth, top, ANSWER_BOX_WIDTH, ANSWER_BOX_HEIGHT)
+        .lineWidth(0.8)
+        .strokeColor(COLOR.rule)
+        .stroke()
+        .restore();
+      doc.x = doc.page.margins.left;
+      doc.y = top + ANSWER_BOX_HEIGHT + 3;
+    },
+  };
+}
+
 function spacePart(doc: Doc, height: number): Part {
   return {
     height,
@@ -319,6 +353,7 @@ function questionParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
     choicesOf(problem).forEach((choice, i) => {
       parts.push(labelledPart(doc, labels.choice[i] ?? `${i + 1}`, choice, 11, INDENT + 6, CHOICE_LABEL_WIDTH, 3));
     });
+    parts.push(answerBoxPart(doc, labels));
   } else {
     parts.push(answerLinesPart(doc));
   }

@@ -338,12 +338,16 @@ describe.each(CASES)('worksheet PDF ($name)', ({ name, worksheet, answerLabel, c
       expect(page).toContain(squash(problem.prompt).slice(0, 12));
     }
     expect(text).not.toContain(squash(answerLabel));
+    // A student sheet: a box to write each multiple-choice answer in, lines for each written one.
+    const label = name === 'ja' ? '答え' : 'Your answer';
+    const boxes = pages.flatMap((page) => page.split('\n')).filter((line) => line.trim() === label).length;
+    expect(boxes).toBe(worksheet.problems.filter((problem) => problem.type === 'multiple_choice').length);
   });
 
   it('answers sheet: the correct choice with its label, model answers, rubric points and explanations', () => {
     const { text } = sheetOf(name, 'answers');
     expect(text).toContain(squash(worksheet.title));
-    expect(text).toContain(name === 'ja' ? '解答' : 'Answers');
+    expect(text).toContain(name === 'ja' ? '解答・解説' : 'Answerkey');
     for (const problem of worksheet.problems) {
       expect(text).toContain(squash(problem.explanation));
       if (problem.type === 'multiple_choice') {

@@ -2,7 +2,16 @@ import type { ConsistencyIssue, Problem } from '@convo/contract';
 import { checkTextBudget, loadKuromoji, tokenizeInPieces, withinTextBudget, type KuromojiTokenizer } from '@convo/text';
 import { isHiragana, isKana } from 'wanakana';
 import { hiragana } from './kana.js';
-import { answerValue, closeNumber, normalizeNumerals, quantitiesIn, quantityUnit, sameNumber } from './numbers.js';
+import {
+  answerValue,
+  closeNumber,
+  formatNumber,
+  normalizeNumerals,
+  quantitiesIn,
+  quantityUnit,
+  sameNumber,
+  toFraction,
+} from './numbers.js';
 import { solvePrompt, type Solution } from './solve.js';
 
 /**
@@ -173,7 +182,7 @@ function checkLoaded(problem: Problem, language: Lang, tokenizer: KuromojiTokeni
     marked < choices.length &&
     numericOrReadingChoices(choices, solution, reading)
   ) {
-    const shown = solution ? formatValue(solution.value) : reading!;
+    const shown = solution ? formatValue(solution.value, [problem.prompt, ...choices]) : reading!;
     if (correctIndices.length === 0) {
       add(
         'no_correct_choice',
@@ -381,7 +390,7 @@ function numberMismatch(
     if (changed.length > 0 && written.length > 0) {
       const promptOnly = written.filter((number) => !generated.some((value) => sameNumber(number, value)));
       if (promptOnly.length > 0)
-        return { field: 'prompt', promptOnly: promptOnly.map(formatValue), elsewhereOnly: changed.map(formatValue) };
+        return { field: 'prompt', promptOnly: promptOnly.map(asIn(problem)), elsewhereOnly: changed.map(asIn(problem)) };
     }
     return null;
   }
@@ -401,7 +410,7 @@ function numberMismatch(
     const changed = solution.operands.filter((operand) => !again.operands.some((other) => sameNumber(other, operand)));
     const used = again.operands.filter((operand) => !solution.operands.some((other) => sameNumber(other, operand)));
     if (changed.length > 0 && used.length > 0)
-      return { field: 'prompt', promptOnly: changed.map(formatValue), elsewhereOnly: used.map(formatValue) };
+      return { field: 'prompt', promptOnly: changed.map(asIn(problem)), elsewhereOnly: used.map(asIn(problem)) };
   }
   // Numbers the explanation calculates with that the prompt never gave, while a number the prompt gives goes unused.
   const choiceNumbers = (problem.choices ?? []).flatMap((choice) => writtenNumbers(choice));
@@ -423,7 +432,7 @@ function numberMismatch(
   );
   const unused = promptDigits.filter((number) => number > 2 && !explanationValues.some((value) => sameNumber(value, number)));
   if (foreign.length > 0 && unused.length > 0 && (markedValue === null || solution === null || !promptAnswered)) {
-    return { field: 'prompt', promptOnly: unused.map(formatValue), elsewhereOnly: foreign.map(formatValue) };
+    return { field: 'prompt', promptOnly: unused.map(asIn(problem)), elsewhereOnly: foreign.map(asIn(problem)) };
   }
   return null;
 }
@@ -581,8 +590,8 @@ function checkExplanation(problem: Problem, marked: number, solution: Solution |
       'explanation',
       'error',
       say(
-        `解説の計算結果（${formatValue(result)}）が正解（${choices[marked]}）と合いません。`,
-        `The explanation's result (${formatValue(result)}) does not match the marked answer (${choices[marked]}).`,
+        `解説の計算結果（${formatValue(result, choices)}）が正解（${choices[marked]}）と合いません。`,
+        `The explanation's result (${formatValue(result, choices)}) does not match the marked answer (${choices[marked]}).`,
       ),
       say('解説の計算を直す', 'Fix the working'),
     );
@@ -700,14 +709,27 @@ function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: A
       'modelAnswer',
       'error',
       say(
-        `模範解答に正しい答え（${formatValue(solution.value)}）がありません。`,
-        `The model answer does not reach the correct result (${formatValue(solution.value)}).`,
+        `模範解答に正しい答え（${formatValue(solution.value, [problem.prompt, answer])}）がありません。`,
+        `The model answer does not reach the correct result (${formatValue(solution.value, [problem.prompt, answer])}).`,
       ),
       say('模範解答を直す', 'Fix the model answer'),
     );
   }
 }
 
-function formatValue(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
+/** Numbers as `problem` writes them (its prompt, choices and model answer). */
+function asIn(problem: Problem): (value: number) => string {
+  const texts = [problem.prompt, ...(problem.choices ?? []), problem.modelAnswer ?? ''];
+  return (value) => formatValue(value, texts);
+}
+
+/**
+ * A number as the problem writes its numbers: a fraction where its texts (the
+ * prompt, the choices, the model answer) write fractions ("10/9", not the
+ * 1.111 a teacher of fractions would not recognise), else a decimal.
+ */
+function formatValue(value: number, texts: readonly string[]): string {
+  if (Number.isInteger(value)) return String(value);
+  const fractions = texts.some((text) => /\d\s*\/\s*\d/.test(text));
+  return fractions && toFraction(value) ? formatNumber(value, 'fraction') : String(Math.round(value * 1000) / 1000);
 }

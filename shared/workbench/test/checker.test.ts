@@ -56,6 +56,9 @@ describe('the consistency checker', () => {
 
   it('finds a missing answer, two right answers, duplicate, empty and off-topic choices', async () => {
     expect(await kinds(choice('What is 3/4 + 1/8?', ['1/2', '5/8', '4/12', '3/4'], 0, 'Add them.'))).toContain('no_correct_choice');
+    // Shown as the problem writes its numbers: a fraction (10/9), not 1.111.
+    const fractions = await checkProblem(choice('次の計算をしなさい。1/3 + 7/9', ['8/12', '8/9', '1/2', '4/3'], 1, '足します。'), 'ja');
+    expect(fractions.issues.find((issue) => issue.kind === 'no_correct_choice')?.issue).toBe('正しい答え（10/9）が選択肢にありません。');
     expect(await kinds(choice('What is 1/2 + 1/4?', ['3/4', '0.75', '1/6', '2/6'], 0, '1/2 + 1/4 = 3/4.'))).toContain('multiple_correct');
     expect(await kinds(choice('Capital of Italy?', ['Rome', 'Milan', 'milan ', 'Turin'], 0, 'Rome.'))).toContain('duplicate_choice');
     expect(await kinds(choice('Capital of Italy?', ['Rome', '', 'Milan', 'Turin'], 0, 'Rome.'))).toContain('empty_choice');

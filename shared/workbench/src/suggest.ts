@@ -2,6 +2,7 @@ import type { Difficulty, Problem, Suggestions } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import type { CheckFacts } from './check.js';
 import { unitOf } from './numbers.js';
+import { solvePrompt } from './solve.js';
 import type { OfflineSubject } from './subjects.js';
 
 /**
@@ -40,7 +41,10 @@ function suggestWithin(problem: Problem, facts: CheckFacts, context: SuggestCont
   if (kinds.has('wrong_answer') || kinds.has('no_correct_choice')) add('choices', { ja: '正解の印を確認する', en: 'Check the key' });
   if (kinds.has('explanation_names_other') || kinds.has('explanation_contradicts'))
     add('explanation', { ja: '結論を正解に合わせる', en: 'Match answer' });
-  if (!/=|→|×|÷|because|so |ので|から|ため/.test(problem.explanation)) add('explanation', { ja: '途中の式を示す', en: 'Show working' });
+  // Working is a computation's: a reading or a word's meaning has none to show.
+  const computed = context.subject === 'math' || (context.subject === null && solvePrompt(problem.prompt) !== null);
+  if (computed && !/=|→|×|÷|because|so |ので|から|ため/.test(problem.explanation))
+    add('explanation', { ja: '途中の式を示す', en: 'Show working' });
   if (!/mistake|wrong|instead|誤り|間違|ではなく/i.test(problem.explanation))
     add('explanation', { ja: '誤答の理由を書く', en: 'Why others fail' });
   const lengths = (problem.choices ?? []).map((choice) => [...choice].length);
@@ -96,18 +100,27 @@ function suggestWithin(problem: Problem, facts: CheckFacts, context: SuggestCont
     for (const section of ['prompt', 'choices', 'explanation'] as const)
       for (const idea of bySubject[context.subject][section]) add(section, idea);
 
-  // The worksheet's difficulty.
-  const byDifficulty: Record<Difficulty, Idea[]> = {
-    easy: [
-      { ja: '数や語を易しくする', en: 'Simpler numbers' },
-      { ja: 'ヒントを添える', en: 'Add a hint' },
-    ],
-    normal: [{ ja: '条件を一つ加える', en: 'Add a condition' }],
-    hard: [
-      { ja: '二段階の問いにする', en: 'Two steps' },
-      { ja: '文章題にする', en: 'Word problem' },
-    ],
-  };
+  // The worksheet's difficulty, in the terms of its subject (a kanji sheet has no numbers to make simpler).
+  const byDifficulty: Record<Difficulty, Idea[]> = computed
+    ? {
+        easy: [
+          { ja: '数を易しくする', en: 'Simpler numbers' },
+          { ja: 'ヒントを添える', en: 'Add a hint' },
+        ],
+        normal: [{ ja: '条件を一つ加える', en: 'Add a condition' }],
+        hard: [
+          { ja: '二段階の問いにする', en: 'Two steps' },
+          { ja: '文章題にする', en: 'Word problem' },
+        ],
+      }
+    : {
+        easy: [
+          { ja: 'よく使う語にする', en: 'Common words' },
+          { ja: 'ヒントを添える', en: 'Add a hint' },
+        ],
+        normal: [{ ja: '文脈を一つ加える', en: 'Add context' }],
+        hard: [{ ja: '文脈から推測させる', en: 'Infer from context' }],
+      };
   for (const idea of byDifficulty[context.difficulty]) add('prompt', idea);
 
   // General ideas, last.

@@ -200,6 +200,19 @@ describe('quality, suggestions, intent and the editor', () => {
     expect(ideas.explanation).toContain('Show working');
   });
 
+  it('suggests for the subject: no working to show or numbers to simplify on a kanji reading', async () => {
+    const reading = choice(
+      '「学校」の読み方はどれですか。',
+      ['がっこう', 'がくこう', 'まなびや', 'がっこ'],
+      0,
+      '学（がく）＋校（こう）で、がっこうと読みます。',
+    );
+    const ideas = suggest(reading, await checkProblem(reading, 'ja'), { subject: 'kanji', difficulty: 'easy', language: 'ja' });
+    expect([...ideas.prompt, ...ideas.explanation]).not.toContain('途中の式を示す');
+    expect(ideas.prompt).not.toContain('数を易しくする');
+    expect(ideas.prompt).toContain('よく使う語にする');
+  });
+
   it.each([
     ['もっと簡単にして', 'simplify', null],
     ['問題文をもっと具体的にして', 'specify', 'prompt'],

@@ -361,6 +361,18 @@ describe('the problem-management agent (seed cases)', () => {
     expect(runSteps.every((run) => run.startedAt && run.finishedAt && run.input !== undefined)).toBe(true);
   });
 
+  it('when suggestions are asked for, the answer carries them, in the sheet language', async () => {
+    const sheet = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' });
+    const token = sheet.editToken as string;
+    const problem = sheet.problems[0];
+    const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request: '改善の提案をして' } });
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    expect(answer.json.intent).toBe('suggest');
+    const ideas = (await api.call('GET', `/api/suggestions/${problem.id}`, { token })).json;
+    expect(answer.json.message).toContain(`問題文: ${ideas.prompt.join('、')}`);
+    expect(answer.json.message).toContain(`解説: ${ideas.explanation.join('、')}`);
+  });
+
   it('an edit the rule-based editor cannot make is not made and says why, in the sheet language; nothing stock is appended', async () => {
     const sheet = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' });
     const token = sheet.editToken as string;

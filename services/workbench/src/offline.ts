@@ -140,6 +140,7 @@ function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
         ? '問題は変更していません。'
         : 'The problem was not changed.',
     notDone.length > 0 ? (ja ? `できなかったこと: ${notDone.join('')}` : `Not done: ${notDone.join(' ')}`) : '',
+    ctx.intent === 'suggest' ? suggestionText(tail, ja) : '',
     check
       ? check.result.isConsistent
         ? ja
@@ -152,4 +153,22 @@ function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
     score ? (ja ? `品質スコア: ${score.overall}` : `Quality score: ${score.overall}`) : '',
   ];
   return parts.filter(Boolean).join(ja ? '' : ' ');
+}
+
+/** When suggestions were asked for, the answer carries them: each section's ideas, in the sheet's language. */
+function suggestionText(tail: ToolOutcome[], ja: boolean): string {
+  const ideas = [...tail].reverse().find((outcome) => outcome.name === suggestionGenerator.name && outcome.status === 'success')?.result;
+  if (!ideas) return '';
+  const sections: Array<[string, string, string]> = [
+    ['prompt', '問題文', 'Prompt'],
+    ['choices', '選択肢', 'Choices'],
+    ['explanation', '解説', 'Explanation'],
+  ];
+  const lines = sections
+    .map(([key, jaName, enName]) => {
+      const list = ideas[key];
+      return Array.isArray(list) && list.length > 0 ? `${ja ? jaName : enName}: ${list.join(ja ? '、' : '; ')}` : null;
+    })
+    .filter((line) => line !== null);
+  return lines.length > 0 ? `${ja ? '改善の提案' : 'Suggestions'} — ${lines.join(ja ? '／' : ' / ')}${ja ? '。' : '.'}` : '';
 }

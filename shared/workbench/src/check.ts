@@ -12,7 +12,7 @@ import {
   sameNumber,
   toFraction,
 } from './numbers.js';
-import { solvePrompt, type Solution } from './solve.js';
+import { dimensionsAfter, solvePrompt, type Solution } from './solve.js';
 
 /**
  * The ConsistencyChecker (docs/seeds/003): rules that really check, whoever
@@ -703,6 +703,22 @@ function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: A
   if (!solution) return;
   const values = quantitiesIn(answer).map((quantity) => quantity.value);
   const targets = [solution.value, ...solution.alternatives];
+  // The right number in a unit of another kind ("2.75 kg = 2750 g" for litres to millilitres) is not the answer.
+  const unit = solution.unit;
+  const otherDimension = unit ? dimensionsAfter(answer, solution.value) : [];
+  if (unit && otherDimension.length > 0 && !otherDimension.includes(unit.dimension)) {
+    add(
+      'written_missing_answer',
+      'modelAnswer',
+      'error',
+      say(
+        `模範解答の量の種類が違います（求めるのは ${formatValue(solution.value, [problem.prompt])} ${unit.name}）。`,
+        `The model answer gives another kind of quantity (the answer is ${formatValue(solution.value, [problem.prompt])} ${unit.name}).`,
+      ),
+      say('模範解答を直す', 'Fix the model answer'),
+    );
+    return;
+  }
   if (!values.some((value) => targets.some((target) => closeNumber(value, target)))) {
     add(
       'written_missing_answer',

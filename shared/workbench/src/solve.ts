@@ -16,6 +16,8 @@ export type Solution = {
   operands: number[];
   /** The computation as a line of the explanation. */
   working: string;
+  /** A unit conversion: the unit asked for and its dimension (a model answer must give the value in it, not in a mass for a volume). */
+  unit?: { name: string; dimension: string };
 };
 
 export function solvePrompt(prompt: string): Solution | null {
@@ -294,14 +296,7 @@ const UNIT_NAMES = Object.keys(UNITS)
 
 /** "Convert 2.75 L to mL", 「2.75 L は何 mL ですか」: the quantity in the unit asked for. */
 function solveConversion(text: string): Solution | null {
-  const lowered = text
-    .replace(/litres?|liters?/gi, 'l')
-    .replace(/millil/gi, 'ml')
-    .replace(/kilograms?/gi, 'kg')
-    .replace(/grams?/gi, 'g')
-    .replace(/kilometres?|kilometers?/gi, 'km')
-    .replace(/centimetres?|centimeters?/gi, 'cm')
-    .replace(/metres?|meters?/gi, 'm');
+  const lowered = lowerUnits(text);
   const match = new RegExp(
     String.raw`(?<!\d)(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])[^\d]{0,30}?(?:to|into|in|は何|は|を)\s*(?:何\s*)?(${UNIT_NAMES})(?![a-z])`,
     'i',
@@ -318,7 +313,34 @@ function solveConversion(text: string): Solution | null {
     alternatives: [],
     operands: [amount],
     working: `${trim(amount)} ${match[2]} = ${trim(value)} ${match[3]}`,
+    unit: { name: match[3]!, dimension: to.dimension },
   };
+}
+
+/** Lower-case unit spellings as the conversion reader writes them ("litres" → l, "millilitres" → ml). */
+function lowerUnits(text: string): string {
+  return text
+    .replace(/litres?|liters?/gi, 'l')
+    .replace(/millil/gi, 'ml')
+    .replace(/kilograms?/gi, 'kg')
+    .replace(/grams?/gi, 'g')
+    .replace(/kilometres?|kilometers?/gi, 'km')
+    .replace(/centimetres?|centimeters?/gi, 'cm')
+    .replace(/metres?|meters?/gi, 'm');
+}
+
+/**
+ * The dimensions (length, mass, volume, time) of the units a text writes right
+ * after the number `value` ("2750 g" → mass); empty when it writes none.
+ */
+export function dimensionsAfter(text: string, value: number): string[] {
+  const found: string[] = [];
+  const pattern = new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])`, 'gi');
+  for (const match of lowerUnits(normalizeNumerals(text)).matchAll(pattern)) {
+    const unit = UNITS[match[2]!.toLowerCase()] ?? UNITS[match[2]!];
+    if (unit && Math.abs(Number(match[1]) - value) < 1e-9 * Math.max(1, Math.abs(value))) found.push(unit.dimension);
+  }
+  return found;
 }
 
 function solveExpression(text: string, original: string): Solution | null {

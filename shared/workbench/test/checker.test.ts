@@ -321,3 +321,27 @@ describe('topics offered', () => {
     expect(offeredTopics('english', 'ja')).toEqual([]);
   });
 });
+
+describe('a written answer in the wrong kind of unit', () => {
+  const conversion = (modelAnswer: string) =>
+    Problem.parse({
+      id: 'ws-u-p8',
+      worksheetId: 'ws-u',
+      index: 8,
+      type: 'written',
+      prompt: 'Convert 2.75 litres to millilitres.',
+      choices: null,
+      correctChoiceIndex: null,
+      modelAnswer,
+      rubric: ['Gives 2750 mL'],
+      explanation: 'There are 1000 millilitres in one litre.',
+      version: 1,
+      source: null,
+    });
+
+  it('flags the right number in a unit of another kind, and passes it in the asked unit or bare', async () => {
+    expect(await kinds(conversion('2.75 kg = 2750 g'))).toContain('written_missing_answer');
+    for (const right of ['2.75 L = 2750 mL', '2750 millilitres', '2750'])
+      expect(await kinds(conversion(right))).not.toContain('written_missing_answer');
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { CorpusReplica, CorpusStore } from '@convo/faq';
+import { CorpusReplica, CorpusStore, type ReplicaOptions } from '@convo/faq';
 import { createLogger } from '@convo/runtime';
 import { type FaqDocument } from '@convo/contract';
 
@@ -29,6 +29,16 @@ function newPrefix(): string {
 const newStore = () => new CorpusStore(redis, newPrefix());
 
 const doc = (id: string, question: string, answer: string): FaqDocument => ({ id, question, answer, tags: [], language: 'en' });
+
+/** A replica of `store` for the length of `use`, closed after it whatever happens. */
+async function withReplica(store: CorpusStore, opts: ReplicaOptions, use: (replica: CorpusReplica) => Promise<void>): Promise<void> {
+  const replica = await CorpusReplica.open(store, log, opts);
+  try {
+    await use(replica);
+  } finally {
+    replica.close();
+  }
+}
 
 describe('corpus store', () => {
   it('upserts and removes atomically, counting created and updated, and bumps the version once per change', async () => {
@@ -92,23 +102,19 @@ describe('corpus replicas', () => {
 
   it('follows changes in the background when asked to, without a request', async () => {
     const store = newStore();
-    const replica = await CorpusReplica.open(store, log, { refreshMs: 20 });
-    try {
+    await withReplica(store, { refreshMs: 20 }, async (replica) => {
       expect(replica.index.size).toBe(0);
       await store.upsert([doc('late', 'Do you ship to Mars?', 'Not yet.')], 100);
       await vi.waitFor(() => expect(replica.index.has('late')).toBe(true), { timeout: 5_000, interval: 10 });
       expect(replica.corpusVersion).toBe(1);
-    } finally {
-      replica.close();
-    }
+    });
   });
 
   it('answers from the version already indexed while a large upload is indexed, and from the new one once it is', async () => {
     const store = newStore();
     await store.upsert([doc('ship', 'How much is shipping?', 'Shipping is $5.')], 10_000);
     // No wait at all: a job never waits for a newer version (FAQ_INDEX_WAIT_MS=0).
-    const replica = await CorpusReplica.open(store, log, { waitMs: 0 });
-    try {
+    await withReplica(store, { waitMs: 0 }, async (replica) => {
       const long = 'Our warehouse handles parcels of every size, with tracking and insurance included. '.repeat(40);
       const upload = Array.from({ length: 400 }, (_, i) => doc(`bulk-${i}`, `Question ${i} about kites number ${i}?`, `${long} ${i}`));
       const { version } = await store.upsert(upload, 10_000);
@@ -128,21 +134,16 @@ describe('corpus replicas', () => {
         { timeout: 30_000, interval: 20 },
       );
       expect(replica.index.size).toBe(401);
-    } finally {
-      replica.close();
-    }
+    });
   });
 
   it('waits for a small change within the bound, so a document uploaded before a request is found by it', async () => {
     const store = newStore();
-    const replica = await CorpusReplica.open(store, log, { waitMs: 5_000 });
-    try {
+    await withReplica(store, { waitMs: 5_000 }, async (replica) => {
       await store.upsert([doc('kite', 'Can I fly a kite in the rain?', 'Only a waterproof kite.')], 100);
       const view = await replica.view();
       expect(view).toMatchObject({ version: 1, indexing: null });
       expect(view.index.search('kite rain', { topK: 1 })[0]?.id).toBe('kite');
-    } finally {
-      replica.close();
-    }
+    });
   });
 });

@@ -46,6 +46,11 @@ type Expansions = { word: string; synonyms: string[] }[];
 /** One executed search: what was asked and what came back, and how sure its best hit is. */
 type Searched = { query: string; topK: number; hits: SearchHit[]; confidence?: number; expansions: Expansions; how: RetrievalFields };
 
+/** A search as the answer is composed from it. */
+function groupOf(s: Searched): SearchGroup {
+  return { query: s.query, hits: s.hits, ...(s.confidence !== undefined ? { confidence: s.confidence } : {}) };
+}
+
 /** How a search ran, as the step record, run step and `search` event carry it (nothing for a lexical-only deployment). */
 type RetrievalFields = Pick<Retrieval, 'retrieval' | 'warning'>;
 
@@ -132,7 +137,7 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
       const startedAt = draft.now();
       const searched = await search(deps, index, step.query, step.topK, options.language, ctx.signal);
       const { hits, expansions, how } = searched;
-      groups.push({ query: step.query, hits, ...(searched.confidence !== undefined ? { confidence: searched.confidence } : {}) });
+      groups.push(groupOf(searched));
       updateTurnResult(draft, turn.turnId, (record) => {
         record.hits.push(...hits.filter((hit) => !record.hits.some((known) => known.id === hit.id)));
         record.steps.push(stepRecord(language, searched, options.debug));
@@ -168,50 +173,35 @@ export function createSearchHandler(deps: SearchDeps): StepHandler<FaqDraft> {
     const history = mutableCopy<FaqHistoryEntry[]>(draft.state.faq.history);
     const confident = confidentGroups(groups, deps.config.faq.abstainBelow);
     const confidence = weakest(confident.length > 0 ? confident : groups);
-    if (confident.length === 0) {
-      // Nothing the corpus says answers this: say so rather than answer with the nearest entry.
-      const message = abstentionMessage(language, deps.config.faq.contact);
-      updateTurnResult(draft, turn.turnId, (record) => {
-        record.answer = null;
-        record.abstained = true;
-        record.abstentionMessage = message;
-        record.confidence = confidence;
-        record.sources = [];
-        record.final = true;
-        record.finishedAt = draft.now();
-        record.planMeta = { ...record.planMeta, answer: { method: 'none' } };
-      });
-      draft.addAssistantMessage('search', message, turn.turnId, null);
-      draft.emit(
-        event('answer', {
-          answer: null,
-          sources: [],
-          final: true,
-          abstained: true,
-          message,
-          ...(confidence !== null ? { confidence } : {}),
-        }),
-      );
-      pushHistory(draft, { role: 'assistant', content: message, plan });
-      draft.setAgent('planner');
-      return { kind: 'end' };
-    }
-    const composed = await compose(result.message, confident, language, history, deps, ctx.log, ctx.signal);
-    const sources = answerStep && !answerStep.includeSources ? [] : composed.sources;
+    // Nothing the corpus says answers this: say so rather than answer with the nearest entry.
+    const abstained = confident.length === 0;
+    const composed = abstained ? null : await compose(result.message, confident, language, history, deps, ctx.log, ctx.signal);
+    const reply = composed?.answer ?? abstentionMessage(language, deps.config.faq.contact);
+    const sources = !composed || (answerStep && !answerStep.includeSources) ? [] : composed.sources;
     updateTurnResult(draft, turn.turnId, (record) => {
-      record.answer = composed.answer;
+      record.answer = composed?.answer ?? null;
+      record.abstained = abstained;
+      record.abstentionMessage = abstained ? reply : null;
       record.confidence = confidence;
       record.sources = sources;
       record.final = true;
       record.finishedAt = draft.now();
       record.planMeta = {
         ...record.planMeta,
-        answer: { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) },
+        answer: composed ? { method: composed.method, ...(composed.fallback ? { fallback: composed.fallback } : {}) } : { method: 'none' },
       };
     });
-    draft.addAssistantMessage('search', composed.answer, turn.turnId, null);
-    draft.emit(event('answer', { answer: composed.answer, sources, final: true, ...(confidence !== null ? { confidence } : {}) }));
-    pushHistory(draft, { role: 'assistant', content: composed.answer, plan });
+    draft.addAssistantMessage('search', reply, turn.turnId, null);
+    draft.emit(
+      event('answer', {
+        answer: composed?.answer ?? null,
+        sources,
+        final: true,
+        ...(abstained ? { abstained: true, message: reply } : {}),
+        ...(confidence !== null ? { confidence } : {}),
+      }),
+    );
+    pushHistory(draft, { role: 'assistant', content: reply, plan });
     // Every dialog turn starts with the planner.
     draft.setAgent('planner');
     return { kind: 'end' };
@@ -233,14 +223,13 @@ export async function runSearchQuery(data: unknown, deps: SearchDeps, signal?: A
   const language = job.language === 'auto' ? detectLanguage(job.query) : job.language;
   const searched = await search(deps, index, job.query, job.topK, job.language, signal);
   const { hits } = searched;
-  const group = { query: job.query, hits, ...(searched.confidence !== undefined ? { confidence: searched.confidence } : {}) };
-  const confident = confidentGroups([group], deps.config.faq.abstainBelow);
-  const composed = confident.length > 0 ? await compose(job.query, confident, language, [], deps, deps.log, signal) : undefined;
+  const confident = confidentGroups([groupOf(searched)], deps.config.faq.abstainBelow);
+  const composed = confident.length > 0 ? await compose(job.query, confident, language, [], deps, deps.log, signal) : null;
   return {
-    answer: composed && composed.method !== 'none' ? composed.answer : null,
-    abstained: !composed || composed.method === 'none',
+    answer: composed?.answer ?? null,
+    abstained: composed === null,
     confidence: searched.confidence ?? (hits.length > 0 ? 1 : 0),
-    message: !composed || composed.method === 'none' ? abstentionMessage(language, deps.config.faq.contact) : null,
+    message: composed === null ? abstentionMessage(language, deps.config.faq.contact) : null,
     hits: hits.map((h) => ({ id: h.id, question: h.question, answer: h.answer, score: h.score })),
     steps: [stepRecord(language, searched, false)],
     corpusVersion: view.version,

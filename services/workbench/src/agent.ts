@@ -64,9 +64,9 @@ const FIELD_NAMES: Record<string, { ja: string; en: string }> = {
   modelAnswer: { ja: '模範解答', en: 'model answer' },
 };
 
-function fieldName(draft: WorkbenchDraft, field: string): string {
-  const names = FIELD_NAMES[field];
-  return names ? say(draft, names.ja, names.en) : field;
+/** A problem's field as the teacher calls it, in the sheet's language. */
+export function fieldLabel(field: string, language: 'ja' | 'en'): string {
+  return FIELD_NAMES[field]?.[language] ?? field;
 }
 
 /** What a tool did, for the teacher: the `workbench.step` event, and the agent result's `actions`. */
@@ -164,7 +164,7 @@ export const autoFixer = createTool({
       return { result: failure('No automatic fix is available for this problem.') };
     }
     for (const [field, value] of fields) problem = applyEdit(draft, problem, field, value, 'autofix');
-    const changedFields = fields.map(([field]) => fieldName(draft, field)).join(say(draft, '、', ', '));
+    const changedFields = fields.map(([field]) => fieldLabel(field, languageOf(draft))).join(say(draft, '、', ', '));
     step(draft, 'auto_fixer', 'success', say(draft, `自動修正: ${changedFields}`, `Fixed automatically: ${changedFields}`));
     return { result: success(`Fixed: ${fixed.join(', ')}.`, { fixes, confidence }) };
   },

@@ -1,6 +1,6 @@
 import { ask, call, type Policy, type ToolOutcome } from '@convo/agent-kit';
 import type { WorkbenchContext } from './context.js';
-import { autoFixer, consistencyChecker, editor, qualityScorer, suggestionGenerator } from './agent.js';
+import { autoFixer, consistencyChecker, editor, fieldLabel, qualityScorer, suggestionGenerator } from './agent.js';
 
 /** Quality below this after the planned tools: one more improvement of the weakest section (docs/seeds/003). */
 const QUALITY_BAR = 0.7;
@@ -99,15 +99,8 @@ function weakestSection(score: Score): 'prompt' | 'choices' | 'explanation' {
 
 function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
   const ja = ctx.language === 'ja';
-  const fieldName = (field: string) =>
-    ja
-      ? ((
-          { prompt: '問題文', choices: '選択肢', explanation: '解説', correctChoiceIndex: '正解の印', modelAnswer: '模範解答' } as Record<
-            string,
-            string
-          >
-        )[field] ?? field)
-      : field;
+  // English summaries keep the field names the model and the API use.
+  const fieldName = (field: string) => (ja ? fieldLabel(field, 'ja') : field);
   const edits = tail
     .filter((outcome) => (outcome.name === editor.name || outcome.name === autoFixer.name) && outcome.status === 'success')
     .map((outcome) =>

@@ -7,6 +7,7 @@ import {
   closeNumber,
   formatNumber,
   normalizeNumerals,
+  numberStyleOf,
   quantitiesIn,
   quantityUnit,
   sameNumber,
@@ -746,6 +747,7 @@ function asIn(problem: Problem): (value: number) => string {
  */
 function formatValue(value: number, texts: readonly string[]): string {
   if (Number.isInteger(value)) return String(value);
-  const fractions = texts.some((text) => /\d\s*\/\s*\d/.test(text));
-  return fractions && toFraction(value) ? formatNumber(value, 'fraction') : String(Math.round(value * 1000) / 1000);
+  return numberStyleOf(texts) === 'fraction' && toFraction(value)
+    ? formatNumber(value, 'fraction')
+    : String(Math.round(value * 1000) / 1000);
 }

@@ -1,7 +1,7 @@
 import type { Problem } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { choiceKind } from './check.js';
-import { unitOf } from './numbers.js';
+import { numberStyleOf, unitOf } from './numbers.js';
 import { solvePrompt } from './solve.js';
 
 /**
@@ -86,8 +86,7 @@ export function ruleEdit(problem: Problem, section: EditSection, intent: Intent,
 }
 
 function editByRules(problem: Problem, section: EditSection, intent: Intent, language: 'ja' | 'en'): EditOutcome {
-  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
-  const refuse = (ja: string, en: string): EditOutcome => ({ kind: 'refused', reason: say(ja, en) });
+  const refuse = (ja: string, en: string): EditOutcome => refused(language, ja, en);
   switch (intent) {
     case 'translate':
       return refuse(
@@ -130,25 +129,21 @@ function editByRules(problem: Problem, section: EditSection, intent: Intent, lan
 
 /** The solver's working at the head of the explanation, when it can solve the prompt and the explanation has none yet. */
 function addWorking(problem: Problem, language: 'ja' | 'en'): EditOutcome {
-  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  const say = sayIn(language);
   const solution = solvePrompt(problem.prompt);
   const answer = problem.type === 'multiple_choice' ? problem.choices?.[problem.correctChoiceIndex ?? 0] : problem.modelAnswer;
   if (!solution || !answer)
-    return {
-      kind: 'refused',
-      reason: say(
-        'この問題の途中の考え方を規則から導けないため、解説はモデルなしでは書き足せません。',
-        'The rule-based editor cannot work out this problem, so it cannot add to the explanation.',
-      ),
-    };
+    return refused(
+      language,
+      'この問題の途中の考え方を規則から導けないため、解説はモデルなしでは書き足せません。',
+      'The rule-based editor cannot work out this problem, so it cannot add to the explanation.',
+    );
   if (/=/.test(problem.explanation))
-    return {
-      kind: 'refused',
-      reason: say(
-        '解説にはすでに途中の式があります。これ以上の書き直しはモデルなしの編集ではできません。',
-        'The explanation already shows the working; rewriting it further needs a model.',
-      ),
-    };
+    return refused(
+      language,
+      '解説にはすでに途中の式があります。これ以上の書き直しはモデルなしの編集ではできません。',
+      'The explanation already shows the working; rewriting it further needs a model.',
+    );
   const text = say(
     `${solution.working}。答えは ${answer} です。${problem.explanation}`,
     `${solution.working}, so the answer is ${answer}. ${problem.explanation}`,
@@ -158,19 +153,16 @@ function addWorking(problem: Problem, language: 'ja' | 'en'): EditOutcome {
 
 /** A hint of the problem's kind in brackets after the prompt, unless it has one. */
 function addHint(problem: Problem, language: 'ja' | 'en'): EditOutcome {
-  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  const say = sayIn(language);
   const hint = hintFor(problem, language);
   const prompt = problem.prompt.trim();
   if (!hint)
-    return {
-      kind: 'refused',
-      reason: say(
-        'この問題に合うヒントを規則から作れません。ヒントの文を指定してください。',
-        'No hint of this kind of problem can be made by rule. Give the hint text instead.',
-      ),
-    };
-  if (prompt.includes(hint))
-    return { kind: 'refused', reason: say('問題文にはすでにこのヒントがあります。', 'The prompt already has this hint.') };
+    return refused(
+      language,
+      'この問題に合うヒントを規則から作れません。ヒントの文を指定してください。',
+      'No hint of this kind of problem can be made by rule. Give the hint text instead.',
+    );
+  if (prompt.includes(hint)) return refused(language, '問題文にはすでにこのヒントがあります。', 'The prompt already has this hint.');
   return {
     kind: 'edited',
     field: 'prompt',
@@ -185,28 +177,33 @@ function addHint(problem: Problem, language: 'ja' | 'en'): EditOutcome {
  * the prompt would change nothing for the student.
  */
 function stateAnswerForm(problem: Problem, language: 'ja' | 'en'): EditOutcome {
-  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  const say = sayIn(language);
   if (problem.type === 'multiple_choice' || !problem.modelAnswer)
-    return {
-      kind: 'refused',
-      reason: say(
-        '選択式の問題では答え方は選択肢で決まっているため、問題文に足せる具体的な情報を規則から導けません。変えたい点を指定してください。',
-        'In a multiple-choice problem the choices already fix the form of the answer, so the rule-based editor has nothing specific to add. Say what should change.',
-      ),
-    };
+    return refused(
+      language,
+      '選択式の問題では答え方は選択肢で決まっているため、問題文に足せる具体的な情報を規則から導けません。変えたい点を指定してください。',
+      'In a multiple-choice problem the choices already fix the form of the answer, so the rule-based editor has nothing specific to add. Say what should change.',
+    );
   const prompt = problem.prompt.trim();
   const form = answerForm(problem.modelAnswer, language);
   if (!form || prompt.includes(form))
-    return {
-      kind: 'refused',
-      reason: say('問題文はすでに答え方を示しています。', 'The prompt already states how to answer.'),
-    };
+    return refused(language, '問題文はすでに答え方を示しています。', 'The prompt already states how to answer.');
   return {
     kind: 'edited',
     field: 'prompt',
     value: joinSentences(prompt, form, language),
     changes: [say(`答え方を明記: ${form}`, `states the answer form: ${form}`)],
   };
+}
+
+/** Text for the teacher in the sheet's language. */
+function sayIn(language: 'ja' | 'en'): (ja: string, en: string) => string {
+  return (ja, en) => (language === 'ja' ? ja : en);
+}
+
+/** An edit not made, and why, in the sheet's language. */
+function refused(language: 'ja' | 'en', ja: string, en: string): EditOutcome {
+  return { kind: 'refused', reason: sayIn(language)(ja, en) };
 }
 
 /** Two sentences as one text: Japanese ends the first with 「。」 unless it already ends a sentence; English puts a space between. */
@@ -217,12 +214,11 @@ function joinSentences(first: string, second: string, language: 'ja' | 'en'): st
 
 /** The form of a model answer: a fraction, x, a unit, a reading in kana, one word, a number; null when none is clear. */
 function answerForm(modelAnswer: string, language: 'ja' | 'en'): string | null {
-  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
-  const samples = [modelAnswer];
-  if (samples.some((sample) => /\d\s*\/\s*\d/.test(sample)))
+  const say = sayIn(language);
+  if (numberStyleOf([modelAnswer]) === 'fraction')
     return say('答えは既約分数で答えなさい。', 'Give the answer as a fraction in lowest terms.');
-  if (samples.some((sample) => /^\s*x\s*=/.test(sample))) return say('x の値を求めなさい。', 'Give the value of x.');
-  const unit = unitOf(samples);
+  if (/^\s*x\s*=/.test(modelAnswer)) return say('x の値を求めなさい。', 'Give the value of x.');
+  const unit = unitOf([modelAnswer]);
   if (unit) return say(`単位（${unit}）をつけて答えなさい。`, `Give the answer in ${unit}.`);
   const kind = choiceKind(modelAnswer);
   if (kind === 'kana') return say('読みをひらがなで答えなさい。', 'Answer with the reading in hiragana.');
@@ -233,7 +229,7 @@ function answerForm(modelAnswer: string, language: 'ja' | 'en'): string | null {
 
 /** A hint that makes the problem easier without giving the answer away. */
 function hintFor(problem: Problem, language: 'ja' | 'en'): string | null {
-  const say = (ja: string, en: string) => (language === 'ja' ? ja : en);
+  const say = sayIn(language);
   const solution = solvePrompt(problem.prompt);
   if (solution) {
     const hints: Record<string, [string, string]> = {

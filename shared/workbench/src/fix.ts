@@ -3,7 +3,7 @@ import { withinTextBudget } from '@convo/text';
 import { isKana } from 'wanakana';
 import { checkProblem, choiceKind, normalizeChoice, type CheckFacts } from './check.js';
 import { hiragana } from './kana.js';
-import { answerValue, formatNumber, sameNumber } from './numbers.js';
+import { answerValue, formatNumber, numberStyleOf, sameNumber } from './numbers.js';
 
 /**
  * The AutoFixer (docs/seeds/003): a fix for what the checker found, without
@@ -140,8 +140,8 @@ function expectedAnswerText(problem: Problem, facts: CheckFacts): string | null 
 function choiceTemplate(choices: readonly string[], marked: number): (value: number) => string {
   const model = [choices[marked], ...choices].find((choice) => choice !== undefined && answerValue(choice) !== null) ?? '';
   const [prefix, , suffix] = aroundNumber(model) ?? ['', '', ''];
-  const fractions = choices.some((choice) => /\d\s*\/\s*\d/.test(choice));
-  return (value: number) => `${prefix}${formatNumber(value, fractions ? 'fraction' : 'decimal')}${suffix}`;
+  const style = numberStyleOf(choices);
+  return (value: number) => `${prefix}${formatNumber(value, style)}${suffix}`;
 }
 
 const LINE_BREAK = /[\n\r\u2028\u2029]/;

@@ -61,6 +61,11 @@ export function closeNumber(left: number, right: number): boolean {
 }
 
 /** A number written the way a worksheet would: integers plain, others as a reduced fraction when small, else two decimals. */
+/** How texts write their numbers: as fractions when any of them writes one ("3/8", "1 / 4"), else as decimals. */
+export function numberStyleOf(texts: readonly string[]): 'fraction' | 'decimal' {
+  return texts.some((text) => /\d\s*\/\s*\d/.test(text)) ? 'fraction' : 'decimal';
+}
+
 export function formatNumber(value: number, style: 'fraction' | 'decimal' = 'decimal'): string {
   if (Number.isInteger(value)) return String(value);
   if (style === 'fraction') {

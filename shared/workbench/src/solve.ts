@@ -317,6 +317,9 @@ function solveConversion(text: string): Solution | null {
   };
 }
 
+/** A number and the unit written right after it (built once: the checker runs it on every written problem). */
+const NUMBER_AND_UNIT = new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])`, 'gi');
+
 /** Lower-case unit spellings as the conversion reader writes them ("litres" → l, "millilitres" → ml). */
 function lowerUnits(text: string): string {
   return text
@@ -335,8 +338,7 @@ function lowerUnits(text: string): string {
  */
 export function dimensionsAfter(text: string, value: number): string[] {
   const found: string[] = [];
-  const pattern = new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(${UNIT_NAMES})(?![a-z])`, 'gi');
-  for (const match of lowerUnits(normalizeNumerals(text)).matchAll(pattern)) {
+  for (const match of lowerUnits(normalizeNumerals(text)).matchAll(NUMBER_AND_UNIT)) {
     const unit = UNITS[match[2]!.toLowerCase()] ?? UNITS[match[2]!];
     if (unit && Math.abs(Number(match[1]) - value) < 1e-9 * Math.max(1, Math.abs(value))) found.push(unit.dimension);
   }

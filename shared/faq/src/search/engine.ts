@@ -15,8 +15,8 @@ import { createFuzzyMatcher, type FuzzyMatcher } from './fuzzy.js';
 import { compileLexicon } from './lexicon.js';
 import { generalSynonyms, type SynonymSource } from './synonyms.js';
 import { createPostings, type Bm25fParams, type Postings } from './postings.js';
-import { analyzeQuery, type AnalyzedQuery } from './query.js';
-import { questionScorer, rerankBonus, type RerankWeights } from './rerank.js';
+import { analyzeQuery, type AnalyzedQuery, type WordSlot } from './query.js';
+import { coverage, questionScorer, rerankBonus, type RerankWeights } from './rerank.js';
 import { createDocSlots, indexOver, sameDocument, toHit } from './slots.js';
 import type { FaqSearchIndex, PreparedDocument, SearchOptions } from './types.js';
 
@@ -120,8 +120,12 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   const grams = createPostings(config.fields);
   const readings = createPostings(config.fields);
   const channels = [words, grams, readings];
-  /** Per slot: the question's word terms in order, and how many distinct n-grams it has (for the rerank). */
-  let questions: ({ words: string[]; gramCount: number } | undefined)[] = [];
+  /**
+   * Per slot: the question's word terms in order and how many distinct n-grams
+   * it has (for the rerank), and its content words as written (for the
+   * confidence's null queries, kept so that drawing them tokenizes nothing).
+   */
+  let questions: ({ words: string[]; gramCount: number; terms: string[] } | undefined)[] = [];
   const lexicon = config.synonymWeight > 0 ? compileLexicon(analyzer, synonyms) : undefined;
   const aspects = { terms: aspectTerms(analyzer), weight: config.aspectWeight };
   let fuzzy: FuzzyMatcher | undefined;
@@ -151,7 +155,11 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     words.add(slot, indexed);
     grams.add(slot, features.grams);
     readings.add(slot, features.readings);
-    questions[slot] = { words: indexed[FIELD.question]!, gramCount: new Set(features.grams[FIELD.question]).size };
+    questions[slot] = {
+      words: indexed[FIELD.question]!,
+      gramCount: new Set(features.grams[FIELD.question]).size,
+      terms: features.questionTerms,
+    };
     changedSinceChance++;
   };
 
@@ -368,14 +376,13 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
   /** Best scores of null queries (confidence.ts): words of different entries' questions, searched like a user's. */
   const chanceLevel = (): NullModel | undefined => {
     if (!nullModelStale(chance, changedSinceChance)) return chance;
-    const docs: FaqDocument[] = [];
+    const entries: { id: string; language: FaqLanguage; words: string[] }[] = [];
     for (let slot = 0; slot < slots.end; slot++) {
       const doc = slots.doc(slot);
-      if (doc) docs.push(doc);
+      if (doc) entries.push({ id: doc.id, language: doc.language, words: questions[slot]!.terms });
     }
     // In id order, so every replica draws the same queries whatever order it indexed the documents in.
-    docs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const entries = docs.map((doc) => ({ language: doc.language, words: withinTextBudget(() => analyzer.contentTerms(doc.question)) }));
+    entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const best = nullQueries(entries, DEFAULT_NULL_QUERIES).map(
       (drawn) => search(drawn.query, { topK: 1, language: drawn.language })[0]?.score ?? 0,
     );
@@ -393,23 +400,15 @@ function buildEngine(analyzer: Analyzer, config: EngineConfig, synonyms: Synonym
     const slot = best ? slots.slotOf(best.id) : undefined;
     if (!best || slot === undefined) return undefined;
     const analyzed = analyze(query);
-    const held = new Set(words.termsOf(slot).terms);
-    let total = 0;
-    let covered = 0;
-    let unknown = 0;
-    for (const word of analyzed.words) {
-      const mass = word.idf * word.weight;
-      total += mass;
-      if (word.alternatives.length === 0) unknown += mass;
-      let strongest = 0;
-      for (const alternative of word.alternatives)
-        if (alternative.weight > strongest && alternative.terms.every((term) => held.has(term))) strongest = alternative.weight;
-      covered += strongest * mass;
-    }
+    // The share of the query no document holds in any form: a slot left without a single alternative.
+    const mass = (word: WordSlot) => word.idf * word.weight;
+    const total = analyzed.words.reduce((sum, word) => sum + mass(word), 0);
+    const unknown = analyzed.words.reduce((sum, word) => sum + (word.alternatives.length === 0 ? mass(word) : 0), 0);
     return {
       score: best.score,
       chance: chanceLevel()?.median ?? 0,
-      coverage: total > 0 ? covered / total : 0,
+      // The rerank's coverage of a question, over the whole document: the idf-weighted share of the query it holds.
+      coverage: coverage(analyzed, words.termsOf(slot).terms),
       unknown: total > 0 ? unknown / total : 1,
       english: detectLanguage(query) === 'en',
       // Content words only: the model was fitted on them, and a question word says little about the topic.

@@ -29,9 +29,13 @@ export interface TextFeatures {
   predicates: string[];
   grams: string[];
   readings: string[];
+  /** The content words as the analyzer writes them (Analyzer.contentTerms), not folded: words a query could be made of. */
+  contentTerms: string[];
 }
 
 export interface DocFeatures {
+  /** The question's content words (TextFeatures.contentTerms), for the confidence's null queries. */
+  questionTerms: string[];
   /** Per field, in FIELD order. */
   words: string[][];
   compounds: string[][];
@@ -44,7 +48,11 @@ const JA_RUN = /[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe\u3400-\u9ff
 const LATIN_WORD = /\p{Script=Latin}+/gu;
 
 export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
-  const tokens = analyzer.tokens(text);
+  return featuresOfTokens(analyzer.tokens(text), text);
+}
+
+/** The features of a text already tokenized (a query's tokens serve its other spellings too, see query.ts). */
+export function featuresOfTokens(tokens: readonly Token[], text: string): TextFeatures {
   const folded = foldKana(normalize(text));
   const { words, compounds } = wordTerms(tokens);
   return {
@@ -55,15 +63,10 @@ export function textFeatures(analyzer: Analyzer, text: string): TextFeatures {
       .map((token) => foldKana(token.base)),
     grams: [...japaneseBigrams(folded), ...latinTrigrams(folded)],
     readings: readingTrigrams(tokens),
+    contentTerms: tokens.filter((token) => token.content).map((token) => token.base),
   };
 }
 
-/**
- * Content-word bases, then each run of two or more nouns joined as written
- * (保険 + 証 → 保険証, 被 + 保険 + 者 → 被保険者): IPADIC splits compounds, and
- * their suffixes (証, 料, 者, 院) are not content words on their own, so
- * without the joined form 保険証, 保険料 and 保険者 would all be just 保険.
- */
 /**
  * Question words say what is asked about a topic: "where do I pay" and "when
  * do I pay" want different entries, and so do 「どこで」 and 「いつまで」. They
@@ -78,6 +81,12 @@ const INTERROGATIVES: ReadonlySet<string> = new Set([
   ...['どこ', 'いつ', 'なぜ', 'なんで', 'どう', 'どれ', 'どの', 'どちら', 'だれ', '誰', 'いくら', '何', 'なに'],
 ]);
 
+/**
+ * Content-word bases, then each run of two or more nouns joined as written
+ * (保険 + 証 → 保険証, 被 + 保険 + 者 → 被保険者): IPADIC splits compounds, and
+ * their suffixes (証, 料, 者, 院) are not content words on their own, so
+ * without the joined form 保険証, 保険料 and 保険者 would all be just 保険.
+ */
 function wordTerms(tokens: readonly Token[]): { words: string[]; compounds: string[] } {
   const words: string[] = [];
   const compounds: string[] = [];
@@ -109,6 +118,7 @@ export function docFeatures(analyzer: Analyzer, doc: FaqDocument): DocFeatures {
   // Facets are `key:value`; both halves are worth matching, as separate words.
   const tags = textFeatures(analyzer, doc.tags.map((tag) => tag.replace(/[:_/|=-]+/g, ' ')).join(' / '));
   return {
+    questionTerms: question.contentTerms,
     words: [question.words, answer.words, tags.words],
     compounds: [question.compounds, answer.compounds, tags.compounds],
     grams: [question.grams, answer.grams, tags.grams],

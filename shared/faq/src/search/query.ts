@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import { checkTextBudget, foldKana, type Analyzer, type Token } from '@convo/text';
-import { INTENT_PREFIX, textFeatures } from './features.js';
+import { featuresOfTokens, INTENT_PREFIX } from './features.js';
 import type { FuzzyMatcher } from './fuzzy.js';
 import type { Concept, Lexicon } from './lexicon.js';
 import type { Postings } from './postings.js';
@@ -66,7 +66,8 @@ export interface QueryExpansion {
 const MAX_CORRECTIONS = 3;
 
 export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, expansion: QueryExpansion): AnalyzedQuery {
-  const features = textFeatures(analyzer, text);
+  const tokens = analyzer.tokens(text);
+  const features = featuresOfTokens(tokens, text);
   // A compound no document holds adds nothing its parts do not: it is left out rather than counted as unmatched.
   const distinct = [...new Set(expansion.compounds ? [...features.words, ...features.compounds] : features.words)];
   const { lexicon, fuzzy } = expansion;
@@ -91,7 +92,7 @@ export function analyzeQuery(analyzer: Analyzer, text: string, words: Postings, 
     );
   }
 
-  const spellings = otherSpellings(analyzer, text, words);
+  const spellings = otherSpellings(tokens, words);
   const expansions: Expansion[] = [];
   const slots: WordSlot[] = distinct.map((word) => {
     checkTextBudget();
@@ -135,12 +136,12 @@ const MAX_SPLIT_LENGTH = 32;
  * unknown word that splits into two corpus words gives the pair, as a phrase.
  * Japanese compounds are IPADIC's and the n-grams' (features.ts).
  */
-function otherSpellings(analyzer: Analyzer, text: string, words: Postings): Map<string, Alternative[]> {
+function otherSpellings(tokens: readonly Token[], words: Postings): Map<string, Alternative[]> {
   const found = new Map<string, Alternative[]>();
   const add = (word: string, alternative: Alternative) => found.set(word, [...(found.get(word) ?? []), alternative]);
   // The analyzer's own base for an English word (its surface is already normalised and lower-case).
   const stem = (surface: string) => stemmer(surface);
-  const latin: Token[] = analyzer.tokens(text).filter((token) => token.script === 'latin');
+  const latin = tokens.filter((token) => token.script === 'latin');
   for (let i = 0; i + 1 < latin.length; i++) {
     checkTextBudget();
     const [first, second] = [latin[i]!, latin[i + 1]!];

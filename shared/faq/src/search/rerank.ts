@@ -51,7 +51,8 @@ export function rerankBonus(features: RerankFeatures, weights: RerankWeights): n
   return weights.coverage * features.coverage + weights.dice * features.dice + weights.proximity * features.proximity;
 }
 
-function coverage(query: AnalyzedQuery, words: readonly string[]): number {
+/** The idf-weighted share of the query's word slots `words` holds, each at its best alternative's weight. */
+export function coverage(query: AnalyzedQuery, words: readonly string[]): number {
   let total = 0;
   let covered = 0;
   const present = new Set(words);

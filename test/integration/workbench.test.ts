@@ -80,13 +80,14 @@ describe('worksheets', () => {
   });
 
   it('honours a topic or refuses it with the topics offered: never other topics under the asked one’s title', async () => {
-    const speed = await api.call('POST', '/api/worksheets', {
-      body: { subject: '算数', difficulty: 'easy', language: 'ja', topic: '速さ' },
+    const unknown = await api.call('POST', '/api/worksheets', {
+      body: { subject: '算数', difficulty: 'easy', language: 'ja', topic: '確率' },
     });
-    expect(speed.status).toBe(422);
-    expect(speed.json.error).toEqual({
+    expect(unknown.status).toBe(422);
+    expect(unknown.json.error).toEqual({
       code: 'unsupported_topic',
-      message: '「算数」の題材「速さ」には対応していません。選べる題材: 分数、割合・百分率、方程式、面積（空欄ならすべて）',
+      message:
+        '「算数」の題材「確率」には対応していません。選べる題材: 分数、割合・百分率、方程式、面積、速さ、比と比例、小数、体積、単位の換算（空欄ならすべて）',
     });
     const kanji = await api.call('POST', '/api/worksheets', {
       body: { subject: 'kanji', difficulty: 'easy', language: 'en', topic: 'animals' },
@@ -96,6 +97,9 @@ describe('worksheets', () => {
     // A topic offered is honoured: every problem is of it.
     const sheet = await worksheet({ subject: 'math', difficulty: 'easy', language: 'en', topic: 'percentages' });
     expect(sheet.problems.every((problem: Json) => String(problem.source?.generator).startsWith('math.percent'))).toBe(true);
+    const speed = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '速さ' });
+    expect(speed.problems.every((problem: Json) => problem.source?.generator === 'math.speed')).toBe(true);
+    expect(speed.problems[0].prompt).toMatch(/時速|km/);
   });
 
   it('answers 404 for an unknown worksheet or problem and 400 for a bad body', async () => {

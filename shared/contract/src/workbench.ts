@@ -22,6 +22,8 @@ export type ProblemType = z.infer<typeof ProblemType>;
 export const ProblemSource = z.object({
   generator: z.string(),
   params: z.record(z.string(), z.unknown()),
+  /** Which set of wrong choices the problem was built with: the typical mistakes (absent), the closest ones, or the n-th set along. */
+  variant: z.union([z.literal('closest'), z.number().int().min(0)]).optional(),
 });
 export type ProblemSource = z.infer<typeof ProblemSource>;
 

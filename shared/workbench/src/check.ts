@@ -475,8 +475,9 @@ function derivable(number: number, operands: number[]): boolean {
   return false;
 }
 
+// What follows the cue up to the sentence's end: a full stop ends it, a decimal point (5.25) does not.
 const ANSWER_CUE =
-  /(?:the\s+(?:correct\s+)?(?:answer|choice|option)\s+is|answer\s*:|correct\s+(?:answer|choice)\s*:|so\s+the\s+answer\s+is|正解は|答えは|答え\s*[:：]|正しいのは|となるので|なので)\s*([^。.\n]*)/gi;
+  /(?:the\s+(?:correct\s+)?(?:answer|choice|option)\s+is|answer\s*:|correct\s+(?:answer|choice)\s*:|so\s+the\s+answer\s+is|正解は|答えは|答え\s*[:：]|正しいのは|となるので|なので)\s*((?:[^。.\n]|\.(?=\d))*)/gi;
 
 function checkExplanation(problem: Problem, marked: number, solution: Solution | null, add: Add, say: Say): void {
   const choices = problem.choices ?? [];

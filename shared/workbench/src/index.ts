@@ -18,3 +18,4 @@ export * from './worksheet.js';
 export * from './workbench-draft.js';
 export * from './jobs.js';
 export * from './config.js';
+export { MATH_TOPICS, mathTopicOf, mathTopics, type MathTopic } from './generate/math.js';

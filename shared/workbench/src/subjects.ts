@@ -4,7 +4,11 @@
  * model, any subject goes; offline, another one is refused with this list.
  */
 export const OFFLINE_SUBJECTS = {
-  math: { ja: '算数・数学', en: 'Math', words: /math|arithmetic|algebra|geometry|算数|数学|計算|分数|方程式|割合|面積/i },
+  math: {
+    ja: '算数・数学',
+    en: 'Math',
+    words: /math|arithmetic|algebra|geometry|算数|数学|計算|分数|小数|方程式|割合|面積|体積|速さ|比例/i,
+  },
   kanji: { ja: '漢字の読み', en: 'Kanji readings', words: /kanji|漢字|読み|国語/i },
   english: { ja: '英単語', en: 'English vocabulary', words: /english|vocabulary|vocab|英語|英単語|単語/i },
 } as const;
@@ -23,7 +27,7 @@ export function supportedSubjects(language: 'ja' | 'en'): string[] {
 
 /**
  * The topics a subject's generator honours, with the words that name them in
- * a request and their names for a teacher. Math has its four kinds of
+ * a request and their names for a teacher. Math has its nine kinds of
  * exercise; the kanji and vocabulary generators take no topic.
  */
 export const MATH_TOPIC_NAMES = {
@@ -31,6 +35,11 @@ export const MATH_TOPIC_NAMES = {
   percentages: { ja: '割合・百分率', en: 'percentages', words: /percent|%|割合|百分率|パーセント|割引/i },
   equations: { ja: '方程式', en: 'equations', words: /equation|algebra|方程式|一次|代数|linear/i },
   areas: { ja: '面積', en: 'areas', words: /area|面積|図形|geometry|shape/i },
+  speed: { ja: '速さ', en: 'speed', words: /speed|distance|velocity|km\/h|速さ|速度|時速|分速|秒速|道のり|距離/i },
+  ratio: { ja: '比と比例', en: 'ratio and proportion', words: /ratio|proportion|比例|比の|の比|比を|^比$/i },
+  decimals: { ja: '小数', en: 'decimals', words: /decimal|小数/i },
+  volume: { ja: '体積', en: 'volume', words: /volume|cuboid|cube|cylinder|体積|容積|直方体|立方体|円柱/i },
+  unit_conversion: { ja: '単位の換算', en: 'unit conversion', words: /unit|conver|measure|metric|単位|換算/i },
 } as const;
 
 /** The topics of `subject` offered, named for a teacher in `language` (none for a subject that takes no topic). */

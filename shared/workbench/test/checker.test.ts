@@ -314,10 +314,21 @@ describe('topics offered', () => {
   it('takes a math topic named in either language, and no topic for the others', () => {
     expect(topicOffered('math', '分数')).toBe(true);
     expect(topicOffered('math', 'percentages and areas')).toBe(true);
-    expect(topicOffered('math', '速さ')).toBe(false);
+    expect(topicOffered('math', '速さ')).toBe(true);
+    expect(topicOffered('math', 'probability')).toBe(false);
     expect(topicOffered('kanji', null)).toBe(true);
     expect(topicOffered('kanji', '動物')).toBe(false);
-    expect(offeredTopics('math', 'en')).toEqual(['fractions', 'percentages', 'equations', 'areas']);
+    expect(offeredTopics('math', 'en')).toEqual([
+      'fractions',
+      'percentages',
+      'equations',
+      'areas',
+      'speed',
+      'ratio and proportion',
+      'decimals',
+      'volume',
+      'unit conversion',
+    ]);
     expect(offeredTopics('english', 'ja')).toEqual([]);
   });
 });

@@ -294,15 +294,119 @@ function quoted(text: string): string {
   return `“${text}”`;
 }
 
-export async function generateEnglishProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
-  const data = await loadEnglishData();
-  const { count, difficulty, language, seed, type } = input;
-  const random = seededRandom(`english.vocabulary|${difficulty}|${type}|${seed}`);
+/** The words of a difficulty band: easy worksheets keep to everyday words, no terms of a topic domain ((biology) species). */
+function bandWords(data: EnglishData, difficulty: GeneratorInput['difficulty']): EnglishWord[] {
   const [from, to] = BANDS[difficulty];
-  // Easy worksheets keep to everyday words: no terms of a topic domain ((biology) species).
-  const band = data.words.slice(from, to).filter((word) => difficulty !== 'easy' || !word.technical);
+  return data.words.slice(from, to).filter((word) => difficulty !== 'easy' || !word.technical);
+}
+
+/** The difficulty band a word's rank falls in. */
+export function englishBandOf(rank: number): GeneratorInput['difficulty'] {
+  return rank < BANDS.easy[1] ? 'easy' : rank < BANDS.normal[1] ? 'normal' : 'hard';
+}
+
+/**
+ * The problem on one word: whether it shows the word or the meaning, its
+ * distractors and their order are seeded by the word and `variant`, not by
+ * the sheet, so the same word gives the same problem in either language and
+ * another variant gives other distractors.
+ */
+function englishProblem(
+  answer: EnglishWord,
+  band: EnglishWord[],
+  type: GeneratorInput['type'],
+  language: GeneratorInput['language'],
+  variant: number,
+): GeneratedProblem | null {
   const ja = language === 'ja';
   const names = POS_NAME[language];
+  const random = seededRandom(`english.vocabulary|${answer.word}|${answer.pos}|${variant}`);
+  const source = {
+    generator: 'english.vocabulary',
+    params: { word: answer.word, pos: answer.pos, synsetOffset: answer.synsetOffset },
+    ...(variant ? { variant } : {}),
+  };
+  const initial = answer.word[0]!;
+  const answerLine = ja
+    ? `正解は ${quoted(answer.word)}（${names[answer.pos]}）：${answer.gloss}`
+    : `${quoted(answer.word)} (${names[answer.pos]}): ${answer.gloss}.`;
+  if (type === 'written') {
+    const alternatives = answer.synonyms.filter((s) => s[0] === initial && s.length >= 3);
+    const rubric = ja
+      ? [`つづりが正しい：${quoted(answer.word)}`, `${names[answer.pos]}の1語で、『${initial}』で始まる`]
+      : [`Spelled correctly: ${quoted(answer.word)}`, `A single ${names[answer.pos]} starting with '${initial}'`];
+    if (alternatives.length > 0)
+      rubric.push(
+        ja
+          ? `同じ意味の ${alternatives.map(quoted).join('、')} も正解とする`
+          : `Also accept ${alternatives.map(quoted).join(', ')} (same meaning in WordNet)`,
+      );
+    return {
+      type,
+      prompt: ja
+        ? `次の意味を表す英単語を書きなさい（『${initial}』で始まる${names[answer.pos]}）：${quoted(answer.gloss)}`
+        : `Write the word that means: ${quoted(answer.gloss)} (starts with '${initial}').`,
+      choices: null,
+      correctChoiceIndex: null,
+      modelAnswer: answer.word,
+      rubric,
+      explanation: answerLine,
+      source,
+    };
+  }
+  const distractors = pickDistractors(answer, band, random);
+  if (!distractors) return null;
+  // Half the items show a meaning and ask for the word, half show a word and ask for its meaning.
+  const askWord = random() >= 0.5;
+  const shown = (entry: { word: string; gloss: string }) => (askWord ? entry.word : entry.gloss);
+  const { choices, correctIndex } = placeAnswer(shown(answer), distractors.map(shown), random);
+  const byChoice = new Map(distractors.map((d) => [shown(d), d]));
+  const notes = choices
+    .filter((choice) => byChoice.has(choice))
+    .map((choice) => {
+      const d = byChoice.get(choice)!;
+      if (askWord) return ja ? `${quoted(d.word)}（${names[d.pos]}）：${d.gloss}` : `${quoted(d.word)} (${names[d.pos]}): ${d.gloss}.`;
+      return ja
+        ? `${quoted(d.gloss)} は ${quoted(d.word)}（${names[d.pos]}）の意味です。`
+        : `${quoted(d.gloss)} is the meaning of ${quoted(d.word)} (${names[d.pos]}).`;
+    });
+  const prompt = askWord
+    ? ja
+      ? `次の意味を表す英単語を選びなさい：${quoted(answer.gloss)}`
+      : `Which word means: ${quoted(answer.gloss)}?`
+    : ja
+      ? `${quoted(answer.word)} の意味として正しいものを選びなさい。`
+      : `What does ${quoted(answer.word)} mean?`;
+  return {
+    type,
+    prompt,
+    choices,
+    correctChoiceIndex: correctIndex,
+    modelAnswer: null,
+    rubric: null,
+    explanation: [answerLine, ...notes].join('\n'),
+    source,
+  };
+}
+
+/** The problem on a recorded word (`source.params`), or null when the word is no longer a candidate. */
+export async function englishProblemFor(
+  params: { word: string; pos: Pos },
+  type: GeneratorInput['type'],
+  language: GeneratorInput['language'],
+  variant = 0,
+): Promise<GeneratedProblem | null> {
+  const data = await loadEnglishData();
+  const answer = data.byKey.get(`${params.word}:${params.pos}`);
+  if (!answer) return null;
+  return englishProblem(answer, bandWords(data, englishBandOf(answer.rank)), type, language, variant);
+}
+
+export async function generateEnglishProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
+  const data = await loadEnglishData();
+  const { count, difficulty, seed, type } = input;
+  const random = seededRandom(`english.vocabulary|${difficulty}|${type}|${seed}`);
+  const band = bandWords(data, difficulty);
   const problems: GeneratedProblem[] = [];
   const used = new Set<string>();
   const usedMeanings = new Set<number>();
@@ -310,73 +414,11 @@ export async function generateEnglishProblems(input: GeneratorInput): Promise<Ge
     if (problems.length >= count) break;
     // One word once, and one meaning once (lessened and diminished share a synset).
     if (used.has(answer.word) || usedMeanings.has(answer.synsetOffset) || [...answer.related].some((word) => used.has(word))) continue;
-    const source = { generator: 'english.vocabulary', params: { word: answer.word, pos: answer.pos, synsetOffset: answer.synsetOffset } };
-    const initial = answer.word[0]!;
-    const answerLine = ja
-      ? `正解は ${quoted(answer.word)}（${names[answer.pos]}）：${answer.gloss}`
-      : `${quoted(answer.word)} (${names[answer.pos]}): ${answer.gloss}.`;
-    if (type === 'written') {
-      const alternatives = answer.synonyms.filter((s) => s[0] === initial && s.length >= 3);
-      const rubric = ja
-        ? [`つづりが正しい：${quoted(answer.word)}`, `${names[answer.pos]}の1語で、『${initial}』で始まる`]
-        : [`Spelled correctly: ${quoted(answer.word)}`, `A single ${names[answer.pos]} starting with '${initial}'`];
-      if (alternatives.length > 0)
-        rubric.push(
-          ja
-            ? `同じ意味の ${alternatives.map(quoted).join('、')} も正解とする`
-            : `Also accept ${alternatives.map(quoted).join(', ')} (same meaning in WordNet)`,
-        );
-      used.add(answer.word);
-      usedMeanings.add(answer.synsetOffset);
-      problems.push({
-        type,
-        prompt: ja
-          ? `次の意味を表す英単語を書きなさい（『${initial}』で始まる${names[answer.pos]}）：${quoted(answer.gloss)}`
-          : `Write the word that means: ${quoted(answer.gloss)} (starts with '${initial}').`,
-        choices: null,
-        correctChoiceIndex: null,
-        modelAnswer: answer.word,
-        rubric,
-        explanation: answerLine,
-        source,
-      });
-      continue;
-    }
-    const distractors = pickDistractors(answer, band, random);
-    if (!distractors) continue;
+    const problem = englishProblem(answer, band, type, input.language, 0);
+    if (!problem) continue;
     used.add(answer.word);
     usedMeanings.add(answer.synsetOffset);
-    // Half the items show a meaning and ask for the word, half show a word and ask for its meaning.
-    const askWord = random() >= 0.5;
-    const shown = (entry: { word: string; gloss: string }) => (askWord ? entry.word : entry.gloss);
-    const { choices, correctIndex } = placeAnswer(shown(answer), distractors.map(shown), random);
-    const byChoice = new Map(distractors.map((d) => [shown(d), d]));
-    const notes = choices
-      .filter((choice) => byChoice.has(choice))
-      .map((choice) => {
-        const d = byChoice.get(choice)!;
-        if (askWord) return ja ? `${quoted(d.word)}（${names[d.pos]}）：${d.gloss}` : `${quoted(d.word)} (${names[d.pos]}): ${d.gloss}.`;
-        return ja
-          ? `${quoted(d.gloss)} は ${quoted(d.word)}（${names[d.pos]}）の意味です。`
-          : `${quoted(d.gloss)} is the meaning of ${quoted(d.word)} (${names[d.pos]}).`;
-      });
-    const prompt = askWord
-      ? ja
-        ? `次の意味を表す英単語を選びなさい：${quoted(answer.gloss)}`
-        : `Which word means: ${quoted(answer.gloss)}?`
-      : ja
-        ? `${quoted(answer.word)} の意味として正しいものを選びなさい。`
-        : `What does ${quoted(answer.word)} mean?`;
-    problems.push({
-      type,
-      prompt,
-      choices,
-      correctChoiceIndex: correctIndex,
-      modelAnswer: null,
-      rubric: null,
-      explanation: [answerLine, ...notes].join('\n'),
-      source,
-    });
+    problems.push(problem);
   }
   return problems;
 }

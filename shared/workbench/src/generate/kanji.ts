@@ -850,6 +850,77 @@ function tokenizerReading(data: KanjiData, surface: string): string | null {
   return toHiragana(tokens.map((token) => token.reading!).join(''));
 }
 
+/**
+ * The problem on one word: its distractors and their order are seeded by the
+ * word and `variant`, not by the sheet, so the same word gives the same
+ * problem in either language (a translation keeps its choices) and another
+ * variant gives other misreadings.
+ */
+function kanjiProblem(
+  word: KanjiWord,
+  data: KanjiData,
+  type: GeneratorInput['type'],
+  language: GeneratorInput['language'],
+  variant: number,
+): GeneratedProblem | null {
+  const ja = language === 'ja';
+  const random = seededRandom(`kanji.reading|${word.surface}|${variant}`);
+  const source = { generator: 'kanji.reading', params: { surface: word.surface, reading: word.reading }, ...(variant ? { variant } : {}) };
+  const answerLine = ja
+    ? `『${word.surface}』は『${word.reading}』と読みます${breakdown(word, language)}。`
+    : `${word.surface} is read ${quote(word.reading, language)}${breakdown(word, language)}.`;
+  if (type === 'written') {
+    return {
+      type,
+      prompt: ja ? `『${word.surface}』の読みをひらがなで書きなさい。` : `Write the reading of 『${word.surface}』 in hiragana.`,
+      choices: null,
+      correctChoiceIndex: null,
+      modelAnswer: word.reading,
+      rubric: ja
+        ? ['ひらがなで書けている', `「${word.reading}」と正しく読めている`]
+        : ['Written in hiragana', `Read correctly as 「${word.reading}」`],
+      explanation: answerLine,
+      source,
+    };
+  }
+  const distractors = pickDistractors(word, data, random);
+  if (!distractors) return null;
+  const { choices, correctIndex } = placeAnswer(
+    word.reading,
+    distractors.map((d) => d.kana),
+    random,
+  );
+  const byKana = new Map(distractors.map((d) => [d.kana, d]));
+  const notes = choices.filter((choice) => byKana.has(choice)).map((choice) => explainDistractor(word, byKana.get(choice)!, language));
+  return {
+    type,
+    prompt: ja ? `次の漢字の読みとして正しいものを選びなさい：『${word.surface}』` : `Choose the correct reading of 『${word.surface}』.`,
+    choices,
+    correctChoiceIndex: correctIndex,
+    modelAnswer: null,
+    rubric: null,
+    explanation: [answerLine, ...notes].join('\n'),
+    source,
+  };
+}
+
+/** The problem on a recorded word (`source.params.surface`), or null when the word is no longer a candidate. */
+export async function kanjiProblemFor(
+  surface: string,
+  type: GeneratorInput['type'],
+  language: GeneratorInput['language'],
+  variant = 0,
+): Promise<GeneratedProblem | null> {
+  const data = await loadKanjiData();
+  const word = data.bySurface.get(surface);
+  return word ? kanjiProblem(word, data, type, language, variant) : null;
+}
+
+/** The difficulty band a word's rank falls in. */
+export function kanjiBandOf(rank: number): GeneratorInput['difficulty'] {
+  return rank < BANDS.easy[1] ? 'easy' : rank < BANDS.normal[1] ? 'normal' : 'hard';
+}
+
 export async function generateKanjiProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
   const data = await loadKanjiData();
   const { count, difficulty, language, seed, type } = input;
@@ -857,49 +928,12 @@ export async function generateKanjiProblems(input: GeneratorInput): Promise<Gene
   const [from, to] = BANDS[difficulty];
   const pool = shuffle(data.words.slice(from, to), random);
   const problems: GeneratedProblem[] = [];
-  const ja = language === 'ja';
   for (const word of pool) {
     if (problems.length >= count) break;
     // The answer must be the reading the analyser gives the word as written.
     if (tokenizerReading(data, word.surface) !== word.reading) continue;
-    const source = { generator: 'kanji.reading', params: { surface: word.surface, reading: word.reading } };
-    const answerLine = ja
-      ? `『${word.surface}』は『${word.reading}』と読みます${breakdown(word, language)}。`
-      : `${word.surface} is read ${quote(word.reading, language)}${breakdown(word, language)}.`;
-    if (type === 'written') {
-      problems.push({
-        type,
-        prompt: ja ? `『${word.surface}』の読みをひらがなで書きなさい。` : `Write the reading of 『${word.surface}』 in hiragana.`,
-        choices: null,
-        correctChoiceIndex: null,
-        modelAnswer: word.reading,
-        rubric: ja
-          ? ['ひらがなで書けている', `「${word.reading}」と正しく読めている`]
-          : ['Written in hiragana', `Read correctly as 「${word.reading}」`],
-        explanation: answerLine,
-        source,
-      });
-      continue;
-    }
-    const distractors = pickDistractors(word, data, random);
-    if (!distractors) continue;
-    const { choices, correctIndex } = placeAnswer(
-      word.reading,
-      distractors.map((d) => d.kana),
-      random,
-    );
-    const byKana = new Map(distractors.map((d) => [d.kana, d]));
-    const notes = choices.filter((choice) => byKana.has(choice)).map((choice) => explainDistractor(word, byKana.get(choice)!, language));
-    problems.push({
-      type,
-      prompt: ja ? `次の漢字の読みとして正しいものを選びなさい：『${word.surface}』` : `Choose the correct reading of 『${word.surface}』.`,
-      choices,
-      correctChoiceIndex: correctIndex,
-      modelAnswer: null,
-      rubric: null,
-      explanation: [answerLine, ...notes].join('\n'),
-      source,
-    });
+    const problem = kanjiProblem(word, data, type, language, 0);
+    if (problem) problems.push(problem);
   }
   return problems;
 }

@@ -1,0 +1,85 @@
+import { checkProblem, generateOfflineWorksheet, mathTopicOf, mathTopics, offlineSubject } from '@convo/workbench';
+import type { CreateWorksheetBody, Difficulty } from '@convo/contract';
+
+/**
+ * `npm run eval:workbench -- --sheets N`: N generated worksheets per subject,
+ * level and language (each with its own id, so its own draws), run through
+ * the consistency checker. Reports, per subject and level: problems with a
+ * checker error or warning, duplicate problems within a sheet (the same
+ * prompt after NFKC and spacing), and, for topic sheets, the share of
+ * problems on the topic asked for (by the generator's record).
+ */
+
+export type SheetReport = {
+  subject: string;
+  difficulty: Difficulty;
+  sheets: number;
+  problems: number;
+  errors: number;
+  warnings: number;
+  duplicates: number;
+  offTopic: number;
+  examples: string[];
+};
+
+const SUBJECTS: Array<{ subject: string; topics: Array<string | null> }> = [
+  { subject: '算数', topics: [null, '速さ', '比例', '小数', '体積', '単位の換算', '分数', '割合', '方程式', '面積'] },
+  { subject: '漢字の読み', topics: [null] },
+  { subject: 'English vocabulary', topics: [null] },
+];
+
+export async function evaluateSheets(count: number): Promise<SheetReport[]> {
+  const reports: SheetReport[] = [];
+  for (const { subject, topics } of SUBJECTS) {
+    for (const difficulty of ['easy', 'normal', 'hard'] as const) {
+      const report: SheetReport = {
+        subject,
+        difficulty,
+        sheets: 0,
+        problems: 0,
+        errors: 0,
+        warnings: 0,
+        duplicates: 0,
+        offTopic: 0,
+        examples: [],
+      };
+      for (let n = 0; n < count; n++) {
+        const language = n % 2 === 0 ? 'ja' : 'en';
+        const topic = topics[n % topics.length] ?? null;
+        const body: CreateWorksheetBody = { subject, difficulty, language, ...(topic ? { topic } : {}) };
+        const sheet = await generateOfflineWorksheet(`eval-${subject}-${difficulty}-${n}`, body, new Date(0).toISOString());
+        report.sheets++;
+        const seen = new Set<string>();
+        const asked = topic && offlineSubject(subject) === 'math' ? mathTopics(topic) : null;
+        for (const problem of sheet.problems) {
+          report.problems++;
+          const key = problem.prompt.normalize('NFKC').replace(/\s+/g, ' ').trim();
+          if (seen.has(key)) report.duplicates++;
+          seen.add(key);
+          if (asked && !asked.includes(mathTopicOf(problem.source?.generator)!)) report.offTopic++;
+          const facts = await checkProblem(problem, language);
+          const errors = facts.issues.filter((issue) => issue.severity === 'error');
+          if (errors.length > 0) report.errors++;
+          else if (facts.issues.length > 0) report.warnings++;
+          if (facts.issues.length > 0 && report.examples.length < 3)
+            report.examples.push(
+              `${problem.prompt} [${problem.choices?.join(' | ') ?? problem.modelAnswer}] → ${facts.issues.map((issue) => `${issue.kind}: ${issue.issue}`).join('; ')}`,
+            );
+        }
+      }
+      reports.push(report);
+    }
+  }
+  return reports;
+}
+
+export function printSheets(reports: SheetReport[]): void {
+  console.log('\n## Generated sheets\n');
+  console.log('| subject | level | sheets | problems | with an error | with a warning only | duplicates | off topic |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of reports)
+    console.log(
+      `| ${r.subject} | ${r.difficulty} | ${r.sheets} | ${r.problems} | ${r.errors} | ${r.warnings} | ${r.duplicates} | ${r.offTopic} |`,
+    );
+  for (const r of reports) for (const example of r.examples) console.log(`- ${r.subject} ${r.difficulty}: ${example}`);
+}

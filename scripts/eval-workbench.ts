@@ -5,6 +5,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Problem } from '@convo/contract';
 import { autoFix, checkProblem } from '@convo/workbench';
+import { startOwn, useRunning } from './eval-forms/system.js';
+import { evaluateSheets, printSheets } from './eval-workbench-sheets.js';
+import { judge, loadRequests, printRequests } from './eval-workbench-requests.js';
 
 /**
  * `npm run eval:workbench`: the consistency checker and the auto-fixer on a
@@ -13,6 +16,9 @@ import { autoFix, checkProblem } from '@convo/workbench';
  *
  *   --set dev|heldout|all   which part (default: both, reported apart)
  *   --details               one line per item the checker got wrong
+ *   --sheets N              instead: N generated worksheets per subject and level (eval-workbench-sheets.ts)
+ *   --requests [--url U]    instead: the blind set of teacher requests, on a system of our own
+ *                           (gateway + workbench agent) or a running one (eval-workbench-requests.ts)
  *
  * Per defect kind: precision (of the items the checker flags with that kind,
  * how many have it) and recall (of the items with it, how many it flags with
@@ -25,7 +31,15 @@ const Item = z.object({ id: z.string(), defect: z.string(), note: z.string(), pr
 type Item = z.infer<typeof Item>;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { set: { type: 'string', default: 'both' }, details: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string', default: 'both' },
+    details: { type: 'boolean', default: false },
+    sheets: { type: 'string' },
+    requests: { type: 'boolean', default: false },
+    url: { type: 'string' },
+  },
+});
 
 const load = (name: string) => z.array(Item).parse(JSON.parse(readFileSync(path.join(ROOT, 'eval', 'workbench', `${name}.json`), 'utf8')));
 const language = (item: Item) =>
@@ -103,4 +117,19 @@ function pct(part: number, whole: number): string {
 }
 
 const sets = values.set === 'both' ? ['dev', 'heldout'] : values.set === 'all' ? ['dev', 'heldout'] : [values.set!];
-for (const name of sets) report(name, await evaluate(load(name)));
+if (values.sheets) printSheets(await evaluateSheets(Number(values.sheets)));
+else if (values.requests) {
+  const system = values.url
+    ? await useRunning(values.url)
+    : await startOwn(console.error, { name: 'eval-workbench', services: ['workbench'] });
+  try {
+    const parts = loadRequests(ROOT);
+    for (const name of sets) {
+      const verdicts = [];
+      for (const item of parts[name as 'dev' | 'heldout']) verdicts.push(await judge(system.url, item));
+      printRequests(name, verdicts, values.details ?? false);
+    }
+  } finally {
+    await system.stop();
+  }
+} else for (const name of sets) report(name, await evaluate(load(name)));

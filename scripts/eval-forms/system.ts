@@ -35,13 +35,14 @@ export async function useRunning(url: string): Promise<SystemUnderTest> {
   return { url: base, description: `running system at ${base}`, stop: async () => undefined };
 }
 
-export async function startOwn(log: (msg: string) => void): Promise<SystemUnderTest> {
+export async function startOwn(log: (msg: string) => void, opts: { name?: string; services?: string[] } = {}): Promise<SystemUnderTest> {
+  const services = opts.services ?? EVAL_AGENTS;
   const redis = await ensureRedis({ repoRoot: REPO_ROOT, log });
   const id = randomUUID().slice(0, 8);
-  const keyPrefix = `eval-forms-${id}`;
+  const keyPrefix = `${opts.name ?? 'eval-forms'}-${id}`;
   // Braces make every queue key hash to one slot, as the bench's prefixes do.
-  const queuePrefix = `{eval-forms-${id}}`;
-  log(`starting gateway + ${EVAL_AGENTS.join(', ')} (LLM_PROVIDER=offline, prefix ${keyPrefix})`);
+  const queuePrefix = `{${keyPrefix}}`;
+  log(`starting gateway + ${services.join(', ')} (LLM_PROVIDER=offline, prefix ${keyPrefix})`);
   let stack;
   try {
     stack = await startStack({
@@ -55,7 +56,7 @@ export async function startOwn(log: (msg: string) => void): Promise<SystemUnderT
         FAQ_SEED_FILE: '',
         ...HARNESS_ENV,
       },
-      services: EVAL_AGENTS,
+      services,
     });
   } catch (err) {
     await redis.stop();

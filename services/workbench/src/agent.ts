@@ -22,7 +22,14 @@ import {
   qualityFor,
   ruleEdit,
   type EditOutcome,
+  changesTo,
+  COMBINABLE_INTENTS,
+  problemLanguage,
+  type Remake,
+  remakeProblem,
   suggestionsFor,
+  targetLanguage,
+  topicNamed,
   validateEditValue,
 } from '@convo/workbench';
 import { z } from 'zod';
@@ -85,35 +92,92 @@ export const editor = createTool({
     field: Section,
     instruction: z.string().describe('What to change, in the teacher’s words or yours.'),
     new_value: z.union([z.string(), z.array(z.string()), z.null()]).describe('The new text (or four choices), or null.'),
+    intent: z
+      .enum(COMBINABLE_INTENTS)
+      .nullable()
+      .describe('Which edit of the instruction to make, when it asks for several (otherwise read from the instruction).'),
   }),
-  execute(args, { draft }: ToolContext<WorkbenchDraft>) {
+  async execute(args, { draft }: ToolContext<WorkbenchDraft>) {
     const problem = currentProblem(draft);
     const language = languageOf(draft);
+    const sheet = draft.state.workbench.worksheet!;
+    const intent = args.intent ?? analyzeIntent(args.instruction).intent;
+    // A whole problem rebuilt from its record: harder, easier, translated, another topic, other wrong choices.
+    const remake = args.new_value === null ? remakeFor(intent, args.instruction, problem, language) : null;
+    if (remake) {
+      const outcome = await remakeProblem(problem, sheet, remake);
+      if (outcome.kind === 'refused') return notDone(draft, args.field, outcome.reason);
+      const changes = changesTo(problem, outcome.problem as Problem);
+      const next = applyEdit(draft, problem, changes, 'agent');
+      const fields = changes.map((change) => change.field).filter((field) => field !== 'source');
+      step(draft, 'editor', 'success', outcome.change);
+      return {
+        result: success(`Rebuilt the problem (${outcome.change}); changed ${fields.join(', ')}.`, {
+          problemId: next.id,
+          version: next.version,
+          fields,
+          changes: [outcome.change],
+        }),
+      };
+    }
     const edit: EditOutcome =
       args.new_value !== null
         ? { kind: 'edited', field: args.field, value: args.new_value, changes: [args.instruction] }
-        : ruleEdit(problem, args.field, analyzeIntent(args.instruction).intent, language);
-    if (edit.kind === 'refused') {
-      // Not done, and said so: the reason is in the sheet's language, for the teacher; the model is told to write the text itself.
-      step(draft, 'editor', 'error', edit.reason);
-      return {
-        result: {
-          status: 'error' as const,
-          result: {
-            message: `The rule-based editor did not change ${args.field}: ${edit.reason} Write the new text in new_value, or choose another section.`,
-            notDone: edit.reason,
-          },
-        },
-      };
-    }
+        : ruleEdit(problem, args.field, intent, language);
+    if (edit.kind === 'refused') return notDone(draft, args.field, edit.reason);
     const problemError = validateEditValue(problem, edit.field, edit.value);
     if (problemError) return { result: failure(problemError) };
-    const original = problem[edit.field];
-    applyEdit(draft, problem, edit.field, edit.value, 'agent');
+    const next = applyEdit(draft, problem, { field: edit.field, value: edit.value }, 'agent');
     step(draft, 'editor', 'success', edit.changes.join('; '));
-    return { result: success(`Edited ${edit.field}: ${edit.changes.join('; ')}`, { original, edited: edit.value, changes: edit.changes }) };
+    // Minimal, as seed 004 asks: what changed, for the model; the teacher's page reads the problem itself.
+    return {
+      result: success(`Edited ${edit.field}: ${edit.changes.join('; ')}`, {
+        problemId: next.id,
+        version: next.version,
+        fields: [edit.field],
+        changes: edit.changes,
+      }),
+    };
   },
 });
+
+/** Not done, and said so: the reason is in the sheet's language, for the teacher; the model is told to write the text itself. */
+function notDone(draft: WorkbenchDraft, field: string, reason: string) {
+  step(draft, 'editor', 'error', reason);
+  return {
+    result: {
+      status: 'error' as const,
+      result: {
+        message: `The rule-based editor did not change ${field}: ${reason} Write the new text in new_value, or choose another section.`,
+        notDone: reason,
+      },
+    },
+  };
+}
+
+/**
+ * The intents the rule-based editor serves by rebuilding the problem from its
+ * record. An easier problem without a record gets a hint instead (ruleEdit).
+ */
+function remakeFor(intent: string, instruction: string, problem: Problem, language: 'ja' | 'en'): Remake | null {
+  switch (intent) {
+    case 'harden':
+      return { kind: 'harder' };
+    case 'simplify':
+      return problem.source ? { kind: 'easier' } : null;
+    case 'translate':
+      return { kind: 'translate', language: targetLanguage(instruction, problemLanguage(problem) ?? language) };
+    case 'topic':
+      return { kind: 'topic', topic: topicNamed(instruction) };
+    case 'distractors':
+      return { kind: 'distractors', how: CLOSER.test(instruction) ? 'closest' : 'different' };
+    default:
+      return null;
+  }
+}
+
+/** Wrong choices asked to be harder to tell from the answer (not merely other ones). */
+const CLOSER = /紛らわし|まぎらわし|ひっかけ|惑わ|迷う|plausibl|convincing|tricky|trickier|closer|harder to|believable|realistic/i;
 
 export const consistencyChecker = createTool({
   name: 'consistency_checker',
@@ -163,7 +227,12 @@ export const autoFixer = createTool({
       step(draft, 'auto_fixer', 'error', say(draft, '自動では直せませんでした。', 'Nothing could be fixed automatically.'));
       return { result: failure('No automatic fix is available for this problem.') };
     }
-    for (const [field, value] of fields) problem = applyEdit(draft, problem, field, value, 'autofix');
+    problem = applyEdit(
+      draft,
+      problem,
+      fields.map(([field, value]) => ({ field, value })),
+      'autofix',
+    );
     const changedFields = fields.map(([field]) => fieldLabel(field, languageOf(draft))).join(say(draft, '、', ', '));
     step(draft, 'auto_fixer', 'success', say(draft, `自動修正: ${changedFields}`, `Fixed automatically: ${changedFields}`));
     return { result: success(`Fixed: ${fixed.join(', ')}.`, { fixes, confidence }) };

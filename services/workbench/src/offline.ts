@@ -1,5 +1,6 @@
 import { ask, call, type Policy, type ToolOutcome } from '@convo/agent-kit';
 import type { WorkbenchContext } from './context.js';
+import { type CombinableIntent, type Intent, otherEditIntents } from '@convo/workbench';
 import { autoFixer, consistencyChecker, editor, fieldLabel, qualityScorer, suggestionGenerator } from './agent.js';
 
 /** Quality below this after the planned tools: one more improvement of the weakest section (docs/seeds/003). */
@@ -9,6 +10,8 @@ type Step = {
   tool: 'editor' | 'consistency_checker' | 'suggestion_generator' | 'auto_fixer' | 'quality_scorer';
   section?: 'prompt' | 'choices' | 'explanation';
   instruction?: string;
+  /** Which of the request's edits this step makes, when it asks for several. */
+  intent?: CombinableIntent;
 };
 
 /**
@@ -26,13 +29,15 @@ export const workbenchPolicy: Policy = (req, tail) => {
   const last = tail.at(-1);
   const lastCheck = [...tail].reverse().find((outcome) => outcome.name === consistencyChecker.name);
   const fixes = tail.filter((outcome) => outcome.name === autoFixer.name).length;
-  if (lastCheck && lastCheck.result.isConsistent === false && fixes < 2 && last?.name !== autoFixer.name) return call(autoFixer, {});
+  // A check asked for is reported, not acted on: the teacher decides on the fix (the answer says one is available).
+  if (ctx.intent !== 'check' && lastCheck && lastCheck.result.isConsistent === false && fixes < 2 && last?.name !== autoFixer.name)
+    return call(autoFixer, {});
   if (last?.name === autoFixer.name && last.status === 'success') return call(consistencyChecker, {});
   if (last?.name === consistencyChecker.name && done.includes(autoFixer.name)) return call(qualityScorer, {});
   const score = lastScore(tail);
   const improvements = tail.filter((outcome) => outcome.name === editor.name && outcome.args.instruction === IMPROVE).length;
   if (score !== null && score.overall < QUALITY_BAR && improvements < 1 && last?.name === qualityScorer.name) {
-    return call(editor, { field: weakestSection(score), instruction: IMPROVE, new_value: null });
+    return call(editor, { field: weakestSection(score), instruction: IMPROVE, new_value: null, intent: null });
   }
   if (last?.name === editor.name && last.args.instruction === IMPROVE) return call(consistencyChecker, {});
   if (last?.name === consistencyChecker.name && improvements > 0) return call(qualityScorer, {});
@@ -62,15 +67,30 @@ function planFor(ctx: WorkbenchContext): Step[] {
         { tool: 'quality_scorer' },
       ];
     default:
-      // Case 1: edit, check (and fix), score.
-      return [{ tool: 'editor', section, instruction: ctx.request }, { tool: 'consistency_checker' }, { tool: 'quality_scorer' }];
+      // Case 1: edit, check (and fix), score; each further edit the request asks for ("easier, and add a hint") after the first.
+      return [
+        { tool: 'editor', section, instruction: ctx.request },
+        ...otherEditIntents(ctx.request, ctx.intent as Intent).map((intent): Step => ({
+          tool: 'editor',
+          section,
+          instruction: ctx.request,
+          intent,
+        })),
+        { tool: 'consistency_checker' },
+        { tool: 'quality_scorer' },
+      ];
   }
 }
 
 function toolCall(step: Step, ctx: WorkbenchContext) {
   switch (step.tool) {
     case 'editor':
-      return call(editor, { field: step.section ?? 'prompt', instruction: step.instruction ?? ctx.request, new_value: null });
+      return call(editor, {
+        field: step.section ?? 'prompt',
+        instruction: step.instruction ?? ctx.request,
+        new_value: null,
+        intent: step.intent ?? null,
+      });
     case 'consistency_checker':
       return call(consistencyChecker, {});
     case 'suggestion_generator':

@@ -9,7 +9,16 @@ import {
   type WorkbenchRequestResult,
   type Worksheet,
 } from '@convo/contract';
-import { autoFix, checkProblem, consistencyReport, qualityFor, renderWorksheetPdf, suggestionsFor, worksheetIdOf } from '@convo/workbench';
+import {
+  autoFix,
+  checkProblem,
+  consistencyReport,
+  editProblem,
+  qualityFor,
+  renderWorksheetPdf,
+  suggestionsFor,
+  worksheetIdOf,
+} from '@convo/workbench';
 import { TextBudgetExceededError } from '@convo/text';
 
 export type RequestDeps = { store: SessionStore; redis: RedisClient; keyPrefix: string; ttlSeconds: number; log: Logger };
@@ -43,7 +52,8 @@ async function serve(request: WorkbenchRequest, deps: RequestDeps): Promise<unkn
   switch (request.op) {
     case 'check': {
       const { problem, worksheet } = await loadProblem(deps, request.problemId);
-      const checked = request.change ? ({ ...problem, [request.change.field]: request.change.value } as Problem) : problem;
+      // The change as a save would make it (editProblem), so a preview and the saved problem get the same verdict.
+      const checked = request.change ? editProblem(problem, request.change, 'user', new Date().toISOString()).problem : problem;
       return consistencyReport(checked, worksheet.language) satisfies Promise<ConsistencyReport>;
     }
     case 'autoFix': {

@@ -63,10 +63,16 @@ export const PROBLEM_HISTORY_MAX = 50;
 const ProblemText = z.string().max(PROBLEM_TEXT_MAX_CHARS);
 const Choices = z.array(z.string().max(CHOICE_MAX_CHARS)).max(4);
 
-/** One change of one problem, kept so it can be shown and undone. */
+/**
+ * One change of one field of a problem, kept so it can be shown and undone.
+ * A problem rebuilt as a whole (harder, translated, another topic, repaired
+ * from its record) changes several fields in one version: their edits share
+ * that `version` and are undone together. `rubric` and `source` (how the
+ * problem was made) change only that way.
+ */
 export const ProblemEdit = z.object({
   version: z.number().int(),
-  field: EditableField,
+  field: z.union([EditableField, z.enum(['rubric', 'source'])]),
   before: z.unknown(),
   after: z.unknown(),
   by: z.enum(['user', 'agent', 'autofix', 'undo']),
@@ -167,6 +173,8 @@ export const ProblemFixes = z.object({
   /** Extensions: a marked answer that was wrong is re-marked; a written problem's model answer is rewritten. */
   correctChoiceIndex: z.number().int().min(0).max(3).optional(),
   modelAnswer: z.string().optional(),
+  /** A generated problem repaired as a whole from its record also gets the rubric for its numbers. */
+  rubric: z.array(z.string()).optional(),
 });
 export type ProblemFixes = z.infer<typeof ProblemFixes>;
 

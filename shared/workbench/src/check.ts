@@ -14,6 +14,7 @@ import {
   toFraction,
 } from './numbers.js';
 import { dimensionsAfter, solvePrompt, type Solution } from './solve.js';
+import { mathAnswerOf, type MathParams, mathTopicOf } from './generate/math.js';
 
 /**
  * The ConsistencyChecker (docs/seeds/003): rules that really check, whoever
@@ -84,7 +85,7 @@ function checkLoaded(problem: Problem, language: Lang, tokenizer: KuromojiTokeni
   const issues: CheckIssue[] = [];
   const add = (kind: CheckKind, field: string, severity: 'error' | 'warning', issue: string, suggestion: string) =>
     issues.push({ kind, field, severity, issue, suggestion });
-  const solution = solvePrompt(problem.prompt);
+  const solution = solvePrompt(problem.prompt) ?? recordSolution(problem);
   const reading = tokenizer ? expectedReading(problem.prompt, tokenizer) : null;
   const expected = { value: solution?.value ?? null, reading, solution };
 
@@ -751,4 +752,19 @@ function formatValue(value: number, texts: readonly string[]): string {
   return numberStyleOf(texts) === 'fraction' && toFraction(value)
     ? formatNumber(value, 'fraction')
     : String(Math.round(value * 1000) / 1000);
+}
+
+/**
+ * The answer the generator's record gives, for a prompt the solver cannot
+ * read (speed, ratio, volume…): the record holds the numbers the prompt
+ * prints (it follows a teacher's edit of them), so the marked answer is
+ * checked against what those numbers make.
+ */
+function recordSolution(problem: Problem): Solution | null {
+  const source = problem.source;
+  if (!source || !mathTopicOf(source.generator)) return null;
+  const value = mathAnswerOf(source.generator, source.params as MathParams);
+  if (value === null) return null;
+  const operands = Object.values(source.params).filter((param): param is number => typeof param === 'number');
+  return { kind: 'record', value, alternatives: [], operands, working: '' };
 }

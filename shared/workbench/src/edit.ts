@@ -3,6 +3,21 @@ import { withinTextBudget } from '@convo/text';
 import { choiceKind } from './check.js';
 import { numberStyleOf, unitOf } from './numbers.js';
 import { solvePrompt } from './solve.js';
+import { MATH_TOPIC_NAMES } from './subjects.js';
+import { type MathTopic, mathTopicOf } from './generate/math.js';
+
+/** A hint per kind of generated math problem: the step to take, never the answer. */
+const MATH_HINTS: Record<MathTopic, [string, string]> = {
+  fractions: ['分母をそろえてから分子を計算します', 'make the denominators the same first'],
+  percentages: ['%は100分のいくつかを表します', 'a percent is a number out of 100'],
+  equations: ['x の項だけを左辺に残してから、両辺を係数で割ります', 'keep the x term on one side, then divide by its coefficient'],
+  areas: ['公式を思い出してから数を当てはめます', 'recall the formula, then put in the numbers'],
+  speed: ['道のり = 速さ × 時間 の関係を使います', 'use distance = speed × time'],
+  ratio: ['比の一方が何倍になったかを考えます', 'find how many times one term of the ratio was multiplied'],
+  decimals: ['小数点の位置に気をつけて計算します', 'watch where the decimal point goes'],
+  volume: ['体積は 縦 × 横 × 高さ（底面積 × 高さ）です', 'volume is length × width × height (base area × height)'],
+  unit_conversion: ['まず1つの単位がもう1つの単位のいくつ分かを考えます', 'first find how many of one unit make the other'],
+};
 
 /**
  * What a request to the problem-management agent asks for, by rules
@@ -30,7 +45,7 @@ export type EditSection = 'prompt' | 'choices' | 'explanation';
 // (「選択肢をもっと紛らわしく」 is about distractors before it is about "more"; "translate … to make it better" is a translation).
 const INTENTS: Array<[Intent, RegExp]> = [
   ['check', /整合|矛盾|チェック|consisten|check/i],
-  ['fix', /修正|直して|直す|fix|repair|correct (?:it|this|the)/i],
+  ['fix', /修正|直し|直す|直せ|fix|repair|correct (?:it|this|the)/i],
   ['suggest', /提案|サジェスト|アイデア|suggest|ideas?/i],
   ['score', /評価|採点|スコア|品質を(?:見|測|教)|score|rate|evaluate|quality of/i],
   ['translate', /翻訳|訳して|英訳|和訳|英語に|日本語に|translat|in english|in japanese|into (?:english|japanese)/i],
@@ -39,13 +54,48 @@ const INTENTS: Array<[Intent, RegExp]> = [
     'distractors',
     /紛らわし|まぎらわし|誤答|ひっかけ|選択肢を(?:変え|増や|減ら|入れ替え)|distractor|plausible|wrong answers|(?:fewer|more|different) (?:choices|options)/i,
   ],
-  ['shorten', /短く|簡潔|短い|shorter|shorten|concise|briefer/i],
+  ['shorten', /短く|みじかく|簡潔|短い|shorter|shorten|concise|briefer/i],
   ['topic', /テーマ|話題|題材|トピック|topic|about something else|another subject/i],
-  ['simplify', /簡単|易し|やさし|平易|easier|simpler|simplify|less difficult/i],
-  ['harden', /難しく|難易度を上げ|高度|harder|more difficult|challenging|tougher/i],
+  // "Too easy" asks for harder and "too hard" for easier, before the words they share with the opposite request.
+  ['harden', /簡単すぎ|かんたんすぎ|易しすぎ|やさしすぎ|too easy|too simple/i],
+  ['simplify', /難しすぎ|むずかしすぎ|too hard|too difficult/i],
+  ['simplify', /簡単|かんたん|易し|やさし|平易|easier|simpler|simplify|less difficult/i],
+  ['harden', /難しく|むずかし|難易度を上げ|高度|harder|more difficult|challenging|tougher/i],
   ['specify', /具体|明確|詳しく|はっきり|specific|clearer|more precise|clarify|detail/i],
   ['improve', /改善|良く|よく|ブラッシュアップ|improve|better|polish|enhance/i],
 ];
+
+/** A request to put another topic in place ("体積の問題に変えて", "swap this for a percentages question"): with a topic named, it is a topic change. */
+const TOPIC_CHANGE =
+  /問題に(?:変え|して|変更|差し替え)|に変えて|に差し替え|に変更|swap|instead|replace|switch|change (?:it|this)(?: \w+)? (?:to|into)|turn (?:it|this)(?: \w+)? into/i;
+
+/** The edits a request can ask for together ("easier, and add a hint"): each is done in turn after the first. */
+export const COMBINABLE_INTENTS = ['simplify', 'harden', 'hint', 'distractors', 'translate', 'topic'] as const;
+export type CombinableIntent = (typeof COMBINABLE_INTENTS)[number];
+const COMBINABLE: readonly Intent[] = COMBINABLE_INTENTS;
+const OPPOSITE: Partial<Record<Intent, Intent>> = { simplify: 'harden', harden: 'simplify' };
+
+/**
+ * The other edits a request asks for besides its first (analyzeIntent): each
+ * combinable intent whose words it also uses, not the first's opposite ("too
+ * easy … make it harder" is one request to harden).
+ */
+export function otherEditIntents(request: string, first: Intent): CombinableIntent[] {
+  return withinTextBudget(() => {
+    if (!COMBINABLE.includes(first)) return [];
+    const found: CombinableIntent[] = [];
+    for (const [intent, pattern] of INTENTS) {
+      if (intent === first || OPPOSITE[first] === intent || found.includes(intent as CombinableIntent) || !COMBINABLE.includes(intent))
+        continue;
+      if (intent === 'topic' ? topicChange(request) : pattern.test(request)) found.push(intent as CombinableIntent);
+    }
+    return found;
+  });
+}
+
+function topicChange(request: string): boolean {
+  return TOPIC_CHANGE.test(request) && Object.values(MATH_TOPIC_NAMES).some((topic) => topic.words.test(request));
+}
 
 export function analyzeIntent(request: string): { intent: Intent; section: EditSection | null } {
   return withinTextBudget(() => intentOf(request));
@@ -59,7 +109,9 @@ function intentOf(request: string): { intent: Intent; section: EditSection | nul
       : /問題文|設問|prompt|question text|wording/i.test(request)
         ? 'prompt'
         : null;
-  const intent = INTENTS.find(([, pattern]) => pattern.test(request))?.[0] ?? 'improve';
+  const first = INTENTS.find(([, pattern]) => pattern.test(request))?.[0] ?? 'improve';
+  // A topic named with a change ("swap this for a percentages question") is a topic change, whatever else it says, except a check or fix.
+  const intent = topicChange(request) && !['check', 'fix', 'translate'].includes(first) ? 'topic' : first;
   return { intent, section };
 }
 
@@ -230,8 +282,10 @@ function answerForm(modelAnswer: string, language: 'ja' | 'en'): string | null {
 /** A hint that makes the problem easier without giving the answer away. */
 function hintFor(problem: Problem, language: 'ja' | 'en'): string | null {
   const say = sayIn(language);
+  const topic = mathTopicOf(problem.source?.generator);
+  if (topic) return say(MATH_HINTS[topic][0], MATH_HINTS[topic][1]);
   const solution = solvePrompt(problem.prompt);
-  if (solution) {
+  if (solution && solution.kind !== 'record') {
     const hints: Record<string, [string, string]> = {
       equation: ['x の項だけを左辺に残してから、両辺を係数で割ります', 'keep the x term on one side, then divide by its coefficient'],
       percent_of: ['%は100分のいくつかを表します', 'a percent is a number out of 100'],

@@ -14,11 +14,40 @@ import { answerValue, formatNumber, numberStyleOf, sameNumber } from './numbers.
  * behind by a changed prompt (recomputed), a model answer that misses.
  * Confidence is lowest when the answer itself had to be inferred.
  */
+import { problemLanguage, rebuildFromRecord } from './remake.js';
+
 export type FixResult = { fixes: ProblemFixes; confidence: number; fixed: string[] };
 
 export async function autoFix(problem: Problem, language: 'ja' | 'en', known?: CheckFacts): Promise<FixResult> {
   const facts = known ?? (await checkProblem(problem, language));
+  if (facts.issues.some((issue) => issue.severity === 'error')) {
+    const whole = await fixFromRecord(problem, language);
+    if (whole) return whole;
+  }
   return withinTextBudget(() => fixChecked(problem, language, facts));
+}
+
+/**
+ * A generated problem whose record still describes its prompt (the record
+ * follows the numbers a teacher typed into it) is repaired as a whole: built
+ * again from the record, every part that depends on the prompt — the
+ * choices, the mark, the explanation's working, the model answer, the
+ * rubric — is rewritten together, not the marked choice alone. Only when the
+ * rebuilt problem asks the same prompt and passes the checker.
+ */
+async function fixFromRecord(problem: Problem, language: 'ja' | 'en'): Promise<FixResult | null> {
+  if (!problem.source) return null;
+  const rebuilt = await rebuildFromRecord(problem.source, problem.type, problemLanguage(problem) ?? language);
+  if (!rebuilt || rebuilt.prompt.normalize('NFKC').trim() !== problem.prompt.normalize('NFKC').trim()) return null;
+  const fixes: ProblemFixes = {};
+  for (const field of ['choices', 'correctChoiceIndex', 'explanation', 'modelAnswer', 'rubric'] as const) {
+    if (rebuilt[field] !== null && JSON.stringify(rebuilt[field]) !== JSON.stringify(problem[field]))
+      Object.assign(fixes, { [field]: rebuilt[field] });
+  }
+  if (Object.keys(fixes).length === 0) return null;
+  const after = await checkProblem({ ...problem, ...fixes }, language);
+  if (after.issues.some((issue) => issue.severity === 'error')) return null;
+  return { fixes, confidence: 0.95, fixed: ['rebuilt_from_record'] };
 }
 
 function fixChecked(problem: Problem, language: 'ja' | 'en', facts: CheckFacts): FixResult {

@@ -19,3 +19,4 @@ export * from './workbench-draft.js';
 export * from './jobs.js';
 export * from './config.js';
 export { MATH_TOPICS, mathTopicOf, mathTopics, type MathTopic } from './generate/math.js';
+export * from './remake.js';

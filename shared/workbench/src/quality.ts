@@ -60,8 +60,19 @@ function clarity(problem: Problem, language: 'ja' | 'en'): number {
   return clamp(score);
 }
 
+/**
+ * The estimated level, with ties broken by the size of the numbers (the sum
+ * of their logarithms): of two problems the scorer puts at one level, the one
+ * with bigger numbers is the harder. For comparing two problems of a kind
+ * (harder, easier), not for scoring.
+ */
+export function difficultyOf(problem: Pick<Problem, 'prompt'>): number {
+  const size = quantitiesIn(problem.prompt).reduce((sum, quantity) => sum + Math.log10(Math.abs(quantity.value) + 1), 0);
+  return estimatedLevel(problem) + 0.01 * Math.min(size, 9);
+}
+
 /** An estimate of the level in [0, 1] (0 = easy), from what the problem makes a learner do. */
-function estimatedLevel(problem: Problem): number {
+export function estimatedLevel(problem: Pick<Problem, 'prompt'>): number {
   const numbers = quantitiesIn(problem.prompt).map((quantity) => Math.abs(quantity.value));
   if (numbers.length > 0) {
     const largest = Math.max(...numbers);

@@ -8,7 +8,8 @@ import { formatNumber, normalizeNumerals } from './numbers.js';
  * prompt asks something else: the checker then relies on the other rules.
  */
 export type Solution = {
-  kind: 'equation' | 'percent_of' | 'percent_ratio' | 'area' | 'expression';
+  /** `record`: not read from the prompt but computed from the generator's record of the numbers it printed. */
+  kind: 'equation' | 'percent_of' | 'percent_ratio' | 'area' | 'expression' | 'record';
   value: number;
   /** Circle areas: the value with π ≈ 3.14 as well, either is accepted. */
   alternatives: number[];

@@ -15,6 +15,7 @@ import { type CheckFacts, checkProblem } from './check.js';
 import { autoFix } from './fix.js';
 import { scoreProblem } from './quality.js';
 import { suggest } from './suggest.js';
+import { recordAfterPromptEdit } from './remake.js';
 import { generateMathProblems } from './generate/math.js';
 import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
 import { offeredTopics, offlineSubject, supportedSubjects, topicOffered } from './subjects.js';
@@ -155,48 +156,97 @@ export function validateEditValue(problem: Problem, field: EditableField, value:
   }
 }
 
+/** A field an edit records: an editable one, or the rubric and record a whole rebuild changes. */
+export type RecordedField = ProblemEdit['field'];
+export type FieldChange = { field: RecordedField; value: unknown };
+
 /**
- * One edit of one field: the problem's next version and the history record.
- * A changed prompt no longer says what the generator made, so its record of
- * how it was made is dropped (the checker then works from the text).
+ * One edit of one or more fields, in one new version: the problem's next
+ * version and a history record per field. A changed prompt keeps the record
+ * of how the problem was made only while the prompt still reads as the
+ * generator printed it (the same words, numbers maybe changed): the record
+ * then takes the prompt's numbers, so the check and the auto-fix work from
+ * what the prompt now says. A prompt rewritten freely drops the record and
+ * the checker works from the text. Preview and save go through here, so they
+ * check the same problem.
  */
 export function editProblem(
   problem: Problem,
-  field: EditableField,
-  value: unknown,
+  changes: FieldChange | FieldChange[],
   by: ProblemEdit['by'],
   at: string,
-): { problem: Problem; edit: ProblemEdit } {
-  const before = problem[field];
-  const next: Problem = { ...problem, [field]: value, version: problem.version + 1, ...(field === 'prompt' ? { source: null } : {}) };
-  return { problem: next, edit: { version: next.version, field, before, after: value, by, at } };
+): { problem: Problem; edits: ProblemEdit[] } {
+  const list = Array.isArray(changes) ? changes : [changes];
+  const next = { ...problem, version: problem.version + 1 } as Record<string, unknown> & Problem;
+  for (const change of list) (next as Record<string, unknown>)[change.field] = change.value;
+  const prompt = list.find((change) => change.field === 'prompt');
+  if (prompt && !list.some((change) => change.field === 'source') && problem.source) {
+    const source = recordAfterPromptEdit(problem.source, String(prompt.value), problem.type);
+    if (JSON.stringify(source) !== JSON.stringify(problem.source)) {
+      next.source = source;
+      list.push({ field: 'source', value: source });
+    }
+  }
+  return {
+    problem: next,
+    edits: list.map((change) => ({
+      version: next.version,
+      field: change.field,
+      before: problem[change.field],
+      after: change.value,
+      by,
+      at,
+    })),
+  };
 }
 
-/** Undo: the field of the last edit that is not itself undone goes back to its value before, as a new edit. */
-export function undoTarget(history: readonly ProblemEdit[]): ProblemEdit | null {
+/**
+ * Undo: the last edit that is not itself undone goes back to its values
+ * before, as a new edit. Edits of one version (a problem rebuilt as a whole)
+ * are one edit.
+ */
+export function undoTarget(history: readonly ProblemEdit[]): ProblemEdit[] | null {
+  const groups: ProblemEdit[][] = [];
+  for (const edit of history) {
+    const last = groups.at(-1);
+    if (last && last[0]!.version === edit.version) last.push(edit);
+    else groups.push([edit]);
+  }
   let pending = 0;
-  for (let index = history.length - 1; index >= 0; index--) {
-    const edit = history[index]!;
-    if (edit.by === 'undo') pending++;
+  for (let index = groups.length - 1; index >= 0; index--) {
+    const group = groups[index]!;
+    if (group[0]!.by === 'undo') pending++;
     else if (pending > 0) pending--;
-    else return edit;
+    else return group;
   }
   return null;
 }
 
 /** An edit of a problem in a workbench session's draft: the problem replaced, the edit kept in its history. */
-export function applyEdit(draft: WorkbenchDraft, problem: Problem, field: EditableField, value: unknown, by: ProblemEdit['by']): Problem {
-  const { problem: next, edit } = editProblem(problem, field, value, by, draft.now());
+export function applyEdit(draft: WorkbenchDraft, problem: Problem, changes: FieldChange | FieldChange[], by: ProblemEdit['by']): Problem {
+  const { problem: next, edits } = editProblem(problem, changes, by, draft.now());
   draft.updateWorkbench((workbench) => {
     const sheet = workbench.worksheet!;
     sheet.problems = sheet.problems.map((candidate) => (candidate.id === next.id ? next : candidate));
     sheet.updatedAt = draft.now();
     const history = (workbench.history[next.id] ??= []);
-    history.push(edit);
-    // Bounded: a problem edited forever keeps its newest edits (older ones can no longer be undone).
-    if (history.length > PROBLEM_HISTORY_MAX) history.splice(0, history.length - PROBLEM_HISTORY_MAX);
+    history.push(...edits);
+    // Bounded: a problem edited forever keeps its newest edits (older ones can no longer be undone), whole versions only.
+    while (history.length > PROBLEM_HISTORY_MAX) {
+      const oldest = history[0]!.version;
+      const end = history.findIndex((edit) => edit.version !== oldest);
+      history.splice(0, end < 0 ? history.length : end);
+    }
   });
   return next;
+}
+
+/** The fields a rebuilt problem changes, as one edit. */
+export function changesTo(problem: Problem, rebuilt: GeneratedProblem): FieldChange[] {
+  const fields: RecordedField[] = ['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer', 'rubric', 'source'];
+  return fields
+    .filter((field) => JSON.stringify(problem[field] ?? null) !== JSON.stringify(rebuilt[field] ?? null))
+    .map((field) => ({ field, value: rebuilt[field] ?? null }));
 }
 
 /** The seed's consistency report of a problem: errors make it inconsistent; a fix is "available" only when the auto-fixer has one. */

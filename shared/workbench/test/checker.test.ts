@@ -304,8 +304,8 @@ describe('quality, suggestions, intent and the editor', () => {
       by,
       at: '',
     });
-    expect(undoTarget([edit(2, 'user'), edit(3, 'user')])?.version).toBe(3);
-    expect(undoTarget([edit(2, 'user'), edit(3, 'user'), edit(4, 'undo')])?.version).toBe(2);
+    expect(undoTarget([edit(2, 'user'), edit(3, 'user')])?.[0]?.version).toBe(3);
+    expect(undoTarget([edit(2, 'user'), edit(3, 'user'), edit(4, 'undo')])?.[0]?.version).toBe(2);
     expect(undoTarget([edit(2, 'user'), edit(3, 'undo')])).toBeNull();
   });
 });

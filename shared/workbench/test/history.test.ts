@@ -15,7 +15,7 @@ describe("a problem's edit history", () => {
     let problem = worksheet.problems[0]!;
     for (let i = 1; i <= PROBLEM_HISTORY_MAX + 10; i++) {
       const draft = workbenchDraft(state);
-      problem = applyEdit(draft, problem, 'explanation', `Explanation number ${i}.`, 'user');
+      problem = applyEdit(draft, problem, { field: 'explanation', value: `Explanation number ${i}.` }, 'user');
       state = draft.state as WorkbenchSessionState;
     }
     const history = state.workbench.history[problem.id]!;

@@ -142,8 +142,7 @@ export function workbenchRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const opened = await openProblem(deps, req, req.params.id, 'edit');
         try {
           return await editWorkbenchProblem(deps, opened, {
-            field: req.body.field,
-            value: req.body.value,
+            changes: [{ field: req.body.field, value: req.body.value }],
             version: req.body.version,
             by: 'user',
           });

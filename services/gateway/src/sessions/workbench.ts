@@ -5,7 +5,6 @@ import {
   type CreatedWorksheet,
   type CreateWorksheetBody,
   type AgentResult,
-  type EditableField,
   type EventType,
   JOB_SCHEMA_VERSION,
   type Problem,
@@ -19,6 +18,7 @@ import {
   applyEdit,
   offlineSubject,
   undoTarget,
+  type FieldChange,
   UnsupportedSubjectError,
   assertTopicOffered,
   validateEditValue,
@@ -245,7 +245,7 @@ export class VersionConflictError extends ConflictError {
   }
 }
 
-type Change = { field: EditableField; value: unknown; version: number | null; by: ProblemEdit['by'] };
+type Change = { changes: FieldChange[]; version: number | null; by: ProblemEdit['by'] };
 
 /**
  * One edit (PATCH, approve of an auto-fix, undo): a compare-and-set commit
@@ -264,10 +264,13 @@ export async function editWorkbenchProblem(
     if (attempt > 0) loaded = await loadProblem(deps, opened.problem.id);
     const change = typeof changeOf === 'function' ? changeOf(loaded) : changeOf;
     if (change.version !== null && change.version !== loaded.problem.version) throw new VersionConflictError(loaded.problem);
-    const invalid = validateEditValue(loaded.problem, change.field, change.value);
-    if (invalid) throw new ValidationError(invalid, 'invalid_edit');
+    for (const { field, value } of change.changes) {
+      // What a client sends is validated; an undo restores what was there (a rubric, the record) as it was.
+      const invalid = field === 'rubric' || field === 'source' ? null : validateEditValue(loaded.problem, field, value);
+      if (invalid) throw new ValidationError(invalid, 'invalid_edit');
+    }
     const draft = workbenchDraft(loaded.state, true);
-    const next = applyEdit(draft, loaded.problem, change.field, change.value, change.by);
+    const next = applyEdit(draft, loaded.problem, change.changes, change.by);
     const committed = await deps.store.commit({
       sessionId: loaded.worksheet.worksheetId,
       expectedVersion: loaded.version,
@@ -289,6 +292,6 @@ export async function undoEdit(deps: Pick<Deps, 'store'>, opened: LoadedProblem)
   return editWorkbenchProblem(deps, opened, (loaded) => {
     const target = undoTarget(loaded.state.workbench.history[problemId] ?? []);
     if (!target) throw new ConflictError('nothing_to_undo', `problem ${problemId} has no edit to undo`);
-    return { field: target.field, value: target.before, version: null, by: 'undo' };
+    return { changes: target.map((edit) => ({ field: edit.field, value: edit.before })), version: null, by: 'undo' };
   });
 }

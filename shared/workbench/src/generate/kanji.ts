@@ -731,9 +731,14 @@ function misreadings(word: KanjiWord, data: KanjiData): Distractor[] {
 }
 
 /** Three misreadings, each a different kind of mistake where possible, none a reading of the word. */
-function pickDistractors(word: KanjiWord, data: KanjiData, random: () => number): Distractor[] | null {
+function pickDistractors(
+  word: KanjiWord,
+  data: KanjiData,
+  random: () => number,
+  avoid: ReadonlySet<string> = new Set(),
+): Distractor[] | null {
   const valid = data.readingsOf.get(word.surface) ?? new Set([word.reading]);
-  const seen = new Set<string>([word.reading]);
+  const seen = new Set<string>([word.reading, ...avoid]);
   const groups = new Map<string, Distractor[]>();
   for (const distractor of misreadings(word, data)) {
     if (valid.has(distractor.kana) || !wellFormed(distractor.kana) || seen.has(distractor.kana)) continue;
@@ -862,6 +867,7 @@ function kanjiProblem(
   type: GeneratorInput['type'],
   language: GeneratorInput['language'],
   variant: number,
+  avoid: ReadonlySet<string> = new Set(),
 ): GeneratedProblem | null {
   const ja = language === 'ja';
   const random = seededRandom(`kanji.reading|${word.surface}|${variant}`);
@@ -883,7 +889,7 @@ function kanjiProblem(
       source,
     };
   }
-  const distractors = pickDistractors(word, data, random);
+  const distractors = pickDistractors(word, data, random, avoid);
   if (!distractors) return null;
   const { choices, correctIndex } = placeAnswer(
     word.reading,
@@ -904,16 +910,21 @@ function kanjiProblem(
   };
 }
 
-/** The problem on a recorded word (`source.params.surface`), or null when the word is no longer a candidate. */
+/**
+ * The problem on a recorded word (`source.params.surface`), or null when the
+ * word is no longer a candidate; `avoid`: misreadings not to offer (other
+ * wrong choices than the ones it has).
+ */
 export async function kanjiProblemFor(
   surface: string,
   type: GeneratorInput['type'],
   language: GeneratorInput['language'],
   variant = 0,
+  avoid: ReadonlySet<string> = new Set(),
 ): Promise<GeneratedProblem | null> {
   const data = await loadKanjiData();
   const word = data.bySurface.get(surface);
-  return word ? kanjiProblem(word, data, type, language, variant) : null;
+  return word ? kanjiProblem(word, data, type, language, variant, avoid) : null;
 }
 
 /** The difficulty band a word's rank falls in. */

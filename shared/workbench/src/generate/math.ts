@@ -1038,3 +1038,58 @@ function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage): GeneratedP
     source: { generator: exercise.generator, params: exercise.params },
   };
 }
+
+const PRINTED_NUMBER = /\d+(?:\.\d+)?/g;
+const skeletonOf = (text: string) => text.normalize('NFKC').replace(PRINTED_NUMBER, '#').replace(/\s+/g, ' ').trim();
+
+/**
+ * The record of a problem whose prompt a teacher edited, when the prompt
+ * still reads as the generator printed it with other numbers ("40% of 90"
+ * made "35% of 90"): each printed number is mapped back to the input it
+ * printed, and the record takes the new values. Null when the prompt reads
+ * otherwise (rewritten freely), or the new numbers make no problem.
+ */
+export function paramsFromPrompt(
+  generator: string,
+  params: MathParams,
+  prompt: string,
+  type: 'multiple_choice' | 'written',
+): MathParams | null {
+  const exercise = exerciseOf(generator, params);
+  if (!exercise) return null;
+  const edited = prompt.normalize('NFKC');
+  for (const printed of Object.values(type === 'written' ? exercise.written : exercise.prompt)) {
+    if (skeletonOf(printed) !== skeletonOf(edited)) continue;
+    const before = [...printed.normalize('NFKC').matchAll(PRINTED_NUMBER)].map((match) => Number(match[0]));
+    const after = [...edited.matchAll(PRINTED_NUMBER)].map((match) => Number(match[0]));
+    const next: MathParams = { ...params };
+    const assigned = new Map<string, number>();
+    for (const [index, value] of before.entries()) {
+      const key = Object.keys(params).find(
+        (name) => typeof params[name] === 'number' && Math.abs(params[name] as number) === value && !assigned.has(name),
+      );
+      if (!key) {
+        // A number the prompt prints that is no input (a constant such as π's 3.14): it must stay as it was.
+        if (after[index] !== value) return null;
+        continue;
+      }
+      const signed = (params[key] as number) < 0 ? -after[index]! : after[index]!;
+      assigned.set(key, signed);
+      next[key] = signed;
+    }
+    // Inputs the prompt prints twice must agree.
+    const rebuilt = exerciseOf(generator, next);
+    if (!rebuilt) return null;
+    const again = type === 'written' ? rebuilt.written : rebuilt.prompt;
+    if (
+      !Object.values(again).some(
+        (text) =>
+          skeletonOf(text) === skeletonOf(edited) &&
+          text.normalize('NFKC').match(PRINTED_NUMBER)?.join() === edited.match(PRINTED_NUMBER)?.join(),
+      )
+    )
+      return null;
+    return rebuilt.params;
+  }
+  return null;
+}

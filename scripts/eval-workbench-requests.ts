@@ -1,0 +1,275 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { difficultyOf, mathTopicOf, problemLanguage } from '@convo/workbench';
+
+/**
+ * `npm run eval:workbench -- --requests`: the blind set of teacher requests
+ * (eval/workbench-requests, three writers who had not read the code, from
+ * BRIEF.md) sent to a running system as a teacher's page would: create the
+ * worksheet, put the teacher's own problem in place when the item gives one,
+ * send the request to the problem's agent, and judge the answer against the
+ * item's expected outcome and effects. Split by a hash of the item id: 40%
+ * dev, 60% held out.
+ */
+
+const Own = z.object({
+  type: z.enum(['multiple_choice', 'written']),
+  prompt: z.string(),
+  choices: z.array(z.string()).optional(),
+  correctChoiceIndex: z.number().int().optional(),
+  explanation: z.string().optional(),
+  modelAnswer: z.string().optional(),
+  rubric: z.array(z.string()).optional(),
+});
+const Sheet = z.object({ subject: z.string(), difficulty: z.enum(['easy', 'normal', 'hard']), topic: z.string().nullable().optional() });
+const Item = z.discriminatedUnion('kind', [
+  z.object({
+    id: z.string(),
+    kind: z.literal('edit'),
+    language: z.enum(['ja', 'en']),
+    worksheet: Sheet,
+    problem: z.number().int().min(1).max(10),
+    request: z.string(),
+    expect: z.object({ outcome: z.enum(['edit', 'report', 'refuse']), effects: z.array(z.string()) }),
+    own: Own.optional(),
+    note: z.string().optional(),
+  }),
+  z.object({
+    id: z.string(),
+    kind: z.literal('create'),
+    language: z.enum(['ja', 'en']),
+    worksheet: Sheet,
+    expect: z.object({ outcome: z.enum(['honour', 'refuse']), topic: z.string().nullable().optional() }),
+    note: z.string().optional(),
+  }),
+]);
+export type RequestItem = z.infer<typeof Item>;
+
+export function loadRequests(root: string): { dev: RequestItem[]; heldout: RequestItem[] } {
+  const items = ['a', 'b', 'c'].flatMap((writer) =>
+    z.array(Item).parse(JSON.parse(readFileSync(path.join(root, 'eval', 'workbench-requests', `writer-${writer}.json`), 'utf8'))),
+  );
+  const dev = items.filter((item) => createHash('sha1').update(item.id).digest()[0]! < 0.4 * 256);
+  return { dev, heldout: items.filter((item) => !dev.includes(item)) };
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export type Verdict = { item: RequestItem; done: boolean; failed: string[]; canned: string | null; falseSuccess: boolean; message: string };
+
+async function call(base: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: Json }> {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
+}
+
+async function created(base: string, body: Json): Promise<{ status: number; json: Json }> {
+  const res = await call(base, 'POST', '/api/worksheets', body);
+  if (res.status !== 201 && res.status !== 202) return res;
+  // Generation runs on the agent: the answer is the worksheet, or a location to wait on.
+  for (let attempt = 0; attempt < 120 && !res.json.problems; attempt++) {
+    const sheet = await call(base, 'GET', `/api/worksheets/${res.json.worksheetId}`, undefined, res.json.editToken);
+    if (sheet.status === 200 && sheet.json.problems) return { status: 201, json: { ...sheet.json, editToken: res.json.editToken } };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return res;
+}
+
+const answerOf = (problem: Json): string =>
+  String(problem.type === 'written' ? problem.modelAnswer : (problem.choices?.[problem.correctChoiceIndex] ?? ''))
+    .normalize('NFKC')
+    .trim();
+const numberIn = (text: string) => {
+  const match = /-?\d+(?:\.\d+)?(?:\/\d+)?/.exec(text);
+  if (!match) return null;
+  const [top, bottom] = match[0].split('/');
+  return bottom ? Number(top) / Number(bottom) : Number(top);
+};
+const sameAnswer = (left: string, right: string) => {
+  if (left === right) return true;
+  const [a, b] = [numberIn(left), numberIn(right)];
+  return a !== null && b !== null && Math.abs(a - b) < 1e-9;
+};
+const SAYS_WHY = /できません|できない|ありません|ません|cannot|can't|could not|not |no /i;
+
+export async function judge(base: string, item: RequestItem): Promise<Verdict> {
+  const failed: string[] = [];
+  const verdict = (message: string, extra: Partial<Verdict> = {}): Verdict => ({
+    item,
+    done: failed.length === 0,
+    failed,
+    canned: null,
+    falseSuccess: false,
+    message,
+    ...extra,
+  });
+  const body = {
+    subject: item.worksheet.subject,
+    difficulty: item.worksheet.difficulty,
+    language: item.language,
+    ...(item.worksheet.topic ? { topic: item.worksheet.topic } : {}),
+  };
+  const sheet = await created(base, body);
+  if (item.kind === 'create') {
+    if (item.expect.outcome === 'refuse') {
+      if (sheet.status !== 422) failed.push(`status ${sheet.status}, expected 422`);
+      const message = String(sheet.json.error?.message ?? '');
+      if (item.language === 'ja' ? !/[ぁ-ん]/.test(message) : /[ぁ-ん]/.test(message)) failed.push('message not in the request language');
+      return verdict(message);
+    }
+    if (!sheet.json.problems) {
+      failed.push(`status ${sheet.status}: ${sheet.json.error?.message ?? ''}`);
+      return verdict('');
+    }
+    const topic = item.expect.topic;
+    if (topic) {
+      const off = (sheet.json.problems as Json[]).filter((problem) => mathTopicOf(problem.source?.generator) !== topic);
+      if (off.length > 0) failed.push(`${off.length} problems off topic ${topic}`);
+    }
+    return verdict(String(sheet.json.title ?? ''));
+  }
+  if (!sheet.json.problems) {
+    failed.push(`worksheet not made: ${sheet.status} ${sheet.json.error?.message ?? ''}`);
+    return verdict('');
+  }
+  const token = String(sheet.json.editToken);
+  const problemId = `${sheet.json.worksheetId}-p${item.problem}`;
+  if (item.own) {
+    const own = item.own;
+    const fields: Array<[string, unknown]> = [
+      ['prompt', own.prompt],
+      ...(own.type === 'multiple_choice'
+        ? ([
+            ['choices', own.choices],
+            ['correctChoiceIndex', own.correctChoiceIndex],
+          ] as Array<[string, unknown]>)
+        : ([['modelAnswer', own.modelAnswer]] as Array<[string, unknown]>)),
+      ['explanation', own.explanation],
+    ];
+    for (const [field, value] of fields) {
+      if (value === undefined) continue;
+      const current = await call(base, 'GET', `/api/problems/${problemId}`, undefined, token);
+      const patched = await call(base, 'PATCH', `/api/problems/${problemId}`, { field, value, version: current.json.version }, token);
+      if (patched.status !== 200) {
+        failed.push(`own problem not set (${field}: ${patched.status})`);
+        return verdict('');
+      }
+    }
+  }
+  const res = await call(base, 'POST', `/api/problems/${problemId}/agent`, { request: item.request }, token);
+  if (res.status !== 200) {
+    failed.push(`agent answered ${res.status}: ${res.json.error?.message ?? ''}`);
+    return verdict('');
+  }
+  const result = res.json;
+  const before = result.before.problem as Json;
+  const after = result.after.problem as Json;
+  const changed = (result.changed as string[]).length > 0;
+  const tools = (result.actions as Json[]).map((action) => action.tool as string);
+  const message = String(result.message ?? '');
+  const reasons = [
+    message,
+    ...(result.actions as Json[]).filter((action) => action.status === 'error').map((action) => String(action.summary)),
+  ].join(' ');
+  if (item.expect.outcome === 'edit') {
+    if (!changed) failed.push('nothing changed');
+    else if (!result.after.consistency.isConsistent) failed.push('inconsistent after the edit');
+  } else if (changed) failed.push(`changed ${(result.changed as string[]).join(', ')} (expected ${item.expect.outcome})`);
+  const level = async (problem: Json) => difficultyOf(problem as { prompt: string });
+  for (const effect of item.expect.effects) {
+    const ok = await (async () => {
+      switch (effect) {
+        case 'prompt_changes':
+          return before.prompt !== after.prompt;
+        case 'prompt_unchanged':
+          return before.prompt === after.prompt;
+        case 'choices_change':
+          return JSON.stringify(before.choices) !== JSON.stringify(after.choices);
+        case 'choices_unchanged':
+          return JSON.stringify(before.choices) === JSON.stringify(after.choices);
+        case 'answer_changes':
+          return !sameAnswer(answerOf(before), answerOf(after));
+        case 'answer_unchanged':
+          return sameAnswer(answerOf(before), answerOf(after));
+        case 'explanation_changes':
+          return before.explanation !== after.explanation;
+        case 'harder':
+        case 'easier': {
+          // Numbers by the quality scorer's estimate; words by how rare they are (the generator's band, via its record).
+          if (before.prompt === after.prompt) return false;
+          const [from, to] = [await level(before), await level(after)];
+          return effect === 'harder' ? to > from || changedWord(before, after) : to < from || changedWord(before, after);
+        }
+        case 'shorter_prompt':
+          return [...String(after.prompt)].length < [...String(before.prompt)].length;
+        case 'language_en':
+          return problemLanguage(after as { prompt: string }) === 'en';
+        case 'language_ja':
+          return problemLanguage(after as { prompt: string }) === 'ja';
+        case 'has_hint':
+          return (
+            /ヒント|hint|（|\(/i.test(`${after.prompt} ${after.explanation}`) &&
+            `${after.prompt}${after.explanation}` !== `${before.prompt}${before.explanation}`
+          );
+        case 'report_check':
+          return tools.includes('consistency_checker');
+        case 'report_score':
+          return tools.includes('quality_scorer') && /\d/.test(reasons);
+        case 'report_suggestions':
+          return tools.includes('suggestion_generator');
+        case 'says_why':
+          return SAYS_WHY.test(reasons);
+        default:
+          if (effect.startsWith('topic:')) return mathTopicOf(after.source?.generator) === effect.slice('topic:'.length);
+          return false;
+      }
+    })();
+    if (!ok) failed.push(effect);
+  }
+  // A sentence appended where no hint was asked for: the canned "improvement" the issue names.
+  let canned: string | null = null;
+  for (const field of ['prompt', 'explanation'] as const) {
+    const [was, now] = [String(before[field] ?? ''), String(after[field] ?? '')];
+    if (now.length > was.length && now.startsWith(was) && !item.expect.effects.includes('has_hint')) canned = now.slice(was.length).trim();
+  }
+  const falseSuccess = !changed && (result.actions as Json[]).some((action) => action.tool === 'editor' && action.status === 'success');
+  return verdict(message, { canned, falseSuccess, done: failed.length === 0 });
+}
+
+/** Whether a word problem's word changed (kanji and vocabulary: the level is the word's rarity, judged by the record). */
+function changedWord(before: Json, after: Json): boolean {
+  const word = (problem: Json) => problem.source?.params?.surface ?? problem.source?.params?.word ?? null;
+  return word(before) !== null && word(after) !== null && word(before) !== word(after) && !mathTopicOf(after.source?.generator);
+}
+
+export function printRequests(name: string, verdicts: Verdict[], details: boolean): void {
+  const done = verdicts.filter((verdict) => verdict.done).length;
+  const by = (pick: (verdict: Verdict) => string) => {
+    const groups = new Map<string, Verdict[]>();
+    for (const verdict of verdicts) groups.set(pick(verdict), [...(groups.get(pick(verdict)) ?? []), verdict]);
+    return [...groups].map(([key, list]) => `${key} ${list.filter((verdict) => verdict.done).length}/${list.length}`).join(', ');
+  };
+  console.log(`\n## Teacher requests: ${name} (${verdicts.length} items)\n`);
+  console.log(`- did what was asked: ${done}/${verdicts.length} (${((100 * done) / Math.max(1, verdicts.length)).toFixed(1)}%)`);
+  console.log(
+    `- by expected outcome: ${by((verdict) => (verdict.item.kind === 'create' ? `create-${verdict.item.expect.outcome}` : verdict.item.expect.outcome))}`,
+  );
+  console.log(`- by language: ${by((verdict) => verdict.item.language)}`);
+  console.log(`- canned sentences appended: ${verdicts.filter((verdict) => verdict.canned).length}`);
+  console.log(`- success reported for an edit that did not happen: ${verdicts.filter((verdict) => verdict.falseSuccess).length}`);
+  if (!details) return;
+  for (const verdict of verdicts.filter((entry) => !entry.done || entry.canned))
+    console.log(
+      `- ${verdict.item.id} [${verdict.item.kind === 'edit' ? verdict.item.request : verdict.item.worksheet.subject}] failed: ${verdict.failed.join('; ')}${verdict.canned ? ` canned: ${verdict.canned}` : ''} — ${verdict.message.slice(0, 160).replace(/\n/g, ' ')}`,
+    );
+}

@@ -371,9 +371,7 @@ function solveExpression(text: string, original: string): Solution | null {
   const candidates = arithmeticStretches(grouped);
   const allNumbers = numbersOf(text).length;
   for (const candidate of candidates.sort((left, right) => right.length - left.length)) {
-    // An operation between two terms, not a lone fraction ("1/24th of a day" is a number, not a sum to do).
-    const terms = candidate.replace(/\(\d+(?:\+\d+)?\/\d+\)/g, 'F');
-    if (!/[\dF)]\s*[-+*/]\s*[\d(F]/.test(terms)) continue;
+    if (!/\d\s*[-+*/]\s*[\d(]/.test(candidate)) continue;
     // The expression must be the whole of the prompt's arithmetic, not two numbers of a word problem.
     if (numbersOf(candidate).length !== allNumbers) continue;
     const parsed = parseLinear(candidate.replace(/\s+/g, ''));

@@ -142,7 +142,7 @@ describe('the workbench on a remote model', () => {
     const problem = sheet.problems[0];
     const specific = 'What is 3 + 4? Give the answer as a whole number.';
     fake.enqueue(
-      call('editor', { field: 'prompt', instruction: 'make the prompt more specific', new_value: specific }),
+      call('editor', { field: 'prompt', instruction: 'make the prompt more specific', new_value: specific, intent: null }),
       call('consistency_checker', {}),
       call('quality_scorer', {}),
       call('ask', { message: 'I made the question state the answer form; it is consistent.' }),
@@ -167,7 +167,7 @@ describe('the workbench on a remote model', () => {
       call('quality_scorer', {}),
       call('suggestion_generator', {}),
       // The model's new explanation contradicts the answer (15): the checker says so and the fixer rewrites it.
-      call('editor', { field: 'explanation', instruction: 'explain the working', new_value: 'Add the ones: 7 + 8 = 16.' }),
+      call('editor', { field: 'explanation', instruction: 'explain the working', new_value: 'Add the ones: 7 + 8 = 16.', intent: null }),
       call('consistency_checker', {}),
       call('auto_fixer', {}),
       call('consistency_checker', {}),

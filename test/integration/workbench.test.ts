@@ -380,15 +380,53 @@ describe('the problem-management agent (seed cases)', () => {
   it('an edit the rule-based editor cannot make is not made and says why, in the sheet language; nothing stock is appended', async () => {
     const sheet = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' });
     const token = sheet.editToken as string;
-    const problem = sheet.problems.find((candidate: Json) => candidate.type === 'multiple_choice');
+    const generated = sheet.problems.find((candidate: Json) => candidate.type === 'multiple_choice');
+    // A problem the teacher wrote has no record to rebuild it from: harder, a translation, other choices need a model.
+    const own = (
+      await api.call('PATCH', `/api/problems/${generated.id}`, {
+        token,
+        // The same sum in the teacher's own words: still consistent, no longer as generated.
+        body: {
+          field: 'prompt',
+          value: `${generated.prompt.replace('次の計算をしなさい。', '')} を計算すると、答えはどれになりますか。`,
+          version: generated.version,
+        },
+      })
+    ).json;
+    expect(own.source).toBeNull();
     for (const request of ['問題文をもっと具体的にして', 'もっと難しくして', 'この問題を英語に翻訳して', '選択肢をもっと紛らわしくして']) {
-      const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request } });
+      const answer = await api.call('POST', `/api/problems/${own.id}/agent`, { token, body: { request } });
       expect(answer.status, JSON.stringify(answer.json)).toBe(200);
       expect(answer.json.changed, request).not.toContain('prompt');
       expect(answer.json.changed, request).not.toContain('choices');
-      expect(answer.json.after.problem.prompt).toBe(problem.prompt);
+      expect(answer.json.after.problem.prompt).toBe(own.prompt);
       expect(answer.json.message, request).toMatch(/問題は変更していません。できなかったこと: .*ません。/);
       expect(answer.json.message, request).not.toMatch(/[a-z]{4,}/);
+    }
+  });
+
+  it('a generated problem made harder, translated or given closer choices is rebuilt whole, consistent, and undone in one step', async () => {
+    const sheet = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '速さ' });
+    const token = sheet.editToken as string;
+    const problem = sheet.problems[0];
+    const expected: Record<string, (after: Json) => boolean> = {
+      もっと難しくして: (after) => after.prompt !== problem.prompt && after.source.generator === 'math.speed',
+      この問題を英語に翻訳して: (after) => !/[ぁ-ん]/.test(after.prompt),
+      選択肢をもっと紛らわしくして: (after) => JSON.stringify(after.choices) !== JSON.stringify(problem.choices),
+    };
+    for (const [request, holds] of Object.entries(expected)) {
+      const before = (await api.call('GET', `/api/problems/${problem.id}`, { token })).json;
+      const answer = await api.call('POST', `/api/problems/${problem.id}/agent`, { token, body: { request } });
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+      expect(holds(answer.json.after.problem), request).toBe(true);
+      expect(answer.json.after.consistency.isConsistent, request).toBe(true);
+      // One edit: one version more, and one undo restores every field it changed.
+      expect(answer.json.after.problem.version, request).toBe(before.version + 1);
+      const undone = await api.call('POST', `/api/problems/${problem.id}/undo`, { token });
+      expect(undone.status).toBe(200);
+      const { version: _after, ...restored } = undone.json;
+      const { version: _before, ...original } = before;
+      expect(restored, request).toEqual(original);
     }
   });
 

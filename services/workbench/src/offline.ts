@@ -29,9 +29,7 @@ export const workbenchPolicy: Policy = (req, tail) => {
   const last = tail.at(-1);
   const lastCheck = [...tail].reverse().find((outcome) => outcome.name === consistencyChecker.name);
   const fixes = tail.filter((outcome) => outcome.name === autoFixer.name).length;
-  // A check asked for is reported, not acted on: the teacher decides on the fix (the answer says one is available).
-  if (ctx.intent !== 'check' && lastCheck && lastCheck.result.isConsistent === false && fixes < 2 && last?.name !== autoFixer.name)
-    return call(autoFixer, {});
+  if (lastCheck && lastCheck.result.isConsistent === false && fixes < 2 && last?.name !== autoFixer.name) return call(autoFixer, {});
   if (last?.name === autoFixer.name && last.status === 'success') return call(consistencyChecker, {});
   if (last?.name === consistencyChecker.name && done.includes(autoFixer.name)) return call(qualityScorer, {});
   const score = lastScore(tail);

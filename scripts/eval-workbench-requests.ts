@@ -73,18 +73,6 @@ async function call(base: string, method: string, url: string, body?: unknown, t
   return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
 }
 
-async function created(base: string, body: Json): Promise<{ status: number; json: Json }> {
-  const res = await call(base, 'POST', '/api/worksheets', body);
-  if (res.status !== 201 && res.status !== 202) return res;
-  // Generation runs on the agent: the answer is the worksheet, or a location to wait on.
-  for (let attempt = 0; attempt < 120 && !res.json.problems; attempt++) {
-    const sheet = await call(base, 'GET', `/api/worksheets/${res.json.worksheetId}`, undefined, res.json.editToken);
-    if (sheet.status === 200 && sheet.json.problems) return { status: 201, json: { ...sheet.json, editToken: res.json.editToken } };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return res;
-}
-
 const answerOf = (problem: Json): string =>
   String(problem.type === 'written' ? problem.modelAnswer : (problem.choices?.[problem.correctChoiceIndex] ?? ''))
     .normalize('NFKC')
@@ -104,12 +92,10 @@ const SAYS_WHY = /できません|できない|ありません|ません|cannot|
 
 export async function judge(base: string, item: RequestItem): Promise<Verdict> {
   const failed: string[] = [];
-  const verdict = (message: string, extra: Partial<Verdict> = {}): Verdict => ({
+  const verdict = (message: string, extra: Pick<Verdict, 'canned' | 'falseSuccess'> = { canned: null, falseSuccess: false }): Verdict => ({
     item,
     done: failed.length === 0,
     failed,
-    canned: null,
-    falseSuccess: false,
     message,
     ...extra,
   });
@@ -119,7 +105,7 @@ export async function judge(base: string, item: RequestItem): Promise<Verdict> {
     language: item.language,
     ...(item.worksheet.topic ? { topic: item.worksheet.topic } : {}),
   };
-  const sheet = await created(base, body);
+  const sheet = await call(base, 'POST', '/api/worksheets', body);
   if (item.kind === 'create') {
     if (item.expect.outcome === 'refuse') {
       if (sheet.status !== 422) failed.push(`status ${sheet.status}, expected 422`);
@@ -185,9 +171,8 @@ export async function judge(base: string, item: RequestItem): Promise<Verdict> {
     if (!changed) failed.push('nothing changed');
     else if (!result.after.consistency.isConsistent) failed.push('inconsistent after the edit');
   } else if (changed) failed.push(`changed ${(result.changed as string[]).join(', ')} (expected ${item.expect.outcome})`);
-  const level = async (problem: Json) => difficultyOf(problem as { prompt: string });
   for (const effect of item.expect.effects) {
-    const ok = await (async () => {
+    const ok = (() => {
       switch (effect) {
         case 'prompt_changes':
           return before.prompt !== after.prompt;
@@ -207,7 +192,7 @@ export async function judge(base: string, item: RequestItem): Promise<Verdict> {
         case 'easier': {
           // Numbers by the quality scorer's estimate; words by how rare they are (the generator's band, via its record).
           if (before.prompt === after.prompt) return false;
-          const [from, to] = [await level(before), await level(after)];
+          const [from, to] = [difficultyOf(before as { prompt: string }), difficultyOf(after as { prompt: string })];
           return effect === 'harder' ? to > from || changedWord(before, after) : to < from || changedWord(before, after);
         }
         case 'shorter_prompt':
@@ -243,7 +228,7 @@ export async function judge(base: string, item: RequestItem): Promise<Verdict> {
     if (now.length > was.length && now.startsWith(was) && !item.expect.effects.includes('has_hint')) canned = now.slice(was.length).trim();
   }
   const falseSuccess = !changed && (result.actions as Json[]).some((action) => action.tool === 'editor' && action.status === 'success');
-  return verdict(message, { canned, falseSuccess, done: failed.length === 0 });
+  return verdict(message, { canned, falseSuccess });
 }
 
 /** Whether a word problem's word changed (kanji and vocabulary: the level is the word's rarity, judged by the record). */

@@ -1,4 +1,4 @@
-import { checkProblem, generateOfflineWorksheet, mathTopicOf, mathTopics, offlineSubject } from '@convo/workbench';
+import { checkProblem, generateOfflineWorksheet, MATH_TOPIC_NAMES, mathTopicOf, mathTopics, offlineSubject } from '@convo/workbench';
 import type { CreateWorksheetBody, Difficulty } from '@convo/contract';
 
 /**
@@ -23,7 +23,8 @@ export type SheetReport = {
 };
 
 const SUBJECTS: Array<{ subject: string; topics: Array<string | null> }> = [
-  { subject: '算数', topics: [null, '速さ', '比例', '小数', '体積', '単位の換算', '分数', '割合', '方程式', '面積'] },
+  // Every topic the generator offers, by its Japanese name, and none.
+  { subject: '算数', topics: [null, ...Object.values(MATH_TOPIC_NAMES).map((topic) => topic.ja)] },
   { subject: '漢字の読み', topics: [null] },
   { subject: 'English vocabulary', topics: [null] },
 ];

@@ -24,12 +24,9 @@ import {
   type EditOutcome,
   changesTo,
   COMBINABLE_INTENTS,
-  problemLanguage,
-  type Remake,
+  remakeFor,
   remakeProblem,
   suggestionsFor,
-  targetLanguage,
-  topicNamed,
   validateEditValue,
 } from '@convo/workbench';
 import { z } from 'zod';
@@ -154,30 +151,6 @@ function notDone(draft: WorkbenchDraft, field: string, reason: string) {
     },
   };
 }
-
-/**
- * The intents the rule-based editor serves by rebuilding the problem from its
- * record. An easier problem without a record gets a hint instead (ruleEdit).
- */
-function remakeFor(intent: string, instruction: string, problem: Problem, language: 'ja' | 'en'): Remake | null {
-  switch (intent) {
-    case 'harden':
-      return { kind: 'harder' };
-    case 'simplify':
-      return problem.source ? { kind: 'easier' } : null;
-    case 'translate':
-      return { kind: 'translate', language: targetLanguage(instruction, problemLanguage(problem) ?? language) };
-    case 'topic':
-      return { kind: 'topic', topic: topicNamed(instruction) };
-    case 'distractors':
-      return { kind: 'distractors', how: CLOSER.test(instruction) ? 'closest' : 'different' };
-    default:
-      return null;
-  }
-}
-
-/** Wrong choices asked to be harder to tell from the answer (not merely other ones). */
-const CLOSER = /紛らわし|まぎらわし|ひっかけ|惑わ|迷う|plausibl|convincing|tricky|trickier|closer|harder to|believable|realistic/i;
 
 export const consistencyChecker = createTool({
   name: 'consistency_checker',

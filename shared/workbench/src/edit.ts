@@ -4,7 +4,7 @@ import { choiceKind } from './check.js';
 import { numberStyleOf, unitOf } from './numbers.js';
 import { solvePrompt } from './solve.js';
 import { MATH_TOPIC_NAMES } from './subjects.js';
-import { type MathTopic, mathTopicOf } from './generate/math.js';
+import { MATH_TOPICS, type MathTopic, mathTopicOf } from './generate/math.js';
 
 /** A hint per kind of generated math problem: the step to take, never the answer. */
 const MATH_HINTS: Record<MathTopic, [string, string]> = {
@@ -94,7 +94,24 @@ export function otherEditIntents(request: string, first: Intent): CombinableInte
 }
 
 function topicChange(request: string): boolean {
-  return TOPIC_CHANGE.test(request) && Object.values(MATH_TOPIC_NAMES).some((topic) => topic.words.test(request));
+  return TOPIC_CHANGE.test(request) && topicNamed(request) !== null;
+}
+
+/** The math topic a request names ("速さの問題に変えて", "make it about percentages"), or null. */
+export function topicNamed(request: string): MathTopic | null {
+  return withinTextBudget(() => MATH_TOPICS.find((topic) => MATH_TOPIC_NAMES[topic].words.test(request)) ?? null);
+}
+
+/** The language a translation request asks for ("英語に", "into Japanese"), or the other one than `current`. */
+export function targetLanguage(request: string, current: 'ja' | 'en'): 'ja' | 'en' {
+  if (/英語|英訳|english/i.test(request)) return 'en';
+  if (/日本語|和訳|japanese/i.test(request)) return 'ja';
+  return current === 'ja' ? 'en' : 'ja';
+}
+
+/** Wrong choices asked to be harder to tell from the answer ("more plausible", 「紛らわしく」), not merely other ones. */
+export function wantsCloserChoices(request: string): boolean {
+  return /紛らわし|まぎらわし|ひっかけ|惑わ|迷う|plausibl|convincing|tricky|trickier|closer|harder to|believable|realistic/i.test(request);
 }
 
 export function analyzeIntent(request: string): { intent: Intent; section: EditSection | null } {

@@ -14,7 +14,7 @@ import { answerValue, formatNumber, numberStyleOf, sameNumber } from './numbers.
  * behind by a changed prompt (recomputed), a model answer that misses.
  * Confidence is lowest when the answer itself had to be inferred.
  */
-import { problemLanguage, rebuildFromRecord } from './remake.js';
+import { changesTo, problemLanguage, rebuildFromRecord } from './remake.js';
 
 export type FixResult = { fixes: ProblemFixes; confidence: number; fixed: string[] };
 
@@ -39,12 +39,12 @@ async function fixFromRecord(problem: Problem, language: 'ja' | 'en'): Promise<F
   if (!problem.source) return null;
   const rebuilt = await rebuildFromRecord(problem.source, problem.type, problemLanguage(problem) ?? language);
   if (!rebuilt || rebuilt.prompt.normalize('NFKC').trim() !== problem.prompt.normalize('NFKC').trim()) return null;
-  const fixes: ProblemFixes = {};
-  for (const field of ['choices', 'correctChoiceIndex', 'explanation', 'modelAnswer', 'rubric'] as const) {
-    if (rebuilt[field] !== null && JSON.stringify(rebuilt[field]) !== JSON.stringify(problem[field]))
-      Object.assign(fixes, { [field]: rebuilt[field] });
-  }
-  if (Object.keys(fixes).length === 0) return null;
+  // The record is the same and so is the prompt: what changes is every part built from them.
+  const changes = changesTo(problem, { ...rebuilt, prompt: problem.prompt, source: problem.source }).filter(
+    (change) => change.value !== null,
+  );
+  if (changes.length === 0) return null;
+  const fixes = Object.fromEntries(changes.map((change) => [change.field, change.value])) as ProblemFixes;
   const after = await checkProblem({ ...problem, ...fixes }, language);
   if (after.issues.some((issue) => issue.severity === 'error')) return null;
   return { fixes, confidence: 0.95, fixed: ['rebuilt_from_record'] };

@@ -1,5 +1,8 @@
 import type { Difficulty, Problem, ProblemSource, Worksheet } from '@convo/contract';
+import { withinTextBudget } from '@convo/text';
 import { MATH_TOPIC_NAMES } from './subjects.js';
+import { type Intent, targetLanguage, topicNamed, wantsCloserChoices } from './edit.js';
+import type { FieldChange } from './worksheet.js';
 import {
   buildMathProblem,
   drawMathProblem,
@@ -9,7 +12,8 @@ import {
   mathTopicOf,
   paramsFromPrompt,
 } from './generate/math.js';
-import { type GeneratedProblem, seededRandom } from './generate/random.js';
+import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
+import type { Pos } from './generate/english.js';
 import { difficultyOf } from './quality.js';
 
 /**
@@ -36,17 +40,33 @@ const LEVELS: Difficulty[] = ['easy', 'normal', 'hard'];
 const say = (language: 'ja' | 'en', ja: string, en: string) => (language === 'ja' ? ja : en);
 const refused = (language: 'ja' | 'en', ja: string, en: string): RemakeOutcome => ({ kind: 'refused', reason: say(language, ja, en) });
 
-/** The topic a request names ("速さの問題に変えて", "make it about percentages"), or null. */
-export function topicNamed(request: string): MathTopic | null {
-  return MATH_TOPICS.find((topic) => MATH_TOPIC_NAMES[topic].words.test(request)) ?? null;
+/**
+ * The rebuild a request asks the rule-based editor for, or null: harder,
+ * easier (a problem without a record gets a hint instead, see ruleEdit),
+ * translated, another topic, other or closer wrong choices.
+ */
+export function remakeFor(intent: Intent, instruction: string, problem: Problem, language: 'ja' | 'en'): Remake | null {
+  switch (intent) {
+    case 'harden':
+      return { kind: 'harder' };
+    case 'simplify':
+      return problem.source ? { kind: 'easier' } : null;
+    case 'translate':
+      return { kind: 'translate', language: targetLanguage(instruction, problemLanguage(problem) ?? language) };
+    case 'topic':
+      return { kind: 'topic', topic: topicNamed(instruction) };
+    case 'distractors':
+      return { kind: 'distractors', how: wantsCloserChoices(instruction) ? 'closest' : 'different' };
+    default:
+      return null;
+  }
 }
 
-/** The language a translation request asks for ("英語に", "into Japanese"), or the other one. */
-export function targetLanguage(request: string, current: 'ja' | 'en'): 'ja' | 'en' {
-  if (/英語|英訳|english/i.test(request)) return 'en';
-  if (/日本語|和訳|japanese/i.test(request)) return 'ja';
-  return current === 'ja' ? 'en' : 'ja';
-}
+const remade = (problem: GeneratedProblem, language: 'ja' | 'en', ja: string, en: string): RemakeOutcome => ({
+  kind: 'remade',
+  problem,
+  change: say(language, ja, en),
+});
 
 export async function remakeProblem(problem: Problem, sheet: Sheet, remake: Remake): Promise<RemakeOutcome> {
   const language = sheet.language;
@@ -68,15 +88,9 @@ export async function remakeProblem(problem: Problem, sheet: Sheet, remake: Rema
         );
       const built = await rebuildFromRecord(source, problem.type, remake.language);
       if (!built) return cannotRebuild(language);
-      return {
-        kind: 'remade',
-        problem: built,
-        change: say(
-          language,
-          remake.language === 'en' ? '英語に翻訳' : '日本語に翻訳',
-          remake.language === 'en' ? 'translated into English' : 'translated into Japanese',
-        ),
-      };
+      return remake.language === 'en'
+        ? remade(built, language, '英語に翻訳', 'translated into English')
+        : remade(built, language, '日本語に翻訳', 'translated into Japanese');
     }
     case 'distractors': {
       if (problem.type !== 'multiple_choice')
@@ -89,15 +103,9 @@ export async function remakeProblem(problem: Problem, sheet: Sheet, remake: Rema
       const built = await rebuildFromRecord({ ...source, variant }, problem.type, current, shown);
       if (!built || sameChoices(built, problem))
         return refused(language, 'この問題では、ほかに使える誤答がありません。', 'This problem has no other wrong answers to offer.');
-      return {
-        kind: 'remade',
-        problem: built,
-        change: say(
-          language,
-          remake.how === 'closest' ? '選択肢を正解に近い誤答に変更' : '選択肢を別の誤答に変更',
-          remake.how === 'closest' ? 'wrong choices closer to the answer' : 'other wrong choices',
-        ),
-      };
+      return remake.how === 'closest'
+        ? remade(built, language, '選択肢を正解に近い誤答に変更', 'wrong choices closer to the answer')
+        : remade(built, language, '選択肢を別の誤答に変更', 'other wrong choices');
     }
     case 'topic': {
       const topic = mathTopicOf(source.generator);
@@ -109,17 +117,12 @@ export async function remakeProblem(problem: Problem, sheet: Sheet, remake: Rema
           `この問題はすでに「${MATH_TOPIC_NAMES[topic].ja}」の問題です。`,
           `This problem is already on ${MATH_TOPIC_NAMES[topic].en}.`,
         );
-      const level = levelOf(problem, sheet);
       const drawn = drawMathProblem(
-        { topic: next, difficulty: level, type: problem.type, language: current },
+        { topic: next, difficulty: sheet.difficulty, type: problem.type, language: current },
         seededRandom(`${problem.id}:${problem.version}:topic:${next}`),
       );
       if (!drawn) return cannotRebuild(language);
-      return {
-        kind: 'remade',
-        problem: drawn,
-        change: say(language, `題材を「${MATH_TOPIC_NAMES[next].ja}」に変更`, `topic changed to ${MATH_TOPIC_NAMES[next].en}`),
-      };
+      return remade(drawn, language, `題材を「${MATH_TOPIC_NAMES[next].ja}」に変更`, `topic changed to ${MATH_TOPIC_NAMES[next].en}`);
     }
     case 'harder':
     case 'easier':
@@ -133,6 +136,54 @@ function cannotRebuild(language: 'ja' | 'en'): RemakeOutcome {
     'この問題の作り方の記録から問題を作り直せませんでした。',
     'The problem could not be rebuilt from the record of how it was made.',
   );
+}
+
+/**
+ * The generators of word problems, by the name their records carry: the
+ * recorded word, the problem built on it, how rare it is, and fresh
+ * problems of a level (their dictionaries load on first use).
+ */
+type WordGenerator = {
+  word: (params: ProblemSource['params']) => unknown;
+  build: (
+    source: ProblemSource,
+    type: Problem['type'],
+    language: 'ja' | 'en',
+    variant: number,
+    avoid: ReadonlySet<string>,
+  ) => Promise<GeneratedProblem | null>;
+  rank: (source: ProblemSource) => Promise<number | null>;
+  generate: (input: GeneratorInput) => Promise<GeneratedProblem[]>;
+};
+
+const WORD_GENERATORS: Record<string, WordGenerator> = {
+  'kanji.reading': {
+    word: (params) => params.surface,
+    build: async (source, type, language, variant, avoid) =>
+      (await import('./generate/kanji.js')).kanjiProblemFor(String(source.params.surface), type, language, variant, avoid),
+    rank: async (source) => (await import('./generate/kanji.js')).kanjiWordRank(String(source.params.surface)),
+    generate: async (input) => (await import('./generate/kanji.js')).generateKanjiProblems(input),
+  },
+  'english.vocabulary': {
+    word: (params) => params.word,
+    build: async (source, type, language, variant) =>
+      (await import('./generate/english.js')).englishProblemFor(
+        { word: String(source.params.word), pos: source.params.pos as Pos },
+        type,
+        language,
+        variant,
+      ),
+    rank: async (source) =>
+      (await (await import('./generate/english.js')).englishWordFrequency(String(source.params.word), source.params.pos as Pos))?.rank ??
+      null,
+    generate: async (input) => (await import('./generate/english.js')).generateEnglishProblems(input),
+  },
+};
+
+/** A word generator for a record that names its word, or null (a math record, or a record of no generator). */
+function wordGeneratorOf(source: ProblemSource): WordGenerator | null {
+  const generator = WORD_GENERATORS[source.generator];
+  return generator && typeof generator.word(source.params) === 'string' ? generator : null;
 }
 
 /** The problem built again from its record (another language, or another set of wrong choices), or null. */
@@ -151,23 +202,15 @@ export async function rebuildFromRecord(
       language,
       distractors: variant === 0 ? 'typical' : variant,
     });
-  if (source.generator === 'kanji.reading' && typeof source.params.surface === 'string') {
-    const { kanjiProblemFor } = await import('./generate/kanji.js');
-    return kanjiProblemFor(source.params.surface, type, language, typeof variant === 'number' ? variant : 1, avoid);
-  }
-  if (source.generator === 'english.vocabulary' && typeof source.params.word === 'string') {
-    const { englishProblemFor } = await import('./generate/english.js');
-    const params = { word: source.params.word, pos: source.params.pos as 'noun' };
-    return englishProblemFor(params, type, language, typeof variant === 'number' ? variant : 1);
-  }
-  return null;
+  // Words have no "closest" misreadings apart from their others: any variant but the first is other ones.
+  return (await wordGeneratorOf(source)?.build(source, type, language, typeof variant === 'number' ? variant : 1, avoid)) ?? null;
 }
 
 /**
  * A harder or easier problem of the same kind: drawn at the next level (or at
  * the same one when there is none), and kept only when it is harder or easier
- * than this one by the quality scorer's estimate (numbers, steps, then the size of the numbers) or, for
- * words, by how rare the word is.
+ * than this one: for numbers by the quality scorer's estimate (numbers,
+ * steps, then the size of the numbers), for words by how rare the word is.
  */
 async function relevel(
   problem: Problem,
@@ -177,69 +220,53 @@ async function relevel(
   direction: 'harder' | 'easier',
 ): Promise<RemakeOutcome> {
   const up = direction === 'harder';
-  const level = levelOf(problem, sheet);
-  const at = LEVELS.indexOf(level);
-  const targets = [LEVELS[Math.max(0, Math.min(2, at + (up ? 1 : -1)))]!, level];
-  const rarity = await rarityOf(source);
-  const before = rarity ?? difficultyOf(problem);
-  const better = (candidate: GeneratedProblem, rank: number | null) =>
-    candidate.prompt !== problem.prompt &&
-    (rank !== null ? (up ? rank > before : rank < before) : up ? difficultyOf(candidate) > before : difficultyOf(candidate) < before);
+  const at = LEVELS.indexOf(sheet.difficulty);
+  const targets = new Set([LEVELS[Math.max(0, Math.min(2, at + (up ? 1 : -1)))]!, sheet.difficulty]);
+  const words = wordGeneratorOf(source);
+  const levelOf = async (candidate: Pick<Problem, 'prompt' | 'source'>) =>
+    words && candidate.source ? await words.rank(candidate.source) : difficultyOf(candidate);
+  const before = await levelOf(problem);
+  const better = async (candidate: GeneratedProblem) => {
+    if (candidate.prompt === problem.prompt || before === null) return false;
+    const level = await levelOf(candidate);
+    return level !== null && (up ? level > before : level < before);
+  };
   const topic = mathTopicOf(source.generator);
-  for (const target of [...new Set(targets)]) {
-    const random = seededRandom(`${problem.id}:${problem.version}:${direction}:${target}`);
+  for (const target of targets) {
     if (topic) {
-      const drawn = drawMathProblem({ topic, difficulty: target, type: problem.type, language }, random, (candidate) =>
-        better(candidate, null),
+      const random = seededRandom(`${problem.id}:${problem.version}:${direction}:${target}`);
+      // Numbers: difficultyOf is synchronous, so the draw can test each candidate as it goes.
+      const drawn = drawMathProblem(
+        { topic, difficulty: target, type: problem.type, language },
+        random,
+        (candidate) => candidate.prompt !== problem.prompt && (up ? difficultyOf(candidate) > before! : difficultyOf(candidate) < before!),
       );
-      if (drawn) return { kind: 'remade', problem: drawn, change: levelChange(sheet.language, up) };
+      if (drawn) return remade(drawn, sheet.language, ...levelChange(up));
       continue;
     }
-    const seed = `${problem.id}:${problem.version}:${direction}`;
-    const input = { count: 12, difficulty: target, language, seed, type: problem.type };
-    const candidates =
-      source.generator === 'kanji.reading'
-        ? await (await import('./generate/kanji.js')).generateKanjiProblems(input)
-        : source.generator === 'english.vocabulary'
-          ? await (await import('./generate/english.js')).generateEnglishProblems(input)
-          : [];
-    for (const candidate of candidates) {
-      if (candidate.source && better(candidate, await rarityOf(candidate.source)))
-        return { kind: 'remade', problem: candidate, change: levelChange(sheet.language, up) };
-    }
+    if (!words) break;
+    const input = { count: 12, difficulty: target, language, seed: `${problem.id}:${problem.version}:${direction}`, type: problem.type };
+    for (const candidate of await words.generate(input))
+      if (await better(candidate)) return remade(candidate, sheet.language, ...levelChange(up));
   }
   return up
     ? refused(language, 'この種類の問題では、これより難しいものを作れません。', 'No harder problem of this kind can be made.')
     : refused(language, 'この種類の問題では、これより易しいものを作れません。', 'No easier problem of this kind can be made.');
 }
 
-function levelChange(language: 'ja' | 'en', up: boolean): string {
-  return up ? say(language, '難易度を上げて作り直し', 'rebuilt harder') : say(language, '難易度を下げて作り直し', 'rebuilt easier');
-}
-
-/** How rare a recorded word is (its frequency rank), or null for a problem of numbers. */
-async function rarityOf(source: ProblemSource): Promise<number | null> {
-  if (source.generator === 'kanji.reading' && typeof source.params.surface === 'string') {
-    const { kanjiWordRank } = await import('./generate/kanji.js');
-    return kanjiWordRank(source.params.surface);
-  }
-  if (source.generator === 'english.vocabulary' && typeof source.params.word === 'string') {
-    const { englishWordFrequency } = await import('./generate/english.js');
-    return (await englishWordFrequency(source.params.word, source.params.pos as 'noun'))?.rank ?? null;
-  }
-  return null;
-}
-
-/** The level the problem was drawn at: its sheet's. */
-function levelOf(_problem: Problem, sheet: Sheet): Difficulty {
-  return sheet.difficulty;
+function levelChange(up: boolean): [string, string] {
+  return up ? ['難易度を上げて作り直し', 'rebuilt harder'] : ['難易度を下げて作り直し', 'rebuilt easier'];
 }
 
 function sameChoices(left: GeneratedProblem, right: Problem): boolean {
   return JSON.stringify([...(left.choices ?? [])].sort()) === JSON.stringify([...(right.choices ?? [])].sort());
 }
 
-/** The language a problem's prompt is written in, by its script. */
+/**
+ * The language a problem's prompt is written in: kana make it Japanese.
+ * Not @convo/text's detectLanguage, which counts kanji: an English kanji
+ * question ("Choose the correct reading of 『学校』.") is English.
+ */
 export function problemLanguage(problem: Pick<Problem, 'prompt'>): 'ja' | 'en' | null {
   if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(problem.prompt)) return 'ja';
   return /[a-z]{3}/i.test(problem.prompt) ? 'en' : null;
@@ -253,9 +280,18 @@ export function problemLanguage(problem: Pick<Problem, 'prompt'>): 'ja' | 'en' |
  */
 export function recordAfterPromptEdit(source: ProblemSource, prompt: string, type: Problem['type']): ProblemSource | null {
   if (mathTopicOf(source.generator)) {
-    const params = paramsFromPrompt(source.generator, source.params as MathParams, prompt, type);
+    // Bounded: the prompt is read on whichever process saves the edit (the gateway, for a PATCH).
+    const params = withinTextBudget(() => paramsFromPrompt(source.generator, source.params as MathParams, prompt, type));
     return params ? { ...source, params } : null;
   }
-  const word = source.params.surface ?? source.params.word;
+  const word = WORD_GENERATORS[source.generator]?.word(source.params);
   return typeof word === 'string' && prompt.includes(word) ? source : null;
+}
+
+/** The fields a rebuilt problem changes, as one edit. */
+export function changesTo(problem: Problem, rebuilt: GeneratedProblem): FieldChange[] {
+  const fields: Array<FieldChange['field']> = ['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer', 'rubric', 'source'];
+  return fields
+    .filter((field) => JSON.stringify(problem[field] ?? null) !== JSON.stringify(rebuilt[field] ?? null))
+    .map((field) => ({ field, value: rebuilt[field] ?? null }));
 }

@@ -18,6 +18,74 @@ type Section = 'prompt' | 'choices' | 'explanation';
 
 export const MAX_SUGGESTION_LENGTH = 15;
 
+/** The subject's own kinds of improvement. */
+const BY_SUBJECT: Record<OfflineSubject, Record<Section, Idea[]>> = {
+  math: {
+    prompt: [
+      { ja: '場面を具体的にする', en: 'Use a real case' },
+      { ja: '答え方を指定する', en: 'Say answer form' },
+    ],
+    choices: [
+      { ja: '典型的な誤りを入れる', en: 'Typical errors' },
+      { ja: '数の形式を揃える', en: 'One number form' },
+    ],
+    explanation: [
+      { ja: '公式を明記する', en: 'Name formula' },
+      { ja: '検算を添える', en: 'Add a check' },
+    ],
+  },
+  kanji: {
+    prompt: [
+      { ja: '例文の中で問う', en: 'Use a sentence' },
+      { ja: 'ひらがなで答えさせる', en: 'Ask in hiragana' },
+    ],
+    choices: [
+      { ja: '音訓の誤りを入れる', en: 'On/kun mix-ups' },
+      { ja: '濁音の有無で迷わす', en: 'Vary voicing' },
+    ],
+    explanation: [
+      { ja: '音読み訓読みを示す', en: 'Give on/kun' },
+      { ja: '同じ字の語を示す', en: 'Related words' },
+    ],
+  },
+  english: {
+    prompt: [
+      { ja: '品詞を示す', en: 'Give the POS' },
+      { ja: '例文を添える', en: 'Add an example' },
+    ],
+    choices: [
+      { ja: '同じ品詞で揃える', en: 'Same POS' },
+      { ja: '似た意味の語を入れる', en: 'Near synonyms' },
+    ],
+    explanation: [
+      { ja: '例文で使い方を示す', en: 'Show it in use' },
+      { ja: '語源に触れる', en: 'Note the root' },
+    ],
+  },
+};
+
+/** The worksheet's difficulty, in the terms of its subject (a kanji sheet has no numbers to make simpler): for a computation, */
+const BY_DIFFICULTY_COMPUTED: Record<Difficulty, Idea[]> = {
+  easy: [
+    { ja: '数を易しくする', en: 'Simpler numbers' },
+    { ja: 'ヒントを添える', en: 'Add a hint' },
+  ],
+  normal: [{ ja: '条件を一つ加える', en: 'Add a condition' }],
+  hard: [
+    { ja: '二段階の問いにする', en: 'Two steps' },
+    { ja: '文章題にする', en: 'Word problem' },
+  ],
+};
+/** …and for a reading or a word. */
+const BY_DIFFICULTY_WORDS: Record<Difficulty, Idea[]> = {
+  easy: [
+    { ja: 'よく使う語にする', en: 'Common words' },
+    { ja: 'ヒントを添える', en: 'Add a hint' },
+  ],
+  normal: [{ ja: '文脈を一つ加える', en: 'Add context' }],
+  hard: [{ ja: '文脈から推測させる', en: 'Infer from context' }],
+};
+
 export function suggest(problem: Problem, facts: CheckFacts, context: SuggestContext): Suggestions {
   return withinTextBudget(() => suggestWithin(problem, facts, context));
 }
@@ -51,77 +119,12 @@ function suggestWithin(problem: Problem, facts: CheckFacts, context: SuggestCont
   if (lengths.length > 1 && Math.max(...lengths) > 2 * Math.max(1, Math.min(...lengths)))
     add('choices', { ja: '長さを揃える', en: 'Even lengths' });
 
-  // The subject's own kinds of improvement.
-  const bySubject: Record<OfflineSubject, Record<Section, Idea[]>> = {
-    math: {
-      prompt: [
-        { ja: '場面を具体的にする', en: 'Use a real case' },
-        { ja: '答え方を指定する', en: 'Say answer form' },
-      ],
-      choices: [
-        { ja: '典型的な誤りを入れる', en: 'Typical errors' },
-        { ja: '数の形式を揃える', en: 'One number form' },
-      ],
-      explanation: [
-        { ja: '公式を明記する', en: 'Name formula' },
-        { ja: '検算を添える', en: 'Add a check' },
-      ],
-    },
-    kanji: {
-      prompt: [
-        { ja: '例文の中で問う', en: 'Use a sentence' },
-        { ja: 'ひらがなで答えさせる', en: 'Ask in hiragana' },
-      ],
-      choices: [
-        { ja: '音訓の誤りを入れる', en: 'On/kun mix-ups' },
-        { ja: '濁音の有無で迷わす', en: 'Vary voicing' },
-      ],
-      explanation: [
-        { ja: '音読み訓読みを示す', en: 'Give on/kun' },
-        { ja: '同じ字の語を示す', en: 'Related words' },
-      ],
-    },
-    english: {
-      prompt: [
-        { ja: '品詞を示す', en: 'Give the POS' },
-        { ja: '例文を添える', en: 'Add an example' },
-      ],
-      choices: [
-        { ja: '同じ品詞で揃える', en: 'Same POS' },
-        { ja: '似た意味の語を入れる', en: 'Near synonyms' },
-      ],
-      explanation: [
-        { ja: '例文で使い方を示す', en: 'Show it in use' },
-        { ja: '語源に触れる', en: 'Note the root' },
-      ],
-    },
-  };
+  // The subject's own kinds of improvement, then its difficulty's.
   if (context.subject)
     for (const section of ['prompt', 'choices', 'explanation'] as const)
-      for (const idea of bySubject[context.subject][section]) add(section, idea);
+      for (const idea of BY_SUBJECT[context.subject][section]) add(section, idea);
 
-  // The worksheet's difficulty, in the terms of its subject (a kanji sheet has no numbers to make simpler).
-  const byDifficulty: Record<Difficulty, Idea[]> = computed
-    ? {
-        easy: [
-          { ja: '数を易しくする', en: 'Simpler numbers' },
-          { ja: 'ヒントを添える', en: 'Add a hint' },
-        ],
-        normal: [{ ja: '条件を一つ加える', en: 'Add a condition' }],
-        hard: [
-          { ja: '二段階の問いにする', en: 'Two steps' },
-          { ja: '文章題にする', en: 'Word problem' },
-        ],
-      }
-    : {
-        easy: [
-          { ja: 'よく使う語にする', en: 'Common words' },
-          { ja: 'ヒントを添える', en: 'Add a hint' },
-        ],
-        normal: [{ ja: '文脈を一つ加える', en: 'Add context' }],
-        hard: [{ ja: '文脈から推測させる', en: 'Infer from context' }],
-      };
-  for (const idea of byDifficulty[context.difficulty]) add('prompt', idea);
+  for (const idea of (computed ? BY_DIFFICULTY_COMPUTED : BY_DIFFICULTY_WORDS)[context.difficulty]) add('prompt', idea);
 
   // General ideas, last.
   add('prompt', { ja: '一文で簡潔にする', en: 'One short line' });

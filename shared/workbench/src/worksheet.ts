@@ -176,17 +176,17 @@ export function editProblem(
   by: ProblemEdit['by'],
   at: string,
 ): { problem: Problem; edits: ProblemEdit[] } {
-  const list = Array.isArray(changes) ? changes : [changes];
-  const next = { ...problem, version: problem.version + 1 } as Record<string, unknown> & Problem;
-  for (const change of list) (next as Record<string, unknown>)[change.field] = change.value;
+  const list = Array.isArray(changes) ? [...changes] : [changes];
   const prompt = list.find((change) => change.field === 'prompt');
   if (prompt && !list.some((change) => change.field === 'source') && problem.source) {
     const source = recordAfterPromptEdit(problem.source, String(prompt.value), problem.type);
-    if (JSON.stringify(source) !== JSON.stringify(problem.source)) {
-      next.source = source;
-      list.push({ field: 'source', value: source });
-    }
+    if (JSON.stringify(source) !== JSON.stringify(problem.source)) list.push({ field: 'source', value: source });
   }
+  const next: Problem = {
+    ...problem,
+    ...Object.fromEntries(list.map((change) => [change.field, change.value])),
+    version: problem.version + 1,
+  };
   return {
     problem: next,
     edits: list.map((change) => ({
@@ -239,14 +239,6 @@ export function applyEdit(draft: WorkbenchDraft, problem: Problem, changes: Fiel
     }
   });
   return next;
-}
-
-/** The fields a rebuilt problem changes, as one edit. */
-export function changesTo(problem: Problem, rebuilt: GeneratedProblem): FieldChange[] {
-  const fields: RecordedField[] = ['prompt', 'choices', 'correctChoiceIndex', 'explanation', 'modelAnswer', 'rubric', 'source'];
-  return fields
-    .filter((field) => JSON.stringify(problem[field] ?? null) !== JSON.stringify(rebuilt[field] ?? null))
-    .map((field) => ({ field, value: rebuilt[field] ?? null }));
 }
 
 /** The seed's consistency report of a problem: errors make it inconsistent; a fix is "available" only when the auto-fixer has one. */

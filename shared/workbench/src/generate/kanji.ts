@@ -927,11 +927,6 @@ export async function kanjiProblemFor(
   return word ? kanjiProblem(word, data, type, language, variant, avoid) : null;
 }
 
-/** The difficulty band a word's rank falls in. */
-export function kanjiBandOf(rank: number): GeneratorInput['difficulty'] {
-  return rank < BANDS.easy[1] ? 'easy' : rank < BANDS.normal[1] ? 'normal' : 'hard';
-}
-
 export async function generateKanjiProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
   const data = await loadKanjiData();
   const { count, difficulty, language, seed, type } = input;

@@ -384,65 +384,52 @@ function speed(params: MathParams): Exercise | null {
   const speedShown = (value: number, language: WorkbenchLanguage) =>
     language === 'ja' ? `時速${formatNumber(value)} km` : `${formatNumber(value)} km/h`;
   const formula = { ja: '道のり = 速さ × 時間', en: 'distance = speed × time' };
-  if (ask === 'distance' && 'minutes' in params) {
-    const [rate, minutes] = [num(params, 'speed'), num(params, 'minutes')];
-    if (!positive(rate, minutes)) return null;
-    const answer = (rate * minutes) / 60;
-    return {
-      generator: 'math.speed',
-      params: { ask, speed: rate, minutes },
-      prompt: {
-        ja: `時速${rate} kmで${minutes}分間進むと、何 km進みますか。`,
-        en: `A train travels at ${rate} km/h for ${minutes} minutes. How far does it go?`,
-      },
-      show: km,
-      answer,
-      working: `${minutes}/60 = ${formatNumber(minutes / 60, 'fraction')}, ${rate} × ${formatNumber(minutes / 60, 'fraction')} = ${formatNumber(answer)}`,
-      mistakes: [
-        { value: (rate * minutes) / 100, why: { ja: '1時間を100分として計算する誤り', en: 'taking an hour as 100 minutes' } },
-        { value: rate * minutes, why: { ja: '分を時間に直さない誤り', en: 'not converting the minutes to hours' } },
-        { value: (rate / minutes) * 60, why: { ja: '時間でかけずに割ってしまう誤り', en: 'dividing by the time instead of multiplying' } },
-        { value: answer + rate / 6, why: { ja: '時間の換算の誤り', en: 'a slip converting the time' } },
-      ],
-      written: {
-        ja: `時速${rate} kmで${minutes}分間進むと、何 km進みますか。式を書いて求めなさい。`,
-        en: `A train travels at ${rate} km/h for ${minutes} minutes. How far does it go? Show your working.`,
-      },
-      rubric: {
-        ja: ['分を時間に直している', formula.ja, `答え ${km(answer)}`],
-        en: ['converts the minutes to hours', formula.en, `answer ${km(answer)}`],
-      },
-    };
-  }
   if (ask === 'distance') {
-    const [rate, hours] = [num(params, 'speed'), num(params, 'hours')];
-    if (!positive(rate, hours)) return null;
-    const answer = rate * hours;
+    // At `hard` the time is in minutes, and converting it is the step to get right.
+    const inMinutes = 'minutes' in params;
+    const [rate, time] = [num(params, 'speed'), num(params, inMinutes ? 'minutes' : 'hours')];
+    if (!positive(rate, time)) return null;
+    const answer = inMinutes ? (rate * time) / 60 : rate * time;
+    const asked = inMinutes
+      ? {
+          ja: `時速${rate} kmで${time}分間進むと、何 km進みますか。`,
+          en: `A train travels at ${rate} km/h for ${time} minutes. How far does it go?`,
+        }
+      : {
+          ja: `時速${rate} kmで${time}時間進むと、何 km進みますか。`,
+          en: `A car travels at ${rate} km/h for ${time} hours. How far does it go?`,
+        };
+    const fraction = formatNumber(time / 60, 'fraction');
     return {
       generator: 'math.speed',
-      params: { ask, speed: rate, hours },
-      prompt: {
-        ja: `時速${rate} kmで${hours}時間進むと、何 km進みますか。`,
-        en: `A car travels at ${rate} km/h for ${hours} hours. How far does it go?`,
-      },
+      params: inMinutes ? { ask, speed: rate, minutes: time } : { ask, speed: rate, hours: time },
+      prompt: asked,
       show: km,
       answer,
-      working: `${rate} × ${hours} = ${formatNumber(answer)}`,
-      mistakes: [
-        { value: rate + hours, why: { ja: '速さと時間を足してしまう誤り', en: 'adding the speed and the time' } },
-        { value: rate / hours, why: { ja: 'かけずに割ってしまう誤り', en: 'dividing instead of multiplying' } },
-        { value: rate * (hours + 1), why: { ja: '時間を数え違える誤り', en: 'counting one hour too many' } },
-        { value: rate * (hours - 1), why: { ja: '時間を数え違える誤り', en: 'counting one hour too few' } },
-      ],
-      written: {
-        ja: `時速${rate} kmで${hours}時間進むと、何 km進みますか。式を書いて求めなさい。`,
-        en: `A car travels at ${rate} km/h for ${hours} hours. How far does it go? Show your working.`,
-      },
-      rubric: {
-        ja: [formula.ja, `${rate} × ${hours}`, `答え ${km(answer)}`],
-        en: [formula.en, `${rate} × ${hours}`, `answer ${km(answer)}`],
-      },
-      whole: true,
+      working: inMinutes
+        ? `${time}/60 = ${fraction}, ${rate} × ${fraction} = ${formatNumber(answer)}`
+        : `${rate} × ${time} = ${formatNumber(answer)}`,
+      mistakes: inMinutes
+        ? [
+            { value: (rate * time) / 100, why: { ja: '1時間を100分として計算する誤り', en: 'taking an hour as 100 minutes' } },
+            { value: rate * time, why: { ja: '分を時間に直さない誤り', en: 'not converting the minutes to hours' } },
+            { value: (rate / time) * 60, why: { ja: '時間でかけずに割ってしまう誤り', en: 'dividing by the time instead of multiplying' } },
+            { value: answer + rate / 6, why: { ja: '時間の換算の誤り', en: 'a slip converting the time' } },
+          ]
+        : [
+            { value: rate + time, why: { ja: '速さと時間を足してしまう誤り', en: 'adding the speed and the time' } },
+            { value: rate / time, why: { ja: 'かけずに割ってしまう誤り', en: 'dividing instead of multiplying' } },
+            { value: rate * (time + 1), why: { ja: '時間を数え違える誤り', en: 'counting one hour too many' } },
+            { value: rate * (time - 1), why: { ja: '時間を数え違える誤り', en: 'counting one hour too few' } },
+          ],
+      written: { ja: `${asked.ja}式を書いて求めなさい。`, en: `${asked.en} Show your working.` },
+      rubric: inMinutes
+        ? {
+            ja: ['分を時間に直している', formula.ja, `答え ${km(answer)}`],
+            en: ['converts the minutes to hours', formula.en, `answer ${km(answer)}`],
+          }
+        : { ja: [formula.ja, `${rate} × ${time}`, `答え ${km(answer)}`], en: [formula.en, `${rate} × ${time}`, `answer ${km(answer)}`] },
+      ...(inMinutes ? {} : { whole: true }),
     };
   }
   if (ask === 'time') {
@@ -1058,38 +1045,31 @@ export function paramsFromPrompt(
   const exercise = exerciseOf(generator, params);
   if (!exercise) return null;
   const edited = prompt.normalize('NFKC');
-  for (const printed of Object.values(type === 'written' ? exercise.written : exercise.prompt)) {
+  const numbersIn = (text: string) => [...text.normalize('NFKC').matchAll(PRINTED_NUMBER)].map((match) => Number(match[0]));
+  const printedForms = type === 'written' ? exercise.written : exercise.prompt;
+  for (const language of ['ja', 'en'] as const) {
+    const printed = printedForms[language];
     if (skeletonOf(printed) !== skeletonOf(edited)) continue;
-    const before = [...printed.normalize('NFKC').matchAll(PRINTED_NUMBER)].map((match) => Number(match[0]));
-    const after = [...edited.matchAll(PRINTED_NUMBER)].map((match) => Number(match[0]));
+    const [before, after] = [numbersIn(printed), numbersIn(edited)];
     const next: MathParams = { ...params };
-    const assigned = new Map<string, number>();
+    const assigned = new Set<string>();
     for (const [index, value] of before.entries()) {
+      // Each printed number belongs to the first input of that value not yet placed (inputs print in their order).
       const key = Object.keys(params).find(
-        (name) => typeof params[name] === 'number' && Math.abs(params[name] as number) === value && !assigned.has(name),
+        (name) => typeof params[name] === 'number' && Math.abs(params[name]) === value && !assigned.has(name),
       );
       if (!key) {
         // A number the prompt prints that is no input (a constant such as π's 3.14): it must stay as it was.
         if (after[index] !== value) return null;
         continue;
       }
-      const signed = (params[key] as number) < 0 ? -after[index]! : after[index]!;
-      assigned.set(key, signed);
-      next[key] = signed;
+      assigned.add(key);
+      next[key] = (params[key] as number) < 0 ? -after[index]! : after[index]!;
     }
-    // Inputs the prompt prints twice must agree.
+    // The new inputs must print exactly the numbers typed (an input printed twice, or a wrong placement, would not).
     const rebuilt = exerciseOf(generator, next);
-    if (!rebuilt) return null;
-    const again = type === 'written' ? rebuilt.written : rebuilt.prompt;
-    if (
-      !Object.values(again).some(
-        (text) =>
-          skeletonOf(text) === skeletonOf(edited) &&
-          text.normalize('NFKC').match(PRINTED_NUMBER)?.join() === edited.match(PRINTED_NUMBER)?.join(),
-      )
-    )
-      return null;
-    return rebuilt.params;
+    const again = rebuilt && (type === 'written' ? rebuilt.written : rebuilt.prompt)[language];
+    return again && numbersIn(again).join() === after.join() ? rebuilt.params : null;
   }
   return null;
 }

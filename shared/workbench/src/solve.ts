@@ -22,8 +22,19 @@ export type Solution = {
 };
 
 export function solvePrompt(prompt: string): Solution | null {
-  const text = normalizeNumerals(prompt);
-  return solveEquation(text) ?? solvePercent(text) ?? solveArea(text) ?? solveConversion(text) ?? solveExpression(text, prompt);
+  const asked = withoutQuotedProse(prompt);
+  const text = normalizeNumerals(asked);
+  return solveEquation(text) ?? solvePercent(text) ?? solveArea(text) ?? solveConversion(text) ?? solveExpression(text, asked);
+}
+
+/**
+ * The prompt without the prose it quotes: a definition, a sentence or a
+ * passage in double quotes (“a period of time equal to 1/24th of a day”) is
+ * what the question is about, not a sum it asks for. A quoted expression
+ * ("Calculate “3/4 + 1/8”") has no words and stays.
+ */
+function withoutQuotedProse(prompt: string): string {
+  return prompt.replace(/“[^“”]*”|"[^"]*"/g, (quoted) => ((quoted.match(/[A-Za-z]{2,}/g)?.length ?? 0) >= 3 ? '“”' : quoted));
 }
 
 // --- linear expressions: value = coefficient·x + constant ---

@@ -44,6 +44,9 @@ describe('solving what a prompt asks', () => {
     expect(solvePrompt('What is the capital of France?')).toBeNull();
     // Two numbers of a word problem are not an expression to evaluate.
     expect(solvePrompt('In 2020, 3 of the 5 members left. Who stayed?')).toBeNull();
+    // A quoted definition is what a vocabulary question is about, not a sum; a quoted expression is still one.
+    expect(solvePrompt('Write the word that means: “a period of time equal to 1/24th of a day” (starts with h).')).toBeNull();
+    expect(solvePrompt('Calculate “3/4 + 1/8”.')?.value).toBeCloseTo(7 / 8, 6);
   });
 });
 

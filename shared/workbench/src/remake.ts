@@ -1,8 +1,7 @@
-import type { Difficulty, Problem, ProblemSource, Worksheet } from '@convo/contract';
+import type { Difficulty, Problem, ProblemEdit, ProblemSource, Worksheet } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { MATH_TOPIC_NAMES } from './subjects.js';
 import { type Intent, targetLanguage, topicNamed, wantsCloserChoices } from './edit.js';
-import type { FieldChange } from './worksheet.js';
 import {
   buildMathProblem,
   drawMathProblem,
@@ -31,6 +30,10 @@ export type Remake =
   | { kind: 'translate'; language: 'ja' | 'en' }
   | { kind: 'topic'; topic: MathTopic | null }
   | { kind: 'distractors'; how: 'closest' | 'different' };
+
+/** A field an edit records: an editable one, or the rubric and record a whole rebuild changes. */
+export type RecordedField = ProblemEdit['field'];
+export type FieldChange = { field: RecordedField; value: unknown };
 
 export type RemakeOutcome = { kind: 'remade'; problem: GeneratedProblem; change: string } | { kind: 'refused'; reason: string };
 

@@ -15,7 +15,7 @@ import { type CheckFacts, checkProblem } from './check.js';
 import { autoFix } from './fix.js';
 import { scoreProblem } from './quality.js';
 import { suggest } from './suggest.js';
-import { recordAfterPromptEdit } from './remake.js';
+import { type FieldChange, recordAfterPromptEdit } from './remake.js';
 import { generateMathProblems } from './generate/math.js';
 import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
 import { offeredTopics, offlineSubject, supportedSubjects, topicOffered } from './subjects.js';
@@ -155,10 +155,6 @@ export function validateEditValue(problem: Problem, field: EditableField, value:
       return typeof value === 'string' && value.trim() !== '' ? null : 'modelAnswer must be a non-empty string';
   }
 }
-
-/** A field an edit records: an editable one, or the rubric and record a whole rebuild changes. */
-export type RecordedField = ProblemEdit['field'];
-export type FieldChange = { field: RecordedField; value: unknown };
 
 /**
  * One edit of one or more fields, in one new version: the problem's next

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { REPO_ROOT } from '../test/support/processes.js';
 
 /**
- * Builds shared/forms/data/edict-ja-en.tsv.gz, the Japanese–English word list the
+ * Builds shared/text/data/edict-ja-en.tsv.gz, the Japanese–English word list the
  * interview reads when a respondent answers a choice in the other language
  * ("A compact car" for コンパクト, 「一般で」 for "General").
  *
@@ -43,7 +43,7 @@ function main(): void {
     .filter(([, g]) => g.length > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([head, glosses]) => `${head}\t${glosses.join('; ')}`);
-  const out = path.join(REPO_ROOT, 'shared', 'forms', 'data', 'edict-ja-en.tsv.gz');
+  const out = path.join(REPO_ROOT, 'shared', 'text', 'data', 'edict-ja-en.tsv.gz');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, zlib.gzipSync(`${lines.join('\n')}\n`, { level: 9 }));
   console.log(`${lines.length} headwords → ${path.relative(REPO_ROOT, out)} (${fs.statSync(out).size} bytes)`);

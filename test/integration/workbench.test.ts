@@ -100,6 +100,14 @@ describe('worksheets', () => {
     const speed = await worksheet({ subject: '算数', difficulty: 'normal', language: 'ja', topic: '速さ' });
     expect(speed.problems.every((problem: Json) => problem.source?.generator === 'math.speed')).toBe(true);
     expect(speed.problems[0].prompt).toMatch(/時速|km/);
+    // A vocabulary topic is a kind of thing, judged by the agent with WordNet: honoured, or refused when too few words fall under it.
+    const animals = await worksheet({ subject: 'English vocabulary', difficulty: 'easy', language: 'en', topic: 'animals' });
+    expect(animals.problems).toHaveLength(10);
+    const school = await api.call('POST', '/api/worksheets', {
+      body: { subject: 'English vocabulary', difficulty: 'easy', language: 'en', topic: 'school life' },
+    });
+    expect(school.status).toBe(422);
+    expect(school.json.error.code).toBe('unsupported_topic');
   });
 
   it('answers 404 for an unknown worksheet or problem and 400 for a bad body', async () => {

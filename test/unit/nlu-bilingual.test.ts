@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentStems, crossLanguagePicks, englishGlosses } from '@convo/forms/internal/nlu/bilingual';
+import { englishGlosses } from '@convo/text';
+import { contentStems, crossLanguagePicks } from '@convo/forms/internal/nlu/bilingual';
 import { preloadJapanese } from '@convo/forms/internal/nlu/japanese';
 import { matchOption } from '@convo/forms/internal/nlu/options';
 import { completionText } from '../../services/interviewer/src/phrasing.js';

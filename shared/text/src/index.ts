@@ -7,3 +7,4 @@ export * from './budget.js';
 export { unpackKuromojiDictionary } from './kuromoji-dictionary.js';
 export * from './pieces.js';
 export * from './wordnet.js';
+export * from './edict.js';

@@ -78,6 +78,20 @@ export class WordNetReader {
     return [];
   }
 
+  /**
+   * The synsets of every form `word` may stand for as `pos`: as written and
+   * each of morphy's base forms, at most `limit` of each, most frequent first.
+   * "feelings" is a lemma of its own (sensitivity) and the plural of
+   * "feeling"; `senses` gives the first only.
+   */
+  sensesOfEveryForm(word: string, pos: WordNetPos, limit = Infinity): SynsetRef[] {
+    const key = word.trim().toLowerCase().replace(/\s+/g, '_');
+    if (key.length === 0 || key.length > 60) return [];
+    const found = new Map<number, SynsetRef>();
+    for (const form of [key, ...detached(key, pos)]) for (const ref of this.senses(form, pos, limit)) found.set(ref.offset, ref);
+    return [...found.values()];
+  }
+
   synset(ref: SynsetRef): Synset {
     const id = `${ref.pos}:${ref.offset}`;
     const cached = this.cache.get(id);

@@ -20,3 +20,4 @@ export * from './jobs.js';
 export * from './config.js';
 export { MATH_TOPICS, mathTopicOf, mathTopics, type MathTopic } from './generate/math.js';
 export * from './remake.js';
+export { recordKey } from './generate/random.js';

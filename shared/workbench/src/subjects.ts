@@ -47,8 +47,14 @@ export function offeredTopics(subject: OfflineSubject, language: 'ja' | 'en'): s
   return subject === 'math' ? Object.values(MATH_TOPIC_NAMES).map((topic) => topic[language]) : [];
 }
 
-/** Whether a worksheet's free-text topic names something the subject's generator honours; no topic always does. */
+/**
+ * Whether a worksheet's free-text topic may name something the subject's
+ * generator honours; no topic always does. Math names its topics; a
+ * vocabulary topic is a kind of thing, judged with WordNet by the generator
+ * (so it passes here); kanji readings take none.
+ */
 export function topicOffered(subject: OfflineSubject, topic: string | null | undefined): boolean {
   if (!topic || topic.trim() === '') return true;
+  if (subject === 'english') return true;
   return subject === 'math' && Object.values(MATH_TOPIC_NAMES).some((entry) => entry.words.test(topic));
 }

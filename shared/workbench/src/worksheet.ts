@@ -17,7 +17,7 @@ import { scoreProblem } from './quality.js';
 import { suggest } from './suggest.js';
 import { type FieldChange, recordAfterPromptEdit } from './remake.js';
 import { generateMathProblems } from './generate/math.js';
-import { type GeneratedProblem, type GeneratorInput, seededRandom } from './generate/random.js';
+import { type GeneratedProblem, type GeneratorInput, recordKey, seededRandom } from './generate/random.js';
 import { offeredTopics, offlineSubject, supportedSubjects, topicOffered } from './subjects.js';
 
 /**
@@ -63,7 +63,21 @@ export async function generateOfflineWorksheet(worksheetId: string, body: Create
   assertTopicOffered(body);
   const base = { difficulty: body.difficulty, language: body.language, seed: worksheetId, topic: body.topic ?? null };
   const choice = await generate({ ...base, count: MULTIPLE_CHOICE_COUNT, type: 'multiple_choice' });
-  const written = await generate({ ...base, count: WRITTEN_COUNT, type: 'written' });
+  const written = await generate({
+    ...base,
+    count: WRITTEN_COUNT,
+    type: 'written',
+    exclude: new Set(choice.map((problem) => recordKey(problem.source))),
+  });
+  // A topic whose words cannot fill the sheet (a vocabulary topic names a kind of thing, judged here with WordNet): refused, not padded.
+  if (body.topic && (choice.length < MULTIPLE_CHOICE_COUNT || written.length < WRITTEN_COUNT))
+    throw new UnsupportedTopicError(
+      body.subject,
+      body.topic,
+      body.language,
+      offeredTopics(offlineSubject(body.subject)!, body.language),
+      'kinds',
+    );
   return assembleWorksheet(worksheetId, body, [...choice, ...written], now);
 }
 
@@ -96,6 +110,12 @@ function worksheetTitle(body: CreateWorksheetBody): string {
   return body.language === 'ja' ? `${body.subject}${topic} ${level}問題 10問` : `${body.subject}${topic}: ${level} worksheet, 10 problems`;
 }
 
+/** The words a vocabulary topic names (loaded on first use, with WordNet). */
+export async function vocabularyTopicWords(topic: string): Promise<Set<string>> {
+  const { englishTopicWords } = await import('./generate/english.js');
+  return new Set((await englishTopicWords(topic)).map((word) => word.word));
+}
+
 /** A subject no generator covers, told to the teacher in the request's language with the subjects offered (no internal words). */
 export class UnsupportedSubjectError extends AppError {
   constructor(subject: string, language: 'ja' | 'en') {
@@ -116,15 +136,20 @@ export class UnsupportedSubjectError extends AppError {
  * other topics under the asked one's title.
  */
 export class UnsupportedTopicError extends AppError {
-  constructor(subject: string, topic: string, language: 'ja' | 'en', offered: string[]) {
+  /** `kinds`: the subject takes a topic that is a kind of thing, and this one names too few words. */
+  constructor(subject: string, topic: string, language: 'ja' | 'en', offered: string[], takes: 'listed' | 'kinds' = 'listed') {
     const message =
-      language === 'ja'
-        ? offered.length > 0
-          ? `「${subject}」の題材「${topic}」には対応していません。選べる題材: ${offered.join('、')}（空欄ならすべて）`
-          : `「${subject}」のワークシートは題材を指定できません。題材を空欄にしてください。`
-        : offered.length > 0
-          ? `The topic "${topic}" is not offered for "${subject}". Topics offered: ${offered.join(', ')} (or leave it empty for all)`
-          : `Worksheets for "${subject}" take no topic. Leave the topic empty.`;
+      takes === 'kinds'
+        ? language === 'ja'
+          ? `「${subject}」の題材「${topic}」に当たる単語が足りません。題材は「動物」「食べ物」「気持ち」のように、ものの種類を漢字か英語で指定するか、空欄にしてください。`
+          : `Too few words fall under the topic "${topic}" for "${subject}". Name a kind of thing ("animals", "food", "feelings"), or leave the topic empty.`
+        : language === 'ja'
+          ? offered.length > 0
+            ? `「${subject}」の題材「${topic}」には対応していません。選べる題材: ${offered.join('、')}（空欄ならすべて）`
+            : `「${subject}」のワークシートは題材を指定できません。題材を空欄にしてください。`
+          : offered.length > 0
+            ? `The topic "${topic}" is not offered for "${subject}". Topics offered: ${offered.join(', ')} (or leave it empty for all)`
+            : `Worksheets for "${subject}" take no topic. Leave the topic empty.`;
     super('unsupported_topic', message, { status: 422 });
   }
 }

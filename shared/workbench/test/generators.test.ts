@@ -4,7 +4,9 @@ import kuromoji from 'kuromoji';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toHiragana } from 'wanakana';
 import { Problem } from '@convo/contract';
+import { generateOfflineWorksheet } from '@convo/workbench';
 import {
+  englishTopicWords,
   englishWordFrequency,
   generateEnglishProblems,
   loadEnglishData,
@@ -15,6 +17,7 @@ import { generateKanjiProblems, kanjiWordRank, loadKanjiData } from '@convo/work
 import { placeAnswer, seededRandom, type GeneratedProblem, type GeneratorInput } from '@convo/workbench/internal/generate/random';
 
 const DIFFICULTIES = ['easy', 'normal', 'hard'] as const;
+const NOW = new Date(0).toISOString();
 
 /** What kuromoji's tokenizer exposes beyond its typings: the trie and token info dictionary it looks words up in. */
 type Tokenizer = {
@@ -247,5 +250,31 @@ describe('English vocabulary (english.vocabulary)', () => {
     const [easy, normal, hard] = [await mean('easy'), await mean('normal'), await mean('hard')];
     expect(easy).toBeGreaterThan(normal);
     expect(normal).toBeGreaterThan(hard);
+  });
+
+  it('on a topic, asks only about kinds of that thing, named in either language, and refuses a topic too small for a sheet', async () => {
+    const animals = new Set((await englishTopicWords('animals')).map((word) => word.word));
+    expect(animals.has('horse')).toBe(true);
+    expect(animals.has('apple')).toBe(false);
+    // The Japanese name reaches the same kind through EDICT's gloss.
+    expect(new Set((await englishTopicWords('動物')).map((word) => word.word))).toEqual(animals);
+    // A plural that is also a lemma of its own ("feelings": sensitivity) still names the kind ("feeling").
+    expect((await englishTopicWords('feelings')).map((word) => word.word)).toContain('anger');
+    const sheet = await generateOfflineWorksheet(
+      'ws-topic-animals',
+      { subject: 'English vocabulary', difficulty: 'easy', language: 'ja', topic: '動物' },
+      NOW,
+    );
+    expect(sheet.problems).toHaveLength(10);
+    expect(sheet.problems.every((problem) => animals.has(String(problem.source?.params.word)))).toBe(true);
+    // Each word once on the sheet, the written part included.
+    expect(new Set(sheet.problems.map((problem) => problem.source?.params.word)).size).toBe(10);
+    await expect(
+      generateOfflineWorksheet(
+        'ws-topic-school',
+        { subject: 'English vocabulary', difficulty: 'easy', language: 'en', topic: 'school life' },
+        NOW,
+      ),
+    ).rejects.toMatchObject({ code: 'unsupported_topic', message: expect.stringMatching(/Too few words.*kind of thing/) });
   });
 });

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import zlib from 'node:zlib';
 import { stemmer } from 'stemmer';
-import { ENGLISH_STOP_WORDS } from '@convo/text';
+import { ENGLISH_STOP_WORDS, englishGlosses, longestHeadword } from '@convo/text';
 import { overlap, retractedSpans } from './discourse.js';
 import { morphemes, type Morpheme } from './japanese.js';
 import { hasJapanese, normalizeText } from './text.js';
@@ -11,40 +9,9 @@ import { hasJapanese, normalizeText } from './text.js';
  * Japanese form says "A compact car, please" for コンパクト or "a Japanese-style
  * tatami room" for 和室; a Japanese speaker of an English form writes
  * 「一般でお願いします」 for "General" or 「夜勤を希望します」 for "Night". The
- * words are read through EDICT (EDRDG, CC BY-SA 4.0; built into
- * shared/forms/data by scripts/build-edict.ts), never through a list of our own.
+ * words are read through EDICT (@convo/text's englishGlosses), never through
+ * a list of our own.
  */
-
-const DATA = new URL('../../data/edict-ja-en.tsv.gz', import.meta.url);
-
-let dictionary: Map<string, string[]> | null = null;
-/** The longest headword: no longer text is listed. */
-let longestHeadword = 0;
-
-function entries(): Map<string, string[]> {
-  if (dictionary) return dictionary;
-  dictionary = new Map();
-  let text = '';
-  try {
-    text = zlib.gunzipSync(fs.readFileSync(DATA)).toString('utf8');
-  } catch {
-    // Without the word list no answer is read across languages; every other rule still works.
-    return dictionary;
-  }
-  for (const line of text.split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab > 0) {
-      dictionary.set(line.slice(0, tab), line.slice(tab + 1).split('; '));
-      longestHeadword = Math.max(longestHeadword, tab);
-    }
-  }
-  return dictionary;
-}
-
-/** The English glosses of a Japanese word ("和室" → ["japanese-style room"]), [] when EDICT does not list it. */
-export function englishGlosses(word: string): string[] {
-  return entries().get(word) ?? [];
-}
 
 /** The content words of an English phrase, stemmed ("Japanese-style rooms" → japanes, style, room). */
 export function contentStems(phrase: string): string[] {
@@ -181,8 +148,7 @@ function loanwordGlosses(run: string): string[] {
     if (listed.length > 0) return [listed.slice(0, 3)];
     if (depth === 0) return null;
     // (Only heads as long as a headword can be: trying every cut of a long run was quadratic.)
-    entries();
-    for (let cut = Math.min(segment.length - 2, longestHeadword); cut >= 2; cut--) {
+    for (let cut = Math.min(segment.length - 2, longestHeadword()); cut >= 2; cut--) {
       const head = englishGlosses(segment.slice(0, cut));
       const tail = head.length > 0 ? split(segment.slice(cut), depth - 1) : null;
       if (tail) return [head.slice(0, 3), ...tail];

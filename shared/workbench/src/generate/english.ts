@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { wordnetLemmas } from '@convo/text';
-import { placeAnswer, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
+import { ENGLISH_STOP_WORDS, englishGlosses, wordNet, wordnetLemmas } from '@convo/text';
+import { placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
 
@@ -402,11 +402,78 @@ export async function englishProblemFor(
   return englishProblem(answer, bandWords(data, englishBandOf(answer.rank)), type, language, variant);
 }
 
-export async function generateEnglishProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
+/**
+ * A worksheet topic for vocabulary is a kind of thing ("animals", 「食べ物」,
+ * "feelings"): the WordNet noun senses it names (a Japanese topic through
+ * EDICT's glosses; every form of the word, its two commonest senses each),
+ * and the words whose first sense is a kind of one of them (a dog is an
+ * animal, an apple a food). A topic whose words cannot fill a sheet is
+ * refused by the worksheet (generateOfflineWorksheet).
+ */
+const topicWordsCache = new Map<string, EnglishWord[]>();
+
+/** The words of a topic, commonest first ([] when it names no kind of thing WordNet knows). */
+export async function englishTopicWords(topic: string): Promise<EnglishWord[]> {
+  const key = topic.trim().toLowerCase();
+  const cached = topicWordsCache.get(key);
+  if (cached) return cached;
+  const data = await loadEnglishData();
+  const wordnet = wordNet();
+  const japanese = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(key);
+  const terms = japanese ? englishGlosses(key).slice(0, 2) : [key];
+  const kinds = new Set<number>();
+  for (const term of terms) {
+    const whole = wordnet.sensesOfEveryForm(term, 'noun', 2);
+    const words = (term.match(/[a-z]+/g) ?? []).filter((word) => word.length > 2 && !ENGLISH_STOP_WORDS.has(word));
+    for (const ref of whole.length > 0 ? whole : words.flatMap((word) => wordnet.sensesOfEveryForm(word, 'noun', 2))) kinds.add(ref.offset);
+  }
+  // Whether a noun synset is one of the kinds or under one, walking its hypernyms up (memoised: they share ancestors).
+  const under = new Map<number, boolean>();
+  const isKind = (offset: number, depth = 0): boolean => {
+    const known = under.get(offset);
+    if (known !== undefined) return known;
+    under.set(offset, false);
+    const found =
+      kinds.has(offset) ||
+      (depth < 20 &&
+        wordnet.synset({ pos: 'noun', offset }).hypernyms.some((parent) => parent.pos === 'noun' && isKind(parent.offset, depth + 1)));
+    under.set(offset, found);
+    return found;
+  };
+  const words =
+    kinds.size === 0 ? [] : data.words.filter((word) => word.pos === 'noun' && !kinds.has(word.synsetOffset) && isKind(word.synsetOffset));
+  if (topicWordsCache.size > 200) topicWordsCache.clear();
+  topicWordsCache.set(key, words);
+  return words;
+}
+
+/** How many words a topic sheet draws from: its band's, or as many of the topic's nearest the band. */
+const TOPIC_POOL = 40;
+
+/**
+ * The words a sheet draws from: its difficulty band, or, on a topic, the
+ * topic's words in that band first, then the ones nearest it in frequency.
+ */
+async function poolOf(
+  data: EnglishData,
+  difficulty: GeneratorInput['difficulty'],
+  topic: string | null | undefined,
+): Promise<EnglishWord[]> {
+  if (!topic) return bandWords(data, difficulty);
+  const [from, to] = BANDS[difficulty];
+  const words = await englishTopicWords(topic);
+  const distance = (word: EnglishWord) => (word.rank < from ? from - word.rank : word.rank >= to ? word.rank - to + 1 : 0);
+  const inBand = words.filter((word) => distance(word) === 0).length;
+  return [...words]
+    .sort((left, right) => distance(left) - distance(right) || left.rank - right.rank)
+    .slice(0, Math.max(inBand, TOPIC_POOL));
+}
+
+export async function generateEnglishProblems(input: GeneratorInput & { topic?: string | null }): Promise<GeneratedProblem[]> {
   const data = await loadEnglishData();
   const { count, difficulty, seed, type } = input;
   const random = seededRandom(`english.vocabulary|${difficulty}|${type}|${seed}`);
-  const band = bandWords(data, difficulty);
+  const band = await poolOf(data, difficulty, input.topic);
   const problems: GeneratedProblem[] = [];
   const used = new Set<string>();
   const usedMeanings = new Set<number>();
@@ -415,7 +482,7 @@ export async function generateEnglishProblems(input: GeneratorInput): Promise<Ge
     // One word once, and one meaning once (lessened and diminished share a synset).
     if (used.has(answer.word) || usedMeanings.has(answer.synsetOffset) || [...answer.related].some((word) => used.has(word))) continue;
     const problem = englishProblem(answer, band, type, input.language, 0);
-    if (!problem) continue;
+    if (!problem || input.exclude?.has(recordKey(problem.source))) continue;
     used.add(answer.word);
     usedMeanings.add(answer.synsetOffset);
     problems.push(problem);

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { tokenizeInPieces } from '@convo/text';
 import { toHiragana } from 'wanakana';
-import { placeAnswer, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
+import { placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
 
@@ -939,7 +939,7 @@ export async function generateKanjiProblems(input: GeneratorInput): Promise<Gene
     // The answer must be the reading the analyser gives the word as written.
     if (tokenizerReading(data, word.surface) !== word.reading) continue;
     const problem = kanjiProblem(word, data, type, language, 0);
-    if (problem) problems.push(problem);
+    if (problem && !input.exclude?.has(recordKey(problem.source))) problems.push(problem);
   }
   return problems;
 }

@@ -1,7 +1,7 @@
 import { MATH_TOPIC_NAMES } from '../subjects.js';
 import type { Difficulty, WorkbenchLanguage } from '@convo/contract';
 import { formatNumber, gcd, sameNumber } from '../numbers.js';
-import { type GeneratedProblem, type GeneratorInput, placeAnswer, seededRandom } from './random.js';
+import { type GeneratedProblem, type GeneratorInput, placeAnswer, recordKey, seededRandom } from './random.js';
 
 /**
  * Arithmetic and algebra problems whose answers are computed, not written:
@@ -962,8 +962,8 @@ export function generateMathProblems(input: GeneratorInput & { topic?: string | 
     const exercise = TOPICS[topic].build(params);
     if (!exercise) continue;
     // No two problems of a sheet ask the same thing (the same record, or the same prompt).
-    const key = `${exercise.generator}:${JSON.stringify(exercise.params)}`;
-    if (seen.has(key) || seen.has(exercise.prompt.en)) continue;
+    const key = recordKey(exercise);
+    if (seen.has(key) || seen.has(exercise.prompt.en) || input.exclude?.has(key)) continue;
     const problem =
       input.type === 'written' ? writtenProblem(exercise, input.language) : choiceProblem(exercise, input.language, 'typical');
     if (!problem) continue;

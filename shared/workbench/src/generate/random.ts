@@ -10,6 +10,8 @@ export type GeneratedProblem = Omit<Problem, 'id' | 'worksheetId' | 'index' | 'v
 
 export type GeneratorInput = {
   count: number;
+  /** Records already on the sheet (recordKey): the written part asks about none of the multiple-choice part's numbers or words. */
+  exclude?: ReadonlySet<string>;
   difficulty: 'easy' | 'normal' | 'hard';
   language: 'ja' | 'en';
   seed: string;
@@ -64,4 +66,9 @@ export function placeAnswer<T>(correct: T, distractors: T[], random: () => numbe
   const correctIndex = randomInt(distractors.length + 1, random);
   choices.splice(correctIndex, 0, correct);
   return { choices, correctIndex };
+}
+
+/** What a generated problem asks about, as one string: its generator and the inputs it printed (no variant). */
+export function recordKey(source: { generator: string; params: Record<string, unknown> } | null | undefined): string {
+  return source ? `${source.generator}:${JSON.stringify(source.params)}` : '';
 }

@@ -244,8 +244,9 @@ export function printRequests(name: string, verdicts: Verdict[], details: boolea
     for (const verdict of verdicts) groups.set(pick(verdict), [...(groups.get(pick(verdict)) ?? []), verdict]);
     return [...groups].map(([key, list]) => `${key} ${list.filter((verdict) => verdict.done).length}/${list.length}`).join(', ');
   };
-  console.log(`\n## Teacher requests: ${name} (${verdicts.length} items)\n`);
-  console.log(`- did what was asked: ${done}/${verdicts.length} (${((100 * done) / Math.max(1, verdicts.length)).toFixed(1)}%)`);
+  const items = new Set(verdicts.map((verdict) => verdict.item.id)).size;
+  console.log(`\n## Teacher requests: ${name} (${items} items, ${verdicts.length / Math.max(1, items)} runs each)\n`);
+  console.log(`- did what was asked: ${done}/${verdicts.length} runs (${((100 * done) / Math.max(1, verdicts.length)).toFixed(1)}%)`);
   console.log(
     `- by expected outcome: ${by((verdict) => (verdict.item.kind === 'create' ? `create-${verdict.item.expect.outcome}` : verdict.item.expect.outcome))}`,
   );
@@ -253,8 +254,15 @@ export function printRequests(name: string, verdicts: Verdict[], details: boolea
   console.log(`- canned sentences appended: ${verdicts.filter((verdict) => verdict.canned).length}`);
   console.log(`- success reported for an edit that did not happen: ${verdicts.filter((verdict) => verdict.falseSuccess).length}`);
   if (!details) return;
+  // One line per item that failed in any run: how often, and the first failure's reasons.
+  const failing = new Map<string, Verdict[]>();
   for (const verdict of verdicts.filter((entry) => !entry.done || entry.canned))
+    failing.set(verdict.item.id, [...(failing.get(verdict.item.id) ?? []), verdict]);
+  for (const [id, list] of failing) {
+    const [first] = list as [Verdict];
+    const runs = verdicts.filter((verdict) => verdict.item.id === id).length;
     console.log(
-      `- ${verdict.item.id} [${verdict.item.kind === 'edit' ? verdict.item.request : verdict.item.worksheet.subject}] failed: ${verdict.failed.join('; ')}${verdict.canned ? ` canned: ${verdict.canned}` : ''} — ${verdict.message.slice(0, 160).replace(/\n/g, ' ')}`,
+      `- ${id} (${list.length}/${runs}) [${first.item.kind === 'edit' ? first.item.request : first.item.worksheet.subject}] failed: ${first.failed.join('; ')}${first.canned ? ` canned: ${first.canned}` : ''} — ${first.message.slice(0, 160).replace(/\n/g, ' ')}`,
     );
+  }
 }

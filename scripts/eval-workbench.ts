@@ -17,8 +17,10 @@ import { judge, loadRequests, printRequests } from './eval-workbench-requests.js
  *   --set dev|heldout|all   which part (default: both, reported apart)
  *   --details               one line per item the checker got wrong
  *   --sheets N              instead: N generated worksheets per subject and level (eval-workbench-sheets.ts)
- *   --requests [--url U]    instead: the blind set of teacher requests, on a system of our own
- *                           (gateway + workbench agent) or a running one (eval-workbench-requests.ts)
+ *   --requests [--url U] [--trials N]
+ *                           instead: the blind set of teacher requests, on a system of our own
+ *                           (gateway + workbench agent) or a running one, N times each (default 3:
+ *                           each run gets other worksheets) (eval-workbench-requests.ts)
  *
  * Per defect kind: precision (of the items the checker flags with that kind,
  * how many have it) and recall (of the items with it, how many it flags with
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     details: { type: 'boolean', default: false },
     sheets: { type: 'string' },
     requests: { type: 'boolean', default: false },
+    trials: { type: 'string', default: '3' },
     url: { type: 'string' },
   },
 });
@@ -125,8 +128,10 @@ else if (values.requests) {
   try {
     const parts = loadRequests(ROOT);
     for (const name of sets) {
+      // Each trial makes its worksheets anew (the gateway names them at random, so their problems differ): an item is judged per trial.
       const verdicts = [];
-      for (const item of parts[name as 'dev' | 'heldout']) verdicts.push(await judge(system.url, item));
+      for (let trial = 0; trial < Number(values.trials); trial++)
+        for (const item of parts[name as 'dev' | 'heldout']) verdicts.push(await judge(system.url, item));
       printRequests(name, verdicts, values.details ?? false);
     }
   } finally {

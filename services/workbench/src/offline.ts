@@ -66,18 +66,24 @@ function planFor(ctx: WorkbenchContext): Step[] {
       ];
     default:
       // Case 1: edit, check (and fix), score; each further edit the request asks for ("easier, and add a hint") after the first.
-      return [
-        { tool: 'editor', section, instruction: ctx.request },
-        ...otherEditIntents(ctx.request, ctx.intent as Intent).map((intent): Step => ({
-          tool: 'editor',
-          section,
-          instruction: ctx.request,
-          intent,
-        })),
-        { tool: 'consistency_checker' },
-        { tool: 'quality_scorer' },
-      ];
+      return [...editSteps(ctx, section), { tool: 'consistency_checker' }, { tool: 'quality_scorer' }];
   }
+}
+
+/**
+ * One editor step per edit the request asks for: the first as the request
+ * reads, the others by their intent. Rebuilds from the record (easier,
+ * harder, translate, topic, choices) go before a hint, which is text added
+ * to the prompt the rebuild would replace.
+ */
+function editSteps(ctx: WorkbenchContext, section: Step['section']): Step[] {
+  const others = otherEditIntents(ctx.request, ctx.intent as Intent);
+  const steps: Array<Step & { reads: string }> = [
+    { tool: 'editor', section, instruction: ctx.request, reads: ctx.intent },
+    ...others.map((intent) => ({ tool: 'editor' as const, section, instruction: ctx.request, intent, reads: intent })),
+  ];
+  const hintLast = (step: { reads: string }) => (step.reads === 'hint' ? 1 : 0);
+  return steps.sort((left, right) => hintLast(left) - hintLast(right)).map(({ reads: _reads, ...step }) => step);
 }
 
 function toolCall(step: Step, ctx: WorkbenchContext) {

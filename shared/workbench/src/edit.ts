@@ -104,9 +104,11 @@ export function topicNamed(request: string): MathTopic | null {
 
 /** The language a translation request asks for ("英語に", "into Japanese"), or the other one than `current`. */
 export function targetLanguage(request: string, current: 'ja' | 'en'): 'ja' | 'en' {
-  if (/英語|英訳|english/i.test(request)) return 'en';
-  if (/日本語|和訳|japanese/i.test(request)) return 'ja';
-  return current === 'ja' ? 'en' : 'ja';
+  const named = (['en', 'ja'] as const).filter((language) =>
+    (language === 'en' ? /英語|英訳|english/i : /日本語|和訳|japanese/i).test(request),
+  );
+  // A request may name both ("in Japanese, but leave the options in English"): the one it is not in yet is the target.
+  return named.find((language) => language !== current) ?? named[0] ?? (current === 'ja' ? 'en' : 'ja');
 }
 
 /** Wrong choices asked to be harder to tell from the answer ("more plausible", 「紛らわしく」), not merely other ones. */
@@ -185,12 +187,13 @@ function editByRules(problem: Problem, section: EditSection, intent: Intent, lan
     default:
       break;
   }
+  // A hint goes to the prompt whatever part the request also names ("add a hint, and make the last choice…").
+  if (intent === 'simplify' || intent === 'hint') return addHint(problem, language);
   if (section === 'choices')
     return refuse(
       '選択肢の書き換えは、モデルなしの編集ではできません。選択肢を4つ指定してください。',
       'Rewriting the choices needs a model; the rule-based editor cannot. Give all four choices instead.',
     );
-  if (intent === 'simplify' || intent === 'hint') return addHint(problem, language);
   if (section === 'explanation') return addWorking(problem, language);
   // specify, improve (and the other intents the editor is called for) on the prompt.
   return stateAnswerForm(problem, language);

@@ -89,7 +89,8 @@ export async function remakeProblem(problem: Problem, sheet: Sheet, remake: Rema
           `この問題はすでに${remake.language === 'ja' ? '日本語' : '英語'}です。`,
           `This problem is already in ${remake.language === 'ja' ? 'Japanese' : 'English'}.`,
         );
-      const built = await rebuildFromRecord(source, problem.type, remake.language);
+      // The same choices: a word's wrong choices were drawn from its sheet's words, which the record does not hold.
+      const built = await rebuildFromRecord(source, problem.type, remake.language, new Set(), problem.choices ?? undefined);
       if (!built) return cannotRebuild(language);
       return remake.language === 'en'
         ? remade(built, language, '英語に翻訳', 'translated into English')
@@ -154,6 +155,7 @@ type WordGenerator = {
     language: 'ja' | 'en',
     variant: number,
     avoid: ReadonlySet<string>,
+    keep?: readonly string[],
   ) => Promise<GeneratedProblem | null>;
   rank: (source: ProblemSource) => Promise<number | null>;
   generate: (input: GeneratorInput) => Promise<GeneratedProblem[]>;
@@ -169,12 +171,13 @@ const WORD_GENERATORS: Record<string, WordGenerator> = {
   },
   'english.vocabulary': {
     word: (params) => params.word,
-    build: async (source, type, language, variant) =>
+    build: async (source, type, language, variant, _avoid, keep) =>
       (await import('./generate/english.js')).englishProblemFor(
         { word: String(source.params.word), pos: source.params.pos as Pos },
         type,
         language,
         variant,
+        keep,
       ),
     rank: async (source) =>
       (await (await import('./generate/english.js')).englishWordFrequency(String(source.params.word), source.params.pos as Pos))?.rank ??
@@ -195,6 +198,7 @@ export async function rebuildFromRecord(
   type: Problem['type'],
   language: 'ja' | 'en',
   avoid: ReadonlySet<string> = new Set(),
+  keep?: readonly string[],
 ): Promise<GeneratedProblem | null> {
   const variant = source.variant ?? 0;
   if (mathTopicOf(source.generator))
@@ -206,7 +210,7 @@ export async function rebuildFromRecord(
       distractors: variant === 0 ? 'typical' : variant,
     });
   // Words have no "closest" misreadings apart from their others: any variant but the first is other ones.
-  return (await wordGeneratorOf(source)?.build(source, type, language, typeof variant === 'number' ? variant : 1, avoid)) ?? null;
+  return (await wordGeneratorOf(source)?.build(source, type, language, typeof variant === 'number' ? variant : 1, avoid, keep)) ?? null;
 }
 
 /**
@@ -276,12 +280,14 @@ export function problemLanguage(problem: Pick<Problem, 'prompt'>): 'ja' | 'en' |
 }
 
 /**
- * The record of how a problem was made, after its prompt was edited: a math
- * record takes the prompt's new numbers while the prompt still reads as the
- * generator printed it; a word's record stays while the prompt still shows
- * the word. Otherwise the record no longer says what the problem is (null).
+ * The record of how a problem was made, after its prompt was edited: it
+ * stays when the edit only added text around the prompt; a math record takes
+ * the prompt's new numbers while the prompt still reads as the generator
+ * printed it; a word's record stays while the prompt still shows the word. Otherwise the record no longer says what the problem is (null).
  */
-export function recordAfterPromptEdit(source: ProblemSource, prompt: string, type: Problem['type']): ProblemSource | null {
+export function recordAfterPromptEdit(source: ProblemSource, prompt: string, type: Problem['type'], before: string): ProblemSource | null {
+  // Text added around the prompt as it was (a hint, an instruction) changes nothing the record says.
+  if (prompt.includes(before.trim())) return source;
   if (mathTopicOf(source.generator)) {
     // Bounded: the prompt is read on whichever process saves the edit (the gateway, for a PATCH).
     const params = withinTextBudget(() => paramsFromPrompt(source.generator, source.params as MathParams, prompt, type));

@@ -200,7 +200,7 @@ export function editProblem(
   const list = Array.isArray(changes) ? [...changes] : [changes];
   const prompt = list.find((change) => change.field === 'prompt');
   if (prompt && !list.some((change) => change.field === 'source') && problem.source) {
-    const source = recordAfterPromptEdit(problem.source, String(prompt.value), problem.type);
+    const source = recordAfterPromptEdit(problem.source, String(prompt.value), problem.type, problem.prompt);
     if (JSON.stringify(source) !== JSON.stringify(problem.source)) list.push({ field: 'source', value: source });
   }
   const next: Problem = {

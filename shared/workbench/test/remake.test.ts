@@ -12,6 +12,8 @@ import {
   otherEditIntents,
   problemLanguage,
   remakeProblem,
+  ruleEdit,
+  targetLanguage,
   undoTarget,
 } from '@convo/workbench';
 
@@ -56,6 +58,16 @@ describe('a generated problem rebuilt from its record', () => {
       expect(out.problem.correctChoiceIndex).toBe(problem.correctChoiceIndex);
       expect(out.problem.source).toEqual(problem.source);
       expect(await errorsOf(asProblem(problem, out.problem), 'ja')).toEqual([]);
+    }
+    // A topic sheet's wrong words come from the topic: a translation keeps them (the record does not hold the sheet's words).
+    const animals = await generateOfflineWorksheet(
+      'ws-remake-animals',
+      { subject: 'English vocabulary', difficulty: 'easy', language: 'en', topic: 'animals' },
+      NOW,
+    );
+    for (const problem of animals.problems.filter((candidate) => candidate.type === 'multiple_choice')) {
+      const out = await remakeProblem(problem, animals, { kind: 'translate', language: 'ja' });
+      expect(out.kind === 'remade' && out.problem.choices).toEqual(problem.choices);
     }
     // Already in that language: refused, with the reason in the sheet's language.
     const ja = await sheet('math', 'ja');
@@ -122,6 +134,17 @@ describe('one check before and after saving', () => {
     expect(await errorsOf({ ...saved, ...fixes }, 'en')).toEqual([]);
   });
 
+  it('text added around the prompt (a hint) keeps the record', async () => {
+    const { problem } = await percentProblem();
+    const { problem: saved } = editProblem(
+      problem,
+      { field: 'prompt', value: `${problem.prompt} (hint: a percent is a number out of 100)` },
+      'agent',
+      NOW,
+    );
+    expect(saved.source).toEqual(problem.source);
+  });
+
   it('a prompt rewritten freely drops the record, and the text is checked', async () => {
     const { problem } = await percentProblem();
     const { problem: saved } = editProblem(problem, { field: 'prompt', value: 'A shop takes some money off. How much?' }, 'user', NOW);
@@ -153,5 +176,19 @@ describe('what a request asks for', () => {
     const { intent } = analyzeIntent('もう少しやさしくして、ヒントも付けてください');
     expect(otherEditIntents('もう少しやさしくして、ヒントも付けてください', intent)).toEqual(intent === 'hint' ? ['simplify'] : ['hint']);
     expect(otherEditIntents('too easy, make it harder', 'harden')).toEqual([]);
+    // Both languages named: the one the problem is not in yet is the target.
+    expect(targetLanguage('Put the question in Japanese but leave the options in English', 'en')).toBe('ja');
+    expect(targetLanguage('英語にしてください', 'ja')).toBe('en');
+    expect(targetLanguage('translate this', 'en')).toBe('ja');
+  });
+});
+
+describe('the rule-based editor', () => {
+  it('adds a hint to the prompt even when the request also names the choices', async () => {
+    const worksheet = await sheet('math', 'en', 'normal', 'areas');
+    const own = { ...worksheet.problems[0]!, source: null };
+    const edit = ruleEdit(own, 'choices', 'hint', 'en');
+    expect(edit.kind).toBe('edited');
+    expect(edit.kind === 'edited' && edit.field).toBe('prompt');
   });
 });

@@ -317,6 +317,7 @@ function englishProblem(
   type: GeneratorInput['type'],
   language: GeneratorInput['language'],
   variant: number,
+  fixed?: FixedChoices,
 ): GeneratedProblem | null {
   const ja = language === 'ja';
   const names = POS_NAME[language];
@@ -354,12 +355,14 @@ function englishProblem(
       source,
     };
   }
-  const distractors = pickDistractors(answer, band, random);
+  const distractors = fixed?.distractors ?? pickDistractors(answer, band, random);
   if (!distractors) return null;
   // Half the items show a meaning and ask for the word, half show a word and ask for its meaning.
-  const askWord = random() >= 0.5;
+  const askWord = fixed?.askWord ?? random() >= 0.5;
   const shown = (entry: { word: string; gloss: string }) => (askWord ? entry.word : entry.gloss);
-  const { choices, correctIndex } = placeAnswer(shown(answer), distractors.map(shown), random);
+  const { choices, correctIndex } = fixed
+    ? { choices: fixed.choices, correctIndex: fixed.choices.indexOf(shown(answer)) }
+    : placeAnswer(shown(answer), distractors.map(shown), random);
   const byChoice = new Map(distractors.map((d) => [shown(d), d]));
   const notes = choices
     .filter((choice) => byChoice.has(choice))
@@ -389,17 +392,37 @@ function englishProblem(
   };
 }
 
-/** The problem on a recorded word (`source.params`), or null when the word is no longer a candidate. */
+/** A problem's choices kept as they are (a translation): the words they show, and whether they show words or meanings. */
+type FixedChoices = { choices: string[]; distractors: EnglishWord[]; askWord: boolean };
+
+function fixedChoices(data: EnglishData, answer: EnglishWord, choices: readonly string[]): FixedChoices | null {
+  const askWord = choices.includes(answer.word);
+  if (!askWord && !choices.includes(answer.gloss)) return null;
+  const others = choices.filter((choice) => choice !== (askWord ? answer.word : answer.gloss));
+  const samePos = data.words.filter((word) => word.pos === answer.pos);
+  const distractors = others.map((choice) => samePos.find((word) => (askWord ? word.word : word.gloss) === choice));
+  return distractors.every((word) => word !== undefined)
+    ? { choices: [...choices], distractors: distractors as EnglishWord[], askWord }
+    : null;
+}
+
+/**
+ * The problem on a recorded word (`source.params`), or null when the word is
+ * no longer a candidate; `keep`: the choices it shows, to keep as they are
+ * (a translation changes the prompt and the notes, not the English choices).
+ */
 export async function englishProblemFor(
   params: { word: string; pos: Pos },
   type: GeneratorInput['type'],
   language: GeneratorInput['language'],
   variant = 0,
+  keep?: readonly string[],
 ): Promise<GeneratedProblem | null> {
   const data = await loadEnglishData();
   const answer = data.byKey.get(`${params.word}:${params.pos}`);
   if (!answer) return null;
-  return englishProblem(answer, bandWords(data, englishBandOf(answer.rank)), type, language, variant);
+  const fixed = keep && type === 'multiple_choice' ? fixedChoices(data, answer, keep) : null;
+  return englishProblem(answer, bandWords(data, englishBandOf(answer.rank)), type, language, variant, fixed ?? undefined);
 }
 
 /**

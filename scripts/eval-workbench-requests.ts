@@ -77,8 +77,9 @@ const answerOf = (problem: Json): string =>
   String(problem.type === 'written' ? problem.modelAnswer : (problem.choices?.[problem.correctChoiceIndex] ?? ''))
     .normalize('NFKC')
     .trim();
+// The answer a text gives is its last number: a model answer ends with it ("60 × 2.5 = 150。答え: 150").
 const numberIn = (text: string) => {
-  const match = /-?\d+(?:\.\d+)?(?:\/\d+)?/.exec(text);
+  const match = [...text.matchAll(/-?\d+(?:\.\d+)?(?:\/\d+)?/g)].at(-1);
   if (!match) return null;
   const [top, bottom] = match[0].split('/');
   return bottom ? Number(top) / Number(bottom) : Number(top);

@@ -240,9 +240,16 @@ function expectedReading(prompt: string, tokenizer: KuromojiTokenizer): string |
 }
 
 function matchingChoices(choices: readonly string[], solution: Solution | null, reading: string | null): number[] {
+  // The right number in another kind of unit than the choices share (60 kg among distances) is not the answer.
+  const dimensions = choices.map(unitDimension);
+  const counts = new Map<string, number>();
+  for (const dimension of dimensions) if (dimension && dimension !== 'plain') counts.set(dimension, (counts.get(dimension) ?? 0) + 1);
+  const shared = [...counts].find(([, count]) => count >= 2 && count > choices.length / 2)?.[0] ?? null;
   return choices.flatMap((choice, index) => {
     if (reading !== null) return hiragana(normalizeChoice(choice)) === reading ? [index] : [];
     if (!solution) return [];
+    const dimension = dimensions[index];
+    if (shared && dimension && dimension !== 'plain' && dimension !== shared) return [];
     const value = answerValue(choice);
     if (value === null) return [];
     const targets = [solution.value, ...solution.alternatives];
@@ -661,13 +668,20 @@ const MISTAKE_TALK = /mistake|wrong|incorrect|instead|comes from|error|誤り|�
  * else the end of its first chain of "=" (later sentences often discuss the
  * wrong choices, and their numbers are not its result).
  */
-function workedResult(explanation: string): number | null {
+function workedResult(explanation: string, restated: (value: number) => boolean = () => false): number | null {
   const stated = STATED.exec(explanation);
   if (stated) return answerValue(stated[1]!);
   const sentences = explanation.split(/(?<=[。.!?])\s+|(?<=。)/).filter((part) => /=\s*-?\d/.test(part) && !MISTAKE_TALK.test(part));
-  const last = sentences.flatMap((sentence) => [...sentence.matchAll(new RegExp(String.raw`=\s*${VALUE}`, 'g'))]).at(-1);
+  // Not a result: a value an operator goes on from (a formula, "= 1⁄2 × base"), or one the caller knows is restated (a check)
+  // (RESULT, below).
+  const last = sentences
+    .flatMap((sentence) => [...sentence.matchAll(RESULT)])
+    .filter((match) => !restated(answerValue(match[1]!) ?? NaN))
+    .at(-1);
   return last ? answerValue(last[1]!) : null;
 }
+// Nor the value of a term with its coefficient ("2x = 8"): a step of an equation, whose result is "x = 4".
+const RESULT = new RegExp(String.raw`(?<!\d\s?[a-z]\s?)=\s*${VALUE}(?!\d|\s*[×*/⁄÷+−-])`, 'g');
 
 function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: Add, say: Say): void {
   const answer = (problem.modelAnswer ?? '').trim();
@@ -734,6 +748,24 @@ function checkWritten(problem: Problem, expected: CheckFacts['expected'], add: A
       say('模範解答を直す', 'Fix the model answer'),
     );
   }
+  // The explanation's working, like a multiple-choice one, must reach the answer the prompt makes.
+  // A number the prompt gave, other than the answer, is a check of it ("4 × 5 − 9 = 11"), not a result.
+  const reached = (value: number) => targets.some((target) => closeNumber(value, target));
+  const worked = workedResult(
+    normalizeNumerals(problem.explanation),
+    (value) => !reached(value) && solution.operands.some((operand) => sameNumber(operand, value)),
+  );
+  if (worked !== null && !reached(worked))
+    add(
+      'explanation_contradicts',
+      'explanation',
+      'error',
+      say(
+        `解説の計算結果（${formatValue(worked, [problem.prompt, answer])}）が正しい答え（${formatValue(solution.value, [problem.prompt, answer])}）と合いません。`,
+        `The explanation's result (${formatValue(worked, [problem.prompt, answer])}) is not the correct result (${formatValue(solution.value, [problem.prompt, answer])}).`,
+      ),
+      say('解説の計算を直す', 'Fix the working'),
+    );
 }
 
 /** Numbers as `problem` writes them (its prompt, choices and model answer). */

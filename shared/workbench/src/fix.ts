@@ -64,6 +64,12 @@ function fixChecked(problem: Problem, language: 'ja' | 'en', facts: CheckFacts):
       fixed.push('written_missing_answer');
       confidences.push(0.85);
     }
+    // The working in the explanation, redone with the answer the prompt makes.
+    if (kinds.has('explanation_contradicts') && expectedText !== null && facts.expected.solution?.working) {
+      fixes.explanation = explanationFor(problem, facts, expectedText, language);
+      fixed.push('explanation_contradicts');
+      confidences.push(0.8);
+    }
     return finish(fixes, fixed, confidences);
   }
 

@@ -9,7 +9,7 @@ import { formatNumber, normalizeNumerals } from './numbers.js';
  */
 export type Solution = {
   /** `record`: not read from the prompt but computed from the generator's record of the numbers it printed. */
-  kind: 'equation' | 'percent_of' | 'percent_ratio' | 'area' | 'expression' | 'record';
+  kind: 'equation' | 'percent_of' | 'percent_ratio' | 'area' | 'speed' | 'expression' | 'record';
   value: number;
   /** Circle areas: the value with π ≈ 3.14 as well, either is accepted. */
   alternatives: number[];
@@ -24,7 +24,14 @@ export type Solution = {
 export function solvePrompt(prompt: string): Solution | null {
   const asked = withoutQuotedProse(prompt);
   const text = normalizeNumerals(asked);
-  return solveEquation(text) ?? solvePercent(text) ?? solveArea(text) ?? solveConversion(text) ?? solveExpression(text, asked);
+  return (
+    solveEquation(text) ??
+    solvePercent(text) ??
+    solveSpeed(text) ??
+    solveArea(text) ??
+    solveConversion(text) ??
+    solveExpression(text, asked)
+  );
 }
 
 /**
@@ -305,6 +312,90 @@ const UNITS: Record<string, { dimension: string; factor: number }> = {
 const UNIT_NAMES = Object.keys(UNITS)
   .sort((left, right) => right.length - left.length)
   .join('|');
+
+// --- speed, distance and time ---
+
+const N = String.raw`(?<![\d.])(\d+(?:\.\d+)?)`;
+/** A speed: 時速60km, 分速80 m, 60 km/h, 60 kilometres per hour, 30 mph; per hour, minute or second. */
+const SPEED = new RegExp(
+  String.raw`(?:(時速|分速|秒速)\s*${N}\s*(km|m|キロメートル|メートル|キロ)|${N}\s*(km|m|miles?|kilomet(?:er|re)s?|met(?:er|re)s?)\s*(?:/|per\s+|an\s+|a\s+)(h|hour|hr|min|minute|s|sec|second)\b|${N}\s*(mph|kph))`,
+  'i',
+);
+/** A time: 2時間30分, 2時間, 40分, 2 hours 30 minutes, 2.5 hours, 45 minutes. */
+const TIME = new RegExp(
+  String.raw`${N}\s*(?:時間|hours?|hrs?)(?:\s*(?:and\s*)?${N}\s*(?:分|minutes?|mins?))?|${N}\s*(?:分間?|minutes?|mins?)(?![a-z])`,
+  'i',
+);
+/** A distance: 120 km, 800 m, 30 miles — not a speed's (followed by /h, per, …; a 時速 speed is taken out of the text first). */
+const DISTANCE = new RegExp(
+  String.raw`${N}\s*(km|キロメートル|miles?|kilomet(?:er|re)s?|m|メートル|met(?:er|re)s?)(?![a-z/]|\s*(?:/|per\b|an hour|a minute))`,
+  'i',
+);
+const ASKS_DISTANCE =
+  /何\s*(km|m|キロ|メートル)(?:進|走|歩|あ|です|になり)|道のり(?:は|を求)|how far|what distance|how many (km|kilomet|miles|met)/i;
+const ASKS_TIME = /何時間|何分|how long|how many (?:hours|minutes)|時間は/i;
+const ASKS_SPEED =
+  /(時速|分速|秒速)\s*何\s*(km|m|キロ|メートル)?|速さ(?:は|を求)|what (?:is|was) (?:the|its|his|her|their)?\s*(?:average )?speed|how fast/i;
+
+/** Per hour: a speed's rate in its unit of distance per hour. */
+function perHour(unit: string): number {
+  return /^(?:分速|min|minute)/i.test(unit) ? 60 : /^(?:秒速|s|sec|second)/i.test(unit) ? 3600 : 1;
+}
+
+/** A unit of length as one name: km, m or mile (undefined stays undefined). */
+function lengthUnit(unit: string | undefined): string | undefined {
+  if (!unit) return undefined;
+  if (/^(?:km|kph|キロ|kilomet)/i.test(unit)) return 'km';
+  if (/^(?:mile|mph)/i.test(unit)) return 'mile';
+  return 'm';
+}
+
+const hoursOf = (time: RegExpExecArray): number => (time[1] ? Number(time[1]) + Number(time[2] ?? 0) / 60 : Number(time[3]) / 60);
+const timeOperands = (time: RegExpExecArray | null): number[] => (time ? [time[1], time[2], time[3]].filter(Boolean).map(Number) : []);
+
+/**
+ * Speed, distance and time: 「時速60kmの車が2時間30分走りました。何km進みましたか」,
+ * "How many hours does it take to travel 270 km at 45 km/h?", 「120kmを2時間で
+ * 進みました。時速何kmですか」. Two of the three are given, the third asked; a
+ * time in hours and minutes is read as hours (2時間30分 = 2.5), and the answer
+ * is in the prompt's units (a time in hours, or minutes when it asks 何分).
+ * Lengths in two units (a speed in km/h, a distance asked in m) are not
+ * converted: such a prompt is not solved, rather than solved wrong.
+ */
+function solveSpeed(text: string): Solution | null {
+  const asksSpeed = ASKS_SPEED.exec(text);
+  const speed = SPEED.exec(asksSpeed ? text.replace(asksSpeed[0], ' ') : text);
+  const time = TIME.exec(text);
+  const distance = DISTANCE.exec(speed ? text.replace(speed[0], ' ') : text);
+  const hours = time ? hoursOf(time) : null;
+  if (!speed) {
+    // The speed asked, from a distance and a time.
+    if (!asksSpeed || !distance || hours === null || !(hours > 0)) return null;
+    if (asksSpeed[2] && lengthUnit(asksSpeed[2]) !== lengthUnit(distance[2])) return null;
+    const value = Number(distance[1]) / hours / (asksSpeed[1] ? perHour(asksSpeed[1]) : 1);
+    const operands = [Number(distance[1]), ...timeOperands(time)];
+    return { kind: 'speed', value, alternatives: [], operands, working: `${distance[1]} ÷ ${trim(hours)} = ${trim(value)}` };
+  }
+  const rate = Number(speed[2] ?? speed[4] ?? speed[7]);
+  const unit = lengthUnit(speed[3] ?? speed[5] ?? speed[8]);
+  const hourly = speed[1] ? perHour(speed[1]) : speed[6] ? perHour(speed[6]) : 1;
+  const operands = [rate, ...timeOperands(time), ...(distance ? [Number(distance[1])] : [])];
+  const asksDistance = ASKS_DISTANCE.exec(text);
+  if (asksDistance && hours !== null) {
+    if (lengthUnit(asksDistance[1] ?? asksDistance[2]) !== undefined && lengthUnit(asksDistance[1] ?? asksDistance[2]) !== unit)
+      return null;
+    const value = rate * hourly * hours;
+    return { kind: 'speed', value, alternatives: [], operands, working: `${trim(rate)} × ${trim(hours * hourly)} = ${trim(value)}` };
+  }
+  if (ASKS_TIME.test(text) && distance) {
+    if (lengthUnit(distance[2]) !== unit) return null;
+    const inHours = Number(distance[1]) / (rate * hourly);
+    const minutes = /何分|how many minutes/i.test(text) && !/何時間|how many hours/i.test(text);
+    const value = minutes ? inHours * 60 : inHours;
+    return { kind: 'speed', value, alternatives: [], operands, working: `${distance[1]} ÷ ${trim(rate)} = ${trim(value)}` };
+  }
+  return null;
+}
 
 /** "Convert 2.75 L to mL", 「2.75 L は何 mL ですか」: the quantity in the unit asked for. */
 function solveConversion(text: string): Solution | null {

@@ -36,6 +36,10 @@ describe('solving what a prompt asks', () => {
     ['1辺4 cmの正方形の面積を求めなさい。', 16],
     ['What is the perimeter of a rectangle 7 cm by 4 cm?', 22],
     ['Convert 2.75 L to mL.', 2750],
+    ['時速60kmの車が2時間30分走りました。何km進みましたか。', 150],
+    ['1200mを分速80mで歩くと何分かかりますか。', 15],
+    ['How many hours does it take to travel 270 km at 45 km/h?', 6],
+    ['A runner goes 10 km in 50 minutes. What is her average speed in km per hour?', 12],
   ])('%s → %s', (prompt, value) => {
     expect(solvePrompt(prompt)?.value).toBeCloseTo(value, 6);
   });
@@ -47,6 +51,8 @@ describe('solving what a prompt asks', () => {
     // A quoted definition is what a vocabulary question is about, not a sum; a quoted expression is still one.
     expect(solvePrompt('Write the word that means: “a period of time equal to 1/24th of a day” (starts with h).')).toBeNull();
     expect(solvePrompt('Calculate “3/4 + 1/8”.')?.value).toBeCloseTo(7 / 8, 6);
+    // Lengths in two units are not converted: not solved, rather than solved wrong.
+    expect(solvePrompt('時速4kmで30分歩くと何m進みますか。')).toBeNull();
   });
 });
 
@@ -357,5 +363,57 @@ describe('a written answer in the wrong kind of unit', () => {
     expect(await kinds(conversion('2.75 kg = 2750 g'))).toContain('written_missing_answer');
     for (const right of ['2.75 L = 2750 mL', '2750 millilitres', '2750'])
       expect(await kinds(conversion(right))).not.toContain('written_missing_answer');
+  });
+});
+
+describe('a choice in the wrong kind of unit', () => {
+  it('is not a second correct answer: 60 kg among distances is off topic, 60 km is the answer', async () => {
+    const problem = Problem.parse({
+      id: 'ws-u-p1',
+      worksheetId: 'ws-u',
+      index: 1,
+      type: 'multiple_choice',
+      prompt: '時速30kmで2時間走ると、何km進みますか。',
+      choices: ['60kg', '32km', '15km', '60km'],
+      correctChoiceIndex: 3,
+      modelAnswer: null,
+      rubric: null,
+      explanation: '道のり = 速さ × 時間 = 30 × 2 = 60（km）です。',
+      version: 1,
+      source: null,
+    });
+    const found = await kinds(problem);
+    expect(found).toContain('off_topic_choice');
+    expect(found).not.toContain('multiple_correct');
+    // The answer marked wrongly is found as the speed problem's answer.
+    expect(await kinds({ ...problem, correctChoiceIndex: 1 })).toContain('wrong_answer');
+  });
+});
+
+describe("a written problem's explanation", () => {
+  const speed = (modelAnswer: string, explanation: string) =>
+    Problem.parse({
+      id: 'ws-w-p8',
+      worksheetId: 'ws-w',
+      index: 8,
+      type: 'written',
+      prompt: '時速60kmの車が2時間30分走りました。何km進みましたか。式も書きましょう。',
+      choices: null,
+      correctChoiceIndex: null,
+      modelAnswer,
+      rubric: ['式が正しく書けている', '答えと単位が正しい'],
+      explanation,
+      version: 1,
+      source: null,
+    });
+
+  it('is checked like a multiple-choice one, and fixed with the model answer', async () => {
+    const wrong = speed('60×2＝120　答え 120km', '道のり＝速さ×時間なので、60×2＝120km です。');
+    expect(await kinds(wrong)).toEqual(expect.arrayContaining(['written_missing_answer', 'explanation_contradicts']));
+    const { fixes } = await autoFix(wrong, 'ja');
+    expect(Object.keys(fixes).sort()).toEqual(['explanation', 'modelAnswer']);
+    expect(await kinds({ ...wrong, ...fixes })).toEqual([]);
+    // A formula or a check of the answer is no result: "= 1⁄2 × base", "60 × 2.5 = 150, 150 ÷ 2.5 = 60".
+    expect(await kinds(speed('60 × 2.5 = 150　答え 150km', '道のり＝速さ×時間＝60×2.5＝150km。検算: 150÷2.5＝60'))).toEqual([]);
   });
 });

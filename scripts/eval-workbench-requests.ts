@@ -57,7 +57,15 @@ export function loadRequests(root: string): { dev: RequestItem[]; heldout: Reque
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export type Verdict = { item: RequestItem; done: boolean; failed: string[]; canned: string | null; falseSuccess: boolean; message: string };
+/** `appended`: text an edit added after the end of the prompt or the explanation, where no hint was asked for. */
+export type Verdict = {
+  item: RequestItem;
+  done: boolean;
+  failed: string[];
+  appended: string | null;
+  falseSuccess: boolean;
+  message: string;
+};
 
 async function call(base: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: Json }> {
   const res = await fetch(`${base}${url}`, {
@@ -93,7 +101,10 @@ const SAYS_WHY = /できません|できない|ありません|ません|cannot|
 
 export async function judge(base: string, item: RequestItem): Promise<Verdict> {
   const failed: string[] = [];
-  const verdict = (message: string, extra: Pick<Verdict, 'canned' | 'falseSuccess'> = { canned: null, falseSuccess: false }): Verdict => ({
+  const verdict = (
+    message: string,
+    extra: Pick<Verdict, 'appended' | 'falseSuccess'> = { appended: null, falseSuccess: false },
+  ): Verdict => ({
     item,
     done: failed.length === 0,
     failed,
@@ -222,14 +233,15 @@ export async function judge(base: string, item: RequestItem): Promise<Verdict> {
     })();
     if (!ok) failed.push(effect);
   }
-  // A sentence appended where no hint was asked for: the canned "improvement" the issue names.
-  let canned: string | null = null;
+  // Text appended where no hint was asked for: canned (the stock "improvement" the issue names) when it is the same for other items.
+  let appended: string | null = null;
   for (const field of ['prompt', 'explanation'] as const) {
     const [was, now] = [String(before[field] ?? ''), String(after[field] ?? '')];
-    if (now.length > was.length && now.startsWith(was) && !item.expect.effects.includes('has_hint')) canned = now.slice(was.length).trim();
+    if (now.length > was.length && now.startsWith(was) && !item.expect.effects.includes('has_hint'))
+      appended = now.slice(was.length).trim();
   }
   const falseSuccess = !changed && (result.actions as Json[]).some((action) => action.tool === 'editor' && action.status === 'success');
-  return verdict(message, { canned, falseSuccess });
+  return verdict(message, { appended, falseSuccess });
 }
 
 /** Whether a word problem's word changed (kanji and vocabulary: the level is the word's rarity, judged by the record). */
@@ -252,18 +264,25 @@ export function printRequests(name: string, verdicts: Verdict[], details: boolea
     `- by expected outcome: ${by((verdict) => (verdict.item.kind === 'create' ? `create-${verdict.item.expect.outcome}` : verdict.item.expect.outcome))}`,
   );
   console.log(`- by language: ${by((verdict) => verdict.item.language)}`);
-  console.log(`- canned sentences appended: ${verdicts.filter((verdict) => verdict.canned).length}`);
+  // Canned: the same text appended to the problems of two different items (a stock sentence, not one made of the problem).
+  const itemsOf = new Map<string, Set<string>>();
+  for (const verdict of verdicts)
+    if (verdict.appended) itemsOf.set(verdict.appended, (itemsOf.get(verdict.appended) ?? new Set()).add(verdict.item.id));
+  const canned = (verdict: Verdict) => verdict.appended !== null && itemsOf.get(verdict.appended)!.size > 1;
+  console.log(
+    `- canned sentences appended: ${verdicts.filter(canned).length} (text appended without a hint asked for: ${verdicts.filter((verdict) => verdict.appended).length})`,
+  );
   console.log(`- success reported for an edit that did not happen: ${verdicts.filter((verdict) => verdict.falseSuccess).length}`);
   if (!details) return;
   // One line per item that failed in any run: how often, and the first failure's reasons.
   const failing = new Map<string, Verdict[]>();
-  for (const verdict of verdicts.filter((entry) => !entry.done || entry.canned))
+  for (const verdict of verdicts.filter((entry) => !entry.done || canned(entry)))
     failing.set(verdict.item.id, [...(failing.get(verdict.item.id) ?? []), verdict]);
   for (const [id, list] of failing) {
     const [first] = list as [Verdict];
     const runs = verdicts.filter((verdict) => verdict.item.id === id).length;
     console.log(
-      `- ${id} (${list.length}/${runs}) [${first.item.kind === 'edit' ? first.item.request : first.item.worksheet.subject}] failed: ${first.failed.join('; ')}${first.canned ? ` canned: ${first.canned}` : ''} — ${first.message.slice(0, 160).replace(/\n/g, ' ')}`,
+      `- ${id} (${list.length}/${runs}) [${first.item.kind === 'edit' ? first.item.request : first.item.worksheet.subject}] failed: ${first.failed.join('; ')}${canned(first) ? ` canned: ${first.appended}` : ''} — ${first.message.slice(0, 160).replace(/\n/g, ' ')}`,
     );
   }
 }

@@ -100,7 +100,7 @@ export const editor = createTool({
     const sheet = draft.state.workbench.worksheet!;
     const intent = args.intent ?? analyzeIntent(args.instruction).intent;
     // A whole problem rebuilt from its record: harder, easier, translated, another topic, other wrong choices.
-    const remake = args.new_value === null ? remakeFor(intent, args.instruction, problem, language) : null;
+    const remake = args.new_value === null ? remakeFor(intent, args.instruction, problem, language, args.field) : null;
     if (remake) {
       const outcome = await remakeProblem(problem, sheet, remake);
       if (outcome.kind === 'refused') return notDone(draft, args.field, outcome.reason);

@@ -24,6 +24,8 @@ export const ProblemSource = z.object({
   params: z.record(z.string(), z.unknown()),
   /** Which set of wrong choices the problem was built with: the typical mistakes (absent), the closest ones, or the n-th set along. */
   variant: z.union([z.literal('closest'), z.number().int().min(0)]).optional(),
+  /** `context`: the question set in an everyday scene rather than bare numbers. */
+  form: z.literal('context').optional(),
 });
 export type ProblemSource = z.infer<typeof ProblemSource>;
 

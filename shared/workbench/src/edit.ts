@@ -61,7 +61,7 @@ const INTENTS: Array<[Intent, RegExp]> = [
   ['simplify', /難しすぎ|むずかしすぎ|too hard|too difficult/i],
   ['simplify', /簡単|かんたん|易し|やさし|平易|easier|simpler|simplify|less difficult/i],
   ['harden', /難しく|むずかし|難易度を上げ|高度|harder|more difficult|challenging|tougher/i],
-  ['specify', /具体|明確|詳しく|はっきり|specific|clearer|more precise|clarify|detail/i],
+  ['specify', /具体|明確|詳しく|はっきり|specific|concrete|real[- ]life|clearer|more precise|clarify|detail/i],
   ['improve', /改善|良く|よく|ブラッシュアップ|improve|better|polish|enhance/i],
 ];
 
@@ -109,6 +109,13 @@ export function targetLanguage(request: string, current: 'ja' | 'en'): 'ja' | 'e
   );
   // A request may name both ("in Japanese, but leave the options in English"): the one it is not in yet is the target.
   return named.find((language) => language !== current) ?? named[0] ?? (current === 'ja' ? 'en' : 'ja');
+}
+
+/** A question asked to be set in everyday life ("a real-life context", 「身近な場面に」), not merely stated more exactly. */
+export function wantsScene(request: string): boolean {
+  return /場面|身近|生活|日常|実生活|文章題|real[- ]life|real world|everyday|context|scenario|situation|story|word problem|concrete/i.test(
+    request,
+  );
 }
 
 /** Wrong choices asked to be harder to tell from the answer ("more plausible", 「紛らわしく」), not merely other ones. */

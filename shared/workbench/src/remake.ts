@@ -1,13 +1,14 @@
 import type { Difficulty, Problem, ProblemEdit, ProblemSource, Worksheet } from '@convo/contract';
 import { withinTextBudget } from '@convo/text';
 import { MATH_TOPIC_NAMES } from './subjects.js';
-import { type Intent, targetLanguage, topicNamed, wantsCloserChoices } from './edit.js';
+import { type Intent, targetLanguage, topicNamed, wantsCloserChoices, wantsScene } from './edit.js';
 import {
   buildMathProblem,
   drawMathProblem,
   MATH_TOPICS,
   type MathParams,
   type MathTopic,
+  mathContextOf,
   mathTopicOf,
   paramsFromPrompt,
 } from './generate/math.js';
@@ -29,7 +30,11 @@ export type Remake =
   | { kind: 'easier' }
   | { kind: 'translate'; language: 'ja' | 'en' }
   | { kind: 'topic'; topic: MathTopic | null }
-  | { kind: 'distractors'; how: 'closest' | 'different' };
+  | { kind: 'distractors'; how: 'closest' | 'different' }
+  /** The question set in an everyday scene (math). */
+  | { kind: 'concrete' }
+  /** The explanation gains other words that read each kanji the same way (kanji readings). */
+  | { kind: 'examples' };
 
 /** A field an edit records: an editable one, or the rubric and record a whole rebuild changes. */
 export type RecordedField = ProblemEdit['field'];
@@ -48,8 +53,26 @@ const refused = (language: 'ja' | 'en', ja: string, en: string): RemakeOutcome =
  * easier (a problem without a record gets a hint instead, see ruleEdit),
  * translated, another topic, other or closer wrong choices.
  */
-export function remakeFor(intent: Intent, instruction: string, problem: Problem, language: 'ja' | 'en'): Remake | null {
+export function remakeFor(
+  intent: Intent,
+  instruction: string,
+  problem: Problem,
+  language: 'ja' | 'en',
+  section: 'prompt' | 'choices' | 'explanation',
+): Remake | null {
   switch (intent) {
+    case 'specify':
+    case 'improve':
+      // More concrete: a kanji's explanation with other words that read it so; a math question in an everyday scene when
+      // the request asks for one, or when it is multiple choice (its choices already show the form of the answer, which
+      // is what a written one's prompt can state instead, see ruleEdit).
+      if (section === 'explanation') return problem.source?.generator === 'kanji.reading' ? { kind: 'examples' } : null;
+      if (problem.type === 'written' && !wantsScene(instruction)) return null;
+      return problem.source &&
+        mathContextOf(problem.source.generator, problem.source.params as MathParams) &&
+        problem.source.form !== 'context'
+        ? { kind: 'concrete' }
+        : null;
     case 'harden':
       return { kind: 'harder' };
     case 'simplify':
@@ -131,6 +154,28 @@ export async function remakeProblem(problem: Problem, sheet: Sheet, remake: Rema
     case 'harder':
     case 'easier':
       return relevel(problem, source, sheet, current, remake.kind);
+    case 'concrete': {
+      const built = await rebuildFromRecord({ ...source, form: 'context' }, problem.type, current);
+      if (!built || built.prompt === problem.prompt) return cannotRebuild(language);
+      return remade(built, language, '問題文を身近な場面に変更', 'set in an everyday scene');
+    }
+    case 'examples': {
+      const surface = String(source.params.surface ?? '');
+      const { kanjiExamples } = await import('./generate/kanji.js');
+      const examples = await kanjiExamples(surface, current);
+      if (!examples || problem.explanation.includes(examples))
+        return refused(
+          language,
+          'この語の漢字を同じ読みで使う語が辞書に見つかりません。',
+          'No other words read its kanji the same way in the dictionary.',
+        );
+      return remade(
+        { ...problem, explanation: `${problem.explanation.trim()}\n${examples}` },
+        language,
+        '解説に同じ読みの語の例を追加',
+        'added words that read its kanji the same way',
+      );
+    }
   }
 }
 
@@ -208,6 +253,7 @@ export async function rebuildFromRecord(
       type,
       language,
       distractors: variant === 0 ? 'typical' : variant,
+      ...(source.form ? { form: source.form } : {}),
     });
   // Words have no "closest" misreadings apart from their others: any variant but the first is other ones.
   return (await wordGeneratorOf(source)?.build(source, type, language, typeof variant === 'number' ? variant : 1, avoid, keep)) ?? null;
@@ -290,7 +336,7 @@ export function recordAfterPromptEdit(source: ProblemSource, prompt: string, typ
   if (prompt.includes(before.trim())) return source;
   if (mathTopicOf(source.generator)) {
     // Bounded: the prompt is read on whichever process saves the edit (the gateway, for a PATCH).
-    const params = withinTextBudget(() => paramsFromPrompt(source.generator, source.params as MathParams, prompt, type));
+    const params = withinTextBudget(() => paramsFromPrompt(source.generator, source.params as MathParams, prompt, type, source.form));
     return params ? { ...source, params } : null;
   }
   const word = WORD_GENERATORS[source.generator]?.word(source.params);

@@ -184,12 +184,18 @@ function solvePercent(text: string): Solution | null {
 function solveArea(text: string): Solution | null {
   if (/perimeter|circumference|周りの長さ|まわりの長さ|周の長さ|円周の長さ/i.test(text)) return solvePerimeter(text);
   if (!/area|面積/i.test(text)) return null;
+  // The area given and a side asked ("an area of 1.82 m² … how long is it?") is no area to work out.
+  if (/面積(?:が|は)\s*\d|area (?:of|is)\s*\d/i.test(text)) return null;
   const numbers = numbersOf(text);
   const labelled = (pattern: RegExp) => {
     const found = pattern.exec(text);
     return found ? Number(found[1]) : null;
   };
-  if (/circle|円(?!周)/i.test(text) && !/長方形|三角形|rectangle|triangle/i.test(text)) {
+  // Shapes named by their noun or adjective ("a triangular flag"); a radius or diameter makes a circle ("a round coaster").
+  if (
+    /circle|circular|円(?!周)|radius|diameter|半径|直径/i.test(text) &&
+    !/長方形|三角形|rectangle|rectangular|triangle|triangular/i.test(text)
+  ) {
     const diameter = labelled(/(?:diameter|直径)\D{0,10}?(\d+(?:\.\d+)?)/i);
     const radius = labelled(/(?:radius|半径)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? (diameter !== null ? diameter / 2 : null);
     if (radius === null) return null;
@@ -202,7 +208,7 @@ function solveArea(text: string): Solution | null {
       working: `π × ${trim(radius)}² ≈ ${trim(3.14 * radius * radius)}`,
     };
   }
-  if (/triangle|三角形/i.test(text)) {
+  if (/triangle|triangular|三角形/i.test(text)) {
     const base = labelled(/(?:base|底辺)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? numbers[0];
     const height = labelled(/(?:height|高さ)\D{0,10}?(\d+(?:\.\d+)?)/i) ?? numbers[1];
     if (base === undefined || height === undefined) return null;
@@ -263,7 +269,7 @@ function solvePerimeter(text: string): Solution | null {
     const side = labelled(/(?:side|辺)\D{0,6}?(\d+(?:\.\d+)?)/i) ?? numbers[0]!;
     return { kind: 'area', value: 4 * side, alternatives: [], operands: [side], working: `${trim(side)} × 4 = ${trim(4 * side)}` };
   }
-  if (/triangle|三角形/i.test(text) && numbers.length === 3) {
+  if (/triangle|triangular|三角形/i.test(text) && numbers.length === 3) {
     const value = numbers[0]! + numbers[1]! + numbers[2]!;
     return { kind: 'area', value, alternatives: [], operands: numbers, working: `${numbers.join(' + ')} = ${trim(value)}` };
   }

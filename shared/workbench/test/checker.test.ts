@@ -13,7 +13,7 @@ import {
   offeredTopics,
   topicOffered,
 } from '@convo/workbench';
-import { generateMathProblems } from '@convo/workbench/internal/generate/math';
+import { buildMathProblem, generateMathProblems, type MathParams } from '@convo/workbench/internal/generate/math';
 import { seededRandom } from '@convo/workbench/internal/generate/random';
 
 const base = { id: 'w-p1', worksheetId: 'w', index: 1, version: 1, source: null, modelAnswer: null, rubric: null } as const;
@@ -152,6 +152,16 @@ describe('the consistency checker', () => {
           for (const [index, generated] of generateMathProblems({ count: 8, difficulty, language, seed: 's', type }, random).entries()) {
             const problem = Problem.parse({ ...generated, id: `w-p${index + 1}`, worksheetId: 'w', index: index + 1, version: 1 });
             expect(await kinds(problem, language), `${problem.prompt} ${JSON.stringify(problem.choices)}`).toEqual([]);
+            // The same problem set in an everyday scene, where it has one, passes too.
+            const scene = buildMathProblem({
+              generator: generated.source!.generator,
+              params: generated.source!.params as MathParams,
+              type,
+              language,
+              form: 'context',
+            });
+            if (scene && scene.prompt !== problem.prompt)
+              expect(await kinds({ ...problem, ...scene }, language), `${scene.prompt} ${JSON.stringify(scene.choices)}`).toEqual([]);
           }
         }
       }

@@ -11,6 +11,7 @@ import {
   mathTopicOf,
   otherEditIntents,
   problemLanguage,
+  remakeFor,
   remakeProblem,
   ruleEdit,
   targetLanguage,
@@ -104,6 +105,38 @@ describe('a generated problem rebuilt from its record', () => {
     expect((await remakeProblem(written, worksheet, { kind: 'distractors', how: 'different' })).kind).toBe('refused');
   });
 
+  it('more concrete: a math question set in an everyday scene, same numbers and answer; a kanji explanation with other words read alike', async () => {
+    const worksheet = await sheet('math', 'en', 'normal', 'fractions');
+    const problem = worksheet.problems[0]!;
+    const out = await remakeProblem(problem, worksheet, { kind: 'concrete' });
+    if (out.kind !== 'remade') throw new Error(out.reason);
+    const next = asProblem(problem, out.problem);
+    expect(next.prompt).toMatch(/cake|ribbon/);
+    expect(next.choices).toEqual(problem.choices);
+    expect(next.source).toEqual({ ...problem.source, form: 'context' });
+    expect(await errorsOf(next, 'en')).toEqual([]);
+    // The scene stays through a translation (the record keeps the form).
+    const translated = await remakeProblem(next, worksheet, { kind: 'translate', language: 'ja' });
+    expect(translated.kind === 'remade' && translated.problem.prompt).toMatch(/ケーキ|リボン/);
+    const kanji = await sheet('kanji', 'ja');
+    const word = kanji.problems[8]!;
+    const examples = await remakeProblem(word, kanji, { kind: 'examples' });
+    if (examples.kind !== 'remade') throw new Error(examples.reason);
+    expect(examples.problem.prompt).toBe(word.prompt);
+    expect(examples.problem.explanation.startsWith(word.explanation.trim())).toBe(true);
+    expect(examples.problem.explanation).toMatch(/と読む語: .+（.+）/);
+  });
+
+  it('reads which edit "more concrete" asks for: a scene for multiple choice or when asked, the answer form for a written prompt', async () => {
+    const worksheet = await sheet('math', 'ja', 'normal', 'percentages');
+    const [choice, written] = [worksheet.problems[0]!, worksheet.problems[8]!];
+    expect(remakeFor('specify', '問題文をもっと具体的にして', choice, 'ja', 'prompt')).toEqual({ kind: 'concrete' });
+    expect(remakeFor('specify', '問題文をもっと具体的にして', written, 'ja', 'prompt')).toBeNull();
+    expect(remakeFor('specify', '身近な場面の問題にして', written, 'ja', 'prompt')).toEqual({ kind: 'concrete' });
+    const kanji = await sheet('kanji', 'ja');
+    expect(remakeFor('specify', '解説を詳しく', kanji.problems[0]!, 'ja', 'explanation')).toEqual({ kind: 'examples' });
+  });
+
   it('a problem with no record (a teacher wrote it) is refused, not rewritten', async () => {
     const worksheet = await sheet('math', 'ja');
     const own = { ...worksheet.problems[0]!, source: null };
@@ -173,6 +206,7 @@ describe('what a request asks for', () => {
     expect(analyzeIntent('この問題を体積の問題に変えてください').intent).toBe('topic');
     expect(analyzeIntent('Can you swap this for a percentages question instead?').intent).toBe('topic');
     expect(analyzeIntent('問題文ながいです。もっとみじかくして').intent).toBe('shorten');
+    expect(analyzeIntent('Can you make this more concrete, real life?').intent).toBe('specify');
     const { intent } = analyzeIntent('もう少しやさしくして、ヒントも付けてください');
     expect(otherEditIntents('もう少しやさしくして、ヒントも付けてください', intent)).toEqual(intent === 'hint' ? ['simplify'] : ['hint']);
     expect(otherEditIntents('too easy, make it harder', 'harden')).toEqual([]);

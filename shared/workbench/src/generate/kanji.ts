@@ -911,6 +911,28 @@ function kanjiProblem(
 }
 
 /**
+ * Other common words that read each kanji of `surface` the same way (学 as
+ * がく: 科学, 大学), at most `perKanji` each, commonest first, as a line per
+ * kanji in `language`; null when the word's reading does not split over its
+ * kanji (then which reading belongs to which kanji is not known).
+ */
+export async function kanjiExamples(surface: string, language: GeneratorInput['language'], perKanji = 2): Promise<string | null> {
+  const data = await loadKanjiData();
+  const parts = data.bySurface.get(surface)?.parts;
+  if (!parts) return null;
+  const lines = parts.flatMap((part) => {
+    const examples = data.words
+      .filter((word) => word.surface !== surface && word.parts?.some((other) => other.char === part.char && other.base === part.base))
+      .slice(0, perKanji);
+    if (examples.length === 0) return [];
+    return language === 'ja'
+      ? [`『${part.char}』を「${part.base}」と読む語: ${examples.map((word) => `${word.surface}（${word.reading}）`).join('、')}`]
+      : [`${part.char} is read ${part.base} also in ${examples.map((word) => `${word.surface} (${word.reading})`).join(', ')}.`];
+  });
+  return lines.length > 0 ? lines.join('\n') : null;
+}
+
+/**
  * The problem on a recorded word (`source.params.surface`), or null when the
  * word is no longer a candidate; `avoid`: misreadings not to offer (other
  * wrong choices than the ones it has).

@@ -28,6 +28,12 @@ type Exercise = {
   generator: string;
   params: MathParams;
   prompt: { ja: string; en: string };
+  /**
+   * The same question set in an everyday scene (a cake shared, a price cut, a
+   * box filled), asked of the same numbers with the same answer; none where
+   * the prompt already is one (speed, a sum shared in a ratio).
+   */
+  context?: { ja: string; en: string };
   /** How the answer is written: a fraction, or a number with a unit. */
   show: (value: number, language: WorkbenchLanguage) => string;
   answer: number;
@@ -119,6 +125,15 @@ function fractions(params: MathParams): Exercise | null {
     prompt: { ja: `次の計算をしなさい。${expression}`, en: `Calculate ${expression}.` },
     show,
     answer: numerator / denominator,
+    context: subtract
+      ? {
+          ja: `${leftNumerator}/${leftDenominator} mのリボンから${rightNumerator}/${rightDenominator} m切り取りました。残りは何 mですか。`,
+          en: `A ribbon is ${leftNumerator}/${leftDenominator} m long. You cut off ${rightNumerator}/${rightDenominator} m. How much is left?`,
+        }
+      : {
+          ja: `ケーキを、はじめに${leftNumerator}/${leftDenominator}、あとで${rightNumerator}/${rightDenominator}食べました。あわせてケーキのどれだけを食べましたか。`,
+          en: `Ann ate ${leftNumerator}/${leftDenominator} of a cake, then ${rightNumerator}/${rightDenominator} more. How much of the cake did she eat in all?`,
+        },
     working: `${expression}${common} = ${numerator}/${denominator}${reduced === `${numerator}/${denominator}` ? '' : ` = ${reduced}`}`,
     mistakes: [
       { value: across, why: { ja: '分子どうし・分母どうしを計算してしまう誤り', en: 'adding numerators and denominators across' } },
@@ -170,6 +185,10 @@ function percentages(params: MathParams): Exercise | null {
     generator: 'math.percentages',
     params: { percent, base },
     prompt: { ja: `${base}の${percent}%はいくつですか。`, en: `What is ${percent}% of ${base}?` },
+    context: {
+      ja: `定価${base}円の品物が${percent}%引きで売られています。値引きされるのは何円ですか。`,
+      en: `A jacket costs ${base} dollars and is sold at ${percent}% off. How many dollars are taken off?`,
+    },
     show: (value) => formatNumber(value),
     answer,
     working: `${base} × ${percent}/100 = ${formatNumber(answer)}`,
@@ -241,6 +260,15 @@ function equations(params: MathParams): Exercise | null {
     generator: 'math.equations',
     params: { coefficient, shift, right, grouped: grouped ? 1 : 0 },
     prompt: { ja: `次の方程式を解きなさい。${equation}`, en: `Solve for x: ${equation}` },
+    context: grouped
+      ? {
+          ja: `ある数x${shift < 0 ? `に${Math.abs(shift)}をたして` : `から${shift}をひいて`}${coefficient}倍すると${right}になります。xを求めなさい。`,
+          en: `Take a number x, ${shift < 0 ? `add ${Math.abs(shift)}` : `subtract ${shift}`} and multiply by ${coefficient}: you get ${right}. What is x?`,
+        }
+      : {
+          ja: `ある数xを${coefficient}倍して${shift < 0 ? `${Math.abs(shift)}をひく` : `${shift}をたす`}と${right}になります。xを求めなさい。`,
+          en: `Multiply a number x by ${coefficient} and ${shift < 0 ? `subtract ${Math.abs(shift)}` : `add ${shift}`}: you get ${right}. What is x?`,
+        },
     show,
     answer: solution,
     working: grouped
@@ -286,6 +314,10 @@ function areas(params: MathParams): Exercise | null {
         ja: `半径${radius} cmの円の面積を求めなさい。円周率は3.14とします。`,
         en: `Find the area of a circle with radius ${radius} cm. Use 3.14 for π.`,
       },
+      context: {
+        ja: `半径${radius} cmの円いコースターがあります。面積は何 cm²ですか。円周率は3.14とします。`,
+        en: `A round coaster has a radius of ${radius} cm. What is its area? Use 3.14 for π.`,
+      },
       show: unit,
       answer,
       working: `3.14 × ${radius} × ${radius} = ${formatNumber(answer)}`,
@@ -315,6 +347,10 @@ function areas(params: MathParams): Exercise | null {
       prompt: {
         ja: `底辺${width} cm、高さ${height} cmの三角形の面積を求めなさい。`,
         en: `A triangle has base ${width} cm and height ${height} cm. What is its area?`,
+      },
+      context: {
+        ja: `底辺${width} cm、高さ${height} cmの三角形の旗を作ります。旗の面積は何 cm²ですか。`,
+        en: `A triangular flag has a base of ${width} cm and a height of ${height} cm. What is its area?`,
       },
       show: unit,
       answer,
@@ -347,6 +383,16 @@ function areas(params: MathParams): Exercise | null {
     generator: 'math.areas',
     params: shape === 'square' ? { shape, side: width } : { shape, width, height },
     prompt: { ja: `${name.ja}の面積を求めなさい。`, en: `What is the area of ${name.en}?` },
+    context:
+      shape === 'square'
+        ? {
+            ja: `1辺${width} cmの正方形のタイルがあります。面積は何 cm²ですか。`,
+            en: `A square tile has sides of ${width} cm. What is its area?`,
+          }
+        : {
+            ja: `縦${width} cm、横${height} cmの写真があります。面積は何 cm²ですか。`,
+            en: `A photo is ${width} cm by ${height} cm. What area does it cover?`,
+          },
     show: unit,
     answer,
     working: `${width} × ${height} = ${answer}`,
@@ -550,6 +596,10 @@ function ratio(params: MathParams): Exercise | null {
       ja: `${a} : ${b} = ${c} : □ のとき、□にあてはまる数を求めなさい。`,
       en: `Find the missing number: ${a} : ${b} = ${c} : □`,
     },
+    context: {
+      ja: `水と果汁を${a} : ${b}の割合でまぜてジュースを作ります。水を${c} dL使うとき、果汁は何 dL必要ですか。`,
+      en: `A drink is mixed ${a} parts water to ${b} parts juice. With ${c} cups of water, how many cups of juice are needed?`,
+    },
     show: (value) => formatNumber(value, 'fraction'),
     answer,
     working: `${c} ÷ ${a} = ${formatNumber(c / a, 'fraction')}, ${b} × ${formatNumber(c / a, 'fraction')} = ${formatNumber(answer, 'fraction')}`,
@@ -627,6 +677,26 @@ function decimals(params: MathParams): Exercise | null {
     params: { op: String(op), left, right },
     prompt: { ja: `次の計算をしなさい。${expression}`, en: `Calculate ${expression}.` },
     show: (value) => decimal(value),
+    context:
+      op === '+'
+        ? {
+            ja: `${decimal(left)} Lと${decimal(right)} Lのお茶をあわせると何 Lですか。`,
+            en: `You pour ${decimal(left)} L and ${decimal(right)} L of tea into a jug. How much tea is in it?`,
+          }
+        : op === '-'
+          ? {
+              ja: `${decimal(left)} mのひもから${decimal(right)} m切り取ると、残りは何 mですか。`,
+              en: `You cut ${decimal(right)} m off a ${decimal(left)} m rope. How much is left?`,
+            }
+          : op === '×'
+            ? {
+                ja: `1 mの重さが${decimal(left)} kgの鉄の棒があります。この棒${decimal(right)} mの重さは何 kgですか。`,
+                en: `A metal bar weighs ${decimal(left)} kg per metre. How much do ${decimal(right)} m of it weigh?`,
+              }
+            : {
+                ja: `面積が${decimal(left)} m²で、横が${decimal(right)} mの長方形の花だんがあります。縦は何 mですか。`,
+                en: `A rectangular flower bed has an area of ${decimal(left)} m² and a width of ${decimal(right)} m. How long is it?`,
+              },
     answer,
     working:
       op === '÷'
@@ -676,6 +746,10 @@ function volume(params: MathParams): Exercise | null {
         ja: `底面の半径が${radius} cm、高さが${height} cmの円柱の体積を求めなさい。円周率は3.14とします。`,
         en: `Find the volume of a cylinder with radius ${radius} cm and height ${height} cm. Use 3.14 for π.`,
       },
+      context: {
+        ja: `底面の半径が${radius} cm、高さが${height} cmの円柱の形をした缶があります。缶の体積は何 cm³ですか。円周率は3.14とします。`,
+        en: `A can is a cylinder with radius ${radius} cm and height ${height} cm. What is its volume? Use 3.14 for π.`,
+      },
       show: unit,
       answer,
       working: `3.14 × ${radius} × ${radius} × ${height} = ${formatNumber(answer)}`,
@@ -711,6 +785,10 @@ function volume(params: MathParams): Exercise | null {
     generator: 'math.volume',
     params: cube ? { shape: 'cube', side: length } : { shape: 'cuboid', length, width, height },
     prompt: { ja: `${name.ja}の体積を求めなさい。`, en: `What is the volume of ${name.en}?` },
+    context: {
+      ja: `${name.ja}の形をした箱があります。箱の体積は何 cm³ですか。`,
+      en: `A box is ${name.en.replace(/^an? /, 'shaped like a ')}. What is its volume?`,
+    },
     show: unit,
     answer,
     working: `${length} × ${width} × ${height} = ${answer}`,
@@ -797,6 +875,20 @@ function unitConversion(params: MathParams): Exercise | null {
     generator: 'math.unit_conversion',
     params: { value, from: fromName, to: toName },
     prompt: { ja: `${decimal(value)} ${fromName} は何 ${toName} ですか。`, en: `Convert ${decimal(value)} ${fromName} to ${toName}.` },
+    context: {
+      length: {
+        ja: `${decimal(value)} ${fromName}のコースを走りました。何 ${toName}走りましたか。`,
+        en: `You run a course of ${decimal(value)} ${fromName}. How many ${toName} do you run?`,
+      },
+      mass: {
+        ja: `ケーキに小麦粉を${decimal(value)} ${fromName}使います。何 ${toName}使いますか。`,
+        en: `A cake needs ${decimal(value)} ${fromName} of flour. How many ${toName} is that?`,
+      },
+      volume: {
+        ja: `水とうに${decimal(value)} ${fromName}の水が入っています。何 ${toName}ですか。`,
+        en: `A water bottle holds ${decimal(value)} ${fromName}. How many ${toName} is that?`,
+      },
+    }[from.dimension],
     show,
     answer,
     working: `1 ${fromName} = ${decimal(ratio)} ${toName}, ${decimal(value)} ${times} = ${decimal(answer)}`,
@@ -913,7 +1005,23 @@ export type MathBuild = {
   type: 'multiple_choice' | 'written';
   language: WorkbenchLanguage;
   distractors?: DistractorChoice;
+  /** `context`: the question set in an everyday scene (Exercise.context). */
+  form?: 'context';
 };
+
+/** A problem's prompt as printed: bare, or in its everyday scene; the written form asks for the working too. */
+function printedOf(exercise: Exercise, type: 'multiple_choice' | 'written', form?: 'context'): { ja: string; en: string } {
+  if (form === 'context' && exercise.context)
+    return type === 'written'
+      ? { ja: `${exercise.context.ja}式を書いて求めなさい。`, en: `${exercise.context.en} Show your working.` }
+      : exercise.context;
+  return type === 'written' ? exercise.written : exercise.prompt;
+}
+
+/** Whether a record's problem can be set in an everyday scene (speed problems, and sums shared in a ratio, already are). */
+export function mathContextOf(generator: string, params: MathParams): boolean {
+  return exerciseOf(generator, params)?.context !== undefined;
+}
 
 /**
  * A problem built from its record: the same record, type and distractor
@@ -924,8 +1032,8 @@ export function buildMathProblem(build: MathBuild): GeneratedProblem | null {
   const exercise = exerciseOf(build.generator, build.params);
   if (!exercise) return null;
   return build.type === 'written'
-    ? writtenProblem(exercise, build.language)
-    : choiceProblem(exercise, build.language, build.distractors ?? 'typical');
+    ? writtenProblem(exercise, build.language, build.form)
+    : choiceProblem(exercise, build.language, build.distractors ?? 'typical', build.form);
 }
 
 /** The answer of a problem built from this record, or null (a record that makes no problem). */
@@ -974,7 +1082,12 @@ export function generateMathProblems(input: GeneratorInput & { topic?: string | 
   return problems;
 }
 
-function choiceProblem(exercise: Exercise, lang: WorkbenchLanguage, distractors: DistractorChoice): GeneratedProblem | null {
+function choiceProblem(
+  exercise: Exercise,
+  lang: WorkbenchLanguage,
+  distractors: DistractorChoice,
+  form?: 'context',
+): GeneratedProblem | null {
   const mistakes = chooseMistakes(exercise, lang, distractors);
   if (mistakes.length < 3) return null;
   const { choices, correctIndex } = placeAnswer(
@@ -989,17 +1102,22 @@ function choiceProblem(exercise: Exercise, lang: WorkbenchLanguage, distractors:
       : `${exercise.working}, so the answer is ${exercise.show(exercise.answer, lang)}. ${exercise.show(first.value, lang)} comes from ${first.why.en}.`;
   return {
     type: 'multiple_choice',
-    prompt: exercise.prompt[lang],
+    prompt: printedOf(exercise, 'multiple_choice', form)[lang],
     choices,
     correctChoiceIndex: correctIndex,
     modelAnswer: null,
     rubric: null,
     explanation,
-    source: { generator: exercise.generator, params: exercise.params, ...(distractors !== 'typical' ? { variant: distractors } : {}) },
+    source: {
+      generator: exercise.generator,
+      params: exercise.params,
+      ...(distractors !== 'typical' ? { variant: distractors } : {}),
+      ...(form && exercise.context ? { form } : {}),
+    },
   };
 }
 
-function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage): GeneratedProblem {
+function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage, form?: 'context'): GeneratedProblem {
   const percent = exercise.generator === 'math.percentages';
   const base = num(exercise.params, 'base');
   const answerText = percent
@@ -1013,7 +1131,7 @@ function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage): GeneratedP
       : exercise.show(exercise.answer, lang);
   return {
     type: 'written',
-    prompt: exercise.written[lang],
+    prompt: printedOf(exercise, 'written', form)[lang],
     choices: null,
     correctChoiceIndex: null,
     modelAnswer: `${exercise.working}${lang === 'ja' ? '。答え: ' : '. Answer: '}${answerText}`,
@@ -1022,7 +1140,7 @@ function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage): GeneratedP
       lang === 'ja'
         ? `${exercise.working}。よくある誤りは${exercise.mistakes[0]!.why.ja}です。`
         : `${exercise.working}. A common mistake is ${exercise.mistakes[0]!.why.en}.`,
-    source: { generator: exercise.generator, params: exercise.params },
+    source: { generator: exercise.generator, params: exercise.params, ...(form && exercise.context ? { form } : {}) },
   };
 }
 
@@ -1041,12 +1159,13 @@ export function paramsFromPrompt(
   params: MathParams,
   prompt: string,
   type: 'multiple_choice' | 'written',
+  form?: 'context',
 ): MathParams | null {
   const exercise = exerciseOf(generator, params);
   if (!exercise) return null;
   const edited = prompt.normalize('NFKC');
   const numbersIn = (text: string) => [...text.normalize('NFKC').matchAll(PRINTED_NUMBER)].map((match) => Number(match[0]));
-  const printedForms = type === 'written' ? exercise.written : exercise.prompt;
+  const printedForms = printedOf(exercise, type, form);
   for (const language of ['ja', 'en'] as const) {
     const printed = printedForms[language];
     if (skeletonOf(printed) !== skeletonOf(edited)) continue;
@@ -1068,7 +1187,7 @@ export function paramsFromPrompt(
     }
     // The new inputs must print exactly the numbers typed (an input printed twice, or a wrong placement, would not).
     const rebuilt = exerciseOf(generator, next);
-    const again = rebuilt && (type === 'written' ? rebuilt.written : rebuilt.prompt)[language];
+    const again = rebuilt && printedOf(rebuilt, type, form)[language];
     return again && numbersIn(again).join() === after.join() ? rebuilt.params : null;
   }
   return null;

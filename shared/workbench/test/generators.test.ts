@@ -260,6 +260,14 @@ describe('English vocabulary (english.vocabulary)', () => {
     expect(new Set((await englishTopicWords('動物')).map((word) => word.word))).toEqual(animals);
     // A plural that is also a lemma of its own ("feelings": sensitivity) still names the kind ("feeling").
     expect((await englishTopicWords('feelings')).map((word) => word.word)).toContain('anger');
+    // A topic in kana is read through the kanji word it spells (くだもの → 果物 → fruit); its kinds may be each other's wrong choices.
+    expect((await englishTopicWords('くだもの')).map((word) => word.word)).toContain('apple');
+    const fruit = await generateOfflineWorksheet(
+      'ws-topic-fruit',
+      { subject: 'English vocabulary', difficulty: 'easy', language: 'ja', topic: 'くだもの' },
+      NOW,
+    );
+    expect(fruit.problems).toHaveLength(10);
     const sheet = await generateOfflineWorksheet(
       'ws-topic-animals',
       { subject: 'English vocabulary', difficulty: 'easy', language: 'ja', topic: '動物' },

@@ -257,15 +257,21 @@ const POS_NAME: Record<'ja' | 'en', Record<Pos, string>> = {
   ja: { noun: '名詞', verb: '動詞', adj: '形容詞', adv: '副詞' },
 };
 
-/** Whether `other` could pass for `answer`: a synonym, a word linked to its meaning, another form of it, or a word its gloss uses. */
-function clashes(answer: EnglishWord, other: EnglishWord): boolean {
+/**
+ * Whether `other` could pass for `answer`: a synonym, a word linked to its
+ * meaning, another form of it, or a word its gloss uses; and, unless
+ * `siblingsOk`, a word of the same kind (steal goods / take by theft). On a
+ * topic sheet the kinds of one thing are the point (apple, pear), and their
+ * glosses tell them apart.
+ */
+function clashes(answer: EnglishWord, other: EnglishWord, siblingsOk = false): boolean {
   if (other.word === answer.word || answer.related.has(other.word) || other.related.has(answer.word)) return true;
   if (sameRoot(other.word, answer.word)) return true;
   if (other.synsets.some((offset) => answer.synsets.includes(offset))) return true;
   if (other.gloss === answer.gloss) return true;
   // Siblings (steal goods / take by theft, both under “steal”) are too close to tell apart.
   if (
-    other.parents.some((offset) => answer.parents.includes(offset)) ||
+    (!siblingsOk && other.parents.some((offset) => answer.parents.includes(offset))) ||
     answer.parents.includes(other.synsetOffset) ||
     other.parents.includes(answer.synsetOffset)
   )
@@ -274,7 +280,7 @@ function clashes(answer: EnglishWord, other: EnglishWord): boolean {
 }
 
 /** Three words of the answer's part of speech and frequency band, none of which could pass for it. */
-function pickDistractors(answer: EnglishWord, pool: EnglishWord[], random: () => number): EnglishWord[] | null {
+function pickDistractors(answer: EnglishWord, pool: EnglishWord[], random: () => number, siblingsOk = false): EnglishWord[] | null {
   const samePos = pool.filter((word) => word.pos === answer.pos);
   // Nearest in frequency first: a window around the answer, widened until three fit.
   const index = samePos.indexOf(answer);
@@ -282,7 +288,7 @@ function pickDistractors(answer: EnglishWord, pool: EnglishWord[], random: () =>
     const window = samePos.slice(Math.max(0, index - radius), index + radius + 1);
     const picked: EnglishWord[] = [];
     for (const candidate of shuffle(window, random)) {
-      if (candidate === answer || clashes(answer, candidate) || picked.some((p) => clashes(p, candidate))) continue;
+      if (candidate === answer || clashes(answer, candidate, siblingsOk) || picked.some((p) => clashes(p, candidate, siblingsOk))) continue;
       picked.push(candidate);
       if (picked.length === 3) return picked;
     }
@@ -318,6 +324,7 @@ function englishProblem(
   language: GeneratorInput['language'],
   variant: number,
   fixed?: FixedChoices,
+  siblingsOk = false,
 ): GeneratedProblem | null {
   const ja = language === 'ja';
   const names = POS_NAME[language];
@@ -355,7 +362,7 @@ function englishProblem(
       source,
     };
   }
-  const distractors = fixed?.distractors ?? pickDistractors(answer, band, random);
+  const distractors = fixed?.distractors ?? pickDistractors(answer, band, random, siblingsOk);
   if (!distractors) return null;
   // Half the items show a meaning and ask for the word, half show a word and ask for its meaning.
   const askWord = fixed?.askWord ?? random() >= 0.5;
@@ -443,7 +450,12 @@ export async function englishTopicWords(topic: string): Promise<EnglishWord[]> {
   const data = await loadEnglishData();
   const wordnet = wordNet();
   const japanese = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(key);
-  const terms = japanese ? englishGlosses(key).slice(0, 2) : [key];
+  // A topic in kana (くだもの) is looked up by the kanji words read so (果物) when EDICT lists it in neither.
+  const spellings =
+    japanese && englishGlosses(key).length === 0 && /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u.test(key)
+      ? (await (await import('./kanji.js')).surfacesReadAs(key)).filter((surface) => englishGlosses(surface).length > 0).slice(0, 2)
+      : [key];
+  const terms = japanese ? spellings.flatMap((spelling) => englishGlosses(spelling).slice(0, 2)) : [key];
   const kinds = new Set<number>();
   for (const term of terms) {
     const whole = wordnet.sensesOfEveryForm(term, 'noun', 2);
@@ -504,7 +516,7 @@ export async function generateEnglishProblems(input: GeneratorInput & { topic?: 
     if (problems.length >= count) break;
     // One word once, and one meaning once (lessened and diminished share a synset).
     if (used.has(answer.word) || usedMeanings.has(answer.synsetOffset) || [...answer.related].some((word) => used.has(word))) continue;
-    const problem = englishProblem(answer, band, type, input.language, 0);
+    const problem = englishProblem(answer, band, type, input.language, 0, undefined, Boolean(input.topic));
     if (!problem || input.exclude?.has(recordKey(problem.source))) continue;
     used.add(answer.word);
     usedMeanings.add(answer.synsetOffset);

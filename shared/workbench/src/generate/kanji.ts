@@ -910,6 +910,23 @@ function kanjiProblem(
   };
 }
 
+let bySound: Map<string, string[]> | null = null;
+
+/**
+ * The words of one to three kanji the dictionary reads as `kana` (くだもの →
+ * 果物), commonest first by IPADIC's ordering of surfaces: how a topic written
+ * in kana finds its word.
+ */
+export async function surfacesReadAs(kana: string): Promise<string[]> {
+  const data = await loadKanjiData();
+  if (!bySound) {
+    bySound = new Map();
+    for (const [surface, readings] of data.readingsOf)
+      for (const reading of readings) bySound.set(reading, [...(bySound.get(reading) ?? []), surface]);
+  }
+  return bySound.get(toHiragana(kana)) ?? [];
+}
+
 /**
  * Other common words that read each kanji of `surface` the same way (学 as
  * がく: 科学, 大学), at most `perKanji` each, commonest first, as a line per

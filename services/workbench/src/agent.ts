@@ -167,10 +167,12 @@ export const consistencyChecker = createTool({
       report.isConsistent ? say(draft, '整合性に問題はありません。', 'No consistency issues.') : summary,
     );
     const score = Math.max(0, 1 - 0.3 * errors.length - 0.1 * (report.issues.length - errors.length));
+    // Minimal (seed 004): the verdict and the problem's id; what is wrong is in the message, for the model.
     return {
       result: success(report.isConsistent ? 'Consistent.' : `Not consistent: ${summary}`, {
+        problemId: activeOf(draft).problemId,
         isConsistent: report.isConsistent,
-        issues: report.issues,
+        errors: errors.length,
         score,
       }),
     };
@@ -208,7 +210,14 @@ export const autoFixer = createTool({
     );
     const changedFields = fields.map(([field]) => fieldLabel(field, languageOf(draft))).join(say(draft, '、', ', '));
     step(draft, 'auto_fixer', 'success', say(draft, `自動修正: ${changedFields}`, `Fixed automatically: ${changedFields}`));
-    return { result: success(`Fixed: ${fixed.join(', ')}.`, { fixes, confidence }) };
+    return {
+      result: success(`Fixed ${fields.map(([field]) => field).join(', ')} (${fixed.join(', ')}).`, {
+        problemId: problem.id,
+        version: problem.version,
+        fields: fields.map(([field]) => field),
+        confidence,
+      }),
+    };
   },
 });
 
@@ -322,6 +331,19 @@ export function createWorkbenchHandler(deps: WorkbenchDeps): StepHandler<Workben
         (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
       ),
     };
+    // additionalData: what the teacher's page shows with the answer, baked into it; the tools' inputs and outputs stay in run steps.
+    const reply = draft.state.messages.filter((message) => message.role === 'assistant' && message.turnId === ctx.turn.turnId).at(-1);
+    if (reply) {
+      const suggested = draft.runSteps.some((run) => run.toolName === suggestionGenerator.name && run.turnId === ctx.turn.turnId);
+      draft.setMessageData(reply.messageId, {
+        problemId,
+        version: after.version,
+        changed: result.changed,
+        consistent: result.after.consistency.isConsistent,
+        quality: { before: result.before.quality.overallScore, after: result.after.quality.overallScore },
+        ...(suggested ? { suggestions: await suggestionsFor(after, sheet) } : {}),
+      });
+    }
     draft.updateWorkbench((workbench) => {
       workbench.results = [...workbench.results.filter((entry) => entry.turnId !== result.turnId), result].slice(-MAX_RESULTS);
       workbench.active = null;

@@ -133,7 +133,7 @@ function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
             /（）$/,
             '',
           )
-        : `${ja ? '自動修正' : 'auto-fix'}: ${Object.keys((outcome.result.fixes as Record<string, unknown> | undefined) ?? {})
+        : `${ja ? '自動修正' : 'auto-fix'}: ${((outcome.result.fields as string[] | undefined) ?? [])
             .map(fieldName)
             .join(ja ? '、' : ', ')}`,
     )

@@ -26,6 +26,13 @@ export const ChatMessage = z.object({
   fieldId: z.string().nullable().default(null),
   /** A user message that corrects an earlier, already resolved field (it is reviewed for that field). */
   correction: z.boolean().default(false),
+  /**
+   * additionalData (seed 004): what this turn's tools produced that the UI
+   * shows with the message (ids, the fields changed, scores, ideas), baked
+   * into the assistant message; a tool's intermediate results stay in its
+   * run step.
+   */
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

@@ -226,6 +226,17 @@ export class SessionDraft<S extends SessionState = SessionState> {
     return message;
   }
 
+  /**
+   * Bakes a turn's results into one of its assistant messages (seed 004's
+   * additionalData): a message this step added, so it is stored with it.
+   */
+  setMessageData(messageId: string, data: Record<string, unknown>): void {
+    const message = this.#state.messages.find((candidate) => candidate.messageId === messageId);
+    if (!message) return;
+    message.data = { ...message.data, ...data };
+    this.touch();
+  }
+
   /** `messageId`: the id its text was streamed under while generated (message.delta), so clients can match them. */
   addAssistantMessage(agent: AgentName, text: string, turnId: string, fieldId: string | null, messageId?: string): ChatMessage {
     const message = this.addMessage({ role: 'assistant', agent, text, turnId, fieldId, correction: false }, messageId);

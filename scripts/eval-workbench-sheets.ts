@@ -2,6 +2,8 @@ import {
   checkProblem,
   generateOfflineWorksheet,
   MATH_TOPIC_NAMES,
+  kanjiGrade,
+  kanjiGradeNamed,
   recordKey,
   vocabularyTopicWords,
   UnsupportedTopicError,
@@ -38,7 +40,8 @@ export type SheetReport = {
 const SUBJECTS: Array<{ subject: string; topics: Array<string | null> }> = [
   // Every topic the generator offers, by its Japanese name, and none.
   { subject: '算数', topics: [null, ...Object.values(MATH_TOPIC_NAMES).map((topic) => topic.ja)] },
-  { subject: '漢字の読み', topics: [null] },
+  // School grades.
+  { subject: '漢字の読み', topics: [null, '2年生', 'grade 5', '常用漢字'] },
   // Kinds of thing, in either language (a topic whose words cannot fill a sheet is refused, and counted apart).
   { subject: 'English vocabulary', topics: [null, 'animals', '食べ物', 'feelings', '乗り物'] },
 ];
@@ -77,6 +80,7 @@ export async function evaluateSheets(count: number): Promise<SheetReport[]> {
         const seen = new Set<string>();
         const asked = topic && offlineSubject(subject) === 'math' ? mathTopics(topic) : null;
         const words = topic && offlineSubject(subject) === 'english' ? await vocabularyTopicWords(topic) : null;
+        const grade = topic && offlineSubject(subject) === 'kanji' ? kanjiGradeNamed(topic) : null;
         for (const problem of sheet.problems) {
           report.problems++;
           // The same prompt twice, or the same numbers or word asked twice (in the choice part and the written one).
@@ -85,6 +89,7 @@ export async function evaluateSheets(count: number): Promise<SheetReport[]> {
           for (const key of keys) seen.add(key);
           if (asked && !asked.includes(mathTopicOf(problem.source?.generator)!)) report.offTopic++;
           if (words && !words.has(String(problem.source?.params.word))) report.offTopic++;
+          if (grade !== null && (await kanjiGrade(String(problem.source?.params.surface))) !== grade) report.offTopic++;
           const facts = await checkProblem(problem, language);
           const errors = facts.issues.filter((issue) => issue.severity === 'error');
           if (errors.length > 0) report.errors++;

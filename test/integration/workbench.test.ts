@@ -93,7 +93,12 @@ describe('worksheets', () => {
       body: { subject: 'kanji', difficulty: 'easy', language: 'en', topic: 'animals' },
     });
     expect(kanji.status).toBe(422);
-    expect(kanji.json.error.message).toBe('Worksheets for "kanji" take no topic. Leave the topic empty.');
+    expect(kanji.json.error.message).toBe(
+      'The topic "animals" is not offered for "kanji". Topics offered: grade 1 to 6 kanji, other jōyō kanji (or leave it empty for all)',
+    );
+    // A kanji sheet's topic is a school grade: every word's hardest kanji is of it.
+    const second = await worksheet({ subject: '漢字', difficulty: 'normal', language: 'ja', topic: '2年生' });
+    expect(second.problems).toHaveLength(10);
     // A topic offered is honoured: every problem is of it.
     const sheet = await worksheet({ subject: 'math', difficulty: 'easy', language: 'en', topic: 'percentages' });
     expect(sheet.problems.every((problem: Json) => String(problem.source?.generator).startsWith('math.percent'))).toBe(true);

@@ -211,7 +211,7 @@ const WORD_GENERATORS: Record<string, WordGenerator> = {
     word: (params) => params.surface,
     build: async (source, type, language, variant, avoid) =>
       (await import('./generate/kanji.js')).kanjiProblemFor(String(source.params.surface), type, language, variant, avoid),
-    rank: async (source) => (await import('./generate/kanji.js')).kanjiWordRank(String(source.params.surface)),
+    rank: async (source) => (await import('./generate/kanji.js')).kanjiDifficulty(String(source.params.surface)),
     generate: async (input) => (await import('./generate/kanji.js')).generateKanjiProblems(input),
   },
   'english.vocabulary': {

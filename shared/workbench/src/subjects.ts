@@ -42,8 +42,19 @@ export const MATH_TOPIC_NAMES = {
   unit_conversion: { ja: '単位の換算', en: 'unit conversion', words: /unit|conver|measure|metric|単位|換算/i },
 } as const;
 
+/**
+ * The grade a kanji sheet's topic names (「2年生の漢字」, "grade 3", 「小4」, 「常用漢字」 → 8,
+ * the 常用漢字 after elementary school), or null: a kanji sheet takes a school grade as its topic.
+ */
+export function kanjiGradeNamed(topic: string): number | null {
+  const year = /([1-6])\s*年|小学?\s*([1-6])|grade\s*([1-6])|([1-6])(?:st|nd|rd|th)[- ]grade|year\s*([1-6])/i.exec(topic.normalize('NFKC'));
+  if (year) return Number(year.slice(1).find((group) => group !== undefined));
+  return /常用|中学|secondary|jōyō|joyo/i.test(topic) ? 8 : null;
+}
+
 /** The topics of `subject` offered, named for a teacher in `language` (none for a subject that takes no topic). */
 export function offeredTopics(subject: OfflineSubject, language: 'ja' | 'en'): string[] {
+  if (subject === 'kanji') return language === 'ja' ? ['1年生〜6年生の漢字', '常用漢字'] : ['grade 1 to 6 kanji', 'other jōyō kanji'];
   return subject === 'math' ? Object.values(MATH_TOPIC_NAMES).map((topic) => topic[language]) : [];
 }
 
@@ -51,10 +62,11 @@ export function offeredTopics(subject: OfflineSubject, language: 'ja' | 'en'): s
  * Whether a worksheet's free-text topic may name something the subject's
  * generator honours; no topic always does. Math names its topics; a
  * vocabulary topic is a kind of thing, judged with WordNet by the generator
- * (so it passes here); kanji readings take none.
+ * (so it passes here); a kanji topic is a school grade.
  */
 export function topicOffered(subject: OfflineSubject, topic: string | null | undefined): boolean {
   if (!topic || topic.trim() === '') return true;
   if (subject === 'english') return true;
+  if (subject === 'kanji') return kanjiGradeNamed(topic) !== null;
   return subject === 'math' && Object.values(MATH_TOPIC_NAMES).some((entry) => entry.words.test(topic));
 }

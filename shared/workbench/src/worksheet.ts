@@ -110,6 +110,11 @@ function worksheetTitle(body: CreateWorksheetBody): string {
   return body.language === 'ja' ? `${body.subject}${topic} ${level}問題 10問` : `${body.subject}${topic}: ${level} worksheet, 10 problems`;
 }
 
+/** The school grade of a word's hardest kanji (1–6, 8 for the rest of the 常用漢字, 9 beyond them). */
+export async function kanjiGrade(surface: string): Promise<number> {
+  return (await import('./generate/kanji.js')).kanjiGradeOf(surface);
+}
+
 /** The words a vocabulary topic names (loaded on first use, with WordNet). */
 export async function vocabularyTopicWords(topic: string): Promise<Set<string>> {
   const { englishTopicWords } = await import('./generate/english.js');

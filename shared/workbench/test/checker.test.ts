@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Problem } from '@convo/contract';
 import {
+  kanjiGradeNamed,
   analyzeIntent,
   autoFix,
   checkProblem,
@@ -337,6 +338,14 @@ describe('topics offered', () => {
     expect(topicOffered('math', 'probability')).toBe(false);
     expect(topicOffered('kanji', null)).toBe(true);
     expect(topicOffered('kanji', '動物')).toBe(false);
+    // A kanji sheet takes a school grade.
+    expect(topicOffered('kanji', '2年生の漢字')).toBe(true);
+    expect([kanjiGradeNamed('小4'), kanjiGradeNamed('grade 3'), kanjiGradeNamed('常用漢字'), kanjiGradeNamed('動物')]).toEqual([
+      4,
+      3,
+      8,
+      null,
+    ]);
     expect(offeredTopics('math', 'en')).toEqual([
       'fractions',
       'percentages',

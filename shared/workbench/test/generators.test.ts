@@ -13,7 +13,7 @@ import {
   type EnglishData,
   type Pos,
 } from '@convo/workbench/internal/generate/english';
-import { generateKanjiProblems, kanjiWordRank, loadKanjiData } from '@convo/workbench/internal/generate/kanji';
+import { generateKanjiProblems, kanjiGradeOf, kanjiWordRank, loadKanjiData } from '@convo/workbench/internal/generate/kanji';
 import { placeAnswer, seededRandom, type GeneratedProblem, type GeneratorInput } from '@convo/workbench/internal/generate/random';
 
 const DIFFICULTIES = ['easy', 'normal', 'hard'] as const;
@@ -186,6 +186,17 @@ describe('kanji readings (kanji.reading)', () => {
     const [easy, normal, hard] = [await mean('easy'), await mean('normal'), await mean('hard')];
     expect(easy).toBeLessThan(normal);
     expect(normal).toBeLessThan(hard);
+  });
+});
+
+describe('kanji readings by school grade', () => {
+  it('keeps each level to the grades it teaches, and a grade topic to words whose hardest kanji is of that grade', async () => {
+    const easy = await generateKanjiProblems(input('easy', 'multiple_choice', 'grades', 'ja', 7));
+    expect(easy.every((problem) => kanjiGradeOf(String(problem.source!.params.surface)) <= 3)).toBe(true);
+    const second = await generateKanjiProblems({ ...input('normal', 'multiple_choice', 'grade-2', 'ja', 7), topic: '2年生' });
+    expect(second).toHaveLength(7);
+    expect(second.every((problem) => kanjiGradeOf(String(problem.source!.params.surface)) === 2)).toBe(true);
+    expect([kanjiGradeOf('学校'), kanjiGradeOf('勧誘'), kanjiGradeOf('醤油')]).toEqual([1, 8, 9]);
   });
 });
 

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { tokenizeInPieces } from '@convo/text';
 import { toHiragana } from 'wanakana';
+import { kanjiGradeNamed } from '../subjects.js';
 import { placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
@@ -605,6 +607,34 @@ export async function kanjiWordRank(surface: string): Promise<number | null> {
   return (await loadKanjiData()).bySurface.get(surface)?.rank ?? null;
 }
 
+/**
+ * How hard a word is to read, for comparing two: the school grade of its
+ * hardest kanji first (kanjiGradeOf), then its frequency rank; null when it is
+ * not a candidate.
+ */
+export async function kanjiDifficulty(surface: string): Promise<number | null> {
+  const rank = await kanjiWordRank(surface);
+  return rank === null ? null : kanjiGradeOf(surface) * 100_000 + rank;
+}
+
+let grades: Map<string, number> | null = null;
+
+/**
+ * The school grade a word's kanji are all taught by: 1–6 for the 教育漢字 of
+ * each elementary year, 8 for the rest of the 常用漢字, 9 when one is outside
+ * them (KANJIDIC, shared/workbench/data/kanji-grades.json).
+ */
+export function kanjiGradeOf(surface: string): number {
+  if (!grades) {
+    const byGrade = JSON.parse(readFileSync(new URL('../../data/kanji-grades.json', import.meta.url), 'utf8')) as Record<string, string>;
+    grades = new Map(Object.entries(byGrade).flatMap(([grade, kanji]) => [...kanji].map((char) => [char, Number(grade)] as const)));
+  }
+  return Math.max(...[...surface].map((char) => grades!.get(char) ?? 9));
+}
+
+/** The hardest grade each level draws from: lower elementary, all of elementary, all 常用漢字. */
+const GRADE_LIMIT: Record<GeneratorInput['difficulty'], number> = { easy: 3, normal: 6, hard: 8 };
+
 type Reason =
   | { kind: 'swap'; part: Part; alt: string; evidence: Evidence }
   | { kind: 'voiced' | 'unvoiced'; part: Part | null }
@@ -966,12 +996,19 @@ export async function kanjiProblemFor(
   return word ? kanjiProblem(word, data, type, language, variant, avoid) : null;
 }
 
-export async function generateKanjiProblems(input: GeneratorInput): Promise<GeneratedProblem[]> {
+export async function generateKanjiProblems(input: GeneratorInput & { topic?: string | null }): Promise<GeneratedProblem[]> {
   const data = await loadKanjiData();
   const { count, difficulty, language, seed, type } = input;
   const random = seededRandom(`kanji.reading|${difficulty}|${type}|${seed}`);
   const [from, to] = BANDS[difficulty];
-  const pool = shuffle(data.words.slice(from, to), random);
+  // The level's frequency band, kept to the kanji its grades teach; on a grade topic, the commonest words whose hardest
+  // kanji is of that grade.
+  const grade = input.topic ? kanjiGradeNamed(input.topic) : null;
+  const words =
+    grade !== null
+      ? data.words.filter((word) => kanjiGradeOf(word.surface) === grade).slice(0, 400)
+      : data.words.slice(from, to).filter((word) => kanjiGradeOf(word.surface) <= GRADE_LIMIT[difficulty]);
+  const pool = shuffle(words, random);
   const problems: GeneratedProblem[] = [];
   for (const word of pool) {
     if (problems.length >= count) break;

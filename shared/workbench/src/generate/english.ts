@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ENGLISH_STOP_WORDS, englishGlosses, wordNet, wordnetLemmas } from '@convo/text';
-import { placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
+import { multipleChoice, placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
 
@@ -387,16 +387,7 @@ function englishProblem(
     : ja
       ? `${quoted(answer.word)} の意味として正しいものを選びなさい。`
       : `What does ${quoted(answer.word)} mean?`;
-  return {
-    type,
-    prompt,
-    choices,
-    correctChoiceIndex: correctIndex,
-    modelAnswer: null,
-    rubric: null,
-    explanation: [answerLine, ...notes].join('\n'),
-    source,
-  };
+  return multipleChoice({ prompt, choices, correctChoiceIndex: correctIndex, explanation: [answerLine, ...notes].join('\n'), source });
 }
 
 /** A problem's choices kept as they are (a translation): the words they show, and whether they show words or meanings. */

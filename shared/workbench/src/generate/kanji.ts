@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { tokenizeInPieces } from '@convo/text';
 import { toHiragana } from 'wanakana';
 import { kanjiGradeNamed } from '../subjects.js';
-import { placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
+import { multipleChoice, placeAnswer, recordKey, seededRandom, shuffle, type GeneratedProblem, type GeneratorInput } from './random.js';
 
 export type { GeneratedProblem, GeneratorInput } from './random.js';
 
@@ -928,16 +928,13 @@ function kanjiProblem(
   );
   const byKana = new Map(distractors.map((d) => [d.kana, d]));
   const notes = choices.filter((choice) => byKana.has(choice)).map((choice) => explainDistractor(word, byKana.get(choice)!, language));
-  return {
-    type,
+  return multipleChoice({
     prompt: ja ? `次の漢字の読みとして正しいものを選びなさい：『${word.surface}』` : `Choose the correct reading of 『${word.surface}』.`,
     choices,
     correctChoiceIndex: correctIndex,
-    modelAnswer: null,
-    rubric: null,
     explanation: [answerLine, ...notes].join('\n'),
     source,
-  };
+  });
 }
 
 let bySound: Map<string, string[]> | null = null;

@@ -1,7 +1,7 @@
 import { MATH_TOPIC_NAMES } from '../subjects.js';
 import type { Difficulty, WorkbenchLanguage } from '@convo/contract';
 import { formatNumber, gcd, sameNumber } from '../numbers.js';
-import { type GeneratedProblem, type GeneratorInput, placeAnswer, recordKey, seededRandom } from './random.js';
+import { type GeneratedProblem, type GeneratorInput, multipleChoice, placeAnswer, recordKey, seededRandom } from './random.js';
 
 /**
  * Arithmetic and algebra problems whose answers are computed, not written:
@@ -1100,13 +1100,10 @@ function choiceProblem(
     lang === 'ja'
       ? `${exercise.working}。答えは ${exercise.show(exercise.answer, lang)} です。${exercise.show(first.value, lang)} は${first.why.ja}です。`
       : `${exercise.working}, so the answer is ${exercise.show(exercise.answer, lang)}. ${exercise.show(first.value, lang)} comes from ${first.why.en}.`;
-  return {
-    type: 'multiple_choice',
+  return multipleChoice({
     prompt: printedOf(exercise, 'multiple_choice', form)[lang],
     choices,
     correctChoiceIndex: correctIndex,
-    modelAnswer: null,
-    rubric: null,
     explanation,
     source: {
       generator: exercise.generator,
@@ -1114,7 +1111,7 @@ function choiceProblem(
       ...(distractors !== 'typical' ? { variant: distractors } : {}),
       ...(form && exercise.context ? { form } : {}),
     },
-  };
+  });
 }
 
 function writtenProblem(exercise: Exercise, lang: WorkbenchLanguage, form?: 'context'): GeneratedProblem {

@@ -72,3 +72,10 @@ export function placeAnswer<T>(correct: T, distractors: T[], random: () => numbe
 export function recordKey(source: { generator: string; params: Record<string, unknown> } | null | undefined): string {
   return source ? `${source.generator}:${JSON.stringify(source.params)}` : '';
 }
+
+/** A multiple-choice problem as every generator returns it (a written one has a model answer and a rubric instead). */
+export function multipleChoice(
+  problem: Pick<GeneratedProblem, 'prompt' | 'choices' | 'correctChoiceIndex' | 'explanation' | 'source'>,
+): GeneratedProblem {
+  return { type: 'multiple_choice', modelAnswer: null, rubric: null, ...problem };
+}

@@ -129,7 +129,7 @@ function summary(ctx: WorkbenchContext, tail: ToolOutcome[]): string {
     .filter((outcome) => (outcome.name === editor.name || outcome.name === autoFixer.name) && outcome.status === 'success')
     .map((outcome) =>
       outcome.name === editor.name
-        ? `${fieldName(String(outcome.args.field))}（${((outcome.result.changes as string[] | undefined) ?? []).join('、')}）`.replace(
+        ? `${((outcome.result.fields as string[] | undefined) ?? [String(outcome.args.field)]).map(fieldName).join(ja ? '・' : ', ')}（${((outcome.result.changes as string[] | undefined) ?? []).join('、')}）`.replace(
             /（）$/,
             '',
           )

@@ -324,6 +324,7 @@ function hintFor(problem: Problem, language: 'ja' | 'en'): string | null {
     return say(ja, en);
   }
   const answer = problem.type === 'multiple_choice' ? problem.choices?.[problem.correctChoiceIndex ?? 0] : problem.modelAnswer;
-  if (!answer) return null;
+  // A word's first letter is a hint; a number's first digit gives half the answer away.
+  if (!answer || choiceKind(answer) === 'number') return null;
   return say(`ヒント: 「${[...answer.trim()][0]}」で始まります`, `hint: it starts with "${[...answer.trim()][0]}"`);
 }

@@ -225,4 +225,16 @@ describe('the rule-based editor', () => {
     expect(edit.kind).toBe('edited');
     expect(edit.kind === 'edited' && edit.field).toBe('prompt');
   });
+
+  it('gives no first-letter hint for a number (it would give half the answer away), and says so', async () => {
+    const worksheet = await sheet('math', 'en', 'normal', 'areas');
+    const own = {
+      ...worksheet.problems[0]!,
+      source: null,
+      prompt: 'How many legs do 3 spiders have?',
+      choices: ['24', '18', '32', '21'],
+      correctChoiceIndex: 0,
+    };
+    expect(ruleEdit(own, 'prompt', 'hint', 'en').kind).toBe('refused');
+  });
 });

@@ -333,6 +333,106 @@ function answerBoxPart(doc: Doc, labels: Labels): Part {
   };
 }
 
+/** A fraction as a worksheet writes it inline: "3/4", or a mixed number "1 1/2" (digits only: "/ 2a" is no fraction). */
+const FRACTION = /(?<![\d/])(?:(\d+)\s+)?(\d+)\/(\d+)(?![\d/])/g;
+const EXPRESSION_CHARS = new Set([...'0123456789 /+-−×÷=().□x']);
+const MAX_MATH_LINE = 60;
+
+/**
+ * The text and the arithmetic it ends with ("次の計算をしなさい。3/4 + 1/6"),
+ * when that has a fraction to typeset and fits a line; else null. Found by
+ * walking back from the end over arithmetic characters (a regex anchored at
+ * the end was tried from every start).
+ */
+export function splitMath(text: string): { before: string; expression: string } | null {
+  const trimmed = text.trimEnd();
+  let start = trimmed.length;
+  while (start > 0 && EXPRESSION_CHARS.has(trimmed[start - 1]!) && trimmed.length - start <= MAX_MATH_LINE) start--;
+  // The expression starts at a digit, "(", □ or x.
+  while (start < trimmed.length && !/[\d(□x]/.test(trimmed[start]!)) start++;
+  const expression = trimmed.slice(start).trim();
+  if (expression === '' || expression.length > MAX_MATH_LINE || !/\d\/\d/.test(expression)) return null;
+  // Not the end of a longer run of arithmetic (the walk stopped at the limit).
+  if (start > 0 && EXPRESSION_CHARS.has(trimmed[start - 1]!) && /\d/.test(trimmed[start - 1]!)) return null;
+  return { before: trimmed.slice(0, start).trim(), expression };
+}
+
+/**
+ * One line of arithmetic with its fractions typeset as fractions: the
+ * numerator over a bar over the denominator, a mixed number's whole part
+ * beside it; the rest of the line as text, centred on the bar.
+ */
+function mathLinePart(
+  doc: Doc,
+  expression: string,
+  size: number,
+  indent: number,
+  after: number,
+  label?: { text: string; width: number },
+): Part {
+  const small = size * 0.82;
+  const height = small * 2.6 + after;
+  const tokens: Array<{ text: string } | { whole?: string; top: string; bottom: string }> = [];
+  let last = 0;
+  for (const match of expression.matchAll(FRACTION)) {
+    if (match.index > last) tokens.push({ text: expression.slice(last, match.index) });
+    tokens.push({ ...(match[1] ? { whole: match[1] } : {}), top: match[2]!, bottom: match[3]! });
+    last = match.index + match[0].length;
+  }
+  if (last < expression.length) tokens.push({ text: expression.slice(last) });
+  return {
+    height,
+    firstLine: height,
+    draw() {
+      let x = doc.page.margins.left + indent;
+      const middle = doc.y + small * 1.3;
+      setFont(doc, 'regular', size);
+      if (label) {
+        doc.text(label.text, x, middle - doc.currentLineHeight() / 2, { lineBreak: false });
+        x += label.width;
+      }
+      for (const token of tokens) {
+        if ('text' in token) {
+          setFont(doc, 'regular', size);
+          doc.text(token.text, x, middle - doc.currentLineHeight() / 2, { lineBreak: false });
+          x += doc.widthOfString(token.text);
+          continue;
+        }
+        if (token.whole) {
+          setFont(doc, 'regular', size);
+          doc.text(token.whole, x, middle - doc.currentLineHeight() / 2, { lineBreak: false });
+          x += doc.widthOfString(token.whole) + 1;
+        }
+        setFont(doc, 'regular', small);
+        const width = Math.max(doc.widthOfString(token.top), doc.widthOfString(token.bottom)) + 4;
+        doc.text(token.top, x + (width - doc.widthOfString(token.top)) / 2, middle - doc.currentLineHeight() - 0.5, { lineBreak: false });
+        doc
+          .save()
+          .moveTo(x, middle)
+          .lineTo(x + width, middle)
+          .lineWidth(0.7)
+          .strokeColor(COLOR.text)
+          .stroke()
+          .restore();
+        doc.text(token.bottom, x + (width - doc.widthOfString(token.bottom)) / 2, middle + 1, { lineBreak: false });
+        x += width + 1;
+      }
+      doc.x = doc.page.margins.left;
+      doc.y = middle + small * 1.3 + after;
+    },
+  };
+}
+
+/** A prompt: its words wrapped, and the arithmetic it ends with typeset on a line of its own when it has fractions. */
+function promptParts(doc: Doc, prompt: string, size: number, options: { color?: string; after: number }): Part[] {
+  const math = splitMath(prompt);
+  if (!math) return [textPart(doc, prompt, 'regular', size, INDENT, options)];
+  return [
+    ...(math.before ? [textPart(doc, math.before, 'regular', size, INDENT, { color: options.color, after: 2 })] : []),
+    mathLinePart(doc, math.expression, size, INDENT + 6, options.after),
+  ];
+}
+
 function spacePart(doc: Doc, height: number): Part {
   return {
     height,
@@ -348,10 +448,17 @@ function choicesOf(problem: Problem): string[] {
 }
 
 function questionParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
-  const parts = [headingPart(doc, labels, problem), textPart(doc, problem.prompt, 'regular', 11, INDENT, { after: 6 })];
+  const parts = [headingPart(doc, labels, problem), ...promptParts(doc, problem.prompt, 11, { after: 6 })];
   if (problem.type === 'multiple_choice') {
     choicesOf(problem).forEach((choice, i) => {
-      parts.push(labelledPart(doc, labels.choice[i] ?? `${i + 1}`, choice, 11, INDENT + 6, CHOICE_LABEL_WIDTH, 3));
+      const label = labels.choice[i] ?? `${i + 1}`;
+      // A choice that is arithmetic with a fraction ("5/12", "x = 3/4") is typeset like the prompt's.
+      const math = splitMath(choice);
+      parts.push(
+        math && math.before === ''
+          ? mathLinePart(doc, math.expression, 11, INDENT + 6, 1, { text: label, width: CHOICE_LABEL_WIDTH })
+          : labelledPart(doc, label, choice, 11, INDENT + 6, CHOICE_LABEL_WIDTH, 3),
+      );
     });
     parts.push(answerBoxPart(doc, labels));
   } else {
@@ -361,10 +468,7 @@ function questionParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
 }
 
 function answerParts(doc: Doc, labels: Labels, problem: Problem): Part[] {
-  const parts = [
-    headingPart(doc, labels, problem),
-    textPart(doc, problem.prompt, 'regular', 9.5, INDENT, { color: COLOR.muted, after: 6 }),
-  ];
+  const parts = [headingPart(doc, labels, problem), ...promptParts(doc, problem.prompt, 9.5, { color: COLOR.muted, after: 6 })];
   const label = (text: string): Part => ({
     ...textPart(doc, text, 'bold', 10, INDENT, { color: COLOR.accent, after: 1 }),
     keepWithNext: true,

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worksheet } from '@convo/contract';
-import { findMissingGlyphs, renderWorksheetPdf } from '@convo/workbench/internal/pdf';
+import { findMissingGlyphs, renderWorksheetPdf, splitMath } from '@convo/workbench/internal/pdf';
+import { generateOfflineWorksheet } from '@convo/workbench';
 
 /**
  * The worksheet PDFs, read back with poppler's pdftotext: every prompt, choice
@@ -363,4 +364,30 @@ describe.each(CASES)('worksheet PDF ($name)', ({ name, worksheet, answerLabel, c
 
 it('findMissingGlyphs reports characters the font cannot draw', () => {
   expect(findMissingGlyphs('漢字 ok \u{1F99C}\uE000')).toEqual(['\u{1F99C}', '\uE000']);
+});
+
+describe('fractions', () => {
+  it('are typeset as fractions in the students’ sheet: numerator over denominator, the words before them wrapped as text', async () => {
+    const sheet = await generateOfflineWorksheet(
+      'ws-pdf-fractions',
+      { subject: '算数', difficulty: 'normal', language: 'ja', topic: '分数' },
+      new Date(0).toISOString(),
+    );
+    const pages = extractPages(await renderWorksheetPdf(sheet, 'questions'), 'fractions-questions');
+    const lines = pages.flatMap((page) => page.split('\n'));
+    const problem = sheet.problems[0]!;
+    const math = splitMath(problem.prompt)!;
+    expect(math.before).toBe('次の計算をしなさい。');
+    // Not "a/b" on one line: the numerator on the line above its denominator.
+    const first = /(\d+)\/(\d+)/.exec(math.expression)!;
+    expect(lines.some((line) => line.includes(first[0]))).toBe(false);
+    const number = (value: string) => new RegExp(`(^|\\D)${value}(\\D|$)`);
+    const after = lines.findIndex((line) => line.includes(math.before));
+    const top = lines.findIndex((line, index) => index > after && number(first[1]!).test(line));
+    // (pdftotext puts the operator, centred on the bars, on a line between them.)
+    expect(lines.slice(top + 1, top + 3).some((line) => number(first[2]!).test(line))).toBe(true);
+    // A written expression with no fraction, and "/ 2a" in a formula, stay text.
+    expect(splitMath('x = (−b ± √(b² − 4ac)) / 2a')).toBeNull();
+    expect(splitMath('What is 40% of 90?')).toBeNull();
+  });
 });

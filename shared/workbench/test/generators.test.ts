@@ -263,6 +263,14 @@ describe('English vocabulary (english.vocabulary)', () => {
     expect(normal).toBeGreaterThan(hard);
   });
 
+  it('offers short choices: a meaning too long to read four of is the question, and the words are the choices', async () => {
+    for (const difficulty of DIFFICULTIES) {
+      const problems = await generateEnglishProblems(input(difficulty, 'multiple_choice', 'short', 'en', 20));
+      for (const problem of problems)
+        expect(Math.max(...problem.choices!.map((choice) => choice.split(/\s+/).length))).toBeLessThanOrEqual(8);
+    }
+  });
+
   it('on a topic, asks only about kinds of that thing, named in either language, and refuses a topic too small for a sheet', async () => {
     const animals = new Set((await englishTopicWords('animals')).map((word) => word.word));
     expect(animals.has('horse')).toBe(true);

@@ -364,8 +364,11 @@ function englishProblem(
   }
   const distractors = fixed?.distractors ?? pickDistractors(answer, band, random, siblingsOk);
   if (!distractors) return null;
-  // Half the items show a meaning and ask for the word, half show a word and ask for its meaning.
-  const askWord = fixed?.askWord ?? random() >= 0.5;
+  // Half the items show a meaning and ask for the word, half show a word and ask for its meaning — unless a meaning is
+  // too long to be a choice a student reads four of: then the meaning is the question and the words the choices.
+  const coin = random() >= 0.5;
+  const longChoice = [answer, ...distractors].some((entry) => entry.gloss.split(/\s+/).length > MAX_CHOICE_WORDS);
+  const askWord = fixed?.askWord ?? (coin || longChoice);
   const shown = (entry: { word: string; gloss: string }) => (askWord ? entry.word : entry.gloss);
   const { choices, correctIndex } = fixed
     ? { choices: fixed.choices, correctIndex: fixed.choices.indexOf(shown(answer)) }
@@ -389,6 +392,9 @@ function englishProblem(
       : `What does ${quoted(answer.word)} mean?`;
   return multipleChoice({ prompt, choices, correctChoiceIndex: correctIndex, explanation: [answerLine, ...notes].join('\n'), source });
 }
+
+/** The longest meaning offered as a choice, in words ("a period of time equal to 1/24th of a day" has 10). */
+const MAX_CHOICE_WORDS = 8;
 
 /** A problem's choices kept as they are (a translation): the words they show, and whether they show words or meanings. */
 type FixedChoices = { choices: string[]; distractors: EnglishWord[]; askWord: boolean };

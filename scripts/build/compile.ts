@@ -97,7 +97,7 @@ async function buildWorkspace(dir: string, generate?: (out: string) => string[])
   const wanted = new Set<string>();
   let written = 0;
   const entryPoints = sources.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
-  const result = await build({ ...TRANSPILE, entryPoints, outdir: out, outbase: src });
+  const result = isService(dir) ? await bundleService(dir) : await build({ ...TRANSPILE, entryPoints, outdir: out, outbase: src });
   for (const file of result.outputFiles ?? []) {
     wanted.add(file.path);
     if (writeIfChanged(file.path, file.contents)) written++;
@@ -115,6 +115,61 @@ async function buildWorkspace(dir: string, generate?: (out: string) => string[])
     removed++;
   }
   return { written, removed };
+}
+
+function isService(dir: string): boolean {
+  return relative(REPO_ROOT, dir).split(/[\\/]/)[0] === 'services' && isFile(join(dir, 'src', 'main.ts'));
+}
+
+/**
+ * A service is one file (and the ones it imports lazily): its `src/main.ts` with the `@convo/*`
+ * code it uses, bundled (npm packages stay imports). The workspace packages declare `"sideEffects": false`, so what a service never
+ * calls is not in its file: the architect's holds no interview reader and never imports compromise,
+ * which the reviewer's does. Few files also spare the ESM loader resolving some 300 modules at
+ * every start. A bundled module's `import.meta.url` is rewritten to the URL its own compiled file
+ * has (the package's `dist/`, which the per-file build above still writes), so the paths it builds
+ * from it (its data, its Lua scripts, `createRequire`) are the same as when it ran alone.
+ */
+async function bundleService(dir: string) {
+  const out = join(dir, 'dist');
+  return build({
+    ...TRANSPILE,
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    outdir: out,
+    bundle: true,
+    // A module imported with import() is its own file, with the npm packages it imports: what a
+    // service may never need is not loaded at its start (the forms' answer router, the workbench's
+    // kanji and English generators). Beside main.js, so the rewritten module URLs hold for both.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    plugins: [
+      {
+        name: 'externals-and-module-urls',
+        setup(b) {
+          // Bare specifiers other than the workspace's own packages are npm packages (and node: builtins).
+          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@convo/') ? undefined : { path: args.path, external: true }));
+          b.onLoad({ filter: /\.ts$/ }, (args) => {
+            const source = readFileSync(args.path, 'utf8');
+            if (!source.includes('import.meta.url')) return undefined;
+            const compiled = compiledPathOf(args.path);
+            const fromBundle = relative(out, compiled).split('\\').join('/');
+            return {
+              contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+              loader: 'ts',
+            };
+          });
+        },
+      },
+    ],
+  });
+}
+
+/** Where a workspace source file's own compiled module is (`<workspace>/src/a/b.ts` → `<workspace>/dist/a/b.js`). */
+function compiledPathOf(source: string): string {
+  const parts = source.split(/[\\/]/);
+  const at = parts.lastIndexOf('src');
+  parts[at] = 'dist';
+  return parts.join('/').replace(/\.ts$/, '.js');
 }
 
 function writeIfChanged(path: string, contents: Uint8Array): boolean {
@@ -135,6 +190,14 @@ function walk(dir: string): string[] {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? walk(path) : [path];
   });
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

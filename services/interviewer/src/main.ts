@@ -1,5 +1,5 @@
 import { loopDeps, loopStepHandler, runAgentService, runMain } from '@convo/agent-kit';
-import { FORM_TURNS, loadFormsConfig } from '@convo/forms';
+import { readsAnswers, FORM_TURNS, loadFormsConfig } from '@convo/forms';
 import { createInterviewerAgent } from './agent.js';
 import { interviewerPolicy } from './offline.js';
 
@@ -12,6 +12,6 @@ runMain(() => {
         createInterviewerAgent({ maxSessionTurns: forms.maxSessionTurns, maxFollowUps: forms.maxFollowUps }),
         loopDeps(config, 'interviewer', llm),
       ),
-    { ...FORM_TURNS, offline: interviewerPolicy },
+    { ...FORM_TURNS, ...readsAnswers, offline: interviewerPolicy },
   );
 });

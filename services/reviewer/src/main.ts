@@ -1,4 +1,4 @@
-import { FORM_TURNS, needsAudit, loadFormsConfig } from '@convo/forms';
+import { readsAnswers, FORM_TURNS, needsAudit, loadFormsConfig } from '@convo/forms';
 import { loopDeps, runAgentService, runMain, subtaskStepHandler } from '@convo/agent-kit';
 import { createReviewerAgent } from './agent.js';
 import { reviewerPolicy } from './offline.js';
@@ -14,6 +14,6 @@ runMain(() => {
         // Seed 001: after the last field of an application the auditor always runs, before the interviewer closes.
         { then: (draft) => (needsAudit(draft.state) ? 'auditor' : null) },
       ),
-    { ...FORM_TURNS, offline: reviewerPolicy },
+    { ...FORM_TURNS, ...readsAnswers, offline: reviewerPolicy },
   );
 });

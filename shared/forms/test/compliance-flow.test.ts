@@ -120,9 +120,9 @@ describe('compliance flow', () => {
     expect(session.events.map((e) => e.type).slice(-2)).toEqual(['audit', 'session.completed']);
   });
 
-  it('takes a turn through the forms intake: masked, routed, recorded as volunteered, with the redaction asked for', () => {
+  it('takes a turn through the forms intake: masked, routed, recorded as volunteered, with the redaction asked for', async () => {
     const session = application();
-    const taken = formTurnIntake(session, 'I go to church every Sunday.', 't1');
+    const taken = await formTurnIntake(session, 'I go to church every Sunday.', 't1');
     const message = session.state.messages.at(-1)!;
     expect(message.text).not.toMatch(/church/);
     expect(taken).toEqual({ redactedMessage: message.text });

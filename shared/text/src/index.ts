@@ -4,7 +4,7 @@
  */
 export * from './analyzer.js';
 export * from './budget.js';
-export { unpackKuromojiDictionary } from './kuromoji-dictionary.js';
+export { compactTargetMap, unpackKuromojiDictionary } from './kuromoji-dictionary.js';
 export * from './pieces.js';
 export * from './wordnet.js';
 export * from './edict.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kuromoji from 'kuromoji';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadKuromoji, unpackKuromojiDictionary } from '@convo/text';
+import { compactTargetMap, loadKuromoji, unpackKuromojiDictionary } from '@convo/text';
 import { createRequire } from 'node:module';
 
 /**
@@ -29,6 +29,32 @@ describe('unpackKuromojiDictionary', () => {
   });
 });
 
+describe('compactTargetMap', () => {
+  it("holds, for every trie id, the token ids kuromoji's own object map holds", () => {
+    const TokenInfoDictionary = createRequire(import.meta.url)('kuromoji/src/dict/TokenInfoDictionary.js') as new () => {
+      loadTargetMap(bytes: Uint8Array): { target_map: Record<string, number[]> };
+    };
+    unpackKuromojiDictionary(dir);
+    const bytes = new Uint8Array(readFileSync(join(dir, 'tid_map.dat')));
+    const reference = new TokenInfoDictionary().loadTargetMap(bytes).target_map;
+    const compact = compactTargetMap(bytes);
+    const keys = Object.keys(reference);
+    expect(keys.length).toBeGreaterThan(300_000);
+    for (const key of keys) expect([...compact[Number(key)]!]).toEqual(reference[key]);
+    expect(compact[-1]!.length).toBe(0);
+  });
+});
+
+describe('unpacked files', () => {
+  it('are cut to their content: a tenth of unk.dat is more than all of it', () => {
+    unpackKuromojiDictionary(dir);
+    expect(statSync(join(dir, 'unk.dat')).size).toBeLessThan(1024);
+    expect(statSync(join(dir, 'tid.dat')).size).toBeLessThan(5 * 1024 * 1024);
+    // a typed array keeps its length
+    expect(statSync(join(dir, 'base.dat')).size).toBe(8 * 1024 * 1024);
+  });
+});
+
 describe('loadKuromoji', () => {
   it("tokenizes as kuromoji's own builder does", async () => {
     const dicPath = join(createRequire(import.meta.url).resolve('kuromoji/package.json'), '..', 'dict');
@@ -41,6 +67,8 @@ describe('loadKuromoji', () => {
       '東京都渋谷区神南1丁目に住んでいます。',
       '佐藤 美咲（みさき）です',
       'ｶﾀｶﾅとEnglishが混ざった文',
+      // unknown words: every character class kuromoji invokes (its unk_* files are the cut ones too)
+      'ＡＢＣ１２３とｱｲｳｴｵ、ギャラクシーノートⅢ😀と한국어、Ωμέγα。',
     ])
       expect(ours.tokenize(text)).toEqual(reference.tokenize(text));
   });

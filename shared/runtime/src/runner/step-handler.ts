@@ -10,9 +10,14 @@ export type TurnInput = { turnId: string; message: string | null };
 /**
  * How a product takes a user message as its turn starts: it adds the message
  * to the draft (a product may tie it to what it answers) and may ask for the
- * stored turn to be rewritten (a product may mask what must not be kept). Runs once per turn, in the step that begins it.
+ * stored turn to be rewritten (a product may mask what must not be kept). Runs once per turn, in the step that begins it;
+ * it may be async, so a product can load what it reads with where a turn first needs it.
  */
-export type TurnIntake<D extends SessionDraft = SessionDraft> = (draft: D, message: string, turnId: string) => { redactedMessage?: string };
+export type TurnIntake<D extends SessionDraft = SessionDraft> = (
+  draft: D,
+  message: string,
+  turnId: string,
+) => { redactedMessage?: string } | Promise<{ redactedMessage?: string }>;
 
 /** The intake of a product that keeps messages as they are. */
 export const plainTurnIntake: TurnIntake = (draft, message, turnId) => {

@@ -119,7 +119,7 @@ async function beginTurn<D extends SessionDraft>(
   const draft = draftOf(deps, loaded);
   draft.beginTurn(step.turnId);
   if (turn?.message != null) {
-    const { redactedMessage } = (deps.product?.intake ?? (plainTurnIntake as TurnIntake<D>))(draft, turn.message, step.turnId);
+    const { redactedMessage } = await (deps.product?.intake ?? (plainTurnIntake as TurnIntake<D>))(draft, turn.message, step.turnId);
     // The raw text must not outlive this step either.
     if (redactedMessage !== undefined) await deps.store.redactTurn(loaded.state.sessionId, step.turnId, redactedMessage);
   }

@@ -2,4 +2,8 @@
 import { buildAll } from './build/compile.js';
 
 const report = await buildAll();
-console.log(`built ${report.workspaces} workspaces in ${report.ms} ms (${report.written} files written, ${report.removed} removed)`);
+console.log(
+  report.upToDate
+    ? `${report.workspaces} workspaces up to date (checked in ${report.ms} ms)`
+    : `built ${report.workspaces} workspaces in ${report.ms} ms (${report.written} files written, ${report.removed} removed)`,
+);

@@ -168,7 +168,7 @@ function bannerPrinter(names: readonly string[]): (name: string, line: Record<st
 
 async function main(): Promise<void> {
   const built = await buildAll();
-  say(`built the services in ${built.ms} ms`);
+  say(built.upToDate ? `the services are built (checked in ${built.ms} ms)` : `built the services in ${built.ms} ms`);
   // A cluster given is used as it is (the services read REDIS_CLUSTER_NODES); otherwise find or start one Redis.
   const clusterNodes = process.env.REDIS_CLUSTER_NODES?.trim();
   if (clusterNodes) say(`using the Redis Cluster at ${clusterNodes}`);

@@ -105,7 +105,7 @@ export async function startGateway(config: GatewayConfig = loadGatewayConfig()) 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info({ port }, 'ready');
+  log.info({ port, startupMs: Math.round(performance.now()), rssMb: Math.round(process.memoryUsage.rss() / 1e6) }, 'ready');
 
   /**
    * Readiness goes 503 first (a load balancer stops sending), then SSE

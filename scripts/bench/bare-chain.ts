@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import { type CpuPerUnit, cpuWindow } from './common.js';
 
 /**
  * The reference for the pipeline: a bare BullMQ chain with the same queue
@@ -33,7 +34,15 @@ export type BareOptions = {
   concurrency: number;
 };
 
-export type BareResult = { single: number[]; seq: number[]; loaded: number[]; throughput: number; chains: number };
+export type BareResult = {
+  single: number[];
+  seq: number[];
+  loaded: number[];
+  throughput: number;
+  chains: number;
+  /** CPU per chain with `inFlight` in flight: this process (producer and workers) as the services, and Redis. */
+  cpu: CpuPerUnit;
+};
 
 export async function bareChain(url: string, options: BareOptions): Promise<BareResult> {
   const prefix = `{bench-bare-${randomUUID().slice(0, 6)}}`;
@@ -74,6 +83,8 @@ export async function bareChain(url: string, options: BareOptions): Promise<Bare
     const single: number[] = [];
     for (let i = 0; i < options.turns; i++) single.push(await run(1));
     const loaded: number[] = [];
+    const cpu = cpuWindow(url, () => []);
+    await cpu.start();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: options.inFlight }, async () => {
@@ -81,7 +92,10 @@ export async function bareChain(url: string, options: BareOptions): Promise<Bare
       }),
     );
     const throughput = loaded.length / ((performance.now() - t0) / 1000);
-    return { single, seq, loaded, throughput, chains: loaded.length };
+    await cpu.end();
+    // Producer and workers are this process: its CPU is the chain's own, not a client's.
+    const used = cpu.perUnit(loaded.length);
+    return { single, seq, loaded, throughput, chains: loaded.length, cpu: { services: used.client, redis: used.redis, client: 0 } };
   } finally {
     await Promise.all(workers.map((w) => w.close()));
     await Promise.all([...queues.values()].map((q) => q.obliterate({ force: true }).then(() => q.close())));

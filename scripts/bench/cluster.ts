@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Stack } from '../../test/support/processes.js';
 import { startLocalCluster, type LocalCluster } from '../redis/local-cluster.js';
-import { dropBenchData, log, row, startBenchStack, type Row, type SectionResult } from './common.js';
+import { dropBenchData, log, row, startBenchStack, type Row, type SectionResult, cpuSeconds } from './common.js';
 import { flood } from './flood.js';
 import { keepAliveAgent } from './http-lite.js';
 import { parallelTurns } from './pipeline.js';
@@ -31,18 +30,6 @@ type Counters = { byCommand: Array<Map<string, number>>; redisCpu: number[]; ser
 
 const totalOf = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
 const commandsOf = (counters: Counters) => counters.byCommand.map(totalOf);
-
-const CLOCK_TICKS = 100;
-
-/** User + system CPU seconds a process has used so far (Linux /proc), 0 where unknown. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 /** Commands a node has run so far, by name (INFO commandstats). */
 async function commandsProcessed(address: string): Promise<Map<string, number>> {

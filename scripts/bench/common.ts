@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRedis, nodesOf, parseClusterNodes, waitReady } from '@convo/runtime';
@@ -177,5 +178,62 @@ export function benchForm(fields: number) {
       sortOrder: i,
     })),
     facts: [],
+  };
+}
+
+const CLOCK_TICKS = 100;
+
+/** User + system CPU seconds a process has used so far (Linux /proc), 0 where unknown. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds a Redis server has used so far (INFO cpu: used_cpu_user + used_cpu_sys). */
+export async function redisCpuSeconds(url: string): Promise<number> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    const info = await client.info('cpu');
+    const read = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+    return read('used_cpu_user') + read('used_cpu_sys');
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** CPU this bench process has used so far, in seconds. */
+export function ownCpuSeconds(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1e6;
+}
+
+/** Milliseconds of CPU per unit of work (a turn, a chain), by who used it. */
+export type CpuPerUnit = { services: number; redis: number; client: number };
+
+/**
+ * A window over which the CPU of the given processes, of the Redis server at `redisUrl` (the bench
+ * runs alone on it) and of this process is counted; `perUnit(n)` divides it by the work done.
+ */
+export function cpuWindow(redisUrl: string | null, pids: () => number[]): MeasureWindow & { perUnit(units: number): CpuPerUnit } {
+  type Sample = { services: number; redis: number; client: number };
+  const sample = async (): Promise<Sample> => ({
+    services: pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    redis: redisUrl ? await redisCpuSeconds(redisUrl) : Number.NaN,
+    client: ownCpuSeconds(),
+  });
+  let before: Sample | null = null;
+  let after: Sample | null = null;
+  return {
+    start: async () => (before = await sample()),
+    end: async () => (after = await sample()),
+    perUnit(units) {
+      if (!before || !after) throw new Error('cpuWindow: perUnit before end');
+      const per = (key: keyof Sample) => ((after![key] - before![key]) * 1000) / units;
+      return { services: per('services'), redis: per('redis'), client: per('client') };
+    },
   };
 }

@@ -1,7 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'node:http';
 import { describeBreakdown, snapshot } from './breakdown.js';
-import { benchForm, dropBenchData, startBenchStack, type BenchTarget, log, type MeasureWindow, sleep } from './common.js';
+import {
+  benchForm,
+  type CpuPerUnit,
+  cpuWindow,
+  dropBenchData,
+  startBenchStack,
+  type BenchTarget,
+  log,
+  type MeasureWindow,
+  sleep,
+} from './common.js';
 import { createSession, eventsUrl, http, json, keepAliveAgent, turnsUrl, type Session } from './http-lite.js';
 import { LiteSse, TurnWaiter } from './sse-lite.js';
 
@@ -13,7 +23,15 @@ import { LiteSse, TurnWaiter } from './sse-lite.js';
  * by field), then throughput with `inFlight` sessions in parallel.
  */
 export type PipelineOptions = { turns: number; inFlight: number; perLane: number; fields: number };
-export type PipelineResult = { seq: number[]; loaded: number[]; throughput: number; failed: number; breakdown: string[] };
+export type PipelineResult = {
+  seq: number[];
+  loaded: number[];
+  throughput: number;
+  failed: number;
+  breakdown: string[];
+  /** CPU per turn over the parallel turns: every service process, Redis, and this bench (HTTP and SSE clients). */
+  cpu: CpuPerUnit;
+};
 
 /** Workers publish their metrics this often, so the breakdown phase can read them soon after. */
 const PUSH_MS = 1_000;
@@ -150,9 +168,12 @@ export async function pipeline(target: BenchTarget, options: PipelineOptions): P
       probeMs.reduce((a, b) => a + b, 0) / probeMs.length,
     );
     log(`pipeline: ${options.inFlight} sessions in parallel × ${options.perLane} turns`);
-    const parallel = await parallelTurns(agent, base, options);
+    const cpu = cpuWindow(typeof target === 'string' ? target : null, () =>
+      Object.values(stack.procs).flatMap((proc) => (proc ? [proc.pid] : [])),
+    );
+    const parallel = await parallelTurns(agent, base, { ...options, window: cpu });
     failed += parallel.failed;
-    return { seq, loaded: parallel.loaded, throughput: parallel.throughput, failed, breakdown };
+    return { seq, loaded: parallel.loaded, throughput: parallel.throughput, failed, breakdown, cpu: cpu.perUnit(parallel.loaded.length) };
   } finally {
     agent.destroy();
     await stack.stop();

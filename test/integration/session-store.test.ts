@@ -86,10 +86,31 @@ describe('session store on Redis', () => {
     expect((await store.commit(stale)).ok).toBe(false);
     expect(await redis.llen(keys.messages)).toBe(6);
 
-    // A document that breaks the schema is refused where it is read, not cast and used.
+    // The document names the schema that wrote it; one of this schema is read as it is (no zod).
     const document = JSON.parse((await redis.hget(keys.hash, 'state'))!) as Record<string, unknown>;
-    await redis.hset(keys.hash, 'state', JSON.stringify({ ...document, status: 'dancing' }));
+    expect(document.$schema).toMatch(/^[\w-]{16}$/);
+    expect(loaded.state).not.toHaveProperty('$schema');
+    // One of another schema (another release's) is validated where it is read: a document that breaks
+    // the schema is refused, not cast and used.
+    await redis.hset(keys.hash, 'state', JSON.stringify({ ...document, $schema: 'another-release', status: 'dancing' }));
     await expect(store.load(sessionId)).rejects.toThrow(/does not match its schema: status/);
+    const { $schema: _mark, ...unmarked } = document;
+    await redis.hset(keys.hash, 'state', JSON.stringify({ ...unmarked, status: 'dancing' }));
+    await expect(store.load(sessionId)).rejects.toThrow(/does not match its schema: status/);
+  });
+
+  it("keeps a session's token hash for a while (it never changes) and forgets it when the session is deleted", async () => {
+    const { sessionId } = await createSession();
+    const keys = store.keys(sessionId);
+    const hash = await store.getTokenHash(sessionId);
+    expect(hash).toMatch(/\S/);
+    // Read from Redis once: a change behind the store's back is not seen within the cache time.
+    await redis.hset(keys.hash, 'tokenHash', 'changed');
+    expect(await store.getTokenHash(sessionId)).toBe(hash);
+    expect(await store.delete(sessionId)).toBe(true);
+    expect(await store.getTokenHash(sessionId)).toBeNull();
+    // An unknown session is not remembered as unknown: it may be created next.
+    expect(await store.getTokenHash(randomUUID())).toBeNull();
   });
 
   it('reads a session stored with its messages inside the document, and moves them to the list on its next commit', async () => {

@@ -83,7 +83,7 @@ export async function bareChain(url: string, options: BareOptions): Promise<Bare
     const single: number[] = [];
     for (let i = 0; i < options.turns; i++) single.push(await run(1));
     const loaded: number[] = [];
-    const cpu = cpuWindow(url, () => []);
+    const cpu = cpuWindow(url, () => ({}));
     await cpu.start();
     const t0 = performance.now();
     await Promise.all(
@@ -95,7 +95,14 @@ export async function bareChain(url: string, options: BareOptions): Promise<Bare
     await cpu.end();
     // Producer and workers are this process: its CPU is the chain's own, not a client's.
     const used = cpu.perUnit(loaded.length);
-    return { single, seq, loaded, throughput, chains: loaded.length, cpu: { services: used.client, redis: used.redis, client: 0 } };
+    return {
+      single,
+      seq,
+      loaded,
+      throughput,
+      chains: loaded.length,
+      cpu: { services: used.client, redis: used.redis, client: 0, byService: {} },
+    };
   } finally {
     await Promise.all(workers.map((w) => w.close()));
     await Promise.all([...queues.values()].map((q) => q.obliterate({ force: true }).then(() => q.close())));

@@ -212,16 +212,19 @@ export function ownCpuSeconds(): number {
 }
 
 /** Milliseconds of CPU per unit of work (a turn, a chain), by who used it. */
-export type CpuPerUnit = { services: number; redis: number; client: number };
+export type CpuPerUnit = { services: number; redis: number; client: number; byService: Record<string, number> };
 
 /**
  * A window over which the CPU of the given processes, of the Redis server at `redisUrl` (the bench
  * runs alone on it) and of this process is counted; `perUnit(n)` divides it by the work done.
  */
-export function cpuWindow(redisUrl: string | null, pids: () => number[]): MeasureWindow & { perUnit(units: number): CpuPerUnit } {
-  type Sample = { services: number; redis: number; client: number };
+export function cpuWindow(
+  redisUrl: string | null,
+  processes: () => Record<string, number>,
+): MeasureWindow & { perUnit(units: number): CpuPerUnit } {
+  type Sample = { byService: Record<string, number>; redis: number; client: number };
   const sample = async (): Promise<Sample> => ({
-    services: pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    byService: Object.fromEntries(Object.entries(processes()).map(([name, pid]) => [name, cpuSeconds(pid)])),
     redis: redisUrl ? await redisCpuSeconds(redisUrl) : Number.NaN,
     client: ownCpuSeconds(),
   });
@@ -232,8 +235,16 @@ export function cpuWindow(redisUrl: string | null, pids: () => number[]): Measur
     end: async () => (after = await sample()),
     perUnit(units) {
       if (!before || !after) throw new Error('cpuWindow: perUnit before end');
-      const per = (key: keyof Sample) => ((after![key] - before![key]) * 1000) / units;
-      return { services: per('services'), redis: per('redis'), client: per('client') };
+      const [b, a] = [before, after];
+      const byService = Object.fromEntries(
+        Object.keys(a.byService).map((name) => [name, ((a.byService[name]! - (b.byService[name] ?? 0)) * 1000) / units]),
+      );
+      return {
+        services: Object.values(byService).reduce((sum, v) => sum + v, 0),
+        redis: ((a.redis - b.redis) * 1000) / units,
+        client: ((a.client - b.client) * 1000) / units,
+        byService,
+      };
     },
   };
 }

@@ -80,6 +80,14 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
     );
     details.push(...pipe.breakdown);
     const perTurn = pipe.cpu.services + pipe.cpu.redis;
+    details.push(
+      `CPU per turn with ${options.inFlight} in flight, by process: ` +
+        Object.entries(pipe.cpu.byService)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, used]) => `${name} ${ms(used)}`)
+          .join(', ') +
+        `, Redis ${ms(pipe.cpu.redis)}, bench client ${ms(pipe.cpu.client)}`,
+    );
     rows.push(
       row(
         `CPU per turn, ${options.inFlight} in flight (services + Redis)`,

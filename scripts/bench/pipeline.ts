@@ -169,7 +169,7 @@ export async function pipeline(target: BenchTarget, options: PipelineOptions): P
     );
     log(`pipeline: ${options.inFlight} sessions in parallel × ${options.perLane} turns`);
     const cpu = cpuWindow(typeof target === 'string' ? target : null, () =>
-      Object.values(stack.procs).flatMap((proc) => (proc ? [proc.pid] : [])),
+      Object.fromEntries(Object.entries(stack.procs).flatMap(([name, proc]) => (proc ? [[name, proc.pid]] : []))),
     );
     const parallel = await parallelTurns(agent, base, { ...options, window: cpu });
     failed += parallel.failed;

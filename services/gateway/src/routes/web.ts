@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '@convo/runtime';
 import { SessionForm } from '@convo/contract';
-import { build } from 'esbuild';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -48,26 +48,19 @@ const CLIENT_BUNDLE_BODY = z
   .describe('An ES module (ES2022) exporting what @convo/client exports; revalidate with If-None-Match (304 when unchanged).');
 
 /**
- * @convo/client bundled into one ES module for the pages, built in memory
- * once (esbuild, a few tens of milliseconds) so the pages need no build step
- * and always run the client the services were started with.
+ * @convo/client as one ES module for the pages, so they need no build step and always run the
+ * client the services were started with. Compiled (`npm run build`, the image), `@convo/client`
+ * resolves to the package's own bundle, which is served as it is: the gateway runs no compiler.
+ * Under tsx (development) it resolves to the TypeScript, bundled here once with esbuild, a
+ * development dependency imported only then.
  */
 function clientBundle(log: FastifyBaseLogger): () => Promise<Bundle> {
   let pending: Promise<Bundle> | null = null;
-  const start = () =>
-    build({
-      entryPoints: [fileURLToPath(import.meta.resolve('@convo/client'))],
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      legalComments: 'none',
-      logLevel: 'silent',
-    }).then((result) => {
-      const code = result.outputFiles[0]?.text ?? '';
-      return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
-    });
+  const start = async (): Promise<Bundle> => {
+    const entry = fileURLToPath(import.meta.resolve('@convo/client'));
+    const code = entry.endsWith('.js') ? await readFile(entry, 'utf8') : await bundleSources(entry);
+    return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
+  };
   return () => {
     pending ??= start().catch((err: unknown) => {
       // Not kept: the next request builds again.
@@ -77,6 +70,21 @@ function clientBundle(log: FastifyBaseLogger): () => Promise<Bundle> {
     });
     return pending;
   };
+}
+
+async function bundleSources(entry: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? '';
 }
 
 const SampleSummary = z.object({

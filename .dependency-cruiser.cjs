@@ -91,7 +91,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/|^\\.scratch/' },
+    // scripts/bench/peers/ imports the peers' packages, which only the bench installs (tsconfig.json excludes it too).
+    exclude: { path: '(^|/)(node_modules|dist)/|^\\.scratch/|^scripts/bench/peers/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },

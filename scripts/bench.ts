@@ -6,6 +6,7 @@ import { flood } from './bench/flood.js';
 import { growth } from './bench/growth.js';
 import { modelUsage } from './bench/model-usage.js';
 import { overhead } from './bench/overhead.js';
+import { peers } from './bench/peers.js';
 import { sseClients } from './bench/sse-clients.js';
 import { tracingCost } from './bench/tracing.js';
 
@@ -26,10 +27,12 @@ import { tracingCost } from './bench/tracing.js';
  *      partitions): throughput, a flood with each shard's share of the
  *      commands, and a scaling model from the measured per-turn costs;
  *  (g) what tracing costs a turn: the same turns with OpenTelemetry off and
- *      on (OTLP export to a receiver in the bench), latency and throughput.
+ *      on (OTLP export to a receiver in the bench), latency and throughput;
+ *  (h) peers: the same three-step turn on DBOS and LangGraph.js (Postgres, fsync on and off),
+ *      each started privately, beside (a)'s turn and bare chain (scripts/bench/peers.ts).
  * Then one table of every figure with its goal. Asserts nothing.
  *
- * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth,cluster,tracing (or a,b,c,d,e,f,g); BENCH_GROWTH_TURNS (195);
+ * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth,cluster,tracing,peers (or a,b,c,d,e,f,g,h); BENCH_GROWTH_TURNS (195);
  * BENCH_CLUSTER_TURNS_PER_SESSION (10), BENCH_CLUSTER_FLOOD_SECONDS (5);
  * BENCH_TRACING_TURNS (100), BENCH_TURNS (200), BENCH_SESSIONS (20), BENCH_TURNS_PER_SESSION (20),
  * BENCH_FIELDS (20), BENCH_BARE_CONCURRENCY (4, the agents' default);
@@ -126,6 +129,15 @@ async function main() {
           perLane: envNum('BENCH_TURNS_PER_SESSION', 20),
           fields: envNum('BENCH_FIELDS', 20),
         }),
+      );
+    }
+    if (!skip.has('peers')) {
+      await section('(h) peers', () =>
+        peers(
+          { turns: envNum('BENCH_TURNS', 200), inFlight, perLane: envNum('BENCH_TURNS_PER_SESSION', 20) },
+          overheadResult?.bare ?? null,
+          overheadResult?.pipe ?? null,
+        ),
       );
     }
   } finally {

@@ -15,8 +15,8 @@ export function envNum(name: string, def: number): number {
   return Number.isFinite(value) && value >= 0 ? value : def;
 }
 
-/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth; f = cluster; g = tracing). */
-export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth', 'cluster', 'tracing'] as const;
+/** Sections of the bench; BENCH_SKIP takes these names (a = bare,pipeline; b = sse; c = flood; d = usage; e = growth; f = cluster; g = tracing; h = peers). */
+export const SECTIONS = ['ping', 'bare', 'pipeline', 'sse', 'flood', 'usage', 'growth', 'cluster', 'tracing', 'peers'] as const;
 export type Section = (typeof SECTIONS)[number];
 const ALIASES: Record<string, Section[]> = {
   a: ['bare', 'pipeline'],
@@ -26,6 +26,7 @@ const ALIASES: Record<string, Section[]> = {
   e: ['growth'],
   f: ['cluster'],
   g: ['tracing'],
+  h: ['peers'],
   overhead: ['bare', 'pipeline'],
 };
 

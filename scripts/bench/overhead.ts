@@ -22,7 +22,7 @@ export type OverheadOptions = {
   skipPipeline: boolean;
 };
 
-export type OverheadResult = SectionResult & { pipelineThroughput: number | null };
+export type OverheadResult = SectionResult & { pipelineThroughput: number | null; bare: BareResult | null; pipe: PipelineResult | null };
 
 const both = (xs: readonly number[]) => `p50 ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))}`;
 
@@ -108,5 +108,5 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
       `pipeline overhead per hop at p50 (1 in flight): ${((pct(pipe.seq, 50) - pct(bare.seq, 50)) / HOPS).toFixed(2)} ms above the bare hop`,
     );
   }
-  return { rows, details, pipelineThroughput: pipe ? pipe.throughput : null };
+  return { rows, details, pipelineThroughput: pipe ? pipe.throughput : null, bare, pipe };
 }

@@ -46,6 +46,7 @@ COPY --from=build /app /app
 # The services only read the tree.
 USER node
 
-# `compiled`: every workspace package resolves to its dist/ (the package's `exports`).
-ENTRYPOINT ["node", "--conditions=compiled"]
+# `compiled`: every workspace package resolves to its dist/ (the package's `exports`); small young-generation
+# semi-spaces: SERVICE_NODE_FLAGS in scripts/build/compile.ts says why (a test keeps the two equal).
+ENTRYPOINT ["node", "--conditions=compiled", "--max-semi-space-size=4"]
 CMD ["services/gateway/dist/main.js"]

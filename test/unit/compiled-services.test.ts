@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVICE_NODE_FLAGS } from '../../scripts/build/compile.js';
 import { REPO_ROOT } from '../support/processes.js';
 
 /**
@@ -58,6 +59,19 @@ describe('compiled services', () => {
     for (const service of SERVICES)
       for (const sdk of ['@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/exporter-trace-otlp-http'])
         expect(startImports(service).has(sdk), `${service} imports ${sdk}`).toBe(false);
+  });
+});
+
+describe('the flags a service runs with', () => {
+  it("are the same in npm start, the services' start scripts and the image", () => {
+    const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain(`ENTRYPOINT ${JSON.stringify(['node', ...SERVICE_NODE_FLAGS])}`.replaceAll(',', ', '));
+    for (const service of SERVICES) {
+      const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'services', service, 'package.json'), 'utf8')) as {
+        scripts: { start: string };
+      };
+      expect(manifest.scripts.start, service).toBe(`node ${SERVICE_NODE_FLAGS.join(' ')} dist/main.js`);
+    }
   });
 });
 

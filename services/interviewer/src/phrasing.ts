@@ -583,6 +583,20 @@ function purposeEn(intent: string): string {
  * a subject followed by a finite verb. Such an intent is information, not the purpose of the question.
  */
 function isStatementEn(intent: string): boolean {
+  // A field's intent is phrased again at every step that asks or re-asks it: compromise's tagging
+  // (about a millisecond) is done once per text.
+  let known = statements.get(intent);
+  if (known === undefined) {
+    if (statements.size >= KEPT_STATEMENTS) statements.clear();
+    statements.set(intent, (known = tagsSayStatement(intent)));
+  }
+  return known;
+}
+
+const statements = new Map<string, boolean>();
+const KEPT_STATEMENTS = 512;
+
+function tagsSayStatement(intent: string): boolean {
   const terms = nlp(intent).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>;
   const tags = terms.map((term) => term.terms[0]?.tags ?? []);
   // "Understand why you applied", "Send the ticket": an imperative is a purpose.

@@ -28,7 +28,7 @@ export const formTurnIntake: TurnIntake<FormDraft> = async (draft, message, turn
 /**
  * The answer router and the Japanese dictionary it reads with, imported on first use: a service
  * that never begins an interview turn (the architect, the checker, the gateway's sweeper) never
- * loads them (compromise, chrono and kuromoji: about 120 MB of a process).
+ * loads them (compromise, chrono and kuromoji: the greeter grew from 100 to 172 MB the first time).
  */
 async function loadRouter() {
   const [{ routeUserMessage }] = await Promise.all([import('./answer-routing.js'), preloadContentAnalyzer()]);

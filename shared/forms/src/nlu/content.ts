@@ -73,7 +73,16 @@ export function contentWords(answer: string, echo: readonly string[]): string[] 
 
 function japaneseContent(text: string): string[] {
   if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return [];
-  if (!analyzer) return text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
+  if (!analyzer) {
+    // As japanese.ts's morphemes: said, loaded for the next call, and read by script runs this once.
+    if (!loading) {
+      process.emitWarning('Japanese was read before its analyser was loaded: this service should warm up with readsAnswers', {
+        code: 'CONVO_DICTIONARY_NOT_LOADED',
+      });
+      void preloadContentAnalyzer();
+    }
+    return text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
+  }
   const out: string[] = [];
   for (const token of analyzer.tokens(text)) {
     if (token.script !== 'ja') continue;

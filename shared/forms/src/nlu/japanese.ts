@@ -41,6 +41,22 @@ export function preloadJapanese(): Promise<void> {
   return loading;
 }
 
+/**
+ * A service that reads answers loads the dictionary before it is ready (`readsAnswers`); one that
+ * does not should never get here. If one does, the caller falls back to script runs this once, the
+ * dictionary starts loading for the next call, and the process says so (a warning on stderr), so a
+ * service that needs the dictionary is found instead of reading Japanese worse in silence.
+ */
+function notLoadedYet(): null {
+  if (!loading) {
+    process.emitWarning('Japanese was read before its dictionary was loaded: this service should warm up with readsAnswers', {
+      code: 'CONVO_DICTIONARY_NOT_LOADED',
+    });
+    void preloadJapanese();
+  }
+  return null;
+}
+
 /** Whether {@link morphemes} can answer now. */
 export function japaneseReady(): boolean {
   return tokenizer !== null;
@@ -52,7 +68,7 @@ const RECENT_TEXTS = 8;
 
 /** The morphemes of `text` (offsets into `text` as given), or null before the dictionary is loaded. */
 export function morphemes(text: string): Morpheme[] | null {
-  if (!tokenizer) return null;
+  if (!tokenizer) return notLoadedYet();
   let found = recent.get(text);
   if (!found) {
     found = analyse(tokenizer, text);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { REPO_ROOT } from '../test/support/processes.js';
+import { eucJpArgument } from './build/euc-jp-source.js';
 
 /**
  * Builds shared/text/data/edict-ja-en.tsv.gz, the Japanese–English word list the
@@ -25,12 +26,7 @@ const DROPPED_SENSES = /\((?:arch|obs|obsc|rare|vulg|sl|X|male|fem|hum|joc|derog
 const MAX_GLOSS_WORDS = 5;
 
 function main(): void {
-  const source = process.argv[2];
-  if (!source) {
-    console.error('usage: npx tsx scripts/build-edict.ts <path to the EDICT file (EUC-JP)>');
-    process.exit(2);
-  }
-  const text = new TextDecoder('euc-jp').decode(fs.readFileSync(source));
+  const text = eucJpArgument('npx tsx scripts/build-edict.ts <path to the EDICT file (EUC-JP)>');
   const byHead = new Map<string, string[]>();
   for (const line of text.split('\n')) {
     const entry = parseLine(line);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../test/support/processes.js';
+import { eucJpArgument } from './build/euc-jp-source.js';
 
 /**
  * Builds shared/workbench/data/kanji-grades.json, the school grade of each
@@ -17,12 +18,7 @@ import { REPO_ROOT } from '../test/support/processes.js';
  */
 
 function main(): void {
-  const source = process.argv[2];
-  if (!source) {
-    console.error('usage: npx tsx scripts/build-kanji-grades.ts <path to the KANJIDIC file (EUC-JP)>');
-    process.exit(2);
-  }
-  const text = new TextDecoder('euc-jp').decode(fs.readFileSync(source));
+  const text = eucJpArgument('npx tsx scripts/build-kanji-grades.ts <path to the KANJIDIC file (EUC-JP)>');
   const grades: Record<string, string[]> = {};
   for (const line of text.split('\n')) {
     const grade = / G([1-8]) /.exec(line)?.[1];

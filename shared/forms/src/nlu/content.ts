@@ -1,5 +1,5 @@
 import { loadAnalyzer, type Analyzer } from '@convo/text';
-import { preloadJapanese } from './japanese.js';
+import { dictionaryMissing, preloadJapanese } from './japanese.js';
 import { ENGLISH_COMMON_WORDS, ENGLISH_GENERIC_WORDS, ENGLISH_VAGUE_WORDS } from './english-words.js';
 import { latinWords } from './text.js';
 
@@ -74,13 +74,7 @@ export function contentWords(answer: string, echo: readonly string[]): string[] 
 function japaneseContent(text: string): string[] {
   if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return [];
   if (!analyzer) {
-    // As japanese.ts's morphemes: said, loaded for the next call, and read by script runs this once.
-    if (!loading) {
-      process.emitWarning('Japanese was read before its analyser was loaded: this service should warm up with readsAnswers', {
-        code: 'CONVO_DICTIONARY_NOT_LOADED',
-      });
-      void preloadContentAnalyzer();
-    }
+    dictionaryMissing(loading !== null, preloadContentAnalyzer);
     return text.match(/[\p{Script=Han}\p{Script=Katakana}ー]{2,}/gu) ?? [];
   }
   const out: string[] = [];

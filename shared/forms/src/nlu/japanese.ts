@@ -45,16 +45,15 @@ export function preloadJapanese(): Promise<void> {
  * A service that reads answers loads the dictionary before it is ready (`readsAnswers`); one that
  * does not should never get here. If one does, the caller falls back to script runs this once, the
  * dictionary starts loading for the next call, and the process says so (a warning on stderr), so a
- * service that needs the dictionary is found instead of reading Japanese worse in silence.
+ * service that needs the dictionary is found instead of reading Japanese worse in silence. Also
+ * content.ts's, whose analyser loads with this dictionary.
  */
-function notLoadedYet(): null {
-  if (!loading) {
-    process.emitWarning('Japanese was read before its dictionary was loaded: this service should warm up with readsAnswers', {
-      code: 'CONVO_DICTIONARY_NOT_LOADED',
-    });
-    void preloadJapanese();
-  }
-  return null;
+export function dictionaryMissing(loadStarted: boolean, load: () => Promise<unknown>): void {
+  if (loadStarted) return;
+  process.emitWarning('Japanese was read before its dictionary was loaded: this service should warm up with readsAnswers', {
+    code: 'CONVO_DICTIONARY_NOT_LOADED',
+  });
+  void load();
 }
 
 /** Whether {@link morphemes} can answer now. */
@@ -68,7 +67,10 @@ const RECENT_TEXTS = 8;
 
 /** The morphemes of `text` (offsets into `text` as given), or null before the dictionary is loaded. */
 export function morphemes(text: string): Morpheme[] | null {
-  if (!tokenizer) return notLoadedYet();
+  if (!tokenizer) {
+    dictionaryMissing(loading !== null, preloadJapanese);
+    return null;
+  }
   let found = recent.get(text);
   if (!found) {
     found = analyse(tokenizer, text);

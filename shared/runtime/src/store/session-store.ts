@@ -369,7 +369,7 @@ export class SessionStore {
 /** The state document as stored: everything but the messages, which have their own append-only list. */
 function documentJson(state: SessionView): string {
   const { messages: _messages, ...document } = state;
-  return JSON.stringify({ ...document, [SCHEMA_MARK]: STATE_SCHEMA_ID });
+  return JSON.stringify({ ...document, [SCHEMA_MARK]: stateSchemaId() });
 }
 
 /**
@@ -380,10 +380,16 @@ function documentJson(state: SessionView): string {
  * or a newer release's), where defaults may be missing, and refuses one that breaks it. zod at
  * every read was about a tenth of an agent step's CPU.
  */
-const STATE_SCHEMA_ID = createHash('sha256')
-  .update(JSON.stringify(z.toJSONSchema(SessionState, { unrepresentable: 'any' })))
-  .digest('base64url')
-  .slice(0, 16);
+let schemaId: string | null = null;
+
+/** Worked out at the first read or write (about 15 ms), not at every process's start. */
+function stateSchemaId(): string {
+  schemaId ??= createHash('sha256')
+    .update(JSON.stringify(z.toJSONSchema(SessionState, { unrepresentable: 'any' })))
+    .digest('base64url')
+    .slice(0, 16);
+  return schemaId;
+}
 const SCHEMA_MARK = '$schema';
 
 /** How long a gateway trusts a token hash it read, and how many it keeps (getTokenHash). */
@@ -405,7 +411,7 @@ function messageJson(message: SessionView['messages'][number]): string {
 function readState(sessionId: string, stateJson: string, messagesJson: readonly string[]): SessionState {
   const document = JSON.parse(stateJson) as { messages?: unknown; [SCHEMA_MARK]?: string };
   const stored = messagesJson.length > 0 ? messagesJson.map((json) => JSON.parse(json) as ChatMessage) : null;
-  if (document[SCHEMA_MARK] === STATE_SCHEMA_ID && stored) {
+  if (document[SCHEMA_MARK] === stateSchemaId() && stored) {
     delete document[SCHEMA_MARK];
     return { ...(document as unknown as SessionState), messages: stored };
   }

@@ -28,8 +28,8 @@ import { tracingCost } from './bench/tracing.js';
  *      commands, and a scaling model from the measured per-turn costs;
  *  (g) what tracing costs a turn: the same turns with OpenTelemetry off and
  *      on (OTLP export to a receiver in the bench), latency and throughput;
- *  (h) peers: the same three-step turn on DBOS and LangGraph.js (Postgres, fsync on and off),
- *      each started privately, beside (a)'s turn and bare chain (scripts/bench/peers.ts).
+ *  (h) peers: the same three-step turn on Restate (one object per session; one service per agent),
+ *      DBOS and LangGraph.js (Postgres, fsync on and off), each started privately, beside (a)'s turn and bare chain (scripts/bench/peers.ts).
  * Then one table of every figure with its goal. Asserts nothing.
  *
  * Knobs (env): BENCH_SKIP=ping,bare,pipeline,sse,flood,usage,growth,cluster,tracing,peers (or a,b,c,d,e,f,g,h); BENCH_GROWTH_TURNS (195);

@@ -13,7 +13,9 @@ import type { PipelineResult } from './pipeline.js';
  * project's turn and the bare BullMQ chain of section (a) (the same run, the same machine), as
  * ratios to the bare chain. Each peer runs in a process of its own (scripts/bench/peers/run.ts)
  * against a server the bench starts privately: DBOS and LangGraph.js (its Postgres checkpointer)
- * on a Postgres cluster made for the run, fsync on, and LangGraph again with fsync off. Their
+ * on a Postgres cluster made for the run, fsync on, and LangGraph again with fsync off; Restate
+ * (its server binary from npm) with one virtual object per session, and with one service per
+ * agent. Their
  * packages are installed into scripts/bench/peers/ on first use (its own lockfile), not by the
  * project's `npm install`.
  *
@@ -32,12 +34,23 @@ type PeerResult = { seq: number[]; loaded: number[]; throughput: number; cpuMsPe
 export async function peers(options: PeerOptions, bare: BareResult | null, pipe: PipelineResult | null): Promise<SectionResult> {
   const rows: Row[] = [];
   const details: string[] = [];
-  if (!which('initdb') || !which('postgres')) {
-    return { rows: [row('peers', 'skipped: no PostgreSQL server binaries (initdb, postgres) on PATH')], details };
-  }
   installPeers();
   const results: Array<[string, PeerResult]> = [];
-  for (const fsync of [true, false]) {
+  for (const [label, peer] of [
+    ['Restate, one object per session', 'restate-object'],
+    ['Restate, one service per agent', 'restate-services'],
+  ] as const) {
+    log(`peers: ${label}`);
+    const server = await startRestate();
+    try {
+      results.push([label, await runPeer({ peer, ...options, restate: server.urls, serverPids: [server.pid] })]);
+    } finally {
+      await server.stop();
+    }
+  }
+  const postgres = which('initdb') && which('postgres');
+  if (!postgres) details.push('DBOS and LangGraph.js skipped: no PostgreSQL server binaries (initdb, postgres) on PATH');
+  for (const fsync of postgres ? [true, false] : []) {
     const pg = await startPostgres(fsync);
     try {
       const runs: Array<[string, string]> = fsync
@@ -72,7 +85,7 @@ export async function peers(options: PeerOptions, bare: BareResult | null, pipe:
   details.push(
     `each peer: ${options.turns} sequential turns after 20 warm-up turns, then ${options.inFlight} sessions × ${options.perLane} turns at once; ` +
       `p50 at 1 in flight (× the bare chain's), turns/s at ${options.inFlight} in flight (% of the bare chain's), CPU per turn of every process of that side`,
-    'Restate is not in the table: on this machine (Node 20, restate-server 1.7.12, @restatedev/restate-sdk 1.17.2) its invocations stayed "running" with only their input journaled, so no figure was taken',
+    'Restate: restate-server 1.7.12 with its defaults (one node, its own log and RocksDB), @restatedev/restate-sdk 1.17.2 serving in the peer process over HTTP/2; a turn is an HTTP call to its ingress',
   );
   return { rows, details };
 }
@@ -81,9 +94,10 @@ function which(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-/** The peers' packages, from their lockfile, once per checkout. */
+/** The peers' packages, from their lockfile, once per checkout (again when a peer was added since). */
 function installPeers(): void {
-  if (existsSync(join(PEERS_DIR, 'node_modules', '@dbos-inc', 'dbos-sdk'))) return;
+  const packages = ['@dbos-inc/dbos-sdk', '@langchain/langgraph', '@restatedev/restate-sdk', '@restatedev/restate-server'];
+  if (packages.every((name) => existsSync(join(PEERS_DIR, 'node_modules', name)))) return;
   log('peers: installing their packages into scripts/bench/peers (npm ci, once)');
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: PEERS_DIR, stdio: 'inherit' });
 }
@@ -147,6 +161,52 @@ async function startPostgres(fsync: boolean): Promise<Postgres> {
       child.kill('SIGINT');
       process.kill(pid, 'SIGINT');
       await sleep(500);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Restate = { pid: number; urls: { ingress: string; admin: string; endpointPort: number }; stop(): Promise<void> };
+
+/** A Restate server of the run's own: its binary from the peers' packages, a temporary base directory, free ports. */
+async function startRestate(): Promise<Restate> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-restate-'));
+  const [fabric, admin, ingress, endpointPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const binary = join(
+    PEERS_DIR,
+    'node_modules',
+    '@restatedev',
+    `restate-server-${process.platform}-${process.arch}`,
+    'bin',
+    'restate-server',
+  );
+  const child = spawn(binary, [], {
+    env: {
+      ...process.env,
+      RESTATE_BASE_DIR: dir,
+      RESTATE_BIND_ADDRESS: `127.0.0.1:${fabric}`,
+      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
+      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
+      RESTATE_LOG_FILTER: 'error',
+    },
+    stdio: 'ignore',
+  });
+  const urls = { ingress: `http://127.0.0.1:${ingress}`, admin: `http://127.0.0.1:${admin}`, endpointPort };
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${urls.admin}/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) break;
+    if (i > 300 || child.exitCode !== null) throw new Error(`restate-server did not start (admin port ${admin})`);
+    await sleep(100);
+  }
+  return {
+    pid: child.pid!,
+    urls,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done)));
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,11 @@
  *   step's result in Postgres before the next.
  * - langgraph: a LangGraph.js graph of three nodes, invoked in this process, with the Postgres
  *   checkpointer (a checkpoint after each node), one thread per session.
+ * - restate-object: a Restate virtual object keyed by session (one turn of a session at a time, as
+ *   here) whose handler runs three `ctx.run` steps; the server journals each before the next. The
+ *   SDK's endpoint runs in this process; a turn is an HTTP call to the server's ingress.
+ * - restate-services: the same turn with one Restate service per agent: the object calls three
+ *   services, one durable call each (the shape of this project's agents as separate services).
  *
  * Run with tsx from this folder's node_modules (the bench installs them): not part of the
  * project's type check, which does not install the peers.
@@ -16,11 +21,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 type Options = {
-  peer: 'dbos' | 'langgraph';
+  peer: 'dbos' | 'langgraph' | 'restate-object' | 'restate-services';
   turns: number;
   inFlight: number;
   perLane: number;
   postgresUrl?: string;
+  /** Restate: the server's ingress and admin URLs, and the port this process serves its handlers on. */
+  restate?: { ingress: string; admin: string; endpointPort: number };
   /** Processes whose CPU counts with this one's (the peer's servers). */
   serverPids: number[];
 };
@@ -69,6 +76,72 @@ async function langgraph(): Promise<{ turn: Turn; close(): Promise<void> }> {
   };
 }
 
+async function restate(perAgent: boolean): Promise<{ turn: Turn; close(): Promise<void> }> {
+  // The SDK (1.17) calls Promise.withResolvers, which Node has from 22 on; the project runs on 20.
+  (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= function withResolvers<T>() {
+    let resolve!: (value: T) => void;
+    let reject!: (reason: unknown) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+  // Read when the SDK loads: its per-invocation INFO lines would cost CPU and fill this process's stdout.
+  process.env.RESTATE_LOGGING ??= 'WARN';
+  const sdk = await import('@restatedev/restate-sdk');
+  const { ingress, admin, endpointPort } = options.restate!;
+  const plusOne = (n: number) => Promise.resolve(n + 1);
+  const agents = ['interviewer', 'reviewer', 'interviewer2'].map((name) =>
+    sdk.service({
+      name,
+      handlers: {
+        step: async (ctx: { run: (name: string, fn: () => Promise<number>) => Promise<number> }, n: number) =>
+          ctx.run('work', () => plusOne(n)),
+      },
+    }),
+  );
+  type Ctx = {
+    run: (name: string, fn: () => Promise<number>) => Promise<number>;
+    serviceClient: (def: unknown) => { step: (n: number) => Promise<number> };
+  };
+  const session = sdk.object({
+    name: 'session',
+    handlers: {
+      turn: async (ctx: Ctx, input: number) => {
+        if (!perAgent) {
+          const a = await ctx.run('step1', () => plusOne(input));
+          const b = await ctx.run('step2', () => plusOne(a));
+          return ctx.run('step3', () => plusOne(b));
+        }
+        let value = input;
+        for (const agent of agents) value = await ctx.serviceClient(agent).step(value);
+        return value;
+      },
+    },
+  });
+  await sdk.serve({ services: [session, ...agents], port: endpointPort });
+  const registered = await fetch(`${admin}/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri: `http://127.0.0.1:${endpointPort}`, force: true }),
+  });
+  if (!registered.ok) throw new Error(`restate: registering the deployment answered ${registered.status}: ${await registered.text()}`);
+  return {
+    turn: async (key, input) => {
+      const res = await fetch(`${ingress}/session/${key}/turn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      if (!res.ok) throw new Error(`restate: a turn answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as number;
+    },
+    // The endpoint's HTTP/2 server ends with this process.
+    close: async () => undefined,
+  };
+}
+
 /** CPU seconds a process has used (Linux /proc), 0 where it is gone. */
 function cpuSeconds(pid: number): number {
   try {
@@ -93,9 +166,15 @@ function cpuNow(): number {
   return (own.user + own.system) / 1e6 + servers.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 }
 
-const peer = await { dbos, langgraph }[options.peer]();
+const starts = {
+  dbos,
+  langgraph,
+  'restate-object': () => restate(false),
+  'restate-services': () => restate(true),
+};
+const peer = await starts[options.peer]();
+// Warm-up: JIT, connections, the first rows of every table.
 try {
-  // Warm-up: JIT, connections, the first rows of every table.
   const warm = randomUUID();
   for (let i = 0; i < 20; i++) await peer.turn(warm, i);
   const time = async (session: string, input: number) => {

@@ -133,6 +133,47 @@ describe('SSE route', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'invalid_last_event_id' } });
   });
 
+  it("hands out a message's deltas before the message, also when Redis answers the stream read first", async () => {
+    // A worker publishes a message's deltas and then commits it on one connection: here both go in one write,
+    // so Redis runs them in one round and may answer the hub's XREAD before it writes the deltas to the subscriber.
+    const session = await sessionWithEvents(1);
+    const sse = await SseRecorder.open(url(session));
+    await sse.waitFor((evs) => evs.length >= 1);
+    const keys = gw.deps.store.keys(session.sessionId);
+    const channel = gw.deps.store.liveChannel(session.sessionId);
+    const messages = 30;
+    for (let m = 0; m < messages; m++) {
+      const messageId = `m${m}`;
+      const text = `Question ${m}: what is your name?`;
+      const write = redis.pipeline();
+      for (const end of [10, 20, text.length])
+        write.publish(
+          channel,
+          JSON.stringify(
+            event('message.delta', {
+              messageId,
+              delta: text.slice(end === 10 ? 0 : end - 10, end),
+              offset: end === 10 ? 0 : end - 10,
+              turnId: 't',
+            }),
+          ),
+        );
+      const data = { messageId, role: 'assistant', agent: 'interviewer', text, turnId: 't' };
+      write.xadd(keys.events, `0-${m + 2}`, 'type', 'message', 'data', JSON.stringify(data));
+      await write.exec();
+      await sse.waitFor((evs) => evs.length >= m + 2, 5_000, `message ${m}`);
+    }
+    for (let m = 0; m < messages; m++) {
+      const at = sse.events.findIndex((e) => e.data.messageId === `m${m}`);
+      const deltas = sse.live.filter((d) => d.data.messageId === `m${m}`);
+      expect(
+        deltas.map((d) => d.after),
+        `deltas of message ${m}`,
+      ).toEqual([at, at, at]);
+    }
+    sse.close();
+  });
+
   it('serves 200 live clients on a fixed number of Redis connections', async () => {
     const before = await gatewayConnections();
     const sessions = await Promise.all(Array.from({ length: 20 }, () => sessionWithEvents(1)));

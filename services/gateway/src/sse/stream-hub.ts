@@ -25,6 +25,14 @@ type Followed = {
   again?: boolean;
 };
 
+/** Longest the hub waits for the subscriber connection to catch up before it delivers a message anyway. */
+const LIVE_BARRIER_MS = 250;
+
+/** A stored assistant message: its text may have gone out as deltas first (a user's never does). */
+function mayHaveStreamed(ev: SessionEvent): boolean {
+  return ev.type === 'message' && ev.data.role === 'assistant';
+}
+
 /** The Pub/Sub side: a connection in subscriber mode and the channel of a session's live-only events. */
 export type LiveSource = { subscriber: RedisClient; channelOf: (sessionId: string) => string };
 
@@ -132,7 +140,10 @@ export class StreamHub {
       do {
         session.again = false;
         const items = await this.command.xrange(session.key, `(0-${session.cursor}`, '+', 'COUNT', this.opts.batch);
-        this.deliver(session, items);
+        const events = items.map(([id, fields]) => parseStreamEntry(id, fields));
+        // The periodic read is not ordered after the notices on the subscriber connection either.
+        if (events.some(mayHaveStreamed)) await this.liveBarrier();
+        this.deliverEvents(session, events);
         if (items.length === this.opts.batch) session.again = true;
       } while (session.again && this.running && this.followed.get(session.key) === session);
     } catch (err) {
@@ -143,9 +154,28 @@ export class StreamHub {
     }
   }
 
-  private deliver(session: Followed, items: [string, string[]][]): void {
-    for (const [id, fields] of items) {
-      const ev = parseStreamEntry(id, fields);
+  /**
+   * Waits until every live event Redis had sent this gateway before now has been handed out. A
+   * worker publishes a message's deltas and then commits it, on one connection, so Redis has them
+   * in that order; but it may write the XREAD reply to this gateway before the subscriber's
+   * messages (when both fall in one of its event-loop rounds), and a delta read after its message
+   * would be dropped as late. A PING on the subscriber connection is answered after the messages
+   * queued on it: once it is back, they have been delivered. Bounded: a subscriber that is away
+   * does not hold the stream up.
+   */
+  private async liveBarrier(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.opts.live!.subscriber.ping().catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, LIVE_BARRIER_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private deliverEvents(session: Followed, events: SessionEvent[]): void {
+    for (const ev of events) {
       if (ev.id <= session.cursor) continue;
       session.cursor = ev.id;
       for (const client of session.clients) client.deliver(ev);
@@ -256,10 +286,12 @@ export class StreamHub {
       this.reading = false;
     }
     if (!res) return;
-    for (const [key, items] of res) {
+    const read = res.flatMap(([key, items]) => {
       const session = this.followed.get(key);
-      if (session) this.deliver(session, items);
-    }
+      return session ? [{ session, events: items.map(([id, fields]) => parseStreamEntry(id, fields)) }] : [];
+    });
+    if (read.some(({ session, events }) => session.channel && events.some(mayHaveStreamed))) await this.liveBarrier();
+    for (const { session, events } of read) this.deliverEvents(session, events);
   }
 
   async stop(): Promise<void> {

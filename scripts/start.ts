@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AGENT_NAMES } from '@convo/contract';
 import { buildAll, serviceArgs } from './build/compile.js';
 import { ensureRedis, NoRedisError, type RedisHandle } from './ensure-redis.js';
+import { startInTurn } from './start/in-turn.js';
 
 /**
  * `npm start`: the whole platform on one machine without Docker. Builds the
@@ -13,6 +15,12 @@ import { ensureRedis, NoRedisError, type RedisHandle } from './ensure-redis.js';
  * every agent as its own process of compiled JavaScript (as in production, one
  * process per service), prefixes their output, restarts a crashed one with
  * backoff, and on SIGINT/SIGTERM stops them all before Redis.
+ *
+ * Starting is CPU work (compiling the code, loading dictionaries), so no more
+ * services start at once than the machine has cores, the gateway first: each
+ * starts as fast as it would alone (what a replica added by an operator or an
+ * autoscaler takes), and the whole takes no longer than ten processes fighting
+ * over the cores did.
  */
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +33,8 @@ const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_MAX_MS = 30_000;
 /** How long to wait for every service's `ready` line before printing the banner anyway. */
 const BANNER_WAIT_MS = 60_000;
+/** Services starting at once: one per core. */
+const STARTS_AT_ONCE = Math.max(1, availableParallelism());
 
 const COLORS = [36, 33, 35, 32, 34, 91, 92, 93, 94, 95];
 const useColor = process.stdout.isTTY === true;
@@ -47,6 +57,7 @@ class Supervised {
   private failures = 0;
   private stopping = false;
   private readyOnce = false;
+  private settled: Array<() => void> = [];
 
   constructor(
     readonly name: string,
@@ -59,7 +70,19 @@ class Supervised {
     return this.child?.pid;
   }
 
+  /** `fn` runs once, when the service is first ready or first exits, whichever comes first. */
+  onSettled(fn: () => void): void {
+    this.settled.push(fn);
+  }
+
+  private settle(): void {
+    const handlers = this.settled;
+    this.settled = [];
+    handlers.forEach((fn) => fn());
+  }
+
   start(): void {
+    if (this.stopping) return;
     const startedAt = Date.now();
     // Own process group: a terminal's Ctrl-C reaches only the supervisor, which
     // then sends exactly one SIGTERM, instead of each service getting two signals.
@@ -80,6 +103,7 @@ class Supervised {
     this.exited = new Promise((done) => {
       child.once('exit', (code, signal) => {
         this.child = undefined;
+        this.settle();
         if (!this.stopping) this.scheduleRestart(code, signal, Date.now() - startedAt);
         done();
       });
@@ -87,6 +111,7 @@ class Supervised {
       child.once('error', (err) => {
         say(`${this.name}: could not spawn: ${err.message}`);
         this.child = undefined;
+        this.settle();
         done();
       });
     });
@@ -99,6 +124,7 @@ class Supervised {
       if (json.msg !== 'ready') return;
       this.readyOnce = true;
       this.onReady(this.name, json);
+      this.settle();
     } catch {
       // not a JSON log line
     }
@@ -190,8 +216,8 @@ async function main(): Promise<void> {
   const onReady = bannerPrinter(names);
   const services = names.map((name) => new Supervised(name, (SERVICES as readonly string[]).indexOf(name), env, onReady));
   process.once('exit', () => services.forEach((s) => s.killNow()));
-  for (const s of services) s.start();
-  say(`started ${names.join(', ')}`);
+  startInTurn(services, STARTS_AT_ONCE);
+  say(`starting ${names.join(', ')} (${STARTS_AT_ONCE} at a time)`);
   await untilShutdown(services, redis);
 }
 

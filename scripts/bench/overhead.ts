@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { bareChain, HOP_AGENTS, HOPS, type BareResult } from './bare-chain.js';
+import { durableChain } from './durable-chain.js';
 import { log, ms, pct, row, type Row, type SectionResult } from './common.js';
 import { pipeline, type PipelineResult } from './pipeline.js';
 
@@ -22,7 +23,13 @@ export type OverheadOptions = {
   skipPipeline: boolean;
 };
 
-export type OverheadResult = SectionResult & { pipelineThroughput: number | null; bare: BareResult | null; pipe: PipelineResult | null };
+export type OverheadResult = SectionResult & {
+  pipelineThroughput: number | null;
+  bare: BareResult | null;
+  /** The same hops as runtime steps with agents that do nothing, in one process (durable-chain.ts). */
+  floor: BareResult | null;
+  pipe: PipelineResult | null;
+};
 
 const both = (xs: readonly number[]) => `p50 ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))}`;
 
@@ -64,6 +71,25 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
       `bare chain: queues ${HOP_AGENTS.map((a) => `agent-${a}`).join(' → ')} (${HOPS} hops, 2 queues as in the pipeline), step-job options as the pipeline's, ` +
         `one Worker per queue with concurrency ${options.concurrency}, producer and workers in this process; ${options.turns} sequential samples; ` +
         `throughput over ${bare.chains} chains with ${options.inFlight} in flight`,
+    );
+  }
+  let floor: BareResult | null = null;
+  if (!options.skipBare && !options.skipPipeline) {
+    log(`runtime floor: the same hops as runtime steps with agents that do nothing, ${options.inFlight} in flight`);
+    floor = await durableChain(redisUrl, { ...options, fields: options.fields });
+    const ratio = pct(floor.seq, 50) / pct(bare!.seq, 50);
+    const share = floor.throughput / bare!.throughput;
+    rows.push(
+      row(
+        `runtime floor (steps, no agents), 1 / ${options.inFlight} in flight`,
+        `p50 ${ms(pct(floor.seq, 50))} (${ratio.toFixed(2)}× bare); ${floor.throughput.toFixed(0)} turns/s (${(share * 100).toFixed(1)}%); ` +
+          `CPU ${ms(floor.cpu.services + floor.cpu.redis)} per turn (process ${ms(floor.cpu.services)}, Redis ${ms(floor.cpu.redis)})`,
+      ),
+    );
+    details.push(
+      `runtime floor: the bare chain's hops as runtime steps on ${options.fields}-field form sessions (accept script, runStep: load, the turn's start, ` +
+        'compare-and-set commit, sweeper mark, next job), agents that only hand off and ask, one process, no HTTP, SSE or model: ' +
+        'what durable, exactly-once steps cost before any agent, process boundary or client',
     );
   }
   let pipe: PipelineResult | null = null;
@@ -108,5 +134,5 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
       `pipeline overhead per hop at p50 (1 in flight): ${((pct(pipe.seq, 50) - pct(bare.seq, 50)) / HOPS).toFixed(2)} ms above the bare hop`,
     );
   }
-  return { rows, details, pipelineThroughput: pipe ? pipe.throughput : null, bare, pipe };
+  return { rows, details, pipelineThroughput: pipe ? pipe.throughput : null, bare, floor, pipe };
 }

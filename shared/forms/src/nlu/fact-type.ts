@@ -1,4 +1,5 @@
 import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
+import { japaneseReady } from './japanese.js';
 import { findOptions, withoutExamples, yesNoOptions } from './options.js';
 
 /** The parts of a fact that describe it (a full FactDefinition, or a view of one). */
@@ -392,8 +393,41 @@ export function factsOrField(field: FormField, facts: readonly FactDefinition[])
   ];
 }
 
-/** {@link classifyFact} with the options of a choice. */
+/** How many fact readings a process keeps (answerSpec); a form's facts are read again at nearly every step. */
+const SPEC_CACHE_SIZE = 4_096;
+const specCache = new Map<string, AnswerSpec>();
+
+/**
+ * {@link classifyFact} with the options of a choice. A pure function of the fact's and the field's
+ * words, asked for every field of the form at every step that describes the form (the reviewer's
+ * context lists all the others): the reading is kept, by those words, for the process's life (the
+ * oldest of {@link SPEC_CACHE_SIZE} go first). What it returns is frozen: it is shared. Nothing is kept
+ * before the Japanese dictionary is loaded: Japanese words are read less well without it.
+ */
 export function answerSpec(fact: FactWords, field: FieldWords, options: ClassifyOptions = {}): AnswerSpec {
+  const key = JSON.stringify([
+    fact.factKey,
+    fact.fact,
+    fact.doneCriteria,
+    fact.questioningHints ?? null,
+    fact.answerType ?? null,
+    fact.options ?? null,
+    field.label,
+    field.intent ?? null,
+    options.fieldContext !== false,
+  ]);
+  const kept = specCache.get(key);
+  if (kept) return kept;
+  const spec = readAnswerSpec(fact, field, options);
+  Object.freeze(spec.options);
+  Object.freeze(spec);
+  if (!japaneseReady()) return spec;
+  if (specCache.size >= SPEC_CACHE_SIZE) specCache.delete(specCache.keys().next().value!);
+  specCache.set(key, spec);
+  return spec;
+}
+
+function readAnswerSpec(fact: FactWords, field: FieldWords, options: ClassifyOptions): AnswerSpec {
   const explicit = explicitSpec(fact);
   if (explicit) return explicit;
   const own = factTexts(fact);

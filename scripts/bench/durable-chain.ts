@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'bullmq';
 import {
@@ -8,7 +10,6 @@ import {
   dispatch,
   loadConfig,
   queueName,
-  type RedisClient,
   runStep,
   SessionStore,
   type StepHandler,
@@ -19,6 +20,7 @@ import { SessionForm, type AgentName } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 import { type BareOptions, type BareResult, HOP_AGENTS, HOPS } from './bare-chain.js';
 import { cpuWindow, dropBenchData } from './common.js';
+import { REPO_ROOT } from '../../test/support/processes.js';
 
 /**
  * The runtime's own floor: the bare chain's three hops (interviewer → reviewer → interviewer), but
@@ -28,41 +30,22 @@ import { cpuWindow, dropBenchData } from './common.js';
  * (a hand-off, then `ask`), and everything runs in this one process, with no HTTP, SSE or model:
  * what is left above the bare chain is the price of durable, exactly-once steps.
  */
-export async function durableChain(url: string, options: BareOptions & { fields: number }): Promise<BareResult> {
+export async function durableChain(url: string, options: BareOptions & { fields: number; processes: boolean }): Promise<BareResult> {
   const tag = `bench-floor-${randomUUID().slice(0, 6)}`;
-  const config = loadConfig({ REDIS_URL: url, KEY_PREFIX: tag, QUEUE_PREFIX: `{${tag}}`, LOG_LEVEL: 'silent' });
-  const log = createLogger('bench', 'silent');
+  const config = floorConfig(url, tag);
   const redis = createRedis(config.redis, 'worker', 'bench-floor-store');
   const store = new SessionStore(redis, storeOptions(config));
   const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
-  // The hop a turn's step is at (its steps run one after another), and the turns waiting for their end.
-  const hopOf = new Map<string, number>();
+  // The turns waiting for their end.
   const ended = new Map<string, () => void>();
-  const handler: StepHandler = async ({ step }) => {
-    const hop = hopOf.get(step.turnId) ?? 0;
-    hopOf.set(step.turnId, hop + 1);
-    return hop + 1 < HOPS ? { kind: 'continue', to: HOP_AGENTS[hop + 1]! } : { kind: 'await_user' };
-  };
+  const onEnded = (turnId: string) => ended.get(turnId)?.();
   const agents = [...new Set(HOP_AGENTS)] as AgentName[];
-  const connections: RedisClient[] = [];
-  const workers = agents.map((agent) => {
-    const deps: StepRunnerDeps = { agent, handler, store, queues, config, log };
-    const connection = createRedis(config.redis, 'worker', `bench-floor-${agent}`);
-    connections.push(connection);
-    return new Worker(
-      queueName(agent, 0, config.partitions[agent]),
-      async (job) => {
-        const result = await runStep(job, deps);
-        const { turnId } = job.data as { turnId: string };
-        if (hopOf.get(turnId) === HOPS) {
-          hopOf.delete(turnId);
-          ended.get(turnId)?.();
-        }
-        return result;
-      },
-      { connection, prefix: config.queuePrefix, concurrency: options.concurrency },
-    );
-  });
+  const inProcess = options.processes
+    ? []
+    : agents.map((agent) => floorWorker({ url, tag, agent, concurrency: options.concurrency }, onEnded));
+  const children = options.processes
+    ? await Promise.all(agents.map((agent) => spawnFloorWorker({ url, tag, agent, concurrency: options.concurrency }, onEnded)))
+    : [];
   const form = SessionForm.parse({
     title: 'bench',
     fields: Array.from({ length: options.fields }, (_, i) => ({
@@ -108,7 +91,7 @@ export async function durableChain(url: string, options: BareOptions & { fields:
     return performance.now() - t0;
   };
   try {
-    await Promise.all(workers.map((w) => w.waitUntilReady()));
+    await Promise.all(inProcess.map((w) => w.ready));
     const one = await newSession();
     for (let i = 0; i < 20; i++) await turn(one); // warm-up
     const seq: number[] = [];
@@ -116,7 +99,7 @@ export async function durableChain(url: string, options: BareOptions & { fields:
     for (let i = 0; i < options.turns; i++) seq.push(await turn(sequential));
     const lanes = await Promise.all(Array.from({ length: options.inFlight }, newSession));
     const loaded: number[] = [];
-    const cpu = cpuWindow(url, () => ({}));
+    const cpu = cpuWindow(url, () => Object.fromEntries(children.map((child, i) => [agents[i]!, child.pid])));
     await cpu.start();
     const t0 = performance.now();
     await Promise.all(
@@ -127,20 +110,100 @@ export async function durableChain(url: string, options: BareOptions & { fields:
     const throughput = loaded.length / ((performance.now() - t0) / 1000);
     await cpu.end();
     const used = cpu.perUnit(loaded.length);
+    // This process accepts and dispatches the turns (the gateway's part) and, in-process, runs the steps too.
     return {
       single: [],
       seq,
       loaded,
       throughput,
       chains: loaded.length,
-      cpu: { services: used.client, redis: used.redis, client: 0, byService: {} },
+      cpu: { services: used.services + used.client, redis: used.redis, client: 0, byService: { ...used.byService, producer: used.client } },
     };
   } finally {
-    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all([...inProcess.map((w) => w.close()), ...children.map((child) => child.close())]);
     await Promise.all(agents.map((agent) => queues.get(agent).obliterate({ force: true })));
     for (const agent of agents) await queues.get(agent).close();
-    for (const c of connections) c.disconnect();
     redis.disconnect();
     await dropBenchData(url, [tag, `{${tag}}`]);
   }
+}
+
+export type FloorWorkerOptions = { url: string; tag: string; agent: AgentName; concurrency: number };
+
+function floorConfig(url: string, tag: string) {
+  return loadConfig({ REDIS_URL: url, KEY_PREFIX: tag, QUEUE_PREFIX: `{${tag}}`, LOG_LEVEL: 'silent' });
+}
+
+/**
+ * One agent's worker of the floor: every step run by `runStep` with an agent that does nothing. A
+ * turn takes the same three steps every time on a session created idle, so a step's hop is its
+ * number's place in its turn; the last hop asks (the turn ends) and reports the turn's end.
+ */
+export function floorWorker(
+  options: FloorWorkerOptions,
+  onEnded: (turnId: string) => void,
+): { ready: Promise<void>; close(): Promise<void> } {
+  const config = floorConfig(options.url, options.tag);
+  const redis = createRedis(config.redis, 'worker', `bench-floor-${options.agent}-store`);
+  const store = new SessionStore(redis, storeOptions(config));
+  const queues = createAgentQueues(redis, config.queuePrefix, config.partitions);
+  const hopOf = (seq: number) => (seq - 1) % HOPS;
+  const handler: StepHandler = async ({ step }) => {
+    const hop = hopOf(step.seq);
+    if (HOP_AGENTS[hop] !== step.agent) throw new Error(`step ${step.seq} of ${step.agent} is not hop ${hop}'s`);
+    return hop + 1 < HOPS ? { kind: 'continue', to: HOP_AGENTS[hop + 1]! } : { kind: 'await_user' };
+  };
+  const deps: StepRunnerDeps = { agent: options.agent, handler, store, queues, config, log: createLogger('bench', 'silent') };
+  const connection = createRedis(config.redis, 'worker', `bench-floor-${options.agent}`);
+  const worker = new Worker(
+    queueName(options.agent, 0, config.partitions[options.agent]),
+    async (job) => {
+      const result = await runStep(job, deps);
+      const { seq, turnId } = job.data as { seq: number; turnId: string };
+      if (result === 'committed' && hopOf(seq) === HOPS - 1) onEnded(turnId);
+      return result;
+    },
+    { connection, prefix: config.queuePrefix, concurrency: options.concurrency },
+  );
+  return {
+    ready: worker.waitUntilReady().then(() => undefined),
+    close: async () => {
+      await worker.close();
+      await Promise.all(HOP_AGENTS.map((agent) => queues.get(agent).close()));
+      connection.disconnect();
+      redis.disconnect();
+    },
+  };
+}
+
+/** The same worker in a process of its own (floor-worker.ts), which reports each turn's end over IPC. */
+async function spawnFloorWorker(
+  options: FloorWorkerOptions,
+  onEnded: (turnId: string) => void,
+): Promise<{ pid: number; close(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    // tsx as a loader, not its CLI (which runs the script in a child of its own): one process, whose CPU is the worker's.
+    ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'bench', 'floor-worker.ts'), JSON.stringify(options)],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (message: { ready?: boolean; ended?: string }) => {
+      if (message.ready) resolve();
+      if (message.ended) onEnded(message.ended);
+    });
+    child.once('exit', (code) => reject(new Error(`the floor's ${options.agent} worker exited (${code})`)));
+  });
+  return {
+    pid: child.pid!,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

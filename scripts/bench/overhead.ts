@@ -75,21 +75,27 @@ export async function overhead(redisUrl: string, options: OverheadOptions): Prom
   }
   let floor: BareResult | null = null;
   if (!options.skipBare && !options.skipPipeline) {
-    log(`runtime floor: the same hops as runtime steps with agents that do nothing, ${options.inFlight} in flight`);
-    floor = await durableChain(redisUrl, { ...options, fields: options.fields });
-    const ratio = pct(floor.seq, 50) / pct(bare!.seq, 50);
-    const share = floor.throughput / bare!.throughput;
-    rows.push(
-      row(
-        `runtime floor (steps, no agents), 1 / ${options.inFlight} in flight`,
-        `p50 ${ms(pct(floor.seq, 50))} (${ratio.toFixed(2)}× bare); ${floor.throughput.toFixed(0)} turns/s (${(share * 100).toFixed(1)}%); ` +
-          `CPU ${ms(floor.cpu.services + floor.cpu.redis)} per turn (process ${ms(floor.cpu.services)}, Redis ${ms(floor.cpu.redis)})`,
-      ),
-    );
+    for (const processes of [false, true]) {
+      log(
+        `runtime floor${processes ? ' across processes' : ''}: the same hops as runtime steps with agents that do nothing, ${options.inFlight} in flight`,
+      );
+      const result = await durableChain(redisUrl, { ...options, processes });
+      floor ??= result;
+      const ratio = pct(result.seq, 50) / pct(bare!.seq, 50);
+      const share = result.throughput / bare!.throughput;
+      rows.push(
+        row(
+          `runtime floor (steps, no agents${processes ? ', a process per agent' : ', one process'})`,
+          `p50 ${ms(pct(result.seq, 50))} (${ratio.toFixed(2)}× bare); ${result.throughput.toFixed(0)} turns/s (${(share * 100).toFixed(1)}%); ` +
+            `CPU ${ms(result.cpu.services + result.cpu.redis)} per turn (processes ${ms(result.cpu.services)}, Redis ${ms(result.cpu.redis)})`,
+        ),
+      );
+    }
     details.push(
       `runtime floor: the bare chain's hops as runtime steps on ${options.fields}-field form sessions (accept script, runStep: load, the turn's start, ` +
-        'compare-and-set commit, sweeper mark, next job), agents that only hand off and ask, one process, no HTTP, SSE or model: ' +
-        'what durable, exactly-once steps cost before any agent, process boundary or client',
+        'compare-and-set commit, sweeper mark, next job), agents that only hand off and ask, no HTTP, SSE or model: ' +
+        'what durable, exactly-once steps cost before any agent or client; in one process, then with each agent in a process of its own ' +
+        '(the producer accepting turns in the bench, as the gateway does; turn ends reported over IPC)',
     );
   }
   let pipe: PipelineResult | null = null;

@@ -19,7 +19,7 @@ import {
 import { SessionForm, type AgentName } from '@convo/contract';
 import { newFormSession } from '@convo/forms';
 import { type BareOptions, type BareResult, HOP_AGENTS, HOPS } from './bare-chain.js';
-import { cpuWindow, dropBenchData } from './common.js';
+import { benchForm, cpuWindow, dropBenchData } from './common.js';
 import { REPO_ROOT } from '../../test/support/processes.js';
 
 /**
@@ -46,17 +46,7 @@ export async function durableChain(url: string, options: BareOptions & { fields:
   const children = options.processes
     ? await Promise.all(agents.map((agent) => spawnFloorWorker({ url, tag, agent, concurrency: options.concurrency }, onEnded)))
     : [];
-  const form = SessionForm.parse({
-    title: 'bench',
-    fields: Array.from({ length: options.fields }, (_, i) => ({
-      id: `f${i}`,
-      fieldId: `field_${i}`,
-      label: `Question ${i}`,
-      intent: 'Collect a short description',
-      required: true,
-      sortOrder: i,
-    })),
-  });
+  const form = SessionForm.parse(benchForm(options.fields));
   const newSession = async () => {
     const sessionId = randomUUID();
     const state = newFormSession({

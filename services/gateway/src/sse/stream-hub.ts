@@ -156,10 +156,10 @@ export class StreamHub {
 
   /**
    * Waits until every live event Redis had sent this gateway before now has been handed out. A
-   * worker publishes a message's deltas and then commits it, on one connection, so Redis has them
-   * in that order; but it may write the XREAD reply to this gateway before the subscriber's
-   * messages (when both fall in one of its event-loop rounds), and a delta read after its message
-   * would be dropped as late. A PING on the subscriber connection is answered after the messages
+   * worker publishes a message's deltas and then commits it, on one connection, so Redis runs them
+   * in that order; but this gateway may read the XREAD reply before the deltas on the subscriber
+   * connection (gateway-sse.test.ts shows it when both reach Redis in one write), and a delta read
+   * after its message would be dropped as late. A PING on the subscriber connection is answered after the messages
    * queued on it: once it is back, they have been delivered. Bounded: a subscriber that is away
    * does not hold the stream up.
    */

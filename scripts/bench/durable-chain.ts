@@ -27,8 +27,9 @@ import { REPO_ROOT } from '../../test/support/processes.js';
  * each one a real step of the runtime on a real session: the turn accepted by the store's script,
  * and every step run by `runStep` (load the session, record the turn's start on its first step,
  * commit with compare-and-set, mark it for the sweeper, add the next job). The agents do nothing
- * (a hand-off, then `ask`), and everything runs in this one process, with no HTTP, SSE or model:
- * what is left above the bare chain is the price of durable, exactly-once steps.
+ * (a hand-off, then `ask`), with no HTTP, SSE or model: what is left above the bare chain is the
+ * price of durable, exactly-once steps. `processes`: each agent's worker in a process of its own
+ * (floor-worker.ts), as the services run; else in this one.
  */
 export async function durableChain(url: string, options: BareOptions & { fields: number; processes: boolean }): Promise<BareResult> {
   const tag = `bench-floor-${randomUUID().slice(0, 6)}`;
@@ -40,12 +41,7 @@ export async function durableChain(url: string, options: BareOptions & { fields:
   const ended = new Map<string, () => void>();
   const onEnded = (turnId: string) => ended.get(turnId)?.();
   const agents = [...new Set(HOP_AGENTS)] as AgentName[];
-  const inProcess = options.processes
-    ? []
-    : agents.map((agent) => floorWorker({ url, tag, agent, concurrency: options.concurrency }, onEnded));
-  const children = options.processes
-    ? await Promise.all(agents.map((agent) => spawnFloorWorker({ url, tag, agent, concurrency: options.concurrency }, onEnded)))
-    : [];
+  const workers: Array<{ pid?: number; close(): Promise<void> }> = [];
   const form = SessionForm.parse(benchForm(options.fields));
   const newSession = async () => {
     const sessionId = randomUUID();
@@ -81,7 +77,15 @@ export async function durableChain(url: string, options: BareOptions & { fields:
     return performance.now() - t0;
   };
   try {
-    await Promise.all(inProcess.map((w) => w.ready));
+    for (const agent of agents) {
+      const worker = { url, tag, agent, concurrency: options.concurrency };
+      if (options.processes) workers.push(await spawnFloorWorker(worker, onEnded));
+      else {
+        const started = floorWorker(worker, onEnded);
+        workers.push(started);
+        await started.ready;
+      }
+    }
     const one = await newSession();
     for (let i = 0; i < 20; i++) await turn(one); // warm-up
     const seq: number[] = [];
@@ -89,7 +93,7 @@ export async function durableChain(url: string, options: BareOptions & { fields:
     for (let i = 0; i < options.turns; i++) seq.push(await turn(sequential));
     const lanes = await Promise.all(Array.from({ length: options.inFlight }, newSession));
     const loaded: number[] = [];
-    const cpu = cpuWindow(url, () => Object.fromEntries(children.map((child, i) => [agents[i]!, child.pid])));
+    const cpu = cpuWindow(url, () => Object.fromEntries(workers.flatMap((w, i) => (w.pid ? [[agents[i]!, w.pid]] : []))));
     await cpu.start();
     const t0 = performance.now();
     await Promise.all(
@@ -110,7 +114,7 @@ export async function durableChain(url: string, options: BareOptions & { fields:
       cpu: { services: used.services + used.client, redis: used.redis, client: 0, byService: { ...used.byService, producer: used.client } },
     };
   } finally {
-    await Promise.all([...inProcess.map((w) => w.close()), ...children.map((child) => child.close())]);
+    await Promise.all(workers.map((w) => w.close()));
     await Promise.all(agents.map((agent) => queues.get(agent).obliterate({ force: true })));
     for (const agent of agents) await queues.get(agent).close();
     redis.disconnect();

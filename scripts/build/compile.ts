@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Stats, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,7 +125,8 @@ function readOr(path: string): string | null {
   }
 }
 
-function statOr(path: string): { size: number; mtimeMs: number } | null {
+/** A path's stat, or null where there is nothing to stat (isFile and isDirectory read it too). */
+function statOr(path: string): Stats | null {
   try {
     return statSync(path);
   } catch {
@@ -254,17 +255,9 @@ function walk(dir: string): string[] {
 }
 
 function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return statOr(path)?.isFile() ?? false;
 }
 
 function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  return statOr(path)?.isDirectory() ?? false;
 }

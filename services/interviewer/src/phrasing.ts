@@ -1,4 +1,5 @@
 import nlp from 'compromise';
+import { LRUCache } from 'lru-cache';
 import {
   answerSpec,
   type AnswerSpec,
@@ -586,15 +587,11 @@ function isStatementEn(intent: string): boolean {
   // A field's intent is phrased again at every step that asks or re-asks it: compromise's tagging
   // (about a millisecond) is done once per text.
   let known = statements.get(intent);
-  if (known === undefined) {
-    if (statements.size >= KEPT_STATEMENTS) statements.clear();
-    statements.set(intent, (known = tagsSayStatement(intent)));
-  }
+  if (known === undefined) statements.set(intent, (known = tagsSayStatement(intent)));
   return known;
 }
 
-const statements = new Map<string, boolean>();
-const KEPT_STATEMENTS = 512;
+const statements = new LRUCache<string, boolean>({ max: 512 });
 
 function tagsSayStatement(intent: string): boolean {
   const terms = nlp(intent).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>;

@@ -13,6 +13,7 @@ import {
   extractTrace,
   inSpan,
   loadConfig,
+  pingWithin,
   type Logger,
   queueName,
   type RedisClient,
@@ -261,10 +262,6 @@ async function listenForCancels(
 
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());
-}
-
-async function pingWithin(redis: RedisClient, ms: number): Promise<boolean> {
-  return Promise.race([redis.ping().then(() => true), delay(ms).then(() => false)]).catch(() => false);
 }
 
 /** `main().catch(...)` for every service entry point. */

@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzip, gunzipSync } from 'node:zlib';
@@ -110,7 +111,7 @@ const ON_DEMAND = 'tid_pos.dat.gz';
  */
 class FileStrings {
   private fd: number | null = null;
-  private readonly recent = new Map<number, string>();
+  private readonly recent = new LRUCache<number, string>({ max: RECENT_STRINGS });
   private scratch = Buffer.alloc(512);
 
   constructor(private readonly path: string) {}
@@ -132,7 +133,6 @@ class FileStrings {
       if (length === this.scratch.length) this.scratch = Buffer.concat([this.scratch, Buffer.alloc(this.scratch.length)]);
     }
     const text = this.scratch.toString('utf8', 0, length);
-    if (this.recent.size >= RECENT_STRINGS) this.recent.clear();
     this.recent.set(offset, text);
     return text;
   }

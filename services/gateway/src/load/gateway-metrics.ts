@@ -1,4 +1,4 @@
-import { ALL_AGENTS, queueLabel, type AgentQueues } from '@convo/runtime';
+import { ALL_AGENTS, pingWithin, queueLabel, type AgentQueues } from '@convo/runtime';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { RedisClient } from '@convo/runtime';
 import type { StreamHub } from '../sse/stream-hub.js';
@@ -52,10 +52,7 @@ export function createGatewayMetrics(deps: { queues: AgentQueues; hub: StreamHub
     registers,
     async collect() {
       const started = performance.now();
-      const ok = await Promise.race([
-        deps.redis.ping().then(() => true),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
-      ]).catch(() => false);
+      const ok = await pingWithin(deps.redis, 1000);
       this.set(ok ? (performance.now() - started) / 1000 : -1);
     },
   });

@@ -1,5 +1,5 @@
 import type { RedisClient } from '@convo/runtime';
-import { APPENDED, type Logger, parseStreamEntry } from '@convo/runtime';
+import { APPENDED, type Logger, parseStreamEntry, pingWithin } from '@convo/runtime';
 import { type NewEvent, type SessionEvent } from '@convo/contract';
 
 /** What the hub fans events out to: an SSE connection, or a request waiting for its turn (/agent.dialog). */
@@ -159,19 +159,12 @@ export class StreamHub {
    * worker publishes a message's deltas and then commits it, on one connection, so Redis runs them
    * in that order; but this gateway may read the XREAD reply before the deltas on the subscriber
    * connection (gateway-sse.test.ts shows it when both reach Redis in one write), and a delta read
-   * after its message would be dropped as late. A PING on the subscriber connection is answered after the messages
-   * queued on it: once it is back, they have been delivered. Bounded: a subscriber that is away
-   * does not hold the stream up.
+   * after its message would be dropped as late. A PING on the subscriber connection is answered
+   * after the messages queued on it: once it is back, they have been delivered. Bounded: a
+   * subscriber that is away does not hold the stream up.
    */
   private async liveBarrier(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.opts.live!.subscriber.ping().catch(() => undefined),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, LIVE_BARRIER_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    await pingWithin(this.opts.live!.subscriber, LIVE_BARRIER_MS);
   }
 
   private deliverEvents(session: Followed, events: SessionEvent[]): void {

@@ -1,4 +1,5 @@
 import type { AnswerType, FactDefinition, FormField } from '@convo/contract';
+import { LRUCache } from 'lru-cache';
 import { japaneseReady } from './japanese.js';
 import { findOptions, withoutExamples, yesNoOptions } from './options.js';
 
@@ -395,13 +396,13 @@ export function factsOrField(field: FormField, facts: readonly FactDefinition[])
 
 /** How many fact readings a process keeps (answerSpec); a form's facts are read again at nearly every step. */
 const SPEC_CACHE_SIZE = 4_096;
-const specCache = new Map<string, AnswerSpec>();
+const specCache = new LRUCache<string, AnswerSpec>({ max: SPEC_CACHE_SIZE });
 
 /**
  * {@link classifyFact} with the options of a choice. A pure function of the fact's and the field's
  * words, asked for every field of the form at every step that describes the form (the reviewer's
  * context lists all the others): the reading is kept, by those words, for the process's life (the
- * oldest of {@link SPEC_CACHE_SIZE} go first). What it returns is frozen: it is shared. Nothing is kept
+ * {@link SPEC_CACHE_SIZE} last used). What it returns is frozen: it is shared. Nothing is kept
  * before the Japanese dictionary is loaded: Japanese words are read less well without it.
  */
 export function answerSpec(fact: FactWords, field: FieldWords, options: ClassifyOptions = {}): AnswerSpec {
@@ -421,9 +422,7 @@ export function answerSpec(fact: FactWords, field: FieldWords, options: Classify
   const spec = readAnswerSpec(fact, field, options);
   Object.freeze(spec.options);
   Object.freeze(spec);
-  if (!japaneseReady()) return spec;
-  if (specCache.size >= SPEC_CACHE_SIZE) specCache.delete(specCache.keys().next().value!);
-  specCache.set(key, spec);
+  if (japaneseReady()) specCache.set(key, spec);
   return spec;
 }
 

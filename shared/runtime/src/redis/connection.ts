@@ -59,6 +59,26 @@ export async function waitReady(redis: RedisClient, timeoutMs = 10_000): Promise
   });
 }
 
+/**
+ * Whether the connection answers a PING within `ms` (false on an error too). A PING is answered
+ * after every reply and message queued on the connection before it, so awaiting one also waits for
+ * those to be handled (the SSE hub's order of deltas and messages).
+ */
+export async function pingWithin(redis: RedisClient, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([redis.ping().then(() => true), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Every master of a cluster, or the one server: for commands that act per node (SCAN, INFO, FLUSHDB). */
 export function nodesOf(redis: RedisClient): Redis[] {
   return isCluster(redis) ? redis.nodes('master') : [redis];

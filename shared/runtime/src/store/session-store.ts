@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { AgentName } from '@convo/contract';
@@ -97,7 +98,7 @@ export function eventNumber(streamId: string): number {
  * class turns the domain's values into their inputs.
  */
 export class SessionStore {
-  private readonly tokenHashes = new Map<string, { hash: string; until: number }>();
+  private readonly tokenHashes = new LRUCache<string, string>({ max: TOKEN_CACHE_SIZE, ttl: TOKEN_CACHE_MS });
 
   constructor(
     private readonly redis: RedisClient,
@@ -258,15 +259,10 @@ export class SessionStore {
    * then its requests find no session anyway (404).
    */
   async getTokenHash(sessionId: string): Promise<string | null> {
-    const now = Date.now();
     const kept = this.tokenHashes.get(sessionId);
-    if (kept && kept.until > now) return kept.hash;
+    if (kept !== undefined) return kept;
     const hash = await this.redis.hget(this.keys(sessionId).hash, 'tokenHash');
-    this.tokenHashes.delete(sessionId);
-    if (hash !== null) {
-      if (this.tokenHashes.size >= TOKEN_CACHE_SIZE) this.tokenHashes.delete(this.tokenHashes.keys().next().value!);
-      this.tokenHashes.set(sessionId, { hash, until: now + TOKEN_CACHE_MS });
-    }
+    if (hash !== null) this.tokenHashes.set(sessionId, hash);
     return hash;
   }
 
